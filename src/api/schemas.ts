@@ -1,0 +1,587 @@
+// zod schemas of every record and request body of the /v1 interface
+// (shared/spec/service-interface.md, completed by shared/spec/conventions.md).
+// Records are loose objects: unknown fields of a newer service are kept, never rejected.
+// Request bodies strip unknown fields, as the hosted service does.
+import { z } from 'zod';
+
+/** A uuid-shaped string (8-4-4-4-12 hex); the hosted service does not promise RFC versions. */
+export const Uuid = z.guid({ error: 'must be a uuid' });
+const Timestamp = z.string();
+const nullish = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
+
+// ---------------------------------------------------------------- records (section 2)
+
+export const Weights = z.looseObject({
+  cost: z.number(),
+  latency: z.number(),
+  quality: z.number(),
+});
+
+export const Policies = z.looseObject({
+  privacy_level: nullish(z.int()),
+  max_cost: nullish(z.number()),
+  max_switch_model_retries: nullish(z.int()),
+  max_same_model_retries: nullish(z.int()),
+  optimize_internal_requests: nullish(z.int()),
+  prompt_id: nullish(Uuid),
+});
+
+export const SpaceSettings = z.looseObject({
+  assistant_id: nullish(Uuid),
+  assistant_version_id: nullish(Uuid),
+  instructions: nullish(z.string()),
+  max_tokens: nullish(z.int()),
+  temperature: nullish(z.number()),
+});
+
+export const PriceUnit = z.enum(['tokens', 'characters']);
+
+const modelRecordShape = {
+  supports_functions: z.boolean(),
+  supports_json: z.boolean(),
+  supports_n: z.boolean(),
+  supports_penalties: z.boolean(),
+  supports_stream: z.boolean(),
+  supports_vision: z.boolean(),
+  completion_token_cost: z.number(),
+  prompt_token_cost: z.number(),
+  base_cost: z.number(),
+  price_unit: PriceUnit,
+  model: z.string(),
+  namespace: z.string(),
+  context_window: z.int(),
+  until: z.string().nullable(),
+  description: z.string(),
+  url: z.string(),
+  is_rag: z.boolean(),
+  is_ft: z.boolean(),
+  is_open_source: z.boolean(),
+  is_gdpr: z.boolean(),
+  is_chat: z.boolean(),
+  id: z.string().nullable(),
+  app_id: z.string().nullable(),
+  org_id: z.string().nullable(),
+  added_by: z.string().nullable(),
+  added_on: z.string().nullable(),
+  modified_on: z.string().nullable(),
+  is_public: z.boolean(),
+  is_test_model: z.boolean(),
+  is_service_owner: z.boolean(),
+  default_active: z.boolean(),
+  provider: nullish(z.string()),
+  owner: nullish(z.string()),
+  at: nullish(z.string()),
+  api_target: z.string().default(''),
+  deprecated_on: nullish(z.string()),
+  parent_id: nullish(z.string()),
+  prompt_id: nullish(z.string()),
+};
+
+export interface ModelRecord extends z.infer<z.ZodObject<typeof modelRecordShape>> {
+  parent?: ModelRecord | null;
+  [extra: string]: unknown;
+}
+
+export const ModelRecord: z.ZodType<ModelRecord> = z.looseObject({
+  ...modelRecordShape,
+  get parent() {
+    return nullish(ModelRecord);
+  },
+});
+
+export const PromptRecord = z.looseObject({
+  prompt: z.string(),
+  title: z.string().min(1).max(60),
+  description: z.string().min(1).max(200),
+  added_on: z.string(),
+  modified_on: z.string(),
+  org_id: z.string(),
+  tokens: z.int(),
+  published_on: z.string().nullable(),
+  reviewed_on: z.string().nullable(),
+  approved_on: z.string().nullable(),
+  id: z.string(),
+  decline_reason: nullish(z.string()),
+});
+
+export const Space = z.looseObject({
+  id: Uuid,
+  identity_id: nullish(z.string()),
+  modified_by: nullish(z.string()),
+  org_id: nullish(Uuid),
+  prompt_id: nullish(Uuid),
+  hashed_key: nullish(z.string()),
+  key_end: nullish(z.string()),
+  name: nullish(z.string()),
+  description: nullish(z.string()),
+  app_logo: nullish(z.string()),
+  is_active: nullish(z.boolean()),
+  rate_limit: nullish(z.int()),
+  has_failover_chain: nullish(z.boolean()),
+  weights: nullish(Weights),
+  policies: nullish(Policies),
+  settings: nullish(SpaceSettings),
+  sandbox_of: nullish(Uuid),
+  use_parent_custom_data: nullish(z.boolean()),
+  benchmark_model_id: nullish(Uuid),
+  benchmark_model: nullish(ModelRecord),
+  prompt: nullish(PromptRecord),
+  added_on: nullish(Timestamp),
+  modified_on: nullish(Timestamp),
+});
+
+export const ModelSetting = z.looseObject({
+  model: z.string(),
+  provider: nullish(z.string()),
+  owner: nullish(z.string()),
+  namespace: z.string(),
+  at: nullish(z.string()),
+  context_window: z.int(),
+  until: z.string().nullable(),
+  description: z.string(),
+  url: z.string(),
+  api_target: z.string().default(''),
+  deprecated_on: nullish(z.string()),
+  parent_id: nullish(z.string()),
+  parent: nullish(ModelRecord),
+  prompt_id: nullish(Uuid),
+  id: Uuid,
+  active: z.boolean(),
+  globally_disabled: z.boolean(),
+});
+
+export const Permission = z.enum(['view', 'edit', 'delete', 'manage_keys', 'use_playground']);
+
+export const SpaceDetail = z.looseObject({
+  app: Space,
+  active_models: z.int(),
+  base_model_settings: z.array(ModelSetting),
+  custom_model_settings: z.array(ModelSetting),
+  failover_models: z.array(ModelRecord),
+  /** The set of values is open on the hosted service: unknown names are kept as strings. */
+  current_user_permissions: z.array(z.string()),
+});
+
+export const SandboxStatus = z.string();
+
+export const SpaceUpdateResponse = z.looseObject({
+  main: SpaceDetail,
+  sandbox: SpaceDetail.nullable(),
+  sandbox_status: SandboxStatus.nullable(),
+});
+
+export const ConversationSettings = z.looseObject({
+  assistant_id: nullish(Uuid),
+  assistant_version_id: nullish(Uuid),
+});
+
+export const Conversation = z.looseObject({
+  id: Uuid,
+  name: z.string(),
+  deleted_on: Timestamp.nullable(),
+  settings: ConversationSettings.nullable(),
+  added_on: Timestamp.optional(),
+  modified_on: Timestamp.optional(),
+});
+
+export const AssistantVersion = z.looseObject({
+  id: Uuid,
+  assistant_id: Uuid,
+  published: z.boolean(),
+  identity_id: z.string().nullable(),
+  added_on: Timestamp,
+  modified_on: Timestamp,
+  persona: nullish(z.string()),
+  instructions: nullish(z.string()),
+  greeting: nullish(z.string()),
+  writing_style: nullish(z.string()),
+  sample_interactions: nullish(z.string()),
+  model_id: nullish(Uuid),
+  temperature: nullish(z.number()),
+  max_tokens: nullish(z.int()),
+});
+
+export const PauseInvoice = z.looseObject({
+  invoice_id: z.string(),
+  invoice_number: z.string(),
+  amount: z.int(),
+  timestamp: z.int(),
+  pause_reason: z.string(),
+  invoice_name: z.string(),
+  payment_link: z.string(),
+  severity: z.int(),
+});
+
+export const SubscriptionPauseReason = z.looseObject({ invoices: z.array(PauseInvoice) });
+
+export const AlertEmails = z.looseObject({
+  soft_limit: nullish(z.number()),
+  hard_limit: nullish(z.number()),
+  payment_failed: nullish(z.number()),
+  usage_reset: nullish(z.number()),
+  usage_50: nullish(z.number()),
+  usage_80: nullish(z.number()),
+  usage_90: nullish(z.number()),
+  usage_100: nullish(z.number()),
+});
+
+export const SpacesSubscriptionTier = z.enum(['INTERNAL', 'FREE', 'PRO', 'TEAM', 'ENTERPRISE']);
+export const SubscriptionStatus = z.enum(['active', 'unpaid']);
+export const SubscriptionCycle = z.enum(['monthly', 'yearly']);
+export const SubscriptionTier = z.enum(['_NONE_', '_TRIAL_', '_INTERNAL_', 'STARTUP', 'GROWTH', 'SCALE', 'ENTERPRISE']);
+
+const emptyString = () => z.string().nullable().default('');
+
+export const Organization = z.looseObject({
+  org_payment_id: z.string(),
+  last_invoice_date: z.int(),
+  org_name: z.string(),
+  org_creator: z.string(),
+  id: Uuid,
+  prompt_tokens: z.int().default(0),
+  completion_tokens: z.int().default(0),
+  total_tokens: z.int().default(0),
+  prompt_tokens_cost: z.number().default(0),
+  completion_tokens_cost: z.number().default(0),
+  total_tokens_cost: z.number().default(0),
+  prompt_tokens_cost_savings: z.number().default(0),
+  completion_tokens_cost_savings: z.number().default(0),
+  total_tokens_cost_savings: z.number().default(0),
+  num_requests: z.int().default(0),
+  num_apps: z.int().default(0),
+  spaces_subscription_tier: nullish(SpacesSubscriptionTier),
+  spaces_subscription_seats: nullish(z.int()),
+  spaces_subscription_status: nullish(SubscriptionStatus),
+  spaces_subscription_cancel_at: nullish(z.int()),
+  subscription_pause_reason: nullish(SubscriptionPauseReason),
+  subscription_cycle: nullish(SubscriptionCycle),
+  subscription_tier: nullish(SubscriptionTier),
+  subscription_price_id: nullish(z.string()),
+  trial_end: nullish(z.int()),
+  currency: z.enum(['usd']).default('usd'),
+  billing_email: emptyString(),
+  free_balance: z.number().nullable().default(0),
+  spending_limit_soft: z.number().nullable().default(0),
+  spending_limit_hard: z.number().nullable().default(0),
+  alert_emails: nullish(AlertEmails),
+  is_active: z.boolean().default(true),
+  is_personal: z.boolean().default(false),
+  org_display_name: nullish(z.string()),
+  org_logo: z.string().optional(),
+  address_1: emptyString(),
+  address_2: emptyString(),
+  address_city: emptyString(),
+  address_zip: emptyString(),
+  address_state: emptyString(),
+  address_country: emptyString(),
+  added_on: nullish(Timestamp),
+  modified_on: nullish(Timestamp),
+  crm_id: nullish(z.string()),
+  metrics_id: nullish(z.string()),
+  metrics_token: nullish(z.string()),
+  metrics_endpoint: nullish(z.string()),
+  logs_id: nullish(z.string()),
+  logs_token: nullish(z.string()),
+  logs_endpoint: nullish(z.string()),
+  rate_limit: z.int().default(200),
+});
+
+// ---------------------------------------------------------------- request bodies (section 4)
+
+export const PROMPT_TITLE_MAX = 60;
+export const PROMPT_DESCRIPTION_MAX = 200;
+export const PromptTitle = z.string().min(1, 'must be 1 to 60 characters').max(PROMPT_TITLE_MAX, 'must be 1 to 60 characters');
+export const PromptDescription = z
+  .string()
+  .min(1, 'must be 1 to 200 characters')
+  .max(PROMPT_DESCRIPTION_MAX, 'must be 1 to 200 characters');
+export const Temperature = z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1');
+export const MaxTokens = z.int().min(1, 'must be at least 1');
+
+/** Routing weights are relative: non-negative, and not all zero once merged (checked by the service). */
+const Weight = z.number().min(0, 'must be 0 or more').max(1_000_000);
+
+export const SpaceUpdateBody = z.object({
+  id: Uuid,
+  sandbox_of: nullish(Uuid),
+  use_parent_custom_data: nullish(z.boolean()),
+  benchmark_model_id: nullish(Uuid),
+  name: nullish(z.string().min(1).max(120)),
+  description: nullish(z.string().max(1000)),
+  app_logo: nullish(z.string().max(100_000)),
+  weights: nullish(z.object({ cost: nullish(Weight), latency: nullish(Weight), quality: nullish(Weight) })),
+  policies: nullish(
+    z.object({
+      privacy_level: nullish(z.int().min(0).max(2)),
+      max_cost: nullish(z.number().min(0)),
+      max_switch_model_retries: nullish(z.int().min(0).max(10)),
+      max_same_model_retries: nullish(z.int().min(0).max(10)),
+      optimize_internal_requests: nullish(z.int().min(0).max(1)),
+      prompt_id: nullish(Uuid),
+    }),
+  ),
+  has_failover_chain: nullish(z.boolean()),
+  settings: nullish(
+    z.object({
+      assistant_id: nullish(Uuid),
+      assistant_version_id: nullish(Uuid),
+      instructions: nullish(z.string().max(100_000)),
+      max_tokens: nullish(MaxTokens),
+      temperature: nullish(Temperature),
+    }),
+  ),
+  /** Local-service extension: the failover chain's order, as model ids. Remote services ignore it. */
+  failover_model_ids: nullish(z.array(Uuid).max(20)),
+});
+
+const IntegrationGroup = z.object({
+  id: z.string().min(1),
+  token: z.string().min(1),
+  endpoint: z.string().min(1),
+});
+
+export const IntegrationsBody = z.object({
+  metrics: nullish(IntegrationGroup),
+  logs: nullish(IntegrationGroup),
+});
+
+export const PromptCreateBody = z.object({
+  prompt: z.string().max(200_000),
+  title: PromptTitle,
+  description: PromptDescription,
+});
+
+export const PromptUpdateBody = z.object({
+  prompt: z.string().max(200_000).optional(),
+  title: PromptTitle.optional(),
+  description: PromptDescription.optional(),
+});
+
+export const PromptShow = z.enum(['public', 'org', 'all']);
+export const PromptListQuery = z.object({ show: PromptShow.default('all') });
+
+export const ConversationUpdateBody = z.object({
+  name: nullish(z.string().max(200)),
+  settings: nullish(z.object({ assistant_id: nullish(Uuid), assistant_version_id: nullish(Uuid) })),
+});
+
+/** Data URLs, e.g. `data:image/png;base64,...`; the local service checks the media type. */
+const Attachment = z.string().max(20 * 1024 * 1024);
+
+export const ChatBody = z.object({
+  prompt: z.string(),
+  app_id: Uuid,
+  model: nullish(z.string()),
+  temperature: nullish(Temperature),
+  max_tokens: nullish(MaxTokens),
+  assistant_id: nullish(Uuid),
+  assistant_version_id: nullish(Uuid),
+  conversation_id: nullish(Uuid),
+  parent_request_id: nullish(Uuid),
+  plugins: z.array(z.string()).optional(),
+  images: nullish(z.array(Attachment)),
+  files: nullish(z.array(Attachment)),
+  stream: z.boolean().optional(),
+});
+
+// ---------------------------------------------------------------- extra endpoints (conventions.md)
+
+export const SpaceListQuery = z.object({
+  search: z.string().max(200).default(''),
+  page: z.coerce.number().int().min(1).default(1),
+  size: z.coerce.number().int().min(1).max(100).default(40),
+});
+
+export const SpaceList = z.looseObject({
+  items: z.array(Space),
+  total: z.int(),
+  page: z.int(),
+  size: z.int(),
+  pages: z.int(),
+});
+
+export const SpaceCreateBody = z.object({
+  name: nullish(z.string().min(1).max(120)),
+  description: nullish(z.string().max(1000)),
+  app_logo: nullish(z.string().max(100_000)),
+});
+
+export const SpaceCreated = z.looseObject({
+  id: Uuid,
+  org_id: Uuid,
+  created_key: z.string(),
+  key_end: z.string(),
+  name: z.string().nullable(),
+  description: z.string().nullable(),
+});
+
+export const SpaceModels = z.looseObject({
+  active_models: z.int(),
+  base_model_settings: z.array(ModelSetting),
+  failover_models: z.array(ModelRecord),
+});
+
+export const ToggleQuery = z.object({ enable: z.enum(['true', 'false']) });
+export const ToggleResult = z.looseObject({ success: z.boolean(), model: z.string(), active: z.boolean() });
+
+export const ConversationCreateBody = z.object({
+  name: z.string().max(200),
+  settings: nullish(z.object({ assistant_id: nullish(Uuid), assistant_version_id: nullish(Uuid) })),
+});
+
+export const ConversationReadBody = z.object({ include_requests: z.boolean().default(false) });
+
+export const LoggedRequest = z.looseObject({
+  id: Uuid,
+  app_id: Uuid,
+  conversation_id: Uuid.nullable(),
+  parent_request_id: Uuid.nullable(),
+  model: z.string().nullable(),
+  prompt: z.string(),
+  response: z.string().nullable(),
+  prompt_tokens: z.int(),
+  completion_tokens: z.int(),
+  total_tokens: z.int(),
+  cost: z.number(),
+  cost_savings: z.number(),
+  latency: z.number(),
+  status_code: z.int(),
+  error: z.string().nullable(),
+  added_on: Timestamp,
+});
+
+export const ConversationWithRequests = Conversation.extend({ requests: z.array(LoggedRequest).optional() });
+
+export const AssistantSummary = z.looseObject({
+  id: Uuid,
+  app_id: Uuid,
+  name: z.string(),
+  description: z.string().nullable(),
+  visibility: z.string(),
+  versions: z.array(z.looseObject({ id: Uuid, published: z.boolean(), added_on: Timestamp })),
+});
+
+export const AssistantCreateBody = z.object({
+  name: z.string().min(1).max(120),
+  description: nullish(z.string().max(1000)),
+});
+
+export const AssistantVersionCreateBody = z.object({
+  persona: nullish(z.string().max(100_000)),
+  instructions: nullish(z.string().max(100_000)),
+  greeting: nullish(z.string().max(100_000)),
+  writing_style: nullish(z.string().max(100_000)),
+  sample_interactions: nullish(z.string().max(100_000)),
+  model_id: nullish(Uuid),
+  temperature: nullish(Temperature),
+  max_tokens: nullish(MaxTokens),
+  published: z.boolean().optional(),
+});
+
+export const DeleteResult = z.looseObject({ success: z.boolean() });
+
+// ---------------------------------------------------------------- playground response (conventions.md)
+
+export const Usage = z.looseObject({ prompt_tokens: z.int(), completion_tokens: z.int(), total_tokens: z.int() });
+const CostTriple = z.looseObject({ prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() });
+export const FinishReason = z.enum(['stop', 'length']);
+
+export const ChatMetadata = z.looseObject({
+  app_id: z.string(),
+  conversation_id: z.string().nullable(),
+  parent_request_id: z.string().nullable(),
+  model: z.looseObject({
+    model: z.string(),
+    namespace: z.string(),
+    provider: z.string().nullable(),
+    owner: z.string().nullable(),
+    at: z.string().nullable(),
+  }),
+  costs: CostTriple,
+  cost_savings: CostTriple,
+  latency: z.number(),
+  retries: z.int(),
+  status_code: z.int(),
+  error: z.string().nullable(),
+  warning: z.string().nullable(),
+});
+
+export const ChatCompletion = z.looseObject({
+  id: z.string(),
+  object: z.literal('chat.completion'),
+  created: z.number(),
+  model: z.string(),
+  choices: z.array(
+    z.looseObject({
+      index: z.int(),
+      finish_reason: FinishReason.nullable(),
+      message: z.looseObject({ role: z.literal('assistant'), content: z.string() }),
+    }),
+  ),
+  usage: Usage,
+  metadata: ChatMetadata,
+});
+
+export const ChatChunk = z.looseObject({
+  id: z.string(),
+  object: z.literal('chat.completion.chunk'),
+  model: z.string(),
+  choices: z.array(
+    z.looseObject({
+      index: z.int(),
+      delta: z.looseObject({ content: z.string().optional() }),
+      finish_reason: FinishReason.nullable(),
+    }),
+  ),
+  usage: Usage.optional(),
+  metadata: ChatMetadata.optional(),
+});
+
+export const StreamError = z.looseObject({ error: z.looseObject({ detail: z.string() }) });
+
+// ---------------------------------------------------------------- errors (conventions.md)
+
+export const ValidationIssue = z.looseObject({
+  loc: z.array(z.union([z.string(), z.number()])),
+  msg: z.string(),
+  type: z.string(),
+});
+export const ErrorBody = z.looseObject({ detail: z.union([z.string(), z.array(ValidationIssue)]) });
+
+export const Health = z.looseObject({ status: z.literal('ok'), version: z.string() });
+
+export type Weights = z.infer<typeof Weights>;
+export type Policies = z.infer<typeof Policies>;
+export type SpaceSettings = z.infer<typeof SpaceSettings>;
+export type PromptRecord = z.infer<typeof PromptRecord>;
+export type Space = z.infer<typeof Space>;
+export type ModelSetting = z.infer<typeof ModelSetting>;
+export type SpaceDetail = z.infer<typeof SpaceDetail>;
+export type SpaceUpdateResponse = z.infer<typeof SpaceUpdateResponse>;
+export type Conversation = z.infer<typeof Conversation>;
+export type AssistantVersion = z.infer<typeof AssistantVersion>;
+export type Organization = z.infer<typeof Organization>;
+export type SpaceUpdateBody = z.input<typeof SpaceUpdateBody>;
+export type IntegrationsBody = z.input<typeof IntegrationsBody>;
+export type PromptCreateBody = z.input<typeof PromptCreateBody>;
+export type PromptUpdateBody = z.input<typeof PromptUpdateBody>;
+export type PromptShow = z.infer<typeof PromptShow>;
+export type ConversationUpdateBody = z.input<typeof ConversationUpdateBody>;
+export type ChatBody = z.input<typeof ChatBody>;
+export type SpaceListQuery = Partial<z.infer<typeof SpaceListQuery>>;
+export type SpaceList = z.infer<typeof SpaceList>;
+export type SpaceCreateBody = z.input<typeof SpaceCreateBody>;
+export type SpaceCreated = z.infer<typeof SpaceCreated>;
+export type SpaceModels = z.infer<typeof SpaceModels>;
+export type ToggleResult = z.infer<typeof ToggleResult>;
+export type ConversationCreateBody = z.input<typeof ConversationCreateBody>;
+export type LoggedRequest = z.infer<typeof LoggedRequest>;
+export type ConversationWithRequests = z.infer<typeof ConversationWithRequests>;
+export type AssistantSummary = z.infer<typeof AssistantSummary>;
+export type AssistantCreateBody = z.input<typeof AssistantCreateBody>;
+export type AssistantVersionCreateBody = z.input<typeof AssistantVersionCreateBody>;
+export type ChatCompletion = z.infer<typeof ChatCompletion>;
+export type ChatChunk = z.infer<typeof ChatChunk>;
+export type ChatMetadata = z.infer<typeof ChatMetadata>;
+export type Usage = z.infer<typeof Usage>;
+export type ValidationIssue = z.infer<typeof ValidationIssue>;
