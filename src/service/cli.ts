@@ -1,0 +1,138 @@
+// Command line of the built-in service (dist/service.js):
+//   serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>] [--stream-delay-ms <n>]
+//   org create --name <n> --data <dir> [--rate-limit <n>]
+//   token create --data <dir>
+import { mkdirSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { Database, DataFolderLockedError } from './db';
+import { issueToken, tokenExists } from './domain/auth';
+import { defaultOrganizationId, insertOrganization } from './domain/orgs';
+import { buildApp } from './http/app';
+
+const USAGE = `Usage:
+  service serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>] [--stream-delay-ms <n>]
+  service org create --name <name> --data <dir> [--rate-limit <n>]
+  service token create --data <dir>
+
+The token may also come from the LLM_SPACES_TOKEN environment variable.`;
+
+const options = {
+  data: { type: 'string' },
+  port: { type: 'string', default: '8787' },
+  host: { type: 'string', default: '127.0.0.1' },
+  token: { type: 'string' },
+  upstream: { type: 'string' },
+  'stream-delay-ms': { type: 'string', default: '15' },
+  name: { type: 'string' },
+  'rate-limit': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>['values'];
+
+class UsageError extends Error {}
+
+function integer(value: string | undefined, flag: string, min: number): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${flag} must be a whole number of at least ${min}.`);
+  return n;
+}
+
+function dataDir(values: Values): string {
+  if (!values.data) throw new UsageError('--data <dir> is required.');
+  mkdirSync(values.data, { recursive: true });
+  return values.data;
+}
+
+async function serve(values: Values): Promise<void> {
+  const port = integer(values.port, 'port', 0);
+  if (values.upstream && !/^https?:\/\//.test(values.upstream)) throw new UsageError('--upstream must be an http(s) URL, e.g. http://127.0.0.1:11434/v1');
+  const db = await Database.open(dataDir(values));
+  const token = values.token ?? process.env.LLM_SPACES_TOKEN;
+  let printToken: string | undefined;
+  db.transaction(() => {
+    const orgId = defaultOrganizationId(db);
+    if (token) {
+      if (!tokenExists(db, token)) issueToken(db, orgId, null, token);
+    } else if (!db.get('SELECT 1 AS x FROM tokens WHERE org_id = $org AND app_id IS NULL', { org: orgId })) {
+      printToken = issueToken(db, orgId, null).token;
+    }
+  });
+  await db.persist();
+  const app = buildApp({
+    db,
+    engine: { upstreamUrl: values.upstream ?? null, streamDelayMs: integer(values['stream-delay-ms'], 'stream-delay-ms', 0) },
+    logError: (error) => console.error('Unexpected error:', error instanceof Error ? (error.stack ?? error.message) : error),
+  });
+  let address: string;
+  try {
+    address = await app.listen({ port, host: values.host });
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  const url = address.replace('[::1]', 'localhost');
+  db.advertise(url);
+  console.log(`LLM Spaces service listening on ${url}`);
+  if (printToken) console.log(`Token of the default organization (shown once, stored only hashed): ${printToken}`);
+  if (values.upstream) console.log(`Non-test models are served by ${values.upstream}`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: finishing requests in flight…`);
+    await app.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+async function withDatabase(values: Values, fn: (db: Database) => unknown): Promise<void> {
+  const db = await Database.open(dataDir(values));
+  try {
+    const result = db.transaction(() => fn(db));
+    await db.persist();
+    console.log(JSON.stringify(result));
+  } finally {
+    await db.close();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  const command = positionals.join(' ');
+  if (values.help || command === '') {
+    console.log(USAGE);
+    return;
+  }
+  switch (command) {
+    case 'serve':
+      return serve(values);
+    case 'org create': {
+      if (!values.name) throw new UsageError('--name <name> is required.');
+      const rateLimit = values['rate-limit'] === undefined ? undefined : integer(values['rate-limit'], 'rate-limit', 1);
+      return withDatabase(values, (db) => {
+        const orgId = insertOrganization(db, { name: values.name!, creator: 'cli', isDefault: false, seedContent: true, rateLimit });
+        return { org_id: orgId, token: issueToken(db, orgId, null).token };
+      });
+    }
+    case 'token create':
+      return withDatabase(values, (db) => {
+        const orgId = defaultOrganizationId(db);
+        return { org_id: orgId, token: issueToken(db, orgId, null).token };
+      });
+    default:
+      throw new UsageError(`Unknown command "${command}".`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError) console.error(`${error.message}\n\n${USAGE}`);
+  else if (error instanceof DataFolderLockedError) console.error(error.message);
+  else if ((error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') console.error(`${(error as Error).message}\n\n${USAGE}`);
+  else console.error(error instanceof Error ? error.message : String(error));
+  process.exit(error instanceof UsageError ? 2 : 1);
+});

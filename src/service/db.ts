@@ -1,0 +1,235 @@
+// SQLite through sql.js (WASM, no native build). The database lives in memory and is written whole to
+// one file; a write is acknowledged only after that file is written, fsynced and renamed into place.
+// Writes that arrive while a flush is under way share the next flush (group commit).
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { open, rename } from 'node:fs/promises';
+import path from 'node:path';
+import initSqlJs, { type Database as SqlJsDatabase, type SqlValue } from 'sql.js';
+import { migrate } from './migrations';
+
+export type Params = Record<string, string | number | boolean | null | undefined | Uint8Array>;
+export type Row = Record<string, SqlValue>;
+
+export const DB_FILE = 'llm-spaces.sqlite';
+export const LOCK_FILE = 'service.lock';
+
+export interface LockInfo {
+  pid: number;
+  url: string | null;
+  startedAt: string;
+}
+
+export class DataFolderLockedError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly holder: LockInfo,
+  ) {
+    super(
+      `Another LLM Spaces service (pid ${holder.pid}${holder.url ? `, ${holder.url}` : ''}) is already using the data folder ${dataDir}. ` +
+        'Stop it first, or use a different --data folder.',
+    );
+    this.name = 'DataFolderLockedError';
+  }
+}
+
+export class Database {
+  private flushing: Promise<void> | null = null;
+  private queued: Promise<void> | null = null;
+  private dirty = false;
+  private closed = false;
+
+  private constructor(
+    private db: SqlJsDatabase,
+    readonly dataDir: string,
+    private readonly lockPath: string,
+  ) {}
+
+  /** Opens (or creates) the database of a data folder, taking the folder's lock first. */
+  static async open(dataDir: string): Promise<Database> {
+    const dir = path.resolve(dataDir);
+    const lockPath = acquireLock(dir);
+    try {
+      const SQL = await initSqlJs({ locateFile: (file: string) => wasmPath(file) });
+      const file = path.join(dir, DB_FILE);
+      const db = new SQL.Database(existsSync(file) ? readFileSync(file) : undefined);
+      const database = new Database(db, dir, lockPath);
+      database.configure();
+      const applied = database.transaction(() => migrate(database));
+      if (applied > 0 || !existsSync(file)) await database.persist();
+      return database;
+    } catch (error) {
+      releaseLock(lockPath);
+      throw error;
+    }
+  }
+
+  /** Records the URL the service listens on in the lock file, so other clients can find it. */
+  advertise(url: string): void {
+    writeLock(this.lockPath, { pid: process.pid, url, startedAt: new Date().toISOString() });
+  }
+
+  all<T = Row>(sql: string, params: Params = {}): T[] {
+    const statement = this.db.prepare(sql);
+    try {
+      statement.bind(bindable(params));
+      const rows: T[] = [];
+      while (statement.step()) rows.push(statement.getAsObject() as T);
+      return rows;
+    } finally {
+      statement.free();
+    }
+  }
+
+  get<T = Row>(sql: string, params: Params = {}): T | undefined {
+    return this.all<T>(sql, params)[0];
+  }
+
+  run(sql: string, params: Params = {}): number {
+    this.db.run(sql, bindable(params));
+    return this.db.getRowsModified();
+  }
+
+  exec(sql: string): void {
+    this.db.exec(sql);
+  }
+
+  /** Runs `fn` in one transaction: all of it is stored, or (when it throws) none of it. */
+  transaction<T>(fn: () => T): T {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = fn();
+      this.db.exec('COMMIT');
+      this.dirty = true;
+      return result;
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  /**
+   * Resolves once every transaction committed before the call is on disk: exported, written to a
+   * temporary file, fsynced, renamed over the database and the folder fsynced.
+   */
+  persist(): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('The database is closed.'));
+    this.queued ??= (this.flushing ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = null;
+        const flush = this.writeFile();
+        this.flushing = flush;
+        void flush
+          .finally(() => {
+            if (this.flushing === flush) this.flushing = null;
+          })
+          .catch(() => undefined);
+        return flush;
+      });
+    return this.queued;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    if (this.dirty || this.queued || this.flushing) await this.persist().catch(() => undefined);
+    this.closed = true;
+    this.db.close();
+    releaseLock(this.lockPath);
+  }
+
+  private configure(): void {
+    this.db.exec('PRAGMA foreign_keys = ON;');
+  }
+
+  private async writeFile(): Promise<void> {
+    this.dirty = false;
+    // export() closes and reopens the connection, so per-connection settings are applied again.
+    const bytes = this.db.export();
+    this.configure();
+    const target = path.join(this.dataDir, DB_FILE);
+    const temp = `${target}.${process.pid}.tmp`;
+    const handle = await open(temp, 'w', 0o600);
+    try {
+      await handle.writeFile(bytes);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, target);
+    const dir = await open(this.dataDir, 'r');
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
+    }
+  }
+}
+
+function bindable(params: Params): Record<string, SqlValue> {
+  const out: Record<string, SqlValue> = {};
+  for (const [key, value] of Object.entries(params)) {
+    out[`$${key}`] = value === undefined ? null : typeof value === 'boolean' ? (value ? 1 : 0) : value;
+  }
+  return out;
+}
+
+function wasmPath(file: string): string {
+  const beside = path.join(__dirname, file);
+  return existsSync(beside) ? beside : require.resolve(`sql.js/dist/${file}`);
+}
+
+export function readLock(dataDir: string): LockInfo | undefined {
+  try {
+    const info = JSON.parse(readFileSync(path.join(dataDir, LOCK_FILE), 'utf8')) as LockInfo;
+    return typeof info.pid === 'number' ? info : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function acquireLock(dir: string): string {
+  const lockPath = path.join(dir, LOCK_FILE);
+  for (let tries = 0; tries < 2; tries++) {
+    try {
+      const fd = openSync(lockPath, 'wx', 0o600);
+      closeSync(fd);
+      writeLock(lockPath, { pid: process.pid, url: null, startedAt: new Date().toISOString() });
+      return lockPath;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`The data folder ${dir} does not exist.`);
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = readLock(dir);
+      if (holder && holder.pid !== process.pid && isAlive(holder.pid)) throw new DataFolderLockedError(dir, holder);
+      // A lock left by a process that no longer runs (a crash, kill -9): take it over.
+      unlinkSync(lockPath);
+    }
+  }
+  throw new Error(`Could not take the lock of the data folder ${dir}.`);
+}
+
+function writeLock(lockPath: string, info: LockInfo): void {
+  const temp = `${lockPath}.${process.pid}.tmp`;
+  writeFileSync(temp, JSON.stringify(info), { mode: 0o600 });
+  const fd = openSync(temp, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  // rename keeps readers from ever seeing a half-written lock.
+  renameSync(temp, lockPath);
+}
+
+function releaseLock(lockPath: string): void {
+  const holder = readLock(path.dirname(lockPath));
+  if (holder?.pid === process.pid) unlinkSync(lockPath);
+}

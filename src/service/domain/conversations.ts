@@ -1,0 +1,93 @@
+// Conversations of a Space and the playground requests logged in them.
+import { randomUUID } from 'node:crypto';
+import type { Conversation, ConversationWithRequests, LoggedRequest } from '../../api/schemas';
+import type { Database } from '../db';
+import { invalid, notFound } from '../problem';
+import { nowIso, parseJson } from './caller';
+import { findAssistant, findVersion } from './assistants';
+import { laterThan } from './spaces';
+
+interface ConversationRow {
+  id: string;
+  app_id: string;
+  name: string;
+  settings: string | null;
+  deleted_on: string | null;
+  added_on: string;
+  modified_on: string;
+}
+
+type Settings = { assistant_id?: string | null; assistant_version_id?: string | null } | null | undefined;
+
+const toConversation = (row: ConversationRow): Conversation => ({
+  id: row.id,
+  name: row.name,
+  deleted_on: row.deleted_on,
+  settings: parseJson(row.settings, null),
+  added_on: row.added_on,
+  modified_on: row.modified_on,
+});
+
+export function findConversation(db: Database, appId: string, id: string): ConversationRow | undefined {
+  return db.get<ConversationRow>('SELECT * FROM conversations WHERE id = $id AND app_id = $app', { id, app: appId });
+}
+
+function checkSettings(db: Database, appId: string, settings: Settings): void {
+  if (!settings) return;
+  if (settings.assistant_id && !findAssistant(db, appId, settings.assistant_id)) throw invalid(['body', 'settings', 'assistant_id'], 'Assistant not found in this Space', 'not_found');
+  if (settings.assistant_version_id) {
+    const version = findVersion(db, appId, settings.assistant_version_id);
+    if (!version || (settings.assistant_id && version.assistant_id !== settings.assistant_id)) {
+      throw invalid(['body', 'settings', 'assistant_version_id'], 'Version not found for this assistant', 'not_found');
+    }
+  }
+}
+
+export function createConversation(db: Database, appId: string, body: { name: string; settings?: Settings }, id: string = randomUUID()): Conversation {
+  checkSettings(db, appId, body.settings);
+  const now = nowIso();
+  db.run('INSERT INTO conversations (id, app_id, name, settings, added_on, modified_on) VALUES ($id, $app, $name, $settings, $now, $now)', {
+    id,
+    app: appId,
+    name: body.name,
+    settings: body.settings ? JSON.stringify(body.settings) : null,
+    now,
+  });
+  return toConversation(findConversation(db, appId, id)!);
+}
+
+export function listConversations(db: Database, appId: string): Conversation[] {
+  return db.all<ConversationRow>('SELECT * FROM conversations WHERE app_id = $app AND deleted_on IS NULL ORDER BY modified_on DESC, id', { app: appId }).map(toConversation);
+}
+
+export function getConversation(db: Database, appId: string, id: string, includeRequests: boolean): ConversationWithRequests {
+  const row = findConversation(db, appId, id);
+  if (!row) throw notFound('Conversation');
+  const conversation = toConversation(row);
+  if (!includeRequests) return conversation;
+  const requests = db.all<LoggedRequest>(
+    `SELECT id, app_id, conversation_id, parent_request_id, model, prompt, response, prompt_tokens, completion_tokens, total_tokens,
+            cost, cost_savings, latency, status_code, error, added_on FROM requests WHERE conversation_id = $id AND app_id = $app ORDER BY added_on, rowid`,
+    { id, app: appId },
+  );
+  return { ...conversation, requests };
+}
+
+/** A null or omitted name or settings keeps the stored value. */
+export function updateConversation(db: Database, appId: string, id: string, body: { name?: string | null; settings?: Settings }): Conversation {
+  const row = findConversation(db, appId, id);
+  if (!row) throw notFound('Conversation');
+  checkSettings(db, appId, body.settings);
+  db.run('UPDATE conversations SET name = $name, settings = $settings, modified_on = $now WHERE id = $id', {
+    id,
+    name: body.name ?? row.name,
+    settings: body.settings ? JSON.stringify(body.settings) : row.settings,
+    now: laterThan(row.modified_on),
+  });
+  return toConversation(findConversation(db, appId, id)!);
+}
+
+/** Marks the conversation as used now, so lists put it first. */
+export function touchConversation(db: Database, id: string): void {
+  db.run('UPDATE conversations SET modified_on = $now WHERE id = $id', { id, now: nowIso() });
+}

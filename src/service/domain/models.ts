@@ -1,0 +1,137 @@
+// The model catalogue as a caller sees it, and the models of a Space.
+import type { ModelRecord, ModelSetting } from '../../api/schemas';
+import type { Database } from '../db';
+import { invalid, notFound } from '../problem';
+import { parseJson, type Caller } from './caller';
+
+export interface CatalogueModel {
+  record: ModelRecord;
+  quality: number;
+  latencyMs: number;
+}
+
+interface ModelRow {
+  id: string;
+  record: string;
+  quality: number;
+  latency_ms: number;
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+/** A `deprecated_on` on or before today: the model is refused. */
+export const isRetired = (record: Pick<ModelRecord, 'deprecated_on'>) => !!record.deprecated_on && record.deprecated_on <= today();
+/** A `deprecated_on` still ahead: the model answers with a warning. */
+export const retiresSoon = (record: Pick<ModelRecord, 'deprecated_on'>) => !!record.deprecated_on && record.deprecated_on > today();
+
+function toModel(row: ModelRow): CatalogueModel {
+  return { record: parseJson<ModelRecord>(row.record, {} as ModelRecord), quality: row.quality, latencyMs: row.latency_ms };
+}
+
+/** Public models and the caller organization's own, ordered by namespace. */
+export function visibleModels(db: Database, caller: Caller): CatalogueModel[] {
+  return db
+    .all<ModelRow>('SELECT id, record, quality, latency_ms FROM models WHERE org_id IS NULL OR org_id = $org ORDER BY namespace', { org: caller.orgId })
+    .map(toModel);
+}
+
+export function listModels(db: Database, caller: Caller): ModelRecord[] {
+  const models = visibleModels(db, caller).map((m) => m.record);
+  const byId = new Map(models.map((m) => [m.id, m]));
+  return models.map((m) => ({ ...m, parent: m.parent_id ? (byId.get(m.parent_id) ?? null) : null }));
+}
+
+export function findModel(db: Database, caller: Caller, id: string): CatalogueModel | undefined {
+  const row = db.get<ModelRow>('SELECT id, record, quality, latency_ms FROM models WHERE id = $id AND (org_id IS NULL OR org_id = $org)', { id, org: caller.orgId });
+  return row && toModel(row);
+}
+
+/** A model by namespace (`openai/gpt-4o`), by id, or by bare name when that name is unambiguous. */
+export function findModelByName(db: Database, caller: Caller, name: string): CatalogueModel | undefined {
+  const models = visibleModels(db, caller);
+  return (
+    models.find((m) => m.record.namespace === name || m.record.id === name) ??
+    (models.filter((m) => m.record.model === name).length === 1 ? models.find((m) => m.record.model === name) : undefined)
+  );
+}
+
+export function requireModel(db: Database, caller: Caller, id: string, loc: Array<string | number>): CatalogueModel {
+  const model = findModel(db, caller, id);
+  if (!model) throw invalid(loc, 'Model not found', 'not_found');
+  return model;
+}
+
+interface AppModelRow {
+  model_id: string;
+  active: number;
+  failover_position: number | null;
+}
+
+export function appModelRows(db: Database, appId: string): AppModelRow[] {
+  return db.all<AppModelRow>('SELECT model_id, active, failover_position FROM app_models WHERE app_id = $app', { app: appId });
+}
+
+export interface SpaceModelView {
+  active_models: number;
+  base_model_settings: ModelSetting[];
+  custom_model_settings: ModelSetting[];
+  failover_models: ModelRecord[];
+}
+
+/** Catalogue models are the base settings; the organization's own models are the custom ones. */
+export function spaceModels(db: Database, caller: Caller, appId: string): SpaceModelView {
+  const rows = new Map(appModelRows(db, appId).map((r) => [r.model_id, r]));
+  const models = visibleModels(db, caller);
+  const setting = ({ record }: CatalogueModel): ModelSetting => {
+    const retired = isRetired(record);
+    return {
+      model: record.model,
+      provider: record.provider ?? null,
+      owner: record.owner ?? null,
+      namespace: record.namespace,
+      at: record.at ?? null,
+      context_window: record.context_window,
+      until: record.until,
+      description: record.description,
+      url: record.url,
+      api_target: record.api_target ?? '',
+      deprecated_on: record.deprecated_on ?? null,
+      parent_id: record.parent_id ?? null,
+      parent: null,
+      prompt_id: null,
+      id: record.id ?? '',
+      active: !retired && rows.get(record.id ?? '')?.active === 1,
+      globally_disabled: retired,
+    };
+  };
+  const base = models.filter((m) => m.record.org_id === null).map(setting);
+  const custom = models.filter((m) => m.record.org_id !== null).map(setting);
+  const failover = [...rows.values()]
+    .filter((r) => r.failover_position !== null)
+    .sort((a, b) => (a.failover_position ?? 0) - (b.failover_position ?? 0))
+    .flatMap((r) => models.filter((m) => m.record.id === r.model_id).map((m) => m.record));
+  return { active_models: [...base, ...custom].filter((s) => s.active).length, base_model_settings: base, custom_model_settings: custom, failover_models: failover };
+}
+
+export function toggleModel(db: Database, caller: Caller, appId: string, modelId: string, enable: boolean) {
+  const model = findModel(db, caller, modelId);
+  if (!model) throw notFound('Model');
+  if (enable && isRetired(model.record)) throw invalid(['path', 'model_id'], `${model.record.namespace} was deprecated on ${model.record.deprecated_on} and can no longer be enabled`, 'model_deprecated');
+  db.run(
+    `INSERT INTO app_models (app_id, model_id, active, failover_position) VALUES ($app, $model, $active, NULL)
+     ON CONFLICT (app_id, model_id) DO UPDATE SET active = $active`,
+    { app: appId, model: modelId, active: enable },
+  );
+  return { success: true, model: model.record.namespace, active: enable };
+}
+
+export function setFailoverChain(db: Database, appId: string, modelIds: string[]): void {
+  db.run('UPDATE app_models SET failover_position = NULL WHERE app_id = $app', { app: appId });
+  modelIds.forEach((modelId, position) => {
+    db.run(
+      `INSERT INTO app_models (app_id, model_id, active, failover_position) VALUES ($app, $model, 0, $position)
+       ON CONFLICT (app_id, model_id) DO UPDATE SET failover_position = $position`,
+      { app: appId, model: modelId, position },
+    );
+  });
+}

@@ -1,0 +1,161 @@
+// Organizations: the record of spec 2.10, usage counters, integrations and alert e-mails.
+import { randomUUID } from 'node:crypto';
+import type { IntegrationsBody, Organization } from '../../api/schemas';
+import type { Database } from '../db';
+import { notFound } from '../problem';
+import { nowIso, parseJson } from './caller';
+import { seedOrganizationContent } from './seedContent';
+
+interface OrgRow {
+  id: string;
+  name: string;
+  creator: string;
+  profile: string;
+  rate_limit: number;
+  alert_emails: string | null;
+  [column: string]: string | number | null;
+}
+
+const COUNTERS = [
+  'prompt_tokens', 'completion_tokens', 'total_tokens',
+  'prompt_tokens_cost', 'completion_tokens_cost', 'total_tokens_cost',
+  'prompt_tokens_cost_savings', 'completion_tokens_cost_savings', 'total_tokens_cost_savings',
+  'num_requests',
+] as const;
+const INTEGRATION_FIELDS = ['metrics_id', 'metrics_token', 'metrics_endpoint', 'logs_id', 'logs_token', 'logs_endpoint'] as const;
+
+export interface NewOrganization {
+  id?: string;
+  name: string;
+  creator: string;
+  isDefault: boolean;
+  seedContent: boolean;
+  rateLimit?: number;
+}
+
+export function insertOrganization(db: Database, org: NewOrganization): string {
+  const id = org.id ?? randomUUID();
+  const now = new Date();
+  const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1) / 1000;
+  const profile = {
+    org_payment_id: `cus_local_${id.slice(0, 8)}`,
+    last_invoice_date: monthStart,
+    spaces_subscription_tier: 'FREE',
+    spaces_subscription_seats: 1,
+    spaces_subscription_status: 'active',
+    spaces_subscription_cancel_at: null,
+    subscription_pause_reason: null,
+    subscription_cycle: 'monthly',
+    subscription_tier: '_TRIAL_',
+    subscription_price_id: null,
+    trial_end: Math.floor(now.getTime() / 1000) + 14 * 86_400,
+    currency: 'usd',
+    billing_email: '',
+    free_balance: 5,
+    spending_limit_soft: 20,
+    spending_limit_hard: 50,
+    is_active: true,
+    is_personal: true,
+    org_display_name: org.name,
+    org_logo: '',
+    address_1: '', address_2: '', address_city: '', address_zip: '', address_state: '', address_country: '',
+    crm_id: null,
+  };
+  db.run(
+    `INSERT INTO orgs (id, name, creator, is_default, profile, rate_limit, added_on, modified_on)
+     VALUES ($id, $name, $creator, $isDefault, $profile, $rateLimit, $now, $now)`,
+    { id, name: org.name, creator: org.creator, isDefault: org.isDefault, profile: JSON.stringify(profile), rateLimit: org.rateLimit ?? 200, now: now.toISOString() },
+  );
+  if (org.seedContent) seedOrganizationContent(db, id, org.creator);
+  return id;
+}
+
+export function defaultOrganizationId(db: Database): string {
+  const row = db.get<{ id: string }>('SELECT id FROM orgs WHERE is_default = 1');
+  if (!row) throw new Error('The database has no default organization.');
+  return row.id;
+}
+
+export function getOrganization(db: Database, orgId: string): Organization {
+  const row = db.get<OrgRow>('SELECT * FROM orgs WHERE id = $id', { id: orgId });
+  if (!row) throw notFound('Organization');
+  const apps = db.get<{ n: number }>('SELECT COUNT(*) AS n FROM apps WHERE org_id = $id AND is_active = 1', { id: orgId })?.n ?? 0;
+  const counters = Object.fromEntries(COUNTERS.map((c) => [c, row[c]]));
+  const integrations = Object.fromEntries(INTEGRATION_FIELDS.map((c) => [c, row[c]]));
+  return {
+    ...parseJson<Record<string, unknown>>(row.profile, {}),
+    id: row.id,
+    org_name: row.name,
+    org_creator: row.creator,
+    ...counters,
+    ...integrations,
+    num_apps: apps,
+    rate_limit: row.rate_limit,
+    alert_emails: parseJson(row.alert_emails, null),
+    added_on: row.added_on,
+    modified_on: row.modified_on,
+  } as Organization;
+}
+
+export function rateLimitOf(db: Database, orgId: string): number {
+  return db.get<{ rate_limit: number }>('SELECT rate_limit FROM orgs WHERE id = $id', { id: orgId })?.rate_limit ?? 200;
+}
+
+/** An omitted group keeps its values, a null group clears it, an object sets all three fields. */
+export function updateIntegrations(db: Database, orgId: string, body: IntegrationsBody): Organization {
+  const groups = { metrics: body.metrics, logs: body.logs };
+  for (const [group, value] of Object.entries(groups)) {
+    if (value === undefined) continue;
+    db.run(`UPDATE orgs SET ${group}_id = $id, ${group}_token = $token, ${group}_endpoint = $endpoint, modified_on = $now WHERE id = $org`, {
+      id: value?.id ?? null,
+      token: value?.token ?? null,
+      endpoint: value?.endpoint ?? null,
+      now: nowIso(),
+      org: orgId,
+    });
+  }
+  return getOrganization(db, orgId);
+}
+
+export interface UsageDelta {
+  promptTokens: number;
+  completionTokens: number;
+  promptCost: number;
+  completionCost: number;
+  totalCost: number;
+  promptSavings: number;
+  completionSavings: number;
+  totalSavings: number;
+}
+
+/** Adds one request's usage to the counters and stamps the alert e-mails its spend crossed. */
+export function recordUsage(db: Database, orgId: string, usage: UsageDelta): void {
+  db.run(
+    `UPDATE orgs SET
+       prompt_tokens = prompt_tokens + $pt, completion_tokens = completion_tokens + $ct, total_tokens = total_tokens + $pt + $ct,
+       prompt_tokens_cost = prompt_tokens_cost + $pc, completion_tokens_cost = completion_tokens_cost + $cc, total_tokens_cost = total_tokens_cost + $tc,
+       prompt_tokens_cost_savings = prompt_tokens_cost_savings + $ps, completion_tokens_cost_savings = completion_tokens_cost_savings + $cs,
+       total_tokens_cost_savings = total_tokens_cost_savings + $ts, num_requests = num_requests + 1
+     WHERE id = $org`,
+    { pt: usage.promptTokens, ct: usage.completionTokens, pc: usage.promptCost, cc: usage.completionCost, tc: usage.totalCost, ps: usage.promptSavings, cs: usage.completionSavings, ts: usage.totalSavings, org: orgId },
+  );
+  stampAlerts(db, orgId, usage.totalCost);
+}
+
+function stampAlerts(db: Database, orgId: string, added: number): void {
+  const org = getOrganization(db, orgId);
+  const spent = org.total_tokens_cost;
+  const before = spent - added;
+  const alerts: Record<string, number | null> = { ...(org.alert_emails ?? {}) } as Record<string, number | null>;
+  const now = Math.floor(Date.now() / 1000);
+  const crossed = (limit: number | null | undefined) => !!limit && limit > 0 && before < limit && spent >= limit;
+  let changed = false;
+  const stamp = (key: string) => {
+    alerts[key] = now;
+    changed = true;
+  };
+  if (crossed(org.spending_limit_soft)) stamp('soft_limit');
+  if (crossed(org.spending_limit_hard)) stamp('hard_limit');
+  for (const pct of [50, 80, 90, 100]) if (org.spending_limit_hard && crossed((org.spending_limit_hard * pct) / 100)) stamp(`usage_${pct}`);
+  if (changed) db.run('UPDATE orgs SET alert_emails = $a WHERE id = $org', { a: JSON.stringify(alerts), org: orgId });
+}

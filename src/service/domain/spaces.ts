@@ -1,0 +1,253 @@
+// Spaces (apps): records, detail views with their sandbox, creation, update with merge semantics.
+import { randomUUID } from 'node:crypto';
+import type { Permission, Policies, Space, SpaceDetail, SpaceSettings, SpaceUpdateBody, SpaceUpdateResponse, Weights } from '../../api/schemas';
+import type { z } from 'zod';
+import type { Database } from '../db';
+import { forbidden, invalid, notFound } from '../problem';
+import { nowIso, parseJson, type Caller } from './caller';
+import { issueToken } from './auth';
+import { findModel, findModelByName, requireModel, setFailoverChain, spaceModels } from './models';
+import { findPrompt } from './prompts';
+import { findAssistant, findVersion } from './assistants';
+
+export interface AppRow {
+  id: string;
+  org_id: string;
+  identity_id: string;
+  modified_by: string;
+  name: string;
+  description: string;
+  app_logo: string;
+  is_active: number;
+  rate_limit: number;
+  has_failover_chain: number;
+  weights: string;
+  policies: string;
+  settings: string;
+  sandbox_of: string | null;
+  use_parent_custom_data: number;
+  benchmark_model_id: string | null;
+  prompt_id: string | null;
+  hashed_key: string;
+  key_end: string;
+  added_on: string;
+  modified_on: string;
+}
+
+export interface AppConfig {
+  row: AppRow;
+  weights: Weights;
+  policies: Required<{ [K in keyof Policies]: NonNullable<Policies[K]> | null }>;
+  settings: SpaceSettings;
+}
+
+type PermissionName = z.infer<typeof Permission>;
+const ALL_PERMISSIONS: PermissionName[] = ['view', 'edit', 'delete', 'manage_keys', 'use_playground'];
+const KEY_PERMISSIONS: PermissionName[] = ['view', 'use_playground'];
+
+export const DEFAULT_WEIGHTS: Weights = { cost: 1, latency: 1, quality: 1 };
+export const DEFAULT_POLICIES = { privacy_level: 0, max_cost: 0, max_switch_model_retries: 2, max_same_model_retries: 1, optimize_internal_requests: 0, prompt_id: null };
+export const DEFAULT_SETTINGS = { assistant_id: null, assistant_version_id: null, instructions: '', max_tokens: 1024, temperature: 0.7 };
+const DEFAULT_FAILOVER = ['openai/gpt-4o-mini', 'anthropic/claude-3-5-haiku', 'test/echo'];
+
+export function permissionsOf(caller: Caller): PermissionName[] {
+  return caller.appId ? KEY_PERMISSIONS : ALL_PERMISSIONS;
+}
+
+export function requirePermission(caller: Caller, permission: PermissionName): void {
+  if (!permissionsOf(caller).includes(permission)) throw forbidden(`This key lacks the "${permission}" permission.`);
+}
+
+/** A Space of the caller's organization (and, for a Space key, that Space only); 404 otherwise. */
+export function loadApp(db: Database, caller: Caller, appId: string): AppRow {
+  const row = db.get<AppRow>('SELECT * FROM apps WHERE id = $id AND org_id = $org', { id: appId, org: caller.orgId });
+  if (!row || (caller.appId && caller.appId !== row.id)) throw notFound('Space');
+  return row;
+}
+
+export function appConfig(row: AppRow): AppConfig {
+  return {
+    row,
+    weights: { ...DEFAULT_WEIGHTS, ...parseJson<Partial<Weights>>(row.weights, {}) },
+    policies: { ...DEFAULT_POLICIES, ...parseJson<Partial<AppConfig['policies']>>(row.policies, {}) },
+    settings: { ...DEFAULT_SETTINGS, ...parseJson<SpaceSettings>(row.settings, {}) },
+  };
+}
+
+export function spaceRecord(db: Database, caller: Caller, row: AppRow): Space {
+  const config = appConfig(row);
+  const benchmark = row.benchmark_model_id ? findModel(db, caller, row.benchmark_model_id)?.record : undefined;
+  const prompt = row.prompt_id ? findPrompt(db, caller, row.prompt_id) : undefined;
+  return {
+    id: row.id,
+    identity_id: row.identity_id,
+    modified_by: row.modified_by,
+    org_id: row.org_id,
+    prompt_id: row.prompt_id,
+    hashed_key: row.hashed_key,
+    key_end: row.key_end,
+    name: row.name,
+    description: row.description,
+    app_logo: row.app_logo,
+    is_active: row.is_active === 1,
+    rate_limit: row.rate_limit,
+    has_failover_chain: row.has_failover_chain === 1,
+    weights: config.weights,
+    policies: config.policies,
+    settings: config.settings,
+    sandbox_of: row.sandbox_of,
+    use_parent_custom_data: row.use_parent_custom_data === 1,
+    benchmark_model_id: row.benchmark_model_id,
+    benchmark_model: benchmark ?? null,
+    prompt: prompt ?? null,
+    added_on: row.added_on,
+    modified_on: row.modified_on,
+  };
+}
+
+function detail(db: Database, caller: Caller, row: AppRow): SpaceDetail {
+  return { app: spaceRecord(db, caller, row), ...spaceModels(db, caller, row.id), current_user_permissions: permissionsOf(caller) };
+}
+
+/** The Space, its sandbox (the Space whose sandbox_of points at it) and whether that sandbox is behind. */
+export function spaceView(db: Database, caller: Caller, appId: string): SpaceUpdateResponse {
+  const main = loadApp(db, caller, appId);
+  const sandbox = db.get<AppRow>('SELECT * FROM apps WHERE sandbox_of = $id AND org_id = $org ORDER BY added_on LIMIT 1', { id: main.id, org: caller.orgId });
+  const visibleSandbox = sandbox && (!caller.appId || caller.appId === sandbox.id) ? sandbox : undefined;
+  return {
+    main: detail(db, caller, main),
+    sandbox: visibleSandbox ? detail(db, caller, visibleSandbox) : null,
+    sandbox_status: visibleSandbox ? (main.modified_on > visibleSandbox.modified_on ? 'outdated' : 'up_to_date') : null,
+  };
+}
+
+export function listSpaces(db: Database, caller: Caller, query: { search: string; page: number; size: number }) {
+  const params = { org: caller.orgId, app: caller.appId, search: `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` };
+  const where = "org_id = $org AND ($app IS NULL OR id = $app) AND name LIKE $search ESCAPE '\\'";
+  const total = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM apps WHERE ${where}`, params)?.n ?? 0;
+  const rows = db.all<AppRow>(`SELECT * FROM apps WHERE ${where} ORDER BY added_on, id LIMIT $size OFFSET $offset`, {
+    ...params,
+    size: query.size,
+    offset: (query.page - 1) * query.size,
+  });
+  return { items: rows.map((r) => spaceRecord(db, caller, r)), total, page: query.page, size: query.size, pages: Math.ceil(total / query.size) };
+}
+
+export interface NewSpace {
+  name?: string | null;
+  description?: string | null;
+  app_logo?: string | null;
+  sandboxOf?: string;
+  id?: string;
+}
+
+export function insertSpace(db: Database, orgId: string, identity: string, space: NewSpace) {
+  const id = space.id ?? randomUUID();
+  const now = nowIso();
+  const key = issueToken(db, orgId, id);
+  db.run(
+    `INSERT INTO apps (id, org_id, identity_id, modified_by, name, description, app_logo, weights, policies, settings, sandbox_of, hashed_key, key_end, added_on, modified_on)
+     VALUES ($id, $org, $identity, $identity, $name, $description, $logo, $weights, $policies, $settings, $sandboxOf, $hash, $end, $now, $now)`,
+    {
+      id,
+      org: orgId,
+      identity,
+      name: space.name ?? 'Untitled Space',
+      description: space.description ?? '',
+      logo: space.app_logo ?? '',
+      weights: JSON.stringify(DEFAULT_WEIGHTS),
+      policies: JSON.stringify(DEFAULT_POLICIES),
+      settings: JSON.stringify(DEFAULT_SETTINGS),
+      sandboxOf: space.sandboxOf ?? null,
+      hash: key.hash,
+      end: key.keyEnd,
+      now,
+    },
+  );
+  db.run(
+    `INSERT INTO app_models (app_id, model_id, active, failover_position)
+     SELECT $id, id, 1, NULL FROM models WHERE org_id IS NULL AND json_extract(record, '$.default_active') = 1`,
+    { id },
+  );
+  const caller: Caller = { orgId, appId: null, identity };
+  setFailoverChain(db, id, DEFAULT_FAILOVER.flatMap((ns) => findModelByName(db, caller, ns)?.record.id ?? []));
+  return { id, org_id: orgId, created_key: key.token, key_end: key.keyEnd, name: space.name ?? 'Untitled Space', description: space.description ?? '' };
+}
+
+export function createSpace(db: Database, caller: Caller, body: { name?: string | null; description?: string | null; app_logo?: string | null }) {
+  if (caller.appId) throw forbidden('A Space key cannot create Spaces.');
+  return insertSpace(db, caller.orgId, caller.identity, body);
+}
+
+/** Omitted or null fields keep their value; weights, policies and settings merge field by field. */
+export function updateSpace(db: Database, caller: Caller, body: z.output<typeof import('../../api/schemas').SpaceUpdateBody>): SpaceUpdateResponse {
+  const row = loadApp(db, caller, body.id);
+  requirePermission(caller, 'edit');
+  const current = appConfig(row);
+  checkSandbox(db, caller, row, body.sandbox_of);
+  if (body.benchmark_model_id) requireModel(db, caller, body.benchmark_model_id, ['body', 'benchmark_model_id']);
+  if (body.policies?.prompt_id && !findPrompt(db, caller, body.policies.prompt_id)) throw invalid(['body', 'policies', 'prompt_id'], 'Prompt not found', 'not_found');
+  const settings = { ...current.settings, ...definedOnly(body.settings ?? {}) };
+  checkAssistant(db, row.id, settings, body.settings ?? {});
+  const weights = { ...current.weights, ...definedOnly(body.weights ?? {}) } as Weights;
+  if (weights.cost + weights.latency + weights.quality <= 0) throw invalid(['body', 'weights'], 'At least one weight must be greater than 0', 'value_error');
+  const policies = { ...current.policies, ...definedOnly(body.policies ?? {}) };
+  if (body.failover_model_ids) {
+    body.failover_model_ids.forEach((id, i) => requireModel(db, caller, id, ['body', 'failover_model_ids', i]));
+    if (new Set(body.failover_model_ids).size !== body.failover_model_ids.length) throw invalid(['body', 'failover_model_ids'], 'A model may appear only once in the failover chain');
+    setFailoverChain(db, row.id, body.failover_model_ids);
+  }
+  db.run(
+    `UPDATE apps SET name = $name, description = $description, app_logo = $logo, has_failover_chain = $failover, weights = $weights,
+       policies = $policies, settings = $settings, sandbox_of = $sandboxOf, use_parent_custom_data = $parentData,
+       benchmark_model_id = $benchmark, prompt_id = $promptId, modified_by = $identity, modified_on = $now WHERE id = $id`,
+    {
+      id: row.id,
+      name: body.name ?? row.name,
+      description: body.description ?? row.description,
+      logo: body.app_logo ?? row.app_logo,
+      failover: body.has_failover_chain ?? row.has_failover_chain === 1,
+      weights: JSON.stringify(weights),
+      policies: JSON.stringify(policies),
+      settings: JSON.stringify(settings),
+      sandboxOf: body.sandbox_of ?? row.sandbox_of,
+      parentData: body.use_parent_custom_data ?? row.use_parent_custom_data === 1,
+      benchmark: body.benchmark_model_id ?? row.benchmark_model_id,
+      promptId: policies.prompt_id ?? row.prompt_id,
+      identity: caller.identity,
+      now: laterThan(row.modified_on),
+    },
+  );
+  return spaceView(db, caller, row.id);
+}
+
+function checkSandbox(db: Database, caller: Caller, row: AppRow, sandboxOf: string | null | undefined): void {
+  if (!sandboxOf || sandboxOf === row.sandbox_of) return;
+  const loc = ['body', 'sandbox_of'];
+  if (sandboxOf === row.id) throw invalid(loc, 'A Space cannot be its own sandbox');
+  const target = db.get<AppRow>('SELECT * FROM apps WHERE id = $id AND org_id = $org', { id: sandboxOf, org: caller.orgId });
+  if (!target) throw invalid(loc, 'Space not found', 'not_found');
+  if (target.sandbox_of) throw invalid(loc, 'That Space is itself a sandbox');
+  if (db.get('SELECT 1 AS x FROM apps WHERE sandbox_of = $id', { id: row.id })) throw invalid(loc, 'This Space has a sandbox of its own, so it cannot become a sandbox');
+}
+
+function checkAssistant(db: Database, appId: string, merged: SpaceSettings, sent: SpaceSettings): void {
+  if (sent.assistant_id && !findAssistant(db, appId, sent.assistant_id)) throw invalid(['body', 'settings', 'assistant_id'], 'Assistant not found in this Space', 'not_found');
+  if (sent.assistant_version_id) {
+    const version = findVersion(db, appId, sent.assistant_version_id);
+    if (!version || (merged.assistant_id && version.assistant_id !== merged.assistant_id)) {
+      throw invalid(['body', 'settings', 'assistant_version_id'], 'Version not found for this assistant', 'not_found');
+    }
+  }
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null)) as Partial<T>;
+}
+
+/** A modification time strictly after `previous`, so that ordering by modified_on never ties. */
+export function laterThan(previous: string): string {
+  const now = new Date();
+  const before = Date.parse(previous);
+  return (Number.isFinite(before) && now.getTime() <= before ? new Date(before + 1) : now).toISOString();
+}

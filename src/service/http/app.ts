@@ -1,0 +1,176 @@
+// The Fastify application: JSON parsing, bearer auth, the per-organization rate limit, errors in the
+// shapes of conventions.md, and the routes of routes.ts.
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import { ChatBody } from '../../api/schemas';
+import type { Database } from '../db';
+import type { Caller } from '../domain/caller';
+import { authenticate } from '../domain/auth';
+import { rateLimitOf } from '../domain/orgs';
+import { prepareChat, runChat, type EngineOptions } from '../playground/engine';
+import { Problem, parseInput } from '../problem';
+import { openApiDocument } from './openapi';
+import { RateLimiter } from './rateLimiter';
+import { ROUTES, type RouteSpec } from './routes';
+
+export const BODY_LIMIT = 1024 * 1024;
+export const VERSION = '0.1.0';
+
+export interface AppOptions {
+  db: Database;
+  engine: EngineOptions;
+  /** Where unexpected errors are reported (never to the client). */
+  logError?: (error: unknown) => void;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller?: Caller;
+  }
+}
+
+export function buildApp(options: AppOptions): FastifyInstance {
+  const { db } = options;
+  const app = Fastify({ bodyLimit: BODY_LIMIT, logger: false, return503OnClosing: true, forceCloseConnections: 'idle' });
+  const limiter = new RateLimiter((orgId) => rateLimitOf(db, orgId));
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, text, done) => {
+    if (text === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text as string));
+    } catch (error) {
+      done(new Problem(422, [{ loc: ['body'], msg: `JSON decode error: ${(error as Error).message}`, type: 'json_invalid' }]), undefined);
+    }
+  });
+
+  app.setErrorHandler((error, _request, reply) => sendError(reply, error, options.logError));
+  const patterns = ROUTES.map((r) => ({ method: r.method, regex: new RegExp(`^${r.url.replace(/:[a-z_]+/g, '[^/]+')}$`) }));
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const allowed = [...new Set(patterns.filter((p) => p.regex.test(path)).map((p) => p.method))];
+    if (allowed.length > 0) return reply.code(405).header('allow', allowed.join(', ')).send({ detail: 'Method Not Allowed' });
+    return reply.code(404).send({ detail: 'Not Found' });
+  });
+
+  const guard = async (request: FastifyRequest, reply: FastifyReply) => {
+    const header = request.headers.authorization ?? '';
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    const caller = match ? authenticate(db, match[1]!) : undefined;
+    if (!caller) throw new Problem(401, match ? 'Invalid token' : 'Not authenticated', { 'www-authenticate': 'Bearer' });
+    request.caller = caller;
+    const verdict = limiter.take(caller.orgId);
+    reply.headers(verdict.headers);
+    if (!verdict.allowed) throw new Problem(429, `Rate limit of ${verdict.limit} requests per minute exceeded`, { ...verdict.headers, 'retry-after': String(verdict.retryAfter) });
+  };
+
+  for (const spec of ROUTES) {
+    app.route({
+      method: spec.method,
+      url: spec.url,
+      preHandler: guard,
+      handler: spec.handler ? (request, reply) => handle(spec, request, reply, options) : (request, reply) => chat(request, reply, options),
+    });
+  }
+
+  app.get('/healthz', async () => ({ status: 'ok', version: VERSION }));
+  const document = openApiDocument(ROUTES, VERSION);
+  app.get('/openapi.json', async () => document);
+  return app;
+}
+
+async function handle(spec: RouteSpec, request: FastifyRequest, reply: FastifyReply, options: AppOptions): Promise<unknown> {
+  const ctx = {
+    db: options.db,
+    caller: request.caller!,
+    engine: options.engine,
+    params: spec.params ? parseInput(spec.params, request.params, 'path') : {},
+    query: spec.query ? parseInput(spec.query, request.query, 'query') : {},
+    body: spec.body ? parseInput(spec.body, request.body === undefined && spec.bodyOptional ? {} : request.body, 'body') : undefined,
+  };
+  if (!spec.writes) return spec.handler!(ctx);
+  const result = options.db.transaction(() => spec.handler!(ctx));
+  await options.db.persist();
+  reply.header('cache-control', 'no-store');
+  return result;
+}
+
+/** The playground: JSON, or server-sent events when the body says `stream: true` or the client accepts only events. */
+async function chat(request: FastifyRequest, reply: FastifyReply, options: AppOptions): Promise<unknown> {
+  const body = parseInput(ChatBody, request.body, 'body');
+  const prepared = prepareChat(options.db, request.caller!, body, options.engine);
+  const abort = new AbortController();
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) abort.abort();
+  });
+  const wantsStream = body.stream ?? /^text\/event-stream/i.test(request.headers.accept ?? '');
+  if (!wantsStream) return runChat(options.db, prepared, options.engine, undefined, abort.signal);
+
+  reply.hijack();
+  const raw = reply.raw;
+  const head = () => {
+    if (raw.headersSent) return;
+    raw.writeHead(200, { ...headersOf(reply), 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+  };
+  const send = (data: unknown) => raw.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+  const chunk = (content: string) => ({
+    id: prepared.requestId,
+    object: 'chat.completion.chunk',
+    model: prepared.first.record.namespace,
+    choices: [{ index: 0, delta: { content }, finish_reason: null }],
+  });
+  try {
+    const completion = await runChat(options.db, prepared, options.engine, (text) => {
+      head();
+      send(chunk(text));
+    }, abort.signal);
+    head();
+    send({ ...chunk(''), model: completion.model, choices: [{ index: 0, delta: {}, finish_reason: completion.choices[0]?.finish_reason ?? 'stop' }], usage: completion.usage, metadata: completion.metadata });
+    send('[DONE]');
+    raw.end();
+  } catch (error) {
+    if (abort.signal.aborted) return raw.destroy();
+    if (!raw.headersSent) return sendRawError(raw, reply, error, options.logError);
+    const detail = error instanceof Problem ? String(error.message) : 'The model stopped answering.';
+    send({ error: { detail } });
+    raw.end();
+  }
+  return reply;
+}
+
+function headersOf(reply: FastifyReply): Record<string, string> {
+  return Object.fromEntries(Object.entries(reply.getHeaders()).map(([k, v]) => [k, String(v)]));
+}
+
+interface Failure {
+  status: number;
+  headers: Record<string, string>;
+  body: { detail: unknown };
+}
+
+function describe(error: unknown, logError?: (error: unknown) => void): Failure {
+  if (error instanceof Problem) return { status: error.status, headers: error.headers, body: { detail: error.detail } };
+  const fastifyError = error as { code?: string; statusCode?: number; message?: string };
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, headers: {}, body: { detail: `Request body is larger than ${BODY_LIMIT} bytes` } };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, headers: {}, body: { detail: 'Request body must be application/json' } };
+  }
+  if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+    return { status: fastifyError.statusCode, headers: {}, body: { detail: fastifyError.message ?? 'Bad request' } };
+  }
+  logError?.(error);
+  return { status: 500, headers: {}, body: { detail: 'Internal server error' } };
+}
+
+function sendError(reply: FastifyReply, error: unknown, logError?: (error: unknown) => void) {
+  const failure = describe(error, logError);
+  return reply.code(failure.status).headers(failure.headers).send(failure.body);
+}
+
+function sendRawError(raw: ServerResponse, reply: FastifyReply, error: unknown, logError?: (error: unknown) => void) {
+  const failure = describe(error, logError);
+  raw.writeHead(failure.status, { ...headersOf(reply), ...failure.headers, 'content-type': 'application/json; charset=utf-8' });
+  raw.end(JSON.stringify(failure.body));
+}

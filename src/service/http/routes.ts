@@ -1,0 +1,179 @@
+// The route table of /v1: each entry names its inputs and output by zod schema. It drives both the
+// Fastify registration (app.ts) and the OpenAPI document (openapi.ts). Handlers stay thin: parse,
+// call the domain, return.
+import { z } from 'zod';
+import * as S from '../../api/schemas';
+import type { Database } from '../db';
+import type { Caller } from '../domain/caller';
+import * as assistants from '../domain/assistants';
+import * as conversations from '../domain/conversations';
+import * as models from '../domain/models';
+import * as orgs from '../domain/orgs';
+import * as prompts from '../domain/prompts';
+import * as spaces from '../domain/spaces';
+import type { EngineOptions } from '../playground/engine';
+
+export interface RouteContext<P, Q, B> {
+  db: Database;
+  caller: Caller;
+  params: P;
+  query: Q;
+  body: B;
+  engine: EngineOptions;
+}
+
+export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  url: string;
+  summary: string;
+  /** From conventions.md rather than service-interface.md. */
+  extra?: boolean;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** A body may be left out entirely (it then parses as `{}`). */
+  bodyOptional?: boolean;
+  response: z.ZodType;
+  /** Changes data: runs in one transaction, answered only once it is on disk. */
+  writes?: boolean;
+  handler?: (ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>) => unknown;
+}
+
+const AppParams = z.object({ app_id: S.Uuid });
+const AppConversationParams = z.object({ app_id: S.Uuid, conversation_id: z.string().min(1).max(200) });
+const AppAssistantParams = z.object({ app_id: S.Uuid, assistant_id: S.Uuid });
+const VersionParams = z.object({ app_id: S.Uuid, assistant_id: S.Uuid, version_id: S.Uuid });
+const PromptParams = z.object({ prompt_id: S.Uuid });
+const ToggleParams = z.object({ app_id: S.Uuid, model_id: S.Uuid });
+
+function route<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(spec: RouteSpec<P, Q, B>): RouteSpec {
+  return spec as unknown as RouteSpec;
+}
+
+/** Loads the Space first, so another organization's ids answer 404 before anything else happens. */
+const inApp = (ctx: { db: Database; caller: Caller; params: { app_id: string } }) => spaces.loadApp(ctx.db, ctx.caller, ctx.params.app_id).id;
+
+export const ROUTES: RouteSpec[] = [
+  // ---------------------------------------------------------------- service-interface.md
+  route({
+    method: 'PUT', url: '/v1/apps/update', summary: 'Update a Space', body: S.SpaceUpdateBody, response: S.SpaceUpdateResponse, writes: true,
+    handler: (ctx) => spaces.updateSpace(ctx.db, ctx.caller, ctx.body),
+  }),
+  route({
+    method: 'PUT', url: '/v1/orgs/integrations', summary: 'Update the organization\'s observability integrations', body: S.IntegrationsBody, response: S.Organization, writes: true,
+    handler: (ctx) => {
+      spaces.requirePermission(ctx.caller, 'edit');
+      return orgs.updateIntegrations(ctx.db, ctx.caller.orgId, ctx.body);
+    },
+  }),
+  route({
+    method: 'POST', url: '/v1/prompts', summary: 'Create a prompt', body: S.PromptCreateBody, response: S.PromptRecord, writes: true,
+    handler: (ctx) => prompts.createPrompt(ctx.db, ctx.caller, ctx.body),
+  }),
+  route({
+    method: 'GET', url: '/v1/prompts', summary: 'List prompts', query: S.PromptListQuery, response: z.array(S.PromptRecord),
+    handler: (ctx) => prompts.listPrompts(ctx.db, ctx.caller, ctx.query.show),
+  }),
+  route({
+    method: 'GET', url: '/v1/internal/models', summary: 'List the models available to the caller', response: z.array(S.ModelRecord),
+    handler: (ctx) => models.listModels(ctx.db, ctx.caller),
+  }),
+  route({
+    method: 'PUT', url: '/v1/apps/:app_id/conversations/:conversation_id', summary: 'Rename a conversation or change its assistant settings',
+    params: AppConversationParams, body: S.ConversationUpdateBody, response: S.Conversation, writes: true,
+    handler: (ctx) => conversations.updateConversation(ctx.db, inApp(ctx), ctx.params.conversation_id, ctx.body),
+  }),
+  route({
+    method: 'POST', url: '/v1/playground/chat', summary: 'Send a chat prompt through a Space (JSON, or server-sent events with stream: true)',
+    body: S.ChatBody, response: S.ChatCompletion,
+  }),
+  route({
+    method: 'GET', url: '/v1/apps/:app_id/assistants/:assistant_id/versions/:version_id', summary: 'Read one version of an assistant',
+    params: VersionParams, response: S.AssistantVersion,
+    handler: (ctx) => assistants.getVersion(ctx.db, inApp(ctx), ctx.params.assistant_id, ctx.params.version_id),
+  }),
+
+  // ---------------------------------------------------------------- conventions.md
+  route({
+    method: 'POST', url: '/v1/apps/', summary: 'List Spaces', extra: true, query: S.SpaceListQuery, body: z.object({}), bodyOptional: true, response: S.SpaceList,
+    handler: (ctx) => spaces.listSpaces(ctx.db, ctx.caller, ctx.query),
+  }),
+  route({
+    method: 'POST', url: '/v1/apps/create', summary: 'Create a Space', extra: true, body: S.SpaceCreateBody, bodyOptional: true, response: S.SpaceCreated, writes: true,
+    handler: (ctx) => spaces.createSpace(ctx.db, ctx.caller, ctx.body),
+  }),
+  route({
+    method: 'GET', url: '/v1/apps/:app_id', summary: 'Read a Space with its sandbox', extra: true, params: AppParams, response: S.SpaceUpdateResponse,
+    handler: (ctx) => spaces.spaceView(ctx.db, ctx.caller, ctx.params.app_id),
+  }),
+  route({
+    method: 'GET', url: '/v1/apps/:app_id/models', summary: 'Models of a Space', extra: true, params: AppParams, response: S.SpaceModels,
+    handler: (ctx) => {
+      const view = models.spaceModels(ctx.db, ctx.caller, inApp(ctx));
+      return { active_models: view.active_models, base_model_settings: view.base_model_settings, failover_models: view.failover_models };
+    },
+  }),
+  route({
+    method: 'PUT', url: '/v1/apps/:app_id/models/:model_id/toggle', summary: 'Turn a model of a Space on or off', extra: true,
+    params: ToggleParams, query: S.ToggleQuery, response: S.ToggleResult, writes: true,
+    handler: (ctx) => {
+      const appId = inApp(ctx);
+      spaces.requirePermission(ctx.caller, 'edit');
+      return models.toggleModel(ctx.db, ctx.caller, appId, ctx.params.model_id, ctx.query.enable === 'true');
+    },
+  }),
+  route({
+    method: 'GET', url: '/v1/apps/:app_id/conversations', summary: 'List conversations, newest first', extra: true, params: AppParams, response: z.array(S.Conversation),
+    handler: (ctx) => conversations.listConversations(ctx.db, inApp(ctx)),
+  }),
+  route({
+    method: 'POST', url: '/v1/apps/:app_id/conversations/create', summary: 'Create a conversation', extra: true,
+    params: AppParams, body: S.ConversationCreateBody, response: S.Conversation, writes: true,
+    handler: (ctx) => conversations.createConversation(ctx.db, inApp(ctx), ctx.body),
+  }),
+  route({
+    method: 'POST', url: '/v1/apps/:app_id/conversations/:conversation_id', summary: 'Read a conversation, optionally with its requests', extra: true,
+    params: AppConversationParams, body: S.ConversationReadBody, bodyOptional: true, response: S.ConversationWithRequests,
+    handler: (ctx) => conversations.getConversation(ctx.db, inApp(ctx), ctx.params.conversation_id, ctx.body.include_requests),
+  }),
+  route({
+    method: 'GET', url: '/v1/apps/:app_id/assistants', summary: 'List assistants', extra: true, params: AppParams, response: z.array(S.AssistantSummary),
+    handler: (ctx) => assistants.listAssistants(ctx.db, inApp(ctx)),
+  }),
+  route({
+    method: 'POST', url: '/v1/apps/:app_id/assistants', summary: 'Create an assistant', extra: true,
+    params: AppParams, body: S.AssistantCreateBody, response: S.AssistantSummary, writes: true,
+    handler: (ctx) => {
+      const appId = inApp(ctx);
+      spaces.requirePermission(ctx.caller, 'edit');
+      return assistants.createAssistant(ctx.db, appId, ctx.body);
+    },
+  }),
+  route({
+    method: 'GET', url: '/v1/apps/:app_id/assistants/:assistant_id', summary: 'Read an assistant', extra: true, params: AppAssistantParams, response: S.AssistantSummary,
+    handler: (ctx) => assistants.getAssistant(ctx.db, inApp(ctx), ctx.params.assistant_id),
+  }),
+  route({
+    method: 'POST', url: '/v1/apps/:app_id/assistants/:assistant_id/versions', summary: 'Add a version to an assistant', extra: true,
+    params: AppAssistantParams, body: S.AssistantVersionCreateBody, response: S.AssistantVersion, writes: true,
+    handler: (ctx) => {
+      const appId = inApp(ctx);
+      spaces.requirePermission(ctx.caller, 'edit');
+      return assistants.createVersion(ctx.db, ctx.caller, appId, ctx.params.assistant_id, ctx.body);
+    },
+  }),
+  route({
+    method: 'PUT', url: '/v1/prompts/:prompt_id', summary: 'Update a prompt of the caller\'s organization', extra: true,
+    params: PromptParams, body: S.PromptUpdateBody, response: S.PromptRecord, writes: true,
+    handler: (ctx) => prompts.updatePrompt(ctx.db, ctx.caller, ctx.params.prompt_id, ctx.body),
+  }),
+  route({
+    method: 'DELETE', url: '/v1/prompts/:prompt_id', summary: 'Delete a prompt of the caller\'s organization', extra: true,
+    params: PromptParams, response: S.DeleteResult, writes: true,
+    handler: (ctx) => prompts.deletePrompt(ctx.db, ctx.caller, ctx.params.prompt_id),
+  }),
+  route({
+    method: 'GET', url: '/v1/orgs/self', summary: 'Read the caller\'s organization', extra: true, response: S.Organization,
+    handler: (ctx) => orgs.getOrganization(ctx.db, ctx.caller.orgId),
+  }),
+];

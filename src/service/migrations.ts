@@ -1,0 +1,218 @@
+// Versioned migrations: PRAGMA user_version holds how many have been applied. Never edit a shipped
+// migration; append a new one.
+import type { Database } from './db';
+import { CATALOGUE, PUBLIC_PROMPTS, SERVICE_ORG_ID, stableId } from './catalogue';
+import { insertOrganization } from './domain/orgs';
+import { insertSeedPrompt } from './domain/prompts';
+
+type Migration = (db: Database) => void;
+
+const SCHEMA = `
+CREATE TABLE orgs (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  creator TEXT NOT NULL,
+  is_default INTEGER NOT NULL DEFAULT 0,
+  profile TEXT NOT NULL,
+  rate_limit INTEGER NOT NULL DEFAULT 200,
+  metrics_id TEXT, metrics_token TEXT, metrics_endpoint TEXT,
+  logs_id TEXT, logs_token TEXT, logs_endpoint TEXT,
+  alert_emails TEXT,
+  prompt_tokens INTEGER NOT NULL DEFAULT 0,
+  completion_tokens INTEGER NOT NULL DEFAULT 0,
+  total_tokens INTEGER NOT NULL DEFAULT 0,
+  prompt_tokens_cost REAL NOT NULL DEFAULT 0,
+  completion_tokens_cost REAL NOT NULL DEFAULT 0,
+  total_tokens_cost REAL NOT NULL DEFAULT 0,
+  prompt_tokens_cost_savings REAL NOT NULL DEFAULT 0,
+  completion_tokens_cost_savings REAL NOT NULL DEFAULT 0,
+  total_tokens_cost_savings REAL NOT NULL DEFAULT 0,
+  num_requests INTEGER NOT NULL DEFAULT 0,
+  added_on TEXT NOT NULL,
+  modified_on TEXT NOT NULL
+);
+CREATE TABLE tokens (
+  hash TEXT PRIMARY KEY,
+  key_end TEXT NOT NULL,
+  org_id TEXT NOT NULL REFERENCES orgs(id),
+  app_id TEXT,
+  added_on TEXT NOT NULL
+);
+CREATE TABLE models (
+  id TEXT PRIMARY KEY,
+  namespace TEXT NOT NULL UNIQUE,
+  org_id TEXT,
+  record TEXT NOT NULL,
+  quality REAL NOT NULL,
+  latency_ms REAL NOT NULL
+);
+CREATE TABLE apps (
+  id TEXT PRIMARY KEY,
+  org_id TEXT NOT NULL REFERENCES orgs(id),
+  identity_id TEXT NOT NULL,
+  modified_by TEXT NOT NULL,
+  name TEXT NOT NULL,
+  description TEXT NOT NULL DEFAULT '',
+  app_logo TEXT NOT NULL DEFAULT '',
+  is_active INTEGER NOT NULL DEFAULT 1,
+  rate_limit INTEGER NOT NULL DEFAULT 200,
+  has_failover_chain INTEGER NOT NULL DEFAULT 1,
+  weights TEXT NOT NULL,
+  policies TEXT NOT NULL,
+  settings TEXT NOT NULL,
+  sandbox_of TEXT REFERENCES apps(id),
+  use_parent_custom_data INTEGER NOT NULL DEFAULT 0,
+  benchmark_model_id TEXT REFERENCES models(id),
+  prompt_id TEXT,
+  hashed_key TEXT NOT NULL,
+  key_end TEXT NOT NULL,
+  added_on TEXT NOT NULL,
+  modified_on TEXT NOT NULL
+);
+CREATE INDEX apps_org ON apps(org_id, added_on);
+CREATE TABLE app_models (
+  app_id TEXT NOT NULL REFERENCES apps(id),
+  model_id TEXT NOT NULL REFERENCES models(id),
+  active INTEGER NOT NULL,
+  failover_position INTEGER,
+  PRIMARY KEY (app_id, model_id)
+);
+CREATE TABLE prompts (
+  id TEXT PRIMARY KEY,
+  org_id TEXT NOT NULL,
+  is_public INTEGER NOT NULL DEFAULT 0,
+  prompt TEXT NOT NULL,
+  title TEXT NOT NULL,
+  description TEXT NOT NULL,
+  tokens INTEGER NOT NULL,
+  published_on TEXT, reviewed_on TEXT, approved_on TEXT, decline_reason TEXT,
+  added_on TEXT NOT NULL,
+  modified_on TEXT NOT NULL
+);
+CREATE INDEX prompts_org ON prompts(org_id, modified_on);
+CREATE TABLE conversations (
+  id TEXT PRIMARY KEY,
+  app_id TEXT NOT NULL REFERENCES apps(id),
+  name TEXT NOT NULL,
+  settings TEXT,
+  deleted_on TEXT,
+  added_on TEXT NOT NULL,
+  modified_on TEXT NOT NULL
+);
+CREATE INDEX conversations_app ON conversations(app_id, modified_on);
+CREATE TABLE assistants (
+  id TEXT PRIMARY KEY,
+  app_id TEXT NOT NULL REFERENCES apps(id),
+  name TEXT NOT NULL,
+  description TEXT,
+  visibility TEXT NOT NULL DEFAULT 'org',
+  added_on TEXT NOT NULL,
+  modified_on TEXT NOT NULL
+);
+CREATE TABLE assistant_versions (
+  id TEXT PRIMARY KEY,
+  assistant_id TEXT NOT NULL REFERENCES assistants(id),
+  identity_id TEXT,
+  published INTEGER NOT NULL DEFAULT 0,
+  persona TEXT, instructions TEXT, greeting TEXT, writing_style TEXT, sample_interactions TEXT,
+  model_id TEXT, temperature REAL, max_tokens INTEGER,
+  added_on TEXT NOT NULL,
+  modified_on TEXT NOT NULL
+);
+CREATE TABLE requests (
+  id TEXT PRIMARY KEY,
+  org_id TEXT NOT NULL,
+  app_id TEXT NOT NULL,
+  conversation_id TEXT,
+  parent_request_id TEXT,
+  model TEXT,
+  prompt TEXT NOT NULL,
+  response TEXT,
+  prompt_tokens INTEGER NOT NULL,
+  completion_tokens INTEGER NOT NULL,
+  total_tokens INTEGER NOT NULL,
+  cost REAL NOT NULL,
+  cost_savings REAL NOT NULL,
+  latency REAL NOT NULL,
+  status_code INTEGER NOT NULL,
+  error TEXT,
+  added_on TEXT NOT NULL
+);
+CREATE INDEX requests_conversation ON requests(conversation_id, added_on);
+CREATE INDEX requests_app ON requests(app_id, added_on);
+`;
+
+function seedCatalogue(db: Database): void {
+  const now = '2026-01-01T00:00:00.000Z';
+  const ids = new Map(CATALOGUE.map((m) => [`${m.provider}/${m.model}`, stableId('model', `${m.provider}/${m.model}`)]));
+  for (const m of CATALOGUE) {
+    const namespace = `${m.provider}/${m.model}`;
+    const perUnit = 1_000_000;
+    const record = {
+      supports_functions: m.flags.includes('f'),
+      supports_json: m.flags.includes('j'),
+      supports_n: m.flags.includes('n'),
+      supports_penalties: m.flags.includes('p'),
+      supports_stream: m.flags.includes('s'),
+      supports_vision: m.flags.includes('v'),
+      completion_token_cost: m.output / perUnit,
+      prompt_token_cost: m.input / perUnit,
+      base_cost: 0,
+      price_unit: m.unit ?? 'tokens',
+      model: m.model,
+      namespace,
+      context_window: m.context,
+      until: m.until,
+      description: m.description,
+      url: m.url,
+      is_rag: m.flags.includes('r'),
+      is_ft: m.flags.includes('t'),
+      is_open_source: m.flags.includes('o'),
+      is_gdpr: m.flags.includes('g'),
+      is_chat: true,
+      id: ids.get(namespace),
+      app_id: null,
+      org_id: null,
+      added_by: 'llm-spaces',
+      added_on: now,
+      modified_on: now,
+      is_public: true,
+      is_test_model: m.test === true,
+      is_service_owner: true,
+      default_active: m.defaultActive === true,
+      provider: m.provider,
+      owner: m.parent ? 'acme' : null,
+      at: null,
+      api_target: m.apiTarget ?? m.model,
+      deprecated_on: m.deprecatedOn ?? null,
+      parent_id: m.parent ? (ids.get(m.parent) ?? null) : null,
+      prompt_id: null,
+    };
+    db.run('INSERT INTO models (id, namespace, org_id, record, quality, latency_ms) VALUES ($id, $namespace, NULL, $record, $quality, $latency)', {
+      id: record.id,
+      namespace,
+      record: JSON.stringify(record),
+      quality: m.quality,
+      latency: m.latencyMs,
+    });
+  }
+}
+
+function seedPublic(db: Database): void {
+  insertOrganization(db, { id: SERVICE_ORG_ID, name: 'LLM Spaces', creator: 'llm-spaces', isDefault: false, seedContent: false });
+  PUBLIC_PROMPTS.forEach((p, i) => insertSeedPrompt(db, SERVICE_ORG_ID, true, p, i));
+}
+
+function seedDefaultOrganization(db: Database): void {
+  insertOrganization(db, { id: stableId('org', 'default'), name: 'My organization', creator: 'local-user', isDefault: true, seedContent: true });
+}
+
+const MIGRATIONS: Migration[] = [(db) => db.exec(SCHEMA), seedCatalogue, seedPublic, seedDefaultOrganization];
+
+/** Applies the migrations this database has not seen; returns how many ran. */
+export function migrate(db: Database): number {
+  const version = Number(db.get<{ user_version: number }>('PRAGMA user_version')?.user_version ?? 0);
+  for (let i = version; i < MIGRATIONS.length; i++) MIGRATIONS[i]!(db);
+  if (version < MIGRATIONS.length) db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
+  return MIGRATIONS.length - version;
+}

@@ -1,0 +1,399 @@
+// The playground: resolves a request against its Space, picks the model, retries and fails over as the
+// Space's policies say, then logs the request and updates the organization's usage in one transaction.
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { ChatBody, ChatCompletion, ModelRecord } from '../../api/schemas';
+import type { Database } from '../db';
+import type { Caller } from '../domain/caller';
+import { findAssistant, findVersion } from '../domain/assistants';
+import { createConversation, findConversation, touchConversation } from '../domain/conversations';
+import { findModel, findModelByName, isRetired, retiresSoon, appModelRows, type CatalogueModel } from '../domain/models';
+import { recordUsage } from '../domain/orgs';
+import { findPrompt } from '../domain/prompts';
+import { appConfig, loadApp, requirePermission, type AppConfig } from '../domain/spaces';
+import { Problem, invalid } from '../problem';
+import { countTokens, tokenPieces, truncateTokens } from '../tokenizer';
+import { costOf, estimateCost, savingsOf, type Counts } from './pricing';
+import { eligible, meetsPrivacy, rank, type RouteInput } from './routing';
+import { testModelReply } from './testModels';
+import { UpstreamFailure, callUpstream, type ChatMessage } from './upstream';
+
+export interface EngineOptions {
+  /** Base URL of an OpenAI-compatible server for non-test models, e.g. http://127.0.0.1:11434/v1 */
+  upstreamUrl: string | null;
+  /** Pause between streamed pieces of a test model's reply, to behave like a real model. */
+  streamDelayMs: number;
+}
+
+type Body = z.output<typeof ChatBody>;
+
+interface Prepared {
+  requestId: string;
+  caller: Caller;
+  config: AppConfig;
+  body: Body;
+  first: CatalogueModel;
+  chain: CatalogueModel[];
+  messages: ChatMessage[];
+  promptTokens: number;
+  promptChars: number;
+  maxTokens: number;
+  temperature: number;
+  conversationId: string | null;
+  conversationExists: boolean;
+  benchmark: ModelRecord | undefined;
+  warnings: string[];
+}
+
+const MAX_HISTORY = 20;
+
+/** Checks everything that can be checked before a model runs; throws a 4xx Problem and stores nothing. */
+export function prepareChat(db: Database, caller: Caller, body: Body, options: EngineOptions): Prepared {
+  const row = loadApp(db, caller, body.app_id);
+  requirePermission(caller, 'use_playground');
+  const config = appConfig(row);
+  checkAttachments(body);
+  const conversation = resolveConversation(db, row.id, body);
+  const version = resolveAssistantVersion(db, row.id, body, conversation?.settings ?? null, config);
+  const messages = buildMessages(db, caller, config, version, conversation ? row.id : null, body);
+  const text = messages.map((m) => (typeof m.content === 'string' ? m.content : m.content.map((p) => (typeof p.text === 'string' ? p.text : '')).join(''))).join('\n');
+  const promptTokens = countTokens(text);
+  const maxTokens = body.max_tokens ?? version?.max_tokens ?? config.settings.max_tokens ?? 1024;
+  const temperature = body.temperature ?? version?.temperature ?? config.settings.temperature ?? 0.7;
+  const canServe = (r: ModelRecord) => r.is_test_model || options.upstreamUrl !== null;
+  const budget = (r: ModelRecord) => Math.min(maxTokens, r.context_window - promptTokens);
+  const route: RouteInput = {
+    models: [],
+    weights: config.weights,
+    privacyLevel: config.policies.privacy_level ?? 0,
+    maxCost: config.policies.max_cost ?? 0,
+    needsVision: (body.images?.length ?? 0) > 0,
+    canServe,
+    estimate: (r) => estimateCost(r, promptTokens, text.length, Math.max(1, budget(r))),
+  };
+  const warnings: string[] = [];
+  const modelId = body.model ?? version?.model_id ?? null;
+  let first: CatalogueModel;
+  if (modelId) {
+    first = explicitModel(db, caller, modelId, route, budget, body.model ? ['body', 'model'] : ['body', 'assistant_version_id']);
+  } else {
+    const active = new Set(appModelRows(db, row.id).filter((r) => r.active === 1).map((r) => r.model_id));
+    route.models = [...active].flatMap((id) => findModel(db, caller, id) ?? []).filter((m) => budget(m.record) > 0);
+    const ranked = rank(route);
+    if (ranked.length === 0) {
+      throw new Problem(
+        422,
+        [{ loc: ['body', 'model'], msg: 'No active model of this Space can serve this request (check its active models, privacy level, max_cost, and --upstream).', type: 'no_model' }],
+      );
+    }
+    first = ranked[0]!.model;
+  }
+  if (retiresSoon(first.record)) warnings.push(deprecationWarning(first.record));
+  const chain = config.row.has_failover_chain
+    ? appModelRows(db, row.id)
+        .filter((r) => r.failover_position !== null)
+        .sort((a, b) => (a.failover_position ?? 0) - (b.failover_position ?? 0))
+        .flatMap((r) => findModel(db, caller, r.model_id) ?? [])
+    : [];
+  return {
+    requestId: randomUUID(),
+    caller,
+    config,
+    body,
+    first,
+    chain,
+    messages,
+    promptTokens,
+    promptChars: text.length,
+    maxTokens,
+    temperature,
+    conversationId: body.conversation_id ?? null,
+    conversationExists: conversation !== null,
+    benchmark: row.benchmark_model_id ? findModel(db, caller, row.benchmark_model_id)?.record : undefined,
+    warnings,
+  };
+}
+
+function explicitModel(db: Database, caller: Caller, name: string, route: RouteInput, budget: (r: ModelRecord) => number, loc: string[]): CatalogueModel {
+  const model = findModelByName(db, caller, name);
+  if (!model) throw invalid(loc, `Unknown model "${name}"`, 'not_found');
+  const r = model.record;
+  if (isRetired(r)) throw invalid(loc, `${r.namespace} was deprecated on ${r.deprecated_on} and is no longer served`, 'model_deprecated');
+  if (!meetsPrivacy(r, route.privacyLevel)) throw invalid(loc, `${r.namespace} does not meet this Space's privacy level ${route.privacyLevel}`, 'privacy');
+  if (route.needsVision && !r.supports_vision) throw invalid(['body', 'images'], `${r.namespace} cannot read images`, 'vision_unsupported');
+  if (budget(r) <= 0) throw invalid(['body', 'prompt'], `The prompt is longer than the context window of ${r.namespace} (${r.context_window} tokens)`, 'context_window');
+  if (route.maxCost > 0 && route.estimate(r) > route.maxCost) throw invalid(loc, `${r.namespace} may cost more than this Space's max_cost of $${route.maxCost}`, 'max_cost');
+  return model;
+}
+
+function deprecationWarning(r: ModelRecord): string {
+  return `${r.namespace} is deprecated and will stop being served on ${r.deprecated_on}.`;
+}
+
+function checkAttachments(body: Body): void {
+  body.images?.forEach((url, i) => {
+    if (!/^data:image\/[a-z0-9.+-]+;base64,/i.test(url)) throw invalid(['body', 'images', i], 'must be a data URL of an image (data:image/...;base64,...)', 'data_url');
+  });
+  body.files?.forEach((url, i) => {
+    if (!/^data:[a-z0-9.+-]+\/[a-z0-9.+-]+;base64,/i.test(url)) throw invalid(['body', 'files', i], 'must be a data URL (data:<type>;base64,...)', 'data_url');
+  });
+}
+
+function resolveConversation(db: Database, appId: string, body: Body) {
+  if (!body.conversation_id) {
+    if (body.parent_request_id) throw invalid(['body', 'parent_request_id'], 'A parent request needs a conversation_id');
+    return null;
+  }
+  const own = findConversation(db, appId, body.conversation_id);
+  if (!own && db.get('SELECT 1 AS x FROM conversations WHERE id = $id', { id: body.conversation_id })) throw new Problem(404, 'Conversation not found');
+  if (body.parent_request_id && !db.get('SELECT 1 AS x FROM requests WHERE id = $id AND conversation_id = $c', { id: body.parent_request_id, c: body.conversation_id })) {
+    throw invalid(['body', 'parent_request_id'], 'Request not found in this conversation', 'not_found');
+  }
+  return own ? { settings: own.settings ? (JSON.parse(own.settings) as { assistant_id?: string; assistant_version_id?: string }) : null } : null;
+}
+
+function resolveAssistantVersion(db: Database, appId: string, body: Body, conversation: { assistant_id?: string; assistant_version_id?: string } | null, config: AppConfig) {
+  const assistantId = body.assistant_id ?? conversation?.assistant_id ?? config.settings.assistant_id ?? null;
+  const versionId = body.assistant_version_id ?? conversation?.assistant_version_id ?? config.settings.assistant_version_id ?? null;
+  if (body.assistant_id && !findAssistant(db, appId, body.assistant_id)) throw invalid(['body', 'assistant_id'], 'Assistant not found in this Space', 'not_found');
+  if (versionId) {
+    const version = findVersion(db, appId, versionId);
+    if (!version || (assistantId && version.assistant_id !== assistantId)) throw invalid(['body', 'assistant_version_id'], 'Version not found for this assistant', 'not_found');
+    return version;
+  }
+  if (!assistantId) return null;
+  const latest = db.get<{ id: string }>('SELECT id FROM assistant_versions WHERE assistant_id = $a ORDER BY published DESC, added_on DESC LIMIT 1', { a: assistantId });
+  return latest ? (findVersion(db, appId, latest.id) ?? null) : null;
+}
+
+function buildMessages(db: Database, caller: Caller, config: AppConfig, version: ReturnType<typeof resolveAssistantVersion>, conversationApp: string | null, body: Body): ChatMessage[] {
+  const policyPrompt = config.policies.prompt_id ? findPrompt(db, caller, config.policies.prompt_id)?.prompt : undefined;
+  const system = [policyPrompt, config.settings.instructions, version?.persona, version?.instructions, version?.writing_style ? `Writing style: ${version.writing_style}` : null]
+    .filter((s): s is string => !!s && s.trim() !== '')
+    .join('\n\n');
+  const messages: ChatMessage[] = system ? [{ role: 'system', content: system }] : [];
+  if (conversationApp && body.conversation_id) {
+    const turns = db.all<{ prompt: string; response: string }>(
+      `SELECT prompt, response FROM (SELECT prompt, response, added_on, rowid AS r FROM requests
+         WHERE conversation_id = $c AND app_id = $app AND status_code = 200 ORDER BY added_on DESC, r DESC LIMIT $n) ORDER BY added_on, r`,
+      { c: body.conversation_id, app: conversationApp, n: MAX_HISTORY },
+    );
+    for (const turn of turns) messages.push({ role: 'user', content: turn.prompt }, { role: 'assistant', content: turn.response });
+  }
+  const images = body.images ?? [];
+  messages.push({
+    role: 'user',
+    content: images.length ? [{ type: 'text', text: body.prompt }, ...images.map((url) => ({ type: 'image_url', image_url: { url } }))] : body.prompt,
+  });
+  return messages;
+}
+
+interface Reply {
+  text: string;
+  finishReason: 'stop' | 'length';
+}
+
+/**
+ * Runs the request. `onDelta`, when given, receives the reply as it is produced (streaming); a failure
+ * after the first delta cannot be retried and is thrown as is.
+ */
+export async function runChat(db: Database, prepared: Prepared, options: EngineOptions, onDelta: ((text: string) => void) | undefined, signal: AbortSignal): Promise<ChatCompletion> {
+  const started = Date.now();
+  const policies = prepared.config.policies;
+  const maxSame = policies.max_same_model_retries ?? 1;
+  const maxSwitch = policies.max_switch_model_retries ?? 2;
+  const tried: string[] = [];
+  const failures: string[] = [];
+  let current: CatalogueModel | undefined = prepared.first;
+  let switches = 0;
+  let emitted = false;
+  const emit = onDelta && ((text: string) => {
+    emitted = true;
+    onDelta(text);
+  });
+  while (current) {
+    for (let same = 0; same <= maxSame; same++) {
+      const attemptStarted = Date.now();
+      let reply: Reply;
+      try {
+        reply = await generate(current, prepared, options, emit, signal);
+      } catch (error) {
+        if (signal.aborted || emitted) throw error;
+        failures.push(`${current.record.namespace}: ${(error as Error).message}`);
+        tried.push(current.record.namespace);
+        continue;
+      }
+      return finishChat(db, prepared, current, reply, { retries: failures.length, failures, latency: (Date.now() - attemptStarted) / 1000 });
+    }
+    current = switches < maxSwitch ? nextInChain(prepared, current, tried) : undefined;
+    switches++;
+  }
+  logFailure(db, prepared, failures, started);
+  await db.persist();
+  throw new Problem(502, `No model could answer: ${summarize(failures)}`);
+}
+
+/** "a: x; a: x; b: y" becomes "a: x (2 times); b: y". */
+function summarize(failures: string[]): string {
+  const counts = new Map<string, number>();
+  for (const f of failures) counts.set(f, (counts.get(f) ?? 0) + 1);
+  return [...counts].map(([f, n]) => (n > 1 ? `${f} (${n} times)` : f)).join('; ');
+}
+
+function nextInChain(prepared: Prepared, current: CatalogueModel, tried: string[]): CatalogueModel | undefined {
+  const chain = prepared.chain;
+  const at = chain.findIndex((m) => m.record.id === current.record.id);
+  const needsVision = (prepared.body.images?.length ?? 0) > 0;
+  return chain
+    .slice(at + 1)
+    .find((m) => !tried.includes(m.record.namespace) && !isRetired(m.record) && (!needsVision || m.record.supports_vision) && meetsPrivacy(m.record, prepared.config.policies.privacy_level ?? 0));
+}
+
+async function generate(model: CatalogueModel, prepared: Prepared, options: EngineOptions, onDelta: ((text: string) => void) | undefined, signal: AbortSignal): Promise<Reply> {
+  const r = model.record;
+  const maxTokens = Math.max(1, Math.min(prepared.maxTokens, r.context_window - prepared.promptTokens));
+  if (r.is_test_model) {
+    const full = testModelReply({ model: r.model, prompt: prepared.body.prompt, images: prepared.body.images?.length ?? 0, files: prepared.body.files?.length ?? 0 });
+    const cut = truncateTokens(full, maxTokens);
+    if (onDelta) await streamPieces(cut.text, options.streamDelayMs, onDelta, signal);
+    return { text: cut.text, finishReason: cut.truncated ? 'length' : 'stop' };
+  }
+  if (!options.upstreamUrl) throw new UpstreamFailure('no upstream model server is configured (start the service with --upstream URL)');
+  const messages = r.supports_vision ? prepared.messages : prepared.messages.map((m) => (typeof m.content === 'string' ? m : { ...m, content: prepared.body.prompt }));
+  return callUpstream({ baseUrl: options.upstreamUrl, model: r.api_target || r.model, messages, maxTokens, temperature: prepared.temperature, onDelta, signal });
+}
+
+async function streamPieces(text: string, delayMs: number, onDelta: (text: string) => void, signal: AbortSignal): Promise<void> {
+  for (const piece of tokenPieces(text, 4)) {
+    if (signal.aborted) throw new Error('cancelled');
+    onDelta(piece);
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+  }
+}
+
+interface Outcome {
+  retries: number;
+  failures: string[];
+  latency: number;
+}
+
+async function finishChat(db: Database, prepared: Prepared, model: CatalogueModel, reply: Reply, outcome: Outcome): Promise<ChatCompletion> {
+  const r = model.record;
+  const completionTokens = countTokens(reply.text);
+  const counts: Counts = { promptTokens: prepared.promptTokens, completionTokens, promptChars: prepared.promptChars, completionChars: reply.text.length };
+  const costs = costOf(r, counts);
+  const savings = savingsOf(costs, prepared.benchmark, counts);
+  const warnings = [...prepared.warnings];
+  if (model !== prepared.first) {
+    warnings.push(`Failed over from ${prepared.first.record.namespace} to ${r.namespace} after ${outcome.retries} failed attempt(s): ${summarize(outcome.failures)}.`);
+    if (retiresSoon(r)) warnings.push(deprecationWarning(r));
+  }
+  const warning = warnings.length ? warnings.join(' ') : null;
+  db.transaction(() => {
+    ensureConversation(db, prepared);
+    insertRequest(db, prepared, {
+      model: r.namespace,
+      response: reply.text,
+      promptTokens: counts.promptTokens,
+      completionTokens,
+      cost: costs.total,
+      savings: savings.total,
+      latency: outcome.latency,
+      status: 200,
+      error: null,
+    });
+    recordUsage(db, prepared.caller.orgId, {
+      promptTokens: counts.promptTokens,
+      completionTokens,
+      promptCost: costs.prompt,
+      completionCost: costs.completion,
+      totalCost: costs.total,
+      promptSavings: savings.prompt,
+      completionSavings: savings.completion,
+      totalSavings: savings.total,
+    });
+  });
+  await db.persist();
+  return {
+    id: prepared.requestId,
+    object: 'chat.completion',
+    created: Date.now(),
+    model: r.namespace,
+    choices: [{ index: 0, finish_reason: reply.finishReason, message: { role: 'assistant', content: reply.text } }],
+    usage: { prompt_tokens: counts.promptTokens, completion_tokens: completionTokens, total_tokens: counts.promptTokens + completionTokens },
+    metadata: {
+      app_id: prepared.config.row.id,
+      conversation_id: prepared.conversationId,
+      parent_request_id: prepared.body.parent_request_id ?? null,
+      model: { model: r.model, namespace: r.namespace, provider: r.provider ?? null, owner: r.owner ?? null, at: r.at ?? null },
+      costs: { prompt_tokens: costs.prompt, completion_tokens: costs.completion, total_tokens: costs.total },
+      cost_savings: { prompt_tokens: savings.prompt, completion_tokens: savings.completion, total_tokens: savings.total },
+      latency: outcome.latency,
+      retries: outcome.retries,
+      status_code: 200,
+      error: null,
+      warning,
+    },
+  };
+}
+
+function ensureConversation(db: Database, prepared: Prepared): void {
+  const id = prepared.conversationId;
+  if (!id) return;
+  if (findConversation(db, prepared.config.row.id, id)) touchConversation(db, id);
+  else createConversation(db, prepared.config.row.id, { name: conversationName(prepared.body.prompt) }, id);
+}
+
+/** A new conversation is named after the first line of its first prompt. */
+function conversationName(prompt: string): string {
+  const line = prompt.split('\n').find((l) => l.trim() && !l.startsWith('```'))?.trim() ?? 'New conversation';
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}
+
+interface RequestLog {
+  model: string | null;
+  response: string | null;
+  promptTokens: number;
+  completionTokens: number;
+  cost: number;
+  savings: number;
+  latency: number;
+  status: number;
+  error: string | null;
+}
+
+function insertRequest(db: Database, prepared: Prepared, log: RequestLog): void {
+  db.run(
+    `INSERT INTO requests (id, org_id, app_id, conversation_id, parent_request_id, model, prompt, response, prompt_tokens, completion_tokens, total_tokens,
+       cost, cost_savings, latency, status_code, error, added_on)
+     VALUES ($id, $org, $app, $conversation, $parent, $model, $prompt, $response, $pt, $ct, $tt, $cost, $savings, $latency, $status, $error, $now)`,
+    {
+      id: prepared.requestId,
+      org: prepared.caller.orgId,
+      app: prepared.config.row.id,
+      conversation: prepared.conversationId,
+      parent: prepared.body.parent_request_id ?? null,
+      model: log.model,
+      prompt: prepared.body.prompt,
+      response: log.response,
+      pt: log.promptTokens,
+      ct: log.completionTokens,
+      tt: log.promptTokens + log.completionTokens,
+      cost: log.cost,
+      savings: log.savings,
+      latency: log.latency,
+      status: log.status,
+      error: log.error,
+      now: new Date().toISOString(),
+    },
+  );
+}
+
+/** A request no model could answer is logged too (no tokens, no cost), so the user can see why. */
+function logFailure(db: Database, prepared: Prepared, failures: string[], started: number): void {
+  db.transaction(() => {
+    ensureConversation(db, prepared);
+    insertRequest(db, prepared, { model: null, response: null, promptTokens: prepared.promptTokens, completionTokens: 0, cost: 0, savings: 0, latency: (Date.now() - started) / 1000, status: 502, error: summarize(failures) });
+    db.run('UPDATE orgs SET num_requests = num_requests + 1 WHERE id = $org', { org: prepared.caller.orgId });
+  });
+}

@@ -1,0 +1,35 @@
+// Costs from a model's listed prices: per token, or per character when price_unit is characters.
+import type { ModelRecord } from '../../api/schemas';
+
+export interface Counts {
+  promptTokens: number;
+  completionTokens: number;
+  promptChars: number;
+  completionChars: number;
+}
+
+export interface Costs {
+  prompt: number;
+  completion: number;
+  total: number;
+}
+
+export function costOf(model: ModelRecord, counts: Counts): Costs {
+  const byChars = model.price_unit === 'characters';
+  const prompt = (byChars ? counts.promptChars : counts.promptTokens) * model.prompt_token_cost;
+  const completion = (byChars ? counts.completionChars : counts.completionTokens) * model.completion_token_cost;
+  return { prompt, completion, total: prompt + completion + model.base_cost };
+}
+
+/** What the benchmark model would have cost for the same text, minus what this one cost. */
+export function savingsOf(actual: Costs, benchmark: ModelRecord | undefined, counts: Counts): Costs {
+  if (!benchmark) return { prompt: 0, completion: 0, total: 0 };
+  const reference = costOf(benchmark, counts);
+  return { prompt: reference.prompt - actual.prompt, completion: reference.completion - actual.completion, total: reference.total - actual.total };
+}
+
+/** Upper bound of a request's cost before it runs: the prompt plus a reply of `maxTokens` tokens. */
+export function estimateCost(model: ModelRecord, promptTokens: number, promptChars: number, maxTokens: number): number {
+  // About four characters per token when a model bills by character.
+  return costOf(model, { promptTokens, completionTokens: maxTokens, promptChars, completionChars: maxTokens * 4 }).total;
+}
