@@ -1,0 +1,106 @@
+// Persistence: data survives restarts; kill -9 in the middle of a burst loses no acknowledged write;
+// a second service on the same folder refuses to start; SIGTERM lets requests in flight finish.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { raw } from '../support/http';
+import { SERVICE, removeDir, startService, tempDir } from '../support/service';
+
+const run = promisify(execFile);
+
+describe('service durability', function () {
+  this.timeout(60_000);
+
+  it('keeps every write across a clean restart, and SIGTERM exits 0 and releases the lock', async () => {
+    const first = await startService();
+    const client = first.client();
+    const prompt = await client.createPrompt({ prompt: 'kept', title: 'Survivor', description: 'survives restarts' });
+    const appId = (await client.listSpaces()).items[0]!.id;
+    await client.updateSpace({ id: appId, name: 'Renamed before restart' });
+    assert.equal(await first.stop('SIGTERM'), 0);
+    assert.ok(!existsSync(path.join(first.dataDir, 'service.lock')), 'lock released');
+
+    const second = await startService({ dataDir: first.dataDir, orgs: [], token: first.token });
+    const again = second.client();
+    assert.ok((await again.listPrompts('org')).some((p) => p.id === prompt.id));
+    assert.equal((await again.getSpace(appId)).main.app.name, 'Renamed before restart');
+    await second.stop();
+    removeDir(first.dataDir);
+  });
+
+  it('loses no acknowledged write when killed with SIGKILL in the middle of a burst, and the database opens again', async () => {
+    const service = await startService();
+    const acknowledged: string[] = [];
+    let killed = false;
+    const writer = async (n: number) => {
+      for (let i = 0; !killed; i++) {
+        try {
+          const res = await raw(service.url, 'POST', '/v1/prompts', { token: service.token, body: { prompt: `burst ${n}-${i}`, title: `b${n}-${i}`, description: 'burst' } });
+          if (res.status === 200) acknowledged.push((res.json as { id: string }).id);
+        } catch {
+          return; // the connection died with the process
+        }
+      }
+    };
+    const writers = Array.from({ length: 8 }, (_, n) => writer(n));
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    killed = true;
+    service.child.kill('SIGKILL');
+    await Promise.all(writers);
+    assert.ok(acknowledged.length > 20, `only ${acknowledged.length} writes were acknowledged before the kill`);
+
+    const restarted = await startService({ dataDir: service.dataDir, orgs: [], token: service.token });
+    const stored = new Set((await restarted.client().listPrompts('org')).map((p) => p.id));
+    const lost = acknowledged.filter((id) => !stored.has(id));
+    assert.deepEqual(lost, [], `${lost.length} of ${acknowledged.length} acknowledged writes were lost`);
+    await restarted.stop();
+    removeDir(service.dataDir);
+  });
+
+  it('refuses a second service, and an `org create`, on a data folder in use', async () => {
+    const service = await startService();
+    const second = run(process.execPath, [SERVICE, 'serve', '--port', '0', '--data', service.dataDir]);
+    await assert.rejects(second, (error: { code: number; stderr: string }) => {
+      assert.equal(error.code, 1);
+      assert.match(error.stderr, /already using the data folder/);
+      assert.ok(error.stderr.includes(service.url), 'names where the running service listens');
+      return true;
+    });
+    await assert.rejects(run(process.execPath, [SERVICE, 'org', 'create', '--name', 'x', '--data', service.dataDir]), /already using the data folder/);
+    await service.stop();
+    removeDir(service.dataDir);
+  });
+
+  it('finishes a streaming reply in flight when told to stop', async () => {
+    const service = await startService({ streamDelayMs: 20 });
+    const appId = (await service.client().listSpaces()).items[0]!.id;
+    const chunks: string[] = [];
+    let done = false;
+    const reading = (async () => {
+      for await (const event of service.client().chatStream({ app_id: appId, prompt: 'word '.repeat(200), model: 'test/echo' })) {
+        if (event.type === 'delta') chunks.push(event.content);
+        else done = true;
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const exit = service.stop('SIGTERM');
+    await reading;
+    assert.ok(done, 'the stream reached its end');
+    assert.equal(chunks.join(''), 'word '.repeat(200));
+    assert.equal(await exit, 0);
+    removeDir(service.dataDir);
+  });
+
+  it('prints the usage and exits 2 on a bad command line', async () => {
+    const dir = tempDir();
+    await assert.rejects(run(process.execPath, [SERVICE, 'serve', '--data', dir, '--port', 'eighty']), (error: { code: number; stderr: string }) => {
+      assert.equal(error.code, 2);
+      assert.match(error.stderr, /--port must be a whole number/);
+      assert.match(error.stderr, /Usage:/);
+      return true;
+    });
+    removeDir(dir);
+  });
+});

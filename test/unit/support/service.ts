@@ -1,0 +1,103 @@
+// Starts the real built-in service (dist/service.js) as a child process on a free loopback port.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { LlmSpacesClient, type ClientOptions } from '../../../src/api/client';
+
+const run = promisify(execFile);
+export const SERVICE = path.resolve(__dirname, '../../../../dist/service.js');
+
+export interface OrgHandle {
+  org_id: string;
+  token: string;
+}
+
+export interface ServiceOptions {
+  dataDir?: string;
+  token?: string;
+  upstream?: string;
+  streamDelayMs?: number;
+  /** Organizations to create (with `org create`) before the service starts. */
+  orgs?: Array<{ name: string; rateLimit?: number }>;
+  /** Rate limit of the default organization's twin created for most suites. */
+  rateLimit?: number;
+}
+
+export interface RunningService {
+  url: string;
+  token: string;
+  dataDir: string;
+  orgs: OrgHandle[];
+  child: ChildProcess;
+  output: () => string;
+  client: (options?: Partial<ClientOptions>) => LlmSpacesClient;
+  stop: (signal?: NodeJS.Signals) => Promise<number | null>;
+}
+
+export const tempDir = (prefix = 'llm-spaces-test-') => mkdtempSync(path.join(os.tmpdir(), prefix));
+
+export async function createOrg(dataDir: string, name: string, rateLimit?: number): Promise<OrgHandle> {
+  const args = [SERVICE, 'org', 'create', '--name', name, '--data', dataDir, ...(rateLimit ? ['--rate-limit', String(rateLimit)] : [])];
+  const { stdout } = await run(process.execPath, args);
+  return JSON.parse(stdout.trim()) as OrgHandle;
+}
+
+/**
+ * Starts a service. Unless told otherwise, the suite works as a fresh organization with a rate limit
+ * high enough for property tests; `token` is that organization's token.
+ */
+export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
+  const dataDir = options.dataDir ?? tempDir();
+  const orgs: OrgHandle[] = [];
+  for (const org of options.orgs ?? [{ name: 'Test org', rateLimit: options.rateLimit ?? 1_000_000 }]) orgs.push(await createOrg(dataDir, org.name, org.rateLimit));
+  const args = [SERVICE, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--stream-delay-ms', String(options.streamDelayMs ?? 0)];
+  if (options.token) args.push('--token', options.token);
+  if (options.upstream) args.push('--upstream', options.upstream);
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 15_000);
+    const check = () => {
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited with ${code}:\n${out}`));
+    });
+  });
+  const token = options.token ?? orgs[0]!.token;
+  const clients: LlmSpacesClient[] = [];
+  return {
+    url,
+    token,
+    dataDir,
+    orgs,
+    child,
+    output: () => out,
+    client: (overrides = {}) => {
+      const client = new LlmSpacesClient({ baseUrl: url, token: () => token, ...overrides });
+      clients.push(client);
+      return client;
+    },
+    stop: async (signal = 'SIGTERM') => {
+      await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
