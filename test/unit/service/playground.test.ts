@@ -1,0 +1,214 @@
+// The playground engine: routing by weights, policies, retries and failover, deprecation, test models,
+// the upstream server, costs, savings, conversations and streaming.
+import assert from 'node:assert/strict';
+import type { LlmSpacesClient } from '../../../src/api/client';
+import type { ModelRecord } from '../../../src/api/schemas';
+import { startFakeUpstream, type FakeUpstream } from '../support/fakeUpstream';
+import { locs, raw } from '../support/http';
+import { removeDir, startService, type RunningService } from '../support/service';
+
+describe('playground engine', function () {
+  this.timeout(30_000);
+  let service: RunningService;
+  let upstream: FakeUpstream;
+  let client: LlmSpacesClient;
+  let models: ModelRecord[];
+  const byName = (ns: string) => models.find((m) => m.namespace === ns)!;
+
+  /** A fresh Space whose active models are exactly `namespaces`. */
+  async function spaceWith(namespaces: string[], failover: string[] = []) {
+    const created = await client.createSpace({ name: `space ${namespaces.join(',')}` });
+    const current = await client.getSpaceModels(created.id);
+    for (const s of current.base_model_settings) {
+      const want = namespaces.includes(s.namespace);
+      if (s.active !== want) await client.toggleModel(created.id, s.id, want);
+    }
+    await client.updateSpace({ id: created.id, failover_model_ids: failover.map((ns) => byName(ns).id!) });
+    return created.id;
+  }
+
+  before(async () => {
+    upstream = await startFakeUpstream();
+    service = await startService({ upstream: upstream.url });
+    client = service.client();
+    models = await client.listModels();
+  });
+  after(async () => {
+    await service.stop();
+    await upstream.close();
+    removeDir(service.dataDir);
+  });
+  beforeEach(() => {
+    upstream.received.length = 0;
+    upstream.failing.clear();
+  });
+
+  it('routes by weights: quality picks the best model, cost the cheapest, latency the fastest', async () => {
+    const app = await spaceWith(['openai/gpt-4o', 'openai/gpt-4.1-nano', 'meta/llama-3.1-8b-instruct']);
+    await client.updateSpace({ id: app, weights: { cost: 0, latency: 0, quality: 1 } });
+    assert.equal((await client.chat({ app_id: app, prompt: 'hi' })).model, 'openai/gpt-4o');
+    await client.updateSpace({ id: app, weights: { cost: 1, latency: 0, quality: 0 } });
+    assert.equal((await client.chat({ app_id: app, prompt: 'hi' })).model, 'meta/llama-3.1-8b-instruct');
+    await client.updateSpace({ id: app, weights: { cost: 0, latency: 1, quality: 0 } });
+    assert.equal((await client.chat({ app_id: app, prompt: 'hi' })).model, 'meta/llama-3.1-8b-instruct');
+    assert.equal(upstream.received.at(-1)!.model, 'llama-3.1-8b-instruct', 'forwarded under its api_target');
+  });
+
+  it('routing leaves out models over max_cost and below the privacy level', async () => {
+    const app = await spaceWith(['openai/gpt-4o', 'mistral/mistral-small', 'local/llama3.2', 'openai/gpt-4-turbo']);
+    await client.updateSpace({ id: app, weights: { cost: 0, latency: 0, quality: 1 }, settings: { max_tokens: 100 } });
+    assert.equal((await client.chat({ app_id: app, prompt: 'hi' })).model, 'openai/gpt-4o');
+    await client.updateSpace({ id: app, policies: { max_cost: 0.0005 } });
+    assert.equal((await client.chat({ app_id: app, prompt: 'hi' })).model, 'mistral/mistral-small', 'gpt-4o may cost more than $0.0005 for 100 tokens');
+    await client.updateSpace({ id: app, policies: { max_cost: 0, privacy_level: 2 } });
+    assert.equal((await client.chat({ app_id: app, prompt: 'hi' })).model, 'local/llama3.2');
+    await client.updateSpace({ id: app, policies: { privacy_level: 1 } });
+    assert.equal((await client.chat({ app_id: app, prompt: 'hi' })).model, 'mistral/mistral-small', 'GDPR only');
+  });
+
+  it('a past deprecated_on is refused with 422; a future one answers with a warning', async () => {
+    const app = await spaceWith(['test/echo']);
+    const retired = await raw(service.url, 'POST', '/v1/playground/chat', { token: service.token, body: { app_id: app, prompt: 'x', model: 'openai/gpt-3.5-turbo-0613' } });
+    assert.equal(retired.status, 422);
+    assert.deepEqual(locs(retired.json), ['body.model']);
+    assert.match(JSON.stringify(retired.json), /deprecated on 2024-09-13/);
+    const soon = await client.chat({ app_id: app, prompt: 'x', model: 'openai/gpt-4-turbo' });
+    assert.match(soon.metadata.warning!, /deprecated and will stop being served on 2029-04-30/);
+  });
+
+  it('retries the same model max_same_model_retries times, then switches along the failover chain', async () => {
+    const app = await spaceWith(['openai/gpt-4o-mini'], ['openai/gpt-4o-mini', 'anthropic/claude-3-5-haiku', 'test/echo']);
+    await client.updateSpace({ id: app, policies: { max_same_model_retries: 2, max_switch_model_retries: 1 } });
+    upstream.failing.add('gpt-4o-mini');
+    const reply = await client.chat({ app_id: app, prompt: 'fail over', model: 'openai/gpt-4o-mini' });
+    assert.equal(reply.model, 'anthropic/claude-3-5-haiku');
+    assert.deepEqual(upstream.received.map((r) => r.model), ['gpt-4o-mini', 'gpt-4o-mini', 'gpt-4o-mini', 'claude-3-5-haiku-20241022']);
+    assert.equal(reply.metadata.retries, 3);
+    assert.match(reply.metadata.warning!, /Failed over from openai\/gpt-4o-mini to anthropic\/claude-3-5-haiku/);
+  });
+
+  it('stops after max_switch_model_retries and answers 502, logging the failed request', async () => {
+    const app = await spaceWith(['openai/gpt-4o-mini'], ['openai/gpt-4o-mini', 'anthropic/claude-3-5-haiku', 'test/echo']);
+    await client.updateSpace({ id: app, policies: { max_same_model_retries: 0, max_switch_model_retries: 1 } });
+    upstream.failing.add('gpt-4o-mini').add('claude-3-5-haiku-20241022');
+    const conversation = '6f1b2a44-2c55-4b1e-9a7e-0a0a0a0a0a0a';
+    const res = await raw(service.url, 'POST', '/v1/playground/chat', { token: service.token, body: { app_id: app, prompt: 'x', model: 'openai/gpt-4o-mini', conversation_id: conversation } });
+    assert.equal(res.status, 502);
+    assert.match((res.json as { detail: string }).detail, /No model could answer/);
+    assert.equal(upstream.received.length, 2);
+    const logged = await client.getConversation(app, conversation, true);
+    assert.equal(logged.requests![0]!.status_code, 502);
+  });
+
+  it('without a failover chain it only retries the same model', async () => {
+    const app = await spaceWith(['openai/gpt-4o-mini'], ['test/echo']);
+    await client.updateSpace({ id: app, has_failover_chain: false, policies: { max_same_model_retries: 1 } });
+    upstream.failing.add('gpt-4o-mini');
+    const res = await raw(service.url, 'POST', '/v1/playground/chat', { token: service.token, body: { app_id: app, prompt: 'x', model: 'openai/gpt-4o-mini' } });
+    assert.equal(res.status, 502);
+    assert.equal(upstream.received.length, 2);
+  });
+
+  it('test models answer deterministically and honour max_tokens', async () => {
+    const app = await spaceWith(['test/lorem']);
+    const one = await client.chat({ app_id: app, prompt: 'the same prompt', model: 'test/lorem' });
+    const two = await client.chat({ app_id: app, prompt: 'the same prompt', model: 'test/lorem' });
+    assert.equal(one.choices[0]!.message.content, two.choices[0]!.message.content);
+    assert.notEqual(one.choices[0]!.message.content, (await client.chat({ app_id: app, prompt: 'another prompt', model: 'test/lorem' })).choices[0]!.message.content);
+    const cut = await client.chat({ app_id: app, prompt: 'the same prompt', model: 'test/lorem', max_tokens: 5 });
+    assert.equal(cut.usage.completion_tokens, 5);
+    assert.equal(cut.choices[0]!.finish_reason, 'length');
+    assert.ok(one.choices[0]!.message.content.startsWith(cut.choices[0]!.message.content));
+    assert.equal(upstream.received.length, 0, 'test models make no model request');
+  });
+
+  it('costs come from the listed prices (per character where billed so) and savings from the benchmark model', async () => {
+    const app = await spaceWith(['test/echo']);
+    const gpt4o = byName('openai/gpt-4o');
+    await client.updateSpace({ id: app, benchmark_model_id: gpt4o.id! });
+    const echo = byName('test/echo');
+    const reply = await client.chat({ app_id: app, prompt: 'count these tokens please', model: 'test/echo' });
+    const { prompt_tokens: p, completion_tokens: c } = reply.usage;
+    assert.ok(p > 0 && c > 0);
+    const close = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-12, `${a} ≠ ${b}`);
+    close(reply.metadata.costs.prompt_tokens, p * echo.prompt_token_cost);
+    close(reply.metadata.costs.completion_tokens, c * echo.completion_token_cost);
+    close(reply.metadata.costs.total_tokens, p * echo.prompt_token_cost + c * echo.completion_token_cost + echo.base_cost);
+    close(reply.metadata.cost_savings.total_tokens, p * gpt4o.prompt_token_cost + c * gpt4o.completion_token_cost - reply.metadata.costs.total_tokens);
+    const gemini = byName('google/gemini-1.5-pro');
+    assert.equal(gemini.price_unit, 'characters');
+    const byChars = await client.chat({ app_id: app, prompt: 'characters', model: 'google/gemini-1.5-pro' });
+    const answer = byChars.choices[0]!.message.content;
+    close(byChars.metadata.costs.completion_tokens, answer.length * gemini.completion_token_cost);
+  });
+
+  it('a conversation carries its earlier turns to the model and threads replies with parent_request_id', async () => {
+    const app = await spaceWith(['openai/gpt-4o-mini']);
+    const conversation = '0b7c9d1e-1111-4222-8333-444455556666';
+    const first = await client.chat({ app_id: app, prompt: 'first question', model: 'openai/gpt-4o-mini', conversation_id: conversation });
+    const second = await client.chat({ app_id: app, prompt: 'second question', model: 'openai/gpt-4o-mini', conversation_id: conversation, parent_request_id: first.id });
+    assert.equal(second.metadata.parent_request_id, first.id);
+    const sent = upstream.received.at(-1)!.messages.filter((m) => m.role !== 'system').map((m) => m.content);
+    assert.deepEqual(sent, ['first question', 'upstream:gpt-4o-mini:first question', 'second question']);
+    const read = await client.getConversation(app, conversation, true);
+    assert.equal(read.name, 'first question', 'named after its first prompt');
+    assert.deepEqual(read.requests!.map((r) => r.id), [first.id, second.id]);
+    const bad = await raw(service.url, 'POST', '/v1/playground/chat', { token: service.token, body: { app_id: app, prompt: 'x', conversation_id: conversation, parent_request_id: '0b7c9d1e-1111-4222-8333-000000000000' } });
+    assert.deepEqual(locs(bad.json), ['body.parent_request_id']);
+  });
+
+  it('images go only to models with vision, as data URLs', async () => {
+    const app = await spaceWith(['test/echo']);
+    const image = 'data:image/png;base64,iVBORw0KGgo=';
+    const seen = await client.chat({ app_id: app, prompt: 'what is this', model: 'test/echo', images: [image] });
+    assert.match(seen.choices[0]!.message.content, /\[1 image\(s\) attached\]/);
+    const blind = await raw(service.url, 'POST', '/v1/playground/chat', { token: service.token, body: { app_id: app, prompt: 'x', model: 'openai/o3-mini', images: [image] } });
+    assert.deepEqual(locs(blind.json), ['body.images']);
+    const notData = await raw(service.url, 'POST', '/v1/playground/chat', { token: service.token, body: { app_id: app, prompt: 'x', model: 'test/echo', images: ['https://example.com/a.png'] } });
+    assert.deepEqual(locs(notData.json), ['body.images.0']);
+    await client.chat({ app_id: app, prompt: 'look', model: 'openai/gpt-4o', images: [image] });
+    const parts = upstream.received.at(-1)!.messages.at(-1)!.content as Array<{ type: string; image_url?: { url: string } }>;
+    assert.deepEqual(parts.map((p) => p.type), ['text', 'image_url']);
+    assert.equal(parts[1]!.image_url!.url, image);
+  });
+
+  it('the assistant version supplies instructions, temperature and max_tokens', async () => {
+    const app = await spaceWith(['openai/gpt-4o-mini']);
+    const assistant = await client.createAssistant(app, { name: 'Pirate' });
+    const version = await client.createAssistantVersion(app, assistant.id, { instructions: 'Talk like a pirate.', temperature: 0.9, max_tokens: 42 });
+    await client.chat({ app_id: app, prompt: 'hello', model: 'openai/gpt-4o-mini', assistant_id: assistant.id, assistant_version_id: version.id });
+    const sent = upstream.received.at(-1)!;
+    assert.equal(sent.temperature, 0.9);
+    assert.equal(sent.max_tokens, 42);
+    assert.match(String(sent.messages[0]!.content), /Talk like a pirate\./);
+  });
+
+  it('streams upstream replies through, and the deltas add up to the logged reply', async () => {
+    const app = await spaceWith(['openai/gpt-4o-mini']);
+    const conversation = '0b7c9d1e-2222-4222-8333-444455556666';
+    let text = '';
+    let done: { usage: { completion_tokens: number }; id: string } | undefined;
+    for await (const event of client.chatStream({ app_id: app, prompt: 'stream me', model: 'openai/gpt-4o-mini', conversation_id: conversation })) {
+      if (event.type === 'delta') text += event.content;
+      else done = event;
+    }
+    assert.equal(text, 'upstream:gpt-4o-mini:stream me');
+    assert.ok(upstream.received.at(-1)!.stream);
+    assert.ok(done && done.usage.completion_tokens > 0);
+    const logged = await client.getConversation(app, conversation, true);
+    assert.equal(logged.requests![0]!.response, text);
+    assert.equal(logged.requests![0]!.id, done!.id);
+  });
+
+  it('without an upstream, routing uses only what it can serve and says so when nothing can', async () => {
+    const local = await startService();
+    const c = local.client();
+    const created = await c.createSpace({ name: 'cloud only' });
+    for (const s of (await c.getSpaceModels(created.id)).base_model_settings) if (s.active && s.namespace.startsWith('test/')) await c.toggleModel(created.id, s.id, false);
+    const res = await raw(local.url, 'POST', '/v1/playground/chat', { token: local.token, body: { app_id: created.id, prompt: 'x' } });
+    assert.equal(res.status, 422);
+    assert.match(JSON.stringify(res.json), /upstream/);
+    await local.stop();
+    removeDir(local.dataDir);
+  });
+});

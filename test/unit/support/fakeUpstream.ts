@@ -1,0 +1,61 @@
+// A small OpenAI-compatible model server for tests of --upstream: answers `upstream:<model>:<prompt>`,
+// streams when asked, fails for the models it is told to fail, and records what it received.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface UpstreamRequest {
+  model: string;
+  messages: Array<{ role: string; content: unknown }>;
+  max_tokens: number;
+  temperature: number;
+  stream: boolean;
+}
+
+export interface FakeUpstream {
+  url: string;
+  received: UpstreamRequest[];
+  failing: Set<string>;
+  close: () => Promise<void>;
+}
+
+export async function startFakeUpstream(): Promise<FakeUpstream> {
+  const received: UpstreamRequest[] = [];
+  const failing = new Set<string>();
+  const server = http.createServer((req, res) => {
+    let text = '';
+    req.on('data', (d: Buffer) => (text += d.toString()));
+    req.on('end', () => {
+      if (req.url !== '/v1/chat/completions') {
+        res.writeHead(404).end();
+        return;
+      }
+      const body = JSON.parse(text) as UpstreamRequest;
+      received.push(body);
+      if (failing.has(body.model)) {
+        res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"model crashed"}');
+        return;
+      }
+      const last = body.messages[body.messages.length - 1]!;
+      const prompt = typeof last.content === 'string' ? last.content : JSON.stringify(last.content);
+      const reply = `upstream:${body.model}:${prompt}`;
+      if (!body.stream) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({ id: 'x', object: 'chat.completion', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: reply } }] }),
+        );
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (const piece of reply.match(/.{1,5}/gs) ?? []) res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })}\n\n`);
+      res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`);
+      res.end('data: [DONE]\n\n');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    received,
+    failing,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
