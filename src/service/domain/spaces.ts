@@ -180,7 +180,7 @@ export function createSpace(db: Database, caller: Caller, body: { name?: string 
 }
 
 /** Omitted or null fields keep their value; weights, policies and settings merge field by field. */
-export function updateSpace(db: Database, caller: Caller, body: z.output<typeof import('../../api/schemas').SpaceUpdateBody>): SpaceUpdateResponse {
+export function updateSpace(db: Database, caller: Caller, body: z.output<typeof SpaceUpdateBody>): SpaceUpdateResponse {
   const row = loadApp(db, caller, body.id);
   requirePermission(caller, 'edit');
   const current = appConfig(row);

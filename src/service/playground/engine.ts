@@ -14,7 +14,7 @@ import { appConfig, loadApp, requirePermission, type AppConfig } from '../domain
 import { Problem, invalid } from '../problem';
 import { countTokens, tokenPieces, truncateTokens } from '../tokenizer';
 import { costOf, estimateCost, savingsOf, type Counts } from './pricing';
-import { eligible, meetsPrivacy, rank, type RouteInput } from './routing';
+import { meetsPrivacy, rank, type RouteInput } from './routing';
 import { testModelReply } from './testModels';
 import { UpstreamFailure, callUpstream, type ChatMessage } from './upstream';
 

@@ -40,7 +40,7 @@ export interface Scored {
   estimate: number;
 }
 
-export function eligible(input: RouteInput, model: CatalogueModel): string | null {
+function eligible(input: RouteInput, model: CatalogueModel): string | null {
   const r = model.record;
   if (isRetired(r)) return `${r.namespace} is deprecated`;
   if (!meetsPrivacy(r, input.privacyLevel)) return `${r.namespace} does not meet privacy level ${input.privacyLevel}`;
