@@ -4,7 +4,7 @@
 //   node esbuild.mjs --tests       test files into out/test (mocha runs them from there)
 //   node esbuild.mjs --watch       rebuild on change
 import * as esbuild from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const args = new Set(process.argv.slice(2));
@@ -74,6 +74,8 @@ function copyAssets() {
   copyFileSync('node_modules/sql.js/dist/sql-wasm.wasm', 'dist/sql-wasm.wasm');
 }
 
+// Stale test files would still run; start from an empty out/test.
+if (args.has('--tests')) rmSync('out/test', { recursive: true, force: true });
 const builds = args.has('--tests') ? testBuilds() : productBuilds();
 if (!args.has('--tests')) copyAssets();
 

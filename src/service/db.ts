@@ -5,19 +5,13 @@ import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, u
 import { open, rename } from 'node:fs/promises';
 import path from 'node:path';
 import initSqlJs, { type Database as SqlJsDatabase, type SqlValue } from 'sql.js';
+import { LOCK_FILE, isAlive, readLock, type LockInfo } from './lockFile';
 import { migrate } from './migrations';
 
 export type Params = Record<string, string | number | boolean | null | undefined | Uint8Array>;
 export type Row = Record<string, SqlValue>;
 
 export const DB_FILE = 'llm-spaces.sqlite';
-export const LOCK_FILE = 'service.lock';
-
-export interface LockInfo {
-  pid: number;
-  url: string | null;
-  startedAt: string;
-}
 
 export class DataFolderLockedError extends Error {
   constructor(
@@ -176,24 +170,6 @@ function bindable(params: Params): Record<string, SqlValue> {
 function wasmPath(file: string): string {
   const beside = path.join(__dirname, file);
   return existsSync(beside) ? beside : require.resolve(`sql.js/dist/${file}`);
-}
-
-export function readLock(dataDir: string): LockInfo | undefined {
-  try {
-    const info = JSON.parse(readFileSync(path.join(dataDir, LOCK_FILE), 'utf8')) as LockInfo;
-    return typeof info.pid === 'number' ? info : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function acquireLock(dir: string): string {

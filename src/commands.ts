@@ -1,0 +1,59 @@
+// The one command table: every command id, its handler, and the same error handling for all.
+import * as vscode from 'vscode';
+import * as connection from './commands/connectionCommands';
+import * as models from './commands/modelCommands';
+import * as prompts from './commands/promptCommands';
+import * as spaces from './commands/spaceCommands';
+import type { Services } from './services';
+
+type Handler = (s: Services, ...args: never[]) => unknown;
+
+export const COMMANDS = {
+  'llmSpaces.connect': [connection.connect, 'Connecting'],
+  'llmSpaces.signIn': [connection.signIn, 'Signing in'],
+  'llmSpaces.signOut': [connection.signOut, 'Signing out'],
+  'llmSpaces.showLog': [connection.showLog, 'Showing the log'],
+  'llmSpaces.showUsage': [connection.showUsage, 'Reading usage'],
+  'llmSpaces.restartLocalService': [connection.restartService, 'Restarting the built-in service'],
+  'llmSpaces.editIntegrations': [connection.integrations, 'Saving the integrations'],
+  'llmSpaces.refreshSpaces': [spaces.refreshSpaces, 'Refreshing Spaces'],
+  'llmSpaces.addSpaceById': [spaces.addSpaceById, 'Adding the Space'],
+  'llmSpaces.createSpace': [spaces.createSpace, 'Creating the Space'],
+  'llmSpaces.openSpaceSettings': [spaces.comingSoon('Space settings editor'), 'Opening the Space settings'],
+  'llmSpaces.openPlayground': [spaces.comingSoon('playground chat'), 'Opening the playground'],
+  'llmSpaces.toggleModel': [spaces.toggleModel, 'Turning the model on or off'],
+  'llmSpaces.renameConversation': [spaces.renameConversation, 'Renaming the conversation'],
+  'llmSpaces.changeConversationAssistant': [spaces.changeConversationAssistant, 'Changing the assistant'],
+  'llmSpaces.openAssistantVersion': [spaces.openAssistantVersion, 'Opening the assistant version'],
+  'llmSpaces.copyId': [spaces.copyId, 'Copying the id'],
+  'llmSpaces.filterPrompts': [prompts.filterPrompts, 'Filtering prompts'],
+  'llmSpaces.createPrompt': [(s: Services, preset?: unknown) => prompts.createPrompt(s, false, preset), 'Creating the prompt'],
+  'llmSpaces.createPromptFromSelection': [(s: Services, preset?: unknown) => prompts.createPrompt(s, true, preset), 'Creating the prompt'],
+  'llmSpaces.insertPrompt': [prompts.insertPrompt, 'Inserting the prompt'],
+  'llmSpaces.copyPrompt': [prompts.copyPrompt, 'Copying the prompt'],
+  'llmSpaces.deletePrompt': [prompts.deletePrompt, 'Deleting the prompt'],
+  'llmSpaces.refreshPrompts': [prompts.refreshPrompts, 'Refreshing prompts'],
+  'llmSpaces.filterModels': [models.filterModels, 'Filtering models'],
+  'llmSpaces.filterModelCapabilities': [models.filterCapabilities, 'Filtering models'],
+  'llmSpaces.sortModels': [models.sortModels, 'Sorting models'],
+  'llmSpaces.clearModelFilter': [models.clearModelFilter, 'Clearing the filter'],
+  'llmSpaces.copyNamespace': [models.copyNamespace, 'Copying the namespace'],
+  'llmSpaces.refreshModels': [models.refreshModels, 'Refreshing models'],
+} satisfies Record<string, [Handler, string]>;
+
+export type CommandId = keyof typeof COMMANDS;
+
+export function registerCommands(services: Services): vscode.Disposable[] {
+  return (Object.entries(COMMANDS) as Array<[CommandId, [Handler, string]]>).map(([id, [handler, what]]) =>
+    vscode.commands.registerCommand(id, async (...args: never[]) => {
+      const run = async (): Promise<void> => {
+        try {
+          await handler(services, ...args);
+        } catch (error) {
+          await services.errors.report(error, vscode.l10n.t(what), run);
+        }
+      };
+      await run();
+    }),
+  );
+}

@@ -1,0 +1,95 @@
+// Commands on Spaces and what hangs under them.
+import * as vscode from 'vscode';
+import { z } from 'zod';
+import type { AssistantSummary } from '../api/schemas';
+import { assistantVersionUri } from '../assistantDocuments';
+import type { Services } from '../services';
+import type { SpaceNode } from '../views/spaceNodes';
+import { isMissingEndpoint } from '../views/spacesTree';
+
+const t = vscode.l10n.t;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type Of<K extends SpaceNode['kind']> = Extract<SpaceNode, { kind: K }>;
+
+export const refreshSpaces = (s: Services) => s.spaces.refresh();
+
+export async function addSpaceById(s: Services): Promise<void> {
+  const id = await vscode.window.showInputBox({ title: t('Add a Space by id'), placeHolder: '00000000-0000-0000-0000-000000000000', validateInput: (v) => (UUID.test(v.trim()) ? undefined : t('A Space id is a uuid.')) });
+  if (id) await s.spaces.addById(id.trim());
+}
+
+export async function createSpace(s: Services): Promise<void> {
+  const name = await vscode.window.showInputBox({ title: t('New Space'), prompt: t('Name'), validateInput: (v) => (v.trim() && v.length <= 120 ? undefined : t('1 to 120 characters')) });
+  if (!name) return;
+  const created = await s.connection.call((c) => c.createSpace({ name: name.trim() }));
+  s.spaces.refresh();
+  const copy = t('Copy Key');
+  const choice = await vscode.window.showInformationMessage(t('Space "{0}" created. Its key is shown only now.', name), { modal: true, detail: t('Key ending in …{0}', created.key_end) }, copy);
+  if (choice === copy) await vscode.env.clipboard.writeText(created.created_key);
+}
+
+export async function toggleModel(s: Services, node: Of<'spaceModel'>): Promise<void> {
+  const result = await s.connection.call((c) => c.toggleModel(node.spaceId, node.setting.id, !node.setting.active));
+  await s.spaces.detail(node.spaceId, true);
+  s.spaces.refresh();
+  vscode.window.setStatusBarMessage(result.active ? t('{0} is on', result.model) : t('{0} is off', result.model), 3000);
+}
+
+export async function renameConversation(s: Services, node: Of<'conversation'>, newName?: unknown): Promise<void> {
+  const name = typeof newName === 'string' ? newName : await vscode.window.showInputBox({ title: t('Rename conversation'), value: node.conversation.name, validateInput: (v) => (v.trim() && v.length <= 200 ? undefined : t('1 to 200 characters')) });
+  if (!name || name === node.conversation.name) return;
+  if (name.trim().length === 0 || name.length > 200) throw new Error(t('A conversation name has 1 to 200 characters.'));
+  await s.connection.call((c) => c.updateConversation(node.spaceId, node.conversation.id, { name: name.trim() }));
+  s.spaces.refresh();
+}
+
+const AssistantChoice = z.object({ assistant_id: z.string().nullable(), assistant_version_id: z.string().nullable() });
+
+/** Picks the conversation's assistant version, or applies `preset` ({assistant_id, assistant_version_id}). */
+export async function changeConversationAssistant(s: Services, node: Of<'conversation'>, preset?: unknown): Promise<void> {
+  if (preset !== undefined) {
+    const settings = AssistantChoice.parse(preset);
+    await s.connection.call((c) => c.updateConversation(node.spaceId, node.conversation.id, { settings }));
+    return s.spaces.refresh();
+  }
+  let assistants: AssistantSummary[];
+  try {
+    assistants = await s.connection.call((c) => c.listAssistants(node.spaceId));
+  } catch (error) {
+    if (!isMissingEndpoint(error)) throw error;
+    assistants = [];
+  }
+  const none = { label: `$(circle-slash) ${t('No assistant')}`, settings: { assistant_id: null, assistant_version_id: null } };
+  const items = assistants.flatMap((a) =>
+    a.versions.map((v, i) => ({ label: `$(person) ${a.name}`, description: `${t('version {0}', i + 1)}${v.published ? ` · ${t('published')}` : ''}`, settings: { assistant_id: a.id, assistant_version_id: v.id } })),
+  );
+  const pick = await vscode.window.showQuickPick([none, ...items], { title: t('Assistant for "{0}"', node.conversation.name) });
+  if (!pick) return;
+  await s.connection.call((c) => c.updateConversation(node.spaceId, node.conversation.id, { settings: pick.settings }));
+  s.spaces.refresh();
+}
+
+export async function openAssistantVersion(s: Services, node: Of<'assistantVersion'>): Promise<void> {
+  const uri = assistantVersionUri(node.spaceId, node.assistantId, node.version.id, t('Version {0}', node.index + 1));
+  const doc = await vscode.workspace.openTextDocument(uri);
+  await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
+  await vscode.window.showTextDocument(doc, { preview: true });
+}
+
+export async function copyId(_s: Services, node: SpaceNode): Promise<void> {
+  const id =
+    node.kind === 'space' ? node.space.id
+    : node.kind === 'conversation' ? node.conversation.id
+    : node.kind === 'assistant' ? node.assistant.id
+    : node.kind === 'assistantVersion' ? node.version.id
+    : node.kind === 'spaceModel' ? node.setting.id
+    : undefined;
+  if (!id) return;
+  await vscode.env.clipboard.writeText(id);
+  vscode.window.setStatusBarMessage(t('Copied {0}', id), 3000);
+}
+
+/** Issue-4 features: the command exists now and says so. */
+export const comingSoon = (feature: string) => () =>
+  void vscode.window.showInformationMessage(t('The {0} is not part of this version of LLM Spaces yet.', feature));

@@ -1,0 +1,225 @@
+// The connection to the /v1 service: the built-in local service (default) or a remote URL with a
+// token in SecretStorage. Views and commands go through `call`, which keeps `state` current.
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { LlmSpacesClient } from '../api/client';
+import { CancelledError, NetworkError, TimeoutError, UnauthorizedError } from '../api/errors';
+import type { Logger } from '../logger';
+import { readSettings } from '../settings';
+import { LOCAL_TOKEN_KEY, LocalService } from './localService';
+
+export type Mode = 'local' | 'remote';
+
+export type ConnectionState =
+  | { kind: 'connecting'; mode: Mode; url?: string }
+  | { kind: 'ready'; mode: Mode; url: string }
+  | { kind: 'signed-out'; mode: 'remote'; url: string }
+  | { kind: 'unreachable'; mode: Mode; url?: string; message: string };
+
+/** A remote service is configured but no token is stored for it. */
+export class NotSignedInError extends Error {
+  constructor(readonly url: string) {
+    super(vscode.l10n.t('Not signed in to {0}.', url));
+  }
+}
+
+export const remoteTokenKey = (url: string) => `llmSpaces.token:${url}`;
+
+const BACKOFF_MS = [1000, 2000, 4000, 8000, 15_000, 30_000];
+
+export class Connection implements vscode.Disposable {
+  private current: { url: string; client: LlmSpacesClient } | undefined;
+  private readonly local: LocalService;
+  private readonly changed = new vscode.EventEmitter<ConnectionState>();
+  readonly onDidChangeState = this.changed.event;
+  private readonly stale = new vscode.EventEmitter<void>();
+  /** Fires when what the views show may be out of date: a reset, a failure, or a recovery from one. */
+  readonly onDidNeedRefresh = this.stale.event;
+  private stateValue: ConnectionState;
+  private restartAttempt = 0;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly logger: Logger,
+  ) {
+    this.stateValue = { kind: 'connecting', mode: this.mode };
+    this.local = new LocalService({
+      extensionPath: context.extensionPath,
+      dataDir: path.join(context.globalStorageUri.fsPath, 'service'),
+      getToken: () => context.secrets.get(LOCAL_TOKEN_KEY),
+      storeToken: (token) => context.secrets.store(LOCAL_TOKEN_KEY, token),
+      upstreamUrl: () => readSettings().upstreamUrl || undefined,
+      log: (message) => logger.info(message),
+      onExit: (code) => this.localServiceExited(code),
+    });
+    this.disposables.push(
+      this.changed,
+      this.stale,
+      context.secrets.onDidChange((e) => {
+        if (e.key === LOCAL_TOKEN_KEY || e.key === remoteTokenKey(readSettings().serviceUrl)) void this.reset();
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('llmSpaces.serviceUrl')) void this.reset();
+        if (e.affectsConfiguration('llmSpaces.localService.upstreamUrl') && this.mode === 'local') void this.restartLocal();
+      }),
+    );
+  }
+
+  get mode(): Mode {
+    return readSettings().serviceUrl ? 'remote' : 'local';
+  }
+
+  get state(): ConnectionState {
+    return this.stateValue;
+  }
+
+  get url(): string | undefined {
+    return this.current?.url ?? (this.mode === 'remote' ? readSettings().serviceUrl : undefined);
+  }
+
+  /** Where the built-in service keeps its data. */
+  get localDataDir(): string {
+    return path.join(this.context.globalStorageUri.fsPath, 'service');
+  }
+
+  private setState(state: ConnectionState): void {
+    const before = JSON.stringify(this.stateValue);
+    this.stateValue = state;
+    void vscode.commands.executeCommand('setContext', 'llmSpaces.state', state.kind);
+    void vscode.commands.executeCommand('setContext', 'llmSpaces.mode', state.mode);
+    if (JSON.stringify(state) === before) return;
+    this.changed.fire(state);
+    const wasDown = ['unreachable', 'signed-out'].includes(JSON.parse(before).kind as string);
+    if (state.kind !== 'ready' || wasDown) this.stale.fire();
+  }
+
+  private makeClient(url: string, token: () => Thenable<string | undefined> | string | undefined): LlmSpacesClient {
+    return new LlmSpacesClient({
+      baseUrl: url,
+      token: async () => token(),
+      timeoutMs: readSettings().requestTimeoutMs,
+      onRequest: (entry) => this.logger.request(entry),
+    });
+  }
+
+  async client(): Promise<LlmSpacesClient> {
+    if (this.current) return this.current.client;
+    const settings = readSettings();
+    if (settings.serviceUrl) {
+      const url = settings.serviceUrl;
+      const token = await this.context.secrets.get(remoteTokenKey(url));
+      if (!token) {
+        this.setState({ kind: 'signed-out', mode: 'remote', url });
+        throw new NotSignedInError(url);
+      }
+      this.current = { url, client: this.makeClient(url, () => this.context.secrets.get(remoteTokenKey(url))) };
+      return this.current.client;
+    }
+    this.setState({ kind: 'connecting', mode: 'local' });
+    try {
+      const endpoint = await this.local.ensure();
+      this.current = { url: endpoint.url, client: this.makeClient(endpoint.url, () => endpoint.token) };
+      return this.current.client;
+    } catch (error) {
+      this.setState({ kind: 'unreachable', mode: 'local', message: (error as Error).message });
+      throw error;
+    }
+  }
+
+  /** Runs a call against the service, keeping the connection state current. */
+  async call<T>(fn: (client: LlmSpacesClient) => Promise<T>): Promise<T> {
+    const client = await this.client();
+    try {
+      const result = await fn(client);
+      if (this.stateValue.kind !== 'ready') this.setState({ kind: 'ready', mode: this.mode, url: client.baseUrl });
+      return result;
+    } catch (error) {
+      if (error instanceof UnauthorizedError && this.mode === 'remote') {
+        this.setState({ kind: 'signed-out', mode: 'remote', url: client.baseUrl });
+      } else if ((error instanceof NetworkError || (error instanceof TimeoutError && !(error instanceof CancelledError))) && this.current?.client === client) {
+        if (this.mode === 'local') {
+          // The service may have died or moved (another window restarted it): reconnect once.
+          this.dropClient();
+          try {
+            return await fn(await this.client());
+          } catch (retryError) {
+            this.setState({ kind: 'unreachable', mode: 'local', url: client.baseUrl, message: (retryError as Error).message });
+            throw retryError;
+          }
+        }
+        this.setState({ kind: 'unreachable', mode: 'remote', url: client.baseUrl, message: error.message });
+      }
+      throw error;
+    }
+  }
+
+  /** Checks a token with a real call before keeping it. */
+  async signIn(url: string, token: string): Promise<void> {
+    const probe = this.makeClient(url, () => token);
+    try {
+      await probe.listModels();
+    } finally {
+      await probe.close();
+    }
+    await this.context.secrets.store(remoteTokenKey(url), token);
+    await this.reset();
+  }
+
+  async signOut(): Promise<void> {
+    const url = readSettings().serviceUrl;
+    if (url) await this.context.secrets.delete(remoteTokenKey(url));
+    await this.reset();
+  }
+
+  async remoteToken(): Promise<string | undefined> {
+    const url = readSettings().serviceUrl;
+    return url ? this.context.secrets.get(remoteTokenKey(url)) : this.context.secrets.get(LOCAL_TOKEN_KEY);
+  }
+
+  /** Forgets the current client; the next call connects again with the current settings. */
+  async reset(): Promise<void> {
+    this.dropClient();
+    this.setState({ kind: 'connecting', mode: this.mode });
+    this.stale.fire();
+  }
+
+  private dropClient(): void {
+    const old = this.current;
+    this.current = undefined;
+    void old?.client.close();
+  }
+
+  /** Restarts the built-in service (e.g. after the upstream setting changed). */
+  async restartLocal(): Promise<void> {
+    this.dropClient();
+    await this.local.stop();
+    await this.reset();
+  }
+
+  private localServiceExited(code: number | null): void {
+    this.dropClient();
+    const wait = BACKOFF_MS[Math.min(this.restartAttempt, BACKOFF_MS.length - 1)]!;
+    this.restartAttempt++;
+    this.logger.error(`The built-in service stopped (exit code ${code}); restarting in ${wait / 1000} s.`);
+    this.setState({ kind: 'unreachable', mode: 'local', message: vscode.l10n.t('The built-in service stopped; restarting in {0} s…', wait / 1000) });
+    clearTimeout(this.restartTimer);
+    this.restartTimer = setTimeout(() => {
+      this.client().then(
+        () => {
+          this.restartAttempt = 0;
+          this.setState({ kind: 'ready', mode: 'local', url: this.current!.url });
+        },
+        (error: unknown) => this.logger.error(`Restart failed: ${(error as Error).message}`),
+      );
+    }, wait);
+  }
+
+  dispose(): void {
+    clearTimeout(this.restartTimer);
+    this.dropClient();
+    if (this.mode === 'local') this.local.dispose();
+    this.disposables.forEach((d) => d.dispose());
+  }
+}

@@ -1,0 +1,173 @@
+// The built-in service as a child process of the extension host: one per data folder, shared by every
+// window (a window that finds one running connects to it), restarted with backoff when it dies, and
+// stopped by the last window that lets go of it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { request } from 'undici';
+import { isAlive, readLock } from '../service/lockFile';
+
+export interface LocalServiceOptions {
+  /** Folder of the extension, holding dist/service.js. */
+  extensionPath: string;
+  /** Where the database lives (the extension's global storage). */
+  dataDir: string;
+  getToken: () => Thenable<string | undefined>;
+  storeToken: (token: string) => Thenable<void>;
+  upstreamUrl: () => string | undefined;
+  log: (message: string) => void;
+  /** Called when the service this window started exits on its own. */
+  onExit: (code: number | null) => void;
+}
+
+export interface LocalEndpoint {
+  url: string;
+  token: string;
+  pid: number;
+}
+
+export const LOCAL_TOKEN_KEY = 'llmSpaces.localService.token';
+
+export class LocalService {
+  private child: ChildProcess | undefined;
+  private starting: Promise<LocalEndpoint> | undefined;
+  private disposed = false;
+
+  constructor(private readonly options: LocalServiceOptions) {}
+
+  /** The running service (this window's or another's), started if there is none. */
+  ensure(): Promise<LocalEndpoint> {
+    this.starting ??= this.connectOrStart().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  private async token(): Promise<string> {
+    const existing = await this.options.getToken();
+    if (existing) return existing;
+    const token = `lls_${randomBytes(24).toString('base64url')}`;
+    await this.options.storeToken(token);
+    return token;
+  }
+
+  private async connectOrStart(): Promise<LocalEndpoint> {
+    mkdirSync(this.options.dataDir, { recursive: true });
+    const token = await this.token();
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const lock = readLock(this.options.dataDir);
+      if (lock?.url && isAlive(lock.pid) && (await healthy(lock.url))) {
+        this.lease();
+        if (lock.pid !== this.child?.pid) this.options.log(`Connected to the built-in service of another window at ${lock.url} (pid ${lock.pid}).`);
+        return { url: lock.url, token, pid: lock.pid };
+      }
+      if (lock && isAlive(lock.pid) && !lock.url) {
+        // Another window is starting it right now.
+        await delay(300);
+        continue;
+      }
+      try {
+        return await this.start(token);
+      } catch (error) {
+        if (!(error instanceof FolderTaken)) throw error;
+      }
+    }
+    throw new Error('The built-in service did not start.');
+  }
+
+  private start(token: string): Promise<LocalEndpoint> {
+    const script = path.join(this.options.extensionPath, 'dist', 'service.js');
+    const args = [script, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', this.options.dataDir];
+    const upstream = this.options.upstreamUrl();
+    if (upstream) args.push('--upstream', upstream);
+    this.options.log(`Starting the built-in service: ${path.basename(process.execPath)} ${args.map((a) => path.basename(a) === a ? a : path.relative(this.options.extensionPath, a) || a).join(' ')}`);
+    // The token travels in the environment, never on the command line where `ps` would show it.
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', LLM_SPACES_TOKEN: token },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    this.child = child;
+    let output = '';
+    return new Promise<LocalEndpoint>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`The built-in service did not start within 20 s.\n${output}`)), 20_000);
+      child.stdout!.on('data', (d: Buffer) => {
+        output += d.toString();
+        const match = /listening on (http:\/\/\S+)/.exec(output);
+        if (match) {
+          clearTimeout(timer);
+          this.lease();
+          this.options.log(`Built-in service listening on ${match[1]} (pid ${child.pid}), data in ${this.options.dataDir}.`);
+          resolve({ url: match[1]!, token, pid: child.pid! });
+        }
+      });
+      child.stderr!.on('data', (d: Buffer) => {
+        output += d.toString();
+        this.options.log(`service: ${d.toString().trim()}`);
+      });
+      child.once('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        if (this.child === child) this.child = undefined;
+        if (/already using the data folder/.test(output)) return reject(new FolderTaken());
+        reject(new Error(`The built-in service exited with code ${code}.\n${output.trim()}`));
+        if (!this.disposed) this.options.onExit(code);
+      });
+      // Let the window close while the service keeps serving other windows.
+      child.unref();
+    });
+  }
+
+  /** Stops the service this window is using (e.g. to restart it with another upstream). */
+  async stop(): Promise<void> {
+    const lock = readLock(this.options.dataDir);
+    if (lock && isAlive(lock.pid)) {
+      process.kill(lock.pid, 'SIGTERM');
+      for (let i = 0; i < 50 && isAlive(lock.pid); i++) await delay(100);
+    }
+  }
+
+  /** Each window holds a lease file; the last one to let go stops the service. */
+  private lease(): void {
+    const dir = path.join(this.options.dataDir, 'clients');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, String(process.pid)), '');
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    const dir = path.join(this.options.dataDir, 'clients');
+    rmSync(path.join(dir, String(process.pid)), { force: true });
+    let others: string[] = [];
+    try {
+      others = readdirSync(dir).filter((name) => {
+        const alive = isAlive(Number(name));
+        if (!alive) rmSync(path.join(dir, name), { force: true });
+        return alive;
+      });
+    } catch {
+      others = [];
+    }
+    const lock = readLock(this.options.dataDir);
+    if (others.length === 0 && lock && isAlive(lock.pid)) {
+      this.options.log('Last window closed: stopping the built-in service.');
+      process.kill(lock.pid, 'SIGTERM');
+    }
+  }
+}
+
+class FolderTaken extends Error {}
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function healthy(url: string): Promise<boolean> {
+  try {
+    const response = await request(`${url}/healthz`, { headersTimeout: 2000, bodyTimeout: 2000 });
+    await response.body.text();
+    return response.statusCode === 200;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,58 @@
+// Composition root: builds the services, registers them, and nothing else. No network here: the
+// views connect when they first become visible.
+import * as vscode from 'vscode';
+import { ASSISTANT_SCHEME, AssistantDocuments } from './assistantDocuments';
+import { registerCommands } from './commands';
+import { AUTH_PROVIDER_ID, SpacesAuthProvider } from './connection/authProvider';
+import { Connection } from './connection/connection';
+import { Logger } from './logger';
+import { PROMPT_SCHEME, PromptFileSystem } from './prompts/promptFileSystem';
+import { PromptStore } from './prompts/promptStore';
+import type { Services } from './services';
+import { UsageStatus } from './usageStatus';
+import { ErrorReporter } from './userErrors';
+import { ModelsTree } from './views/modelsTree';
+import { PromptsTree } from './views/promptsTree';
+import { SpacesTree } from './views/spacesTree';
+
+export type ExtensionApi = Services;
+
+export function activate(context: vscode.ExtensionContext): ExtensionApi {
+  const logger = new Logger();
+  const connection = new Connection(context, logger);
+  const errors = new ErrorReporter(logger);
+  const promptStore = new PromptStore(connection);
+  const promptFs = new PromptFileSystem(promptStore, connection);
+  const services: Services = {
+    connection,
+    logger,
+    errors,
+    promptStore,
+    promptFs,
+    spaces: new SpacesTree(connection, context.globalState),
+    prompts: new PromptsTree(connection, promptStore, context.globalState),
+    models: new ModelsTree(connection),
+    usage: new UsageStatus(connection),
+  };
+  const auth = new SpacesAuthProvider(connection, context.secrets);
+  context.subscriptions.push(
+    logger,
+    connection,
+    errors,
+    promptStore,
+    services.spaces,
+    services.prompts,
+    services.models,
+    services.usage,
+    auth,
+    vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, 'LLM Spaces', auth),
+    vscode.workspace.registerFileSystemProvider(PROMPT_SCHEME, promptFs, { isCaseSensitive: true }),
+    vscode.workspace.registerTextDocumentContentProvider(ASSISTANT_SCHEME, new AssistantDocuments(connection)),
+    ...registerCommands(services),
+  );
+  return services;
+}
+
+export function deactivate(): void {
+  // Disposables in context.subscriptions release the built-in service.
+}

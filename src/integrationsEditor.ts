@@ -1,0 +1,44 @@
+// "Edit Observability Integrations": a guided input for the metrics and logs groups.
+import * as vscode from 'vscode';
+import { IntegrationsBody as IntegrationsBodySchema, type IntegrationsBody, type Organization } from './api/schemas';
+import type { Connection } from './connection/connection';
+
+export const maskSecret = (value: string | null | undefined) => (value ? `••••${value.slice(-4)}` : '—');
+
+type Group = 'metrics' | 'logs';
+
+/** Asks what to change, or applies `preset` (a PUT /v1/orgs/integrations body, validated) directly. */
+export async function editIntegrations(connection: Connection, preset?: unknown): Promise<Organization | undefined> {
+  if (preset !== undefined) {
+    const body = IntegrationsBodySchema.parse(preset);
+    return connection.call((c) => c.updateIntegrations(body));
+  }
+  const org = await connection.call((c) => c.getOrganization()).catch(() => undefined);
+  const describe = (g: Group) =>
+    org ? (org[`${g}_id`] ? `${org[`${g}_id`]} · ${org[`${g}_endpoint`]} · ${vscode.l10n.t('token')} ${maskSecret(org[`${g}_token`])}` : vscode.l10n.t('not set')) : '';
+  const pick = await vscode.window.showQuickPick(
+    (['metrics', 'logs'] as Group[]).flatMap((g) => [
+      { label: `$(edit) ${vscode.l10n.t('Set {0}…', g)}`, description: describe(g), group: g, clear: false },
+      { label: `$(trash) ${vscode.l10n.t('Clear {0}', g)}`, group: g, clear: true },
+    ]),
+    { title: vscode.l10n.t('Observability integrations'), placeHolder: vscode.l10n.t('Choose a group to set or clear') },
+  );
+  if (!pick) return undefined;
+  let body: IntegrationsBody;
+  if (pick.clear) {
+    body = { [pick.group]: null };
+  } else {
+    const ask = (prompt: string, value: string | null | undefined, password = false) =>
+      vscode.window.showInputBox({ title: vscode.l10n.t('{0} integration', pick.group), prompt, value: password ? '' : (value ?? ''), password, ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Required')) });
+    const id = await ask(vscode.l10n.t('Id'), org?.[`${pick.group}_id`]);
+    if (id === undefined) return undefined;
+    const token = await ask(vscode.l10n.t('Token (kept only on the service)'), undefined, true);
+    if (token === undefined) return undefined;
+    const endpoint = await ask(vscode.l10n.t('Endpoint URL'), org?.[`${pick.group}_endpoint`]);
+    if (endpoint === undefined) return undefined;
+    body = { [pick.group]: { id: id.trim(), token: token.trim(), endpoint: endpoint.trim() } };
+  }
+  const updated = await connection.call((c) => c.updateIntegrations(body));
+  void vscode.window.showInformationMessage(vscode.l10n.t('{0} integration {1}.', pick.group, pick.clear ? vscode.l10n.t('cleared') : vscode.l10n.t('saved')));
+  return updated;
+}

@@ -1,0 +1,106 @@
+// Saved prompts as documents: llm-prompt:/<id>/<title>.md. Saving sends the text to the service;
+// a failed save throws, so VS Code keeps the editor dirty with the user's text; a prompt changed on the
+// service since it was opened is not overwritten without asking; others' public prompts are read-only.
+import * as vscode from 'vscode';
+import type { PromptRecord } from '../api/schemas';
+import type { PromptStore } from './promptStore';
+import type { Connection } from '../connection/connection';
+import { describeError } from '../userErrors';
+
+export const PROMPT_SCHEME = 'llm-prompt';
+
+export function promptUri(prompt: Pick<PromptRecord, 'id' | 'title'>): vscode.Uri {
+  const name = prompt.title.replace(/[\\/:*?"<>|#%]+/g, ' ').trim() || 'prompt';
+  return vscode.Uri.from({ scheme: PROMPT_SCHEME, path: `/${prompt.id}/${name}.md` });
+}
+
+export const promptIdOf = (uri: vscode.Uri) => uri.path.split('/')[1] ?? '';
+
+export type ConflictChoice = 'overwrite' | 'cancel';
+
+export class PromptFileSystem implements vscode.FileSystemProvider {
+  private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.changed.event;
+  /** modified_on of each prompt as this editor last read or wrote it. */
+  private readonly baseline = new Map<string, string>();
+  /** Asks what to do when the prompt changed on the service; replaceable in tests. */
+  askConflict: (prompt: PromptRecord) => Thenable<ConflictChoice> = async (prompt) => {
+    const overwrite = vscode.l10n.t('Overwrite');
+    const choice = await vscode.window.showWarningMessage(
+      vscode.l10n.t('"{0}" was changed on the service after you opened it (at {1}). Overwrite those changes with yours?', prompt.title, prompt.modified_on),
+      { modal: true },
+      overwrite,
+    );
+    return choice === overwrite ? 'overwrite' : 'cancel';
+  };
+
+  constructor(
+    private readonly store: PromptStore,
+    private readonly connection: Connection,
+  ) {}
+
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+
+  private async prompt(uri: vscode.Uri): Promise<PromptRecord> {
+    const id = promptIdOf(uri);
+    const prompt = this.store.cached(id) ?? (await this.store.fetch(id));
+    if (!prompt) throw vscode.FileSystemError.FileNotFound(uri);
+    return prompt;
+  }
+
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    const prompt = await this.prompt(uri);
+    return {
+      type: vscode.FileType.File,
+      ctime: Date.parse(prompt.added_on) || 0,
+      // The version this editor holds: a change on the service is caught (and asked about) when saving.
+      mtime: Date.parse(this.baseline.get(prompt.id) ?? prompt.modified_on) || 0,
+      size: Buffer.byteLength(prompt.prompt),
+      permissions: this.store.isOwn(prompt.id) ? undefined : vscode.FilePermission.Readonly,
+    };
+  }
+
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    const id = promptIdOf(uri);
+    const prompt = (await this.store.fetch(id)) ?? (await this.prompt(uri));
+    this.baseline.set(id, prompt.modified_on);
+    return Buffer.from(prompt.prompt, 'utf8');
+  }
+
+  async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
+    const id = promptIdOf(uri);
+    if (!this.store.isOwn(id)) throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Public prompts of other organizations are read-only.'));
+    const text = Buffer.from(content).toString('utf8');
+    try {
+      const current = await this.store.fetch(id);
+      if (!current) throw vscode.FileSystemError.FileNotFound(vscode.l10n.t('The prompt no longer exists on the service.'));
+      const seen = this.baseline.get(id);
+      if (seen && current.modified_on !== seen && current.prompt !== text && (await this.askConflict(current)) === 'cancel') {
+        throw vscode.FileSystemError.Unavailable(vscode.l10n.t('Not saved: the prompt changed on the service. Your text is still in the editor.'));
+      }
+      const saved = await this.connection.call((c) => c.updatePrompt(id, { prompt: text }));
+      this.baseline.set(id, saved.modified_on);
+      this.store.remember(saved, true);
+      this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+    } catch (error) {
+      if (error instanceof vscode.FileSystemError) throw error;
+      // VS Code shows this message and keeps the editor dirty with the user's text.
+      throw vscode.FileSystemError.Unavailable(describeError(error, vscode.l10n.t('Saving the prompt')).message);
+    }
+  }
+
+  readDirectory(): [string, vscode.FileType][] {
+    return [];
+  }
+  createDirectory(): void {
+    throw vscode.FileSystemError.NoPermissions();
+  }
+  delete(): void {
+    throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Delete prompts from the Prompts view.'));
+  }
+  rename(): void {
+    throw vscode.FileSystemError.NoPermissions();
+  }
+}

@@ -1,0 +1,105 @@
+// Status bar item: connection state and this cycle's spend against the soft and hard limits.
+import * as vscode from 'vscode';
+import type { Organization } from './api/schemas';
+import type { Connection, ConnectionState } from './connection/connection';
+import { isMissingEndpoint } from './views/spacesTree';
+
+const REFRESH_MS = 5 * 60_000;
+
+export const usd = (n: number | null | undefined) => `$${(n ?? 0).toFixed((n ?? 0) < 1 ? 4 : 2)}`;
+
+export class UsageStatus implements vscode.Disposable {
+  readonly item = vscode.window.createStatusBarItem('llmSpaces.usage', vscode.StatusBarAlignment.Right, 100);
+  private org: Organization | undefined;
+  private readonly timer: NodeJS.Timeout;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly connection: Connection) {
+    this.item.name = vscode.l10n.t('LLM Spaces usage');
+    this.item.command = 'llmSpaces.showUsage';
+    this.disposables.push(this.item, connection.onDidChangeState((s) => this.render(s)));
+    this.timer = setInterval(() => void this.refresh(), REFRESH_MS);
+    this.render(connection.state);
+    this.item.show();
+  }
+
+  get organization(): Organization | undefined {
+    return this.org;
+  }
+
+  async refresh(): Promise<Organization | undefined> {
+    try {
+      this.org = await this.connection.call((c) => c.getOrganization());
+    } catch (error) {
+      if (!isMissingEndpoint(error)) this.org = undefined;
+    }
+    this.render(this.connection.state);
+    return this.org;
+  }
+
+  private render(state: ConnectionState): void {
+    const where = state.mode === 'local' ? vscode.l10n.t('built-in service') : (state.url ?? '');
+    this.item.backgroundColor = undefined;
+    switch (state.kind) {
+      case 'connecting':
+        this.item.text = `$(sync~spin) LLM Spaces`;
+        this.item.tooltip = vscode.l10n.t('Connecting to the {0}…', where);
+        return;
+      case 'signed-out':
+        this.item.text = `$(account) LLM Spaces: ${vscode.l10n.t('sign in')}`;
+        this.item.tooltip = vscode.l10n.t('Not signed in to {0}', where);
+        this.item.command = 'llmSpaces.signIn';
+        return;
+      case 'unreachable':
+        this.item.text = `$(debug-disconnect) LLM Spaces`;
+        this.item.tooltip = state.message;
+        this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
+        return;
+      case 'ready': {
+        this.item.command = 'llmSpaces.showUsage';
+        const org = this.org;
+        if (!org) {
+          this.item.text = `$(cloud) LLM Spaces`;
+          this.item.tooltip = vscode.l10n.t('Connected to the {0}', where);
+          if (!this.org) void this.refresh();
+          return;
+        }
+        const spent = org.total_tokens_cost;
+        const hard = org.spending_limit_hard ?? 0;
+        const soft = org.spending_limit_soft ?? 0;
+        this.item.text = `$(cloud) ${usd(spent)}${hard ? ` / ${usd(hard)}` : ''}`;
+        this.item.tooltip = vscode.l10n.t('{0}: {1} spent this cycle (soft limit {2}, hard limit {3}). Click for usage.', where, usd(spent), usd(soft), usd(hard));
+        if (hard && spent >= hard) this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
+        else if (soft && spent >= soft) this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+      }
+    }
+  }
+
+  /** A quick view of the organization's usage, subscription and limits. */
+  async showUsage(): Promise<void> {
+    const org = await this.refresh();
+    if (!org) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('This service does not share organization usage.'));
+      return;
+    }
+    const items: vscode.QuickPickItem[] = [
+      { label: vscode.l10n.t('Tokens'), kind: vscode.QuickPickItemKind.Separator },
+      { label: `$(symbol-number) ${org.total_tokens.toLocaleString('en-US')} tokens`, description: `${org.prompt_tokens.toLocaleString('en-US')} prompt · ${org.completion_tokens.toLocaleString('en-US')} completion` },
+      { label: vscode.l10n.t('Costs'), kind: vscode.QuickPickItemKind.Separator },
+      { label: `$(credit-card) ${usd(org.total_tokens_cost)} spent`, description: `${usd(org.prompt_tokens_cost)} prompt · ${usd(org.completion_tokens_cost)} completion` },
+      { label: `$(graph) ${usd(org.total_tokens_cost_savings)} saved`, description: vscode.l10n.t('against the benchmark models') },
+      { label: `$(pulse) ${org.num_requests} requests`, description: vscode.l10n.t('this cycle') },
+      { label: vscode.l10n.t('Subscription'), kind: vscode.QuickPickItemKind.Separator },
+      { label: `$(star) ${org.subscription_tier ?? '—'} · ${org.spaces_subscription_tier ?? '—'}`, description: `${org.spaces_subscription_status ?? '—'} · ${org.subscription_cycle ?? '—'} · ${org.spaces_subscription_seats ?? '—'} seat(s)` },
+      { label: `$(warning) ${vscode.l10n.t('Limits')}: ${usd(org.spending_limit_soft)} soft · ${usd(org.spending_limit_hard)} hard`, description: `${vscode.l10n.t('rate limit')} ${org.rate_limit}/min` },
+    ];
+    if (org.trial_end) items.push({ label: `$(clock) ${vscode.l10n.t('Trial ends {0}', new Date(org.trial_end * 1000).toLocaleDateString())}` });
+    if (org.subscription_pause_reason) items.push({ label: `$(error) ${vscode.l10n.t('Paused: {0} unpaid invoice(s)', org.subscription_pause_reason.invoices.length)}` });
+    await vscode.window.showQuickPick(items, { title: vscode.l10n.t('LLM Spaces usage — {0}', org.org_display_name ?? org.org_name), placeHolder: vscode.l10n.t('Usage this cycle') });
+  }
+
+  dispose(): void {
+    clearInterval(this.timer);
+    this.disposables.forEach((d) => d.dispose());
+  }
+}

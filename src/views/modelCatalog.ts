@@ -1,0 +1,98 @@
+// Filtering, sorting, grouping and describing the model catalogue. No vscode here: it is unit tested
+// and benchmarked with 10,000 models.
+import type { ModelRecord } from '../api/schemas';
+
+export const CAPABILITIES = ['functions', 'json', 'n', 'penalties', 'stream', 'vision'] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+export type ModelSort = 'name' | 'price' | 'context';
+
+export interface ModelFilter {
+  text: string;
+  capabilities: Capability[];
+  sort: ModelSort;
+}
+
+export interface ProviderGroup {
+  provider: string;
+  models: ModelRecord[];
+}
+
+const searchText = new WeakMap<ModelRecord, string>();
+const haystack = (m: ModelRecord) => {
+  let text = searchText.get(m);
+  if (text === undefined) {
+    text = `${m.namespace} ${m.model} ${m.provider ?? ''} ${m.description}`.toLowerCase();
+    searchText.set(m, text);
+  }
+  return text;
+};
+
+export const supports = (m: ModelRecord, c: Capability) => m[`supports_${c}`] === true;
+
+/** Price of input plus output per million units: the sort key for "price". */
+export const priceKey = (m: ModelRecord) => m.prompt_token_cost + m.completion_token_cost;
+
+export function arrange(models: readonly ModelRecord[], filter: ModelFilter): ProviderGroup[] {
+  const words = filter.text.toLowerCase().split(/\s+/).filter(Boolean);
+  const matches = models.filter((m) => words.every((w) => haystack(m).includes(w)) && filter.capabilities.every((c) => supports(m, c)));
+  const compare: Record<ModelSort, (a: ModelRecord, b: ModelRecord) => number> = {
+    name: (a, b) => (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0),
+    price: (a, b) => priceKey(a) - priceKey(b) || compare.name(a, b),
+    context: (a, b) => b.context_window - a.context_window || compare.name(a, b),
+  };
+  const groups = new Map<string, ModelRecord[]>();
+  for (const m of matches) {
+    const provider = m.provider ?? m.namespace.split('/')[0] ?? '?';
+    let list = groups.get(provider);
+    if (!list) groups.set(provider, (list = []));
+    list.push(m);
+  }
+  return [...groups.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([provider, list]) => ({ provider, models: list.sort(compare[filter.sort]) }));
+}
+
+export type Deprecation = { kind: 'retired' | 'soon'; date: string } | null;
+
+export function deprecationOf(m: ModelRecord, today = new Date().toISOString().slice(0, 10)): Deprecation {
+  if (!m.deprecated_on) return null;
+  return { kind: m.deprecated_on <= today ? 'retired' : 'soon', date: m.deprecated_on };
+}
+
+const money = (perUnit: number) => `$${(perUnit * 1_000_000).toFixed(perUnit * 1_000_000 < 1 ? 3 : 2)}`;
+
+export function priceLine(m: ModelRecord): string {
+  const unit = m.price_unit === 'characters' ? 'M characters' : 'M tokens';
+  return `${money(m.prompt_token_cost)} in / ${money(m.completion_token_cost)} out per ${unit}${m.base_cost ? ` + $${m.base_cost} per request` : ''}`;
+}
+
+export function flagsOf(m: ModelRecord): string[] {
+  return [
+    m.is_chat ? 'chat' : 'completion',
+    m.is_open_source && 'open source',
+    m.is_gdpr && 'GDPR',
+    m.is_rag && 'RAG',
+    m.is_ft && 'fine-tuned',
+    m.is_test_model && 'test model',
+  ].filter((f): f is string => typeof f === 'string');
+}
+
+/** The markdown of a model's tooltip (codicons allowed). */
+export function modelMarkdown(m: ModelRecord, today?: string): string {
+  const dep = deprecationOf(m, today);
+  const lines = [
+    `**${m.namespace}**${m.api_target && m.api_target !== m.model ? ` (\`${m.api_target}\`)` : ''}`,
+    '',
+    m.description,
+    '',
+    `- $(credit-card) ${priceLine(m)}`,
+    `- $(symbol-ruler) context window ${m.context_window.toLocaleString('en-US')} tokens`,
+    `- $(calendar) training data until ${m.until ?? 'unknown'}`,
+    `- $(check-all) ${CAPABILITIES.filter((c) => supports(m, c)).join(' · ') || 'no extra capabilities'}`,
+    `- $(tag) ${flagsOf(m).join(' · ')}`,
+  ];
+  if (dep?.kind === 'retired') lines.push('', `$(error) **Deprecated on ${dep.date}: no longer served.**`);
+  if (dep?.kind === 'soon') lines.push('', `$(warning) Deprecated: stops being served on ${dep.date}.`);
+  if (m.url) lines.push('', `[More information](${m.url})`);
+  return lines.join('\n');
+}

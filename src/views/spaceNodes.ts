@@ -1,0 +1,168 @@
+// The nodes of the Spaces view and how each is shown. Pure data in, TreeItem out.
+import * as vscode from 'vscode';
+import type { AssistantSummary, Conversation, ModelRecord, ModelSetting, Space, SpaceUpdateResponse } from '../api/schemas';
+
+export type SpaceGroup = 'weights' | 'policies' | 'settings' | 'failover' | 'models' | 'conversations' | 'assistants' | 'sandbox';
+
+export type SpaceNode =
+  | { kind: 'space'; space: Space; isSandbox: boolean; sandboxStatus?: string | null }
+  | { kind: 'group'; group: SpaceGroup; spaceId: string; view: SpaceUpdateResponse }
+  | { kind: 'field'; label: string; value: string; icon?: string }
+  | { kind: 'spaceModel'; spaceId: string; setting: ModelSetting }
+  | { kind: 'failoverModel'; model: ModelRecord; position: number }
+  | { kind: 'conversation'; spaceId: string; conversation: Conversation }
+  | { kind: 'assistant'; spaceId: string; assistant: AssistantSummary }
+  | { kind: 'assistantVersion'; spaceId: string; assistantId: string; version: AssistantSummary['versions'][number]; index: number }
+  | { kind: 'note'; text: string };
+
+const t = vscode.l10n.t;
+const GROUP_LABELS: Record<SpaceGroup, [string, string]> = {
+  weights: [t('Weights'), 'settings'],
+  policies: [t('Policies'), 'shield'],
+  settings: [t('Default settings'), 'symbol-property'],
+  failover: [t('Failover chain'), 'debug-step-over'],
+  models: [t('Models'), 'hubot'],
+  conversations: [t('Conversations'), 'comment-discussion'],
+  assistants: [t('Assistants'), 'person'],
+  sandbox: [t('Sandbox'), 'beaker'],
+};
+
+export const PRIVACY_LABELS = [t('any model'), t('GDPR-compliant models only'), t('models on this machine only')];
+
+const show = (value: unknown) => (value === null || value === undefined || value === '' ? '—' : String(value));
+
+/** The fields shown under a group of a Space. */
+export function groupFields(group: SpaceGroup, view: SpaceUpdateResponse): SpaceNode[] {
+  const app = view.main.app;
+  switch (group) {
+    case 'weights':
+      return (['cost', 'latency', 'quality'] as const).map((k) => ({ kind: 'field', label: k, value: show(app.weights?.[k]) }));
+    case 'policies': {
+      const p = app.policies ?? {};
+      const privacy = p.privacy_level ?? 0;
+      return [
+        { kind: 'field', label: 'privacy_level', value: `${privacy} (${PRIVACY_LABELS[privacy] ?? '?'})` },
+        { kind: 'field', label: 'max_cost', value: p.max_cost ? `$${p.max_cost}` : t('no cap') },
+        { kind: 'field', label: 'max_same_model_retries', value: show(p.max_same_model_retries) },
+        { kind: 'field', label: 'max_switch_model_retries', value: show(p.max_switch_model_retries) },
+        { kind: 'field', label: 'optimize_internal_requests', value: show(p.optimize_internal_requests) },
+        { kind: 'field', label: 'prompt', value: app.prompt?.title ?? show(p.prompt_id) },
+      ];
+    }
+    case 'settings': {
+      const s = app.settings ?? {};
+      return [
+        { kind: 'field', label: 'assistant_id', value: show(s.assistant_id) },
+        { kind: 'field', label: 'assistant_version_id', value: show(s.assistant_version_id) },
+        { kind: 'field', label: 'instructions', value: show(s.instructions) },
+        { kind: 'field', label: 'max_tokens', value: show(s.max_tokens) },
+        { kind: 'field', label: 'temperature', value: show(s.temperature) },
+      ];
+    }
+    case 'failover':
+      return [
+        { kind: 'field', label: t('enabled'), value: app.has_failover_chain ? t('yes') : t('no'), icon: app.has_failover_chain ? 'check' : 'circle-slash' },
+        ...view.main.failover_models.map((model, position): SpaceNode => ({ kind: 'failoverModel', model, position })),
+      ];
+    case 'models':
+      return [...view.main.base_model_settings, ...view.main.custom_model_settings].map((setting) => ({ kind: 'spaceModel', spaceId: app.id, setting }));
+    case 'sandbox':
+      return view.sandbox ? [{ kind: 'space', space: view.sandbox.app, isSandbox: true, sandboxStatus: view.sandbox_status }] : [{ kind: 'note', text: t('No sandbox') }];
+    default:
+      return [];
+  }
+}
+
+export function groupsOf(view: SpaceUpdateResponse): SpaceNode[] {
+  const groups: SpaceGroup[] = ['weights', 'policies', 'settings', 'failover', 'models', 'sandbox', 'conversations', 'assistants'];
+  const app = view.main.app;
+  return [
+    { kind: 'field', label: t('benchmark model'), value: app.benchmark_model?.namespace ?? show(app.benchmark_model_id), icon: 'dashboard' },
+    ...groups.filter((g) => g !== 'sandbox' || !app.sandbox_of).map((group): SpaceNode => ({ kind: 'group', group, spaceId: app.id, view })),
+  ];
+}
+
+export function toTreeItem(node: SpaceNode): vscode.TreeItem {
+  const collapsed = vscode.TreeItemCollapsibleState.Collapsed;
+  switch (node.kind) {
+    case 'space': {
+      const item = new vscode.TreeItem(node.space.name || node.space.id, collapsed);
+      item.id = `space:${node.space.id}`;
+      item.contextValue = node.isSandbox ? 'sandbox' : 'space';
+      const outdated = node.sandboxStatus === 'outdated';
+      item.description = node.isSandbox ? (outdated ? t('sandbox · outdated') : t('sandbox · up to date')) : (node.space.description ?? '');
+      item.iconPath = new vscode.ThemeIcon(node.isSandbox ? (outdated ? 'warning' : 'beaker') : 'layers', outdated ? new vscode.ThemeColor('list.warningForeground') : undefined);
+      item.tooltip = new vscode.MarkdownString(
+        `**${node.space.name ?? ''}**\n\n${node.space.description ?? ''}\n\n- id: \`${node.space.id}\`\n- key: …${node.space.key_end ?? ''}\n- modified: ${node.space.modified_on ?? '—'}` +
+          (outdated ? `\n\n$(warning) ${t('The main Space changed after this sandbox.')}` : ''),
+        true,
+      );
+      return item;
+    }
+    case 'group': {
+      const [label, icon] = GROUP_LABELS[node.group];
+      const item = new vscode.TreeItem(label, collapsed);
+      item.id = `group:${node.spaceId}:${node.group}`;
+      item.iconPath = new vscode.ThemeIcon(icon);
+      item.contextValue = `group.${node.group}`;
+      if (node.group === 'models') item.description = t('{0} active', node.view.main.active_models);
+      if (node.group === 'sandbox' && node.view.sandbox_status === 'outdated') item.description = t('outdated');
+      return item;
+    }
+    case 'field': {
+      const item = new vscode.TreeItem(node.label);
+      item.description = node.value;
+      item.tooltip = `${node.label}: ${node.value}`;
+      if (node.icon) item.iconPath = new vscode.ThemeIcon(node.icon);
+      item.contextValue = 'field';
+      return item;
+    }
+    case 'spaceModel': {
+      const s = node.setting;
+      const item = new vscode.TreeItem(s.namespace);
+      item.id = `spaceModel:${node.spaceId}:${s.id}`;
+      item.description = s.globally_disabled ? t('deprecated') : s.active ? t('active') : t('off');
+      item.iconPath = new vscode.ThemeIcon(s.globally_disabled ? 'circle-slash' : s.active ? 'pass-filled' : 'circle-large-outline');
+      item.contextValue = s.globally_disabled ? 'spaceModel.disabled' : s.active ? 'spaceModel.active' : 'spaceModel.inactive';
+      return item;
+    }
+    case 'failoverModel': {
+      const item = new vscode.TreeItem(`${node.position + 1}. ${node.model.namespace}`);
+      item.iconPath = new vscode.ThemeIcon('arrow-small-right');
+      item.contextValue = 'failoverModel';
+      return item;
+    }
+    case 'conversation': {
+      const item = new vscode.TreeItem(node.conversation.name || t('(unnamed)'));
+      item.id = `conversation:${node.spaceId}:${node.conversation.id}`;
+      item.description = node.conversation.settings?.assistant_id ? t('with assistant') : '';
+      item.tooltip = `${node.conversation.name}\n${node.conversation.id}\n${node.conversation.modified_on ?? ''}`;
+      item.iconPath = new vscode.ThemeIcon('comment');
+      item.contextValue = 'conversation';
+      return item;
+    }
+    case 'assistant': {
+      const item = new vscode.TreeItem(node.assistant.name, collapsed);
+      item.id = `assistant:${node.spaceId}:${node.assistant.id}`;
+      item.description = node.assistant.description ?? '';
+      item.iconPath = new vscode.ThemeIcon('person');
+      item.contextValue = 'assistant';
+      return item;
+    }
+    case 'assistantVersion': {
+      const item = new vscode.TreeItem(t('Version {0}', node.index + 1));
+      item.id = `version:${node.spaceId}:${node.version.id}`;
+      item.description = `${node.version.published ? t('published') : t('draft')} · ${node.version.added_on.slice(0, 10)}`;
+      item.iconPath = new vscode.ThemeIcon('versions');
+      item.contextValue = 'assistantVersion';
+      item.command = { command: 'llmSpaces.openAssistantVersion', title: t('Open Assistant Version'), arguments: [node] };
+      return item;
+    }
+    case 'note': {
+      const item = new vscode.TreeItem(node.text);
+      item.iconPath = new vscode.ThemeIcon('info');
+      item.contextValue = 'note';
+      return item;
+    }
+  }
+}

@@ -1,0 +1,53 @@
+// Runs the mocha suite of test/integration inside a real VS Code extension host (code-server), with the
+// extension loaded from this folder (or, with --vsix, installed from a package), and exits with the
+// suite's exit code. Desktop users with a VS Code binary can use runDesktop.ts instead.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { format } from 'node:util';
+import { ROOT, launchBrowser, remoteUri, startCodeServer, workbenchUrl } from './codeServer';
+
+const WATCHDOG_MS = Number(process.env.HOST_TEST_TIMEOUT_MS ?? 10 * 60_000);
+
+async function main(): Promise<number> {
+  const server = await startCodeServer();
+  const workspace = path.join(server.tmp, 'workspace');
+  mkdirSync(workspace, { recursive: true });
+  cpSync(path.join(ROOT, 'test/fixtures/workspace'), workspace, { recursive: true });
+  execFileSync('git', ['init', '-q'], { cwd: workspace });
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    const exit = new Promise<number>((resolve) => {
+      void page.exposeFunction('codeAutomationLog', (type: string, args: unknown[]) => {
+        const line = format(...(args as [unknown, ...unknown[]]));
+        (type === 'error' ? process.stderr : process.stdout).write(`${line}\n`);
+      });
+      void page.exposeFunction('codeAutomationExit', (code: number) => resolve(code));
+    });
+    const url = workbenchUrl(server, workspace, [
+      ['extensionDevelopmentPath', remoteUri(server, ROOT)],
+      ['extensionTestsPath', remoteUri(server, path.join(ROOT, 'out/test/integration/index.js'))],
+      ['skipWelcome', 'true'],
+    ]);
+    await page.goto(url);
+    const watchdog = new Promise<number>((resolve) =>
+      setTimeout(() => {
+        console.error(`The extension-host suite did not finish within ${WATCHDOG_MS / 1000} s.`);
+        resolve(1);
+      }, WATCHDOG_MS).unref(),
+    );
+    return await Promise.race([exit, watchdog]);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,86 @@
+// Activation, the command table, and each view showing what the service holds.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { COMMANDS } from '../../src/commands';
+import type { PromptNode } from '../../src/views/promptsTree';
+import { extension, serviceClient, EXTENSION_ID } from './support';
+
+describe('activation and views', () => {
+  it('activates, starts the built-in service, and registers exactly the commands of package.json', async () => {
+    const api = await extension();
+    const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
+    const manifest = JSON.parse(readFileSync(path.join(ext.extensionPath, 'package.json'), 'utf8')) as { contributes: { commands: Array<{ command: string }> } };
+    const declared = manifest.contributes.commands.map((c) => c.command).sort();
+    // VS Code adds focus/open/… commands for each view; those are not ours to declare.
+    const registered = (await vscode.commands.getCommands(true)).filter((c) => c.startsWith('llmSpaces.') && !/^llmSpaces\.(spaces|prompts|models)\./.test(c)).sort();
+    assert.deepEqual(declared, Object.keys(COMMANDS).sort());
+    assert.deepEqual(registered, declared);
+    await api.connection.client();
+    assert.equal(api.connection.mode, 'local');
+    assert.match(api.connection.url!, /^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it('the Spaces view lists the organization’s Spaces with their sandbox beneath', async () => {
+    const api = await extension();
+    const client = await serviceClient(api);
+    const onService = (await client.listSpaces()).items;
+    const roots = await api.spaces.getChildren();
+    const shown = roots.map((n) => (n.kind === 'space' ? n.space.id : '')).sort();
+    assert.deepEqual(shown, onService.filter((s) => !s.sandbox_of).map((s) => s.id).sort());
+    const main = roots.find((n) => n.kind === 'space')!;
+    const groups = await api.spaces.getChildren(main);
+    const sandboxGroup = groups.find((g) => g.kind === 'group' && g.group === 'sandbox')!;
+    const [sandbox] = await api.spaces.getChildren(sandboxGroup);
+    assert.equal(sandbox?.kind, 'space');
+    if (sandbox?.kind === 'space') assert.equal(sandbox.space.sandbox_of, main.kind === 'space' ? main.space.id : '');
+    const weights = await api.spaces.getChildren(groups.find((g) => g.kind === 'group' && g.group === 'weights'));
+    assert.deepEqual(weights.map((w) => (w.kind === 'field' ? w.label : '')), ['cost', 'latency', 'quality']);
+    const models = await api.spaces.getChildren(groups.find((g) => g.kind === 'group' && g.group === 'models'));
+    const spaceModels = await client.getSpaceModels(main.kind === 'space' ? main.space.id : '');
+    assert.equal(models.length, spaceModels.base_model_settings.length);
+    const conversations = await api.spaces.getChildren(groups.find((g) => g.kind === 'group' && g.group === 'conversations'));
+    assert.ok(conversations.some((c) => c.kind === 'conversation' && c.conversation.name === 'Welcome conversation'));
+  });
+
+  it('the Prompts view shows public, organization or all prompts, each with its review state', async () => {
+    const api = await extension();
+    const client = await serviceClient(api);
+    for (const show of ['public', 'org', 'all'] as const) {
+      await api.prompts.setShow(show);
+      const nodes = (await api.prompts.getChildren()) as PromptNode[];
+      assert.deepEqual(nodes.map((n) => n.prompt.id), (await client.listPrompts(show)).map((p) => p.id), show);
+    }
+    const nodes = (await api.prompts.getChildren()) as PromptNode[];
+    const declined = nodes.find((n) => n.prompt.decline_reason)!;
+    const item = api.prompts.getTreeItem(declined);
+    assert.match(String(item.description), /declined/);
+    assert.equal(item.contextValue, 'prompt.own');
+    const publicOne = nodes.find((n) => !n.own)!;
+    assert.equal(api.prompts.getTreeItem(publicOne).contextValue, 'prompt.public');
+  });
+
+  it('the Models view groups the whole catalogue by provider, filters and sorts it', async () => {
+    const api = await extension();
+    const client = await serviceClient(api);
+    const all = await client.listModels();
+    api.models.setFilter({ text: '', capabilities: [], sort: 'name' });
+    const groups = await api.models.getChildren();
+    const counted = groups.reduce((n, g) => n + (g.kind === 'provider' ? g.group.models.length : 0), 0);
+    assert.equal(counted, all.length);
+    assert.equal(groups.length, new Set(all.map((m) => m.provider)).size);
+    api.models.setFilter({ capabilities: ['vision'], text: 'gpt' });
+    const filtered = (await api.models.getChildren()).flatMap((g) => (g.kind === 'provider' ? g.group.models : []));
+    assert.ok(filtered.length > 0 && filtered.every((m) => m.supports_vision && m.namespace.includes('gpt')));
+    api.models.setFilter({ text: '', capabilities: [], sort: 'price' });
+    const openai = (await api.models.getChildren()).find((g) => g.kind === 'provider' && g.group.provider === 'openai');
+    const prices = openai!.kind === 'provider' ? openai!.group.models.map((m) => m.prompt_token_cost + m.completion_token_cost) : [];
+    assert.deepEqual(prices, [...prices].sort((a, b) => a - b));
+    const retired = all.find((m) => m.deprecated_on && m.deprecated_on < '2026-01-01')!;
+    const item = api.models.resolveTreeItem(api.models.getTreeItem({ kind: 'model', model: retired }), { kind: 'model', model: retired });
+    assert.equal(item.contextValue, 'model.retired');
+    assert.match((item.tooltip as vscode.MarkdownString).value, /no longer served/);
+    api.models.setFilter({ sort: 'name' });
+  });
+});

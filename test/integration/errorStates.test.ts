@@ -1,0 +1,86 @@
+// Error states: the built-in service dying, a remote service that refuses the token (401), rate limits
+// (429) and a remote service that is gone. Each gives the right message and nothing crashes.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { ConnectionState } from '../../src/connection/connection';
+import { isAlive, readLock } from '../../src/service/lockFile';
+import { startFaultServer, type FaultServer } from '../unit/support/faultServer';
+import { extension, reportsDuring, waitFor } from './support';
+
+const config = () => vscode.workspace.getConfiguration('llmSpaces');
+
+describe('error states', () => {
+  let fault: FaultServer | undefined;
+
+  afterEach(async () => {
+    await config().update('serviceUrl', undefined, vscode.ConfigurationTarget.Global);
+    await fault?.close();
+    fault = undefined;
+    const api = await extension();
+    await waitFor(async () => (await api.connection.client()) && api.connection.mode === 'local', 'back on the built-in service');
+  });
+
+  it('restarts the built-in service when it dies, and the views say so meanwhile', async () => {
+    const api = await extension();
+    await api.connection.client();
+    const dir = path.join(api.connection.localDataDir);
+    const before = readLock(dir)!;
+    const states: ConnectionState['kind'][] = [];
+    const sub = api.connection.onDidChangeState((s) => states.push(s.kind));
+    process.kill(before.pid, 'SIGKILL');
+    await waitFor(() => !isAlive(before.pid), 'the service to die');
+    await waitFor(async () => {
+      const roots = await api.spaces.getChildren();
+      return roots.length > 0 && api.connection.state.kind === 'ready';
+    }, 'the Spaces view to load again');
+    sub.dispose();
+    const after = readLock(dir)!;
+    assert.notEqual(after.pid, before.pid, 'a new service process');
+    assert.ok(isAlive(after.pid));
+    assert.ok(states.includes('unreachable') || states.includes('connecting'), `states seen: ${states.join(', ')}`);
+  });
+
+  it('a 401 from a remote service signs out and offers Sign In', async () => {
+    const api = await extension();
+    await api.connection.client();
+    const localUrl = api.connection.url!;
+    const token = (await api.connection.remoteToken())!;
+    fault = await startFaultServer(localUrl);
+    await config().update('serviceUrl', fault.url, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('llmSpaces.signIn', token);
+    await waitFor(() => api.connection.mode === 'remote', 'remote mode');
+    assert.ok((await api.prompts.getChildren()).length > 0, 'works while the token is accepted');
+    fault.script.push({ kind: 'status', status: 401, body: { detail: 'Invalid token' }, headers: { 'www-authenticate': 'Bearer' } });
+    const reports = await reportsDuring(api, () => vscode.commands.executeCommand('llmSpaces.createPrompt', { title: 'x', description: 'y' }));
+    assert.equal(api.connection.state.kind, 'signed-out');
+    assert.ok(reports[0]!.actions.includes('Sign In'), JSON.stringify(reports));
+    assert.ok(!JSON.stringify(reports).includes(token), 'the token is never in a message');
+    await vscode.commands.executeCommand('llmSpaces.signOut');
+    assert.equal(await api.connection.remoteToken(), undefined);
+    const roots = await api.spaces.getChildren();
+    assert.deepEqual(roots, []);
+    assert.equal(api.connection.state.kind, 'signed-out');
+  });
+
+  it('a 429 says when to retry, and a vanished remote service offers Retry', async () => {
+    const api = await extension();
+    await api.connection.client();
+    const token = (await api.connection.remoteToken())!;
+    fault = await startFaultServer(api.connection.url!);
+    await config().update('serviceUrl', fault.url, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('llmSpaces.signIn', token);
+    fault.script.push({ kind: 'status', status: 429, body: { detail: 'Rate limit of 200 requests per minute exceeded' }, headers: { 'retry-after': '90' } });
+    const limited = await reportsDuring(api, () => vscode.commands.executeCommand('llmSpaces.createPrompt', { title: 'x', description: 'y' }));
+    assert.match(limited[0]!.message, /rate limit is reached\. Try again after/);
+    assert.ok(limited[0]!.actions.includes('Retry'));
+    await fault.close();
+    fault = undefined;
+    const gone = await reportsDuring(api, () => vscode.commands.executeCommand('llmSpaces.createPrompt', { title: 'x', description: 'y' }));
+    assert.match(gone[0]!.message, /cannot be reached/);
+    assert.ok(gone[0]!.actions.includes('Retry') && gone[0]!.actions.includes('Show Log'));
+    assert.equal(api.connection.state.kind, 'unreachable');
+    await api.prompts.getChildren();
+    assert.match(api.prompts.view.message ?? '', /cannot be reached/);
+  });
+});

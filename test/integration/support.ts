@@ -1,0 +1,47 @@
+// Helpers for tests inside the extension host: the extension's services, an independent client to
+// check effects on the real service, and waiting for asynchronous UI state.
+import * as vscode from 'vscode';
+import { LlmSpacesClient } from '../../src/api/client';
+import type { ExtensionApi } from '../../src/extension';
+
+export const EXTENSION_ID = 'llm-spaces.llm-spaces';
+
+export async function extension(): Promise<ExtensionApi> {
+  const ext = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID);
+  if (!ext) throw new Error(`${EXTENSION_ID} is not installed`);
+  return ext.activate();
+}
+
+/** A client of our own against the service the extension uses, to check effects there. */
+export async function serviceClient(api: ExtensionApi): Promise<LlmSpacesClient> {
+  await api.connection.client();
+  const token = await api.connection.remoteToken();
+  return new LlmSpacesClient({ baseUrl: api.connection.url!, token: () => token });
+}
+
+export async function waitFor<T>(probe: () => T | Promise<T>, what: string, timeoutMs = 20_000): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await probe();
+      if (value) return value as NonNullable<T>;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`Timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+}
+
+/** Collects what the extension reports to the user while `fn` runs. */
+export async function reportsDuring(api: ExtensionApi, fn: () => Thenable<unknown>): Promise<Array<{ message: string; actions: string[] }>> {
+  const seen: Array<{ message: string; actions: string[] }> = [];
+  const sub = api.errors.onDidReport((r) => seen.push(r));
+  try {
+    await fn();
+  } finally {
+    sub.dispose();
+  }
+  return seen;
+}
