@@ -6,7 +6,8 @@ import { isMissingEndpoint } from './views/spacesTree';
 
 const REFRESH_MS = 5 * 60_000;
 
-export const usd = (n: number | null | undefined) => `$${(n ?? 0).toFixed((n ?? 0) < 1 ? 4 : 2)}`;
+/** Dollars with cents, and more digits only for small non-zero amounts (test models cost fractions of a cent). */
+export const usd = (n: number | null | undefined) => `$${(n ?? 0).toFixed(n && n < 0.01 ? 6 : 2)}`;
 
 export class UsageStatus implements vscode.Disposable {
   readonly item = vscode.window.createStatusBarItem('llmSpaces.usage', vscode.StatusBarAlignment.Right, 100);

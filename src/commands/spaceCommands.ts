@@ -14,7 +14,11 @@ type Of<K extends SpaceNode['kind']> = Extract<SpaceNode, { kind: K }>;
 
 export const refreshSpaces = (s: Services) => s.spaces.refresh();
 
-export async function addSpaceById(s: Services): Promise<void> {
+export async function addSpaceById(s: Services, given?: unknown): Promise<void> {
+  if (typeof given === 'string') {
+    if (!UUID.test(given)) throw new Error(t('A Space id is a uuid.'));
+    return s.spaces.addById(given);
+  }
   const id = await vscode.window.showInputBox({ title: t('Add a Space by id'), placeHolder: '00000000-0000-0000-0000-000000000000', validateInput: (v) => (UUID.test(v.trim()) ? undefined : t('A Space id is a uuid.')) });
   if (id) await s.spaces.addById(id.trim());
 }

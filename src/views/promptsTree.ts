@@ -56,7 +56,7 @@ export class PromptsTree implements vscode.TreeDataProvider<PromptNode>, vscode.
     const state = reviewState(p);
     const item = new vscode.TreeItem(p.title);
     item.id = `prompt:${p.id}`;
-    item.description = `${p.description} · ${vscode.l10n.t('{0} tokens', p.tokens)} · ${state}`;
+    item.description = `${state} · ${vscode.l10n.t('{0} tokens', p.tokens)} · ${p.description}`;
     item.iconPath = new vscode.ThemeIcon(STATE_ICONS[state], state === 'declined' ? new vscode.ThemeColor('list.errorForeground') : undefined);
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendMarkdown(`**${escape(p.title)}** — ${state}${node.own ? '' : ` (${vscode.l10n.t('public, read-only')})`}\n\n${escape(p.description)}\n\n`);

@@ -1,7 +1,7 @@
 // Starts code-server (VS Code 1.100 from npm) on a free loopback port with throwaway user and
 // extension folders, and Debian's Chromium driven by playwright-core to open the workbench.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,16 +35,22 @@ export interface StartOptions {
   /** Extra user settings. */
   settings?: Record<string, unknown>;
   log?: (line: string) => void;
+  /** A folder to keep user data in (default: a new temporary one, removed on stop). */
+  home?: string;
+  /** Keep `home` when stopping. */
+  keep?: boolean;
+  port?: number;
 }
 
 export async function startCodeServer(options: StartOptions = {}): Promise<CodeServer> {
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'llm-spaces-host-'));
+  const tmp = options.home ?? mkdtempSync(path.join(os.tmpdir(), 'llm-spaces-host-'));
   const userDataDir = path.join(tmp, 'user');
   const extensionsDir = path.join(tmp, 'extensions');
   mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
-  writeFileSync(
-    path.join(userDataDir, 'User', 'settings.json'),
+  const settingsFile = path.join(userDataDir, 'User', 'settings.json');
+  if (!existsSync(settingsFile)) writeFileSync(
+    settingsFile,
     JSON.stringify({
       'telemetry.telemetryLevel': 'off',
       'extensions.autoUpdate': false,
@@ -56,7 +62,7 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
       ...options.settings,
     }),
   );
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const child = spawn(
     process.execPath,
     [ENTRY, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir,
@@ -92,7 +98,7 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
         // already gone
       }
       await new Promise((resolve) => setTimeout(resolve, 300));
-      rmSync(tmp, { recursive: true, force: true });
+      if (!options.keep) rmSync(tmp, { recursive: true, force: true });
     },
   };
 }

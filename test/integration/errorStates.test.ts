@@ -84,3 +84,34 @@ describe('error states', () => {
     assert.match(api.prompts.view.message ?? '', /cannot be reached/);
   });
 });
+
+describe('a remote service with only the endpoints of the interface', () => {
+  let fault: FaultServer | undefined;
+
+  after(async () => {
+    await config().update('serviceUrl', undefined, vscode.ConfigurationTarget.Global);
+    await fault?.close();
+  });
+
+  it('lets the user add Spaces by id when there is no list endpoint, and remembers them', async () => {
+    const api = await extension();
+    await api.connection.client();
+    const token = (await api.connection.remoteToken())!;
+    const spaceId = ((await api.spaces.getChildren()).find((n) => n.kind === 'space') as { space: { id: string } }).space.id;
+    fault = await startFaultServer(api.connection.url!);
+    await config().update('serviceUrl', fault.url, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('llmSpaces.signIn', token);
+    const notAllowed = { kind: 'status', status: 405, body: { detail: 'Method Not Allowed' } } as const;
+    fault.script.push(notAllowed);
+    assert.deepEqual(await api.spaces.getChildren(), []);
+    assert.ok(api.spaces.listUnavailable);
+    // No GET /v1/apps/{id} either: the Space is read with an update that changes nothing.
+    fault.script.push(notAllowed);
+    fault.seen.length = 0;
+    await vscode.commands.executeCommand('llmSpaces.addSpaceById', spaceId);
+    assert.deepEqual(fault.seen.map((r) => `${r.method} ${r.path}`), [`GET /v1/apps/${spaceId}`, 'PUT /v1/apps/update']);
+    fault.script.push(notAllowed);
+    const roots = await api.spaces.getChildren();
+    assert.deepEqual(roots.map((n) => (n.kind === 'space' ? n.space.id : '')), [spaceId]);
+  });
+});

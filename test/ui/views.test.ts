@@ -1,0 +1,77 @@
+// UI tests in a real workbench: the LLM Spaces container, its three views populated from the built-in
+// service, and a saved prompt opened, edited and saved in the editor. Screenshots go to test-artifacts/ui.
+import assert from 'node:assert/strict';
+import { openWorkbench, rowsOf, runCommand, type Workbench } from './workbench';
+
+describe('LLM Spaces in the workbench (playwright)', function () {
+  this.timeout(180_000);
+  let wb: Workbench;
+
+  before(async () => {
+    wb = await openWorkbench();
+  });
+  after(async () => {
+    await wb?.close();
+  });
+
+  it('opens the LLM Spaces container with Spaces, Prompts and Models populated', async () => {
+    const { page } = wb;
+    await page.locator('.activitybar .action-item a[aria-label^="LLM Spaces"]').click();
+    await rowsOf(page, 'Spaces').filter({ hasText: 'My first Space' }).first().waitFor({ timeout: 60_000 });
+    const client = await wb.service();
+    const prompts = await client.listPrompts('all');
+    await rowsOf(page, 'Prompts').filter({ hasText: prompts[0]!.title }).first().waitFor();
+    const providers = new Set((await client.listModels()).map((m) => m.provider));
+    await rowsOf(page, 'Models').first().waitFor();
+    const shownProviders = await rowsOf(page, 'Models').allInnerTexts();
+    assert.ok(shownProviders.length > 0 && shownProviders.every((p) => providers.has(p)), `providers shown: ${shownProviders.join(', ')}`);
+    await wb.screenshot('01-views');
+  });
+
+  it('expands a Space to its configuration', async () => {
+    const { page } = wb;
+    await rowsOf(page, 'Spaces').filter({ hasText: 'My first Space' }).first().click();
+    await rowsOf(page, 'Spaces').filter({ hasText: 'Weights' }).waitFor();
+    await rowsOf(page, 'Spaces').filter({ hasText: 'Failover chain' }).waitFor();
+    await wb.screenshot('02-space-expanded');
+  });
+
+  it('opens a saved prompt in the editor, and saving it updates the service', async () => {
+    const { page } = wb;
+    const client = await wb.service();
+    const target = (await client.listPrompts('org')).find((p) => p.title === 'Team review checklist')!;
+    await rowsOf(page, 'Prompts').filter({ hasText: target.title }).first().click();
+    const editor = page.locator('.editor-instance .monaco-editor .view-lines').first();
+    await editor.waitFor();
+    await page.locator('.tab', { hasText: target.title }).first().waitFor();
+    await editor.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\nAlso check the changelog.');
+    await page.keyboard.press('Control+S');
+    const deadline = Date.now() + 20_000;
+    let stored = '';
+    while (Date.now() < deadline && !stored.includes('Also check the changelog.')) {
+      stored = (await client.listPrompts('org')).find((p) => p.id === target.id)!.prompt;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    assert.equal(stored, `${target.prompt}\nAlso check the changelog.`);
+    await wb.screenshot('03-prompt-saved');
+  });
+
+  it('creates a prompt through the input boxes, which check the title length as you type', async () => {
+    const { page } = wb;
+    await runCommand(page, 'LLM Spaces: Create Prompt…');
+    const input = page.locator('.quick-input-widget input');
+    await input.fill('x'.repeat(61));
+    await page.locator('.quick-input-message', { hasText: '1 to 60 characters' }).waitFor();
+    await wb.screenshot('04-title-too-long');
+    await input.fill('Made in the UI test');
+    await page.keyboard.press('Enter');
+    await input.fill('Created through the real input boxes');
+    await page.keyboard.press('Enter');
+    const client = await wb.service();
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline && !(await client.listPrompts('org')).some((p) => p.title === 'Made in the UI test')) await new Promise((r) => setTimeout(r, 200));
+    assert.ok((await client.listPrompts('org')).some((p) => p.title === 'Made in the UI test'));
+  });
+});

@@ -1,0 +1,95 @@
+// Drives the real VS Code workbench (code-server) in Chromium with the extension loaded, for UI tests.
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Browser, Page } from 'playwright-core';
+import { LlmSpacesClient } from '../../src/api/client';
+import { isAlive, readLock } from '../../src/service/lockFile';
+import { ROOT, launchBrowser, remoteUri, startCodeServer, workbenchUrl, type CodeServer } from '../host/codeServer';
+
+const run = promisify(execFile);
+export const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'ui');
+
+export interface Workbench {
+  page: Page;
+  server: CodeServer;
+  browser: Browser;
+  /** A client with its own token of the organization the extension uses, for checks on the service. */
+  service: () => Promise<LlmSpacesClient>;
+  screenshot: (name: string) => Promise<string>;
+  close: () => Promise<void>;
+}
+
+/**
+ * Starts code-server with the extension (from the working tree, or installed from a .vsix when
+ * LLM_SPACES_VSIX is set) and opens the workbench on a copy of the sample workspace.
+ */
+export async function openWorkbench(): Promise<Workbench> {
+  const server = await startCodeServer();
+  const workspace = path.join(server.tmp, 'workspace');
+  cpSync(path.join(ROOT, 'test/fixtures/workspace'), workspace, { recursive: true });
+  const vsix = process.env.LLM_SPACES_VSIX;
+  const extensionId = 'llm-spaces.llm-spaces';
+  const payload: Array<[string, string]> = [['skipWelcome', 'true']];
+  if (vsix) {
+    // code-server installs into the running server's extension folder.
+    await run(process.execPath, [path.join(ROOT, 'node_modules/code-server/out/node/entry.js'), '--extensions-dir', server.extensionsDir, '--user-data-dir', server.userDataDir, '--install-extension', path.resolve(vsix)]);
+  } else {
+    payload.unshift(['extensionDevelopmentPath', remoteUri(server, ROOT)]);
+  }
+  // Before the extension starts its built-in service, mint a token of our own in the same data folder.
+  const dataDir = path.join(server.userDataDir, 'User', 'globalStorage', extensionId, 'service');
+  mkdirSync(dataDir, { recursive: true });
+  const { stdout } = await run(process.execPath, [path.join(ROOT, 'dist/service.js'), 'token', 'create', '--data', dataDir]);
+  const token = (JSON.parse(stdout) as { token: string }).token;
+  const browser = await launchBrowser();
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(workbenchUrl(server, workspace, payload));
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  mkdirSync(ARTIFACTS, { recursive: true });
+  let client: LlmSpacesClient | undefined;
+  return {
+    page,
+    server,
+    browser,
+    service: async () => {
+      if (client) return client;
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline) {
+        const lock = readLock(dataDir);
+        if (lock?.url) return (client = new LlmSpacesClient({ baseUrl: lock.url, token: () => token }));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      throw new Error('The extension did not start its built-in service.');
+    },
+    screenshot: async (name) => {
+      const file = path.join(ARTIFACTS, `${name}.png`);
+      await page.screenshot({ path: file });
+      return file;
+    },
+    close: async () => {
+      await client?.close();
+      await browser.close();
+      await server.stop();
+      // The built-in service outlives a killed extension host by design (other windows may use it).
+      const lock = readLock(dataDir);
+      if (lock && isAlive(lock.pid)) process.kill(lock.pid, 'SIGTERM');
+    },
+  };
+}
+
+/** Runs a command from the command palette by its title. */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor();
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+  await page.keyboard.press('Enter');
+}
+
+/** The labels of the rows of one view (by its title) in the side bar. */
+export function rowsOf(page: Page, viewTitle: string) {
+  return page.locator(`.pane:has(.pane-header[aria-label^="${viewTitle}"]) .monaco-list-row .label-name`);
+}
