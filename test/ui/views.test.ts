@@ -62,11 +62,14 @@ describe('LLM Spaces in the workbench (playwright)', function () {
     const { page } = wb;
     await runCommand(page, 'LLM Spaces: Create Prompt…');
     const input = page.locator('.quick-input-widget input');
+    const step = (n: number) => page.locator('.quick-input-widget .quick-input-title', { hasText: `New prompt (${n}/2)` }).waitFor();
+    await step(1);
     await input.fill('x'.repeat(61));
     await page.locator('.quick-input-message', { hasText: '1 to 60 characters' }).waitFor();
     await wb.screenshot('04-title-too-long');
     await input.fill('Made in the UI test');
     await page.keyboard.press('Enter');
+    await step(2);
     await input.fill('Created through the real input boxes');
     await page.keyboard.press('Enter');
     const client = await wb.service();
