@@ -1,0 +1,99 @@
+// The built-in service's lifecycle as the extension runs it: started once per data folder, found and
+// shared by other windows, handed the upstream setting, and stopped by the last window only.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { LlmSpacesClient } from '../../../src/api/client';
+import { LocalService, type LocalServiceOptions } from '../../../src/connection/localService';
+import { isAlive, readLock } from '../../../src/service/lockFile';
+import { startFakeUpstream } from '../support/fakeUpstream';
+import { removeDir, tempDir } from '../support/service';
+
+const ROOT = path.resolve(__dirname, '../../../..');
+
+function window(dataDir: string, overrides: Partial<LocalServiceOptions> = {}) {
+  let token: string | undefined;
+  const exits: Array<number | null> = [];
+  const service = new LocalService({
+    extensionPath: ROOT,
+    dataDir,
+    getToken: async () => token,
+    storeToken: async (t) => void (token = t),
+    upstreamUrl: () => undefined,
+    log: () => undefined,
+    onExit: (code) => exits.push(code),
+    ...overrides,
+  });
+  return { service, exits, token: () => token };
+}
+
+const waitDead = async (pid: number) => {
+  for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+  return !isAlive(pid);
+};
+
+describe('built-in service lifecycle (LocalService)', function () {
+  this.timeout(30_000);
+
+  it('starts one service, which a second window finds and shares; the last window stops it', async () => {
+    const dir = tempDir();
+    const first = window(dir);
+    const a = await first.service.ensure();
+    assert.ok(isAlive(a.pid));
+    const again = await first.service.ensure();
+    assert.equal(again.pid, a.pid, 'ensure() is idempotent');
+    const client = new LlmSpacesClient({ baseUrl: a.url, token: () => a.token });
+    assert.ok((await client.listModels()).length > 0, 'the generated token works');
+    await client.close();
+
+    // Another window: same data folder and (shared secret storage) the same token.
+    const second = new LocalService({ extensionPath: ROOT, dataDir: dir, getToken: async () => first.token(), storeToken: async () => undefined, upstreamUrl: () => undefined, log: () => undefined, onExit: () => undefined });
+    const b = await second.ensure();
+    assert.deepEqual([b.url, b.pid], [a.url, a.pid], 'connects to the running service');
+
+    // A window that is still open holds a lease: closing this one must not stop the service.
+    const other = spawn('sleep', ['30']);
+    writeFileSync(path.join(dir, 'clients', String(other.pid)), '');
+    first.service.dispose();
+    await new Promise((r) => setTimeout(r, 300));
+    assert.ok(isAlive(a.pid), 'still serving the other window');
+    other.kill();
+    await new Promise((r) => other.once('exit', r));
+    second.dispose();
+    assert.ok(await waitDead(a.pid), 'the last window stopped it');
+    assert.deepEqual(first.exits, [], 'a deliberate stop is not reported as a crash');
+    removeDir(dir);
+  });
+
+  it('reports an unexpected exit, and starts a new service over the stale lock', async () => {
+    const dir = tempDir();
+    const w = window(dir);
+    const a = await w.service.ensure();
+    process.kill(a.pid, 'SIGKILL');
+    for (let i = 0; i < 50 && w.exits.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(w.exits.length, 1);
+    const b = await w.service.ensure();
+    assert.notEqual(b.pid, a.pid);
+    assert.equal(readLock(dir)!.pid, b.pid);
+    w.service.dispose();
+    assert.ok(await waitDead(b.pid));
+    removeDir(dir);
+  });
+
+  it('hands the upstream setting to the service as --upstream', async () => {
+    const upstream = await startFakeUpstream();
+    const dir = tempDir();
+    const w = window(dir, { upstreamUrl: () => upstream.url });
+    const endpoint = await w.service.ensure();
+    const client = new LlmSpacesClient({ baseUrl: endpoint.url, token: () => endpoint.token });
+    const appId = (await client.listSpaces()).items[0]!.id;
+    const reply = await client.chat({ app_id: appId, prompt: 'hi', model: 'local/llama3.2' });
+    assert.equal(reply.choices[0]!.message.content, 'upstream:llama3.2:hi');
+    await client.close();
+    w.service.dispose();
+    assert.ok(await waitDead(endpoint.pid));
+    await upstream.close();
+    removeDir(dir);
+  });
+});
