@@ -25,6 +25,8 @@ export class NotSignedInError extends Error {
 
 export const remoteTokenKey = (url: string) => `llmSpaces.token:${url}`;
 
+const refused = (error: unknown) => (error as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED';
+
 const BACKOFF_MS = [1000, 2000, 4000, 8000, 15_000, 30_000];
 
 export class Connection implements vscode.Disposable {
@@ -139,8 +141,9 @@ export class Connection implements vscode.Disposable {
       if (error instanceof UnauthorizedError && this.mode === 'remote') {
         this.setState({ kind: 'signed-out', mode: 'remote', url: client.baseUrl });
       } else if ((error instanceof NetworkError || (error instanceof TimeoutError && !(error instanceof CancelledError))) && this.current?.client === client) {
-        if (this.mode === 'local') {
-          // The service may have died or moved (another window restarted it): reconnect once.
+        if (this.mode === 'local' && refused(error)) {
+          // The service is gone or moved (another window restarted it), and the request never reached
+          // it, so sending it again cannot do anything twice: reconnect and retry once.
           this.dropClient();
           try {
             return await fn(await this.client());
@@ -219,7 +222,8 @@ export class Connection implements vscode.Disposable {
   dispose(): void {
     clearTimeout(this.restartTimer);
     this.dropClient();
-    if (this.mode === 'local') this.local.dispose();
+    // Always let go of the lease: this window may have used the built-in service before switching.
+    this.local.dispose();
     this.disposables.forEach((d) => d.dispose());
   }
 }
