@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { ModelRecord } from '../api/schemas';
 import type { Connection } from '../connection/connection';
 import { describeError } from '../userErrors';
-import { arrange, deprecationOf, modelMarkdown, priceLine, type Capability, type ModelFilter, type ModelSort, type ProviderGroup } from './modelCatalog';
+import { arrange, deprecationOf, modelMarkdown, priceLine, type ModelFilter, type ProviderGroup } from './modelCatalog';
 
 export type ModelNode = { kind: 'provider'; group: ProviderGroup } | { kind: 'model'; model: ModelRecord };
 
@@ -81,9 +81,6 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
       return [];
     }
   }
-
-  static readonly sorts: ModelSort[] = ['name', 'price', 'context'];
-  static readonly capabilities: Capability[] = ['functions', 'json', 'n', 'penalties', 'stream', 'vision'];
 
   dispose(): void {
     this.disposables.forEach((d) => d.dispose());

@@ -40,7 +40,6 @@ interface Prepared {
   maxTokens: number;
   temperature: number;
   conversationId: string | null;
-  conversationExists: boolean;
   benchmark: ModelRecord | undefined;
   warnings: string[];
 }
@@ -108,7 +107,6 @@ export function prepareChat(db: Database, caller: Caller, body: Body, options: E
     maxTokens,
     temperature,
     conversationId: body.conversation_id ?? null,
-    conversationExists: conversation !== null,
     benchmark: row.benchmark_model_id ? findModel(db, caller, row.benchmark_model_id)?.record : undefined,
     warnings,
   };
