@@ -18,7 +18,13 @@ export class UsageStatus implements vscode.Disposable {
   constructor(private readonly connection: Connection) {
     this.item.name = vscode.l10n.t('LLM Spaces usage');
     this.item.command = 'llmSpaces.showUsage';
-    this.disposables.push(this.item, connection.onDidChangeState((s) => this.render(s)));
+    this.disposables.push(
+      this.item,
+      connection.onDidChangeState((state) => {
+        this.render(state);
+        if (state.kind === 'ready') void this.refresh();
+      }),
+    );
     this.timer = setInterval(() => void this.refresh(), REFRESH_MS);
     this.render(connection.state);
     this.item.show();
@@ -62,7 +68,6 @@ export class UsageStatus implements vscode.Disposable {
         if (!org) {
           this.item.text = `$(cloud) LLM Spaces`;
           this.item.tooltip = vscode.l10n.t('Connected to the {0}', where);
-          if (!this.org) void this.refresh();
           return;
         }
         const spent = org.total_tokens_cost;

@@ -51,7 +51,7 @@ describe('error states', () => {
     await vscode.commands.executeCommand('llmSpaces.signIn', token);
     await waitFor(() => api.connection.mode === 'remote', 'remote mode');
     assert.ok((await api.prompts.getChildren()).length > 0, 'works while the token is accepted');
-    fault.script.push({ kind: 'status', status: 401, body: { detail: 'Invalid token' }, headers: { 'www-authenticate': 'Bearer' } });
+    fault.script.push({ match: 'POST /v1/prompts', kind: 'status', status: 401, body: { detail: 'Invalid token' }, headers: { 'www-authenticate': 'Bearer' } });
     const reports = await reportsDuring(api, () => vscode.commands.executeCommand('llmSpaces.createPrompt', { title: 'x', description: 'y' }));
     assert.equal(api.connection.state.kind, 'signed-out');
     assert.ok(reports[0]!.actions.includes('Sign In'), JSON.stringify(reports));
@@ -70,7 +70,7 @@ describe('error states', () => {
     fault = await startFaultServer(api.connection.url!);
     await config().update('serviceUrl', fault.url, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('llmSpaces.signIn', token);
-    fault.script.push({ kind: 'status', status: 429, body: { detail: 'Rate limit of 200 requests per minute exceeded' }, headers: { 'retry-after': '90' } });
+    fault.script.push({ match: 'POST /v1/prompts', kind: 'status', status: 429, body: { detail: 'Rate limit of 200 requests per minute exceeded' }, headers: { 'retry-after': '90' } });
     const limited = await reportsDuring(api, () => vscode.commands.executeCommand('llmSpaces.createPrompt', { title: 'x', description: 'y' }));
     assert.match(limited[0]!.message, /rate limit is reached\. Try again after/);
     assert.ok(limited[0]!.actions.includes('Retry'));
@@ -102,15 +102,17 @@ describe('a remote service with only the endpoints of the interface', () => {
     await config().update('serviceUrl', fault.url, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('llmSpaces.signIn', token);
     const notAllowed = { kind: 'status', status: 405, body: { detail: 'Method Not Allowed' } } as const;
-    fault.script.push(notAllowed);
+    const noList = { ...notAllowed, match: 'POST /v1/apps/?' };
+    fault.script.push(noList);
     assert.deepEqual(await api.spaces.getChildren(), []);
     assert.ok(api.spaces.listUnavailable);
     // No GET /v1/apps/{id} either: the Space is read with an update that changes nothing.
-    fault.script.push(notAllowed);
+    fault.script.push({ ...notAllowed, match: `GET /v1/apps/${spaceId}` });
     fault.seen.length = 0;
     await vscode.commands.executeCommand('llmSpaces.addSpaceById', spaceId);
-    assert.deepEqual(fault.seen.map((r) => `${r.method} ${r.path}`), [`GET /v1/apps/${spaceId}`, 'PUT /v1/apps/update']);
-    fault.script.push(notAllowed);
+    const spaceRequests = fault.seen.map((r) => `${r.method} ${r.path}`).filter((r) => r.includes('/v1/apps'));
+    assert.deepEqual(spaceRequests, [`GET /v1/apps/${spaceId}`, 'PUT /v1/apps/update']);
+    fault.script.push(noList);
     const roots = await api.spaces.getChildren();
     assert.deepEqual(roots.map((n) => (n.kind === 'space' ? n.space.id : '')), [spaceId]);
   });

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { AssistantSummary, AssistantVersion, AssistantVersionCreateBody } from '../../api/schemas';
 import type { z } from 'zod';
 import type { Database } from '../db';
-import { notFound } from '../problem';
+import { invalid, notFound } from '../problem';
 import { nowIso, type Caller } from './caller';
 import { requireModel } from './models';
 
@@ -106,5 +106,17 @@ export function createVersion(db: Database, caller: Caller, appId: string, assis
 export function getVersion(db: Database, appId: string, assistantId: string, versionId: string): AssistantVersion {
   const version = findVersion(db, appId, versionId);
   if (!version || version.assistant_id !== assistantId) throw notFound('Assistant version');
+  return version;
+}
+
+/**
+ * Checks an assistant and version chosen for a Space: the assistant belongs to it, and the version to
+ * that assistant (or, with no assistant named, to any assistant of the Space). 422 at `loc` otherwise.
+ */
+export function checkAssistantChoice(db: Database, appId: string, assistantId: string | null | undefined, versionId: string | null | undefined, loc: string[]): AssistantVersion | undefined {
+  if (assistantId && !findAssistant(db, appId, assistantId)) throw invalid([...loc, 'assistant_id'], 'Assistant not found in this Space', 'not_found');
+  if (!versionId) return undefined;
+  const version = findVersion(db, appId, versionId);
+  if (!version || (assistantId && version.assistant_id !== assistantId)) throw invalid([...loc, 'assistant_version_id'], 'Version not found for this assistant', 'not_found');
   return version;
 }

@@ -2,10 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Conversation, ConversationWithRequests, LoggedRequest } from '../../api/schemas';
 import type { Database } from '../db';
-import { invalid, notFound } from '../problem';
-import { nowIso, parseJson } from './caller';
-import { findAssistant, findVersion } from './assistants';
-import { laterThan } from './spaces';
+import { notFound } from '../problem';
+import { laterThan, nowIso, parseJson } from './caller';
+import { checkAssistantChoice } from './assistants';
 
 interface ConversationRow {
   id: string;
@@ -33,14 +32,7 @@ export function findConversation(db: Database, appId: string, id: string): Conve
 }
 
 function checkSettings(db: Database, appId: string, settings: Settings): void {
-  if (!settings) return;
-  if (settings.assistant_id && !findAssistant(db, appId, settings.assistant_id)) throw invalid(['body', 'settings', 'assistant_id'], 'Assistant not found in this Space', 'not_found');
-  if (settings.assistant_version_id) {
-    const version = findVersion(db, appId, settings.assistant_version_id);
-    if (!version || (settings.assistant_id && version.assistant_id !== settings.assistant_id)) {
-      throw invalid(['body', 'settings', 'assistant_version_id'], 'Version not found for this assistant', 'not_found');
-    }
-  }
+  if (settings) checkAssistantChoice(db, appId, settings.assistant_id, settings.assistant_version_id, ['body', 'settings']);
 }
 
 export function createConversation(db: Database, appId: string, body: { name: string; settings?: Settings }, id: string = randomUUID()): Conversation {

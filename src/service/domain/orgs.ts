@@ -143,19 +143,20 @@ export function recordUsage(db: Database, orgId: string, usage: UsageDelta): voi
 }
 
 function stampAlerts(db: Database, orgId: string, added: number): void {
-  const org = getOrganization(db, orgId);
-  const spent = org.total_tokens_cost;
-  const before = spent - added;
-  const alerts: Record<string, number | null> = { ...(org.alert_emails ?? {}) } as Record<string, number | null>;
+  const row = db.get<{ spent: number; profile: string; alert_emails: string | null }>('SELECT total_tokens_cost AS spent, profile, alert_emails FROM orgs WHERE id = $id', { id: orgId });
+  if (!row) return;
+  const limits = parseJson<{ spending_limit_soft?: number | null; spending_limit_hard?: number | null }>(row.profile, {});
+  const before = row.spent - added;
+  const crossed = (limit: number | null | undefined) => !!limit && limit > 0 && before < limit && row.spent >= limit;
+  const alerts = parseJson<Record<string, number | null>>(row.alert_emails, {}) ?? {};
   const now = Math.floor(Date.now() / 1000);
-  const crossed = (limit: number | null | undefined) => !!limit && limit > 0 && before < limit && spent >= limit;
-  let changed = false;
-  const stamp = (key: string) => {
-    alerts[key] = now;
-    changed = true;
-  };
-  if (crossed(org.spending_limit_soft)) stamp('soft_limit');
-  if (crossed(org.spending_limit_hard)) stamp('hard_limit');
-  for (const pct of [50, 80, 90, 100]) if (org.spending_limit_hard && crossed((org.spending_limit_hard * pct) / 100)) stamp(`usage_${pct}`);
-  if (changed) db.run('UPDATE orgs SET alert_emails = $a WHERE id = $org', { a: JSON.stringify(alerts), org: orgId });
+  const hard = limits.spending_limit_hard;
+  const due = [
+    crossed(limits.spending_limit_soft) && 'soft_limit',
+    crossed(hard) && 'hard_limit',
+    ...[50, 80, 90, 100].map((pct) => !!hard && crossed((hard * pct) / 100) && `usage_${pct}`),
+  ].filter((key): key is string => typeof key === 'string');
+  if (due.length === 0) return;
+  for (const key of due) alerts[key] = now;
+  db.run('UPDATE orgs SET alert_emails = $a WHERE id = $org', { a: JSON.stringify(alerts), org: orgId });
 }

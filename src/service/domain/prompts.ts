@@ -5,8 +5,7 @@ import type { SeedPrompt } from '../catalogue';
 import type { Database } from '../db';
 import { forbidden, notFound } from '../problem';
 import { countTokens } from '../tokenizer';
-import { laterThan } from './spaces';
-import { nowIso, type Caller } from './caller';
+import { laterThan, nowIso, type Caller } from './caller';
 
 interface PromptRow {
   id: string;

@@ -4,11 +4,11 @@ import type { Permission, Policies, Space, SpaceDetail, SpaceSettings, SpaceUpda
 import type { z } from 'zod';
 import type { Database } from '../db';
 import { forbidden, invalid, notFound } from '../problem';
-import { nowIso, parseJson, type Caller } from './caller';
+import { laterThan, nowIso, parseJson, type Caller } from './caller';
 import { issueToken } from './auth';
 import { findModel, findModelByName, requireModel, setFailoverChain, spaceModels } from './models';
 import { findPrompt } from './prompts';
-import { findAssistant, findVersion } from './assistants';
+import { checkAssistantChoice } from './assistants';
 
 export interface AppRow {
   id: string;
@@ -188,7 +188,8 @@ export function updateSpace(db: Database, caller: Caller, body: z.output<typeof 
   if (body.benchmark_model_id) requireModel(db, caller, body.benchmark_model_id, ['body', 'benchmark_model_id']);
   if (body.policies?.prompt_id && !findPrompt(db, caller, body.policies.prompt_id)) throw invalid(['body', 'policies', 'prompt_id'], 'Prompt not found', 'not_found');
   const settings = { ...current.settings, ...definedOnly(body.settings ?? {}) };
-  checkAssistant(db, row.id, settings, body.settings ?? {});
+  // A newly sent version must belong to the assistant the merged settings name.
+  if (body.settings?.assistant_id || body.settings?.assistant_version_id) checkAssistantChoice(db, row.id, settings.assistant_id, body.settings.assistant_version_id, ['body', 'settings']);
   const weights = { ...current.weights, ...definedOnly(body.weights ?? {}) } as Weights;
   if (weights.cost + weights.latency + weights.quality <= 0) throw invalid(['body', 'weights'], 'At least one weight must be greater than 0', 'value_error');
   const policies = { ...current.policies, ...definedOnly(body.policies ?? {}) };
@@ -231,23 +232,6 @@ function checkSandbox(db: Database, caller: Caller, row: AppRow, sandboxOf: stri
   if (db.get('SELECT 1 AS x FROM apps WHERE sandbox_of = $id', { id: row.id })) throw invalid(loc, 'This Space has a sandbox of its own, so it cannot become a sandbox');
 }
 
-function checkAssistant(db: Database, appId: string, merged: SpaceSettings, sent: SpaceSettings): void {
-  if (sent.assistant_id && !findAssistant(db, appId, sent.assistant_id)) throw invalid(['body', 'settings', 'assistant_id'], 'Assistant not found in this Space', 'not_found');
-  if (sent.assistant_version_id) {
-    const version = findVersion(db, appId, sent.assistant_version_id);
-    if (!version || (merged.assistant_id && version.assistant_id !== merged.assistant_id)) {
-      throw invalid(['body', 'settings', 'assistant_version_id'], 'Version not found for this assistant', 'not_found');
-    }
-  }
-}
-
 function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null)) as Partial<T>;
-}
-
-/** A modification time strictly after `previous`, so that ordering by modified_on never ties. */
-export function laterThan(previous: string): string {
-  const now = new Date();
-  const before = Date.parse(previous);
-  return (Number.isFinite(before) && now.getTime() <= before ? new Date(before + 1) : now).toISOString();
 }

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { ChatBody, ChatCompletion, ModelRecord } from '../../api/schemas';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
-import { findAssistant, findVersion } from '../domain/assistants';
+import { checkAssistantChoice, findVersion } from '../domain/assistants';
 import { createConversation, findConversation, touchConversation } from '../domain/conversations';
 import { findModel, findModelByName, isRetired, retiresSoon, appModelRows, type CatalogueModel } from '../domain/models';
 import { recordUsage } from '../domain/orgs';
@@ -153,12 +153,8 @@ function resolveConversation(db: Database, appId: string, body: Body) {
 function resolveAssistantVersion(db: Database, appId: string, body: Body, conversation: { assistant_id?: string; assistant_version_id?: string } | null, config: AppConfig) {
   const assistantId = body.assistant_id ?? conversation?.assistant_id ?? config.settings.assistant_id ?? null;
   const versionId = body.assistant_version_id ?? conversation?.assistant_version_id ?? config.settings.assistant_version_id ?? null;
-  if (body.assistant_id && !findAssistant(db, appId, body.assistant_id)) throw invalid(['body', 'assistant_id'], 'Assistant not found in this Space', 'not_found');
-  if (versionId) {
-    const version = findVersion(db, appId, versionId);
-    if (!version || (assistantId && version.assistant_id !== assistantId)) throw invalid(['body', 'assistant_version_id'], 'Version not found for this assistant', 'not_found');
-    return version;
-  }
+  if (body.assistant_id) checkAssistantChoice(db, appId, body.assistant_id, null, ['body']);
+  if (versionId) return checkAssistantChoice(db, appId, assistantId, versionId, ['body'])!;
   if (!assistantId) return null;
   const latest = db.get<{ id: string }>('SELECT id FROM assistant_versions WHERE assistant_id = $a ORDER BY published DESC, added_on DESC LIMIT 1', { a: assistantId });
   return latest ? (findVersion(db, appId, latest.id) ?? null) : null;

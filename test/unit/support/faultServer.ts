@@ -4,14 +4,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 
-export type Fault =
+/** `match`, when given, is the start of `METHOD /path` a fault is for; other requests pass it by. */
+export type Fault = { match?: string } & (
   | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
   | { kind: 'hang' }
   | { kind: 'destroy' }
   /** Pass the streamed reply through, then cut the connection after `events` events. */
   | { kind: 'cut-stream'; events: number }
   /** Pass the streamed reply through, but end it cleanly without [DONE] after `events` events. */
-  | { kind: 'end-stream'; events: number };
+  | { kind: 'end-stream'; events: number }
+);
 
 export interface FaultServer {
   url: string;
@@ -28,7 +30,8 @@ export async function startFaultServer(target: string): Promise<FaultServer> {
     req.on('data', (d: Buffer) => chunks.push(d));
     req.on('end', () => {
       seen.push({ method: req.method!, path: req.url!, authorization: req.headers.authorization });
-      const fault = script.shift();
+      const at = script.findIndex((f) => !f.match || `${req.method} ${req.url}`.startsWith(f.match));
+      const fault = at >= 0 ? script.splice(at, 1)[0] : undefined;
       if (fault?.kind === 'status') {
         res.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });
         res.end(fault.body === undefined ? '' : typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body));
