@@ -38,7 +38,7 @@ function productBuilds() {
   if (existsSync('src/extension.ts')) {
     builds.push({ ...nodeBase, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] });
   }
-  const ui = walk('src/webview-ui', (f) => /\/main\.ts$/.test(f) || /[\\/][a-z-]+\.main\.ts$/.test(f));
+  const ui = walk('src/webview-ui', (f) => /\/main\.ts$/.test(f) || /[\\/][A-Za-z-]+\.main\.ts$/.test(f));
   for (const entry of ui) {
     builds.push({
       bundle: true,

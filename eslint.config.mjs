@@ -20,4 +20,17 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/api and src/service must not depend on vscode.' }] }],
     },
   },
+  {
+    // The browser side of the webviews talks to the host only through src/shared/protocol.ts.
+    files: ['src/webview-ui/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'A webview cannot use the vscode API; ask the host through the protocol.' }],
+          patterns: [{ group: ['**/webviews/*', '**/views/*', '**/connection/*', '**/commands/*', '**/service/*', '**/prompts/*'], message: 'Webview code may import only src/shared and src/api/schemas.' }],
+        },
+      ],
+    },
+  },
 );

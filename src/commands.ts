@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import * as connection from './commands/connectionCommands';
 import * as models from './commands/modelCommands';
+import * as panels from './commands/playgroundCommands';
 import * as prompts from './commands/promptCommands';
 import * as spaces from './commands/spaceCommands';
 import type { Services } from './services';
@@ -19,8 +20,10 @@ export const COMMANDS = {
   'llmSpaces.refreshSpaces': [spaces.refreshSpaces, 'Refreshing Spaces'],
   'llmSpaces.addSpaceById': [spaces.addSpaceById, 'Adding the Space'],
   'llmSpaces.createSpace': [spaces.createSpace, 'Creating the Space'],
-  'llmSpaces.openSpaceSettings': [spaces.comingSoon('Space settings editor'), 'Opening the Space settings'],
-  'llmSpaces.openPlayground': [spaces.comingSoon('playground chat'), 'Opening the playground'],
+  'llmSpaces.openSpaceSettings': [panels.openSpaceSettings, 'Opening the Space settings'],
+  'llmSpaces.openPlayground': [panels.openPlayground, 'Opening the playground'],
+  'llmSpaces.sendSelectionToPlayground': [panels.sendSelectionToPlayground, 'Sending the selection to the playground'],
+  'llmSpaces.openOrganization': [panels.openOrganization, 'Opening the organization'],
   'llmSpaces.toggleModel': [spaces.toggleModel, 'Turning the model on or off'],
   'llmSpaces.renameConversation': [spaces.renameConversation, 'Renaming the conversation'],
   'llmSpaces.changeConversationAssistant': [spaces.changeConversationAssistant, 'Changing the assistant'],

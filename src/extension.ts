@@ -14,6 +14,7 @@ import { ErrorReporter } from './userErrors';
 import { ModelsTree } from './views/modelsTree';
 import { PromptsTree } from './views/promptsTree';
 import { SpacesTree } from './views/spacesTree';
+import { WebviewPanels } from './webviews/webviewPanels';
 
 export type ExtensionApi = Services;
 
@@ -33,7 +34,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     prompts: new PromptsTree(connection, promptStore, context.globalState),
     models: new ModelsTree(connection),
     usage: new UsageStatus(connection),
+    webviews: new WebviewPanels(context.extensionUri),
   };
+  services.webviews.bind(services);
   const auth = new SpacesAuthProvider(connection, context.secrets);
   context.subscriptions.push(
     logger,
@@ -44,6 +47,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     services.prompts,
     services.models,
     services.usage,
+    services.webviews,
     auth,
     vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, 'LLM Spaces', auth),
     vscode.workspace.registerFileSystemProvider(PROMPT_SCHEME, promptFs, { isCaseSensitive: true }),

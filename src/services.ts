@@ -8,6 +8,7 @@ import type { ErrorReporter } from './userErrors';
 import type { ModelsTree } from './views/modelsTree';
 import type { PromptsTree } from './views/promptsTree';
 import type { SpacesTree } from './views/spacesTree';
+import type { WebviewPanels } from './webviews/webviewPanels';
 
 export interface Services {
   connection: Connection;
@@ -19,4 +20,5 @@ export interface Services {
   promptFs: PromptFileSystem;
   models: ModelsTree;
   usage: UsageStatus;
+  webviews: WebviewPanels;
 }

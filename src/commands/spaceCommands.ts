@@ -93,7 +93,3 @@ export async function copyId(_s: Services, node: SpaceNode): Promise<void> {
   await vscode.env.clipboard.writeText(id);
   vscode.window.setStatusBarMessage(t('Copied {0}', id), 3000);
 }
-
-/** Issue-4 features: the command exists now and says so. */
-export const comingSoon = (feature: string) => () =>
-  void vscode.window.showInformationMessage(t('The {0} is not part of this version of LLM Spaces yet.', feature));

@@ -14,3 +14,14 @@ export function reviewState(prompt: Pick<PromptRecord, 'decline_reason' | 'appro
 export function applyPrompt(template: string, text: string): string {
   return template.includes('{{prompt}}') ? template.split('{{prompt}}').join(text) : `${template}\n\n${text}`;
 }
+
+/**
+ * Code as a fenced markdown block whose info string names the language and the file, e.g.
+ * "```typescript src/cart.ts". The fence is longer than any run of backticks inside the code.
+ */
+export function fencedCode(code: string, language: string, fileName: string): string {
+  const longest = Math.max(0, ...[...code.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  const info = [language, fileName.replace(/\s/g, '_')].filter(Boolean).join(' ');
+  return `${fence}${info}\n${code.replace(/\n$/, '')}\n${fence}`;
+}

@@ -68,12 +68,17 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
     return item;
   }
 
+  /** The catalogue, read once per connection and shared with the webviews. */
+  async catalogue(): Promise<ModelRecord[]> {
+    this.models ??= await this.connection.call((c) => c.listModels());
+    return this.models;
+  }
+
   async getChildren(node?: ModelNode): Promise<ModelNode[]> {
     if (node?.kind === 'model') return [];
     if (node?.kind === 'provider') return node.group.models.map((model) => ({ kind: 'model', model }));
     try {
-      this.models ??= await this.connection.call((c) => c.listModels());
-      const groups = arrange(this.models, this.filter);
+      const groups = arrange(await this.catalogue(), this.filter);
       this.view.message = groups.length ? undefined : vscode.l10n.t('No model matches the filter.');
       return groups.map((group) => ({ kind: 'provider', group }));
     } catch (error) {

@@ -76,16 +76,21 @@ export class SpacesTree implements vscode.TreeDataProvider<SpaceNode>, vscode.Di
     }
   }
 
-  private async roots(): Promise<SpaceNode[]> {
-    let spaces: Space[];
+  /** Every Space the token sees, or those added by id where the service cannot list them. */
+  async list(): Promise<Space[]> {
     try {
-      spaces = await this.connection.call((c) => listAllSpaces(c));
+      const spaces = await this.connection.call((c) => listAllSpaces(c));
       this.listUnavailable = false;
+      return spaces;
     } catch (error) {
       if (!isMissingEndpoint(error)) throw error;
       this.listUnavailable = true;
-      spaces = await this.rememberedSpaces();
+      return this.rememberedSpaces();
     }
+  }
+
+  private async roots(): Promise<SpaceNode[]> {
+    const spaces = await this.list();
     void vscode.commands.executeCommand('setContext', 'llmSpaces.spacesEmpty', spaces.length === 0);
     const ids = new Set(spaces.map((s) => s.id));
     // A sandbox shows under its main Space, unless that Space is not in the list.

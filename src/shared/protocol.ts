@@ -1,0 +1,206 @@
+// The typed messages between each webview and the extension host; the only module both sides import.
+//
+// A webview says `ready` once its script runs, then makes calls: `{type: 'call', id, method, params}`.
+// The host parses every message with the schemas below (a webview is untrusted input) and answers each
+// call exactly once with `{type: 'reply', id, ok, ...}`. Between calls the host may post events.
+import { z } from 'zod';
+import { ChatBody, SpaceUpdateBody, type ChatMetadata, type Organization, type SpaceUpdateResponse, type Usage } from '../api/schemas';
+
+// ---------------------------------------------------------------- envelope
+
+export const Ready = z.object({ type: z.literal('ready') });
+export const Call = z.object({ type: z.literal('call'), id: z.int().min(0), method: z.string().max(40), params: z.unknown() });
+export const FromWebview = z.discriminatedUnion('type', [Ready, Call]);
+export type FromWebview = z.infer<typeof FromWebview>;
+
+/** What the user is told when a call fails; `fields` maps a body path such as `weights.cost` to its message. */
+export interface CallError {
+  message: string;
+  fields: Record<string, string>;
+  cancelled?: boolean;
+}
+
+export type Reply = { type: 'reply'; id: number; ok: true; result: unknown } | { type: 'reply'; id: number; ok: false; error: CallError };
+export type ToWebview<E> = Reply | { type: 'event'; event: E };
+
+/** The parameter schema of each method a webview may call. */
+export type Calls = Record<string, z.ZodType>;
+/** Host-side handlers: the call's parsed params and its id (streamed events name the call they belong to). */
+export type Handlers<C extends Calls, R extends { [K in keyof C]: unknown }> = { [K in keyof C]: (params: z.infer<C[K]>, callId: number) => Promise<R[K]> };
+
+const Id = z.string().min(1).max(100);
+const Name = z.string().trim().min(1, 'must be 1 to 200 characters').max(200, 'must be 1 to 200 characters');
+
+// ---------------------------------------------------------------- playground
+
+export const ChatDraft = ChatBody.omit({ stream: true });
+export type ChatDraft = z.infer<typeof ChatDraft>;
+export const AttachmentKind = z.enum(['images', 'files']);
+
+export const PlaygroundCalls = {
+  context: z.object({}),
+  space: z.object({ appId: Id }),
+  send: z.object({ body: ChatDraft }),
+  stop: z.object({ callId: z.int().min(0) }),
+  newConversation: z.object({ appId: Id, name: Name }),
+  loadConversation: z.object({ appId: Id, conversationId: Id }),
+  renameConversation: z.object({ appId: Id, conversationId: Id, name: Name }),
+  attach: z.object({ kind: AttachmentKind }),
+  attachUris: z.object({ kind: AttachmentKind, uris: z.array(z.string().max(4000)).min(1).max(20) }),
+  codeAction: z.object({ action: z.enum(['copy', 'insert', 'replace']), code: z.string().max(2_000_000) }),
+  openLink: z.object({ href: z.url({ protocol: /^https?$/, error: 'only http and https links open' }) }),
+} satisfies Calls;
+
+/** A catalogue model as the playground needs it: what to show, what it costs, whether it reads images. */
+export interface ModelBrief {
+  namespace: string;
+  model: string;
+  provider: string;
+  vision: boolean;
+  promptCost: number;
+  completionCost: number;
+  baseCost: number;
+  byCharacters: boolean;
+  contextWindow: number;
+  deprecatedOn: string | null;
+}
+
+export interface PlaygroundContext {
+  spaces: Array<{ id: string; name: string }>;
+  models: ModelBrief[];
+  /** False on a service without the list endpoint and no Space added by id yet. */
+  spacesListed: boolean;
+}
+
+export interface SpaceBrief {
+  id: string;
+  name: string;
+  activeModels: string[];
+  assistants: Array<{ id: string; name: string; versions: Array<{ id: string; label: string }> }>;
+  conversations: ConversationBrief[];
+  canChat: boolean;
+  defaults: { temperature: number | null; maxTokens: number | null };
+}
+
+export interface ConversationBrief {
+  id: string;
+  name: string;
+}
+
+export interface ReplyInfo {
+  id: string;
+  content: string;
+  finishReason: string | null;
+  namespace: string;
+  usage: Usage;
+  costs: ChatMetadata['costs'];
+  savings: ChatMetadata['cost_savings'];
+  latencySeconds: number;
+  retries: number;
+  warning: string | null;
+  conversationId: string | null;
+}
+
+export interface Turn {
+  prompt: string;
+  reply: ReplyInfo | null;
+  error: string | null;
+}
+
+export interface Attachment {
+  name: string;
+  size: number;
+  dataUrl: string;
+}
+
+export interface PlaygroundResults {
+  context: PlaygroundContext;
+  space: SpaceBrief;
+  send: ReplyInfo;
+  stop: null;
+  /** null when the service cannot create conversations: replies then thread by parent request only. */
+  newConversation: ConversationBrief | null;
+  loadConversation: Turn[];
+  renameConversation: ConversationBrief;
+  attach: Attachment[];
+  attachUris: Attachment[];
+  codeAction: null;
+  openLink: null;
+}
+
+export type PlaygroundEvent =
+  | { type: 'delta'; callId: number; content: string }
+  /** Text from "Send Selection to Playground" for the prompt box, and the Space to use if none is chosen. */
+  | { type: 'draft'; prompt: string; appId: string | null }
+  | { type: 'useSpace'; appId: string };
+
+// ---------------------------------------------------------------- Space settings editor
+
+export const SpaceChanges = SpaceUpdateBody.omit({ id: true });
+export type SpaceChanges = z.infer<typeof SpaceChanges>;
+
+export const SpaceSettingsCalls = {
+  load: z.object({}),
+  save: z.object({ changes: SpaceChanges, baseModifiedOn: z.string().nullable() }),
+  setDirty: z.object({ dirty: z.boolean(), changes: SpaceChanges }),
+  openSpace: z.object({ spaceId: Id }),
+  chooseLogo: z.object({}),
+} satisfies Calls;
+
+export interface SpaceEditorData {
+  view: SpaceUpdateResponse;
+  /** Other Spaces, for "sandbox of". */
+  spaces: Array<{ id: string; name: string }>;
+  models: Array<{ id: string; namespace: string }>;
+  prompts: Array<{ id: string; title: string }>;
+  assistants: SpaceBrief['assistants'];
+  /** Changes kept from before a reload or an interrupted close. */
+  draft: SpaceChanges | null;
+}
+
+export type SaveResult =
+  | { kind: 'saved'; view: SpaceUpdateResponse }
+  | { kind: 'reloaded'; view: SpaceUpdateResponse }
+  | { kind: 'cancelled' };
+
+export interface SpaceSettingsResults {
+  load: SpaceEditorData;
+  save: SaveResult;
+  setDirty: null;
+  openSpace: null;
+  chooseLogo: string | null;
+}
+
+export type SpaceSettingsEvent = { type: 'reload' };
+
+// ---------------------------------------------------------------- organization panel
+
+const IntegrationGroup = z.object({
+  id: z.string().trim().min(1, 'required').max(200),
+  /** Empty keeps the token the service has. */
+  token: z.string().max(2000),
+  endpoint: z.url({ error: 'must be a URL' }).max(2000),
+});
+
+export const OrganizationCalls = {
+  load: z.object({}),
+  saveIntegration: z.object({ group: z.enum(['metrics', 'logs']), value: IntegrationGroup.nullable() }),
+  openLink: PlaygroundCalls.openLink,
+} satisfies Calls;
+
+/** The organization with `metrics_token` and `logs_token` masked (`••••ab12`): a secret never enters a webview. */
+export type MaskedOrganization = Organization;
+
+export interface OrganizationData {
+  org: MaskedOrganization | null;
+  /** Why `org` is missing, e.g. the service does not offer GET /v1/orgs/self. */
+  unavailable: string | null;
+}
+
+export interface OrganizationResults {
+  load: OrganizationData;
+  saveIntegration: OrganizationData;
+  openLink: null;
+}
+
+export type OrganizationEvent = { type: 'reload' };

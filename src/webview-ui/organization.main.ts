@@ -1,0 +1,128 @@
+// The organization panel, browser side: usage and cost this cycle drawn against the spending limits,
+// the subscription and its pause reasons, alert e-mails sent, and the observability integrations.
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-label/index.js';
+import '@vscode-elements/elements/dist/vscode-textfield/index.js';
+import { OrganizationCalls, type MaskedOrganization, type OrganizationData, type OrganizationEvent, type OrganizationResults } from '../shared/protocol';
+import { fill, h, money, valueOf } from './dom';
+import { field, markFields, textfield } from './fields';
+import { CallFailed, HostChannel } from './hostChannel';
+import { spendChart } from './organization/spendChart';
+
+const channel = new HostChannel<typeof OrganizationCalls, OrganizationResults, OrganizationEvent>();
+const app = document.getElementById('app')!;
+const status = h('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
+const say = (text: string) => (status.textContent = text);
+const date = (seconds: number | null | undefined) => (seconds ? new Date(seconds * 1000).toLocaleDateString() : '—');
+const table = (rows: Array<[string, string]>, label: string) =>
+  h('table', { class: 'kv', 'aria-label': label }, h('tbody', {}, ...rows.map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, v)))));
+
+function usage(org: MaskedOrganization): HTMLElement {
+  const n = (x: number) => x.toLocaleString();
+  return h(
+    'section',
+    { class: 'card', 'aria-label': 'Usage this cycle' },
+    h('h2', {}, 'Usage this cycle'),
+    spendChart(org.total_tokens_cost, org.spending_limit_soft ?? 0, org.spending_limit_hard ?? 0),
+    table(
+      [
+        ['Requests', n(org.num_requests)],
+        ['Tokens', `${n(org.total_tokens)} (${n(org.prompt_tokens)} prompt, ${n(org.completion_tokens)} completion)`],
+        ['Cost', `${money(org.total_tokens_cost)} (${money(org.prompt_tokens_cost)} prompt, ${money(org.completion_tokens_cost)} completion)`],
+        ['Savings against the benchmark', `${money(org.total_tokens_cost_savings)} (${money(org.prompt_tokens_cost_savings)} prompt, ${money(org.completion_tokens_cost_savings)} completion)`],
+        ['Free balance', money(org.free_balance ?? 0)],
+        ['Spaces', n(org.num_apps)],
+        ['Cycle started', date(org.last_invoice_date)],
+      ],
+      'Usage figures',
+    ),
+  );
+}
+
+function subscription(org: MaskedOrganization): HTMLElement {
+  const invoices = org.subscription_pause_reason?.invoices ?? [];
+  const alerts = Object.entries(org.alert_emails ?? {}).filter(([, at]) => typeof at === 'number' && at > 0);
+  return h(
+    'section',
+    { class: 'card', 'aria-label': 'Subscription' },
+    h('h2', {}, 'Subscription'),
+    table(
+      [
+        ['Status', `${org.spaces_subscription_status ?? '—'}${org.is_active ? '' : ' (paused)'}`],
+        ['Plan', `${org.spaces_subscription_tier ?? '—'} · ${org.subscription_tier ?? '—'}`],
+        ['Seats', String(org.spaces_subscription_seats ?? '—')],
+        ['Billing cycle', org.subscription_cycle ?? '—'],
+        ['Trial ends', date(org.trial_end)],
+        ['Cancels on', date(org.spaces_subscription_cancel_at)],
+        ['Billing e-mail', org.billing_email || '—'],
+      ],
+      'Subscription',
+    ),
+    h('h3', {}, 'Pause reasons'),
+    invoices.length
+      ? h('ul', { class: 'invoices' }, ...invoices.map((inv) => {
+          const pay = h('vscode-button', { secondary: true, 'aria-label': `Pay invoice ${inv.invoice_number}` }, 'Pay…');
+          pay.addEventListener('click', () => void channel.call('openLink', { href: inv.payment_link }).catch((e: Error) => say(e.message)));
+          return h('li', {}, `${inv.invoice_number} · ${inv.invoice_name} · ${money(inv.amount / 100)} · ${date(inv.timestamp)} · ${inv.pause_reason}`, pay);
+        }))
+      : h('p', { class: 'hint' }, 'None: the subscription is not paused.'),
+    h('h3', {}, 'Alert e-mails sent'),
+    alerts.length ? table(alerts.map(([k, at]) => [k.replace(/_/g, ' '), new Date((at as number) * 1000).toLocaleString()]), 'Alert e-mails sent') : h('p', { class: 'hint' }, 'None this cycle.'),
+  );
+}
+
+function integration(group: 'metrics' | 'logs', org: MaskedOrganization | null): HTMLElement {
+  const id = field('id', 'Id', textfield(org?.[`${group}_id`] ?? ''));
+  const token = field('token', 'Token', textfield('', { type: 'password', placeholder: org?.[`${group}_token`] ? `${org[`${group}_token`]} (leave empty to keep)` : 'required' }));
+  const endpoint = field('endpoint', 'Endpoint', textfield(org?.[`${group}_endpoint`] ?? '', { type: 'url', placeholder: 'https://…' }));
+  const fields = [id, token, endpoint];
+  const run = async (value: { id: string; token: string; endpoint: string } | null) => {
+    if (value) {
+      const local = OrganizationCalls.saveIntegration.shape.value.safeParse(value);
+      if (!local.success) return void markFields(fields, Object.fromEntries(local.error.issues.map((i) => [i.path.join('.'), i.message])));
+    }
+    markFields(fields, {});
+    try {
+      show(await channel.call('saveIntegration', { group, value }));
+      say(`${group} integration ${value ? 'saved' : 'cleared'}.`);
+    } catch (error) {
+      const failure = error instanceof CallFailed ? error.error : { message: String(error), fields: {} };
+      const stripped = Object.fromEntries(Object.entries(failure.fields).map(([k, m]) => [k.replace(new RegExp(`^(${group}|value)\\.`), ''), m]));
+      markFields(fields, stripped);
+      say(failure.message);
+    }
+  };
+  const save = h('vscode-button', {}, `Save ${group}`);
+  save.addEventListener('click', () => void run({ id: valueOf(id.control).trim(), token: valueOf(token.control).trim(), endpoint: valueOf(endpoint.control).trim() }));
+  const clear = h('vscode-button', { secondary: true, disabled: !org?.[`${group}_id`] }, `Clear ${group}`);
+  clear.addEventListener('click', () => void run(null));
+  return h('fieldset', { class: 'integration', 'aria-label': `${group} integration` }, h('legend', {}, group === 'metrics' ? 'Metrics' : 'Logs'), ...fields.map((f) => f.row), h('div', { class: 'actions' }, save, clear));
+}
+
+function show(data: OrganizationData): void {
+  const org = data.org;
+  fill(
+    app,
+    h('header', { class: 'title' }, h('h1', {}, org ? (org.org_display_name || org.org_name) : 'Organization'), org ? h('span', { class: 'id' }, org.id) : null),
+    data.unavailable ? h('div', { class: 'banner', role: 'note' }, `${data.unavailable} Usage and the subscription cannot be shown; the integrations can still be set.`) : null,
+    org ? h('div', { class: 'cards' }, usage(org), subscription(org)) : null,
+    h('section', { class: 'card', 'aria-label': 'Observability integrations' }, h('h2', {}, 'Observability integrations'), h('p', { class: 'hint' }, 'Tokens stay on the service; only their last four characters are shown.'), h('div', { class: 'integrations' }, integration('metrics', org), integration('logs', org))),
+    status,
+  );
+  app.removeAttribute('aria-busy');
+}
+
+async function load(): Promise<void> {
+  try {
+    show(await channel.call('load', {}));
+  } catch (error) {
+    fill(app, h('div', { class: 'banner error', role: 'alert' }, error instanceof Error ? error.message : String(error)), status);
+  }
+}
+
+channel.onEvent((event) => {
+  // A refresh while the user types in the form would drop the typing: only when nothing is focused there.
+  if (event.type === 'reload' && !document.activeElement?.closest('fieldset')) void load();
+});
+channel.ready();
+void load();

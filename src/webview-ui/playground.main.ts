@@ -1,0 +1,353 @@
+// The playground chat, browser side. Everything that needs the service goes through the host; this
+// page renders, checks the form, and keeps its state with VS Code across hiding and reloads.
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
+import '@vscode-elements/elements/dist/vscode-label/index.js';
+import '@vscode-elements/elements/dist/vscode-option/index.js';
+import '@vscode-elements/elements/dist/vscode-single-select/index.js';
+import '@vscode-elements/elements/dist/vscode-textarea/index.js';
+import '@vscode-elements/elements/dist/vscode-textfield/index.js';
+import type { Attachment, PlaygroundCalls, PlaygroundEvent, PlaygroundResults, SpaceBrief, Turn } from '../shared/protocol';
+import { fill, h, setValue } from './dom';
+import { markFields } from './fields';
+import { CallFailed, HostChannel } from './hostChannel';
+import { describeEstimate } from './playground/estimate';
+import { PlaygroundForm, initialState, type PlaygroundState } from './playground/playgroundForm';
+import { Transcript, type LiveTurn } from './playground/transcript';
+
+type Saved = PlaygroundState & { turns: Turn[] };
+
+const channel = new HostChannel<typeof PlaygroundCalls, PlaygroundResults, PlaygroundEvent>();
+const saved = channel.getState<Saved>();
+const state: PlaygroundState = { ...initialState(), ...saved };
+let turns: Turn[] = saved?.turns ?? [];
+let space: SpaceBrief | null = null;
+let streaming: { callId: number; turn: LiveTurn } | null = null;
+
+const form = new PlaygroundForm(state);
+const status = h('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
+const estimate = h('div', { class: 'estimate', 'aria-live': 'polite' });
+const sendButton = h('vscode-button', { title: 'Send (Ctrl+Enter)' }, 'Send');
+const stopButton = h('vscode-button', { secondary: true, hidden: true, title: 'Stop (Escape)' }, 'Stop');
+const renameButton = h('vscode-button', { secondary: true, title: 'Rename the conversation' }, 'Rename…');
+const newButton = h('vscode-button', { secondary: true, title: 'Start a new conversation' }, 'New Chat');
+const renameBox = h('div', { class: 'rename', hidden: true });
+const transcript = new Transcript(h('section', { class: 'transcript', role: 'log', 'aria-label': 'Conversation' }), {
+  code: (action, code) => void call('codeAction', { action, code }).then(() => action === 'copy' && say('Copied.')),
+  link: (href) => void call('openLink', { href }),
+});
+
+const persist = () => channel.setState<Saved>({ ...state, turns, images: small(state.images), files: small(state.files) });
+/** Attachments survive a reload only while small: VS Code keeps webview state in memory. */
+const small = (list: Attachment[]) => (list.reduce((n, a) => n + a.dataUrl.length, 0) < 4_000_000 ? list : []);
+const say = (text: string) => (status.textContent = text);
+
+async function call<K extends keyof PlaygroundResults & string>(method: K, params: unknown, onId?: (id: number) => void): Promise<PlaygroundResults[K] | undefined> {
+  try {
+    return await channel.call(method, params, onId);
+  } catch (error) {
+    const failure = error instanceof CallFailed ? error.error : { message: String(error), fields: {} };
+    const rest = markFields(form.all, failure.fields);
+    say(Object.keys(failure.fields).length ? (rest.length ? rest.join('; ') : failure.message) : failure.message);
+    return undefined;
+  }
+}
+
+function layout(): void {
+  const options = h('vscode-collapsible', { title: 'Options', class: 'options' }, h('div', { class: 'grid' }, ...[form.temperature, form.maxTokens, form.assistant, form.version, form.parent, form.plugins].map((f) => f.row)));
+  const attach = (kind: 'images' | 'files', label: string) => {
+    const b = h('vscode-button', { secondary: true }, label);
+    b.addEventListener('click', () => void call('attach', { kind }).then((list) => list && addAttachments(kind, list)));
+    return b;
+  };
+  fill(
+    document.getElementById('app')!,
+    h('header', { class: 'toolbar' }, form.space.row, form.model.row, form.conversation.row, h('div', { class: 'buttons' }, renameButton, newButton), renameBox),
+    options,
+    transcript.root,
+    h('section', { class: 'composer', 'aria-label': 'New prompt' }, form.prompt.row, form.images.row, form.files.row, h('div', { class: 'actions' }, estimate, attach('images', 'Attach Image…'), attach('files', 'Attach File…'), stopButton, sendButton), status),
+  );
+  document.getElementById('app')!.removeAttribute('aria-busy');
+}
+
+function showAttachments(): void {
+  for (const kind of ['images', 'files'] as const) {
+    const list = state[kind];
+    const f = form[kind];
+    f.row.hidden = list.length === 0;
+    fill(f.control, ...list.map((a, i) => {
+      const remove = h('vscode-button', { secondary: true, 'aria-label': `Remove ${a.name}` }, '×');
+      remove.addEventListener('click', () => {
+        state[kind].splice(i, 1);
+        showAttachments();
+      });
+      return h('span', { class: 'chip', role: 'listitem' }, `${a.name} (${Math.ceil(a.size / 1024)} KB)`, remove);
+    }));
+  }
+  persist();
+}
+
+function addAttachments(kind: 'images' | 'files', list: Attachment[]): void {
+  state[kind].push(...list);
+  showAttachments();
+}
+
+function refreshEstimate(): void {
+  const active = space ? form.modelsNamed(space.activeModels) : [];
+  estimate.textContent = state.prompt ? describeEstimate(state.prompt, form.chosenModel(), active) : '';
+}
+
+async function loadSpace(): Promise<void> {
+  if (!state.appId) return;
+  const brief = await call('space', { appId: state.appId });
+  if (!brief) return;
+  space = brief;
+  form.setSpace(brief);
+  if (!brief.canChat) say('This token may not use the playground of this Space.');
+  refreshEstimate();
+}
+
+async function send(): Promise<void> {
+  if (streaming) return;
+  form.read();
+  const check = form.body(state.conversation?.id ?? null);
+  if (!check.ok) {
+    const rest = markFields(form.all, check.errors);
+    say(rest.length ? rest.join('; ') : 'Some fields need attention.');
+    return;
+  }
+  markFields(form.all, {});
+  say('');
+  if (!state.conversation && state.appId && turns.length === 0) {
+    const created = await call('newConversation', { appId: state.appId, name: conversationName(state.prompt) });
+    if (created) {
+      state.conversation = created;
+      if (space) form.setSpace({ ...space, conversations: [created, ...space.conversations] });
+    }
+  }
+  const body = { ...check.body, conversation_id: state.conversation?.id ?? undefined };
+  const prompt = state.prompt;
+  const live = transcript.start(prompt);
+  sending(true);
+  let callId = -1;
+  try {
+    const reply = await channel.call('send', { body }, (id) => {
+      callId = id;
+      streaming = { callId: id, turn: live };
+    });
+    live.finish(reply);
+    turns.push({ prompt, reply, error: null });
+    state.parentRequestId = reply.id;
+    setValue(form.parent.control, reply.id);
+    state.prompt = '';
+    setValue(form.prompt.control, '');
+    state.images = [];
+    state.files = [];
+    showAttachments();
+  } catch (error) {
+    const failure = error instanceof CallFailed ? error.error : { message: String(error), fields: {} };
+    live.fail(failure.message, !!failure.cancelled);
+    turns.push({ prompt, reply: null, error: failure.cancelled ? 'Stopped.' : failure.message });
+    const rest = markFields(form.all, failure.fields);
+    if (rest.length) say(rest.join('; '));
+  } finally {
+    streamEnded(callId);
+    sending(false);
+    refreshEstimate();
+    persist();
+  }
+}
+
+/** A name for a new conversation: the prompt's first line of prose, or the file its code came from. */
+function conversationName(prompt: string): string {
+  const lines = prompt.split('\n');
+  const prose = lines.find((l, i) => l.trim() && !l.startsWith('```') && !insideFence(lines, i));
+  const file = /^`{3,}\S*\s+(\S+)/m.exec(prompt)?.[1];
+  const name = prose?.trim() ?? (file ? `Code from ${file}` : 'Playground chat');
+  return name.length > 60 ? `${name.slice(0, 59)}…` : name;
+}
+
+const insideFence = (lines: string[], index: number) => lines.slice(0, index).filter((l) => l.startsWith('```')).length % 2 === 1;
+
+function streamEnded(callId: number): void {
+  if (streaming?.callId === callId) streaming = null;
+}
+
+function sending(on: boolean): void {
+  sendButton.hidden = on;
+  stopButton.hidden = !on;
+  if (!on) (form.prompt.control as HTMLElement).focus();
+}
+
+function stop(): void {
+  if (streaming) void call('stop', { callId: streaming.callId });
+}
+
+async function chooseConversation(id: string): Promise<void> {
+  if (!state.appId) return;
+  if (!id) return newChat();
+  const name = space?.conversations.find((c) => c.id === id)?.name ?? state.conversation?.name ?? id;
+  const loaded = await call('loadConversation', { appId: state.appId, conversationId: id });
+  if (!loaded) return;
+  state.conversation = { id, name };
+  turns = loaded;
+  const last = [...loaded].reverse().find((t) => t.reply)?.reply;
+  state.parentRequestId = last?.id ?? '';
+  setValue(form.parent.control, state.parentRequestId);
+  transcript.show(turns);
+  persist();
+}
+
+function newChat(): void {
+  state.conversation = null;
+  state.parentRequestId = '';
+  setValue(form.parent.control, '');
+  turns = [];
+  transcript.show(turns);
+  if (space) form.setSpace(space);
+  persist();
+}
+
+function startRename(): void {
+  const conversation = state.conversation;
+  if (!conversation || !state.appId) {
+    say('Send a first prompt, or choose a conversation, to rename it.');
+    return;
+  }
+  const input = h('vscode-textfield', { 'aria-label': 'New name of the conversation' });
+  setValue(input, conversation.name);
+  const save = h('vscode-button', {}, 'Save');
+  const cancel = h('vscode-button', { secondary: true }, 'Cancel');
+  const close = () => {
+    renameBox.hidden = true;
+    renameButton.focus();
+  };
+  const commit = async () => {
+    const renamed = await call('renameConversation', { appId: state.appId, conversationId: conversation.id, name: (input as unknown as { value: string }).value });
+    if (!renamed) return;
+    state.conversation = renamed;
+    if (space) space = { ...space, conversations: space.conversations.map((c) => (c.id === renamed.id ? renamed : c)) };
+    if (space) form.setSpace(space);
+    persist();
+    close();
+  };
+  save.addEventListener('click', () => void commit());
+  cancel.addEventListener('click', close);
+  input.addEventListener('keydown', (e) => {
+    if ((e as KeyboardEvent).key === 'Enter') void commit();
+    if ((e as KeyboardEvent).key === 'Escape') close();
+  });
+  fill(renameBox, input, save, cancel);
+  renameBox.hidden = false;
+  input.focus();
+}
+
+function wire(): void {
+  form.space.control.addEventListener('change', () => {
+    form.read();
+    newChat();
+    void loadSpace();
+  });
+  form.model.control.addEventListener('change', () => (form.read(), refreshEstimate(), persist()));
+  form.conversation.control.addEventListener('change', () => void chooseConversation((form.conversation.control as unknown as { value: string }).value));
+  form.assistant.control.addEventListener('change', () => {
+    form.read();
+    if (space) form.setVersions(space);
+    persist();
+  });
+  for (const f of [form.temperature, form.maxTokens, form.version, form.parent, form.plugins]) f.control.addEventListener('change', () => (form.read(), persist()));
+  form.prompt.control.addEventListener('input', () => (form.read(), refreshEstimate(), persist()));
+  sendButton.addEventListener('click', () => void send());
+  stopButton.addEventListener('click', stop);
+  renameButton.addEventListener('click', startRename);
+  newButton.addEventListener('click', newChat);
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      void send();
+    } else if (e.key === 'Escape' && streaming) stop();
+  });
+  wireDrop();
+}
+
+function wireDrop(): void {
+  const app = document.getElementById('app')!;
+  app.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    app.classList.add('dropping');
+  });
+  app.addEventListener('dragleave', () => app.classList.remove('dropping'));
+  app.addEventListener('drop', (e) => {
+    e.preventDefault();
+    app.classList.remove('dropping');
+    const data = e.dataTransfer;
+    if (!data) return;
+    const files = [...data.files];
+    if (files.length) return void readDropped(files);
+    const uris = (data.getData('application/vnd.code.uri-list') || data.getData('text/uri-list')).split(/\r?\n/).map((u) => u.trim()).filter((u) => u && !u.startsWith('#'));
+    const images = uris.filter((u) => /\.(png|jpe?g|gif|webp)$/i.test(u));
+    const others = uris.filter((u) => !images.includes(u));
+    if (images.length) void call('attachUris', { kind: 'images', uris: images }).then((list) => list && addAttachments('images', list));
+    if (others.length) void call('attachUris', { kind: 'files', uris: others }).then((list) => list && addAttachments('files', list));
+  });
+}
+
+async function readDropped(files: File[]): Promise<void> {
+  for (const file of files) {
+    if (file.size > 10 * 1024 * 1024) {
+      say(`${file.name} is larger than 10 MB.`);
+      continue;
+    }
+    const dataUrl = await new Promise<string>((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result));
+      reader.onerror = () => reject(reader.error);
+      reader.readAsDataURL(file);
+    });
+    addAttachments(/^image\/(png|jpeg|gif|webp)$/.test(file.type) ? 'images' : 'files', [{ name: file.name, size: file.size, dataUrl }]);
+  }
+}
+
+channel.onEvent((event) => {
+  if (event.type === 'delta') {
+    if (streaming?.callId === event.callId) streaming.turn.append(event.content);
+  } else if (event.type === 'draft') {
+    form.read();
+    state.prompt = state.prompt.trim() ? `${state.prompt.trimEnd()}\n\n${event.prompt}` : event.prompt;
+    setValue(form.prompt.control, state.prompt);
+    if (event.appId && !state.appId) {
+      state.appId = event.appId;
+      void loadSpace();
+    }
+    refreshEstimate();
+    persist();
+    (form.prompt.control as HTMLElement).focus();
+  } else if (event.type === 'useSpace' && event.appId !== state.appId) {
+    state.appId = event.appId;
+    setValue(form.space.control, event.appId);
+    newChat();
+    void loadSpace();
+  }
+});
+
+async function start(): Promise<void> {
+  layout();
+  wire();
+  setValue(form.prompt.control, state.prompt);
+  setValue(form.temperature.control, state.temperature);
+  setValue(form.maxTokens.control, state.maxTokens);
+  setValue(form.parent.control, state.parentRequestId);
+  setValue(form.plugins.control, state.plugins);
+  transcript.show(turns);
+  showAttachments();
+  channel.ready();
+  const context = await call('context', {});
+  if (!context) return;
+  if (!state.appId || !context.spaces.some((s) => s.id === state.appId)) state.appId = context.spaces[0]?.id ?? state.appId;
+  if (context.spaces.length === 0) say(context.spacesListed ? 'There is no Space yet: create one in the Spaces view.' : 'Add a Space by id in the Spaces view first.');
+  form.setContext(context);
+  await loadSpace();
+  persist();
+}
+
+void start();

@@ -1,0 +1,118 @@
+// The playground's controls: Space, model, conversation, the options of the request body, the prompt
+// box with its attachments, and the estimate. Builds the request body and checks it before sending.
+import { ChatDraft, type Attachment, type ModelBrief, type PlaygroundContext, type SpaceBrief } from '../../shared/protocol';
+import { h, valueOf } from '../dom';
+import { field, fillSelect, select, textfield, type Field } from '../fields';
+
+export interface PlaygroundState {
+  appId: string | null;
+  model: string;
+  temperature: string;
+  maxTokens: string;
+  assistantId: string;
+  versionId: string;
+  conversation: { id: string; name: string } | null;
+  parentRequestId: string;
+  plugins: string;
+  prompt: string;
+  images: Attachment[];
+  files: Attachment[];
+}
+
+export const initialState = (): PlaygroundState => ({
+  appId: null, model: '', temperature: '', maxTokens: '', assistantId: '', versionId: '', conversation: null, parentRequestId: '', plugins: '', prompt: '', images: [], files: [],
+});
+
+export class PlaygroundForm {
+  readonly space = field('app_id', 'Space', select([], '', { 'aria-required': 'true' }));
+  readonly model = field('model', 'Model', select([], '', { combobox: true }));
+  readonly conversation = field('conversation_id', 'Conversation', select([], ''));
+  readonly temperature = field('temperature', 'Temperature', textfield('', { inputmode: 'decimal', placeholder: 'Space default' }), '0 to 1');
+  readonly maxTokens = field('max_tokens', 'Max tokens', textfield('', { type: 'number', min: '1', step: '1', placeholder: 'Space default' }), '1 or more');
+  readonly assistant = field('assistant_id', 'Assistant', select([], ''));
+  readonly version = field('assistant_version_id', 'Assistant version', select([], ''));
+  readonly parent = field('parent_request_id', 'Reply to request', textfield('', { placeholder: 'none (a new thread)' }), 'Set to the previous reply; clear it to start a new thread.');
+  readonly plugins = field('plugins', 'Plugins', textfield('', { placeholder: 'comma separated' }));
+  readonly prompt = field('prompt', 'Prompt', h('vscode-textarea', { rows: '6', resize: 'vertical', placeholder: 'Ask anything. Ctrl+Enter sends; drop files here (hold Shift when dragging from the Explorer).' }));
+  readonly images = field('images', 'Images', h('div', { class: 'chips', role: 'list' }));
+  readonly files = field('files', 'Files', h('div', { class: 'chips', role: 'list' }));
+  readonly all: Field[] = [this.space, this.model, this.conversation, this.temperature, this.maxTokens, this.assistant, this.version, this.parent, this.plugins, this.prompt, this.images, this.files];
+  private models: ModelBrief[] = [];
+
+  constructor(private readonly state: PlaygroundState) {}
+
+  setContext(context: PlaygroundContext): void {
+    this.models = context.models;
+    fillSelect(this.space.control, context.spaces.map((s) => ({ value: s.id, label: s.name })), this.state.appId ?? '');
+    const live = context.models.filter((m) => !m.deprecatedOn || m.deprecatedOn > new Date().toISOString().slice(0, 10));
+    fillSelect(this.model.control, [{ value: '', label: 'Automatic routing (by the Space\'s weights)' }, ...live.map((m) => ({ value: m.namespace, label: m.namespace, description: `${m.provider}${m.vision ? ' · vision' : ''}` }))], this.state.model);
+  }
+
+  setSpace(space: SpaceBrief): void {
+    const conversations = [...space.conversations];
+    const current = this.state.conversation;
+    if (current && !conversations.some((c) => c.id === current.id)) conversations.unshift(current);
+    fillSelect(this.conversation.control, [{ value: '', label: 'New conversation' }, ...conversations.map((c) => ({ value: c.id, label: c.name }))], current?.id ?? '');
+    fillSelect(this.assistant.control, [{ value: '', label: 'Space default' }, ...space.assistants.map((a) => ({ value: a.id, label: a.name }))], this.state.assistantId);
+    this.setVersions(space);
+    this.temperature.control.setAttribute('placeholder', space.defaults.temperature === null ? 'Space default' : `Space default: ${space.defaults.temperature}`);
+    this.maxTokens.control.setAttribute('placeholder', space.defaults.maxTokens === null ? 'Space default' : `Space default: ${space.defaults.maxTokens}`);
+  }
+
+  setVersions(space: SpaceBrief): void {
+    const versions = space.assistants.find((a) => a.id === this.state.assistantId)?.versions ?? [];
+    if (!versions.some((v) => v.id === this.state.versionId)) this.state.versionId = '';
+    fillSelect(this.version.control, [{ value: '', label: versions.length ? 'Latest published' : 'No assistant chosen' }, ...versions.map((v) => ({ value: v.id, label: v.label }))], this.state.versionId);
+  }
+
+  chosenModel(): ModelBrief | undefined {
+    return this.models.find((m) => m.namespace === this.state.model);
+  }
+
+  modelsNamed(namespaces: string[]): ModelBrief[] {
+    return this.models.filter((m) => namespaces.includes(m.namespace));
+  }
+
+  /** Reads the controls into the state (the state is what survives hiding and reloads). */
+  read(): void {
+    const s = this.state;
+    s.appId = valueOf(this.space.control) || s.appId;
+    s.model = valueOf(this.model.control);
+    s.temperature = valueOf(this.temperature.control).trim();
+    s.maxTokens = valueOf(this.maxTokens.control).trim();
+    s.assistantId = valueOf(this.assistant.control);
+    s.versionId = valueOf(this.version.control);
+    s.parentRequestId = valueOf(this.parent.control).trim();
+    s.plugins = valueOf(this.plugins.control);
+    s.prompt = valueOf(this.prompt.control);
+  }
+
+  /** The request body, or the errors by field when a limit is not met. */
+  body(conversationId: string | null): { ok: true; body: ChatDraft } | { ok: false; errors: Record<string, string> } {
+    const s = this.state;
+    const errors: Record<string, string> = {};
+    const number = (text: string) => (text === '' ? undefined : Number(text));
+    const plugins = s.plugins.split(',').map((p) => p.trim()).filter(Boolean);
+    const draft = {
+      prompt: s.prompt,
+      app_id: s.appId ?? '',
+      model: s.model || undefined,
+      temperature: number(s.temperature),
+      max_tokens: number(s.maxTokens),
+      assistant_id: s.assistantId || undefined,
+      assistant_version_id: s.versionId || undefined,
+      conversation_id: conversationId ?? undefined,
+      parent_request_id: s.parentRequestId || undefined,
+      plugins: plugins.length ? plugins : undefined,
+      images: s.images.length ? s.images.map((a) => a.dataUrl) : undefined,
+      files: s.files.length ? s.files.map((a) => a.dataUrl) : undefined,
+    };
+    if (!s.prompt.trim()) errors.prompt = 'Write a prompt first.';
+    if (!s.appId) errors.app_id = 'Choose a Space.';
+    const model = this.chosenModel();
+    if (model && s.images.length && !model.vision) errors.images = `${model.namespace} cannot read images; choose a vision model or automatic routing.`;
+    const parsed = ChatDraft.safeParse(draft);
+    if (!parsed.success) for (const issue of parsed.error.issues) errors[issue.path.map(String).join('.')] ??= issue.message;
+    return Object.keys(errors).length || !parsed.success ? { ok: false, errors } : { ok: true, body: parsed.data };
+  }
+}

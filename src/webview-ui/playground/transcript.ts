@@ -1,0 +1,124 @@
+// The conversation as it is shown: each turn's prompt and reply rendered as sanitized markdown, the
+// reply's figures underneath, and Copy / Insert at Cursor / Replace Selection on every code block.
+import type { ReplyInfo, Turn } from '../../shared/protocol';
+import { fill, h, money } from '../dom';
+import { renderMarkdown } from '../markdown';
+
+export interface TranscriptActions {
+  code(action: 'copy' | 'insert' | 'replace', code: string): void;
+  link(href: string): void;
+}
+
+/** A turn whose reply is still streaming in. */
+export interface LiveTurn {
+  append(text: string): void;
+  finish(reply: ReplyInfo): void;
+  fail(message: string, stopped: boolean): void;
+  readonly text: string;
+}
+
+export class Transcript {
+  constructor(
+    readonly root: HTMLElement,
+    private readonly actions: TranscriptActions,
+  ) {
+    root.addEventListener('click', (e) => {
+      const link = (e.target as Element).closest('a');
+      if (!link) return;
+      e.preventDefault();
+      const href = link.getAttribute('href');
+      if (href && /^https?:/i.test(href)) actions.link(href);
+    });
+  }
+
+  show(turns: Turn[]): void {
+    fill(this.root, ...turns.map((turn) => this.turnElement(turn.prompt, turn.reply, turn.error)));
+    if (turns.length === 0) fill(this.root, h('p', { class: 'empty' }, 'Send a prompt to start. Select code in an editor and press Ctrl+Alt+P to bring it here.'));
+  }
+
+  start(prompt: string): LiveTurn {
+    this.root.querySelector('.empty')?.remove();
+    const reply = h('div', { class: 'reply markdown', 'aria-busy': 'true' });
+    const meta = h('footer', { class: 'meta' }, 'Waiting for the first tokens…');
+    const article = h('article', { class: 'turn' }, this.promptElement(prompt), reply, meta);
+    this.root.append(article);
+    article.scrollIntoView({ block: 'end' });
+    let text = '';
+    let frame = 0;
+    const paint = () => {
+      frame = 0;
+      // No highlighting mid-stream: it would redo the whole reply on every frame.
+      fill(reply, renderMarkdown(text, false));
+      if (nearBottom(this.root)) article.scrollIntoView({ block: 'end' });
+    };
+    return {
+      get text() {
+        return text;
+      },
+      append: (delta) => {
+        text += delta;
+        if (!frame) frame = requestAnimationFrame(paint);
+      },
+      finish: (info) => {
+        cancelAnimationFrame(frame);
+        reply.removeAttribute('aria-busy');
+        this.fillReply(reply, info.content || text);
+        const footer = metaOf(info);
+        meta.replaceWith(footer);
+        if (nearBottom(this.root)) footer.scrollIntoView({ block: 'end' });
+      },
+      fail: (message, stopped) => {
+        cancelAnimationFrame(frame);
+        reply.removeAttribute('aria-busy');
+        this.fillReply(reply, text);
+        meta.replaceWith(h('footer', { class: stopped ? 'meta' : 'meta error', role: 'alert' }, stopped ? 'Stopped.' : message));
+      },
+    };
+  }
+
+  private turnElement(prompt: string, reply: ReplyInfo | null, error: string | null): HTMLElement {
+    const body = h('div', { class: 'reply markdown' });
+    if (reply) this.fillReply(body, reply.content);
+    const footer = reply ? metaOf(reply) : h('footer', { class: 'meta error' }, error ?? 'No reply.');
+    return h('article', { class: 'turn' }, this.promptElement(prompt), body, footer);
+  }
+
+  private promptElement(prompt: string): HTMLElement {
+    const el = h('div', { class: 'prompt markdown', 'aria-label': 'Prompt' });
+    fill(el, renderMarkdown(prompt));
+    return el;
+  }
+
+  private fillReply(el: HTMLElement, text: string): void {
+    fill(el, renderMarkdown(text));
+    for (const pre of el.querySelectorAll('pre')) {
+      const code = () => pre.querySelector('code')?.textContent ?? pre.textContent ?? '';
+      const button = (label: string, action: 'copy' | 'insert' | 'replace') => {
+        const b = h('vscode-button', { secondary: true, 'aria-label': `${label} (code block)` }, label);
+        b.addEventListener('click', () => this.actions.code(action, code()));
+        return b;
+      };
+      pre.before(h('div', { class: 'code-actions', role: 'toolbar' }, button('Copy', 'copy'), button('Insert at Cursor', 'insert'), button('Replace Selection', 'replace')));
+    }
+  }
+}
+
+const nearBottom = (el: HTMLElement) => el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+
+function metaOf(r: ReplyInfo): HTMLElement {
+  const parts = [
+    r.namespace,
+    `${r.usage.total_tokens.toLocaleString()} tokens (${r.usage.prompt_tokens.toLocaleString()} in, ${r.usage.completion_tokens.toLocaleString()} out)`,
+    money(r.costs.total_tokens),
+    `saved ${money(r.savings.total_tokens)}`,
+    `${r.latencySeconds.toFixed(2)} s`,
+  ];
+  if (r.retries > 0) parts.push(`${r.retries} ${r.retries === 1 ? 'retry' : 'retries'}`);
+  if (r.finishReason === 'length') parts.push('cut at max tokens');
+  return h(
+    'footer',
+    { class: 'meta', 'data-reply-id': r.id },
+    h('span', { class: 'figures' }, parts.join(' · ')),
+    r.warning ? h('div', { class: 'warning', role: 'note' }, `⚠ ${r.warning}`) : null,
+  );
+}

@@ -1,0 +1,139 @@
+// Every field of PUT /v1/apps/update as a form control, what the Space holds for it, and the changes:
+// only the fields whose value differs from what the editor loaded.
+import type { Space } from '../../api/schemas';
+import type { SpaceChanges, SpaceEditorData } from '../../shared/protocol';
+import { h } from '../dom';
+import { field, select, textfield, type Choice, type Field } from '../fields';
+
+type Kind = 'text' | 'textarea' | 'number' | 'int' | 'bool' | 'select';
+type Value = string | number | boolean | null;
+
+interface Spec {
+  path: string;
+  label: string;
+  kind: Kind;
+  hint?: string;
+  choices?: (data: SpaceEditorData, values: Record<string, Value>) => Choice[];
+}
+
+const none = (label = 'None'): Choice => ({ value: '', label });
+
+export const SECTIONS: Array<{ title: string; specs: Spec[] }> = [
+  {
+    title: 'General',
+    specs: [
+      { path: 'name', label: 'Name', kind: 'text', hint: '1 to 120 characters' },
+      { path: 'description', label: 'Description', kind: 'textarea', hint: 'Up to 1,000 characters' },
+      { path: 'app_logo', label: 'Logo', kind: 'text', hint: 'A URL or a data URL; Choose Image… makes one from a file' },
+    ],
+  },
+  {
+    title: 'Routing weights',
+    specs: [
+      { path: 'weights.cost', label: 'Cost', kind: 'number', hint: 'Relative weight, 0 or more' },
+      { path: 'weights.latency', label: 'Latency', kind: 'number', hint: 'Relative weight, 0 or more' },
+      { path: 'weights.quality', label: 'Quality', kind: 'number', hint: 'Relative weight, 0 or more' },
+    ],
+  },
+  {
+    title: 'Policies',
+    specs: [
+      {
+        path: 'policies.privacy_level', label: 'Privacy level', kind: 'select',
+        choices: () => [{ value: '0', label: '0: any model' }, { value: '1', label: '1: GDPR-compliant models only' }, { value: '2', label: '2: data stays on this machine' }],
+      },
+      { path: 'policies.max_cost', label: 'Max cost per request ($)', kind: 'number', hint: '0 means no limit' },
+      { path: 'policies.max_same_model_retries', label: 'Retries on the same model', kind: 'int', hint: '0 to 10' },
+      { path: 'policies.max_switch_model_retries', label: 'Switches to another model', kind: 'int', hint: '0 to 10' },
+      { path: 'policies.optimize_internal_requests', label: 'Optimize internal requests', kind: 'bool' },
+      { path: 'policies.prompt_id', label: 'Policy prompt', kind: 'select', choices: (d) => [none(), ...d.prompts.map((p) => ({ value: p.id, label: p.title }))] },
+    ],
+  },
+  {
+    title: 'Failover chain',
+    specs: [{ path: 'has_failover_chain', label: 'When a model fails, try the next one in this order', kind: 'bool' }],
+  },
+  {
+    title: 'Default generation settings',
+    specs: [
+      { path: 'settings.assistant_id', label: 'Assistant', kind: 'select', choices: (d) => [none(), ...d.assistants.map((a) => ({ value: a.id, label: a.name }))] },
+      {
+        path: 'settings.assistant_version_id', label: 'Assistant version', kind: 'select',
+        choices: (d, v) => [none('Latest published'), ...(d.assistants.find((a) => a.id === v['settings.assistant_id'])?.versions ?? []).map((x) => ({ value: x.id, label: x.label }))],
+      },
+      { path: 'settings.instructions', label: 'Instructions', kind: 'textarea' },
+      { path: 'settings.max_tokens', label: 'Max tokens', kind: 'int', hint: '1 or more' },
+      { path: 'settings.temperature', label: 'Temperature', kind: 'number', hint: '0 to 1' },
+    ],
+  },
+  {
+    title: 'Sandbox and benchmark',
+    specs: [
+      { path: 'sandbox_of', label: 'Sandbox of', kind: 'select', choices: (d) => [none('Not a sandbox'), ...d.spaces.map((s) => ({ value: s.id, label: s.name }))] },
+      { path: 'use_parent_custom_data', label: 'Use the parent Space\'s custom data', kind: 'bool' },
+      { path: 'benchmark_model_id', label: 'Benchmark model', kind: 'select', hint: 'Savings are measured against it', choices: (d) => [none(), ...d.models.map((m) => ({ value: m.id, label: m.namespace }))] },
+    ],
+  },
+];
+
+export const SPECS = SECTIONS.flatMap((s) => s.specs);
+
+const get = (app: Space, path: string): unknown => path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), app);
+
+/** The form's value of each field as the Space holds it, with `draft` (unsaved changes) laid over. */
+export function valuesOf(app: Space, draft: SpaceChanges | null): Record<string, Value> {
+  const values: Record<string, Value> = {};
+  for (const spec of SPECS) {
+    const fromDraft = draft ? get(draft as Space, spec.path) : undefined;
+    const raw = fromDraft !== undefined && fromDraft !== null ? fromDraft : get(app, spec.path);
+    values[spec.path] = spec.kind === 'bool' ? raw === true || raw === 1 : raw === undefined || raw === null ? null : spec.kind === 'select' ? String(raw) : (raw as Value);
+  }
+  return values;
+}
+
+export function buildControl(spec: Spec, value: Value, data: SpaceEditorData, values: Record<string, Value>): Field {
+  let control: HTMLElement;
+  if (spec.kind === 'bool') {
+    control = h('vscode-checkbox', { checked: value === true, label: spec.label });
+    return field(spec.path, '', control, spec.hint);
+  }
+  if (spec.kind === 'select') control = select(spec.choices!(data, values), value === null ? '' : String(value));
+  else if (spec.kind === 'textarea') {
+    control = h('vscode-textarea', { rows: '4', resize: 'vertical' });
+    (control as unknown as { value: string }).value = value === null ? '' : String(value);
+  } else control = textfield(value === null ? '' : String(value), spec.kind === 'int' ? { type: 'number', step: '1' } : spec.kind === 'number' ? { inputmode: 'decimal' } : {});
+  return field(spec.path, spec.label, control, spec.hint);
+}
+
+/** The control's value in the form the body wants: '' is "no value" for numbers and choices. */
+export function readControl(spec: Spec, control: HTMLElement): Value {
+  if (spec.kind === 'bool') return (control as unknown as { checked: boolean }).checked;
+  const text = (control as unknown as { value: string }).value ?? '';
+  if (spec.kind === 'number' || spec.kind === 'int') return text.trim() === '' ? null : Number(text);
+  if (spec.kind === 'select') return text === '' ? null : text;
+  return text;
+}
+
+/** Only what changed, nested as the body has it. Returns the changes and whether there are any. */
+export function changesBetween(base: Record<string, Value>, now: Record<string, Value>, failover: { base: string[]; now: string[] }): { changes: SpaceChanges; dirty: boolean } {
+  const changes: Record<string, unknown> = {};
+  let dirty = false;
+  for (const spec of SPECS) {
+    const before = base[spec.path] ?? null;
+    let after = now[spec.path] ?? null;
+    if (String(before) === String(after)) continue;
+    // An emptied number or choice has no "unset" in the body; it is left as it is.
+    if (after === null && spec.kind !== 'text' && spec.kind !== 'textarea') continue;
+    if (spec.path === 'policies.privacy_level' && after !== null) after = Number(after);
+    if (spec.path === 'policies.optimize_internal_requests') after = after ? 1 : 0;
+    const [group, key] = spec.path.split('.') as [string, string | undefined];
+    if (key) ((changes[group] ??= {}) as Record<string, unknown>)[key] = after;
+    else changes[group] = after;
+    dirty = true;
+  }
+  if (failover.base.join() !== failover.now.join()) {
+    changes.failover_model_ids = failover.now;
+    dirty = true;
+  }
+  return { changes: changes as SpaceChanges, dirty };
+}

@@ -1,0 +1,38 @@
+// The service's answer about the Space: its main and sandbox views side by side, and the sandbox's
+// status, with a way to open the sandbox (or the main Space) when it is outdated.
+import type { SpaceDetail, SpaceUpdateResponse } from '../../api/schemas';
+import { h } from '../dom';
+
+function card(title: string, detail: SpaceDetail, extra: HTMLElement | null): HTMLElement {
+  const a = detail.app;
+  const row = (k: string, v: string) => h('div', { class: 'kv' }, h('span', { class: 'k' }, k), h('span', { class: 'v' }, v));
+  return h(
+    'section',
+    { class: 'card', 'aria-label': title },
+    h('h2', {}, title),
+    row('Name', a.name ?? '—'),
+    row('Active models', String(detail.active_models)),
+    row('Failover chain', a.has_failover_chain ? detail.failover_models.map((m) => m.namespace).join(' → ') || 'on, empty' : 'off'),
+    row('Your permissions', detail.current_user_permissions.join(', ') || 'none'),
+    row('Modified', a.modified_on ? new Date(a.modified_on).toLocaleString() : '—'),
+    extra,
+  );
+}
+
+export function viewSummary(view: SpaceUpdateResponse, open: (spaceId: string) => void): HTMLElement {
+  const button = (label: string, id: string) => {
+    const b = h('vscode-button', { secondary: true }, label);
+    b.addEventListener('click', () => open(id));
+    return b;
+  };
+  const status = view.sandbox_status;
+  const sandbox = view.sandbox
+    ? card(
+        'Sandbox',
+        view.sandbox,
+        h('div', { class: `sandbox-status ${status ?? ''}` }, status === 'outdated' ? '⚠ The sandbox is outdated: the main Space changed after it. ' : `Status: ${status ?? 'unknown'}. `, button('Open Sandbox', view.sandbox.app.id)),
+      )
+    : null;
+  const parent = view.main.app.sandbox_of ? h('div', {}, 'This Space is a sandbox. ', button('Open Main Space', view.main.app.sandbox_of)) : null;
+  return h('div', { class: 'views' }, card('Main', view.main, parent), sandbox);
+}

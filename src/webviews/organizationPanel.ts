@@ -1,0 +1,89 @@
+// The organization panel, host side: usage and cost this cycle, the subscription, and the observability
+// integrations. Integration tokens are masked before anything reaches the webview; a group saved with
+// an empty token keeps the one the service has.
+import * as vscode from 'vscode';
+import type { Organization } from '../api/schemas';
+import { maskSecret } from '../integrationsEditor';
+import type { Services } from '../services';
+import { OrganizationCalls, type Handlers, type OrganizationData, type OrganizationEvent, type OrganizationResults } from '../shared/protocol';
+import { describeError } from '../userErrors';
+import { isMissingEndpoint } from '../views/spacesTree';
+import { WebviewChannel } from './webviewChannel';
+import { panelOptions, webviewHtml } from './webviewShell';
+
+export const ORGANIZATION_VIEW_TYPE = 'llmSpaces.organization';
+const t = vscode.l10n.t;
+
+type OrgCallsT = typeof OrganizationCalls;
+
+const masked = (org: Organization): OrganizationData['org'] => ({ ...org, metrics_token: org.metrics_token ? maskSecret(org.metrics_token) : null, logs_token: org.logs_token ? maskSecret(org.logs_token) : null });
+
+export class OrganizationPanel implements vscode.Disposable {
+  readonly channel: WebviewChannel<OrgCallsT, OrganizationResults, OrganizationEvent>;
+  /** The last record read, with its real tokens (they stay here, in the host). */
+  private org: Organization | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposed = new vscode.EventEmitter<void>();
+  readonly onDidDispose = this.disposed.event;
+  private isDisposed = false;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    private readonly s: Services,
+    extensionUri: vscode.Uri,
+  ) {
+    panel.webview.options = panelOptions(extensionUri);
+    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'spaces.svg');
+    this.channel = new WebviewChannel(panel.webview, OrganizationCalls, this.handlers(), s.logger, t('Organization'));
+    panel.webview.html = webviewHtml(panel.webview, extensionUri, { script: 'organization', styles: ['organization'], title: panel.title });
+    this.disposables.push(
+      this.channel,
+      this.disposed,
+      panel.onDidDispose(() => this.dispose()),
+      // Spend changes with every chat; show it fresh when the panel comes back into view.
+      panel.onDidChangeViewState((e) => e.webviewPanel.visible && void this.channel.post({ type: 'reload' })),
+    );
+  }
+
+  private handlers(): Handlers<OrgCallsT, OrganizationResults> {
+    return {
+      load: () => this.load(),
+      saveIntegration: async ({ group, value }) => {
+        let body;
+        if (value) {
+          const token = value.token.trim() || this.org?.[`${group}_token`];
+          if (!token) throw new Error(t('The {0} group needs a token the first time it is set.', group));
+          body = { [group]: { id: value.id, endpoint: value.endpoint, token } };
+        } else {
+          body = { [group]: null };
+        }
+        this.org = await this.s.connection.call((c) => c.updateIntegrations(body));
+        void this.s.usage.refresh();
+        return { org: masked(this.org), unavailable: null };
+      },
+      openLink: async ({ href }) => {
+        await vscode.env.openExternal(vscode.Uri.parse(href, true));
+        return null;
+      },
+    };
+  }
+
+  private async load(): Promise<OrganizationData> {
+    try {
+      this.org = await this.s.connection.call((c) => c.getOrganization());
+      return { org: masked(this.org), unavailable: null };
+    } catch (error) {
+      if (!isMissingEndpoint(error)) throw error;
+      // A remote service without GET /v1/orgs/self: the integrations can still be set.
+      return { org: this.org ? masked(this.org) : null, unavailable: describeError(error, t('Reading the organization')).message };
+    }
+  }
+
+  dispose(): void {
+    if (this.isDisposed) return;
+    this.isDisposed = true;
+    this.disposed.fire();
+    this.disposables.forEach((d) => d.dispose());
+    this.panel.dispose();
+  }
+}

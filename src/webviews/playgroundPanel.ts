@@ -1,0 +1,145 @@
+// The playground chat panel, host side. The webview never sees a token: it asks, and the host calls
+// the service, streams the reply back as `delta` events, and answers the call with the reply's figures.
+import * as vscode from 'vscode';
+import type { LlmSpacesClient } from '../api/client';
+import type { Services } from '../services';
+import { PlaygroundCalls, type Handlers, type PlaygroundEvent, type PlaygroundResults } from '../shared/protocol';
+import { isMissingEndpoint } from '../views/spacesTree';
+import { readAttachments } from './attachments';
+import { applyCode } from './codeActions';
+import { modelBrief, replyInfo, spaceBrief, turnsOf } from './playgroundData';
+import { WebviewChannel } from './webviewChannel';
+import { panelOptions, webviewHtml } from './webviewShell';
+
+export const PLAYGROUND_VIEW_TYPE = 'llmSpaces.playground';
+const t = vscode.l10n.t;
+
+type PlaygroundCallsT = typeof PlaygroundCalls;
+
+export class PlaygroundPanel implements vscode.Disposable {
+  readonly channel: WebviewChannel<PlaygroundCallsT, PlaygroundResults, PlaygroundEvent>;
+  private readonly running = new Map<number, AbortController>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposed = new vscode.EventEmitter<void>();
+  private isDisposed = false;
+  readonly onDidDispose = this.disposed.event;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    private readonly s: Services,
+    extensionUri: vscode.Uri,
+    /** The text editor that Insert at Cursor and Replace Selection act on. */
+    private readonly lastEditor: () => vscode.TextEditor | undefined,
+  ) {
+    panel.webview.options = panelOptions(extensionUri);
+    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'spaces.svg');
+    this.channel = new WebviewChannel(panel.webview, PlaygroundCalls, this.handlers(), s.logger, t('Playground'));
+    panel.webview.html = webviewHtml(panel.webview, extensionUri, { script: 'playground', styles: ['markdown', 'playground'], title: t('Playground') });
+    this.disposables.push(this.channel, this.disposed, panel.onDidDispose(() => this.dispose()));
+  }
+
+  /** Puts text into the prompt box (and picks the Space if the panel has none yet). */
+  draft(prompt: string, appId: string | null): void {
+    void this.channel.post({ type: 'draft', prompt, appId });
+    this.panel.reveal(undefined, false);
+  }
+
+  useSpace(appId: string): void {
+    void this.channel.post({ type: 'useSpace', appId });
+  }
+
+  private handlers(): Handlers<PlaygroundCallsT, PlaygroundResults> {
+    const call = <T>(fn: (c: LlmSpacesClient) => Promise<T>) => this.s.connection.call(fn);
+    /** The extra endpoints (lists, conversations) are optional: a remote service may not offer them. */
+    const optional = async <T>(fn: (c: LlmSpacesClient) => Promise<T>, fallback: T) => {
+      try {
+        return await call(fn);
+      } catch (error) {
+        if (isMissingEndpoint(error)) return fallback;
+        throw error;
+      }
+    };
+    return {
+      context: async () => {
+        const [spaces, models] = await Promise.all([this.s.spaces.list(), this.s.models.catalogue()]);
+        return {
+          spaces: spaces.map((space) => ({ id: space.id, name: space.name ?? space.id })),
+          models: models.filter((m) => m.is_chat).map(modelBrief),
+          spacesListed: !this.s.spaces.listUnavailable,
+        };
+      },
+      space: async ({ appId }) => {
+        const [view, assistants, conversations] = await Promise.all([
+          this.s.spaces.detail(appId, true),
+          optional((c) => c.listAssistants(appId), []),
+          optional((c) => c.listConversations(appId), []),
+        ]);
+        return spaceBrief(view, {
+          assistants: assistants.map((a) => ({ id: a.id, name: a.name, versions: a.versions.map((v, i) => ({ id: v.id, label: `${t('version {0}', i + 1)}${v.published ? ` · ${t('published')}` : ''}` })) })),
+          conversations: conversations.filter((c) => !c.deleted_on).map((c) => ({ id: c.id, name: c.name })),
+        });
+      },
+      send: async ({ body }, callId) => {
+        const abort = new AbortController();
+        this.running.set(callId, abort);
+        try {
+          return await call(async (c) => {
+            let content = '';
+            for await (const event of c.chatStream(body, abort.signal)) {
+              if (event.type === 'delta') {
+                content += event.content;
+                void this.channel.post({ type: 'delta', callId, content: event.content });
+              } else {
+                return replyInfo(content, event);
+              }
+            }
+            throw new Error(t('The reply ended without its figures.'));
+          });
+        } finally {
+          this.running.delete(callId);
+        }
+      },
+      stop: async ({ callId }) => {
+        this.running.get(callId)?.abort();
+        return null;
+      },
+      newConversation: async ({ appId, name }) => {
+        const created = await optional((c) => c.createConversation(appId, { name }), null);
+        if (created) this.s.spaces.refresh();
+        return created && { id: created.id, name: created.name };
+      },
+      loadConversation: async ({ appId, conversationId }) => turnsOf(await call((c) => c.getConversation(appId, conversationId, true))),
+      renameConversation: async ({ appId, conversationId, name }) => {
+        const updated = await call((c) => c.updateConversation(appId, conversationId, { name }));
+        this.s.spaces.refresh();
+        return { id: updated.id, name: updated.name };
+      },
+      attach: async ({ kind }) => {
+        const uris = await vscode.window.showOpenDialog({
+          canSelectMany: true,
+          openLabel: kind === 'images' ? t('Attach Images') : t('Attach Files'),
+          filters: kind === 'images' ? { [t('Images')]: ['png', 'jpg', 'jpeg', 'gif', 'webp'] } : undefined,
+        });
+        return uris ? readAttachments(uris, kind) : [];
+      },
+      attachUris: async ({ kind, uris }) => readAttachments(uris.map((u) => vscode.Uri.parse(u, true)), kind, true),
+      codeAction: async ({ action, code }) => {
+        await applyCode(action, code, this.lastEditor());
+        return null;
+      },
+      openLink: async ({ href }) => {
+        await vscode.env.openExternal(vscode.Uri.parse(href, true));
+        return null;
+      },
+    };
+  }
+
+  dispose(): void {
+    if (this.isDisposed) return;
+    this.isDisposed = true;
+    this.running.forEach((abort) => abort.abort());
+    this.disposed.fire();
+    this.disposables.forEach((d) => d.dispose());
+    this.panel.dispose();
+  }
+}

@@ -1,0 +1,116 @@
+// Owns every webview panel: the playgrounds (several may be open; "Send Selection" goes to the one
+// used last), one settings editor per Space, and the organization panel. Panels come back after a
+// window reload through their serializers; the webviews restore their own state.
+import * as vscode from 'vscode';
+import { z } from 'zod';
+import type { Services } from '../services';
+import type { SpaceChanges } from '../shared/protocol';
+import { ORGANIZATION_VIEW_TYPE, OrganizationPanel } from './organizationPanel';
+import { PLAYGROUND_VIEW_TYPE, PlaygroundPanel } from './playgroundPanel';
+import { SPACE_SETTINGS_VIEW_TYPE, SpaceSettingsPanel } from './spaceSettingsPanel';
+
+const t = vscode.l10n.t;
+/** What a settings webview keeps in its state: enough to reopen the same Space after a reload. */
+const RestoredSettings = z.object({ spaceId: z.string().min(1) });
+
+export class WebviewPanels implements vscode.Disposable {
+  readonly playgrounds: PlaygroundPanel[] = [];
+  readonly settings = new Map<string, SpaceSettingsPanel>();
+  organization: OrganizationPanel | undefined;
+  private lastEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
+  private readonly disposables: vscode.Disposable[] = [];
+  private services: Services | undefined;
+
+  constructor(private readonly extensionUri: vscode.Uri) {
+    this.disposables.push(
+      vscode.window.onDidChangeActiveTextEditor((editor) => {
+        if (editor) this.lastEditor = editor;
+      }),
+      vscode.window.registerWebviewPanelSerializer(PLAYGROUND_VIEW_TYPE, { deserializeWebviewPanel: async (panel) => void this.adoptPlayground(panel) }),
+      vscode.window.registerWebviewPanelSerializer(SPACE_SETTINGS_VIEW_TYPE, {
+        deserializeWebviewPanel: async (panel, state: unknown) => {
+          const restored = RestoredSettings.safeParse(state);
+          if (restored.success) this.adoptSettings(panel, restored.data.spaceId, null);
+          else panel.dispose();
+        },
+      }),
+      vscode.window.registerWebviewPanelSerializer(ORGANIZATION_VIEW_TYPE, { deserializeWebviewPanel: async (panel) => void this.adoptOrganization(panel) }),
+    );
+  }
+
+  /** The services are built after this object (they include it). */
+  bind(services: Services): void {
+    this.services = services;
+  }
+
+  private get s(): Services {
+    if (!this.services) throw new Error('WebviewPanels used before bind()');
+    return this.services;
+  }
+
+  /** A new playground, on the given Space if any. */
+  openPlayground(appId?: string): PlaygroundPanel {
+    const n = this.playgrounds.length + 1;
+    const panel = vscode.window.createWebviewPanel(PLAYGROUND_VIEW_TYPE, n > 1 ? t('Playground {0}', n) : t('Playground'), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false });
+    const playground = this.adoptPlayground(panel);
+    if (appId) playground.useSpace(appId);
+    return playground;
+  }
+
+  /** The playground used last (or a new one) with `prompt` in its prompt box. */
+  sendToPlayground(prompt: string, appId: string | null): PlaygroundPanel {
+    const target = this.playgrounds.at(-1) ?? this.openPlayground();
+    target.draft(prompt, appId);
+    return target;
+  }
+
+  openSpaceSettings(spaceId: string, draft: SpaceChanges | null = null): SpaceSettingsPanel {
+    const open = this.settings.get(spaceId);
+    if (open) {
+      open.panel.reveal();
+      return open;
+    }
+    const panel = vscode.window.createWebviewPanel(SPACE_SETTINGS_VIEW_TYPE, t('Space settings'), vscode.ViewColumn.Active);
+    return this.adoptSettings(panel, spaceId, draft);
+  }
+
+  openOrganization(): OrganizationPanel {
+    if (this.organization) {
+      this.organization.panel.reveal();
+      return this.organization;
+    }
+    return this.adoptOrganization(vscode.window.createWebviewPanel(ORGANIZATION_VIEW_TYPE, t('Organization'), vscode.ViewColumn.Active));
+  }
+
+  private adoptPlayground(panel: vscode.WebviewPanel): PlaygroundPanel {
+    const playground = new PlaygroundPanel(panel, this.s, this.extensionUri, () => this.lastEditor);
+    this.playgrounds.push(playground);
+    panel.onDidChangeViewState((e) => {
+      // The most recently focused playground moves to the end: it receives the next selection.
+      if (e.webviewPanel.active) this.playgrounds.push(...this.playgrounds.splice(this.playgrounds.indexOf(playground), 1));
+    }, undefined, this.disposables);
+    playground.onDidDispose(() => this.playgrounds.splice(this.playgrounds.indexOf(playground), 1));
+    return playground;
+  }
+
+  private adoptSettings(panel: vscode.WebviewPanel, spaceId: string, draft: SpaceChanges | null): SpaceSettingsPanel {
+    const editor = new SpaceSettingsPanel(panel, this.s, this.extensionUri, spaceId, draft, { open: (id, d) => void this.openSpaceSettings(id, d ?? null) });
+    this.settings.set(spaceId, editor);
+    editor.onDidDispose(() => this.settings.get(spaceId) === editor && this.settings.delete(spaceId));
+    return editor;
+  }
+
+  private adoptOrganization(panel: vscode.WebviewPanel): OrganizationPanel {
+    const org = new OrganizationPanel(panel, this.s, this.extensionUri);
+    this.organization = org;
+    org.onDidDispose(() => {
+      if (this.organization === org) this.organization = undefined;
+    });
+    return org;
+  }
+
+  dispose(): void {
+    [...this.playgrounds, ...this.settings.values(), this.organization].forEach((p) => p?.dispose());
+    this.disposables.forEach((d) => d.dispose());
+  }
+}

@@ -1,0 +1,138 @@
+// UI tests of the webviews in a real workbench: code sent from the editor to the playground and the
+// streamed reply rendered there; an XSS payload in a reply that stays inert; a weight changed and saved
+// in the Space settings editor; the organization panel. Screenshots go to test-artifacts/ui.
+import assert from 'node:assert/strict';
+import type { FrameLocator, Page } from 'playwright-core';
+import { openWorkbench, runCommand, type Workbench } from './workbench';
+
+/** The content frame of the webview panel in the active editor group. */
+const webview = (page: Page): FrameLocator => page.locator('iframe.webview.ready').last().contentFrame().frameLocator('#active-frame');
+
+async function closeAllEditors(page: Page): Promise<void> {
+  await runCommand(page, 'View: Close All Editors');
+  await page.locator('iframe.webview.ready').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+}
+
+async function chooseModel(frame: FrameLocator, namespace: string): Promise<void> {
+  const input = frame.locator('[data-path="model"] input');
+  await input.click();
+  await input.fill(namespace);
+  // Typing filters the options; ArrowDown makes the first match active, Enter picks it.
+  await input.press('ArrowDown');
+  await input.press('Enter');
+}
+
+describe('LLM Spaces webviews (playwright)', function () {
+  this.timeout(240_000);
+  let wb: Workbench;
+
+  before(async () => {
+    wb = await openWorkbench();
+  });
+  after(async () => {
+    await wb?.close();
+  });
+
+  it('sends the selected code to the playground and renders the streamed reply', async () => {
+    const { page } = wb;
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget input').fill('cart.ts');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'cart.ts' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    const editor = page.locator('.editor-instance .monaco-editor .view-lines').first();
+    await editor.waitFor();
+    await editor.click();
+    await page.keyboard.press('Control+A');
+    await runCommand(page, 'LLM Spaces: Send Selection to Playground');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Send the code as is' }).first().waitFor();
+    await page.keyboard.press('Enter');
+
+    const frame = webview(page);
+    const prompt = frame.locator('[data-path="prompt"] textarea');
+    await prompt.waitFor({ timeout: 60_000 });
+    await frame.locator('.estimate', { hasText: 'prompt tokens' }).waitFor();
+    const text = await prompt.inputValue();
+    assert.match(text, /^```typescript src\/cart\.ts\n/, 'a fenced block with the language and file name');
+    assert.ok(text.includes('export function total'), 'the selected code is the prompt');
+    await chooseModel(frame, 'test/echo');
+    await frame.locator('.estimate', { hasText: 'at test/echo' }).waitFor();
+    await wb.screenshot('10-playground-selection');
+    await prompt.press('Control+Enter');
+
+    const figures = frame.locator('.turn .meta .figures').last();
+    await figures.waitFor({ timeout: 30_000 });
+    assert.match(await figures.innerText(), /^test\/echo · \d+ tokens .* · \$[\d.]+ · saved -?\$[\d.]+ · [\d.]+ s/);
+    const code = frame.locator('.turn .reply pre code').last();
+    assert.ok((await code.innerText()).includes('export function total'));
+    assert.ok((await frame.locator('.turn .reply pre code .hljs-keyword').count()) > 0, 'the code block is highlighted');
+    await frame.locator('.turn .reply .code-actions vscode-button', { hasText: 'Insert at Cursor' }).first().waitFor();
+    await wb.screenshot('11-playground-reply');
+  });
+
+  it('renders script, event-handler and javascript: payloads in a reply as inert text', async () => {
+    const { page } = wb;
+    const frame = webview(page);
+    const payload = [
+      '<script>window.__pwned = "script"</script>',
+      '<img src=x onerror="window.__pwned = \'img\'">',
+      '[click me](javascript:window.__pwned=\'link\')',
+      '<a href="javascript:window.__pwned=\'a\'">a link</a>',
+      '<svg onload="window.__pwned=\'svg\'"></svg>',
+    ].join('\n\n');
+    const prompt = frame.locator('[data-path="prompt"] textarea');
+    await prompt.fill(payload);
+    await prompt.press('Control+Enter');
+    const reply = frame.locator('.turn .reply').last();
+    await frame.locator('.turn .meta .figures').nth(1).waitFor({ timeout: 30_000 });
+    const shown = await reply.innerText();
+    assert.ok(shown.includes('<script>window.__pwned = "script"</script>'), 'the script tag shows as text');
+    assert.ok(shown.includes('onerror='), 'the handler shows as text');
+    const dom = await reply.evaluate((el) => ({
+      scripts: el.querySelectorAll('script').length,
+      images: el.querySelectorAll('img').length,
+      svgs: el.querySelectorAll('svg').length,
+      handlers: [...el.querySelectorAll('*')].filter((n) => [...n.attributes].some((a) => a.name.startsWith('on'))).length,
+      jsLinks: [...el.querySelectorAll('a')].filter((a) => /^\s*javascript:/i.test(a.getAttribute('href') ?? '')).length,
+      pwned: (globalThis as unknown as { __pwned?: string }).__pwned ?? null,
+    }));
+    assert.deepEqual(dom, { scripts: 0, images: 0, svgs: 0, handlers: 0, jsLinks: 0, pwned: null });
+    const link = reply.locator('a', { hasText: 'click me' });
+    if (await link.count()) await link.click();
+    assert.equal(await reply.evaluate(() => (globalThis as unknown as { __pwned?: string }).__pwned ?? null), null, 'clicking the link runs nothing');
+    await wb.screenshot('12-playground-xss-inert');
+  });
+
+  it('changes a routing weight in the Space settings editor and saves it to the service', async () => {
+    const { page } = wb;
+    await closeAllEditors(page);
+    await runCommand(page, 'LLM Spaces: Open Space Settings');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'My first Space' }).first().waitFor();
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'My first Space' }).first().click();
+    const frame = webview(page);
+    const cost = frame.locator('[data-path="weights.cost"] input');
+    await cost.waitFor({ timeout: 60_000 });
+    await cost.fill('0.7');
+    await frame.locator('.status', { hasText: 'Unsaved changes' }).waitFor();
+    await frame.locator('.actions vscode-button', { hasText: 'Save' }).click();
+    await frame.locator('.status', { hasText: 'Saved at' }).waitFor({ timeout: 20_000 });
+    const client = await wb.service();
+    const space = (await client.listSpaces({ search: 'My first Space' })).items.find((s) => s.name === 'My first Space')!;
+    assert.equal((await client.getSpace(space.id)).main.app.weights?.cost, 0.7);
+    await wb.screenshot('13-space-settings-saved');
+  });
+
+  it('opens the organization panel with usage against the limits and the integrations form', async () => {
+    const { page } = wb;
+    await closeAllEditors(page);
+    await runCommand(page, 'LLM Spaces: Open Organization');
+    const frame = webview(page);
+    await frame.locator('h2', { hasText: 'Usage this cycle' }).waitFor({ timeout: 60_000 });
+    const client = await wb.service();
+    const org = await client.getOrganization();
+    assert.ok(org.num_requests >= 2, 'the two chats above are counted');
+    await frame.locator('table[aria-label="Usage figures"] td', { hasText: org.num_requests.toLocaleString('en-US') }).first().waitFor();
+    assert.equal(await frame.locator('svg.spend rect.bar').count(), 1);
+    await frame.locator('fieldset[aria-label="metrics integration"]').waitFor();
+    await wb.screenshot('14-organization');
+  });
+});
