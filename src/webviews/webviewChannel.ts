@@ -11,6 +11,9 @@ export class WebviewChannel<C extends Calls, R extends { [K in keyof C]: unknown
   private readyWaiters: Array<() => void> = [];
   private isReady = false;
   private readonly subscription: vscode.Disposable;
+  private readonly posted = new vscode.EventEmitter<ToWebview<E>>();
+  /** Every message the host sends to the webview (the log and the tests watch it). */
+  readonly onDidPost = this.posted.event;
 
   constructor(
     private readonly webview: vscode.Webview,
@@ -34,18 +37,18 @@ export class WebviewChannel<C extends Calls, R extends { [K in keyof C]: unknown
     this.isReady = false;
   }
 
-  private async receive(raw: unknown): Promise<void> {
+  /** Handles one message from the webview, exactly as if its page had posted it. */
+  async receive(raw: unknown): Promise<void> {
     const parsed = FromWebview.safeParse(raw);
     if (!parsed.success) {
       this.logger.error(`${this.what}: ignored a malformed message from the webview (${z.prettifyError(parsed.error)})`);
       return;
     }
     const message = parsed.data;
-    if (message.type === 'ready') {
-      this.isReady = true;
-      this.readyWaiters.splice(0).forEach((resolve) => resolve());
-      return;
-    }
+    // A page that calls is listening too, even if its `ready` is still on the way.
+    this.isReady = true;
+    this.readyWaiters.splice(0).forEach((resolve) => resolve());
+    if (message.type === 'ready') return;
     const method = message.method as keyof C & string;
     const schema = Object.hasOwn(this.calls, method) ? this.calls[method] : undefined;
     if (!schema) return this.send({ type: 'reply', id: message.id, ok: false, error: { message: vscode.l10n.t('Unknown request "{0}".', method), fields: {} } });
@@ -61,12 +64,14 @@ export class WebviewChannel<C extends Calls, R extends { [K in keyof C]: unknown
   }
 
   private async send(message: ToWebview<E>): Promise<void> {
+    this.posted.fire(message);
     // A disposed panel throws; there is nobody left to tell.
     await Promise.resolve(this.webview.postMessage(message)).catch(() => undefined);
   }
 
   dispose(): void {
     this.subscription.dispose();
+    this.posted.dispose();
     this.readyWaiters.splice(0).forEach((resolve) => resolve());
   }
 }

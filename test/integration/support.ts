@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { LlmSpacesClient } from '../../src/api/client';
 import type { ExtensionApi } from '../../src/extension';
+import type { CallError, ToWebview } from '../../src/shared/protocol';
 
 export const EXTENSION_ID = 'llm-spaces.llm-spaces';
 
@@ -44,4 +45,37 @@ export async function reportsDuring(api: ExtensionApi, fn: () => Thenable<unknow
     sub.dispose();
   }
   return seen;
+}
+
+/** The host end of a webview, as the tests drive it: messages in as if the page posted them, and all that goes out. */
+export interface HostEnd {
+  receive(raw: unknown): Promise<void>;
+  onDidPost: vscode.Event<ToWebview<unknown>>;
+}
+
+export interface CallOutcome<T> {
+  ok: boolean;
+  result: T;
+  error: CallError | undefined;
+  /** Events posted while the call ran (streamed deltas, drafts). */
+  events: unknown[];
+}
+
+let nextCallId = 1_000_000;
+
+/** Sends one call through the panel's real protocol handler and waits for its one reply. */
+export function callWebview<T = unknown>(channel: HostEnd, method: string, params: unknown, onPosted?: (posted: ToWebview<unknown>) => void): Promise<CallOutcome<T>> {
+  const id = nextCallId++;
+  const events: unknown[] = [];
+  return new Promise((resolve) => {
+    const sub = channel.onDidPost((message) => {
+      onPosted?.(message);
+      if (message.type === 'event') events.push(message.event);
+      else if (message.id === id) {
+        sub.dispose();
+        resolve({ ok: message.ok, result: (message.ok ? message.result : undefined) as T, error: message.ok ? undefined : message.error, events });
+      }
+    });
+    void channel.receive({ type: 'call', id, method, params });
+  });
 }

@@ -1,0 +1,130 @@
+// The playground panel's protocol in the real extension host: messages go through the same handler a
+// webview's messages reach, and every effect is checked on the real service.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { PlaygroundContext, ReplyInfo, SpaceBrief, Turn } from '../../src/shared/protocol';
+import type { PlaygroundPanel } from '../../src/webviews/playgroundPanel';
+import { callWebview, extension, serviceClient, waitFor } from './support';
+
+/** The sample file in the workspace the test host opened. */
+const cart = () => vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'src', 'cart.ts');
+
+describe('playground panel', () => {
+  let panel: PlaygroundPanel;
+  let appId: string;
+
+  before(async () => {
+    const api = await extension();
+    const client = await serviceClient(api);
+    appId = (await client.listSpaces({ search: 'My first Space' })).items.find((s) => !s.sandbox_of)!.id;
+    await vscode.commands.executeCommand('llmSpaces.openPlayground', appId);
+    panel = api.webviews.playgrounds.at(-1)!;
+  });
+  after(() => panel?.dispose());
+
+  it('lists the Spaces and the catalogue, and describes a Space', async () => {
+    const context = await callWebview<PlaygroundContext>(panel.channel, 'context', {});
+    assert.ok(context.ok, context.error?.message);
+    assert.ok(context.result.spaces.some((s) => s.id === appId));
+    const echo = context.result.models.find((m) => m.namespace === 'test/echo');
+    assert.ok(echo && echo.promptCost > 0, 'prices come with the models, for the estimate');
+    const space = await callWebview<SpaceBrief>(panel.channel, 'space', { appId });
+    assert.ok(space.result.canChat);
+    assert.ok(space.result.activeModels.includes('test/echo'));
+  });
+
+  it('streams a reply from a test model, with its cost as the service logged it', async () => {
+    const api = await extension();
+    const client = await serviceClient(api);
+    const conversation = await callWebview<{ id: string; name: string }>(panel.channel, 'newConversation', { appId, name: 'Streaming test' });
+    const sent = await callWebview<ReplyInfo>(panel.channel, 'send', { body: { app_id: appId, model: 'test/echo', prompt: 'Hello **world**, stream me.', conversation_id: conversation.result.id } });
+    assert.ok(sent.ok, sent.error?.message);
+    const deltas = sent.events.filter((e): e is { type: 'delta'; content: string } => (e as { type: string }).type === 'delta');
+    assert.ok(deltas.length > 1, `the reply came in pieces (${deltas.length})`);
+    assert.equal(deltas.map((d) => d.content).join(''), 'Hello **world**, stream me.');
+    assert.equal(sent.result.content, 'Hello **world**, stream me.');
+    assert.equal(sent.result.namespace, 'test/echo');
+    assert.ok(sent.result.usage.total_tokens > 0 && sent.result.costs.total_tokens > 0);
+    const logged = (await client.getConversation(appId, conversation.result.id, true)).requests!.at(-1)!;
+    assert.equal(logged.id, sent.result.id);
+    assert.equal(logged.cost, sent.result.costs.total_tokens);
+    // The next turn threads onto this one; loading the conversation brings both back in order.
+    const second = await callWebview<ReplyInfo>(panel.channel, 'send', { body: { app_id: appId, model: 'test/echo', prompt: 'And again.', conversation_id: conversation.result.id, parent_request_id: sent.result.id } });
+    assert.ok(second.ok, second.error?.message);
+    const turns = await callWebview<Turn[]>(panel.channel, 'loadConversation', { appId, conversationId: conversation.result.id });
+    assert.deepEqual(turns.result.map((t) => [t.prompt, t.reply?.content]), [['Hello **world**, stream me.', 'Hello **world**, stream me.'], ['And again.', 'And again.']]);
+    const renamed = await callWebview(panel.channel, 'renameConversation', { appId, conversationId: conversation.result.id, name: 'Renamed in the panel' });
+    assert.ok(renamed.ok);
+    assert.equal((await client.getConversation(appId, conversation.result.id)).name, 'Renamed in the panel');
+  });
+
+  it('stops a streaming reply', async () => {
+    const prompt = 'word '.repeat(400);
+    let stopped = false;
+    const sent = await callWebview<ReplyInfo>(panel.channel, 'send', { body: { app_id: appId, model: 'test/echo', prompt } }, (posted) => {
+      if (!stopped && posted.type === 'event' && (posted.event as { type: string }).type === 'delta') {
+        stopped = true;
+        void panel.channel.receive({ type: 'call', id: 999_999, method: 'stop', params: { callId: (posted.event as { callId: number }).callId } });
+      }
+    });
+    assert.equal(sent.ok, false);
+    assert.equal(sent.error?.cancelled, true);
+    const streamed = sent.events.filter((e) => (e as { type: string }).type === 'delta').length;
+    assert.ok(streamed < 400, `stopped early (${streamed} pieces)`);
+  });
+
+  it('returns the service\'s 422 and the form checks as field errors, and sends nothing invalid', async () => {
+    const api = await extension();
+    const client = await serviceClient(api);
+    const before = (await client.getOrganization()).num_requests;
+    const unknown = await callWebview(panel.channel, 'send', { body: { app_id: appId, model: 'nobody/no-such-model', prompt: 'hi' } });
+    assert.equal(unknown.ok, false);
+    assert.match(unknown.error!.fields.model ?? '', /Unknown model/);
+    const local = await callWebview(panel.channel, 'send', { body: { app_id: appId, prompt: 'hi', temperature: 1.5, max_tokens: 0 } });
+    assert.deepEqual(Object.keys(local.error!.fields).sort(), ['max_tokens', 'temperature']);
+    const malformed = await callWebview(panel.channel, 'send', { body: { app_id: 'not-a-uuid', prompt: 42 } });
+    assert.deepEqual(Object.keys(malformed.error!.fields).sort(), ['app_id', 'prompt']);
+    const unknownMethod = await callWebview(panel.channel, 'deleteEverything', {});
+    assert.match(unknownMethod.error!.message, /Unknown request/);
+    assert.equal((await client.getOrganization()).num_requests, before, 'only the unknown model reached the playground, and failed before a model ran');
+  });
+
+  it('sends the selection as a fenced block, wrapped in a saved prompt, to the playground', async () => {
+    const api = await extension();
+    const client = await serviceClient(api);
+    const template = (await client.listPrompts('all')).find((p) => p.title === 'Explain this code')!;
+    const doc = await vscode.workspace.openTextDocument(cart());
+    const editor = await vscode.window.showTextDocument(doc);
+    editor.selection = new vscode.Selection(8, 0, 11, 1);
+    const drafts: unknown[] = [];
+    const sub = panel.channel.onDidPost((m) => m.type === 'event' && drafts.push(m.event));
+    await vscode.commands.executeCommand('llmSpaces.sendSelectionToPlayground', template.id);
+    await waitFor(() => drafts.length > 0, 'the draft to reach the panel');
+    sub.dispose();
+    const draft = drafts[0] as { type: string; prompt: string };
+    assert.equal(draft.type, 'draft');
+    const fenced = '```typescript src/cart.ts\nexport function total(items: Item[], discount = 0): number {\n  const sum = items.reduce((acc, item) => acc + item.price * item.quantity, 0);\n  return Math.round(sum * (1 - discount) * 100) / 100;\n}\n```';
+    assert.equal(draft.prompt, template.prompt.replace('{{prompt}}', fenced));
+  });
+
+  it('inserts a code block at the cursor of the last text editor', async () => {
+    const doc = await vscode.workspace.openTextDocument({ content: 'before\n', language: 'typescript' });
+    const editor = await vscode.window.showTextDocument(doc);
+    editor.selection = new vscode.Selection(1, 0, 1, 0);
+    const inserted = await callWebview(panel.channel, 'codeAction', { action: 'insert', code: 'const x = 1;' });
+    assert.ok(inserted.ok, inserted.error?.message);
+    assert.equal(doc.getText(), 'before\nconst x = 1;');
+    const replaced = await callWebview(panel.channel, 'codeAction', { action: 'replace', code: 'after' });
+    assert.ok(replaced.ok);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('refuses to attach a file from outside the workspace by a dropped uri', async () => {
+    const outside = await callWebview(panel.channel, 'attachUris', { kind: 'files', uris: [vscode.Uri.file('/etc/hostname').toString()] });
+    assert.equal(outside.ok, false);
+    assert.match(outside.error!.message, /not in the workspace/);
+    const inside = await callWebview<Array<{ name: string; dataUrl: string }>>(panel.channel, 'attachUris', { kind: 'files', uris: [cart().toString()] });
+    assert.ok(inside.ok, inside.error?.message);
+    assert.match(inside.result[0]!.dataUrl, /^data:text\/plain;base64,/);
+  });
+});
