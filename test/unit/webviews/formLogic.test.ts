@@ -1,0 +1,73 @@
+// The pure logic behind the webviews: the fenced block "Send Selection" builds, the estimate shown
+// before sending, and the changes the settings editor sends (only what differs).
+import assert from 'node:assert/strict';
+import type { ModelBrief } from '../../../src/shared/protocol';
+import { fencedCode } from '../../../src/prompts/promptState';
+import { describeEstimate, promptCost } from '../../../src/webview-ui/playground/estimate';
+import { changesBetween, valuesOf } from '../../../src/webview-ui/spaceSettings/settingsFields';
+
+const model = (namespace: string, promptCost: number, byCharacters = false): ModelBrief => ({
+  namespace, model: namespace.split('/')[1]!, provider: namespace.split('/')[0]!, vision: false, promptCost, completionCost: promptCost * 2, baseCost: 0, byCharacters, contextWindow: 8000, deprecatedOn: null,
+});
+
+describe('Send Selection: the fenced block', () => {
+  it('names the language and the file, and ends the block', () => {
+    assert.equal(fencedCode('const a = 1;\n', 'typescript', 'src/a.ts'), '```typescript src/a.ts\nconst a = 1;\n```');
+  });
+
+  it('uses a longer fence than any run of backticks in the code', () => {
+    const code = 'Use ```js fences``` or ````four````.';
+    const block = fencedCode(code, 'markdown', 'README.md');
+    assert.ok(block.startsWith('`````markdown README.md\n') && block.endsWith('\n`````'), block);
+  });
+
+  it('keeps a file name with spaces on the info line', () => {
+    assert.equal(fencedCode('x', 'plaintext', 'my notes.txt').split('\n')[0], '```plaintext my_notes.txt');
+  });
+});
+
+describe('the estimate before sending', () => {
+  it('prices the prompt at the chosen model, by tokens or by characters', () => {
+    const text = 'x'.repeat(400);
+    assert.equal(promptCost(model('a/tok', 0.001), text), 0.1);
+    assert.equal(promptCost(model('a/chr', 0.001, true), text), 0.4);
+    assert.equal(describeEstimate(text, model('a/tok', 0.001), []), '≈ 100 prompt tokens · $0.10 at a/tok');
+  });
+
+  it('gives the range over the active models when routing', () => {
+    const text = 'x'.repeat(4000);
+    assert.equal(describeEstimate(text, undefined, [model('a/cheap', 0.000001), model('b/dear', 0.001)]), '≈ 1,000 prompt tokens · $0.001000–$1.00 across 2 active models (routing)');
+    assert.match(describeEstimate(text, undefined, []), /no active model/);
+  });
+});
+
+describe('the settings editor: what it sends', () => {
+  const space = {
+    id: '11111111-1111-4111-8111-111111111111', name: 'A', description: 'd', weights: { cost: 1, latency: 1, quality: 1 },
+    policies: { privacy_level: 0, max_cost: 0, max_same_model_retries: 1, max_switch_model_retries: 2, optimize_internal_requests: 0, prompt_id: null },
+    settings: { max_tokens: 256, temperature: 0.5 }, has_failover_chain: true,
+  };
+
+  it('sends nothing when nothing changed', () => {
+    const base = valuesOf(space, null);
+    assert.deepEqual(changesBetween(base, { ...base }, { base: ['m1'], now: ['m1'] }), { changes: {}, dirty: false });
+  });
+
+  it('sends only the changed leaves, nested as the body has them, with the body\'s types', () => {
+    const base = valuesOf(space, null);
+    const now = { ...base, 'weights.cost': 0.5, 'policies.privacy_level': '2', 'policies.optimize_internal_requests': true, has_failover_chain: false };
+    assert.deepEqual(changesBetween(base, now, { base: ['m1', 'm2'], now: ['m2', 'm1'] }), {
+      changes: { weights: { cost: 0.5 }, policies: { privacy_level: 2, optimize_internal_requests: 1 }, has_failover_chain: false, failover_model_ids: ['m2', 'm1'] },
+      dirty: true,
+    });
+  });
+
+  it('lays a kept draft over the Space, and an emptied number is left as it is', () => {
+    const values = valuesOf(space, { name: 'Draft name', settings: { temperature: 0.9 } });
+    assert.equal(values.name, 'Draft name');
+    assert.equal(values['settings.temperature'], 0.9);
+    assert.equal(values['settings.max_tokens'], 256);
+    const base = valuesOf(space, null);
+    assert.deepEqual(changesBetween(base, { ...base, 'settings.max_tokens': null, description: '' }, { base: [], now: [] }).changes, { description: '' });
+  });
+});
