@@ -32,6 +32,9 @@ describe('LLM Spaces webviews (playwright)', function () {
   after(async () => {
     await wb?.close();
   });
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await wb.screenshot(`failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`);
+  });
 
   it('sends the selected code to the playground and renders the streamed reply', async () => {
     const { page } = wb;
@@ -100,6 +103,20 @@ describe('LLM Spaces webviews (playwright)', function () {
     if (await link.count()) await link.click();
     assert.equal(await reply.evaluate(() => (globalThis as unknown as { __pwned?: string }).__pwned ?? null), null, 'clicking the link runs nothing');
     await wb.screenshot('12-playground-xss-inert');
+  });
+
+  it('keeps the conversation and the settings after a window reload', async () => {
+    const { page } = wb;
+    await webview(page).locator('.turn').nth(1).waitFor();
+    assert.equal(await webview(page).locator('.turn').count(), 2);
+    await runCommand(page, 'Developer: Reload Window');
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    const frame = webview(page);
+    await frame.locator('.turn .meta .figures').nth(1).waitFor({ timeout: 60_000 });
+    assert.equal(await frame.locator('.turn').count(), 2);
+    assert.equal(await frame.locator('[data-path="model"]').evaluate((el) => (el as unknown as { value: string }).value), 'test/echo');
+    assert.ok((await frame.locator('.turn .reply').first().innerText()).includes('export function total'));
+    await wb.screenshot('12b-playground-after-reload');
   });
 
   it('changes a routing weight in the Space settings editor and saves it to the service', async () => {
