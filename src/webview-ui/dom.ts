@@ -39,5 +39,3 @@ export function onEnter(el: Element, fn: () => void): void {
     }
   });
 }
-
-export const money = (n: number) => `$${n.toFixed(n !== 0 && Math.abs(n) < 0.01 ? 6 : 2)}`;

@@ -1,6 +1,7 @@
 // Labelled form controls from @vscode-elements/elements, each with a place for its error message, and
 // the marking of fields named by a failed call (the service's 422 or the form's own checks).
 import { h } from './dom';
+import type { Choice } from './values';
 
 export interface Field<E extends HTMLElement = HTMLElement> {
   /** The path the service uses for this field, e.g. `max_tokens` or `weights.cost`. */
@@ -20,12 +21,6 @@ export function field<E extends HTMLElement>(path: string, label: string, contro
   control.setAttribute('aria-describedby', `${id}-error`);
   const row = h('div', { class: 'field' }, h('vscode-label', { for: id }, label), control, hint ? h('div', { class: 'hint' }, hint) : null, error);
   return { path, control, row, error };
-}
-
-export interface Choice {
-  value: string;
-  label: string;
-  description?: string;
 }
 
 /** A single-select whose initial choice is marked on its option (set before the element upgrades). */

@@ -4,10 +4,11 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-label/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import { OrganizationCalls, type MaskedOrganization, type OrganizationData, type OrganizationEvent, type OrganizationResults } from '../shared/protocol';
-import { fill, h, money, valueOf } from './dom';
+import { fill, h, valueOf } from './dom';
 import { field, markFields, textfield } from './fields';
 import { CallFailed, HostChannel } from './hostChannel';
 import { spendChart } from './organization/spendChart';
+import { money } from './values';
 
 const channel = new HostChannel<typeof OrganizationCalls, OrganizationResults, OrganizationEvent>();
 const app = document.getElementById('app')!;

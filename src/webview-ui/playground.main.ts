@@ -32,6 +32,7 @@ const stopButton = h('vscode-button', { secondary: true, hidden: true, title: 'S
 const renameButton = h('vscode-button', { secondary: true, title: 'Rename the conversation' }, 'Rename…');
 const newButton = h('vscode-button', { secondary: true, title: 'Start a new conversation' }, 'New Chat');
 const renameBox = h('div', { class: 'rename', hidden: true });
+const attachImage = h('vscode-button', { secondary: true }, 'Attach Image…');
 const transcript = new Transcript(h('section', { class: 'transcript', role: 'log', 'aria-label': 'Conversation' }), {
   code: (action, code) => void call('codeAction', { action, code }).then(() => action === 'copy' && say('Copied.')),
   link: (href) => void call('openLink', { href }),
@@ -55,8 +56,7 @@ async function call<K extends keyof PlaygroundResults & string>(method: K, param
 
 function layout(): void {
   const options = h('vscode-collapsible', { title: 'Options', class: 'options' }, h('div', { class: 'grid' }, ...[form.temperature, form.maxTokens, form.assistant, form.version, form.parent, form.plugins].map((f) => f.row)));
-  const attach = (kind: 'images' | 'files', label: string) => {
-    const b = h('vscode-button', { secondary: true }, label);
+  const attach = (kind: 'images' | 'files', b: HTMLElement) => {
     b.addEventListener('click', () => void call('attach', { kind }).then((list) => list && addAttachments(kind, list)));
     return b;
   };
@@ -65,7 +65,7 @@ function layout(): void {
     h('header', { class: 'toolbar' }, form.space.row, form.model.row, form.conversation.row, h('div', { class: 'buttons' }, renameButton, newButton), renameBox),
     options,
     transcript.root,
-    h('section', { class: 'composer', 'aria-label': 'New prompt' }, form.prompt.row, form.images.row, form.files.row, h('div', { class: 'actions' }, estimate, attach('images', 'Attach Image…'), attach('files', 'Attach File…'), stopButton, sendButton), status),
+    h('section', { class: 'composer', 'aria-label': 'New prompt' }, form.prompt.row, form.images.row, form.files.row, h('div', { class: 'actions' }, estimate, attach('images', attachImage), attach('files', h('vscode-button', { secondary: true }, 'Attach File…')), stopButton, sendButton), status),
   );
   document.getElementById('app')!.removeAttribute('aria-busy');
 }
@@ -92,7 +92,16 @@ function addAttachments(kind: 'images' | 'files', list: Attachment[]): void {
   showAttachments();
 }
 
+/** Images go only to a model that reads them (or to routing, which picks one that does). */
+function refreshVision(): void {
+  const model = form.chosenModel();
+  const blind = !!model && !model.vision;
+  attachImage.toggleAttribute('disabled', blind);
+  attachImage.title = blind ? `${model.namespace} cannot read images` : 'Attach PNG, JPEG, GIF or WebP images';
+}
+
 function refreshEstimate(): void {
+  refreshVision();
   const active = space ? form.modelsNamed(space.activeModels) : [];
   estimate.textContent = state.prompt ? describeEstimate(state.prompt, form.chosenModel(), active) : '';
 }

@@ -14,7 +14,8 @@ import { fill, h, setValue } from './dom';
 import { markFields, type Field } from './fields';
 import { CallFailed, HostChannel } from './hostChannel';
 import { FailoverList } from './spaceSettings/failoverList';
-import { SECTIONS, SPECS, buildControl, changesBetween, readControl, valuesOf } from './spaceSettings/settingsFields';
+import { buildControl, readControl } from './spaceSettings/settingsControls';
+import { SECTIONS, SPECS, changesBetween, valuesOf } from './spaceSettings/settingsSpecs';
 import { viewSummary } from './spaceSettings/viewSummary';
 
 interface Saved {

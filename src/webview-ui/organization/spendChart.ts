@@ -1,6 +1,7 @@
 // Spend this cycle as one bar against the soft and hard spending limits, drawn in SVG (no inline styles:
 // colours come from classes in media/organization.css).
-import { h, money } from '../dom';
+import { h } from '../dom';
+import { money } from '../values';
 
 const SVG = 'http://www.w3.org/2000/svg';
 

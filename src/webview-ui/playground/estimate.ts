@@ -1,7 +1,7 @@
 // The cost of a prompt before it is sent, from the models' listed prices. Tokens are estimated at about
 // four characters each (the service counts them exactly once the request runs).
 import type { ModelBrief } from '../../shared/protocol';
-import { money } from '../dom';
+import { money } from '../values';
 
 export const estimateTokens = (text: string) => Math.ceil(text.length / 4);
 

@@ -1,7 +1,8 @@
 // The conversation as it is shown: each turn's prompt and reply rendered as sanitized markdown, the
 // reply's figures underneath, and Copy / Insert at Cursor / Replace Selection on every code block.
 import type { ReplyInfo, Turn } from '../../shared/protocol';
-import { fill, h, money } from '../dom';
+import { fill, h } from '../dom';
+import { money } from '../values';
 import { renderMarkdown } from '../markdown';
 
 export interface TranscriptActions {

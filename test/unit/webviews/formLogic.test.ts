@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import type { ModelBrief } from '../../../src/shared/protocol';
 import { fencedCode } from '../../../src/prompts/promptState';
 import { describeEstimate, promptCost } from '../../../src/webview-ui/playground/estimate';
-import { changesBetween, valuesOf } from '../../../src/webview-ui/spaceSettings/settingsFields';
+import { changesBetween, valuesOf } from '../../../src/webview-ui/spaceSettings/settingsSpecs';
 
 const model = (namespace: string, promptCost: number, byCharacters = false): ModelBrief => ({
   namespace, model: namespace.split('/')[1]!, provider: namespace.split('/')[0]!, vision: false, promptCost, completionCost: promptCost * 2, baseCost: 0, byCharacters, contextWindow: 8000, deprecatedOn: null,

@@ -1,14 +1,13 @@
-// Every field of PUT /v1/apps/update as a form control, what the Space holds for it, and the changes:
-// only the fields whose value differs from what the editor loaded.
+// Every field of PUT /v1/apps/update as the form shows it, what the Space holds for it, and the changes:
+// only the fields whose value differs from what the editor loaded. No DOM here (tested on Node).
 import type { Space } from '../../api/schemas';
 import type { SpaceChanges, SpaceEditorData } from '../../shared/protocol';
-import { h } from '../dom';
-import { field, select, textfield, type Choice, type Field } from '../fields';
+import type { Choice } from '../values';
 
-type Kind = 'text' | 'textarea' | 'number' | 'int' | 'bool' | 'select';
-type Value = string | number | boolean | null;
+export type Kind = 'text' | 'textarea' | 'number' | 'int' | 'bool' | 'select';
+export type Value = string | number | boolean | null;
 
-interface Spec {
+export interface Spec {
   path: string;
   label: string;
   kind: Kind;
@@ -89,29 +88,6 @@ export function valuesOf(app: Space, draft: SpaceChanges | null): Record<string,
     values[spec.path] = spec.kind === 'bool' ? raw === true || raw === 1 : raw === undefined || raw === null ? null : spec.kind === 'select' ? String(raw) : (raw as Value);
   }
   return values;
-}
-
-export function buildControl(spec: Spec, value: Value, data: SpaceEditorData, values: Record<string, Value>): Field {
-  let control: HTMLElement;
-  if (spec.kind === 'bool') {
-    control = h('vscode-checkbox', { checked: value === true, label: spec.label });
-    return field(spec.path, '', control, spec.hint);
-  }
-  if (spec.kind === 'select') control = select(spec.choices!(data, values), value === null ? '' : String(value));
-  else if (spec.kind === 'textarea') {
-    control = h('vscode-textarea', { rows: '4', resize: 'vertical' });
-    (control as unknown as { value: string }).value = value === null ? '' : String(value);
-  } else control = textfield(value === null ? '' : String(value), spec.kind === 'int' ? { type: 'number', step: '1' } : spec.kind === 'number' ? { inputmode: 'decimal' } : {});
-  return field(spec.path, spec.label, control, spec.hint);
-}
-
-/** The control's value in the form the body wants: '' is "no value" for numbers and choices. */
-export function readControl(spec: Spec, control: HTMLElement): Value {
-  if (spec.kind === 'bool') return (control as unknown as { checked: boolean }).checked;
-  const text = (control as unknown as { value: string }).value ?? '';
-  if (spec.kind === 'number' || spec.kind === 'int') return text.trim() === '' ? null : Number(text);
-  if (spec.kind === 'select') return text === '' ? null : text;
-  return text;
 }
 
 /** Only what changed, nested as the body has it. Returns the changes and whether there are any. */
