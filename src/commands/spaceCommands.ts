@@ -5,7 +5,7 @@ import type { AssistantSummary } from '../api/schemas';
 import { assistantVersionUri } from '../assistantDocuments';
 import type { Services } from '../services';
 import type { SpaceNode } from '../views/spaceNodes';
-import { isMissingEndpoint } from '../views/spacesTree';
+import { unlessMissing } from '../views/spacesTree';
 
 const t = vscode.l10n.t;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -57,13 +57,7 @@ export async function changeConversationAssistant(s: Services, node: Of<'convers
     await s.connection.call((c) => c.updateConversation(node.spaceId, node.conversation.id, { settings }));
     return s.spaces.refresh();
   }
-  let assistants: AssistantSummary[];
-  try {
-    assistants = await s.connection.call((c) => c.listAssistants(node.spaceId));
-  } catch (error) {
-    if (!isMissingEndpoint(error)) throw error;
-    assistants = [];
-  }
+  const assistants = await unlessMissing(s.connection.call((c) => c.listAssistants(node.spaceId)), [] as AssistantSummary[]);
   const none = { label: `$(circle-slash) ${t('No assistant')}`, settings: { assistant_id: null, assistant_version_id: null } };
   const items = assistants.flatMap((a) =>
     a.versions.map((v, i) => ({ label: `$(person) ${a.name}`, description: `${t('version {0}', i + 1)}${v.published ? ` · ${t('published')}` : ''}`, settings: { assistant_id: a.id, assistant_version_id: v.id } })),

@@ -12,6 +12,16 @@ const REMEMBERED_KEY = 'llmSpaces.rememberedSpaces';
 /** A 404 or 405 on an endpoint without ids: the service does not have that endpoint. */
 export const isMissingEndpoint = (error: unknown) => error instanceof ApiError && (error.kind === 'method-not-allowed' || error.kind === 'not-found');
 
+/** The result of a call to an extra endpoint, or `fallback` where the service does not offer it. */
+export async function unlessMissing<T>(call: Promise<T>, fallback: T): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    if (isMissingEndpoint(error)) return fallback;
+    throw error;
+  }
+}
+
 export class SpacesTree implements vscode.TreeDataProvider<SpaceNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<SpaceNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;

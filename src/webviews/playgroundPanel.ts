@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { LlmSpacesClient } from '../api/client';
 import type { Services } from '../services';
 import { PlaygroundCalls, type Handlers, type PlaygroundEvent, type PlaygroundResults } from '../shared/protocol';
-import { isMissingEndpoint } from '../views/spacesTree';
+import { unlessMissing } from '../views/spacesTree';
 import { readAttachments } from './attachments';
 import { applyCode } from './codeActions';
 import { modelBrief, replyInfo, spaceBrief, turnsOf } from './playgroundData';
@@ -50,15 +50,8 @@ export class PlaygroundPanel implements vscode.Disposable {
 
   private handlers(): Handlers<PlaygroundCallsT, PlaygroundResults> {
     const call = <T>(fn: (c: LlmSpacesClient) => Promise<T>) => this.s.connection.call(fn);
-    /** The extra endpoints (lists, conversations) are optional: a remote service may not offer them. */
-    const optional = async <T>(fn: (c: LlmSpacesClient) => Promise<T>, fallback: T) => {
-      try {
-        return await call(fn);
-      } catch (error) {
-        if (isMissingEndpoint(error)) return fallback;
-        throw error;
-      }
-    };
+    // The extra endpoints (lists, conversations) are optional: a remote service may not offer them.
+    const optional = <T>(fn: (c: LlmSpacesClient) => Promise<T>, fallback: T) => unlessMissing(call(fn), fallback);
     return {
       context: async () => {
         const [spaces, models] = await Promise.all([this.s.spaces.list(), this.s.models.catalogue()]);

@@ -1,12 +1,11 @@
 // The Space settings editor, host side: one panel per Space. It sends only the fields the user changed,
 // refuses to overwrite a change made elsewhere without asking, and asks before unsaved edits are lost.
 import * as vscode from 'vscode';
-import type { LlmSpacesClient } from '../api/client';
 import type { SpaceUpdateResponse } from '../api/schemas';
 import type { Services } from '../services';
 import { SpaceSettingsCalls, type Handlers, type SpaceChanges, type SpaceSettingsEvent, type SpaceSettingsResults } from '../shared/protocol';
 import { describeError } from '../userErrors';
-import { isMissingEndpoint } from '../views/spacesTree';
+import { unlessMissing } from '../views/spacesTree';
 import { readAttachments } from './attachments';
 import { WebviewChannel } from './webviewChannel';
 import { panelOptions, webviewHtml } from './webviewShell';
@@ -71,14 +70,6 @@ export class SpaceSettingsPanel implements vscode.Disposable {
   }
 
   private handlers(): Handlers<SettingsCallsT, SpaceSettingsResults> {
-    const optional = async <T>(fn: (c: LlmSpacesClient) => Promise<T>, fallback: T) => {
-      try {
-        return await this.s.connection.call(fn);
-      } catch (error) {
-        if (isMissingEndpoint(error)) return fallback;
-        throw error;
-      }
-    };
     return {
       load: async () => {
         const [view, spaces, models, prompts, assistants] = await Promise.all([
@@ -86,7 +77,7 @@ export class SpaceSettingsPanel implements vscode.Disposable {
           this.s.spaces.list(),
           this.s.models.catalogue(),
           this.s.connection.call((c) => c.listPrompts('all')),
-          optional((c) => c.listAssistants(this.spaceId), []),
+          unlessMissing(this.s.connection.call((c) => c.listAssistants(this.spaceId)), []),
         ]);
         this.named(view);
         return {
