@@ -31,12 +31,52 @@ function walk(dir, accept) {
   });
 }
 
+const SRC = path.resolve('src');
+const ERRORS = path.join(SRC, 'api', 'errors');
+const DEFERRED = path.join(SRC, 'deferred');
+const rel = (file) => path.relative(SRC, file).replace(/\\/g, '/');
+
+/** What activation must not load: it lives in dist/deferred.js (see src/deferred.ts). */
+const heavyAtActivation = (file) =>
+  /[\\/]node_modules[\\/](zod|undici|eventsource-parser)[\\/]/.test(file) ||
+  /^(api\/(schemas|client|transport)|shared\/protocol|webviews\/(playgroundPanel|spaceSettingsPanel|organizationPanel|webviewChannel))\.ts$/.test(rel(file));
+/** What the deferred bundle may hold: no module with state of the activation side (a second copy would split it). */
+const allowedDeferred = (file) => !file.startsWith(SRC) || /^(deferred|api\/.*|shared\/.*|webviews\/(?!webviewPanels).*)\.ts$/.test(rel(file));
+
+/**
+ * The extension is three bundles: extension.js (activation), deferred.js (required on first use) and
+ * apiErrors.js, which both require, so an error thrown in one is an instance of the classes the other
+ * checks. The plugin points those imports at the bundles and refuses a module in the wrong one.
+ */
+function splitPlugin(bundle) {
+  return {
+    name: `split-${bundle}`,
+    setup(build) {
+      build.onResolve({ filter: /^\.\.?\// }, (args) => {
+        const target = path.resolve(args.resolveDir, args.path).replace(/\.[jt]s$/, '');
+        if (target === ERRORS) return { path: './apiErrors.js', external: true };
+        if (bundle === 'extension' && target === DEFERRED) return { path: './deferred.js', external: true };
+        return undefined;
+      });
+      build.onLoad({ filter: /\.[cm]?[jt]s$/ }, (args) => {
+        const wrong = bundle === 'extension' ? heavyAtActivation(args.path) : !allowedDeferred(args.path);
+        if (wrong) throw new Error(`${path.relative('.', args.path)} must not be in dist/${bundle}.js: reach it through src/loadDeferred.ts, or keep it free of activation-side state.`);
+        return undefined;
+      });
+    },
+  };
+}
+
 function productBuilds() {
   const builds = [
     { ...nodeBase, entryPoints: ['src/service/cli.ts'], outfile: 'dist/service.js' },
   ];
   if (existsSync('src/extension.ts')) {
-    builds.push({ ...nodeBase, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] });
+    builds.push(
+      { ...nodeBase, entryPoints: ['src/api/errors.ts'], outfile: 'dist/apiErrors.js' },
+      { ...nodeBase, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [splitPlugin('extension')] },
+      { ...nodeBase, entryPoints: ['src/deferred.ts'], outfile: 'dist/deferred.js', external: ['vscode'], plugins: [splitPlugin('deferred')] },
+    );
   }
   const ui = walk('src/webview-ui', (f) => /\/main\.ts$/.test(f) || /[\\/][A-Za-z-]+\.main\.ts$/.test(f));
   for (const entry of ui) {
@@ -70,6 +110,8 @@ function testBuilds() {
 }
 
 function copyAssets() {
+  // A production build starts from an empty dist/, so no source map of a development build is packaged.
+  if (production) rmSync('dist', { recursive: true, force: true });
   mkdirSync('dist', { recursive: true });
   copyFileSync('node_modules/sql.js/dist/sql-wasm.wasm', 'dist/sql-wasm.wasm');
 }

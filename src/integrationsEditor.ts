@@ -1,16 +1,17 @@
 // "Edit Observability Integrations": a guided input for the metrics and logs groups.
 import * as vscode from 'vscode';
-import { IntegrationsBody as IntegrationsBodySchema, type IntegrationsBody, type Organization } from './api/schemas';
+import type { IntegrationsBody, Organization } from './api/schemas';
 import type { Connection } from './connection/connection';
+import { deferred } from './loadDeferred';
+import { maskSecret } from './shared/secrets';
 
-export const maskSecret = (value: string | null | undefined) => (value ? `••••${value.slice(-4)}` : '—');
 
 type Group = 'metrics' | 'logs';
 
 /** Asks what to change, or applies `preset` (a PUT /v1/orgs/integrations body, validated) directly. */
 export async function editIntegrations(connection: Connection, preset?: unknown): Promise<Organization | undefined> {
   if (preset !== undefined) {
-    const body = IntegrationsBodySchema.parse(preset);
+    const body = deferred().schemas.IntegrationsBody.parse(preset);
     return connection.call((c) => c.updateIntegrations(body));
   }
   const org = await connection.call((c) => c.getOrganization()).catch(() => undefined);

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { Organization } from './api/schemas';
 import type { Connection, ConnectionState } from './connection/connection';
-import { isMissingEndpoint } from './views/spacesTree';
+import { isMissingEndpoint } from './api/errors';
 
 const REFRESH_MS = 5 * 60_000;
 

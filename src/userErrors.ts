@@ -53,6 +53,11 @@ export class ErrorReporter implements vscode.Disposable {
 
   constructor(private readonly logger: Logger) {}
 
+  /** The message (and actions) for an error, for code that shows it itself, such as a webview. */
+  describe(error: unknown, what: string): UserError {
+    return describeError(error, what);
+  }
+
   async report(error: unknown, what: string, retry?: () => unknown): Promise<void> {
     const described = describeError(error, what);
     if (error instanceof ApiError && error.kind === 'cancelled') return;

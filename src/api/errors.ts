@@ -128,6 +128,19 @@ export function fieldPath(loc: ReadonlyArray<string | number>): string {
   return rest.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
 }
 
+/** A 404 or 405 on an endpoint without ids: the service does not have that endpoint. */
+export const isMissingEndpoint = (error: unknown) => error instanceof ApiError && (error.kind === 'method-not-allowed' || error.kind === 'not-found');
+
+/** The result of a call to an extra endpoint, or `fallback` where the service does not offer it. */
+export async function unlessMissing<T>(call: Promise<T>, fallback: T): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    if (isMissingEndpoint(error)) return fallback;
+    throw error;
+  }
+}
+
 export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }

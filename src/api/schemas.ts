@@ -3,6 +3,7 @@
 // Records are loose objects: unknown fields of a newer service are kept, never rejected.
 // Request bodies strip unknown fields, as the hosted service does.
 import { z } from 'zod';
+import { PROMPT_DESCRIPTION_MAX, PROMPT_TITLE_MAX } from './limits';
 
 /** A uuid-shaped string (8-4-4-4-12 hex); the hosted service does not promise RFC versions. */
 export const Uuid = z.guid({ error: 'must be a uuid' });
@@ -288,8 +289,7 @@ export const Organization = z.looseObject({
 
 // ---------------------------------------------------------------- request bodies (section 4)
 
-export const PROMPT_TITLE_MAX = 60;
-export const PROMPT_DESCRIPTION_MAX = 200;
+export { PROMPT_DESCRIPTION_MAX, PROMPT_TITLE_MAX };
 export const PromptTitle = z.string().min(1, 'must be 1 to 60 characters').max(PROMPT_TITLE_MAX, 'must be 1 to 60 characters');
 export const PromptDescription = z
   .string()

@@ -1,8 +1,9 @@
 // Commands on saved prompts.
 import * as vscode from 'vscode';
-import { z } from 'zod';
-import { PROMPT_DESCRIPTION_MAX, PROMPT_TITLE_MAX, type PromptShow } from '../api/schemas';
+import { PROMPT_DESCRIPTION_MAX, PROMPT_TITLE_MAX } from '../api/limits';
+import type { PromptShow } from '../api/schemas';
 import { promptUri } from '../prompts/promptFileSystem';
+import { deferred } from '../loadDeferred';
 import type { Services } from '../services';
 import type { PromptNode } from '../views/promptsTree';
 
@@ -22,8 +23,6 @@ export async function filterPrompts(s: Services): Promise<void> {
   if (pick) await s.prompts.setShow(pick.show);
 }
 
-const Preset = z.object({ title: z.string(), description: z.string() });
-
 /**
  * Creates a prompt from the editor's selection (or empty). Title and description are asked for, or
  * taken from `preset` when a caller (a keybinding, a test) passes them; both pass the same checks.
@@ -31,7 +30,7 @@ const Preset = z.object({ title: z.string(), description: z.string() });
 export async function createPrompt(s: Services, fromSelection: boolean, preset?: unknown): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   const text = fromSelection && editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : '';
-  const given = Preset.safeParse(preset);
+  const given = deferred().z.object({ title: deferred().z.string(), description: deferred().z.string() }).safeParse(preset);
   const title = given.success ? given.data.title : await vscode.window.showInputBox({ title: t('New prompt (1/2)'), prompt: t('Title'), validateInput: checkTitle, ignoreFocusOut: true });
   if (title === undefined) return;
   const description = given.success ? given.data.description : await vscode.window.showInputBox({ title: t('New prompt (2/2)'), prompt: t('Description'), validateInput: checkDescription, ignoreFocusOut: true });

@@ -1,11 +1,11 @@
 // Commands on Spaces and what hangs under them.
 import * as vscode from 'vscode';
-import { z } from 'zod';
 import type { AssistantSummary } from '../api/schemas';
 import { assistantVersionUri } from '../assistantDocuments';
+import { deferred } from '../loadDeferred';
 import type { Services } from '../services';
 import type { SpaceNode } from '../views/spaceNodes';
-import { unlessMissing } from '../views/spacesTree';
+import { unlessMissing } from '../api/errors';
 
 const t = vscode.l10n.t;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -48,12 +48,10 @@ export async function renameConversation(s: Services, node: Of<'conversation'>, 
   s.spaces.refresh();
 }
 
-const AssistantChoice = z.object({ assistant_id: z.string().nullable(), assistant_version_id: z.string().nullable() });
-
 /** Picks the conversation's assistant version, or applies `preset` ({assistant_id, assistant_version_id}). */
 export async function changeConversationAssistant(s: Services, node: Of<'conversation'>, preset?: unknown): Promise<void> {
   if (preset !== undefined) {
-    const settings = AssistantChoice.parse(preset);
+    const { settings } = deferred().schemas.ConversationUpdateBody.parse({ settings: preset });
     await s.connection.call((c) => c.updateConversation(node.spaceId, node.conversation.id, { settings }));
     return s.spaces.refresh();
   }

@@ -2,8 +2,9 @@
 // token in SecretStorage. Views and commands go through `call`, which keeps `state` current.
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { LlmSpacesClient } from '../api/client';
+import type { LlmSpacesClient } from '../api/client';
 import { CancelledError, NetworkError, TimeoutError, UnauthorizedError } from '../api/errors';
+import { deferred } from '../loadDeferred';
 import type { Logger } from '../logger';
 import { readSettings } from '../settings';
 import { LOCAL_TOKEN_KEY, LocalService } from './localService';
@@ -98,7 +99,7 @@ export class Connection implements vscode.Disposable {
   }
 
   private makeClient(url: string, token: () => Thenable<string | undefined> | string | undefined): LlmSpacesClient {
-    return new LlmSpacesClient({
+    return new (deferred().LlmSpacesClient)({
       baseUrl: url,
       token: async () => token(),
       timeoutMs: readSettings().requestTimeoutMs,

@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { request } from 'undici';
+import { deferred } from '../loadDeferred';
 import { isAlive, readLock } from '../service/lockFile';
 
 export interface LocalServiceOptions {
@@ -164,7 +164,7 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function healthy(url: string): Promise<boolean> {
   try {
-    const response = await request(`${url}/healthz`, { headersTimeout: 2000, bodyTimeout: 2000 });
+    const response = await deferred().request(`${url}/healthz`, { headersTimeout: 2000, bodyTimeout: 2000 });
     await response.body.text();
     return response.statusCode === 200;
   } catch {

@@ -129,7 +129,8 @@ export interface PlaygroundResults {
 }
 
 export type PlaygroundEvent =
-  | { type: 'delta'; callId: number; content: string }
+  /** `at` (first piece only): when the host got it, in ms since the epoch, for the paint latency figure. */
+  | { type: 'delta'; callId: number; content: string; at?: number }
   /** Text from "Send Selection to Playground" for the prompt box, and the Space to use if none is chosen. */
   | { type: 'draft'; prompt: string; appId: string | null }
   | { type: 'useSpace'; appId: string };

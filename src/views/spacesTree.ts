@@ -1,7 +1,7 @@
 // The Spaces view: the organization's Spaces, each with its configuration, models, sandbox,
 // conversations and assistants. Details load when a Space is expanded.
 import * as vscode from 'vscode';
-import { ApiError } from '../api/errors';
+import { ApiError, isMissingEndpoint } from '../api/errors';
 import type { Space, SpaceUpdateResponse } from '../api/schemas';
 import type { Connection } from '../connection/connection';
 import { describeError } from '../userErrors';
@@ -9,18 +9,6 @@ import { groupFields, groupsOf, toTreeItem, type SpaceNode } from './spaceNodes'
 
 const REMEMBERED_KEY = 'llmSpaces.rememberedSpaces';
 
-/** A 404 or 405 on an endpoint without ids: the service does not have that endpoint. */
-export const isMissingEndpoint = (error: unknown) => error instanceof ApiError && (error.kind === 'method-not-allowed' || error.kind === 'not-found');
-
-/** The result of a call to an extra endpoint, or `fallback` where the service does not offer it. */
-export async function unlessMissing<T>(call: Promise<T>, fallback: T): Promise<T> {
-  try {
-    return await call;
-  } catch (error) {
-    if (isMissingEndpoint(error)) return fallback;
-    throw error;
-  }
-}
 
 export class SpacesTree implements vscode.TreeDataProvider<SpaceNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<SpaceNode | undefined>();

@@ -319,7 +319,7 @@ async function readDropped(files: File[]): Promise<void> {
 
 channel.onEvent((event) => {
   if (event.type === 'delta') {
-    if (streaming?.callId === event.callId) streaming.turn.append(event.content);
+    if (streaming?.callId === event.callId) streaming.turn.append(event.content, event.at);
   } else if (event.type === 'draft') {
     form.read();
     state.prompt = state.prompt.trim() ? `${state.prompt.trimEnd()}\n\n${event.prompt}` : event.prompt;

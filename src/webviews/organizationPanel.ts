@@ -3,15 +3,13 @@
 // an empty token keeps the one the service has.
 import * as vscode from 'vscode';
 import type { Organization } from '../api/schemas';
-import { maskSecret } from '../integrationsEditor';
+import { maskSecret } from '../shared/secrets';
 import type { Services } from '../services';
 import { OrganizationCalls, type Handlers, type OrganizationData, type OrganizationEvent, type OrganizationResults } from '../shared/protocol';
-import { describeError } from '../userErrors';
-import { isMissingEndpoint } from '../views/spacesTree';
+import { isMissingEndpoint } from '../api/errors';
 import { WebviewChannel } from './webviewChannel';
 import { panelOptions, webviewHtml } from './webviewShell';
 
-export const ORGANIZATION_VIEW_TYPE = 'llmSpaces.organization';
 const t = vscode.l10n.t;
 
 type OrgCallsT = typeof OrganizationCalls;
@@ -34,7 +32,7 @@ export class OrganizationPanel implements vscode.Disposable {
   ) {
     panel.webview.options = panelOptions(extensionUri);
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'spaces.svg');
-    this.channel = new WebviewChannel(panel.webview, OrganizationCalls, this.handlers(), s.logger, t('Organization'));
+    this.channel = new WebviewChannel(panel.webview, OrganizationCalls, this.handlers(), s, t('Organization'));
     panel.webview.html = webviewHtml(panel.webview, extensionUri, { script: 'organization', styles: ['organization'], title: panel.title });
     this.disposables.push(
       this.channel,
@@ -75,7 +73,7 @@ export class OrganizationPanel implements vscode.Disposable {
     } catch (error) {
       if (!isMissingEndpoint(error)) throw error;
       // A remote service without GET /v1/orgs/self: the integrations can still be set.
-      return { org: this.org ? masked(this.org) : null, unavailable: describeError(error, t('Reading the organization')).message };
+      return { org: this.org ? masked(this.org) : null, unavailable: this.s.errors.describe(error, t('Reading the organization')).message };
     }
   }
 

@@ -1,17 +1,17 @@
 // The playground chat panel, host side. The webview never sees a token: it asks, and the host calls
 // the service, streams the reply back as `delta` events, and answers the call with the reply's figures.
+import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { LlmSpacesClient } from '../api/client';
 import type { Services } from '../services';
 import { PlaygroundCalls, type Handlers, type PlaygroundEvent, type PlaygroundResults } from '../shared/protocol';
-import { unlessMissing } from '../views/spacesTree';
+import { unlessMissing } from '../api/errors';
 import { readAttachments } from './attachments';
 import { applyCode } from './codeActions';
 import { modelBrief, replyInfo, spaceBrief, turnsOf } from './playgroundData';
 import { WebviewChannel } from './webviewChannel';
 import { panelOptions, webviewHtml } from './webviewShell';
 
-export const PLAYGROUND_VIEW_TYPE = 'llmSpaces.playground';
 const t = vscode.l10n.t;
 
 type PlaygroundCallsT = typeof PlaygroundCalls;
@@ -33,7 +33,7 @@ export class PlaygroundPanel implements vscode.Disposable {
   ) {
     panel.webview.options = panelOptions(extensionUri);
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'spaces.svg');
-    this.channel = new WebviewChannel(panel.webview, PlaygroundCalls, this.handlers(), s.logger, t('Playground'));
+    this.channel = new WebviewChannel(panel.webview, PlaygroundCalls, this.handlers(), s, t('Playground'));
     panel.webview.html = webviewHtml(panel.webview, extensionUri, { script: 'playground', styles: ['markdown', 'playground'], title: t('Playground') });
     this.disposables.push(this.channel, this.disposed, panel.onDidDispose(() => this.dispose()));
   }
@@ -80,8 +80,9 @@ export class PlaygroundPanel implements vscode.Disposable {
             let content = '';
             for await (const event of c.chatStream(body, abort.signal)) {
               if (event.type === 'delta') {
+                const at = content ? undefined : performance.timeOrigin + performance.now();
                 content += event.content;
-                void this.channel.post({ type: 'delta', callId, content: event.content });
+                void this.channel.post({ type: 'delta', callId, content: event.content, at });
               } else {
                 return replyInfo(content, event);
               }

@@ -4,13 +4,11 @@ import * as vscode from 'vscode';
 import type { SpaceUpdateResponse } from '../api/schemas';
 import type { Services } from '../services';
 import { SpaceSettingsCalls, type Handlers, type SpaceChanges, type SpaceSettingsEvent, type SpaceSettingsResults } from '../shared/protocol';
-import { describeError } from '../userErrors';
-import { unlessMissing } from '../views/spacesTree';
+import { unlessMissing } from '../api/errors';
 import { readAttachments } from './attachments';
 import { WebviewChannel } from './webviewChannel';
 import { panelOptions, webviewHtml } from './webviewShell';
 
-export const SPACE_SETTINGS_VIEW_TYPE = 'llmSpaces.spaceSettings';
 const t = vscode.l10n.t;
 
 type SettingsCallsT = typeof SpaceSettingsCalls;
@@ -60,7 +58,7 @@ export class SpaceSettingsPanel implements vscode.Disposable {
     this.name = panel.title;
     panel.webview.options = panelOptions(extensionUri);
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'spaces.svg');
-    this.channel = new WebviewChannel(panel.webview, SpaceSettingsCalls, this.handlers(), s.logger, t('Space settings'));
+    this.channel = new WebviewChannel(panel.webview, SpaceSettingsCalls, this.handlers(), s, t('Space settings'));
     panel.webview.html = webviewHtml(panel.webview, extensionUri, { script: 'spaceSettings', styles: ['settings'], title: panel.title });
     this.disposables.push(this.channel, this.disposed, panel.onDidDispose(() => void this.closed()));
   }
@@ -145,7 +143,7 @@ export class SpaceSettingsPanel implements vscode.Disposable {
       await this.s.connection.call((c) => c.updateSpace({ id: this.spaceId, ...draft }));
       this.s.spaces.refresh();
     } catch (error) {
-      void vscode.window.showErrorMessage(describeError(error, t('Saving "{0}"', this.name)).message);
+      void vscode.window.showErrorMessage(this.s.errors.describe(error, t('Saving "{0}"', this.name)).message);
       this.host.open(this.spaceId, draft);
     }
   }

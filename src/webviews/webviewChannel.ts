@@ -3,9 +3,8 @@
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import { ApiError, ValidationError, fieldPath } from '../api/errors';
-import type { Logger } from '../logger';
+import type { Services } from '../services';
 import { FromWebview, type CallError, type Calls, type Handlers, type ToWebview } from '../shared/protocol';
-import { describeError } from '../userErrors';
 
 export class WebviewChannel<C extends Calls, R extends { [K in keyof C]: unknown }, E> implements vscode.Disposable {
   private readyWaiters: Array<() => void> = [];
@@ -19,7 +18,8 @@ export class WebviewChannel<C extends Calls, R extends { [K in keyof C]: unknown
     private readonly webview: vscode.Webview,
     private readonly calls: C,
     private readonly handlers: Handlers<C, R>,
-    private readonly logger: Logger,
+    /** The log and the error descriptions of the activation side (this module is loaded later). */
+    private readonly s: Pick<Services, 'logger' | 'errors'>,
     /** What the panel does, for messages: "Playground", "Space settings". */
     private readonly what: string,
   ) {
@@ -32,16 +32,11 @@ export class WebviewChannel<C extends Calls, R extends { [K in keyof C]: unknown
     await this.send({ type: 'event', event });
   }
 
-  /** The webview's script was reloaded (new HTML): wait for its `ready` again. */
-  reset(): void {
-    this.isReady = false;
-  }
-
   /** Handles one message from the webview, exactly as if its page had posted it. */
   async receive(raw: unknown): Promise<void> {
     const parsed = FromWebview.safeParse(raw);
     if (!parsed.success) {
-      this.logger.error(`${this.what}: ignored a malformed message from the webview (${z.prettifyError(parsed.error)})`);
+      this.s.logger.error(`${this.what}: ignored a malformed message from the webview (${z.prettifyError(parsed.error)})`);
       return;
     }
     const message = parsed.data;
@@ -58,8 +53,8 @@ export class WebviewChannel<C extends Calls, R extends { [K in keyof C]: unknown
       const result = await this.handlers[method](params.data as z.infer<C[typeof method]>, message.id);
       await this.send({ type: 'reply', id: message.id, ok: true, result: result ?? null });
     } catch (error) {
-      if (!(error instanceof ApiError && error.kind === 'cancelled')) this.logger.error(`${this.what}: ${method} failed: ${error instanceof Error ? error.message : String(error)}`);
-      await this.send({ type: 'reply', id: message.id, ok: false, error: toCallError(error, this.what) });
+      if (!(error instanceof ApiError && error.kind === 'cancelled')) this.s.logger.error(`${this.what}: ${method} failed: ${error instanceof Error ? error.message : String(error)}`);
+      await this.send({ type: 'reply', id: message.id, ok: false, error: toCallError(error, this.what, this.s.errors) });
     }
   }
 
@@ -86,10 +81,10 @@ function invalidInput(error: z.ZodError): CallError {
   return { message: vscode.l10n.t('Some fields are not valid: {0}', Object.entries(fields).map(([f, m]) => `${f || 'input'}: ${m}`).join('; ')), fields };
 }
 
-export function toCallError(error: unknown, what: string): CallError {
+export function toCallError(error: unknown, what: string, errors: Pick<Services['errors'], 'describe'>): CallError {
   if (error instanceof z.ZodError) return invalidInput(error);
   const fields: Record<string, string> = {};
   if (error instanceof ValidationError) error.issues.forEach((issue, n) => (fields[error.fields[n] ?? ''] ??= issue.msg));
   const cancelled = error instanceof ApiError && error.kind === 'cancelled';
-  return { message: describeError(error, what).message, fields, ...(cancelled ? { cancelled } : {}) };
+  return { message: errors.describe(error, what).message, fields, ...(cancelled ? { cancelled } : {}) };
 }

@@ -2,16 +2,17 @@
 // used last), one settings editor per Space, and the organization panel. Panels come back after a
 // window reload through their serializers; the webviews restore their own state.
 import * as vscode from 'vscode';
-import { z } from 'zod';
 import type { Services } from '../services';
 import type { SpaceChanges } from '../shared/protocol';
-import { ORGANIZATION_VIEW_TYPE, OrganizationPanel } from './organizationPanel';
-import { PLAYGROUND_VIEW_TYPE, PlaygroundPanel } from './playgroundPanel';
-import { SPACE_SETTINGS_VIEW_TYPE, SpaceSettingsPanel } from './spaceSettingsPanel';
+import { deferred } from '../loadDeferred';
+import type { OrganizationPanel } from './organizationPanel';
+import type { PlaygroundPanel } from './playgroundPanel';
+import type { SpaceSettingsPanel } from './spaceSettingsPanel';
+import { ORGANIZATION_VIEW_TYPE, PLAYGROUND_VIEW_TYPE, SPACE_SETTINGS_VIEW_TYPE } from './viewTypes';
 
 const t = vscode.l10n.t;
 /** What a settings webview keeps in its state: enough to reopen the same Space after a reload. */
-const RestoredSettings = z.object({ spaceId: z.string().min(1) });
+const restoredSettings = () => deferred().z.object({ spaceId: deferred().z.string().min(1) });
 
 export class WebviewPanels implements vscode.Disposable {
   readonly playgrounds: PlaygroundPanel[] = [];
@@ -29,7 +30,7 @@ export class WebviewPanels implements vscode.Disposable {
       vscode.window.registerWebviewPanelSerializer(PLAYGROUND_VIEW_TYPE, { deserializeWebviewPanel: async (panel) => void this.adoptPlayground(panel) }),
       vscode.window.registerWebviewPanelSerializer(SPACE_SETTINGS_VIEW_TYPE, {
         deserializeWebviewPanel: async (panel, state: unknown) => {
-          const restored = RestoredSettings.safeParse(state);
+          const restored = restoredSettings().safeParse(state);
           if (restored.success) this.adoptSettings(panel, restored.data.spaceId, null);
           else panel.dispose();
         },
@@ -83,7 +84,7 @@ export class WebviewPanels implements vscode.Disposable {
   }
 
   private adoptPlayground(panel: vscode.WebviewPanel): PlaygroundPanel {
-    const playground = new PlaygroundPanel(panel, this.s, this.extensionUri, () => this.lastEditor);
+    const playground = new (deferred().PlaygroundPanel)(panel, this.s, this.extensionUri, () => this.lastEditor);
     this.playgrounds.push(playground);
     panel.onDidChangeViewState((e) => {
       // The most recently focused playground moves to the end: it receives the next selection.
@@ -94,14 +95,14 @@ export class WebviewPanels implements vscode.Disposable {
   }
 
   private adoptSettings(panel: vscode.WebviewPanel, spaceId: string, draft: SpaceChanges | null): SpaceSettingsPanel {
-    const editor = new SpaceSettingsPanel(panel, this.s, this.extensionUri, spaceId, draft, { open: (id, d) => void this.openSpaceSettings(id, d ?? null) });
+    const editor = new (deferred().SpaceSettingsPanel)(panel, this.s, this.extensionUri, spaceId, draft, { open: (id, d) => void this.openSpaceSettings(id, d ?? null) });
     this.settings.set(spaceId, editor);
     editor.onDidDispose(() => this.settings.get(spaceId) === editor && this.settings.delete(spaceId));
     return editor;
   }
 
   private adoptOrganization(panel: vscode.WebviewPanel): OrganizationPanel {
-    const org = new OrganizationPanel(panel, this.s, this.extensionUri);
+    const org = new (deferred().OrganizationPanel)(panel, this.s, this.extensionUri);
     this.organization = org;
     org.onDidDispose(() => {
       if (this.organization === org) this.organization = undefined;

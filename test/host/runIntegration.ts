@@ -27,7 +27,8 @@ async function main(): Promise<number> {
     });
     const url = workbenchUrl(server, workspace, [
       ['extensionDevelopmentPath', remoteUri(server, ROOT)],
-      ['extensionTestsPath', remoteUri(server, path.join(ROOT, 'out/test/integration/index.js'))],
+      // LLM_SPACES_HOST_SUITE runs another entry in the host, e.g. the benchmarks' (bench/host/index.js).
+      ['extensionTestsPath', remoteUri(server, path.join(ROOT, 'out/test', process.env.LLM_SPACES_HOST_SUITE ?? 'integration/index.js'))],
       ['skipWelcome', 'true'],
     ]);
     await page.goto(url);

@@ -12,7 +12,8 @@ export interface TranscriptActions {
 
 /** A turn whose reply is still streaming in. */
 export interface LiveTurn {
-  append(text: string): void;
+  /** `at`: when the host received the first piece (epoch ms), to report the latency to the first paint. */
+  append(text: string, at?: number): void;
   finish(reply: ReplyInfo): void;
   fail(message: string, stopped: boolean): void;
   readonly text: string;
@@ -46,22 +47,31 @@ export class Transcript {
     article.scrollIntoView({ block: 'end' });
     let text = '';
     let frame = 0;
+    let firstAt: number | undefined;
+    const frames = watchFrames();
     const paint = () => {
       frame = 0;
       // No highlighting mid-stream: it would redo the whole reply on every frame.
       fill(reply, renderMarkdown(text, false));
       if (nearBottom(this.root)) article.scrollIntoView({ block: 'end' });
+      if (firstAt !== undefined) {
+        void reply.offsetHeight;
+        document.body.dataset.firstPaintMs = String(performance.timeOrigin + performance.now() - firstAt);
+        firstAt = undefined;
+      }
     };
     return {
       get text() {
         return text;
       },
-      append: (delta) => {
+      append: (delta, at) => {
+        if (!text && at !== undefined) firstAt = at;
         text += delta;
         if (!frame) frame = requestAnimationFrame(paint);
       },
       finish: (info) => {
         cancelAnimationFrame(frame);
+        frames.stop();
         reply.removeAttribute('aria-busy');
         this.fillReply(reply, info.content || text);
         const footer = metaOf(info);
@@ -70,6 +80,7 @@ export class Transcript {
       },
       fail: (message, stopped) => {
         cancelAnimationFrame(frame);
+        frames.stop();
         reply.removeAttribute('aria-busy');
         this.fillReply(reply, text);
         meta.replaceWith(h('footer', { class: stopped ? 'meta' : 'meta error', role: 'alert' }, stopped ? 'Stopped.' : message));
@@ -102,6 +113,28 @@ export class Transcript {
       pre.before(h('div', { class: 'code-actions', role: 'toolbar' }, button('Copy', 'copy'), button('Insert at Cursor', 'insert'), button('Replace Selection', 'replace')));
     }
   }
+}
+
+/**
+ * The longest gap between two frames while a reply streams, in `data-max-frame-gap-ms` on the body:
+ * how close the panel came to freezing (the benchmark reads it).
+ */
+function watchFrames(): { stop(): void } {
+  let last = performance.now();
+  let longest = 0;
+  let running = true;
+  const tick = (now: number) => {
+    longest = Math.max(longest, now - last);
+    last = now;
+    if (running) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  return {
+    stop: () => {
+      running = false;
+      document.body.dataset.maxFrameGapMs = String(longest);
+    },
+  };
 }
 
 const nearBottom = (el: HTMLElement) => el.scrollHeight - el.scrollTop - el.clientHeight < 80;

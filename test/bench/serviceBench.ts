@@ -1,0 +1,129 @@
+// Benchmarks of the local service and the typed client, on Node against real HTTP: the client
+// against raw undici listing 1,000 models, and the service's throughput and p99 latency against Prism
+// mocking the service's own /openapi.json, on this machine in the same run.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import autocannon from 'autocannon';
+import { request } from 'undici';
+import { Database } from '../../src/service/db';
+import { startService, tempDir, type RunningService } from '../unit/support/service';
+import { median } from './stats';
+import { syntheticModels } from './synthetic';
+
+/** A service whose catalogue has `total` models (the 34 seeded plus synthetic ones). */
+export async function serviceWithModels(total: number): Promise<RunningService> {
+  const dataDir = tempDir('llm-spaces-bench-');
+  // Opening a fresh data folder runs the migrations and seeds the catalogue; the service starts after.
+  const db = await Database.open(dataDir);
+  const seeded = db.all<{ n: number }>('SELECT COUNT(*) AS n FROM models')[0]!.n;
+  await db.transaction(() => {
+    for (const m of syntheticModels(total - seeded)) {
+      db.run('INSERT INTO models (id, namespace, org_id, record, quality, latency_ms) VALUES ($id, $namespace, NULL, $record, 50, 500)', { id: m.id!, namespace: m.namespace, record: JSON.stringify(m) });
+    }
+  });
+  await db.close();
+  return startService({ dataDir, orgs: [{ name: 'Bench org', rateLimit: 100_000_000 }] });
+}
+
+/** Median milliseconds per listing, typed client and raw undici interleaved over several rounds. */
+export async function clientOverhead(service: RunningService, rounds = 7, perRound = 20): Promise<{ clientMs: number; rawMs: number; ratio: number; models: number }> {
+  const client = service.client({ token: () => service.token });
+  const url = `${service.url}/v1/internal/models`;
+  const headers = { authorization: `Bearer ${service.token}` };
+  const raw = async () => {
+    const res = await request(url, { headers });
+    return (await res.body.json()) as unknown[];
+  };
+  const models = (await client.listModels()).length;
+  await raw();
+  const clientTimes: number[] = [];
+  const rawTimes: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    let start = performance.now();
+    for (let i = 0; i < perRound; i++) await client.listModels();
+    clientTimes.push((performance.now() - start) / perRound);
+    start = performance.now();
+    for (let i = 0; i < perRound; i++) await raw();
+    rawTimes.push((performance.now() - start) / perRound);
+  }
+  const clientMs = median(clientTimes);
+  const rawMs = median(rawTimes);
+  return { clientMs, rawMs, ratio: clientMs / rawMs, models };
+}
+
+export interface Load {
+  requestsPerSecond: number;
+  p99Ms: number;
+  errors: number;
+}
+
+async function load(url: string, method: 'GET' | 'POST', headers: Record<string, string>, body: string | undefined, seconds: number): Promise<Load> {
+  const result = await autocannon({ url, method, headers, body, connections: 10, duration: seconds });
+  return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(port));
+    });
+  });
+
+async function startPrism(specFile: string): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const cli = path.resolve(__dirname, '../../../node_modules/@stoplight/prism-cli/dist/index.js');
+  const child = spawn(process.execPath, [cli, 'mock', '-h', '127.0.0.1', '-p', String(port), specFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const deadline = Date.now() + 60_000;
+  while (!/Prism is listening/.test(out)) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`Prism did not start:\n${out}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+export interface Throughput {
+  endpoint: string;
+  ours: Load;
+  prism: Load;
+  ratio: number;
+}
+
+/** Each endpoint under the same load on our service and on Prism, alternating, median of `runs`. */
+export async function throughputAgainstPrism(service: RunningService, runs = 3, seconds = 4): Promise<Throughput[]> {
+  const spec = await (await request(`${service.url}/openapi.json`)).body.text();
+  const specFile = path.join(service.dataDir, 'openapi.json');
+  writeFileSync(specFile, spec);
+  const prism = await startPrism(specFile);
+  const space = (await service.client({ token: () => service.token }).listSpaces()).items[0]!;
+  const headers = { authorization: `Bearer ${service.token}`, 'content-type': 'application/json' };
+  const cases: Array<{ endpoint: string; method: 'GET' | 'POST'; path: string; body?: string }> = [
+    { endpoint: 'GET /v1/internal/models', method: 'GET', path: '/v1/internal/models' },
+    { endpoint: 'GET /v1/prompts', method: 'GET', path: '/v1/prompts' },
+    { endpoint: 'POST /v1/playground/chat (test/echo)', method: 'POST', path: '/v1/playground/chat', body: JSON.stringify({ app_id: space.id, model: 'test/echo', prompt: 'Say hello to the benchmark.' }) },
+  ];
+  const results: Throughput[] = [];
+  try {
+    for (const c of cases) {
+      const ours: Load[] = [];
+      const theirs: Load[] = [];
+      for (let r = 0; r < runs; r++) {
+        ours.push(await load(service.url + c.path, c.method, headers, c.body, seconds));
+        theirs.push(await load(prism.url + c.path, c.method, headers, c.body, seconds));
+      }
+      const mid = (xs: Load[]): Load => ({ requestsPerSecond: median(xs.map((x) => x.requestsPerSecond)), p99Ms: median(xs.map((x) => x.p99Ms)), errors: xs.reduce((n, x) => n + x.errors, 0) });
+      const o = mid(ours);
+      const p = mid(theirs);
+      results.push({ endpoint: c.endpoint, ours: o, prism: p, ratio: o.requestsPerSecond / p.requestsPerSecond });
+    }
+  } finally {
+    prism.child.kill('SIGTERM');
+  }
+  return results;
+}
