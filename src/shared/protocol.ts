@@ -133,7 +133,9 @@ export type PlaygroundEvent =
   | { type: 'delta'; callId: number; content: string; at?: number }
   /** Text from "Send Selection to Playground" for the prompt box, and the Space to use if none is chosen. */
   | { type: 'draft'; prompt: string; appId: string | null }
-  | { type: 'useSpace'; appId: string };
+  | { type: 'useSpace'; appId: string }
+  /** The service is reachable (again, or another one): read the Spaces and models afresh. */
+  | { type: 'connected' };
 
 // ---------------------------------------------------------------- Space settings editor
 

@@ -331,6 +331,8 @@ channel.onEvent((event) => {
     refreshEstimate();
     persist();
     (form.prompt.control as HTMLElement).focus();
+  } else if (event.type === 'connected') {
+    void loadContext();
   } else if (event.type === 'useSpace' && event.appId !== state.appId) {
     state.appId = event.appId;
     setValue(form.space.control, event.appId);
@@ -350,8 +352,14 @@ async function start(): Promise<void> {
   transcript.show(turns);
   showAttachments();
   channel.ready();
+  await loadContext();
+}
+
+/** The Spaces and the catalogue; again whenever the host says the service is reachable. */
+async function loadContext(): Promise<void> {
   const context = await call('context', {});
   if (!context) return;
+  say('');
   if (!state.appId || !context.spaces.some((s) => s.id === state.appId)) state.appId = context.spaces[0]?.id ?? state.appId;
   if (context.spaces.length === 0) say(context.spacesListed ? 'There is no Space yet: create one in the Spaces view.' : 'Add a Space by id in the Spaces view first.');
   form.setContext(context);

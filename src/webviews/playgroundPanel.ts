@@ -35,7 +35,12 @@ export class PlaygroundPanel implements vscode.Disposable {
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'spaces.svg');
     this.channel = new WebviewChannel(panel.webview, PlaygroundCalls, this.handlers(), s, t('Playground'));
     panel.webview.html = webviewHtml(panel.webview, extensionUri, { script: 'playground', styles: ['markdown', 'playground'], title: t('Playground') });
-    this.disposables.push(this.channel, this.disposed, panel.onDidDispose(() => this.dispose()));
+    this.disposables.push(
+      this.channel,
+      this.disposed,
+      panel.onDidDispose(() => this.dispose()),
+      s.connection.onDidChangeState((state) => state.kind === 'ready' && void this.channel.post({ type: 'connected' })),
+    );
   }
 
   /** Puts text into the prompt box (and picks the Space if the panel has none yet). */

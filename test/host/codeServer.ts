@@ -6,6 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { isAlive, readLock } from '../../src/service/lockFile';
 
 export const ROOT = path.resolve(__dirname, '../../..');
 const ENTRY = path.join(ROOT, 'node_modules/code-server/out/node/entry.js');
@@ -98,6 +99,10 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
         // already gone
       }
       await new Promise((resolve) => setTimeout(resolve, 300));
+      // The built-in service outlives a killed extension host by design (other windows may use it);
+      // a test's server takes its service along.
+      const lock = readLock(path.join(userDataDir, 'User', 'globalStorage', 'llm-spaces.llm-spaces', 'service'));
+      if (!options.keep && lock && isAlive(lock.pid)) process.kill(lock.pid, 'SIGTERM');
       if (!options.keep) rmSync(tmp, { recursive: true, force: true });
     },
   };

@@ -14,6 +14,7 @@ async function closeAllEditors(page: Page): Promise<void> {
 }
 
 async function chooseModel(frame: FrameLocator, namespace: string): Promise<void> {
+  await frame.locator(`[data-path="model"] vscode-option[value="${namespace}"]`).waitFor({ state: 'attached', timeout: 60_000 });
   const input = frame.locator('[data-path="model"] input');
   await input.click();
   await input.fill(namespace);

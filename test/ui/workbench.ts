@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { LlmSpacesClient } from '../../src/api/client';
-import { isAlive, readLock } from '../../src/service/lockFile';
+import { readLock } from '../../src/service/lockFile';
 import { ROOT, launchBrowser, remoteUri, startCodeServer, workbenchUrl, type CodeServer } from '../host/codeServer';
 
 const run = promisify(execFile);
@@ -72,9 +72,6 @@ export async function openWorkbench(): Promise<Workbench> {
       await client?.close();
       await browser.close();
       await server.stop();
-      // The built-in service outlives a killed extension host by design (other windows may use it).
-      const lock = readLock(dataDir);
-      if (lock && isAlive(lock.pid)) process.kill(lock.pid, 'SIGTERM');
     },
   };
 }

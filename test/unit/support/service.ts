@@ -1,13 +1,19 @@
 // Starts the real built-in service (dist/service.js) as a child process on a free loopback port.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { LlmSpacesClient, type ClientOptions } from '../../../src/api/client';
 
 const run = promisify(execFile);
-export const SERVICE = path.resolve(__dirname, '../../../../dist/service.js');
+/** dist/service.js of this checkout, found upwards from wherever the bundle that imports this lives. */
+export const SERVICE = (() => {
+  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json')) && existsSync(path.join(dir, 'esbuild.mjs'))) return path.join(dir, 'dist', 'service.js');
+  }
+  throw new Error(`No checkout above ${__dirname}`);
+})();
 
 export interface OrgHandle {
   org_id: string;

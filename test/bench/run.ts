@@ -1,0 +1,90 @@
+// `npm run bench`: every figure of the benchmark table, measured on this machine in one run, printed
+// as one table (and written to test-artifacts/bench/results.json). Benchmarks print; they do not fail.
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { clientOverhead, serviceWithModels, throughputAgainstPrism } from './serviceBench';
+import { playgroundFigures } from './uiBench';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const run = promisify(execFile);
+const kb = (file: string) => statSync(path.join(ROOT, file)).size / 1024;
+const f = (n: number, digits = 1) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+interface HostFigures {
+  activationMs: number;
+  modelsViewMs: number;
+  memoryBefore: { heapMB: number; rssMB: number };
+  memoryAfter: { heapMB: number; rssMB: number };
+}
+
+async function hostFigures(): Promise<HostFigures> {
+  const out = path.join(os.tmpdir(), `llm-spaces-bench-host-${process.pid}.json`);
+  await run(process.execPath, [path.join(ROOT, 'out/test/host/runIntegration.js')], { env: { ...process.env, LLM_SPACES_HOST_SUITE: 'bench/host/index.js', LLM_SPACES_BENCH_OUT: out }, maxBuffer: 64 * 2 ** 20 });
+  return JSON.parse(readFileSync(out, 'utf8')) as HostFigures;
+}
+
+async function main(): Promise<void> {
+  const rows: Array<[string, string, string]> = [];
+  const step = (what: string) => process.stderr.write(`… ${what}\n`);
+
+  step('sizes of the production build');
+  const vsix = statSync(path.join(ROOT, 'llm-spaces.vsix')).size / 2 ** 20;
+  rows.push(['dist/extension.js, minified (loaded at activation)', `${f(kb('dist/extension.js'))} KB`, '≤ 300 KB']);
+  rows.push(['dist/deferred.js, minified (client, schemas, panels; loaded on first use)', `${f(kb('dist/deferred.js'))} KB`, '']);
+  rows.push(['webview bundles: playground / settings / organization', ['playground', 'spaceSettings', 'organization'].map((n) => `${f(kb(`dist/webview/${n}.js`), 0)} KB`).join(' / '), '']);
+  rows.push(['llm-spaces.vsix', `${f(vsix, 2)} MB`, '']);
+
+  step('extension host: activation, the Models view with 10,000 models, memory');
+  const host = await hostFigures();
+  rows.push(['activation: require dist/extension.js + activate(), median of 20', `${f(host.activationMs, 2)} ms`, '≤ 15 ms']);
+  rows.push(['Models view, 10,000 models: whole tree + a text filter, median of 7', `${f(host.modelsViewMs, 1)} ms`, '≤ 100 ms']);
+  rows.push([
+    'extension host memory with 10,000 models and 1,000 prompts loaded',
+    `heap ${f(host.memoryAfter.heapMB, 0)} MB (+${f(host.memoryAfter.heapMB - host.memoryBefore.heapMB, 1)}), RSS ${f(host.memoryAfter.rssMB, 0)} MB (+${f(host.memoryAfter.rssMB - host.memoryBefore.rssMB, 1)})`,
+    '',
+  ]);
+
+  step('typed client against raw undici, 1,000 models');
+  const service = await serviceWithModels(1_000);
+  try {
+    const overhead = await clientOverhead(service);
+    rows.push([`list ${overhead.models.toLocaleString('en-US')} models: typed client / raw undici.request, median of 7 × 20`, `${f(overhead.clientMs, 2)} / ${f(overhead.rawMs, 2)} ms = ${f(overhead.ratio, 2)}×`, '≤ 1.3×']);
+    step('local service against Prism (autocannon, 10 connections)');
+    for (const t of await throughputAgainstPrism(service)) {
+      rows.push([
+        `${t.endpoint}: requests/s, ours / Prism (p99 ours / Prism)`,
+        `${f(t.ours.requestsPerSecond, 0)} / ${f(t.prism.requestsPerSecond, 0)} = ${f(t.ratio, 1)}× (p99 ${f(t.ours.p99Ms, 0)} / ${f(t.prism.p99Ms, 0)} ms)${t.ours.errors ? `, ${t.ours.errors} errors` : ''}`,
+        '≥ 5×',
+      ]);
+    }
+  } finally {
+    await service.stop();
+  }
+
+  step('playground in the browser');
+  const ui = await playgroundFigures();
+  rows.push(['playground: first streamed piece → text painted in the webview, median of 7', `${f(ui.firstPaintMs, 1)} ms`, '≤ 20 ms']);
+  rows.push([`playground: ${ui.longReplyTokens.toLocaleString('en-US')}-token reply streamed (${f(ui.longReplySeconds, 0)} s): longest frame gap`, `${f(ui.longestFrameGapMs, 0)} ms`, 'no freeze']);
+
+  const date = new Date().toISOString().slice(0, 10);
+  const cpu = `${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'cpu'}`;
+  const width = [Math.max(...rows.map((r) => r[0].length)), Math.max(...rows.map((r) => r[1].length)), 9];
+  const line = (r: [string, string, string]) => `| ${r[0].padEnd(width[0]!)} | ${r[1].padEnd(width[1]!)} | ${r[2].padEnd(width[2]!)} |`;
+  const table = [line(['figure', 'measured', 'target']), `|${width.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+  console.log(`\nLLM Spaces benchmarks, ${date}, Node ${process.version}, ${cpu}\n\n${table}\n`);
+  const dir = path.join(ROOT, 'test-artifacts', 'bench');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'results.json'), JSON.stringify({ date, node: process.version, cpu, rows, host, ui }, null, 2));
+  writeFileSync(path.join(dir, 'table.md'), `${table}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
