@@ -31,6 +31,7 @@ export class Database {
   private queued: Promise<void> | null = null;
   private dirty = false;
   private closed = false;
+  private writes = 0;
 
   private constructor(
     private db: SqlJsDatabase,
@@ -98,7 +99,14 @@ export class Database {
     } catch (error) {
       this.db.exec('ROLLBACK');
       throw error;
+    } finally {
+      this.writes++;
     }
+  }
+
+  /** Changes with every write transaction: what was read at one version holds until it moves. */
+  get version(): number {
+    return this.writes;
   }
 
   /**

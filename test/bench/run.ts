@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { startService } from '../unit/support/service';
 import { clientOverhead, serviceWithModels, throughputAgainstPrism } from './serviceBench';
 import { playgroundFigures } from './uiBench';
 
@@ -52,8 +53,14 @@ async function main(): Promise<void> {
   try {
     const overhead = await clientOverhead(service);
     rows.push([`list ${overhead.models.toLocaleString('en-US')} models: typed client / raw undici.request, median of 7 × 20`, `${f(overhead.clientMs, 2)} / ${f(overhead.rawMs, 2)} ms = ${f(overhead.ratio, 2)}×`, '≤ 1.3×']);
-    step('local service against Prism (autocannon, 10 connections)');
-    for (const t of await throughputAgainstPrism(service)) {
+  } finally {
+    await service.stop();
+  }
+
+  step('local service against Prism (autocannon, 10 connections, the seeded catalogue)');
+  const seeded = await startService();
+  try {
+    for (const t of await throughputAgainstPrism(seeded)) {
       rows.push([
         `${t.endpoint}: requests/s, ours / Prism (p99 ours / Prism)`,
         `${f(t.ours.requestsPerSecond, 0)} / ${f(t.prism.requestsPerSecond, 0)} = ${f(t.ratio, 1)}× (p99 ${f(t.ours.p99Ms, 0)} / ${f(t.prism.p99Ms, 0)} ms)${t.ours.errors ? `, ${t.ours.errors} errors` : ''}`,
@@ -61,7 +68,7 @@ async function main(): Promise<void> {
       ]);
     }
   } finally {
-    await service.stop();
+    await seeded.stop();
   }
 
   step('playground in the browser');

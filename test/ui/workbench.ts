@@ -47,6 +47,8 @@ export async function openWorkbench(): Promise<Workbench> {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   await page.goto(workbenchUrl(server, workspace, payload));
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  // The extension's contributions are in once its container is in the activity bar.
+  await page.locator('.activitybar .action-item a[aria-label^="LLM Spaces"]').waitFor({ timeout: 120_000 });
   mkdirSync(ARTIFACTS, { recursive: true });
   let client: LlmSpacesClient | undefined;
   return {
@@ -76,13 +78,24 @@ export async function openWorkbench(): Promise<Workbench> {
   };
 }
 
-/** Runs a command from the command palette by its title. */
+/**
+ * Runs a command from the command palette by its title. On a busy machine the palette can open before
+ * the extension's commands are registered; then it is closed and opened again.
+ */
 export async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor();
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor();
+    await input.fill(`>${title}`);
+    try {
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10_000 });
+      break;
+    } catch (error) {
+      if (attempt === 4) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
   await page.keyboard.press('Enter');
 }
 

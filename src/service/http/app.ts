@@ -32,7 +32,9 @@ declare module 'fastify' {
 export function buildApp(options: AppOptions): FastifyInstance {
   const { db } = options;
   const app = Fastify({ bodyLimit: BODY_LIMIT, logger: false, return503OnClosing: true, forceCloseConnections: 'idle' });
-  const limiter = new RateLimiter((orgId) => rateLimitOf(db, orgId));
+  const limiter = new RateLimiter(untilWrite(db, (orgId) => rateLimitOf(db, orgId)));
+  const who = untilWrite(db, (token: string) => authenticate(db, token));
+  const reads = new ReadCache(db);
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, text, done) => {
@@ -56,7 +58,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const guard = async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers.authorization ?? '';
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    const caller = match ? authenticate(db, match[1]!) : undefined;
+    const caller = match ? who(match[1]!) : undefined;
     if (!caller) throw new Problem(401, match ? 'Invalid token' : 'Not authenticated', { 'www-authenticate': 'Bearer' });
     request.caller = caller;
     const verdict = limiter.take(caller.orgId);
@@ -69,7 +71,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
       method: spec.method,
       url: spec.url,
       preHandler: guard,
-      handler: spec.handler ? (request, reply) => handle(spec, request, reply, options) : (request, reply) => chat(request, reply, options),
+      handler:
+        !spec.handler ? (request, reply) => chat(request, reply, options)
+        : spec.cacheable ? (request, reply) => reads.answer(request, reply, () => handle(spec, request, reply, options))
+        : (request, reply) => handle(spec, request, reply, options),
     });
   }
 
@@ -77,6 +82,45 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const document = openApiDocument(ROUTES, VERSION);
   app.get('/openapi.json', async () => document);
   return app;
+}
+
+/** Memoizes `fn` per argument until the next write transaction. */
+function untilWrite<A, R>(db: Database, fn: (arg: A) => R): (arg: A) => R {
+  let version = -1;
+  const memo = new Map<A, R>();
+  return (arg) => {
+    if (db.version !== version) {
+      memo.clear();
+      version = db.version;
+    }
+    if (!memo.has(arg)) memo.set(arg, fn(arg));
+    return memo.get(arg)!;
+  };
+}
+
+/**
+ * Serialized answers of the cacheable reads, per caller scope and URL, valid until the next write
+ * (and the day, for answers that depend on today's date, such as deprecations). The catalogue and the
+ * prompt lists are read far more often than they change.
+ */
+class ReadCache {
+  private readonly entries = new Map<string, { version: number; day: string; body: string }>();
+
+  constructor(private readonly db: Database) {}
+
+  async answer(request: FastifyRequest, reply: FastifyReply, compute: () => Promise<unknown>): Promise<unknown> {
+    const caller = request.caller!;
+    const key = `${caller.orgId} ${caller.appId ?? ''} ${request.url}`;
+    const day = new Date().toISOString().slice(0, 10);
+    const hit = this.entries.get(key);
+    reply.type('application/json; charset=utf-8');
+    if (hit && hit.version === this.db.version && hit.day === day) return hit.body;
+    const version = this.db.version;
+    const body = JSON.stringify(await compute());
+    if (this.entries.size >= 1000) this.entries.clear();
+    this.entries.set(key, { version, day, body });
+    return body;
+  }
 }
 
 async function handle(spec: RouteSpec, request: FastifyRequest, reply: FastifyReply, options: AppOptions): Promise<unknown> {

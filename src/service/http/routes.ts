@@ -36,6 +36,8 @@ export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   response: z.ZodType;
   /** Changes data: runs in one transaction, answered only once it is on disk. */
   writes?: boolean;
+  /** The answer depends only on the data (and the day): kept, serialized, until the next write. */
+  cacheable?: boolean;
   handler?: (ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>) => unknown;
 }
 
@@ -71,11 +73,11 @@ export const ROUTES: RouteSpec[] = [
     handler: (ctx) => prompts.createPrompt(ctx.db, ctx.caller, ctx.body),
   }),
   route({
-    method: 'GET', url: '/v1/prompts', summary: 'List prompts', query: S.PromptListQuery, response: z.array(S.PromptRecord),
+    method: 'GET', url: '/v1/prompts', summary: 'List prompts', query: S.PromptListQuery, response: z.array(S.PromptRecord), cacheable: true,
     handler: (ctx) => prompts.listPrompts(ctx.db, ctx.caller, ctx.query.show),
   }),
   route({
-    method: 'GET', url: '/v1/internal/models', summary: 'List the models available to the caller', response: z.array(S.ModelRecord),
+    method: 'GET', url: '/v1/internal/models', summary: 'List the models available to the caller', response: z.array(S.ModelRecord), cacheable: true,
     handler: (ctx) => models.listModels(ctx.db, ctx.caller),
   }),
   route({
