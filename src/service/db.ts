@@ -1,10 +1,12 @@
-// SQLite through sql.js (WASM, no native build). The database lives in memory and is written whole to
-// one file; a write is acknowledged only after that file is written, fsynced and renamed into place.
+// SQLite through sql.js (WASM, no native build). The database lives in memory. A write is acknowledged
+// only once it is on disk: its transaction appended to the journal and fsynced (journal.ts). Now and
+// then the whole image is written to one file (fsynced, renamed into place) and the journal emptied.
 // Writes that arrive while a flush is under way share the next flush (group commit).
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
 import path from 'node:path';
 import initSqlJs, { type Database as SqlJsDatabase, type SqlValue } from 'sql.js';
+import { JOURNAL_FILE, appendJournal, clearJournal, entryLine, readJournal, type Statement } from './journal';
 import { LOCK_FILE, isAlive, readLock, type LockInfo } from './lockFile';
 import { migrate } from './migrations';
 
@@ -12,6 +14,8 @@ export type Params = Record<string, string | number | boolean | null | undefined
 export type Row = Record<string, SqlValue>;
 
 export const DB_FILE = 'llm-spaces.sqlite';
+/** The image is rewritten once the journal is this large (LLM_SPACES_COMPACT_BYTES overrides, for tests). */
+const COMPACT_BYTES = Number(process.env.LLM_SPACES_COMPACT_BYTES) || 8 * 2 ** 20;
 
 export class DataFolderLockedError extends Error {
   constructor(
@@ -32,6 +36,14 @@ export class Database {
   private dirty = false;
   private closed = false;
   private writes = 0;
+  /** Statements of the transaction under way; null outside a transaction. */
+  private statements: Statement[] | null = null;
+  /** Committed transactions not yet in the journal file. */
+  private pending: string[] = [];
+  private seq = 0;
+  private journalBytes = 0;
+  /** The next flush writes the image (none yet, or a journal to rewrite). */
+  private compactNext = true;
 
   private constructor(
     private db: SqlJsDatabase,
@@ -49,8 +61,10 @@ export class Database {
       const db = new SQL.Database(existsSync(file) ? readFileSync(file) : undefined);
       const database = new Database(db, dir, lockPath);
       database.configure();
+      const replayed = database.replay();
       const applied = database.transaction(() => migrate(database));
-      if (applied > 0 || !existsSync(file)) await database.persist();
+      database.compactNext = !existsSync(file) || replayed;
+      if (applied > 0 || database.compactNext) await database.persist();
       return database;
     } catch (error) {
       releaseLock(lockPath);
@@ -81,27 +95,54 @@ export class Database {
 
   run(sql: string, params: Params = {}): number {
     this.db.run(sql, bindable(params));
+    this.record([sql, params]);
     return this.db.getRowsModified();
   }
 
   exec(sql: string): void {
     this.db.exec(sql);
+    this.record([sql, {}]);
+  }
+
+  /** A statement for the journal: part of the transaction under way, or a transaction of its own. */
+  private record(statement: Statement): void {
+    if (this.statements) this.statements.push(statement);
+    else {
+      this.pending.push(entryLine({ seq: ++this.seq, statements: [statement] }));
+      this.dirty = true;
+    }
   }
 
   /** Runs `fn` in one transaction: all of it is stored, or (when it throws) none of it. */
   transaction<T>(fn: () => T): T {
     this.db.exec('BEGIN IMMEDIATE');
+    this.statements = [];
     try {
       const result = fn();
       this.db.exec('COMMIT');
+      if (this.statements.length > 0) this.pending.push(entryLine({ seq: ++this.seq, statements: this.statements }));
       this.dirty = true;
       return result;
     } catch (error) {
       this.db.exec('ROLLBACK');
       throw error;
     } finally {
+      this.statements = null;
       this.writes++;
     }
+  }
+
+  /** Applies the journal's transactions that the image does not hold yet; true when there were any. */
+  private replay(): boolean {
+    const imageSeq = this.get<{ n: number }>("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'journal_state'")!.n ? (this.get<{ seq: number }>('SELECT seq FROM journal_state')?.seq ?? 0) : 0;
+    const { entries, torn, lines } = readJournal(path.join(this.dataDir, JOURNAL_FILE), imageSeq);
+    for (const entry of entries) {
+      this.db.exec('BEGIN IMMEDIATE');
+      for (const [sql, params] of entry.statements) this.db.run(sql, bindable(params));
+      this.db.exec('COMMIT');
+    }
+    this.seq = entries.at(-1)?.seq ?? imageSeq;
+    return lines > 0 || torn;
   }
 
   /** Changes with every write transaction: what was read at one version holds until it moves. */
@@ -145,6 +186,23 @@ export class Database {
 
   private async writeFile(): Promise<void> {
     this.dirty = false;
+    const lines = this.pending.splice(0);
+    const journal = path.join(this.dataDir, JOURNAL_FILE);
+    if (!this.compactNext && this.journalBytes < COMPACT_BYTES) {
+      if (lines.length > 0) this.journalBytes += await appendJournal(journal, lines);
+      return;
+    }
+    await this.writeImage();
+    await clearJournal(journal);
+    this.journalBytes = 0;
+    this.compactNext = false;
+  }
+
+  /** The whole database to its file, with the journal position it includes. */
+  private async writeImage(): Promise<void> {
+    this.db.exec('CREATE TABLE IF NOT EXISTS journal_state (seq INTEGER NOT NULL)');
+    this.db.exec('DELETE FROM journal_state');
+    this.db.run('INSERT INTO journal_state (seq) VALUES ($seq)', { $seq: this.seq });
     // export() closes and reopens the connection, so per-connection settings are applied again.
     const bytes = this.db.export();
     this.configure();
