@@ -1,6 +1,6 @@
 // Drives the real VS Code workbench (code-server) in Chromium with the extension loaded, for UI tests.
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
@@ -35,6 +35,7 @@ export async function openWorkbench(): Promise<Workbench> {
   if (vsix) {
     // code-server installs into the running server's extension folder.
     await run(process.execPath, [path.join(ROOT, 'node_modules/code-server/out/node/entry.js'), '--extensions-dir', server.extensionsDir, '--user-data-dir', server.userDataDir, '--install-extension', path.resolve(vsix)]);
+    if (!readdirSync(server.extensionsDir).some((d) => d.startsWith(`${extensionId}-`))) throw new Error(`${vsix} did not install into ${server.extensionsDir}`);
   } else {
     payload.unshift(['extensionDevelopmentPath', remoteUri(server, ROOT)]);
   }
