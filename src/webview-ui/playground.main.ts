@@ -11,6 +11,8 @@ import type { Attachment, PlaygroundCalls, PlaygroundEvent, PlaygroundResults, S
 import { fill, h, setValue } from './dom';
 import { markFields } from './fields';
 import { CallFailed, HostChannel } from './hostChannel';
+import { conversationName } from './playground/conversationName';
+import { acceptDrops } from './playground/dropTarget';
 import { describeEstimate } from './playground/estimate';
 import { PlaygroundForm, initialState, type PlaygroundState } from './playground/playgroundForm';
 import { Transcript, type LiveTurn } from './playground/transcript';
@@ -71,19 +73,7 @@ function layout(): void {
 }
 
 function showAttachments(): void {
-  for (const kind of ['images', 'files'] as const) {
-    const list = state[kind];
-    const f = form[kind];
-    f.row.hidden = list.length === 0;
-    fill(f.control, ...list.map((a, i) => {
-      const remove = h('vscode-button', { secondary: true, 'aria-label': `Remove ${a.name}` }, '×');
-      remove.addEventListener('click', () => {
-        state[kind].splice(i, 1);
-        showAttachments();
-      });
-      return h('span', { class: 'chip', role: 'listitem' }, `${a.name} (${Math.ceil(a.size / 1024)} KB)`, remove);
-    }));
-  }
+  form.showAttachments(showAttachments);
   persist();
 }
 
@@ -166,17 +156,6 @@ async function send(): Promise<void> {
     persist();
   }
 }
-
-/** A name for a new conversation: the prompt's first line of prose, or the file its code came from. */
-function conversationName(prompt: string): string {
-  const lines = prompt.split('\n');
-  const prose = lines.find((l, i) => l.trim() && !l.startsWith('```') && !insideFence(lines, i));
-  const file = /^`{3,}\S*\s+(\S+)/m.exec(prompt)?.[1];
-  const name = prose?.trim() ?? (file ? `Code from ${file}` : 'Playground chat');
-  return name.length > 60 ? `${name.slice(0, 59)}…` : name;
-}
-
-const insideFence = (lines: string[], index: number) => lines.slice(0, index).filter((l) => l.startsWith('```')).length % 2 === 1;
 
 function streamEnded(callId: number): void {
   if (streaming?.callId === callId) streaming = null;
@@ -276,45 +255,11 @@ function wire(): void {
       void send();
     } else if (e.key === 'Escape' && streaming) stop();
   });
-  wireDrop();
-}
-
-function wireDrop(): void {
-  const app = document.getElementById('app')!;
-  app.addEventListener('dragover', (e) => {
-    e.preventDefault();
-    app.classList.add('dropping');
+  acceptDrops(document.getElementById('app')!, {
+    files: addAttachments,
+    uris: (kind, uris) => void call('attachUris', { kind, uris }).then((list) => list && addAttachments(kind, list)),
+    say,
   });
-  app.addEventListener('dragleave', () => app.classList.remove('dropping'));
-  app.addEventListener('drop', (e) => {
-    e.preventDefault();
-    app.classList.remove('dropping');
-    const data = e.dataTransfer;
-    if (!data) return;
-    const files = [...data.files];
-    if (files.length) return void readDropped(files);
-    const uris = (data.getData('application/vnd.code.uri-list') || data.getData('text/uri-list')).split(/\r?\n/).map((u) => u.trim()).filter((u) => u && !u.startsWith('#'));
-    const images = uris.filter((u) => /\.(png|jpe?g|gif|webp)$/i.test(u));
-    const others = uris.filter((u) => !images.includes(u));
-    if (images.length) void call('attachUris', { kind: 'images', uris: images }).then((list) => list && addAttachments('images', list));
-    if (others.length) void call('attachUris', { kind: 'files', uris: others }).then((list) => list && addAttachments('files', list));
-  });
-}
-
-async function readDropped(files: File[]): Promise<void> {
-  for (const file of files) {
-    if (file.size > 10 * 1024 * 1024) {
-      say(`${file.name} is larger than 10 MB.`);
-      continue;
-    }
-    const dataUrl = await new Promise<string>((resolve, reject) => {
-      const reader = new FileReader();
-      reader.onload = () => resolve(String(reader.result));
-      reader.onerror = () => reject(reader.error);
-      reader.readAsDataURL(file);
-    });
-    addAttachments(/^image\/(png|jpeg|gif|webp)$/.test(file.type) ? 'images' : 'files', [{ name: file.name, size: file.size, dataUrl }]);
-  }
 }
 
 channel.onEvent((event) => {

@@ -115,6 +115,8 @@ describe('LLM Spaces webviews (playwright)', function () {
     const frame = webview(page);
     await frame.locator('.turn .meta .figures').nth(1).waitFor({ timeout: 60_000 });
     assert.equal(await frame.locator('.turn').count(), 2);
+    // The turns come back from the panel's state at once; the model list once the catalogue is read.
+    await frame.locator('[data-path="model"] vscode-option[value="test/echo"]').waitFor({ state: 'attached', timeout: 30_000 });
     assert.equal(await frame.locator('[data-path="model"]').evaluate((el) => (el as unknown as { value: string }).value), 'test/echo');
     assert.ok((await frame.locator('.turn .reply').first().innerText()).includes('export function total'));
     await wb.screenshot('12b-playground-after-reload');

@@ -1,7 +1,7 @@
 // The playground's controls: Space, model, conversation, the options of the request body, the prompt
 // box with its attachments, and the estimate. Builds the request body and checks it before sending.
 import { ChatDraft, type Attachment, type ModelBrief, type PlaygroundContext, type SpaceBrief } from '../../shared/protocol';
-import { h, valueOf } from '../dom';
+import { fill, h, valueOf } from '../dom';
 import { field, fillSelect, select, textfield, type Field } from '../fields';
 
 export interface PlaygroundState {
@@ -63,6 +63,26 @@ export class PlaygroundForm {
     const versions = space.assistants.find((a) => a.id === this.state.assistantId)?.versions ?? [];
     if (!versions.some((v) => v.id === this.state.versionId)) this.state.versionId = '';
     fillSelect(this.version.control, [{ value: '', label: versions.length ? 'Latest published' : 'No assistant chosen' }, ...versions.map((v) => ({ value: v.id, label: v.label }))], this.state.versionId);
+  }
+
+  /** The attachment chips, each with a remove button; `changed` runs after a removal. */
+  showAttachments(changed: () => void): void {
+    for (const kind of ['images', 'files'] as const) {
+      const list = this.state[kind];
+      const f = this[kind];
+      f.row.hidden = list.length === 0;
+      fill(
+        f.control,
+        ...list.map((a, i) => {
+          const remove = h('vscode-button', { secondary: true, 'aria-label': `Remove ${a.name}` }, '×');
+          remove.addEventListener('click', () => {
+            list.splice(i, 1);
+            changed();
+          });
+          return h('span', { class: 'chip', role: 'listitem' }, `${a.name} (${Math.ceil(a.size / 1024)} KB)`, remove);
+        }),
+      );
+    }
   }
 
   chosenModel(): ModelBrief | undefined {

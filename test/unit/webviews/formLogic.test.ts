@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import type { ModelBrief } from '../../../src/shared/protocol';
 import { fencedCode } from '../../../src/prompts/promptState';
+import { conversationName } from '../../../src/webview-ui/playground/conversationName';
 import { describeEstimate, promptCost } from '../../../src/webview-ui/playground/estimate';
 import { changesBetween, valuesOf } from '../../../src/webview-ui/spaceSettings/settingsSpecs';
 
@@ -23,6 +24,19 @@ describe('Send Selection: the fenced block', () => {
 
   it('keeps a file name with spaces on the info line', () => {
     assert.equal(fencedCode('x', 'plaintext', 'my notes.txt').split('\n')[0], '```plaintext my_notes.txt');
+  });
+});
+
+describe('the name of a new conversation', () => {
+  it('is the first line of prose, not code', () => {
+    assert.equal(conversationName('```ts src/a.ts\nconst x = 1;\n```\n\nWhy is x one?'), 'Why is x one?');
+  });
+
+  it('names the file when the prompt is only code, and stays within 60 characters', () => {
+    assert.equal(conversationName('```typescript src/cart.ts\nexport const a = 1;\n```'), 'Code from src/cart.ts');
+    const long = conversationName('word '.repeat(40));
+    assert.equal(long.length, 60);
+    assert.ok(long.endsWith('…'));
   });
 });
 
