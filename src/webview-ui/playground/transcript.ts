@@ -51,9 +51,10 @@ export class Transcript {
     const frames = watchFrames();
     const paint = () => {
       frame = 0;
+      const stick = nearBottom(this.root);
       // No highlighting mid-stream: it would redo the whole reply on every frame.
       fill(reply, renderMarkdown(text, false));
-      if (nearBottom(this.root)) article.scrollIntoView({ block: 'end' });
+      if (stick) article.scrollIntoView({ block: 'end' });
       if (firstAt !== undefined) {
         void reply.offsetHeight;
         document.body.dataset.firstPaintMs = String(performance.timeOrigin + performance.now() - firstAt);
@@ -76,7 +77,9 @@ export class Transcript {
         this.fillReply(reply, info.content || text);
         const footer = metaOf(info);
         meta.replaceWith(footer);
-        if (nearBottom(this.root)) footer.scrollIntoView({ block: 'end' });
+        // Whoever can see the reply gets its figures in view too; on the next frame, once the code
+        // blocks' buttons have rendered and taken their height.
+        if (article.getBoundingClientRect().top < this.root.getBoundingClientRect().bottom) requestAnimationFrame(() => footer.scrollIntoView({ block: 'nearest' }));
       },
       fail: (message, stopped) => {
         cancelAnimationFrame(frame);
