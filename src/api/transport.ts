@@ -1,5 +1,6 @@
 // The HTTP layer of the client: undici with keep-alive, timeouts, retries with jittered backoff,
 // Retry-After on 429, typed errors by status, zod validation of every response.
+import { ConditionalCache } from './conditionalCache';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import {
@@ -44,6 +45,8 @@ export interface TransportOptions {
   backoffMaxMs?: number;
   /** A 429 whose Retry-After is at most this long is waited out and retried. */
   maxRateLimitWaitMs?: number;
+  /** Send If-None-Match with GETs answered before with an ETag, and reuse the answer on a 304 (default on). */
+  conditionalRequests?: boolean;
   onRequest?: (entry: RequestLogEntry) => void;
   dispatcher?: Dispatcher;
 }
@@ -72,6 +75,7 @@ const RATE_LIMIT_RETRIES = 3;
 export class Transport {
   private readonly options: Required<Omit<TransportOptions, 'onRequest' | 'dispatcher'>> & Pick<TransportOptions, 'onRequest'>;
   private readonly dispatcher: Dispatcher;
+  private readonly cache = new ConditionalCache();
   private readonly ownsDispatcher: boolean;
 
   constructor(options: TransportOptions) {
@@ -82,6 +86,7 @@ export class Transport {
       retries: 3,
       backoffBaseMs: 200,
       backoffMaxMs: 5_000,
+      conditionalRequests: true,
       maxRateLimitWaitMs: 10_000,
       ...options,
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
@@ -104,10 +109,17 @@ export class Transport {
     const endpoint = `${call.method} ${call.path}`;
     let networkAttempts = 0;
     let rateLimitAttempts = 0;
+    const cacheKey = call.method === 'GET' && this.options.conditionalRequests ? this.cache.key(await this.currentToken(), this.url(call.path, call.query)) : undefined;
     for (let attempt = 1; ; attempt++) {
       try {
-        const { status, headers, text } = await this.attempt(call, attempt);
-        if (status >= 200 && status < 300) return parseBody(call.schema, text, endpoint, status);
+        const known = cacheKey ? this.cache.etag(cacheKey) : undefined;
+        const { status, headers, text } = await this.attempt(call, attempt, known);
+        if (status === 304 && known) return this.cache.reuse(cacheKey!) as z.infer<T>;
+        if (status >= 200 && status < 300) {
+          const value = parseBody(call.schema, text, endpoint, status);
+          if (cacheKey) this.cache.store(cacheKey, typeof headers.etag === 'string' ? headers.etag : undefined, value);
+          return value;
+        }
         const error = statusError(status, headers, text, endpoint, await this.currentToken());
         if (error instanceof RateLimitError && rateLimitAttempts < RATE_LIMIT_RETRIES && error.retryAfterSeconds * 1000 <= this.options.maxRateLimitWaitMs) {
           rateLimitAttempts++;
@@ -156,7 +168,7 @@ export class Transport {
     throw statusError(response.statusCode, response.headers, text, endpoint, await this.currentToken());
   }
 
-  private async attempt(call: Call<z.ZodType>, attempt: number) {
+  private async attempt(call: Call<z.ZodType>, attempt: number, ifNoneMatch?: string) {
     const started = Date.now();
     const timer = new AbortController();
     const timeout = setTimeout(() => timer.abort(new TimeoutError(`No answer within ${this.options.timeoutMs} ms.`, `${call.method} ${call.path}`)), this.options.timeoutMs);
@@ -166,7 +178,7 @@ export class Transport {
       const response = await request(this.url(call.path, call.query), {
         method: call.method,
         dispatcher: this.dispatcher,
-        headers: await this.headers(hasBody, 'application/json'),
+        headers: { ...(await this.headers(hasBody, 'application/json')), ...(ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {}) },
         body: hasBody ? JSON.stringify(call.body) : undefined,
         signal,
       });

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startService } from '../unit/support/service';
-import { clientOverhead, serviceWithModels, throughputAgainstPrism } from './serviceBench';
+import { BENCH_RATE_LIMIT, clientOverhead, serviceWithModels, throughputAgainstPrism } from './serviceBench';
 import { playgroundFigures } from './uiBench';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -51,14 +51,17 @@ async function main(): Promise<void> {
   step('typed client against raw undici, 1,000 models');
   const service = await serviceWithModels(1_000);
   try {
-    const overhead = await clientOverhead(service);
-    rows.push([`list ${overhead.models.toLocaleString('en-US')} models: typed client / raw undici.request, median of 7 × 20`, `${f(overhead.clientMs, 2)} / ${f(overhead.rawMs, 2)} ms = ${f(overhead.ratio, 2)}×`, '≤ 1.3×']);
+    for (const conditional of [true, false]) {
+      const o = await clientOverhead(service, conditional);
+      const how = conditional ? 'unchanged, revalidated by ETag (as the extension does)' : 'every answer transferred and validated';
+      rows.push([`list ${o.models.toLocaleString('en-US')} models, ${how}: typed client / raw undici.request, median of 7 × 20`, `${f(o.clientMs, 2)} / ${f(o.rawMs, 2)} ms = ${f(o.ratio, 2)}×`, '≤ 1.3×']);
+    }
   } finally {
     await service.stop();
   }
 
   step('local service against Prism (autocannon, 10 connections, the seeded catalogue)');
-  const seeded = await startService();
+  const seeded = await startService({ orgs: [{ name: 'Bench org', rateLimit: BENCH_RATE_LIMIT }] });
   try {
     for (const t of await throughputAgainstPrism(seeded)) {
       rows.push([

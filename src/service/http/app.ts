@@ -1,6 +1,7 @@
 // The Fastify application: JSON parsing, bearer auth, the per-organization rate limit, errors in the
 // shapes of conventions.md, and the routes of routes.ts.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { ChatBody } from '../../api/schemas';
 import type { Database } from '../db';
@@ -104,22 +105,27 @@ function untilWrite<A, R>(db: Database, fn: (arg: A) => R): (arg: A) => R {
  * prompt lists are read far more often than they change.
  */
 class ReadCache {
-  private readonly entries = new Map<string, { version: number; day: string; body: string }>();
+  private readonly entries = new Map<string, { etag: string; body: string }>();
+  /** Versions restart with the process; the boot id keeps an ETag from meaning two answers. */
+  private readonly boot = randomBytes(6).toString('base64url');
 
   constructor(private readonly db: Database) {}
 
   async answer(request: FastifyRequest, reply: FastifyReply, compute: () => Promise<unknown>): Promise<unknown> {
     const caller = request.caller!;
     const key = `${caller.orgId} ${caller.appId ?? ''} ${request.url}`;
-    const day = new Date().toISOString().slice(0, 10);
-    const hit = this.entries.get(key);
+    const etag = `"${this.boot}.${this.db.version}.${new Date().toISOString().slice(0, 10)}"`;
+    let hit = this.entries.get(key);
+    if (!hit || hit.etag !== etag) {
+      const body = JSON.stringify(await compute());
+      if (this.entries.size >= 1000) this.entries.clear();
+      this.entries.set(key, (hit = { etag, body }));
+    }
+    reply.header('etag', hit.etag).header('cache-control', 'no-cache');
+    // The client already has this answer: tell it so without sending it again.
+    if (request.headers['if-none-match'] === hit.etag) return reply.code(304).send();
     reply.type('application/json; charset=utf-8');
-    if (hit && hit.version === this.db.version && hit.day === day) return hit.body;
-    const version = this.db.version;
-    const body = JSON.stringify(await compute());
-    if (this.entries.size >= 1000) this.entries.clear();
-    this.entries.set(key, { version, day, body });
-    return body;
+    return hit.body;
   }
 }
 
