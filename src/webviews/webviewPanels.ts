@@ -86,11 +86,16 @@ export class WebviewPanels implements vscode.Disposable {
   private adoptPlayground(panel: vscode.WebviewPanel): PlaygroundPanel {
     const playground = new (deferred().PlaygroundPanel)(panel, this.s, this.extensionUri, () => this.lastEditor);
     this.playgrounds.push(playground);
-    panel.onDidChangeViewState((e) => {
-      // The most recently focused playground moves to the end: it receives the next selection.
-      if (e.webviewPanel.active) this.playgrounds.push(...this.playgrounds.splice(this.playgrounds.indexOf(playground), 1));
-    }, undefined, this.disposables);
-    playground.onDidDispose(() => this.playgrounds.splice(this.playgrounds.indexOf(playground), 1));
+    const remove = () => {
+      const at = this.playgrounds.indexOf(playground);
+      if (at >= 0) this.playgrounds.splice(at, 1);
+    };
+    // The most recently focused playground moves to the end: it receives the next selection.
+    const focused = panel.onDidChangeViewState((e) => e.webviewPanel.active && (remove(), this.playgrounds.push(playground)));
+    playground.onDidDispose(() => {
+      remove();
+      focused.dispose();
+    });
     return playground;
   }
 
