@@ -8,7 +8,8 @@ import type { Services } from '../services';
 import { OrganizationCalls, type Handlers, type OrganizationData, type OrganizationEvent, type OrganizationResults } from '../shared/protocol';
 import { isMissingEndpoint } from '../api/errors';
 import { WebviewChannel } from './webviewChannel';
-import { panelOptions, webviewHtml } from './webviewShell';
+import { PanelHost } from './panelHost';
+import { webviewHtml } from './webviewShell';
 
 const t = vscode.l10n.t;
 
@@ -16,27 +17,21 @@ type OrgCallsT = typeof OrganizationCalls;
 
 const masked = (org: Organization): OrganizationData['org'] => ({ ...org, metrics_token: org.metrics_token ? maskSecret(org.metrics_token) : null, logs_token: org.logs_token ? maskSecret(org.logs_token) : null });
 
-export class OrganizationPanel implements vscode.Disposable {
+export class OrganizationPanel extends PanelHost {
   readonly channel: WebviewChannel<OrgCallsT, OrganizationResults, OrganizationEvent>;
   /** The last record read, with its real tokens (they stay here, in the host). */
   private org: Organization | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
-  private readonly disposed = new vscode.EventEmitter<void>();
-  readonly onDidDispose = this.disposed.event;
-  private isDisposed = false;
 
   constructor(
-    readonly panel: vscode.WebviewPanel,
+    panel: vscode.WebviewPanel,
     private readonly s: Services,
     extensionUri: vscode.Uri,
   ) {
-    panel.webview.options = panelOptions(extensionUri);
-    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'spaces.svg');
+    super(panel, extensionUri);
     this.channel = new WebviewChannel(panel.webview, OrganizationCalls, this.handlers(), s, t('Organization'));
     panel.webview.html = webviewHtml(panel.webview, extensionUri, { script: 'organization', styles: ['organization'], title: panel.title });
     this.disposables.push(
       this.channel,
-      this.disposed,
       panel.onDidDispose(() => this.dispose()),
       // Spend changes with every chat; show it fresh when the panel comes back into view.
       panel.onDidChangeViewState((e) => e.webviewPanel.visible && void this.channel.post({ type: 'reload' })),
@@ -75,13 +70,5 @@ export class OrganizationPanel implements vscode.Disposable {
       // A remote service without GET /v1/orgs/self: the integrations can still be set.
       return { org: this.org ? masked(this.org) : null, unavailable: this.s.errors.describe(error, t('Reading the organization')).message };
     }
-  }
-
-  dispose(): void {
-    if (this.isDisposed) return;
-    this.isDisposed = true;
-    this.disposed.fire();
-    this.disposables.forEach((d) => d.dispose());
-    this.panel.dispose();
   }
 }

@@ -10,35 +10,31 @@ import { readAttachments } from './attachments';
 import { applyCode } from './codeActions';
 import { modelBrief, replyInfo, spaceBrief, turnsOf } from './playgroundData';
 import { WebviewChannel } from './webviewChannel';
-import { panelOptions, webviewHtml } from './webviewShell';
+import { PanelHost } from './panelHost';
+import { webviewHtml } from './webviewShell';
 
 const t = vscode.l10n.t;
 
 type PlaygroundCallsT = typeof PlaygroundCalls;
 
-export class PlaygroundPanel implements vscode.Disposable {
+export class PlaygroundPanel extends PanelHost {
   readonly channel: WebviewChannel<PlaygroundCallsT, PlaygroundResults, PlaygroundEvent>;
   private readonly running = new Map<number, AbortController>();
-  private readonly disposables: vscode.Disposable[] = [];
-  private readonly disposed = new vscode.EventEmitter<void>();
-  private isDisposed = false;
-  readonly onDidDispose = this.disposed.event;
 
   constructor(
-    readonly panel: vscode.WebviewPanel,
+    panel: vscode.WebviewPanel,
     private readonly s: Services,
     extensionUri: vscode.Uri,
     /** The text editor that Insert at Cursor and Replace Selection act on. */
     private readonly lastEditor: () => vscode.TextEditor | undefined,
   ) {
-    panel.webview.options = panelOptions(extensionUri);
-    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'spaces.svg');
+    super(panel, extensionUri);
     this.channel = new WebviewChannel(panel.webview, PlaygroundCalls, this.handlers(), s, t('Playground'));
     panel.webview.html = webviewHtml(panel.webview, extensionUri, { script: 'playground', styles: ['markdown', 'playground'], title: t('Playground') });
     this.disposables.push(
       this.channel,
-      this.disposed,
       panel.onDidDispose(() => this.dispose()),
+      { dispose: () => this.running.forEach((abort) => abort.abort()) },
       s.connection.onDidChangeState((state) => state.kind === 'ready' && void this.channel.post({ type: 'connected' })),
     );
   }
@@ -131,14 +127,5 @@ export class PlaygroundPanel implements vscode.Disposable {
         return null;
       },
     };
-  }
-
-  dispose(): void {
-    if (this.isDisposed) return;
-    this.isDisposed = true;
-    this.running.forEach((abort) => abort.abort());
-    this.disposed.fire();
-    this.disposables.forEach((d) => d.dispose());
-    this.panel.dispose();
   }
 }

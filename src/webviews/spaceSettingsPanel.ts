@@ -7,7 +7,8 @@ import { SpaceSettingsCalls, type Handlers, type SpaceChanges, type SpaceSetting
 import { unlessMissing } from '../api/errors';
 import { readAttachments } from './attachments';
 import { WebviewChannel } from './webviewChannel';
-import { panelOptions, webviewHtml } from './webviewShell';
+import { PanelHost } from './panelHost';
+import { webviewHtml } from './webviewShell';
 
 const t = vscode.l10n.t;
 
@@ -20,15 +21,11 @@ export interface SettingsHost {
   open(spaceId: string, draft?: SpaceChanges | null): void;
 }
 
-export class SpaceSettingsPanel implements vscode.Disposable {
+export class SpaceSettingsPanel extends PanelHost {
   readonly channel: WebviewChannel<SettingsCallsT, SpaceSettingsResults, SpaceSettingsEvent>;
   private dirty = false;
   private draft: SpaceChanges | null;
   private name: string;
-  private readonly disposables: vscode.Disposable[] = [];
-  private readonly disposed = new vscode.EventEmitter<void>();
-  readonly onDidDispose = this.disposed.event;
-  private isDisposed = false;
 
   /** Asks when the Space changed elsewhere since the editor loaded it; replaceable in tests. */
   askConflict: (name: string, modifiedOn: string) => Thenable<ConflictChoice> = async (name, modifiedOn) => {
@@ -47,20 +44,19 @@ export class SpaceSettingsPanel implements vscode.Disposable {
   };
 
   constructor(
-    readonly panel: vscode.WebviewPanel,
+    panel: vscode.WebviewPanel,
     private readonly s: Services,
     extensionUri: vscode.Uri,
     readonly spaceId: string,
     draft: SpaceChanges | null,
     private readonly host: SettingsHost,
   ) {
+    super(panel, extensionUri);
     this.draft = draft;
     this.name = panel.title;
-    panel.webview.options = panelOptions(extensionUri);
-    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'spaces.svg');
     this.channel = new WebviewChannel(panel.webview, SpaceSettingsCalls, this.handlers(), s, t('Space settings'));
     panel.webview.html = webviewHtml(panel.webview, extensionUri, { script: 'spaceSettings', styles: ['settings'], title: panel.title });
-    this.disposables.push(this.channel, this.disposed, panel.onDidDispose(() => void this.closed()));
+    this.disposables.push(this.channel, panel.onDidDispose(() => void this.closed()));
   }
 
   get hasUnsavedChanges(): boolean {
@@ -146,13 +142,5 @@ export class SpaceSettingsPanel implements vscode.Disposable {
       void vscode.window.showErrorMessage(this.s.errors.describe(error, t('Saving "{0}"', this.name)).message);
       this.host.open(this.spaceId, draft);
     }
-  }
-
-  dispose(): void {
-    if (this.isDisposed) return;
-    this.isDisposed = true;
-    this.disposed.fire();
-    this.disposables.forEach((d) => d.dispose());
-    this.panel.dispose();
   }
 }
