@@ -3,10 +3,10 @@
 // then the whole image is written to one file (fsynced, renamed into place) and the journal emptied.
 // Writes that arrive while a flush is under way share the next flush (group commit).
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { open, rename } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
 import path from 'node:path';
 import initSqlJs, { type Database as SqlJsDatabase, type SqlValue } from 'sql.js';
-import { JOURNAL_FILE, appendJournal, clearJournal, entryLine, readJournal, type Statement } from './journal';
+import { JOURNAL_FILE, appendJournal, clearJournal, entryLine, readJournal, syncFolder, writeSynced, type Statement } from './journal';
 import { LOCK_FILE, isAlive, readLock, type LockInfo } from './lockFile';
 import { migrate } from './migrations';
 
@@ -208,20 +208,9 @@ export class Database {
     this.configure();
     const target = path.join(this.dataDir, DB_FILE);
     const temp = `${target}.${process.pid}.tmp`;
-    const handle = await open(temp, 'w', 0o600);
-    try {
-      await handle.writeFile(bytes);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await writeSynced(temp, 'w', bytes);
     await rename(temp, target);
-    const dir = await open(this.dataDir, 'r');
-    try {
-      await dir.sync();
-    } finally {
-      await dir.close();
-    }
+    await syncFolder(this.dataDir);
   }
 }
 

@@ -4,6 +4,7 @@
 // what changed. The image is rewritten (and the journal emptied) once the journal grows large.
 import { existsSync, readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import path from 'node:path';
 import type { Params } from './db';
 
 export const JOURNAL_FILE = 'llm-spaces.journal';
@@ -49,25 +50,37 @@ export function readJournal(file: string, afterSeq: number): { entries: Entry[];
   return { entries, torn, lines: count };
 }
 
+/** Writes (flag 'w') or appends ('a') `data` and returns once it is on disk. */
+export async function writeSynced(file: string, flag: 'w' | 'a', data: string | Uint8Array): Promise<void> {
+  const handle = await open(file, flag, 0o600);
+  try {
+    await handle.writeFile(data);
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Makes a folder's entries (a created or renamed file) durable. */
+export async function syncFolder(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Appends lines and fsyncs them; returns the bytes written. */
 export async function appendJournal(file: string, lines: string[]): Promise<number> {
   const text = lines.join('');
-  const handle = await open(file, 'a', 0o600);
-  try {
-    await handle.appendFile(text);
-    await handle.datasync();
-  } finally {
-    await handle.close();
-  }
+  await writeSynced(file, 'a', text);
   return Buffer.byteLength(text);
 }
 
-/** Empties the journal once the image holds everything in it. */
+/** Empties the journal once the image holds everything in it (creating it, durably, the first time). */
 export async function clearJournal(file: string): Promise<void> {
-  const handle = await open(file, 'w', 0o600);
-  try {
-    await handle.datasync();
-  } finally {
-    await handle.close();
-  }
+  const created = !existsSync(file);
+  await writeSynced(file, 'w', '');
+  if (created) await syncFolder(path.dirname(file));
 }

@@ -46,7 +46,7 @@ export class HostChannel<C extends Calls, R extends { [K in keyof C]: unknown },
   }
 
   getState<S>(): S | undefined {
-    return (this.vscode.getState() as S | undefined) ?? undefined;
+    return this.vscode.getState() as S | undefined;
   }
 
   setState<S>(state: S): void {

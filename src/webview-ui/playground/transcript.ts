@@ -34,8 +34,8 @@ export class Transcript {
   }
 
   show(turns: Turn[]): void {
-    fill(this.root, ...turns.map((turn) => this.turnElement(turn.prompt, turn.reply, turn.error)));
     if (turns.length === 0) fill(this.root, h('p', { class: 'empty' }, 'Send a prompt to start. Select code in an editor and press Ctrl+Alt+P to bring it here.'));
+    else fill(this.root, ...turns.map((turn) => this.turnElement(turn.prompt, turn.reply, turn.error)));
   }
 
   start(prompt: string): LiveTurn {
