@@ -1,23 +1,56 @@
-// Starts code-server (VS Code 1.100 from npm) on a free loopback port with throwaway user and
-// extension folders, and Debian's Chromium driven by playwright-core to open the workbench.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// Starts a real VS Code server (the one inside code-server's npm package) on a free loopback port with
+// throwaway data and extension folders, and Debian's Chromium driven by playwright-core to open the
+// workbench. Two hosts: the current VS Code (1.139, on Node 24) and the lowest the extension supports
+// (1.104, on Node 22, from test/host/vscode-1.104). VS Code's own server-main.js is started rather than
+// code-server's CLI because only it takes --enable-smoke-test-driver, without which the workbench
+// ignores the payload that loads a development extension and its tests.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { isAlive, readLock } from '../../src/service/lockFile';
 
 export const ROOT = path.resolve(__dirname, '../../..');
-const ENTRY = path.join(ROOT, 'node_modules/code-server/out/node/entry.js');
+
+/** The Node versions .ci/setup installed into .tools/ (see .ci/versions). */
+function pinnedNode(name: 'PROJECT_NODE' | 'MIN_HOST_NODE'): string {
+  const version = new RegExp(`^${name}=(\\S+)`, 'm').exec(readFileSync(path.join(ROOT, '.ci/versions'), 'utf8'))?.[1];
+  const binary = path.join(ROOT, '.tools', `node-${version}`, 'bin', 'node');
+  if (!existsSync(binary)) throw new Error(`Node ${version} is not installed in .tools: run bash .ci/setup.`);
+  return binary;
+}
+
+export interface Host {
+  name: 'current' | 'minimum';
+  /** VS Code's folder inside code-server's package. */
+  vscode: string;
+  node: string;
+}
+
+/** The host named by LLM_SPACES_HOST (default: the current VS Code). */
+export function hostFromEnv(): Host {
+  if (process.env.LLM_SPACES_HOST === 'minimum') {
+    return { name: 'minimum', vscode: path.join(ROOT, 'test/host/vscode-1.104/node_modules/code-server/lib/vscode'), node: pinnedNode('MIN_HOST_NODE') };
+  }
+  return { name: 'current', vscode: path.join(ROOT, 'node_modules/code-server/lib/vscode'), node: pinnedNode('PROJECT_NODE') };
+}
+
+export const vscodeVersion = (host: Host) => (JSON.parse(readFileSync(path.join(host.vscode, 'package.json'), 'utf8')) as { version: string }).version;
 
 export interface CodeServer {
+  host: Host;
   port: number;
   base: string;
   tmp: string;
   extensionsDir: string;
-  userDataDir: string;
+  /** The server's data folder: extensions' global storage is under data/User/globalStorage. */
+  serverDataDir: string;
   process: ChildProcess;
+  /** Installs a .vsix into this server's extension folder. */
+  installExtension: (vsix: string) => Promise<void>;
   stop: () => Promise<void>;
 }
 
@@ -33,65 +66,68 @@ export async function freePort(): Promise<number> {
 }
 
 export interface StartOptions {
-  /** Extra user settings. */
+  host?: Host;
+  /** Extra settings, written as the server's machine settings. */
   settings?: Record<string, unknown>;
   log?: (line: string) => void;
-  /** A folder to keep user data in (default: a new temporary one, removed on stop). */
+  /** A folder to keep data in (default: a new temporary one, removed on stop). */
   home?: string;
   /** Keep `home` when stopping. */
   keep?: boolean;
   port?: number;
 }
 
+/** Where the extension's built-in service keeps its data on this server. */
+export const serviceDataDir = (server: CodeServer) => path.join(server.serverDataDir, 'data', 'User', 'globalStorage', 'llm-spaces.llm-spaces', 'service');
+
+function serverArgs(host: Host, dirs: { userDataDir: string; serverDataDir: string; extensionsDir: string }): string[] {
+  return [path.join(host.vscode, 'out', 'server-main.js'), '--accept-server-license-terms', '--disable-telemetry',
+    '--user-data-dir', dirs.userDataDir, '--server-data-dir', dirs.serverDataDir, '--extensions-dir', dirs.extensionsDir];
+}
+
 export async function startCodeServer(options: StartOptions = {}): Promise<CodeServer> {
+  const host = options.host ?? hostFromEnv();
   const tmp = options.home ?? mkdtempSync(path.join(os.tmpdir(), 'llm-spaces-host-'));
-  const userDataDir = path.join(tmp, 'user');
-  const extensionsDir = path.join(tmp, 'extensions');
-  mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
-  mkdirSync(extensionsDir, { recursive: true });
-  const settingsFile = path.join(userDataDir, 'User', 'settings.json');
-  if (!existsSync(settingsFile)) writeFileSync(
-    settingsFile,
-    JSON.stringify({
-      'telemetry.telemetryLevel': 'off',
-      'extensions.autoUpdate': false,
-      'extensions.autoCheckUpdates': false,
-      'workbench.startupEditor': 'none',
-      'workbench.tips.enabled': false,
-      'update.mode': 'none',
-      'security.workspace.trust.enabled': false,
-      ...options.settings,
-    }),
+  const dirs = { userDataDir: path.join(tmp, 'user'), serverDataDir: path.join(tmp, 'server'), extensionsDir: path.join(tmp, 'extensions') };
+  const machineSettings = path.join(dirs.serverDataDir, 'data', 'Machine', 'settings.json');
+  mkdirSync(path.dirname(machineSettings), { recursive: true });
+  mkdirSync(dirs.extensionsDir, { recursive: true });
+  if (!existsSync(machineSettings) || options.settings) writeFileSync(
+    machineSettings,
+    JSON.stringify({ 'telemetry.telemetryLevel': 'off', 'extensions.autoUpdate': false, 'extensions.autoCheckUpdates': false, 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'update.mode': 'none', 'security.workspace.trust.enabled': false, ...options.settings }),
   );
   const port = options.port ?? (await freePort());
   const child = spawn(
-    process.execPath,
-    [ENTRY, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir,
-      '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override'],
+    host.node,
+    [...serverArgs(host, dirs), '--host', '127.0.0.1', '--port', String(port), '--without-connection-token', '--enable-smoke-test-driver', '--disable-workspace-trust'],
     { env: { ...process.env, XDG_CONFIG_HOME: path.join(tmp, 'config'), XDG_DATA_HOME: path.join(tmp, 'data') }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`code-server did not start:\n${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`VS Code's server did not start:\n${output}`)), 60_000);
     const onData = (d: Buffer) => {
       output += d.toString();
       options.log?.(d.toString().trimEnd());
-      if (output.includes('HTTP server listening on')) {
+      if (output.includes('Extension host agent listening on')) {
         clearTimeout(timer);
         resolve();
       }
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`code-server exited with ${code}:\n${output}`)));
+    child.once('exit', (code) => reject(new Error(`VS Code's server exited with ${code}:\n${output}`)));
   });
-  return {
+  const server: CodeServer = {
+    host,
     port,
     base: `http://127.0.0.1:${port}`,
     tmp,
-    extensionsDir,
-    userDataDir,
+    extensionsDir: dirs.extensionsDir,
+    serverDataDir: dirs.serverDataDir,
     process: child,
+    installExtension: async (vsix) => {
+      await promisify(execFile)(host.node, [...serverArgs(host, dirs), '--install-extension', path.resolve(vsix)]);
+    },
     stop: async () => {
       try {
         process.kill(-child.pid!, 'SIGTERM');
@@ -101,11 +137,12 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
       await new Promise((resolve) => setTimeout(resolve, 300));
       // The built-in service outlives a killed extension host by design (other windows may use it);
       // a test's server takes its service along.
-      const lock = readLock(path.join(userDataDir, 'User', 'globalStorage', 'llm-spaces.llm-spaces', 'service'));
+      const lock = readLock(serviceDataDir(server));
       if (!options.keep && lock && isAlive(lock.pid)) process.kill(lock.pid, 'SIGTERM');
       if (!options.keep) rmSync(tmp, { recursive: true, force: true });
     },
   };
+  return server;
 }
 
 export async function launchBrowser(): Promise<Browser> {

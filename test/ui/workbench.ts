@@ -1,4 +1,4 @@
-// Drives the real VS Code workbench (code-server) in Chromium with the extension loaded, for UI tests.
+// Drives the real VS Code workbench (VS Code's server from code-server's package) in Chromium with the extension loaded, for UI tests.
 import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { LlmSpacesClient } from '../../src/api/client';
 import { readLock } from '../../src/service/lockFile';
-import { ROOT, launchBrowser, remoteUri, startCodeServer, workbenchUrl, type CodeServer } from '../host/codeServer';
+import { ROOT, launchBrowser, remoteUri, serviceDataDir, startCodeServer, workbenchUrl, type CodeServer } from '../host/codeServer';
 
 const run = promisify(execFile);
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'ui');
@@ -33,14 +33,13 @@ export async function openWorkbench(): Promise<Workbench> {
   const extensionId = 'llm-spaces.llm-spaces';
   const payload: Array<[string, string]> = [['skipWelcome', 'true']];
   if (vsix) {
-    // code-server installs into the running server's extension folder.
-    await run(process.execPath, [path.join(ROOT, 'node_modules/code-server/out/node/entry.js'), '--extensions-dir', server.extensionsDir, '--user-data-dir', server.userDataDir, '--install-extension', path.resolve(vsix)]);
+    await server.installExtension(vsix);
     if (!readdirSync(server.extensionsDir).some((d) => d.startsWith(`${extensionId}-`))) throw new Error(`${vsix} did not install into ${server.extensionsDir}`);
   } else {
     payload.unshift(['extensionDevelopmentPath', remoteUri(server, ROOT)]);
   }
   // Before the extension starts its built-in service, mint a token of our own in the same data folder.
-  const dataDir = path.join(server.userDataDir, 'User', 'globalStorage', extensionId, 'service');
+  const dataDir = serviceDataDir(server);
   mkdirSync(dataDir, { recursive: true });
   const { stdout } = await run(process.execPath, [path.join(ROOT, 'dist/service.js'), 'token', 'create', '--data', dataDir]);
   const token = (JSON.parse(stdout) as { token: string }).token;
