@@ -15,7 +15,7 @@ const watch = args.has('--watch');
 const nodeBase = {
   bundle: true,
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   format: 'cjs',
   sourcemap: !production,
   minify: production,
@@ -25,7 +25,7 @@ const nodeBase = {
 
 function walk(dir, accept) {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => {
+  return readdirSync(dir).filter((name) => name !== 'node_modules').flatMap((name) => {
     const full = path.join(dir, name);
     return statSync(full).isDirectory() ? walk(full, accept) : accept(full) ? [full] : [];
   });
@@ -69,7 +69,7 @@ function splitPlugin(bundle) {
 
 function productBuilds() {
   const builds = [
-    { ...nodeBase, entryPoints: ['src/service/cli.ts'], outfile: 'dist/service.js' },
+    { ...nodeBase, entryPoints: ['src/service/main.ts'], outfile: 'dist/service.js' },
   ];
   if (existsSync('src/extension.ts')) {
     builds.push(
@@ -113,7 +113,6 @@ function copyAssets() {
   // A production build starts from an empty dist/, so no source map of a development build is packaged.
   if (production) rmSync('dist', { recursive: true, force: true });
   mkdirSync('dist', { recursive: true });
-  copyFileSync('node_modules/sql.js/dist/sql-wasm.wasm', 'dist/sql-wasm.wasm');
 }
 
 // Stale test files would still run; start from an empty out/test.

@@ -5,8 +5,11 @@
 import { z } from 'zod';
 import { PROMPT_DESCRIPTION_MAX, PROMPT_TITLE_MAX } from './limits';
 
-/** A uuid-shaped string (8-4-4-4-12 hex); the hosted service does not promise RFC versions. */
-export const Uuid = z.guid({ error: 'must be a uuid' });
+/**
+ * A uuid-shaped string (8-4-4-4-12 hex); the hosted service does not promise RFC versions. Hex digits
+ * are matched case-insensitively: what is parsed is lower case.
+ */
+export const Uuid = z.guid({ error: 'must be a uuid' }).overwrite((id) => id.toLowerCase());
 const Timestamp = z.string();
 const nullish = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
 
@@ -290,11 +293,20 @@ export const Organization = z.looseObject({
 // ---------------------------------------------------------------- request bodies (section 4)
 
 export { PROMPT_DESCRIPTION_MAX, PROMPT_TITLE_MAX };
-export const PromptTitle = z.string().min(1, 'must be 1 to 60 characters').max(PROMPT_TITLE_MAX, 'must be 1 to 60 characters');
-export const PromptDescription = z
-  .string()
-  .min(1, 'must be 1 to 200 characters')
-  .max(PROMPT_DESCRIPTION_MAX, 'must be 1 to 200 characters');
+/**
+ * Text of `min` to `max` characters counted in code points, as a person counts them: an emoji or a
+ * character outside the Basic Multilingual Plane is one character, not two UTF-16 units.
+ */
+export function text(min: number, max: number) {
+  const message = min > 0 ? `must be ${min} to ${max} characters` : `must be at most ${max} characters`;
+  return z.string().superRefine((value, ctx) => {
+    const n = [...value].length;
+    if (n < min) ctx.addIssue({ code: 'too_small', origin: 'string', minimum: min, inclusive: true, input: value, message });
+    else if (n > max) ctx.addIssue({ code: 'too_big', origin: 'string', maximum: max, inclusive: true, input: value, message });
+  });
+}
+export const PromptTitle = text(1, PROMPT_TITLE_MAX);
+export const PromptDescription = text(1, PROMPT_DESCRIPTION_MAX);
 export const Temperature = z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1');
 export const MaxTokens = z.int().min(1, 'must be at least 1');
 
@@ -306,8 +318,8 @@ export const SpaceUpdateBody = z.object({
   sandbox_of: nullish(Uuid),
   use_parent_custom_data: nullish(z.boolean()),
   benchmark_model_id: nullish(Uuid),
-  name: nullish(z.string().min(1).max(120)),
-  description: nullish(z.string().max(1000)),
+  name: nullish(text(1, 120)),
+  description: nullish(text(0, 1000)),
   app_logo: nullish(z.string().max(100_000)),
   weights: nullish(z.object({ cost: nullish(Weight), latency: nullish(Weight), quality: nullish(Weight) })),
   policies: nullish(
@@ -401,8 +413,8 @@ export const SpaceList = z.looseObject({
 });
 
 export const SpaceCreateBody = z.object({
-  name: nullish(z.string().min(1).max(120)),
-  description: nullish(z.string().max(1000)),
+  name: nullish(text(1, 120)),
+  description: nullish(text(0, 1000)),
   app_logo: nullish(z.string().max(100_000)),
 });
 

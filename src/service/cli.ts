@@ -1,20 +1,24 @@
 // Command line of the built-in service (dist/service.js):
-//   serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>] [--stream-delay-ms <n>]
+//   serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>] [--stream-delay-ms <n>] [--retention-days 90]
 //   org create --name <n> --data <dir> [--rate-limit <n>]
 //   token create --data <dir>
 import { mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { Database, DataFolderLockedError } from './db';
-import { issueToken, tokenExists } from './domain/auth';
+import { openDataFolder } from './dataFolder';
+import { DataFolderLockedError, type Database } from './db';
+import { hasOrganizationToken, issueToken, tokenExists } from './domain/auth';
 import { defaultOrganizationId, insertOrganization } from './domain/orgs';
-import { buildApp } from './http/app';
+import { buildApp, closeApp } from './http/app';
+import { startRetention } from './retention';
+import { StorageError } from './storageError';
 
 const USAGE = `Usage:
-  service serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>] [--stream-delay-ms <n>]
+  service serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>] [--stream-delay-ms <n>] [--retention-days 90]
   service org create --name <name> --data <dir> [--rate-limit <n>]
   service token create --data <dir>
 
-The token may also come from the LLM_SPACES_TOKEN environment variable.`;
+The token may also come from the LLM_SPACES_TOKEN environment variable.
+--retention-days: how long the request log keeps a request (0 keeps them all).`;
 
 const options = {
   data: { type: 'string' },
@@ -23,6 +27,7 @@ const options = {
   token: { type: 'string' },
   upstream: { type: 'string' },
   'stream-delay-ms': { type: 'string', default: '15' },
+  'retention-days': { type: 'string', default: '90' },
   name: { type: 'string' },
   'rate-limit': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -31,6 +36,9 @@ const options = {
 type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>['values'];
 
 class UsageError extends Error {}
+
+/** How long requests in flight may take once the service is asked to stop. */
+const SHUTDOWN_DEADLINE_MS = Number(process.env.LLM_SPACES_SHUTDOWN_MS) || 5000;
 
 function integer(value: string | undefined, flag: string, min: number): number {
   const n = Number(value);
@@ -44,25 +52,35 @@ function dataDir(values: Values): string {
   return values.data;
 }
 
-async function serve(values: Values): Promise<void> {
-  const port = integer(values.port, 'port', 0);
-  if (values.upstream && !/^https?:\/\//.test(values.upstream)) throw new UsageError('--upstream must be an http(s) URL, e.g. http://127.0.0.1:11434/v1');
-  const db = await Database.open(dataDir(values));
-  const token = values.token ?? process.env.LLM_SPACES_TOKEN;
-  let printToken: string | undefined;
-  db.transaction(() => {
+/** Makes sure the default organization has a token; returns a new one to print once. */
+function ensureToken(db: Database, token: string | undefined): string | undefined {
+  return db.transactionNow(() => {
     const orgId = defaultOrganizationId(db);
     if (token) {
       if (!tokenExists(db, token)) issueToken(db, orgId, null, token);
-    } else if (!db.get('SELECT 1 AS x FROM tokens WHERE org_id = $org AND app_id IS NULL', { org: orgId })) {
-      printToken = issueToken(db, orgId, null).token;
+      return undefined;
     }
+    return hasOrganizationToken(db, orgId) ? undefined : issueToken(db, orgId, null).token;
   });
-  await db.persist();
+}
+
+async function serve(values: Values): Promise<void> {
+  const port = integer(values.port, 'port', 0);
+  const retentionDays = integer(values['retention-days'], 'retention-days', 0);
+  if (values.upstream && !/^https?:\/\//.test(values.upstream)) throw new UsageError('--upstream must be an http(s) URL, e.g. http://127.0.0.1:11434/v1');
+  const db = openDataFolder(dataDir(values), (line) => console.log(line));
+  let printToken: string | undefined;
+  try {
+    printToken = ensureToken(db, values.token ?? process.env.LLM_SPACES_TOKEN);
+  } catch (error) {
+    // A full or read-only disk: serve what is stored; writes answer 503 until the cause is gone.
+    if (!(error instanceof StorageError)) throw error;
+    console.error(`${error.message} The service starts anyway and answers reads.`);
+  }
   const app = buildApp({
     db,
     engine: { upstreamUrl: values.upstream ?? null, streamDelayMs: integer(values['stream-delay-ms'], 'stream-delay-ms', 0) },
-    logError: (error) => console.error('Unexpected error:', error instanceof Error ? (error.stack ?? error.message) : error),
+    logError: (error) => console.error('Request failed:', error instanceof Error ? (error.stack ?? error.message) : error),
   });
   let address: string;
   try {
@@ -72,7 +90,12 @@ async function serve(values: Values): Promise<void> {
     throw error;
   }
   const url = address.replace('[::1]', 'localhost');
-  db.advertise(url);
+  try {
+    db.advertise(url);
+  } catch (error) {
+    console.error(`The lock file could not record the URL: ${(error as Error).message}`);
+  }
+  const retention = startRetention(db, retentionDays, (line) => console.log(line));
   console.log(`LLM Spaces service listening on ${url}`);
   if (printToken) console.log(`Token of the default organization (shown once, stored only hashed): ${printToken}`);
   if (values.upstream) console.log(`Non-test models are served by ${values.upstream}`);
@@ -81,8 +104,9 @@ async function serve(values: Values): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: finishing requests in flight…`);
-    await app.close();
+    console.log(`${signal}: finishing requests in flight (at most ${SHUTDOWN_DEADLINE_MS / 1000} s)…`);
+    retention.stop();
+    await closeApp(app, SHUTDOWN_DEADLINE_MS);
     await db.close();
     process.exit(0);
   };
@@ -91,11 +115,9 @@ async function serve(values: Values): Promise<void> {
 }
 
 async function withDatabase(values: Values, fn: (db: Database) => unknown): Promise<void> {
-  const db = await Database.open(dataDir(values));
+  const db = openDataFolder(dataDir(values));
   try {
-    const result = db.transaction(() => fn(db));
-    await db.persist();
-    console.log(JSON.stringify(result));
+    console.log(JSON.stringify(db.transactionNow(() => fn(db))));
   } finally {
     await db.close();
   }
@@ -131,7 +153,7 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError) console.error(`${error.message}\n\n${USAGE}`);
-  else if (error instanceof DataFolderLockedError) console.error(error.message);
+  else if (error instanceof DataFolderLockedError || error instanceof StorageError) console.error(error.message);
   else if ((error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') console.error(`${(error as Error).message}\n\n${USAGE}`);
   else console.error(error instanceof Error ? error.message : String(error));
   process.exit(error instanceof UsageError ? 2 : 1);

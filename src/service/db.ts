@@ -1,21 +1,24 @@
-// SQLite through sql.js (WASM, no native build). The database lives in memory. A write is acknowledged
-// only once it is on disk: its transaction appended to the journal and fsynced (journal.ts). Now and
-// then the whole image is written to one file (fsynced, renamed into place) and the journal emptied.
-// Writes that arrive while a flush is under way share the next flush (group commit).
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { rename } from 'node:fs/promises';
+// The service's database: one SQLite file through node:sqlite, in WAL mode with synchronous=FULL, so a
+// commit is on disk when COMMIT returns and the engine's own log does recovery after a crash.
+//
+// Writes: `transaction(fn)` runs `fn` inside the batch that is open (or opens one) under a savepoint of
+// its own, so a request that throws rolls back only its part. The batch commits once the event loop has
+// run every request that arrived with it: writes that arrive together share one COMMIT and one fsync
+// (group commit). The promise resolves only after that COMMIT; a failed COMMIT rejects every request of
+// the batch with a StorageError, and nothing of it is ever visible.
+//
+// Reads outside a transaction go to a second connection, which sees only committed data: a write is
+// visible to others only once it is durable.
+import { closeSync, existsSync, fsyncSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import initSqlJs, { type Database as SqlJsDatabase, type SqlValue } from 'sql.js';
-import { JOURNAL_FILE, appendJournal, clearJournal, entryLine, readJournal, syncFolder, writeSynced, type Statement } from './journal';
+import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
 import { LOCK_FILE, isAlive, readLock, type LockInfo } from './lockFile';
-import { migrate } from './migrations';
+import { StorageError, storageCause } from './storageError';
 
 export type Params = Record<string, string | number | boolean | null | undefined | Uint8Array>;
-export type Row = Record<string, SqlValue>;
+export type Row = Record<string, unknown>;
 
 export const DB_FILE = 'llm-spaces.sqlite';
-/** The image is rewritten once the journal is this large (LLM_SPACES_COMPACT_BYTES overrides, for tests). */
-const COMPACT_BYTES = Number(process.env.LLM_SPACES_COMPACT_BYTES) || 8 * 2 ** 20;
 
 export class DataFolderLockedError extends Error {
   constructor(
@@ -30,205 +33,300 @@ export class DataFolderLockedError extends Error {
   }
 }
 
+/** One SQLite connection with its prepared statements. */
+class Connection {
+  private readonly statements = new Map<string, StatementSync>();
+
+  constructor(readonly db: DatabaseSync) {}
+
+  statement(sql: string): StatementSync {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      // Domain functions pass one parameter object to statements that use only part of it.
+      statement.setAllowUnknownNamedParameters(true);
+      if (this.statements.size >= 500) this.statements.clear();
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  all<T>(sql: string, params: Params): T[] {
+    return this.statement(sql).all(bindable(params)) as T[];
+  }
+
+  run(sql: string, params: Params): number {
+    return Number(this.statement(sql).run(bindable(params)).changes);
+  }
+
+  close(): void {
+    this.statements.clear();
+    this.db.close();
+  }
+}
+
+interface Waiter {
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
 export class Database {
-  private flushing: Promise<void> | null = null;
-  private queued: Promise<void> | null = null;
-  private dirty = false;
   private closed = false;
-  private writes = 0;
-  /** Statements of the transaction under way; null outside a transaction. */
-  private statements: Statement[] | null = null;
-  /** Committed transactions not yet in the journal file. */
-  private pending: string[] = [];
-  private seq = 0;
-  private journalBytes = 0;
-  /** The next flush writes the image (none yet, or a journal to rewrite). */
-  private compactNext = true;
+  private commits = 0;
+  /** True while a transaction's function runs: its statements use the writer. */
+  private inside = false;
+  /** Requests of the batch that is open (BEGIN done, COMMIT not yet). */
+  private batch: Waiter[] | null = null;
+  private savepoints = 0;
 
   private constructor(
-    private db: SqlJsDatabase,
+    /** Null while the folder cannot be written (read-only, full at start): reads go on, writes retry it. */
+    private writerConnection: Connection | null,
+    private reader: Connection,
     readonly dataDir: string,
-    private readonly lockPath: string,
+    private lockPath: string | null,
   ) {}
 
-  /** Opens (or creates) the database of a data folder, taking the folder's lock first. */
-  static async open(dataDir: string): Promise<Database> {
+  /**
+   * Opens (or creates) the database of a data folder, taking the folder's lock first. A folder that
+   * holds a database but cannot be written opens for reading; writes then fail with the cause until
+   * it can be written again.
+   */
+  static open(dataDir: string): Database {
     const dir = path.resolve(dataDir);
-    const lockPath = acquireLock(dir);
+    const file = path.join(dir, DB_FILE);
+    let writable: { writer: Connection; lockPath: string } | undefined;
     try {
-      const SQL = await initSqlJs({ locateFile: (file: string) => wasmPath(file) });
-      const file = path.join(dir, DB_FILE);
-      const db = new SQL.Database(existsSync(file) ? readFileSync(file) : undefined);
-      const database = new Database(db, dir, lockPath);
-      database.configure();
-      const replayed = database.replay();
-      const applied = database.transaction(() => migrate(database));
-      database.compactNext = !existsSync(file) || replayed;
-      if (applied > 0 || database.compactNext) await database.persist();
-      return database;
+      writable = openWriter(dir);
     } catch (error) {
-      releaseLock(lockPath);
-      throw error;
+      if (!(error instanceof StorageError) || !existsSync(file)) throw error;
+    }
+    try {
+      return new Database(writable?.writer ?? null, openReader(dir), dir, writable?.lockPath ?? null);
+    } catch (error) {
+      writable?.writer.close();
+      if (writable) releaseLock(writable.lockPath);
+      throw wrapStorage(error, dir);
+    }
+  }
+
+  /** The connection that writes, reopened if the folder could not be written before. */
+  private get writer(): Connection {
+    if (this.writerConnection) return this.writerConnection;
+    // The reader was opened while the folder could not be written (its WAL index read-only, and shared
+    // with every connection of this process to the file): it is opened again after the writer.
+    this.reader.close();
+    try {
+      const { writer, lockPath } = openWriter(this.dataDir);
+      this.lockPath = lockPath;
+      this.writerConnection = writer;
+      if (this.url) this.advertise(this.url);
+      return writer;
+    } finally {
+      this.reader = openReader(this.dataDir);
     }
   }
 
   /** Records the URL the service listens on in the lock file, so other clients can find it. */
   advertise(url: string): void {
-    writeLock(this.lockPath, { pid: process.pid, url, startedAt: new Date().toISOString() });
+    this.url = url;
+    if (this.lockPath) writeLock(this.lockPath, { pid: process.pid, url, startedAt: new Date().toISOString() });
+  }
+
+
+  private url: string | null = null;
+
+  private get connection(): Connection {
+    return this.inside ? this.writer : this.reader;
   }
 
   all<T = Row>(sql: string, params: Params = {}): T[] {
-    const statement = this.db.prepare(sql);
-    try {
-      statement.bind(bindable(params));
-      const rows: T[] = [];
-      while (statement.step()) rows.push(statement.getAsObject() as T);
-      return rows;
-    } finally {
-      statement.free();
-    }
+    return this.connection.all<T>(sql, params);
   }
 
   get<T = Row>(sql: string, params: Params = {}): T | undefined {
     return this.all<T>(sql, params)[0];
   }
 
+  /** A write statement; only inside `transaction` (or `transactionNow`). Returns the rows changed. */
   run(sql: string, params: Params = {}): number {
-    this.db.run(sql, bindable(params));
-    this.record([sql, params]);
-    return this.db.getRowsModified();
+    this.assertInside();
+    return this.writer.run(sql, params);
   }
 
   exec(sql: string): void {
-    this.db.exec(sql);
-    this.record([sql, {}]);
+    this.assertInside();
+    this.writer.db.exec(sql);
   }
 
-  /** A statement for the journal: part of the transaction under way, or a transaction of its own. */
-  private record(statement: Statement): void {
-    if (this.statements) this.statements.push(statement);
-    else {
-      this.pending.push(entryLine({ seq: ++this.seq, statements: [statement] }));
-      this.dirty = true;
-    }
-  }
-
-  /** Runs `fn` in one transaction: all of it is stored, or (when it throws) none of it. */
-  transaction<T>(fn: () => T): T {
-    this.db.exec('BEGIN IMMEDIATE');
-    this.statements = [];
-    try {
-      const result = fn();
-      this.db.exec('COMMIT');
-      if (this.statements.length > 0) this.pending.push(entryLine({ seq: ++this.seq, statements: this.statements }));
-      this.dirty = true;
-      return result;
-    } catch (error) {
-      this.db.exec('ROLLBACK');
-      throw error;
-    } finally {
-      this.statements = null;
-      this.writes++;
-    }
-  }
-
-  /** Applies the journal's transactions that the image does not hold yet; true when there were any. */
-  private replay(): boolean {
-    const imageSeq = this.get<{ n: number }>("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'journal_state'")!.n ? (this.get<{ seq: number }>('SELECT seq FROM journal_state')?.seq ?? 0) : 0;
-    const { entries, torn, lines } = readJournal(path.join(this.dataDir, JOURNAL_FILE), imageSeq);
-    for (const entry of entries) {
-      this.db.exec('BEGIN IMMEDIATE');
-      for (const [sql, params] of entry.statements) this.db.run(sql, bindable(params));
-      this.db.exec('COMMIT');
-    }
-    this.seq = entries.at(-1)?.seq ?? imageSeq;
-    return lines > 0 || torn;
-  }
-
-  /** Changes with every write transaction: what was read at one version holds until it moves. */
-  get version(): number {
-    return this.writes;
+  private assertInside(): void {
+    if (!this.inside) throw new Error('A write outside a transaction.');
   }
 
   /**
-   * Resolves once every transaction committed before the call is on disk: exported, written to a
-   * temporary file, fsynced, renamed over the database and the folder fsynced.
+   * Runs `fn` in the open batch, as its own savepoint: when it throws, only its part is rolled back
+   * and the error is rethrown. Resolves with its result once the batch's COMMIT is on disk.
    */
-  persist(): Promise<void> {
+  transaction<T>(fn: () => T): Promise<T> {
     if (this.closed) return Promise.reject(new Error('The database is closed.'));
-    this.queued ??= (this.flushing ?? Promise.resolve())
-      .catch(() => undefined)
-      .then(() => {
-        this.queued = null;
-        const flush = this.writeFile();
-        this.flushing = flush;
-        void flush
-          .finally(() => {
-            if (this.flushing === flush) this.flushing = null;
-          })
-          .catch(() => undefined);
-        return flush;
-      });
-    return this.queued;
+    if (!this.batch) {
+      try {
+        this.writer.db.exec('BEGIN IMMEDIATE');
+      } catch (error) {
+        return Promise.reject(wrapStorage(error, this.dataDir));
+      }
+      this.batch = [];
+      setImmediate(() => this.commit());
+    }
+    const name = `s${++this.savepoints}`;
+    let result: T;
+    this.inside = true;
+    try {
+      this.writer.db.exec(`SAVEPOINT ${name}`);
+      try {
+        result = fn();
+        this.writer.db.exec(`RELEASE ${name}`);
+      } catch (error) {
+        this.undo(name);
+        throw error;
+      }
+    } catch (error) {
+      return Promise.reject(this.storageFailure(error) ?? error);
+    } finally {
+      this.inside = false;
+    }
+    return new Promise<void>((resolve, reject) => this.batch!.push({ resolve, reject })).then(() => result);
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    if (this.dirty || this.queued || this.flushing) await this.persist().catch(() => undefined);
-    this.closed = true;
-    this.db.close();
-    releaseLock(this.lockPath);
+  /**
+   * Runs `fn` in a transaction of its own and commits at once (start-up, migrations). Throws when it
+   * cannot commit; nothing of it stays then.
+   */
+  transactionNow<T>(fn: () => T): T {
+    if (this.batch) throw new Error('transactionNow while a batch is open.');
+    this.inside = true;
+    try {
+      this.writer.db.exec('BEGIN IMMEDIATE');
+      const result = fn();
+      this.writer.db.exec('COMMIT');
+      this.commits++;
+      return result;
+    } catch (error) {
+      if (this.writerConnection?.db.isTransaction) this.writerConnection.db.exec('ROLLBACK');
+      throw wrapStorage(error, this.dataDir, false) ?? error;
+    } finally {
+      this.inside = false;
+    }
   }
 
-  private configure(): void {
-    this.db.exec('PRAGMA foreign_keys = ON;');
+  /** Rolls a request's savepoint back; if the engine already rolled the whole batch back, fails it. */
+  private undo(name: string): void {
+    if (!this.writer.db.isTransaction) return;
+    try {
+      this.writer.db.exec(`ROLLBACK TO ${name}; RELEASE ${name};`);
+    } catch {
+      // The batch is broken beyond the savepoint: commit() finds it rolled back or fails it.
+    }
   }
 
-  private async writeFile(): Promise<void> {
-    this.dirty = false;
-    const lines = this.pending.splice(0);
-    const journal = path.join(this.dataDir, JOURNAL_FILE);
-    if (!this.compactNext && this.journalBytes < COMPACT_BYTES) {
-      if (lines.length > 0) this.journalBytes += await appendJournal(journal, lines);
+  /**
+   * An I/O failure inside a request's statements (a spilled cache on a full disk) may have rolled the
+   * whole batch back: then every request of it fails with the same cause.
+   */
+  private storageFailure(error: unknown): StorageError | undefined {
+    const storage = wrapStorage(error, this.dataDir, false);
+    if (!storage) return undefined;
+    if (!this.writer.db.isTransaction) this.failBatch(storage);
+    return storage;
+  }
+
+  private failBatch(error: StorageError): void {
+    const waiters = this.batch ?? [];
+    this.batch = null;
+    for (const w of waiters) w.reject(error);
+  }
+
+  private commit(): void {
+    const waiters = this.batch;
+    if (!waiters) return;
+    this.batch = null;
+    try {
+      this.writer.db.exec('COMMIT');
+    } catch (error) {
+      try {
+        if (this.writer.db.isTransaction) this.writer.db.exec('ROLLBACK');
+      } catch {
+        // The engine rolls back a transaction it could not commit on the next statement.
+      }
+      const failure = wrapStorage(error, this.dataDir);
+      for (const w of waiters) w.reject(failure);
       return;
     }
-    await this.writeImage();
-    await clearJournal(journal);
-    this.journalBytes = 0;
-    this.compactNext = false;
+    this.commits++;
+    for (const w of waiters) w.resolve();
   }
 
-  /** The whole database to its file, with the journal position it includes. */
-  private async writeImage(): Promise<void> {
-    this.db.exec('CREATE TABLE IF NOT EXISTS journal_state (seq INTEGER NOT NULL)');
-    this.db.exec('DELETE FROM journal_state');
-    this.db.run('INSERT INTO journal_state (seq) VALUES ($seq)', { $seq: this.seq });
-    // export() closes and reopens the connection, so per-connection settings are applied again.
-    const bytes = this.db.export();
-    this.configure();
-    const target = path.join(this.dataDir, DB_FILE);
-    const temp = `${target}.${process.pid}.tmp`;
-    await writeSynced(temp, 'w', bytes);
-    await rename(temp, target);
-    await syncFolder(this.dataDir);
+  /** Changes with every commit: what was read at one version holds until it moves. */
+  get version(): number {
+    return this.commits;
+  }
+
+  /** Waits for the open batch, then closes both connections and releases the folder. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    if (this.batch) await new Promise<void>((resolve) => this.batch!.push({ resolve, reject: () => resolve() }));
+    this.closed = true;
+    this.reader.close();
+    try {
+      // A clean close checkpoints the WAL into the database file.
+      this.writerConnection?.close();
+    } finally {
+      if (this.lockPath) releaseLock(this.lockPath);
+    }
   }
 }
 
-function bindable(params: Params): Record<string, SqlValue> {
-  const out: Record<string, SqlValue> = {};
+function openReader(dir: string): Connection {
+  return new Connection(new DatabaseSync(path.join(dir, DB_FILE), { readOnly: true, timeout: 5000 }));
+}
+
+/** Takes the folder's lock and opens the connection that writes: WAL, synchronous=FULL, foreign keys. */
+function openWriter(dir: string): { writer: Connection; lockPath: string } {
+  const lockPath = acquireLock(dir);
+  let writer: Connection | undefined;
+  try {
+    writer = new Connection(new DatabaseSync(path.join(dir, DB_FILE), { timeout: 5000 }));
+    writer.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;');
+    // Make the WAL and its index exist now: a reader can then open them on a folder gone read-only.
+    writer.db.exec('BEGIN IMMEDIATE; COMMIT;');
+    return { writer, lockPath };
+  } catch (error) {
+    writer?.close();
+    releaseLock(lockPath);
+    throw wrapStorage(error, dir);
+  }
+}
+
+function wrapStorage(error: unknown, dir: string): StorageError;
+function wrapStorage(error: unknown, dir: string, always: false): StorageError | undefined;
+function wrapStorage(error: unknown, dir: string, always = true): StorageError | undefined {
+  if (error instanceof StorageError) return error;
+  const cause = storageCause(error, dir);
+  if (cause) return new StorageError(cause, error);
+  return always ? new StorageError('the database could not be written', error) : undefined;
+}
+
+function bindable(params: Params): Record<string, SQLInputValue> {
+  const out: Record<string, SQLInputValue> = {};
   for (const [key, value] of Object.entries(params)) {
-    out[`$${key}`] = value === undefined ? null : typeof value === 'boolean' ? (value ? 1 : 0) : value;
+    out[key] = value === undefined ? null : typeof value === 'boolean' ? (value ? 1 : 0) : value;
   }
   return out;
 }
 
-function wasmPath(file: string): string {
-  const beside = path.join(__dirname, file);
-  return existsSync(beside) ? beside : require.resolve(`sql.js/dist/${file}`);
-}
-
 function acquireLock(dir: string): string {
   const lockPath = path.join(dir, LOCK_FILE);
+  if (!existsSync(dir)) throw new Error(`The data folder ${dir} does not exist.`);
   for (let tries = 0; tries < 2; tries++) {
     try {
       const fd = openSync(lockPath, 'wx', 0o600);
@@ -236,15 +334,23 @@ function acquireLock(dir: string): string {
       writeLock(lockPath, { pid: process.pid, url: null, startedAt: new Date().toISOString() });
       return lockPath;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`The data folder ${dir} does not exist.`);
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST') throw lockFailure(error, dir);
       const holder = readLock(dir);
       if (holder && holder.pid !== process.pid && isAlive(holder.pid)) throw new DataFolderLockedError(dir, holder);
       // A lock left by a process that no longer runs (a crash, kill -9): take it over.
-      unlinkSync(lockPath);
+      try {
+        unlinkSync(lockPath);
+      } catch (unlinkError) {
+        throw lockFailure(unlinkError, dir);
+      }
     }
   }
   throw new Error(`Could not take the lock of the data folder ${dir}.`);
+}
+
+function lockFailure(error: unknown, dir: string): StorageError {
+  return new StorageError(storageCause(error, dir) ?? `the lock file could not be written (${(error as NodeJS.ErrnoException).code})`, error);
 }
 
 function writeLock(lockPath: string, info: LockInfo): void {
@@ -262,5 +368,9 @@ function writeLock(lockPath: string, info: LockInfo): void {
 
 function releaseLock(lockPath: string): void {
   const holder = readLock(path.dirname(lockPath));
-  if (holder?.pid === process.pid) unlinkSync(lockPath);
+  try {
+    if (holder?.pid === process.pid) unlinkSync(lockPath);
+  } catch {
+    // A read-only folder keeps the lock file; the next start sees its pid is gone and takes it over.
+  }
 }

@@ -2,7 +2,9 @@
 // migration; append a new one.
 import type { Database } from './db';
 import { CATALOGUE, PUBLIC_PROMPTS, SERVICE_ORG_ID, stableId } from './catalogue';
+import { insertCatalogueModel } from './domain/models';
 import { insertOrganization } from './domain/orgs';
+import type { ModelRecord } from '../api/schemas';
 import { insertSeedPrompt } from './domain/prompts';
 
 type Migration = (db: Database) => void;
@@ -188,13 +190,7 @@ function seedCatalogue(db: Database): void {
       parent_id: m.parent ? (ids.get(m.parent) ?? null) : null,
       prompt_id: null,
     };
-    db.run('INSERT INTO models (id, namespace, org_id, record, quality, latency_ms) VALUES ($id, $namespace, NULL, $record, $quality, $latency)', {
-      id: record.id,
-      namespace,
-      record: JSON.stringify(record),
-      quality: m.quality,
-      latency: m.latencyMs,
-    });
+    insertCatalogueModel(db, record as ModelRecord, { quality: m.quality, latencyMs: m.latencyMs });
   }
 }
 
@@ -207,7 +203,19 @@ function seedDefaultOrganization(db: Database): void {
   insertOrganization(db, { id: stableId('org', 'default'), name: 'My organization', creator: 'local-user', isDefault: true, seedContent: true });
 }
 
-const MIGRATIONS: Migration[] = [(db) => db.exec(SCHEMA), seedCatalogue, seedPublic, seedDefaultOrganization];
+const MIGRATIONS: Migration[] = [
+  (db) => db.exec(SCHEMA),
+  seedCatalogue,
+  seedPublic,
+  seedDefaultOrganization,
+  // The request log's retention deletes by age.
+  (db) => db.exec('CREATE INDEX requests_added ON requests(added_on)'),
+];
+
+/** How many migrations this database has not seen. */
+export function pendingMigrations(db: Database): number {
+  return MIGRATIONS.length - Number(db.get<{ user_version: number }>('PRAGMA user_version')?.user_version ?? 0);
+}
 
 /** Applies the migrations this database has not seen; returns how many ran. */
 export function migrate(db: Database): number {

@@ -20,6 +20,8 @@ export const invalid = (loc: Array<string | number>, msg: string, type = 'value_
 
 /** Parses input with a zod schema; failures become a 422 whose `loc` starts with `where`. */
 export function parseInput<T extends z.ZodType>(schema: T, value: unknown, where: Where): z.infer<T> {
+  const broken = illFormedText(value, [where]);
+  if (broken) throw new Problem(422, [{ loc: broken, msg: 'must be well-formed Unicode text (it has a lone surrogate)', type: 'string_unicode' }]);
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw new Problem(
@@ -39,4 +41,21 @@ function issueType(issue: z.core.$ZodIssue): string {
   if (issue.code === 'invalid_format') return 'uuid_parsing';
   if (issue.code === 'invalid_value') return 'enum';
   return issue.code;
+}
+
+/** The path of the first string that is not well-formed UTF-16 (a lone surrogate), if any. */
+function illFormedText(value: unknown, at: Array<string | number>): Array<string | number> | undefined {
+  if (typeof value === 'string') return value.isWellFormed() ? undefined : at;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = illFormedText(item, [...at, i]);
+      if (found) return found;
+    }
+  } else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const found = illFormedText(key, [...at, key]) ?? illFormedText(item, [...at, key]);
+      if (found) return found;
+    }
+  }
+  return undefined;
 }

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { request } from 'undici';
-import { Database } from '../../src/service/db';
+import { openDataFolder } from '../../src/service/dataFolder';
+import { insertCatalogueModel } from '../../src/service/domain/models';
 import { startService, tempDir, type RunningService } from '../unit/support/service';
 import { median } from './stats';
 import { syntheticModels } from './synthetic';
@@ -20,12 +21,10 @@ export const BENCH_RATE_LIMIT = 2_000_000_000;
 export async function serviceWithModels(total: number): Promise<RunningService> {
   const dataDir = tempDir('llm-spaces-bench-');
   // Opening a fresh data folder runs the migrations and seeds the catalogue; the service starts after.
-  const db = await Database.open(dataDir);
+  const db = openDataFolder(dataDir);
   const seeded = db.all<{ n: number }>('SELECT COUNT(*) AS n FROM models')[0]!.n;
-  await db.transaction(() => {
-    for (const m of syntheticModels(total - seeded)) {
-      db.run('INSERT INTO models (id, namespace, org_id, record, quality, latency_ms) VALUES ($id, $namespace, NULL, $record, 50, 500)', { id: m.id!, namespace: m.namespace, record: JSON.stringify(m) });
-    }
+  db.transactionNow(() => {
+    for (const m of syntheticModels(total - seeded)) insertCatalogueModel(db, m, { quality: 50, latencyMs: 500 });
   });
   await db.close();
   return startService({ dataDir, orgs: [{ name: 'Bench org', rateLimit: BENCH_RATE_LIMIT }] });

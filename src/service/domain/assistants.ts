@@ -52,6 +52,11 @@ function summary(db: Database, row: AssistantRow): AssistantSummary {
   return { ...row, versions: versions.map((v) => ({ ...v, published: v.published === 1 })) };
 }
 
+/** The version a conversation uses when it names only the assistant: the newest published one. */
+export function latestVersionId(db: Database, assistantId: string): string | undefined {
+  return db.get<{ id: string }>('SELECT id FROM assistant_versions WHERE assistant_id = $a ORDER BY published DESC, added_on DESC LIMIT 1', { a: assistantId })?.id;
+}
+
 export function listAssistants(db: Database, appId: string): AssistantSummary[] {
   return db.all<AssistantRow>('SELECT id, app_id, name, description, visibility FROM assistants WHERE app_id = $app ORDER BY added_on, id', { app: appId }).map((r) => summary(db, r));
 }

@@ -24,6 +24,11 @@ export function tokenExists(db: Database, token: string): boolean {
   return db.get('SELECT 1 AS ok FROM tokens WHERE hash = $hash', { hash: hashToken(token) }) !== undefined;
 }
 
+/** Whether the organization has a token of its own (not a Space key). */
+export function hasOrganizationToken(db: Database, orgId: string): boolean {
+  return db.get('SELECT 1 AS x FROM tokens WHERE org_id = $org AND app_id IS NULL', { org: orgId }) !== undefined;
+}
+
 export function authenticate(db: Database, token: string): Caller | undefined {
   const row = db.get<{ org_id: string; app_id: string | null; key_end: string }>(
     'SELECT t.org_id, t.app_id, t.key_end FROM tokens t JOIN orgs o ON o.id = t.org_id WHERE t.hash = $hash',

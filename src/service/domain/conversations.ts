@@ -31,6 +31,11 @@ export function findConversation(db: Database, appId: string, id: string): Conve
   return db.get<ConversationRow>('SELECT * FROM conversations WHERE id = $id AND app_id = $app', { id, app: appId });
 }
 
+/** Whether a conversation of any Space has this id. */
+export function conversationExists(db: Database, id: string): boolean {
+  return db.get('SELECT 1 AS x FROM conversations WHERE id = $id', { id }) !== undefined;
+}
+
 function checkSettings(db: Database, appId: string, settings: Settings): void {
   if (settings) checkAssistantChoice(db, appId, settings.assistant_id, settings.assistant_version_id, ['body', 'settings']);
 }

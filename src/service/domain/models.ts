@@ -29,6 +29,17 @@ function toModel(row: ModelRow): CatalogueModel {
 }
 
 /** Public models and the caller organization's own, ordered by namespace. */
+/** Adds a model of the public catalogue, with the figures routing scores it by. */
+export function insertCatalogueModel(db: Database, record: ModelRecord, figures: { quality: number; latencyMs: number }): void {
+  db.run('INSERT INTO models (id, namespace, org_id, record, quality, latency_ms) VALUES ($id, $namespace, NULL, $record, $quality, $latency)', {
+    id: record.id,
+    namespace: record.namespace,
+    record: JSON.stringify(record),
+    quality: figures.quality,
+    latency: figures.latencyMs,
+  });
+}
+
 export function visibleModels(db: Database, caller: Caller): CatalogueModel[] {
   return db
     .all<ModelRow>('SELECT id, record, quality, latency_ms FROM models WHERE org_id IS NULL OR org_id = $org ORDER BY namespace', { org: caller.orgId })

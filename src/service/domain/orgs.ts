@@ -142,6 +142,11 @@ export function recordUsage(db: Database, orgId: string, usage: UsageDelta): voi
   stampAlerts(db, orgId, usage.totalCost);
 }
 
+/** A request that cost nothing (no model could answer) still counts. */
+export function countFailedRequest(db: Database, orgId: string): void {
+  db.run('UPDATE orgs SET num_requests = num_requests + 1 WHERE id = $org', { org: orgId });
+}
+
 function stampAlerts(db: Database, orgId: string, added: number): void {
   const row = db.get<{ spent: number; profile: string; alert_emails: string | null }>('SELECT total_tokens_cost AS spent, profile, alert_emails FROM orgs WHERE id = $id', { id: orgId });
   if (!row) return;

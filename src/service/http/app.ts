@@ -1,7 +1,7 @@
 // The Fastify application: JSON parsing, bearer auth, the per-organization rate limit, errors in the
 // shapes of conventions.md, and the routes of routes.ts.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { ChatBody } from '../../api/schemas';
 import type { Database } from '../db';
@@ -10,11 +10,16 @@ import { authenticate } from '../domain/auth';
 import { rateLimitOf } from '../domain/orgs';
 import { prepareChat, runChat, type EngineOptions } from '../playground/engine';
 import { Problem, parseInput } from '../problem';
+import { StorageError } from '../storageError';
 import { openApiDocument } from './openapi';
 import { RateLimiter } from './rateLimiter';
 import { ROUTES, type RouteSpec } from './routes';
 
 export const BODY_LIMIT = 1024 * 1024;
+/** Path parameters as long as the schemas allow (a conversation id may have 200 characters, percent-encoded). */
+const MAX_PARAM_LENGTH = 1000;
+/** Authenticated tokens kept in memory; unknown tokens are never kept. */
+const TOKEN_CACHE_SIZE = 1000;
 export const VERSION = '0.1.0';
 
 export interface AppOptions {
@@ -32,10 +37,27 @@ declare module 'fastify' {
 
 export function buildApp(options: AppOptions): FastifyInstance {
   const { db } = options;
-  const app = Fastify({ bodyLimit: BODY_LIMIT, logger: false, return503OnClosing: true, forceCloseConnections: 'idle' });
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT,
+    logger: false,
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // Errors the framework raises before a route runs (bad percent-encoding) answer in the same shape.
+    frameworkErrors: (error, _request, reply) => {
+      const bad = error.code === 'FST_ERR_BAD_URL';
+      void (reply as FastifyReply).code(bad ? 400 : 404).send({ detail: bad ? 'The URL is not valid percent-encoding.' : 'Not Found' });
+    },
+    clientErrorHandler: answerClientError,
+  });
   const limiter = new RateLimiter(untilWrite(db, (orgId) => rateLimitOf(db, orgId)));
-  const who = untilWrite(db, (token: string) => authenticate(db, token));
+  const who = knownTokens(db);
   const reads = new ReadCache(db);
+  const chats = new Set<AbortController>();
+  openChats.set(app, chats);
+  app.addHook('onRequest', async (_request, reply) => {
+    if (closing.has(app)) await reply.code(503).header('connection', 'close').send({ detail: 'The service is shutting down.' });
+  });
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, text, done) => {
@@ -73,7 +95,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       url: spec.url,
       preHandler: guard,
       handler:
-        !spec.handler ? (request, reply) => chat(request, reply, options)
+        !spec.handler ? (request, reply) => chat(request, reply, options, chats)
         : spec.cacheable ? (request, reply) => reads.answer(request, reply, () => handle(spec, request, reply, options))
         : (request, reply) => handle(spec, request, reply, options),
     });
@@ -83,6 +105,65 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const document = openApiDocument(ROUTES, VERSION);
   app.get('/openapi.json', async () => document);
   return app;
+}
+
+const openChats = new WeakMap<FastifyInstance, Set<AbortController>>();
+const closing = new WeakSet<FastifyInstance>();
+
+/** Why an open chat was stopped. */
+export class ShutdownError extends Error {
+  constructor() {
+    super('the service shut down');
+  }
+}
+
+/**
+ * Stops the app: new requests get 503, requests in flight may finish within `deadlineMs`; chats still
+ * running then are stopped (a stream ends with an error event) and logged as failed.
+ */
+export async function closeApp(app: FastifyInstance, deadlineMs: number): Promise<void> {
+  closing.add(app);
+  const deadline = setTimeout(() => {
+    for (const chat of openChats.get(app) ?? []) chat.abort(new ShutdownError());
+    // What is still open a moment later (a client that does not read) is cut.
+    setTimeout(() => app.server.closeAllConnections(), 2000).unref();
+  }, deadlineMs);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(deadline);
+  }
+}
+
+/** Malformed requests Node's HTTP parser refuses (a URL or headers over its limit): same shape. */
+function answerClientError(error: Error & { code?: string }, socket: import('node:net').Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
+  const [status, detail] = error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'The URL or the headers are too long.'] : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'The request took too long to arrive.'] : [400, 'The request is not valid HTTP.'];
+  const body = JSON.stringify({ detail });
+  socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+/**
+ * Who a token is, remembered until the next write and only for tokens that exist, in a bounded map:
+ * a flood of unknown tokens costs a lookup each and no memory.
+ */
+function knownTokens(db: Database): (token: string) => Caller | undefined {
+  let version = -1;
+  const known = new Map<string, Caller>();
+  return (token) => {
+    if (db.version !== version) {
+      known.clear();
+      version = db.version;
+    }
+    const cached = known.get(token);
+    if (cached) return cached;
+    const caller = authenticate(db, token);
+    if (caller) {
+      if (known.size >= TOKEN_CACHE_SIZE) known.delete(known.keys().next().value!);
+      known.set(token, caller);
+    }
+    return caller;
+  };
 }
 
 /** Memoizes `fn` per argument until the next write transaction. */
@@ -113,8 +194,10 @@ class ReadCache {
 
   async answer(request: FastifyRequest, reply: FastifyReply, compute: () => Promise<unknown>): Promise<unknown> {
     const caller = request.caller!;
-    const key = `${caller.orgId} ${caller.appId ?? ''} ${request.url}`;
-    const etag = `"${this.boot}.${this.db.version}.${new Date().toISOString().slice(0, 10)}"`;
+    const scope = `${caller.orgId} ${caller.appId ?? ''}`;
+    const key = `${scope} ${request.url}`;
+    // The scope is part of the tag: one organization (or key) can never revalidate another's answer.
+    const etag = `"${this.boot}.${this.db.version}.${new Date().toISOString().slice(0, 10)}.${createHash('sha256').update(scope).digest('base64url').slice(0, 12)}"`;
     let hit = this.entries.get(key);
     if (!hit || hit.etag !== etag) {
       const body = JSON.stringify(await compute());
@@ -139,22 +222,37 @@ async function handle(spec: RouteSpec, request: FastifyRequest, reply: FastifyRe
     body: spec.body ? parseInput(spec.body, request.body === undefined && spec.bodyOptional ? {} : request.body, 'body') : undefined,
   };
   if (!spec.writes) return spec.handler!(ctx);
-  const result = options.db.transaction(() => spec.handler!(ctx));
-  await options.db.persist();
+  const result = await options.db.transaction(() => spec.handler!(ctx));
   reply.header('cache-control', 'no-store');
   return result;
 }
 
 /** The playground: JSON, or server-sent events when the body says `stream: true` or the client accepts only events. */
-async function chat(request: FastifyRequest, reply: FastifyReply, options: AppOptions): Promise<unknown> {
+async function chat(request: FastifyRequest, reply: FastifyReply, options: AppOptions, open: Set<AbortController>): Promise<unknown> {
+  const abort = new AbortController();
+  open.add(abort);
+  try {
+    return await answerChat(request, reply, options, abort);
+  } finally {
+    open.delete(abort);
+  }
+}
+
+async function answerChat(request: FastifyRequest, reply: FastifyReply, options: AppOptions, abort: AbortController): Promise<unknown> {
   const body = parseInput(ChatBody, request.body, 'body');
   const prepared = prepareChat(options.db, request.caller!, body, options.engine);
-  const abort = new AbortController();
   reply.raw.on('close', () => {
     if (!reply.raw.writableFinished) abort.abort();
   });
+  const shutDown = () => abort.signal.reason instanceof ShutdownError;
   const wantsStream = body.stream ?? /^text\/event-stream/i.test(request.headers.accept ?? '');
-  if (!wantsStream) return runChat(options.db, prepared, options.engine, undefined, abort.signal);
+  if (!wantsStream) {
+    try {
+      return await runChat(options.db, prepared, options.engine, undefined, abort.signal);
+    } catch (error) {
+      throw shutDown() ? new Problem(503, 'The service is shutting down.') : error;
+    }
+  }
 
   reply.hijack();
   const raw = reply.raw;
@@ -179,9 +277,9 @@ async function chat(request: FastifyRequest, reply: FastifyReply, options: AppOp
     send('[DONE]');
     raw.end();
   } catch (error) {
-    if (abort.signal.aborted) return raw.destroy();
-    if (!raw.headersSent) return sendRawError(raw, reply, error, options.logError);
-    const detail = error instanceof Problem ? String(error.message) : 'The model stopped answering.';
+    if (abort.signal.aborted && !shutDown()) return raw.destroy();
+    if (!raw.headersSent) return sendRawError(raw, reply, shutDown() ? new Problem(503, 'The service is shutting down.') : error, options.logError);
+    const detail = shutDown() ? 'The service shut down before the reply was complete.' : error instanceof Problem ? String(error.message) : error instanceof StorageError ? error.message : 'The model stopped answering.';
     send({ error: { detail } });
     raw.end();
   }
@@ -200,6 +298,11 @@ interface Failure {
 
 function describe(error: unknown, logError?: (error: unknown) => void): Failure {
   if (error instanceof Problem) return { status: error.status, headers: error.headers, body: { detail: error.detail } };
+  // The disk refused the write: nothing of it was kept, and the client may try again later.
+  if (error instanceof StorageError) {
+    logError?.(error.cause ?? error);
+    return { status: 503, headers: { 'retry-after': '10' }, body: { detail: error.message } };
+  }
   const fastifyError = error as { code?: string; statusCode?: number; message?: string };
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

@@ -5,10 +5,11 @@ import type { z } from 'zod';
 import type { ChatBody, ChatCompletion, ModelRecord } from '../../api/schemas';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
-import { checkAssistantChoice, findVersion } from '../domain/assistants';
-import { createConversation, findConversation, touchConversation } from '../domain/conversations';
+import { checkAssistantChoice, findVersion, latestVersionId } from '../domain/assistants';
+import { conversationExists, createConversation, findConversation, touchConversation } from '../domain/conversations';
 import { findModel, findModelByName, isRetired, retiresSoon, appModelRows, type CatalogueModel } from '../domain/models';
-import { recordUsage } from '../domain/orgs';
+import { countFailedRequest, recordUsage } from '../domain/orgs';
+import { conversationTurns, insertRequest, requestInConversation } from '../domain/requests';
 import { findPrompt } from '../domain/prompts';
 import { appConfig, loadApp, requirePermission, type AppConfig } from '../domain/spaces';
 import { Problem, invalid } from '../problem';
@@ -143,8 +144,8 @@ function resolveConversation(db: Database, appId: string, body: Body) {
     return null;
   }
   const own = findConversation(db, appId, body.conversation_id);
-  if (!own && db.get('SELECT 1 AS x FROM conversations WHERE id = $id', { id: body.conversation_id })) throw new Problem(404, 'Conversation not found');
-  if (body.parent_request_id && !db.get('SELECT 1 AS x FROM requests WHERE id = $id AND conversation_id = $c', { id: body.parent_request_id, c: body.conversation_id })) {
+  if (!own && conversationExists(db, body.conversation_id)) throw new Problem(404, 'Conversation not found');
+  if (body.parent_request_id && !requestInConversation(db, body.parent_request_id, body.conversation_id)) {
     throw invalid(['body', 'parent_request_id'], 'Request not found in this conversation', 'not_found');
   }
   return own ? { settings: own.settings ? (JSON.parse(own.settings) as { assistant_id?: string; assistant_version_id?: string }) : null } : null;
@@ -156,8 +157,8 @@ function resolveAssistantVersion(db: Database, appId: string, body: Body, conver
   if (body.assistant_id) checkAssistantChoice(db, appId, body.assistant_id, null, ['body']);
   if (versionId) return checkAssistantChoice(db, appId, assistantId, versionId, ['body'])!;
   if (!assistantId) return null;
-  const latest = db.get<{ id: string }>('SELECT id FROM assistant_versions WHERE assistant_id = $a ORDER BY published DESC, added_on DESC LIMIT 1', { a: assistantId });
-  return latest ? (findVersion(db, appId, latest.id) ?? null) : null;
+  const latest = latestVersionId(db, assistantId);
+  return latest ? (findVersion(db, appId, latest) ?? null) : null;
 }
 
 function buildMessages(db: Database, caller: Caller, config: AppConfig, version: ReturnType<typeof resolveAssistantVersion>, conversationApp: string | null, body: Body): ChatMessage[] {
@@ -167,12 +168,7 @@ function buildMessages(db: Database, caller: Caller, config: AppConfig, version:
     .join('\n\n');
   const messages: ChatMessage[] = system ? [{ role: 'system', content: system }] : [];
   if (conversationApp && body.conversation_id) {
-    const turns = db.all<{ prompt: string; response: string }>(
-      `SELECT prompt, response FROM (SELECT prompt, response, added_on, rowid AS r FROM requests
-         WHERE conversation_id = $c AND app_id = $app AND status_code = 200 ORDER BY added_on DESC, r DESC LIMIT $n) ORDER BY added_on, r`,
-      { c: body.conversation_id, app: conversationApp, n: MAX_HISTORY },
-    );
-    for (const turn of turns) messages.push({ role: 'user', content: turn.prompt }, { role: 'assistant', content: turn.response });
+    for (const turn of conversationTurns(db, conversationApp, body.conversation_id, MAX_HISTORY)) messages.push({ role: 'user', content: turn.prompt }, { role: 'assistant', content: turn.response });
   }
   const images = body.images ?? [];
   messages.push({
@@ -189,7 +185,8 @@ interface Reply {
 
 /**
  * Runs the request. `onDelta`, when given, receives the reply as it is produced (streaming); a failure
- * after the first delta cannot be retried and is thrown as is.
+ * after the first delta cannot be retried: it is logged with the text streamed so far, as a failure
+ * without streaming is, and thrown.
  */
 export async function runChat(db: Database, prepared: Prepared, options: EngineOptions, onDelta: ((text: string) => void) | undefined, signal: AbortSignal): Promise<ChatCompletion> {
   const started = Date.now();
@@ -200,9 +197,9 @@ export async function runChat(db: Database, prepared: Prepared, options: EngineO
   const failures: string[] = [];
   let current: CatalogueModel | undefined = prepared.first;
   let switches = 0;
-  let emitted = false;
+  let streamed: string | null = null;
   const emit = onDelta && ((text: string) => {
-    emitted = true;
+    streamed = (streamed ?? '') + text;
     onDelta(text);
   });
   while (current) {
@@ -212,8 +209,12 @@ export async function runChat(db: Database, prepared: Prepared, options: EngineO
       try {
         reply = await generate(current, prepared, options, emit, signal);
       } catch (error) {
-        if (signal.aborted || emitted) throw error;
-        failures.push(`${current.record.namespace}: ${(error as Error).message}`);
+        const failure = `${current.record.namespace}: ${signal.aborted ? 'the client went away' : (error as Error).message}`;
+        if (signal.aborted || streamed !== null) {
+          await logFailure(db, prepared, { failures: [...failures, failure], started, model: current.record.namespace, partial: streamed });
+          throw error;
+        }
+        failures.push(failure);
         tried.push(current.record.namespace);
         continue;
       }
@@ -222,8 +223,7 @@ export async function runChat(db: Database, prepared: Prepared, options: EngineO
     current = switches < maxSwitch ? nextInChain(prepared, current, tried) : undefined;
     switches++;
   }
-  logFailure(db, prepared, failures, started);
-  await db.persist();
+  await logFailure(db, prepared, { failures, started, model: null, partial: null });
   throw new Problem(502, `No model could answer: ${summarize(failures)}`);
 }
 
@@ -283,9 +283,10 @@ async function finishChat(db: Database, prepared: Prepared, model: CatalogueMode
     if (retiresSoon(r)) warnings.push(deprecationWarning(r));
   }
   const warning = warnings.length ? warnings.join(' ') : null;
-  db.transaction(() => {
+  await db.transaction(() => {
     ensureConversation(db, prepared);
-    insertRequest(db, prepared, {
+    insertRequest(db, {
+      ...logOf(prepared),
       model: r.namespace,
       response: reply.text,
       promptTokens: counts.promptTokens,
@@ -307,7 +308,6 @@ async function finishChat(db: Database, prepared: Prepared, model: CatalogueMode
       totalSavings: savings.total,
     });
   });
-  await db.persist();
   return {
     id: prepared.requestId,
     object: 'chat.completion',
@@ -344,50 +344,43 @@ function conversationName(prompt: string): string {
   return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
 
-interface RequestLog {
+/** The parts of a log row that come from the request itself. */
+function logOf(prepared: Prepared) {
+  return {
+    id: prepared.requestId,
+    orgId: prepared.caller.orgId,
+    appId: prepared.config.row.id,
+    conversationId: prepared.conversationId,
+    parentRequestId: prepared.body.parent_request_id ?? null,
+    prompt: prepared.body.prompt,
+  };
+}
+
+interface Failure {
+  failures: string[];
+  started: number;
+  /** The model that broke off a streamed reply; null when none could answer. */
   model: string | null;
-  response: string | null;
-  promptTokens: number;
-  completionTokens: number;
-  cost: number;
-  savings: number;
-  latency: number;
-  status: number;
-  error: string | null;
+  /** What was streamed before the failure. */
+  partial: string | null;
 }
 
-function insertRequest(db: Database, prepared: Prepared, log: RequestLog): void {
-  db.run(
-    `INSERT INTO requests (id, org_id, app_id, conversation_id, parent_request_id, model, prompt, response, prompt_tokens, completion_tokens, total_tokens,
-       cost, cost_savings, latency, status_code, error, added_on)
-     VALUES ($id, $org, $app, $conversation, $parent, $model, $prompt, $response, $pt, $ct, $tt, $cost, $savings, $latency, $status, $error, $now)`,
-    {
-      id: prepared.requestId,
-      org: prepared.caller.orgId,
-      app: prepared.config.row.id,
-      conversation: prepared.conversationId,
-      parent: prepared.body.parent_request_id ?? null,
-      model: log.model,
-      prompt: prepared.body.prompt,
-      response: log.response,
-      pt: log.promptTokens,
-      ct: log.completionTokens,
-      tt: log.promptTokens + log.completionTokens,
-      cost: log.cost,
-      savings: log.savings,
-      latency: log.latency,
-      status: log.status,
-      error: log.error,
-      now: new Date().toISOString(),
-    },
-  );
-}
-
-/** A request no model could answer is logged too (no tokens, no cost), so the user can see why. */
-function logFailure(db: Database, prepared: Prepared, failures: string[], started: number): void {
-  db.transaction(() => {
+/** A request no model could answer is logged too (no cost), so the user can see why. */
+async function logFailure(db: Database, prepared: Prepared, failure: Failure): Promise<void> {
+  await db.transaction(() => {
     ensureConversation(db, prepared);
-    insertRequest(db, prepared, { model: null, response: null, promptTokens: prepared.promptTokens, completionTokens: 0, cost: 0, savings: 0, latency: (Date.now() - started) / 1000, status: 502, error: summarize(failures) });
-    db.run('UPDATE orgs SET num_requests = num_requests + 1 WHERE id = $org', { org: prepared.caller.orgId });
+    insertRequest(db, {
+      ...logOf(prepared),
+      model: failure.model,
+      response: failure.partial,
+      promptTokens: prepared.promptTokens,
+      completionTokens: failure.partial ? countTokens(failure.partial) : 0,
+      cost: 0,
+      savings: 0,
+      latency: (Date.now() - failure.started) / 1000,
+      status: 502,
+      error: summarize(failure.failures),
+    });
+    countFailedRequest(db, prepared.caller.orgId);
   });
 }

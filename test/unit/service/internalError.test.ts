@@ -2,7 +2,7 @@
 // no message, nothing of the server's internals; the error goes to the service's own log.
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
-import { Database } from '../../../src/service/db';
+import { openDataFolder } from '../../../src/service/dataFolder';
 import { buildApp } from '../../../src/service/http/app';
 import { raw } from '../support/http';
 import { removeDir, tempDir } from '../support/service';
@@ -10,7 +10,7 @@ import { removeDir, tempDir } from '../support/service';
 describe('service internal errors', () => {
   it('answers 500 without a stack trace when storage fails', async () => {
     const dir = tempDir();
-    const db = await Database.open(dir);
+    const db = openDataFolder(dir);
     const logged: unknown[] = [];
     const app = buildApp({ db, engine: { upstreamUrl: null, streamDelayMs: 0 }, logError: (e) => logged.push(e) });
     await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,6 +1,6 @@
 // Usage counters and the alert e-mail stamps a request's spend crosses.
 import assert from 'node:assert/strict';
-import { Database } from '../../../src/service/db';
+import { openDataFolder } from '../../../src/service/dataFolder';
 import { defaultOrganizationId, getOrganization, recordUsage } from '../../../src/service/domain/orgs';
 import { removeDir, tempDir } from '../support/service';
 
@@ -9,21 +9,21 @@ const spend = (cost: number) => ({ promptTokens: 10, completionTokens: 20, promp
 describe('organization usage and alert e-mails', () => {
   it('adds each request to the counters and stamps each limit once, when spend crosses it', async () => {
     const dir = tempDir();
-    const db = await Database.open(dir);
+    const db = openDataFolder(dir);
     try {
       const org = defaultOrganizationId(db);
       const before = getOrganization(db, org);
       assert.equal(before.spending_limit_soft, 20);
       assert.equal(before.spending_limit_hard, 50);
-      db.transaction(() => recordUsage(db, org, spend(10)));
+      await db.transaction(() => recordUsage(db, org, spend(10)));
       assert.equal(getOrganization(db, org).alert_emails, null, 'nothing crossed at $10');
-      db.transaction(() => recordUsage(db, org, spend(16)));
+      await db.transaction(() => recordUsage(db, org, spend(16)));
       const at26 = getOrganization(db, org);
       assert.deepEqual(Object.keys(at26.alert_emails ?? {}).sort(), ['soft_limit', 'usage_50']);
       assert.equal(at26.num_requests, 2);
       assert.equal(at26.total_tokens, 60);
       assert.ok(Math.abs(at26.total_tokens_cost - 26) < 1e-9);
-      db.transaction(() => recordUsage(db, org, spend(30)));
+      await db.transaction(() => recordUsage(db, org, spend(30)));
       assert.deepEqual(Object.keys(getOrganization(db, org).alert_emails ?? {}).sort(), ['hard_limit', 'soft_limit', 'usage_100', 'usage_50', 'usage_80', 'usage_90']);
     } finally {
       await db.close();

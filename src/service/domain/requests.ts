@@ -1,0 +1,72 @@
+// The request log: every playground request, answered or failed, with its conversation and parent,
+// and the retention that keeps the log from growing without end.
+import type { Database } from '../db';
+
+export interface RequestLog {
+  id: string;
+  orgId: string;
+  appId: string;
+  conversationId: string | null;
+  parentRequestId: string | null;
+  model: string | null;
+  prompt: string;
+  /** The reply, or the part streamed before a failure. */
+  response: string | null;
+  promptTokens: number;
+  completionTokens: number;
+  cost: number;
+  savings: number;
+  latency: number;
+  status: number;
+  error: string | null;
+}
+
+export function insertRequest(db: Database, log: RequestLog): void {
+  db.run(
+    `INSERT INTO requests (id, org_id, app_id, conversation_id, parent_request_id, model, prompt, response, prompt_tokens, completion_tokens, total_tokens,
+       cost, cost_savings, latency, status_code, error, added_on)
+     VALUES ($id, $org, $app, $conversation, $parent, $model, $prompt, $response, $pt, $ct, $tt, $cost, $savings, $latency, $status, $error, $now)`,
+    {
+      id: log.id,
+      org: log.orgId,
+      app: log.appId,
+      conversation: log.conversationId,
+      parent: log.parentRequestId,
+      model: log.model,
+      prompt: log.prompt,
+      response: log.response,
+      pt: log.promptTokens,
+      ct: log.completionTokens,
+      tt: log.promptTokens + log.completionTokens,
+      cost: log.cost,
+      savings: log.savings,
+      latency: log.latency,
+      status: log.status,
+      error: log.error,
+      now: new Date().toISOString(),
+    },
+  );
+}
+
+export function requestInConversation(db: Database, requestId: string, conversationId: string): boolean {
+  return db.get('SELECT 1 AS x FROM requests WHERE id = $id AND conversation_id = $c', { id: requestId, c: conversationId }) !== undefined;
+}
+
+/** The last `limit` answered turns of a conversation, oldest first. */
+export function conversationTurns(db: Database, appId: string, conversationId: string, limit: number): Array<{ prompt: string; response: string }> {
+  return db.all<{ prompt: string; response: string }>(
+    `SELECT prompt, response FROM (SELECT prompt, response, added_on, rowid AS r FROM requests
+       WHERE conversation_id = $c AND app_id = $app AND status_code = 200 ORDER BY added_on DESC, r DESC LIMIT $n) ORDER BY added_on, r`,
+    { c: conversationId, app: appId, n: limit },
+  );
+}
+
+/** Rows deleted by one retention step: small enough that a write waiting behind it barely notices. */
+const RETENTION_BATCH = 2000;
+
+/** Deletes one batch of requests logged before `cutoff` (ISO time); returns how many went. */
+export function pruneRequests(db: Database, cutoff: string): number {
+  return db.run(`DELETE FROM requests WHERE rowid IN (SELECT rowid FROM requests WHERE added_on < $cutoff LIMIT ${RETENTION_BATCH})`, { cutoff });
+}
+
+export const retentionBatch = RETENTION_BATCH;

@@ -1,0 +1,56 @@
+// A data folder written by the sql.js service (0.1.0) is carried over on first start with nothing lost.
+// The fixture was made by that version: 30 prompts, a second Space and 12 chats in 3 conversations,
+// then a weight change; its image was written when the journal passed 20 KB, and the last chat and the
+// weight change were only in the journal when the process was killed. The image is kept as SQL text
+// (test/fixtures/legacy-0.1.0/image.sql) and rebuilt here into the SQLite file that version wrote.
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { removeDir, startService, tempDir } from '../support/service';
+
+const FIXTURE = path.resolve(__dirname, '../../../../test/fixtures/legacy-0.1.0');
+const TOKEN = 'lls_legacy_fixture_token_0123456789';
+
+function legacyFolder(): string {
+  const dir = tempDir('llm-spaces-legacy-');
+  const image = new DatabaseSync(path.join(dir, 'llm-spaces.sqlite'));
+  image.exec(readFileSync(path.join(FIXTURE, 'image.sql'), 'utf8'));
+  image.close();
+  copyFileSync(path.join(FIXTURE, 'llm-spaces.journal'), path.join(dir, 'llm-spaces.journal'));
+  return dir;
+}
+
+describe('a data folder of the sql.js service', function () {
+  this.timeout(60_000);
+
+  it('is carried over on first start: the image and the journal after it, nothing twice', async () => {
+    const dir = legacyFolder();
+    const first = await startService({ dataDir: dir, orgs: [], token: TOKEN });
+    assert.match(first.output(), /Carried the data folder over.*2 journal transaction/);
+    const client = first.client();
+    const prompts = (await client.listPrompts('org')).filter((p) => p.title.startsWith('Legacy prompt '));
+    assert.equal(prompts.length, 30);
+    const spaces = (await client.listSpaces()).items;
+    assert.ok(spaces.some((s) => s.name === 'Legacy Space'));
+    const main = spaces.find((s) => s.name === 'My first Space')!;
+    // The weight change was only in the journal.
+    assert.deepEqual({ ...(await client.getSpace(main.id)).main.app.weights }, { cost: 0.5, latency: 0.2, quality: 0.3 });
+    const org = await client.getOrganization();
+    assert.equal(org.num_requests, 12, 'every chat, the last one from the journal included');
+    const conversations = (await client.listConversations(main.id)).filter((c) => c.id.startsWith('0000000'));
+    assert.equal(conversations.length, 3);
+    assert.ok(!existsSync(path.join(dir, 'llm-spaces.journal')) && existsSync(path.join(dir, 'llm-spaces.journal.imported')), 'the old journal is kept aside');
+    await first.client().createPrompt({ prompt: 'new', title: 'After the carry-over', description: 'written by node:sqlite' });
+    await first.stop('SIGKILL');
+
+    const second = await startService({ dataDir: dir, orgs: [], token: TOKEN });
+    assert.doesNotMatch(second.output(), /Carried/);
+    const again = await second.client().listPrompts('org');
+    assert.equal(again.filter((p) => p.title.startsWith('Legacy prompt ')).length, 30);
+    assert.ok(again.some((p) => p.title === 'After the carry-over'));
+    assert.equal((await second.client().getOrganization()).num_requests, 12, 'the journal was not applied twice');
+    await second.stop();
+    removeDir(dir);
+  });
+});
