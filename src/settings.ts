@@ -7,6 +7,8 @@ export interface Settings {
   /** Empty: the built-in local service. */
   serviceUrl: string;
   upstreamUrl: string;
+  /** Days the built-in service keeps a logged request (0: always). */
+  retentionDays: number;
   requestTimeoutMs: number;
 }
 
@@ -15,6 +17,7 @@ export function readSettings(): Settings {
   return {
     serviceUrl: (config.get<string>('serviceUrl') ?? '').trim().replace(/\/+$/, ''),
     upstreamUrl: (config.get<string>('localService.upstreamUrl') ?? '').trim(),
+    retentionDays: Math.max(0, Math.floor(config.get<number>('localService.retentionDays', 90))),
     requestTimeoutMs: config.get<number>('requestTimeoutSeconds', 30) * 1000,
   };
 }

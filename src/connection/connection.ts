@@ -54,6 +54,7 @@ export class Connection implements vscode.Disposable {
       getToken: () => context.secrets.get(LOCAL_TOKEN_KEY),
       storeToken: (token) => context.secrets.store(LOCAL_TOKEN_KEY, token),
       upstreamUrl: () => readSettings().upstreamUrl || undefined,
+      retentionDays: () => readSettings().retentionDays,
       log: (message) => logger.info(message),
       onExit: (code) => this.localServiceExited(code),
     });
@@ -65,7 +66,8 @@ export class Connection implements vscode.Disposable {
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('llmSpaces.serviceUrl')) void this.reset();
-        if (e.affectsConfiguration('llmSpaces.localService.upstreamUrl') && this.mode === 'local') void this.restartLocal();
+        const restart = e.affectsConfiguration('llmSpaces.localService.upstreamUrl') || e.affectsConfiguration('llmSpaces.localService.retentionDays');
+        if (restart && this.mode === 'local') void this.restartLocal();
       }),
     );
   }

@@ -16,6 +16,7 @@ export interface LocalServiceOptions {
   getToken: () => Thenable<string | undefined>;
   storeToken: (token: string) => Thenable<void>;
   upstreamUrl: () => string | undefined;
+  retentionDays: () => number;
   log: (message: string) => void;
   /** Called when the service this window started exits on its own. */
   onExit: (code: number | null) => void;
@@ -76,7 +77,7 @@ export class LocalService {
 
   private start(token: string): Promise<LocalEndpoint> {
     const script = path.join(this.options.extensionPath, 'dist', 'service.js');
-    const args = [script, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', this.options.dataDir];
+    const args = [script, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', this.options.dataDir, '--retention-days', String(this.options.retentionDays())];
     const upstream = this.options.upstreamUrl();
     if (upstream) args.push('--upstream', upstream);
     this.options.log(`Starting the built-in service: ${path.basename(process.execPath)} ${args.map((a) => path.basename(a) === a ? a : path.relative(this.options.extensionPath, a) || a).join(' ')}`);
@@ -120,13 +121,20 @@ export class LocalService {
     });
   }
 
-  /** Stops the service this window is using (e.g. to restart it with another upstream). */
+  /**
+   * Stops the service this window is using (e.g. to restart it with another upstream) and returns only
+   * once its process is gone, so a new one never meets a lock that is still held. The service gives
+   * requests in flight a few seconds; one that does not exit by then is killed.
+   */
   async stop(): Promise<void> {
     const lock = readLock(this.options.dataDir);
-    if (lock && isAlive(lock.pid)) {
-      process.kill(lock.pid, 'SIGTERM');
-      for (let i = 0; i < 50 && isAlive(lock.pid); i++) await delay(100);
-    }
+    if (!lock || !isAlive(lock.pid)) return;
+    process.kill(lock.pid, 'SIGTERM');
+    for (let i = 0; i < STOP_WAIT_MS / 100 && isAlive(lock.pid); i++) await delay(100);
+    if (!isAlive(lock.pid)) return;
+    this.options.log(`The built-in service (pid ${lock.pid}) did not stop within ${STOP_WAIT_MS / 1000} s: ending it.`);
+    process.kill(lock.pid, 'SIGKILL');
+    for (let i = 0; i < 50 && isAlive(lock.pid); i++) await delay(100);
   }
 
   /** Each window holds a lease file; the last one to let go stops the service. */
@@ -159,6 +167,9 @@ export class LocalService {
 }
 
 class FolderTaken extends Error {}
+
+/** The service's shutdown deadline for requests in flight (5 s) and a margin to close the database. */
+const STOP_WAIT_MS = 10_000;
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,16 +1,18 @@
-// Runs the mocha suite of test/integration inside a real VS Code extension host (code-server), with the
+// Runs the mocha suite of test/integration inside a real VS Code extension host (LLM_SPACES_HOST: the
+// current VS Code, or `minimum` for the engines.vscode floor), with the
 // extension loaded from this folder (or, with --vsix, installed from a package), and exits with the
 // suite's exit code. Desktop users with a VS Code binary can use runDesktop.ts instead.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { format } from 'node:util';
-import { ROOT, launchBrowser, remoteUri, startCodeServer, workbenchUrl } from './codeServer';
+import { ROOT, launchBrowser, remoteUri, startCodeServer, vscodeVersion, workbenchUrl } from './codeServer';
 
 const WATCHDOG_MS = Number(process.env.HOST_TEST_TIMEOUT_MS ?? 10 * 60_000);
 
 async function main(): Promise<number> {
   const server = await startCodeServer();
+  console.log(`Extension-host suite in VS Code ${vscodeVersion(server.host)} (the ${server.host.name} host), Node ${execFileSync(server.host.node, ['--version']).toString().trim()}`);
   const workspace = path.join(server.tmp, 'workspace');
   mkdirSync(workspace, { recursive: true });
   cpSync(path.join(ROOT, 'test/fixtures/workspace'), workspace, { recursive: true });
@@ -21,6 +23,8 @@ async function main(): Promise<number> {
     const exit = new Promise<number>((resolve) => {
       void page.exposeFunction('codeAutomationLog', (type: string, args: unknown[]) => {
         const line = format(...(args as [unknown, ...unknown[]]));
+        // The workbench's own chat and agent services log their state on every editor change.
+        if (/^\[(ChatModelSelection|AgentHost)\]/.test(line)) return;
         (type === 'error' ? process.stderr : process.stdout).write(`${line}\n`);
       });
       void page.exposeFunction('codeAutomationExit', (code: number) => resolve(code));

@@ -8,6 +8,17 @@ import type { PromptNode } from '../../src/views/promptsTree';
 import { extension, serviceClient, EXTENSION_ID } from './support';
 
 describe('activation and views', () => {
+  it('runs in a host at or above engines.vscode, with the stable chat provider API and node:sqlite', () => {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
+    const floor = (JSON.parse(readFileSync(path.join(ext.extensionPath, 'package.json'), 'utf8')) as { engines: { vscode: string } }).engines.vscode.replace(/^\^/, '');
+    const [major, minor] = vscode.version.split('.').map(Number) as [number, number];
+    const [floorMajor, floorMinor] = floor.split('.').map(Number) as [number, number];
+    assert.ok(major > floorMajor || (major === floorMajor && minor >= floorMinor), `VS Code ${vscode.version} is below ${floor}`);
+    assert.equal(typeof vscode.lm.registerLanguageModelChatProvider, 'function');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    assert.equal(typeof (require('node:sqlite') as typeof import('node:sqlite')).DatabaseSync, 'function');
+  });
+
   it('activates, starts the built-in service, and registers exactly the commands of package.json', async () => {
     const api = await extension();
     const ext = vscode.extensions.getExtension(EXTENSION_ID)!;

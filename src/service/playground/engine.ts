@@ -209,7 +209,7 @@ export async function runChat(db: Database, prepared: Prepared, options: EngineO
       try {
         reply = await generate(current, prepared, options, emit, signal);
       } catch (error) {
-        const failure = `${current.record.namespace}: ${signal.aborted ? 'the client went away' : (error as Error).message}`;
+        const failure = `${current.record.namespace}: ${signal.aborted ? abortReason(signal) : (error as Error).message}`;
         if (signal.aborted || streamed !== null) {
           await logFailure(db, prepared, { failures: [...failures, failure], started, model: current.record.namespace, partial: streamed });
           throw error;
@@ -225,6 +225,12 @@ export async function runChat(db: Database, prepared: Prepared, options: EngineO
   }
   await logFailure(db, prepared, { failures, started, model: null, partial: null });
   throw new Problem(502, `No model could answer: ${summarize(failures)}`);
+}
+
+/** Why a request was stopped: the service's own reason (it shut down), or the client left. */
+function abortReason(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error && reason.name !== 'AbortError' ? reason.message : 'the client went away';
 }
 
 /** "a: x; a: x; b: y" becomes "a: x (2 times); b: y". */

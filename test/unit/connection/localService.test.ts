@@ -2,6 +2,7 @@
 // shared by other windows, handed the upstream setting, and stopped by the last window only.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { LlmSpacesClient } from '../../../src/api/client';
@@ -21,6 +22,7 @@ function window(dataDir: string, overrides: Partial<LocalServiceOptions> = {}) {
     getToken: async () => token,
     storeToken: async (t) => void (token = t),
     upstreamUrl: () => undefined,
+    retentionDays: () => 90,
     log: () => undefined,
     onExit: (code) => exits.push(code),
     ...overrides,
@@ -48,7 +50,7 @@ describe('built-in service lifecycle (LocalService)', function () {
     await client.close();
 
     // Another window: same data folder and (shared secret storage) the same token.
-    const second = new LocalService({ extensionPath: ROOT, dataDir: dir, getToken: async () => first.token(), storeToken: async () => undefined, upstreamUrl: () => undefined, log: () => undefined, onExit: () => undefined });
+    const second = new LocalService({ extensionPath: ROOT, dataDir: dir, getToken: async () => first.token(), storeToken: async () => undefined, upstreamUrl: () => undefined, retentionDays: () => 90, log: () => undefined, onExit: () => undefined });
     const b = await second.ensure();
     assert.deepEqual([b.url, b.pid], [a.url, a.pid], 'connects to the running service');
 
@@ -95,5 +97,43 @@ describe('built-in service lifecycle (LocalService)', function () {
     assert.ok(await waitDead(endpoint.pid));
     await upstream.close();
     removeDir(dir);
+  });
+
+  it('a restart while a reply streams: the stream ends with an error event and is logged, the old service exits, and the new one takes the folder', async () => {
+    process.env.LLM_SPACES_SHUTDOWN_MS = '1000';
+    const dir = tempDir();
+    const w = window(dir);
+    try {
+      const a = await w.service.ensure();
+      const client = new LlmSpacesClient({ baseUrl: a.url, token: () => a.token });
+      const appId = (await client.listSpaces()).items[0]!.id;
+      const conversationId = randomUUID();
+      // test/echo repeats the prompt at the default 15 ms a piece: far longer than the shutdown deadline.
+      const stream = client.chatStream({ app_id: appId, prompt: 'echo '.repeat(3000), model: 'test/echo', max_tokens: 4000, conversation_id: conversationId });
+      const first = await stream.next();
+      assert.equal(first.value?.type, 'delta');
+      const stopping = w.service.stop();
+      await assert.rejects(async () => {
+        for await (const event of stream) void event;
+      }, (error: Error) => /shut down/.test(error.message));
+      await stopping;
+      assert.ok(!isAlive(a.pid), 'the old service is gone when stop() returns');
+      const b = await w.service.ensure();
+      assert.notEqual(b.pid, a.pid);
+      assert.equal(readLock(dir)!.pid, b.pid);
+      const next = new LlmSpacesClient({ baseUrl: b.url, token: () => b.token });
+      const logged = await next.getConversation(appId, conversationId, true);
+      const request = (logged as { requests?: Array<{ status_code: number; error: string | null; response: string | null }> }).requests?.[0];
+      assert.equal(request?.status_code, 502);
+      assert.match(request?.error ?? '', /shut down/);
+      assert.ok((request?.response ?? '').length > 0, 'the text streamed so far is logged');
+      await client.close();
+      await next.close();
+      w.service.dispose();
+      assert.ok(await waitDead(b.pid));
+    } finally {
+      delete process.env.LLM_SPACES_SHUTDOWN_MS;
+      removeDir(dir);
+    }
   });
 });
