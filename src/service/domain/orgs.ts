@@ -97,6 +97,11 @@ export function getOrganization(db: Database, orgId: string): Organization {
   } as Organization;
 }
 
+/** The organization as a Space key may see it: the integration tokens left out. */
+export function withoutIntegrationTokens(org: Organization): Organization {
+  return { ...org, metrics_token: null, logs_token: null };
+}
+
 export function rateLimitOf(db: Database, orgId: string): number {
   return db.get<{ rate_limit: number }>('SELECT rate_limit FROM orgs WHERE id = $id', { id: orgId })?.rate_limit ?? 200;
 }

@@ -6,13 +6,13 @@ import type { ServerResponse } from 'node:http';
 import { ChatBody } from '../../api/schemas';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
-import { authenticate } from '../domain/auth';
 import { rateLimitOf } from '../domain/orgs';
 import { prepareChat, runChat, type EngineOptions } from '../playground/engine';
 import { Problem, parseInput } from '../problem';
 import { StorageError } from '../storageError';
 import { openApiDocument } from './openapi';
 import { RateLimiter } from './rateLimiter';
+import { TokenCache } from './tokenCache';
 import { ROUTES, type RouteSpec } from './routes';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -45,13 +45,14 @@ export function buildApp(options: AppOptions): FastifyInstance {
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Errors the framework raises before a route runs (bad percent-encoding) answer in the same shape.
     frameworkErrors: (error, _request, reply) => {
-      const bad = error.code === 'FST_ERR_BAD_URL';
-      void (reply as FastifyReply).code(bad ? 400 : 404).send({ detail: bad ? 'The URL is not valid percent-encoding.' : 'Not Found' });
+      const [status, detail] = error.code === 'FST_ERR_BAD_URL' ? [400, 'The URL is not valid percent-encoding.'] : error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? [414, 'A part of the URL is too long.'] : [400, 'The request could not be routed.'];
+      void (reply as FastifyReply).code(status).send({ detail });
     },
     clientErrorHandler: answerClientError,
   });
   const limiter = new RateLimiter(untilWrite(db, (orgId) => rateLimitOf(db, orgId)));
-  const who = knownTokens(db);
+  const tokens = new TokenCache(db, TOKEN_CACHE_SIZE);
+  const who = (token: string) => tokens.caller(token);
   const reads = new ReadCache(db);
   const chats = new Set<AbortController>();
   openChats.set(app, chats);
@@ -93,7 +94,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     app.route({
       method: spec.method,
       url: spec.url,
-      preHandler: guard,
+      preHandler: [guard, spaceKeyScope(spec)],
       handler:
         !spec.handler ? (request, reply) => chat(request, reply, options, chats)
         : spec.cacheable ? (request, reply) => reads.answer(request, reply, () => handle(spec, request, reply, options))
@@ -105,6 +106,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const document = openApiDocument(ROUTES, VERSION);
   app.get('/openapi.json', async () => document);
   return app;
+}
+
+/** Refuses a Space key on an endpoint that is the organization's alone (the README lists them). */
+function spaceKeyScope(spec: RouteSpec) {
+  return async (request: FastifyRequest) => {
+    if (request.caller?.appId && spec.spaceKey === 'refused') throw new Problem(403, `A Space key cannot do this (${spec.summary.toLowerCase()}): use an organization token.`);
+  };
 }
 
 const openChats = new WeakMap<FastifyInstance, Set<AbortController>>();
@@ -141,29 +149,6 @@ function answerClientError(error: Error & { code?: string }, socket: import('nod
   const [status, detail] = error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'The URL or the headers are too long.'] : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'The request took too long to arrive.'] : [400, 'The request is not valid HTTP.'];
   const body = JSON.stringify({ detail });
   socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-}
-
-/**
- * Who a token is, remembered until the next write and only for tokens that exist, in a bounded map:
- * a flood of unknown tokens costs a lookup each and no memory.
- */
-function knownTokens(db: Database): (token: string) => Caller | undefined {
-  let version = -1;
-  const known = new Map<string, Caller>();
-  return (token) => {
-    if (db.version !== version) {
-      known.clear();
-      version = db.version;
-    }
-    const cached = known.get(token);
-    if (cached) return cached;
-    const caller = authenticate(db, token);
-    if (caller) {
-      if (known.size >= TOKEN_CACHE_SIZE) known.delete(known.keys().next().value!);
-      known.set(token, caller);
-    }
-    return caller;
-  };
 }
 
 /** Memoizes `fn` per argument until the next write transaction. */

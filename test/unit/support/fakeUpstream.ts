@@ -1,5 +1,5 @@
 // A small OpenAI-compatible model server for tests of --upstream: answers `upstream:<model>:<prompt>`,
-// streams when asked, fails for the models it is told to fail, and records what it received.
+// streams when asked, fails or breaks off for the models it is told to, and records what it received.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -15,12 +15,15 @@ export interface FakeUpstream {
   url: string;
   received: UpstreamRequest[];
   failing: Set<string>;
+  /** Models whose reply breaks off after its first pieces: the connection is cut mid-answer. */
+  breaking: Set<string>;
   close: () => Promise<void>;
 }
 
 export async function startFakeUpstream(): Promise<FakeUpstream> {
   const received: UpstreamRequest[] = [];
   const failing = new Set<string>();
+  const breaking = new Set<string>();
   const server = http.createServer((req, res) => {
     let text = '';
     req.on('data', (d: Buffer) => (text += d.toString()));
@@ -38,6 +41,12 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
       const last = body.messages[body.messages.length - 1]!;
       const prompt = typeof last.content === 'string' ? last.content : JSON.stringify(last.content);
       const reply = `upstream:${body.model}:${prompt}`;
+      if (breaking.has(body.model)) {
+        res.writeHead(200, { 'content-type': body.stream ? 'text/event-stream' : 'application/json' });
+        res.write(body.stream ? `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'partial ' }, finish_reason: null }] })}\n\n` : '{"id":"x","choices":[{"index":0,"message":{"content":"partial');
+        setTimeout(() => res.socket?.destroy(), 50);
+        return;
+      }
       if (!body.stream) {
         res.writeHead(200, { 'content-type': 'application/json' }).end(
           JSON.stringify({ id: 'x', object: 'chat.completion', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: reply } }] }),
@@ -56,6 +65,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     url: `http://127.0.0.1:${port}/v1`,
     received,
     failing,
+    breaking,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -1,0 +1,133 @@
+// The service under abuse, each case found by trying it: errors the HTTP framework raises itself keep
+// the {"detail": ...} shape, ids as long as the schemas allow are accepted, text that is not
+// well-formed Unicode is refused, lengths count code points, ETags differ per organization, UUIDs match
+// in any case, and a reply that breaks off mid-stream is logged and counted like any failure.
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { startFakeUpstream, type FakeUpstream } from '../support/fakeUpstream';
+import { raw } from '../support/http';
+import { removeDir, startService, type RunningService } from '../support/service';
+
+/** Sends bytes as they are (no client library to fix them up) and returns the answer's status and body. */
+function rawHttp(url: string, request: string): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.end(request));
+    let text = '';
+    socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', body = ''] = text.split('\r\n\r\n');
+      resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(head)?.[1] ?? 0), body });
+    });
+  });
+}
+
+describe('service under abuse', function () {
+  this.timeout(60_000);
+  let service: RunningService;
+  let upstream: FakeUpstream;
+  let appId: string;
+
+  before(async () => {
+    upstream = await startFakeUpstream();
+    service = await startService({ upstream: upstream.url, orgs: [{ name: 'A' }, { name: 'B' }] });
+    appId = (await service.client().listSpaces()).items[0]!.id;
+  });
+  after(async () => {
+    await service.stop();
+    await upstream.close();
+    removeDir(service.dataDir);
+  });
+
+  it('answers a URL with bad percent-encoding, one too long, and a part too long in the {"detail"} shape', async () => {
+    const bad = await raw(service.url, 'GET', '/v1/apps/%E0%A4%A', { token: service.token });
+    assert.equal(bad.status, 400);
+    assert.equal(typeof (bad.json as { detail: unknown }).detail, 'string');
+    const longPart = await raw(service.url, 'GET', `/v1/apps/${'a'.repeat(2000)}`, { token: service.token });
+    assert.equal(longPart.status, 414, longPart.text);
+    assert.match((longPart.json as { detail: string }).detail, /too long/);
+    const huge = await rawHttp(service.url, `GET /v1/prompts?q=${'x'.repeat(70_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    assert.equal(huge.status, 431);
+    assert.match((JSON.parse(huge.body) as { detail: string }).detail, /too long/);
+  });
+
+  it('accepts a conversation id as long as the schema allows (200 characters)', async () => {
+    const id = 'c'.repeat(200);
+    const res = await raw(service.url, 'PUT', `/v1/apps/${appId}/conversations/${id}`, { token: service.token, body: { name: 'x' } });
+    assert.equal(res.status, 404, res.text);
+    assert.deepEqual(res.json, { detail: 'Conversation not found' });
+  });
+
+  it('refuses text with a lone surrogate with 422, and stores nothing', async () => {
+    const res = await raw(service.url, 'POST', '/v1/prompts', { token: service.token, rawBody: '{"prompt":"a\\ud800b","title":"Lone","description":"surrogate"}' });
+    assert.equal(res.status, 422, res.text);
+    const detail = (res.json as { detail: Array<{ loc: string[]; type: string }> }).detail[0]!;
+    assert.deepEqual(detail.loc, ['body', 'prompt']);
+    assert.equal(detail.type, 'string_unicode');
+    const titles = ((await raw(service.url, 'GET', '/v1/prompts?show=org', { token: service.token })).json as Array<{ title: string }>).map((p) => p.title);
+    assert.ok(!titles.includes('Lone'));
+  });
+
+  it('counts title and description lengths in code points', async () => {
+    const sixty = '🙂'.repeat(60);
+    const ok = await raw(service.url, 'POST', '/v1/prompts', { token: service.token, body: { prompt: 'p', title: sixty, description: '🙂'.repeat(200) } });
+    assert.equal(ok.status, 200, `60 emoji are 60 characters: ${ok.text}`);
+    const over = await raw(service.url, 'POST', '/v1/prompts', { token: service.token, body: { prompt: 'p', title: `${sixty}🙂`, description: 'd' } });
+    assert.equal(over.status, 422);
+    assert.deepEqual((over.json as { detail: Array<{ loc: string[] }> }).detail[0]!.loc, ['body', 'title']);
+  });
+
+  it('gives each organization its own ETag: one cannot revalidate another’s answer', async () => {
+    const [a, b] = service.orgs;
+    const first = await raw(service.url, 'GET', '/v1/internal/models', { token: a!.token });
+    const second = await raw(service.url, 'GET', '/v1/internal/models', { token: b!.token });
+    assert.ok(first.headers.etag && second.headers.etag);
+    assert.notEqual(first.headers.etag, second.headers.etag);
+    const replay = await raw(service.url, 'GET', '/v1/internal/models', { token: b!.token, headers: { 'if-none-match': String(first.headers.etag) } });
+    assert.equal(replay.status, 200);
+    const own = await raw(service.url, 'GET', '/v1/internal/models', { token: a!.token, headers: { 'if-none-match': String(first.headers.etag) } });
+    assert.equal(own.status, 304);
+  });
+
+  it('matches UUIDs in paths and bodies whatever their case', async () => {
+    const upper = appId.toUpperCase();
+    const space = await raw(service.url, 'GET', `/v1/apps/${upper}`, { token: service.token });
+    assert.equal(space.status, 200, space.text);
+    const update = await raw(service.url, 'PUT', '/v1/apps/update', { token: service.token, body: { id: upper, description: 'found in upper case' } });
+    assert.equal(update.status, 200, update.text);
+    const conversation = randomUUID().toUpperCase();
+    const chat = await raw(service.url, 'POST', '/v1/playground/chat', { token: service.token, body: { app_id: upper, prompt: 'hi', model: 'test/echo', conversation_id: conversation } });
+    assert.equal(chat.status, 200, chat.text);
+    const read = await raw(service.url, 'POST', `/v1/apps/${appId}/conversations/${conversation.toLowerCase()}`, { token: service.token, body: {} });
+    assert.equal(read.status, 200, read.text);
+  });
+
+  it('logs and counts a streamed reply that breaks off mid-answer, with its error and the text so far, as it does without streaming', async () => {
+    upstream.breaking.add('llama3.2');
+    // Without a failover chain the request without streaming fails too, after its retries.
+    assert.equal((await raw(service.url, 'PUT', '/v1/apps/update', { token: service.token, body: { id: appId, has_failover_chain: false } })).status, 200);
+    try {
+      const client = service.client();
+      const before = (await client.getOrganization()).num_requests;
+      const streamed = randomUUID();
+      await assert.rejects(async () => {
+        for await (const event of client.chatStream({ app_id: appId, prompt: 'tell me', model: 'local/llama3.2', conversation_id: streamed })) void event;
+      });
+      const whole = randomUUID();
+      const res = await raw(service.url, 'POST', '/v1/playground/chat', { token: service.token, body: { app_id: appId, prompt: 'tell me', model: 'local/llama3.2', conversation_id: whole } });
+      assert.equal(res.status, 502, res.text);
+      const logged = async (id: string) => ((await client.getConversation(appId, id, true)) as { requests: Array<{ status_code: number; error: string | null; response: string | null }> }).requests;
+      const [cut] = await logged(streamed);
+      const [failed] = await logged(whole);
+      assert.equal(cut?.status_code, 502);
+      assert.equal(failed?.status_code, 502);
+      assert.ok(cut?.error && failed?.error, 'both carry their error');
+      assert.equal(cut?.response, 'partial ', 'the text streamed before the break');
+      assert.equal((await client.getOrganization()).num_requests, before + 2, 'both are counted');
+    } finally {
+      upstream.breaking.delete('llama3.2');
+    }
+  });
+});

@@ -1,0 +1,72 @@
+// The database facade on a real SQLite file: writes that arrive together share one commit, a request
+// that throws rolls back only its own part, nothing is visible to readers before the commit, the
+// request log's retention deletes by age, and unknown tokens are never kept in memory.
+import assert from 'node:assert/strict';
+import { openDataFolder } from '../../../src/service/dataFolder';
+import type { Database } from '../../../src/service/db';
+import { defaultOrganizationId } from '../../../src/service/domain/orgs';
+import { insertRequest } from '../../../src/service/domain/requests';
+import { listSpaces } from '../../../src/service/domain/spaces';
+import { TokenCache } from '../../../src/service/http/tokenCache';
+import { startRetention } from '../../../src/service/retention';
+import { removeDir, tempDir } from '../support/service';
+
+function logRequest(db: Database, orgId: string, appId: string, id: string): void {
+  insertRequest(db, { id, orgId, appId, conversationId: null, parentRequestId: null, model: 'test/echo', prompt: 'p', response: 'r', promptTokens: 1, completionTokens: 1, cost: 0, savings: 0, latency: 0, status: 200, error: null });
+}
+
+const count = (db: Database) => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM requests')!.n;
+
+describe('service database', () => {
+  let dir: string;
+  let db: Database;
+  let orgId: string;
+  let appId: string;
+
+  beforeEach(() => {
+    dir = tempDir();
+    db = openDataFolder(dir);
+    orgId = defaultOrganizationId(db);
+    appId = listSpaces(db, { orgId, appId: null, identity: 'test' }, { search: '', page: 1, size: 40 }).items[0]!.id;
+  });
+  afterEach(async () => {
+    await db.close();
+    removeDir(dir);
+  });
+
+  it('commits writes that arrive together once; one that throws loses only its own part; readers see nothing before the commit', async () => {
+    const version = db.version;
+    const first = db.transaction(() => logRequest(db, orgId, appId, 'a'));
+    const failing = db.transaction(() => {
+      logRequest(db, orgId, appId, 'b');
+      throw new Error('this request fails after its insert');
+    });
+    const third = db.transaction(() => logRequest(db, orgId, appId, 'c'));
+    assert.equal(count(db), 0, 'not visible to a reader before the commit');
+    await assert.rejects(failing, /fails after its insert/);
+    await Promise.all([first, third]);
+    assert.equal(db.version, version + 1, 'one commit for the three');
+    assert.deepEqual(db.all<{ id: string }>('SELECT id FROM requests ORDER BY id').map((r) => r.id), ['a', 'c']);
+  });
+
+  it('deletes requests older than the retention period in batches, and keeps the rest', async () => {
+    await db.transaction(() => {
+      for (let i = 0; i < 4500; i++) logRequest(db, orgId, appId, `old-${i}`);
+      for (let i = 0; i < 10; i++) logRequest(db, orgId, appId, `new-${i}`);
+      db.run("UPDATE requests SET added_on = '2020-01-01T00:00:00.000Z' WHERE id LIKE 'old-%'");
+    });
+    const retention = startRetention(db, 90, () => undefined);
+    try {
+      assert.equal(await retention.runOnce(), 4500);
+      assert.equal(count(db), 10);
+    } finally {
+      retention.stop();
+    }
+  });
+
+  it('keeps only tokens that exist in memory, however many unknown ones arrive', () => {
+    const cache = new TokenCache(db, 100);
+    for (let i = 0; i < 5000; i++) assert.equal(cache.caller(`lls_unknown_${i}`), undefined);
+    assert.equal(cache.size, 0);
+  });
+});
