@@ -10,4 +10,5 @@ process.removeAllListeners('warning');
 process.on('warning', (warning) => {
   if (warning.name !== 'ExperimentalWarning') console.warn(warning);
 });
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only after the check above
 require('./cli');

@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startService } from '../unit/support/service';
-import { BENCH_RATE_LIMIT, clientOverhead, serviceWithModels, throughputAgainstPrism } from './serviceBench';
+import { BENCH_RATE_LIMIT, clientOverhead, prismFor, serviceWithModels, throughputAgainstPrism } from './serviceBench';
+import { durableChats, memoryAcrossChats, readDuringWrites } from './storageBench';
 import { playgroundFigures } from './uiBench';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -31,22 +32,27 @@ async function main(): Promise<void> {
   const rows: Array<[string, string, string]> = [];
   const step = (what: string) => process.stderr.write(`… ${what}\n`);
 
+  const serviceOnly = process.env.LLM_SPACES_BENCH_ONLY === 'service';
   step('sizes of the production build');
-  const vsix = statSync(path.join(ROOT, 'llm-spaces.vsix')).size / 2 ** 20;
-  rows.push(['dist/extension.js, minified (loaded at activation)', `${f(kb('dist/extension.js'))} KB`, '≤ 300 KB']);
-  rows.push(['dist/deferred.js, minified (client, schemas, panels; loaded on first use)', `${f(kb('dist/deferred.js'))} KB`, '']);
-  rows.push(['webview bundles: playground / settings / organization', ['playground', 'spaceSettings', 'organization'].map((n) => `${f(kb(`dist/webview/${n}.js`), 0)} KB`).join(' / '), '']);
-  rows.push(['llm-spaces.vsix', `${f(vsix, 2)} MB`, '']);
+  if (!serviceOnly) {
+    const vsix = statSync(path.join(ROOT, 'llm-spaces.vsix')).size / 2 ** 20;
+    rows.push(['dist/extension.js, minified (loaded at activation)', `${f(kb('dist/extension.js'))} KB`, '≤ 300 KB']);
+    rows.push(['dist/deferred.js, minified (client, schemas, panels; loaded on first use)', `${f(kb('dist/deferred.js'))} KB`, '']);
+    rows.push(['webview bundles: playground / settings / organization', ['playground', 'spaceSettings', 'organization'].map((n) => `${f(kb(`dist/webview/${n}.js`), 0)} KB`).join(' / '), '']);
+    rows.push(['llm-spaces.vsix', `${f(vsix, 2)} MB`, '']);
+  }
 
   step('extension host: activation, the Models view with 10,000 models, memory');
-  const host = await hostFigures();
-  rows.push(['activation: require dist/extension.js + activate(), median of 20', `${f(host.activationMs, 2)} ms`, '≤ 15 ms']);
-  rows.push(['Models view, 10,000 models: whole tree + a text filter, median of 7', `${f(host.modelsViewMs, 1)} ms`, '≤ 100 ms']);
-  rows.push([
-    'extension host memory with 10,000 models and 1,000 prompts loaded',
-    `heap ${f(host.memoryAfter.heapMB, 0)} MB (+${f(host.memoryAfter.heapMB - host.memoryBefore.heapMB, 1)}), RSS ${f(host.memoryAfter.rssMB, 0)} MB (+${f(host.memoryAfter.rssMB - host.memoryBefore.rssMB, 1)})`,
-    '',
-  ]);
+  const host = serviceOnly ? null : await hostFigures();
+  if (host) {
+    rows.push(['activation: require dist/extension.js + activate(), median of 20', `${f(host.activationMs, 2)} ms`, '≤ 15 ms']);
+    rows.push(['Models view, 10,000 models: whole tree + a text filter, median of 7', `${f(host.modelsViewMs, 1)} ms`, '≤ 100 ms']);
+    rows.push([
+      'extension host memory with 10,000 models and 1,000 prompts loaded',
+      `heap ${f(host.memoryAfter.heapMB, 0)} MB (+${f(host.memoryAfter.heapMB - host.memoryBefore.heapMB, 1)}), RSS ${f(host.memoryAfter.rssMB, 0)} MB (+${f(host.memoryAfter.rssMB - host.memoryBefore.rssMB, 1)})`,
+      '',
+    ]);
+  }
 
   step('typed client against raw undici, 1,000 models');
   const service = await serviceWithModels(1_000);
@@ -60,34 +66,52 @@ async function main(): Promise<void> {
     await service.stop();
   }
 
-  step('local service against Prism (autocannon, 10 connections, the seeded catalogue)');
+  step('local service against Prism and the storage floor (autocannon, the seeded catalogue)');
   const seeded = await startService({ orgs: [{ name: 'Bench org', rateLimit: BENCH_RATE_LIMIT }] });
+  const prism = await prismFor(seeded);
   try {
-    for (const t of await throughputAgainstPrism(seeded)) {
+    for (const t of await throughputAgainstPrism(seeded, prism.url)) {
       rows.push([
         `${t.endpoint}: requests/s, ours / Prism (p99 ours / Prism)`,
         `${f(t.ours.requestsPerSecond, 0)} / ${f(t.prism.requestsPerSecond, 0)} = ${f(t.ratio, 1)}× (p99 ${f(t.ours.p99Ms, 0)} / ${f(t.prism.p99Ms, 0)} ms)${t.ours.errors ? `, ${t.ours.errors} errors` : ''}`,
         '≥ 5×',
       ]);
     }
+    for (const c of await durableChats(seeded, prism.url, [10, 50])) {
+      rows.push([
+        `durable chat (test/echo), ${c.connections} connections: requests/s, ours / Prism / storage floor (p99 ours)`,
+        `${f(c.ours.requestsPerSecond, 0)} / ${f(c.prism.requestsPerSecond, 0)} / ${f(c.floor, 0)}: ${f(c.ours.requestsPerSecond / c.prism.requestsPerSecond, 1)}× Prism, ${f(c.ours.requestsPerSecond / c.floor, 2)}× floor (p99 ${f(c.ours.p99Ms, 0)} ms)${c.ours.errors ? `, ${c.ours.errors} errors` : ''}`,
+        '≥ 5× Prism, ≥ 0.5× floor',
+      ]);
+    }
+    const r = await readDuringWrites(seeded);
+    rows.push(['GET /v1/apps/{id}, 2 connections: p99 alone / during a 50-connection chat burst', `${f(r.quietP99, 0)} / ${f(r.burstP99, 0)} ms (burst: ${f(r.burstWrites, 0)} chats/s)`, '']);
   } finally {
+    prism.stop();
     await seeded.stop();
   }
+  const memory = await memoryAcrossChats(100_000);
+  rows.push(['service memory (RSS) before / after 100,000 logged chats', `${f(memory.beforeMB, 0)} / ${f(memory.afterMB, 0)} MB (+${f(memory.afterMB - memory.beforeMB, 1)} MB, ${f(memory.seconds, 0)} s)`, 'growth < 50 MB']);
+  if (process.env.LLM_SPACES_BENCH_ONLY === 'service') return print(rows, { host: null, ui: null });
 
   step('playground in the browser');
   const ui = await playgroundFigures();
   rows.push(['playground: first streamed piece → text painted in the webview, median of 7', `${f(ui.firstPaintMs, 1)} ms`, '≤ 20 ms']);
   rows.push([`playground: ${ui.longReplyTokens.toLocaleString('en-US')}-token reply streamed (${f(ui.longReplySeconds, 0)} s): longest frame gap`, `${f(ui.longestFrameGapMs, 0)} ms`, 'no freeze']);
 
+  print(rows, { host, ui });
+}
+
+function print(rows: Array<[string, string, string]>, figures: Record<string, unknown>): void {
   const date = new Date().toISOString().slice(0, 10);
   const cpu = `${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'cpu'}`;
-  const width = [Math.max(...rows.map((r) => r[0].length)), Math.max(...rows.map((r) => r[1].length)), 9];
+  const width = [Math.max(...rows.map((r) => r[0].length)), Math.max(...rows.map((r) => r[1].length)), Math.max(9, ...rows.map((r) => r[2].length))];
   const line = (r: [string, string, string]) => `| ${r[0].padEnd(width[0]!)} | ${r[1].padEnd(width[1]!)} | ${r[2].padEnd(width[2]!)} |`;
   const table = [line(['figure', 'measured', 'target']), `|${width.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
   console.log(`\nLLM Spaces benchmarks, ${date}, Node ${process.version}, ${cpu}\n\n${table}\n`);
   const dir = path.join(ROOT, 'test-artifacts', 'bench');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'results.json'), JSON.stringify({ date, node: process.version, cpu, rows, host, ui }, null, 2));
+  writeFileSync(path.join(dir, 'results.json'), JSON.stringify({ date, node: process.version, cpu, rows, ...figures }, null, 2));
   writeFileSync(path.join(dir, 'table.md'), `${table}\n`);
 }
 

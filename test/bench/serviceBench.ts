@@ -6,11 +6,11 @@ import { writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import autocannon from 'autocannon';
 import { request } from 'undici';
 import { openDataFolder } from '../../src/service/dataFolder';
 import { insertCatalogueModel } from '../../src/service/domain/models';
 import { startService, tempDir, type RunningService } from '../unit/support/service';
+import { load, type LoadFigures as Load } from './load';
 import { median } from './stats';
 import { syntheticModels } from './synthetic';
 
@@ -60,17 +60,6 @@ export async function clientOverhead(service: RunningService, conditional: boole
   return { clientMs, rawMs, ratio: clientMs / rawMs, models };
 }
 
-export interface Load {
-  requestsPerSecond: number;
-  p99Ms: number;
-  errors: number;
-}
-
-async function load(url: string, method: 'GET' | 'POST', headers: Record<string, string>, body: string | undefined, seconds: number): Promise<Load> {
-  const result = await autocannon({ url, method, headers, body, connections: 10, duration: seconds });
-  return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, errors: result.errors + result.non2xx };
-}
-
 const freePort = () =>
   new Promise<number>((resolve) => {
     const server = net.createServer().listen(0, '127.0.0.1', () => {
@@ -79,7 +68,7 @@ const freePort = () =>
     });
   });
 
-async function startPrism(specFile: string): Promise<{ url: string; child: ChildProcess }> {
+export async function startPrism(specFile: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const cli = path.resolve(__dirname, '../../../node_modules/@stoplight/prism-cli/dist/index.js');
   const child = spawn(process.execPath, [cli, 'mock', '-h', '127.0.0.1', '-p', String(port), specFile], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -101,35 +90,34 @@ export interface Throughput {
   ratio: number;
 }
 
-/** Each endpoint under the same load on our service and on Prism, alternating, median of `runs`. */
-export async function throughputAgainstPrism(service: RunningService, runs = 3, seconds = 4): Promise<Throughput[]> {
+/** Prism mocking the service's own /openapi.json, for the figures measured against it. */
+export async function prismFor(service: RunningService): Promise<{ url: string; stop: () => void }> {
   const spec = await (await request(`${service.url}/openapi.json`)).body.text();
   const specFile = path.join(service.dataDir, 'openapi.json');
   writeFileSync(specFile, spec);
   const prism = await startPrism(specFile);
-  const space = (await service.client({ token: () => service.token }).listSpaces()).items[0]!;
+  return { url: prism.url, stop: () => prism.child.kill('SIGTERM') };
+}
+
+/** Each read endpoint under the same load on our service and on Prism, alternating, median of `runs`. */
+export async function throughputAgainstPrism(service: RunningService, prismUrl: string, runs = 3, seconds = 4): Promise<Throughput[]> {
   const headers = { authorization: `Bearer ${service.token}`, 'content-type': 'application/json' };
-  const cases: Array<{ endpoint: string; method: 'GET' | 'POST'; path: string; body?: string }> = [
-    { endpoint: 'GET /v1/internal/models', method: 'GET', path: '/v1/internal/models' },
-    { endpoint: 'GET /v1/prompts', method: 'GET', path: '/v1/prompts' },
-    { endpoint: 'POST /v1/playground/chat (test/echo)', method: 'POST', path: '/v1/playground/chat', body: JSON.stringify({ app_id: space.id, model: 'test/echo', prompt: 'Say hello to the benchmark.' }) },
+  const cases: Array<{ endpoint: string; path: string }> = [
+    { endpoint: 'GET /v1/internal/models', path: '/v1/internal/models' },
+    { endpoint: 'GET /v1/prompts', path: '/v1/prompts' },
   ];
   const results: Throughput[] = [];
-  try {
-    for (const c of cases) {
-      const ours: Load[] = [];
-      const theirs: Load[] = [];
-      for (let r = 0; r < runs; r++) {
-        ours.push(await load(service.url + c.path, c.method, headers, c.body, seconds));
-        theirs.push(await load(prism.url + c.path, c.method, headers, c.body, seconds));
-      }
-      const mid = (xs: Load[]): Load => ({ requestsPerSecond: median(xs.map((x) => x.requestsPerSecond)), p99Ms: median(xs.map((x) => x.p99Ms)), errors: xs.reduce((n, x) => n + x.errors, 0) });
-      const o = mid(ours);
-      const p = mid(theirs);
-      results.push({ endpoint: c.endpoint, ours: o, prism: p, ratio: o.requestsPerSecond / p.requestsPerSecond });
+  for (const c of cases) {
+    const ours: Load[] = [];
+    const theirs: Load[] = [];
+    for (let r = 0; r < runs; r++) {
+      ours.push(await load(service.url + c.path, { headers, connections: 10, seconds }));
+      theirs.push(await load(prismUrl + c.path, { headers, connections: 10, seconds }));
     }
-  } finally {
-    prism.child.kill('SIGTERM');
+    const mid = (xs: Load[]): Load => ({ requestsPerSecond: median(xs.map((x) => x.requestsPerSecond)), p99Ms: median(xs.map((x) => x.p99Ms)), errors: xs.reduce((n, x) => n + x.errors, 0) });
+    const o = mid(ours);
+    const p = mid(theirs);
+    results.push({ endpoint: c.endpoint, ours: o, prism: p, ratio: o.requestsPerSecond / p.requestsPerSecond });
   }
   return results;
 }

@@ -14,7 +14,7 @@ async function main(): Promise<void> {
     extensionDevelopmentPath: ROOT,
     extensionTestsPath: path.join(ROOT, 'out/test/integration/index.js'),
     vscodeExecutablePath: process.env.VSCODE_EXECUTABLE_PATH,
-    version: process.env.VSCODE_EXECUTABLE_PATH ? undefined : '1.100.3',
+    version: process.env.VSCODE_EXECUTABLE_PATH ? undefined : '1.104.0',
     launchArgs: [workspace, '--disable-extensions', '--skip-welcome', '--skip-release-notes'],
   });
 }
