@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { deferred } from '../loadDeferred';
+import { SERVICE_EXEC_ARGV } from '../service/launch';
 import { isAlive, readLock } from '../service/lockFile';
 
 export interface LocalServiceOptions {
@@ -77,7 +78,7 @@ export class LocalService {
 
   private start(token: string): Promise<LocalEndpoint> {
     const script = path.join(this.options.extensionPath, 'dist', 'service.js');
-    const args = [script, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', this.options.dataDir, '--retention-days', String(this.options.retentionDays())];
+    const args = [...SERVICE_EXEC_ARGV, script, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', this.options.dataDir, '--retention-days', String(this.options.retentionDays())];
     const upstream = this.options.upstreamUrl();
     if (upstream) args.push('--upstream', upstream);
     this.options.log(`Starting the built-in service: ${path.basename(process.execPath)} ${args.map((a) => path.basename(a) === a ? a : path.relative(this.options.extensionPath, a) || a).join(' ')}`);

@@ -78,6 +78,8 @@ export class Database {
   /** Requests of the batch that is open (BEGIN done, COMMIT not yet). */
   private batch: Waiter[] | null = null;
   private savepoints = 0;
+  /** Where the service listens, recorded in the lock file (again when the lock is taken late). */
+  private url: string | null = null;
 
   private constructor(
     /** Null while the folder cannot be written (read-only, full at start): reads go on, writes retry it. */
@@ -132,9 +134,6 @@ export class Database {
     this.url = url;
     if (this.lockPath) writeLock(this.lockPath, { pid: process.pid, url, startedAt: new Date().toISOString() });
   }
-
-
-  private url: string | null = null;
 
   private get connection(): Connection {
     return this.inside ? this.writer : this.reader;

@@ -30,6 +30,12 @@ async function hostFigures(): Promise<HostFigures> {
 
 async function main(): Promise<void> {
   const rows: Array<[string, string, string]> = [];
+  // Each figure is shown as soon as it is measured; the table comes at the end.
+  const push = rows.push.bind(rows);
+  rows.push = (...added) => {
+    for (const r of added) process.stderr.write(`  ${r[0]}: ${r[1]}\n`);
+    return push(...added);
+  };
   const step = (what: string) => process.stderr.write(`… ${what}\n`);
 
   const serviceOnly = process.env.LLM_SPACES_BENCH_ONLY === 'service';

@@ -1,7 +1,7 @@
 // Persistence: data survives restarts; kill -9 in the middle of a burst loses no acknowledged write;
 // a second service on the same folder refuses to start; SIGTERM lets requests in flight finish.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -99,6 +99,25 @@ describe('service durability', function () {
       assert.equal(error.code, 2);
       assert.match(error.stderr, /--port must be a whole number/);
       assert.match(error.stderr, /Usage:/);
+      return true;
+    });
+    removeDir(dir);
+  });
+
+  it('exits at once on a Node older than 22.13, saying which Node it needs', async function () {
+    // The machine's own Node (Debian 12 has 20), found on PATH past the pinned runtime.
+    const older = (process.env.PATH ?? '')
+      .split(path.delimiter)
+      .map((dir) => path.join(dir, 'node'))
+      .find((file) => existsSync(file) && file !== process.execPath && !/node_modules|\.tools/.test(file) && /^v(1\d|2[01]|22\.([0-9]|1[0-2]))\./.test(execFileSync(file, ['--version']).toString()));
+    if (!older) {
+      console.log('      (no Node older than 22.13 on this machine: nothing to run the check with)');
+      this.skip();
+    }
+    const dir = tempDir();
+    await assert.rejects(run(older, [SERVICE, 'serve', '--data', dir]), (error: { code: number; stderr: string }) => {
+      assert.equal(error.code, 1);
+      assert.match(error.stderr, /needs Node\.js 22\.13 or later/);
       return true;
     });
     removeDir(dir);

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { LlmSpacesClient, type ClientOptions } from '../../../src/api/client';
+import { SERVICE_EXEC_ARGV } from '../../../src/service/launch';
 
 const run = promisify(execFile);
 /** dist/service.js of this checkout, found upwards from wherever the bundle that imports this lives. */
@@ -58,7 +59,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const dataDir = options.dataDir ?? tempDir();
   const orgs: OrgHandle[] = [];
   for (const org of options.orgs ?? [{ name: 'Test org', rateLimit: options.rateLimit ?? 1_000_000 }]) orgs.push(await createOrg(dataDir, org.name, org.rateLimit));
-  const args = [SERVICE, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--stream-delay-ms', String(options.streamDelayMs ?? 0)];
+  const args = [...SERVICE_EXEC_ARGV, SERVICE, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--stream-delay-ms', String(options.streamDelayMs ?? 0)];
   if (options.token) args.push('--token', options.token);
   if (options.upstream) args.push('--upstream', options.upstream);
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
