@@ -44,19 +44,27 @@ export class LocalService {
     return this.starting;
   }
 
-  private async token(): Promise<string> {
+  /** This window's token for the service; `fresh` when it was just made (secret storage had none). */
+  private async token(): Promise<{ token: string; fresh: boolean }> {
     const existing = await this.options.getToken();
-    if (existing) return existing;
+    if (existing) return { token: existing, fresh: false };
     const token = `lls_${randomBytes(24).toString('base64url')}`;
     await this.options.storeToken(token);
-    return token;
+    return { token, fresh: true };
   }
 
   private async connectOrStart(): Promise<LocalEndpoint> {
     mkdirSync(this.options.dataDir, { recursive: true });
-    const token = await this.token();
+    const { token, fresh } = await this.token();
     for (let attempt = 0; attempt < 3; attempt++) {
       const lock = readLock(this.options.dataDir);
+      if (fresh && attempt === 0 && lock?.url && isAlive(lock.pid)) {
+        // A service started with a token this window no longer has (its secret storage was emptied, as
+        // a browser's can be): the service learns a new token only when it starts.
+        this.options.log('This window has no token for the running built-in service: restarting it with a new one.');
+        await this.stop();
+        continue;
+      }
       if (lock?.url && isAlive(lock.pid) && (await healthy(lock.url))) {
         this.lease();
         if (lock.pid !== this.child?.pid) this.options.log(`Connected to the built-in service of another window at ${lock.url} (pid ${lock.pid}).`);

@@ -46,8 +46,8 @@ export interface CodeServer {
   base: string;
   tmp: string;
   extensionsDir: string;
-  /** The server's data folder: extensions' global storage is under data/User/globalStorage. */
-  serverDataDir: string;
+  /** The server's user data: extensions' global storage is under User/globalStorage. */
+  userDataDir: string;
   process: ChildProcess;
   /** Installs a .vsix into this server's extension folder. */
   installExtension: (vsix: string) => Promise<void>;
@@ -78,7 +78,7 @@ export interface StartOptions {
 }
 
 /** Where the extension's built-in service keeps its data on this server. */
-export const serviceDataDir = (server: CodeServer) => path.join(server.serverDataDir, 'data', 'User', 'globalStorage', 'llm-spaces.llm-spaces', 'service');
+export const serviceDataDir = (server: CodeServer) => path.join(server.userDataDir, 'User', 'globalStorage', 'llm-spaces.llm-spaces', 'service');
 
 function serverArgs(host: Host, dirs: { userDataDir: string; serverDataDir: string; extensionsDir: string }): string[] {
   return [path.join(host.vscode, 'out', 'server-main.js'), '--accept-server-license-terms', '--disable-telemetry',
@@ -89,7 +89,7 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
   const host = options.host ?? hostFromEnv();
   const tmp = options.home ?? mkdtempSync(path.join(os.tmpdir(), 'llm-spaces-host-'));
   const dirs = { userDataDir: path.join(tmp, 'user'), serverDataDir: path.join(tmp, 'server'), extensionsDir: path.join(tmp, 'extensions') };
-  const machineSettings = path.join(dirs.serverDataDir, 'data', 'Machine', 'settings.json');
+  const machineSettings = path.join(dirs.userDataDir, 'Machine', 'settings.json');
   mkdirSync(path.dirname(machineSettings), { recursive: true });
   mkdirSync(dirs.extensionsDir, { recursive: true });
   if (!existsSync(machineSettings) || options.settings) writeFileSync(
@@ -123,7 +123,7 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
     base: `http://127.0.0.1:${port}`,
     tmp,
     extensionsDir: dirs.extensionsDir,
-    serverDataDir: dirs.serverDataDir,
+    userDataDir: dirs.userDataDir,
     process: child,
     installExtension: async (vsix) => {
       await promisify(execFile)(host.node, [...serverArgs(host, dirs), '--install-extension', path.resolve(vsix)]);

@@ -136,4 +136,25 @@ describe('built-in service lifecycle (LocalService)', function () {
       removeDir(dir);
     }
   });
+
+  it('restarts a running service for a window whose secret storage lost its token, and the new token works', async () => {
+    const dir = tempDir();
+    const first = window(dir);
+    const a = await first.service.ensure();
+    // A second window with empty secret storage, as a browser's can be after a reload.
+    const second = window(dir);
+    const b = await second.service.ensure();
+    assert.notEqual(b.pid, a.pid, 'the service was restarted with the new token');
+    assert.ok(!isAlive(a.pid));
+    const client = new LlmSpacesClient({ baseUrl: b.url, token: () => b.token });
+    assert.ok((await client.listSpaces()).items.length > 0, 'the new token is accepted');
+    const old = new LlmSpacesClient({ baseUrl: b.url, token: () => a.token });
+    assert.ok((await old.listSpaces()).items.length > 0, 'the first window\'s token still works too');
+    await client.close();
+    await old.close();
+    first.service.dispose();
+    second.service.dispose();
+    assert.ok(await waitDead(b.pid));
+    removeDir(dir);
+  });
 });
