@@ -265,6 +265,11 @@ export class Database {
     for (const w of waiters) w.resolve();
   }
 
+  /** True while a transaction's function runs (its reads see its own uncommitted writes). */
+  get inTransaction(): boolean {
+    return this.inside;
+  }
+
   /** Changes with every commit: what was read at one version holds until it moves. */
   get version(): number {
     return this.commits;

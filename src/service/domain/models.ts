@@ -28,7 +28,6 @@ function toModel(row: ModelRow): CatalogueModel {
   return { record: parseJson<ModelRecord>(row.record, {} as ModelRecord), quality: row.quality, latencyMs: row.latency_ms };
 }
 
-/** Public models and the caller organization's own, ordered by namespace. */
 /** Adds a model of the public catalogue, with the figures routing scores it by. */
 export function insertCatalogueModel(db: Database, record: ModelRecord, figures: { quality: number; latencyMs: number }): void {
   db.run('INSERT INTO models (id, namespace, org_id, record, quality, latency_ms) VALUES ($id, $namespace, NULL, $record, $quality, $latency)', {
@@ -40,10 +39,33 @@ export function insertCatalogueModel(db: Database, record: ModelRecord, figures:
   });
 }
 
+interface Catalogue {
+  models: CatalogueModel[];
+  byId: Map<string, CatalogueModel>;
+}
+
+/**
+ * Parsed catalogues per organization, kept until the next commit. Reading and parsing every model's
+ * record for each chat was most of a chat's time under load.
+ */
+const catalogues = new WeakMap<Database, { version: number; byOrg: Map<string, Catalogue> }>();
+
+function catalogue(db: Database, orgId: string): Catalogue {
+  let cache = catalogues.get(db);
+  if (!cache || cache.version !== db.version) catalogues.set(db, (cache = { version: db.version, byOrg: new Map() }));
+  let entry = cache.byOrg.get(orgId);
+  if (!entry) {
+    const models = db.all<ModelRow>('SELECT id, record, quality, latency_ms FROM models WHERE org_id IS NULL OR org_id = $org ORDER BY namespace', { org: orgId }).map(toModel);
+    entry = { models, byId: new Map(models.map((m) => [String(m.record.id), m])) };
+    // Inside a transaction the writer sees its own uncommitted rows: those are never kept.
+    if (!db.inTransaction) cache.byOrg.set(orgId, entry);
+  }
+  return entry;
+}
+
+/** Public models and the caller organization's own, ordered by namespace. */
 export function visibleModels(db: Database, caller: Caller): CatalogueModel[] {
-  return db
-    .all<ModelRow>('SELECT id, record, quality, latency_ms FROM models WHERE org_id IS NULL OR org_id = $org ORDER BY namespace', { org: caller.orgId })
-    .map(toModel);
+  return catalogue(db, caller.orgId).models;
 }
 
 export function listModels(db: Database, caller: Caller): ModelRecord[] {
@@ -53,8 +75,7 @@ export function listModels(db: Database, caller: Caller): ModelRecord[] {
 }
 
 export function findModel(db: Database, caller: Caller, id: string): CatalogueModel | undefined {
-  const row = db.get<ModelRow>('SELECT id, record, quality, latency_ms FROM models WHERE id = $id AND (org_id IS NULL OR org_id = $org)', { id, org: caller.orgId });
-  return row && toModel(row);
+  return catalogue(db, caller.orgId).byId.get(id);
 }
 
 /** A model by namespace (`openai/gpt-4o`), by id, or by bare name when that name is unambiguous. */
