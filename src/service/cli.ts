@@ -8,7 +8,8 @@ import { openDataFolder } from './dataFolder';
 import { DataFolderLockedError, type Database } from './db';
 import { hasOrganizationToken, issueToken, tokenExists } from './domain/auth';
 import { defaultOrganizationId, insertOrganization } from './domain/orgs';
-import { buildApp, closeApp } from './http/app';
+import { buildApp } from './http/app';
+import { closeApp } from './http/lifecycle';
 import { startRetention } from './retention';
 import { StorageError } from './storageError';
 

@@ -70,8 +70,11 @@ const middle = (xs: LoadFigures[]): LoadFigures => ({ requestsPerSecond: median(
 
 const rssMB = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
-/** The service's resident memory before and after `chats` logged chats. */
-export async function memoryAcrossChats(chats: number): Promise<{ beforeMB: number; afterMB: number; seconds: number }> {
+/**
+ * The service's resident memory before `chats` logged chats, after them, and after as many again: the
+ * second step shows whether memory follows the request log or levels off.
+ */
+export async function memoryAcrossChats(chats: number): Promise<{ beforeMB: number; afterMB: number; againMB: number; seconds: number }> {
   const service = await startService({ orgs: [{ name: 'Bench org', rateLimit: BENCH_RATE_LIMIT }] });
   try {
     const space = (await service.client().listSpaces()).items[0]!;
@@ -83,7 +86,9 @@ export async function memoryAcrossChats(chats: number): Promise<{ beforeMB: numb
     const started = performance.now();
     await load(`${service.url}/v1/playground/chat`, { method: 'POST', headers, body, connections: 50, amount: chats });
     const seconds = (performance.now() - started) / 1000;
-    return { beforeMB, afterMB: rssMB(service.child.pid!), seconds };
+    const afterMB = rssMB(service.child.pid!);
+    await load(`${service.url}/v1/playground/chat`, { method: 'POST', headers, body, connections: 50, amount: chats });
+    return { beforeMB, afterMB, againMB: rssMB(service.child.pid!), seconds };
   } finally {
     await service.stop();
   }

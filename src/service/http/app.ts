@@ -11,6 +11,8 @@ import { prepareChat, runChat, type EngineOptions } from '../playground/engine';
 import { Problem, parseInput } from '../problem';
 import { StorageError } from '../storageError';
 import { openApiDocument } from './openapi';
+import { answerClientError, answerFrameworkError } from './clientErrors';
+import { ShutdownError, closing, openChats } from './lifecycle';
 import { RateLimiter } from './rateLimiter';
 import { TokenCache } from './tokenCache';
 import { ROUTES, type RouteSpec } from './routes';
@@ -44,10 +46,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Errors the framework raises before a route runs (bad percent-encoding) answer in the same shape.
-    frameworkErrors: (error, _request, reply) => {
-      const [status, detail] = error.code === 'FST_ERR_BAD_URL' ? [400, 'The URL is not valid percent-encoding.'] : error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? [414, 'A part of the URL is too long.'] : [400, 'The request could not be routed.'];
-      void (reply as FastifyReply).code(status).send({ detail });
-    },
+    frameworkErrors: (error, _request, reply) => answerFrameworkError(error, reply as FastifyReply),
     clientErrorHandler: answerClientError,
   });
   const limiter = new RateLimiter(untilWrite(db, (orgId) => rateLimitOf(db, orgId)));
@@ -113,42 +112,6 @@ function spaceKeyScope(spec: RouteSpec) {
   return async (request: FastifyRequest) => {
     if (request.caller?.appId && spec.spaceKey === 'refused') throw new Problem(403, `A Space key cannot do this (${spec.summary.toLowerCase()}): use an organization token.`);
   };
-}
-
-const openChats = new WeakMap<FastifyInstance, Set<AbortController>>();
-const closing = new WeakSet<FastifyInstance>();
-
-/** Why an open chat was stopped. */
-export class ShutdownError extends Error {
-  constructor() {
-    super('the service shut down');
-  }
-}
-
-/**
- * Stops the app: new requests get 503, requests in flight may finish within `deadlineMs`; chats still
- * running then are stopped (a stream ends with an error event) and logged as failed.
- */
-export async function closeApp(app: FastifyInstance, deadlineMs: number): Promise<void> {
-  closing.add(app);
-  const deadline = setTimeout(() => {
-    for (const chat of openChats.get(app) ?? []) chat.abort(new ShutdownError());
-    // What is still open a moment later (a client that does not read) is cut.
-    setTimeout(() => app.server.closeAllConnections(), 2000).unref();
-  }, deadlineMs);
-  try {
-    await app.close();
-  } finally {
-    clearTimeout(deadline);
-  }
-}
-
-/** Malformed requests Node's HTTP parser refuses (a URL or headers over its limit): same shape. */
-function answerClientError(error: Error & { code?: string }, socket: import('node:net').Socket): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
-  const [status, detail] = error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'The URL or the headers are too long.'] : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'The request took too long to arrive.'] : [400, 'The request is not valid HTTP.'];
-  const body = JSON.stringify({ detail });
-  socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 /** Memoizes `fn` per argument until the next write transaction. */
