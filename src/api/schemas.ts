@@ -5,11 +5,13 @@
 import { z } from 'zod';
 import { PROMPT_DESCRIPTION_MAX, PROMPT_TITLE_MAX } from './limits';
 
+/** A uuid-shaped string (8-4-4-4-12 hex); the hosted service does not promise RFC versions. */
+export const Uuid = z.guid({ error: 'must be a uuid' });
 /**
- * A uuid-shaped string (8-4-4-4-12 hex); the hosted service does not promise RFC versions. Hex digits
- * are matched case-insensitively: what is parsed is lower case.
+ * A uuid in a request (body or path): hex digits match case-insensitively, so what is parsed is lower
+ * case. Records keep the plain schema; lower-casing every id of a long answer cost the client time.
  */
-export const Uuid = z.guid({ error: 'must be a uuid' }).overwrite((id) => id.toLowerCase());
+export const UuidInput = Uuid.overwrite((id) => id.toLowerCase());
 const Timestamp = z.string();
 const nullish = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
 
@@ -314,10 +316,10 @@ export const MaxTokens = z.int().min(1, 'must be at least 1');
 const Weight = z.number().min(0, 'must be 0 or more').max(1_000_000);
 
 export const SpaceUpdateBody = z.object({
-  id: Uuid,
-  sandbox_of: nullish(Uuid),
+  id: UuidInput,
+  sandbox_of: nullish(UuidInput),
   use_parent_custom_data: nullish(z.boolean()),
-  benchmark_model_id: nullish(Uuid),
+  benchmark_model_id: nullish(UuidInput),
   name: nullish(text(1, 120)),
   description: nullish(text(0, 1000)),
   app_logo: nullish(z.string().max(100_000)),
@@ -329,21 +331,21 @@ export const SpaceUpdateBody = z.object({
       max_switch_model_retries: nullish(z.int().min(0).max(10)),
       max_same_model_retries: nullish(z.int().min(0).max(10)),
       optimize_internal_requests: nullish(z.int().min(0).max(1)),
-      prompt_id: nullish(Uuid),
+      prompt_id: nullish(UuidInput),
     }),
   ),
   has_failover_chain: nullish(z.boolean()),
   settings: nullish(
     z.object({
-      assistant_id: nullish(Uuid),
-      assistant_version_id: nullish(Uuid),
+      assistant_id: nullish(UuidInput),
+      assistant_version_id: nullish(UuidInput),
       instructions: nullish(z.string().max(100_000)),
       max_tokens: nullish(MaxTokens),
       temperature: nullish(Temperature),
     }),
   ),
   /** Local-service extension: the failover chain's order, as model ids. Remote services ignore it. */
-  failover_model_ids: nullish(z.array(Uuid).max(20)),
+  failover_model_ids: nullish(z.array(UuidInput).max(20)),
 });
 
 const IntegrationGroup = z.object({
@@ -374,7 +376,7 @@ export const PromptListQuery = z.object({ show: PromptShow.default('all') });
 
 export const ConversationUpdateBody = z.object({
   name: nullish(z.string().max(200)),
-  settings: nullish(z.object({ assistant_id: nullish(Uuid), assistant_version_id: nullish(Uuid) })),
+  settings: nullish(z.object({ assistant_id: nullish(UuidInput), assistant_version_id: nullish(UuidInput) })),
 });
 
 /** Data URLs, e.g. `data:image/png;base64,...`; the local service checks the media type. */
@@ -382,14 +384,14 @@ const Attachment = z.string().max(20 * 1024 * 1024);
 
 export const ChatBody = z.object({
   prompt: z.string(),
-  app_id: Uuid,
+  app_id: UuidInput,
   model: nullish(z.string()),
   temperature: nullish(Temperature),
   max_tokens: nullish(MaxTokens),
-  assistant_id: nullish(Uuid),
-  assistant_version_id: nullish(Uuid),
-  conversation_id: nullish(Uuid),
-  parent_request_id: nullish(Uuid),
+  assistant_id: nullish(UuidInput),
+  assistant_version_id: nullish(UuidInput),
+  conversation_id: nullish(UuidInput),
+  parent_request_id: nullish(UuidInput),
   plugins: z.array(z.string()).optional(),
   images: nullish(z.array(Attachment)),
   files: nullish(z.array(Attachment)),
@@ -438,7 +440,7 @@ export const ToggleResult = z.looseObject({ success: z.boolean(), model: z.strin
 
 export const ConversationCreateBody = z.object({
   name: z.string().max(200),
-  settings: nullish(z.object({ assistant_id: nullish(Uuid), assistant_version_id: nullish(Uuid) })),
+  settings: nullish(z.object({ assistant_id: nullish(UuidInput), assistant_version_id: nullish(UuidInput) })),
 });
 
 export const ConversationReadBody = z.object({ include_requests: z.boolean().default(false) });
@@ -484,7 +486,7 @@ export const AssistantVersionCreateBody = z.object({
   greeting: nullish(z.string().max(100_000)),
   writing_style: nullish(z.string().max(100_000)),
   sample_interactions: nullish(z.string().max(100_000)),
-  model_id: nullish(Uuid),
+  model_id: nullish(UuidInput),
   temperature: nullish(Temperature),
   max_tokens: nullish(MaxTokens),
   published: z.boolean().optional(),

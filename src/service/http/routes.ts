@@ -46,12 +46,12 @@ export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   handler?: (ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>) => unknown;
 }
 
-const AppParams = z.object({ app_id: S.Uuid });
-const AppConversationParams = z.object({ app_id: S.Uuid, conversation_id: z.string().min(1).max(200) });
-const AppAssistantParams = z.object({ app_id: S.Uuid, assistant_id: S.Uuid });
-const VersionParams = z.object({ app_id: S.Uuid, assistant_id: S.Uuid, version_id: S.Uuid });
-const PromptParams = z.object({ prompt_id: S.Uuid });
-const ToggleParams = z.object({ app_id: S.Uuid, model_id: S.Uuid });
+const AppParams = z.object({ app_id: S.UuidInput });
+const AppConversationParams = z.object({ app_id: S.UuidInput, conversation_id: z.string().min(1).max(200) });
+const AppAssistantParams = z.object({ app_id: S.UuidInput, assistant_id: S.UuidInput });
+const VersionParams = z.object({ app_id: S.UuidInput, assistant_id: S.UuidInput, version_id: S.UuidInput });
+const PromptParams = z.object({ prompt_id: S.UuidInput });
+const ToggleParams = z.object({ app_id: S.UuidInput, model_id: S.UuidInput });
 
 function route<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(spec: RouteSpec<P, Q, B>): RouteSpec {
   return spec as unknown as RouteSpec;
