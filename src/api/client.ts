@@ -14,6 +14,7 @@ import {
   ModelRecord,
   Organization,
   PromptRecord,
+  RegeneratedKey,
   SpaceCreated,
   SpaceList,
   SpaceModels,
@@ -143,6 +144,11 @@ export class LlmSpacesClient {
 
   createSpace(body: SpaceCreateBody, signal?: AbortSignal) {
     return this.transport.send({ method: 'POST', path: '/v1/apps/create', body, schema: SpaceCreated, signal });
+  }
+
+  /** A new key for a Space, shown only in this answer; the old key stops working. */
+  regenerateSpaceKey(appId: string, signal?: AbortSignal) {
+    return this.transport.send({ method: 'POST', path: `/v1/apps/${seg(appId)}/regenerate-key`, body: {}, schema: RegeneratedKey, signal });
   }
 
   getSpaceModels(appId: string, signal?: AbortSignal) {

@@ -359,6 +359,12 @@ export const IntegrationsBody = z.object({
   logs: nullish(IntegrationGroup),
 });
 
+/** The update as the built-in service reads it: the interface's names or the hosted service's (`prom`, `loki`). */
+export const IntegrationsBodyEither = IntegrationsBody.extend({
+  prom: nullish(IntegrationGroup),
+  loki: nullish(IntegrationGroup),
+});
+
 export const PromptCreateBody = z.object({
   prompt: z.string().max(200_000),
   title: PromptTitle,
@@ -418,6 +424,11 @@ export const SpaceCreateBody = z.object({
   name: nullish(text(1, 120)),
   description: nullish(text(0, 1000)),
   app_logo: nullish(z.string().max(100_000)),
+});
+
+export const RegeneratedKey = z.looseObject({
+  created_key: z.string(),
+  key_end: z.string(),
 });
 
 export const SpaceCreated = z.looseObject({
@@ -577,6 +588,7 @@ export type AssistantVersion = z.infer<typeof AssistantVersion>;
 export type Organization = z.infer<typeof Organization>;
 export type SpaceUpdateBody = z.input<typeof SpaceUpdateBody>;
 export type IntegrationsBody = z.input<typeof IntegrationsBody>;
+export type IntegrationsBodyEither = z.input<typeof IntegrationsBodyEither>;
 export type PromptCreateBody = z.input<typeof PromptCreateBody>;
 export type PromptUpdateBody = z.input<typeof PromptUpdateBody>;
 export type PromptShow = z.infer<typeof PromptShow>;
@@ -586,6 +598,7 @@ export type SpaceListQuery = Partial<z.infer<typeof SpaceListQuery>>;
 export type SpaceList = z.infer<typeof SpaceList>;
 export type SpaceCreateBody = z.input<typeof SpaceCreateBody>;
 export type SpaceCreated = z.infer<typeof SpaceCreated>;
+export type RegeneratedKey = z.infer<typeof RegeneratedKey>;
 export type SpaceModels = z.infer<typeof SpaceModels>;
 export type ToggleResult = z.infer<typeof ToggleResult>;
 export type ConversationCreateBody = z.input<typeof ConversationCreateBody>;

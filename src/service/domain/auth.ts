@@ -24,6 +24,11 @@ export function tokenExists(db: Database, token: string): boolean {
   return db.get('SELECT 1 AS ok FROM tokens WHERE hash = $hash', { hash: hashToken(token) }) !== undefined;
 }
 
+/** Revokes every key of a Space (its tokens scoped to it). */
+export function revokeSpaceKeys(db: Database, appId: string): void {
+  db.run('DELETE FROM tokens WHERE app_id = $app', { app: appId });
+}
+
 /** Whether the organization has a token of its own (not a Space key). */
 export function hasOrganizationToken(db: Database, orgId: string): boolean {
   return db.get('SELECT 1 AS x FROM tokens WHERE org_id = $org AND app_id IS NULL', { org: orgId }) !== undefined;

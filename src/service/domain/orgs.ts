@@ -1,6 +1,6 @@
 // Organizations: the record of spec 2.10, usage counters, integrations and alert e-mails.
 import { randomUUID } from 'node:crypto';
-import type { IntegrationsBody, Organization } from '../../api/schemas';
+import type { IntegrationsBodyEither, Organization } from '../../api/schemas';
 import type { Database } from '../db';
 import { notFound } from '../problem';
 import { nowIso, parseJson } from './caller';
@@ -106,9 +106,12 @@ export function rateLimitOf(db: Database, orgId: string): number {
   return db.get<{ rate_limit: number }>('SELECT rate_limit FROM orgs WHERE id = $id', { id: orgId })?.rate_limit ?? 200;
 }
 
-/** An omitted group keeps its values, a null group clears it, an object sets all three fields. */
-export function updateIntegrations(db: Database, orgId: string, body: IntegrationsBody): Organization {
-  const groups = { metrics: body.metrics, logs: body.logs };
+/**
+ * An omitted group keeps its values, a null group clears it, an object sets all three fields. The
+ * hosted service's names for the groups (`prom`, `loki`) are read too.
+ */
+export function updateIntegrations(db: Database, orgId: string, body: IntegrationsBodyEither): Organization {
+  const groups = { metrics: body.metrics !== undefined ? body.metrics : body.prom, logs: body.logs !== undefined ? body.logs : body.loki };
   for (const [group, value] of Object.entries(groups)) {
     if (value === undefined) continue;
     db.run(`UPDATE orgs SET ${group}_id = $id, ${group}_token = $token, ${group}_endpoint = $endpoint, modified_on = $now WHERE id = $org`, {

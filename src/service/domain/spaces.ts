@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { Database } from '../db';
 import { forbidden, invalid, notFound } from '../problem';
 import { laterThan, nowIso, parseJson, type Caller } from './caller';
-import { issueToken } from './auth';
+import { issueToken, revokeSpaceKeys } from './auth';
 import { findModel, findModelByName, requireModel, setFailoverChain, spaceModels } from './models';
 import { findPrompt } from './prompts';
 import { checkAssistantChoice } from './assistants';
@@ -172,6 +172,16 @@ export function insertSpace(db: Database, orgId: string, identity: string, space
   const caller: Caller = { orgId, appId: null, identity };
   setFailoverChain(db, id, DEFAULT_FAILOVER.flatMap((ns) => findModelByName(db, caller, ns)?.record.id ?? []));
   return { id, org_id: orgId, created_key: key.token, key_end: key.keyEnd, name: space.name ?? 'Untitled Space', description: space.description ?? '' };
+}
+
+/** A new key for a Space; the old one stops working at once. The new key is shown only now. */
+export function regenerateKey(db: Database, caller: Caller, appId: string): { created_key: string; key_end: string } {
+  const row = loadApp(db, caller, appId);
+  requirePermission(caller, 'manage_keys');
+  revokeSpaceKeys(db, row.id);
+  const key = issueToken(db, caller.orgId, row.id);
+  db.run('UPDATE apps SET hashed_key = $hash, key_end = $end, modified_on = $now WHERE id = $id', { hash: key.hash, end: key.keyEnd, now: laterThan(row.modified_on), id: row.id });
+  return { created_key: key.token, key_end: key.keyEnd };
 }
 
 export function createSpace(db: Database, caller: Caller, body: { name?: string | null; description?: string | null; app_logo?: string | null }) {

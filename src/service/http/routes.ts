@@ -67,7 +67,7 @@ export const ROUTES: RouteSpec[] = [
     handler: (ctx) => spaces.updateSpace(ctx.db, ctx.caller, ctx.body),
   }),
   route({
-    method: 'PUT', url: '/v1/orgs/integrations', spaceKey: 'refused', summary: 'Update the organization\'s observability integrations', body: S.IntegrationsBody, response: S.Organization, writes: true,
+    method: 'PUT', url: '/v1/orgs/integrations', spaceKey: 'refused', summary: 'Update the organization\'s observability integrations', body: S.IntegrationsBodyEither, response: S.Organization, writes: true,
     handler: (ctx) => {
       spaces.requirePermission(ctx.caller, 'edit');
       return orgs.updateIntegrations(ctx.db, ctx.caller.orgId, ctx.body);
@@ -108,6 +108,11 @@ export const ROUTES: RouteSpec[] = [
   route({
     method: 'POST', url: '/v1/apps/create', spaceKey: 'refused', summary: 'Create a Space', extra: true, body: S.SpaceCreateBody, bodyOptional: true, response: S.SpaceCreated, writes: true,
     handler: (ctx) => spaces.createSpace(ctx.db, ctx.caller, ctx.body),
+  }),
+  route({
+    method: 'POST', url: '/v1/apps/:app_id/regenerate-key', spaceKey: 'refused', summary: 'Make a new key for a Space (the old one stops working)', extra: true,
+    params: AppParams, body: z.object({}), bodyOptional: true, response: S.RegeneratedKey, writes: true,
+    handler: (ctx) => spaces.regenerateKey(ctx.db, ctx.caller, ctx.params.app_id),
   }),
   route({
     method: 'GET', url: '/v1/apps/:app_id', spaceKey: 'own Space', summary: 'Read a Space with its sandbox', extra: true, params: AppParams, response: S.SpaceUpdateResponse,

@@ -36,6 +36,7 @@ const CASES: Case[] = [
   { method: 'GET', route: '/v1/apps/:app_id/assistants/:assistant_id/versions/:version_id', path: (i) => `/v1/apps/${i.app}/assistants/${i.assistant}/versions/${i.version}`, key: 'own Space' },
   { method: 'POST', route: '/v1/apps/', path: () => '/v1/apps/', body: () => ({}), key: 'read' },
   { method: 'POST', route: '/v1/apps/create', path: () => '/v1/apps/create', body: () => ({ name: 'made by a key' }), key: 'refused' },
+  { method: 'POST', route: '/v1/apps/:app_id/regenerate-key', path: (i) => `/v1/apps/${i.app}/regenerate-key`, body: () => ({}), key: 'refused' },
   { method: 'GET', route: '/v1/apps/:app_id', path: (i) => `/v1/apps/${i.app}`, key: 'own Space' },
   { method: 'GET', route: '/v1/apps/:app_id/models', path: (i) => `/v1/apps/${i.app}/models`, key: 'own Space' },
   { method: 'PUT', route: '/v1/apps/:app_id/models/:model_id/toggle', path: (i) => `/v1/apps/${i.app}/models/${i.model}/toggle?enable=false`, key: 'refused' },
@@ -123,5 +124,17 @@ describe('what a Space key may do, per endpoint', function () {
     assert.equal(res.status, 403);
     const after = (await raw(service.url, 'GET', '/v1/prompts?show=org', { token: service.token })).json as unknown[];
     assert.equal(after.length, before.length);
+  });
+
+  it('a regenerated key replaces the old one at once, and is shown only in that answer', async () => {
+    const client = service.client();
+    const created = await client.createSpace({ name: 'Rekeyed' });
+    const renewed = await client.regenerateSpaceKey(created.id);
+    assert.notEqual(renewed.created_key, created.created_key);
+    assert.equal(renewed.key_end, renewed.created_key.slice(-4));
+    assert.equal((await raw(service.url, 'GET', `/v1/apps/${created.id}`, { token: created.created_key })).status, 401, 'the old key stops working');
+    assert.equal((await raw(service.url, 'GET', `/v1/apps/${created.id}`, { token: renewed.created_key })).status, 200);
+    const detail = await raw(service.url, 'GET', `/v1/apps/${created.id}`, { token: service.token });
+    assert.ok(!detail.text.includes(renewed.created_key), 'the key is never answered again');
   });
 });
