@@ -220,15 +220,20 @@ export const PauseInvoice = z.looseObject({
 
 export const SubscriptionPauseReason = z.looseObject({ invoices: z.array(PauseInvoice) });
 
+/**
+ * When an alert e-mail was sent: an ISO 8601 timestamp (conventions.md, corrections). Services that
+ * sent epoch seconds (this one up to 0.1.0) are read too, as the same instant in ISO form.
+ */
+const AlertStamp = nullish(z.union([z.string(), z.number().transform((seconds) => new Date(seconds * 1000).toISOString())]));
 export const AlertEmails = z.looseObject({
-  soft_limit: nullish(z.number()),
-  hard_limit: nullish(z.number()),
-  payment_failed: nullish(z.number()),
-  usage_reset: nullish(z.number()),
-  usage_50: nullish(z.number()),
-  usage_80: nullish(z.number()),
-  usage_90: nullish(z.number()),
-  usage_100: nullish(z.number()),
+  soft_limit: AlertStamp,
+  hard_limit: AlertStamp,
+  payment_failed: AlertStamp,
+  usage_reset: AlertStamp,
+  usage_50: AlertStamp,
+  usage_80: AlertStamp,
+  usage_90: AlertStamp,
+  usage_100: AlertStamp,
 });
 
 export const SpacesSubscriptionTier = z.enum(['INTERNAL', 'FREE', 'PRO', 'TEAM', 'ENTERPRISE']);
@@ -328,8 +333,8 @@ export const SpaceUpdateBody = z.object({
     z.object({
       privacy_level: nullish(z.int().min(0).max(2)),
       max_cost: nullish(z.number().min(0)),
-      max_switch_model_retries: nullish(z.int().min(0).max(10)),
-      max_same_model_retries: nullish(z.int().min(0).max(10)),
+      max_switch_model_retries: nullish(z.int().min(0, 'must be 0 to 5').max(5, 'must be 0 to 5')),
+      max_same_model_retries: nullish(z.int().min(0, 'must be 0 to 3').max(3, 'must be 0 to 3')),
       optimize_internal_requests: nullish(z.int().min(0).max(1)),
       prompt_id: nullish(UuidInput),
     }),

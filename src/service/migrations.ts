@@ -3,7 +3,7 @@
 import type { Database } from './db';
 import { CATALOGUE, PUBLIC_PROMPTS, SERVICE_ORG_ID, stableId } from './catalogue';
 import { insertCatalogueModel } from './domain/models';
-import { insertOrganization } from './domain/orgs';
+import { insertOrganization, migrateAlertStamps } from './domain/orgs';
 import type { ModelRecord } from '../api/schemas';
 import { insertSeedPrompt } from './domain/prompts';
 
@@ -210,6 +210,8 @@ const MIGRATIONS: Migration[] = [
   seedDefaultOrganization,
   // The request log's retention deletes by age.
   (db) => db.exec('CREATE INDEX requests_added ON requests(added_on)'),
+  // Alert e-mail stamps are ISO timestamps, as the hosted service answers them.
+  migrateAlertStamps,
 ];
 
 /** How many migrations this database has not seen. */

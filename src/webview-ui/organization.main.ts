@@ -42,7 +42,7 @@ function usage(org: MaskedOrganization): HTMLElement {
 
 function subscription(org: MaskedOrganization): HTMLElement {
   const invoices = org.subscription_pause_reason?.invoices ?? [];
-  const alerts = Object.entries(org.alert_emails ?? {}).filter(([, at]) => typeof at === 'number' && at > 0);
+  const alerts = Object.entries(org.alert_emails ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && Number.isFinite(Date.parse(entry[1])));
   return h(
     'section',
     { class: 'card', 'aria-label': 'Subscription' },
@@ -68,7 +68,7 @@ function subscription(org: MaskedOrganization): HTMLElement {
         }))
       : h('p', { class: 'hint' }, 'None: the subscription is not paused.'),
     h('h3', {}, 'Alert e-mails sent'),
-    alerts.length ? table(alerts.map(([k, at]) => [k.replace(/_/g, ' '), new Date((at as number) * 1000).toLocaleString()]), 'Alert e-mails sent') : h('p', { class: 'hint' }, 'None this cycle.'),
+    alerts.length ? table(alerts.map(([k, at]) => [k.replace(/_/g, ' '), new Date(at).toLocaleString()]), 'Alert e-mails sent') : h('p', { class: 'hint' }, 'None this cycle.'),
   );
 }
 

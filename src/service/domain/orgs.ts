@@ -155,14 +155,23 @@ export function countFailedRequest(db: Database, orgId: string): void {
   db.run('UPDATE orgs SET num_requests = num_requests + 1 WHERE id = $org', { org: orgId });
 }
 
+/** Alert stamps stored as epoch seconds (up to 0.1.0) become ISO timestamps. */
+export function migrateAlertStamps(db: Database): void {
+  for (const row of db.all<{ id: string; alert_emails: string }>('SELECT id, alert_emails FROM orgs WHERE alert_emails IS NOT NULL')) {
+    const stamps = parseJson<Record<string, unknown>>(row.alert_emails, {}) ?? {};
+    const iso = Object.fromEntries(Object.entries(stamps).map(([k, v]) => [k, typeof v === 'number' ? new Date(v * 1000).toISOString() : v]));
+    db.run('UPDATE orgs SET alert_emails = $a WHERE id = $id', { a: JSON.stringify(iso), id: row.id });
+  }
+}
+
 function stampAlerts(db: Database, orgId: string, added: number): void {
   const row = db.get<{ spent: number; profile: string; alert_emails: string | null }>('SELECT total_tokens_cost AS spent, profile, alert_emails FROM orgs WHERE id = $id', { id: orgId });
   if (!row) return;
   const limits = parseJson<{ spending_limit_soft?: number | null; spending_limit_hard?: number | null }>(row.profile, {});
   const before = row.spent - added;
   const crossed = (limit: number | null | undefined) => !!limit && limit > 0 && before < limit && row.spent >= limit;
-  const alerts = parseJson<Record<string, number | null>>(row.alert_emails, {}) ?? {};
-  const now = Math.floor(Date.now() / 1000);
+  const alerts = parseJson<Record<string, string | null>>(row.alert_emails, {}) ?? {};
+  const now = nowIso();
   const hard = limits.spending_limit_hard;
   const due = [
     crossed(limits.spending_limit_soft) && 'soft_limit',

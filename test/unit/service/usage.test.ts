@@ -1,7 +1,8 @@
 // Usage counters and the alert e-mail stamps a request's spend crosses.
 import assert from 'node:assert/strict';
 import { openDataFolder } from '../../../src/service/dataFolder';
-import { defaultOrganizationId, getOrganization, recordUsage } from '../../../src/service/domain/orgs';
+import { AlertEmails } from '../../../src/api/schemas';
+import { defaultOrganizationId, getOrganization, migrateAlertStamps, recordUsage } from '../../../src/service/domain/orgs';
 import { removeDir, tempDir } from '../support/service';
 
 const spend = (cost: number) => ({ promptTokens: 10, completionTokens: 20, promptCost: cost / 2, completionCost: cost / 2, totalCost: cost, promptSavings: 0, completionSavings: 0, totalSavings: 0 });
@@ -24,9 +25,29 @@ describe('organization usage and alert e-mails', () => {
       assert.equal(at26.total_tokens, 60);
       assert.ok(Math.abs(at26.total_tokens_cost - 26) < 1e-9);
       await db.transaction(() => recordUsage(db, org, spend(30)));
-      assert.deepEqual(Object.keys(getOrganization(db, org).alert_emails ?? {}).sort(), ['hard_limit', 'soft_limit', 'usage_100', 'usage_50', 'usage_80', 'usage_90']);
+      const stamps = getOrganization(db, org).alert_emails ?? {};
+      assert.deepEqual(Object.keys(stamps).sort(), ['hard_limit', 'soft_limit', 'usage_100', 'usage_50', 'usage_80', 'usage_90']);
+      for (const at of Object.values(stamps)) assert.match(String(at), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, 'an ISO timestamp');
     } finally {
       await db.close();
+      removeDir(dir);
+    }
+  });
+
+  it('turns alert stamps stored as epoch seconds (0.1.0) into ISO timestamps, and the client reads either', () => {
+    const dir = tempDir();
+    const db = openDataFolder(dir);
+    try {
+      const org = defaultOrganizationId(db);
+      db.transactionNow(() => db.run('UPDATE orgs SET alert_emails = $a WHERE id = $id', { a: JSON.stringify({ soft_limit: 1_800_000_000, usage_50: null }), id: org }));
+      db.transactionNow(() => migrateAlertStamps(db));
+      const stamps = getOrganization(db, org).alert_emails as Record<string, unknown>;
+      assert.deepEqual(stamps, { soft_limit: '2027-01-15T08:00:00.000Z', usage_50: null });
+      const parsed = AlertEmails.parse({ soft_limit: 1_800_000_000, hard_limit: '2027-01-15T08:00:00.000Z' });
+      assert.equal(parsed.soft_limit, '2027-01-15T08:00:00.000Z');
+      assert.equal(parsed.hard_limit, '2027-01-15T08:00:00.000Z');
+    } finally {
+      void db.close();
       removeDir(dir);
     }
   });
