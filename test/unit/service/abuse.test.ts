@@ -130,4 +130,13 @@ describe('service under abuse', function () {
       upstream.breaking.delete('llama3.2');
     }
   });
+
+  it('answers a prompt of 199,000 characters without a space (the tokenizer once took seconds on such a run)', async () => {
+    const prompt = 'x'.repeat(199_000);
+    const created = await raw(service.url, 'POST', '/v1/prompts', { token: service.token, body: { prompt, title: 'One long word', description: 'tokenizer' } });
+    assert.equal(created.status, 200, created.text);
+    assert.ok((created.json as { tokens: number }).tokens > 0);
+    const chat = await raw(service.url, 'POST', '/v1/playground/chat', { token: service.token, body: { app_id: appId, prompt, model: 'test/echo', max_tokens: 50 } });
+    assert.equal(chat.status, 200, chat.text.slice(0, 200));
+  });
 });
