@@ -2,7 +2,7 @@
 // batches, at start and every hour. Each batch is a write like any other (it shares a commit with the
 // requests that arrive with it), so the log stops growing without a pause in answering.
 import type { Database } from './db';
-import { pruneRequests, retentionBatch } from './domain/requests';
+import { RETENTION_BATCH, pruneRequests } from './domain/requests';
 
 const EVERY_MS = 60 * 60_000;
 const DAY_MS = 24 * 60 * 60_000;
@@ -22,7 +22,7 @@ export function startRetention(db: Database, days: number, log: (line: string) =
     for (;;) {
       const deleted = await db.transaction(() => pruneRequests(db, cutoff));
       total += deleted;
-      if (deleted < retentionBatch || stopped) return total;
+      if (deleted < RETENTION_BATCH || stopped) return total;
       // Let the requests waiting behind this batch run before the next one.
       await new Promise((resolve) => setImmediate(resolve));
     }

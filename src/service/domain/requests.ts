@@ -62,11 +62,10 @@ export function conversationTurns(db: Database, appId: string, conversationId: s
 }
 
 /** Rows deleted by one retention step: small enough that a write waiting behind it barely notices. */
-const RETENTION_BATCH = 2000;
+export const RETENTION_BATCH = 2000;
 
 /** Deletes one batch of requests logged before `cutoff` (ISO time); returns how many went. */
 export function pruneRequests(db: Database, cutoff: string): number {
   return db.run(`DELETE FROM requests WHERE rowid IN (SELECT rowid FROM requests WHERE added_on < $cutoff LIMIT ${RETENTION_BATCH})`, { cutoff });
 }
 
-export const retentionBatch = RETENTION_BATCH;

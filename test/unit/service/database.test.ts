@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { openDataFolder } from '../../../src/service/dataFolder';
 import type { Database } from '../../../src/service/db';
+import { issueToken } from '../../../src/service/domain/auth';
 import { defaultOrganizationId } from '../../../src/service/domain/orgs';
 import { insertRequest } from '../../../src/service/domain/requests';
 import { listSpaces } from '../../../src/service/domain/spaces';
@@ -68,5 +69,8 @@ describe('service database', () => {
     const cache = new TokenCache(db, 100);
     for (let i = 0; i < 5000; i++) assert.equal(cache.caller(`lls_unknown_${i}`), undefined);
     assert.equal(cache.size, 0);
+    const token = db.transactionNow(() => issueToken(db, orgId, null)).token;
+    assert.equal(cache.caller(token)?.orgId, orgId);
+    assert.equal(cache.size, 1, 'a token that exists is kept');
   });
 });
