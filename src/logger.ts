@@ -16,6 +16,10 @@ export class Logger implements vscode.Disposable {
     this.channel.info(message);
   }
 
+  warn(message: string): void {
+    this.channel.warn(message);
+  }
+
   error(message: string): void {
     this.channel.error(message);
   }

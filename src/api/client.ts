@@ -1,7 +1,7 @@
 // The typed /v1 client: one method per endpoint of service-interface.md and of conventions.md.
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { z } from 'zod';
-import { ApiError, BadResponseError, NetworkError, StreamError } from './errors';
+import { ApiError, BadResponseError, NetworkError, StreamError, ValidationError, isMissingEndpoint } from './errors';
 import {
   AssistantSummary,
   AssistantVersion,
@@ -20,6 +20,7 @@ import {
   SpaceModels,
   SpaceUpdateResponse,
   StreamError as StreamErrorBody,
+  records,
   ToggleResult,
   type AssistantCreateBody,
   type AssistantVersionCreateBody,
@@ -37,17 +38,22 @@ import {
   type Usage,
 } from './schemas';
 import { Transport, parseBody, transportError, type TransportOptions } from './transport';
+import { integrationsToWire, type Dialect } from './wire';
 
 export type ClientOptions = TransportOptions;
 
 export type ChatStreamEvent =
   | { type: 'delta'; content: string }
-  | { type: 'done'; id: string; model: string; finishReason: 'stop' | 'length' | null; usage: Usage; metadata: ChatMetadata };
+  | { type: 'done'; id: string; model: string; finishReason: string | null; usage: Usage; metadata: ChatMetadata };
 
 const seg = encodeURIComponent;
 
+/** The fields the hosted service may insist on in an update of a Space (conventions.md). */
+const INSISTED = ['description', 'weights', 'policies'] as const;
+
 export class LlmSpacesClient {
   private readonly transport: Transport;
+  private organizationRead = false;
 
   constructor(options: ClientOptions) {
     this.transport = new Transport(options);
@@ -63,12 +69,45 @@ export class LlmSpacesClient {
 
   // ------------------------------------------------------------ service-interface.md
 
-  updateSpace(body: SpaceUpdateBody, signal?: AbortSignal) {
-    return this.transport.send({ method: 'PUT', path: '/v1/apps/update', body, schema: SpaceUpdateResponse, signal });
+  /**
+   * Sends the fields given. A service that insists on `description`, `weights` or `policies` (a 422
+   * saying one of them is missing) gets the update once more with their current values filled in.
+   */
+  async updateSpace(body: SpaceUpdateBody, signal?: AbortSignal) {
+    const send = (b: SpaceUpdateBody) => this.transport.send({ method: 'PUT', path: '/v1/apps/update', body: b, schema: SpaceUpdateResponse, signal });
+    try {
+      return await send(body);
+    } catch (error) {
+      const missing = error instanceof ValidationError ? insistedFields(error, body) : [];
+      if (missing.length === 0) throw error;
+      const current = (await this.getSpace(body.id, signal)).main.app;
+      const filled = Object.fromEntries(missing.map((field) => [field, current[field] ?? (field === 'description' ? '' : {})]));
+      return send({ ...filled, ...body });
+    }
   }
 
-  updateIntegrations(body: IntegrationsBody, signal?: AbortSignal) {
-    return this.transport.send({ method: 'PUT', path: '/v1/orgs/integrations', body, schema: Organization, signal });
+  /** Sets or clears the observability integrations, in the group names the service reads. */
+  async updateIntegrations(body: IntegrationsBody, signal?: AbortSignal) {
+    const wire = integrationsToWire(body, await this.dialect(signal));
+    const answer = await this.transport.send({ method: 'PUT', path: '/v1/orgs/integrations', body: wire, schema: Organization, signal });
+    this.organizationRead = true;
+    return answer;
+  }
+
+  /**
+   * Which names the service uses. The hosted service's organization record always carries
+   * `org_stripe_id`, so one read of it decides; before that, any answer in hosted names does.
+   */
+  async dialect(signal?: AbortSignal): Promise<Dialect> {
+    if (!this.transport.sawHostedNames && !this.organizationRead) {
+      try {
+        await this.getOrganization(signal);
+      } catch (error) {
+        if (!isMissingEndpoint(error)) throw error;
+        this.organizationRead = true;
+      }
+    }
+    return this.transport.sawHostedNames ? 'hosted' : 'interface';
   }
 
   createPrompt(body: PromptCreateBody, signal?: AbortSignal) {
@@ -76,11 +115,11 @@ export class LlmSpacesClient {
   }
 
   listPrompts(show: PromptShow = 'all', signal?: AbortSignal) {
-    return this.transport.send({ method: 'GET', path: '/v1/prompts', query: { show }, schema: z.array(PromptRecord), idempotent: true, signal });
+    return this.transport.send({ method: 'GET', path: '/v1/prompts', query: { show }, schema: records(PromptRecord), idempotent: true, signal });
   }
 
   listModels(signal?: AbortSignal) {
-    return this.transport.send({ method: 'GET', path: '/v1/internal/models', schema: z.array(ModelRecord), idempotent: true, signal });
+    return this.transport.send({ method: 'GET', path: '/v1/internal/models', schema: records(ModelRecord), idempotent: true, signal });
   }
 
   updateConversation(appId: string, conversationId: string, body: ConversationUpdateBody, signal?: AbortSignal) {
@@ -172,12 +211,12 @@ export class LlmSpacesClient {
 
   listConversations(appId: string, signal?: AbortSignal) {
     const path = `/v1/apps/${seg(appId)}/conversations`;
-    return this.transport.send({ method: 'GET', path, schema: z.array(Conversation), idempotent: true, signal });
+    return this.transport.send({ method: 'GET', path, schema: records(Conversation), idempotent: true, signal });
   }
 
   listAssistants(appId: string, signal?: AbortSignal) {
     const path = `/v1/apps/${seg(appId)}/assistants`;
-    return this.transport.send({ method: 'GET', path, schema: z.array(AssistantSummary), idempotent: true, signal });
+    return this.transport.send({ method: 'GET', path, schema: records(AssistantSummary), idempotent: true, signal });
   }
 
   getAssistant(appId: string, assistantId: string, signal?: AbortSignal) {
@@ -203,8 +242,23 @@ export class LlmSpacesClient {
     return this.transport.send({ method: 'DELETE', path: `/v1/prompts/${seg(promptId)}`, schema: DeleteResult, signal });
   }
 
-  getOrganization(signal?: AbortSignal) {
-    return this.transport.send({ method: 'GET', path: '/v1/orgs/self', schema: Organization, idempotent: true, signal });
+  async getOrganization(signal?: AbortSignal) {
+    const org = await this.transport.send({ method: 'GET', path: '/v1/orgs/self', schema: Organization, idempotent: true, signal });
+    this.organizationRead = true;
+    return org;
+  }
+
+  /**
+   * Checks that the token is accepted: the organization's record where the service has it, else the
+   * catalogue, read without checking the answer's shape. Only a 401 or 403 means a wrong token.
+   */
+  async checkToken(signal?: AbortSignal): Promise<void> {
+    try {
+      await this.transport.send({ method: 'GET', path: '/v1/orgs/self', schema: z.unknown(), idempotent: true, signal });
+    } catch (error) {
+      if (!isMissingEndpoint(error)) throw error;
+      await this.transport.send({ method: 'GET', path: '/v1/internal/models', schema: z.unknown(), idempotent: true, signal });
+    }
   }
 
   health(signal?: AbortSignal) {
@@ -228,4 +282,11 @@ function* chunkEvents(data: string, endpoint: string): Generator<ChatStreamEvent
   if (chunk.metadata && chunk.usage) {
     yield { type: 'done', id: chunk.id, model: chunk.model, finishReason: choice?.finish_reason ?? null, usage: chunk.usage, metadata: chunk.metadata };
   }
+}
+
+/** The insisted-on fields a 422 says are missing and the update did not carry; empty if it named anything else. */
+function insistedFields(error: ValidationError, body: SpaceUpdateBody): (typeof INSISTED)[number][] {
+  const named = error.issues.map((issue) => issue.loc.at(-1));
+  const missing = INSISTED.filter((field) => named.includes(field) && body[field] === undefined);
+  return missing.length === named.length ? missing : [];
 }

@@ -15,6 +15,59 @@ export const UuidInput = Uuid.overwrite((id) => id.toLowerCase());
 const Timestamp = z.string();
 const nullish = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
 
+/** A field a view can do without: absent or null reads as its documented default. */
+const orDefault = <T extends z.ZodType>(schema: T, fallback: z.output<T>) => schema.nullish().transform((v) => (v ?? fallback) as z.output<T>);
+const flag = () => orDefault(z.boolean(), false);
+const price = () => orDefault(z.number(), 0);
+const words = () => orDefault(z.string(), '');
+const maybe = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v): z.output<T> | null => v ?? null);
+
+/** How many records each list answer left out because they could not be read. */
+const leftOut = new WeakMap<readonly unknown[], number>();
+/** How many records of this list (as parsed from an answer) could not be read and were left out. */
+export const unreadableIn = (list: readonly unknown[]): number => leftOut.get(list) ?? 0;
+
+/** A record that was left out of its list: where it was and what was wrong with it. */
+export interface LeftOut {
+  index: number;
+  field: string;
+  message: string;
+}
+let leftOutLog: LeftOut[] | undefined;
+
+/** Runs a (synchronous) parse and returns, with its result, every record the lists in it left out. */
+export function collectLeftOut<T>(parse: () => T): { value: T; leftOut: LeftOut[] } {
+  const outer = leftOutLog;
+  leftOutLog = [];
+  try {
+    const value = parse();
+    return { value, leftOut: leftOutLog };
+  } finally {
+    leftOutLog = outer;
+  }
+}
+
+export const issueField = (issue: z.core.$ZodIssue | undefined) =>
+  issue ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : '';
+
+/**
+ * A list of records read tolerantly (conventions.md): one record that cannot be read is left out,
+ * counted (`unreadableIn`) and reported to the parse's collector; the rest of the list is kept.
+ */
+export function records<T extends z.ZodType>(schema: T) {
+  return z.array(z.unknown()).transform((items) => {
+    const kept: z.output<T>[] = [];
+    items.forEach((item, index) => {
+      const parsed = schema.safeParse(item);
+      if (parsed.success) return void kept.push(parsed.data);
+      const issue = parsed.error.issues[0];
+      leftOutLog?.push({ index, field: issueField(issue), message: issue?.message ?? 'is invalid' });
+    });
+    if (kept.length < items.length) leftOut.set(kept, items.length - kept.length);
+    return kept;
+  });
+}
+
 // ---------------------------------------------------------------- records (section 2)
 
 export const Weights = z.looseObject({
@@ -43,41 +96,43 @@ export const SpaceSettings = z.looseObject({
 export const PriceUnit = z.enum(['tokens', 'characters']);
 
 const modelRecordShape = {
-  supports_functions: z.boolean(),
-  supports_json: z.boolean(),
-  supports_n: z.boolean(),
-  supports_penalties: z.boolean(),
-  supports_stream: z.boolean(),
-  supports_vision: z.boolean(),
-  completion_token_cost: z.number(),
-  prompt_token_cost: z.number(),
-  base_cost: z.number(),
-  price_unit: PriceUnit,
+  supports_functions: flag(),
+  supports_json: flag(),
+  supports_n: flag(),
+  supports_penalties: flag(),
+  supports_stream: flag(),
+  supports_vision: flag(),
+  completion_token_cost: price(),
+  prompt_token_cost: price(),
+  base_cost: price(),
+  /** An unit this client does not know is priced as tokens. */
+  price_unit: PriceUnit.catch('tokens').default('tokens'),
   model: z.string(),
-  namespace: z.string(),
-  context_window: z.int(),
-  until: z.string().nullable(),
-  description: z.string(),
-  url: z.string(),
-  is_rag: z.boolean(),
-  is_ft: z.boolean(),
-  is_open_source: z.boolean(),
-  is_gdpr: z.boolean(),
-  is_chat: z.boolean(),
-  id: z.string().nullable(),
-  app_id: z.string().nullable(),
-  org_id: z.string().nullable(),
-  added_by: z.string().nullable(),
-  added_on: z.string().nullable(),
-  modified_on: z.string().nullable(),
-  is_public: z.boolean(),
-  is_test_model: z.boolean(),
-  is_service_owner: z.boolean(),
-  default_active: z.boolean(),
+  namespace: z.string().min(1),
+  /** 0 when the service does not say. */
+  context_window: orDefault(z.int(), 0),
+  until: maybe(z.string()),
+  description: words(),
+  url: words(),
+  is_rag: flag(),
+  is_ft: flag(),
+  is_open_source: flag(),
+  is_gdpr: flag(),
+  is_chat: orDefault(z.boolean(), true),
+  id: maybe(z.string()),
+  app_id: maybe(z.string()),
+  org_id: maybe(z.string()),
+  added_by: maybe(z.string()),
+  added_on: maybe(z.string()),
+  modified_on: maybe(z.string()),
+  is_public: orDefault(z.boolean(), true),
+  is_test_model: flag(),
+  is_service_owner: flag(),
+  default_active: flag(),
   provider: nullish(z.string()),
   owner: nullish(z.string()),
   at: nullish(z.string()),
-  api_target: z.string().default(''),
+  api_target: words(),
   deprecated_on: nullish(z.string()),
   parent_id: nullish(z.string()),
   prompt_id: nullish(z.string()),
@@ -96,17 +151,17 @@ export const ModelRecord: z.ZodType<ModelRecord> = z.looseObject({
 });
 
 export const PromptRecord = z.looseObject({
-  prompt: z.string(),
-  title: z.string().min(1).max(60),
-  description: z.string().min(1).max(200),
-  added_on: z.string(),
-  modified_on: z.string(),
-  org_id: z.string(),
-  tokens: z.int(),
-  published_on: z.string().nullable(),
-  reviewed_on: z.string().nullable(),
-  approved_on: z.string().nullable(),
-  id: z.string(),
+  prompt: words(),
+  title: z.string(),
+  description: words(),
+  added_on: words(),
+  modified_on: words(),
+  org_id: words(),
+  tokens: orDefault(z.int(), 0),
+  published_on: maybe(z.string()),
+  reviewed_on: maybe(z.string()),
+  approved_on: maybe(z.string()),
+  id: z.string().min(1),
   decline_reason: nullish(z.string()),
 });
 
@@ -140,32 +195,32 @@ export const ModelSetting = z.looseObject({
   model: z.string(),
   provider: nullish(z.string()),
   owner: nullish(z.string()),
-  namespace: z.string(),
+  namespace: z.string().min(1),
   at: nullish(z.string()),
-  context_window: z.int(),
-  until: z.string().nullable(),
-  description: z.string(),
-  url: z.string(),
-  api_target: z.string().default(''),
+  context_window: orDefault(z.int(), 0),
+  until: maybe(z.string()),
+  description: words(),
+  url: words(),
+  api_target: words(),
   deprecated_on: nullish(z.string()),
   parent_id: nullish(z.string()),
   parent: nullish(ModelRecord),
   prompt_id: nullish(Uuid),
   id: Uuid,
-  active: z.boolean(),
-  globally_disabled: z.boolean(),
+  active: flag(),
+  globally_disabled: flag(),
 });
 
 export const Permission = z.enum(['view', 'edit', 'delete', 'manage_keys', 'use_playground']);
 
 export const SpaceDetail = z.looseObject({
   app: Space,
-  active_models: z.int(),
-  base_model_settings: z.array(ModelSetting),
-  custom_model_settings: z.array(ModelSetting),
-  failover_models: z.array(ModelRecord),
+  active_models: orDefault(z.int(), 0),
+  base_model_settings: records(ModelSetting),
+  custom_model_settings: records(ModelSetting),
+  failover_models: records(ModelRecord),
   /** The set of values is open on the hosted service: unknown names are kept as strings. */
-  current_user_permissions: z.array(z.string()),
+  current_user_permissions: orDefault(z.array(z.string()), []),
 });
 
 export const SandboxStatus = z.string();
@@ -183,9 +238,9 @@ export const ConversationSettings = z.looseObject({
 
 export const Conversation = z.looseObject({
   id: Uuid,
-  name: z.string(),
-  deleted_on: Timestamp.nullable(),
-  settings: ConversationSettings.nullable(),
+  name: words(),
+  deleted_on: maybe(Timestamp),
+  settings: maybe(ConversationSettings),
   added_on: Timestamp.optional(),
   modified_on: Timestamp.optional(),
 });
@@ -193,10 +248,10 @@ export const Conversation = z.looseObject({
 export const AssistantVersion = z.looseObject({
   id: Uuid,
   assistant_id: Uuid,
-  published: z.boolean(),
-  identity_id: z.string().nullable(),
-  added_on: Timestamp,
-  modified_on: Timestamp,
+  published: flag(),
+  identity_id: maybe(z.string()),
+  added_on: words(),
+  modified_on: words(),
   persona: nullish(z.string()),
   instructions: nullish(z.string()),
   greeting: nullish(z.string()),
@@ -236,18 +291,20 @@ export const AlertEmails = z.looseObject({
   usage_100: AlertStamp,
 });
 
-export const SpacesSubscriptionTier = z.enum(['INTERNAL', 'FREE', 'PRO', 'TEAM', 'ENTERPRISE']);
-export const SubscriptionStatus = z.enum(['active', 'unpaid']);
-export const SubscriptionCycle = z.enum(['monthly', 'yearly']);
-export const SubscriptionTier = z.enum(['_NONE_', '_TRIAL_', '_INTERNAL_', 'STARTUP', 'GROWTH', 'SCALE', 'ENTERPRISE']);
+/**
+ * The subscription fields are enumerations on the interface (INTERNAL, FREE, PRO, ...; _TRIAL_,
+ * STARTUP, ...; active, unpaid; monthly, yearly). They are read as text: a value added by the service
+ * later must not make the organization unreadable.
+ */
+const EnumText = z.string();
 
 const emptyString = () => z.string().nullable().default('');
 
 export const Organization = z.looseObject({
-  org_payment_id: z.string(),
-  last_invoice_date: z.int(),
-  org_name: z.string(),
-  org_creator: z.string(),
+  org_payment_id: words(),
+  last_invoice_date: orDefault(z.number(), 0),
+  org_name: words(),
+  org_creator: words(),
   id: Uuid,
   prompt_tokens: z.int().default(0),
   completion_tokens: z.int().default(0),
@@ -260,16 +317,16 @@ export const Organization = z.looseObject({
   total_tokens_cost_savings: z.number().default(0),
   num_requests: z.int().default(0),
   num_apps: z.int().default(0),
-  spaces_subscription_tier: nullish(SpacesSubscriptionTier),
+  spaces_subscription_tier: nullish(EnumText),
   spaces_subscription_seats: nullish(z.int()),
-  spaces_subscription_status: nullish(SubscriptionStatus),
-  spaces_subscription_cancel_at: nullish(z.int()),
-  subscription_pause_reason: nullish(SubscriptionPauseReason),
-  subscription_cycle: nullish(SubscriptionCycle),
-  subscription_tier: nullish(SubscriptionTier),
+  spaces_subscription_status: nullish(EnumText),
+  spaces_subscription_cancel_at: nullish(z.number()),
+  subscription_pause_reason: nullish(SubscriptionPauseReason).catch(null),
+  subscription_cycle: nullish(EnumText),
+  subscription_tier: nullish(EnumText),
   subscription_price_id: nullish(z.string()),
-  trial_end: nullish(z.int()),
-  currency: z.enum(['usd']).default('usd'),
+  trial_end: nullish(z.number()),
+  currency: orDefault(z.string(), 'usd'),
   billing_email: emptyString(),
   free_balance: z.number().nullable().default(0),
   spending_limit_soft: z.number().nullable().default(0),
@@ -418,11 +475,11 @@ export const SpaceListQuery = z.object({
 });
 
 export const SpaceList = z.looseObject({
-  items: z.array(Space),
-  total: z.int(),
-  page: z.int(),
-  size: z.int(),
-  pages: z.int(),
+  items: records(Space),
+  total: orDefault(z.int(), 0),
+  page: orDefault(z.int(), 1),
+  size: orDefault(z.int(), 0),
+  pages: orDefault(z.int(), 1),
 });
 
 export const SpaceCreateBody = z.object({
@@ -446,13 +503,18 @@ export const SpaceCreated = z.looseObject({
 });
 
 export const SpaceModels = z.looseObject({
-  active_models: z.int(),
-  base_model_settings: z.array(ModelSetting),
-  failover_models: z.array(ModelRecord),
+  active_models: orDefault(z.int(), 0),
+  base_model_settings: records(ModelSetting),
+  failover_models: records(ModelRecord),
 });
 
 export const ToggleQuery = z.object({ enable: z.enum(['true', 'false']) });
-export const ToggleResult = z.looseObject({ success: z.boolean(), model: z.string(), active: z.boolean() });
+/** The hosted service answers with the model's record, the built-in one with its namespace: read as the namespace. */
+export const ToggleResult = z.looseObject({
+  success: z.boolean(),
+  model: z.union([z.string(), z.looseObject({ namespace: z.string() }).transform((m) => m.namespace)]),
+  active: z.boolean(),
+});
 
 export const ConversationCreateBody = z.object({
   name: z.string().max(200),
@@ -464,31 +526,33 @@ export const ConversationReadBody = z.object({ include_requests: z.boolean().def
 export const LoggedRequest = z.looseObject({
   id: Uuid,
   app_id: Uuid,
-  conversation_id: Uuid.nullable(),
-  parent_request_id: Uuid.nullable(),
-  model: z.string().nullable(),
-  prompt: z.string(),
-  response: z.string().nullable(),
-  prompt_tokens: z.int(),
-  completion_tokens: z.int(),
-  total_tokens: z.int(),
-  cost: z.number(),
-  cost_savings: z.number(),
-  latency: z.number(),
-  status_code: z.int(),
-  error: z.string().nullable(),
-  added_on: Timestamp,
+  conversation_id: maybe(Uuid),
+  parent_request_id: maybe(Uuid),
+  model: maybe(z.string()),
+  /** Null when the Space's privacy level keeps no text (2 and 3). */
+  prompt: maybe(z.string()),
+  response: maybe(z.string()),
+  prompt_tokens: orDefault(z.int(), 0),
+  completion_tokens: orDefault(z.int(), 0),
+  total_tokens: orDefault(z.int(), 0),
+  cost: price(),
+  cost_savings: price(),
+  latency: price(),
+  status_code: orDefault(z.int(), 200),
+  error: maybe(z.string()),
+  added_on: words(),
 });
 
-export const ConversationWithRequests = Conversation.extend({ requests: z.array(LoggedRequest).optional() });
+export const ConversationWithRequests = Conversation.extend({ requests: records(LoggedRequest).optional() });
 
 export const AssistantSummary = z.looseObject({
   id: Uuid,
   app_id: Uuid,
   name: z.string(),
-  description: z.string().nullable(),
-  visibility: z.string(),
-  versions: z.array(z.looseObject({ id: Uuid, published: z.boolean(), added_on: Timestamp })),
+  description: maybe(z.string()),
+  visibility: words(),
+  /** The hosted service may leave the versions out. */
+  versions: records(z.looseObject({ id: Uuid, published: flag(), added_on: words() })).optional().transform((v) => v ?? []),
 });
 
 export const AssistantCreateBody = z.object({
@@ -514,7 +578,8 @@ export const DeleteResult = z.looseObject({ success: z.boolean() });
 
 export const Usage = z.looseObject({ prompt_tokens: z.int(), completion_tokens: z.int(), total_tokens: z.int() });
 const CostTriple = z.looseObject({ prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() });
-export const FinishReason = z.enum(['stop', 'length']);
+/** `stop` and `length` from the built-in service; other services add more (`tool_calls`, `content_filter`). */
+export const FinishReason = z.string();
 
 export const ChatMetadata = z.looseObject({
   app_id: z.string(),

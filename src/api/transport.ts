@@ -18,7 +18,8 @@ import {
   UnauthorizedError,
   ValidationError,
 } from './errors';
-import { ErrorBody, type ValidationIssue } from './schemas';
+import { ErrorBody, collectLeftOut, issueField, type LeftOut, type ValidationIssue } from './schemas';
+import { fromWire } from './wire';
 
 export interface RequestLogEntry {
   method: string;
@@ -48,6 +49,8 @@ export interface TransportOptions {
   /** Send If-None-Match with GETs answered before with an ETag, and reuse the answer on a 304 (default on). */
   conditionalRequests?: boolean;
   onRequest?: (entry: RequestLogEntry) => void;
+  /** Records of a list answer that could not be read and were left out of it. */
+  onLeftOut?: (endpoint: string, leftOut: LeftOut[]) => void;
   dispatcher?: Dispatcher;
 }
 
@@ -73,7 +76,7 @@ const RETRYABLE_STATUS = new Set([502, 503, 504]);
 const RATE_LIMIT_RETRIES = 3;
 
 export class Transport {
-  private readonly options: Required<Omit<TransportOptions, 'onRequest' | 'dispatcher'>> & Pick<TransportOptions, 'onRequest'>;
+  private readonly options: Required<Omit<TransportOptions, 'onRequest' | 'onLeftOut' | 'dispatcher'>> & Pick<TransportOptions, 'onRequest' | 'onLeftOut'>;
   private readonly dispatcher: Dispatcher;
   private readonly cache = new ConditionalCache();
   private readonly ownsDispatcher: boolean;
@@ -97,8 +100,19 @@ export class Transport {
       new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connect: { timeout: this.options.connectTimeoutMs } });
   }
 
+  /** True once an answer used the hosted service's wire names (conventions.md). */
+  sawHostedNames = false;
+
   get baseUrl(): string {
     return this.options.baseUrl;
+  }
+
+  /** Parses an answer as `parseBody` does, noting the wire names it used and the records it left out. */
+  parse<T extends z.ZodType>(schema: T, text: string, endpoint: string, status: number): z.infer<T> {
+    return parseBody(schema, text, endpoint, status, (hosted, leftOut) => {
+      if (hosted) this.sawHostedNames = true;
+      if (leftOut.length > 0) this.options.onLeftOut?.(endpoint, leftOut);
+    });
   }
 
   async close(): Promise<void> {
@@ -116,7 +130,7 @@ export class Transport {
         const { status, headers, text } = await this.attempt(call, attempt, known);
         if (status === 304 && known) return this.cache.reuse(cacheKey!) as z.infer<T>;
         if (status >= 200 && status < 300) {
-          const value = parseBody(call.schema, text, endpoint, status);
+          const value = this.parse(call.schema, text, endpoint, status);
           if (cacheKey) this.cache.store(cacheKey, typeof headers.etag === 'string' ? headers.etag : undefined, value);
           return value;
         }
@@ -230,17 +244,30 @@ export class Transport {
   }
 }
 
-export function parseBody<T extends z.ZodType>(schema: T, text: string, endpoint: string, status: number): z.infer<T> {
+/**
+ * Reads an answer: JSON, the hosted service's names mapped to the interface's (wire.ts), then the
+ * schema. Lists in it keep what can be read; `report` hears whether hosted names were used and which
+ * records were left out.
+ */
+export function parseBody<T extends z.ZodType>(
+  schema: T,
+  text: string,
+  endpoint: string,
+  status: number,
+  report?: (hosted: boolean, leftOut: LeftOut[]) => void,
+): z.infer<T> {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     throw new BadResponseError(`The service answered ${endpoint} with a body that is not JSON.`, endpoint, status, '');
   }
-  const parsed = schema.safeParse(json);
+  const hosted = fromWire(json);
+  const { value: parsed, leftOut } = collectLeftOut(() => schema.safeParse(json));
+  report?.(hosted, leftOut);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  const field = issue ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : '';
+  const field = issueField(issue);
   throw new BadResponseError(
     `The service's answer to ${endpoint} does not match the interface: field "${field || '(root)'}" ${issue?.message ?? 'is invalid'}.`,
     endpoint,

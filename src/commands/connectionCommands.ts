@@ -36,8 +36,17 @@ export async function connect(s: Services): Promise<void> {
     },
   });
   if (!url) return;
-  await config.update('serviceUrl', url.trim().replace(/\/+$/, ''), vscode.ConfigurationTarget.Global);
-  if (!(await s.connection.remoteToken())) await vscode.commands.executeCommand('llmSpaces.signIn');
+  const target = url.trim().replace(/\/+$/, '');
+  let check: { signInNeeded: boolean };
+  try {
+    check = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: t('Checking {0}…', target) }, () => s.connection.checkService(target));
+  } catch (error) {
+    // The current connection stays as it was.
+    void vscode.window.showErrorMessage((error as Error).message);
+    return;
+  }
+  await config.update('serviceUrl', target, vscode.ConfigurationTarget.Global);
+  if (check.signInNeeded) await vscode.commands.executeCommand('llmSpaces.signIn');
 }
 
 /** Signs in to the remote service; `token` may be passed by automation instead of typed. */

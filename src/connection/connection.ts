@@ -3,7 +3,7 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { LlmSpacesClient } from '../api/client';
-import { CancelledError, NetworkError, TimeoutError, UnauthorizedError } from '../api/errors';
+import { ApiError, CancelledError, NetworkError, TimeoutError, UnauthorizedError } from '../api/errors';
 import { deferred } from '../loadDeferred';
 import type { Logger } from '../logger';
 import { readSettings } from '../settings';
@@ -106,6 +106,9 @@ export class Connection implements vscode.Disposable {
       token: async () => token(),
       timeoutMs: readSettings().requestTimeoutMs,
       onRequest: (entry) => this.logger.request(entry),
+      onLeftOut: (endpoint, leftOut) => {
+        for (const record of leftOut) this.logger.warn(`${endpoint}: record ${record.index} of a list could not be read and was left out (${record.field || 'the record'} ${record.message}).`);
+      },
     });
   }
 
@@ -161,16 +164,37 @@ export class Connection implements vscode.Disposable {
     }
   }
 
-  /** Checks a token with a real call before keeping it. */
+  /**
+   * Checks a token with a call that fails only for a wrong token (401 or 403) before keeping it; an
+   * answer of an unexpected shape does not make the token wrong.
+   */
   async signIn(url: string, token: string): Promise<void> {
     const probe = this.makeClient(url, () => token);
     try {
-      await probe.listModels();
+      await probe.checkToken();
     } finally {
       await probe.close();
     }
     await this.context.secrets.store(remoteTokenKey(url), token);
     await this.reset();
+  }
+
+  /**
+   * Checks that a URL is a /v1 service before switching to it, with the token stored for it if any.
+   * Resolves to whether a sign-in is needed there; rejects with one sentence saying what is wrong.
+   */
+  async checkService(url: string): Promise<{ signInNeeded: boolean }> {
+    const token = await this.context.secrets.get(remoteTokenKey(url));
+    const probe = this.makeClient(url, () => token);
+    try {
+      await probe.checkToken();
+      return { signInNeeded: false };
+    } catch (error) {
+      if (error instanceof ApiError && (error.kind === 'unauthorized' || error.kind === 'forbidden')) return { signInNeeded: true };
+      throw new Error(serviceProblem(url, error));
+    } finally {
+      await probe.close();
+    }
   }
 
   async signOut(): Promise<void> {
@@ -228,5 +252,25 @@ export class Connection implements vscode.Disposable {
     // Always let go of the lease: this window may have used the built-in service before switching.
     this.local.dispose();
     this.disposables.forEach((d) => d.dispose());
+  }
+}
+
+/** What is wrong with a URL that was checked as a service, in one sentence. */
+function serviceProblem(url: string, error: unknown): string {
+  if (!(error instanceof ApiError)) return vscode.l10n.t('{0} could not be checked: {1}', url, (error as Error).message);
+  switch (error.kind) {
+    case 'network':
+      return vscode.l10n.t('Nothing answers at {0}.', url);
+    case 'timeout':
+      return vscode.l10n.t('{0} did not answer in time.', url);
+    case 'not-found':
+    case 'method-not-allowed':
+      return vscode.l10n.t('{0} answers, but does not offer the LLM Spaces /v1 interface.', url);
+    case 'bad-response':
+      return vscode.l10n.t('{0} answers, but not as an LLM Spaces service.', url);
+    case 'server':
+      return vscode.l10n.t('{0} answers with a server error (HTTP {1}).', url, error.status ?? 500);
+    default:
+      return vscode.l10n.t('{0} answers with an error: {1}', url, error.message);
   }
 }

@@ -60,7 +60,7 @@ export function turnsOf(conversation: ConversationWithRequests): Turn[] {
     const failed = r.status_code >= 400 || r.response === null;
     const zero = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
     return {
-      prompt: r.prompt,
+      prompt: r.prompt ?? '',
       error: failed ? (r.error ?? `HTTP ${r.status_code}`) : null,
       reply: failed
         ? null

@@ -121,13 +121,13 @@ describe('typed client', function () {
     assert.ok((await failure(viaFault().getOrganization(controller.signal))) instanceof CancelledError);
   });
 
-  it('rejects a response that does not match the interface, naming the field', async () => {
-    const models = await service.client().listModels();
-    fault.script.push({ kind: 'status', status: 200, body: [models[0], { ...models[1], namespace: 5 }] });
-    const bad = await failure(viaFault().listModels());
+  it('rejects a record that does not match the interface, naming the field', async () => {
+    const space = await service.client().getSpace(appId);
+    fault.script.push({ kind: 'status', status: 200, body: { ...space, main: { ...space.main, app: { ...space.main.app, id: 5 } } } });
+    const bad = await failure(viaFault().getSpace(appId));
     assert.ok(bad instanceof BadResponseError);
-    assert.equal(bad.field, '[1].namespace');
-    assert.match(bad.message, /\[1\]\.namespace/);
+    assert.equal(bad.field, 'main.app.id');
+    assert.match(bad.message, /main\.app\.id/);
   });
 
   it('keeps unknown fields of a newer service and applies the organization defaults', async () => {
