@@ -9,6 +9,9 @@ import { Logger } from './logger';
 import { PROMPT_SCHEME, PromptFileSystem } from './prompts/promptFileSystem';
 import { PromptStore } from './prompts/promptStore';
 import type { Services } from './services';
+import { CatalogueStore } from './stores/catalogueStore';
+import { OrganizationStore } from './stores/organizationStore';
+import { SpacesStore } from './stores/spacesStore';
 import { UsageStatus } from './usageStatus';
 import { ErrorReporter } from './userErrors';
 import { ModelsTree } from './views/modelsTree';
@@ -24,28 +27,38 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const errors = new ErrorReporter(logger);
   const promptStore = new PromptStore(connection);
   const promptFs = new PromptFileSystem(promptStore, connection);
+  const spaces = new SpacesStore(connection, context.globalState);
+  const catalogue = new CatalogueStore(connection);
+  const organization = new OrganizationStore(connection);
   const services: Services = {
     connection,
     logger,
     errors,
+    spaces,
+    catalogue,
+    organization,
     promptStore,
     promptFs,
-    spaces: new SpacesTree(connection, context.globalState),
-    prompts: new PromptsTree(connection, promptStore, context.globalState),
-    models: new ModelsTree(connection),
-    usage: new UsageStatus(connection),
-    webviews: new WebviewPanels(context.extensionUri),
+    views: {
+      spaces: new SpacesTree(spaces),
+      prompts: new PromptsTree(connection, promptStore, context.globalState),
+      models: new ModelsTree(catalogue),
+    },
+    usage: new UsageStatus(connection, organization),
+    webviews: new WebviewPanels(context.extensionUri, { connection, logger, errors, spaces, catalogue, organization }),
   };
-  services.webviews.bind(services);
   const auth = new SpacesAuthProvider(connection, context.secrets);
   context.subscriptions.push(
     logger,
     connection,
     errors,
     promptStore,
-    services.spaces,
-    services.prompts,
-    services.models,
+    spaces,
+    catalogue,
+    organization,
+    services.views.spaces,
+    services.views.prompts,
+    services.views.models,
     services.usage,
     services.webviews,
     auth,

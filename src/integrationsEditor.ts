@@ -1,7 +1,7 @@
 // "Edit Observability Integrations": a guided input for the metrics and logs groups.
 import * as vscode from 'vscode';
 import type { IntegrationsBody, Organization } from './api/schemas';
-import type { Connection } from './connection/connection';
+import type { OrganizationStore } from './stores/organizationStore';
 import { deferred } from './loadDeferred';
 import { maskSecret } from './shared/secrets';
 
@@ -9,12 +9,12 @@ import { maskSecret } from './shared/secrets';
 type Group = 'metrics' | 'logs';
 
 /** Asks what to change, or applies `preset` (a PUT /v1/orgs/integrations body, validated) directly. */
-export async function editIntegrations(connection: Connection, preset?: unknown): Promise<Organization | undefined> {
+export async function editIntegrations(store: OrganizationStore, preset?: unknown): Promise<Organization | undefined> {
   if (preset !== undefined) {
     const body = deferred().schemas.IntegrationsBody.parse(preset);
-    return connection.call((c) => c.updateIntegrations(body));
+    return store.updateIntegrations(body);
   }
-  const org = await connection.call((c) => c.getOrganization()).catch(() => undefined);
+  const org = await store.refresh().catch(() => undefined);
   const describe = (g: Group) =>
     org ? (org[`${g}_id`] ? `${org[`${g}_id`]} · ${org[`${g}_endpoint`]} · ${vscode.l10n.t('token')} ${maskSecret(org[`${g}_token`])}` : vscode.l10n.t('not set')) : '';
   const pick = await vscode.window.showQuickPick(
@@ -39,7 +39,7 @@ export async function editIntegrations(connection: Connection, preset?: unknown)
     if (endpoint === undefined) return undefined;
     body = { [pick.group]: { id: id.trim(), token: token.trim(), endpoint: endpoint.trim() } };
   }
-  const updated = await connection.call((c) => c.updateIntegrations(body));
+  const updated = await store.updateIntegrations(body);
   void vscode.window.showInformationMessage(vscode.l10n.t('{0} integration {1}.', pick.group, pick.clear ? vscode.l10n.t('cleared') : vscode.l10n.t('saved')));
   return updated;
 }

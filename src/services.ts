@@ -1,8 +1,12 @@
-// What the commands work with, built once in extension.ts.
+// What the commands work with, built once in extension.ts and handed to the tests as the extension's
+// API. Classes take only what they use; this table is for the command handlers.
 import type { Connection } from './connection/connection';
 import type { Logger } from './logger';
 import type { PromptFileSystem } from './prompts/promptFileSystem';
 import type { PromptStore } from './prompts/promptStore';
+import type { CatalogueStore } from './stores/catalogueStore';
+import type { OrganizationStore } from './stores/organizationStore';
+import type { SpacesStore } from './stores/spacesStore';
 import type { UsageStatus } from './usageStatus';
 import type { ErrorReporter } from './userErrors';
 import type { ModelsTree } from './views/modelsTree';
@@ -14,11 +18,14 @@ export interface Services {
   connection: Connection;
   logger: Logger;
   errors: ErrorReporter;
-  spaces: SpacesTree;
-  prompts: PromptsTree;
+  /** The data, for every surface. */
+  spaces: SpacesStore;
+  catalogue: CatalogueStore;
+  organization: OrganizationStore;
   promptStore: PromptStore;
   promptFs: PromptFileSystem;
-  models: ModelsTree;
+  /** The sidebar views, which render the stores. */
+  views: { spaces: SpacesTree; prompts: PromptsTree; models: ModelsTree };
   usage: UsageStatus;
   webviews: WebviewPanels;
 }

@@ -1,47 +1,29 @@
-// Status bar item: connection state and this cycle's spend against the soft and hard limits.
+// Status bar item: connection state and this cycle's spend against the soft and hard limits, rendered
+// from the organization store (which moves on with every reply).
 import * as vscode from 'vscode';
-import type { Organization } from './api/schemas';
 import type { Connection, ConnectionState } from './connection/connection';
-import { isMissingEndpoint } from './api/errors';
-
-const REFRESH_MS = 5 * 60_000;
+import type { OrganizationStore } from './stores/organizationStore';
 
 /** Dollars with cents, and more digits only for small non-zero amounts (test models cost fractions of a cent). */
 export const usd = (n: number | null | undefined) => `$${(n ?? 0).toFixed(n && n < 0.01 ? 6 : 2)}`;
 
 export class UsageStatus implements vscode.Disposable {
   readonly item = vscode.window.createStatusBarItem('llmSpaces.usage', vscode.StatusBarAlignment.Right, 100);
-  private org: Organization | undefined;
-  private readonly timer: NodeJS.Timeout;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly connection: Connection) {
+  constructor(
+    private readonly connection: Connection,
+    private readonly store: OrganizationStore,
+  ) {
     this.item.name = vscode.l10n.t('LLM Spaces usage');
     this.item.command = 'llmSpaces.showUsage';
     this.disposables.push(
       this.item,
-      connection.onDidChangeState((state) => {
-        this.render(state);
-        if (state.kind === 'ready') void this.refresh();
-      }),
+      connection.onDidChangeState((state) => this.render(state)),
+      store.onDidChange(() => this.render(connection.state)),
     );
-    this.timer = setInterval(() => void this.refresh(), REFRESH_MS);
     this.render(connection.state);
     this.item.show();
-  }
-
-  get organization(): Organization | undefined {
-    return this.org;
-  }
-
-  async refresh(): Promise<Organization | undefined> {
-    try {
-      this.org = await this.connection.call((c) => c.getOrganization());
-    } catch (error) {
-      if (!isMissingEndpoint(error)) this.org = undefined;
-    }
-    this.render(this.connection.state);
-    return this.org;
   }
 
   private render(state: ConnectionState): void {
@@ -64,7 +46,7 @@ export class UsageStatus implements vscode.Disposable {
         return;
       case 'ready': {
         this.item.command = 'llmSpaces.showUsage';
-        const org = this.org;
+        const org = this.store.organization;
         if (!org) {
           this.item.text = `$(cloud) LLM Spaces`;
           this.item.tooltip = vscode.l10n.t('Connected to the {0}', where);
@@ -83,7 +65,7 @@ export class UsageStatus implements vscode.Disposable {
 
   /** A quick view of the organization's usage, subscription and limits. */
   async showUsage(): Promise<void> {
-    const org = await this.refresh();
+    const org = await this.store.refresh();
     if (!org) {
       void vscode.window.showInformationMessage(vscode.l10n.t('This service does not share organization usage.'));
       return;
@@ -105,7 +87,6 @@ export class UsageStatus implements vscode.Disposable {
   }
 
   dispose(): void {
-    clearInterval(this.timer);
     this.disposables.forEach((d) => d.dispose());
   }
 }

@@ -4,6 +4,9 @@
 // Request bodies strip unknown fields, as the hosted service does.
 import { z } from 'zod';
 import { PROMPT_DESCRIPTION_MAX, PROMPT_TITLE_MAX } from './limits';
+import { leaveOut, type LeftOut } from './leftOut';
+
+export { collectLeftOut, unreadableIn, type LeftOut } from './leftOut';
 
 /** A uuid-shaped string (8-4-4-4-12 hex); the hosted service does not promise RFC versions. */
 export const Uuid = z.guid({ error: 'must be a uuid' });
@@ -22,31 +25,6 @@ const price = () => orDefault(z.number(), 0);
 const words = () => orDefault(z.string(), '');
 const maybe = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v): z.output<T> | null => v ?? null);
 
-/** How many records each list answer left out because they could not be read. */
-const leftOut = new WeakMap<readonly unknown[], number>();
-/** How many records of this list (as parsed from an answer) could not be read and were left out. */
-export const unreadableIn = (list: readonly unknown[]): number => leftOut.get(list) ?? 0;
-
-/** A record that was left out of its list: where it was and what was wrong with it. */
-export interface LeftOut {
-  index: number;
-  field: string;
-  message: string;
-}
-let leftOutLog: LeftOut[] | undefined;
-
-/** Runs a (synchronous) parse and returns, with its result, every record the lists in it left out. */
-export function collectLeftOut<T>(parse: () => T): { value: T; leftOut: LeftOut[] } {
-  const outer = leftOutLog;
-  leftOutLog = [];
-  try {
-    const value = parse();
-    return { value, leftOut: leftOutLog };
-  } finally {
-    leftOutLog = outer;
-  }
-}
-
 export const issueField = (issue: z.core.$ZodIssue | undefined) =>
   issue ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : '';
 
@@ -57,13 +35,14 @@ export const issueField = (issue: z.core.$ZodIssue | undefined) =>
 export function records<T extends z.ZodType>(schema: T) {
   return z.array(z.unknown()).transform((items) => {
     const kept: z.output<T>[] = [];
+    const leftOut: LeftOut[] = [];
     items.forEach((item, index) => {
       const parsed = schema.safeParse(item);
       if (parsed.success) return void kept.push(parsed.data);
       const issue = parsed.error.issues[0];
-      leftOutLog?.push({ index, field: issueField(issue), message: issue?.message ?? 'is invalid' });
+      leftOut.push({ index, field: issueField(issue), message: issue?.message ?? 'is invalid' });
     });
-    if (kept.length < items.length) leftOut.set(kept, items.length - kept.length);
+    leaveOut(kept, items.length - kept.length, leftOut);
     return kept;
   });
 }
@@ -388,11 +367,11 @@ export const SpaceUpdateBody = z.object({
   weights: nullish(z.object({ cost: nullish(Weight), latency: nullish(Weight), quality: nullish(Weight) })),
   policies: nullish(
     z.object({
-      privacy_level: nullish(z.int().min(0).max(2)),
+      privacy_level: nullish(z.int().min(1, 'must be 1, 2 or 3').max(3, 'must be 1, 2 or 3')),
       max_cost: nullish(z.number().min(0)),
       max_switch_model_retries: nullish(z.int().min(0, 'must be 0 to 5').max(5, 'must be 0 to 5')),
       max_same_model_retries: nullish(z.int().min(0, 'must be 0 to 3').max(3, 'must be 0 to 3')),
-      optimize_internal_requests: nullish(z.int().min(0).max(1)),
+      optimize_internal_requests: nullish(z.int().min(0, 'must be 0 or 1').max(1, 'must be 0 or 1')),
       prompt_id: nullish(UuidInput),
     }),
   ),

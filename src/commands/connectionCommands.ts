@@ -6,7 +6,22 @@ import { editIntegrations } from '../integrationsEditor';
 
 const t = vscode.l10n.t;
 
-export async function connect(s: Services): Promise<void> {
+/** Chooses the service; `url` may be passed by automation instead of picked ('' is the built-in one). */
+export async function connect(s: Services, url?: unknown): Promise<void> {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const target = typeof url === 'string' ? url.trim() : await askWhere();
+  if (target === undefined) return;
+  if (target === '') return void (await config.update('serviceUrl', '', vscode.ConfigurationTarget.Global));
+  const clean = target.replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]/.test(clean) || !URL.canParse(clean)) throw new Error(t('"{0}" is not an http or https URL.', clean));
+  // Checked before switching: when the check fails the current connection stays, and the error says why.
+  const check = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: t('Checking {0}…', clean) }, () => s.connection.checkService(clean));
+  await config.update('serviceUrl', clean, vscode.ConfigurationTarget.Global);
+  if (check.signInNeeded && typeof url !== 'string') await vscode.commands.executeCommand('llmSpaces.signIn');
+}
+
+/** The built-in service (''), a remote URL, or undefined when the user cancelled. */
+async function askWhere(): Promise<string | undefined> {
   const current = readSettings().serviceUrl;
   const pick = await vscode.window.showQuickPick(
     [
@@ -15,13 +30,9 @@ export async function connect(s: Services): Promise<void> {
     ],
     { title: t('Connect to Service'), placeHolder: t('Where should LLM Spaces connect?') },
   );
-  if (!pick) return;
-  const config = vscode.workspace.getConfiguration(SECTION);
-  if (!pick.remote) {
-    await config.update('serviceUrl', '', vscode.ConfigurationTarget.Global);
-    return;
-  }
-  const url = await vscode.window.showInputBox({
+  if (!pick) return undefined;
+  if (!pick.remote) return '';
+  return vscode.window.showInputBox({
     title: t('Remote service URL'),
     value: current || 'https://',
     prompt: t('The base URL; /v1/… paths are added to it.'),
@@ -35,18 +46,6 @@ export async function connect(s: Services): Promise<void> {
       }
     },
   });
-  if (!url) return;
-  const target = url.trim().replace(/\/+$/, '');
-  let check: { signInNeeded: boolean };
-  try {
-    check = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: t('Checking {0}…', target) }, () => s.connection.checkService(target));
-  } catch (error) {
-    // The current connection stays as it was.
-    void vscode.window.showErrorMessage((error as Error).message);
-    return;
-  }
-  await config.update('serviceUrl', target, vscode.ConfigurationTarget.Global);
-  if (check.signInNeeded) await vscode.commands.executeCommand('llmSpaces.signIn');
 }
 
 /** Signs in to the remote service; `token` may be passed by automation instead of typed. */
@@ -80,6 +79,5 @@ export const restartService = async (s: Services) => {
   });
 };
 export const integrations = async (s: Services, preset?: unknown) => {
-  await editIntegrations(s.connection, preset);
-  await s.usage.refresh();
+  await editIntegrations(s.organization, preset);
 };

@@ -19,8 +19,8 @@ export async function filterPrompts(s: Services): Promise<void> {
     { label: t('Organization prompts'), show: 'org' },
     { label: t('Public prompts'), show: 'public' },
   ];
-  const pick = await vscode.window.showQuickPick(items.map((i) => ({ ...i, picked: i.show === s.prompts.show, description: i.show === s.prompts.show ? t('current') : '' })), { title: t('Show prompts') });
-  if (pick) await s.prompts.setShow(pick.show);
+  const pick = await vscode.window.showQuickPick(items.map((i) => ({ ...i, picked: i.show === s.views.prompts.show, description: i.show === s.views.prompts.show ? t('current') : '' })), { title: t('Show prompts') });
+  if (pick) await s.views.prompts.setShow(pick.show);
 }
 
 /**
@@ -67,4 +67,4 @@ export async function deletePrompt(s: Services, node: PromptNode, confirmed?: un
   s.promptStore.forget(node.prompt.id);
 }
 
-export const refreshPrompts = (s: Services) => s.prompts.refresh();
+export const refreshPrompts = (s: Services) => s.views.prompts.refresh();

@@ -1,11 +1,9 @@
 // Commands on Spaces and what hangs under them.
 import * as vscode from 'vscode';
-import type { AssistantSummary } from '../api/schemas';
 import { assistantVersionUri } from '../assistantDocuments';
 import { deferred } from '../loadDeferred';
 import type { Services } from '../services';
 import type { SpaceNode } from '../views/spaceNodes';
-import { unlessMissing } from '../api/errors';
 
 const t = vscode.l10n.t;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -26,17 +24,14 @@ export async function addSpaceById(s: Services, given?: unknown): Promise<void> 
 export async function createSpace(s: Services): Promise<void> {
   const name = await vscode.window.showInputBox({ title: t('New Space'), prompt: t('Name'), validateInput: (v) => (v.trim() && v.length <= 120 ? undefined : t('1 to 120 characters')) });
   if (!name) return;
-  const created = await s.connection.call((c) => c.createSpace({ name: name.trim() }));
-  s.spaces.refresh();
+  const created = await s.spaces.create({ name: name.trim() });
   const copy = t('Copy Key');
   const choice = await vscode.window.showInformationMessage(t('Space "{0}" created. Its key is shown only now.', name), { modal: true, detail: t('Key ending in …{0}', created.key_end) }, copy);
   if (choice === copy) await vscode.env.clipboard.writeText(created.created_key);
 }
 
 export async function toggleModel(s: Services, node: Of<'spaceModel'>): Promise<void> {
-  const result = await s.connection.call((c) => c.toggleModel(node.spaceId, node.setting.id, !node.setting.active));
-  await s.spaces.detail(node.spaceId, true);
-  s.spaces.refresh();
+  const result = await s.spaces.toggleModel(node.spaceId, node.setting.id, !node.setting.active);
   vscode.window.setStatusBarMessage(result.active ? t('{0} is on', result.model) : t('{0} is off', result.model), 3000);
 }
 
@@ -45,7 +40,7 @@ export async function renameConversation(s: Services, node: Of<'conversation'>, 
   if (!name || name === node.conversation.name) return;
   if (name.trim().length === 0 || name.length > 200) throw new Error(t('A conversation name has 1 to 200 characters.'));
   await s.connection.call((c) => c.updateConversation(node.spaceId, node.conversation.id, { name: name.trim() }));
-  s.spaces.refresh();
+  s.spaces.changedSpace(node.spaceId);
 }
 
 /** Picks the conversation's assistant version, or applies `preset` ({assistant_id, assistant_version_id}). */
@@ -53,9 +48,9 @@ export async function changeConversationAssistant(s: Services, node: Of<'convers
   if (preset !== undefined) {
     const { settings } = deferred().schemas.ConversationUpdateBody.parse({ settings: preset });
     await s.connection.call((c) => c.updateConversation(node.spaceId, node.conversation.id, { settings }));
-    return s.spaces.refresh();
+    return s.spaces.changedSpace(node.spaceId);
   }
-  const assistants = await unlessMissing(s.connection.call((c) => c.listAssistants(node.spaceId)), [] as AssistantSummary[]);
+  const assistants = (await s.spaces.assistants(node.spaceId)) ?? [];
   const none = { label: `$(circle-slash) ${t('No assistant')}`, settings: { assistant_id: null, assistant_version_id: null } };
   const items = assistants.flatMap((a) =>
     a.versions.map((v, i) => ({ label: `$(person) ${a.name}`, description: `${t('version {0}', i + 1)}${v.published ? ` · ${t('published')}` : ''}`, settings: { assistant_id: a.id, assistant_version_id: v.id } })),
@@ -63,7 +58,7 @@ export async function changeConversationAssistant(s: Services, node: Of<'convers
   const pick = await vscode.window.showQuickPick([none, ...items], { title: t('Assistant for "{0}"', node.conversation.name) });
   if (!pick) return;
   await s.connection.call((c) => c.updateConversation(node.spaceId, node.conversation.id, { settings: pick.settings }));
-  s.spaces.refresh();
+  s.spaces.changedSpace(node.spaceId);
 }
 
 export async function openAssistantVersion(s: Services, node: Of<'assistantVersion'>): Promise<void> {

@@ -13,7 +13,8 @@ export type SpaceNode =
   | { kind: 'conversation'; spaceId: string; conversation: Conversation }
   | { kind: 'assistant'; spaceId: string; assistant: AssistantSummary }
   | { kind: 'assistantVersion'; spaceId: string; assistantId: string; version: AssistantSummary['versions'][number]; index: number }
-  | { kind: 'note'; text: string };
+  /** A line of text; a warning one opens the log when clicked. */
+  | { kind: 'note'; text: string; warning?: boolean };
 
 const t = vscode.l10n.t;
 const GROUP_LABELS: Record<SpaceGroup, [string, string]> = {
@@ -27,7 +28,12 @@ const GROUP_LABELS: Record<SpaceGroup, [string, string]> = {
   sandbox: [t('Sandbox'), 'beaker'],
 };
 
-export const PRIVACY_LABELS = [t('any model'), t('GDPR-compliant models only'), t('models on this machine only')];
+/** What each privacy level keeps in the request log (conventions.md, corrections). */
+export const PRIVACY_LABELS: Record<number, string> = {
+  1: t('logs prompts, replies and their details'),
+  2: t('logs details only, no prompt or reply text'),
+  3: t('keeps only what billing needs'),
+};
 
 const show = (value: unknown) => (value === null || value === undefined || value === '' ? '—' : String(value));
 
@@ -36,27 +42,30 @@ export function groupFields(group: SpaceGroup, view: SpaceUpdateResponse): Space
   const app = view.main.app;
   switch (group) {
     case 'weights':
-      return (['cost', 'latency', 'quality'] as const).map((k) => ({ kind: 'field', label: k, value: show(app.weights?.[k]) }));
+      return [
+        { kind: 'field', label: t('Cost'), value: show(app.weights?.cost) },
+        { kind: 'field', label: t('Latency'), value: show(app.weights?.latency) },
+        { kind: 'field', label: t('Quality'), value: show(app.weights?.quality) },
+      ];
     case 'policies': {
       const p = app.policies ?? {};
-      const privacy = p.privacy_level ?? 0;
+      const privacy = p.privacy_level ?? 1;
       return [
-        { kind: 'field', label: 'privacy_level', value: `${privacy} (${PRIVACY_LABELS[privacy] ?? '?'})` },
-        { kind: 'field', label: 'max_cost', value: p.max_cost ? `$${p.max_cost}` : t('no cap') },
-        { kind: 'field', label: 'max_same_model_retries', value: show(p.max_same_model_retries) },
-        { kind: 'field', label: 'max_switch_model_retries', value: show(p.max_switch_model_retries) },
-        { kind: 'field', label: 'optimize_internal_requests', value: show(p.optimize_internal_requests) },
-        { kind: 'field', label: 'prompt', value: app.prompt?.title ?? show(p.prompt_id) },
+        { kind: 'field', label: t('Privacy'), value: t('level {0}: {1}', privacy, PRIVACY_LABELS[privacy] ?? t('not known to this version')) },
+        { kind: 'field', label: t('Cost cap per request'), value: p.max_cost ? `$${p.max_cost}` : t('no cap') },
+        { kind: 'field', label: t('Retries on the same model'), value: show(p.max_same_model_retries) },
+        { kind: 'field', label: t('Retries on other models'), value: show(p.max_switch_model_retries) },
+        { kind: 'field', label: t('Optimize internal requests'), value: p.optimize_internal_requests ? t('on') : t('off') },
+        { kind: 'field', label: t('Prompt'), value: app.prompt?.title ?? (p.prompt_id ? t('a prompt not in the list') : t('none')) },
       ];
     }
     case 'settings': {
       const s = app.settings ?? {};
       return [
-        { kind: 'field', label: 'assistant_id', value: show(s.assistant_id) },
-        { kind: 'field', label: 'assistant_version_id', value: show(s.assistant_version_id) },
-        { kind: 'field', label: 'instructions', value: show(s.instructions) },
-        { kind: 'field', label: 'max_tokens', value: show(s.max_tokens) },
-        { kind: 'field', label: 'temperature', value: show(s.temperature) },
+        { kind: 'field', label: t('Assistant'), value: s.assistant_id ? (s.assistant_version_id ? t('set, with a chosen version') : t('set, latest version')) : t('none') },
+        { kind: 'field', label: t('Instructions'), value: show(s.instructions) },
+        { kind: 'field', label: t('Max tokens'), value: show(s.max_tokens) },
+        { kind: 'field', label: t('Temperature'), value: show(s.temperature) },
       ];
     }
     case 'failover':
@@ -158,11 +167,24 @@ export function toTreeItem(node: SpaceNode): vscode.TreeItem {
       item.command = { command: 'llmSpaces.openAssistantVersion', title: t('Open Assistant Version'), arguments: [node] };
       return item;
     }
-    case 'note': {
-      const item = new vscode.TreeItem(node.text);
-      item.iconPath = new vscode.ThemeIcon('info');
-      item.contextValue = 'note';
-      return item;
-    }
+    case 'note':
+      return noteItem(node.text, node.warning);
   }
+}
+
+/** A line of text in a view; a warning one says "Show Log" and opens the log when clicked. */
+export function noteItem(text: string, warning = false): vscode.TreeItem {
+  const item = new vscode.TreeItem(text);
+  item.iconPath = new vscode.ThemeIcon(warning ? 'warning' : 'info', warning ? new vscode.ThemeColor('list.warningForeground') : undefined);
+  item.contextValue = 'note';
+  if (warning) {
+    item.description = t('Show Log');
+    item.command = { command: 'llmSpaces.showLog', title: t('Show Log') };
+  }
+  return item;
+}
+
+/** The note for the records of a list that could not be read and were left out, or none. */
+export function unreadableNote(count: number, what: (count: number) => string): SpaceNode[] {
+  return count > 0 ? [{ kind: 'note', text: what(count), warning: true }] : [];
 }

@@ -4,16 +4,20 @@
 import * as vscode from 'vscode';
 import type { Organization } from '../api/schemas';
 import { maskSecret } from '../shared/secrets';
-import type { Services } from '../services';
+import type { OrganizationStore } from '../stores/organizationStore';
 import { OrganizationCalls, type Handlers, type OrganizationData, type OrganizationEvent, type OrganizationResults } from '../shared/protocol';
-import { isMissingEndpoint } from '../api/errors';
-import { WebviewChannel } from './webviewChannel';
+import { WebviewChannel, type ChannelDeps } from './webviewChannel';
 import { PanelHost } from './panelHost';
 import { webviewHtml } from './webviewShell';
 
 const t = vscode.l10n.t;
 
 type OrgCallsT = typeof OrganizationCalls;
+
+/** What the organization panel works with. */
+export interface OrganizationDeps extends ChannelDeps {
+  organization: OrganizationStore;
+}
 
 const masked = (org: Organization): OrganizationData['org'] => ({ ...org, metrics_token: org.metrics_token ? maskSecret(org.metrics_token) : null, logs_token: org.logs_token ? maskSecret(org.logs_token) : null });
 
@@ -24,7 +28,7 @@ export class OrganizationPanel extends PanelHost {
 
   constructor(
     panel: vscode.WebviewPanel,
-    private readonly s: Services,
+    private readonly s: OrganizationDeps,
     extensionUri: vscode.Uri,
   ) {
     super(panel, extensionUri);
@@ -50,8 +54,7 @@ export class OrganizationPanel extends PanelHost {
         } else {
           body = { [group]: null };
         }
-        this.org = await this.s.connection.call((c) => c.updateIntegrations(body));
-        void this.s.usage.refresh();
+        this.org = await this.s.organization.updateIntegrations(body);
         return { org: masked(this.org), unavailable: null };
       },
       openLink: async ({ href }) => {
@@ -62,13 +65,12 @@ export class OrganizationPanel extends PanelHost {
   }
 
   private async load(): Promise<OrganizationData> {
-    try {
-      this.org = await this.s.connection.call((c) => c.getOrganization());
-      return { org: masked(this.org), unavailable: null };
-    } catch (error) {
-      if (!isMissingEndpoint(error)) throw error;
-      // A remote service without GET /v1/orgs/self: the integrations can still be set.
-      return { org: this.org ? masked(this.org) : null, unavailable: this.s.errors.describe(error, t('Reading the organization')).message };
+    const org = await this.s.organization.refresh();
+    if (org) {
+      this.org = org;
+      return { org: masked(org), unavailable: null };
     }
+    // A remote service without GET /v1/orgs/self: the integrations can still be set.
+    return { org: this.org ? masked(this.org) : null, unavailable: this.s.errors.describe(this.s.organization.unavailable, t('Reading the organization')).message };
   }
 }

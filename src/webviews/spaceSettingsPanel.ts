@@ -2,11 +2,12 @@
 // refuses to overwrite a change made elsewhere without asking, and asks before unsaved edits are lost.
 import * as vscode from 'vscode';
 import type { SpaceUpdateResponse } from '../api/schemas';
-import type { Services } from '../services';
+import type { Connection } from '../connection/connection';
+import type { CatalogueStore } from '../stores/catalogueStore';
+import type { SpacesStore } from '../stores/spacesStore';
 import { SpaceSettingsCalls, type Handlers, type SpaceChanges, type SpaceSettingsEvent, type SpaceSettingsResults } from '../shared/protocol';
-import { unlessMissing } from '../api/errors';
 import { readAttachments } from './attachments';
-import { WebviewChannel } from './webviewChannel';
+import { WebviewChannel, type ChannelDeps } from './webviewChannel';
 import { PanelHost } from './panelHost';
 import { webviewHtml } from './webviewShell';
 
@@ -15,6 +16,13 @@ const t = vscode.l10n.t;
 type SettingsCallsT = typeof SpaceSettingsCalls;
 export type ConflictChoice = 'overwrite' | 'reload' | 'cancel';
 export type CloseChoice = 'save' | 'discard' | 'keep';
+
+/** What a settings editor works with. */
+export interface SettingsDeps extends ChannelDeps {
+  connection: Connection;
+  spaces: SpacesStore;
+  catalogue: CatalogueStore;
+}
 
 /** What the editor needs from its owner: to open another Space's editor, or reopen this one. */
 export interface SettingsHost {
@@ -45,7 +53,7 @@ export class SpaceSettingsPanel extends PanelHost {
 
   constructor(
     panel: vscode.WebviewPanel,
-    private readonly s: Services,
+    private readonly s: SettingsDeps,
     extensionUri: vscode.Uri,
     readonly spaceId: string,
     draft: SpaceChanges | null,
@@ -69,9 +77,9 @@ export class SpaceSettingsPanel extends PanelHost {
         const [view, spaces, models, prompts, assistants] = await Promise.all([
           this.s.spaces.detail(this.spaceId, true),
           this.s.spaces.list(),
-          this.s.models.catalogue(),
+          this.s.catalogue.models(),
           this.s.connection.call((c) => c.listPrompts('all')),
-          unlessMissing(this.s.connection.call((c) => c.listAssistants(this.spaceId)), []),
+          this.s.spaces.assistants(this.spaceId),
         ]);
         this.named(view);
         return {
@@ -79,7 +87,7 @@ export class SpaceSettingsPanel extends PanelHost {
           spaces: spaces.filter((space) => space.id !== this.spaceId).map((space) => ({ id: space.id, name: space.name ?? space.id })),
           models: models.flatMap((m) => (m.id ? [{ id: m.id, namespace: m.namespace }] : [])),
           prompts: prompts.map((p) => ({ id: p.id, title: p.title })),
-          assistants: assistants.map((a) => ({ id: a.id, name: a.name, versions: a.versions.map((v, i) => ({ id: v.id, label: t('version {0}', i + 1) })) })),
+          assistants: (assistants ?? []).map((a) => ({ id: a.id, name: a.name, versions: a.versions.map((v, i) => ({ id: v.id, label: t('version {0}', i + 1) })) })),
           draft: this.draft,
         };
       },
@@ -110,7 +118,7 @@ export class SpaceSettingsPanel extends PanelHost {
       if (choice === 'cancel') return { kind: 'cancelled' };
       if (choice === 'reload') return { kind: 'reloaded', view: current };
     }
-    const view = await this.s.connection.call((c) => c.updateSpace({ id: this.spaceId, ...changes }));
+    const view = await this.s.spaces.update({ id: this.spaceId, ...changes });
     this.afterSave(view);
     return { kind: 'saved', view };
   }
@@ -119,7 +127,6 @@ export class SpaceSettingsPanel extends PanelHost {
     this.dirty = false;
     this.draft = null;
     this.named(view);
-    this.s.spaces.refresh();
   }
 
   private named(view: SpaceUpdateResponse): void {
@@ -136,8 +143,7 @@ export class SpaceSettingsPanel extends PanelHost {
     if (choice === 'keep') return this.host.open(this.spaceId, draft);
     if (choice === 'discard') return;
     try {
-      await this.s.connection.call((c) => c.updateSpace({ id: this.spaceId, ...draft }));
-      this.s.spaces.refresh();
+      await this.s.spaces.update({ id: this.spaceId, ...draft });
     } catch (error) {
       void vscode.window.showErrorMessage(this.s.errors.describe(error, t('Saving "{0}"', this.name)).message);
       this.host.open(this.spaceId, draft);

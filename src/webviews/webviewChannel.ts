@@ -3,8 +3,15 @@
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import { ApiError, ValidationError, fieldPath } from '../api/errors';
-import type { Services } from '../services';
+import type { Logger } from '../logger';
+import type { ErrorReporter } from '../userErrors';
 import { FromWebview, type CallError, type Calls, type Handlers, type ToWebview } from '../shared/protocol';
+
+/** What a channel needs from the activation side (this module is loaded later). */
+export interface ChannelDeps {
+  logger: Logger;
+  errors: ErrorReporter;
+}
 
 export class WebviewChannel<C extends Calls, R extends { [K in keyof C]: unknown }, E> implements vscode.Disposable {
   private readyWaiters: Array<() => void> = [];
@@ -19,7 +26,7 @@ export class WebviewChannel<C extends Calls, R extends { [K in keyof C]: unknown
     private readonly calls: C,
     private readonly handlers: Handlers<C, R>,
     /** The log and the error descriptions of the activation side (this module is loaded later). */
-    private readonly s: Pick<Services, 'logger' | 'errors'>,
+    private readonly s: ChannelDeps,
     /** What the panel does, for messages: "Playground", "Space settings". */
     private readonly what: string,
   ) {
@@ -81,7 +88,7 @@ function invalidInput(error: z.ZodError): CallError {
   return { message: vscode.l10n.t('Some fields are not valid: {0}', Object.entries(fields).map(([f, m]) => `${f || 'input'}: ${m}`).join('; ')), fields };
 }
 
-export function toCallError(error: unknown, what: string, errors: Pick<Services['errors'], 'describe'>): CallError {
+export function toCallError(error: unknown, what: string, errors: Pick<ErrorReporter, 'describe'>): CallError {
   if (error instanceof z.ZodError) return invalidInput(error);
   const fields: Record<string, string> = {};
   if (error instanceof ValidationError) error.issues.forEach((issue, n) => (fields[error.fields[n] ?? ''] ??= issue.msg));

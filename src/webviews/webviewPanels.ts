@@ -2,12 +2,11 @@
 // used last), one settings editor per Space, and the organization panel. Panels come back after a
 // window reload through their serializers; the webviews restore their own state.
 import * as vscode from 'vscode';
-import type { Services } from '../services';
 import type { SpaceChanges } from '../shared/protocol';
 import { deferred } from '../loadDeferred';
-import type { OrganizationPanel } from './organizationPanel';
-import type { PlaygroundPanel } from './playgroundPanel';
-import type { SpaceSettingsPanel } from './spaceSettingsPanel';
+import type { OrganizationDeps, OrganizationPanel } from './organizationPanel';
+import type { PlaygroundDeps, PlaygroundPanel } from './playgroundPanel';
+import type { SettingsDeps, SpaceSettingsPanel } from './spaceSettingsPanel';
 import { ORGANIZATION_VIEW_TYPE, PLAYGROUND_VIEW_TYPE, SPACE_SETTINGS_VIEW_TYPE } from './viewTypes';
 
 const t = vscode.l10n.t;
@@ -20,9 +19,11 @@ export class WebviewPanels implements vscode.Disposable {
   organization: OrganizationPanel | undefined;
   private lastEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
   private readonly disposables: vscode.Disposable[] = [];
-  private services: Services | undefined;
 
-  constructor(private readonly extensionUri: vscode.Uri) {
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly s: PlaygroundDeps & SettingsDeps & OrganizationDeps,
+  ) {
     this.disposables.push(
       vscode.window.onDidChangeActiveTextEditor((editor) => {
         if (editor) this.lastEditor = editor;
@@ -37,16 +38,6 @@ export class WebviewPanels implements vscode.Disposable {
       }),
       vscode.window.registerWebviewPanelSerializer(ORGANIZATION_VIEW_TYPE, { deserializeWebviewPanel: async (panel) => void this.adoptOrganization(panel) }),
     );
-  }
-
-  /** The services are built after this object (they include it). */
-  bind(services: Services): void {
-    this.services = services;
-  }
-
-  private get s(): Services {
-    if (!this.services) throw new Error('WebviewPanels used before bind()');
-    return this.services;
   }
 
   /** A new playground, on the given Space if any. */

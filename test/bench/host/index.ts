@@ -50,15 +50,15 @@ function activation(ext: vscode.Extension<unknown>, runs: number): { median: num
 async function modelsView(api: ExtensionApi, models: ModelRecord[], runs: number): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
-    api.models.setModels(models);
+    api.catalogue.setModels(models);
     const start = performance.now();
-    const providers = await api.models.getChildren();
-    for (const p of providers) await api.models.getChildren(p);
-    api.models.setFilter({ text: 'model-7', capabilities: [] });
-    const filtered = await api.models.getChildren();
-    for (const p of filtered) await api.models.getChildren(p);
+    const providers = await api.views.models.getChildren();
+    for (const p of providers) await api.views.models.getChildren(p);
+    api.catalogue.setFilter({ text: 'model-7', capabilities: [] });
+    const filtered = await api.views.models.getChildren();
+    for (const p of filtered) await api.views.models.getChildren(p);
     times.push(performance.now() - start);
-    api.models.setFilter({ text: '', capabilities: [] });
+    api.catalogue.setFilter({ text: '', capabilities: [] });
   }
   return median(times);
 }
@@ -77,10 +77,10 @@ export async function run(): Promise<void> {
   const models = syntheticModels(10_000);
   const prompts: PromptRecord[] = syntheticPrompts(1_000);
   const before = memory();
-  api.models.setModels(models);
-  for (const p of await api.models.getChildren()) await api.models.getChildren(p);
+  api.catalogue.setModels(models);
+  for (const p of await api.views.models.getChildren()) await api.views.models.getChildren(p);
   prompts.forEach((p, i) => api.promptStore.remember(p, i % 2 === 0));
-  await api.prompts.getChildren();
+  await api.views.prompts.getChildren();
   const after = memory();
   const view = await modelsView(api, models, 7);
   const out = process.env.LLM_SPACES_BENCH_OUT;
