@@ -120,7 +120,8 @@ export interface PlaygroundResults {
   stop: null;
   /** null when the service cannot create conversations: replies then thread by parent request only. */
   newConversation: ConversationBrief | null;
-  loadConversation: Turn[];
+  /** The turns that can be shown, and why others cannot (the Space's privacy level keeps no text). */
+  loadConversation: { turns: Turn[]; notice: string | null };
   renameConversation: ConversationBrief;
   attach: Attachment[];
   attachUris: Attachment[];

@@ -178,11 +178,11 @@ async function chooseConversation(id: string): Promise<void> {
   const loaded = await call('loadConversation', { appId: state.appId, conversationId: id });
   if (!loaded) return;
   state.conversation = { id, name };
-  turns = loaded;
-  const last = [...loaded].reverse().find((t) => t.reply)?.reply;
+  turns = loaded.turns;
+  const last = [...turns].reverse().find((t) => t.reply)?.reply;
   state.parentRequestId = last?.id ?? '';
   setValue(form.parent.control, state.parentRequestId);
-  transcript.show(turns);
+  transcript.show(turns, loaded.notice);
   persist();
 }
 

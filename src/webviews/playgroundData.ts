@@ -54,9 +54,12 @@ export function replyInfo(content: string, done: Extract<ChatStreamEvent, { type
   };
 }
 
-/** The logged requests of a conversation, oldest first, as turns of the transcript. */
+/**
+ * The logged requests of a conversation, oldest first, as turns of the transcript. Requests logged
+ * without their text (privacy level 2) cannot be shown as turns and are left out.
+ */
 export function turnsOf(conversation: ConversationWithRequests): Turn[] {
-  return (conversation.requests ?? []).map((r) => {
+  return (conversation.requests ?? []).flatMap((r) => (r.prompt === null ? [] : [r])).map((r) => {
     const failed = r.status_code >= 400 || r.response === null;
     const zero = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
     return {

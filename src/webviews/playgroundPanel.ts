@@ -3,13 +3,16 @@
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { LlmSpacesClient } from '../api/client';
-import type { Services } from '../services';
+import type { Connection } from '../connection/connection';
+import type { CatalogueStore } from '../stores/catalogueStore';
+import type { OrganizationStore } from '../stores/organizationStore';
+import type { SpacesStore } from '../stores/spacesStore';
+import { isMissingEndpoint } from '../api/errors';
 import { PlaygroundCalls, type Handlers, type PlaygroundEvent, type PlaygroundResults } from '../shared/protocol';
-import { unlessMissing } from '../api/errors';
 import { readAttachments } from './attachments';
 import { applyCode } from './codeActions';
 import { modelBrief, replyInfo, spaceBrief, turnsOf } from './playgroundData';
-import { WebviewChannel } from './webviewChannel';
+import { WebviewChannel, type ChannelDeps } from './webviewChannel';
 import { PanelHost } from './panelHost';
 import { webviewHtml } from './webviewShell';
 
@@ -17,13 +20,21 @@ const t = vscode.l10n.t;
 
 type PlaygroundCallsT = typeof PlaygroundCalls;
 
+/** What a playground works with. */
+export interface PlaygroundDeps extends ChannelDeps {
+  connection: Connection;
+  spaces: SpacesStore;
+  catalogue: CatalogueStore;
+  organization: OrganizationStore;
+}
+
 export class PlaygroundPanel extends PanelHost {
   readonly channel: WebviewChannel<PlaygroundCallsT, PlaygroundResults, PlaygroundEvent>;
   private readonly running = new Map<number, AbortController>();
 
   constructor(
     panel: vscode.WebviewPanel,
-    private readonly s: Services,
+    private readonly s: PlaygroundDeps,
     extensionUri: vscode.Uri,
     /** The text editor that Insert at Cursor and Replace Selection act on. */
     private readonly lastEditor: () => vscode.TextEditor | undefined,
@@ -51,11 +62,9 @@ export class PlaygroundPanel extends PanelHost {
 
   private handlers(): Handlers<PlaygroundCallsT, PlaygroundResults> {
     const call = <T>(fn: (c: LlmSpacesClient) => Promise<T>) => this.s.connection.call(fn);
-    // The extra endpoints (lists, conversations) are optional: a remote service may not offer them.
-    const optional = <T>(fn: (c: LlmSpacesClient) => Promise<T>, fallback: T) => unlessMissing(call(fn), fallback);
     return {
       context: async () => {
-        const [spaces, models] = await Promise.all([this.s.spaces.list(), this.s.models.catalogue()]);
+        const [spaces, models] = await Promise.all([this.s.spaces.list(), this.s.catalogue.models()]);
         return {
           spaces: spaces.map((space) => ({ id: space.id, name: space.name ?? space.id })),
           models: models.filter((m) => m.is_chat).map(modelBrief),
@@ -65,12 +74,12 @@ export class PlaygroundPanel extends PanelHost {
       space: async ({ appId }) => {
         const [view, assistants, conversations] = await Promise.all([
           this.s.spaces.detail(appId, true),
-          optional((c) => c.listAssistants(appId), []),
-          optional((c) => c.listConversations(appId), []),
+          this.s.spaces.assistants(appId),
+          this.s.spaces.conversations(appId),
         ]);
         return spaceBrief(view, {
-          assistants: assistants.map((a) => ({ id: a.id, name: a.name, versions: a.versions.map((v, i) => ({ id: v.id, label: `${t('version {0}', i + 1)}${v.published ? ` · ${t('published')}` : ''}` })) })),
-          conversations: conversations.filter((c) => !c.deleted_on).map((c) => ({ id: c.id, name: c.name })),
+          assistants: (assistants ?? []).map((a) => ({ id: a.id, name: a.name, versions: a.versions.map((v, i) => ({ id: v.id, label: `${t('version {0}', i + 1)}${v.published ? ` · ${t('published')}` : ''}` })) })),
+          conversations: (conversations ?? []).filter((c) => !c.deleted_on).map((c) => ({ id: c.id, name: c.name })),
         });
       },
       send: async ({ body }, callId) => {
@@ -85,7 +94,9 @@ export class PlaygroundPanel extends PanelHost {
                 content += event.content;
                 void this.channel.post({ type: 'delta', callId, content: event.content, at });
               } else {
-                return replyInfo(content, event);
+                const reply = replyInfo(content, event);
+                this.s.organization.recordReply(reply);
+                return reply;
               }
             }
             throw new Error(t('The reply ended without its figures.'));
@@ -99,14 +110,25 @@ export class PlaygroundPanel extends PanelHost {
         return null;
       },
       newConversation: async ({ appId, name }) => {
-        const created = await optional((c) => c.createConversation(appId, { name }), null);
-        if (created) this.s.spaces.refresh();
+        const created = await call((c) => c.createConversation(appId, { name })).catch((error: unknown) => {
+          // A service without conversations: the playground goes on without one.
+          if (isMissingEndpoint(error)) return null;
+          throw error;
+        });
+        if (created) this.s.spaces.changedSpace(appId);
         return created && { id: created.id, name: created.name };
       },
-      loadConversation: async ({ appId, conversationId }) => turnsOf(await call((c) => c.getConversation(appId, conversationId, true))),
+      loadConversation: async ({ appId, conversationId }) => {
+        const [conversation, view] = await Promise.all([call((c) => c.getConversation(appId, conversationId, true)), this.s.spaces.detail(appId)]);
+        const turns = turnsOf(conversation);
+        const privacy = view.main.app.policies?.privacy_level ?? 1;
+        const hidden = (conversation.requests?.length ?? 0) > turns.length;
+        const notice = privacy >= 2 || hidden ? t("Earlier turns of this conversation cannot be shown: this Space's privacy level keeps no prompt or reply text.") : null;
+        return { turns, notice };
+      },
       renameConversation: async ({ appId, conversationId, name }) => {
         const updated = await call((c) => c.updateConversation(appId, conversationId, { name }));
-        this.s.spaces.refresh();
+        this.s.spaces.changedSpace(appId);
         return { id: updated.id, name: updated.name };
       },
       attach: async ({ kind }) => {

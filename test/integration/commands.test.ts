@@ -6,9 +6,9 @@ import { extension, reportsDuring, serviceClient, waitFor } from './support';
 
 async function firstSpace() {
   const api = await extension();
-  const roots = await api.spaces.getChildren();
+  const roots = await api.views.spaces.getChildren();
   const node = roots.find((n) => n.kind === 'space')! as Extract<SpaceNode, { kind: 'space' }>;
-  return { api, node, groups: await api.spaces.getChildren(node) };
+  return { api, node, groups: await api.views.spaces.getChildren(node) };
 }
 
 describe('commands', () => {
@@ -39,13 +39,13 @@ describe('commands', () => {
     const { api, node, groups } = await firstSpace();
     const client = await serviceClient(api);
     const modelsGroup = groups.find((g) => g.kind === 'group' && g.group === 'models')!;
-    const off = (await api.spaces.getChildren(modelsGroup)).find((m) => m.kind === 'spaceModel' && !m.setting.active && !m.setting.globally_disabled)!;
+    const off = (await api.views.spaces.getChildren(modelsGroup)).find((m) => m.kind === 'spaceModel' && !m.setting.active && !m.setting.globally_disabled)!;
     await vscode.commands.executeCommand('llmSpaces.toggleModel', off);
     const setting = (await client.getSpaceModels(node.space.id)).base_model_settings.find((s) => off.kind === 'spaceModel' && s.id === off.setting.id)!;
     assert.equal(setting.active, true);
-    const refreshedGroups = await api.spaces.getChildren(node);
-    const on = (await api.spaces.getChildren(refreshedGroups.find((g) => g.kind === 'group' && g.group === 'models'))).find((m) => m.kind === 'spaceModel' && m.setting.id === setting.id)!;
-    assert.equal(api.spaces.getTreeItem(on).contextValue, 'spaceModel.active');
+    const refreshedGroups = await api.views.spaces.getChildren(node);
+    const on = (await api.views.spaces.getChildren(refreshedGroups.find((g) => g.kind === 'group' && g.group === 'models'))).find((m) => m.kind === 'spaceModel' && m.setting.id === setting.id)!;
+    assert.equal(api.views.spaces.getTreeItem(on).contextValue, 'spaceModel.active');
     await vscode.commands.executeCommand('llmSpaces.toggleModel', on);
     assert.equal((await client.getSpaceModels(node.space.id)).base_model_settings.find((s) => s.id === setting.id)!.active, false);
   });
@@ -53,7 +53,7 @@ describe('commands', () => {
   it('renames a conversation and changes its assistant', async () => {
     const { api, node, groups } = await firstSpace();
     const client = await serviceClient(api);
-    const conversation = (await api.spaces.getChildren(groups.find((g) => g.kind === 'group' && g.group === 'conversations'))).find((c) => c.kind === 'conversation')!;
+    const conversation = (await api.views.spaces.getChildren(groups.find((g) => g.kind === 'group' && g.group === 'conversations'))).find((c) => c.kind === 'conversation')!;
     await vscode.commands.executeCommand('llmSpaces.renameConversation', conversation, 'Renamed in VS Code');
     const id = conversation.kind === 'conversation' ? conversation.conversation.id : '';
     assert.equal((await client.getConversation(node.space.id, id)).name, 'Renamed in VS Code');
@@ -65,8 +65,8 @@ describe('commands', () => {
 
   it('opens an assistant version as a readable document', async () => {
     const { api, groups } = await firstSpace();
-    const assistants = await api.spaces.getChildren(groups.find((g) => g.kind === 'group' && g.group === 'assistants'));
-    const [version] = await api.spaces.getChildren(assistants[0]);
+    const assistants = await api.views.spaces.getChildren(groups.find((g) => g.kind === 'group' && g.group === 'assistants'));
+    const [version] = await api.views.spaces.getChildren(assistants[0]);
     await vscode.commands.executeCommand('llmSpaces.openAssistantVersion', version);
     const editor = await waitFor(() => (vscode.window.activeTextEditor?.document.uri.scheme === 'llm-assistant' ? vscode.window.activeTextEditor : undefined), 'the assistant document');
     const text = editor.document.getText();

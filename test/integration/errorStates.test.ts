@@ -31,7 +31,7 @@ describe('error states', () => {
     process.kill(before.pid, 'SIGKILL');
     await waitFor(() => !isAlive(before.pid), 'the service to die');
     await waitFor(async () => {
-      const roots = await api.spaces.getChildren();
+      const roots = await api.views.spaces.getChildren();
       return roots.length > 0 && api.connection.state.kind === 'ready';
     }, 'the Spaces view to load again');
     sub.dispose();
@@ -50,7 +50,7 @@ describe('error states', () => {
     await config().update('serviceUrl', fault.url, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('llmSpaces.signIn', token);
     await waitFor(() => api.connection.mode === 'remote', 'remote mode');
-    assert.ok((await api.prompts.getChildren()).length > 0, 'works while the token is accepted');
+    assert.ok((await api.views.prompts.getChildren()).length > 0, 'works while the token is accepted');
     fault.script.push({ match: 'POST /v1/prompts', kind: 'status', status: 401, body: { detail: 'Invalid token' }, headers: { 'www-authenticate': 'Bearer' } });
     const reports = await reportsDuring(api, () => vscode.commands.executeCommand('llmSpaces.createPrompt', { title: 'x', description: 'y' }));
     assert.equal(api.connection.state.kind, 'signed-out');
@@ -58,7 +58,7 @@ describe('error states', () => {
     assert.ok(!JSON.stringify(reports).includes(token), 'the token is never in a message');
     await vscode.commands.executeCommand('llmSpaces.signOut');
     assert.equal(await api.connection.remoteToken(), undefined);
-    const roots = await api.spaces.getChildren();
+    const roots = await api.views.spaces.getChildren();
     assert.deepEqual(roots, []);
     assert.equal(api.connection.state.kind, 'signed-out');
   });
@@ -80,8 +80,8 @@ describe('error states', () => {
     assert.match(gone[0]!.message, /cannot be reached/);
     assert.ok(gone[0]!.actions.includes('Retry') && gone[0]!.actions.includes('Show Log'));
     assert.equal(api.connection.state.kind, 'unreachable');
-    await api.prompts.getChildren();
-    assert.match(api.prompts.view.message ?? '', /cannot be reached/);
+    await api.views.prompts.getChildren();
+    assert.match(api.views.prompts.view.message ?? '', /cannot be reached/);
   });
 });
 
@@ -97,14 +97,14 @@ describe('a remote service with only the endpoints of the interface', () => {
     const api = await extension();
     await api.connection.client();
     const token = (await api.connection.remoteToken())!;
-    const spaceId = ((await api.spaces.getChildren()).find((n) => n.kind === 'space') as { space: { id: string } }).space.id;
+    const spaceId = ((await api.views.spaces.getChildren()).find((n) => n.kind === 'space') as { space: { id: string } }).space.id;
     fault = await startFaultServer(api.connection.url!);
     await config().update('serviceUrl', fault.url, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('llmSpaces.signIn', token);
     const notAllowed = { kind: 'status', status: 405, body: { detail: 'Method Not Allowed' } } as const;
     const noList = { ...notAllowed, match: 'POST /v1/apps/?' };
     fault.script.push(noList);
-    assert.deepEqual(await api.spaces.getChildren(), []);
+    assert.deepEqual(await api.views.spaces.getChildren(), []);
     assert.ok(api.spaces.listUnavailable);
     // No GET /v1/apps/{id} either: the Space is read with an update that changes nothing.
     fault.script.push({ ...notAllowed, match: `GET /v1/apps/${spaceId}` });
@@ -113,7 +113,7 @@ describe('a remote service with only the endpoints of the interface', () => {
     const spaceRequests = fault.seen.map((r) => `${r.method} ${r.path}`).filter((r) => r.includes('/v1/apps'));
     assert.deepEqual(spaceRequests, [`GET /v1/apps/${spaceId}`, 'PUT /v1/apps/update']);
     fault.script.push(noList);
-    const roots = await api.spaces.getChildren();
+    const roots = await api.views.spaces.getChildren();
     assert.deepEqual(roots.map((n) => (n.kind === 'space' ? n.space.id : '')), [spaceId]);
   });
 });

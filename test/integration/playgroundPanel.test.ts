@@ -51,11 +51,29 @@ describe('playground panel', () => {
     // The next turn threads onto this one; loading the conversation brings both back in order.
     const second = await callWebview<ReplyInfo>(panel.channel, 'send', { body: { app_id: appId, model: 'test/echo', prompt: 'And again.', conversation_id: conversation.result.id, parent_request_id: sent.result.id } });
     assert.ok(second.ok, second.error?.message);
-    const turns = await callWebview<Turn[]>(panel.channel, 'loadConversation', { appId, conversationId: conversation.result.id });
-    assert.deepEqual(turns.result.map((t) => [t.prompt, t.reply?.content]), [['Hello **world**, stream me.', 'Hello **world**, stream me.'], ['And again.', 'And again.']]);
+    const loaded = await callWebview<{ turns: Turn[]; notice: string | null }>(panel.channel, 'loadConversation', { appId, conversationId: conversation.result.id });
+    assert.deepEqual(loaded.result.turns.map((t) => [t.prompt, t.reply?.content]), [['Hello **world**, stream me.', 'Hello **world**, stream me.'], ['And again.', 'And again.']]);
+    assert.equal(loaded.result.notice, null);
     const renamed = await callWebview(panel.channel, 'renameConversation', { appId, conversationId: conversation.result.id, name: 'Renamed in the panel' });
     assert.ok(renamed.ok);
     assert.equal((await client.getConversation(appId, conversation.result.id)).name, 'Renamed in the panel');
+  });
+
+  it('says why earlier turns cannot be shown when the Space keeps no text', async () => {
+    const api = await extension();
+    const client = await serviceClient(api);
+    const before = (await client.getSpace(appId)).main.app.policies?.privacy_level ?? 1;
+    await api.spaces.update({ id: appId, policies: { privacy_level: 2 } });
+    try {
+      const conversation = await callWebview<{ id: string }>(panel.channel, 'newConversation', { appId, name: 'Private' });
+      const sent = await callWebview<ReplyInfo>(panel.channel, 'send', { body: { app_id: appId, model: 'test/echo', prompt: 'Not kept.', conversation_id: conversation.result.id } });
+      assert.ok(sent.ok, sent.error?.message);
+      const loaded = await callWebview<{ turns: Turn[]; notice: string | null }>(panel.channel, 'loadConversation', { appId, conversationId: conversation.result.id });
+      assert.deepEqual(loaded.result.turns, []);
+      assert.match(loaded.result.notice ?? '', /privacy level keeps no prompt or reply text/);
+    } finally {
+      await api.spaces.update({ id: appId, policies: { privacy_level: before } });
+    }
   });
 
   it('stops a streaming reply', async () => {

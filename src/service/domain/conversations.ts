@@ -64,7 +64,8 @@ export function getConversation(db: Database, appId: string, id: string, include
   if (!includeRequests) return conversation;
   const requests = db.all<LoggedRequest>(
     `SELECT id, app_id, conversation_id, parent_request_id, model, prompt, response, prompt_tokens, completion_tokens, total_tokens,
-            cost, cost_savings, latency, status_code, error, added_on FROM requests WHERE conversation_id = $id AND app_id = $app ORDER BY added_on, rowid`,
+            cost, cost_savings, latency, status_code, error, added_on FROM requests
+     WHERE conversation_id = $id AND app_id = $app AND privacy_level < 3 ORDER BY added_on, rowid`,
     { id, app: appId },
   );
   return { ...conversation, requests };

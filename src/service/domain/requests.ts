@@ -1,5 +1,7 @@
 // The request log: every playground request, answered or failed, with its conversation and parent,
-// and the retention that keeps the log from growing without end.
+// and the retention that keeps the log from growing without end. What a row keeps follows the Space's
+// privacy level when it was written (conventions.md): 1 everything; 2 no prompt or reply text;
+// 3 only what billing needs (model, tokens, cost, Space, time), and it is never read back as a log.
 import type { Database } from '../db';
 
 export interface RequestLog {
@@ -19,31 +21,37 @@ export interface RequestLog {
   latency: number;
   status: number;
   error: string | null;
+  /** The Space's privacy level: 1, 2 or 3. */
+  privacyLevel: number;
 }
 
 export function insertRequest(db: Database, log: RequestLog): void {
+  const keepsText = log.privacyLevel <= 1;
+  const billingOnly = log.privacyLevel >= 3;
   db.run(
     `INSERT INTO requests (id, org_id, app_id, conversation_id, parent_request_id, model, prompt, response, prompt_tokens, completion_tokens, total_tokens,
-       cost, cost_savings, latency, status_code, error, added_on)
-     VALUES ($id, $org, $app, $conversation, $parent, $model, $prompt, $response, $pt, $ct, $tt, $cost, $savings, $latency, $status, $error, $now)`,
+       cost, cost_savings, latency, status_code, error, added_on, privacy_level)
+     VALUES ($id, $org, $app, $conversation, $parent, $model, $prompt, $response, $pt, $ct, $tt, $cost, $savings, $latency, $status, $error, $now, $privacy)`,
     {
       id: log.id,
       org: log.orgId,
       app: log.appId,
+      // Kept at level 3 only so that the next turn can name this one as its parent; never read back.
       conversation: log.conversationId,
       parent: log.parentRequestId,
       model: log.model,
-      prompt: log.prompt,
-      response: log.response,
+      prompt: keepsText ? log.prompt : null,
+      response: keepsText ? log.response : null,
       pt: log.promptTokens,
       ct: log.completionTokens,
       tt: log.promptTokens + log.completionTokens,
       cost: log.cost,
       savings: log.savings,
-      latency: log.latency,
+      latency: billingOnly ? 0 : log.latency,
       status: log.status,
-      error: log.error,
+      error: billingOnly ? null : log.error,
       now: new Date().toISOString(),
+      privacy: log.privacyLevel,
     },
   );
 }
@@ -56,7 +64,7 @@ export function requestInConversation(db: Database, requestId: string, conversat
 export function conversationTurns(db: Database, appId: string, conversationId: string, limit: number): Array<{ prompt: string; response: string }> {
   return db.all<{ prompt: string; response: string }>(
     `SELECT prompt, response FROM (SELECT prompt, response, added_on, rowid AS r FROM requests
-       WHERE conversation_id = $c AND app_id = $app AND status_code = 200 ORDER BY added_on DESC, r DESC LIMIT $n) ORDER BY added_on, r`,
+       WHERE conversation_id = $c AND app_id = $app AND status_code = 200 AND prompt IS NOT NULL ORDER BY added_on DESC, r DESC LIMIT $n) ORDER BY added_on, r`,
     { c: conversationId, app: appId, n: limit },
   );
 }

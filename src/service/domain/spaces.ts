@@ -46,7 +46,19 @@ const ALL_PERMISSIONS: PermissionName[] = ['view', 'edit', 'delete', 'manage_key
 const KEY_PERMISSIONS: PermissionName[] = ['view', 'use_playground'];
 
 export const DEFAULT_WEIGHTS: Weights = { cost: 1, latency: 1, quality: 1 };
-export const DEFAULT_POLICIES = { privacy_level: 0, max_cost: 0, max_switch_model_retries: 2, max_same_model_retries: 1, optimize_internal_requests: 0, prompt_id: null };
+export const DEFAULT_POLICIES = { privacy_level: 1, max_cost: 0.02, max_switch_model_retries: 1, max_same_model_retries: 1, optimize_internal_requests: 0, prompt_id: null };
+
+/**
+ * Privacy levels 0-2 of 0.1.0 filtered models; levels 1-3 say what is logged. The old order (more
+ * private upward) is kept: 0 becomes 1, 1 becomes 2, 2 becomes 3.
+ */
+export function migratePrivacyLevels(db: Database): void {
+  for (const row of db.all<{ id: string; policies: string }>('SELECT id, policies FROM apps')) {
+    const policies = parseJson<Record<string, unknown>>(row.policies, {});
+    const old = typeof policies.privacy_level === 'number' ? policies.privacy_level : 0;
+    db.run('UPDATE apps SET policies = $p WHERE id = $id', { id: row.id, p: JSON.stringify({ ...policies, privacy_level: Math.min(3, Math.max(1, old + 1)) }) });
+  }
+}
 export const DEFAULT_SETTINGS = { assistant_id: null, assistant_version_id: null, instructions: '', max_tokens: 1024, temperature: 0.7 };
 const DEFAULT_FAILOVER = ['openai/gpt-4o-mini', 'anthropic/claude-3-5-haiku', 'test/echo'];
 

@@ -15,7 +15,7 @@ import { appConfig, loadApp, requirePermission, type AppConfig } from '../domain
 import { Problem, invalid } from '../problem';
 import { countTokens, tokenPieces, truncateTokens } from '../tokenizer';
 import { costOf, estimateCost, savingsOf, type Counts } from './pricing';
-import { meetsPrivacy, rank, type RouteInput } from './routing';
+import { rank, type RouteInput } from './routing';
 import { testModelReply } from './testModels';
 import { UpstreamFailure, callUpstream, type ChatMessage } from './upstream';
 
@@ -65,7 +65,6 @@ export function prepareChat(db: Database, caller: Caller, body: Body, options: E
   const route: RouteInput = {
     models: [],
     weights: config.weights,
-    privacyLevel: config.policies.privacy_level ?? 0,
     maxCost: config.policies.max_cost ?? 0,
     needsVision: (body.images?.length ?? 0) > 0,
     canServe,
@@ -83,18 +82,24 @@ export function prepareChat(db: Database, caller: Caller, body: Body, options: E
     if (ranked.length === 0) {
       throw new Problem(
         422,
-        [{ loc: ['body', 'model'], msg: 'No active model of this Space can serve this request (check its active models, privacy level, max_cost, and --upstream).', type: 'no_model' }],
+        [{ loc: ['body', 'model'], msg: 'No active model of this Space can serve this request (check its active models, max_cost, and --upstream).', type: 'no_model' }],
       );
     }
     first = ranked[0]!.model;
   }
   if (retiresSoon(first.record)) warnings.push(deprecationWarning(first.record));
+  // Where a failed model's request goes next: the failover chain in its order when it is on, else the
+  // Space's other active models by quality, best first (conventions.md, corrections).
   const chain = config.row.has_failover_chain
     ? appModelRows(db, row.id)
         .filter((r) => r.failover_position !== null)
         .sort((a, b) => (a.failover_position ?? 0) - (b.failover_position ?? 0))
         .flatMap((r) => findModel(db, caller, r.model_id) ?? [])
-    : [];
+    : appModelRows(db, row.id)
+        .filter((r) => r.active === 1)
+        .flatMap((r) => findModel(db, caller, r.model_id) ?? [])
+        .filter((m) => m.record.id !== first.record.id && canServe(m.record) && budget(m.record) > 0)
+        .sort((a, b) => b.quality - a.quality || a.record.namespace.localeCompare(b.record.namespace));
   return {
     requestId: randomUUID(),
     caller,
@@ -118,7 +123,6 @@ function explicitModel(db: Database, caller: Caller, name: string, route: RouteI
   if (!model) throw invalid(loc, `Unknown model "${name}"`, 'not_found');
   const r = model.record;
   if (isRetired(r)) throw invalid(loc, `${r.namespace} was deprecated on ${r.deprecated_on} and is no longer served`, 'model_deprecated');
-  if (!meetsPrivacy(r, route.privacyLevel)) throw invalid(loc, `${r.namespace} does not meet this Space's privacy level ${route.privacyLevel}`, 'privacy');
   if (route.needsVision && !r.supports_vision) throw invalid(['body', 'images'], `${r.namespace} cannot read images`, 'vision_unsupported');
   if (budget(r) <= 0) throw invalid(['body', 'prompt'], `The prompt is longer than the context window of ${r.namespace} (${r.context_window} tokens)`, 'context_window');
   if (route.maxCost > 0 && route.estimate(r) > route.maxCost) throw invalid(loc, `${r.namespace} may cost more than this Space's max_cost of $${route.maxCost}`, 'max_cost');
@@ -192,7 +196,7 @@ export async function runChat(db: Database, prepared: Prepared, options: EngineO
   const started = Date.now();
   const policies = prepared.config.policies;
   const maxSame = policies.max_same_model_retries ?? 1;
-  const maxSwitch = policies.max_switch_model_retries ?? 2;
+  const maxSwitch = policies.max_switch_model_retries ?? 1;
   const tried: string[] = [];
   const failures: string[] = [];
   let current: CatalogueModel | undefined = prepared.first;
@@ -246,7 +250,7 @@ function nextInChain(prepared: Prepared, current: CatalogueModel, tried: string[
   const needsVision = (prepared.body.images?.length ?? 0) > 0;
   return chain
     .slice(at + 1)
-    .find((m) => !tried.includes(m.record.namespace) && !isRetired(m.record) && (!needsVision || m.record.supports_vision) && meetsPrivacy(m.record, prepared.config.policies.privacy_level ?? 0));
+    .find((m) => !tried.includes(m.record.namespace) && !isRetired(m.record) && (!needsVision || m.record.supports_vision));
 }
 
 async function generate(model: CatalogueModel, prepared: Prepared, options: EngineOptions, onDelta: ((text: string) => void) | undefined, signal: AbortSignal): Promise<Reply> {
@@ -359,6 +363,7 @@ function logOf(prepared: Prepared) {
     conversationId: prepared.conversationId,
     parentRequestId: prepared.body.parent_request_id ?? null,
     prompt: prepared.body.prompt,
+    privacyLevel: prepared.config.policies.privacy_level ?? 1,
   };
 }
 

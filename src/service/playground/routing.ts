@@ -1,6 +1,6 @@
 // Chooses the model for a request with no `model`, by the Space's weights.
 //
-// Candidates: the Space's active models that are not retired, meet the privacy level, can see images
+// Candidates: the Space's active models that are not retired, can see images
 // when the request has some, can be served here (test models always, others only with an upstream),
 // and whose estimated cost stays within policies.max_cost (0 means no cap).
 // Each candidate gets three scores in [0, 1], min-max normalised over the candidates:
@@ -14,20 +14,9 @@ import type { ModelRecord, Weights } from '../../api/schemas';
 import type { CatalogueModel } from '../domain/models';
 import { isRetired } from '../domain/models';
 
-/**
- * privacy_level: 0 any model; 1 only models that comply with GDPR (is_gdpr);
- * 2 only models whose data stays on this machine (test models and the `local` provider via --upstream).
- */
-export function meetsPrivacy(record: ModelRecord, level: number): boolean {
-  if (level >= 2) return record.is_test_model || record.provider === 'local';
-  if (level === 1) return record.is_gdpr;
-  return true;
-}
-
 export interface RouteInput {
   models: CatalogueModel[];
   weights: Weights;
-  privacyLevel: number;
   maxCost: number;
   needsVision: boolean;
   canServe: (record: ModelRecord) => boolean;
@@ -43,7 +32,6 @@ export interface Scored {
 function eligible(input: RouteInput, model: CatalogueModel): string | null {
   const r = model.record;
   if (isRetired(r)) return `${r.namespace} is deprecated`;
-  if (!meetsPrivacy(r, input.privacyLevel)) return `${r.namespace} does not meet privacy level ${input.privacyLevel}`;
   if (input.needsVision && !r.supports_vision) return `${r.namespace} cannot read images`;
   if (!input.canServe(r)) return `${r.namespace} needs an upstream model server`;
   if (input.maxCost > 0 && input.estimate(r) > input.maxCost) return `${r.namespace} may cost more than the Space's max_cost of $${input.maxCost}`;

@@ -33,9 +33,11 @@ export class Transcript {
     });
   }
 
-  show(turns: Turn[]): void {
-    if (turns.length === 0) fill(this.root, h('p', { class: 'empty' }, 'Send a prompt to start. Select code in an editor and press Ctrl+Alt+P to bring it here.'));
-    else fill(this.root, ...turns.map((turn) => this.turnElement(turn.prompt, turn.reply, turn.error)));
+  /** Shows these turns; `notice` says why earlier ones are missing (a Space that keeps no text). */
+  show(turns: Turn[], notice: string | null = null): void {
+    const note = notice ? [h('p', { class: 'notice', role: 'note' }, notice)] : [];
+    if (turns.length === 0 && !notice) fill(this.root, h('p', { class: 'empty' }, 'Send a prompt to start. Select code in an editor and press Ctrl+Alt+P to bring it here.'));
+    else fill(this.root, ...note, ...turns.map((turn) => this.turnElement(turn.prompt, turn.reply, turn.error)));
   }
 
   start(prompt: string): LiveTurn {

@@ -38,10 +38,14 @@ export const SECTIONS: Array<{ title: string; specs: Spec[] }> = [
     title: 'Policies',
     specs: [
       {
-        path: 'policies.privacy_level', label: 'Privacy level', kind: 'select',
-        choices: () => [{ value: '0', label: '0: any model' }, { value: '1', label: '1: GDPR-compliant models only' }, { value: '2', label: '2: data stays on this machine' }],
+        path: 'policies.privacy_level', label: 'What the request log keeps', kind: 'select',
+        choices: () => [
+          { value: '1', label: 'Level 1: prompts, replies and their details' },
+          { value: '2', label: 'Level 2: details only, no prompt or reply text' },
+          { value: '3', label: 'Level 3: only what billing needs' },
+        ],
       },
-      { path: 'policies.max_cost', label: 'Max cost per request ($)', kind: 'number', hint: '0 means no limit' },
+      { path: 'policies.max_cost', label: 'Max cost per request ($)', kind: 'number', hint: '0 means no limit; new Spaces start at $0.02' },
       { path: 'policies.max_same_model_retries', label: 'Retries on the same model', kind: 'int', hint: '0 to 3' },
       { path: 'policies.max_switch_model_retries', label: 'Switches to another model', kind: 'int', hint: '0 to 5' },
       { path: 'policies.optimize_internal_requests', label: 'Optimize internal requests', kind: 'bool' },

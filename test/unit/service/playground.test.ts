@@ -1,6 +1,7 @@
 // The playground engine: routing by weights, policies, retries and failover, deprecation, test models,
 // the upstream server, costs, savings, conversations and streaming.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import type { LlmSpacesClient } from '../../../src/api/client';
 import type { ModelRecord } from '../../../src/api/schemas';
 import { startFakeUpstream, type FakeUpstream } from '../support/fakeUpstream';
@@ -54,16 +55,16 @@ describe('playground engine', function () {
     assert.equal(upstream.received.at(-1)!.model, 'llama-3.1-8b-instruct', 'forwarded under its api_target');
   });
 
-  it('routing leaves out models over max_cost and below the privacy level', async () => {
+  it('routing leaves out models over max_cost; the privacy level does not choose models', async () => {
     const app = await spaceWith(['openai/gpt-4o', 'mistral/mistral-small', 'local/llama3.2', 'openai/gpt-4-turbo']);
     await client.updateSpace({ id: app, weights: { cost: 0, latency: 0, quality: 1 }, settings: { max_tokens: 100 } });
     assert.equal((await client.chat({ app_id: app, prompt: 'hi' })).model, 'openai/gpt-4o');
     await client.updateSpace({ id: app, policies: { max_cost: 0.0005 } });
     assert.equal((await client.chat({ app_id: app, prompt: 'hi' })).model, 'mistral/mistral-small', 'gpt-4o may cost more than $0.0005 for 100 tokens');
-    await client.updateSpace({ id: app, policies: { max_cost: 0, privacy_level: 2 } });
-    assert.equal((await client.chat({ app_id: app, prompt: 'hi' })).model, 'local/llama3.2');
-    await client.updateSpace({ id: app, policies: { privacy_level: 1 } });
-    assert.equal((await client.chat({ app_id: app, prompt: 'hi' })).model, 'mistral/mistral-small', 'GDPR only');
+    for (const privacy_level of [1, 2, 3]) {
+      await client.updateSpace({ id: app, policies: { max_cost: 0, privacy_level } });
+      assert.equal((await client.chat({ app_id: app, prompt: 'hi' })).model, 'openai/gpt-4o', `the same choice at privacy level ${privacy_level}`);
+    }
   });
 
   it('a past deprecated_on is refused with 422; a future one answers with a warning', async () => {
@@ -72,7 +73,7 @@ describe('playground engine', function () {
     assert.equal(retired.status, 422);
     assert.deepEqual(locs(retired.json), ['body.model']);
     assert.match(JSON.stringify(retired.json), /deprecated on 2024-09-13/);
-    const soon = await client.chat({ app_id: app, prompt: 'x', model: 'openai/gpt-4-turbo' });
+    const soon = await client.chat({ app_id: app, prompt: 'x', model: 'openai/gpt-4-turbo', max_tokens: 50 });
     assert.match(soon.metadata.warning!, /deprecated and will stop being served on 2029-04-30/);
   });
 
@@ -100,13 +101,52 @@ describe('playground engine', function () {
     assert.equal(logged.requests![0]!.status_code, 502);
   });
 
-  it('without a failover chain it only retries the same model', async () => {
-    const app = await spaceWith(['openai/gpt-4o-mini'], ['test/echo']);
-    await client.updateSpace({ id: app, has_failover_chain: false, policies: { max_same_model_retries: 1 } });
-    upstream.failing.add('gpt-4o-mini');
+  it('without a failover chain it switches to the other active models by quality, best first', async () => {
+    const app = await spaceWith(['openai/gpt-4o-mini', 'openai/gpt-4o', 'mistral/mistral-small'], ['test/echo']);
+    await client.updateSpace({ id: app, has_failover_chain: false, policies: { max_same_model_retries: 1, max_switch_model_retries: 1 } });
+    upstream.failing.add('gpt-4o-mini').add('gpt-4o');
     const res = await raw(service.url, 'POST', '/v1/playground/chat', { token: service.token, body: { app_id: app, prompt: 'x', model: 'openai/gpt-4o-mini' } });
-    assert.equal(res.status, 502);
-    assert.equal(upstream.received.length, 2);
+    assert.equal(res.status, 502, `one switch allowed, to the best other model, which fails too: ${JSON.stringify(res.json)} ${upstream.received.map((r) => r.model).join()}`);
+    assert.deepEqual(upstream.received.map((r) => r.model), ['gpt-4o-mini', 'gpt-4o-mini', 'gpt-4o', 'gpt-4o']);
+    await client.updateSpace({ id: app, policies: { max_switch_model_retries: 2 } });
+    upstream.received.length = 0;
+    const reply = await client.chat({ app_id: app, prompt: 'x', model: 'openai/gpt-4o-mini' });
+    assert.equal(reply.model, 'mistral/mistral-small');
+    const alone = await spaceWith(['openai/gpt-4o-mini']);
+    await client.updateSpace({ id: alone, has_failover_chain: false });
+    upstream.received.length = 0;
+    assert.equal((await raw(service.url, 'POST', '/v1/playground/chat', { token: service.token, body: { app_id: alone, prompt: 'x', model: 'openai/gpt-4o-mini' } })).status, 502);
+    assert.equal(upstream.received.length, 2, 'no other model to switch to');
+  });
+
+  it('keeps in the log what the privacy level says, and nothing more', async () => {
+    const app = await spaceWith(['openai/gpt-4o-mini']);
+    const orgBefore = await client.getOrganization();
+    const turn = async (conversation: string, prompt: string, parent?: string) => client.chat({ app_id: app, prompt, model: 'openai/gpt-4o-mini', conversation_id: conversation, parent_request_id: parent });
+    const level = async (privacy_level: number) => client.updateSpace({ id: app, policies: { privacy_level } });
+    await level(2);
+    const two = randomUUID();
+    const first = await turn(two, 'secret one');
+    await turn(two, 'secret two', first.id);
+    assert.deepEqual(upstream.received.at(-1)!.messages.filter((m) => m.role !== 'system').map((m) => m.content), ['secret two'], 'no earlier text to carry');
+    const readTwo = await client.getConversation(app, two, true);
+    assert.equal(readTwo.requests!.length, 2, 'the details are retrievable');
+    assert.deepEqual(readTwo.requests!.map((r) => [r.prompt, r.response]), [[null, null], [null, null]]);
+    assert.ok(readTwo.requests!.every((r) => r.total_tokens > 0 && r.model === 'openai/gpt-4o-mini'));
+    await level(3);
+    const three = randomUUID();
+    const a = await turn(three, 'very secret');
+    await turn(three, 'still secret', a.id);
+    assert.deepEqual((await client.getConversation(app, three, true)).requests, [], 'nothing is retrievable as a log');
+    const orgAfter = await client.getOrganization();
+    assert.equal(orgAfter.num_requests, orgBefore.num_requests + 4, 'billing still counts every request');
+    const dump = await raw(service.url, 'GET', '/v1/orgs/self', { token: service.token });
+    assert.ok(!JSON.stringify(dump.json).includes('secret'));
+    await level(1);
+    const one = randomUUID();
+    await turn(one, 'kept text');
+    assert.equal((await client.getConversation(app, one, true)).requests![0]!.prompt, 'kept text');
+    await assert.rejects(client.updateSpace({ id: app, policies: { privacy_level: 0 } }), /must be 1, 2 or 3/);
   });
 
   it('test models answer deterministically and honour max_tokens', async () => {

@@ -74,7 +74,7 @@ describe('service under arbitrary input (fast-check)', function () {
         id: fc.constant(null).map(() => ids.app),
         name: fc.string({ minLength: 1, maxLength: 30 }),
         weights: fc.record({ cost: unit, latency: unit, quality: fc.double({ noNaN: true, min: 0.1, max: 5 }) }),
-        policies: fc.record({ max_same_model_retries: fc.integer({ min: 0, max: 3 }), privacy_level: fc.constantFrom(0, 1) }, { requiredKeys: [] }),
+        policies: fc.record({ max_same_model_retries: fc.integer({ min: 0, max: 3 }), privacy_level: fc.constantFrom(1, 2, 3) }, { requiredKeys: [] }),
         settings: fc.record({ temperature: unit, max_tokens: fc.integer({ min: 1, max: 4000 }), instructions: text(30) }, { requiredKeys: [] }),
         has_failover_chain: fc.boolean(),
       }, { requiredKeys: ['id'] })),
