@@ -8,17 +8,20 @@ export interface LeftOut {
   message: string;
 }
 
-/** How many records each list answer left out. */
-const counts = new WeakMap<readonly unknown[], number>();
+/**
+ * The count travels on the list itself, under a registered symbol (not enumerable, so never sent or
+ * compared): the views and the parser live in different bundles, which share no module state.
+ */
+const COUNT = Symbol.for('llmSpaces.unreadableRecords');
 let collector: LeftOut[] | undefined;
 
 /** How many records of this list (as parsed from an answer) could not be read and were left out. */
-export const unreadableIn = (list: readonly unknown[]): number => counts.get(list) ?? 0;
+export const unreadableIn = (list: readonly unknown[]): number => ((list as unknown as Record<symbol, unknown>)[COUNT] as number | undefined) ?? 0;
 
 /** Notes that `list` was read without `records`, and tells the parse under way which they were. */
 export function leaveOut(list: readonly unknown[], count: number, records: LeftOut[]): void {
   if (count === 0) return;
-  counts.set(list, count);
+  Object.defineProperty(list, COUNT, { value: count, enumerable: false });
   collector?.push(...records);
 }
 

@@ -47,7 +47,7 @@ describe('activation and views', () => {
     assert.equal(sandbox?.kind, 'space');
     if (sandbox?.kind === 'space') assert.equal(sandbox.space.sandbox_of, main.kind === 'space' ? main.space.id : '');
     const weights = await api.views.spaces.getChildren(groups.find((g) => g.kind === 'group' && g.group === 'weights'));
-    assert.deepEqual(weights.map((w) => (w.kind === 'field' ? w.label : '')), ['cost', 'latency', 'quality']);
+    assert.deepEqual(weights.map((w) => (w.kind === 'field' ? w.label : '')), ['Cost', 'Latency', 'Quality']);
     const models = await api.views.spaces.getChildren(groups.find((g) => g.kind === 'group' && g.group === 'models'));
     const spaceModels = await client.getSpaceModels(main.kind === 'space' ? main.space.id : '');
     assert.equal(models.length, spaceModels.base_model_settings.length);

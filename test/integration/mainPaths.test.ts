@@ -80,13 +80,17 @@ for (const target of ['the built-in service', 'a fake of the hosted service'] as
         const before = loaded.result.view.main.app;
         assert.equal(before.identity_id, (await direct.getSpace(spaceId)).main.app.identity_id, 'read in either spelling');
         const name = `Renamed via ${target}`;
-        const saved = await callWebview<SaveResult>(editor.channel, 'save', { changes: { name }, baseModifiedOn: before.modified_on });
-        assert.ok(saved.ok, saved.error?.message);
-        const after = (await direct.getSpace(spaceId)).main.app;
-        assert.equal(after.name, name);
-        assert.deepEqual(after.weights, before.weights);
-        if (hosted) assert.equal(hosted.seen.filter((r) => r.path === '/v1/apps/update').length, 2, 'refused once for the missing fields, then resent with them');
-        await direct.updateSpace({ id: spaceId, name: before.name });
+        try {
+          const saved = await callWebview<SaveResult>(editor.channel, 'save', { changes: { name }, baseModifiedOn: before.modified_on });
+          assert.ok(saved.ok, saved.error?.message);
+          const after = (await direct.getSpace(spaceId)).main.app;
+          assert.equal(after.name, name);
+          const weights = (w: typeof after.weights) => ({ cost: w?.cost, latency: w?.latency, quality: w?.quality });
+          assert.deepEqual(weights(after.weights), weights(before.weights));
+          if (hosted) assert.equal(hosted.seen.filter((r) => r.path === '/v1/apps/update').length, 2, 'refused once for the missing fields, then resent with them');
+        } finally {
+          await direct.updateSpace({ id: spaceId, name: before.name });
+        }
       } finally {
         editor.dispose();
       }

@@ -76,7 +76,9 @@ describe('playground panel', () => {
     }
   });
 
-  it('stops a streaming reply', async () => {
+  it('stops a streaming reply, and the service logs it as stopped', async () => {
+    const client = await serviceClient(await extension());
+    const before = (await client.getOrganization()).num_requests;
     const prompt = 'word '.repeat(400);
     let stopped = false;
     const sent = await callWebview<ReplyInfo>(panel.channel, 'send', { body: { app_id: appId, model: 'test/echo', prompt } }, (posted) => {
@@ -89,6 +91,8 @@ describe('playground panel', () => {
     assert.equal(sent.error?.cancelled, true);
     const streamed = sent.events.filter((e) => (e as { type: string }).type === 'delta').length;
     assert.ok(streamed < 400, `stopped early (${streamed} pieces)`);
+    // The service notices the client left on its next piece, and counts the request then.
+    await waitFor(async () => (await client.getOrganization()).num_requests === before + 1, 'the stopped request to be counted');
   });
 
   it('returns the service\'s 422 and the form checks as field errors, and sends nothing invalid', async () => {

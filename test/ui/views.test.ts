@@ -1,6 +1,7 @@
 // UI tests in a real workbench: the LLM Spaces container, its three views populated from the built-in
 // service, and a saved prompt opened, edited and saved in the editor. Screenshots go to test-artifacts/ui.
 import assert from 'node:assert/strict';
+import { startHostedFake } from '../unit/support/hostedFake';
 import { openWorkbench, rowsOf, runCommand, type Workbench } from './workbench';
 
 describe('LLM Spaces in the workbench (playwright)', function () {
@@ -77,4 +78,32 @@ describe('LLM Spaces in the workbench (playwright)', function () {
     while (Date.now() < deadline && !(await client.listPrompts('org')).some((p) => p.title === 'Made in the UI test')) await new Promise((r) => setTimeout(r, 200));
     assert.ok((await client.listPrompts('org')).some((p) => p.title === 'Made in the UI test'));
   });
+
+  it('connects to the hosted service as a user would, signs in, and fills the views from it', async () => {
+    const { page } = wb;
+    const client = await wb.service();
+    const hosted = await startHostedFake(client.baseUrl, { badModels: 2 });
+    try {
+      await runCommand(page, 'LLM Spaces: Connect to Service…');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Remote service…' }).click();
+      const input = page.locator('.quick-input-widget input');
+      await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Remote service URL' }).waitFor();
+      await input.fill(hosted.url);
+      await page.keyboard.press('Enter');
+      // The URL answers as a /v1 service that wants a token: sign-in follows.
+      await page.locator('.quick-input-widget .quick-input-title', { hasText: `Sign in to ${hosted.url}` }).waitFor({ timeout: 30_000 });
+      await input.fill(wb.token);
+      await page.keyboard.press('Enter');
+      await page.locator('.notifications-toasts', { hasText: `Signed in to ${hosted.url}.` }).waitFor({ timeout: 30_000 });
+      await rowsOf(page, 'Spaces').filter({ hasText: 'My first Space' }).first().waitFor({ timeout: 60_000 });
+      await rowsOf(page, 'Models').filter({ hasText: '2 models could not be read' }).waitFor({ timeout: 60_000 });
+      assert.ok(hosted.seen.some((r) => r.path.startsWith('/v1/internal/models')), 'the views were filled through the hosted fake');
+      await wb.screenshot('05-hosted-service');
+      await runCommand(page, 'LLM Spaces: Connect to Service…');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Built-in local service' }).click();
+    } finally {
+      await hosted.close();
+    }
+  });
 });
+

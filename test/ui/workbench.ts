@@ -15,6 +15,8 @@ export interface Workbench {
   page: Page;
   server: CodeServer;
   browser: Browser;
+  /** A token of the organization the extension uses, minted for the tests (typed into sign-in by one). */
+  token: string;
   /** A client with its own token of the organization the extension uses, for checks on the service. */
   service: () => Promise<LlmSpacesClient>;
   screenshot: (name: string) => Promise<string>;
@@ -55,6 +57,7 @@ export async function openWorkbench(): Promise<Workbench> {
     page,
     server,
     browser,
+    token,
     service: async () => {
       if (client) return client;
       const deadline = Date.now() + 30_000;
