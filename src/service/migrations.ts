@@ -196,36 +196,6 @@ function seedCatalogue(db: Database): void {
   }
 }
 
-/** The request log rebuilt with a nullable prompt and each row's privacy level (1 for rows before). */
-const REQUESTS_WITH_PRIVACY = `
-CREATE TABLE requests_v2 (
-  id TEXT PRIMARY KEY,
-  org_id TEXT NOT NULL,
-  app_id TEXT NOT NULL,
-  conversation_id TEXT,
-  parent_request_id TEXT,
-  model TEXT,
-  prompt TEXT,
-  response TEXT,
-  prompt_tokens INTEGER NOT NULL,
-  completion_tokens INTEGER NOT NULL,
-  total_tokens INTEGER NOT NULL,
-  cost REAL NOT NULL,
-  cost_savings REAL NOT NULL,
-  latency REAL NOT NULL,
-  status_code INTEGER NOT NULL,
-  error TEXT,
-  added_on TEXT NOT NULL,
-  privacy_level INTEGER NOT NULL DEFAULT 1
-);
-INSERT INTO requests_v2 SELECT *, 1 FROM requests ORDER BY rowid;
-DROP TABLE requests;
-ALTER TABLE requests_v2 RENAME TO requests;
-CREATE INDEX requests_conversation ON requests(conversation_id, added_on);
-CREATE INDEX requests_app ON requests(app_id, added_on);
-CREATE INDEX requests_added ON requests(added_on);
-`;
-
 function seedPublic(db: Database): void {
   insertOrganization(db, { id: SERVICE_ORG_ID, name: 'LLM Spaces', creator: 'llm-spaces', isDefault: false, seedContent: false });
   PUBLIC_PROMPTS.forEach((p, i) => insertSeedPrompt(db, SERVICE_ORG_ID, true, p, i));
@@ -245,11 +215,11 @@ const MIGRATIONS: Migration[] = [
   // Alert e-mail stamps are ISO timestamps, as the hosted service answers them.
   migrateAlertStamps,
   // Privacy levels say what the request log keeps (1-3), no longer which models may answer (0-2).
-  // The log keeps each row's level, and no prompt text where the level says so (the column allows null).
+  // The log keeps each row's level (rows before: 1). Adding a column with a default rewrites no row.
   (db, from) => {
     // A new database was seeded above with today's levels already.
     if (from > 0) migratePrivacyLevels(db);
-    db.exec(REQUESTS_WITH_PRIVACY);
+    db.exec('ALTER TABLE requests ADD COLUMN privacy_level INTEGER NOT NULL DEFAULT 1');
   },
 ];
 

@@ -63,7 +63,7 @@ export function getConversation(db: Database, appId: string, id: string, include
   const conversation = toConversation(row);
   if (!includeRequests) return conversation;
   const requests = db.all<LoggedRequest>(
-    `SELECT id, app_id, conversation_id, parent_request_id, model, prompt, response, prompt_tokens, completion_tokens, total_tokens,
+    `SELECT id, app_id, conversation_id, parent_request_id, model, CASE WHEN privacy_level = 1 THEN prompt END AS prompt, response, prompt_tokens, completion_tokens, total_tokens,
             cost, cost_savings, latency, status_code, error, added_on FROM requests
      WHERE conversation_id = $id AND app_id = $app AND privacy_level < 3 ORDER BY added_on, rowid`,
     { id, app: appId },

@@ -40,7 +40,8 @@ export function insertRequest(db: Database, log: RequestLog): void {
       conversation: log.conversationId,
       parent: log.parentRequestId,
       model: log.model,
-      prompt: keepsText ? log.prompt : null,
+      // The column predates the levels and is NOT NULL: an empty prompt, read back as null (no text kept).
+      prompt: keepsText ? log.prompt : '',
       response: keepsText ? log.response : null,
       pt: log.promptTokens,
       ct: log.completionTokens,
@@ -64,7 +65,7 @@ export function requestInConversation(db: Database, requestId: string, conversat
 export function conversationTurns(db: Database, appId: string, conversationId: string, limit: number): Array<{ prompt: string; response: string }> {
   return db.all<{ prompt: string; response: string }>(
     `SELECT prompt, response FROM (SELECT prompt, response, added_on, rowid AS r FROM requests
-       WHERE conversation_id = $c AND app_id = $app AND status_code = 200 AND prompt IS NOT NULL ORDER BY added_on DESC, r DESC LIMIT $n) ORDER BY added_on, r`,
+       WHERE conversation_id = $c AND app_id = $app AND status_code = 200 AND privacy_level = 1 ORDER BY added_on DESC, r DESC LIMIT $n) ORDER BY added_on, r`,
     { c: conversationId, app: appId, n: limit },
   );
 }
