@@ -445,6 +445,55 @@ export const ChatBody = z.object({
   stream: z.boolean().optional(),
 });
 
+// ---------------------------------------------------------------- chat completions (conventions.md, more extra endpoints)
+
+/** A tool call in OpenAI's form: the model asks for `function.name` with JSON `arguments`. */
+export const ToolCall = z.object({
+  id: z.string().min(1).max(200),
+  type: z.literal('function'),
+  function: z.object({ name: z.string().min(1).max(200), arguments: z.string().max(1_000_000) }),
+});
+
+const ContentPart = z.union([
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.literal('image_url'), image_url: z.object({ url: z.string().max(20 * 1024 * 1024) }) }),
+]);
+
+/** An OpenAI chat message: system, user (text or parts), assistant (text and/or tool calls) or a tool result. */
+export const CompletionMessage = z.discriminatedUnion('role', [
+  z.object({ role: z.literal('system'), content: z.union([z.string(), z.array(ContentPart)]) }),
+  z.object({ role: z.literal('user'), content: z.union([z.string(), z.array(ContentPart)]), name: z.string().optional() }),
+  z.object({ role: z.literal('assistant'), content: z.union([z.string(), z.array(ContentPart)]).nullable().optional(), tool_calls: z.array(ToolCall).max(128).optional() }),
+  z.object({ role: z.literal('tool'), content: z.union([z.string(), z.array(ContentPart)]), tool_call_id: z.string().min(1).max(200) }),
+]);
+
+export const CompletionTool = z.object({
+  type: z.literal('function'),
+  function: z.object({
+    name: z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, _ . or -'),
+    description: z.string().max(10_000).optional(),
+    parameters: z.record(z.string(), z.unknown()).optional(),
+  }),
+});
+
+export const ToolChoice = z.union([z.enum(['auto', 'none', 'required']), z.object({ type: z.literal('function'), function: z.object({ name: z.string() }) })]);
+
+/**
+ * `POST /v1/chat/completions`: OpenAI's request. A Space key selects its Space; an organization token
+ * names it with `app_id`. `model` null or absent: the Space's routing.
+ */
+export const ChatCompletionsBody = z.object({
+  messages: z.array(CompletionMessage).min(1, 'must have at least one message').max(1000),
+  model: nullish(z.string()),
+  app_id: nullish(UuidInput),
+  stream: z.boolean().optional(),
+  temperature: nullish(z.number().min(0, 'must be between 0 and 2').max(2, 'must be between 0 and 2')),
+  max_tokens: nullish(MaxTokens),
+  tools: z.array(CompletionTool).max(128).optional(),
+  tool_choice: ToolChoice.optional(),
+  stop: nullish(z.union([z.string(), z.array(z.string()).max(4)])),
+});
+
 // ---------------------------------------------------------------- extra endpoints (conventions.md)
 
 export const SpaceListQuery = z.object({
@@ -589,7 +638,7 @@ export const ChatCompletion = z.looseObject({
     z.looseObject({
       index: z.int(),
       finish_reason: FinishReason.nullable(),
-      message: z.looseObject({ role: z.literal('assistant'), content: z.string() }),
+      message: z.looseObject({ role: z.literal('assistant'), content: z.string().nullable().transform((c) => c ?? ''), tool_calls: records(ToolCall).optional() }),
     }),
   ),
   usage: Usage,
@@ -603,7 +652,7 @@ export const ChatChunk = z.looseObject({
   choices: z.array(
     z.looseObject({
       index: z.int(),
-      delta: z.looseObject({ content: z.string().optional() }),
+      delta: z.looseObject({ content: z.string().nullish(), tool_calls: z.array(z.looseObject({ index: z.int(), id: z.string().optional(), function: z.looseObject({ name: z.string().optional(), arguments: z.string().optional() }).optional() })).optional() }),
       finish_reason: FinishReason.nullable(),
     }),
   ),
@@ -643,6 +692,9 @@ export type PromptUpdateBody = z.input<typeof PromptUpdateBody>;
 export type PromptShow = z.infer<typeof PromptShow>;
 export type ConversationUpdateBody = z.input<typeof ConversationUpdateBody>;
 export type ChatBody = z.input<typeof ChatBody>;
+export type ChatCompletionsBody = z.input<typeof ChatCompletionsBody>;
+export type CompletionMessage = z.infer<typeof CompletionMessage>;
+export type ToolCall = z.infer<typeof ToolCall>;
 export type SpaceListQuery = Partial<z.infer<typeof SpaceListQuery>>;
 export type SpaceList = z.infer<typeof SpaceList>;
 export type SpaceCreateBody = z.input<typeof SpaceCreateBody>;

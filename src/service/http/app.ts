@@ -3,10 +3,11 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { createHash, randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { ChatBody } from '../../api/schemas';
+import { ChatBody, ChatCompletionsBody } from '../../api/schemas';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
 import { rateLimitOf } from '../domain/orgs';
+import { completionRequest } from '../playground/completions';
 import { prepareChat, runChat, type EngineOptions } from '../playground/engine';
 import { Problem, parseInput } from '../problem';
 import { StorageError } from '../storageError';
@@ -95,7 +96,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       url: spec.url,
       preHandler: [guard, spaceKeyScope(spec)],
       handler:
-        !spec.handler ? (request, reply) => chat(request, reply, options, chats)
+        !spec.handler ? (request, reply) => chat(spec, request, reply, options, chats)
         : spec.cacheable ? (request, reply) => reads.answer(request, reply, () => handle(spec, request, reply, options))
         : (request, reply) => handle(spec, request, reply, options),
     });
@@ -175,19 +176,22 @@ async function handle(spec: RouteSpec, request: FastifyRequest, reply: FastifyRe
   return result;
 }
 
-/** The playground: JSON, or server-sent events when the body says `stream: true` or the client accepts only events. */
-async function chat(request: FastifyRequest, reply: FastifyReply, options: AppOptions, open: Set<AbortController>): Promise<unknown> {
+/**
+ * The playground and chat completions: JSON, or server-sent events when the body says `stream: true`
+ * or the client accepts only events.
+ */
+async function chat(spec: RouteSpec, request: FastifyRequest, reply: FastifyReply, options: AppOptions, open: Set<AbortController>): Promise<unknown> {
   const abort = new AbortController();
   open.add(abort);
   try {
-    return await answerChat(request, reply, options, abort);
+    return await answerChat(spec, request, reply, options, abort);
   } finally {
     open.delete(abort);
   }
 }
 
-async function answerChat(request: FastifyRequest, reply: FastifyReply, options: AppOptions, abort: AbortController): Promise<unknown> {
-  const body = parseInput(ChatBody, request.body, 'body');
+async function answerChat(spec: RouteSpec, request: FastifyRequest, reply: FastifyReply, options: AppOptions, abort: AbortController): Promise<unknown> {
+  const body = spec.body === ChatCompletionsBody ? completionRequest(request.caller!, parseInput(ChatCompletionsBody, request.body, 'body')) : parseInput(ChatBody, request.body, 'body');
   const prepared = prepareChat(options.db, request.caller!, body, options.engine);
   reply.raw.on('close', () => {
     if (!reply.raw.writableFinished) abort.abort();
@@ -221,6 +225,8 @@ async function answerChat(request: FastifyRequest, reply: FastifyReply, options:
       send(chunk(text));
     }, abort.signal);
     head();
+    const calls = completion.choices[0]?.message.tool_calls;
+    if (calls?.length) send({ ...chunk(''), choices: [{ index: 0, delta: { tool_calls: calls.map((call, index) => ({ index, ...call })) }, finish_reason: null }] });
     send({ ...chunk(''), model: completion.model, choices: [{ index: 0, delta: {}, finish_reason: completion.choices[0]?.finish_reason ?? 'stop' }], usage: completion.usage, metadata: completion.metadata });
     send('[DONE]');
     raw.end();

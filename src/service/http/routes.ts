@@ -95,6 +95,11 @@ export const ROUTES: RouteSpec[] = [
     body: S.ChatBody, response: S.ChatCompletion,
   }),
   route({
+    method: 'POST', url: '/v1/chat/completions', spaceKey: 'own Space', extra: true,
+    summary: "OpenAI-compatible chat completion through a Space: a Space key's own, or app_id with an organization token (JSON, or server-sent events with stream: true)",
+    body: S.ChatCompletionsBody, response: S.ChatCompletion,
+  }),
+  route({
     method: 'GET', url: '/v1/apps/:app_id/assistants/:assistant_id/versions/:version_id', spaceKey: 'own Space', summary: 'Read one version of an assistant',
     params: VersionParams, response: S.AssistantVersion,
     handler: (ctx) => assistants.getVersion(ctx.db, inApp(ctx), ctx.params.assistant_id, ctx.params.version_id),

@@ -1,8 +1,10 @@
-// The playground: resolves a request against its Space, picks the model, retries and fails over as the
-// Space's policies say, then logs the request and updates the organization's usage in one transaction.
-import { randomUUID } from 'node:crypto';
+// The playground and chat completions: resolves a request against its Space, picks the model, retries
+// and fails over as the Space's policies say, then logs the request and updates the organization's
+// usage in one transaction. A chat completion brings its own messages (and tools); a playground
+// request brings a prompt and takes its history from its conversation.
+import { createHash, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { ChatBody, ChatCompletion, ModelRecord } from '../../api/schemas';
+import type { ChatBody, ChatCompletion, ModelRecord, ToolCall } from '../../api/schemas';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
 import { checkAssistantChoice, findVersion, latestVersionId } from '../domain/assistants';
@@ -17,7 +19,7 @@ import { countTokens, tokenPieces, truncateTokens } from '../tokenizer';
 import { costOf, estimateCost, savingsOf, type Counts } from './pricing';
 import { rank, type RouteInput } from './routing';
 import { testModelReply } from './testModels';
-import { UpstreamFailure, callUpstream, type ChatMessage } from './upstream';
+import { UpstreamFailure, callUpstream, type ChatMessage, type ToolOptions } from './upstream';
 
 export interface EngineOptions {
   /** Base URL of an OpenAI-compatible server for non-test models, e.g. http://127.0.0.1:11434/v1 */
@@ -26,7 +28,11 @@ export interface EngineOptions {
   streamDelayMs: number;
 }
 
-type Body = z.output<typeof ChatBody>;
+/**
+ * A request as the engine runs it. A chat completion carries its messages and tools in `completion`;
+ * its `prompt` is then the text of the last user message (what test models answer and the log keeps).
+ */
+export type Body = z.output<typeof ChatBody> & { completion?: ToolOptions & { messages: ChatMessage[] } };
 
 interface Prepared {
   requestId: string;
@@ -56,7 +62,7 @@ export function prepareChat(db: Database, caller: Caller, body: Body, options: E
   const conversation = resolveConversation(db, row.id, body);
   const version = resolveAssistantVersion(db, row.id, body, conversation?.settings ?? null, config);
   const messages = buildMessages(db, caller, config, version, conversation ? row.id : null, body);
-  const text = messages.map((m) => (typeof m.content === 'string' ? m.content : m.content.map((p) => (typeof p.text === 'string' ? p.text : '')).join(''))).join('\n');
+  const text = messages.map((m) => textOf(m.content) + ('tool_calls' in m && m.tool_calls ? m.tool_calls.map((c) => c.function.name + c.function.arguments).join('') : '')).join('\n');
   const promptTokens = countTokens(text);
   const maxTokens = body.max_tokens ?? version?.max_tokens ?? config.settings.max_tokens ?? 1024;
   const temperature = body.temperature ?? version?.temperature ?? config.settings.temperature ?? 0.7;
@@ -66,7 +72,7 @@ export function prepareChat(db: Database, caller: Caller, body: Body, options: E
     models: [],
     weights: config.weights,
     maxCost: config.policies.max_cost ?? 0,
-    needsVision: (body.images?.length ?? 0) > 0,
+    needsVision: hasImages(body),
     canServe,
     estimate: (r) => estimateCost(r, promptTokens, text.length, Math.max(1, budget(r))),
   };
@@ -171,6 +177,7 @@ function buildMessages(db: Database, caller: Caller, config: AppConfig, version:
     .filter((s): s is string => !!s && s.trim() !== '')
     .join('\n\n');
   const messages: ChatMessage[] = system ? [{ role: 'system', content: system }] : [];
+  if (body.completion) return [...messages, ...body.completion.messages];
   if (conversationApp && body.conversation_id) {
     for (const turn of conversationTurns(db, conversationApp, body.conversation_id, MAX_HISTORY)) messages.push({ role: 'user', content: turn.prompt }, { role: 'assistant', content: turn.response });
   }
@@ -184,7 +191,20 @@ function buildMessages(db: Database, caller: Caller, config: AppConfig, version:
 
 interface Reply {
   text: string;
-  finishReason: 'stop' | 'length';
+  finishReason: 'stop' | 'length' | 'tool_calls';
+  toolCalls?: ToolCall[];
+}
+
+/** Whether the request carries images: attached to a playground prompt, or as parts of a message. */
+function hasImages(body: Body): boolean {
+  if ((body.images?.length ?? 0) > 0) return true;
+  return (body.completion?.messages ?? []).some((m) => Array.isArray(m.content) && m.content.some((p) => p.type === 'image_url'));
+}
+
+/** The text of a message's content, parts joined (images left out). */
+export function textOf(content: ChatMessage['content']): string {
+  if (content === null) return '';
+  return typeof content === 'string' ? content : content.map((p) => (typeof p.text === 'string' ? p.text : '')).join('');
 }
 
 /**
@@ -247,7 +267,7 @@ function summarize(failures: string[]): string {
 function nextInChain(prepared: Prepared, current: CatalogueModel, tried: string[]): CatalogueModel | undefined {
   const chain = prepared.chain;
   const at = chain.findIndex((m) => m.record.id === current.record.id);
-  const needsVision = (prepared.body.images?.length ?? 0) > 0;
+  const needsVision = hasImages(prepared.body);
   return chain
     .slice(at + 1)
     .find((m) => !tried.includes(m.record.namespace) && !isRetired(m.record) && (!needsVision || m.record.supports_vision));
@@ -257,14 +277,38 @@ async function generate(model: CatalogueModel, prepared: Prepared, options: Engi
   const r = model.record;
   const maxTokens = Math.max(1, Math.min(prepared.maxTokens, r.context_window - prepared.promptTokens));
   if (r.is_test_model) {
+    const asked = r.model === 'echo' ? echoToolCall(prepared.body) : null;
+    if (asked) return { text: '', finishReason: 'tool_calls', toolCalls: [asked] };
     const full = testModelReply({ model: r.model, prompt: prepared.body.prompt, images: prepared.body.images?.length ?? 0, files: prepared.body.files?.length ?? 0 });
     const cut = truncateTokens(full, maxTokens);
     if (onDelta) await streamPieces(cut.text, options.streamDelayMs, onDelta, signal);
     return { text: cut.text, finishReason: cut.truncated ? 'length' : 'stop' };
   }
   if (!options.upstreamUrl) throw new UpstreamFailure('no upstream model server is configured (start the service with --upstream URL)');
-  const messages = r.supports_vision ? prepared.messages : prepared.messages.map((m) => (typeof m.content === 'string' ? m : { ...m, content: prepared.body.prompt }));
-  return callUpstream({ baseUrl: options.upstreamUrl, model: r.api_target || r.model, messages, maxTokens, temperature: prepared.temperature, onDelta, signal });
+  // A model without vision gets the text of each message without its images.
+  const messages = r.supports_vision ? prepared.messages : prepared.messages.map((m) => (m.content === null || typeof m.content === 'string' ? m : ({ ...m, content: textOf(m.content) } as ChatMessage)));
+  const completion = prepared.body.completion;
+  const tools = completion?.tools?.length && r.supports_functions ? { tools: completion.tools, toolChoice: completion.toolChoice } : {};
+  return callUpstream({ baseUrl: options.upstreamUrl, model: r.api_target || r.model, messages, maxTokens, temperature: prepared.temperature, options: { ...tools, stop: completion?.stop }, onDelta, signal });
+}
+
+/**
+ * test/echo's tool call (conventions.md): with tools given and the last user message reading
+ * `call <tool name> <JSON arguments>`, it asks for exactly that call.
+ */
+function echoToolCall(body: Body): ToolCall | null {
+  const tools = body.completion?.tools ?? [];
+  if (body.completion?.messages.at(-1)?.role !== 'user') return null;
+  const match = /^call\s+(\S+)\s*([\s\S]*)$/.exec(body.prompt.trim());
+  if (!match || !tools.some((t) => t.function.name === match[1])) return null;
+  let args: unknown;
+  try {
+    args = JSON.parse(match[2]!.trim() || '{}');
+  } catch {
+    return null;
+  }
+  const id = `call_${createHash('sha256').update(body.prompt).digest('hex').slice(0, 16)}`;
+  return { id, type: 'function', function: { name: match[1]!, arguments: JSON.stringify(args) } };
 }
 
 async function streamPieces(text: string, delayMs: number, onDelta: (text: string) => void, signal: AbortSignal): Promise<void> {
@@ -283,8 +327,10 @@ interface Outcome {
 
 async function finishChat(db: Database, prepared: Prepared, model: CatalogueModel, reply: Reply, outcome: Outcome): Promise<ChatCompletion> {
   const r = model.record;
-  const completionTokens = countTokens(reply.text);
-  const counts: Counts = { promptTokens: prepared.promptTokens, completionTokens, promptChars: prepared.promptChars, completionChars: reply.text.length };
+  // A tool call is output the model produced: its name and arguments are billed as completion text.
+  const produced = reply.text + (reply.toolCalls ?? []).map((c) => c.function.name + c.function.arguments).join('');
+  const completionTokens = countTokens(produced);
+  const counts: Counts = { promptTokens: prepared.promptTokens, completionTokens, promptChars: prepared.promptChars, completionChars: produced.length };
   const costs = costOf(r, counts);
   const savings = savingsOf(costs, prepared.benchmark, counts);
   const warnings = [...prepared.warnings];
@@ -298,7 +344,7 @@ async function finishChat(db: Database, prepared: Prepared, model: CatalogueMode
     insertRequest(db, {
       ...logOf(prepared),
       model: r.namespace,
-      response: reply.text,
+      response: reply.text + (reply.toolCalls ?? []).map((c) => `${reply.text ? '\n' : ''}[asked for ${c.function.name}(${c.function.arguments})]`).join(''),
       promptTokens: counts.promptTokens,
       completionTokens,
       cost: costs.total,
@@ -323,7 +369,7 @@ async function finishChat(db: Database, prepared: Prepared, model: CatalogueMode
     object: 'chat.completion',
     created: Date.now(),
     model: r.namespace,
-    choices: [{ index: 0, finish_reason: reply.finishReason, message: { role: 'assistant', content: reply.text } }],
+    choices: [{ index: 0, finish_reason: reply.finishReason, message: { role: 'assistant', content: reply.text, ...(reply.toolCalls ? { tool_calls: reply.toolCalls } : {}) } }],
     usage: { prompt_tokens: counts.promptTokens, completion_tokens: completionTokens, total_tokens: counts.promptTokens + completionTokens },
     metadata: {
       app_id: prepared.config.row.id,

@@ -3,7 +3,19 @@
 import { createParser } from 'eventsource-parser';
 import { request } from 'undici';
 
-export type ChatMessage = { role: 'system' | 'user' | 'assistant'; content: string | Array<Record<string, unknown>> };
+import type { ToolCall } from '../../api/schemas';
+
+export type ChatMessage =
+  | { role: 'system' | 'user'; content: string | Array<Record<string, unknown>> }
+  | { role: 'assistant'; content: string | Array<Record<string, unknown>> | null; tool_calls?: ToolCall[] }
+  | { role: 'tool'; content: string | Array<Record<string, unknown>>; tool_call_id: string };
+
+/** What a chat completion may add to a request: tools the model may call, and where to stop. */
+export interface ToolOptions {
+  tools?: Array<{ type: 'function'; function: { name: string; description?: string; parameters?: Record<string, unknown> } }>;
+  toolChoice?: unknown;
+  stop?: string | string[] | null;
+}
 
 export interface UpstreamCall {
   baseUrl: string;
@@ -11,13 +23,15 @@ export interface UpstreamCall {
   messages: ChatMessage[];
   maxTokens: number;
   temperature: number;
+  options?: ToolOptions;
   onDelta?: (text: string) => void;
   signal: AbortSignal;
 }
 
 export interface UpstreamReply {
   text: string;
-  finishReason: 'stop' | 'length';
+  finishReason: 'stop' | 'length' | 'tool_calls';
+  toolCalls?: ToolCall[];
 }
 
 export class UpstreamFailure extends Error {
@@ -33,7 +47,15 @@ export async function callUpstream(call: UpstreamCall): Promise<UpstreamReply> {
     response = await request(`${call.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json' },
-      body: JSON.stringify({ model: call.model, messages: call.messages, max_tokens: call.maxTokens, temperature: call.temperature, stream }),
+      body: JSON.stringify({
+        model: call.model,
+        messages: call.messages,
+        max_tokens: call.maxTokens,
+        temperature: call.temperature,
+        stream,
+        ...(call.options?.tools?.length ? { tools: call.options.tools, tool_choice: call.options.toolChoice } : {}),
+        ...(call.options?.stop ? { stop: call.options.stop } : {}),
+      }),
       signal: call.signal,
       headersTimeout: 120_000,
       bodyTimeout: 120_000,
@@ -48,25 +70,35 @@ export async function callUpstream(call: UpstreamCall): Promise<UpstreamReply> {
   return stream ? readStream(response.body, call.onDelta!) : readJson(await response.body.text());
 }
 
-function finish(reason: unknown): 'stop' | 'length' {
+function finish(reason: unknown, toolCalls: ToolCall[]): UpstreamReply['finishReason'] {
+  if (toolCalls.length > 0) return 'tool_calls';
   return reason === 'length' ? 'length' : 'stop';
 }
 
+type WireToolCall = { index?: number; id?: string; function?: { name?: string; arguments?: string } };
+
 function readJson(text: string): UpstreamReply {
   try {
-    const json = JSON.parse(text) as { choices?: Array<{ message?: { content?: string }; finish_reason?: string }> };
+    const json = JSON.parse(text) as { choices?: Array<{ message?: { content?: string | null; tool_calls?: WireToolCall[] }; finish_reason?: string }> };
     const choice = json.choices?.[0];
-    if (typeof choice?.message?.content !== 'string') throw new Error('no message');
-    return { text: choice.message.content, finishReason: finish(choice.finish_reason) };
+    const toolCalls = (choice?.message?.tool_calls ?? []).map((c, i) => toolCall(c, i));
+    if (typeof choice?.message?.content !== 'string' && toolCalls.length === 0) throw new Error('no message');
+    return { text: choice?.message?.content ?? '', finishReason: finish(choice?.finish_reason, toolCalls), ...(toolCalls.length ? { toolCalls } : {}) };
   } catch {
     throw new UpstreamFailure('upstream answered with an unexpected body');
   }
+}
+
+function toolCall(wire: WireToolCall, index: number): ToolCall {
+  return { id: wire.id || `call_${index}`, type: 'function', function: { name: wire.function?.name ?? '', arguments: wire.function?.arguments ?? '' } };
 }
 
 async function readStream(body: AsyncIterable<unknown>, onDelta: (text: string) => void): Promise<UpstreamReply> {
   let text = '';
   let reason: unknown = null;
   let done = false;
+  // Tool calls arrive in pieces, by index: the first piece has the id and name, later ones more arguments.
+  const calls: WireToolCall[] = [];
   const parser = createParser({
     onEvent: (event) => {
       if (event.data === '[DONE]') {
@@ -74,11 +106,18 @@ async function readStream(body: AsyncIterable<unknown>, onDelta: (text: string) 
         return;
       }
       try {
-        const chunk = JSON.parse(event.data) as { choices?: Array<{ delta?: { content?: string }; finish_reason?: string | null }> };
+        const chunk = JSON.parse(event.data) as { choices?: Array<{ delta?: { content?: string | null; tool_calls?: WireToolCall[] }; finish_reason?: string | null }> };
         const choice = chunk.choices?.[0];
         if (choice?.delta?.content) {
           text += choice.delta.content;
           onDelta(choice.delta.content);
+        }
+        for (const piece of choice?.delta?.tool_calls ?? []) {
+          const at = piece.index ?? calls.length;
+          const call = (calls[at] ??= { id: '', function: { name: '', arguments: '' } });
+          if (piece.id) call.id = piece.id;
+          if (piece.function?.name) call.function!.name += piece.function.name;
+          if (piece.function?.arguments) call.function!.arguments += piece.function.arguments;
         }
         if (choice?.finish_reason) reason = choice.finish_reason;
       } catch {
@@ -93,5 +132,6 @@ async function readStream(body: AsyncIterable<unknown>, onDelta: (text: string) 
     throw new UpstreamFailure(`upstream stream broke (${(error as { code?: string }).code ?? (error as Error).name})`);
   }
   if (!done && reason === null) throw new UpstreamFailure('upstream stream ended early');
-  return { text, finishReason: finish(reason) };
+  const toolCalls = calls.filter(Boolean).map((c, i) => toolCall(c, i));
+  return { text, finishReason: finish(reason, toolCalls), ...(toolCalls.length ? { toolCalls } : {}) };
 }

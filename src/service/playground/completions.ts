@@ -1,0 +1,28 @@
+// POST /v1/chat/completions (conventions.md, more extra endpoints): OpenAI's request, read into the
+// engine's request. The Space is the key's own, or the one an organization token names with app_id.
+import type { z } from 'zod';
+import type { ChatCompletionsBody } from '../../api/schemas';
+import type { Caller } from '../domain/caller';
+import { invalid } from '../problem';
+import { textOf, type Body } from './engine';
+import type { ChatMessage } from './upstream';
+
+export function completionRequest(caller: Caller, body: z.output<typeof ChatCompletionsBody>): Body {
+  const appId = body.app_id ?? caller.appId;
+  if (!appId) throw invalid(['body', 'app_id'], 'An organization token names the Space with app_id (a Space key needs none)', 'missing');
+  const messages = body.messages.map((m): ChatMessage => (m.role === 'assistant' ? { role: 'assistant', content: m.content ?? null, ...(m.tool_calls ? { tool_calls: m.tool_calls } : {}) } : m));
+  // What test models answer and the log keeps: the last user message, or a tool's result when the
+  // conversation ends with one (the model is to answer from it).
+  const last = body.messages.at(-1)!;
+  const lastUser = body.messages.findLast((m) => m.role === 'user');
+  const prompt = last.role === 'tool' ? textOf(last.content) : lastUser ? textOf(lastUser.content) : '';
+  return {
+    app_id: appId,
+    prompt,
+    model: body.model ?? null,
+    temperature: body.temperature ?? null,
+    max_tokens: body.max_tokens ?? null,
+    stream: body.stream,
+    completion: { messages, tools: body.tools, toolChoice: body.tool_choice, stop: body.stop },
+  };
+}
