@@ -34,6 +34,8 @@ function walk(dir, accept) {
 const SRC = path.resolve('src');
 const ERRORS = path.join(SRC, 'api', 'errors');
 const DEFERRED = path.join(SRC, 'deferred');
+/** The tokenizer, required by the chat's token counts on first use (src/chat/tokenCount.ts): dist/tokenizer.js. */
+const TOKENIZER = path.join(SRC, 'service', 'tokenizer');
 const rel = (file) => path.relative(SRC, file).replace(/\\/g, '/');
 
 /** What activation must not load: it lives in dist/deferred.js (see src/deferred.ts). */
@@ -56,6 +58,7 @@ function splitPlugin(bundle) {
         const target = path.resolve(args.resolveDir, args.path).replace(/\.[jt]s$/, '');
         if (target === ERRORS) return { path: './apiErrors.js', external: true };
         if (bundle === 'extension' && target === DEFERRED) return { path: './deferred.js', external: true };
+        if (target === TOKENIZER) return { path: './tokenizer.js', external: true };
         return undefined;
       });
       build.onLoad({ filter: /\.[cm]?[jt]s$/ }, (args) => {
@@ -76,6 +79,7 @@ function productBuilds() {
       { ...nodeBase, entryPoints: ['src/api/errors.ts'], outfile: 'dist/apiErrors.js' },
       { ...nodeBase, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [splitPlugin('extension')] },
       { ...nodeBase, entryPoints: ['src/deferred.ts'], outfile: 'dist/deferred.js', external: ['vscode'], plugins: [splitPlugin('deferred')] },
+      { ...nodeBase, entryPoints: ['src/service/tokenizer.ts'], outfile: 'dist/tokenizer.js' },
     );
   }
   const ui = walk('src/webview-ui', (f) => /\/main\.ts$/.test(f) || /[\\/][A-Za-z-]+\.main\.ts$/.test(f));

@@ -25,6 +25,8 @@ export const COMMANDS = {
   'llmSpaces.sendSelectionToPlayground': [panels.sendSelectionToPlayground, 'Sending the selection to the playground'],
   'llmSpaces.openOrganization': [panels.openOrganization, 'Opening the organization'],
   'llmSpaces.toggleModel': [spaces.toggleModel, 'Turning the model on or off'],
+  'llmSpaces.pinModelToChat': [spaces.pinModelToChat, "Showing the model in VS Code's chat"],
+  'llmSpaces.unpinModelFromChat': [spaces.unpinModelFromChat, "Removing the model from VS Code's chat"],
   'llmSpaces.renameConversation': [spaces.renameConversation, 'Renaming the conversation'],
   'llmSpaces.changeConversationAssistant': [spaces.changeConversationAssistant, 'Changing the assistant'],
   'llmSpaces.openAssistantVersion': [spaces.openAssistantVersion, 'Opening the assistant version'],

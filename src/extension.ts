@@ -9,6 +9,9 @@ import { Logger } from './logger';
 import { PROMPT_SCHEME, PromptFileSystem } from './prompts/promptFileSystem';
 import { PromptStore } from './prompts/promptStore';
 import type { Services } from './services';
+import { SpacesChatProvider } from './chat/chatProvider';
+import { SpaceKeys } from './chat/spaceKeys';
+import { CHAT_VENDOR } from './chat/spaceModels';
 import { CatalogueStore } from './stores/catalogueStore';
 import { OrganizationStore } from './stores/organizationStore';
 import { SpacesStore } from './stores/spacesStore';
@@ -47,6 +50,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     usage: new UsageStatus(connection, organization),
     webviews: new WebviewPanels(context.extensionUri, { connection, logger, errors, spaces, catalogue, organization }),
   };
+  const chat = new SpacesChatProvider({ connection, spaces, catalogue, organization, logger, keys: new SpaceKeys(connection) });
   const auth = new SpacesAuthProvider(connection, context.secrets);
   context.subscriptions.push(
     logger,
@@ -62,6 +66,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     services.usage,
     services.webviews,
     auth,
+    chat,
+    vscode.lm.registerLanguageModelChatProvider(CHAT_VENDOR, chat),
     vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, 'LLM Spaces', auth),
     vscode.workspace.registerFileSystemProvider(PROMPT_SCHEME, promptFs, { isCaseSensitive: true }),
     vscode.workspace.registerTextDocumentContentProvider(ASSISTANT_SCHEME, new AssistantDocuments(connection)),

@@ -25,6 +25,7 @@ import {
   type AssistantCreateBody,
   type AssistantVersionCreateBody,
   type ChatBody,
+  type ChatCompletionsBody,
   type ChatMetadata,
   type ConversationCreateBody,
   type ConversationUpdateBody,
@@ -44,6 +45,8 @@ export type ClientOptions = TransportOptions;
 
 export type ChatStreamEvent =
   | { type: 'delta'; content: string }
+  /** A tool call the model asks for, whole (its pieces are put together before it is handed on). */
+  | { type: 'toolCall'; id: string; name: string; arguments: string }
   | { type: 'done'; id: string; model: string; finishReason: string | null; usage: Usage; metadata: ChatMetadata };
 
 const seg = encodeURIComponent;
@@ -141,9 +144,19 @@ export class LlmSpacesClient {
    * An error event, a cut connection or a stream without `[DONE]` throws a StreamError; it never hangs
    * longer than the transport's idle timeout.
    */
-  async *chatStream(body: ChatBody, signal?: AbortSignal): AsyncGenerator<ChatStreamEvent, void, undefined> {
-    const endpoint = 'POST /v1/playground/chat';
-    const stream = await this.transport.openStream({ method: 'POST', path: '/v1/playground/chat', body: { ...body, stream: true }, signal });
+  chatStream(body: ChatBody, signal?: AbortSignal): AsyncGenerator<ChatStreamEvent, void, undefined> {
+    return this.events('/v1/playground/chat', { ...body, stream: true }, signal);
+  }
+
+  /** A chat completion as it streams (conventions.md): text deltas, whole tool calls, then `done`. */
+  completionStream(body: ChatCompletionsBody, signal?: AbortSignal): AsyncGenerator<ChatStreamEvent, void, undefined> {
+    return this.events('/v1/chat/completions', { ...body, stream: true }, signal);
+  }
+
+  private async *events(path: string, body: unknown, signal: AbortSignal | undefined): AsyncGenerator<ChatStreamEvent, void, undefined> {
+    const endpoint = `POST ${path}`;
+    const stream = await this.transport.openStream({ method: 'POST', path, body, signal });
+    const calls = new ToolCallPieces();
     const pending: EventSourceMessage[] = [];
     const parser = createParser({ onEvent: (event) => pending.push(event) });
     const decoder = new TextDecoder();
@@ -157,7 +170,7 @@ export class LlmSpacesClient {
             finished = true;
             break;
           }
-          yield* chunkEvents(data, endpoint);
+          yield* chunkEvents(data, endpoint, calls);
         }
         if (finished) break;
       }
@@ -266,7 +279,25 @@ export class LlmSpacesClient {
   }
 }
 
-function* chunkEvents(data: string, endpoint: string): Generator<ChatStreamEvent> {
+/** Tool calls stream in pieces by index; they are handed on whole, before the reply's figures. */
+class ToolCallPieces {
+  private readonly calls: Array<{ id: string; name: string; arguments: string }> = [];
+
+  add(pieces: ReadonlyArray<{ index: number; id?: string; function?: { name?: string; arguments?: string } }>): void {
+    for (const piece of pieces) {
+      const call = (this.calls[piece.index] ??= { id: '', name: '', arguments: '' });
+      if (piece.id) call.id = piece.id;
+      call.name += piece.function?.name ?? '';
+      call.arguments += piece.function?.arguments ?? '';
+    }
+  }
+
+  *flush(): Generator<ChatStreamEvent> {
+    for (const call of this.calls.splice(0)) if (call) yield { type: 'toolCall', ...call };
+  }
+}
+
+function* chunkEvents(data: string, endpoint: string, calls: ToolCallPieces): Generator<ChatStreamEvent> {
   let json: unknown;
   try {
     json = JSON.parse(data);
@@ -279,7 +310,10 @@ function* chunkEvents(data: string, endpoint: string): Generator<ChatStreamEvent
   const choice = chunk.choices[0];
   const content = choice?.delta.content ?? '';
   if (content) yield { type: 'delta', content };
+  if (choice?.delta.tool_calls) calls.add(choice.delta.tool_calls);
+  if (choice?.finish_reason) yield* calls.flush();
   if (chunk.metadata && chunk.usage) {
+    yield* calls.flush();
     yield { type: 'done', id: chunk.id, model: chunk.model, finishReason: choice?.finish_reason ?? null, usage: chunk.usage, metadata: chunk.metadata };
   }
 }

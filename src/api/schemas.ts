@@ -494,6 +494,26 @@ export const ChatCompletionsBody = z.object({
   stop: nullish(z.union([z.string(), z.array(z.string()).max(4)])),
 });
 
+// ---------------------------------------------------------------- the built-in service's own endpoints
+
+/** `POST /v1/apps/{app_id}/route`: what the Space would do with a prompt, without running a model. */
+export const RouteQuestion = z.object({
+  prompt: z.string().max(2_000_000),
+  max_tokens: nullish(MaxTokens),
+  /** How many images the request would carry (only whether there are any matters). */
+  images: nullish(z.int().min(0).max(100)),
+});
+
+export const RoutePreview = z.looseObject({
+  strategy: z.string(),
+  chosen: z.string().nullable(),
+  prompt_tokens: z.int(),
+  max_tokens: z.int(),
+  candidates: records(z.looseObject({ namespace: z.string(), score: z.number(), cost_score: z.number(), latency_score: z.number(), quality_score: z.number(), estimated_cost: z.number() })),
+  rejected: records(z.looseObject({ namespace: z.string(), reason: z.string() })),
+  failover: records(z.looseObject({ namespace: z.string(), estimated_cost: z.number() })),
+});
+
 // ---------------------------------------------------------------- extra endpoints (conventions.md)
 
 export const SpaceListQuery = z.object({
@@ -693,6 +713,7 @@ export type PromptShow = z.infer<typeof PromptShow>;
 export type ConversationUpdateBody = z.input<typeof ConversationUpdateBody>;
 export type ChatBody = z.input<typeof ChatBody>;
 export type ChatCompletionsBody = z.input<typeof ChatCompletionsBody>;
+export type RoutePreview = z.infer<typeof RoutePreview>;
 export type CompletionMessage = z.infer<typeof CompletionMessage>;
 export type ToolCall = z.infer<typeof ToolCall>;
 export type SpaceListQuery = Partial<z.infer<typeof SpaceListQuery>>;

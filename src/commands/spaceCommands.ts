@@ -1,6 +1,7 @@
 // Commands on Spaces and what hangs under them.
 import * as vscode from 'vscode';
 import { assistantVersionUri } from '../assistantDocuments';
+import { pinnedModels } from '../chat/chatProvider';
 import { deferred } from '../loadDeferred';
 import type { Services } from '../services';
 import type { SpaceNode } from '../views/spaceNodes';
@@ -34,6 +35,16 @@ export async function toggleModel(s: Services, node: Of<'spaceModel'>): Promise<
   const result = await s.spaces.toggleModel(node.spaceId, node.setting.id, !node.setting.active);
   vscode.window.setStatusBarMessage(result.active ? t('{0} is on', result.model) : t('{0} is off', result.model), 3000);
 }
+
+/** Offers a model of a Space in VS Code's chat on its own (or stops offering it). */
+export async function pinModelToChat(_s: Services, node: Of<'spaceModel'>, pin = true): Promise<void> {
+  const config = vscode.workspace.getConfiguration('llmSpaces');
+  const others = pinnedModels().filter((p) => !(p.space === node.spaceId && p.model === node.setting.namespace));
+  await config.update('chat.pinnedModels', pin ? [...others, { space: node.spaceId, model: node.setting.namespace }] : others, vscode.ConfigurationTarget.Global);
+  vscode.window.setStatusBarMessage(pin ? t("{0} is in VS Code's chat", node.setting.namespace) : t("{0} is no longer in VS Code's chat", node.setting.namespace), 3000);
+}
+
+export const unpinModelFromChat = (s: Services, node: Of<'spaceModel'>) => pinModelToChat(s, node, false);
 
 export async function renameConversation(s: Services, node: Of<'conversation'>, newName?: unknown): Promise<void> {
   const name = typeof newName === 'string' ? newName : await vscode.window.showInputBox({ title: t('Rename conversation'), value: node.conversation.name, validateInput: (v) => (v.trim() && v.length <= 200 ? undefined : t('1 to 200 characters')) });

@@ -25,6 +25,8 @@ export class NotSignedInError extends Error {
 }
 
 export const remoteTokenKey = (url: string) => `llmSpaces.token:${url}`;
+/** Where the key of one Space of one remote service is kept (chat completions on the hosted service need it). */
+export const spaceKeyKey = (url: string, spaceId: string) => `llmSpaces.spaceKey:${url}:${spaceId}`;
 
 const refused = (error: unknown) => (error as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED';
 
@@ -194,6 +196,28 @@ export class Connection implements vscode.Disposable {
       throw new Error(serviceProblem(url, error));
     } finally {
       await probe.close();
+    }
+  }
+
+  /** The key stored for a Space of the remote service in use; the built-in service needs none. */
+  async spaceKey(spaceId: string): Promise<string | undefined> {
+    const url = readSettings().serviceUrl;
+    return url ? this.context.secrets.get(spaceKeyKey(url, spaceId)) : undefined;
+  }
+
+  async storeSpaceKey(spaceId: string, key: string): Promise<void> {
+    const url = readSettings().serviceUrl;
+    if (url) await this.context.secrets.store(spaceKeyKey(url, spaceId), key);
+  }
+
+  /** Runs a call with a Space's key instead of the organization's token (same service, same log). */
+  async callWithKey<T>(key: string, fn: (client: LlmSpacesClient) => Promise<T>): Promise<T> {
+    const url = (await this.client()).baseUrl;
+    const client = this.makeClient(url, () => key);
+    try {
+      return await fn(client);
+    } finally {
+      await client.close();
     }
   }
 

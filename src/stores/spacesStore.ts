@@ -90,8 +90,10 @@ export class SpacesStore implements vscode.Disposable {
     return result;
   }
 
+  /** Creates a Space; its key, shown only now, is kept for the chat (a remote service needs it there). */
   async create(body: SpaceCreateBody) {
     const created = await this.connection.call((c) => c.createSpace(body));
+    await this.connection.storeSpaceKey(created.id, created.created_key);
     this.refresh();
     return created;
   }

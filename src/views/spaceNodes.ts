@@ -130,9 +130,11 @@ export function toTreeItem(node: SpaceNode): vscode.TreeItem {
       const s = node.setting;
       const item = new vscode.TreeItem(s.namespace);
       item.id = `spaceModel:${node.spaceId}:${s.id}`;
-      item.description = s.globally_disabled ? t('deprecated') : s.active ? t('active') : t('off');
+      const inChat = isPinned(node.spaceId, s.namespace);
+      const state = s.globally_disabled ? t('deprecated') : s.active ? t('active') : t('off');
+      item.description = inChat ? t('{0} · in VS Code\'s chat', state) : state;
       item.iconPath = new vscode.ThemeIcon(s.globally_disabled ? 'circle-slash' : s.active ? 'pass-filled' : 'circle-large-outline');
-      item.contextValue = s.globally_disabled ? 'spaceModel.disabled' : s.active ? 'spaceModel.active' : 'spaceModel.inactive';
+      item.contextValue = (s.globally_disabled ? 'spaceModel.disabled' : s.active ? 'spaceModel.active' : 'spaceModel.inactive') + (inChat ? '.inChat' : '');
       return item;
     }
     case 'failoverModel': {
@@ -170,6 +172,12 @@ export function toTreeItem(node: SpaceNode): vscode.TreeItem {
     case 'note':
       return noteItem(node.text, node.warning);
   }
+}
+
+/** Whether the user pinned this model of this Space to VS Code's chat (setting llmSpaces.chat.pinnedModels). */
+function isPinned(spaceId: string, namespace: string): boolean {
+  const pins = vscode.workspace.getConfiguration('llmSpaces').get<unknown>('chat.pinnedModels', []);
+  return Array.isArray(pins) && pins.some((p: { space?: unknown; model?: unknown }) => p?.space === spaceId && p?.model === namespace);
 }
 
 /** A line of text in a view; a warning one says "Show Log" and opens the log when clicked. */

@@ -15,7 +15,13 @@ export class SpacesTree implements vscode.TreeDataProvider<SpaceNode>, vscode.Di
 
   constructor(private readonly store: SpacesStore) {
     this.view = vscode.window.createTreeView('llmSpaces.spaces', { treeDataProvider: this, showCollapseAll: true });
-    this.disposables.push(this.view, this.changed, store.onDidChange(() => this.changed.fire(undefined)));
+    this.disposables.push(
+      this.view,
+      this.changed,
+      store.onDidChange(() => this.changed.fire(undefined)),
+      // A model pinned to VS Code's chat says so in the view.
+      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('llmSpaces.chat.pinnedModels') && this.changed.fire(undefined)),
+    );
   }
 
   getTreeItem(node: SpaceNode): vscode.TreeItem {

@@ -93,7 +93,7 @@ export class PlaygroundPanel extends PanelHost {
                 const at = content ? undefined : performance.timeOrigin + performance.now();
                 content += event.content;
                 void this.channel.post({ type: 'delta', callId, content: event.content, at });
-              } else {
+              } else if (event.type === 'done') {
                 const reply = replyInfo(content, event);
                 this.s.organization.recordReply(reply);
                 return reply;

@@ -11,6 +11,7 @@ import * as models from '../domain/models';
 import * as orgs from '../domain/orgs';
 import * as prompts from '../domain/prompts';
 import * as spaces from '../domain/spaces';
+import { previewRoute } from '../playground/engine';
 import type { EngineOptions } from '../playground/engine';
 
 export interface RouteContext<P, Q, B> {
@@ -98,6 +99,12 @@ export const ROUTES: RouteSpec[] = [
     method: 'POST', url: '/v1/chat/completions', spaceKey: 'own Space', extra: true,
     summary: "OpenAI-compatible chat completion through a Space: a Space key's own, or app_id with an organization token (JSON, or server-sent events with stream: true)",
     body: S.ChatCompletionsBody, response: S.ChatCompletion,
+  }),
+  route({
+    method: 'POST', url: '/v1/apps/:app_id/route', spaceKey: 'own Space', extra: true,
+    summary: 'Which model the Space would pick for a prompt, and why (built-in service only; runs no model)',
+    params: AppParams, body: S.RouteQuestion, response: S.RoutePreview,
+    handler: (ctx) => previewRoute(ctx.db, ctx.caller, inApp(ctx), ctx.body, ctx.engine),
   }),
   route({
     method: 'GET', url: '/v1/apps/:app_id/assistants/:assistant_id/versions/:version_id', spaceKey: 'own Space', summary: 'Read one version of an assistant',

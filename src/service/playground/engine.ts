@@ -4,7 +4,7 @@
 // request brings a prompt and takes its history from its conversation.
 import { createHash, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { ChatBody, ChatCompletion, ModelRecord, ToolCall } from '../../api/schemas';
+import type { ChatBody, ChatCompletion, ModelRecord, RoutePreview, ToolCall } from '../../api/schemas';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
 import { checkAssistantChoice, findVersion, latestVersionId } from '../domain/assistants';
@@ -17,7 +17,7 @@ import { appConfig, loadApp, requirePermission, type AppConfig } from '../domain
 import { Problem, invalid } from '../problem';
 import { countTokens, tokenPieces, truncateTokens } from '../tokenizer';
 import { costOf, estimateCost, savingsOf, type Counts } from './pricing';
-import { rank, type RouteInput } from './routing';
+import { explain, rank, type RouteInput } from './routing';
 import { testModelReply } from './testModels';
 import { UpstreamFailure, callUpstream, type ChatMessage, type ToolOptions } from './upstream';
 
@@ -66,24 +66,14 @@ export function prepareChat(db: Database, caller: Caller, body: Body, options: E
   const promptTokens = countTokens(text);
   const maxTokens = body.max_tokens ?? version?.max_tokens ?? config.settings.max_tokens ?? 1024;
   const temperature = body.temperature ?? version?.temperature ?? config.settings.temperature ?? 0.7;
-  const canServe = (r: ModelRecord) => r.is_test_model || options.upstreamUrl !== null;
-  const budget = (r: ModelRecord) => Math.min(maxTokens, r.context_window - promptTokens);
-  const route: RouteInput = {
-    models: [],
-    weights: config.weights,
-    maxCost: config.policies.max_cost ?? 0,
-    needsVision: hasImages(body),
-    canServe,
-    estimate: (r) => estimateCost(r, promptTokens, text.length, Math.max(1, budget(r))),
-  };
+  const { route, budget, canServe } = routeInput(config, { promptTokens, promptChars: text.length, maxTokens, needsVision: hasImages(body) }, options);
   const warnings: string[] = [];
   const modelId = body.model ?? version?.model_id ?? null;
   let first: CatalogueModel;
   if (modelId) {
     first = explicitModel(db, caller, modelId, route, budget, body.model ? ['body', 'model'] : ['body', 'assistant_version_id']);
   } else {
-    const active = new Set(appModelRows(db, row.id).filter((r) => r.active === 1).map((r) => r.model_id));
-    route.models = [...active].flatMap((id) => findModel(db, caller, id) ?? []).filter((m) => budget(m.record) > 0);
+    route.models = activeModels(db, caller, row.id).filter((m) => budget(m.record) > 0);
     const ranked = rank(route);
     if (ranked.length === 0) {
       throw new Problem(
@@ -97,13 +87,8 @@ export function prepareChat(db: Database, caller: Caller, body: Body, options: E
   // Where a failed model's request goes next: the failover chain in its order when it is on, else the
   // Space's other active models by quality, best first (conventions.md, corrections).
   const chain = config.row.has_failover_chain
-    ? appModelRows(db, row.id)
-        .filter((r) => r.failover_position !== null)
-        .sort((a, b) => (a.failover_position ?? 0) - (b.failover_position ?? 0))
-        .flatMap((r) => findModel(db, caller, r.model_id) ?? [])
-    : appModelRows(db, row.id)
-        .filter((r) => r.active === 1)
-        .flatMap((r) => findModel(db, caller, r.model_id) ?? [])
+    ? failoverChain(db, caller, row.id)
+    : activeModels(db, caller, row.id)
         .filter((m) => m.record.id !== first.record.id && canServe(m.record) && budget(m.record) > 0)
         .sort((a, b) => b.quality - a.quality || a.record.namespace.localeCompare(b.record.namespace));
   return {
@@ -121,6 +106,76 @@ export function prepareChat(db: Database, caller: Caller, body: Body, options: E
     conversationId: body.conversation_id ?? null,
     benchmark: row.benchmark_model_id ? findModel(db, caller, row.benchmark_model_id)?.record : undefined,
     warnings,
+  };
+}
+
+interface PromptSize {
+  promptTokens: number;
+  promptChars: number;
+  maxTokens: number;
+  needsVision: boolean;
+}
+
+/** What routing weighs for a request of this size in this Space (the candidates are filled in by the caller). */
+function routeInput(config: AppConfig, size: PromptSize, options: EngineOptions) {
+  const canServe = (r: ModelRecord) => r.is_test_model || options.upstreamUrl !== null;
+  const budget = (r: ModelRecord) => Math.min(size.maxTokens, r.context_window - size.promptTokens);
+  const route: RouteInput = {
+    models: [],
+    weights: config.weights,
+    maxCost: config.policies.max_cost ?? 0,
+    needsVision: size.needsVision,
+    canServe,
+    estimate: (r) => estimateCost(r, size.promptTokens, size.promptChars, Math.max(1, budget(r))),
+  };
+  return { route, budget, canServe };
+}
+
+function activeModels(db: Database, caller: Caller, appId: string): CatalogueModel[] {
+  return appModelRows(db, appId)
+    .filter((r) => r.active === 1)
+    .flatMap((r) => findModel(db, caller, r.model_id) ?? []);
+}
+
+function failoverChain(db: Database, caller: Caller, appId: string): CatalogueModel[] {
+  return appModelRows(db, appId)
+    .filter((r) => r.failover_position !== null)
+    .sort((a, b) => (a.failover_position ?? 0) - (b.failover_position ?? 0))
+    .flatMap((r) => findModel(db, caller, r.model_id) ?? []);
+}
+
+/**
+ * Which model the Space would pick for a prompt, and why (the built-in service's own endpoint,
+ * POST /v1/apps/{app_id}/route): the candidates with their scores and estimated cost, the active
+ * models left out with the reason, and the failover chain. Runs no model and stores nothing.
+ */
+export function previewRoute(db: Database, caller: Caller, appId: string, input: { prompt: string; max_tokens?: number | null; images?: number | null }, options: EngineOptions): RoutePreview {
+  const row = loadApp(db, caller, appId);
+  const config = appConfig(row);
+  const promptTokens = countTokens(input.prompt);
+  const maxTokens = input.max_tokens ?? config.settings.max_tokens ?? 1024;
+  const { route, budget } = routeInput(config, { promptTokens, promptChars: input.prompt.length, maxTokens, needsVision: (input.images ?? 0) > 0 }, options);
+  const active = activeModels(db, caller, row.id);
+  route.models = active.filter((m) => budget(m.record) > 0);
+  const { ranked, rejected } = explain(route);
+  const tooLong = active.filter((m) => budget(m.record) <= 0).map((model) => ({ namespace: model.record.namespace, reason: 'prompt longer than its context window' }));
+  const chain = config.row.has_failover_chain ? failoverChain(db, caller, row.id) : [];
+  const round = (n: number) => Math.round(n * 1e6) / 1e6;
+  return {
+    strategy: 'routed',
+    chosen: ranked[0]?.model.record.namespace ?? null,
+    prompt_tokens: promptTokens,
+    max_tokens: maxTokens,
+    candidates: ranked.map((c) => ({
+      namespace: c.model.record.namespace,
+      score: round(c.score),
+      cost_score: round(c.costScore),
+      latency_score: round(c.latencyScore),
+      quality_score: round(c.qualityScore),
+      estimated_cost: c.estimate,
+    })),
+    rejected: [...rejected.map((r) => ({ namespace: r.model.record.namespace, reason: r.reason as string })), ...tooLong],
+    failover: chain.map((m) => ({ namespace: m.record.namespace, estimated_cost: route.estimate(m.record) })),
   };
 }
 

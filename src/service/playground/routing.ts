@@ -27,34 +27,50 @@ export interface Scored {
   model: CatalogueModel;
   score: number;
   estimate: number;
+  costScore: number;
+  latencyScore: number;
+  qualityScore: number;
 }
 
-function eligible(input: RouteInput, model: CatalogueModel): string | null {
+/** Why an active model is not a candidate, in the words of the routing receipt (conventions.md). */
+export type Rejection = 'deprecated' | 'cannot read images' | 'cannot answer here' | 'over max_cost';
+
+function rejection(input: RouteInput, model: CatalogueModel): Rejection | null {
   const r = model.record;
-  if (isRetired(r)) return `${r.namespace} is deprecated`;
-  if (input.needsVision && !r.supports_vision) return `${r.namespace} cannot read images`;
-  if (!input.canServe(r)) return `${r.namespace} needs an upstream model server`;
-  if (input.maxCost > 0 && input.estimate(r) > input.maxCost) return `${r.namespace} may cost more than the Space's max_cost of $${input.maxCost}`;
+  if (isRetired(r)) return 'deprecated';
+  if (input.needsVision && !r.supports_vision) return 'cannot read images';
+  if (!input.canServe(r)) return 'cannot answer here';
+  if (input.maxCost > 0 && input.estimate(r) > input.maxCost) return 'over max_cost';
   return null;
 }
 
+/** The candidates best first, with their scores, and the active models left out with the reason. */
+export function explain(input: RouteInput): { ranked: Scored[]; rejected: Array<{ model: CatalogueModel; reason: Rejection }> } {
+  const rejected = input.models.flatMap((model) => {
+    const reason = rejection(input, model);
+    return reason ? [{ model, reason }] : [];
+  });
+  return { ranked: rank(input), rejected };
+}
+
 export function rank(input: RouteInput): Scored[] {
-  const candidates = input.models.filter((m) => eligible(input, m) === null).map((model) => ({ model, estimate: input.estimate(model.record) }));
+  const candidates = input.models.filter((m) => rejection(input, m) === null).map((model) => ({ model, estimate: input.estimate(model.record) }));
   if (candidates.length === 0) return [];
-  const norm = (values: number[]) => {
+  /** Min-max normalised to [0, 1], 1 the best; 1 for every candidate when all are equal. */
+  const norm = (values: number[], lowerIsBetter: boolean) => {
     const min = Math.min(...values);
     const span = Math.max(...values) - min;
-    return (v: number) => (span === 0 ? 1 : (v - min) / span);
+    return (v: number) => (span === 0 ? 1 : lowerIsBetter ? 1 - (v - min) / span : (v - min) / span);
   };
-  const cost = norm(candidates.map((c) => c.estimate));
-  const latency = norm(candidates.map((c) => c.model.latencyMs));
-  const quality = norm(candidates.map((c) => c.model.quality));
+  const cost = norm(candidates.map((c) => c.estimate), true);
+  const latency = norm(candidates.map((c) => c.model.latencyMs), true);
+  const quality = norm(candidates.map((c) => c.model.quality), false);
   const w = input.weights;
   const sum = w.cost + w.latency + w.quality || 1;
   return candidates
-    .map((c) => ({
-      ...c,
-      score: (w.cost * (1 - cost(c.estimate)) + w.latency * (1 - latency(c.model.latencyMs)) + w.quality * quality(c.model.quality)) / sum,
-    }))
+    .map((c) => {
+      const scores = { costScore: cost(c.estimate), latencyScore: latency(c.model.latencyMs), qualityScore: quality(c.model.quality) };
+      return { ...c, ...scores, score: (w.cost * scores.costScore + w.latency * scores.latencyScore + w.quality * scores.qualityScore) / sum };
+    })
     .sort((a, b) => b.score - a.score || a.estimate - b.estimate || a.model.record.namespace.localeCompare(b.model.record.namespace));
 }

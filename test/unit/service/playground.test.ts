@@ -67,6 +67,24 @@ describe('playground engine', function () {
     }
   });
 
+  it('explains a route without running a model: candidates with their scores, the rest with the reason', async () => {
+    const app = await spaceWith(['openai/gpt-4o', 'mistral/mistral-small', 'local/llama3.2', 'test/echo'], ['openai/gpt-4o', 'test/echo']);
+    await client.updateSpace({ id: app, weights: { cost: 0, latency: 0, quality: 1 }, policies: { max_cost: 0.0005 }, settings: { max_tokens: 100 } });
+    const before = upstream.received.length;
+    const res = await raw(service.url, 'POST', `/v1/apps/${app}/route`, { token: service.token, body: { prompt: 'Which model?', images: 1 } });
+    assert.equal(res.status, 200, res.text);
+    const preview = res.json as { chosen: string; candidates: Array<{ namespace: string; score: number; quality_score: number; estimated_cost: number }>; rejected: Array<{ namespace: string; reason: string }>; failover: Array<{ namespace: string }> };
+    assert.deepEqual(preview.rejected.map((r) => [r.namespace, r.reason]).sort(), [['local/llama3.2', 'cannot read images'], ['mistral/mistral-small', 'cannot read images'], ['openai/gpt-4o', 'over max_cost']]);
+    assert.deepEqual(preview.candidates.map((c) => c.namespace), ['test/echo']);
+    assert.equal(preview.chosen, 'test/echo');
+    assert.deepEqual(preview.failover.map((f) => f.namespace), ['openai/gpt-4o', 'test/echo']);
+    const text = await raw(service.url, 'POST', `/v1/apps/${app}/route`, { token: service.token, body: { prompt: 'Which model?' } });
+    const ranked = (text.json as typeof preview).candidates;
+    assert.deepEqual(ranked.map((c) => c.namespace), ['mistral/mistral-small', 'local/llama3.2', 'test/echo'], 'by quality, best first');
+    assert.equal(ranked[0]!.quality_score, 1);
+    assert.equal(upstream.received.length, before, 'no model ran');
+  });
+
   it('a past deprecated_on is refused with 422; a future one answers with a warning', async () => {
     const app = await spaceWith(['test/echo']);
     const retired = await raw(service.url, 'POST', '/v1/playground/chat', { token: service.token, body: { app_id: app, prompt: 'x', model: 'openai/gpt-3.5-turbo-0613' } });
@@ -230,7 +248,7 @@ describe('playground engine', function () {
     let done: { usage: { completion_tokens: number }; id: string } | undefined;
     for await (const event of client.chatStream({ app_id: app, prompt: 'stream me', model: 'openai/gpt-4o-mini', conversation_id: conversation })) {
       if (event.type === 'delta') text += event.content;
-      else done = event;
+      else if (event.type === 'done') done = event;
     }
     assert.equal(text, 'upstream:gpt-4o-mini:stream me');
     assert.ok(upstream.received.at(-1)!.stream);

@@ -1,0 +1,201 @@
+// The Spaces in VS Code's own chat: each Space the user can use is a model in the picker (routed by
+// the Space), and models of a Space the user pinned appear on their own. Replies go through
+// POST /v1/chat/completions, stream back with tool calls, say what answered and what it cost, and move
+// the organization's spend on at once.
+import * as vscode from 'vscode';
+import { ApiError } from '../api/errors';
+import type { ChatCompletionsBody, CompletionMessage, ModelRecord, Organization } from '../api/schemas';
+import type { Connection } from '../connection/connection';
+import type { Logger } from '../logger';
+import type { CatalogueStore } from '../stores/catalogueStore';
+import type { OrganizationStore } from '../stores/organizationStore';
+import type { SpacesStore } from '../stores/spacesStore';
+import { usd } from '../usageStatus';
+import { describeError } from '../userErrors';
+import { SpaceKeys } from './spaceKeys';
+import { pinnedEntry, spaceEntry, type PinnedModel, type SpaceChatModel } from './spaceModels';
+import { countChatTokens } from './tokenCount';
+
+const t = vscode.l10n.t;
+export const PINNED_SETTING = 'chat.pinnedModels';
+/** The line added under each reply; taken off again before the reply goes back to a model. */
+const RECEIPT = /\n\n_— answered by [^\n]*_$/;
+
+export interface ChatDeps {
+  connection: Connection;
+  spaces: SpacesStore;
+  catalogue: CatalogueStore;
+  organization: OrganizationStore;
+  logger: Logger;
+  keys: SpaceKeys;
+}
+
+export class SpacesChatProvider implements vscode.LanguageModelChatProvider<SpaceChatModel>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeLanguageModelChatInformation = this.changed.event;
+  private warnedSoftLimit = false;
+  private readonly disposables: vscode.Disposable[];
+
+  constructor(private readonly s: ChatDeps) {
+    this.disposables = [
+      this.changed,
+      s.spaces.onDidChange(() => this.changed.fire()),
+      s.catalogue.onDidChange(() => this.changed.fire()),
+      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`llmSpaces.${PINNED_SETTING}`) && this.changed.fire()),
+    ];
+  }
+
+  async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions): Promise<SpaceChatModel[]> {
+    if (options.silent && this.s.connection.state.kind === 'signed-out') return [];
+    try {
+      const [spaces, models] = await Promise.all([this.s.spaces.list(), this.s.catalogue.models()]);
+      const catalogue = new Map<string, ModelRecord>(models.map((m) => [m.namespace, m]));
+      const entries: SpaceChatModel[] = [];
+      for (const space of spaces.filter((s) => !s.sandbox_of)) entries.push(spaceEntry(await this.s.spaces.detail(space.id), catalogue));
+      for (const pin of pinnedModels()) {
+        const record = catalogue.get(pin.model);
+        if (!record || !spaces.some((s) => s.id === pin.space)) continue;
+        entries.push(pinnedEntry(await this.s.spaces.detail(pin.space), record));
+      }
+      return entries;
+    } catch (error) {
+      this.s.logger.warn(`The chat models could not be listed: ${describeError(error, 'Listing the Spaces for the chat').message}`);
+      return [];
+    }
+  }
+
+  async provideLanguageModelChatResponse(
+    model: SpaceChatModel,
+    messages: readonly vscode.LanguageModelChatRequestMessage[],
+    options: vscode.ProvideLanguageModelChatResponseOptions,
+    progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
+    this.guardBudget(this.s.organization.organization ?? (await this.s.organization.refresh().catch(() => undefined)));
+    const abort = new AbortController();
+    const cancelled = token.onCancellationRequested(() => abort.abort());
+    const body: ChatCompletionsBody = {
+      app_id: model.spaceId,
+      model: model.model,
+      messages: toCompletionMessages(messages),
+      ...(options.tools?.length ? { tools: options.tools.map(toCompletionTool), tool_choice: options.toolMode === vscode.LanguageModelChatToolMode.Required ? 'required' : 'auto' } : {}),
+    };
+    try {
+      const key = await this.s.keys.keyFor(model.spaceId, model.name);
+      const run = async (client: import('../api/client').LlmSpacesClient) => {
+        for await (const event of client.completionStream(body, abort.signal)) {
+          if (event.type === 'delta') progress.report(new vscode.LanguageModelTextPart(event.content));
+          else if (event.type === 'toolCall') progress.report(new vscode.LanguageModelToolCallPart(event.id, event.name, parseArguments(event.arguments)));
+          else {
+            const costs = event.metadata.costs;
+            progress.report(new vscode.LanguageModelTextPart(`\n\n_— answered by ${event.metadata.model.namespace} · ${usd(costs.total_tokens)} · ${event.usage.total_tokens} tokens_`));
+            reportUsage(progress, event.usage);
+            this.s.organization.recordReply({ usage: event.usage, costs, savings: event.metadata.cost_savings });
+          }
+        }
+      };
+      await (key ? this.s.connection.callWithKey(key, run) : this.s.connection.call(run));
+    } catch (error) {
+      if (token.isCancellationRequested) return;
+      throw new Error(chatErrorMessage(error));
+    } finally {
+      cancelled.dispose();
+    }
+  }
+
+  async provideTokenCount(_model: SpaceChatModel, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
+    return countChatTokens(typeof text === 'string' ? text : textOfParts(text.content));
+  }
+
+  /** Past the hard limit nothing is sent; past the soft limit the first request of the session warns. */
+  private guardBudget(org: Organization | undefined): void {
+    if (!org) return;
+    const spent = org.total_tokens_cost;
+    const hard = org.spending_limit_hard ?? 0;
+    const soft = org.spending_limit_soft ?? 0;
+    if (hard > 0 && spent >= hard) {
+      throw new Error(t("The organization's hard spending limit of {0} is reached ({1} spent this cycle). Raise it on the service, or wait for the next billing cycle.", usd(hard), usd(spent)));
+    }
+    if (soft > 0 && spent >= soft && !this.warnedSoftLimit) {
+      this.warnedSoftLimit = true;
+      void vscode.window.showWarningMessage(t("LLM Spaces: the organization has passed its soft spending limit of {0} ({1} spent this cycle). Requests still go through up to the hard limit of {2}.", usd(soft), usd(spent), usd(hard)));
+    }
+  }
+
+  dispose(): void {
+    this.disposables.forEach((d) => d.dispose());
+  }
+}
+
+export function pinnedModels(): PinnedModel[] {
+  const value = vscode.workspace.getConfiguration('llmSpaces').get<unknown>(PINNED_SETTING, []);
+  return Array.isArray(value) ? value.filter((p): p is PinnedModel => typeof p?.space === 'string' && typeof p?.model === 'string') : [];
+}
+
+/** What a chat user reads when a request fails: the cause and the fix, never a stack or a token. */
+export function chatErrorMessage(error: unknown): string {
+  if (error instanceof ApiError && error.kind === 'network') return t('The LLM Spaces service cannot be reached. Run "LLM Spaces: Restart Built-in Service", or "LLM Spaces: Connect to Service…" to use another one.');
+  if (error instanceof ApiError && error.kind === 'unauthorized') return t('The LLM Spaces service did not accept the token or key. Run "LLM Spaces: Sign In", or enter the Space\'s key again.');
+  return describeError(error, t('LLM Spaces')).message;
+}
+
+/** VS Code's chat messages as OpenAI messages: text, images, tool calls and tool results. */
+export function toCompletionMessages(messages: readonly vscode.LanguageModelChatRequestMessage[]): CompletionMessage[] {
+  const out: CompletionMessage[] = [];
+  for (const message of messages) {
+    const texts: string[] = [];
+    const images: string[] = [];
+    const calls: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }> = [];
+    for (const part of message.content) {
+      if (part instanceof vscode.LanguageModelTextPart) texts.push(part.value);
+      else if (part instanceof vscode.LanguageModelToolCallPart) calls.push({ id: part.callId, type: 'function', function: { name: part.name, arguments: JSON.stringify(part.input ?? {}) } });
+      else if (part instanceof vscode.LanguageModelToolResultPart) out.push({ role: 'tool', tool_call_id: part.callId, content: textOfParts(part.content) });
+      else {
+        const image = imageOf(part);
+        if (image) images.push(image);
+      }
+    }
+    const text = texts.join('');
+    if (message.role === vscode.LanguageModelChatMessageRole.Assistant) {
+      if (text || calls.length) out.push({ role: 'assistant', content: text.replace(RECEIPT, '') || null, ...(calls.length ? { tool_calls: calls } : {}) });
+    } else if (text || images.length) {
+      out.push({ role: 'user', content: images.length ? [{ type: 'text', text }, ...images.map((url) => ({ type: 'image_url' as const, image_url: { url } }))] : text });
+    }
+  }
+  return out;
+}
+
+function textOfParts(parts: readonly unknown[]): string {
+  return parts.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : typeof p === 'string' ? p : '')).join('');
+}
+
+/** An image part (LanguageModelDataPart, in the API of newer hosts) as a data URL. */
+function imageOf(part: unknown): string | undefined {
+  const data = part as { mimeType?: unknown; data?: unknown };
+  if (typeof data?.mimeType !== 'string' || !data.mimeType.startsWith('image/') || !(data.data instanceof Uint8Array)) return undefined;
+  return `data:${data.mimeType};base64,${Buffer.from(data.data).toString('base64')}`;
+}
+
+function toCompletionTool(tool: vscode.LanguageModelChatTool) {
+  return { type: 'function' as const, function: { name: tool.name, description: tool.description, parameters: (tool.inputSchema as Record<string, unknown> | undefined) ?? { type: 'object', properties: {} } } };
+}
+
+function parseArguments(text: string): object {
+  try {
+    const value: unknown = JSON.parse(text || '{}');
+    return value !== null && typeof value === 'object' ? value : { value };
+  } catch {
+    return { raw: text };
+  }
+}
+
+/** The reply's tokens as a data part of mime type `usage`, where the host has data parts. */
+function reportUsage(progress: vscode.Progress<vscode.LanguageModelResponsePart>, usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number }): void {
+  const DataPart = (vscode as unknown as { LanguageModelDataPart?: new (data: Uint8Array, mimeType: string) => unknown }).LanguageModelDataPart;
+  if (!DataPart) return;
+  try {
+    progress.report(new DataPart(new TextEncoder().encode(JSON.stringify(usage)), 'usage') as vscode.LanguageModelResponsePart);
+  } catch {
+    // A host that does not take data parts from providers: the receipt line already says it.
+  }
+}

@@ -1,0 +1,107 @@
+// The Spaces in VS Code's own chat, through the language model API as any extension (or the chat view)
+// uses it: the models listed, a streamed reply, a tool round trip with test/echo, cancellation that
+// reaches the service, and token counts equal to the service's.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { extension, serviceClient, waitFor } from './support';
+
+const VENDOR = 'llm-spaces';
+const config = () => vscode.workspace.getConfiguration('llmSpaces');
+
+async function replyOf(response: vscode.LanguageModelChatResponse): Promise<{ text: string; calls: vscode.LanguageModelToolCallPart[] }> {
+  let text = '';
+  const calls: vscode.LanguageModelToolCallPart[] = [];
+  for await (const part of response.stream) {
+    if (part instanceof vscode.LanguageModelTextPart) text += part.value;
+    else if (part instanceof vscode.LanguageModelToolCallPart) calls.push(part);
+  }
+  return { text, calls };
+}
+
+describe("Spaces in VS Code's chat", function () {
+  this.timeout(60_000);
+  let spaceId: string;
+  let echo: vscode.LanguageModelChat;
+
+  before(async () => {
+    const api = await extension();
+    const client = await serviceClient(api);
+    spaceId = (await client.listSpaces({ search: 'My first Space' })).items.find((s) => !s.sandbox_of)!.id;
+    await config().update('chat.pinnedModels', [{ space: spaceId, model: 'test/echo' }], vscode.ConfigurationTarget.Global);
+    echo = await waitFor(async () => (await vscode.lm.selectChatModels({ vendor: VENDOR })).find((m) => m.id === `space:${spaceId}|model:test/echo`), 'the pinned test/echo model');
+  });
+  after(async () => {
+    await config().update('chat.pinnedModels', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('offers each Space of the service as a model, with its price band, context window and capabilities', async () => {
+    const client = await serviceClient(await extension());
+    const spaces = (await client.listSpaces()).items.filter((s) => !s.sandbox_of);
+    const models = await vscode.lm.selectChatModels({ vendor: VENDOR });
+    const routed = models.filter((m) => m.id.startsWith('space:') && !m.id.includes('|model:'));
+    assert.deepEqual(routed.map((m) => m.name).sort(), spaces.map((s) => s.name).sort());
+    const first = routed.find((m) => m.id === `space:${spaceId}`)!;
+    assert.equal(first.family, 'llm-spaces');
+    assert.ok(first.maxInputTokens > 0, 'the smallest context window of its models');
+    assert.equal(echo.name, 'test/echo (My first Space)');
+    assert.equal(echo.maxInputTokens, 1_000_000);
+  });
+
+  it('streams a reply that says which model answered and what it cost, and moves the spend on', async () => {
+    const api = await extension();
+    const before = (await api.organization.refresh())!.total_tokens_cost;
+    const response = await echo.sendRequest([vscode.LanguageModelChatMessage.User('Hello from the chat API')], {}, new vscode.CancellationTokenSource().token);
+    const { text } = await replyOf(response);
+    assert.match(text, /^Hello from the chat API\n\n_— answered by test\/echo · \$[0-9.]+ · \d+ tokens_$/);
+    assert.ok(api.organization.organization!.total_tokens_cost > before, 'the status bar spend moved with the reply');
+  });
+
+  it('round-trips a tool call: the model asks, the result goes back, the model answers from it', async () => {
+    const tools: vscode.LanguageModelChatTool[] = [{ name: 'get_weather', description: 'The weather in a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } }];
+    const ask = vscode.LanguageModelChatMessage.User('call get_weather {"city": "Paris"}');
+    const first = await replyOf(await echo.sendRequest([ask], { tools }, new vscode.CancellationTokenSource().token));
+    assert.equal(first.calls.length, 1);
+    assert.equal(first.calls[0]!.name, 'get_weather');
+    assert.deepEqual(first.calls[0]!.input, { city: 'Paris' });
+    const messages = [
+      ask,
+      vscode.LanguageModelChatMessage.Assistant([first.calls[0]!]),
+      vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(first.calls[0]!.callId, [new vscode.LanguageModelTextPart('Sunny, 21 °C')])]),
+    ];
+    const second = await replyOf(await echo.sendRequest(messages, { tools }, new vscode.CancellationTokenSource().token));
+    assert.match(second.text, /^Sunny, 21 °C\n\n_— answered by test\/echo/);
+    assert.equal(second.calls.length, 0);
+  });
+
+  it('stops the request on the service when cancelled', async () => {
+    const api = await extension();
+    const client = await serviceClient(api);
+    const before = await client.getOrganization();
+    const cancel = new vscode.CancellationTokenSource();
+    const response = await echo.sendRequest([vscode.LanguageModelChatMessage.User('word '.repeat(2000))], {}, cancel.token);
+    let pieces = 0;
+    try {
+      for await (const part of response.stream) {
+        if (part instanceof vscode.LanguageModelTextPart && ++pieces === 3) cancel.cancel();
+      }
+    } catch {
+      // A cancelled stream may end with an error; what matters is what the service did.
+    }
+    assert.ok(pieces < 100, `stopped after ${pieces} pieces`);
+    // The service logs the stopped request as failed and counts it, and bills no completion.
+    await waitFor(async () => (await client.getOrganization()).num_requests === before.num_requests + 1, 'the stopped request to be counted');
+    assert.equal((await client.getOrganization()).total_tokens_cost, before.total_tokens_cost);
+  });
+
+  it("counts tokens as the service bills them, not characters ÷ 4", async () => {
+    const api = await extension();
+    const client = await serviceClient(api);
+    const text = 'Tokenizers split naïve text — like "internationalization" — into surprising pieces: 12345 🙂';
+    const counted = await echo.countTokens(text);
+    const before = (await client.getOrganization()).prompt_tokens;
+    await replyOf(await echo.sendRequest([vscode.LanguageModelChatMessage.User(text)], {}, new vscode.CancellationTokenSource().token));
+    const billed = (await client.getOrganization()).prompt_tokens - before;
+    assert.equal(counted, billed);
+    assert.notEqual(counted, Math.ceil(text.length / 4));
+  });
+});
