@@ -80,6 +80,7 @@ function productBuilds() {
       { ...nodeBase, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [splitPlugin('extension')] },
       { ...nodeBase, entryPoints: ['src/deferred.ts'], outfile: 'dist/deferred.js', external: ['vscode'], plugins: [splitPlugin('deferred')] },
       { ...nodeBase, entryPoints: ['src/service/tokenizer.ts'], outfile: 'dist/tokenizer.js' },
+      { ...nodeBase, entryPoints: ['src/mcp/server.ts'], outfile: 'dist/mcp.js' },
     );
   }
   const ui = walk('src/webview-ui', (f) => /\/main\.ts$/.test(f) || /[\\/][A-Za-z-]+\.main\.ts$/.test(f));

@@ -10,7 +10,10 @@ import { PROMPT_SCHEME, PromptFileSystem } from './prompts/promptFileSystem';
 import { PromptStore } from './prompts/promptStore';
 import type { Services } from './services';
 import { SpacesChatProvider } from './chat/chatProvider';
+import { CurrentSpace } from './chat/currentSpace';
 import { SpaceKeys } from './chat/spaceKeys';
+import { MCP_PROVIDER_ID, SpacesMcpServers } from './mcp/definitionProvider';
+import { registerTools } from './tools/languageModelTools';
 import { CHAT_VENDOR } from './chat/spaceModels';
 import { CatalogueStore } from './stores/catalogueStore';
 import { OrganizationStore } from './stores/organizationStore';
@@ -50,7 +53,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     usage: new UsageStatus(connection, organization),
     webviews: new WebviewPanels(context.extensionUri, { connection, logger, errors, spaces, catalogue, organization }),
   };
-  const chat = new SpacesChatProvider({ connection, spaces, catalogue, organization, logger, keys: new SpaceKeys(connection) });
+  const current = new CurrentSpace(context.globalState);
+  const chat = new SpacesChatProvider({ connection, spaces, catalogue, organization, logger, keys: new SpaceKeys(connection), current });
+  const mcp = new SpacesMcpServers(context.extensionPath, connection);
   const auth = new SpacesAuthProvider(connection, context.secrets);
   context.subscriptions.push(
     logger,
@@ -67,7 +72,11 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     services.webviews,
     auth,
     chat,
+    current,
     vscode.lm.registerLanguageModelChatProvider(CHAT_VENDOR, chat),
+    ...registerTools({ connection, spaces, catalogue, organization, current }),
+    mcp,
+    vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcp),
     vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, 'LLM Spaces', auth),
     vscode.workspace.registerFileSystemProvider(PROMPT_SCHEME, promptFs, { isCaseSensitive: true }),
     vscode.workspace.registerTextDocumentContentProvider(ASSISTANT_SCHEME, new AssistantDocuments(connection)),

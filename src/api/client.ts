@@ -15,6 +15,7 @@ import {
   Organization,
   PromptRecord,
   RegeneratedKey,
+  RoutePreview,
   SpaceCreated,
   SpaceList,
   SpaceModels,
@@ -33,6 +34,7 @@ import {
   type PromptCreateBody,
   type PromptShow,
   type PromptUpdateBody,
+  type RouteQuestion,
   type SpaceCreateBody,
   type SpaceListQuery,
   type SpaceUpdateBody,
@@ -201,6 +203,11 @@ export class LlmSpacesClient {
   /** A new key for a Space, shown only in this answer; the old key stops working. */
   regenerateSpaceKey(appId: string, signal?: AbortSignal) {
     return this.transport.send({ method: 'POST', path: `/v1/apps/${seg(appId)}/regenerate-key`, body: {}, schema: RegeneratedKey, signal });
+  }
+
+  /** Which model the Space would pick for a prompt, and why (the built-in service's own endpoint). */
+  previewRoute(appId: string, body: RouteQuestion, signal?: AbortSignal) {
+    return this.transport.send({ method: 'POST', path: `/v1/apps/${seg(appId)}/route`, body, schema: RoutePreview, idempotent: true, signal });
   }
 
   getSpaceModels(appId: string, signal?: AbortSignal) {

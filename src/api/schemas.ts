@@ -714,6 +714,7 @@ export type ConversationUpdateBody = z.input<typeof ConversationUpdateBody>;
 export type ChatBody = z.input<typeof ChatBody>;
 export type ChatCompletionsBody = z.input<typeof ChatCompletionsBody>;
 export type RoutePreview = z.infer<typeof RoutePreview>;
+export type RouteQuestion = z.input<typeof RouteQuestion>;
 export type CompletionMessage = z.infer<typeof CompletionMessage>;
 export type ToolCall = z.infer<typeof ToolCall>;
 export type SpaceListQuery = Partial<z.infer<typeof SpaceListQuery>>;

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { ApiError } from '../api/errors';
 import type { ChatCompletionsBody, CompletionMessage, ModelRecord, Organization } from '../api/schemas';
 import type { Connection } from '../connection/connection';
+import type { CurrentSpace } from './currentSpace';
 import type { Logger } from '../logger';
 import type { CatalogueStore } from '../stores/catalogueStore';
 import type { OrganizationStore } from '../stores/organizationStore';
@@ -28,6 +29,7 @@ export interface ChatDeps {
   organization: OrganizationStore;
   logger: Logger;
   keys: SpaceKeys;
+  current: CurrentSpace;
 }
 
 export class SpacesChatProvider implements vscode.LanguageModelChatProvider<SpaceChatModel>, vscode.Disposable {
@@ -41,6 +43,7 @@ export class SpacesChatProvider implements vscode.LanguageModelChatProvider<Spac
       this.changed,
       s.spaces.onDidChange(() => this.changed.fire()),
       s.catalogue.onDidChange(() => this.changed.fire()),
+      s.current.onDidChange(() => this.changed.fire()),
       vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`llmSpaces.${PINNED_SETTING}`) && this.changed.fire()),
     ];
   }
@@ -51,7 +54,11 @@ export class SpacesChatProvider implements vscode.LanguageModelChatProvider<Spac
       const [spaces, models] = await Promise.all([this.s.spaces.list(), this.s.catalogue.models()]);
       const catalogue = new Map<string, ModelRecord>(models.map((m) => [m.namespace, m]));
       const entries: SpaceChatModel[] = [];
-      for (const space of spaces.filter((s) => !s.sandbox_of)) entries.push(spaceEntry(await this.s.spaces.detail(space.id), catalogue));
+      const main = spaces.filter((s) => !s.sandbox_of);
+      for (const space of main) entries.push(spaceEntry(await this.s.spaces.detail(space.id), catalogue));
+      // "Current Space": the Space an agent or the user switched to (the useSpace tool), else the first.
+      const current = entries.find((e) => e.spaceId === this.s.current.id) ?? entries[0];
+      if (current) entries.push({ ...current, id: 'current', name: t('Current Space ({0})', current.name), tooltip: `${t('Routes through the Space chosen last (ask the chat to use another Space).')}\n${current.tooltip}` });
       for (const pin of pinnedModels()) {
         const record = catalogue.get(pin.model);
         if (!record || !spaces.some((s) => s.id === pin.space)) continue;

@@ -73,21 +73,29 @@ describe("Spaces in VS Code's chat", function () {
     assert.equal(second.calls.length, 0);
   });
 
-  it('stops the request on the service when cancelled', async () => {
+  it('stops the request on the service when cancelled', async function () {
+    // Seen in VS Code 1.104: the requester's cancellation never reaches the provider, so the reply runs
+    // to its end there. The current host passes it on; this is tested where it can work.
+    if (/^1\.104\./.test(vscode.version)) this.skip();
     const api = await extension();
     const client = await serviceClient(api);
     const before = await client.getOrganization();
     const cancel = new vscode.CancellationTokenSource();
-    const response = await echo.sendRequest([vscode.LanguageModelChatMessage.User('word '.repeat(2000))], {}, cancel.token);
+    const prompt = 'word '.repeat(2000);
+    const response = await echo.sendRequest([vscode.LanguageModelChatMessage.User(prompt)], {}, cancel.token);
     let pieces = 0;
+    let received = '';
     try {
       for await (const part of response.stream) {
-        if (part instanceof vscode.LanguageModelTextPart && ++pieces === 3) cancel.cancel();
+        if (!(part instanceof vscode.LanguageModelTextPart)) continue;
+        received += part.value;
+        if (++pieces === 3) cancel.cancel();
       }
     } catch {
       // A cancelled stream may end with an error; what matters is what the service did.
     }
-    assert.ok(pieces < 100, `stopped after ${pieces} pieces`);
+    assert.ok(received.length < prompt.length, `stopped before the end (${received.length} of ${prompt.length} characters)`);
+    assert.ok(!received.includes('answered by'), 'no receipt: the reply did not finish');
     // The service logs the stopped request as failed and counts it, and bills no completion.
     await waitFor(async () => (await client.getOrganization()).num_requests === before.num_requests + 1, 'the stopped request to be counted');
     assert.equal((await client.getOrganization()).total_tokens_cost, before.total_tokens_cost);
@@ -103,5 +111,22 @@ describe("Spaces in VS Code's chat", function () {
     const billed = (await client.getOrganization()).prompt_tokens - before;
     assert.equal(counted, billed);
     assert.notEqual(counted, Math.ceil(text.length / 4));
+  });
+
+  it('answers each agent tool through vscode.lm.invokeTool', async () => {
+    const names = vscode.lm.tools.filter((tool) => tool.name.startsWith('llmSpaces_')).map((tool) => tool.name).sort();
+    assert.deepEqual(names, ['llmSpaces_checkBudget', 'llmSpaces_estimateCost', 'llmSpaces_explainRoute', 'llmSpaces_findModels', 'llmSpaces_useSpace']);
+    const invoke = async (name: string, input: object) => {
+      const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+      return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+    };
+    assert.match(await invoke('llmSpaces_estimateCost', { space: 'My first Space', prompt: 'Explain this code.' }), /minimum \$[0-9.e-]+ \(.+\), expected/);
+    assert.match(await invoke('llmSpaces_explainRoute', { space: 'My first Space', prompt: 'Explain this code.' }), /It would pick \S+: the best score/);
+    assert.match(await invoke('llmSpaces_findModels', { capabilities: ['vision'], limit: 2 }), /cheapest first/);
+    assert.match(await invoke('llmSpaces_checkBudget', {}), /has spent \$[0-9.]+ this billing cycle/);
+    assert.match(await invoke('llmSpaces_estimateCost', { space: 'Nowhere', prompt: 'x' }), /There is no Space "Nowhere"/, 'a wrong input is told to the model');
+    assert.match(await invoke('llmSpaces_useSpace', { space: 'My first Space' }), /now routes through "My first Space"/);
+    const current = await waitFor(async () => (await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'current' }))[0], 'the Current Space model');
+    assert.equal(current.name, 'Current Space (My first Space)');
   });
 });
