@@ -16,7 +16,8 @@ export interface SpaceChatModel {
   tooltip: string;
   maxInputTokens: number;
   maxOutputTokens: number;
-  capabilities: { imageInput: boolean; toolCalling: boolean };
+  /** Only what every model has is named: a key present with `false` reads as supported in some hosts. */
+  capabilities: { imageInput?: true; toolCalling?: true };
   spaceId: string;
   /** The namespace of a pinned model; null when the Space routes. */
   model: string | null;
@@ -47,7 +48,7 @@ export function candidatesOf(view: SpaceUpdateResponse, catalogue: ReadonlyMap<s
 }
 
 function describe(candidates: ModelRecord[]): Pick<SpaceChatModel, 'detail' | 'maxInputTokens' | 'capabilities'> & { lines: string[] } {
-  if (candidates.length === 0) return { detail: 'no active model', maxInputTokens: 0, capabilities: { imageInput: false, toolCalling: false }, lines: ['No model of it is active: turn one on in the Spaces view.'] };
+  if (candidates.length === 0) return { detail: 'no active model', maxInputTokens: 0, capabilities: {}, lines: ['No model of it is active: turn one on in the Spaces view.'] };
   const input = band(candidates.map((m) => perMillion(m.prompt_token_cost)));
   const output = band(candidates.map((m) => perMillion(m.completion_token_cost)));
   const context = Math.min(...candidates.map((m) => m.context_window || Number.MAX_SAFE_INTEGER));
@@ -57,7 +58,7 @@ function describe(candidates: ModelRecord[]): Pick<SpaceChatModel, 'detail' | 'm
   return {
     detail: `${input} in · ${output} out per M tokens`,
     maxInputTokens: context === Number.MAX_SAFE_INTEGER ? 0 : context,
-    capabilities: { imageInput, toolCalling },
+    capabilities: { ...(imageInput ? { imageInput: true as const } : {}), ...(toolCalling ? { toolCalling: true as const } : {}) },
     lines: [
       `Price: ${input} in, ${output} out per million tokens.`,
       `Context window: ${context === Number.MAX_SAFE_INTEGER ? 'not known' : `${context.toLocaleString('en-US')} tokens`}${candidates.length > 1 ? ' (the smallest of its models)' : ''}.`,
