@@ -6,22 +6,30 @@ import type { RequestLogEntry } from './api/transport';
 export class Logger implements vscode.Disposable {
   readonly channel = vscode.window.createOutputChannel('LLM Spaces', { log: true });
 
+  /** Logging never fails what it describes: a channel already closed (the window is going) drops the line. */
+  private write(level: 'info' | 'warn' | 'error', line: string): void {
+    try {
+      this.channel[level](line);
+    } catch {
+      // Nothing to write to.
+    }
+  }
+
   request(entry: RequestLogEntry): void {
     const line = `${entry.method} ${entry.path} → ${entry.status ?? entry.error ?? 'no answer'} in ${entry.ms} ms${entry.attempt > 1 ? ` (attempt ${entry.attempt})` : ''}`;
-    if (entry.status === undefined || entry.status >= 500) this.channel.warn(line);
-    else this.channel.info(line);
+    this.write(entry.status === undefined || entry.status >= 500 ? 'warn' : 'info', line);
   }
 
   info(message: string): void {
-    this.channel.info(message);
+    this.write('info', message);
   }
 
   warn(message: string): void {
-    this.channel.warn(message);
+    this.write('warn', message);
   }
 
   error(message: string): void {
-    this.channel.error(message);
+    this.write('error', message);
   }
 
   show(): void {

@@ -44,11 +44,15 @@ export class SpacesChatProvider implements vscode.LanguageModelChatProvider<Spac
       s.spaces.onDidChange(() => this.changed.fire()),
       s.catalogue.onDidChange(() => this.changed.fire()),
       s.current.onDidChange(() => this.changed.fire()),
+      // Listed again once the service answers (after a sign-in, a restart).
+      s.connection.onDidChangeState((state) => state.kind === 'ready' && this.changed.fire()),
       vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`llmSpaces.${PINNED_SETTING}`) && this.changed.fire()),
     ];
   }
 
   async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions): Promise<SpaceChatModel[]> {
+    // Asked silently (VS Code's startup, another extension's selectChatModels): the built-in service may
+    // start, as it needs no one; a remote service without a token is not asked to sign in.
     if (options.silent && this.s.connection.state.kind === 'signed-out') return [];
     try {
       const [spaces, models] = await Promise.all([this.s.spaces.list(), this.s.catalogue.models()]);
@@ -89,10 +93,15 @@ export class SpacesChatProvider implements vscode.LanguageModelChatProvider<Spac
     };
     try {
       const key = await this.s.keys.keyFor(model.spaceId, model.name);
+      const text = new TextPacer((value) => progress.report(new vscode.LanguageModelTextPart(value)));
       const run = async (client: import('../api/client').LlmSpacesClient) => {
         for await (const event of client.completionStream(body, abort.signal)) {
-          if (event.type === 'delta') progress.report(new vscode.LanguageModelTextPart(event.content));
-          else if (event.type === 'toolCall') progress.report(new vscode.LanguageModelToolCallPart(event.id, event.name, parseArguments(event.arguments)));
+          if (event.type === 'delta') {
+            text.push(event.content);
+            continue;
+          }
+          text.flush();
+          if (event.type === 'toolCall') progress.report(new vscode.LanguageModelToolCallPart(event.id, event.name, parseArguments(event.arguments)));
           else {
             const costs = event.metadata.costs;
             progress.report(new vscode.LanguageModelTextPart(`\n\n_— answered by ${event.metadata.model.namespace} · ${usd(costs.total_tokens)} · ${event.usage.total_tokens} tokens_`));
@@ -101,7 +110,11 @@ export class SpacesChatProvider implements vscode.LanguageModelChatProvider<Spac
           }
         }
       };
-      await (key ? this.s.connection.callWithKey(key, run) : this.s.connection.call(run));
+      try {
+        await (key ? this.s.connection.callWithKey(key, run) : this.s.connection.call(run));
+      } finally {
+        text.flush();
+      }
     } catch (error) {
       if (token.isCancellationRequested) return;
       throw new Error(chatErrorMessage(error));
@@ -131,6 +144,39 @@ export class SpacesChatProvider implements vscode.LanguageModelChatProvider<Spac
 
   dispose(): void {
     this.disposables.forEach((d) => d.dispose());
+  }
+}
+
+/**
+ * Text parts at most every PACE_MS. VS Code passes a provider's parts on after 30 ms without a new one
+ * (or at 30 parts): a model streaming a piece every 15 ms would be held until 30 pieces had come,
+ * half a second for the first token. Pieces that arrive closer together are sent as one part.
+ */
+const PACE_MS = 35;
+
+export class TextPacer {
+  private pending = '';
+  private last = -Infinity;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly report: (text: string) => void) {}
+
+  push(text: string): void {
+    this.pending += text;
+    const wait = this.last + PACE_MS - performance.now();
+    if (wait <= 0) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), wait);
+  }
+
+  /** Sends what is held now (before a tool call, the receipt, or the end). */
+  flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.pending) return;
+    const text = this.pending;
+    this.pending = '';
+    this.last = performance.now();
+    this.report(text);
   }
 }
 

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
+import { LlmSpacesClient } from '../../../src/api/client';
 import type { ModelRecord, PromptRecord } from '../../../src/api/schemas';
 import type { ExtensionApi } from '../../../src/extension';
 import { median } from '../stats';
@@ -69,10 +70,66 @@ function memory(): { heapMB: number; rssMB: number } {
   return { heapMB: m.heapUsed / 2 ** 20, rssMB: m.rss / 2 ** 20 };
 }
 
+/**
+ * The first token of a reply through VS Code's language model API and the chat provider, against the
+ * same request made straight to the service, alternating, in the same run: the provider's added time.
+ */
+async function chatFirstToken(api: ExtensionApi, runs: number): Promise<{ providerMs: number; directMs: number }> {
+  const client = await api.connection.client();
+  const direct = new LlmSpacesClient({ baseUrl: client.baseUrl, token: async () => api.connection.remoteToken() });
+  const spaceId = (await direct.listSpaces()).items.find((s) => !s.sandbox_of)!.id;
+  // The Models view figure replaced the catalogue with synthetic models: read the service's again.
+  api.catalogue.reload();
+  await vscode.workspace.getConfiguration('llmSpaces').update('chat.pinnedModels', [{ space: spaceId, model: 'test/echo' }], vscode.ConfigurationTarget.Global);
+  let model: vscode.LanguageModelChat | undefined;
+  for (let i = 0; i < 100 && !model; i++) {
+    model = (await vscode.lm.selectChatModels({ vendor: 'llm-spaces' })).find((m) => m.id === `space:${spaceId}|model:test/echo`);
+    if (!model) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (!model) throw new Error(`No pinned test/echo among the chat models: ${JSON.stringify((await vscode.lm.selectChatModels({ vendor: 'llm-spaces' })).map((m) => m.id))}`);
+  const prompt = 'How long until the first token arrives? '.repeat(20);
+  const provider: number[] = [];
+  const straight: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const cancel = new vscode.CancellationTokenSource();
+    let start = performance.now();
+    const response = await model!.sendRequest([vscode.LanguageModelChatMessage.User(prompt)], {}, cancel.token);
+    for await (const part of response.stream) {
+      if (part instanceof vscode.LanguageModelTextPart) break;
+    }
+    provider.push(performance.now() - start);
+    cancel.cancel();
+    const abort = new AbortController();
+    start = performance.now();
+    for await (const event of direct.completionStream({ app_id: spaceId, model: 'test/echo', messages: [{ role: 'user', content: prompt }] }, abort.signal)) {
+      if (event.type === 'delta') break;
+    }
+    straight.push(performance.now() - start);
+    abort.abort();
+  }
+  await direct.close();
+  await vscode.workspace.getConfiguration('llmSpaces').update('chat.pinnedModels', undefined, vscode.ConfigurationTarget.Global);
+  return { providerMs: median(provider), directMs: median(straight) };
+}
+
 export async function run(): Promise<void> {
+  try {
+    await measure();
+  } catch (error) {
+    // The runner shows only the exit code; the reason goes where the figures would have gone.
+    const out = process.env.LLM_SPACES_BENCH_OUT;
+    if (out) writeFileSync(`${out}.error`, String((error as Error).stack ?? error));
+    throw error;
+  }
+}
+
+async function measure(): Promise<void> {
   const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
   if (ext.isActive) throw new Error('The extension was already active: the activation figure would not be cold.');
   const activate = activation(ext, 20);
+  // The measured activations registered and dropped the chat provider twenty times; the host takes
+  // those drops in order, after a moment, and would otherwise drop the real registration with them.
+  await new Promise((resolve) => setTimeout(resolve, 2000));
   const api = (await ext.activate()) as ExtensionApi;
   const models = syntheticModels(10_000);
   const prompts: PromptRecord[] = syntheticPrompts(1_000);
@@ -83,8 +140,9 @@ export async function run(): Promise<void> {
   await api.views.prompts.getChildren();
   const after = memory();
   const view = await modelsView(api, models, 7);
+  const chat = await chatFirstToken(api, 15);
   const out = process.env.LLM_SPACES_BENCH_OUT;
-  const figures = { activationMs: activate.median, activationRuns: activate.runs, modelsViewMs: view, memoryBefore: before, memoryAfter: after };
+  const figures = { activationMs: activate.median, activationRuns: activate.runs, modelsViewMs: view, memoryBefore: before, memoryAfter: after, chatFirstToken: chat };
   if (out) writeFileSync(out, JSON.stringify(figures, null, 2));
   else console.log(JSON.stringify(figures, null, 2));
 }
