@@ -14,7 +14,7 @@ import type { SpacesStore } from '../stores/spacesStore';
 import { usd } from '../usageStatus';
 import { describeError } from '../userErrors';
 import { SpaceKeys } from './spaceKeys';
-import { pinnedEntry, spaceEntry, type PinnedModel, type SpaceChatModel } from './spaceModels';
+import { budgetVerdict, pinnedEntry, spaceEntry, type PinnedModel, type SpaceChatModel } from './spaceModels';
 import { countChatTokens } from './tokenCount';
 
 const t = vscode.l10n.t;
@@ -129,16 +129,13 @@ export class SpacesChatProvider implements vscode.LanguageModelChatProvider<Spac
 
   /** Past the hard limit nothing is sent; past the soft limit the first request of the session warns. */
   private guardBudget(org: Organization | undefined): void {
-    if (!org) return;
-    const spent = org.total_tokens_cost;
-    const hard = org.spending_limit_hard ?? 0;
-    const soft = org.spending_limit_soft ?? 0;
-    if (hard > 0 && spent >= hard) {
-      throw new Error(t("The organization's hard spending limit of {0} is reached ({1} spent this cycle). Raise it on the service, or wait for the next billing cycle.", usd(hard), usd(spent)));
+    const verdict = budgetVerdict(org);
+    if (verdict.kind === 'refuse') {
+      throw new Error(t("The organization's hard spending limit of {0} is reached ({1} spent this cycle). Raise it on the service, or wait for the next billing cycle.", usd(verdict.limit), usd(verdict.spent)));
     }
-    if (soft > 0 && spent >= soft && !this.warnedSoftLimit) {
+    if (verdict.kind === 'warn' && !this.warnedSoftLimit) {
       this.warnedSoftLimit = true;
-      void vscode.window.showWarningMessage(t("LLM Spaces: the organization has passed its soft spending limit of {0} ({1} spent this cycle). Requests still go through up to the hard limit of {2}.", usd(soft), usd(spent), usd(hard)));
+      void vscode.window.showWarningMessage(t('LLM Spaces: the organization has passed its soft spending limit of {0} ({1} spent this cycle). Requests still go through up to the hard limit of {2}.', usd(verdict.limit), usd(verdict.spent), usd(verdict.hard)));
     }
   }
 

@@ -23,6 +23,11 @@ async function backToBuiltIn(): Promise<void> {
 
 for (const target of ['the built-in service', 'a fake of the hosted service'] as const) {
   describe(`main paths against ${target}`, function () {
+    const textOf = async (response: vscode.LanguageModelChatResponse) => {
+      let text = '';
+      for await (const part of response.stream) if (part instanceof vscode.LanguageModelTextPart) text += part.value;
+      return text;
+    };
     this.timeout(60_000);
     let hosted: HostedFake | undefined;
     /** A client straight to the built-in service, to check what was saved there. */
@@ -112,6 +117,24 @@ for (const target of ['the built-in service', 'a fake of the hosted service'] as
         await callWebview(panel.channel, 'saveIntegration', { group: 'logs', value: null });
       } finally {
         panel.dispose();
+      }
+    });
+
+    it("answers in VS Code's chat through a Space created here, with its key where the service needs one", async () => {
+      const api = await extension();
+      const created = await api.spaces.create({ name: `Chat via ${target}` });
+      await config().update('chat.pinnedModels', [{ space: created.id, model: 'test/echo' }], vscode.ConfigurationTarget.Global);
+      try {
+        const model = await waitFor(async () => (await vscode.lm.selectChatModels({ vendor: 'llm-spaces' })).find((m) => m.id === `space:${created.id}|model:test/echo`), 'the pinned model');
+        const text = await textOf(await model.sendRequest([vscode.LanguageModelChatMessage.User('Through the chat')], {}, new vscode.CancellationTokenSource().token));
+        assert.match(text, /^Through the chat\n\n_— answered by test\/echo/);
+        if (hosted) {
+          const sent = hosted.seen.filter((r) => r.path === '/v1/chat/completions').at(-1)!;
+          // Compared, never printed: a failure message must not show a key.
+          assert.ok(sent.authorization === `Bearer ${created.created_key}`, "the Space's key, kept when the Space was created, was used");
+        }
+      } finally {
+        await config().update('chat.pinnedModels', undefined, vscode.ConfigurationTarget.Global);
       }
     });
 

@@ -33,8 +33,8 @@ export interface HostedFakeOptions {
 export interface HostedFake {
   url: string;
   options: HostedFakeOptions;
-  /** Requests as they arrived: method, path and the JSON body. */
-  seen: Array<{ method: string; path: string; body: unknown }>;
+  /** Requests as they arrived: method, path, the JSON body and the bearer credential. */
+  seen: Array<{ method: string; path: string; body: unknown; authorization: string | undefined }>;
   close: () => Promise<void>;
 }
 
@@ -65,7 +65,7 @@ export async function startHostedFake(target: string, options: HostedFakeOptions
       } catch {
         body = undefined;
       }
-      seen.push({ method: req.method!, path: req.url!, body });
+      seen.push({ method: req.method!, path: req.url!, body, authorization: req.headers.authorization });
       handle(target, options, req, body, raw, res).catch((error: unknown) => {
         res.writeHead(502, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ detail: `fake: ${(error as Error).message}` }));
