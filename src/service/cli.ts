@@ -1,13 +1,14 @@
 // Command line of the built-in service (dist/service.js):
 //   serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>] [--stream-delay-ms <n>] [--retention-days 90]
 //   org create --name <n> --data <dir> [--rate-limit <n>]
+//   org limit --rate-limit <n> --data <dir>     (the organization of the built-in service's windows)
 //   token create --data <dir>
 import { mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { openDataFolder } from './dataFolder';
 import { DataFolderLockedError, type Database } from './db';
 import { hasOrganizationToken, issueToken, tokenExists } from './domain/auth';
-import { defaultOrganizationId, insertOrganization } from './domain/orgs';
+import { defaultOrganizationId, insertOrganization, setRateLimit } from './domain/orgs';
 import { buildApp } from './http/app';
 import { closeApp } from './http/lifecycle';
 import { startRetention } from './retention';
@@ -16,10 +17,12 @@ import { StorageError } from './storageError';
 const USAGE = `Usage:
   service serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>] [--stream-delay-ms <n>] [--retention-days 90]
   service org create --name <name> --data <dir> [--rate-limit <n>]
+  service org limit --rate-limit <n> --data <dir>
   service token create --data <dir>
 
 The token may also come from the LLM_SPACES_TOKEN environment variable.
---retention-days: how long the request log keeps a request (0 keeps them all).`;
+--retention-days: how long the request log keeps a request (0 keeps them all).
+org limit: requests per minute allowed to the organization VS Code's windows use (default 200).`;
 
 const options = {
   data: { type: 'string' },
@@ -140,6 +143,15 @@ async function main(argv: string[]): Promise<void> {
       return withDatabase(values, (db) => {
         const orgId = insertOrganization(db, { name: values.name!, creator: 'cli', isDefault: false, seedContent: true, rateLimit });
         return { org_id: orgId, token: issueToken(db, orgId, null).token };
+      });
+    }
+    case 'org limit': {
+      if (values['rate-limit'] === undefined) throw new UsageError('--rate-limit <n> is required.');
+      const rateLimit = integer(values['rate-limit'], 'rate-limit', 1);
+      return withDatabase(values, (db) => {
+        const orgId = defaultOrganizationId(db);
+        setRateLimit(db, orgId, rateLimit);
+        return { org_id: orgId, rate_limit: rateLimit };
       });
     }
     case 'token create':

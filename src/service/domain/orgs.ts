@@ -102,6 +102,10 @@ export function withoutIntegrationTokens(org: Organization): Organization {
   return { ...org, metrics_token: null, logs_token: null };
 }
 
+export function setRateLimit(db: Database, orgId: string, perMinute: number): void {
+  db.run('UPDATE orgs SET rate_limit = $n, modified_on = $now WHERE id = $id', { n: perMinute, now: new Date().toISOString(), id: orgId });
+}
+
 export function rateLimitOf(db: Database, orgId: string): number {
   return db.get<{ rate_limit: number }>('SELECT rate_limit FROM orgs WHERE id = $id', { id: orgId })?.rate_limit ?? 200;
 }

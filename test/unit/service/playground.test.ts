@@ -215,6 +215,21 @@ describe('playground engine', function () {
     assert.deepEqual(locs(bad.json), ['body.parent_request_id']);
   });
 
+  it('passes tools to an upstream model that can call them, and its tool calls back, whole or streamed', async () => {
+    const app = await spaceWith(['openai/gpt-4o-mini']);
+    const tools = [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } }];
+    const body = { app_id: app, model: 'openai/gpt-4o-mini', tools, messages: [{ role: 'user', content: 'find it' }] };
+    const whole = await raw(service.url, 'POST', '/v1/chat/completions', { token: service.token, body });
+    assert.equal(whole.status, 200, whole.text);
+    assert.deepEqual(upstream.received.at(-1)!.tools, tools, 'the tools reached the model server');
+    const choice = (whole.json as { choices: Array<{ finish_reason: string; message: { tool_calls: Array<{ id: string; function: { name: string; arguments: string } }> } }> }).choices[0]!;
+    assert.equal(choice.finish_reason, 'tool_calls');
+    assert.deepEqual(choice.message.tool_calls.map((c) => [c.id, c.function.name, c.function.arguments]), [['call_up_1', 'lookup', '{"q":"find it"}']]);
+    const events: string[] = [];
+    for await (const event of client.completionStream(body as never)) if (event.type === 'toolCall') events.push(`${event.id} ${event.name} ${event.arguments}`);
+    assert.deepEqual(events, ['call_up_1 lookup {"q":"find it"}'], 'the pieces of a streamed call are put together');
+  });
+
   it('images go only to models with vision, as data URLs', async () => {
     const app = await spaceWith(['test/echo']);
     const image = 'data:image/png;base64,iVBORw0KGgo=';

@@ -2,7 +2,9 @@
 import assert from 'node:assert/strict';
 import { RateLimitError } from '../../../src/api/errors';
 import { raw } from '../support/http';
-import { removeDir, startService, type RunningService } from '../support/service';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { SERVICE, removeDir, startService, tempDir, type RunningService } from '../support/service';
 
 describe('service rate limit', function () {
   this.timeout(120_000);
@@ -53,5 +55,25 @@ describe('service rate limit', function () {
     const models = await client.listModels();
     assert.ok(models.length > 0);
     assert.ok(Date.now() - started >= 1000, 'it waited');
+  });
+
+  it("'org limit' sets the rate limit of the organization VS Code's windows use, before the service starts", async () => {
+    const dir = tempDir();
+    try {
+      const { stdout } = await promisify(execFile)(process.execPath, [SERVICE, 'org', 'limit', '--rate-limit', '2', '--data', dir]);
+      assert.equal((JSON.parse(stdout) as { rate_limit: number }).rate_limit, 2);
+      const { stdout: minted } = await promisify(execFile)(process.execPath, [SERVICE, 'token', 'create', '--data', dir]);
+      const limited = await startService({ dataDir: dir, orgs: [], token: (JSON.parse(minted) as { token: string }).token });
+      try {
+        const statuses = [];
+        for (let i = 0; i < 3; i++) statuses.push((await raw(limited.url, 'GET', '/v1/internal/models', { token: limited.token })).status);
+        assert.deepEqual(statuses, [200, 200, 429]);
+      } finally {
+        await limited.stop();
+      }
+      await assert.rejects(promisify(execFile)(process.execPath, [SERVICE, 'org', 'limit', '--rate-limit', '0', '--data', dir]), /rate-limit/);
+    } finally {
+      removeDir(dir);
+    }
   });
 });

@@ -1,5 +1,6 @@
 // A small OpenAI-compatible model server for tests of --upstream: answers `upstream:<model>:<prompt>`,
 // streams when asked, fails or breaks off for the models it is told to, and records what it received.
+// Given tools, it asks for the first one (arguments {"q": <prompt>}), its call streamed in two pieces.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -9,6 +10,8 @@ export interface UpstreamRequest {
   max_tokens: number;
   temperature: number;
   stream: boolean;
+  tools?: Array<{ type: 'function'; function: { name: string } }>;
+  tool_choice?: unknown;
 }
 
 export interface FakeUpstream {
@@ -45,6 +48,22 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
         res.writeHead(200, { 'content-type': body.stream ? 'text/event-stream' : 'application/json' });
         res.write(body.stream ? `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'partial ' }, finish_reason: null }] })}\n\n` : '{"id":"x","choices":[{"index":0,"message":{"content":"partial');
         setTimeout(() => res.socket?.destroy(), 50);
+        return;
+      }
+      const tool = body.tools?.[0]?.function.name;
+      if (tool && last.role === 'user') {
+        const args = JSON.stringify({ q: prompt });
+        if (!body.stream) {
+          const message = { role: 'assistant', content: null, tool_calls: [{ id: 'call_up_1', type: 'function', function: { name: tool, arguments: args } }] };
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'x', choices: [{ index: 0, finish_reason: 'tool_calls', message }] }));
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        const half = Math.floor(args.length / 2);
+        res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_up_1', type: 'function', function: { name: tool, arguments: args.slice(0, half) } }] }, finish_reason: null }] })}\n\n`);
+        res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: args.slice(half) } }] }, finish_reason: null }] })}\n\n`);
+        res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] })}\n\n`);
+        res.end('data: [DONE]\n\n');
         return;
       }
       if (!body.stream) {
