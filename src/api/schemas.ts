@@ -33,7 +33,15 @@ export const issueField = (issue: z.core.$ZodIssue | undefined) =>
  * counted (`unreadableIn`) and reported to the parse's collector; the rest of the list is kept.
  */
 export function records<T extends z.ZodType>(schema: T) {
-  return z.array(z.unknown()).transform((items) => {
+  const whole = z.array(schema);
+  return z.unknown().transform((items, ctx) => {
+    if (!Array.isArray(items)) {
+      ctx.addIssue({ code: 'custom', message: 'must be a list', input: items });
+      return z.NEVER;
+    }
+    // Most answers are read whole in one pass; only a list with a bad record is read record by record.
+    const all = whole.safeParse(items);
+    if (all.success) return all.data;
     const kept: z.output<T>[] = [];
     const leftOut: LeftOut[] = [];
     items.forEach((item, index) => {

@@ -19,7 +19,7 @@ import {
   ValidationError,
 } from './errors';
 import { ErrorBody, collectLeftOut, issueField, type LeftOut, type ValidationIssue } from './schemas';
-import { fromWire } from './wire';
+import { fromWire, mentionsHostedNames } from './wire';
 
 export interface RequestLogEntry {
   method: string;
@@ -262,7 +262,7 @@ export function parseBody<T extends z.ZodType>(
   } catch {
     throw new BadResponseError(`The service answered ${endpoint} with a body that is not JSON.`, endpoint, status, '');
   }
-  const hosted = fromWire(json);
+  const hosted = mentionsHostedNames(text) && fromWire(json);
   const { value: parsed, leftOut } = collectLeftOut(() => schema.safeParse(json));
   report?.(hosted, leftOut);
   if (parsed.success) return parsed.data;

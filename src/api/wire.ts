@@ -16,6 +16,11 @@ const HOSTED_FIELDS: ReadonlyMap<string, string> = new Map([
   ['loki_endpoint', 'logs_endpoint'],
 ]);
 
+const HOSTED_NAME = new RegExp(`"(${[...HOSTED_FIELDS.keys()].join('|')})"\\s*:`);
+
+/** Whether an answer's text uses any hosted name: one scan, cheaper than walking every record. */
+export const mentionsHostedNames = (text: string): boolean => HOSTED_NAME.test(text);
+
 /** Which names a service uses: the interface's (the built-in service) or the hosted service's. */
 export type Dialect = 'interface' | 'hosted';
 
