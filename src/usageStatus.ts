@@ -2,6 +2,7 @@
 // from the organization store (which moves on with every reply).
 import * as vscode from 'vscode';
 import type { Connection, ConnectionState } from './connection/connection';
+import { billingCycleLabel, planLabel, spacesPlanLabel, subscriptionStatusLabel } from './shared/labels';
 import type { OrganizationStore } from './stores/organizationStore';
 
 /** Dollars with cents, and more digits only for small non-zero amounts (test models cost fractions of a cent). */
@@ -78,7 +79,10 @@ export class UsageStatus implements vscode.Disposable {
       { label: `$(graph) ${usd(org.total_tokens_cost_savings)} saved`, description: vscode.l10n.t('against the benchmark models') },
       { label: `$(pulse) ${org.num_requests} requests`, description: vscode.l10n.t('this cycle') },
       { label: vscode.l10n.t('Subscription'), kind: vscode.QuickPickItemKind.Separator },
-      { label: `$(star) ${org.subscription_tier ?? '—'} · ${org.spaces_subscription_tier ?? '—'}`, description: `${org.spaces_subscription_status ?? '—'} · ${org.subscription_cycle ?? '—'} · ${org.spaces_subscription_seats ?? '—'} seat(s)` },
+      {
+        label: `$(star) ${vscode.l10n.t('Plan: {0} · Spaces: {1}', planLabel(org.subscription_tier), spacesPlanLabel(org.spaces_subscription_tier))}`,
+        description: `${subscriptionStatusLabel(org.spaces_subscription_status)} · ${billingCycleLabel(org.subscription_cycle)} · ${vscode.l10n.t('{0} seat(s)', org.spaces_subscription_seats ?? '—')}`,
+      },
       { label: `$(warning) ${vscode.l10n.t('Limits')}: ${usd(org.spending_limit_soft)} soft · ${usd(org.spending_limit_hard)} hard`, description: `${vscode.l10n.t('rate limit')} ${org.rate_limit}/min` },
     ];
     if (org.trial_end) items.push({ label: `$(clock) ${vscode.l10n.t('Trial ends {0}', new Date(org.trial_end * 1000).toLocaleDateString())}` });

@@ -3,6 +3,7 @@
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-label/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
+import { billingCycleLabel, planLabel, spacesPlanLabel, subscriptionStatusLabel } from '../shared/labels';
 import { OrganizationCalls, type MaskedOrganization, type OrganizationData, type OrganizationEvent, type OrganizationResults } from '../shared/protocol';
 import { fill, h, valueOf } from './dom';
 import { field, markFields, textfield } from './fields';
@@ -49,10 +50,10 @@ function subscription(org: MaskedOrganization): HTMLElement {
     h('h2', {}, 'Subscription'),
     table(
       [
-        ['Status', `${org.spaces_subscription_status ?? '—'}${org.is_active ? '' : ' (paused)'}`],
-        ['Plan', `${org.spaces_subscription_tier ?? '—'} · ${org.subscription_tier ?? '—'}`],
+        ['Status', `${subscriptionStatusLabel(org.spaces_subscription_status)}${org.is_active ? '' : ' (paused)'}`],
+        ['Plan', `${planLabel(org.subscription_tier)} · Spaces ${spacesPlanLabel(org.spaces_subscription_tier)}`],
         ['Seats', String(org.spaces_subscription_seats ?? '—')],
-        ['Billing cycle', org.subscription_cycle ?? '—'],
+        ['Billing cycle', billingCycleLabel(org.subscription_cycle)],
         ['Trial ends', date(org.trial_end)],
         ['Cancels on', date(org.spaces_subscription_cancel_at)],
         ['Billing e-mail', org.billing_email || '—'],

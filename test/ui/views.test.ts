@@ -1,5 +1,6 @@
 // UI tests in a real workbench: the LLM Spaces container, its three views populated from the built-in
-// service, and a saved prompt opened, edited and saved in the editor. Screenshots go to test-artifacts/ui.
+// service, a saved prompt opened, edited and saved in the editor, the Spaces among VS Code's language
+// models, and a connection to the hosted service. Screenshots go to test-artifacts/ui.
 import assert from 'node:assert/strict';
 import { startHostedFake } from '../unit/support/hostedFake';
 import { openWorkbench, rowsOf, runCommand, type Workbench } from './workbench';
@@ -79,6 +80,23 @@ describe('LLM Spaces in the workbench (playwright)', function () {
     assert.ok((await client.listPrompts('org')).some((p) => p.title === 'Made in the UI test'));
   });
 
+  // Sending from the chat view's own picker needs a GitHub Copilot sign-in in this build (it offers only
+  // "Sign in to use Copilot…"), so replies are tested through the language model API in the host suite.
+  it("lists each Space among VS Code's language models, with its context size", async () => {
+    const { page } = wb;
+    const client = await wb.service();
+    const spaces = (await client.listSpaces()).items.filter((s) => !s.sandbox_of);
+    await runCommand(page, 'Chat: Manage Language Models');
+    const rows = page.locator('.monaco-modal-editor-block .models-model-row');
+    for (const space of spaces) await rows.filter({ hasText: space.name! }).first().waitFor({ timeout: 60_000 });
+    const mine = rows.filter({ hasText: 'My first Space' }).filter({ hasNotText: 'Current' }).first();
+    const label = await mine.locator('xpath=..').getAttribute('aria-label');
+    assert.match(label ?? '', /^My first Space from LLM Spaces\. Context size: \d+K tokens\./);
+    await rows.filter({ hasText: 'Current Space (My first Space)' }).waitFor();
+    await wb.screenshot('05-chat-language-models');
+    await page.keyboard.press('Escape');
+  });
+
   it('connects to the hosted service as a user would, signs in, and fills the views from it', async () => {
     const { page } = wb;
     const client = await wb.service();
@@ -97,7 +115,7 @@ describe('LLM Spaces in the workbench (playwright)', function () {
       await rowsOf(page, 'Spaces').filter({ hasText: 'My first Space' }).first().waitFor({ timeout: 60_000 });
       await rowsOf(page, 'Models').filter({ hasText: '2 models could not be read' }).waitFor({ timeout: 60_000 });
       assert.ok(hosted.seen.some((r) => r.path.startsWith('/v1/internal/models')), 'the views were filled through the hosted fake');
-      await wb.screenshot('05-hosted-service');
+      await wb.screenshot('06-hosted-service');
       await runCommand(page, 'LLM Spaces: Connect to Service…');
       await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Built-in local service' }).click();
     } finally {

@@ -1,6 +1,7 @@
 // The service's answer about the Space: its main and sandbox views side by side, and the sandbox's
 // status, with a way to open the sandbox (or the main Space) when it is outdated.
 import type { SpaceDetail, SpaceUpdateResponse } from '../../api/schemas';
+import { sandboxStatusLabel } from '../../shared/labels';
 import { h } from '../dom';
 
 function card(title: string, detail: SpaceDetail, extra: HTMLElement | null): HTMLElement {
@@ -30,7 +31,7 @@ export function viewSummary(view: SpaceUpdateResponse, open: (spaceId: string) =
     ? card(
         'Sandbox',
         view.sandbox,
-        h('div', { class: `sandbox-status ${status ?? ''}` }, status === 'outdated' ? '⚠ The sandbox is outdated: the main Space changed after it. ' : `Status: ${status ?? 'unknown'}. `, button('Open Sandbox', view.sandbox.app.id)),
+        h('div', { class: `sandbox-status ${status ?? ''}` }, status === 'outdated' ? '⚠ The sandbox is outdated: the main Space changed after it. ' : `The sandbox is ${sandboxStatusLabel(status, 'in an unknown state')}. `, button('Open Sandbox', view.sandbox.app.id)),
       )
     : null;
   const parent = view.main.app.sandbox_of ? h('div', {}, 'This Space is a sandbox. ', button('Open Main Space', view.main.app.sandbox_of)) : null;

@@ -1,0 +1,21 @@
+// Enumerations of the service as a person reads them.
+import assert from 'node:assert/strict';
+import { billingCycleLabel, planLabel, plainWords, sandboxStatusLabel, spacesPlanLabel, subscriptionStatusLabel } from '../../../src/shared/labels';
+
+describe('labels for people', () => {
+  it('names the plans, statuses and cycles the interface lists', () => {
+    assert.equal(planLabel('_TRIAL_'), 'Trial');
+    assert.equal(planLabel('_NONE_'), 'No plan');
+    assert.equal(spacesPlanLabel('FREE'), 'Free');
+    assert.equal(subscriptionStatusLabel('unpaid'), 'Unpaid');
+    assert.equal(billingCycleLabel('yearly'), 'Yearly');
+    assert.equal(sandboxStatusLabel('up_to_date'), 'up to date');
+  });
+
+  it('says a value it does not know in plain words, and an absent one as a dash', () => {
+    assert.equal(planLabel('_ACADEMIC_PLUS_'), 'Academic plus');
+    assert.equal(plainWords('up_to_date'), 'Up to date');
+    assert.equal(planLabel(null), '—');
+    assert.equal(sandboxStatusLabel(undefined, 'unknown'), 'unknown');
+  });
+});
