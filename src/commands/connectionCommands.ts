@@ -64,9 +64,16 @@ export async function signIn(s: Services, token?: unknown): Promise<void> {
   void vscode.window.showInformationMessage(t('Signed in to {0}.', url));
 }
 
+/** Forgets the remote service's token. Never says "signed out" when nobody was signed in. */
 export async function signOut(s: Services): Promise<void> {
+  const url = readSettings().serviceUrl;
+  if (!url) {
+    void vscode.window.showInformationMessage(t('The built-in service needs no sign-in, so there is nothing to sign out of.'));
+    return;
+  }
+  const wasSignedIn = !!(await s.connection.remoteToken());
   await s.connection.signOut();
-  void vscode.window.showInformationMessage(t('Signed out.'));
+  void vscode.window.showInformationMessage(wasSignedIn ? t('Signed out of {0}.', url) : t('You were not signed in to {0}.', url));
 }
 
 export const showLog = (s: Services) => s.logger.show();

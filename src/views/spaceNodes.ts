@@ -9,6 +9,8 @@ export type SpaceNode =
   | { kind: 'group'; group: SpaceGroup; spaceId: string; view: SpaceUpdateResponse }
   | { kind: 'field'; label: string; value: string; icon?: string }
   | { kind: 'spaceModel'; spaceId: string; setting: ModelSetting }
+  /** The Space's models that are not active, folded behind one node. */
+  | { kind: 'moreModels'; spaceId: string; settings: ModelSetting[] }
   | { kind: 'failoverModel'; model: ModelRecord; position: number }
   | { kind: 'conversation'; spaceId: string; conversation: Conversation }
   | { kind: 'assistant'; spaceId: string; assistant: AssistantSummary }
@@ -73,8 +75,13 @@ export function groupFields(group: SpaceGroup, view: SpaceUpdateResponse): Space
         { kind: 'field', label: t('enabled'), value: app.has_failover_chain ? t('yes') : t('no'), icon: app.has_failover_chain ? 'check' : 'circle-slash' },
         ...view.main.failover_models.map((model, position): SpaceNode => ({ kind: 'failoverModel', model, position })),
       ];
-    case 'models':
-      return [...view.main.base_model_settings, ...view.main.custom_model_settings].map((setting) => ({ kind: 'spaceModel', spaceId: app.id, setting }));
+    case 'models': {
+      // The active ones first; the rest of the catalogue behind one node.
+      const all = [...view.main.base_model_settings, ...view.main.custom_model_settings].sort((a, b) => a.namespace.localeCompare(b.namespace));
+      const active = all.filter((s) => s.active).map((setting): SpaceNode => ({ kind: 'spaceModel', spaceId: app.id, setting }));
+      const rest = all.filter((s) => !s.active);
+      return rest.length ? [...active, { kind: 'moreModels', spaceId: app.id, settings: rest }] : active;
+    }
     case 'sandbox':
       return view.sandbox ? [{ kind: 'space', space: view.sandbox.app, isSandbox: true, sandboxStatus: view.sandbox_status }] : [{ kind: 'note', text: t('No sandbox') }];
     default:
@@ -135,6 +142,13 @@ export function toTreeItem(node: SpaceNode): vscode.TreeItem {
       item.description = inChat ? t('{0} · in VS Code\'s chat', state) : state;
       item.iconPath = new vscode.ThemeIcon(s.globally_disabled ? 'circle-slash' : s.active ? 'pass-filled' : 'circle-large-outline');
       item.contextValue = (s.globally_disabled ? 'spaceModel.disabled' : s.active ? 'spaceModel.active' : 'spaceModel.inactive') + (inChat ? '.inChat' : '');
+      return item;
+    }
+    case 'moreModels': {
+      const item = new vscode.TreeItem(t('Show all models ({0} more, not active)', node.settings.length), collapsed);
+      item.id = `moreModels:${node.spaceId}`;
+      item.iconPath = new vscode.ThemeIcon('list-unordered');
+      item.contextValue = 'moreModels';
       return item;
     }
     case 'failoverModel': {

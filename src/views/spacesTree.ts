@@ -48,6 +48,8 @@ export class SpacesTree implements vscode.TreeDataProvider<SpaceNode>, vscode.Di
         if (node.group === 'conversations') return listed(await this.store.conversations(node.spaceId), (conversation) => ({ kind: 'conversation', spaceId: node.spaceId, conversation }));
         if (node.group === 'assistants') return listed(await this.store.assistants(node.spaceId), (assistant) => ({ kind: 'assistant', spaceId: node.spaceId, assistant }));
         return groupFields(node.group, node.view);
+      case 'moreModels':
+        return node.settings.map((setting) => ({ kind: 'spaceModel', spaceId: node.spaceId, setting }));
       case 'assistant':
         if (node.assistant.versions.length === 0) return [{ kind: 'note', text: t('No versions listed') }];
         return node.assistant.versions.map((version, index) => ({ kind: 'assistantVersion', spaceId: node.spaceId, assistantId: node.assistant.id, version, index }));

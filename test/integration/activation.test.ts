@@ -50,7 +50,11 @@ describe('activation and views', () => {
     assert.deepEqual(weights.map((w) => (w.kind === 'field' ? w.label : '')), ['Cost', 'Latency', 'Quality']);
     const models = await api.views.spaces.getChildren(groups.find((g) => g.kind === 'group' && g.group === 'models'));
     const spaceModels = await client.getSpaceModels(main.kind === 'space' ? main.space.id : '');
-    assert.equal(models.length, spaceModels.base_model_settings.length);
+    const more = models.find((m) => m.kind === 'moreModels');
+    const folded = more ? await api.views.spaces.getChildren(more) : [];
+    assert.deepEqual(models.filter((m) => m.kind === 'spaceModel').map((m) => m.kind === 'spaceModel' && m.setting.namespace), spaceModels.base_model_settings.filter((s) => s.active).map((s) => s.namespace).sort((a, b) => a.localeCompare(b)));
+    assert.equal(folded.length, spaceModels.base_model_settings.filter((s) => !s.active).length);
+    assert.equal(api.views.spaces.getTreeItem(more!).label, `Show all models (${folded.length} more, not active)`);
     const conversations = await api.views.spaces.getChildren(groups.find((g) => g.kind === 'group' && g.group === 'conversations'));
     assert.ok(conversations.some((c) => c.kind === 'conversation' && c.conversation.name === 'Welcome conversation'));
   });

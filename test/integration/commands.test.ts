@@ -39,7 +39,11 @@ describe('commands', () => {
     const { api, node, groups } = await firstSpace();
     const client = await serviceClient(api);
     const modelsGroup = groups.find((g) => g.kind === 'group' && g.group === 'models')!;
-    const off = (await api.views.spaces.getChildren(modelsGroup)).find((m) => m.kind === 'spaceModel' && !m.setting.active && !m.setting.globally_disabled)!;
+    const listed = await api.views.spaces.getChildren(modelsGroup);
+    assert.ok(listed.every((m) => m.kind !== 'spaceModel' || m.setting.active), 'the active models first');
+    const more = listed.find((m) => m.kind === 'moreModels')!;
+    assert.equal(listed.at(-1), more, 'the rest behind one node at the end');
+    const off = (await api.views.spaces.getChildren(more)).find((m) => m.kind === 'spaceModel' && !m.setting.active && !m.setting.globally_disabled)!;
     await vscode.commands.executeCommand('llmSpaces.toggleModel', off);
     const setting = (await client.getSpaceModels(node.space.id)).base_model_settings.find((s) => off.kind === 'spaceModel' && s.id === off.setting.id)!;
     assert.equal(setting.active, true);

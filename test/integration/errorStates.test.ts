@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { ConnectionState } from '../../src/connection/connection';
 import { isAlive, readLock } from '../../src/service/lockFile';
 import { startFaultServer, type FaultServer } from '../unit/support/faultServer';
-import { extension, reportsDuring, waitFor } from './support';
+import { extension, messagesDuring, reportsDuring, waitFor } from './support';
 
 const config = () => vscode.workspace.getConfiguration('llmSpaces');
 
@@ -61,6 +61,19 @@ describe('error states', () => {
     const roots = await api.views.spaces.getChildren();
     assert.deepEqual(roots, []);
     assert.equal(api.connection.state.kind, 'signed-out');
+  });
+
+  it('signs out only someone signed in, and says so in each case', async () => {
+    const api = await extension();
+    await api.connection.client();
+    const localToken = await api.connection.remoteToken();
+    assert.deepEqual(await messagesDuring(() => vscode.commands.executeCommand('llmSpaces.signOut')), ['The built-in service needs no sign-in, so there is nothing to sign out of.']);
+    assert.ok((await api.connection.remoteToken()) === localToken, 'the built-in service keeps its token');
+    fault = await startFaultServer(api.connection.url!);
+    await config().update('serviceUrl', fault.url, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('llmSpaces.signIn', localToken);
+    assert.deepEqual(await messagesDuring(() => vscode.commands.executeCommand('llmSpaces.signOut')), [`Signed out of ${fault.url}.`]);
+    assert.deepEqual(await messagesDuring(() => vscode.commands.executeCommand('llmSpaces.signOut')), [`You were not signed in to ${fault.url}.`]);
   });
 
   it('a 429 says when to retry, and a vanished remote service offers Retry', async () => {

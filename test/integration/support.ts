@@ -47,6 +47,26 @@ export async function reportsDuring(api: ExtensionApi, fn: () => Thenable<unknow
   return seen;
 }
 
+/**
+ * The information messages shown while `fn` runs. The test and the extension under test share one
+ * vscode API object in the host, so replacing the function there catches the extension's calls.
+ */
+export async function messagesDuring(fn: () => Thenable<unknown>): Promise<string[]> {
+  const seen: string[] = [];
+  const window = vscode.window as { showInformationMessage: (...args: unknown[]) => Thenable<unknown> };
+  const original = window.showInformationMessage;
+  window.showInformationMessage = (message: unknown) => {
+    seen.push(String(message));
+    return Promise.resolve(undefined);
+  };
+  try {
+    await fn();
+  } finally {
+    window.showInformationMessage = original;
+  }
+  return seen;
+}
+
 /** The host end of a webview, as the tests drive it: messages in as if the page posted them, and all that goes out. */
 export interface HostEnd {
   receive(raw: unknown): Promise<void>;
