@@ -105,7 +105,8 @@ function show(data: OrganizationData): void {
   const org = data.org;
   fill(
     app,
-    h('header', { class: 'title' }, h('h1', {}, org ? (org.org_display_name || org.org_name) : 'Organization'), org ? h('span', { class: 'id' }, org.id) : null),
+    // The organization's id is for support requests, not for reading: it is the heading's tooltip.
+    h('header', { class: 'title' }, h('h1', org ? { title: `Organization id: ${org.id}` } : {}, org ? (org.org_display_name || org.org_name) : 'Organization')),
     data.unavailable ? h('div', { class: 'banner', role: 'note' }, `${data.unavailable} Usage and the subscription cannot be shown; the integrations can still be set.`) : null,
     org ? h('div', { class: 'cards' }, usage(org), subscription(org)) : null,
     h('section', { class: 'card', 'aria-label': 'Observability integrations' }, h('h2', {}, 'Observability integrations'), h('p', { class: 'hint' }, 'Tokens stay on the service; only their last four characters are shown.'), h('div', { class: 'integrations' }, integration('metrics', org), integration('logs', org))),
