@@ -112,20 +112,18 @@ describe('a remote service with only the endpoints of the interface', () => {
     const token = (await api.connection.remoteToken())!;
     const spaceId = ((await api.views.spaces.getChildren()).find((n) => n.kind === 'space') as { space: { id: string } }).space.id;
     fault = await startFaultServer(api.connection.url!);
+    // This service has neither the list of Spaces nor GET /v1/apps/{id}: every such request answers 405.
+    const notAllowed = { kind: 'status', status: 405, body: { detail: 'Method Not Allowed' }, sticky: true } as const;
+    fault.script.push({ ...notAllowed, match: 'POST /v1/apps/?' }, { ...notAllowed, match: `GET /v1/apps/${spaceId}` });
     await config().update('serviceUrl', fault.url, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('llmSpaces.signIn', token);
-    const notAllowed = { kind: 'status', status: 405, body: { detail: 'Method Not Allowed' } } as const;
-    const noList = { ...notAllowed, match: 'POST /v1/apps/?' };
-    fault.script.push(noList);
     assert.deepEqual(await api.views.spaces.getChildren(), []);
     assert.ok(api.spaces.listUnavailable);
-    // No GET /v1/apps/{id} either: the Space is read with an update that changes nothing.
-    fault.script.push({ ...notAllowed, match: `GET /v1/apps/${spaceId}` });
     fault.seen.length = 0;
     await vscode.commands.executeCommand('llmSpaces.addSpaceById', spaceId);
-    const spaceRequests = fault.seen.map((r) => `${r.method} ${r.path}`).filter((r) => r.includes('/v1/apps'));
-    assert.deepEqual(spaceRequests, [`GET /v1/apps/${spaceId}`, 'PUT /v1/apps/update']);
-    fault.script.push(noList);
+    // The Space is read with an update that changes nothing, after the refused GET.
+    const spaceRequests = fault.seen.map((r) => `${r.method} ${r.path}`).filter((r) => r.includes(`/v1/apps/${spaceId}`) || r === 'PUT /v1/apps/update');
+    assert.deepEqual(spaceRequests.slice(0, 2), [`GET /v1/apps/${spaceId}`, 'PUT /v1/apps/update']);
     const roots = await api.views.spaces.getChildren();
     assert.deepEqual(roots.map((n) => (n.kind === 'space' ? n.space.id : '')), [spaceId]);
   });

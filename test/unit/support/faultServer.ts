@@ -4,8 +4,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 
-/** `match`, when given, is the start of `METHOD /path` a fault is for; other requests pass it by. */
-export type Fault = { match?: string } & (
+/**
+ * `match`, when given, is the start of `METHOD /path` a fault is for; other requests pass it by. A
+ * fault answers one request, or every one when `sticky` (an endpoint the server does not have).
+ */
+export type Fault = { match?: string; sticky?: boolean } & (
   | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
   | { kind: 'hang' }
   | { kind: 'destroy' }
@@ -31,7 +34,7 @@ export async function startFaultServer(target: string): Promise<FaultServer> {
     req.on('end', () => {
       seen.push({ method: req.method!, path: req.url!, authorization: req.headers.authorization });
       const at = script.findIndex((f) => !f.match || `${req.method} ${req.url}`.startsWith(f.match));
-      const fault = at >= 0 ? script.splice(at, 1)[0] : undefined;
+      const fault = at >= 0 ? (script[at]!.sticky ? script[at] : script.splice(at, 1)[0]) : undefined;
       if (fault?.kind === 'status') {
         res.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });
         res.end(fault.body === undefined ? '' : typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body));
