@@ -11,7 +11,7 @@ import type { Attachment, PlaygroundCalls, PlaygroundEvent, PlaygroundResults, S
 import { fill, h, setValue } from './dom';
 import { markFields } from './fields';
 import { CallFailed, HostChannel } from './hostChannel';
-import { conversationName } from './playground/conversationName';
+import { conversationName } from '../shared/conversationName';
 import { acceptDrops } from './playground/dropTarget';
 import { describeEstimate } from './playground/estimate';
 import { PlaygroundForm, initialState, type PlaygroundState } from './playground/playgroundForm';

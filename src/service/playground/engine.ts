@@ -18,6 +18,7 @@ import { Problem, invalid } from '../problem';
 import { countTokens, tokenPieces, truncateTokens } from '../tokenizer';
 import { costOf, estimateCost, savingsOf, type Counts } from './pricing';
 import { explain, rank, type RouteInput } from './routing';
+import { conversationName } from '../../shared/conversationName';
 import { testModelReply } from './testModels';
 import { UpstreamFailure, callUpstream, type ChatMessage, type ToolOptions } from './upstream';
 
@@ -447,12 +448,6 @@ function ensureConversation(db: Database, prepared: Prepared): void {
   if (!id) return;
   if (findConversation(db, prepared.config.row.id, id)) touchConversation(db, id);
   else createConversation(db, prepared.config.row.id, { name: conversationName(prepared.body.prompt) }, id);
-}
-
-/** A new conversation is named after the first line of its first prompt. */
-function conversationName(prompt: string): string {
-  const line = prompt.split('\n').find((l) => l.trim() && !l.startsWith('```'))?.trim() ?? 'New conversation';
-  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
 
 /** The parts of a log row that come from the request itself. */

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import type { ModelBrief } from '../../../src/shared/protocol';
 import { fencedCode } from '../../../src/prompts/promptState';
-import { conversationName } from '../../../src/webview-ui/playground/conversationName';
+import { conversationName } from '../../../src/shared/conversationName';
 import { describeEstimate, promptCost } from '../../../src/webview-ui/playground/estimate';
 import { changesBetween, valuesOf } from '../../../src/webview-ui/spaceSettings/settingsSpecs';
 
@@ -35,8 +35,8 @@ describe('the name of a new conversation', () => {
   it('names the file when the prompt is only code, and stays within 60 characters', () => {
     assert.equal(conversationName('```typescript src/cart.ts\nexport const a = 1;\n```'), 'Code from src/cart.ts');
     const long = conversationName('word '.repeat(40));
-    assert.equal(long.length, 60);
-    assert.ok(long.endsWith('…'));
+    assert.ok(long.length <= 60 && long.length > 50, long);
+    assert.ok(long.endsWith('word…'), 'cut after a whole word');
   });
 });
 
