@@ -57,9 +57,8 @@ export class SpacesChatProvider implements vscode.LanguageModelChatProvider<Spac
     try {
       const [spaces, models] = await Promise.all([this.s.spaces.list(), this.s.catalogue.models()]);
       const catalogue = new Map<string, ModelRecord>(models.map((m) => [m.namespace, m]));
-      const entries: SpaceChatModel[] = [];
       const main = spaces.filter((s) => !s.sandbox_of);
-      for (const space of main) entries.push(spaceEntry(await this.s.spaces.detail(space.id), catalogue));
+      const entries = await Promise.all(main.map(async (space) => spaceEntry(await this.s.spaces.detail(space.id), catalogue)));
       // "Current Space": the Space an agent or the user switched to (the useSpace tool), else the first.
       const current = entries.find((e) => e.spaceId === this.s.current.id) ?? entries[0];
       if (current) entries.push({ ...current, id: 'current', name: t('Current Space ({0})', current.name), tooltip: `${t('Routes through the Space chosen last (ask the chat to use another Space).')}\n${current.tooltip}` });

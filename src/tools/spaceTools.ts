@@ -2,6 +2,7 @@
 // MCP server. Each has a description for the model, a JSON input schema (package.json repeats them;
 // a test keeps the two equal) and an answer in plain sentences. No vscode here.
 import type { ModelRecord, Organization, RoutePreview, Space, SpaceUpdateResponse } from '../api/schemas';
+import { estimateCost as costOf } from '../service/playground/pricing';
 
 /** What the tools read; the extension's stores in VS Code, a client in the MCP server. */
 export interface ToolData {
@@ -112,12 +113,6 @@ export async function findSpace(data: ToolData, named: string | undefined): Prom
   const found = spaces.find((s) => s.id === want) ?? spaces.find((s) => (s.name ?? '').toLowerCase() === want);
   if (!found) throw new ToolInputError(`There is no Space "${named}". The Spaces are: ${spaces.map((s) => `"${s.name}"`).join(', ')}.`);
   return found;
-}
-
-function costOf(m: ModelRecord, promptTokens: number, promptChars: number, replyTokens: number): number {
-  // A model priced per character: the reply's characters are taken as four per token.
-  const characters = m.price_unit === 'characters';
-  return (characters ? promptChars : promptTokens) * m.prompt_token_cost + (characters ? replyTokens * 4 : replyTokens) * m.completion_token_cost + m.base_cost;
 }
 
 export async function estimateCost(data: ToolData, input: unknown): Promise<string> {

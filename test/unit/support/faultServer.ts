@@ -1,8 +1,8 @@
 // A server in front of the real service that misbehaves on cue: answers with a scripted status or
 // body, hangs, or cuts a streamed reply; anything not scripted is passed through unchanged.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
+import { listenLocally } from './localServer';
 
 /**
  * `match`, when given, is the start of `METHOD /path` a fault is for; other requests pass it by. A
@@ -45,18 +45,7 @@ export async function startFaultServer(target: string): Promise<FaultServer> {
       void forward(target, req, Buffer.concat(chunks), res, fault);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    script,
-    seen,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listenLocally(server)), script, seen };
 }
 
 async function forward(target: string, req: http.IncomingMessage, body: Buffer, res: http.ServerResponse, fault: Fault | undefined) {

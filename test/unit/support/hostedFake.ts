@@ -9,8 +9,8 @@
 //   as unknown fields are there).
 // - With `badModels`, the catalogue carries that many records that cannot be read.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
+import { listenLocally } from './localServer';
 
 const TO_HOSTED: ReadonlyMap<string, string> = new Map([
   ['is_service_owner', 'is_pulze_owner'],
@@ -72,18 +72,7 @@ export async function startHostedFake(target: string, options: HostedFakeOptions
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    options,
-    seen,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listenLocally(server)), options, seen };
 }
 
 async function handle(target: string, options: HostedFakeOptions, req: http.IncomingMessage, body: Record<string, unknown> | undefined, raw: string, res: http.ServerResponse) {
