@@ -16,6 +16,7 @@ import {
   PromptRecord,
   RegeneratedKey,
   RoutePreview,
+  ModelServersRefreshed,
   SpaceCreated,
   SpaceList,
   SpaceModels,
@@ -208,6 +209,11 @@ export class LlmSpacesClient {
   /** Which model the Space would pick for a prompt, and why (the built-in service's own endpoint). */
   previewRoute(appId: string, body: RouteQuestion, signal?: AbortSignal) {
     return this.transport.send({ method: 'POST', path: `/v1/apps/${seg(appId)}/route`, body, schema: RoutePreview, idempotent: true, signal });
+  }
+
+  /** Looks again for model servers and offers their models (the built-in service's own endpoint). */
+  refreshModelServers(signal?: AbortSignal) {
+    return this.transport.send({ method: 'POST', path: '/v1/models/refresh', body: {}, schema: ModelServersRefreshed, signal });
   }
 
   getSpaceModels(appId: string, signal?: AbortSignal) {

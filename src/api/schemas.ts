@@ -125,6 +125,10 @@ const modelRecordShape = {
   deprecated_on: nullish(z.string()),
   parent_id: nullish(z.string()),
   prompt_id: nullish(z.string()),
+  /** The built-in service says whether a model can answer there (absent: it can, as on the hosted one). */
+  answers_here: nullish(z.boolean()),
+  /** Who answers for it there, for people ("Ollama (port 11434)"). */
+  served_by: nullish(z.string()),
 };
 
 export interface ModelRecord extends z.infer<z.ZodObject<typeof modelRecordShape>> {
@@ -198,6 +202,10 @@ export const ModelSetting = z.looseObject({
   id: Uuid,
   active: flag(),
   globally_disabled: flag(),
+  /** The built-in service says whether a model can answer there (absent: it can, as on the hosted one). */
+  answers_here: nullish(z.boolean()),
+  /** Who answers for it there, for people ("Ollama (port 11434)"). */
+  served_by: nullish(z.string()),
 });
 
 export const Permission = z.enum(['view', 'edit', 'delete', 'manage_keys', 'use_playground']);
@@ -524,6 +532,19 @@ export const RoutePreview = z.looseObject({
   failover: records(z.looseObject({ namespace: z.string(), estimated_cost: z.number() })),
 });
 
+/** `POST /v1/models/refresh`: the model servers asked, and the models each offers. */
+export const ModelServersRefreshed = z.looseObject({
+  servers: records(
+    z.looseObject({
+      name: z.string(),
+      base_url: z.string(),
+      answered: z.boolean(),
+      models: orDefault(z.array(z.string()), []),
+      problem: nullish(z.string()),
+    }),
+  ),
+});
+
 // ---------------------------------------------------------------- extra endpoints (conventions.md)
 
 export const SpaceListQuery = z.object({
@@ -724,6 +745,7 @@ export type ConversationUpdateBody = z.input<typeof ConversationUpdateBody>;
 export type ChatBody = z.input<typeof ChatBody>;
 export type ChatCompletionsBody = z.input<typeof ChatCompletionsBody>;
 export type RoutePreview = z.infer<typeof RoutePreview>;
+export type ModelServersRefreshed = z.infer<typeof ModelServersRefreshed>;
 export type RouteQuestion = z.input<typeof RouteQuestion>;
 export type CompletionMessage = z.infer<typeof CompletionMessage>;
 export type ToolCall = z.infer<typeof ToolCall>;

@@ -2,6 +2,7 @@
 // Prices are USD per million tokens (per million characters where `unit` is characters), as the
 // providers list them; `quality` (0–100) and `latencyMs` feed the router (see routing.ts).
 import { createHash } from 'node:crypto';
+import type { ModelRecord } from '../api/schemas';
 
 export interface CatalogueEntry {
   provider: string;
@@ -57,11 +58,57 @@ export const CATALOGUE: CatalogueEntry[] = [
   e({ provider: 'cohere', model: 'command-r', input: 0.15, output: 0.6, context: 128_000, until: '2024-03', flags: 'fjsrg', quality: 70, latencyMs: 600, description: 'Compact RAG model.', url: 'https://docs.cohere.com/docs/models' }),
   e({ provider: 'deepseek', model: 'deepseek-chat', input: 0.27, output: 1.1, context: 65_536, until: '2024-07', flags: 'fjso', quality: 85, latencyMs: 1200, description: 'DeepSeek V3 chat model.', url: 'https://api-docs.deepseek.com/quick_start/pricing' }),
   e({ provider: 'deepseek', model: 'deepseek-reasoner', input: 0.55, output: 2.19, context: 65_536, until: '2024-07', flags: 'jso', quality: 89, latencyMs: 5000, description: 'DeepSeek R1 reasoning model.', url: 'https://api-docs.deepseek.com/quick_start/pricing' }),
-  e({ provider: 'local', model: 'llama3.2', input: 0, output: 0, context: 131_072, until: '2023-12', flags: 'sog', quality: 62, latencyMs: 300, defaultActive: true, apiTarget: 'llama3.2', description: 'Served by your own OpenAI-compatible server (--upstream), e.g. Ollama.', url: 'https://ollama.com/library/llama3.2' }),
-  e({ provider: 'local', model: 'qwen2.5-coder', input: 0, output: 0, context: 32_768, until: '2024-09', flags: 'sog', quality: 70, latencyMs: 400, apiTarget: 'qwen2.5-coder:7b', description: 'Coding model served by your own OpenAI-compatible server (--upstream).', url: 'https://ollama.com/library/qwen2.5-coder' }),
+  e({ provider: 'local', model: 'llama3.2', input: 0, output: 0, context: 131_072, until: '2023-12', flags: 'sog', quality: 62, latencyMs: 300, defaultActive: true, apiTarget: 'llama3.2', description: 'Meta\'s small open model, run on this computer by a local model server such as Ollama.', url: 'https://ollama.com/library/llama3.2' }),
+  e({ provider: 'local', model: 'qwen2.5-coder', input: 0, output: 0, context: 32_768, until: '2024-09', flags: 'sog', quality: 70, latencyMs: 400, apiTarget: 'qwen2.5-coder:7b', description: 'Open coding model, run on this computer by a local model server such as Ollama.', url: 'https://ollama.com/library/qwen2.5-coder' }),
   e({ provider: 'test', model: 'echo', input: 0.1, output: 0.2, context: 1_000_000, until: null, flags: 'fjnpsvg', quality: 10, latencyMs: 5, defaultActive: true, test: true, description: 'Test model: answers with the prompt itself. Makes no model request.', url: 'https://github.com/llm-spaces/llm-spaces#test-models' }),
   e({ provider: 'test', model: 'lorem', input: 0.05, output: 0.1, context: 1_000_000, until: null, flags: 'fjnpsvg', quality: 5, latencyMs: 5, defaultActive: true, test: true, description: 'Test model: answers with deterministic lorem ipsum derived from the prompt. Makes no model request.', url: 'https://github.com/llm-spaces/llm-spaces#test-models' }),
 ];
+
+/** The model record of a catalogue entry, as the service stores and lists it. */
+export function catalogueRecord(m: CatalogueEntry, now: string): ModelRecord {
+  const namespace = `${m.provider}/${m.model}`;
+  const perUnit = 1_000_000;
+  return {
+    supports_functions: m.flags.includes('f'),
+    supports_json: m.flags.includes('j'),
+    supports_n: m.flags.includes('n'),
+    supports_penalties: m.flags.includes('p'),
+    supports_stream: m.flags.includes('s'),
+    supports_vision: m.flags.includes('v'),
+    completion_token_cost: m.output / perUnit,
+    prompt_token_cost: m.input / perUnit,
+    base_cost: 0,
+    price_unit: m.unit ?? 'tokens',
+    model: m.model,
+    namespace,
+    context_window: m.context,
+    until: m.until,
+    description: m.description,
+    url: m.url,
+    is_rag: m.flags.includes('r'),
+    is_ft: m.flags.includes('t'),
+    is_open_source: m.flags.includes('o'),
+    is_gdpr: m.flags.includes('g'),
+    is_chat: true,
+    id: stableId('model', namespace),
+    app_id: null,
+    org_id: null,
+    added_by: 'llm-spaces',
+    added_on: now,
+    modified_on: now,
+    is_public: true,
+    is_test_model: m.test === true,
+    is_service_owner: true,
+    default_active: m.defaultActive === true,
+    provider: m.provider,
+    owner: m.parent ? 'acme' : null,
+    at: null,
+    api_target: m.apiTarget ?? m.model,
+    deprecated_on: m.deprecatedOn ?? null,
+    parent_id: m.parent ? stableId('model', m.parent) : null,
+    prompt_id: null,
+  };
+}
 
 /** Stable ids, so a model keeps its id across fresh databases (and tests can rely on it). */
 export function stableId(kind: string, key: string): string {

@@ -1,5 +1,5 @@
 // Command line of the built-in service (dist/service.js):
-//   serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>] [--stream-delay-ms <n>] [--retention-days 90]
+//   serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>]… [--discover on|off] [--stream-delay-ms <n>] [--retention-days 90]
 //   org create --name <n> --data <dir> [--rate-limit <n>]
 //   org limit --rate-limit <n> --data <dir>     (the organization of the built-in service's windows)
 //   token create --data <dir>
@@ -11,16 +11,21 @@ import { hasOrganizationToken, issueToken, tokenExists } from './domain/auth';
 import { defaultOrganizationId, insertOrganization, setRateLimit } from './domain/orgs';
 import { buildApp } from './http/app';
 import { closeApp } from './http/lifecycle';
+import { refreshModelServers, type ModelServerOptions } from './modelServers';
 import { startRetention } from './retention';
 import { StorageError } from './storageError';
 
 const USAGE = `Usage:
-  service serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>] [--stream-delay-ms <n>] [--retention-days 90]
+  service serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>]… [--discover on|off] [--stream-delay-ms <n>] [--retention-days 90]
   service org create --name <name> --data <dir> [--rate-limit <n>]
   service org limit --rate-limit <n> --data <dir>
   service token create --data <dir>
 
 The token may also come from the LLM_SPACES_TOKEN environment variable.
+--upstream: an OpenAI-compatible server (may be given more than once). Its models are offered as
+  local/<name>; the first one also answers for the catalogue's other models (e.g. a LiteLLM proxy).
+--discover: look for Ollama (11434), LM Studio (1234), llama.cpp (8080) and vLLM (8000) on this
+  computer at start and on refresh (default on).
 --retention-days: how long the request log keeps a request (0 keeps them all).
 org limit: requests per minute allowed to the organization VS Code's windows use (default 200).`;
 
@@ -29,7 +34,8 @@ const options = {
   port: { type: 'string', default: '8787' },
   host: { type: 'string', default: '127.0.0.1' },
   token: { type: 'string' },
-  upstream: { type: 'string' },
+  upstream: { type: 'string', multiple: true },
+  discover: { type: 'string', default: 'on' },
   'stream-delay-ms': { type: 'string', default: '15' },
   'retention-days': { type: 'string', default: '90' },
   name: { type: 'string' },
@@ -71,7 +77,11 @@ function ensureToken(db: Database, token: string | undefined): string | undefine
 async function serve(values: Values): Promise<void> {
   const port = integer(values.port, 'port', 0);
   const retentionDays = integer(values['retention-days'], 'retention-days', 0);
-  if (values.upstream && !/^https?:\/\//.test(values.upstream)) throw new UsageError('--upstream must be an http(s) URL, e.g. http://127.0.0.1:11434/v1');
+  const upstreams = values.upstream ?? [];
+  const bad = upstreams.find((u) => !/^https?:\/\//.test(u));
+  if (bad !== undefined) throw new UsageError(`--upstream must be an http(s) URL, e.g. http://127.0.0.1:11434/v1 (not ${bad}).`);
+  if (values.discover !== 'on' && values.discover !== 'off') throw new UsageError('--discover must be on or off.');
+  const servers = { upstreams, discover: values.discover === 'on' };
   const db = openDataFolder(dataDir(values), (line) => console.log(line));
   let printToken: string | undefined;
   try {
@@ -83,9 +93,10 @@ async function serve(values: Values): Promise<void> {
   }
   const app = buildApp({
     db,
-    engine: { upstreamUrl: values.upstream ?? null, streamDelayMs: integer(values['stream-delay-ms'], 'stream-delay-ms', 0) },
+    engine: { servers, streamDelayMs: integer(values['stream-delay-ms'], 'stream-delay-ms', 0) },
     logError: (error) => console.error('Request failed:', error instanceof Error ? (error.stack ?? error.message) : error),
   });
+  await findModelServers(db, servers);
   let address: string;
   try {
     address = await app.listen({ port, host: values.host });
@@ -102,7 +113,7 @@ async function serve(values: Values): Promise<void> {
   const retention = startRetention(db, retentionDays, (line) => console.log(line));
   console.log(`LLM Spaces service listening on ${url}`);
   if (printToken) console.log(`Token of the default organization (shown once, stored only hashed): ${printToken}`);
-  if (values.upstream) console.log(`Non-test models are served by ${values.upstream}`);
+  if (upstreams[0]) console.log(`Catalogue models other than test and local ones are served by ${upstreams[0]}`);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -116,6 +127,22 @@ async function serve(values: Values): Promise<void> {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** Asks for model servers before the first request, so the first model list already has their models. */
+async function findModelServers(db: Database, servers: ModelServerOptions): Promise<void> {
+  try {
+    const reports = await refreshModelServers(db, servers);
+    for (const r of reports) {
+      if (r.answered) console.log(`Model server ${r.name} at ${r.baseUrl}: ${r.models.length} models (${r.models.join(', ') || 'none'})`);
+      else if (servers.upstreams.some((u) => r.baseUrl.startsWith(u.replace(/\/+$/, '')))) console.log(`Model server at ${r.baseUrl} did not answer: ${r.problem}`);
+    }
+    if (!reports.some((r) => r.answered)) console.log('No model server found: only the test models answer. Start Ollama, LM Studio, llama.cpp or vLLM and refresh the models.');
+  } catch (error) {
+    // A full disk: the models found cannot be recorded; the service still answers what is stored.
+    if (!(error instanceof StorageError)) throw error;
+    console.error(`${error.message} The models of local model servers are not offered.`);
+  }
 }
 
 async function withDatabase(values: Values, fn: (db: Database) => unknown): Promise<void> {

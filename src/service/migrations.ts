@@ -1,12 +1,12 @@
 // Versioned migrations: PRAGMA user_version holds how many have been applied. Never edit a shipped
 // migration; append a new one.
 import type { Database } from './db';
-import { CATALOGUE, PUBLIC_PROMPTS, SERVICE_ORG_ID, stableId } from './catalogue';
+import { CATALOGUE, PUBLIC_PROMPTS, SERVICE_ORG_ID, catalogueRecord, stableId } from './catalogue';
 import { insertCatalogueModel } from './domain/models';
 import { insertOrganization, migrateAlertStamps } from './domain/orgs';
 import { migratePrivacyLevels } from './domain/spaces';
-import type { ModelRecord } from '../api/schemas';
 import { insertSeedPrompt } from './domain/prompts';
+import { SERVING_SCHEMA } from './domain/serving';
 
 /** One step of the schema; `from` is the version the database had before this run (0: new). */
 type Migration = (db: Database, from: number) => void;
@@ -147,53 +147,7 @@ CREATE INDEX requests_app ON requests(app_id, added_on);
 `;
 
 function seedCatalogue(db: Database): void {
-  const now = '2026-01-01T00:00:00.000Z';
-  const ids = new Map(CATALOGUE.map((m) => [`${m.provider}/${m.model}`, stableId('model', `${m.provider}/${m.model}`)]));
-  for (const m of CATALOGUE) {
-    const namespace = `${m.provider}/${m.model}`;
-    const perUnit = 1_000_000;
-    const record = {
-      supports_functions: m.flags.includes('f'),
-      supports_json: m.flags.includes('j'),
-      supports_n: m.flags.includes('n'),
-      supports_penalties: m.flags.includes('p'),
-      supports_stream: m.flags.includes('s'),
-      supports_vision: m.flags.includes('v'),
-      completion_token_cost: m.output / perUnit,
-      prompt_token_cost: m.input / perUnit,
-      base_cost: 0,
-      price_unit: m.unit ?? 'tokens',
-      model: m.model,
-      namespace,
-      context_window: m.context,
-      until: m.until,
-      description: m.description,
-      url: m.url,
-      is_rag: m.flags.includes('r'),
-      is_ft: m.flags.includes('t'),
-      is_open_source: m.flags.includes('o'),
-      is_gdpr: m.flags.includes('g'),
-      is_chat: true,
-      id: ids.get(namespace),
-      app_id: null,
-      org_id: null,
-      added_by: 'llm-spaces',
-      added_on: now,
-      modified_on: now,
-      is_public: true,
-      is_test_model: m.test === true,
-      is_service_owner: true,
-      default_active: m.defaultActive === true,
-      provider: m.provider,
-      owner: m.parent ? 'acme' : null,
-      at: null,
-      api_target: m.apiTarget ?? m.model,
-      deprecated_on: m.deprecatedOn ?? null,
-      parent_id: m.parent ? (ids.get(m.parent) ?? null) : null,
-      prompt_id: null,
-    };
-    insertCatalogueModel(db, record as ModelRecord, { quality: m.quality, latencyMs: m.latencyMs });
-  }
+  for (const m of CATALOGUE) insertCatalogueModel(db, catalogueRecord(m, '2026-01-01T00:00:00.000Z'), { quality: m.quality, latencyMs: m.latencyMs });
 }
 
 function seedPublic(db: Database): void {
@@ -221,6 +175,8 @@ const MIGRATIONS: Migration[] = [
     if (from > 0) migratePrivacyLevels(db);
     db.exec('ALTER TABLE requests ADD COLUMN privacy_level INTEGER NOT NULL DEFAULT 1');
   },
+  // Which model server serves each local model found on this computer, and whether it answered last.
+  (db) => db.exec(SERVING_SCHEMA),
 ];
 
 /** How many migrations this database has not seen. */

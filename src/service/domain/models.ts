@@ -3,6 +3,7 @@ import type { ModelRecord, ModelSetting } from '../../api/schemas';
 import type { Database } from '../db';
 import { invalid, notFound } from '../problem';
 import { parseJson, type Caller } from './caller';
+import { servingFields } from './serving';
 
 export interface CatalogueModel {
   record: ModelRecord;
@@ -28,15 +29,19 @@ function toModel(row: ModelRow): CatalogueModel {
   return { record: parseJson<ModelRecord>(row.record, {} as ModelRecord), quality: row.quality, latencyMs: row.latency_ms };
 }
 
-/** Adds a model of the public catalogue, with the figures routing scores it by. */
+/** Adds (or, found again, updates) a model of the public catalogue, with the figures routing scores it by. */
 export function insertCatalogueModel(db: Database, record: ModelRecord, figures: { quality: number; latencyMs: number }): void {
-  db.run('INSERT INTO models (id, namespace, org_id, record, quality, latency_ms) VALUES ($id, $namespace, NULL, $record, $quality, $latency)', {
-    id: record.id,
-    namespace: record.namespace,
-    record: JSON.stringify(record),
-    quality: figures.quality,
-    latency: figures.latencyMs,
-  });
+  db.run(
+    `INSERT INTO models (id, namespace, org_id, record, quality, latency_ms) VALUES ($id, $namespace, NULL, $record, $quality, $latency)
+     ON CONFLICT (id) DO UPDATE SET record = $record, quality = $quality, latency_ms = $latency`,
+    {
+      id: record.id,
+      namespace: record.namespace,
+      record: JSON.stringify(record),
+      quality: figures.quality,
+      latency: figures.latencyMs,
+    },
+  );
 }
 
 interface Catalogue {
@@ -69,7 +74,7 @@ export function visibleModels(db: Database, caller: Caller): CatalogueModel[] {
 }
 
 export function listModels(db: Database, caller: Caller): ModelRecord[] {
-  const models = visibleModels(db, caller).map((m) => m.record);
+  const models = visibleModels(db, caller).map((m) => ({ ...m.record, ...servingFields(db, m.record) }));
   const byId = new Map(models.map((m) => [m.id, m]));
   return models.map((m) => ({ ...m, parent: m.parent_id ? (byId.get(m.parent_id) ?? null) : null }));
 }
@@ -134,6 +139,7 @@ export function spaceModels(db: Database, caller: Caller, appId: string): SpaceM
       id: record.id ?? '',
       active: !retired && rows.get(record.id ?? '')?.active === 1,
       globally_disabled: retired,
+      ...servingFields(db, record),
     };
   };
   const base = models.filter((m) => m.record.org_id === null).map(setting);

@@ -7,7 +7,7 @@ import { insertSeedPrompt } from './prompts';
 import { insertSpace } from './spaces';
 
 export function seedOrganizationContent(db: Database, orgId: string, identity: string): void {
-  const space = insertSpace(db, orgId, identity, { name: 'My first Space', description: 'Routes playground requests across the active models.' });
+  const space = insertSpace(db, orgId, identity, { name: 'My first Space', describeRouting: true });
   insertSpace(db, orgId, identity, { name: 'My first Space (sandbox)', description: 'Try changes here before they reach the main Space.', sandboxOf: space.id });
   const caller = { orgId, appId: null, identity };
   const assistant = createAssistant(db, space.id, { name: 'Code reviewer', description: 'Reviews code for bugs and clarity.' });

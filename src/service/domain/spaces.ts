@@ -6,7 +6,8 @@ import type { Database } from '../db';
 import { forbidden, invalid, notFound } from '../problem';
 import { laterThan, nowIso, parseJson, type Caller } from './caller';
 import { issueToken, revokeSpaceKeys } from './auth';
-import { findModel, findModelByName, requireModel, setFailoverChain, spaceModels } from './models';
+import { findModel, findModelByName, isRetired, requireModel, setFailoverChain, spaceModels, visibleModels, type CatalogueModel } from './models';
+import { answersHere } from './serving';
 import { findPrompt } from './prompts';
 import { checkAssistantChoice } from './assistants';
 
@@ -145,12 +146,68 @@ export function listSpaces(db: Database, caller: Caller, query: { search: string
   return { items: rows.map((r) => spaceRecord(db, caller, r)), total, page: query.page, size: query.size, pages: Math.ceil(total / query.size) };
 }
 
+/**
+ * What a new Space routes to: the catalogue's default models and the local models, of those that can
+ * answer here. Test models only when nothing else answers: with a model server found, a reply should
+ * come from a real model.
+ */
+function startingModels(db: Database, caller: Caller): CatalogueModel[] {
+  const answering = visibleModels(db, caller).filter((m) => m.record.org_id === null && !isRetired(m.record) && answersHere(db, m.record));
+  const real = answering.filter((m) => !m.record.is_test_model && (m.record.default_active || m.record.provider === 'local'));
+  return real.length > 0 ? real : answering.filter((m) => m.record.is_test_model && m.record.default_active);
+}
+
+function setStartingModels(db: Database, caller: Caller, appId: string): CatalogueModel[] {
+  const starting = startingModels(db, caller);
+  db.run('DELETE FROM app_models WHERE app_id = $id', { id: appId });
+  for (const m of starting) db.run('INSERT INTO app_models (app_id, model_id, active, failover_position) VALUES ($app, $model, 1, NULL)', { app: appId, model: m.record.id });
+  const chain = DEFAULT_FAILOVER.flatMap((ns) => findModelByName(db, caller, ns) ?? []).filter((m) => starting.includes(m));
+  setFailoverChain(db, appId, (chain.length > 0 ? chain : starting.slice(0, 2)).map((m) => m.record.id!));
+  return starting;
+}
+
+// The last one is what the first Space said before the service wrote what it routes to.
+const ROUTING_DESCRIPTION = /^Routes (to|only to) |^Routes playground requests across the active models\.$/;
+
+/** A Space's description that says what it routes to, in words; kept current until someone edits it. */
+export function routingDescription(models: CatalogueModel[]): string {
+  const real = models.filter((m) => !m.record.is_test_model);
+  if (real.length === 0) {
+    return 'Routes only to the test models, which answer without a model server. For real replies, start a local model server (Ollama, LM Studio, llama.cpp or vLLM) and choose Refresh Local Models, or connect to the hosted service.';
+  }
+  const names = real.map((m) => m.record.model);
+  const listed = names.length <= 3 ? names : [...names.slice(0, 3), `${names.length - 3} more`];
+  const list = listed.length === 1 ? listed[0] : `${listed.slice(0, -1).join(', ')} and ${listed.at(-1)}`;
+  return `Routes to ${list}, ${real.length === 1 ? 'the model that answers' : 'the models that answer'} here.`;
+}
+
+/**
+ * After model servers were found or lost: each Space nobody has changed since it was made follows
+ * what answers now, and its description says so if it was written by the service.
+ */
+export function settleUntouchedSpaces(db: Database): number {
+  const rows = db.all<AppRow>('SELECT * FROM apps WHERE modified_on = added_on');
+  for (const row of rows) {
+    const starting = setStartingModels(db, { orgId: row.org_id, appId: null, identity: row.identity_id }, row.id);
+    if (ROUTING_DESCRIPTION.test(row.description)) db.run('UPDATE apps SET description = $d WHERE id = $id', { d: routingDescription(starting), id: row.id });
+  }
+  return rows.length;
+}
+
+/** Marks a Space as changed by someone, so that settling no longer changes it. */
+export function touchSpace(db: Database, appId: string): void {
+  const row = db.get<{ modified_on: string }>('SELECT modified_on FROM apps WHERE id = $id', { id: appId });
+  if (row) db.run('UPDATE apps SET modified_on = $now WHERE id = $id', { now: laterThan(row.modified_on), id: appId });
+}
+
 export interface NewSpace {
   name?: string | null;
   description?: string | null;
   app_logo?: string | null;
   sandboxOf?: string;
   id?: string;
+  /** The description says what the Space routes to (and follows it until someone edits the Space). */
+  describeRouting?: boolean;
 }
 
 export function insertSpace(db: Database, orgId: string, identity: string, space: NewSpace) {
@@ -176,13 +233,9 @@ export function insertSpace(db: Database, orgId: string, identity: string, space
       now,
     },
   );
-  db.run(
-    `INSERT INTO app_models (app_id, model_id, active, failover_position)
-     SELECT $id, id, 1, NULL FROM models WHERE org_id IS NULL AND json_extract(record, '$.default_active') = 1`,
-    { id },
-  );
   const caller: Caller = { orgId, appId: null, identity };
-  setFailoverChain(db, id, DEFAULT_FAILOVER.flatMap((ns) => findModelByName(db, caller, ns)?.record.id ?? []));
+  const starting = setStartingModels(db, caller, id);
+  if (space.describeRouting) db.run('UPDATE apps SET description = $d WHERE id = $id', { d: routingDescription(starting), id });
   return { id, org_id: orgId, created_key: key.token, key_end: key.keyEnd, name: space.name ?? 'Untitled Space', description: space.description ?? '' };
 }
 

@@ -192,7 +192,7 @@ async function chat(spec: RouteSpec, request: FastifyRequest, reply: FastifyRepl
 
 async function answerChat(spec: RouteSpec, request: FastifyRequest, reply: FastifyReply, options: AppOptions, abort: AbortController): Promise<unknown> {
   const body = spec.body === ChatCompletionsBody ? completionRequest(request.caller!, parseInput(ChatCompletionsBody, request.body, 'body')) : parseInput(ChatBody, request.body, 'body');
-  const prepared = prepareChat(options.db, request.caller!, body, options.engine);
+  const prepared = prepareChat(options.db, request.caller!, body);
   reply.raw.on('close', () => {
     if (!reply.raw.writableFinished) abort.abort();
   });

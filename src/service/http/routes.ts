@@ -12,6 +12,7 @@ import * as orgs from '../domain/orgs';
 import * as prompts from '../domain/prompts';
 import * as spaces from '../domain/spaces';
 import { previewRoute } from '../playground/engine';
+import { refreshModelServers } from '../modelServers';
 import type { EngineOptions } from '../playground/engine';
 
 export interface RouteContext<P, Q, B> {
@@ -104,7 +105,16 @@ export const ROUTES: RouteSpec[] = [
     method: 'POST', url: '/v1/apps/:app_id/route', spaceKey: 'own Space', extra: true,
     summary: 'Which model the Space would pick for a prompt, and why (built-in service only; runs no model)',
     params: AppParams, body: S.RouteQuestion, response: S.RoutePreview,
-    handler: (ctx) => previewRoute(ctx.db, ctx.caller, inApp(ctx), ctx.body, ctx.engine),
+    handler: (ctx) => previewRoute(ctx.db, ctx.caller, inApp(ctx), ctx.body),
+  }),
+  route({
+    method: 'POST', url: '/v1/models/refresh', spaceKey: 'refused', extra: true,
+    summary: 'Look again for model servers on this computer and at the upstream URLs, and offer their models (built-in service only)',
+    body: z.object({}), bodyOptional: true, response: S.ModelServersRefreshed,
+    handler: async (ctx) => {
+      const servers = await refreshModelServers(ctx.db, ctx.engine.servers);
+      return { servers: servers.map((s) => ({ name: s.name, base_url: s.baseUrl, answered: s.answered, models: s.models, problem: s.problem ?? null })) };
+    },
   }),
   route({
     method: 'GET', url: '/v1/apps/:app_id/assistants/:assistant_id/versions/:version_id', spaceKey: 'own Space', summary: 'Read one version of an assistant',
@@ -143,6 +153,7 @@ export const ROUTES: RouteSpec[] = [
     handler: (ctx) => {
       const appId = inApp(ctx);
       spaces.requirePermission(ctx.caller, 'edit');
+      spaces.touchSpace(ctx.db, appId);
       return models.toggleModel(ctx.db, ctx.caller, appId, ctx.params.model_id, ctx.query.enable === 'true');
     },
   }),

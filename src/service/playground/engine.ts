@@ -10,6 +10,7 @@ import type { Caller } from '../domain/caller';
 import { checkAssistantChoice, findVersion, latestVersionId } from '../domain/assistants';
 import { conversationExists, createConversation, findConversation, touchConversation } from '../domain/conversations';
 import { findModel, findModelByName, isRetired, retiresSoon, appModelRows, type CatalogueModel } from '../domain/models';
+import { answersHere, markServerGone, servingOf } from '../domain/serving';
 import { countFailedRequest, recordUsage } from '../domain/orgs';
 import { conversationTurns, insertRequest, requestInConversation } from '../domain/requests';
 import { findPrompt } from '../domain/prompts';
@@ -20,11 +21,13 @@ import { costOf, estimateCost, savingsOf, type Counts } from './pricing';
 import { explain, rank, type RouteInput } from './routing';
 import { conversationName } from '../../shared/conversationName';
 import { testModelReply } from './testModels';
+import type { ModelServerOptions } from '../modelServers';
 import { UpstreamFailure, callUpstream, type ChatMessage, type ToolOptions } from './upstream';
 
+/** Where models answer is the database's (domain/serving.ts); the engine is told how test models pace. */
 export interface EngineOptions {
-  /** Base URL of an OpenAI-compatible server for non-test models, e.g. http://127.0.0.1:11434/v1 */
-  upstreamUrl: string | null;
+  /** Where a refresh looks for model servers (see ../modelServers.ts). */
+  servers: ModelServerOptions;
   /** Pause between streamed pieces of a test model's reply, to behave like a real model. */
   streamDelayMs: number;
 }
@@ -55,7 +58,7 @@ interface Prepared {
 const MAX_HISTORY = 20;
 
 /** Checks everything that can be checked before a model runs; throws a 4xx Problem and stores nothing. */
-export function prepareChat(db: Database, caller: Caller, body: Body, options: EngineOptions): Prepared {
+export function prepareChat(db: Database, caller: Caller, body: Body): Prepared {
   const row = loadApp(db, caller, body.app_id);
   requirePermission(caller, 'use_playground');
   const config = appConfig(row);
@@ -67,7 +70,7 @@ export function prepareChat(db: Database, caller: Caller, body: Body, options: E
   const promptTokens = countTokens(text);
   const maxTokens = body.max_tokens ?? version?.max_tokens ?? config.settings.max_tokens ?? 1024;
   const temperature = body.temperature ?? version?.temperature ?? config.settings.temperature ?? 0.7;
-  const { route, budget, canServe } = routeInput(config, { promptTokens, promptChars: text.length, maxTokens, needsVision: hasImages(body) }, options);
+  const { route, budget, canServe } = routeInput(db, config, { promptTokens, promptChars: text.length, maxTokens, needsVision: hasImages(body) });
   const warnings: string[] = [];
   const modelId = body.model ?? version?.model_id ?? null;
   let first: CatalogueModel;
@@ -79,7 +82,7 @@ export function prepareChat(db: Database, caller: Caller, body: Body, options: E
     if (ranked.length === 0) {
       throw new Problem(
         422,
-        [{ loc: ['body', 'model'], msg: 'No active model of this Space can serve this request (check its active models, max_cost, and --upstream).', type: 'no_model' }],
+        [{ loc: ['body', 'model'], msg: 'No active model of this Space can serve this request (check its active models and max_cost; models of a model server answer only while it runs).', type: 'no_model' }],
       );
     }
     first = ranked[0]!.model;
@@ -118,8 +121,8 @@ interface PromptSize {
 }
 
 /** What routing weighs for a request of this size in this Space (the candidates are filled in by the caller). */
-function routeInput(config: AppConfig, size: PromptSize, options: EngineOptions) {
-  const canServe = (r: ModelRecord) => r.is_test_model || options.upstreamUrl !== null;
+function routeInput(db: Database, config: AppConfig, size: PromptSize) {
+  const canServe = (r: ModelRecord) => answersHere(db, r);
   const budget = (r: ModelRecord) => Math.min(size.maxTokens, r.context_window - size.promptTokens);
   const route: RouteInput = {
     models: [],
@@ -150,12 +153,12 @@ function failoverChain(db: Database, caller: Caller, appId: string): CatalogueMo
  * POST /v1/apps/{app_id}/route): the candidates with their scores and estimated cost, the active
  * models left out with the reason, and the failover chain. Runs no model and stores nothing.
  */
-export function previewRoute(db: Database, caller: Caller, appId: string, input: { prompt: string; max_tokens?: number | null; images?: number | null }, options: EngineOptions): RoutePreview {
+export function previewRoute(db: Database, caller: Caller, appId: string, input: { prompt: string; max_tokens?: number | null; images?: number | null }): RoutePreview {
   const row = loadApp(db, caller, appId);
   const config = appConfig(row);
   const promptTokens = countTokens(input.prompt);
   const maxTokens = input.max_tokens ?? config.settings.max_tokens ?? 1024;
-  const { route, budget } = routeInput(config, { promptTokens, promptChars: input.prompt.length, maxTokens, needsVision: (input.images ?? 0) > 0 }, options);
+  const { route, budget } = routeInput(db, config, { promptTokens, promptChars: input.prompt.length, maxTokens, needsVision: (input.images ?? 0) > 0 });
   const active = activeModels(db, caller, row.id);
   route.models = active.filter((m) => budget(m.record) > 0);
   const { ranked, rejected } = explain(route);
@@ -287,7 +290,7 @@ export async function runChat(db: Database, prepared: Prepared, options: EngineO
       const attemptStarted = Date.now();
       let reply: Reply;
       try {
-        reply = await generate(current, prepared, options, emit, signal);
+        reply = await generate(db, current, prepared, options, emit, signal);
       } catch (error) {
         const failure = `${current.record.namespace}: ${signal.aborted ? abortReason(signal) : (error as Error).message}`;
         if (signal.aborted || streamed !== null) {
@@ -329,7 +332,7 @@ function nextInChain(prepared: Prepared, current: CatalogueModel, tried: string[
     .find((m) => !tried.includes(m.record.namespace) && !isRetired(m.record) && (!needsVision || m.record.supports_vision));
 }
 
-async function generate(model: CatalogueModel, prepared: Prepared, options: EngineOptions, onDelta: ((text: string) => void) | undefined, signal: AbortSignal): Promise<Reply> {
+async function generate(db: Database, model: CatalogueModel, prepared: Prepared, options: EngineOptions, onDelta: ((text: string) => void) | undefined, signal: AbortSignal): Promise<Reply> {
   const r = model.record;
   const maxTokens = Math.max(1, Math.min(prepared.maxTokens, r.context_window - prepared.promptTokens));
   if (r.is_test_model) {
@@ -340,12 +343,19 @@ async function generate(model: CatalogueModel, prepared: Prepared, options: Engi
     if (onDelta) await streamPieces(cut.text, options.streamDelayMs, onDelta, signal);
     return { text: cut.text, finishReason: cut.truncated ? 'length' : 'stop' };
   }
-  if (!options.upstreamUrl) throw new UpstreamFailure('no upstream model server is configured (start the service with --upstream URL)');
+  const serving = servingOf(db, r);
+  if (!serving?.available) throw new UpstreamFailure(`no model server here serves ${r.namespace}`);
   // A model without vision gets the text of each message without its images.
   const messages = r.supports_vision ? prepared.messages : prepared.messages.map((m) => (m.content === null || typeof m.content === 'string' ? m : ({ ...m, content: textOf(m.content) } as ChatMessage)));
   const completion = prepared.body.completion;
   const tools = completion?.tools?.length && r.supports_functions ? { tools: completion.tools, toolChoice: completion.toolChoice } : {};
-  return callUpstream({ baseUrl: options.upstreamUrl, model: r.api_target || r.model, messages, maxTokens, temperature: prepared.temperature, options: { ...tools, stop: completion?.stop }, onDelta, signal });
+  try {
+    return await callUpstream({ baseUrl: serving.baseUrl, model: serving.target ?? (r.api_target || r.model), messages, maxTokens, temperature: prepared.temperature, options: { ...tools, stop: completion?.stop }, onDelta, signal });
+  } catch (error) {
+    // A local server that went away: its models stop being candidates until a refresh finds it again.
+    if (error instanceof UpstreamFailure && error.unreachable && r.provider === 'local') await db.transaction(() => markServerGone(db, serving.baseUrl));
+    throw error;
+  }
 }
 
 /**

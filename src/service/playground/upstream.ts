@@ -1,5 +1,5 @@
-// Forwards a request to an OpenAI-compatible server (Ollama, llama.cpp, vLLM, LiteLLM…) given with
-// --upstream, under the model's api_target, streaming the reply through.
+// Forwards a request to an OpenAI-compatible server (Ollama, llama.cpp, vLLM, LiteLLM…), found on
+// this computer or given with --upstream, under the model's name there, streaming the reply through.
 import { createParser } from 'eventsource-parser';
 import { request } from 'undici';
 
@@ -35,7 +35,12 @@ export interface UpstreamReply {
 }
 
 export class UpstreamFailure extends Error {
-  constructor(message: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly status?: number,
+    /** Nothing answered at the server's address. */
+    readonly unreachable = false,
+  ) {
     super(message);
   }
 }
@@ -61,7 +66,7 @@ export async function callUpstream(call: UpstreamCall): Promise<UpstreamReply> {
       bodyTimeout: 120_000,
     });
   } catch (error) {
-    throw new UpstreamFailure(`upstream unreachable (${(error as { code?: string }).code ?? (error as Error).name})`);
+    throw new UpstreamFailure(`upstream unreachable (${(error as { code?: string }).code ?? (error as Error).name})`, undefined, !call.signal.aborted);
   }
   if (response.statusCode >= 400) {
     const text = await response.body.text().catch(() => '');

@@ -85,15 +85,16 @@ describe('migrating privacy levels', () => {
       const fresh = db.get<{ policies: string }>('SELECT policies FROM apps WHERE id = $id', { id: appId })!;
       assert.equal(JSON.parse(fresh.policies).privacy_level, 1, 'a new database starts at level 1');
       const version = db.get<{ v: number }>('SELECT user_version AS v FROM pragma_user_version')!.v;
-      // Back to the shape of the version before: the old request table, and a level of that time.
+      // Back to the shape of two versions before: no model servers, the old request table, and a level of that time.
       db.transactionNow(() => {
+        db.exec('DROP TABLE model_servers');
         db.exec('DROP TABLE requests');
         db.exec(`CREATE TABLE requests (id TEXT PRIMARY KEY, org_id TEXT NOT NULL, app_id TEXT NOT NULL, conversation_id TEXT, parent_request_id TEXT, model TEXT,
           prompt TEXT NOT NULL, response TEXT, prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL, total_tokens INTEGER NOT NULL, cost REAL NOT NULL,
           cost_savings REAL NOT NULL, latency REAL NOT NULL, status_code INTEGER NOT NULL, error TEXT, added_on TEXT NOT NULL)`);
         db.run(`INSERT INTO requests VALUES ('r1', $org, $app, NULL, NULL, 'test/echo', 'old prompt', 'old reply', 1, 1, 2, 0, 0, 0, 200, NULL, '2026-01-01T00:00:00Z')`, { org: orgId, app: appId });
         db.run('UPDATE apps SET policies = $p WHERE id = $id', { id: appId, p: JSON.stringify({ ...JSON.parse(fresh.policies), privacy_level: 2 }) });
-        db.exec(`PRAGMA user_version = ${version - 1}`);
+        db.exec(`PRAGMA user_version = ${version - 2}`);
       });
       await db.close();
       const again = openDataFolder(dir);

@@ -273,14 +273,18 @@ describe('playground engine', function () {
     assert.equal(logged.requests![0]!.id, done!.id);
   });
 
-  it('without an upstream, routing uses only what it can serve and says so when nothing can', async () => {
+  it('without a model server, a new Space has only the test models active, and routing says so when nothing can answer', async () => {
     const local = await startService();
     const c = local.client();
     const created = await c.createSpace({ name: 'cloud only' });
-    for (const s of (await c.getSpaceModels(created.id)).base_model_settings) if (s.active && s.namespace.startsWith('test/')) await c.toggleModel(created.id, s.id, false);
+    const settings = (await c.getSpaceModels(created.id)).base_model_settings;
+    assert.deepEqual(settings.filter((s) => s.active).map((s) => s.namespace), ['test/echo', 'test/lorem']);
+    assert.equal(settings.find((s) => s.namespace === 'openai/gpt-4o-mini')?.answers_here, false, 'a model nothing serves is marked');
+    await c.toggleModel(created.id, settings.find((s) => s.namespace === 'openai/gpt-4o-mini')!.id, true);
+    for (const s of settings) if (s.active) await c.toggleModel(created.id, s.id, false);
     const res = await raw(local.url, 'POST', '/v1/playground/chat', { token: local.token, body: { app_id: created.id, prompt: 'x' } });
     assert.equal(res.status, 422);
-    assert.match(JSON.stringify(res.json), /upstream/);
+    assert.match(JSON.stringify(res.json), /model server/);
     await local.stop();
     removeDir(local.dataDir);
   });

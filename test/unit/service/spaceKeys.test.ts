@@ -34,6 +34,7 @@ const CASES: Case[] = [
   { method: 'PUT', route: '/v1/apps/:app_id/conversations/:conversation_id', path: (i) => `/v1/apps/${i.app}/conversations/${i.conversation}`, body: () => ({ name: 'renamed by the key' }), key: 'own Space' },
   { method: 'POST', route: '/v1/playground/chat', path: () => '/v1/playground/chat', body: (i) => ({ app_id: i.app, prompt: 'hi', model: 'test/echo' }), key: 'own Space' },
   { method: 'POST', route: '/v1/apps/:app_id/route', path: (i) => `/v1/apps/${i.app}/route`, body: () => ({ prompt: 'hi' }), key: 'own Space' },
+  { method: 'POST', route: '/v1/models/refresh', path: () => '/v1/models/refresh', body: () => ({}), key: 'refused' },
   { method: 'POST', route: '/v1/chat/completions', path: () => '/v1/chat/completions', body: (i) => ({ app_id: i.app, messages: [{ role: 'user', content: 'hi' }], model: 'test/echo' }), key: 'own Space' },
   { method: 'GET', route: '/v1/apps/:app_id/assistants/:assistant_id/versions/:version_id', path: (i) => `/v1/apps/${i.app}/assistants/${i.assistant}/versions/${i.version}`, key: 'own Space' },
   { method: 'POST', route: '/v1/apps/', path: () => '/v1/apps/', body: () => ({}), key: 'read' },

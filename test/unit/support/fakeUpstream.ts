@@ -1,6 +1,8 @@
-// A small OpenAI-compatible model server for tests of --upstream: answers `upstream:<model>:<prompt>`,
-// streams when asked, fails or breaks off for the models it is told to, and records what it received.
-// Given tools, it asks for the first one (arguments {"q": <prompt>}), its call streamed in two pieces.
+// A small OpenAI-compatible model server for tests of --upstream and of local model servers: answers
+// `upstream:<model>:<prompt>`, streams when asked, fails or breaks off for the models it is told to,
+// and records what it received. Given tools, it asks for the first one (arguments {"q": <prompt>}),
+// its call streamed in two pieces. Given models, it lists them at /v1/models, and as Ollama does at
+// /api/tags and /api/show (context window and capabilities) when told to be Ollama.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -23,7 +25,35 @@ export interface FakeUpstream {
   close: () => Promise<void>;
 }
 
-export async function startFakeUpstream(): Promise<FakeUpstream> {
+export interface ServedModel {
+  id: string;
+  context?: number;
+  capabilities?: string[];
+}
+
+export interface FakeServerOptions {
+  models?: ServedModel[];
+  /** Answer Ollama's own API too. */
+  ollama?: boolean;
+  /** A fixed port (a known server's), else any free one. */
+  port?: number;
+}
+
+/** What a model server says about its models, at /v1/models and (Ollama) /api/tags and /api/show. */
+function listing(url: string, text: string, options: FakeServerOptions): unknown {
+  const models = options.models ?? [];
+  if (url === '/v1/models') return { object: 'list', data: models.map((m) => ({ id: m.id, object: 'model', owned_by: 'library', ...(options.ollama ? {} : { max_model_len: m.context }) })) };
+  if (!options.ollama) return undefined;
+  if (url === '/api/tags') return { models: models.map((m) => ({ name: m.id, model: m.id, details: { parameter_size: '3.2B', family: 'llama' } })) };
+  if (url === '/api/show') {
+    const wanted = (JSON.parse(text || '{}') as { model?: string }).model;
+    const m = models.find((x) => x.id === wanted);
+    return m && { model_info: { 'llama.context_length': m.context }, capabilities: m.capabilities ?? ['completion'] };
+  }
+  return undefined;
+}
+
+export async function startFakeUpstream(options: FakeServerOptions = {}): Promise<FakeUpstream> {
   const received: UpstreamRequest[] = [];
   const failing = new Set<string>();
   const breaking = new Set<string>();
@@ -31,6 +61,11 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     let text = '';
     req.on('data', (d: Buffer) => (text += d.toString()));
     req.on('end', () => {
+      const listed = options.models ? listing(req.url ?? '', text, options) : undefined;
+      if (listed) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(listed));
+        return;
+      }
       if (req.url !== '/v1/chat/completions') {
         res.writeHead(404).end();
         return;
@@ -78,13 +113,20 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
       res.end('data: [DONE]\n\n');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/v1`,
     received,
     failing,
     breaking,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

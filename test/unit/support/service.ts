@@ -25,6 +25,8 @@ export interface ServiceOptions {
   dataDir?: string;
   token?: string;
   upstream?: string;
+  /** Look for model servers on the usual local ports (off: tests do not depend on what this machine runs). */
+  discover?: boolean;
   streamDelayMs?: number;
   /** Organizations to create (with `org create`) before the service starts. */
   orgs?: Array<{ name: string; rateLimit?: number }>;
@@ -62,6 +64,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const args = [...SERVICE_EXEC_ARGV, SERVICE, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--stream-delay-ms', String(options.streamDelayMs ?? 0)];
   if (options.token) args.push('--token', options.token);
   if (options.upstream) args.push('--upstream', options.upstream);
+  args.push('--discover', options.discover ? 'on' : 'off');
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));

@@ -1,0 +1,150 @@
+// Model servers found on this computer: a fake Ollama on its real port (11434) is found at start,
+// its models offered as local/<name> with their context windows and capabilities, the first Space
+// routes to them and says so, a reply comes from them; when the server goes away a refresh (or a
+// failed request) marks them unavailable, and no Space loses them. Servers named with --upstream
+// are asked too, in the dialects of vLLM and llama.cpp.
+import assert from 'node:assert/strict';
+import type { ModelRecord } from '../../../src/api/schemas';
+import { openDataFolder } from '../../../src/service/dataFolder';
+import { listModels } from '../../../src/service/domain/models';
+import { defaultOrganizationId } from '../../../src/service/domain/orgs';
+import { refreshModelServers } from '../../../src/service/modelServers';
+import { startFakeUpstream, type FakeUpstream } from '../support/fakeUpstream';
+import { raw } from '../support/http';
+import { removeDir, startService, tempDir, type RunningService } from '../support/service';
+
+const byNamespace = (models: ModelRecord[], namespace: string) => models.find((m) => m.namespace === namespace);
+
+describe('model servers on this computer', function () {
+  this.timeout(60_000);
+  let ollama: FakeUpstream;
+  let service: RunningService;
+
+  before(async () => {
+    ollama = await startFakeUpstream({
+      port: 11434,
+      ollama: true,
+      models: [
+        { id: 'llama3.2:latest', context: 131_072, capabilities: ['completion', 'tools'] },
+        { id: 'qwen3:8b', context: 40_960, capabilities: ['completion', 'vision'] },
+        { id: 'nomic-embed-text:latest', context: 8192, capabilities: ['embedding'] },
+      ],
+    }).catch((error: Error) => {
+      throw new Error(`This test plays Ollama on its port 11434, which is in use here (${error.message}).`);
+    });
+    service = await startService({ discover: true });
+  });
+
+  after(async () => {
+    await ollama?.close();
+    await service?.stop();
+    if (service) removeDir(service.dataDir);
+  });
+
+  it('offers the models of an Ollama on port 11434 as local models, with context windows and capabilities', async () => {
+    const models = await service.client().listModels();
+    const llama = byNamespace(models, 'local/llama3.2')!;
+    assert.equal(llama.answers_here, true);
+    assert.equal(llama.served_by, 'Ollama (port 11434)');
+    assert.equal(llama.supports_functions, true);
+    const qwen = byNamespace(models, 'local/qwen3:8b')!;
+    assert.deepEqual([qwen.context_window, qwen.supports_vision, qwen.prompt_token_cost, qwen.completion_token_cost, qwen.answers_here], [40_960, true, 0, 0, true]);
+    assert.match(qwen.description, /Found on Ollama \(port 11434\), 3\.2B parameters/);
+    assert.equal(byNamespace(models, 'local/nomic-embed-text'), undefined, 'an embedding model cannot chat and is not offered');
+    const cloud = byNamespace(models, 'openai/gpt-4o-mini')!;
+    assert.deepEqual([cloud.answers_here, cloud.served_by], [false, null]);
+    assert.deepEqual([byNamespace(models, 'test/echo')!.answers_here, byNamespace(models, 'test/echo')!.served_by], [true, 'this service']);
+  });
+
+  it('gives the first Space only the models that answer here, says so in its description, and answers from them', async () => {
+    const c = service.client();
+    const first = (await c.listSpaces()).items.find((s) => s.name === 'My first Space')!;
+    const detail = (await c.getSpace(first.id)).main;
+    assert.deepEqual(
+      detail.base_model_settings.filter((s) => s.active).map((s) => s.namespace),
+      ['local/llama3.2', 'local/qwen3:8b'],
+    );
+    assert.equal(detail.app.description, 'Routes to llama3.2 and qwen3:8b, the models that answer here.');
+    const reply = await c.chat({ app_id: first.id, prompt: 'hello' });
+    assert.equal(reply.choices[0]!.message.content, 'upstream:llama3.2:latest:hello', 'the server gets the model by its own name');
+  });
+
+  it('marks the models unavailable when the server goes away, keeps them for the Spaces that use them, and finds them again', async () => {
+    const c = service.client();
+    const created = await c.createSpace({ name: 'uses llama' });
+    // Changed by hand, so the service no longer changes its models by what answers.
+    const settings = (await c.getSpaceModels(created.id)).base_model_settings;
+    await c.toggleModel(created.id, settings.find((s) => s.namespace === 'local/qwen3:8b')!.id, false);
+    await ollama.close();
+
+    // A request finds the server gone: its models stop being candidates at once.
+    const failed = await raw(service.url, 'POST', '/v1/playground/chat', { token: service.token, body: { app_id: created.id, prompt: 'anyone?' } });
+    assert.ok(failed.status >= 500, `a reply nothing could give fails (${failed.status})`);
+    assert.equal(byNamespace(await c.listModels(), 'local/llama3.2')!.answers_here, false);
+
+    const refreshed = await raw(service.url, 'POST', '/v1/models/refresh', { token: service.token, body: {} });
+    assert.equal(refreshed.status, 200);
+    const report = (refreshed.json as { servers: Array<{ name: string; answered: boolean; problem: string | null }> }).servers.find((s) => s.name === 'Ollama (port 11434)')!;
+    assert.deepEqual([report.answered, report.problem], [false, 'nothing answers there']);
+    const kept = (await c.getSpaceModels(created.id)).base_model_settings.find((s) => s.namespace === 'local/llama3.2')!;
+    assert.deepEqual([kept.active, kept.answers_here], [true, false], 'the Space keeps its model, marked');
+    const first = (await c.listSpaces()).items.find((s) => s.name === 'My first Space')!;
+    const untouched = (await c.getSpace(first.id)).main;
+    assert.deepEqual(untouched.base_model_settings.filter((s) => s.active).map((s) => s.namespace), ['test/echo', 'test/lorem'], 'an untouched Space follows what answers');
+    assert.match(untouched.app.description ?? '', /^Routes only to the test models/);
+
+    ollama = await startFakeUpstream({ port: 11434, ollama: true, models: [{ id: 'llama3.2:latest', context: 131_072 }] });
+    await raw(service.url, 'POST', '/v1/models/refresh', { token: service.token, body: {} });
+    assert.equal(byNamespace(await c.listModels(), 'local/llama3.2')!.answers_here, true);
+    assert.equal((await c.chat({ app_id: created.id, prompt: 'back?' })).choices[0]!.message.content, 'upstream:llama3.2:latest:back?');
+  });
+});
+
+describe('model servers at the upstream URLs', function () {
+  this.timeout(30_000);
+
+  it('asks each URL for its models in the vLLM dialect, the first server keeping a model both offer', async () => {
+    const vllm = await startFakeUpstream({ models: [{ id: 'Qwen/Qwen2.5-7B-Instruct', context: 32_768 }, { id: 'shared-model', context: 4096 }] });
+    const other = await startFakeUpstream({ models: [{ id: 'shared-model', context: 9999 }] });
+    const dir = tempDir();
+    const db = openDataFolder(dir);
+    try {
+      const reports = await refreshModelServers(db, { upstreams: [vllm.url, other.url], discover: false });
+      assert.deepEqual(
+        reports.map((r) => [r.answered, r.models]),
+        [
+          [true, ['local/Qwen/Qwen2.5-7B-Instruct', 'local/shared-model']],
+          [true, []],
+        ],
+      );
+      const models = listModels(db, { orgId: defaultOrganizationId(db), appId: null, identity: 'test' });
+      assert.equal(byNamespace(models, 'local/Qwen/Qwen2.5-7B-Instruct')!.context_window, 32_768);
+      assert.equal(byNamespace(models, 'local/shared-model')!.context_window, 4096);
+      assert.equal(byNamespace(models, 'local/shared-model')!.served_by, new URL(vllm.url).host);
+      // The first URL answers for the catalogue's own models too (a LiteLLM proxy, say).
+      assert.equal(byNamespace(models, 'openai/gpt-4o')!.answers_here, true);
+    } finally {
+      await db.close();
+      await vllm.close();
+      await other.close();
+      removeDir(dir);
+    }
+  });
+
+  it('says why a named server did not answer, and one that is not a model server', async () => {
+    const notModels = await startFakeUpstream();
+    const dir = tempDir();
+    const db = openDataFolder(dir);
+    try {
+      const reports = await refreshModelServers(db, { upstreams: [notModels.url, 'http://127.0.0.1:9/v1'], discover: false });
+      assert.deepEqual(
+        reports.map((r) => r.problem),
+        ['answered 404', 'nothing answers there'],
+      );
+    } finally {
+      await db.close();
+      await notModels.close();
+      removeDir(dir);
+    }
+  });
+});
