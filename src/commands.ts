@@ -44,6 +44,7 @@ export const COMMANDS = {
   'llmSpaces.clearModelFilter': [models.clearModelFilter, 'Clearing the filter'],
   'llmSpaces.copyNamespace': [models.copyNamespace, 'Copying the namespace'],
   'llmSpaces.refreshModels': [models.refreshModels, 'Refreshing models'],
+  'llmSpaces.refreshLocalModels': [models.refreshLocalModels, 'Looking for model servers'],
 } satisfies Record<string, [Handler, string]>;
 
 export type CommandId = keyof typeof COMMANDS;

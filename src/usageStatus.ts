@@ -2,11 +2,12 @@
 // from the organization store (which moves on with every reply).
 import * as vscode from 'vscode';
 import type { Connection, ConnectionState } from './connection/connection';
+import { money } from './shared/money';
 import { billingCycleLabel, planLabel, spacesPlanLabel, subscriptionStatusLabel } from './shared/labels';
 import type { OrganizationStore } from './stores/organizationStore';
 
 /** Dollars with cents, and more digits only for small non-zero amounts (test models cost fractions of a cent). */
-export const usd = (n: number | null | undefined) => `$${(n ?? 0).toFixed(n && n < 0.01 ? 6 : 2)}`;
+export const usd = money;
 
 export class UsageStatus implements vscode.Disposable {
   readonly item = vscode.window.createStatusBarItem('llmSpaces.usage', vscode.StatusBarAlignment.Right, 100);

@@ -2,6 +2,9 @@
 // Space: the price band of its candidates, the smallest context window, and the capabilities every
 // candidate has. No vscode here: unit tested.
 import type { ModelRecord, Organization, Space, SpaceUpdateResponse } from '../api/schemas';
+import { money } from '../shared/money';
+
+const perMillion = (perToken: number) => perToken * 1_000_000;
 
 export const CHAT_VENDOR = 'llm-spaces';
 export const CHAT_FAMILY = 'llm-spaces';
@@ -42,15 +45,12 @@ export interface PinnedModel {
   model: string;
 }
 
-const perMillion = (perToken: number) => perToken * 1_000_000;
 
 /** "$0.15" or "$0.15–$2.50", per million tokens. */
 export function band(values: number[]): string {
-  // Cents, and two significant digits below a cent (test models cost fractions of one).
-  const fmt = (n: number) => (n === 0 ? '$0' : `$${n < 0.01 ? n.toPrecision(2) : n.toFixed(2)}`);
   const min = Math.min(...values);
   const max = Math.max(...values);
-  return min === max ? fmt(min) : `${fmt(min)}–${fmt(max)}`;
+  return min === max ? money(min) : `${money(min)}–${money(max)}`;
 }
 
 /** The Space's active models that the catalogue knows, and are not switched off everywhere. */

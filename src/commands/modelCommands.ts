@@ -36,3 +36,31 @@ export async function copyNamespace(_s: Services, node: ModelNode): Promise<void
   await vscode.env.clipboard.writeText(node.model.namespace);
   vscode.window.setStatusBarMessage(t('Copied {0}', node.model.namespace), 3000);
 }
+
+/**
+ * Asks the built-in service to look again for model servers on this computer (and at the URLs of
+ * the setting), then shows what it found and reloads the models and Spaces that may have changed.
+ */
+export async function refreshLocalModels(s: Services): Promise<void> {
+  if (s.connection.mode !== 'local') {
+    void vscode.window.showInformationMessage(t('Local model servers are found by the built-in service. The service in use now serves its own models.'));
+    return;
+  }
+  const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: t('Looking for model servers on this computer…') }, () =>
+    s.connection.call((c) => c.refreshModelServers()),
+  );
+  s.catalogue.reload();
+  s.spaces.refresh();
+  const found = result.servers.filter((server) => server.answered);
+  if (found.length === 0) {
+    const settings = t('Open Settings');
+    const answer = await vscode.window.showInformationMessage(
+      t('No model server answers on this computer, so only the test models can answer. Start Ollama (port 11434), LM Studio (1234), llama.cpp\'s server (8080) or vLLM (8000), or add your server\'s URL in the settings, then refresh again.'),
+      settings,
+    );
+    if (answer === settings) await vscode.commands.executeCommand('workbench.action.openSettings', 'llmSpaces.localService');
+    return;
+  }
+  const each = found.map((server) => (server.models.length === 1 ? t('{0}: 1 model', server.name) : t('{0}: {1} models', server.name, server.models.length)));
+  void vscode.window.showInformationMessage(t('Found {0}. Their models answer here at no cost.', each.join('; ')));
+}

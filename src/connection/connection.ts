@@ -55,7 +55,7 @@ export class Connection implements vscode.Disposable {
       dataDir: path.join(context.globalStorageUri.fsPath, 'service'),
       getToken: () => context.secrets.get(LOCAL_TOKEN_KEY),
       storeToken: (token) => context.secrets.store(LOCAL_TOKEN_KEY, token),
-      upstreamUrl: () => readSettings().upstreamUrl || undefined,
+      modelServers: () => ({ upstreams: readSettings().upstreamUrls, discover: readSettings().discoverModelServers }),
       retentionDays: () => readSettings().retentionDays,
       log: (message) => logger.info(message),
       onExit: (code) => this.localServiceExited(code),
@@ -68,7 +68,7 @@ export class Connection implements vscode.Disposable {
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('llmSpaces.serviceUrl')) void this.reset();
-        const restart = e.affectsConfiguration('llmSpaces.localService.upstreamUrl') || e.affectsConfiguration('llmSpaces.localService.retentionDays');
+        const restart = ['upstreamUrl', 'upstreamUrls', 'discoverModelServers', 'retentionDays'].some((key) => e.affectsConfiguration(`llmSpaces.localService.${key}`));
         if (restart && this.mode === 'local') void this.restartLocal();
       }),
     );

@@ -16,7 +16,8 @@ export interface LocalServiceOptions {
   dataDir: string;
   getToken: () => Thenable<string | undefined>;
   storeToken: (token: string) => Thenable<void>;
-  upstreamUrl: () => string | undefined;
+  /** Where the service finds model servers: URLs given, and whether to look on the usual local ports. */
+  modelServers: () => { upstreams: string[]; discover: boolean };
   retentionDays: () => number;
   log: (message: string) => void;
   /** Called when the service this window started exits on its own. */
@@ -87,8 +88,9 @@ export class LocalService {
   private start(token: string): Promise<LocalEndpoint> {
     const script = path.join(this.options.extensionPath, 'dist', 'service.js');
     const args = [...SERVICE_EXEC_ARGV, script, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', this.options.dataDir, '--retention-days', String(this.options.retentionDays())];
-    const upstream = this.options.upstreamUrl();
-    if (upstream) args.push('--upstream', upstream);
+    const servers = this.options.modelServers();
+    for (const url of servers.upstreams) args.push('--upstream', url);
+    args.push('--discover', servers.discover ? 'on' : 'off');
     this.options.log(`Starting the built-in service: ${path.basename(process.execPath)} ${args.map((a) => path.basename(a) === a ? a : path.relative(this.options.extensionPath, a) || a).join(' ')}`);
     // The token travels in the environment, never on the command line where `ps` would show it.
     const child = spawn(process.execPath, args, {

@@ -3,6 +3,7 @@
 // a test keeps the two equal) and an answer in plain sentences. No vscode here.
 import type { ModelRecord, Organization, RoutePreview, Space, SpaceUpdateResponse } from '../api/schemas';
 import { estimateCost as costOf } from '../service/playground/pricing';
+import { money, perMillion } from '../shared/money';
 
 /** What the tools read; the extension's stores in VS Code, a client in the MCP server. */
 export interface ToolData {
@@ -88,8 +89,6 @@ export type ToolName = (typeof TOOL_SPECS)[number]['name'];
 /** A tool input that does not match its schema: the message is for the model, so it can call again. */
 export class ToolInputError extends Error {}
 
-const money = (n: number) => `$${n === 0 ? '0' : n < 0.01 ? n.toPrecision(2) : n.toFixed(2)}`;
-const perMillion = (n: number) => money(n * 1_000_000);
 const count = (n: number) => n.toLocaleString('en-US');
 
 function field<T>(input: unknown, key: string, type: 'string' | 'number', required: boolean): T | undefined {

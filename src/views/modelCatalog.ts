@@ -1,6 +1,7 @@
 // Filtering, sorting, grouping and describing the model catalogue. No vscode here: it is unit tested
 // and benchmarked with 10,000 models.
 import type { ModelRecord } from '../api/schemas';
+import { money, perMillion } from '../shared/money';
 
 export const CAPABILITIES = ['functions', 'json', 'n', 'penalties', 'stream', 'vision'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
@@ -52,6 +53,13 @@ export function arrange(models: readonly ModelRecord[], filter: ModelFilter): Pr
     .map(([provider, list]) => ({ provider, models: list.sort(compare[filter.sort]) }));
 }
 
+/** The built-in service marks models nothing here serves (no model server for them); the hosted one answers for all. */
+export const cannotAnswerHere = (m: Pick<ModelRecord, 'answers_here'>) => m.answers_here === false;
+
+/** What to do about a model that cannot answer here, as markdown with command links. */
+export const ANSWER_HERE_FIX =
+  'Start a local model server (Ollama, LM Studio, llama.cpp or vLLM) and [refresh the local models](command:llmSpaces.refreshLocalModels), or [connect to the hosted service](command:llmSpaces.connect).';
+
 export type Deprecation = { kind: 'retired' | 'soon'; date: string } | null;
 
 export function deprecationOf(m: ModelRecord, today = new Date().toISOString().slice(0, 10)): Deprecation {
@@ -59,11 +67,10 @@ export function deprecationOf(m: ModelRecord, today = new Date().toISOString().s
   return { kind: m.deprecated_on <= today ? 'retired' : 'soon', date: m.deprecated_on };
 }
 
-const money = (perUnit: number) => `$${(perUnit * 1_000_000).toFixed(perUnit * 1_000_000 < 1 ? 3 : 2)}`;
 
 export function priceLine(m: ModelRecord): string {
   const unit = m.price_unit === 'characters' ? 'M characters' : 'M tokens';
-  return `${money(m.prompt_token_cost)} in / ${money(m.completion_token_cost)} out per ${unit}${m.base_cost ? ` + $${m.base_cost} per request` : ''}`;
+  return `${perMillion(m.prompt_token_cost)} in / ${perMillion(m.completion_token_cost)} out per ${unit}${m.base_cost ? ` + ${money(m.base_cost)} per request` : ''}`;
 }
 
 export function flagsOf(m: ModelRecord): string[] {
@@ -91,6 +98,8 @@ export function modelMarkdown(m: ModelRecord, today?: string): string {
     `- $(check-all) ${CAPABILITIES.filter((c) => supports(m, c)).join(' · ') || 'no extra capabilities'}`,
     `- $(tag) ${flagsOf(m).join(' · ')}`,
   ];
+  if (m.served_by && !m.is_test_model) lines.push(`- $(server) answered by ${m.served_by}`);
+  if (cannotAnswerHere(m)) lines.push('', `$(debug-disconnect) **Cannot answer here:** nothing on this computer serves it. ${ANSWER_HERE_FIX}`);
   if (dep?.kind === 'retired') lines.push('', `$(error) **Deprecated on ${dep.date}: no longer served.**`);
   if (dep?.kind === 'soon') lines.push('', `$(warning) Deprecated: stops being served on ${dep.date}.`);
   if (m.url) lines.push('', `[More information](${m.url})`);

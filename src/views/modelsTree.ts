@@ -4,12 +4,17 @@ import * as vscode from 'vscode';
 import type { ModelRecord } from '../api/schemas';
 import type { CatalogueStore } from '../stores/catalogueStore';
 import { describeError } from '../userErrors';
-import { deprecationOf, modelMarkdown, priceLine, type ProviderGroup } from './modelCatalog';
+import { ANSWER_HERE_FIX, cannotAnswerHere, deprecationOf, modelMarkdown, priceLine, type ProviderGroup } from './modelCatalog';
 import { noteItem } from './spaceNodes';
 
 const t = vscode.l10n.t;
 
-export type ModelNode = { kind: 'provider'; group: ProviderGroup } | { kind: 'model'; model: ModelRecord } | { kind: 'unreadable'; count: number };
+export type ModelNode =
+  | { kind: 'provider'; group: ProviderGroup }
+  | { kind: 'model'; model: ModelRecord }
+  | { kind: 'unreadable'; count: number }
+  /** Nothing but the test models can answer here: says how to get real ones. */
+  | { kind: 'testOnly' };
 
 export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<ModelNode | undefined>();
@@ -37,6 +42,15 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
   }
 
   getTreeItem(node: ModelNode): vscode.TreeItem {
+    if (node.kind === 'testOnly') {
+      const item = new vscode.TreeItem(t('Only the test models answer here'));
+      item.description = t('Find Model Servers');
+      item.iconPath = new vscode.ThemeIcon('info');
+      item.tooltip = new vscode.MarkdownString(`${t('No model server was found on this computer, so the other models cannot answer.')} ${ANSWER_HERE_FIX}`, true);
+      item.command = { command: 'llmSpaces.refreshLocalModels', title: t('Refresh Local Models') };
+      item.contextValue = 'note';
+      return item;
+    }
     if (node.kind === 'unreadable') return noteItem(node.count === 1 ? t('1 model could not be read') : t('{0} models could not be read', node.count), true);
     if (node.kind === 'provider') {
       const item = new vscode.TreeItem(node.group.provider, vscode.TreeItemCollapsibleState.Collapsed);
@@ -50,10 +64,12 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
     const dep = deprecationOf(m);
     const item = new vscode.TreeItem(m.model || m.namespace);
     item.id = `model:${m.namespace}`;
-    item.description = dep?.kind === 'retired' ? t('deprecated {0}', dep.date) : dep?.kind === 'soon' ? t('until {0}', dep.date) : priceLine(m).split(' per ')[0];
+    const offline = cannotAnswerHere(m) && dep?.kind !== 'retired';
+    const price = priceLine(m).split(' per ')[0] ?? '';
+    item.description = dep?.kind === 'retired' ? t('deprecated {0}', dep.date) : offline ? t('cannot answer here · {0}', price) : dep?.kind === 'soon' ? t('until {0}', dep.date) : price;
     item.iconPath = new vscode.ThemeIcon(
-      dep?.kind === 'retired' ? 'circle-slash' : dep?.kind === 'soon' ? 'warning' : m.is_test_model ? 'beaker' : 'hubot',
-      dep?.kind === 'retired' ? new vscode.ThemeColor('list.errorForeground') : dep?.kind === 'soon' ? new vscode.ThemeColor('list.warningForeground') : undefined,
+      dep?.kind === 'retired' ? 'circle-slash' : offline ? 'debug-disconnect' : dep?.kind === 'soon' ? 'warning' : m.is_test_model ? 'beaker' : m.provider === 'local' ? 'vm' : 'hubot',
+      dep?.kind === 'retired' ? new vscode.ThemeColor('list.errorForeground') : offline ? new vscode.ThemeColor('disabledForeground') : dep?.kind === 'soon' ? new vscode.ThemeColor('list.warningForeground') : undefined,
     );
     item.contextValue = dep?.kind === 'retired' ? 'model.retired' : 'model';
     return item;
@@ -65,13 +81,19 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
   }
 
   async getChildren(node?: ModelNode): Promise<ModelNode[]> {
-    if (node?.kind === 'model' || node?.kind === 'unreadable') return [];
+    if (node && node.kind !== 'provider') return [];
     if (node?.kind === 'provider') return node.group.models.map((model) => ({ kind: 'model', model }));
     try {
       const groups = await this.store.arranged();
       const unreadable = await this.store.unreadable();
       this.view.message = groups.length ? undefined : t('No model matches the filter.');
-      return [...(unreadable ? [{ kind: 'unreadable', count: unreadable } as const] : []), ...groups.map((group): ModelNode => ({ kind: 'provider', group }))];
+      const models = await this.store.models();
+      const testOnly = models.some(cannotAnswerHere) && !models.some((m) => !m.is_test_model && !cannotAnswerHere(m));
+      return [
+        ...(testOnly ? [{ kind: 'testOnly' } as const] : []),
+        ...(unreadable ? [{ kind: 'unreadable', count: unreadable } as const] : []),
+        ...groups.map((group): ModelNode => ({ kind: 'provider', group })),
+      ];
     } catch (error) {
       this.view.message = describeError(error, t('Loading the model catalogue')).message;
       return [];

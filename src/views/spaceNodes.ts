@@ -1,6 +1,7 @@
 // The nodes of the Spaces view and how each is shown. Pure data in, TreeItem out.
 import * as vscode from 'vscode';
 import type { AssistantSummary, Conversation, ModelRecord, ModelSetting, Space, SpaceUpdateResponse } from '../api/schemas';
+import { ANSWER_HERE_FIX, cannotAnswerHere } from './modelCatalog';
 
 export type SpaceGroup = 'weights' | 'policies' | 'settings' | 'failover' | 'models' | 'conversations' | 'assistants' | 'sandbox';
 
@@ -138,9 +139,15 @@ export function toTreeItem(node: SpaceNode): vscode.TreeItem {
       const item = new vscode.TreeItem(s.namespace);
       item.id = `spaceModel:${node.spaceId}:${s.id}`;
       const inChat = isPinned(node.spaceId, s.namespace);
+      const offline = !s.globally_disabled && cannotAnswerHere(s);
       const state = s.globally_disabled ? t('deprecated') : s.active ? t('active') : t('off');
-      item.description = inChat ? t('{0} · in VS Code\'s chat', state) : state;
-      item.iconPath = new vscode.ThemeIcon(s.globally_disabled ? 'circle-slash' : s.active ? 'pass-filled' : 'circle-large-outline');
+      const described = offline ? t('{0} · cannot answer here', state) : state;
+      item.description = inChat ? t('{0} · in VS Code\'s chat', described) : described;
+      item.iconPath = new vscode.ThemeIcon(
+        s.globally_disabled ? 'circle-slash' : offline ? 'debug-disconnect' : s.active ? 'pass-filled' : 'circle-large-outline',
+        offline && s.active ? new vscode.ThemeColor('list.warningForeground') : undefined,
+      );
+      if (offline) item.tooltip = new vscode.MarkdownString(`${t('Nothing on this computer serves {0}.', s.namespace)} ${ANSWER_HERE_FIX}`, true);
       item.contextValue = (s.globally_disabled ? 'spaceModel.disabled' : s.active ? 'spaceModel.active' : 'spaceModel.inactive') + (inChat ? '.inChat' : '');
       return item;
     }

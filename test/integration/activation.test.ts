@@ -84,7 +84,14 @@ describe('activation and views', () => {
     const groups = await api.views.models.getChildren();
     const counted = groups.reduce((n, g) => n + (g.kind === 'provider' ? g.group.models.length : 0), 0);
     assert.equal(counted, all.length);
-    assert.equal(groups.length, new Set(all.map((m) => m.provider)).size);
+    assert.equal(groups.filter((g) => g.kind === 'provider').length, new Set(all.map((m) => m.provider)).size);
+    // No model server runs in this suite: the view says only the test models answer, and how to change that.
+    assert.equal(groups[0]!.kind, 'testOnly');
+    const hint = api.views.models.getTreeItem(groups[0]!);
+    assert.equal(hint.command?.command, 'llmSpaces.refreshLocalModels');
+    assert.match((hint.tooltip as vscode.MarkdownString).value, /Start a local model server .*connect to the hosted service/);
+    const gpt = all.find((m) => m.namespace === 'openai/gpt-4o-mini')!;
+    assert.match(String(api.views.models.getTreeItem({ kind: 'model', model: gpt }).description), /^cannot answer here · \$0\.15/);
     api.catalogue.setFilter({ capabilities: ['vision'], text: 'gpt' });
     const filtered = (await api.views.models.getChildren()).flatMap((g) => (g.kind === 'provider' ? g.group.models : []));
     assert.ok(filtered.length > 0 && filtered.every((m) => m.supports_vision && m.namespace.includes('gpt')));

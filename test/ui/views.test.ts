@@ -1,24 +1,83 @@
-// UI tests in a real workbench: the LLM Spaces container, its three views populated from the built-in
-// service, a saved prompt opened, edited and saved in the editor, the Spaces among VS Code's language
-// models, and a connection to the hosted service. Screenshots go to test-artifacts/ui.
+// UI tests in a real workbench: the first run with a model server on this computer (a fake Ollama on
+// its port, found by the built-in service), the LLM Spaces container, its three views populated from
+// the built-in service, a saved prompt opened, edited and saved in the editor, the Spaces among VS
+// Code's language models, and a connection to the hosted service. Screenshots go to test-artifacts/ui.
 import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { startFakeUpstream, type FakeUpstream } from '../unit/support/fakeUpstream';
 import { startHostedFake } from '../unit/support/hostedFake';
-import { openWorkbench, rowsOf, runCommand, type Workbench } from './workbench';
+import { fullRowsOf, openWorkbench, rowsOf, runCommand, type Workbench } from './workbench';
+
+/** A notification with this text, looked up in the notification center (then cleared). */
+async function notification(page: Page, text: string): Promise<void> {
+  await runCommand(page, 'Notifications: Show Notifications');
+  await page.locator('.notifications-center .notification-list-item', { hasText: text }).first().waitFor({ timeout: 30_000 });
+  await runCommand(page, 'Notifications: Clear All Notifications');
+}
 
 describe('LLM Spaces in the workbench (playwright)', function () {
   this.timeout(180_000);
   let wb: Workbench;
+  let ollama: FakeUpstream | undefined;
 
   before(async () => {
+    // Running before the workbench starts, it is there on the first run, as a user's Ollama would be.
+    ollama = await startFakeUpstream({ port: 11434, ollama: true, models: [{ id: 'llama3.2:latest', context: 131_072, capabilities: ['completion', 'tools'] }] });
     wb = await openWorkbench();
   });
   after(async () => {
+    await ollama?.close();
     await wb?.close();
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await wb.screenshot(`failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`);
+  });
+
+  it('on the first run, offers the models of the Ollama found on this computer, and the first Space routes to them', async () => {
+    const { page } = wb;
+    await page.locator('.activitybar .action-item a[aria-label^="LLM Spaces"]').click();
+    await rowsOf(page, 'Models').filter({ hasText: /^local/ }).first().click();
+    const llama = fullRowsOf(page, 'Models').filter({ hasText: 'llama3.2' }).first();
+    await llama.waitFor({ timeout: 60_000 });
+    assert.match(await llama.innerText(), /\$0\.00 in \/ \$0\.00 out/);
+    assert.doesNotMatch(await llama.innerText(), /cannot answer here/);
+    await rowsOf(page, 'Models').filter({ hasText: /^local/ }).first().click();
+    await rowsOf(page, 'Models').filter({ hasText: /^openai/ }).first().click();
+    await fullRowsOf(page, 'Models').filter({ hasText: 'gpt-4o-mini' }).filter({ hasText: 'cannot answer here' }).first().waitFor();
+    await wb.screenshot('00-first-run-models');
+    await rowsOf(page, 'Models').filter({ hasText: /^openai/ }).first().click();
+
+    const client = await wb.service();
+    const first = (await client.listSpaces()).items.find((s) => s.name === 'My first Space')!;
+    assert.equal(first.description, 'Routes to llama3.2, the model that answers here.');
+    await rowsOf(page, 'Spaces').filter({ hasText: 'My first Space' }).first().click();
+    await rowsOf(page, 'Spaces').filter({ hasText: /^Models/ }).first().click();
+    await fullRowsOf(page, 'Spaces').filter({ hasText: 'local/llama3.2' }).filter({ hasText: 'active' }).first().waitFor();
+    await wb.screenshot('00-first-run-space');
+    await rowsOf(page, 'Spaces').filter({ hasText: 'My first Space' }).first().click();
+  });
+
+  it('says so when the model server is gone, after Refresh Local Models', async () => {
+    const { page } = wb;
+    await ollama!.close();
+    ollama = undefined;
+    await runCommand(page, 'LLM Spaces: Refresh Local Models');
+    await rowsOf(page, 'Models').filter({ hasText: 'Only the test models answer here' }).waitFor({ timeout: 30_000 });
+    await notification(page, 'No model server answers on this computer');
+    await rowsOf(page, 'Models').filter({ hasText: /^local/ }).first().click();
+    await fullRowsOf(page, 'Models').filter({ hasText: 'llama3.2' }).filter({ hasText: 'cannot answer here' }).first().waitFor();
+    await wb.screenshot('00-first-run-server-gone');
+    // Back again, found by the next refresh.
+    ollama = await startFakeUpstream({ port: 11434, ollama: true, models: [{ id: 'llama3.2:latest', context: 131_072 }] });
+    await runCommand(page, 'LLM Spaces: Refresh Local Models');
+    await fullRowsOf(page, 'Models').filter({ hasText: 'llama3.2' }).filter({ hasNotText: 'cannot answer here' }).first().waitFor();
+    await rowsOf(page, 'Models').filter({ hasText: 'Only the test models answer here' }).waitFor({ state: 'detached' });
+    await notification(page, 'Found Ollama (port 11434): 1 model');
+    await rowsOf(page, 'Models').filter({ hasText: /^local/ }).first().click();
   });
 
   it('opens the LLM Spaces container with Spaces, Prompts and Models populated', async () => {
     const { page } = wb;
-    await page.locator('.activitybar .action-item a[aria-label^="LLM Spaces"]').click();
     await rowsOf(page, 'Spaces').filter({ hasText: 'My first Space' }).first().waitFor({ timeout: 60_000 });
     const client = await wb.service();
     const prompts = await client.listPrompts('all');
@@ -91,7 +150,7 @@ describe('LLM Spaces in the workbench (playwright)', function () {
     for (const space of spaces) await rows.filter({ hasText: space.name! }).first().waitFor({ timeout: 60_000 });
     const mine = rows.filter({ hasText: 'My first Space' }).filter({ hasNotText: 'Current' }).first();
     const label = await mine.locator('xpath=..').getAttribute('aria-label');
-    assert.match(label ?? '', /^My first Space from LLM Spaces\. Context size: \d+K tokens\./);
+    assert.match(label ?? '', /^My first Space from LLM Spaces\. Context size: [\d.]+[KM] tokens\./);
     await rows.filter({ hasText: 'Current Space (My first Space)' }).waitFor();
     await wb.screenshot('05-chat-language-models');
     await page.keyboard.press('Escape');

@@ -106,3 +106,8 @@ export async function runCommand(page: Page, title: string): Promise<void> {
 export function rowsOf(page: Page, viewTitle: string) {
   return page.locator(`.pane:has(.pane-header[aria-label^="${viewTitle}"]) .monaco-list-row .label-name`);
 }
+
+/** The whole rows of one view (label and description), for what a row says beside its label. */
+export function fullRowsOf(page: Page, viewTitle: string) {
+  return page.locator(`.pane:has(.pane-header[aria-label^="${viewTitle}"]) .monaco-list-row`);
+}

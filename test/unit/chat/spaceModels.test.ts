@@ -46,7 +46,7 @@ describe('chat model entries', () => {
   it('writes one price, or a band', () => {
     assert.equal(band([3, 3]), '$3.00');
     assert.equal(band([0.1, 12]), '$0.10–$12.00');
-    assert.equal(band([0, 0.005]), '$0–$0.0050');
+    assert.equal(band([0, 0.005]), '$0.00–$0.0050');
   });
 });
 

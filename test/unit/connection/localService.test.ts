@@ -21,7 +21,7 @@ function window(dataDir: string, overrides: Partial<LocalServiceOptions> = {}) {
     dataDir,
     getToken: async () => token,
     storeToken: async (t) => void (token = t),
-    upstreamUrl: () => undefined,
+    modelServers: () => ({ upstreams: [], discover: false }),
     retentionDays: () => 90,
     log: () => undefined,
     onExit: (code) => exits.push(code),
@@ -50,7 +50,7 @@ describe('built-in service lifecycle (LocalService)', function () {
     await client.close();
 
     // Another window: same data folder and (shared secret storage) the same token.
-    const second = new LocalService({ extensionPath: ROOT, dataDir: dir, getToken: async () => first.token(), storeToken: async () => undefined, upstreamUrl: () => undefined, retentionDays: () => 90, log: () => undefined, onExit: () => undefined });
+    const second = new LocalService({ extensionPath: ROOT, dataDir: dir, getToken: async () => first.token(), storeToken: async () => undefined, modelServers: () => ({ upstreams: [], discover: false }), retentionDays: () => 90, log: () => undefined, onExit: () => undefined });
     const b = await second.ensure();
     assert.deepEqual([b.url, b.pid], [a.url, a.pid], 'connects to the running service');
 
@@ -86,7 +86,7 @@ describe('built-in service lifecycle (LocalService)', function () {
   it('hands the upstream setting to the service as --upstream', async () => {
     const upstream = await startFakeUpstream();
     const dir = tempDir();
-    const w = window(dir, { upstreamUrl: () => upstream.url });
+    const w = window(dir, { modelServers: () => ({ upstreams: [upstream.url], discover: false }) });
     const endpoint = await w.service.ensure();
     const client = new LlmSpacesClient({ baseUrl: endpoint.url, token: () => endpoint.token });
     const appId = (await client.listSpaces()).items[0]!.id;

@@ -8,7 +8,7 @@ import { describeEstimate, promptCost } from '../../../src/webview-ui/playground
 import { changesBetween, valuesOf } from '../../../src/webview-ui/spaceSettings/settingsSpecs';
 
 const model = (namespace: string, promptCost: number, byCharacters = false): ModelBrief => ({
-  namespace, model: namespace.split('/')[1]!, provider: namespace.split('/')[0]!, vision: false, promptCost, completionCost: promptCost * 2, baseCost: 0, byCharacters, contextWindow: 8000, deprecatedOn: null,
+  namespace, model: namespace.split('/')[1]!, provider: namespace.split('/')[0]!, vision: false, promptCost, completionCost: promptCost * 2, baseCost: 0, byCharacters, contextWindow: 8000, deprecatedOn: null, answersHere: true, tools: false,
 });
 
 describe('Send Selection: the fenced block', () => {
@@ -50,7 +50,7 @@ describe('the estimate before sending', () => {
 
   it('gives the range over the active models when routing', () => {
     const text = 'x'.repeat(4000);
-    assert.equal(describeEstimate(text, undefined, [model('a/cheap', 0.000001), model('b/dear', 0.001)]), '≈ 1,000 prompt tokens · $0.001000–$1.00 across 2 active models (routing)');
+    assert.equal(describeEstimate(text, undefined, [model('a/cheap', 0.000001), model('b/dear', 0.001)]), '≈ 1,000 prompt tokens · $0.0010–$1.00 across 2 active models (routing)');
     assert.match(describeEstimate(text, undefined, []), /no active model/);
   });
 });
