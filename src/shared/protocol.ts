@@ -48,6 +48,8 @@ export const PlaygroundCalls = {
   attach: z.object({ kind: AttachmentKind }),
   attachUris: z.object({ kind: AttachmentKind, uris: z.array(z.string().max(4000)).min(1).max(20) }),
   codeAction: z.object({ action: z.enum(['copy', 'insert', 'replace']), code: z.string().max(2_000_000) }),
+  /** Opens VS Code's quick pick of models (prices, context, state); answers the namespace, '' for routing, null if dismissed. */
+  pickModel: z.object({ appId: Id.nullable(), current: z.string().max(300) }),
   openLink: z.object({ href: z.url({ protocol: /^https?$/, error: 'only http and https links open' }) }),
 } satisfies Calls;
 
@@ -63,6 +65,9 @@ export interface ModelBrief {
   byCharacters: boolean;
   contextWindow: number;
   deprecatedOn: string | null;
+  /** False when nothing serves it where the service runs (no model server for it). */
+  answersHere: boolean;
+  tools: boolean;
 }
 
 export interface PlaygroundContext {
@@ -126,6 +131,7 @@ export interface PlaygroundResults {
   attach: Attachment[];
   attachUris: Attachment[];
   codeAction: null;
+  pickModel: string | null;
   openLink: null;
 }
 

@@ -34,13 +34,19 @@ const stopButton = h('vscode-button', { secondary: true, hidden: true, title: 'S
 const renameButton = h('vscode-button', { secondary: true, title: 'Rename the conversation' }, 'Rename…');
 const newButton = h('vscode-button', { secondary: true, title: 'Start a new conversation' }, 'New Chat');
 const renameBox = h('div', { class: 'rename', hidden: true });
+const chooseModelButton = h('vscode-button', { secondary: true, class: 'choose-model', title: 'Choose a model, with its price, context window and capabilities' }, 'Choose…');
 const attachImage = h('vscode-button', { secondary: true }, 'Attach Image…');
 const transcript = new Transcript(h('section', { class: 'transcript', role: 'log', 'aria-label': 'Conversation' }), {
   code: (action, code) => void call('codeAction', { action, code }).then(() => action === 'copy' && say('Copied.')),
   link: (href) => void call('openLink', { href }),
 });
 
-const persist = () => channel.setState<Saved>({ ...state, turns, images: small(state.images), files: small(state.files) });
+const persist = () => {
+  channel.setState<Saved>({ ...state, turns, images: small(state.images), files: small(state.files) });
+  // Rename is for a conversation that exists: not before the first prompt of a new one.
+  renameButton.toggleAttribute('disabled', !state.conversation);
+  renameButton.title = state.conversation ? `Rename “${state.conversation.name}”` : 'A new conversation gets its name from its first prompt; rename it after that.';
+};
 /** Attachments survive a reload only while small: VS Code keeps webview state in memory. */
 const small = (list: Attachment[]) => (list.reduce((n, a) => n + a.dataUrl.length, 0) < 4_000_000 ? list : []);
 const say = (text: string) => (status.textContent = text);
@@ -56,7 +62,18 @@ async function call<K extends keyof PlaygroundResults & string>(method: K, param
   }
 }
 
+/** VS Code's quick pick of models: prices, context windows, what is active, what cannot answer here. */
+async function chooseModel(): Promise<void> {
+  const chosen = await call('pickModel', { appId: state.appId, current: state.model });
+  if (chosen === null || chosen === undefined) return;
+  (form.model.control as unknown as { value: string }).value = chosen;
+  form.read();
+  refreshEstimate();
+  persist();
+}
+
 function layout(): void {
+  form.model.row.insertBefore(chooseModelButton, form.model.error);
   const options = h('vscode-collapsible', { title: 'Options', class: 'options' }, h('div', { class: 'grid' }, ...[form.temperature, form.maxTokens, form.assistant, form.version, form.parent, form.plugins].map((f) => f.row)));
   const attach = (kind: 'images' | 'files', b: HTMLElement) => {
     b.addEventListener('click', () => void call('attach', { kind }).then((list) => list && addAttachments(kind, list)));
@@ -174,7 +191,9 @@ function stop(): void {
 async function chooseConversation(id: string): Promise<void> {
   if (!state.appId) return;
   if (!id) return newChat();
-  const name = space?.conversations.find((c) => c.id === id)?.name ?? state.conversation?.name ?? id;
+  // Its own name: from the Space's list, else as its option shows it (never the one open before).
+  const option = [...form.conversation.control.querySelectorAll('vscode-option')].find((o) => o.getAttribute('value') === id);
+  const name = space?.conversations.find((c) => c.id === id)?.name ?? option?.textContent?.trim() ?? '';
   const loaded = await call('loadConversation', { appId: state.appId, conversationId: id });
   if (!loaded) return;
   state.conversation = { id, name };
@@ -237,6 +256,7 @@ function wire(): void {
     void loadSpace();
   });
   form.model.control.addEventListener('change', () => (form.read(), refreshEstimate(), persist()));
+  chooseModelButton.addEventListener('click', () => void chooseModel());
   form.conversation.control.addEventListener('change', () => void chooseConversation((form.conversation.control as unknown as { value: string }).value));
   form.assistant.control.addEventListener('change', () => {
     form.read();

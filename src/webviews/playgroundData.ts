@@ -16,6 +16,8 @@ export function modelBrief(m: ModelRecord): ModelBrief {
     byCharacters: m.price_unit === 'characters',
     contextWindow: m.context_window,
     deprecatedOn: m.deprecated_on ?? null,
+    answersHere: m.answers_here !== false,
+    tools: m.supports_functions,
   };
 }
 

@@ -11,7 +11,8 @@ import { isMissingEndpoint } from '../api/errors';
 import { PlaygroundCalls, type Handlers, type PlaygroundEvent, type PlaygroundResults } from '../shared/protocol';
 import { readAttachments } from './attachments';
 import { applyCode } from './codeActions';
-import { modelBrief, replyInfo, spaceBrief, turnsOf } from './playgroundData';
+import { modelQuickPick as pickModel } from './modelQuickPick';
+import { activeModels, modelBrief, replyInfo, spaceBrief, turnsOf } from './playgroundData';
 import { WebviewChannel, type ChannelDeps } from './webviewChannel';
 import { PanelHost } from './panelHost';
 import { webviewHtml } from './webviewShell';
@@ -143,6 +144,12 @@ export class PlaygroundPanel extends PanelHost {
       codeAction: async ({ action, code }) => {
         await applyCode(action, code, this.lastEditor());
         return null;
+      },
+      pickModel: async ({ appId, current }) => {
+        const [models, view] = await Promise.all([this.s.catalogue.models(), appId ? this.s.spaces.detail(appId).catch(() => undefined) : undefined]);
+        const active = new Set(view ? activeModels(view) : []);
+        const chosen = await pickModel(models.filter((m) => m.is_chat).map((m) => ({ ...modelBrief(m), active: active.has(m.namespace) })), current);
+        return chosen ?? null;
       },
       openLink: async ({ href }) => {
         await vscode.env.openExternal(vscode.Uri.parse(href, true));

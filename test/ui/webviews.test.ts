@@ -122,6 +122,30 @@ describe('LLM Spaces webviews (playwright)', function () {
     await wb.screenshot('12b-playground-after-reload');
   });
 
+  it("picks a model from VS Code's quick pick, with prices and state, the exact name ranked first", async () => {
+    const { page } = wb;
+    const frame = webview(page);
+    await frame.locator('.choose-model').click();
+    const input = page.locator('.quick-input-widget input');
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Choose the model' }).waitFor();
+    // With nothing typed: the Space's active models first, each with its price and state.
+    const rows = page.locator('.quick-input-list .monaco-list-row');
+    await rows.filter({ hasText: 'test/echo' }).filter({ hasText: 'active in this Space' }).first().waitFor();
+    await input.fill('gpt-4o-mini');
+    await rows.first().filter({ hasText: 'openai/gpt-4o-mini' }).waitFor();
+    const first = await rows.first().innerText();
+    assert.match(first, /\$0\.15 in · \$0\.60 out per M tokens · 128K context/);
+    assert.match(first, /cannot answer here/, 'no model server for it in this test');
+    assert.ok((await rows.count()) >= 2, 'the fine-tune is offered too, after the exact name');
+    await wb.screenshot('12c-model-picker');
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    await frame.locator('[data-path="prompt"] textarea').fill('How much?');
+    await frame.locator('.estimate', { hasText: 'at openai/gpt-4o-mini' }).waitFor();
+    assert.equal(await frame.locator('[data-path="model"]').evaluate((el) => (el as unknown as { value: string }).value), 'openai/gpt-4o-mini');
+    await wb.screenshot('12d-model-chosen');
+  });
+
   it('changes a routing weight in the Space settings editor and saves it to the service', async () => {
     const { page } = wb;
     await closeAllEditors(page);
