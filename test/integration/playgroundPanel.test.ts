@@ -141,6 +141,22 @@ describe('playground panel', () => {
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
+  it('inserts at the cursor of a file hidden behind the playground in the same editor group, and shows the file', async () => {
+    const doc = await vscode.workspace.openTextDocument({ content: 'one\ntwo\n', language: 'typescript' });
+    const editor = await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+    editor.selection = new vscode.Selection(1, 0, 1, 0);
+    // The playground opens over the file in its group: the file's editor is no longer visible.
+    panel.panel.reveal(vscode.ViewColumn.One);
+    await waitFor(() => !vscode.window.visibleTextEditors.some((e) => e.document === doc), 'the file to be hidden behind the playground');
+    const inserted = await callWebview(panel.channel, 'codeAction', { action: 'insert', code: 'inserted\n' });
+    assert.ok(inserted.ok, inserted.error?.message);
+    assert.equal(doc.getText(), 'one\ninserted\ntwo\n');
+    await waitFor(() => vscode.window.visibleTextEditors.some((e) => e.document === doc), 'the file to be shown beside the playground');
+    assert.ok(panel.panel.visible, 'the playground stays in view');
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
   it('refuses to attach a file from outside the workspace by a dropped uri', async () => {
     const outside = await callWebview(panel.channel, 'attachUris', { kind: 'files', uris: [vscode.Uri.file('/etc/hostname').toString()] });
     assert.equal(outside.ok, false);
