@@ -136,9 +136,13 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
       }
       await new Promise((resolve) => setTimeout(resolve, 300));
       // The built-in service outlives a killed extension host by design (other windows may use it);
-      // a test's server takes its service along.
+      // this server's windows are all gone, so it goes too, and its lock with it (it finishes what it
+      // is answering first: up to 5 s).
       const lock = readLock(serviceDataDir(server));
-      if (!options.keep && lock && isAlive(lock.pid)) process.kill(lock.pid, 'SIGTERM');
+      if (lock && isAlive(lock.pid)) {
+        process.kill(lock.pid, 'SIGTERM');
+        for (const deadline = Date.now() + 8000; isAlive(lock.pid) && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       if (!options.keep) rmSync(tmp, { recursive: true, force: true });
     },
   };

@@ -1,22 +1,45 @@
 // `npm start`: VS Code (code-server) in the browser with this extension loaded from the working tree,
-// its built-in service, and a small sample workspace. Prints the URL and runs until Ctrl-C. Data (the
-// built-in service's database included) persists in .tmp/workbench between starts.
+// its built-in service, and a small sample workspace. Prints the URL and runs until Ctrl-C, which stops
+// VS Code and the built-in service. Data (the built-in service's database included) persists between
+// starts outside the clone, so that Git in the sample workspace does not find this repository.
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { ROOT, remoteUri, startCodeServer, workbenchUrl } from './codeServer';
+import { ROOT, remoteUri, serviceDataDir, startCodeServer, workbenchUrl } from './codeServer';
+
+/** Where `npm start` keeps VS Code's profile, the sample workspace and the service's data. */
+export const START_HOME = process.env.LLM_SPACES_START_HOME ?? path.join(process.env.XDG_DATA_HOME ?? path.join(os.homedir(), '.local', 'share'), 'llm-spaces-dev');
 
 async function main(): Promise<void> {
-  const home = path.join(ROOT, '.tmp', 'workbench');
+  const home = START_HOME;
   const workspace = path.join(home, 'sample-workspace');
   if (!existsSync(workspace)) {
     mkdirSync(workspace, { recursive: true });
     cpSync(path.join(ROOT, 'test/fixtures/workspace'), workspace, { recursive: true });
   }
-  const port = process.env.PORT ? Number(process.env.PORT) : 8080;
+  const port = process.env.PORT ? Number(process.env.PORT) : 8088;
   const server = await startCodeServer({ home, port, keep: true });
   const url = workbenchUrl(server, workspace, [['extensionDevelopmentPath', remoteUri(server, ROOT)], ['skipWelcome', 'true']]);
-  console.log(`\nLLM Spaces is running in VS Code at:\n\n  ${url}\n\nOpen the LLM Spaces icon in the activity bar. The built-in service starts with it. Ctrl-C stops everything.\n`);
-  const stop = () => void server.stop().then(() => process.exit(0));
+  console.log(
+    [
+      '',
+      'LLM Spaces is running in VS Code. Open this whole URL in your browser (it opens the sample workspace with the extension loaded):',
+      '',
+      `  ${url}`,
+      '',
+      'Then click the LLM Spaces icon in the activity bar: the built-in service starts with it.',
+      `Data (VS Code's profile, the sample workspace, the service's database in ${serviceDataDir(server)}) is kept in ${home}; delete that folder to start afresh.`,
+      'Ctrl-C stops VS Code and the built-in service.',
+      '',
+    ].join('\n'),
+  );
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    console.log('Stopping VS Code and the built-in service…');
+    void server.stop().then(() => process.exit(0));
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }
