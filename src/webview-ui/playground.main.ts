@@ -13,7 +13,7 @@ import { markFields } from './fields';
 import { CallFailed, HostChannel } from './hostChannel';
 import { conversationName } from '../shared/conversationName';
 import { acceptDrops } from './playground/dropTarget';
-import { describeEstimate } from './playground/estimate';
+import { describeEstimate, estimateTokens } from './playground/estimate';
 import { PlaygroundForm, initialState, type PlaygroundState } from './playground/playgroundForm';
 import { Transcript, type LiveTurn } from './playground/transcript';
 
@@ -39,6 +39,10 @@ const attachImage = h('vscode-button', { secondary: true }, 'Attach Image…');
 const transcript = new Transcript(h('section', { class: 'transcript', role: 'log', 'aria-label': 'Conversation' }), {
   code: (action, code) => void call('codeAction', { action, code }).then(() => action === 'copy' && say('Copied.')),
   link: (href) => void call('openLink', { href }),
+  costOf: (text) => {
+    const model = form.chosenModel();
+    return model && (model.byCharacters ? text.length : estimateTokens(text)) * model.completionCost;
+  },
 });
 
 const persist = () => {
@@ -123,6 +127,26 @@ async function loadSpace(): Promise<void> {
   refreshEstimate();
 }
 
+/** Whether the status line is about field errors (so that fixing them clears it). */
+let fieldsStatus = false;
+
+/**
+ * Checks the typed fields as the user types: temperature and max tokens always, any other field only
+ * if it shows an error from Send (so that fixing it clears it, and an untouched prompt is not nagged).
+ */
+function checkAsTyped(): void {
+  form.read();
+  const check = form.body(state.conversation?.id ?? null);
+  const errors = check.ok ? {} : check.errors;
+  const shown = new Set(form.all.filter((f) => f.error.textContent).map((f) => f.path));
+  const live = Object.fromEntries(Object.entries(errors).filter(([path]) => ['temperature', 'max_tokens'].includes(path) || shown.has(path.split(/[.[]/)[0]!)));
+  const rest = markFields(form.all, live);
+  if (fieldsStatus && Object.keys(live).length === 0) {
+    say('');
+    fieldsStatus = false;
+  } else if (rest.length) say(rest.join('; '));
+}
+
 async function send(): Promise<void> {
   if (streaming) return;
   form.read();
@@ -130,6 +154,7 @@ async function send(): Promise<void> {
   if (!check.ok) {
     const rest = markFields(form.all, check.errors);
     say(rest.length ? rest.join('; ') : 'Some fields need attention.');
+    fieldsStatus = true;
     return;
   }
   markFields(form.all, {});
@@ -264,7 +289,8 @@ function wire(): void {
     persist();
   });
   for (const f of [form.temperature, form.maxTokens, form.version, form.parent, form.plugins]) f.control.addEventListener('change', () => (form.read(), persist()));
-  form.prompt.control.addEventListener('input', () => (form.read(), refreshEstimate(), persist()));
+  for (const f of [form.temperature, form.maxTokens, form.parent, form.plugins]) f.control.addEventListener('input', checkAsTyped);
+  form.prompt.control.addEventListener('input', () => (form.read(), refreshEstimate(), persist(), fieldsStatus && checkAsTyped()));
   sendButton.addEventListener('click', () => void send());
   stopButton.addEventListener('click', stop);
   renameButton.addEventListener('click', startRename);
@@ -303,6 +329,12 @@ channel.onEvent((event) => {
     setValue(form.space.control, event.appId);
     newChat();
     void loadSpace();
+  } else if (event.type === 'useModel') {
+    // Kept in the state too: the model list may not be filled yet, and picks it from there.
+    state.model = event.namespace;
+    setValue(form.model.control, event.namespace);
+    refreshEstimate();
+    persist();
   }
 });
 

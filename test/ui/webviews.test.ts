@@ -146,6 +146,20 @@ describe('LLM Spaces webviews (playwright)', function () {
     await wb.screenshot('12d-model-chosen');
   });
 
+  it('checks the temperature as it is typed, and clears the message once it is fixed', async () => {
+    const frame = webview(wb.page);
+    await frame.locator('vscode-collapsible.options').click();
+    const temperature = frame.locator('[data-path="temperature"] input');
+    await temperature.fill('3');
+    const error = frame.locator('.field:has([data-path="temperature"]) .field-error');
+    await error.filter({ hasText: 'must be between 0 and 1' }).waitFor();
+    await wb.screenshot('12e-temperature-checked-as-typed');
+    await temperature.fill('0.3');
+    await error.filter({ hasText: /^$/ }).waitFor({ state: 'attached' });
+    assert.equal(await error.innerText(), '');
+    await temperature.fill('');
+  });
+
   it('changes a routing weight in the Space settings editor and saves it to the service', async () => {
     const { page } = wb;
     await closeAllEditors(page);

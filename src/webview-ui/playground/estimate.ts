@@ -20,3 +20,10 @@ export function describeEstimate(text: string, chosen: ModelBrief | undefined, r
   const range = low === high ? money(low) : `${money(low)}–${money(high)}`;
   return `${tokens} · ${range} across ${routable.length} active model${routable.length === 1 ? '' : 's'} (routing)`;
 }
+
+/** What a stopped reply had cost so far: its tokens, and their price where the model is known. */
+export function stoppedNote(text: string, cost: number | undefined): string {
+  if (!text) return 'Stopped before the first tokens.';
+  const tokens = `≈ ${estimateTokens(text).toLocaleString('en-US')} tokens`;
+  return `Stopped after ${tokens}${cost === undefined ? '' : `, worth ≈ ${money(cost)} at the model's price`}.`;
+}

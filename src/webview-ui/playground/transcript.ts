@@ -3,11 +3,14 @@
 import type { ReplyInfo, Turn } from '../../shared/protocol';
 import { fill, h } from '../dom';
 import { money } from '../values';
+import { stoppedNote } from './estimate';
 import { renderMarkdown } from '../markdown';
 
 export interface TranscriptActions {
   code(action: 'copy' | 'insert' | 'replace', code: string): void;
   link(href: string): void;
+  /** What this much reply text costs at the model chosen; undefined when routing chooses. */
+  costOf?(text: string): number | undefined;
 }
 
 /** A turn whose reply is still streaming in. */
@@ -69,6 +72,7 @@ export class Transcript {
       },
       append: (delta, at) => {
         if (!text && at !== undefined) firstAt = at;
+        if (!text) meta.textContent = 'Receiving the reply…';
         text += delta;
         if (!frame) frame = requestAnimationFrame(paint);
       },
@@ -88,7 +92,7 @@ export class Transcript {
         frames.stop();
         reply.removeAttribute('aria-busy');
         this.fillReply(reply, text);
-        meta.replaceWith(h('footer', { class: stopped ? 'meta' : 'meta error', role: 'alert' }, stopped ? 'Stopped.' : message));
+        meta.replaceWith(h('footer', { class: stopped ? 'meta' : 'meta error', role: 'alert' }, stopped ? stoppedNote(text, this.actions.costOf?.(text)) : message));
       },
     };
   }
@@ -161,3 +165,4 @@ function metaOf(r: ReplyInfo): HTMLElement {
     r.warning ? h('div', { class: 'warning', role: 'note' }, `⚠ ${r.warning}`) : null,
   );
 }
+

@@ -2,6 +2,7 @@
 // matches; each model described with its price, context, state and capabilities; one money format.
 import assert from 'node:assert/strict';
 import { money, perMillion } from '../../../src/shared/money';
+import { stoppedNote } from '../../../src/webview-ui/playground/estimate';
 import { contextLabel, describeModel, matchRank, rankModels, type PickerModel } from '../../../src/webviews/modelPicker';
 
 const model = (namespace: string, extra: Partial<PickerModel> = {}): PickerModel => ({
@@ -71,5 +72,13 @@ describe('the playground model picker', () => {
       ['$0.00', '$12.50', '$0.60', '$0.15', '$0.075', '$0.0042', '$0.00017', '-$2.50'],
     );
     assert.equal(perMillion(0.15 / 1e6), '$0.15');
+  });
+});
+
+describe('a stopped reply', () => {
+  it('says how far it got and what that is worth at the chosen model', () => {
+    assert.equal(stoppedNote('', undefined), 'Stopped before the first tokens.');
+    assert.equal(stoppedNote('x'.repeat(400), 0.6 / 1e6 * 100), "Stopped after ≈ 100 tokens, worth ≈ $0.000060 at the model's price.");
+    assert.equal(stoppedNote('x'.repeat(40), undefined), 'Stopped after ≈ 10 tokens.');
   });
 });
