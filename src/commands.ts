@@ -45,6 +45,9 @@ export const COMMANDS = {
   'llmSpaces.copyNamespace': [models.copyNamespace, 'Copying the namespace'],
   'llmSpaces.refreshModels': [models.refreshModels, 'Refreshing models'],
   'llmSpaces.refreshLocalModels': [models.refreshLocalModels, 'Looking for model servers'],
+  'llmSpaces.openModelInPlayground': [models.openModelInPlayground, 'Opening the model in the playground'],
+  'llmSpaces.showModelsAsList': [models.showModelsAsList, 'Showing the models as one list'],
+  'llmSpaces.groupModelsByProvider': [models.groupModelsByProvider, 'Grouping the models by provider'],
 } satisfies Record<string, [Handler, string]>;
 
 export type CommandId = keyof typeof COMMANDS;

@@ -34,7 +34,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const promptStore = new PromptStore(connection);
   const promptFs = new PromptFileSystem(promptStore, connection);
   const spaces = new SpacesStore(connection, context.globalState);
-  const catalogue = new CatalogueStore(connection);
+  const catalogue = new CatalogueStore(connection, context.globalState);
   const organization = new OrganizationStore(connection);
   const services: Services = {
     connection,
@@ -46,7 +46,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     promptStore,
     promptFs,
     views: {
-      spaces: new SpacesTree(spaces),
+      spaces: new SpacesTree(spaces, catalogue),
       prompts: new PromptsTree(connection, promptStore, context.globalState),
       models: new ModelsTree(catalogue),
     },

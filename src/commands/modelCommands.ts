@@ -1,7 +1,7 @@
 // Filtering, sorting and copying in the Models view.
 import * as vscode from 'vscode';
 import type { Services } from '../services';
-import { CAPABILITIES, type ModelSort } from '../views/modelCatalog';
+import { CAPABILITIES, CAPABILITY_WORDS, type ModelSort } from '../views/modelCatalog';
 import type { ModelNode } from '../views/modelsTree';
 
 const t = vscode.l10n.t;
@@ -13,10 +13,10 @@ export async function filterModels(s: Services): Promise<void> {
 
 export async function filterCapabilities(s: Services): Promise<void> {
   const picks = await vscode.window.showQuickPick(
-    CAPABILITIES.map((c) => ({ label: c, picked: s.catalogue.filter.capabilities.includes(c) })),
-    { title: t('Only models that support…'), canPickMany: true },
+    CAPABILITIES.map((c) => ({ label: CAPABILITY_WORDS[c].label, detail: CAPABILITY_WORDS[c].detail, capability: c, picked: s.catalogue.filter.capabilities.includes(c) })),
+    { title: t('Only models that…'), canPickMany: true },
   );
-  if (picks) s.catalogue.setFilter({ capabilities: picks.map((p) => p.label as (typeof CAPABILITIES)[number]) });
+  if (picks) s.catalogue.setFilter({ capabilities: picks.map((p) => p.capability) });
 }
 
 export async function sortModels(s: Services): Promise<void> {
@@ -29,6 +29,14 @@ export async function sortModels(s: Services): Promise<void> {
 }
 
 export const clearModelFilter = (s: Services) => s.catalogue.setFilter({ text: '', capabilities: [] });
+export const showModelsAsList = (s: Services) => s.catalogue.setFilter({ flat: true });
+export const groupModelsByProvider = (s: Services) => s.catalogue.setFilter({ flat: false });
+
+/** Opens the playground (the one used last, or a new one) with this model chosen. */
+export function openModelInPlayground(s: Services, node: ModelNode | undefined): void {
+  if (node?.kind !== 'model') return;
+  s.webviews.useModelInPlayground(node.model.namespace);
+}
 export const refreshModels = (s: Services) => s.catalogue.reload();
 
 export async function copyNamespace(_s: Services, node: ModelNode): Promise<void> {

@@ -1,21 +1,27 @@
-// The model catalogue for every surface: read once per connection, with the filter and sort the
-// Models view shows it under.
+// The model catalogue for every surface: read once per connection, with the filter, sort and layout
+// the Models view shows it under (kept across reloads).
 import * as vscode from 'vscode';
 import { unreadableIn } from '../api/leftOut';
 import type { ModelRecord } from '../api/schemas';
 import type { Connection } from '../connection/connection';
-import { arrange, type ModelFilter, type ProviderGroup } from '../views/modelCatalog';
+import { CAPABILITIES, arrange, arrangeFlat, type ModelFilter, type ProviderGroup } from '../views/modelCatalog';
+
+const FILTER_KEY = 'llmSpaces.models.filter';
 
 export class CatalogueStore implements vscode.Disposable {
   private loaded: Promise<ModelRecord[]> | undefined;
-  readonly filter: ModelFilter = { text: '', capabilities: [], sort: 'name' };
+  readonly filter: ModelFilter = { text: '', capabilities: [], sort: 'name', flat: false };
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when the catalogue was dropped or replaced, or the filter changed. */
   readonly onDidChange = this.changed.event;
   private readonly subscription: vscode.Disposable;
 
-  constructor(private readonly connection: Connection) {
+  constructor(
+    private readonly connection: Connection,
+    private readonly memento?: vscode.Memento,
+  ) {
     this.subscription = connection.onDidNeedRefresh(() => this.reload());
+    Object.assign(this.filter, savedFilter(memento?.get<unknown>(FILTER_KEY)));
   }
 
   /** The whole catalogue. */
@@ -35,6 +41,11 @@ export class CatalogueStore implements vscode.Disposable {
     return arrange(await this.models(), this.filter);
   }
 
+  /** The catalogue under the current filter as one list across providers. */
+  async arrangedFlat(): Promise<ModelRecord[]> {
+    return arrangeFlat(await this.models(), this.filter);
+  }
+
   /** Reads the catalogue again at the next use. */
   reload(): void {
     this.loaded = undefined;
@@ -49,6 +60,7 @@ export class CatalogueStore implements vscode.Disposable {
 
   setFilter(change: Partial<ModelFilter>): void {
     Object.assign(this.filter, change);
+    void this.memento?.update(FILTER_KEY, { ...this.filter });
     this.changed.fire();
   }
 
@@ -56,4 +68,16 @@ export class CatalogueStore implements vscode.Disposable {
     this.subscription.dispose();
     this.changed.dispose();
   }
+}
+
+/** A filter saved by an earlier version or by hand: only what is still valid is taken. */
+function savedFilter(saved: unknown): Partial<ModelFilter> {
+  if (!saved || typeof saved !== 'object') return {};
+  const s = saved as Record<string, unknown>;
+  return {
+    ...(typeof s.text === 'string' ? { text: s.text.slice(0, 200) } : {}),
+    ...(Array.isArray(s.capabilities) ? { capabilities: CAPABILITIES.filter((c) => (s.capabilities as unknown[]).includes(c)) } : {}),
+    ...(s.sort === 'name' || s.sort === 'price' || s.sort === 'context' ? { sort: s.sort } : {}),
+    ...(typeof s.flat === 'boolean' ? { flat: s.flat } : {}),
+  };
 }

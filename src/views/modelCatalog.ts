@@ -11,7 +11,19 @@ export interface ModelFilter {
   text: string;
   capabilities: Capability[];
   sort: ModelSort;
+  /** One list across providers (to answer "what is cheapest?") instead of a group per provider. */
+  flat: boolean;
 }
+
+/** What each capability means, for people. */
+export const CAPABILITY_WORDS: Record<Capability, { label: string; detail: string }> = {
+  functions: { label: 'calls tools', detail: 'function calling: the model may ask for a tool to be run' },
+  json: { label: 'JSON mode', detail: 'answers in valid JSON when asked to' },
+  n: { label: 'several answers', detail: 'more than one answer per request (n)' },
+  penalties: { label: 'penalties', detail: 'frequency and presence penalties against repetition' },
+  stream: { label: 'streams', detail: 'sends its reply piece by piece as it is written' },
+  vision: { label: 'reads images', detail: 'takes images in the prompt' },
+};
 
 export interface ProviderGroup {
   provider: string;
@@ -33,14 +45,24 @@ export const supports = (m: ModelRecord, c: Capability) => m[`supports_${c}`] ==
 /** Price of input plus output per million units: the sort key for "price". */
 export const priceKey = (m: ModelRecord) => m.prompt_token_cost + m.completion_token_cost;
 
-export function arrange(models: readonly ModelRecord[], filter: ModelFilter): ProviderGroup[] {
+const compare: Record<ModelSort, (a: ModelRecord, b: ModelRecord) => number> = {
+  name: (a, b) => (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0),
+  price: (a, b) => priceKey(a) - priceKey(b) || compare.name(a, b),
+  context: (a, b) => b.context_window - a.context_window || compare.name(a, b),
+};
+
+function matching(models: readonly ModelRecord[], filter: Pick<ModelFilter, 'text' | 'capabilities'>): ModelRecord[] {
   const words = filter.text.toLowerCase().split(/\s+/).filter(Boolean);
-  const matches = models.filter((m) => words.every((w) => haystack(m).includes(w)) && filter.capabilities.every((c) => supports(m, c)));
-  const compare: Record<ModelSort, (a: ModelRecord, b: ModelRecord) => number> = {
-    name: (a, b) => (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0),
-    price: (a, b) => priceKey(a) - priceKey(b) || compare.name(a, b),
-    context: (a, b) => b.context_window - a.context_window || compare.name(a, b),
-  };
+  return models.filter((m) => words.every((w) => haystack(m).includes(w)) && filter.capabilities.every((c) => supports(m, c)));
+}
+
+/** The models under the filter in one list across providers, in the filter's order. */
+export function arrangeFlat(models: readonly ModelRecord[], filter: ModelFilter): ModelRecord[] {
+  return matching(models, filter).sort(compare[filter.sort]);
+}
+
+export function arrange(models: readonly ModelRecord[], filter: ModelFilter): ProviderGroup[] {
+  const matches = matching(models, filter);
   const groups = new Map<string, ModelRecord[]>();
   for (const m of matches) {
     const provider = m.provider ?? m.namespace.split('/')[0] ?? '?';
@@ -95,7 +117,7 @@ export function modelMarkdown(m: ModelRecord, today?: string): string {
     `- $(credit-card) ${priceLine(m)}`,
     `- $(symbol-ruler) context window ${m.context_window.toLocaleString('en-US')} tokens`,
     `- $(calendar) training data until ${m.until ?? 'unknown'}`,
-    `- $(check-all) ${CAPABILITIES.filter((c) => supports(m, c)).join(' · ') || 'no extra capabilities'}`,
+    `- $(check-all) ${CAPABILITIES.filter((c) => supports(m, c)).map((c) => CAPABILITY_WORDS[c].label).join(' · ') || 'no extra capabilities'}`,
     `- $(tag) ${flagsOf(m).join(' · ')}`,
   ];
   if (m.served_by && !m.is_test_model) lines.push(`- $(server) answered by ${m.served_by}`);

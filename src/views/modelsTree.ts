@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { ModelRecord } from '../api/schemas';
 import type { CatalogueStore } from '../stores/catalogueStore';
 import { describeError } from '../userErrors';
-import { ANSWER_HERE_FIX, cannotAnswerHere, deprecationOf, modelMarkdown, priceLine, type ProviderGroup } from './modelCatalog';
+import { ANSWER_HERE_FIX, CAPABILITY_WORDS, cannotAnswerHere, deprecationOf, modelMarkdown, priceLine, type ProviderGroup } from './modelCatalog';
 import { noteItem } from './spaceNodes';
 
 const t = vscode.l10n.t;
@@ -37,7 +37,8 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
   private describeFilter(): void {
     const f = this.store.filter;
     const sortLabels = { name: '', price: t('by price'), context: t('by context window') };
-    this.view.description = [f.text && `“${f.text}”`, ...f.capabilities, sortLabels[f.sort]].filter(Boolean).join(' · ');
+    this.view.description = [f.flat && t('one list'), f.text && `“${f.text}”`, ...f.capabilities.map((c) => CAPABILITY_WORDS[c].label), sortLabels[f.sort]].filter(Boolean).join(' · ');
+    void vscode.commands.executeCommand('setContext', 'llmSpaces.models.flat', f.flat);
     void vscode.commands.executeCommand('setContext', 'llmSpaces.models.filtered', !!(f.text || f.capabilities.length));
   }
 
@@ -62,7 +63,8 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
     }
     const m = node.model;
     const dep = deprecationOf(m);
-    const item = new vscode.TreeItem(m.model || m.namespace);
+    // In one list across providers the provider is part of the name.
+    const item = new vscode.TreeItem(this.store.filter.flat ? m.namespace : m.model || m.namespace);
     item.id = `model:${m.namespace}`;
     const offline = cannotAnswerHere(m) && dep?.kind !== 'retired';
     const price = priceLine(m).split(' per ')[0] ?? '';
@@ -72,6 +74,7 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
       dep?.kind === 'retired' ? new vscode.ThemeColor('list.errorForeground') : offline ? new vscode.ThemeColor('disabledForeground') : dep?.kind === 'soon' ? new vscode.ThemeColor('list.warningForeground') : undefined,
     );
     item.contextValue = dep?.kind === 'retired' ? 'model.retired' : 'model';
+    item.accessibilityInformation = { label: `${m.namespace}, ${String(item.description)}` };
     return item;
   }
 
@@ -86,13 +89,14 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
     try {
       const groups = await this.store.arranged();
       const unreadable = await this.store.unreadable();
+      const flat = this.store.filter.flat ? await this.store.arrangedFlat() : [];
       this.view.message = groups.length ? undefined : t('No model matches the filter.');
       const models = await this.store.models();
       const testOnly = models.some(cannotAnswerHere) && !models.some((m) => !m.is_test_model && !cannotAnswerHere(m));
       return [
         ...(testOnly ? [{ kind: 'testOnly' } as const] : []),
         ...(unreadable ? [{ kind: 'unreadable', count: unreadable } as const] : []),
-        ...groups.map((group): ModelNode => ({ kind: 'provider', group })),
+        ...(this.store.filter.flat ? flat.map((model): ModelNode => ({ kind: 'model', model })) : groups.map((group): ModelNode => ({ kind: 'provider', group }))),
       ];
     } catch (error) {
       this.view.message = describeError(error, t('Loading the model catalogue')).message;

@@ -2,7 +2,9 @@
 // conversations and assistants. It renders the Spaces store; details load when a Space is expanded.
 import * as vscode from 'vscode';
 import type { Offered, SpacesStore } from '../stores/spacesStore';
+import type { CatalogueStore } from '../stores/catalogueStore';
 import { describeError } from '../userErrors';
+import { modelMarkdown } from './modelCatalog';
 import { groupFields, groupsOf, toTreeItem, unreadableNote, type SpaceNode } from './spaceNodes';
 
 const t = vscode.l10n.t;
@@ -13,7 +15,11 @@ export class SpacesTree implements vscode.TreeDataProvider<SpaceNode>, vscode.Di
   readonly view: vscode.TreeView<SpaceNode>;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly store: SpacesStore) {
+  constructor(
+    private readonly store: SpacesStore,
+    /** For a model's hover card, the same as in the Models view. */
+    private readonly catalogue?: CatalogueStore,
+  ) {
     this.view = vscode.window.createTreeView('llmSpaces.spaces', { treeDataProvider: this, showCollapseAll: true });
     this.disposables.push(
       this.view,
@@ -26,6 +32,13 @@ export class SpacesTree implements vscode.TreeDataProvider<SpaceNode>, vscode.Di
 
   getTreeItem(node: SpaceNode): vscode.TreeItem {
     return toTreeItem(node);
+  }
+
+  async resolveTreeItem(item: vscode.TreeItem, node: SpaceNode): Promise<vscode.TreeItem> {
+    if (node.kind !== 'spaceModel' || !this.catalogue) return item;
+    const model = (await this.catalogue.models().catch(() => [])).find((m) => m.id === node.setting.id || m.namespace === node.setting.namespace);
+    if (model) item.tooltip = new vscode.MarkdownString(modelMarkdown(model), true);
+    return item;
   }
 
   async getChildren(node?: SpaceNode): Promise<SpaceNode[]> {

@@ -61,6 +61,11 @@ export class PlaygroundPanel extends PanelHost {
     void this.channel.post({ type: 'useSpace', appId });
   }
 
+  useModel(namespace: string): void {
+    void this.channel.post({ type: 'useModel', namespace });
+    this.panel.reveal(undefined, false);
+  }
+
   private handlers(): Handlers<PlaygroundCallsT, PlaygroundResults> {
     const call = <T>(fn: (c: LlmSpacesClient) => Promise<T>) => this.s.connection.call(fn);
     return {

@@ -56,6 +56,13 @@ export class WebviewPanels implements vscode.Disposable {
     return target;
   }
 
+  /** The playground used last (or a new one) with this model chosen. */
+  useModelInPlayground(namespace: string): PlaygroundPanel {
+    const target = this.playgrounds.at(-1) ?? this.openPlayground();
+    target.useModel(namespace);
+    return target;
+  }
+
   openSpaceSettings(spaceId: string, draft: SpaceChanges | null = null): SpaceSettingsPanel {
     const open = this.settings.get(spaceId);
     if (open) {

@@ -5,7 +5,9 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../src/commands';
 import type { PromptNode } from '../../src/views/promptsTree';
-import { extension, serviceClient, EXTENSION_ID } from './support';
+import type { ExtensionApi } from '../../src/extension';
+import { CatalogueStore } from '../../src/stores/catalogueStore';
+import { extension, serviceClient, waitFor, EXTENSION_ID } from './support';
 
 describe('activation and views', () => {
   it('runs in a host at or above engines.vscode, with the stable chat provider API and node:sqlite', () => {
@@ -105,4 +107,54 @@ describe('activation and views', () => {
     assert.match((item.tooltip as vscode.MarkdownString).value, /no longer served/);
     api.catalogue.setFilter({ sort: 'name' });
   });
+
+  it('shows the models as one list sorted across providers, keeps that across reloads, and opens a model in the playground', async () => {
+    const api = await extension();
+    api.catalogue.setFilter({ text: '', capabilities: [], sort: 'price' });
+    await vscode.commands.executeCommand('llmSpaces.showModelsAsList');
+    const nodes = (await api.views.models.getChildren()).filter((n) => n.kind === 'model');
+    const prices = nodes.map((n) => (n.kind === 'model' ? n.model.prompt_token_cost + n.model.completion_token_cost : -1));
+    assert.ok(nodes.length > 20, 'every model, not a group per provider');
+    assert.deepEqual(prices, [...prices].sort((a, b) => a - b), 'cheapest first across providers');
+    const first = api.views.models.getTreeItem(nodes[0]!);
+    assert.ok(String(first.label).includes('/'), 'in one list a model shows its provider');
+    // What a reload reads: the filter as saved in the extension's global state.
+    const reloaded = new CatalogueStore(api.connection, memento(api));
+    assert.deepEqual({ ...reloaded.filter }, { text: '', capabilities: [], sort: 'price', flat: true });
+    reloaded.dispose();
+
+    const gpt = nodes.find((n) => n.kind === 'model' && n.model.namespace === 'openai/gpt-4o-mini')!;
+    const posted: unknown[] = [];
+    const before = api.webviews.playgrounds.length;
+    await vscode.commands.executeCommand('llmSpaces.openModelInPlayground', gpt);
+    const panel = api.webviews.playgrounds.at(-1)!;
+    const sub = panel.channel.onDidPost((m) => m.type === 'event' && posted.push(m.event));
+    await vscode.commands.executeCommand('llmSpaces.openModelInPlayground', gpt);
+    // A new panel posts once its page says it is ready.
+    await waitFor(() => posted.length > 0, 'the model to reach the playground');
+    sub.dispose();
+    assert.ok(api.webviews.playgrounds.length <= before + 1, 'the playground used last is reused');
+    assert.deepEqual(posted.at(-1), { type: 'useModel', namespace: 'openai/gpt-4o-mini' });
+    panel.dispose();
+    await vscode.commands.executeCommand('llmSpaces.groupModelsByProvider');
+    api.catalogue.setFilter({ sort: 'name' });
+    assert.equal((await api.views.models.getChildren()).some((n) => n.kind === 'model'), false);
+  });
+
+  it("shows a Space's model with the same hover card as the Models view", async () => {
+    const api = await extension();
+    const [space] = await api.spaces.list();
+    const view = await api.spaces.detail(space!.id);
+    const setting = view.main.base_model_settings.find((s) => s.namespace === 'openai/gpt-4o-mini')!;
+    const node = { kind: 'spaceModel', spaceId: space!.id, setting } as const;
+    const item = await api.views.spaces.resolveTreeItem(api.views.spaces.getTreeItem(node), node);
+    const card = (item.tooltip as vscode.MarkdownString).value;
+    assert.match(card, /\*\*openai\/gpt-4o-mini\*\*/);
+    assert.match(card, /\$0\.15 in \/ \$0\.60 out per M tokens/);
+  });
 });
+
+/** The extension's global state, as a reload of the window would read it. */
+function memento(api: ExtensionApi): vscode.Memento {
+  return (api.catalogue as unknown as { memento: vscode.Memento }).memento;
+}

@@ -1,0 +1,40 @@
+// The Models view's arrangement: one list across providers answers "what is cheapest?", capability
+// names are words, and a model nothing serves says how to change that.
+import assert from 'node:assert/strict';
+import { ModelRecord } from '../../../src/api/schemas';
+import { arrange, arrangeFlat, modelMarkdown, priceLine } from '../../../src/views/modelCatalog';
+
+const model = (namespace: string, input: number, output: number, extra: Record<string, unknown> = {}) =>
+  ModelRecord.parse({ namespace, model: namespace.split('/')[1], provider: namespace.split('/')[0], prompt_token_cost: input / 1e6, completion_token_cost: output / 1e6, context_window: 128_000, ...extra });
+
+const CATALOGUE = [
+  model('openai/gpt-4o', 2.5, 10, { supports_vision: true }),
+  model('openai/gpt-4o-mini', 0.15, 0.6, { supports_vision: true, supports_functions: true }),
+  model('mistral/mistral-small', 0.1, 0.3),
+  model('local/llama3.2', 0, 0, { answers_here: false }),
+  model('anthropic/claude-3-5-haiku', 0.8, 4, { context_window: 200_000 }),
+];
+
+describe('the model catalogue as the Models view arranges it', () => {
+  it('lists every provider\'s models in one list, cheapest first, when asked for one list', () => {
+    const flat = arrangeFlat(CATALOGUE, { text: '', capabilities: [], sort: 'price', flat: true });
+    assert.deepEqual(flat.map((m) => m.namespace), ['local/llama3.2', 'mistral/mistral-small', 'openai/gpt-4o-mini', 'anthropic/claude-3-5-haiku', 'openai/gpt-4o']);
+    const widest = arrangeFlat(CATALOGUE, { text: '', capabilities: ['vision'], sort: 'context', flat: true });
+    assert.deepEqual(widest.map((m) => m.namespace), ['openai/gpt-4o', 'openai/gpt-4o-mini']);
+  });
+
+  it('groups by provider otherwise, each group in the chosen order', () => {
+    const groups = arrange(CATALOGUE, { text: '', capabilities: [], sort: 'price', flat: false });
+    assert.deepEqual(groups.map((g) => g.provider), ['anthropic', 'local', 'mistral', 'openai']);
+    assert.deepEqual(groups.at(-1)!.models.map((m) => m.model), ['gpt-4o-mini', 'gpt-4o']);
+  });
+
+  it('describes a model in words: its price, its capabilities, and what to do when it cannot answer here', () => {
+    assert.equal(priceLine(CATALOGUE[1]!), '$0.15 in / $0.60 out per M tokens');
+    const card = modelMarkdown(CATALOGUE[1]!);
+    assert.match(card, /reads images · calls tools|calls tools · .*reads images/);
+    assert.doesNotMatch(card, /functions|vision/);
+    const offline = modelMarkdown(CATALOGUE[3]!);
+    assert.match(offline, /Cannot answer here.*refresh the local models.*connect to the hosted service/s);
+  });
+});
