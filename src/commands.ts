@@ -6,6 +6,7 @@ import * as panels from './commands/playgroundCommands';
 import * as prompts from './commands/promptCommands';
 import * as spaces from './commands/spaceCommands';
 import type { Services } from './services';
+import { openWalkthrough } from './walkthrough';
 
 type Handler = (s: Services, ...args: never[]) => unknown;
 
@@ -44,6 +45,7 @@ export const COMMANDS = {
   'llmSpaces.clearModelFilter': [models.clearModelFilter, 'Clearing the filter'],
   'llmSpaces.copyNamespace': [models.copyNamespace, 'Copying the namespace'],
   'llmSpaces.refreshModels': [models.refreshModels, 'Refreshing models'],
+  'llmSpaces.openWalkthrough': [openWalkthrough, 'Opening the walkthrough'],
   'llmSpaces.refreshLocalModels': [models.refreshLocalModels, 'Looking for model servers'],
   'llmSpaces.openModelInPlayground': [models.openModelInPlayground, 'Opening the model in the playground'],
   'llmSpaces.showModelsAsList': [models.showModelsAsList, 'Showing the models as one list'],

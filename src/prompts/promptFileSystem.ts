@@ -6,6 +6,7 @@ import type { PromptRecord } from '../api/schemas';
 import type { PromptStore } from './promptStore';
 import type { Connection } from '../connection/connection';
 import { describeError } from '../userErrors';
+import { reachedMilestone } from '../walkthrough';
 
 export const PROMPT_SCHEME = 'llm-prompt';
 
@@ -83,6 +84,7 @@ export class PromptFileSystem implements vscode.FileSystemProvider {
       const saved = await this.connection.call((c) => c.updatePrompt(id, { prompt: text }));
       this.baseline.set(id, saved.modified_on);
       this.store.remember(saved, true);
+      reachedMilestone('promptSaved');
       this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
     } catch (error) {
       if (error instanceof vscode.FileSystemError) throw error;

@@ -1,6 +1,7 @@
 // The model catalogue for every surface: read once per connection, with the filter, sort and layout
 // the Models view shows it under (kept across reloads).
 import * as vscode from 'vscode';
+import { reachedMilestone } from '../walkthrough';
 import { unreadableIn } from '../api/leftOut';
 import type { ModelRecord } from '../api/schemas';
 import type { Connection } from '../connection/connection';
@@ -27,7 +28,10 @@ export class CatalogueStore implements vscode.Disposable {
   /** The whole catalogue. */
   models(): Promise<ModelRecord[]> {
     const loading = (this.loaded ??= this.connection.call((c) => c.listModels()));
-    loading.catch(() => this.loaded === loading && (this.loaded = undefined));
+    loading.then(
+      (models) => models.some((m) => !m.is_test_model && m.answers_here !== false) && reachedMilestone('realModels'),
+      () => this.loaded === loading && (this.loaded = undefined),
+    );
     return loading;
   }
 

@@ -80,7 +80,7 @@ export const cannotAnswerHere = (m: Pick<ModelRecord, 'answers_here'>) => m.answ
 
 /** What to do about a model that cannot answer here, as markdown with command links. */
 export const ANSWER_HERE_FIX =
-  'Start a local model server (Ollama, LM Studio, llama.cpp or vLLM) and [refresh the local models](command:llmSpaces.refreshLocalModels), or [connect to the hosted service](command:llmSpaces.connect).';
+  'Start a local model server (Ollama, LM Studio, llama.cpp or vLLM) and [refresh the local models](command:llmSpaces.refreshLocalModels), or [connect to the hosted service](command:llmSpaces.connect). [How to get started](command:llmSpaces.openWalkthrough)';
 
 export type Deprecation = { kind: 'retired' | 'soon'; date: string } | null;
 

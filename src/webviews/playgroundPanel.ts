@@ -102,6 +102,8 @@ export class PlaygroundPanel extends PanelHost {
               } else if (event.type === 'done') {
                 const reply = replyInfo(content, event);
                 this.s.organization.recordReply(reply);
+                // The walkthrough's "Send code to the playground" step is done (see src/walkthrough.ts).
+                void vscode.commands.executeCommand('setContext', 'llmSpaces.walkthrough.replied', true);
                 return reply;
               }
             }

@@ -139,6 +139,33 @@ describe('LLM Spaces in the workbench (playwright)', function () {
     assert.ok((await client.listPrompts('org')).some((p) => p.title === 'Made in the UI test'));
   });
 
+  it('walks a new user through getting started, each step done by doing it', async () => {
+    const { page } = wb;
+    await runCommand(page, 'LLM Spaces: Get Started');
+    const step = (title: string) => page.locator('.getting-started-step', { hasText: title }).first();
+    const done = (title: string) => step(title).locator('.codicon-getting-started-step-checked');
+    await step('Choose where models come from').waitFor({ timeout: 30_000 });
+    assert.equal(await done('Choose where models come from').count(), 0);
+    // The step's own button does the real thing: the service looks for model servers again.
+    await step('Choose where models come from').locator('.button-link, a, vscode-button, .monaco-button', { hasText: 'Refresh Local Models' }).first().click();
+    await done('Choose where models come from').waitFor({ timeout: 30_000 });
+    // Creating a prompt, from the palette, completes the prompt step; the others stay open.
+    await runCommand(page, 'LLM Spaces: Create Prompt…');
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'New prompt (1/2)' }).waitFor();
+    await page.locator('.quick-input-widget input').fill('Made from the walkthrough');
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'New prompt (2/2)' }).waitFor();
+    await page.locator('.quick-input-widget input').fill('Created while getting started');
+    await page.keyboard.press('Enter');
+    await done('Edit a saved prompt').waitFor({ timeout: 30_000 });
+    assert.equal(await done('Send code to the playground').count(), 0);
+    assert.equal(await done("Open a Space's settings").count(), 0);
+    await wb.screenshot('07-walkthrough');
+    await page.keyboard.press('Escape');
+    await notification(page, 'Found Ollama (port 11434): 1 model');
+    await runCommand(page, 'View: Close All Editors');
+  });
+
   // Sending from the chat view's own picker needs a GitHub Copilot sign-in in this build (it offers only
   // "Sign in to use Copilot…"), so replies are tested through the language model API in the host suite.
   it("lists each Space among VS Code's language models, with its context size", async () => {
