@@ -5,6 +5,7 @@
 // call exactly once with `{type: 'reply', id, ok, ...}`. Between calls the host may post events.
 import { z } from 'zod';
 import { ChatBody, SpaceUpdateBody, type ChatMetadata, type Organization, type SpaceUpdateResponse, type Usage } from '../api/schemas';
+import type { Rules } from './rules';
 
 // ---------------------------------------------------------------- envelope
 
@@ -19,6 +20,12 @@ export interface CallError {
   fields: Record<string, string>;
   cancelled?: boolean;
 }
+
+/**
+ * A schema as JSON Schema, for a webview to check fields as they are typed (src/shared/rules.ts)
+ * without the schema library in its bundle. Host side only: webviews import this module's types.
+ */
+export const rulesOf = (schema: z.ZodType): Rules => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Rules;
 
 export type Reply = { type: 'reply'; id: number; ok: true; result: unknown } | { type: 'reply'; id: number; ok: false; error: CallError };
 export type ToWebview<E> = Reply | { type: 'event'; event: E };
@@ -35,6 +42,8 @@ const Name = z.string().trim().min(1, 'must be 1 to 200 characters').max(200, 'm
 
 export const ChatDraft = ChatBody.omit({ stream: true });
 export type ChatDraft = z.infer<typeof ChatDraft>;
+/** What a webview sends as a request body (the host parses it into a ChatDraft). */
+export type ChatDraftInput = z.input<typeof ChatDraft>;
 export const AttachmentKind = z.enum(['images', 'files']);
 
 export const PlaygroundCalls = {
@@ -75,6 +84,8 @@ export interface PlaygroundContext {
   models: ModelBrief[];
   /** False on a service without the list endpoint and no Space added by id yet. */
   spacesListed: boolean;
+  /** The request body's rules (ChatDraft), checked as the user types. */
+  rules: Rules;
 }
 
 export interface SpaceBrief {
@@ -168,6 +179,8 @@ export interface SpaceEditorData {
   assistants: SpaceBrief['assistants'];
   /** Changes kept from before a reload or an interrupted close. */
   draft: SpaceChanges | null;
+  /** The rules of SpaceChanges, checked as the user types. */
+  rules: Rules;
 }
 
 export type SaveResult =
@@ -187,7 +200,7 @@ export type SpaceSettingsEvent = { type: 'reload' };
 
 // ---------------------------------------------------------------- organization panel
 
-const IntegrationGroup = z.object({
+export const IntegrationGroup = z.object({
   id: z.string().trim().min(1, 'required').max(200),
   /** Empty keeps the token the service has. */
   token: z.string().max(2000),
@@ -207,6 +220,8 @@ export interface OrganizationData {
   org: MaskedOrganization | null;
   /** Why `org` is missing, e.g. the service does not offer GET /v1/orgs/self. */
   unavailable: string | null;
+  /** The rules of an integration group (id, token, endpoint), checked before sending. */
+  rules: Rules;
 }
 
 export interface OrganizationResults {

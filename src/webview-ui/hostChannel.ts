@@ -1,5 +1,6 @@
 // The webview's end of the protocol: typed calls that resolve with the host's one reply, events from
 // the host, and the state VS Code keeps for this panel across hiding and reloads.
+import type { z } from 'zod';
 import type { CallError, Calls, ToWebview } from '../shared/protocol';
 
 interface VsCodeApi {
@@ -32,7 +33,7 @@ export class HostChannel<C extends Calls, R extends { [K in keyof C]: unknown },
   }
 
   /** Sends a call; `onId` learns its id before the reply (to stop a streaming call). */
-  call<K extends keyof C & string>(method: K, params: unknown, onId?: (id: number) => void): Promise<R[K]> {
+  call<K extends keyof C & string>(method: K, params: z.input<C[K]>, onId?: (id: number) => void): Promise<R[K]> {
     const id = this.nextId++;
     onId?.(id);
     return new Promise<R[K]>((resolve, reject) => {

@@ -4,7 +4,8 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-label/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import { billingCycleLabel, planLabel, spacesPlanLabel, subscriptionStatusLabel } from '../shared/labels';
-import { OrganizationCalls, type MaskedOrganization, type OrganizationData, type OrganizationEvent, type OrganizationResults } from '../shared/protocol';
+import type { MaskedOrganization, OrganizationCalls, OrganizationData, OrganizationEvent, OrganizationResults } from '../shared/protocol';
+import { checkRules, type Rules } from '../shared/rules';
 import { fill, h, valueOf } from './dom';
 import { field, markFields, textfield } from './fields';
 import { CallFailed, HostChannel } from './hostChannel';
@@ -80,8 +81,8 @@ function integration(group: 'metrics' | 'logs', org: MaskedOrganization | null):
   const fields = [id, token, endpoint];
   const run = async (value: { id: string; token: string; endpoint: string } | null) => {
     if (value) {
-      const local = OrganizationCalls.saveIntegration.shape.value.safeParse(value);
-      if (!local.success) return void markFields(fields, Object.fromEntries(local.error.issues.map((i) => [i.path.join('.'), i.message])));
+      const errors = checkRules(rules, value);
+      if (Object.keys(errors).length) return void markFields(fields, errors);
     }
     markFields(fields, {});
     try {
@@ -101,8 +102,12 @@ function integration(group: 'metrics' | 'logs', org: MaskedOrganization | null):
   return h('fieldset', { class: 'integration', 'aria-label': `${group} integration` }, h('legend', {}, group === 'metrics' ? 'Metrics' : 'Logs'), ...fields.map((f) => f.row), h('div', { class: 'actions' }, save, clear));
 }
 
+/** An integration group's rules, from the host's last answer. */
+let rules: Rules = {};
+
 function show(data: OrganizationData): void {
   const org = data.org;
+  rules = data.rules;
   fill(
     app,
     // The organization's id is for support requests, not for reading: it is the heading's tooltip.

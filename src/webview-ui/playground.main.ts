@@ -7,8 +7,9 @@ import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
+import type { z } from 'zod';
 import type { Attachment, PlaygroundCalls, PlaygroundEvent, PlaygroundResults, SpaceBrief, Turn } from '../shared/protocol';
-import { fill, h, setValue } from './dom';
+import { fill, h, setValue, valueOf } from './dom';
 import { markFields } from './fields';
 import { CallFailed, HostChannel } from './hostChannel';
 import { conversationName } from '../shared/conversationName';
@@ -55,7 +56,7 @@ const persist = () => {
 const small = (list: Attachment[]) => (list.reduce((n, a) => n + a.dataUrl.length, 0) < 4_000_000 ? list : []);
 const say = (text: string) => (status.textContent = text);
 
-async function call<K extends keyof PlaygroundResults & string>(method: K, params: unknown, onId?: (id: number) => void): Promise<PlaygroundResults[K] | undefined> {
+async function call<K extends keyof PlaygroundResults & string>(method: K, params: z.input<(typeof PlaygroundCalls)[K]>, onId?: (id: number) => void): Promise<PlaygroundResults[K] | undefined> {
   try {
     return await channel.call(method, params, onId);
   } catch (error) {
@@ -246,6 +247,7 @@ function startRename(): void {
     say('Send a first prompt, or choose a conversation, to rename it.');
     return;
   }
+  const appId = state.appId;
   const input = h('vscode-textfield', { 'aria-label': 'New name of the conversation' });
   setValue(input, conversation.name);
   const save = h('vscode-button', {}, 'Save');
@@ -255,7 +257,7 @@ function startRename(): void {
     renameButton.focus();
   };
   const commit = async () => {
-    const renamed = await call('renameConversation', { appId: state.appId, conversationId: conversation.id, name: (input as unknown as { value: string }).value });
+    const renamed = await call('renameConversation', { appId, conversationId: conversation.id, name: valueOf(input) });
     if (!renamed) return;
     state.conversation = renamed;
     if (space) space = { ...space, conversations: space.conversations.map((c) => (c.id === renamed.id ? renamed : c)) };

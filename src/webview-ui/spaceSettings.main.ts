@@ -9,7 +9,8 @@ import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { SpaceUpdateResponse } from '../api/schemas';
-import { SpaceChanges, type SaveResult, type SpaceEditorData, type SpaceSettingsCalls, type SpaceSettingsEvent, type SpaceSettingsResults } from '../shared/protocol';
+import type { SaveResult, SpaceChanges, SpaceEditorData, SpaceSettingsCalls, SpaceSettingsEvent, SpaceSettingsResults } from '../shared/protocol';
+import { checkRules } from '../shared/rules';
 import { fill, h, setValue } from './dom';
 import { markFields, type Field } from './fields';
 import { CallFailed, HostChannel } from './hostChannel';
@@ -86,16 +87,15 @@ async function saveChanges(): Promise<void> {
   if (readOnly) return;
   const { changes, dirty } = diff();
   if (!dirty) return void say('Nothing to save.');
-  const local = SpaceChanges.safeParse(changes);
-  if (!local.success) {
-    const errors = Object.fromEntries(local.error.issues.map((i) => [i.path.map(String).join('.'), i.message]));
+  const errors = checkRules(data.rules, changes);
+  if (Object.keys(errors).length) {
     const rest = markFields(fields, errors);
     return void say(rest.length ? rest.join('; ') : 'Some fields are not valid.');
   }
   say('Saving…');
   let result: SaveResult;
   try {
-    result = await channel.call('save', { changes: local.data, baseModifiedOn: data.view.main.app.modified_on ?? null });
+    result = await channel.call('save', { changes, baseModifiedOn: data.view.main.app.modified_on ?? null });
   } catch (error) {
     const failure = error instanceof CallFailed ? error.error : { message: String(error), fields: {} };
     const rest = markFields(fields, failure.fields);

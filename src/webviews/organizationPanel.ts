@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { Organization } from '../api/schemas';
 import { maskSecret } from '../shared/secrets';
 import type { OrganizationStore } from '../stores/organizationStore';
-import { OrganizationCalls, type Handlers, type OrganizationData, type OrganizationEvent, type OrganizationResults } from '../shared/protocol';
+import { IntegrationGroup, OrganizationCalls, rulesOf, type Handlers, type OrganizationData, type OrganizationEvent, type OrganizationResults } from '../shared/protocol';
 import { WebviewChannel, type ChannelDeps } from './webviewChannel';
 import { PanelHost } from './panelHost';
 import { webviewHtml } from './webviewShell';
@@ -55,7 +55,7 @@ export class OrganizationPanel extends PanelHost {
           body = { [group]: null };
         }
         this.org = await this.s.organization.updateIntegrations(body);
-        return { org: masked(this.org), unavailable: null };
+        return { org: masked(this.org), unavailable: null, rules: rulesOf(IntegrationGroup) };
       },
       openLink: async ({ href }) => {
         await vscode.env.openExternal(vscode.Uri.parse(href, true));
@@ -68,9 +68,9 @@ export class OrganizationPanel extends PanelHost {
     const org = await this.s.organization.refresh();
     if (org) {
       this.org = org;
-      return { org: masked(org), unavailable: null };
+      return { org: masked(org), unavailable: null, rules: rulesOf(IntegrationGroup) };
     }
     // A remote service without GET /v1/orgs/self: the integrations can still be set.
-    return { org: this.org ? masked(this.org) : null, unavailable: this.s.errors.describe(this.s.organization.unavailable, t('Reading the organization')).message };
+    return { org: this.org ? masked(this.org) : null, unavailable: this.s.errors.describe(this.s.organization.unavailable, t('Reading the organization')).message, rules: rulesOf(IntegrationGroup) };
   }
 }

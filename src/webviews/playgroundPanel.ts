@@ -8,7 +8,7 @@ import type { CatalogueStore } from '../stores/catalogueStore';
 import type { OrganizationStore } from '../stores/organizationStore';
 import type { SpacesStore } from '../stores/spacesStore';
 import { isMissingEndpoint } from '../api/errors';
-import { PlaygroundCalls, type Handlers, type PlaygroundEvent, type PlaygroundResults } from '../shared/protocol';
+import { ChatDraft, PlaygroundCalls, rulesOf, type Handlers, type PlaygroundEvent, type PlaygroundResults } from '../shared/protocol';
 import { readAttachments } from './attachments';
 import { applyCode } from './codeActions';
 import { modelQuickPick as pickModel } from './modelQuickPick';
@@ -75,6 +75,7 @@ export class PlaygroundPanel extends PanelHost {
           spaces: spaces.map((space) => ({ id: space.id, name: space.name ?? space.id })),
           models: models.filter((m) => m.is_chat).map(modelBrief),
           spacesListed: !this.s.spaces.listUnavailable,
+          rules: rulesOf(ChatDraft),
         };
       },
       space: async ({ appId }) => {

@@ -5,7 +5,7 @@ import type { SpaceUpdateResponse } from '../api/schemas';
 import type { Connection } from '../connection/connection';
 import type { CatalogueStore } from '../stores/catalogueStore';
 import type { SpacesStore } from '../stores/spacesStore';
-import { SpaceSettingsCalls, type Handlers, type SpaceChanges, type SpaceSettingsEvent, type SpaceSettingsResults } from '../shared/protocol';
+import { SpaceChanges, SpaceSettingsCalls, rulesOf, type Handlers, type SpaceSettingsEvent, type SpaceSettingsResults } from '../shared/protocol';
 import { readAttachments } from './attachments';
 import { WebviewChannel, type ChannelDeps } from './webviewChannel';
 import { PanelHost } from './panelHost';
@@ -89,6 +89,7 @@ export class SpaceSettingsPanel extends PanelHost {
           prompts: prompts.map((p) => ({ id: p.id, title: p.title })),
           assistants: (assistants ?? []).map((a) => ({ id: a.id, name: a.name, versions: a.versions.map((v, i) => ({ id: v.id, label: t('version {0}', i + 1) })) })),
           draft: this.draft,
+          rules: rulesOf(SpaceChanges),
         };
       },
       save: ({ changes, baseModifiedOn }) => this.save(changes, baseModifiedOn),

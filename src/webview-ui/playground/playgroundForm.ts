@@ -1,6 +1,7 @@
 // The playground's controls: Space, model, conversation, the options of the request body, the prompt
 // box with its attachments, and the estimate. Builds the request body and checks it before sending.
-import { ChatDraft, type Attachment, type ModelBrief, type PlaygroundContext, type SpaceBrief } from '../../shared/protocol';
+import type { ChatDraftInput, Attachment, ModelBrief, PlaygroundContext, SpaceBrief } from '../../shared/protocol';
+import { checkRules, type Rules } from '../../shared/rules';
 import { fill, h, valueOf } from '../dom';
 import { field, fillSelect, select, textfield, type Field } from '../fields';
 
@@ -38,11 +39,14 @@ export class PlaygroundForm {
   readonly files = field('files', 'Files', h('div', { class: 'chips', role: 'list' }));
   readonly all: Field[] = [this.space, this.model, this.conversation, this.temperature, this.maxTokens, this.assistant, this.version, this.parent, this.plugins, this.prompt, this.images, this.files];
   private models: ModelBrief[] = [];
+  /** The request body's rules, from the host (none until its context arrives: the host checks anyway). */
+  private rules: Rules = {};
 
   constructor(private readonly state: PlaygroundState) {}
 
   setContext(context: PlaygroundContext): void {
     this.models = context.models;
+    this.rules = context.rules;
     fillSelect(this.space.control, context.spaces.map((s) => ({ value: s.id, label: s.name })), this.state.appId ?? '');
     const live = context.models.filter((m) => !m.deprecatedOn || m.deprecatedOn > new Date().toISOString().slice(0, 10));
     fillSelect(this.model.control, [{ value: '', label: 'Automatic routing (by the Space\'s weights)' }, ...live.map((m) => ({ value: m.namespace, label: m.namespace, description: `${m.provider}${m.vision ? ' · vision' : ''}` }))], this.state.model);
@@ -108,12 +112,12 @@ export class PlaygroundForm {
   }
 
   /** The request body, or the errors by field when a limit is not met. */
-  body(conversationId: string | null): { ok: true; body: ChatDraft } | { ok: false; errors: Record<string, string> } {
+  body(conversationId: string | null): { ok: true; body: ChatDraftInput } | { ok: false; errors: Record<string, string> } {
     const s = this.state;
     const errors: Record<string, string> = {};
     const number = (text: string) => (text === '' ? undefined : Number(text));
     const plugins = s.plugins.split(',').map((p) => p.trim()).filter(Boolean);
-    const draft = {
+    const draft: ChatDraftInput = {
       prompt: s.prompt,
       app_id: s.appId ?? '',
       model: s.model || undefined,
@@ -131,8 +135,7 @@ export class PlaygroundForm {
     if (!s.appId) errors.app_id = 'Choose a Space.';
     const model = this.chosenModel();
     if (model && s.images.length && !model.vision) errors.images = `${model.namespace} cannot read images; choose a vision model or automatic routing.`;
-    const parsed = ChatDraft.safeParse(draft);
-    if (!parsed.success) for (const issue of parsed.error.issues) errors[issue.path.map(String).join('.')] ??= issue.message;
-    return Object.keys(errors).length || !parsed.success ? { ok: false, errors } : { ok: true, body: parsed.data };
+    for (const [path, message] of Object.entries(checkRules(this.rules, draft))) errors[path] ??= message;
+    return Object.keys(errors).length ? { ok: false, errors } : { ok: true, body: draft };
   }
 }
