@@ -20,3 +20,12 @@ export const spacesPlanLabel = label(SPACES_PLANS);
 export const subscriptionStatusLabel = label(STATUSES);
 export const billingCycleLabel = label(CYCLES);
 export const sandboxStatusLabel = label(SANDBOX);
+
+/** An ISO timestamp as people read it ("21 Nov 2026, 14:05"); anything unreadable as it came. */
+export function whenLabel(iso: string | null | undefined, withTime = true): string {
+  if (!iso) return '—';
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  const date = at.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+  return withTime ? `${date}, ${at.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' })}` : date;
+}

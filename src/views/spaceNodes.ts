@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { AssistantSummary, Conversation, ModelRecord, ModelSetting, Space, SpaceUpdateResponse } from '../api/schemas';
 import { ANSWER_HERE_FIX, cannotAnswerHere } from './modelCatalog';
+import { whenLabel } from '../shared/labels';
 
 export type SpaceGroup = 'weights' | 'policies' | 'settings' | 'failover' | 'models' | 'conversations' | 'assistants' | 'sandbox';
 
@@ -110,7 +111,7 @@ export function toTreeItem(node: SpaceNode): vscode.TreeItem {
       item.description = node.isSandbox ? (outdated ? t('sandbox · outdated') : t('sandbox · up to date')) : (node.space.description ?? '');
       item.iconPath = new vscode.ThemeIcon(node.isSandbox ? (outdated ? 'warning' : 'beaker') : 'layers', outdated ? new vscode.ThemeColor('list.warningForeground') : undefined);
       item.tooltip = new vscode.MarkdownString(
-        `**${node.space.name ?? ''}**\n\n${node.space.description ?? ''}\n\n- id: \`${node.space.id}\`\n- key: …${node.space.key_end ?? ''}\n- modified: ${node.space.modified_on ?? '—'}` +
+        `**${node.space.name ?? ''}**\n\n${node.space.description ?? ''}\n\n- ${t('key ending')} …${node.space.key_end ?? ''}\n- ${t('changed')} ${whenLabel(node.space.modified_on)}` +
           (outdated ? `\n\n$(warning) ${t('The main Space changed after this sandbox.')}` : ''),
         true,
       );
@@ -168,7 +169,7 @@ export function toTreeItem(node: SpaceNode): vscode.TreeItem {
       const item = new vscode.TreeItem(node.conversation.name || t('(unnamed)'));
       item.id = `conversation:${node.spaceId}:${node.conversation.id}`;
       item.description = node.conversation.settings?.assistant_id ? t('with assistant') : '';
-      item.tooltip = `${node.conversation.name}\n${node.conversation.id}\n${node.conversation.modified_on ?? ''}`;
+      item.tooltip = `${node.conversation.name}\n${t('changed')} ${whenLabel(node.conversation.modified_on)}`;
       item.iconPath = new vscode.ThemeIcon('comment');
       item.contextValue = 'conversation';
       return item;
@@ -184,7 +185,7 @@ export function toTreeItem(node: SpaceNode): vscode.TreeItem {
     case 'assistantVersion': {
       const item = new vscode.TreeItem(t('Version {0}', node.index + 1));
       item.id = `version:${node.spaceId}:${node.version.id}`;
-      item.description = `${node.version.published ? t('published') : t('draft')} · ${node.version.added_on.slice(0, 10)}`;
+      item.description = `${node.version.published ? t('published') : t('draft')} · ${whenLabel(node.version.added_on, false)}`;
       item.iconPath = new vscode.ThemeIcon('versions');
       item.contextValue = 'assistantVersion';
       item.command = { command: 'llmSpaces.openAssistantVersion', title: t('Open Assistant Version'), arguments: [node] };

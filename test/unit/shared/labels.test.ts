@@ -1,6 +1,6 @@
 // Enumerations of the service as a person reads them.
 import assert from 'node:assert/strict';
-import { billingCycleLabel, planLabel, plainWords, sandboxStatusLabel, spacesPlanLabel, subscriptionStatusLabel } from '../../../src/shared/labels';
+import { billingCycleLabel, planLabel, plainWords, sandboxStatusLabel, spacesPlanLabel, subscriptionStatusLabel, whenLabel } from '../../../src/shared/labels';
 
 describe('labels for people', () => {
   it('names the plans, statuses and cycles the interface lists', () => {
@@ -17,5 +17,13 @@ describe('labels for people', () => {
     assert.equal(plainWords('up_to_date'), 'Up to date');
     assert.equal(planLabel(null), '—');
     assert.equal(sandboxStatusLabel(undefined, 'unknown'), 'unknown');
+  });
+
+  it('writes a timestamp as people read it, not as ISO text', () => {
+    const at = new Date(2026, 10, 21, 14, 5).toISOString();
+    assert.equal(whenLabel(at), '21 Nov 2026, 14:05');
+    assert.equal(whenLabel(at, false), '21 Nov 2026');
+    assert.equal(whenLabel(null), '—');
+    assert.equal(whenLabel('not a date'), 'not a date');
   });
 });
