@@ -13,6 +13,9 @@ async function closeAllEditors(page: Page): Promise<void> {
   await page.locator('iframe.webview.ready').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
 }
 
+/** The first dollar amount in a text ("$0.00010 / $50.00" → 0.0001). */
+const dollars = (text: string) => Number(/\$(-?[\d.]+)/.exec(text)?.[1] ?? NaN);
+
 async function chooseModel(frame: FrameLocator, namespace: string): Promise<void> {
   await frame.locator(`[data-path="model"] vscode-option[value="${namespace}"]`).waitFor({ state: 'attached', timeout: 60_000 });
   const input = frame.locator('[data-path="model"] input');
@@ -61,6 +64,8 @@ describe('LLM Spaces webviews (playwright)', function () {
     await chooseModel(frame, 'test/echo');
     await frame.locator('.estimate', { hasText: 'at test/echo' }).waitFor();
     await wb.screenshot('10-playground-selection');
+    const spend = page.locator('.statusbar-item[id$="llmSpaces.usage"]');
+    const spentBefore = dollars(await spend.innerText());
     await prompt.press('Control+Enter');
 
     const figures = frame.locator('.turn .meta .figures').last();
@@ -71,6 +76,31 @@ describe('LLM Spaces webviews (playwright)', function () {
     assert.ok((await frame.locator('.turn .reply pre code .hljs-keyword').count()) > 0, 'the code block is highlighted');
     await frame.locator('.turn .reply .code-actions vscode-button', { hasText: 'Insert at Cursor' }).first().waitFor();
     await wb.screenshot('11-playground-reply');
+    // The status bar's spend moves with the reply's own figures, at once, not on the next poll.
+    const replyCost = dollars((await figures.innerText()).split(' · ').find((part) => part.startsWith('$'))!);
+    const deadline = Date.now() + 5000;
+    while (Date.now() < deadline && dollars(await spend.innerText()) <= spentBefore) await page.waitForTimeout(100);
+    // Both sides are shown to two significant digits below a dime.
+    const spentAfter = dollars(await spend.innerText());
+    assert.ok(spentAfter > spentBefore && Math.abs(spentAfter - (spentBefore + replyCost)) <= 0.1 * spentAfter, `${await spend.innerText()} after a reply of $${replyCost}`);
+  });
+
+  it('renames the conversation from the playground, pre-filled with its own name', async () => {
+    const { page } = wb;
+    const frame = webview(page);
+    const conversation = frame.locator('[data-path="conversation_id"]');
+    const before = await conversation.evaluate((el) => (el as unknown as { value: string }).value);
+    await frame.locator('vscode-button', { hasText: 'Rename…' }).click();
+    const input = frame.locator('.rename vscode-textfield input');
+    await input.waitFor();
+    assert.equal(await input.inputValue(), 'Code from src/cart.ts', 'the name of this conversation, not another');
+    await input.fill('Cart review');
+    await input.press('Enter');
+    await frame.locator('[data-path="conversation_id"] vscode-option', { hasText: 'Cart review' }).waitFor({ state: 'attached' });
+    const client = await wb.service();
+    const space = (await client.listSpaces()).items.find((s) => s.name === 'My first Space')!;
+    assert.equal((await client.listConversations(space.id)).find((c) => c.id === before)?.name, 'Cart review');
+    await wb.screenshot('11b-playground-renamed');
   });
 
   it('renders script, event-handler and javascript: payloads in a reply as inert text', async () => {

@@ -59,7 +59,11 @@ export async function openWorkbench(): Promise<Workbench> {
     browser,
     token,
     service: async () => {
-      if (client) return client;
+      // A window reload may start a new service (the old window was the last to use the old one).
+      const current = readLock(dataDir);
+      if (client && current?.url === client.baseUrl) return client;
+      await client?.close();
+      client = undefined;
       const deadline = Date.now() + 30_000;
       while (Date.now() < deadline) {
         const lock = readLock(dataDir);
