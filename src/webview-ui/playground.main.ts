@@ -180,7 +180,7 @@ async function send(): Promise<void> {
     live.finish(reply);
     turns.push({ prompt, reply, error: null });
     state.parentRequestId = reply.id;
-    setValue(form.parent.control, reply.id);
+    form.showReplies(turns, reply.id);
     state.prompt = '';
     setValue(form.prompt.control, '');
     state.images = [];
@@ -226,7 +226,7 @@ async function chooseConversation(id: string): Promise<void> {
   turns = loaded.turns;
   const last = [...turns].reverse().find((t) => t.reply)?.reply;
   state.parentRequestId = last?.id ?? '';
-  setValue(form.parent.control, state.parentRequestId);
+  form.showReplies(turns, state.parentRequestId);
   transcript.show(turns, loaded.notice);
   persist();
 }
@@ -234,8 +234,8 @@ async function chooseConversation(id: string): Promise<void> {
 function newChat(): void {
   state.conversation = null;
   state.parentRequestId = '';
-  setValue(form.parent.control, '');
   turns = [];
+  form.showReplies(turns, '');
   transcript.show(turns);
   if (space) form.setSpace(space);
   persist();
@@ -291,7 +291,7 @@ function wire(): void {
     persist();
   });
   for (const f of [form.temperature, form.maxTokens, form.version, form.parent, form.plugins]) f.control.addEventListener('change', () => (form.read(), persist()));
-  for (const f of [form.temperature, form.maxTokens, form.parent, form.plugins]) f.control.addEventListener('input', checkAsTyped);
+  for (const f of [form.temperature, form.maxTokens, form.plugins]) f.control.addEventListener('input', checkAsTyped);
   form.prompt.control.addEventListener('input', () => (form.read(), refreshEstimate(), persist(), fieldsStatus && checkAsTyped()));
   sendButton.addEventListener('click', () => void send());
   stopButton.addEventListener('click', stop);
@@ -346,7 +346,7 @@ async function start(): Promise<void> {
   setValue(form.prompt.control, state.prompt);
   setValue(form.temperature.control, state.temperature);
   setValue(form.maxTokens.control, state.maxTokens);
-  setValue(form.parent.control, state.parentRequestId);
+  form.showReplies(turns, state.parentRequestId);
   setValue(form.plugins.control, state.plugins);
   transcript.show(turns);
   showAttachments();

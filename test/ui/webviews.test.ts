@@ -188,6 +188,11 @@ describe('LLM Spaces webviews (playwright)', function () {
     await error.filter({ hasText: /^$/ }).waitFor({ state: 'attached' });
     assert.equal(await error.innerText(), '');
     await temperature.fill('');
+    // The reply the next prompt follows is named by its number and first words, never by its id.
+    const replyTo = frame.locator('[data-path="parent_request_id"]');
+    const shown = await replyTo.locator('vscode-option[selected]').innerText().catch(async () => replyTo.innerText());
+    assert.match(shown, /^Reply 2: /);
+    assert.doesNotMatch(await replyTo.innerText(), /[0-9a-f]{8}-[0-9a-f]{4}-/);
   });
 
   it('changes a routing weight in the Space settings editor and saves it to the service', async () => {

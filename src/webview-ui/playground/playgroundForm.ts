@@ -1,6 +1,6 @@
 // The playground's controls: Space, model, conversation, the options of the request body, the prompt
 // box with its attachments, and the estimate. Builds the request body and checks it before sending.
-import type { ChatDraftInput, Attachment, ModelBrief, PlaygroundContext, SpaceBrief } from '../../shared/protocol';
+import type { ChatDraftInput, Attachment, ModelBrief, PlaygroundContext, SpaceBrief, Turn } from '../../shared/protocol';
 import { checkRules, type Rules } from '../../shared/rules';
 import { fill, h, valueOf } from '../dom';
 import { field, fillSelect, select, textfield, type Field } from '../fields';
@@ -32,7 +32,7 @@ export class PlaygroundForm {
   readonly maxTokens = field('max_tokens', 'Max tokens', textfield('', { type: 'number', min: '1', step: '1', placeholder: 'Space default' }), '1 or more');
   readonly assistant = field('assistant_id', 'Assistant', select([], ''));
   readonly version = field('assistant_version_id', 'Assistant version', select([], ''));
-  readonly parent = field('parent_request_id', 'Reply to request', textfield('', { placeholder: 'none (a new thread)' }), 'Set to the previous reply; clear it to start a new thread.');
+  readonly parent = field('parent_request_id', 'Reply to', select([], ''), 'The next prompt follows this reply; choose none to start a new thread.');
   readonly plugins = field('plugins', 'Plugins', textfield('', { placeholder: 'comma separated' }));
   readonly prompt = field('prompt', 'Prompt', h('vscode-textarea', { rows: '6', resize: 'vertical', placeholder: 'Ask anything. Ctrl+Enter sends; drop files here (hold Shift when dragging from the Explorer).' }));
   readonly images = field('images', 'Images', h('div', { class: 'chips', role: 'list' }));
@@ -61,6 +61,14 @@ export class PlaygroundForm {
     this.setVersions(space);
     this.temperature.control.setAttribute('placeholder', space.defaults.temperature === null ? 'Space default' : `Space default: ${space.defaults.temperature}`);
     this.maxTokens.control.setAttribute('placeholder', space.defaults.maxTokens === null ? 'Space default' : `Space default: ${space.defaults.maxTokens}`);
+  }
+
+  /** The replies a prompt may follow, the latest first, named by their number and first words (never by id). */
+  showReplies(turns: Turn[], chosen: string): void {
+    const replies = turns.flatMap((turn, i) => (turn.reply ? [{ value: turn.reply.id, label: `Reply ${i + 1}: ${snippet(turn.reply.content)}` }] : [])).reverse();
+    // A reply this panel no longer shows (a reload that kept no turns) stays choosable.
+    const earlier = chosen && !replies.some((r) => r.value === chosen) ? [{ value: chosen, label: 'An earlier reply' }] : [];
+    fillSelect(this.parent.control, [{ value: '', label: 'None (a new thread)' }, ...replies, ...earlier], chosen);
   }
 
   setVersions(space: SpaceBrief): void {
@@ -138,4 +146,10 @@ export class PlaygroundForm {
     for (const [path, message] of Object.entries(checkRules(this.rules, draft))) errors[path] ??= message;
     return Object.keys(errors).length ? { ok: false, errors } : { ok: true, body: draft };
   }
+}
+
+/** The first words of a reply, on one line. */
+function snippet(text: string): string {
+  const line = text.replace(/```[^\n]*\n?/g, '').replace(/\s+/g, ' ').trim();
+  return line.length > 48 ? `${line.slice(0, 47)}…` : line || '(no text)';
 }
