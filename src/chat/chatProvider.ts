@@ -11,7 +11,7 @@ import type { Logger } from '../logger';
 import type { CatalogueStore } from '../stores/catalogueStore';
 import type { OrganizationStore } from '../stores/organizationStore';
 import type { SpacesStore } from '../stores/spacesStore';
-import { usd } from '../usageStatus';
+import { money } from '../shared/money';
 import { describeError } from '../userErrors';
 import { SpaceKeys } from './spaceKeys';
 import { budgetVerdict, pinnedEntry, spaceEntry, type PinnedModel, type SpaceChatModel } from './spaceModels';
@@ -103,7 +103,7 @@ export class SpacesChatProvider implements vscode.LanguageModelChatProvider<Spac
           if (event.type === 'toolCall') progress.report(new vscode.LanguageModelToolCallPart(event.id, event.name, parseArguments(event.arguments)));
           else {
             const costs = event.metadata.costs;
-            progress.report(new vscode.LanguageModelTextPart(`\n\n_— answered by ${event.metadata.model.namespace} · ${usd(costs.total_tokens)} · ${event.usage.total_tokens} tokens_`));
+            progress.report(new vscode.LanguageModelTextPart(`\n\n_— answered by ${event.metadata.model.namespace} · ${money(costs.total_tokens)} · ${event.usage.total_tokens} tokens_`));
             reportUsage(progress, event.usage);
             this.s.organization.recordReply({ usage: event.usage, costs, savings: event.metadata.cost_savings });
           }
@@ -130,11 +130,11 @@ export class SpacesChatProvider implements vscode.LanguageModelChatProvider<Spac
   private guardBudget(org: Organization | undefined): void {
     const verdict = budgetVerdict(org);
     if (verdict.kind === 'refuse') {
-      throw new Error(t("The organization's hard spending limit of {0} is reached ({1} spent this cycle). Raise it on the service, or wait for the next billing cycle.", usd(verdict.limit), usd(verdict.spent)));
+      throw new Error(t("The organization's hard spending limit of {0} is reached ({1} spent this cycle). Raise it on the service, or wait for the next billing cycle.", money(verdict.limit), money(verdict.spent)));
     }
     if (verdict.kind === 'warn' && !this.warnedSoftLimit) {
       this.warnedSoftLimit = true;
-      void vscode.window.showWarningMessage(t('LLM Spaces: the organization has passed its soft spending limit of {0} ({1} spent this cycle). Requests still go through up to the hard limit of {2}.', usd(verdict.limit), usd(verdict.spent), usd(verdict.hard)));
+      void vscode.window.showWarningMessage(t('LLM Spaces: the organization has passed its soft spending limit of {0} ({1} spent this cycle). Requests still go through up to the hard limit of {2}.', money(verdict.limit), money(verdict.spent), money(verdict.hard)));
     }
   }
 

@@ -87,16 +87,18 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
     if (node && node.kind !== 'provider') return [];
     if (node?.kind === 'provider') return node.group.models.map((model) => ({ kind: 'model', model }));
     try {
-      const groups = await this.store.arranged();
       const unreadable = await this.store.unreadable();
-      const flat = this.store.filter.flat ? await this.store.arrangedFlat() : [];
-      this.view.message = groups.length ? undefined : t('No model matches the filter.');
+      // One arrangement only: the flat list, or the groups by provider.
+      const shown: ModelNode[] = this.store.filter.flat
+        ? (await this.store.arrangedFlat()).map((model) => ({ kind: 'model', model }))
+        : (await this.store.arranged()).map((group) => ({ kind: 'provider', group }));
+      this.view.message = shown.length ? undefined : t('No model matches the filter.');
       const models = await this.store.models();
       const testOnly = models.some(cannotAnswerHere) && !models.some((m) => !m.is_test_model && !cannotAnswerHere(m));
       return [
         ...(testOnly ? [{ kind: 'testOnly' } as const] : []),
         ...(unreadable ? [{ kind: 'unreadable', count: unreadable } as const] : []),
-        ...(this.store.filter.flat ? flat.map((model): ModelNode => ({ kind: 'model', model })) : groups.map((group): ModelNode => ({ kind: 'provider', group }))),
+        ...shown,
       ];
     } catch (error) {
       this.view.message = describeError(error, t('Loading the model catalogue')).message;

@@ -66,7 +66,7 @@ function servingTable(db: Database): Map<string, Serving> {
 }
 
 /** Where a model's request goes; null for test models (answered here) and for models nothing serves. */
-export function servingOf(db: Database, record: Pick<ModelRecord, 'id' | 'is_test_model' | 'provider'>): Serving | null {
+export function servingOf(db: Database, record: Pick<ModelRecord, 'id' | 'is_test_model'>): Serving | null {
   if (record.is_test_model) return null;
   const local = servingTable(db).get(record.id ?? '');
   if (local) return local;
@@ -74,14 +74,15 @@ export function servingOf(db: Database, record: Pick<ModelRecord, 'id' | 'is_tes
   return forward ? { ...forward, available: true } : null;
 }
 
-export function answersHere(db: Database, record: Pick<ModelRecord, 'id' | 'is_test_model' | 'provider'>): boolean {
+export function answersHere(db: Database, record: Pick<ModelRecord, 'id' | 'is_test_model'>): boolean {
   return record.is_test_model || servingOf(db, record)?.available === true;
 }
 
 /** What the model lists of the built-in service add to each model: whether it answers here, and by whom. */
 export function servingFields(db: Database, record: ModelRecord): { answers_here: boolean; served_by: string | null } {
+  if (record.is_test_model) return { answers_here: true, served_by: 'this service' };
   const serving = servingOf(db, record);
-  return { answers_here: answersHere(db, record), served_by: record.is_test_model ? 'this service' : (serving?.server ?? null) };
+  return { answers_here: serving?.available === true, served_by: serving?.server ?? null };
 }
 
 /** Records what a refresh found; a model no server offers any more stays, marked unavailable. */
