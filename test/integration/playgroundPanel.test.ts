@@ -143,10 +143,12 @@ describe('playground panel', () => {
 
   it('inserts at the cursor of a file hidden behind the playground in the same editor group, and shows the file', async () => {
     const doc = await vscode.workspace.openTextDocument({ content: 'one\ntwo\n', language: 'typescript' });
-    const editor = await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+    // The file opens in the playground's own group, then the playground comes to the front of that
+    // group: the file's editor is no longer visible.
+    const group = panel.panel.viewColumn ?? vscode.ViewColumn.One;
+    const editor = await vscode.window.showTextDocument(doc, group);
     editor.selection = new vscode.Selection(1, 0, 1, 0);
-    // The playground opens over the file in its group: the file's editor is no longer visible.
-    panel.panel.reveal(vscode.ViewColumn.One);
+    panel.panel.reveal(group);
     await waitFor(() => !vscode.window.visibleTextEditors.some((e) => e.document === doc), 'the file to be hidden behind the playground');
     const inserted = await callWebview(panel.channel, 'codeAction', { action: 'insert', code: 'inserted\n' });
     assert.ok(inserted.ok, inserted.error?.message);
