@@ -7,4 +7,4 @@ export { LlmSpacesClient } from './api/client';
 export * as schemas from './api/schemas';
 export { OrganizationPanel } from './webviews/organizationPanel';
 export { PlaygroundPanel } from './webviews/playgroundPanel';
-export { SpaceSettingsPanel } from './webviews/spaceSettingsPanel';
+export { SpaceSettingsEditors } from './webviews/spaceSettingsEditor';

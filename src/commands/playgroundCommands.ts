@@ -53,10 +53,9 @@ async function pickTemplate(s: Services): Promise<string | undefined> {
   return pick?.template;
 }
 
-export function openSpaceSettings(s: Services, node?: unknown): Promise<void> | void {
-  const id = spaceIdOf(node);
-  if (id) return void s.webviews.openSpaceSettings(id);
-  return pickSpace(s).then((picked) => void (picked && s.webviews.openSpaceSettings(picked)));
+export async function openSpaceSettings(s: Services, node?: unknown): Promise<void> {
+  const id = spaceIdOf(node) ?? (await pickSpace(s));
+  if (id) await s.webviews.openSpaceSettings(id);
 }
 
 async function pickSpace(s: Services): Promise<string | undefined> {

@@ -162,10 +162,20 @@ export type PlaygroundEvent =
 export const SpaceChanges = SpaceUpdateBody.omit({ id: true });
 export type SpaceChanges = z.infer<typeof SpaceChanges>;
 
+/**
+ * Unsaved changes as the form has them, nested as the body has them. They are kept (and backed up for
+ * hot exit) even while a field is not valid; saving checks them against SpaceChanges.
+ */
+export const SpaceDraft = z.record(z.string(), z.unknown());
+export type SpaceDraft = z.infer<typeof SpaceDraft>;
+
 export const SpaceSettingsCalls = {
   load: z.object({}),
-  save: z.object({ changes: SpaceChanges, baseModifiedOn: z.string().nullable() }),
-  setDirty: z.object({ dirty: z.boolean(), changes: SpaceChanges }),
+  /** The form changed: what differs from the loaded Space now, and whether anything does. */
+  edit: z.object({ dirty: z.boolean(), changes: SpaceDraft }),
+  /** Save and Revert as VS Code's own commands do them (the buttons of the form). */
+  save: z.object({}),
+  revert: z.object({}),
   openSpace: z.object({ spaceId: Id }),
   chooseLogo: z.object({}),
 } satisfies Calls;
@@ -177,26 +187,28 @@ export interface SpaceEditorData {
   models: Array<{ id: string; namespace: string }>;
   prompts: Array<{ id: string; title: string }>;
   assistants: SpaceBrief['assistants'];
-  /** Changes kept from before a reload or an interrupted close. */
-  draft: SpaceChanges | null;
+  /** Unsaved changes the document holds (after a hot exit, or the editor reopened). */
+  draft: SpaceDraft | null;
   /** The rules of SpaceChanges, checked as the user types. */
   rules: Rules;
 }
 
-export type SaveResult =
-  | { kind: 'saved'; view: SpaceUpdateResponse }
-  | { kind: 'reloaded'; view: SpaceUpdateResponse }
-  | { kind: 'cancelled' };
-
 export interface SpaceSettingsResults {
   load: SpaceEditorData;
-  save: SaveResult;
-  setDirty: null;
+  edit: null;
+  save: null;
+  revert: null;
   openSpace: null;
   chooseLogo: string | null;
 }
 
-export type SpaceSettingsEvent = { type: 'reload' };
+/** What happened to the document, however it was asked for (a button, Ctrl+S, Save All, closing). */
+export type SpaceSettingsEvent =
+  /** Reverted: load the Space afresh, without changes. */
+  | { type: 'reload' }
+  /** Saved (or, `reloaded`, the user chose the version saved elsewhere over theirs). */
+  | { type: 'saved'; view: SpaceUpdateResponse; reloaded: boolean }
+  | { type: 'notSaved'; error: CallError };
 
 // ---------------------------------------------------------------- organization panel
 

@@ -41,15 +41,18 @@ export const textfield = (value: string, attrs: Record<string, string | boolean>
   return el;
 };
 
-/** Marks the fields named in `errors` (by path or a path below them) and clears the others. Returns what no field claimed. */
+/**
+ * Marks the fields named in `errors` (by path, a path below them, or the group they are in: an error on
+ * `weights` marks each weight) and clears the others. Returns the messages no field claimed.
+ */
 export function markFields(fields: Field[], errors: Record<string, string>): string[] {
   const unclaimed = new Set(Object.keys(errors));
   for (const f of fields) {
-    const hits = Object.keys(errors).filter((p) => p === f.path || p.startsWith(`${f.path}.`) || p.startsWith(`${f.path}[`));
+    const hits = Object.keys(errors).filter((p) => p === f.path || p.startsWith(`${f.path}.`) || p.startsWith(`${f.path}[`) || (p !== '' && f.path.startsWith(`${p}.`)));
     hits.forEach((p) => unclaimed.delete(p));
     f.error.textContent = hits.map((p) => errors[p]).join('; ');
     if (hits.length) f.control.setAttribute('invalid', '');
     else f.control.removeAttribute('invalid');
   }
-  return [...unclaimed].map((p) => (p ? `${p}: ${errors[p]}` : errors[p]!));
+  return [...unclaimed].map((p) => errors[p]!);
 }

@@ -1,6 +1,6 @@
 // The Space settings editor, browser side: a form for every field of PUT /v1/apps/update. It tells the
-// host whenever the edits differ from what it loaded (for the close prompt) and keeps them in the
-// webview state, so a reload brings them back.
+// host whenever the edits differ from what it loaded; the host's document keeps them, and VS Code
+// does the rest (dirty mark, Save, Revert, the prompt on close, hot exit).
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-label/index.js';
@@ -9,7 +9,7 @@ import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { SpaceUpdateResponse } from '../api/schemas';
-import type { SaveResult, SpaceChanges, SpaceEditorData, SpaceSettingsCalls, SpaceSettingsEvent, SpaceSettingsResults } from '../shared/protocol';
+import type { CallError, SpaceDraft, SpaceEditorData, SpaceSettingsCalls, SpaceSettingsEvent, SpaceSettingsResults } from '../shared/protocol';
 import { checkRules } from '../shared/rules';
 import { fill, h, setValue } from './dom';
 import { markFields, type Field } from './fields';
@@ -18,11 +18,6 @@ import { FailoverList } from './spaceSettings/failoverList';
 import { buildControl, readControl } from './spaceSettings/settingsControls';
 import { SECTIONS, SPECS, changesBetween, valuesOf } from './spaceSettings/settingsSpecs';
 import { viewSummary } from './spaceSettings/viewSummary';
-
-interface Saved {
-  spaceId: string;
-  draft: SpaceChanges | null;
-}
 
 const channel = new HostChannel<typeof SpaceSettingsCalls, SpaceSettingsResults, SpaceSettingsEvent>();
 const app = document.getElementById('app')!;
@@ -33,18 +28,21 @@ let fields: Field[] = [];
 let failover: FailoverList;
 let readOnly = false;
 let lastDirty = false;
+let view: SpaceUpdateResponse;
 
 const say = (text: string) => (status.textContent = text);
 const currentValues = () => Object.fromEntries(SPECS.map((spec, i) => [spec.path, readControl(spec, fields[i]!.control)]));
 const diff = () => changesBetween(baseline, currentValues(), { base: failover.initial, now: failover.ids });
 
-function render(view: SpaceUpdateResponse, draft: SpaceChanges | null): void {
+function render(shown: SpaceUpdateResponse, draft: SpaceDraft | null): void {
+  view = shown;
   const space = view.main.app;
   readOnly = !view.main.current_user_permissions.includes('edit');
   baseline = valuesOf(space, null);
   const values = valuesOf(space, draft);
   fields = SPECS.map((spec) => buildControl(spec, values[spec.path] ?? null, data, values));
-  failover = new FailoverList(view.main.failover_models, data.models, draft?.failover_model_ids ?? null, changed);
+  const draftChain = draft?.failover_model_ids;
+  failover = new FailoverList(view.main.failover_models, data.models, Array.isArray(draftChain) ? draftChain.filter((id): id is string => typeof id === 'string') : null, changed);
   const byPath = new Map(fields.map((f) => [f.path, f]));
   const sections = SECTIONS.map((section) =>
     h('section', { class: 'group', 'aria-label': section.title }, h('h2', {}, section.title), ...section.specs.map((spec) => byPath.get(spec.path)!.row), section.title === 'Failover chain' ? failover.element : null),
@@ -56,10 +54,11 @@ function render(view: SpaceUpdateResponse, draft: SpaceChanges | null): void {
   const save = h('vscode-button', { title: 'Save (Ctrl+S)' }, 'Save');
   save.addEventListener('click', () => void saveChanges());
   const revert = h('vscode-button', { secondary: true }, 'Revert');
-  revert.addEventListener('click', () => render(view, null));
+  revert.addEventListener('click', () => void channel.call('revert', {}).catch(() => render(view, null)));
   fill(
     app,
-    h('header', { class: 'title' }, h('h1', {}, space.name ?? space.id), h('span', { class: 'id' }, space.id)),
+    // The id is not a title: Copy Id on the Space in the Spaces view gives it.
+    h('header', { class: 'title' }, h('h1', {}, space.name ?? 'Space settings')),
     readOnly ? h('div', { class: 'banner', role: 'note' }, 'Read-only: this token does not have the edit permission on this Space.') : null,
     viewSummary(view, (id) => void channel.call('openSpace', { spaceId: id })),
     h('form', { class: 'settings', 'aria-label': 'Space settings' }, ...sections),
@@ -74,38 +73,31 @@ function render(view: SpaceUpdateResponse, draft: SpaceChanges | null): void {
   changed();
 }
 
-/** Recomputes what changed, tells the host (for the close prompt) and keeps it for a reload. */
+/** Recomputes what changed and tells the host's document (which tells VS Code it is dirty). */
 function changed(): void {
   const { changes, dirty } = diff();
-  channel.setState<Saved>({ spaceId: data.view.main.app.id, draft: dirty ? changes : null });
-  if (dirty !== lastDirty || dirty) void channel.call('setDirty', { dirty, changes }).catch(() => undefined);
+  if (dirty !== lastDirty || dirty) void channel.call('edit', { dirty, changes }).catch(() => undefined);
   lastDirty = dirty;
-  say(dirty ? 'Unsaved changes.' : '');
+  // Checked as typed: each field says what is wrong with it, in words, until it is fixed.
+  const rest = markFields(fields, checkRules(data.rules, changes));
+  say(rest.length ? rest.join('; ') : dirty ? 'Unsaved changes.' : '');
 }
 
+/** The Save button: the fields are checked here first, then VS Code saves the document. */
 async function saveChanges(): Promise<void> {
   if (readOnly) return;
-  const { changes, dirty } = diff();
-  if (!dirty) return void say('Nothing to save.');
-  const errors = checkRules(data.rules, changes);
+  const errors = checkRules(data.rules, diff().changes);
   if (Object.keys(errors).length) {
     const rest = markFields(fields, errors);
     return void say(rest.length ? rest.join('; ') : 'Some fields are not valid.');
   }
   say('Saving…');
-  let result: SaveResult;
-  try {
-    result = await channel.call('save', { changes, baseModifiedOn: data.view.main.app.modified_on ?? null });
-  } catch (error) {
-    const failure = error instanceof CallFailed ? error.error : { message: String(error), fields: {} };
-    const rest = markFields(fields, failure.fields);
-    return void say(Object.keys(failure.fields).length ? `Not saved: ${rest.length ? rest.join('; ') : 'see the marked fields.'}` : failure.message);
-  }
-  if (result.kind === 'cancelled') return void say('Not saved.');
-  data = { ...data, view: result.view, draft: null };
-  lastDirty = true;
-  render(result.view, null);
-  say(result.kind === 'saved' ? `Saved at ${new Date().toLocaleTimeString()}.` : 'Reloaded the version saved elsewhere; your changes were discarded.');
+  await channel.call('save', {}).catch((error: unknown) => notSaved(error instanceof CallFailed ? error.error : { message: String(error), fields: {} }));
+}
+
+function notSaved(failure: CallError): void {
+  const rest = markFields(fields, failure.fields);
+  say(Object.keys(failure.fields).length ? `Not saved: ${rest.length ? rest.join('; ') : 'see the marked fields.'}` : failure.message);
 }
 
 async function chooseLogo(logo: Field): Promise<void> {
@@ -126,18 +118,17 @@ async function load(): Promise<void> {
     fill(app, h('div', { class: 'banner error', role: 'alert' }, error instanceof Error ? error.message : String(error)));
     return;
   }
-  const saved = channel.getState<Saved>();
-  render(data.view, data.draft ?? (saved?.spaceId === data.view.main.app.id ? saved.draft : null));
+  render(data.view, data.draft);
 }
 
-document.addEventListener('keydown', (e) => {
-  if (e.key === 's' && (e.ctrlKey || e.metaKey)) {
-    e.preventDefault();
-    void saveChanges();
-  }
-});
+// However a save or a revert was asked for (a button, Ctrl+S, Save All, closing), its outcome comes here.
 channel.onEvent((event) => {
-  if (event.type === 'reload') void load();
+  if (event.type === 'reload') return void load();
+  if (event.type === 'notSaved') return notSaved(event.error);
+  data = { ...data, view: event.view, draft: null };
+  lastDirty = true;
+  render(event.view, null);
+  say(event.reloaded ? 'Reloaded the version saved elsewhere; your changes were discarded.' : `Saved at ${new Date().toLocaleTimeString()}.`);
 });
 channel.ready();
 void load();

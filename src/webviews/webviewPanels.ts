@@ -1,13 +1,14 @@
 // Owns every webview panel: the playgrounds (several may be open; "Send Selection" goes to the one
-// used last), one settings editor per Space, and the organization panel. Panels come back after a
-// window reload through their serializers; the webviews restore their own state.
+// used last), the Space settings custom editor (one per Space), and the organization panel. Panels
+// come back after a window reload through their serializers; the webviews restore their own state.
+// The settings editor comes back as any editor does, with unsaved changes through hot exit.
 import * as vscode from 'vscode';
-import type { SpaceChanges } from '../shared/protocol';
 import { deferred } from '../loadDeferred';
 import type { OrganizationDeps, OrganizationPanel } from './organizationPanel';
 import type { PlaygroundDeps, PlaygroundPanel } from './playgroundPanel';
-import type { SettingsDeps, SpaceSettingsPanel } from './spaceSettingsPanel';
-import { ORGANIZATION_VIEW_TYPE, PLAYGROUND_VIEW_TYPE, SPACE_SETTINGS_VIEW_TYPE } from './viewTypes';
+import type { SettingsDeps, SpaceSettingsDocument, SpaceSettingsEditor, SpaceSettingsEditors } from './spaceSettingsEditor';
+import { spaceUri } from './spaceUris';
+import { ORGANIZATION_VIEW_TYPE, PLAYGROUND_VIEW_TYPE, SPACE_SETTINGS_EDITOR, SPACE_SETTINGS_VIEW_TYPE } from './viewTypes';
 
 const t = vscode.l10n.t;
 /** What a settings webview keeps in its state: enough to reopen the same Space after a reload. */
@@ -15,7 +16,9 @@ const restoredSettings = () => deferred().z.object({ spaceId: deferred().z.strin
 
 export class WebviewPanels implements vscode.Disposable {
   readonly playgrounds: PlaygroundPanel[] = [];
-  readonly settings = new Map<string, SpaceSettingsPanel>();
+  /** The settings editors' provider, once one was opened. */
+  settingsEditors: SpaceSettingsEditors | undefined;
+  private readonly settingsChanged = new vscode.EventEmitter<vscode.CustomDocumentContentChangeEvent<SpaceSettingsDocument>>();
   organization: OrganizationPanel | undefined;
   private lastEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
   private readonly disposables: vscode.Disposable[] = [];
@@ -32,10 +35,12 @@ export class WebviewPanels implements vscode.Disposable {
       vscode.window.registerWebviewPanelSerializer(SPACE_SETTINGS_VIEW_TYPE, {
         deserializeWebviewPanel: async (panel, state: unknown) => {
           const restored = restoredSettings().safeParse(state);
-          if (restored.success) this.adoptSettings(panel, restored.data.spaceId, null);
-          else panel.dispose();
+          panel.dispose();
+          if (restored.success) await this.openSpaceSettings(restored.data.spaceId);
         },
       }),
+      vscode.window.registerCustomEditorProvider(SPACE_SETTINGS_EDITOR, this.settingsProvider(), { webviewOptions: { retainContextWhenHidden: true }, supportsMultipleEditorsPerDocument: false }),
+      this.settingsChanged,
       vscode.window.registerWebviewPanelSerializer(ORGANIZATION_VIEW_TYPE, { deserializeWebviewPanel: async (panel) => void this.adoptOrganization(panel) }),
     );
   }
@@ -63,14 +68,35 @@ export class WebviewPanels implements vscode.Disposable {
     return target;
   }
 
-  openSpaceSettings(spaceId: string, draft: SpaceChanges | null = null): SpaceSettingsPanel {
+  /** The open settings editor of each Space, by Space id. */
+  get settings(): ReadonlyMap<string, SpaceSettingsEditor> {
+    return this.settingsEditors?.open ?? new Map();
+  }
+
+  /** The Space's settings editor, revealed if it is open, else opened in the active group. */
+  async openSpaceSettings(spaceId: string): Promise<SpaceSettingsEditor | undefined> {
     const open = this.settings.get(spaceId);
     if (open) {
       open.panel.reveal();
       return open;
     }
-    const panel = vscode.window.createWebviewPanel(SPACE_SETTINGS_VIEW_TYPE, t('Space settings'), vscode.ViewColumn.Active);
-    return this.adoptSettings(panel, spaceId, draft);
+    const name = (await this.s.spaces.list().catch(() => [])).find((space) => space.id === spaceId)?.name ?? t('Space');
+    await vscode.commands.executeCommand('vscode.openWith', spaceUri(spaceId, name), SPACE_SETTINGS_EDITOR, vscode.ViewColumn.Active);
+    return this.settings.get(spaceId);
+  }
+
+  /** The settings editors' provider, registered at activation; the editors' code loads on first use. */
+  private settingsProvider(): vscode.CustomEditorProvider<SpaceSettingsDocument> {
+    const editors = () => (this.settingsEditors ??= new (deferred().SpaceSettingsEditors)(this.s, this.extensionUri, this.settingsChanged, { open: (id) => void this.openSpaceSettings(id) }));
+    return {
+      onDidChangeCustomDocument: this.settingsChanged.event,
+      openCustomDocument: (uri, context) => editors().openCustomDocument(uri, context),
+      resolveCustomEditor: (document, panel) => editors().resolveCustomEditor(document, panel),
+      saveCustomDocument: (document) => editors().saveCustomDocument(document),
+      saveCustomDocumentAs: () => editors().saveCustomDocumentAs(),
+      revertCustomDocument: (document) => editors().revertCustomDocument(document),
+      backupCustomDocument: (document, context) => editors().backupCustomDocument(document, context),
+    };
   }
 
   openOrganization(): OrganizationPanel {
@@ -95,13 +121,6 @@ export class WebviewPanels implements vscode.Disposable {
       focused.dispose();
     });
     return playground;
-  }
-
-  private adoptSettings(panel: vscode.WebviewPanel, spaceId: string, draft: SpaceChanges | null): SpaceSettingsPanel {
-    const editor = new (deferred().SpaceSettingsPanel)(panel, this.s, this.extensionUri, spaceId, draft, { open: (id, d) => void this.openSpaceSettings(id, d ?? null) });
-    this.settings.set(spaceId, editor);
-    editor.onDidDispose(() => this.settings.get(spaceId) === editor && this.settings.delete(spaceId));
-    return editor;
   }
 
   private adoptOrganization(panel: vscode.WebviewPanel): OrganizationPanel {

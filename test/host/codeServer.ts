@@ -92,9 +92,11 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
   const machineSettings = path.join(dirs.userDataDir, 'Machine', 'settings.json');
   mkdirSync(path.dirname(machineSettings), { recursive: true });
   mkdirSync(dirs.extensionsDir, { recursive: true });
+  // Auto save off, as in desktop VS Code: the web's default saves a second after each change, and the
+  // tests of saving, reverting and hot exit need to decide when a save happens.
   if (!existsSync(machineSettings) || options.settings) writeFileSync(
     machineSettings,
-    JSON.stringify({ 'telemetry.telemetryLevel': 'off', 'extensions.autoUpdate': false, 'extensions.autoCheckUpdates': false, 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'update.mode': 'none', 'security.workspace.trust.enabled': false, ...options.settings }),
+    JSON.stringify({ 'telemetry.telemetryLevel': 'off', 'extensions.autoUpdate': false, 'extensions.autoCheckUpdates': false, 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'update.mode': 'none', 'security.workspace.trust.enabled': false, 'files.autoSave': 'off', ...options.settings }),
   );
   const port = options.port ?? (await freePort());
   const child = spawn(

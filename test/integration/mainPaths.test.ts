@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
-import type { OrganizationData, ReplyInfo, SaveResult, SpaceEditorData } from '../../src/shared/protocol';
+import type { OrganizationData, ReplyInfo, SpaceEditorData } from '../../src/shared/protocol';
 import type { ModelNode } from '../../src/views/modelsTree';
 import type { SpaceNode } from '../../src/views/spaceNodes';
 import { startHostedFake, type HostedFake } from '../unit/support/hostedFake';
@@ -86,8 +86,9 @@ for (const target of ['the built-in service', 'a fake of the hosted service'] as
         assert.equal(before.identity_id, (await direct.getSpace(spaceId)).main.app.identity_id, 'read in either spelling');
         const name = `Renamed via ${target}`;
         try {
-          const saved = await callWebview<SaveResult>(editor.channel, 'save', { changes: { name }, baseModifiedOn: before.modified_on });
-          assert.ok(saved.ok, saved.error?.message);
+          await callWebview(editor.channel, 'edit', { dirty: true, changes: { name } });
+          const saved = await callWebview(editor.channel, 'save', {});
+          assert.deepEqual(saved.events.map((e) => (e as { type: string }).type), ['saved']);
           const after = (await direct.getSpace(spaceId)).main.app;
           assert.equal(after.name, name);
           const weights = (w: typeof after.weights) => ({ cost: w?.cost, latency: w?.latency, quality: w?.quality });

@@ -1,9 +1,11 @@
 // The Space settings editor and the organization panel in the real extension host, and what every
 // panel shares: the strict HTML shell and no token in anything a webview receives.
 import assert from 'node:assert/strict';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { OrganizationData, SaveResult, SpaceEditorData } from '../../src/shared/protocol';
-import type { SpaceSettingsPanel } from '../../src/webviews/spaceSettingsPanel';
+import type { OrganizationData, SpaceDraft, SpaceEditorData, SpaceSettingsEvent } from '../../src/shared/protocol';
+import type { SpaceSettingsEditor } from '../../src/webviews/spaceSettingsEditor';
 import { callWebview, extension, serviceClient, waitFor } from './support';
 
 const config = () => vscode.workspace.getConfiguration('llmSpaces');
@@ -13,17 +15,43 @@ async function starterSpace(): Promise<string> {
   return (await client.listSpaces({ search: 'My first Space' })).items.find((s) => !s.sandbox_of)!.id;
 }
 
-async function openEditor(spaceId: string): Promise<SpaceSettingsPanel> {
+async function openEditor(spaceId: string): Promise<SpaceSettingsEditor> {
   const api = await extension();
   await vscode.commands.executeCommand('llmSpaces.openSpaceSettings', spaceId);
-  return api.webviews.settings.get(spaceId)!;
+  return waitFor(() => api.webviews.settings.get(spaceId), 'the settings editor');
+}
+
+/** VS Code's own dirty mark on the editor's tab. */
+const tabDirty = (editor: SpaceSettingsEditor) =>
+  vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((tab) => tab.input instanceof vscode.TabInputCustom && tab.input.uri.toString() === editor.document.uri.toString())?.isDirty;
+
+/** The form's changes, and VS Code's dirty mark on the tab for them. */
+async function edit(editor: SpaceSettingsEditor, changes: SpaceDraft): Promise<void> {
+  await callWebview(editor.channel, 'edit', { dirty: true, changes });
+  await waitFor(() => tabDirty(editor), 'VS Code to mark the editor dirty');
+}
+
+/** The form's changes, then its Save button; returns what the document told the form. */
+async function editAndSave(editor: SpaceSettingsEditor, changes: SpaceDraft): Promise<SpaceSettingsEvent[]> {
+  await edit(editor, changes);
+  return (await callWebview(editor.channel, 'save', {})).events as SpaceSettingsEvent[];
+}
+
+async function closeUnsaved(editor: SpaceSettingsEditor | undefined): Promise<void> {
+  if (!editor) return;
+  if (tabDirty(editor)) await vscode.commands.executeCommand('workbench.action.files.revert', editor.document.uri);
+  const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputCustom && t.input.uri.toString() === editor.document.uri.toString());
+  if (tab) await vscode.window.tabGroups.close(tab);
 }
 
 describe('Space settings editor', () => {
-  let editor: SpaceSettingsPanel | undefined;
-  afterEach(() => editor?.dispose());
+  let editor: SpaceSettingsEditor | undefined;
+  afterEach(async () => {
+    await closeUnsaved(editor);
+    editor = undefined;
+  });
 
-  it('saves only the changed fields, and the service has them', async () => {
+  it('opens as a custom editor named after the Space, and saves only the changed fields through VS Code', async () => {
     const client = await serviceClient(await extension());
     const spaceId = await starterSpace();
     editor = await openEditor(spaceId);
@@ -31,9 +59,13 @@ describe('Space settings editor', () => {
     assert.ok(loaded.ok, loaded.error?.message);
     assert.ok(loaded.result.view.main.current_user_permissions.includes('edit'));
     const before = loaded.result.view.main.app;
-    const saved = await callWebview<SaveResult>(editor.channel, 'save', { changes: { weights: { cost: 0.25 }, policies: { max_same_model_retries: 3 } }, baseModifiedOn: before.modified_on });
-    assert.ok(saved.ok, saved.error?.message);
-    assert.equal(saved.result.kind, 'saved');
+    assert.equal(editor.panel.title, before.name);
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.ok(tab?.input instanceof vscode.TabInputCustom && tab.input.viewType === 'llmSpaces.spaceSettingsEditor', 'the active tab is the custom editor');
+    assert.equal(tab.label, before.name);
+    const events = await editAndSave(editor, { weights: { cost: 0.25 }, policies: { max_same_model_retries: 3 } });
+    assert.deepEqual(events.map((e) => e.type), ['saved']);
+    await waitFor(() => tabDirty(editor!) === false, 'saving to clear the dirty mark');
     const after = (await client.getSpace(spaceId)).main.app;
     assert.equal(after.weights?.cost, 0.25);
     assert.equal(after.weights?.quality, before.weights?.quality, 'a weight not sent is unchanged');
@@ -42,70 +74,85 @@ describe('Space settings editor', () => {
     assert.equal(after.name, before.name);
   });
 
-  it('returns a 422 as errors on the offending fields, and changes nothing', async () => {
+  it('refuses what is not valid with errors on the offending fields, stays dirty, and changes nothing', async () => {
     const client = await serviceClient(await extension());
     const spaceId = await starterSpace();
     editor = await openEditor(spaceId);
+    await callWebview(editor.channel, 'load', {});
     const before = (await client.getSpace(spaceId)).main.app;
-    const missingPrompt = await callWebview(editor.channel, 'save', { changes: { name: 'Never saved', policies: { prompt_id: '00000000-0000-4000-8000-000000000000' } }, baseModifiedOn: before.modified_on });
-    assert.equal(missingPrompt.ok, false);
-    assert.deepEqual(Object.keys(missingPrompt.error!.fields), ['policies.prompt_id']);
-    const zeroWeights = await callWebview(editor.channel, 'save', { changes: { weights: { cost: 0, latency: 0, quality: 0 } }, baseModifiedOn: before.modified_on });
-    assert.deepEqual(Object.keys(zeroWeights.error!.fields), ['weights']);
-    const local = await callWebview(editor.channel, 'save', { changes: { settings: { temperature: 3 }, policies: { max_switch_model_retries: 11 } }, baseModifiedOn: before.modified_on });
-    assert.deepEqual(Object.keys(local.error!.fields).sort(), ['policies.max_switch_model_retries', 'settings.temperature']);
+    const failedFields = (events: SpaceSettingsEvent[]) => {
+      const failed = events.find((e) => e.type === 'notSaved');
+      assert.ok(failed?.type === 'notSaved', JSON.stringify(events));
+      return Object.keys(failed.error.fields).sort();
+    };
+    assert.deepEqual(failedFields(await editAndSave(editor, { name: 'Never saved', policies: { prompt_id: '00000000-0000-4000-8000-000000000000' } })), ['policies.prompt_id']);
+    assert.deepEqual(failedFields(await editAndSave(editor, { weights: { cost: 0, latency: 0, quality: 0 } })), ['weights']);
+    assert.deepEqual(failedFields(await editAndSave(editor, { settings: { temperature: 3 }, policies: { max_switch_model_retries: 11 } })), ['policies.max_switch_model_retries', 'settings.temperature']);
+    assert.equal(tabDirty(editor), true, 'a refused save leaves the changes unsaved');
     const after = (await client.getSpace(spaceId)).main.app;
     assert.equal(after.name, before.name);
     assert.equal(after.modified_on, before.modified_on);
   });
 
   it('asks before overwriting a change made elsewhere since the editor loaded', async () => {
-    const client = await serviceClient(await extension());
+    const api = await extension();
+    const client = await serviceClient(api);
     const spaceId = await starterSpace();
     editor = await openEditor(spaceId);
-    const loaded = await callWebview<SpaceEditorData>(editor.channel, 'load', {});
-    const base = loaded.result.view.main.app.modified_on;
+    await callWebview(editor.channel, 'load', {});
     await new Promise((resolve) => setTimeout(resolve, 5));
     await client.updateSpace({ id: spaceId, description: 'Changed elsewhere' });
+    const editors = api.webviews.settingsEditors!;
     const asked: string[] = [];
-    editor.askConflict = async (name) => (asked.push(name), 'cancel');
-    const cancelled = await callWebview<SaveResult>(editor.channel, 'save', { changes: { description: 'Mine' }, baseModifiedOn: base });
-    assert.equal(cancelled.result.kind, 'cancelled');
+    editors.askConflict = async (name) => (asked.push(name), 'cancel');
+    const cancelled = await editAndSave(editor, { description: 'Mine' });
+    assert.deepEqual(cancelled.map((e) => e.type), ['notSaved']);
     assert.equal(asked.length, 1);
+    assert.equal(tabDirty(editor), true);
     assert.equal((await client.getSpace(spaceId)).main.app.description, 'Changed elsewhere', 'nothing was overwritten');
-    editor.askConflict = async () => 'reload';
-    const reloaded = await callWebview<SaveResult>(editor.channel, 'save', { changes: { description: 'Mine' }, baseModifiedOn: base });
-    assert.equal(reloaded.result.kind, 'reloaded');
-    assert.equal(reloaded.result.kind === 'reloaded' && reloaded.result.view.main.app.description, 'Changed elsewhere');
-    editor.askConflict = async () => 'overwrite';
-    const overwritten = await callWebview<SaveResult>(editor.channel, 'save', { changes: { description: 'Mine' }, baseModifiedOn: base });
-    assert.equal(overwritten.result.kind, 'saved');
+    editors.askConflict = async () => 'reload';
+    const reloaded = await editAndSave(editor, { description: 'Mine' });
+    assert.ok(reloaded[0]?.type === 'saved' && reloaded[0].reloaded && reloaded[0].view.main.app.description === 'Changed elsewhere', JSON.stringify(reloaded));
+    await waitFor(() => tabDirty(editor!) === false, 'taking theirs to leave nothing unsaved');
+    await client.updateSpace({ id: spaceId, description: 'Changed elsewhere again' });
+    editors.askConflict = async () => 'overwrite';
+    const overwritten = await editAndSave(editor, { description: 'Mine' });
+    assert.equal(overwritten[0]?.type, 'saved');
     assert.equal((await client.getSpace(spaceId)).main.app.description, 'Mine');
   });
 
-  it('asks about unsaved changes when closed, and saves them if told to', async () => {
+  it("reverts through VS Code's Revert, and the form loads the Space without the changes", async () => {
     const client = await serviceClient(await extension());
     const spaceId = await starterSpace();
     editor = await openEditor(spaceId);
-    await callWebview(editor.channel, 'setDirty', { dirty: true, changes: { description: 'Saved on close' } });
-    assert.ok(editor.hasUnsavedChanges);
-    const asked: string[] = [];
-    editor.askClose = async (name) => (asked.push(name), 'save');
-    editor.panel.dispose();
-    await waitFor(async () => (await client.getSpace(spaceId)).main.app.description === 'Saved on close', 'the change saved on close');
-    assert.equal(asked.length, 1);
+    await callWebview(editor.channel, 'load', {});
+    await edit(editor, { description: 'Reverted away' });
+    const told: SpaceSettingsEvent[] = [];
+    const sub = editor.channel.onDidPost((m) => m.type === 'event' && told.push(m.event));
+    await vscode.commands.executeCommand('workbench.action.files.revert', editor.document.uri);
+    sub.dispose();
+    assert.deepEqual(told.map((e) => e.type), ['reload']);
+    await waitFor(() => tabDirty(editor!) === false, 'the dirty mark to go');
+    assert.equal(editor.document.draft, null);
+    const loaded = await callWebview<SpaceEditorData>(editor.channel, 'load', {});
+    assert.equal(loaded.result.draft, null);
+    assert.notEqual((await client.getSpace(spaceId)).main.app.description, 'Reverted away');
   });
 
-  it('reopens with the changes when the close prompt is cancelled', async () => {
+  it('backs up unsaved changes for hot exit, and a document opened from the backup has them', async () => {
     const api = await extension();
     const spaceId = await starterSpace();
-    const first = await openEditor(spaceId);
-    await callWebview(first.channel, 'setDirty', { dirty: true, changes: { name: 'Kept draft' } });
-    first.askClose = async () => 'keep';
-    first.panel.dispose();
-    editor = await waitFor(() => (api.webviews.settings.get(spaceId) !== first ? api.webviews.settings.get(spaceId) : undefined), 'the editor to reopen');
-    const loaded = await callWebview<SpaceEditorData>(editor.channel, 'load', {});
-    assert.deepEqual(loaded.result.draft, { name: 'Kept draft' });
+    editor = await openEditor(spaceId);
+    await callWebview(editor.channel, 'load', {});
+    await callWebview(editor.channel, 'edit', { dirty: true, changes: { name: 'Kept over a restart' } });
+    const editors = api.webviews.settingsEditors!;
+    const destination = vscode.Uri.file(join(tmpdir(), `llm-spaces-backup-${process.pid}.json`));
+    const backup = await editors.backupCustomDocument(editor.document, { destination });
+    const restored = await editors.openCustomDocument(editor.document.uri, { backupId: backup.id, untitledDocumentData: undefined });
+    assert.deepEqual(restored.draft, { name: 'Kept over a restart' });
+    assert.equal(restored.spaceId, spaceId);
+    backup.delete();
+    await waitFor(async () => !(await vscode.workspace.fs.stat(destination).then(() => true, () => false)), 'the backup deleted');
   });
 
   it('is read-only without the edit permission (a Space key)', async () => {
@@ -121,12 +168,11 @@ describe('Space settings editor', () => {
       const loaded = await callWebview<SpaceEditorData>(editor.channel, 'load', {});
       assert.ok(loaded.ok, loaded.error?.message);
       assert.ok(!loaded.result.view.main.current_user_permissions.includes('edit'));
-      const refused = await callWebview(editor.channel, 'save', { changes: { name: 'Not allowed' }, baseModifiedOn: loaded.result.view.main.app.modified_on });
-      assert.equal(refused.ok, false);
-      assert.match(refused.error!.message, /may not edit/);
+      const refused = await editAndSave(editor, { name: 'Not allowed' });
+      assert.ok(refused[0]?.type === 'notSaved' && /may not edit/.test(refused[0].error.message), JSON.stringify(refused));
       assert.equal((await client.getSpace(created.id)).main.app.name, 'Key-only Space');
     } finally {
-      editor?.dispose();
+      await closeUnsaved(editor);
       editor = undefined;
       await vscode.commands.executeCommand('llmSpaces.signOut');
       await config().update('serviceUrl', undefined, vscode.ConfigurationTarget.Global);

@@ -13,6 +13,14 @@ async function closeAllEditors(page: Page): Promise<void> {
   await page.locator('iframe.webview.ready').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
 }
 
+async function waitUntil(check: () => Promise<boolean>, timeout = 20_000): Promise<void> {
+  const end = Date.now() + timeout;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`Timed out after ${timeout} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 /** The first dollar amount in a text ("$0.00010 / $50.00" → 0.0001). */
 const dollars = (text: string) => Number(/\$(-?[\d.]+)/.exec(text)?.[1] ?? NaN);
 
@@ -212,6 +220,86 @@ describe('LLM Spaces webviews (playwright)', function () {
     const space = (await client.listSpaces({ search: 'My first Space' })).items.find((s) => s.name === 'My first Space')!;
     assert.equal((await client.getSpace(space.id)).main.app.weights?.cost, 0.7);
     await wb.screenshot('13-space-settings-saved');
+  });
+
+  it("saves with Ctrl+S, reverts, asks on close and keeps changes over a reload, all as VS Code's own editor", async () => {
+    const { page } = wb;
+    const client = await wb.service();
+    const space = (await client.listSpaces({ search: 'My first Space' })).items.find((s) => s.name === 'My first Space')!;
+    // A window reload may start the built-in service anew: ask whichever is running now.
+    const description = async () => (await (await wb.service()).getSpace(space.id)).main.app.description;
+    const tab = page.locator('.tabs-container .tab.active');
+    const field = () => webview(page).locator('[data-path="description"] textarea');
+    const typeDescription = async (text: string) => {
+      await field().fill(text);
+      await page.locator('.tabs-container .tab.active.dirty').waitFor();
+    };
+    assert.equal(await tab.getAttribute('aria-label').then((l) => l?.startsWith('My first Space')), true, 'the tab is named after the Space');
+
+    // A field is checked as it is typed, and says what is wrong in words.
+    const temperature = webview(page).locator('[data-path="settings.temperature"] input');
+    await temperature.fill('3');
+    const error = webview(page).locator('.field:has([data-path="settings.temperature"]) .field-error');
+    await error.filter({ hasText: /\w/ }).waitFor();
+    assert.doesNotMatch(await error.innerText(), /settings\.|Too big|expected/);
+    await wb.screenshot('13a-space-settings-checked-as-typed');
+    await temperature.fill('');
+    await error.filter({ hasText: /^$/ }).waitFor({ state: 'attached' });
+
+    // Ctrl+S from inside the form is VS Code's Save.
+    await typeDescription('Saved with Ctrl+S');
+    await wb.screenshot('13b-space-settings-dirty');
+    await field().press('Control+s');
+    await webview(page).locator('.status', { hasText: 'Saved at' }).waitFor({ timeout: 20_000 });
+    await page.locator('.tabs-container .tab.active:not(.dirty)').waitFor();
+    assert.equal(await description(), 'Saved with Ctrl+S');
+
+    // File: Revert File brings back the saved text.
+    await typeDescription('Reverted away');
+    await runCommand(page, 'File: Revert File');
+    await page.locator('.tabs-container .tab.active:not(.dirty)').waitFor();
+    // The form loads the Space afresh.
+    await waitUntil(async () => (await field().inputValue()) === 'Saved with Ctrl+S');
+
+    // Closing with unsaved changes: VS Code's own question, Don't Save and then Save.
+    const closeAnswering = async (answer: string) => {
+      await runCommand(page, 'View: Close Editor');
+      const dialog = page.locator('.monaco-dialog-box');
+      await dialog.waitFor();
+      assert.match(await dialog.innerText(), /My first Space/);
+      await wb.screenshot(`13c-space-settings-close-${answer === 'Save' ? 'save' : 'dont-save'}`);
+      await dialog.locator('.monaco-button', { hasText: new RegExp(`^${answer}$`) }).click();
+      await page.locator('iframe.webview.ready').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+    };
+    const reopen = async () => {
+      await runCommand(page, 'LLM Spaces: Open Space Settings');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'My first Space' }).first().click();
+      await field().waitFor({ timeout: 60_000 });
+    };
+    await typeDescription('Dropped on close');
+    await closeAnswering("Don't Save");
+    assert.equal(await description(), 'Saved with Ctrl+S');
+    await reopen();
+    assert.equal(await field().inputValue(), 'Saved with Ctrl+S', 'nothing left over from the dropped changes');
+    await typeDescription('Saved on close');
+    await closeAnswering('Save');
+    await waitUntil(async () => (await description()) === 'Saved on close');
+
+    // Unsaved changes come back after a window reload (hot exit), still unsaved.
+    await reopen();
+    await typeDescription('Kept over a reload');
+    // VS Code backs up a changed editor a moment after the change; a browser tab cannot wait for
+    // anything when it reloads, so the backup has to be there first.
+    await page.waitForTimeout(3000);
+    await runCommand(page, 'Developer: Reload Window');
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await page.locator('.tabs-container .tab.active.dirty').waitFor({ timeout: 60_000 });
+    await field().waitFor({ timeout: 60_000 });
+    assert.equal(await field().inputValue(), 'Kept over a reload');
+    assert.equal(await description(), 'Saved on close', 'still not saved');
+    await wb.screenshot('13d-space-settings-after-reload');
+    await runCommand(page, 'File: Revert File');
+    await page.locator('.tabs-container .tab.active:not(.dirty)').waitFor();
   });
 
   it('opens the organization panel with usage against the limits and the integrations form', async () => {

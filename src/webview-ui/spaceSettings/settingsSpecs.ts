@@ -1,7 +1,7 @@
 // Every field of PUT /v1/apps/update as the form shows it, what the Space holds for it, and the changes:
 // only the fields whose value differs from what the editor loaded. No DOM here (tested on Node).
 import type { Space } from '../../api/schemas';
-import type { SpaceChanges, SpaceEditorData } from '../../shared/protocol';
+import type { SpaceDraft, SpaceEditorData } from '../../shared/protocol';
 import type { Choice } from '../values';
 
 export type Kind = 'text' | 'textarea' | 'number' | 'int' | 'bool' | 'select';
@@ -81,13 +81,13 @@ export const SECTIONS: Array<{ title: string; specs: Spec[] }> = [
 
 export const SPECS = SECTIONS.flatMap((s) => s.specs);
 
-const get = (app: Space, path: string): unknown => path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), app);
+const get = (app: Space | SpaceDraft, path: string): unknown => path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), app);
 
 /** The form's value of each field as the Space holds it, with `draft` (unsaved changes) laid over. */
-export function valuesOf(app: Space, draft: SpaceChanges | null): Record<string, Value> {
+export function valuesOf(app: Space, draft: SpaceDraft | null): Record<string, Value> {
   const values: Record<string, Value> = {};
   for (const spec of SPECS) {
-    const fromDraft = draft ? get(draft as Space, spec.path) : undefined;
+    const fromDraft = draft ? get(draft, spec.path) : undefined;
     const raw = fromDraft !== undefined && fromDraft !== null ? fromDraft : get(app, spec.path);
     values[spec.path] = spec.kind === 'bool' ? raw === true || raw === 1 : raw === undefined || raw === null ? null : spec.kind === 'select' ? String(raw) : (raw as Value);
   }
@@ -95,7 +95,7 @@ export function valuesOf(app: Space, draft: SpaceChanges | null): Record<string,
 }
 
 /** Only what changed, nested as the body has it. Returns the changes and whether there are any. */
-export function changesBetween(base: Record<string, Value>, now: Record<string, Value>, failover: { base: string[]; now: string[] }): { changes: SpaceChanges; dirty: boolean } {
+export function changesBetween(base: Record<string, Value>, now: Record<string, Value>, failover: { base: string[]; now: string[] }): { changes: SpaceDraft; dirty: boolean } {
   const changes: Record<string, unknown> = {};
   let dirty = false;
   for (const spec of SPECS) {
@@ -115,5 +115,5 @@ export function changesBetween(base: Record<string, Value>, now: Record<string, 
     changes.failover_model_ids = failover.now;
     dirty = true;
   }
-  return { changes: changes as SpaceChanges, dirty };
+  return { changes, dirty };
 }
