@@ -4,7 +4,7 @@
 //   node esbuild.mjs --tests       test files into out/test (mocha runs them from there)
 //   node esbuild.mjs --watch       rebuild on change
 import * as esbuild from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const args = new Set(process.argv.slice(2));
@@ -41,7 +41,7 @@ const rel = (file) => path.relative(SRC, file).replace(/\\/g, '/');
 /** What activation must not load: it lives in dist/deferred.js (see src/deferred.ts). */
 const heavyAtActivation = (file) =>
   /[\\/]node_modules[\\/](zod|undici|eventsource-parser)[\\/]/.test(file) ||
-  /^(api\/(schemas|client|transport)|shared\/protocol|webviews\/(playgroundPanel|spaceSettingsPanel|organizationPanel|webviewChannel))\.ts$/.test(rel(file));
+  /^(api\/(schemas|client|transport)|shared\/protocol|webviews\/(playgroundPanel|spaceSettingsEditor|organizationPanel|webviewChannel))\.ts$/.test(rel(file));
 /** What the deferred bundle may hold: no module with state of the activation side (a second copy would split it). */
 const allowedDeferred = (file) => !file.startsWith(SRC) || /^(deferred|api\/.*|shared\/.*|webviews\/(?!webviewPanels).*)\.ts$/.test(rel(file));
 
@@ -83,20 +83,24 @@ function productBuilds() {
       { ...nodeBase, entryPoints: ['src/mcp/server.ts'], outfile: 'dist/mcp.js' },
     );
   }
-  const ui = walk('src/webview-ui', (f) => /\/main\.ts$/.test(f) || /[\\/][A-Za-z-]+\.main\.ts$/.test(f));
-  for (const entry of ui) {
-    builds.push({
-      bundle: true,
-      platform: 'browser',
-      target: 'es2022',
-      format: 'iife',
-      sourcemap: !production,
-      minify: production,
-      logLevel: 'warning',
-      entryPoints: [entry],
-      outfile: path.join('dist', 'webview', path.basename(entry).replace(/(\.main)?\.ts$/, '.js')),
-    });
-  }
+  // The webviews are ES modules built together: what they share, and what a page loads only when it
+  // needs it (the playground's markdown renderer, each highlighting language), are chunks beside them.
+  const ui = walk('src/webview-ui', (f) => /[\\/][A-Za-z-]+\.main\.ts$/.test(f));
+  builds.push({
+    bundle: true,
+    platform: 'browser',
+    target: 'es2022',
+    format: 'esm',
+    splitting: true,
+    sourcemap: !production,
+    minify: production,
+    logLevel: 'warning',
+    entryPoints: Object.fromEntries(ui.map((entry) => [path.basename(entry).replace(/\.main\.ts$/, ''), entry])),
+    outdir: path.join('dist', 'webview'),
+    chunkNames: 'chunks/[name]-[hash]',
+    // What the browser already has, instead of the packages' own tables (see src/webview-ui/shims).
+    alias: { entities: './src/webview-ui/shims/entities.ts', 'punycode.js': './src/webview-ui/shims/punycode.ts' },
+  });
   return builds;
 }
 
@@ -117,6 +121,8 @@ function testBuilds() {
 function copyAssets() {
   // A production build starts from an empty dist/, so no source map of a development build is packaged.
   if (production) rmSync('dist', { recursive: true, force: true });
+  // Webview chunks are named by their hash; old ones would pile up.
+  rmSync(path.join('dist', 'webview'), { recursive: true, force: true });
   mkdirSync('dist', { recursive: true });
 }
 

@@ -46,7 +46,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, o
   </head>
   <body>
     <main id="app" aria-busy="true"></main>
-    <script nonce="${nonce}" src="${uri('dist', 'webview', `${options.script}.js`)}"></script>
+    <script type="module" nonce="${nonce}" src="${uri('dist', 'webview', `${options.script}.js`)}"></script>
   </body>
 </html>`;
 }

@@ -4,7 +4,7 @@ import type { ReplyInfo, Turn } from '../../shared/protocol';
 import { fill, h } from '../dom';
 import { money } from '../values';
 import { stoppedNote } from './estimate';
-import { renderMarkdown } from '../markdown';
+import { onMarkdownChange, renderMarkdown } from '../markdown';
 
 export interface TranscriptActions {
   code(action: 'copy' | 'insert' | 'replace', code: string): void;
@@ -23,10 +23,20 @@ export interface LiveTurn {
 }
 
 export class Transcript {
+  /** Each finished prompt and reply shown, with its text, to draw again once the markdown renderer or a language loads. */
+  private readonly drawn = new Map<HTMLElement, { text: string; reply: boolean }>();
+
   constructor(
     readonly root: HTMLElement,
     private readonly actions: TranscriptActions,
   ) {
+    onMarkdownChange(() => {
+      for (const [el, { text, reply }] of this.drawn) {
+        if (!el.isConnected) this.drawn.delete(el);
+        else if (reply) this.fillReply(el, text);
+        else fill(el, renderMarkdown(text));
+      }
+    });
     root.addEventListener('click', (e) => {
       const link = (e.target as Element).closest('a');
       if (!link) return;
@@ -38,6 +48,7 @@ export class Transcript {
 
   /** Shows these turns; `notice` says why earlier ones are missing (a Space that keeps no text). */
   show(turns: Turn[], notice: string | null = null): void {
+    this.drawn.clear();
     const note = notice ? [h('p', { class: 'notice', role: 'note' }, notice)] : [];
     if (turns.length === 0 && !notice) fill(this.root, h('p', { class: 'empty' }, 'Send a prompt to start. Select code in an editor and press Ctrl+Alt+P to bring it here.'));
     else fill(this.root, ...note, ...turns.map((turn) => this.turnElement(turn.prompt, turn.reply, turn.error)));
@@ -107,11 +118,13 @@ export class Transcript {
   private promptElement(prompt: string): HTMLElement {
     const el = h('div', { class: 'prompt markdown', 'aria-label': 'Prompt' });
     fill(el, renderMarkdown(prompt));
+    this.drawn.set(el, { text: prompt, reply: false });
     return el;
   }
 
   private fillReply(el: HTMLElement, text: string): void {
     fill(el, renderMarkdown(text));
+    this.drawn.set(el, { text, reply: true });
     for (const pre of el.querySelectorAll('pre')) {
       const code = () => pre.querySelector('code')?.textContent ?? pre.textContent ?? '';
       const button = (label: string, action: 'copy' | 'insert' | 'replace') => {
