@@ -11,6 +11,7 @@ import { field, markFields, textfield } from './fields';
 import { CallFailed, HostChannel } from './hostChannel';
 import { spendChart } from './organization/spendChart';
 import { money } from './values';
+import { t } from './l10n';
 
 const channel = new HostChannel<typeof OrganizationCalls, OrganizationResults, OrganizationEvent>();
 const app = document.getElementById('app')!;
@@ -24,20 +25,20 @@ function usage(org: MaskedOrganization): HTMLElement {
   const n = (x: number) => x.toLocaleString();
   return h(
     'section',
-    { class: 'card', 'aria-label': 'Usage this cycle' },
-    h('h2', {}, 'Usage this cycle'),
+    { class: 'card', 'aria-label': t('Usage this cycle') },
+    h('h2', {}, t('Usage this cycle')),
     spendChart(org.total_tokens_cost, org.spending_limit_soft ?? 0, org.spending_limit_hard ?? 0),
     table(
       [
-        ['Requests', n(org.num_requests)],
-        ['Tokens', `${n(org.total_tokens)} (${n(org.prompt_tokens)} prompt, ${n(org.completion_tokens)} completion)`],
-        ['Cost', `${money(org.total_tokens_cost)} (${money(org.prompt_tokens_cost)} prompt, ${money(org.completion_tokens_cost)} completion)`],
-        ['Savings against the benchmark', `${money(org.total_tokens_cost_savings)} (${money(org.prompt_tokens_cost_savings)} prompt, ${money(org.completion_tokens_cost_savings)} completion)`],
-        ['Free balance', money(org.free_balance ?? 0)],
-        ['Spaces', n(org.num_apps)],
-        ['Cycle started', date(org.last_invoice_date)],
+        [t('Requests'), n(org.num_requests)],
+        [t('Tokens'), t('{0} ({1} prompt, {2} completion)', n(org.total_tokens), n(org.prompt_tokens), n(org.completion_tokens))],
+        [t('Cost'), t('{0} ({1} prompt, {2} completion)', money(org.total_tokens_cost), money(org.prompt_tokens_cost), money(org.completion_tokens_cost))],
+        [t('Savings against the benchmark'), t('{0} ({1} prompt, {2} completion)', money(org.total_tokens_cost_savings), money(org.prompt_tokens_cost_savings), money(org.completion_tokens_cost_savings))],
+        [t('Free balance'), money(org.free_balance ?? 0)],
+        [t('Spaces'), n(org.num_apps)],
+        [t('Cycle started'), date(org.last_invoice_date)],
       ],
-      'Usage figures',
+      t('Usage figures'),
     ),
   );
 }
@@ -47,37 +48,38 @@ function subscription(org: MaskedOrganization): HTMLElement {
   const alerts = Object.entries(org.alert_emails ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && Number.isFinite(Date.parse(entry[1])));
   return h(
     'section',
-    { class: 'card', 'aria-label': 'Subscription' },
-    h('h2', {}, 'Subscription'),
+    { class: 'card', 'aria-label': t('Subscription') },
+    h('h2', {}, t('Subscription')),
     table(
       [
-        ['Status', `${subscriptionStatusLabel(org.spaces_subscription_status)}${org.is_active ? '' : ' (paused)'}`],
-        ['Plan', `${planLabel(org.subscription_tier)} · Spaces ${spacesPlanLabel(org.spaces_subscription_tier)}`],
-        ['Seats', String(org.spaces_subscription_seats ?? '—')],
-        ['Billing cycle', billingCycleLabel(org.subscription_cycle)],
-        ['Trial ends', date(org.trial_end)],
-        ['Cancels on', date(org.spaces_subscription_cancel_at)],
-        ['Billing e-mail', org.billing_email || '—'],
+        [t('Status'), org.is_active ? subscriptionStatusLabel(org.spaces_subscription_status) : t('{0} (paused)', subscriptionStatusLabel(org.spaces_subscription_status))],
+        [t('Plan'), t('{0} · Spaces {1}', planLabel(org.subscription_tier), spacesPlanLabel(org.spaces_subscription_tier))],
+        [t('Seats'), String(org.spaces_subscription_seats ?? '—')],
+        [t('Billing cycle'), billingCycleLabel(org.subscription_cycle)],
+        [t('Trial ends'), date(org.trial_end)],
+        [t('Cancels on'), date(org.spaces_subscription_cancel_at)],
+        [t('Billing e-mail'), org.billing_email || '—'],
       ],
-      'Subscription',
+      t('Subscription'),
     ),
-    h('h3', {}, 'Pause reasons'),
+    h('h3', {}, t('Pause reasons')),
     invoices.length
       ? h('ul', { class: 'invoices' }, ...invoices.map((inv) => {
-          const pay = h('vscode-button', { secondary: true, 'aria-label': `Pay invoice ${inv.invoice_number}` }, 'Pay…');
+          const pay = h('vscode-button', { secondary: true, 'aria-label': t('Pay invoice {0}', inv.invoice_number) }, t('Pay…'));
           pay.addEventListener('click', () => void channel.call('openLink', { href: inv.payment_link }).catch((e: Error) => say(e.message)));
           return h('li', {}, `${inv.invoice_number} · ${inv.invoice_name} · ${money(inv.amount / 100)} · ${date(inv.timestamp)} · ${inv.pause_reason}`, pay);
         }))
-      : h('p', { class: 'hint' }, 'None: the subscription is not paused.'),
-    h('h3', {}, 'Alert e-mails sent'),
-    alerts.length ? table(alerts.map(([k, at]) => [k.replace(/_/g, ' '), new Date(at).toLocaleString()]), 'Alert e-mails sent') : h('p', { class: 'hint' }, 'None this cycle.'),
+      : h('p', { class: 'hint' }, t('None: the subscription is not paused.')),
+    h('h3', {}, t('Alert e-mails sent')),
+    alerts.length ? table(alerts.map(([k, at]) => [k.replace(/_/g, ' '), new Date(at).toLocaleString()]), t('Alert e-mails sent')) : h('p', { class: 'hint' }, t('None this cycle.')),
   );
 }
 
 function integration(group: 'metrics' | 'logs', org: MaskedOrganization | null): HTMLElement {
-  const id = field('id', 'Id', textfield(org?.[`${group}_id`] ?? ''));
-  const token = field('token', 'Token', textfield('', { type: 'password', placeholder: org?.[`${group}_token`] ? `${org[`${group}_token`]} (leave empty to keep)` : 'required' }));
-  const endpoint = field('endpoint', 'Endpoint', textfield(org?.[`${group}_endpoint`] ?? '', { type: 'url', placeholder: 'https://…' }));
+  const groupName = group === 'metrics' ? t('Metrics') : t('Logs');
+  const id = field('id', t('Id'), textfield(org?.[`${group}_id`] ?? ''));
+  const token = field('token', t('Token'), textfield('', { type: 'password', placeholder: org?.[`${group}_token`] ? t('{0} (leave empty to keep)', org[`${group}_token`] ?? '') : t('required') }));
+  const endpoint = field('endpoint', t('Endpoint'), textfield(org?.[`${group}_endpoint`] ?? '', { type: 'url', placeholder: 'https://…' }));
   const fields = [id, token, endpoint];
   const run = async (value: { id: string; token: string; endpoint: string } | null) => {
     if (value) {
@@ -87,7 +89,7 @@ function integration(group: 'metrics' | 'logs', org: MaskedOrganization | null):
     markFields(fields, {});
     try {
       show(await channel.call('saveIntegration', { group, value }));
-      say(`${group} integration ${value ? 'saved' : 'cleared'}.`);
+      say(value ? t('{0} integration saved.', groupName) : t('{0} integration cleared.', groupName));
     } catch (error) {
       const failure = error instanceof CallFailed ? error.error : { message: String(error), fields: {} };
       const stripped = Object.fromEntries(Object.entries(failure.fields).map(([k, m]) => [k.replace(new RegExp(`^(${group}|value)\\.`), ''), m]));
@@ -95,11 +97,11 @@ function integration(group: 'metrics' | 'logs', org: MaskedOrganization | null):
       say(failure.message);
     }
   };
-  const save = h('vscode-button', {}, `Save ${group}`);
+  const save = h('vscode-button', {}, t('Save {0}', groupName));
   save.addEventListener('click', () => void run({ id: valueOf(id.control).trim(), token: valueOf(token.control).trim(), endpoint: valueOf(endpoint.control).trim() }));
-  const clear = h('vscode-button', { secondary: true, disabled: !org?.[`${group}_id`] }, `Clear ${group}`);
+  const clear = h('vscode-button', { secondary: true, disabled: !org?.[`${group}_id`] }, t('Clear {0}', groupName));
   clear.addEventListener('click', () => void run(null));
-  return h('fieldset', { class: 'integration', 'aria-label': `${group} integration` }, h('legend', {}, group === 'metrics' ? 'Metrics' : 'Logs'), ...fields.map((f) => f.row), h('div', { class: 'actions' }, save, clear));
+  return h('fieldset', { class: 'integration', 'aria-label': t('{0} integration', groupName) }, h('legend', {}, groupName), ...fields.map((f) => f.row), h('div', { class: 'actions' }, save, clear));
 }
 
 /** An integration group's rules, from the host's last answer. */
@@ -111,10 +113,10 @@ function show(data: OrganizationData): void {
   fill(
     app,
     // The organization's id is for support requests, not for reading: it is the heading's tooltip.
-    h('header', { class: 'title' }, h('h1', org ? { title: `Organization id: ${org.id}` } : {}, org ? (org.org_display_name || org.org_name) : 'Organization')),
-    data.unavailable ? h('div', { class: 'banner', role: 'note' }, `${data.unavailable} Usage and the subscription cannot be shown; the integrations can still be set.`) : null,
+    h('header', { class: 'title' }, h('h1', org ? { title: t('Organization id: {0}', org.id) } : {}, org ? (org.org_display_name || org.org_name) : t('Organization'))),
+    data.unavailable ? h('div', { class: 'banner', role: 'note' }, t('{0} Usage and the subscription cannot be shown; the integrations can still be set.', data.unavailable)) : null,
     org ? h('div', { class: 'cards' }, usage(org), subscription(org)) : null,
-    h('section', { class: 'card', 'aria-label': 'Observability integrations' }, h('h2', {}, 'Observability integrations'), h('p', { class: 'hint' }, 'Tokens stay on the service; only their last four characters are shown.'), h('div', { class: 'integrations' }, integration('metrics', org), integration('logs', org))),
+    h('section', { class: 'card', 'aria-label': t('Observability integrations') }, h('h2', {}, t('Observability integrations')), h('p', { class: 'hint' }, t('Tokens stay on the service; only their last four characters are shown.')), h('div', { class: 'integrations' }, integration('metrics', org), integration('logs', org))),
     status,
   );
   app.removeAttribute('aria-busy');

@@ -17,6 +17,7 @@ import { acceptDrops } from './playground/dropTarget';
 import { describeEstimate, estimateTokens } from './playground/estimate';
 import { PlaygroundForm, initialState, type PlaygroundState } from './playground/playgroundForm';
 import { Transcript, type LiveTurn } from './playground/transcript';
+import { t } from './l10n';
 
 type Saved = PlaygroundState & { turns: Turn[] };
 
@@ -30,15 +31,15 @@ let streaming: { callId: number; turn: LiveTurn } | null = null;
 const form = new PlaygroundForm(state);
 const status = h('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
 const estimate = h('div', { class: 'estimate', 'aria-live': 'polite' });
-const sendButton = h('vscode-button', { title: 'Send (Ctrl+Enter)' }, 'Send');
-const stopButton = h('vscode-button', { secondary: true, hidden: true, title: 'Stop (Escape)' }, 'Stop');
-const renameButton = h('vscode-button', { secondary: true, title: 'Rename the conversation' }, 'Rename…');
-const newButton = h('vscode-button', { secondary: true, title: 'Start a new conversation' }, 'New Chat');
+const sendButton = h('vscode-button', { title: t('Send (Ctrl+Enter)') }, t('Send'));
+const stopButton = h('vscode-button', { secondary: true, hidden: true, title: t('Stop (Escape)') }, t('Stop'));
+const renameButton = h('vscode-button', { secondary: true, title: t('Rename the conversation') }, t('Rename…'));
+const newButton = h('vscode-button', { secondary: true, title: t('Start a new conversation') }, t('New Chat'));
 const renameBox = h('div', { class: 'rename', hidden: true });
-const chooseModelButton = h('vscode-button', { secondary: true, class: 'choose-model', title: 'Choose a model, with its price, context window and capabilities' }, 'Choose…');
-const attachImage = h('vscode-button', { secondary: true }, 'Attach Image…');
-const transcript = new Transcript(h('section', { class: 'transcript', role: 'log', 'aria-label': 'Conversation' }), {
-  code: (action, code) => void call('codeAction', { action, code }).then(() => action === 'copy' && say('Copied.')),
+const chooseModelButton = h('vscode-button', { secondary: true, class: 'choose-model', title: t('Choose a model, with its price, context window and capabilities') }, t('Choose…'));
+const attachImage = h('vscode-button', { secondary: true }, t('Attach Image…'));
+const transcript = new Transcript(h('section', { class: 'transcript', role: 'log', 'aria-label': t('Conversation') }), {
+  code: (action, code) => void call('codeAction', { action, code }).then(() => action === 'copy' && say(t('Copied.'))),
   link: (href) => void call('openLink', { href }),
   costOf: (text) => {
     const model = form.chosenModel();
@@ -50,7 +51,7 @@ const persist = () => {
   channel.setState<Saved>({ ...state, turns, images: small(state.images), files: small(state.files) });
   // Rename is for a conversation that exists: not before the first prompt of a new one.
   renameButton.toggleAttribute('disabled', !state.conversation);
-  renameButton.title = state.conversation ? `Rename “${state.conversation.name}”` : 'A new conversation gets its name from its first prompt; rename it after that.';
+  renameButton.title = state.conversation ? t('Rename “{0}”', state.conversation.name) : t('A new conversation gets its name from its first prompt; rename it after that.');
 };
 /** Attachments survive a reload only while small: VS Code keeps webview state in memory. */
 const small = (list: Attachment[]) => (list.reduce((n, a) => n + a.dataUrl.length, 0) < 4_000_000 ? list : []);
@@ -79,7 +80,7 @@ async function chooseModel(): Promise<void> {
 
 function layout(): void {
   form.model.row.insertBefore(chooseModelButton, form.model.error);
-  const options = h('vscode-collapsible', { title: 'Options', class: 'options' }, h('div', { class: 'grid' }, ...[form.temperature, form.maxTokens, form.assistant, form.version, form.parent, form.plugins].map((f) => f.row)));
+  const options = h('vscode-collapsible', { title: t('Options'), class: 'options' }, h('div', { class: 'grid' }, ...[form.temperature, form.maxTokens, form.assistant, form.version, form.parent, form.plugins].map((f) => f.row)));
   const attach = (kind: 'images' | 'files', b: HTMLElement) => {
     b.addEventListener('click', () => void call('attach', { kind }).then((list) => list && addAttachments(kind, list)));
     return b;
@@ -89,7 +90,7 @@ function layout(): void {
     h('header', { class: 'toolbar' }, form.space.row, form.model.row, form.conversation.row, h('div', { class: 'buttons' }, renameButton, newButton), renameBox),
     options,
     transcript.root,
-    h('section', { class: 'composer', 'aria-label': 'New prompt' }, form.prompt.row, form.images.row, form.files.row, h('div', { class: 'actions' }, estimate, attach('images', attachImage), attach('files', h('vscode-button', { secondary: true }, 'Attach File…')), stopButton, sendButton), status),
+    h('section', { class: 'composer', 'aria-label': t('New prompt') }, form.prompt.row, form.images.row, form.files.row, h('div', { class: 'actions' }, estimate, attach('images', attachImage), attach('files', h('vscode-button', { secondary: true }, t('Attach File…'))), stopButton, sendButton), status),
   );
   document.getElementById('app')!.removeAttribute('aria-busy');
 }
@@ -109,7 +110,7 @@ function refreshVision(): void {
   const model = form.chosenModel();
   const blind = !!model && !model.vision;
   attachImage.toggleAttribute('disabled', blind);
-  attachImage.title = blind ? `${model.namespace} cannot read images` : 'Attach PNG, JPEG, GIF or WebP images';
+  attachImage.title = blind ? t('{0} cannot read images', model.namespace) : t('Attach PNG, JPEG, GIF or WebP images');
 }
 
 function refreshEstimate(): void {
@@ -124,7 +125,7 @@ async function loadSpace(): Promise<void> {
   if (!brief) return;
   space = brief;
   form.setSpace(brief);
-  if (!brief.canChat) say('This token may not use the playground of this Space.');
+  if (!brief.canChat) say(t('This token may not use the playground of this Space.'));
   refreshEstimate();
 }
 
@@ -154,7 +155,7 @@ async function send(): Promise<void> {
   const check = form.body(state.conversation?.id ?? null);
   if (!check.ok) {
     const rest = markFields(form.all, check.errors);
-    say(rest.length ? rest.join('; ') : 'Some fields need attention.');
+    say(rest.length ? rest.join('; ') : t('Some fields need attention.'));
     fieldsStatus = true;
     return;
   }
@@ -189,7 +190,7 @@ async function send(): Promise<void> {
   } catch (error) {
     const failure = error instanceof CallFailed ? error.error : { message: String(error), fields: {} };
     live.fail(failure.message, !!failure.cancelled);
-    turns.push({ prompt, reply: null, error: failure.cancelled ? 'Stopped.' : failure.message });
+    turns.push({ prompt, reply: null, error: failure.cancelled ? t('Stopped.') : failure.message });
     const rest = markFields(form.all, failure.fields);
     if (rest.length) say(rest.join('; '));
   } finally {
@@ -244,14 +245,14 @@ function newChat(): void {
 function startRename(): void {
   const conversation = state.conversation;
   if (!conversation || !state.appId) {
-    say('Send a first prompt, or choose a conversation, to rename it.');
+    say(t('Send a first prompt, or choose a conversation, to rename it.'));
     return;
   }
   const appId = state.appId;
-  const input = h('vscode-textfield', { 'aria-label': 'New name of the conversation' });
+  const input = h('vscode-textfield', { 'aria-label': t('New name of the conversation') });
   setValue(input, conversation.name);
-  const save = h('vscode-button', {}, 'Save');
-  const cancel = h('vscode-button', { secondary: true }, 'Cancel');
+  const save = h('vscode-button', {}, t('Save'));
+  const cancel = h('vscode-button', { secondary: true }, t('Cancel'));
   const close = () => {
     renameBox.hidden = true;
     renameButton.focus();
@@ -360,7 +361,7 @@ async function loadContext(): Promise<void> {
   if (!context) return;
   say('');
   if (!state.appId || !context.spaces.some((s) => s.id === state.appId)) state.appId = context.spaces[0]?.id ?? state.appId;
-  if (context.spaces.length === 0) say(context.spacesListed ? 'There is no Space yet: create one in the Spaces view.' : 'Add a Space by id in the Spaces view first.');
+  if (context.spaces.length === 0) say(context.spacesListed ? t('There is no Space yet: create one in the Spaces view.') : t('Add a Space by id in the Spaces view first.'));
   form.setContext(context);
   await loadSpace();
   persist();

@@ -18,6 +18,7 @@ import { FailoverList } from './spaceSettings/failoverList';
 import { buildControl, readControl } from './spaceSettings/settingsControls';
 import { SECTIONS, SPECS, changesBetween, valuesOf } from './spaceSettings/settingsSpecs';
 import { viewSummary } from './spaceSettings/viewSummary';
+import { t } from './l10n';
 
 const channel = new HostChannel<typeof SpaceSettingsCalls, SpaceSettingsResults, SpaceSettingsEvent>();
 const app = document.getElementById('app')!;
@@ -45,23 +46,23 @@ function render(shown: SpaceUpdateResponse, draft: SpaceDraft | null): void {
   failover = new FailoverList(view.main.failover_models, data.models, Array.isArray(draftChain) ? draftChain.filter((id): id is string => typeof id === 'string') : null, changed);
   const byPath = new Map(fields.map((f) => [f.path, f]));
   const sections = SECTIONS.map((section) =>
-    h('section', { class: 'group', 'aria-label': section.title }, h('h2', {}, section.title), ...section.specs.map((spec) => byPath.get(spec.path)!.row), section.title === 'Failover chain' ? failover.element : null),
+    h('section', { class: 'group', 'aria-label': section.title }, h('h2', {}, section.title), ...section.specs.map((spec) => byPath.get(spec.path)!.row), section.title === t('Failover chain') ? failover.element : null),
   );
   const logo = byPath.get('app_logo')!;
-  const choose = h('vscode-button', { secondary: true }, 'Choose Image…');
+  const choose = h('vscode-button', { secondary: true }, t('Choose Image…'));
   choose.addEventListener('click', () => void chooseLogo(logo));
   logo.row.insertBefore(choose, logo.error);
-  const save = h('vscode-button', { title: 'Save (Ctrl+S)' }, 'Save');
+  const save = h('vscode-button', { title: t('Save (Ctrl+S)') }, t('Save'));
   save.addEventListener('click', () => void saveChanges());
-  const revert = h('vscode-button', { secondary: true }, 'Revert');
+  const revert = h('vscode-button', { secondary: true }, t('Revert'));
   revert.addEventListener('click', () => void channel.call('revert', {}).catch(() => render(view, null)));
   fill(
     app,
     // The id is not a title: Copy Id on the Space in the Spaces view gives it.
-    h('header', { class: 'title' }, h('h1', {}, space.name ?? 'Space settings')),
-    readOnly ? h('div', { class: 'banner', role: 'note' }, 'Read-only: this token does not have the edit permission on this Space.') : null,
+    h('header', { class: 'title' }, h('h1', {}, space.name ?? t('Space settings'))),
+    readOnly ? h('div', { class: 'banner', role: 'note' }, t('Read-only: this token does not have the edit permission on this Space.')) : null,
     viewSummary(view, (id) => void channel.call('openSpace', { spaceId: id })),
-    h('form', { class: 'settings', 'aria-label': 'Space settings' }, ...sections),
+    h('form', { class: 'settings', 'aria-label': t('Space settings') }, ...sections),
     readOnly ? null : h('div', { class: 'actions' }, save, revert),
     status,
   );
@@ -80,7 +81,7 @@ function changed(): void {
   lastDirty = dirty;
   // Checked as typed: each field says what is wrong with it, in words, until it is fixed.
   const rest = markFields(fields, checkRules(data.rules, changes));
-  say(rest.length ? rest.join('; ') : dirty ? 'Unsaved changes.' : '');
+  say(rest.length ? rest.join('; ') : dirty ? t('Unsaved changes.') : '');
 }
 
 /** The Save button: the fields are checked here first, then VS Code saves the document. */
@@ -89,15 +90,15 @@ async function saveChanges(): Promise<void> {
   const errors = checkRules(data.rules, diff().changes);
   if (Object.keys(errors).length) {
     const rest = markFields(fields, errors);
-    return void say(rest.length ? rest.join('; ') : 'Some fields are not valid.');
+    return void say(rest.length ? rest.join('; ') : t('Some fields are not valid.'));
   }
-  say('Saving…');
+  say(t('Saving…'));
   await channel.call('save', {}).catch((error: unknown) => notSaved(error instanceof CallFailed ? error.error : { message: String(error), fields: {} }));
 }
 
 function notSaved(failure: CallError): void {
   const rest = markFields(fields, failure.fields);
-  say(Object.keys(failure.fields).length ? `Not saved: ${rest.length ? rest.join('; ') : 'see the marked fields.'}` : failure.message);
+  say(Object.keys(failure.fields).length ? t('Not saved: {0}', rest.length ? rest.join('; ') : t('see the marked fields.')) : failure.message);
 }
 
 async function chooseLogo(logo: Field): Promise<void> {
@@ -128,7 +129,7 @@ channel.onEvent((event) => {
   data = { ...data, view: event.view, draft: null };
   lastDirty = true;
   render(event.view, null);
-  say(event.reloaded ? 'Reloaded the version saved elsewhere; your changes were discarded.' : `Saved at ${new Date().toLocaleTimeString()}.`);
+  say(event.reloaded ? t('Reloaded the version saved elsewhere; your changes were discarded.') : t('Saved at {0}.', new Date().toLocaleTimeString()));
 });
 channel.ready();
 void load();

@@ -1,6 +1,6 @@
 // The HTML shell every webview gets: a strict Content Security Policy (nothing by default, scripts
-// only with this page's nonce, styles and fonts only from the extension), and resources that may
-// come only from dist/ and media/.
+// only with this page's nonce, styles and fonts only from the extension), resources that may come
+// only from dist/ and media/, and VS Code's translations of the webviews' words (see webview-ui/l10n.ts).
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 
@@ -44,7 +44,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, o
     ${styles}
     <title>${escapeHtml(options.title)}</title>
   </head>
-  <body>
+  <body data-l10n="${escapeHtml(JSON.stringify(vscode.l10n.bundle ?? {}))}">
     <main id="app" aria-busy="true"></main>
     <script type="module" nonce="${nonce}" src="${uri('dist', 'webview', `${options.script}.js`)}"></script>
   </body>

@@ -313,7 +313,7 @@ describe('LLM Spaces webviews (playwright)', function () {
     assert.ok(org.num_requests >= 2, 'the two chats above are counted');
     await frame.locator('table[aria-label="Usage figures"] td', { hasText: org.num_requests.toLocaleString('en-US') }).first().waitFor();
     assert.equal(await frame.locator('svg.spend rect.bar').count(), 1);
-    await frame.locator('fieldset[aria-label="metrics integration"]').waitFor();
+    await frame.locator('fieldset[aria-label="Metrics integration"]').waitFor();
     await wb.screenshot('14-organization');
   });
 });

@@ -1,5 +1,6 @@
 // The Fastify application: JSON parsing, bearer auth, the per-organization rate limit, errors in the
 // shapes of conventions.md, and the routes of routes.ts.
+import '../../shared/zodWords';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { createHash, randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';

@@ -2,6 +2,7 @@
 // four characters each (the service counts them exactly once the request runs).
 import type { ModelBrief } from '../../shared/protocol';
 import { money } from '../values';
+import { t } from '../l10n';
 
 export const estimateTokens = (text: string) => Math.ceil(text.length / 4);
 
@@ -11,19 +12,19 @@ export function promptCost(model: ModelBrief, text: string): number {
 
 /** "≈ 120 tokens · $0.000360 at openai/gpt-4o", or the range over the models routing may choose. */
 export function describeEstimate(text: string, chosen: ModelBrief | undefined, routable: ModelBrief[]): string {
-  const tokens = `≈ ${estimateTokens(text).toLocaleString()} prompt tokens`;
-  if (chosen) return `${tokens} · ${money(promptCost(chosen, text))} at ${chosen.namespace}`;
-  if (routable.length === 0) return `${tokens} · no active model to route to`;
+  const tokens = t('≈ {0} prompt tokens', estimateTokens(text).toLocaleString());
+  if (chosen) return t('{0} · {1} at {2}', tokens, money(promptCost(chosen, text)), chosen.namespace);
+  if (routable.length === 0) return t('{0} · no active model to route to', tokens);
   const costs = routable.map((m) => promptCost(m, text));
   const low = Math.min(...costs);
   const high = Math.max(...costs);
   const range = low === high ? money(low) : `${money(low)}–${money(high)}`;
-  return `${tokens} · ${range} across ${routable.length} active model${routable.length === 1 ? '' : 's'} (routing)`;
+  return routable.length === 1 ? t('{0} · {1} across 1 active model (routing)', tokens, range) : t('{0} · {1} across {2} active models (routing)', tokens, range, routable.length);
 }
 
 /** What a stopped reply had cost so far: its tokens, and their price where the model is known. */
 export function stoppedNote(text: string, cost: number | undefined): string {
-  if (!text) return 'Stopped before the first tokens.';
-  const tokens = `≈ ${estimateTokens(text).toLocaleString('en-US')} tokens`;
-  return `Stopped after ${tokens}${cost === undefined ? '' : `, worth ≈ ${money(cost)} at the model's price`}.`;
+  if (!text) return t('Stopped before the first tokens.');
+  const tokens = estimateTokens(text).toLocaleString('en-US');
+  return cost === undefined ? t('Stopped after ≈ {0} tokens.', tokens) : t("Stopped after ≈ {0} tokens, worth ≈ {1} at the model's price.", tokens, money(cost));
 }

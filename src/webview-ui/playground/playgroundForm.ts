@@ -4,6 +4,7 @@ import type { ChatDraftInput, Attachment, ModelBrief, PlaygroundContext, SpaceBr
 import { checkRules, type Rules } from '../../shared/rules';
 import { fill, h, valueOf } from '../dom';
 import { field, fillSelect, select, textfield, type Field } from '../fields';
+import { t } from '../l10n';
 
 export interface PlaygroundState {
   appId: string | null;
@@ -25,18 +26,18 @@ export const initialState = (): PlaygroundState => ({
 });
 
 export class PlaygroundForm {
-  readonly space = field('app_id', 'Space', select([], '', { 'aria-required': 'true' }));
-  readonly model = field('model', 'Model', select([], '', { combobox: true }));
-  readonly conversation = field('conversation_id', 'Conversation', select([], ''));
-  readonly temperature = field('temperature', 'Temperature', textfield('', { inputmode: 'decimal', placeholder: 'Space default' }), '0 to 1');
-  readonly maxTokens = field('max_tokens', 'Max tokens', textfield('', { type: 'number', min: '1', step: '1', placeholder: 'Space default' }), '1 or more');
-  readonly assistant = field('assistant_id', 'Assistant', select([], ''));
-  readonly version = field('assistant_version_id', 'Assistant version', select([], ''));
-  readonly parent = field('parent_request_id', 'Reply to', select([], ''), 'The next prompt follows this reply; choose none to start a new thread.');
-  readonly plugins = field('plugins', 'Plugins', textfield('', { placeholder: 'comma separated' }));
-  readonly prompt = field('prompt', 'Prompt', h('vscode-textarea', { rows: '6', resize: 'vertical', placeholder: 'Ask anything. Ctrl+Enter sends; drop files here (hold Shift when dragging from the Explorer).' }));
-  readonly images = field('images', 'Images', h('div', { class: 'chips', role: 'list' }));
-  readonly files = field('files', 'Files', h('div', { class: 'chips', role: 'list' }));
+  readonly space = field('app_id', t('Space'), select([], '', { 'aria-required': 'true' }));
+  readonly model = field('model', t('Model'), select([], '', { combobox: true }));
+  readonly conversation = field('conversation_id', t('Conversation'), select([], ''));
+  readonly temperature = field('temperature', t('Temperature'), textfield('', { inputmode: 'decimal', placeholder: t('Space default') }), t('0 to 1'));
+  readonly maxTokens = field('max_tokens', t('Max tokens'), textfield('', { type: 'number', min: '1', step: '1', placeholder: t('Space default') }), t('1 or more'));
+  readonly assistant = field('assistant_id', t('Assistant'), select([], ''));
+  readonly version = field('assistant_version_id', t('Assistant version'), select([], ''));
+  readonly parent = field('parent_request_id', t('Reply to'), select([], ''), t('The next prompt follows this reply; choose none to start a new thread.'));
+  readonly plugins = field('plugins', t('Plugins'), textfield('', { placeholder: t('comma separated') }));
+  readonly prompt = field('prompt', t('Prompt'), h('vscode-textarea', { rows: '6', resize: 'vertical', placeholder: t('Ask anything. Ctrl+Enter sends; drop files here (hold Shift when dragging from the Explorer).') }));
+  readonly images = field('images', t('Images'), h('div', { class: 'chips', role: 'list' }));
+  readonly files = field('files', t('Files'), h('div', { class: 'chips', role: 'list' }));
   readonly all: Field[] = [this.space, this.model, this.conversation, this.temperature, this.maxTokens, this.assistant, this.version, this.parent, this.plugins, this.prompt, this.images, this.files];
   private models: ModelBrief[] = [];
   /** The request body's rules, from the host (none until its context arrives: the host checks anyway). */
@@ -49,32 +50,32 @@ export class PlaygroundForm {
     this.rules = context.rules;
     fillSelect(this.space.control, context.spaces.map((s) => ({ value: s.id, label: s.name })), this.state.appId ?? '');
     const live = context.models.filter((m) => !m.deprecatedOn || m.deprecatedOn > new Date().toISOString().slice(0, 10));
-    fillSelect(this.model.control, [{ value: '', label: 'Automatic routing (by the Space\'s weights)' }, ...live.map((m) => ({ value: m.namespace, label: m.namespace, description: `${m.provider}${m.vision ? ' · vision' : ''}` }))], this.state.model);
+    fillSelect(this.model.control, [{ value: '', label: t('Automatic routing (by the Space\'s weights)') }, ...live.map((m) => ({ value: m.namespace, label: m.namespace, description: m.vision ? t('{0} · vision', m.provider) : m.provider }))], this.state.model);
   }
 
   setSpace(space: SpaceBrief): void {
     const conversations = [...space.conversations];
     const current = this.state.conversation;
     if (current && !conversations.some((c) => c.id === current.id)) conversations.unshift(current);
-    fillSelect(this.conversation.control, [{ value: '', label: 'New conversation' }, ...conversations.map((c) => ({ value: c.id, label: c.name }))], current?.id ?? '');
-    fillSelect(this.assistant.control, [{ value: '', label: 'Space default' }, ...space.assistants.map((a) => ({ value: a.id, label: a.name }))], this.state.assistantId);
+    fillSelect(this.conversation.control, [{ value: '', label: t('New conversation') }, ...conversations.map((c) => ({ value: c.id, label: c.name }))], current?.id ?? '');
+    fillSelect(this.assistant.control, [{ value: '', label: t('Space default') }, ...space.assistants.map((a) => ({ value: a.id, label: a.name }))], this.state.assistantId);
     this.setVersions(space);
-    this.temperature.control.setAttribute('placeholder', space.defaults.temperature === null ? 'Space default' : `Space default: ${space.defaults.temperature}`);
-    this.maxTokens.control.setAttribute('placeholder', space.defaults.maxTokens === null ? 'Space default' : `Space default: ${space.defaults.maxTokens}`);
+    this.temperature.control.setAttribute('placeholder', space.defaults.temperature === null ? t('Space default') : t('Space default: {0}', space.defaults.temperature));
+    this.maxTokens.control.setAttribute('placeholder', space.defaults.maxTokens === null ? t('Space default') : t('Space default: {0}', space.defaults.maxTokens));
   }
 
   /** The replies a prompt may follow, the latest first, named by their number and first words (never by id). */
   showReplies(turns: Turn[], chosen: string): void {
-    const replies = turns.flatMap((turn, i) => (turn.reply ? [{ value: turn.reply.id, label: `Reply ${i + 1}: ${snippet(turn.reply.content)}` }] : [])).reverse();
+    const replies = turns.flatMap((turn, i) => (turn.reply ? [{ value: turn.reply.id, label: t('Reply {0}: {1}', i + 1, snippet(turn.reply.content)) }] : [])).reverse();
     // A reply this panel no longer shows (a reload that kept no turns) stays choosable.
-    const earlier = chosen && !replies.some((r) => r.value === chosen) ? [{ value: chosen, label: 'An earlier reply' }] : [];
-    fillSelect(this.parent.control, [{ value: '', label: 'None (a new thread)' }, ...replies, ...earlier], chosen);
+    const earlier = chosen && !replies.some((r) => r.value === chosen) ? [{ value: chosen, label: t('An earlier reply') }] : [];
+    fillSelect(this.parent.control, [{ value: '', label: t('None (a new thread)') }, ...replies, ...earlier], chosen);
   }
 
   setVersions(space: SpaceBrief): void {
     const versions = space.assistants.find((a) => a.id === this.state.assistantId)?.versions ?? [];
     if (!versions.some((v) => v.id === this.state.versionId)) this.state.versionId = '';
-    fillSelect(this.version.control, [{ value: '', label: versions.length ? 'Latest published' : 'No assistant chosen' }, ...versions.map((v) => ({ value: v.id, label: v.label }))], this.state.versionId);
+    fillSelect(this.version.control, [{ value: '', label: versions.length ? t('Latest published') : t('No assistant chosen') }, ...versions.map((v) => ({ value: v.id, label: v.label }))], this.state.versionId);
   }
 
   /** The attachment chips, each with a remove button; `changed` runs after a removal. */
@@ -86,7 +87,7 @@ export class PlaygroundForm {
       fill(
         f.control,
         ...list.map((a, i) => {
-          const remove = h('vscode-button', { secondary: true, 'aria-label': `Remove ${a.name}` }, '×');
+          const remove = h('vscode-button', { secondary: true, 'aria-label': t('Remove {0}', a.name) }, '×');
           remove.addEventListener('click', () => {
             list.splice(i, 1);
             changed();
@@ -139,10 +140,10 @@ export class PlaygroundForm {
       images: s.images.length ? s.images.map((a) => a.dataUrl) : undefined,
       files: s.files.length ? s.files.map((a) => a.dataUrl) : undefined,
     };
-    if (!s.prompt.trim()) errors.prompt = 'Write a prompt first.';
-    if (!s.appId) errors.app_id = 'Choose a Space.';
+    if (!s.prompt.trim()) errors.prompt = t('Write a prompt first.');
+    if (!s.appId) errors.app_id = t('Choose a Space.');
     const model = this.chosenModel();
-    if (model && s.images.length && !model.vision) errors.images = `${model.namespace} cannot read images; choose a vision model or automatic routing.`;
+    if (model && s.images.length && !model.vision) errors.images = t('{0} cannot read images; choose a vision model or automatic routing.', model.namespace);
     for (const [path, message] of Object.entries(checkRules(this.rules, draft))) errors[path] ??= message;
     return Object.keys(errors).length ? { ok: false, errors } : { ok: true, body: draft };
   }
@@ -151,5 +152,5 @@ export class PlaygroundForm {
 /** The first words of a reply, on one line. */
 function snippet(text: string): string {
   const line = text.replace(/```[^\n]*\n?/g, '').replace(/\s+/g, ' ').trim();
-  return line.length > 48 ? `${line.slice(0, 47)}…` : line || '(no text)';
+  return line.length > 48 ? `${line.slice(0, 47)}…` : line || t('(no text)');
 }

@@ -5,6 +5,7 @@ import { fill, h } from '../dom';
 import { money } from '../values';
 import { stoppedNote } from './estimate';
 import { onMarkdownChange, renderMarkdown } from '../markdown';
+import { t } from '../l10n';
 
 export interface TranscriptActions {
   code(action: 'copy' | 'insert' | 'replace', code: string): void;
@@ -50,14 +51,14 @@ export class Transcript {
   show(turns: Turn[], notice: string | null = null): void {
     this.drawn.clear();
     const note = notice ? [h('p', { class: 'notice', role: 'note' }, notice)] : [];
-    if (turns.length === 0 && !notice) fill(this.root, h('p', { class: 'empty' }, 'Send a prompt to start. Select code in an editor and press Ctrl+Alt+P to bring it here.'));
+    if (turns.length === 0 && !notice) fill(this.root, h('p', { class: 'empty' }, t('Send a prompt to start. Select code in an editor and press Ctrl+Alt+P to bring it here.')));
     else fill(this.root, ...note, ...turns.map((turn) => this.turnElement(turn.prompt, turn.reply, turn.error)));
   }
 
   start(prompt: string): LiveTurn {
     this.root.querySelector('.empty')?.remove();
     const reply = h('div', { class: 'reply markdown', 'aria-busy': 'true' });
-    const meta = h('footer', { class: 'meta' }, 'Waiting for the first tokens…');
+    const meta = h('footer', { class: 'meta' }, t('Waiting for the first tokens…'));
     const article = h('article', { class: 'turn' }, this.promptElement(prompt), reply, meta);
     this.root.append(article);
     article.scrollIntoView({ block: 'end' });
@@ -83,7 +84,7 @@ export class Transcript {
       },
       append: (delta, at) => {
         if (!text && at !== undefined) firstAt = at;
-        if (!text) meta.textContent = 'Receiving the reply…';
+        if (!text) meta.textContent = t('Receiving the reply…');
         text += delta;
         if (!frame) frame = requestAnimationFrame(paint);
       },
@@ -111,12 +112,12 @@ export class Transcript {
   private turnElement(prompt: string, reply: ReplyInfo | null, error: string | null): HTMLElement {
     const body = h('div', { class: 'reply markdown' });
     if (reply) this.fillReply(body, reply.content);
-    const footer = reply ? metaOf(reply) : h('footer', { class: 'meta error' }, error ?? 'No reply.');
+    const footer = reply ? metaOf(reply) : h('footer', { class: 'meta error' }, error ?? t('No reply.'));
     return h('article', { class: 'turn' }, this.promptElement(prompt), body, footer);
   }
 
   private promptElement(prompt: string): HTMLElement {
-    const el = h('div', { class: 'prompt markdown', 'aria-label': 'Prompt' });
+    const el = h('div', { class: 'prompt markdown', 'aria-label': t('Prompt') });
     fill(el, renderMarkdown(prompt));
     this.drawn.set(el, { text: prompt, reply: false });
     return el;
@@ -132,7 +133,7 @@ export class Transcript {
         b.addEventListener('click', () => this.actions.code(action, code()));
         return b;
       };
-      pre.before(h('div', { class: 'code-actions', role: 'toolbar' }, button('Copy', 'copy'), button('Insert at Cursor', 'insert'), button('Replace Selection', 'replace')));
+      pre.before(h('div', { class: 'code-actions', role: 'toolbar' }, button(t('Copy'), 'copy'), button(t('Insert at Cursor'), 'insert'), button(t('Replace Selection'), 'replace')));
     }
   }
 }

@@ -3,6 +3,7 @@
 import type { ModelRecord } from '../../api/schemas';
 import { fill, h } from '../dom';
 import { select } from '../fields';
+import { t } from '../l10n';
 
 export class FailoverList {
   readonly element = h('div', { class: 'failover' });
@@ -51,9 +52,9 @@ export class FailoverList {
         {},
         h('span', { class: 'position' }, `${i + 1}.`),
         h('span', { class: 'name' }, this.name(id)),
-        button('↑', `Move ${this.name(id)} up`, () => this.move(i, i - 1), i === 0),
-        button('↓', `Move ${this.name(id)} down`, () => this.move(i, i + 1), i === this.ids.length - 1),
-        button('Remove', `Remove ${this.name(id)} from the chain`, () => {
+        button('↑', t('Move {0} up', this.name(id)), () => this.move(i, i - 1), i === 0),
+        button('↓', t('Move {0} down', this.name(id)), () => this.move(i, i + 1), i === this.ids.length - 1),
+        button(t('Remove'), t('Remove {0} from the chain', this.name(id)), () => {
           this.ids.splice(i, 1);
           this.render();
           this.onChange();
@@ -61,7 +62,7 @@ export class FailoverList {
       ),
     );
     const candidates = this.catalogue.filter((m) => !this.ids.includes(m.id));
-    const picker = select([{ value: '', label: 'Add a model to the chain…' }, ...candidates.map((m) => ({ value: m.id, label: m.namespace }))], '', { combobox: true, 'aria-label': 'Add a model to the failover chain', disabled: this.disabled });
+    const picker = select([{ value: '', label: t('Add a model to the chain…') }, ...candidates.map((m) => ({ value: m.id, label: m.namespace }))], '', { combobox: true, 'aria-label': t('Add a model to the failover chain'), disabled: this.disabled });
     picker.addEventListener('change', () => {
       const id = (picker as unknown as { value: string }).value;
       if (!id) return;
@@ -69,6 +70,6 @@ export class FailoverList {
       this.render();
       this.onChange();
     });
-    fill(this.element, rows.length ? h('ol', { class: 'chain', 'aria-label': 'Failover order' }, ...rows) : h('p', { class: 'hint' }, 'No model in the chain.'), picker);
+    fill(this.element, rows.length ? h('ol', { class: 'chain', 'aria-label': t('Failover order') }, ...rows) : h('p', { class: 'hint' }, t('No model in the chain.')), picker);
   }
 }

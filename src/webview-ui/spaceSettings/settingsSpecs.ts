@@ -3,6 +3,7 @@
 import type { Space } from '../../api/schemas';
 import type { SpaceDraft, SpaceEditorData } from '../../shared/protocol';
 import type { Choice } from '../values';
+import { t } from '../l10n';
 
 export type Kind = 'text' | 'textarea' | 'number' | 'int' | 'bool' | 'select';
 export type Value = string | number | boolean | null;
@@ -15,66 +16,66 @@ export interface Spec {
   choices?: (data: SpaceEditorData, values: Record<string, Value>) => Choice[];
 }
 
-const none = (label = 'None'): Choice => ({ value: '', label });
+const none = (label = t('None')): Choice => ({ value: '', label });
 
 export const SECTIONS: Array<{ title: string; specs: Spec[] }> = [
   {
-    title: 'General',
+    title: t('General'),
     specs: [
-      { path: 'name', label: 'Name', kind: 'text', hint: '1 to 120 characters' },
-      { path: 'description', label: 'Description', kind: 'textarea', hint: 'Up to 1,000 characters' },
-      { path: 'app_logo', label: 'Logo', kind: 'text', hint: 'A URL or a data URL; Choose Image… makes one from a file' },
+      { path: 'name', label: t('Name'), kind: 'text', hint: t('1 to 120 characters') },
+      { path: 'description', label: t('Description'), kind: 'textarea', hint: t('Up to 1,000 characters') },
+      { path: 'app_logo', label: t('Logo'), kind: 'text', hint: t('A URL or a data URL; Choose Image… makes one from a file') },
     ],
   },
   {
-    title: 'Routing weights',
+    title: t('Routing weights'),
     specs: [
-      { path: 'weights.cost', label: 'Cost', kind: 'number', hint: 'Relative weight, 0 or more' },
-      { path: 'weights.latency', label: 'Latency', kind: 'number', hint: 'Relative weight, 0 or more' },
-      { path: 'weights.quality', label: 'Quality', kind: 'number', hint: 'Relative weight, 0 or more' },
+      { path: 'weights.cost', label: t('Cost'), kind: 'number', hint: t('Relative weight, 0 or more') },
+      { path: 'weights.latency', label: t('Latency'), kind: 'number', hint: t('Relative weight, 0 or more') },
+      { path: 'weights.quality', label: t('Quality'), kind: 'number', hint: t('Relative weight, 0 or more') },
     ],
   },
   {
-    title: 'Policies',
+    title: t('Policies'),
     specs: [
       {
-        path: 'policies.privacy_level', label: 'What the request log keeps', kind: 'select',
+        path: 'policies.privacy_level', label: t('What the request log keeps'), kind: 'select',
         choices: () => [
-          { value: '1', label: 'Level 1: prompts, replies and their details' },
-          { value: '2', label: 'Level 2: details only, no prompt or reply text' },
-          { value: '3', label: 'Level 3: only what billing needs' },
+          { value: '1', label: t('Level 1: prompts, replies and their details') },
+          { value: '2', label: t('Level 2: details only, no prompt or reply text') },
+          { value: '3', label: t('Level 3: only what billing needs') },
         ],
       },
-      { path: 'policies.max_cost', label: 'Max cost per request ($)', kind: 'number', hint: '0 means no limit; new Spaces start at $0.02' },
-      { path: 'policies.max_same_model_retries', label: 'Retries on the same model', kind: 'int', hint: '0 to 3' },
-      { path: 'policies.max_switch_model_retries', label: 'Switches to another model', kind: 'int', hint: '0 to 5' },
-      { path: 'policies.optimize_internal_requests', label: 'Optimize internal requests', kind: 'bool' },
-      { path: 'policies.prompt_id', label: 'Policy prompt', kind: 'select', choices: (d) => [none(), ...d.prompts.map((p) => ({ value: p.id, label: p.title }))] },
+      { path: 'policies.max_cost', label: t('Max cost per request ($)'), kind: 'number', hint: t('0 means no limit; new Spaces start at $0.02') },
+      { path: 'policies.max_same_model_retries', label: t('Retries on the same model'), kind: 'int', hint: t('0 to 3') },
+      { path: 'policies.max_switch_model_retries', label: t('Switches to another model'), kind: 'int', hint: t('0 to 5') },
+      { path: 'policies.optimize_internal_requests', label: t('Optimize internal requests'), kind: 'bool' },
+      { path: 'policies.prompt_id', label: t('Policy prompt'), kind: 'select', choices: (d) => [none(), ...d.prompts.map((p) => ({ value: p.id, label: p.title }))] },
     ],
   },
   {
-    title: 'Failover chain',
-    specs: [{ path: 'has_failover_chain', label: 'When a model fails, try the next one in this order', kind: 'bool' }],
+    title: t('Failover chain'),
+    specs: [{ path: 'has_failover_chain', label: t('When a model fails, try the next one in this order'), kind: 'bool' }],
   },
   {
-    title: 'Default generation settings',
+    title: t('Default generation settings'),
     specs: [
-      { path: 'settings.assistant_id', label: 'Assistant', kind: 'select', choices: (d) => [none(), ...d.assistants.map((a) => ({ value: a.id, label: a.name }))] },
+      { path: 'settings.assistant_id', label: t('Assistant'), kind: 'select', choices: (d) => [none(), ...d.assistants.map((a) => ({ value: a.id, label: a.name }))] },
       {
-        path: 'settings.assistant_version_id', label: 'Assistant version', kind: 'select',
-        choices: (d, v) => [none('Latest published'), ...(d.assistants.find((a) => a.id === v['settings.assistant_id'])?.versions ?? []).map((x) => ({ value: x.id, label: x.label }))],
+        path: 'settings.assistant_version_id', label: t('Assistant version'), kind: 'select',
+        choices: (d, v) => [none(t('Latest published')), ...(d.assistants.find((a) => a.id === v['settings.assistant_id'])?.versions ?? []).map((x) => ({ value: x.id, label: x.label }))],
       },
-      { path: 'settings.instructions', label: 'Instructions', kind: 'textarea' },
-      { path: 'settings.max_tokens', label: 'Max tokens', kind: 'int', hint: '1 or more' },
-      { path: 'settings.temperature', label: 'Temperature', kind: 'number', hint: '0 to 1' },
+      { path: 'settings.instructions', label: t('Instructions'), kind: 'textarea' },
+      { path: 'settings.max_tokens', label: t('Max tokens'), kind: 'int', hint: t('1 or more') },
+      { path: 'settings.temperature', label: t('Temperature'), kind: 'number', hint: t('0 to 1') },
     ],
   },
   {
-    title: 'Sandbox and benchmark',
+    title: t('Sandbox and benchmark'),
     specs: [
-      { path: 'sandbox_of', label: 'Sandbox of', kind: 'select', choices: (d) => [none('Not a sandbox'), ...d.spaces.map((s) => ({ value: s.id, label: s.name }))] },
-      { path: 'use_parent_custom_data', label: 'Use the parent Space\'s custom data', kind: 'bool' },
-      { path: 'benchmark_model_id', label: 'Benchmark model', kind: 'select', hint: 'Savings are measured against it', choices: (d) => [none(), ...d.models.map((m) => ({ value: m.id, label: m.namespace }))] },
+      { path: 'sandbox_of', label: t('Sandbox of'), kind: 'select', choices: (d) => [none(t('Not a sandbox')), ...d.spaces.map((s) => ({ value: s.id, label: s.name }))] },
+      { path: 'use_parent_custom_data', label: t('Use the parent Space\'s custom data'), kind: 'bool' },
+      { path: 'benchmark_model_id', label: t('Benchmark model'), kind: 'select', hint: t('Savings are measured against it'), choices: (d) => [none(), ...d.models.map((m) => ({ value: m.id, label: m.namespace }))] },
     ],
   },
 ];

@@ -3,6 +3,7 @@
 import type { SpaceDetail, SpaceUpdateResponse } from '../../api/schemas';
 import { sandboxStatusLabel } from '../../shared/labels';
 import { h } from '../dom';
+import { t } from '../l10n';
 
 function card(title: string, detail: SpaceDetail, extra: HTMLElement | null): HTMLElement {
   const a = detail.app;
@@ -11,11 +12,11 @@ function card(title: string, detail: SpaceDetail, extra: HTMLElement | null): HT
     'section',
     { class: 'card', 'aria-label': title },
     h('h2', {}, title),
-    row('Name', a.name ?? '—'),
-    row('Active models', String(detail.active_models)),
-    row('Failover chain', a.has_failover_chain ? detail.failover_models.map((m) => m.namespace).join(' → ') || 'on, empty' : 'off'),
-    row('Your permissions', detail.current_user_permissions.join(', ') || 'none'),
-    row('Modified', a.modified_on ? new Date(a.modified_on).toLocaleString() : '—'),
+    row(t('Name'), a.name ?? '—'),
+    row(t('Active models'), String(detail.active_models)),
+    row(t('Failover chain'), a.has_failover_chain ? detail.failover_models.map((m) => m.namespace).join(' → ') || t('on, empty') : t('off')),
+    row(t('Your permissions'), detail.current_user_permissions.join(', ') || t('none')),
+    row(t('Modified'), a.modified_on ? new Date(a.modified_on).toLocaleString() : '—'),
     extra,
   );
 }
@@ -29,11 +30,11 @@ export function viewSummary(view: SpaceUpdateResponse, open: (spaceId: string) =
   const status = view.sandbox_status;
   const sandbox = view.sandbox
     ? card(
-        'Sandbox',
+        t('Sandbox'),
         view.sandbox,
-        h('div', { class: `sandbox-status ${status ?? ''}` }, status === 'outdated' ? '⚠ The sandbox is outdated: the main Space changed after it. ' : `The sandbox is ${sandboxStatusLabel(status, 'in an unknown state')}. `, button('Open Sandbox', view.sandbox.app.id)),
+        h('div', { class: `sandbox-status ${status ?? ''}` }, status === 'outdated' ? t('⚠ The sandbox is outdated: the main Space changed after it. ') : t('The sandbox is {0}. ', sandboxStatusLabel(status, t('in an unknown state'))), button(t('Open Sandbox'), view.sandbox.app.id)),
       )
     : null;
-  const parent = view.main.app.sandbox_of ? h('div', {}, 'This Space is a sandbox. ', button('Open Main Space', view.main.app.sandbox_of)) : null;
-  return h('div', { class: 'views' }, card('Main', view.main, parent), sandbox);
+  const parent = view.main.app.sandbox_of ? h('div', {}, t('This Space is a sandbox. '), button(t('Open Main Space'), view.main.app.sandbox_of)) : null;
+  return h('div', { class: 'views' }, card(t('Main'), view.main, parent), sandbox);
 }
