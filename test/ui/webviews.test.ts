@@ -2,6 +2,8 @@
 // streamed reply rendered there; an XSS payload in a reply that stays inert; a weight changed and saved
 // in the Space settings editor; the organization panel. Screenshots go to test-artifacts/ui.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { openWorkbench, runCommand, type Workbench } from './workbench';
 
@@ -201,6 +203,35 @@ describe('LLM Spaces webviews (playwright)', function () {
     const shown = await replyTo.locator('vscode-option[selected]').innerText().catch(async () => replyTo.innerText());
     assert.match(shown, /^Reply 2: /);
     assert.doesNotMatch(await replyTo.innerText(), /[0-9a-f]{8}-[0-9a-f]{4}-/);
+  });
+
+  it("inserts a code block at the cursor of a file behind the playground in its editor group", async () => {
+    const { page } = wb;
+    // The file and the playground in one editor group, the file behind the playground.
+    await runCommand(page, 'View: Join All Editor Groups');
+    const group = page.locator('.editor-group-container').filter({ has: page.locator('.tab', { hasText: 'Playground' }) });
+    await group.locator('.tab', { hasText: 'cart.ts' }).click();
+    await group.locator('.monaco-editor .view-lines').click();
+    await page.keyboard.press('Control+End');
+    await group.locator('.tab', { hasText: 'Playground' }).click();
+    assert.equal(await page.locator('.editor-group-container').count(), 1, 'one editor group');
+    assert.equal(await group.locator('.tab').count(), 2, 'the file and the playground share it');
+    const frame = webview(page);
+    await frame.locator('.turn .code-actions vscode-button', { hasText: 'Insert at Cursor' }).first().click();
+    // The file is shown beside the playground (which stays in view) with the code in it, and nothing
+    // went wrong on the way.
+    const shown = page.locator('.editor-group-container').filter({ has: page.locator('.tab.active.dirty', { hasText: 'cart.ts' }) });
+    await shown.waitFor();
+    assert.ok(await group.locator('.tab.active', { hasText: 'Playground' }).isVisible(), 'the playground is still in view');
+    await wb.screenshot('12f-inserted-in-one-group');
+    await runCommand(page, 'Notifications: Show Notifications');
+    assert.equal(await page.locator('.notifications-center .notification-list-item').count(), 0, 'no error was shown');
+    await runCommand(page, 'Notifications: Clear All Notifications');
+    await shown.locator('.monaco-editor .view-lines').click();
+    await page.keyboard.press('Control+S');
+    await page.locator('.tab.dirty', { hasText: 'cart.ts' }).first().waitFor({ state: 'detached' });
+    const text = readFileSync(path.join(wb.server.tmp, 'workspace', 'src', 'cart.ts'), 'utf8');
+    assert.equal(text.split('export function total').length - 1, 2, 'the code block was inserted once, after the file\'s own code');
   });
 
   it('changes a routing weight in the Space settings editor and saves it to the service', async () => {
