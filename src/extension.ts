@@ -24,6 +24,7 @@ import { ModelsTree } from './views/modelsTree';
 import { PromptsTree } from './views/promptsTree';
 import { SpacesTree } from './views/spacesTree';
 import { WebviewPanels } from './webviews/webviewPanels';
+import { reachedMilestone } from './walkthrough';
 
 export type ExtensionApi = Services;
 
@@ -51,7 +52,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       models: new ModelsTree(catalogue),
     },
     usage: new UsageStatus(connection, organization),
-    webviews: new WebviewPanels(context.extensionUri, { connection, logger, errors, spaces, catalogue, organization }),
+    webviews: new WebviewPanels(context.extensionUri, { connection, logger, errors, spaces, catalogue, organization, reachedMilestone }),
   };
   const current = new CurrentSpace(context.globalState);
   const chat = new SpacesChatProvider({ connection, spaces, catalogue, organization, logger, keys: new SpaceKeys(connection), current });

@@ -15,11 +15,23 @@ export type Milestone =
   /** A saved prompt was edited and saved. */
   | 'promptSaved';
 
-/** Idempotent; the playground panel (in the deferred bundle) sets its key itself. */
+const reached = new Set<Milestone>();
+const setKey = (milestone: Milestone, value: boolean) => vscode.commands.executeCommand('setContext', `llmSpaces.walkthrough.${milestone}`, value);
+
+/** Idempotent. */
 export function reachedMilestone(milestone: Milestone): void {
-  void vscode.commands.executeCommand('setContext', `llmSpaces.walkthrough.${milestone}`, true);
+  reached.add(milestone);
+  void setKey(milestone, true);
 }
 
+/**
+ * Opens the walkthrough. VS Code reads the walkthroughs when Get Started is first shown in a window, and
+ * a key that is already set then never completes its step (it counts as seen before). So the keys of
+ * what was done are unset while it opens, and set again once it is there.
+ */
 export async function openWalkthrough(): Promise<void> {
+  const done = [...reached];
+  await Promise.all(done.map((milestone) => setKey(milestone, false)));
   await vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH, false);
+  await Promise.all(done.map((milestone) => setKey(milestone, true)));
 }

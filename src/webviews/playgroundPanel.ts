@@ -27,6 +27,8 @@ export interface PlaygroundDeps extends ChannelDeps {
   spaces: SpacesStore;
   catalogue: CatalogueStore;
   organization: OrganizationStore;
+  /** Tells the walkthrough a step was done (src/walkthrough.ts). */
+  reachedMilestone(milestone: 'replied'): void;
 }
 
 export class PlaygroundPanel extends PanelHost {
@@ -103,8 +105,7 @@ export class PlaygroundPanel extends PanelHost {
               } else if (event.type === 'done') {
                 const reply = replyInfo(content, event);
                 this.s.organization.recordReply(reply);
-                // The walkthrough's "Send code to the playground" step is done (see src/walkthrough.ts).
-                void vscode.commands.executeCommand('setContext', 'llmSpaces.walkthrough.replied', true);
+                this.s.reachedMilestone('replied');
                 return reply;
               }
             }

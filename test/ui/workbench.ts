@@ -93,9 +93,10 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input');
-    await input.waitFor();
-    await input.fill(`>${title}`);
     try {
+      // An editor that is still opening can take the focus back and close the palette: try again.
+      await input.waitFor({ timeout: 5_000 });
+      await input.fill(`>${title}`, { timeout: 5_000 });
       await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10_000 });
       break;
     } catch (error) {
