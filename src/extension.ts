@@ -80,7 +80,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcp),
     vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, 'LLM Spaces', auth),
     vscode.workspace.registerFileSystemProvider(PROMPT_SCHEME, promptFs, { isCaseSensitive: true }),
-    vscode.workspace.registerTextDocumentContentProvider(ASSISTANT_SCHEME, new AssistantDocuments(connection)),
+    vscode.workspace.registerTextDocumentContentProvider(ASSISTANT_SCHEME, new AssistantDocuments(connection, catalogue)),
     ...registerCommands(services),
   );
   return services;

@@ -1,4 +1,5 @@
-// Saved prompts as documents: llm-prompt:/<id>/<title>.md. Saving sends the text to the service;
+// Saved prompts as documents: llm-prompt:/<title>.md?<id> (the tab and the breadcrumbs read as the
+// prompt's title; the id, in the query, says which). Saving sends the text to the service;
 // a failed save throws, so VS Code keeps the editor dirty with the user's text; a prompt changed on the
 // service since it was opened is not overwritten without asking; others' public prompts are read-only.
 import * as vscode from 'vscode';
@@ -12,10 +13,11 @@ export const PROMPT_SCHEME = 'llm-prompt';
 
 export function promptUri(prompt: Pick<PromptRecord, 'id' | 'title'>): vscode.Uri {
   const name = prompt.title.replace(/[\\/:*?"<>|#%]+/g, ' ').trim() || 'prompt';
-  return vscode.Uri.from({ scheme: PROMPT_SCHEME, path: `/${prompt.id}/${name}.md` });
+  return vscode.Uri.from({ scheme: PROMPT_SCHEME, path: `/${name}.md`, query: prompt.id });
 }
 
-export const promptIdOf = (uri: vscode.Uri) => uri.path.split('/')[1] ?? '';
+/** The prompt's id; editors restored from before the id moved to the query have it as the first folder. */
+export const promptIdOf = (uri: vscode.Uri) => uri.query || (uri.path.split('/').length > 2 ? uri.path.split('/')[1]! : '');
 
 export type ConflictChoice = 'overwrite' | 'cancel';
 

@@ -76,6 +76,10 @@ describe('commands', () => {
     const text = editor.document.getText();
     assert.match(text, /## Instructions/);
     assert.match(text, /Point out bugs first/);
+    const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-/;
+    assert.doesNotMatch(text, uuid, 'no id in what a person reads');
+    assert.doesNotMatch(text, /\d{4}-\d{2}-\d{2}T/, 'dates as dates, not ISO timestamps');
+    assert.doesNotMatch(editor.document.uri.path, uuid, 'the tab and the breadcrumbs read as the version');
   });
 
   it('sets and clears the observability integrations', async () => {

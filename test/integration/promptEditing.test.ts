@@ -22,6 +22,7 @@ describe('editing prompts in the editor', () => {
   it('opens a prompt as a document and saving sends it to the service', async () => {
     const { client, prompt, editor } = await openFresh('Edit me');
     assert.equal(editor.document.getText(), 'original text');
+    assert.equal(editor.document.uri.path, '/Edit me.md', 'the tab and the breadcrumbs read as the title, with no id');
     await replaceAll(editor, 'edited in VS Code');
     assert.ok(await editor.document.save());
     const stored = (await client.listPrompts('org')).find((p) => p.id === prompt.id)!;
