@@ -4,6 +4,7 @@ import type { ReplyInfo, Turn } from '../../shared/protocol';
 import { fill, h } from '../dom';
 import { money } from '../values';
 import { stoppedNote } from './estimate';
+import { LiveMarkdown } from './liveMarkdown';
 import { onMarkdownChange, renderMarkdown } from '../markdown';
 import { t } from '../l10n';
 
@@ -66,11 +67,12 @@ export class Transcript {
     let frame = 0;
     let firstAt: number | undefined;
     const frames = watchFrames();
+    let live: LiveMarkdown | undefined;
     const paint = () => {
       frame = 0;
       const stick = nearBottom(this.root);
-      // No highlighting mid-stream: it would redo the whole reply on every frame.
-      fill(reply, renderMarkdown(text, false));
+      // Finished blocks are drawn once, without highlighting; see LiveMarkdown.
+      (live ??= new LiveMarkdown(reply)).update(text);
       if (stick) article.scrollIntoView({ block: 'end' });
       if (firstAt !== undefined) {
         void reply.offsetHeight;
