@@ -74,10 +74,11 @@ export class SpaceSettingsEditors implements vscode.CustomEditorProvider<SpaceSe
   readonly onDidChangeCustomDocument: vscode.Event<ContentChange>;
 
   /** Asks when the Space changed elsewhere since the editor loaded it; replaceable in tests. */
-  askConflict: (name: string, modifiedOn: string) => Thenable<ConflictChoice> = async (name, modifiedOn) => {
+  askConflict: (name: string, modifiedOn: string | null) => Thenable<ConflictChoice> = async (name, modifiedOn) => {
     const overwrite = t('Overwrite');
     const reload = t('Reload Theirs');
-    const choice = await vscode.window.showWarningMessage(t('"{0}" was changed elsewhere (at {1}) since this editor loaded it.', name, new Date(modifiedOn).toLocaleString()), { modal: true, detail: t('Overwrite keeps your changes over theirs; Reload Theirs discards your unsaved changes.') }, overwrite, reload);
+    const when = modifiedOn ? t('at {0}', new Date(modifiedOn).toLocaleString()) : t('at an unknown time');
+    const choice = await vscode.window.showWarningMessage(t('"{0}" was changed elsewhere ({1}) since this editor loaded it.', name, when), { modal: true, detail: t('Overwrite keeps your changes over theirs; Reload Theirs discards your unsaved changes.') }, overwrite, reload);
     return choice === overwrite ? 'overwrite' : choice === reload ? 'reload' : 'cancel';
   };
 
@@ -120,7 +121,7 @@ export class SpaceSettingsEditors implements vscode.CustomEditorProvider<SpaceSe
       if (!current.main.current_user_permissions.includes('edit')) throw new Error(t('This token may not edit "{0}".', document.name));
       const moved = current.main.app.modified_on ?? null;
       if (document.base !== undefined && document.base !== moved) {
-        const choice = await this.askConflict(document.name, moved ?? '');
+        const choice = await this.askConflict(document.name, moved);
         if (choice === 'cancel') {
           document.tell({ type: 'notSaved', error: { message: t('Not saved: the Space was changed elsewhere.'), fields: {} } });
           throw new vscode.CancellationError();
@@ -200,7 +201,8 @@ export class SpaceSettingsEditor extends PanelHost {
           this.s.connection.call((c) => c.listPrompts('all')),
           this.s.spaces.assistants(document.spaceId),
         ]);
-        // Changes kept over a hot exit were made on the version they were made on, not this one.
+        // Changes restored after a hot exit keep the version they were made on, so saving them still
+        // notices a change made elsewhere in the meantime.
         if (document.base === undefined || !document.draft) document.base = view.main.app.modified_on ?? null;
         document.name = view.main.app.name ?? document.spaceId;
         this.panel.title = document.name;
