@@ -514,6 +514,9 @@ export const ChatCompletionsBody = z.object({
 
 // ---------------------------------------------------------------- the built-in service's own endpoints
 
+/** A routing candidate: its three scores in [0, 1], their weighted mean, and its estimated cost in dollars. */
+export const RouteCandidate = z.looseObject({ namespace: z.string(), score: z.number(), cost_score: z.number(), latency_score: z.number(), quality_score: z.number(), estimated_cost: z.number() });
+
 /** `POST /v1/apps/{app_id}/route`: what the Space would do with a prompt, without running a model. */
 export const RouteQuestion = z.object({
   prompt: z.string().max(2_000_000),
@@ -527,7 +530,7 @@ export const RoutePreview = z.looseObject({
   chosen: z.string().nullable(),
   prompt_tokens: z.int(),
   max_tokens: z.int(),
-  candidates: records(z.looseObject({ namespace: z.string(), score: z.number(), cost_score: z.number(), latency_score: z.number(), quality_score: z.number(), estimated_cost: z.number() })),
+  candidates: records(RouteCandidate),
   rejected: records(z.looseObject({ namespace: z.string(), reason: z.string() })),
   failover: records(z.looseObject({ namespace: z.string(), estimated_cost: z.number() })),
 });
@@ -660,6 +663,19 @@ const CostTriple = z.looseObject({ prompt_tokens: z.number(), completion_tokens:
 /** `stop` and `length` from the built-in service; other services add more (`tool_calls`, `content_filter`). */
 export const FinishReason = z.string();
 
+/**
+ * Why a reply went to the model it did (conventions.md, "Routing receipt"): how the model was chosen
+ * (`routed` by the weights, `model` named by the request, `failover` when another model answered),
+ * the candidates, the Space's models left out with the reason, and each attempt. Only the built-in
+ * service sends it.
+ */
+export const RoutingReceipt = z.looseObject({
+  strategy: z.string(),
+  candidates: records(RouteCandidate),
+  rejected: records(z.looseObject({ namespace: z.string(), reason: z.string() })),
+  attempts: records(z.looseObject({ namespace: z.string(), status_code: z.int(), error: z.string().nullable() })),
+});
+
 export const ChatMetadata = z.looseObject({
   app_id: z.string(),
   conversation_id: z.string().nullable(),
@@ -678,6 +694,8 @@ export const ChatMetadata = z.looseObject({
   status_code: z.int(),
   error: z.string().nullable(),
   warning: z.string().nullable(),
+  /** A receipt that cannot be read is left out: the reply stands without it. */
+  routing: RoutingReceipt.optional().catch(undefined),
 });
 
 export const ChatCompletion = z.looseObject({

@@ -16,11 +16,12 @@ import { describeError } from '../userErrors';
 import { SpaceKeys } from './spaceKeys';
 import { budgetVerdict, pinnedEntry, spaceEntry, type PinnedModel, type SpaceChatModel } from './spaceModels';
 import { countChatTokens } from './tokenCount';
+import { receiptLine, receiptView } from '../shared/receipt';
 
 const t = vscode.l10n.t;
 export const PINNED_SETTING = 'chat.pinnedModels';
-/** The line added under each reply; taken off again before the reply goes back to a model. */
-const RECEIPT = /\n\n_— answered by [^\n]*_$/;
+/** The line added under each reply (where it went, what it cost); taken off again before the reply goes back to a model. */
+const RECEIPT = /\n\n_— [^\n]*_$/;
 
 export interface ChatDeps {
   connection: Connection;
@@ -102,8 +103,10 @@ export class SpacesChatProvider implements vscode.LanguageModelChatProvider<Spac
           text.flush();
           if (event.type === 'toolCall') progress.report(new vscode.LanguageModelToolCallPart(event.id, event.name, parseArguments(event.arguments)));
           else {
-            const costs = event.metadata.costs;
-            progress.report(new vscode.LanguageModelTextPart(`\n\n_— answered by ${event.metadata.model.namespace} · ${money(costs.total_tokens)} · ${event.usage.total_tokens} tokens_`));
+            const { costs, routing, model: answered } = event.metadata;
+            // The routing receipt's line where the service sends one (the built-in one does).
+            const where = routing ? receiptLine(receiptView(routing, answered.namespace), t) : t('answered by {0}', answered.namespace);
+            progress.report(new vscode.LanguageModelTextPart(`\n\n_— ${where} · ${money(costs.total_tokens)} · ${t('{0} tokens', event.usage.total_tokens)}_`));
             reportUsage(progress, event.usage);
             this.s.organization.recordReply({ usage: event.usage, costs, savings: event.metadata.cost_savings });
           }

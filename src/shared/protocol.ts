@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ChatBody, SpaceUpdateBody, type ChatMetadata, type Organization, type SpaceUpdateResponse, type Usage } from '../api/schemas';
 import type { Rules } from './rules';
+import type { ReceiptView } from './receipt';
 
 // ---------------------------------------------------------------- envelope
 
@@ -115,6 +116,8 @@ export interface ReplyInfo {
   retries: number;
   warning: string | null;
   conversationId: string | null;
+  /** Why the reply went to its model, when the service said (the built-in one does). */
+  routing: ReceiptView | null;
 }
 
 export interface Turn {

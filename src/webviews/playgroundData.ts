@@ -3,6 +3,7 @@
 import type { ChatStreamEvent } from '../api/client';
 import type { ConversationWithRequests, ModelRecord, SpaceUpdateResponse } from '../api/schemas';
 import type { ModelBrief, ReplyInfo, SpaceBrief, Turn } from '../shared/protocol';
+import { receiptView } from '../shared/receipt';
 
 export function modelBrief(m: ModelRecord): ModelBrief {
   return {
@@ -53,6 +54,7 @@ export function replyInfo(content: string, done: Extract<ChatStreamEvent, { type
     retries: meta.retries,
     warning: meta.warning,
     conversationId: meta.conversation_id,
+    routing: meta.routing ? receiptView(meta.routing, meta.model.namespace) : null,
   };
 }
 
@@ -81,6 +83,8 @@ export function turnsOf(conversation: ConversationWithRequests): Turn[] {
             retries: 0,
             warning: null,
             conversationId: conversation.id,
+            // The log keeps no receipt.
+            routing: null,
           },
     };
   });

@@ -164,6 +164,12 @@ export class SpaceSettingsEditors implements vscode.CustomEditorProvider<SpaceSe
 /** The form of one Space's settings document. */
 export class SpaceSettingsEditor extends PanelHost {
   readonly channel: WebviewChannel<SettingsCallsT, SpaceSettingsResults, SpaceSettingsEvent>;
+  private readonly edited = new vscode.EventEmitter<boolean>();
+  /** The form told its changes (whether it has any); it does after each change and each time it is drawn. */
+  readonly onDidEdit = this.edited.event;
+  private markLoaded: () => void = () => undefined;
+  /** Settles once the form has loaded the Space for the first time. */
+  readonly loaded = new Promise<void>((resolve) => (this.markLoaded = resolve));
 
   constructor(
     panel: vscode.WebviewPanel,
@@ -178,6 +184,7 @@ export class SpaceSettingsEditor extends PanelHost {
     panel.webview.html = webviewHtml(panel.webview, extensionUri, { script: 'spaceSettings', styles: ['settings'], title: document.name });
     this.disposables.push(
       this.channel,
+      this.edited,
       panel.onDidDispose(() => this.dispose()),
       document.onDidHappen((event) => {
         if (event.type === 'saved') panel.title = document.name;
@@ -206,6 +213,7 @@ export class SpaceSettingsEditor extends PanelHost {
         if (document.base === undefined || !document.draft) document.base = view.main.app.modified_on ?? null;
         document.name = view.main.app.name ?? document.spaceId;
         this.panel.title = document.name;
+        this.markLoaded();
         return {
           view,
           spaces: spaces.filter((space) => space.id !== document.spaceId).map((space) => ({ id: space.id, name: space.name ?? space.id })),
@@ -219,6 +227,7 @@ export class SpaceSettingsEditor extends PanelHost {
       edit: async ({ dirty, changes }) => {
         document.draft = dirty ? changes : null;
         if (dirty) this.host.edited();
+        this.edited.fire(dirty);
         return null;
       },
       save: async () => {

@@ -52,7 +52,7 @@ describe("Spaces in VS Code's chat", function () {
     const before = (await api.organization.refresh())!.total_tokens_cost;
     const response = await echo.sendRequest([vscode.LanguageModelChatMessage.User('Hello from the chat API')], {}, new vscode.CancellationTokenSource().token);
     const { text } = await replyOf(response);
-    assert.match(text, /^Hello from the chat API\n\n_— answered by test\/echo · \$[0-9.]+ · \d+ tokens_$/);
+    assert.match(text, /^Hello from the chat API\n\n_— Sent to test\/echo, the model asked for · \$[0-9.]+ · \d+ tokens_$/, 'the routing receipt of the built-in service, in one line');
     assert.ok(api.organization.organization!.total_tokens_cost > before, 'the status bar spend moved with the reply');
   });
 
@@ -69,7 +69,7 @@ describe("Spaces in VS Code's chat", function () {
       vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(first.calls[0]!.callId, [new vscode.LanguageModelTextPart('Sunny, 21 °C')])]),
     ];
     const second = await replyOf(await echo.sendRequest(messages, { tools }, new vscode.CancellationTokenSource().token));
-    assert.match(second.text, /^Sunny, 21 °C\n\n_— answered by test\/echo/);
+    assert.match(second.text, /^Sunny, 21 °C\n\n_— Sent to test\/echo/);
     assert.equal(second.calls.length, 0);
   });
 
@@ -95,7 +95,7 @@ describe("Spaces in VS Code's chat", function () {
       // A cancelled stream may end with an error; what matters is what the service did.
     }
     assert.ok(received.length < prompt.length, `stopped before the end (${received.length} of ${prompt.length} characters)`);
-    assert.ok(!received.includes('answered by'), 'no receipt: the reply did not finish');
+    assert.ok(!received.includes('\n\n_— '), 'no receipt line: the reply did not finish');
     // The service logs the stopped request as failed and counts it, and bills no completion.
     await waitFor(async () => (await client.getOrganization()).num_requests === before.num_requests + 1, 'the stopped request to be counted');
     assert.equal((await client.getOrganization()).total_tokens_cost, before.total_tokens_cost);

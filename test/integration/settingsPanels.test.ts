@@ -18,7 +18,10 @@ async function starterSpace(): Promise<string> {
 async function openEditor(spaceId: string): Promise<SpaceSettingsEditor> {
   const api = await extension();
   await vscode.commands.executeCommand('llmSpaces.openSpaceSettings', spaceId);
-  return waitFor(() => api.webviews.settings.get(spaceId), 'the settings editor');
+  const editor = await waitFor(() => api.webviews.settings.get(spaceId), 'the settings editor');
+  // The form (a real page) loads the Space itself; what the test does comes after, as a user's would.
+  await editor.loaded;
+  return editor;
 }
 
 /** VS Code's own dirty mark on the editor's tab. */
@@ -31,10 +34,20 @@ async function edit(editor: SpaceSettingsEditor, changes: SpaceDraft): Promise<v
   await waitFor(() => tabDirty(editor), 'VS Code to mark the editor dirty');
 }
 
-/** The form's changes, then its Save button; returns what the document told the form. */
+/**
+ * The form's changes, then its Save button; returns what the document told the form. After a save the
+ * form (a real page here) draws the saved Space and says it has no changes; that is waited for, so it
+ * cannot land on the next test step's changes.
+ */
 async function editAndSave(editor: SpaceSettingsEditor, changes: SpaceDraft): Promise<SpaceSettingsEvent[]> {
   await edit(editor, changes);
-  return (await callWebview(editor.channel, 'save', {})).events as SpaceSettingsEvent[];
+  const drawn = new Promise<void>((resolve) => {
+    const sub = editor.onDidEdit((dirty) => !dirty && (sub.dispose(), resolve()));
+    setTimeout(() => (sub.dispose(), resolve()), 10_000);
+  });
+  const events = (await callWebview(editor.channel, 'save', {})).events as SpaceSettingsEvent[];
+  if (events.some((e) => e.type === 'saved')) await drawn;
+  return events;
 }
 
 async function closeUnsaved(editor: SpaceSettingsEditor | undefined): Promise<void> {

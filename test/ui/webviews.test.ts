@@ -86,6 +86,15 @@ describe('LLM Spaces webviews (playwright)', function () {
     assert.ok((await frame.locator('.turn .reply pre code .hljs-keyword').count()) > 0, 'the code block is highlighted');
     await frame.locator('.turn .reply .code-actions vscode-button', { hasText: 'Insert at Cursor' }).first().waitFor();
     await wb.screenshot('11-playground-reply');
+    // The routing receipt: one line under the reply, unfolding to the candidates the Space weighed.
+    const receipt = frame.locator('.turn .meta .receipt').last();
+    assert.equal(await receipt.locator('summary').innerText(), 'Sent to test/echo, the model asked for');
+    await receipt.locator('summary').click();
+    await receipt.locator('table[aria-label="Candidates"] td', { hasText: 'test/echo' }).first().waitFor();
+    await receipt.locator('table').first().scrollIntoViewIfNeeded();
+    assert.doesNotMatch(await receipt.innerText(), /max_cost|[0-9a-f]{8}-[0-9a-f]{4}-/, 'words, not field names or ids');
+    await wb.screenshot('11a-playground-receipt');
+    await receipt.locator('summary').click();
     // The status bar's spend moves with the reply's own figures, at once, not on the next poll.
     const replyCost = dollars((await figures.innerText()).split(' · ').find((part) => part.startsWith('$'))!);
     const deadline = Date.now() + 5000;

@@ -9,7 +9,7 @@ import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
 import { checkAssistantChoice, findVersion, latestVersionId } from '../domain/assistants';
 import { conversationExists, createConversation, findConversation, touchConversation } from '../domain/conversations';
-import { findModel, findModelByName, isRetired, retiresSoon, appModelRows, type CatalogueModel } from '../domain/models';
+import { findModel, findModelByName, isRetired, retiresSoon, appModelRows, visibleModels, type CatalogueModel } from '../domain/models';
 import { answersHere, markServerGone, servingOf } from '../domain/serving';
 import { countFailedRequest, recordUsage } from '../domain/orgs';
 import { conversationTurns, insertRequest, requestInConversation } from '../domain/requests';
@@ -18,7 +18,7 @@ import { appConfig, loadApp, requirePermission, type AppConfig } from '../domain
 import { Problem, invalid } from '../problem';
 import { countTokens, tokenPieces, truncateTokens } from '../tokenizer';
 import { costOf, estimateCost, savingsOf, type Counts } from './pricing';
-import { explain, rank, type RouteInput } from './routing';
+import { explain, type RouteInput } from './routing';
 import { conversationName } from '../../shared/conversationName';
 import { testModelReply } from './testModels';
 import type { ModelServerOptions } from '../modelServers';
@@ -53,7 +53,16 @@ interface Prepared {
   conversationId: string | null;
   benchmark: ModelRecord | undefined;
   warnings: string[];
+  /** How the first model was chosen, for the routing receipt (the attempts are added as they run). */
+  routing: { strategy: 'routed' | 'model'; candidates: RoutePreview['candidates']; rejected: RoutePreview['rejected'] };
 }
+
+/** One try of a model for a request, for the routing receipt. */
+type Attempt = {
+  namespace: string;
+  status_code: number;
+  error: string | null;
+};
 
 const MAX_HISTORY = 20;
 
@@ -73,12 +82,12 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
   const { route, budget, canServe } = routeInput(db, config, { promptTokens, promptChars: text.length, maxTokens, needsVision: hasImages(body) });
   const warnings: string[] = [];
   const modelId = body.model ?? version?.model_id ?? null;
+  const weighed = weighActive(db, caller, row.id, route, budget);
   let first: CatalogueModel;
   if (modelId) {
     first = explicitModel(db, caller, modelId, route, budget, body.model ? ['body', 'model'] : ['body', 'assistant_version_id']);
   } else {
-    route.models = activeModels(db, caller, row.id).filter((m) => budget(m.record) > 0);
-    const ranked = rank(route);
+    const ranked = weighed.ranked;
     if (ranked.length === 0) {
       throw new Problem(
         422,
@@ -110,6 +119,36 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
     conversationId: body.conversation_id ?? null,
     benchmark: row.benchmark_model_id ? findModel(db, caller, row.benchmark_model_id)?.record : undefined,
     warnings,
+    routing: { strategy: modelId ? 'model' : 'routed', candidates: weighed.candidates, rejected: weighed.rejected },
+  };
+}
+
+/**
+ * The Space's models weighed for a request: the active ones that can take it, ranked, with their
+ * scores; and every model of the Space left out, with the reason (conventions.md, routing receipt).
+ */
+function weighActive(db: Database, caller: Caller, appId: string, route: RouteInput, budget: (r: ModelRecord) => number) {
+  const active = activeModels(db, caller, appId);
+  route.models = active.filter((m) => budget(m.record) > 0);
+  const { ranked, rejected } = explain(route);
+  const round = (n: number) => Math.round(n * 1e6) / 1e6;
+  return {
+    ranked,
+    candidates: ranked.map((c) => ({
+      namespace: c.model.record.namespace,
+      score: round(c.score),
+      cost_score: round(c.costScore),
+      latency_score: round(c.latencyScore),
+      quality_score: round(c.qualityScore),
+      estimated_cost: c.estimate,
+    })),
+    rejected: [
+      ...rejected.map((r) => ({ namespace: r.model.record.namespace, reason: r.reason as string })),
+      ...active.filter((m) => budget(m.record) <= 0).map((m) => ({ namespace: m.record.namespace, reason: 'prompt longer than its context window' })),
+      ...visibleModels(db, caller)
+        .filter((m) => !active.some((a) => a.record.id === m.record.id))
+        .map((m) => ({ namespace: m.record.namespace, reason: 'inactive' })),
+    ],
   };
 }
 
@@ -159,26 +198,15 @@ export function previewRoute(db: Database, caller: Caller, appId: string, input:
   const promptTokens = countTokens(input.prompt);
   const maxTokens = input.max_tokens ?? config.settings.max_tokens ?? 1024;
   const { route, budget } = routeInput(db, config, { promptTokens, promptChars: input.prompt.length, maxTokens, needsVision: (input.images ?? 0) > 0 });
-  const active = activeModels(db, caller, row.id);
-  route.models = active.filter((m) => budget(m.record) > 0);
-  const { ranked, rejected } = explain(route);
-  const tooLong = active.filter((m) => budget(m.record) <= 0).map((model) => ({ namespace: model.record.namespace, reason: 'prompt longer than its context window' }));
+  const weighed = weighActive(db, caller, row.id, route, budget);
   const chain = config.row.has_failover_chain ? failoverChain(db, caller, row.id) : [];
-  const round = (n: number) => Math.round(n * 1e6) / 1e6;
   return {
     strategy: 'routed',
-    chosen: ranked[0]?.model.record.namespace ?? null,
+    chosen: weighed.ranked[0]?.model.record.namespace ?? null,
     prompt_tokens: promptTokens,
     max_tokens: maxTokens,
-    candidates: ranked.map((c) => ({
-      namespace: c.model.record.namespace,
-      score: round(c.score),
-      cost_score: round(c.costScore),
-      latency_score: round(c.latencyScore),
-      quality_score: round(c.qualityScore),
-      estimated_cost: c.estimate,
-    })),
-    rejected: [...rejected.map((r) => ({ namespace: r.model.record.namespace, reason: r.reason as string })), ...tooLong],
+    candidates: weighed.candidates,
+    rejected: weighed.rejected,
     failover: chain.map((m) => ({ namespace: m.record.namespace, estimated_cost: route.estimate(m.record) })),
   };
 }
@@ -278,6 +306,7 @@ export async function runChat(db: Database, prepared: Prepared, options: EngineO
   const maxSwitch = policies.max_switch_model_retries ?? 1;
   const tried: string[] = [];
   const failures: string[] = [];
+  const attempts: Attempt[] = [];
   let current: CatalogueModel | undefined = prepared.first;
   let switches = 0;
   let streamed: string | null = null;
@@ -298,10 +327,12 @@ export async function runChat(db: Database, prepared: Prepared, options: EngineO
           throw error;
         }
         failures.push(failure);
+        attempts.push({ namespace: current.record.namespace, status_code: error instanceof UpstreamFailure && error.status ? error.status : 502, error: failure.slice(current.record.namespace.length + 2) });
         tried.push(current.record.namespace);
         continue;
       }
-      return finishChat(db, prepared, current, reply, { retries: failures.length, failures, latency: (Date.now() - attemptStarted) / 1000 });
+      attempts.push({ namespace: current.record.namespace, status_code: 200, error: null });
+      return finishChat(db, prepared, current, reply, { retries: failures.length, failures, attempts, latency: (Date.now() - attemptStarted) / 1000 });
     }
     current = switches < maxSwitch ? nextInChain(prepared, current, tried) : undefined;
     switches++;
@@ -388,6 +419,7 @@ async function streamPieces(text: string, delayMs: number, onDelta: (text: strin
 interface Outcome {
   retries: number;
   failures: string[];
+  attempts: Attempt[];
   latency: number;
 }
 
@@ -449,6 +481,7 @@ async function finishChat(db: Database, prepared: Prepared, model: CatalogueMode
       status_code: 200,
       error: null,
       warning,
+      routing: { ...prepared.routing, strategy: model === prepared.first ? prepared.routing.strategy : 'failover', attempts: outcome.attempts },
     },
   };
 }

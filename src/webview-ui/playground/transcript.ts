@@ -5,6 +5,7 @@ import { fill, h } from '../dom';
 import { money } from '../values';
 import { stoppedNote } from './estimate';
 import { LiveMarkdown } from './liveMarkdown';
+import { reasonLabel, receiptLine, type ReceiptView } from '../../shared/receipt';
 import { onMarkdownChange, renderMarkdown } from '../markdown';
 import { t } from '../l10n';
 
@@ -179,6 +180,24 @@ function metaOf(r: ReplyInfo): HTMLElement {
     { class: 'meta', 'data-reply-id': r.id },
     h('span', { class: 'figures' }, parts.join(' · ')),
     r.warning ? h('div', { class: 'warning', role: 'note' }, `⚠ ${r.warning}`) : null,
+    r.routing ? receiptElement(r.routing) : null,
   );
+}
+
+/** The routing receipt: one line, unfolding to the candidates, what was left out, and each attempt. */
+function receiptElement(r: ReceiptView): HTMLElement {
+  const score = (n: number) => n.toFixed(2);
+  const table = (label: string, head: string[], rows: string[][]) =>
+    h('table', { class: 'receipt-table', 'aria-label': label }, h('thead', {}, h('tr', {}, ...head.map((c) => h('th', { scope: 'col' }, c)))), h('tbody', {}, ...rows.map((row) => h('tr', {}, ...row.map((c) => h('td', {}, c))))));
+  const candidates = r.candidates.length
+    ? table(t('Candidates'), [t('Model'), t('Score'), t('Cost'), t('Latency'), t('Quality'), t('Estimated cost')], r.candidates.map((c) => [c.namespace === r.answered ? `${c.namespace} ✓` : c.namespace, score(c.score), score(c.costScore), score(c.latencyScore), score(c.qualityScore), money(c.estimatedCost)]))
+    : null;
+  const excluded = r.excluded.length ? h('p', {}, t('Left out: {0}.', r.excluded.map((e) => t('{0} ({1})', e.namespace, reasonLabel(e.reason, t))).join(', '))) : null;
+  const inactive = r.inactive ? h('p', { class: 'hint' }, r.inactive === 1 ? t('1 other model of the Space is not active.') : t('{0} other models of the Space are not active.', r.inactive)) : null;
+  const attempts =
+    r.attempts.length > 1
+      ? table(t('Attempts'), [t('Model'), t('Result')], r.attempts.map((a) => [a.namespace, a.statusCode === 200 ? t('answered') : t('failed ({0}): {1}', a.statusCode, a.error ?? '')]))
+      : null;
+  return h('details', { class: 'receipt' }, h('summary', {}, receiptLine(r, t)), candidates, excluded, inactive, attempts);
 }
 

@@ -74,7 +74,10 @@ describe('playground engine', function () {
     const res = await raw(service.url, 'POST', `/v1/apps/${app}/route`, { token: service.token, body: { prompt: 'Which model?', images: 1 } });
     assert.equal(res.status, 200, res.text);
     const preview = res.json as { chosen: string; candidates: Array<{ namespace: string; score: number; quality_score: number; estimated_cost: number }>; rejected: Array<{ namespace: string; reason: string }>; failover: Array<{ namespace: string }> };
-    assert.deepEqual(preview.rejected.map((r) => [r.namespace, r.reason]).sort(), [['local/llama3.2', 'cannot read images'], ['mistral/mistral-small', 'cannot read images'], ['openai/gpt-4o', 'over max_cost']]);
+    const activeRejected = preview.rejected.filter((r) => r.reason !== 'inactive');
+    assert.deepEqual(activeRejected.map((r) => [r.namespace, r.reason]).sort(), [['local/llama3.2', 'cannot read images'], ['mistral/mistral-small', 'cannot read images'], ['openai/gpt-4o', 'over max_cost']]);
+    const inactive = (await client.getSpaceModels(app)).base_model_settings.filter((m) => !m.active).map((m) => m.namespace);
+    assert.deepEqual(preview.rejected.filter((r) => r.reason === 'inactive').map((r) => r.namespace).sort(), inactive.sort(), "the Space's other models are named as inactive");
     assert.deepEqual(preview.candidates.map((c) => c.namespace), ['test/echo']);
     assert.equal(preview.chosen, 'test/echo');
     assert.deepEqual(preview.failover.map((f) => f.namespace), ['openai/gpt-4o', 'test/echo']);
@@ -83,6 +86,45 @@ describe('playground engine', function () {
     assert.deepEqual(ranked.map((c) => c.namespace), ['mistral/mistral-small', 'local/llama3.2', 'test/echo'], 'by quality, best first');
     assert.equal(ranked[0]!.quality_score, 1);
     assert.equal(upstream.received.length, before, 'no model ran');
+  });
+
+  it('gives every reply its routing receipt: candidates with scores and cost, each model left out and why, each attempt', async () => {
+    const app = await spaceWith(['openai/gpt-4o', 'mistral/mistral-small', 'openai/gpt-4.1-nano', 'openai/gpt-4o-mini']);
+    const settings = await client.getSpaceModels(app);
+    await client.toggleModel(app, settings.base_model_settings.find((m) => m.namespace === 'openai/gpt-4o-mini')!.id, false);
+    await client.updateSpace({ id: app, weights: { cost: 0, latency: 0, quality: 1 }, policies: { max_cost: 0.0005 }, settings: { max_tokens: 100 } });
+    const reply = await client.chat({ app_id: app, prompt: 'Which model?' });
+    const receipt = reply.metadata.routing!;
+    assert.equal(receipt.strategy, 'routed');
+    assert.equal(receipt.candidates[0]!.namespace, reply.model, 'the best candidate answered');
+    assert.deepEqual(receipt.candidates.map((c) => c.namespace).sort(), ['mistral/mistral-small', 'openai/gpt-4.1-nano']);
+    for (const c of receipt.candidates) {
+      for (const score of [c.score, c.cost_score, c.latency_score, c.quality_score]) assert.ok(score >= 0 && score <= 1, JSON.stringify(c));
+      assert.ok(c.estimated_cost > 0 && c.estimated_cost <= 0.0005, 'within max_cost');
+    }
+    assert.deepEqual(receipt.rejected.filter((r) => r.namespace.startsWith('openai/gpt-4o')).map((r) => [r.namespace, r.reason]).sort(), [['openai/gpt-4o', 'over max_cost'], ['openai/gpt-4o-mini', 'inactive']]);
+    assert.deepEqual(receipt.attempts, [{ namespace: reply.model, status_code: 200, error: null }]);
+  });
+
+  it("a receipt says when the named model failed and which hop of the failover chain answered, streamed or not", async () => {
+    const app = await spaceWith(['openai/gpt-4o-mini'], ['openai/gpt-4o-mini', 'anthropic/claude-3-5-haiku', 'test/echo']);
+    await client.updateSpace({ id: app, policies: { max_same_model_retries: 1, max_switch_model_retries: 1 } });
+    upstream.failing.add('gpt-4o-mini');
+    const reply = await client.chat({ app_id: app, prompt: 'fail over', model: 'openai/gpt-4o-mini' });
+    const receipt = reply.metadata.routing!;
+    assert.equal(receipt.strategy, 'failover');
+    assert.deepEqual(receipt.attempts.map((a) => [a.namespace, a.status_code]), [['openai/gpt-4o-mini', 500], ['openai/gpt-4o-mini', 500], ['anthropic/claude-3-5-haiku', 200]]);
+    assert.match(receipt.attempts[0]!.error!, /500/);
+    upstream.failing.clear();
+    let streamed: typeof reply.metadata | undefined;
+    for await (const event of client.chatStream({ app_id: app, prompt: 'named', model: 'openai/gpt-4o-mini' })) if (event.type === 'done') streamed = event.metadata;
+    assert.equal(streamed!.routing!.strategy, 'model');
+    assert.deepEqual(streamed!.routing!.attempts, [{ namespace: 'openai/gpt-4o-mini', status_code: 200, error: null }]);
+    const completion = await raw(service.url, 'POST', '/v1/chat/completions', { token: service.token, body: { app_id: app, messages: [{ role: 'user', content: 'through the OpenAI endpoint' }] } });
+    assert.equal(completion.status, 200, completion.text);
+    const routing = (completion.json as { metadata: { routing: { strategy: string; attempts: unknown[] } } }).metadata.routing;
+    assert.equal(routing.strategy, 'routed');
+    assert.equal(routing.attempts.length, 1);
   });
 
   it('a past deprecated_on is refused with 422; a future one answers with a warning', async () => {

@@ -8,6 +8,7 @@
 //   missing one), and the integrations update reads only `prom` and `loki` (other fields are ignored,
 //   as unknown fields are there).
 // - With `badModels`, the catalogue carries that many records that cannot be read.
+// - Replies carry no routing receipt (`metadata.routing` is the built-in service's own).
 import http from 'node:http';
 import { request } from 'undici';
 import { listenLocally } from './localServer';
@@ -45,6 +46,13 @@ function toHosted(value: unknown): unknown {
   const out: Record<string, unknown> = { hosted_only_field: { note: 'not in the interface' } };
   for (const [key, field] of Object.entries(value)) out[TO_HOSTED.get(key) ?? key] = toHosted(field);
   return out;
+}
+
+/** A reply or stream chunk without the built-in service's routing receipt. */
+function withoutReceipt(value: unknown): unknown {
+  const metadata = (value as { metadata?: Record<string, unknown> } | null)?.metadata;
+  if (metadata && typeof metadata === 'object') delete metadata.routing;
+  return value;
 }
 
 /** A 422 in the hosted service's shape for each insisted field the update leaves out. */
@@ -95,8 +103,14 @@ async function handle(target: string, options: HostedFakeOptions, req: http.Inco
   const upstream = await request(`${target}${req.url}`, { method: req.method as 'GET', headers, body: forwardBody || undefined });
   if (String(upstream.headers['content-type'] ?? '').startsWith('text/event-stream')) {
     res.writeHead(upstream.statusCode, { 'content-type': 'text/event-stream' });
-    for await (const chunk of upstream.body) res.write(chunk);
-    return void res.end();
+    let pending = '';
+    for await (const chunk of upstream.body) {
+      pending += chunk.toString();
+      const lines = pending.split('\n');
+      pending = lines.pop()!;
+      for (const line of lines) res.write(`${line.startsWith('data: {') ? `data: ${JSON.stringify(withoutReceipt(JSON.parse(line.slice(6))))}` : line}\n`);
+    }
+    return void res.end(pending);
   }
   const text = await upstream.body.text();
   let answer: unknown;
@@ -121,5 +135,5 @@ async function handle(target: string, options: HostedFakeOptions, req: http.Inco
     const bad = Array.from({ length: options.badModels }, (_, n) => ({ model: `broken-${n}`, context_window: 'large', hosted_only_field: true }));
     answer = [...(answer as unknown[]), ...bad];
   }
-  send(upstream.statusCode, toHosted(answer));
+  send(upstream.statusCode, toHosted(withoutReceipt(answer)));
 }

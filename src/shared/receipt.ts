@@ -1,0 +1,79 @@
+// A reply's routing receipt as people read it: one line that says where the reply went and why, and
+// the rows of the table behind it. Shared by the playground (host and webview) and VS Code's chat.
+// The receipt itself is the service's (conventions.md, "Routing receipt"); reasons are kept in its
+// words, which are already words ("over max_cost" becomes "over the Space's max cost").
+
+export interface ReceiptView {
+  strategy: string;
+  /** The model that answered. */
+  answered: string;
+  candidates: Array<{ namespace: string; score: number; costScore: number; latencyScore: number; qualityScore: number; estimatedCost: number }>;
+  /** The active models that could not take the request, with the reason. */
+  excluded: Array<{ namespace: string; reason: string }>;
+  /** How many of the Space's models are not active. */
+  inactive: number;
+  attempts: Array<{ namespace: string; statusCode: number; error: string | null }>;
+}
+
+/** The receipt's wire form, as the client's schema reads it. */
+export interface WireReceipt {
+  strategy: string;
+  candidates: Array<{ namespace: string; score: number; cost_score: number; latency_score: number; quality_score: number; estimated_cost: number }>;
+  rejected: Array<{ namespace: string; reason: string }>;
+  attempts: Array<{ namespace: string; status_code: number; error: string | null }>;
+}
+
+export function receiptView(wire: WireReceipt, answered: string): ReceiptView {
+  return {
+    strategy: wire.strategy,
+    answered,
+    candidates: wire.candidates.map((c) => ({ namespace: c.namespace, score: c.score, costScore: c.cost_score, latencyScore: c.latency_score, qualityScore: c.quality_score, estimatedCost: c.estimated_cost })),
+    excluded: wire.rejected.filter((r) => r.reason !== 'inactive').map((r) => ({ namespace: r.namespace, reason: r.reason })),
+    inactive: wire.rejected.filter((r) => r.reason === 'inactive').length,
+    attempts: wire.attempts.map((a) => ({ namespace: a.namespace, statusCode: a.status_code, error: a.error })),
+  };
+}
+
+/** The localizer of the side that shows the line: vscode.l10n.t on the host, webview-ui/l10n's t in a page. */
+export type Localize = (message: string, ...args: Array<string | number>) => string;
+
+/** A reason a model was left out, in words ("over max_cost" names a field; the others are words already). */
+export function reasonLabel(reason: string, t: Localize): string {
+  switch (reason) {
+    case 'over max_cost':
+      return t("over the Space's max cost");
+    case 'deprecated':
+      return t('deprecated');
+    case 'cannot read images':
+      return t('cannot read images');
+    case 'cannot answer here':
+      return t('cannot answer here');
+    case 'prompt longer than its context window':
+      return t('prompt longer than its context window');
+    default:
+      return reason.replace(/_/g, ' ');
+  }
+}
+
+/** What made the winner win, in a word, from its scores. */
+function why(c: ReceiptView['candidates'][number], t: Localize): string {
+  if (c.costScore === 1 && c.qualityScore === 1) return t('cheapest and best');
+  if (c.costScore === 1) return t('cheapest');
+  if (c.qualityScore === 1) return t('best');
+  if (c.latencyScore === 1) return t('fastest');
+  return t('best balance');
+}
+
+/** "Routed to X: cheapest of 4 that met the policy; 2 excluded". */
+export function receiptLine(r: ReceiptView, t: Localize): string {
+  const failed = r.attempts.filter((a) => a.statusCode !== 200);
+  const retries = failed.length === 1 ? t('1 retry') : t('{0} retries', failed.length);
+  if (r.strategy === 'failover') return t('Answered by {0} after {1} failed on {2} (failover)', r.answered, failed.length === 1 ? t('1 attempt') : t('{0} attempts', failed.length), failed[0]?.namespace ?? '?');
+  if (r.strategy === 'model') return failed.length ? t('Sent to {0}, the model asked for, after {1}', r.answered, retries) : t('Sent to {0}, the model asked for', r.answered);
+  const winner = r.candidates.find((c) => c.namespace === r.answered) ?? r.candidates[0];
+  const chosen = r.candidates.length <= 1 ? t('the only model that met the policy') : t('{0} of {1} that met the policy', winner ? why(winner, t) : t('best'), r.candidates.length);
+  const parts = [t('Routed to {0}: {1}', r.answered, chosen)];
+  if (r.excluded.length) parts.push(t('{0} excluded', r.excluded.length));
+  if (failed.length) parts.push(retries);
+  return parts.join('; ');
+}
