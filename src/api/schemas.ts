@@ -523,7 +523,19 @@ export const RouteQuestion = z.object({
   max_tokens: nullish(MaxTokens),
   /** How many images the request would carry (only whether there are any matters). */
   images: nullish(z.int().min(0).max(100)),
+  /** The request as the playground would send it, for the cost band: its earlier turns count too. */
+  model: nullish(z.string().min(1).max(200)),
+  conversation_id: nullish(UuidInput),
+  parent_request_id: nullish(UuidInput),
 });
+
+/**
+ * What the request would cost, in dollars: `min` if the cheapest model that may answer (the first, or
+ * one of the failover chain) wrote nothing, `max` if the dearest wrote max_tokens, and `expected` at the
+ * model that answers first (test models: exactly their reply; others: half of max_tokens).
+ * `prompt_tokens` counts what is sent: instructions and earlier turns as well as the prompt.
+ */
+export const CostBand = z.looseObject({ min: z.number(), expected: z.number(), max: z.number(), model: z.string(), prompt_tokens: z.int(), max_tokens: z.int() });
 
 export const RoutePreview = z.looseObject({
   strategy: z.string(),
@@ -533,6 +545,8 @@ export const RoutePreview = z.looseObject({
   candidates: records(RouteCandidate),
   rejected: records(z.looseObject({ namespace: z.string(), reason: z.string() })),
   failover: records(z.looseObject({ namespace: z.string(), estimated_cost: z.number() })),
+  /** Null when no model could take the request as it would be sent. */
+  band: CostBand.nullish().catch(null),
 });
 
 /** `POST /v1/models/refresh`: the model servers asked, and the models each offers. */
@@ -763,6 +777,7 @@ export type ConversationUpdateBody = z.input<typeof ConversationUpdateBody>;
 export type ChatBody = z.input<typeof ChatBody>;
 export type ChatCompletionsBody = z.input<typeof ChatCompletionsBody>;
 export type RoutePreview = z.infer<typeof RoutePreview>;
+export type CostBand = z.infer<typeof CostBand>;
 export type ModelServersRefreshed = z.infer<typeof ModelServersRefreshed>;
 export type RouteQuestion = z.input<typeof RouteQuestion>;
 export type CompletionMessage = z.infer<typeof CompletionMessage>;

@@ -4,7 +4,7 @@
 // The host parses every message with the schemas below (a webview is untrusted input) and answers each
 // call exactly once with `{type: 'reply', id, ok, ...}`. Between calls the host may post events.
 import { z } from 'zod';
-import { ChatBody, SpaceUpdateBody, type ChatMetadata, type Organization, type SpaceUpdateResponse, type Usage } from '../api/schemas';
+import { ChatBody, SpaceUpdateBody, type ChatMetadata, type CostBand, type Organization, type SpaceUpdateResponse, type Usage } from '../api/schemas';
 import type { Rules } from './rules';
 import type { ReceiptView } from './receipt';
 
@@ -51,6 +51,8 @@ export const PlaygroundCalls = {
   context: z.object({}),
   space: z.object({ appId: Id }),
   send: z.object({ body: ChatDraft }),
+  /** The cost band of the request as it would be sent now (earlier turns counted). */
+  costBand: z.object({ body: ChatDraft }),
   stop: z.object({ callId: z.int().min(0) }),
   newConversation: z.object({ appId: Id, name: Name }),
   loadConversation: z.object({ appId: Id, conversationId: Id }),
@@ -136,6 +138,8 @@ export interface PlaygroundResults {
   context: PlaygroundContext;
   space: SpaceBrief;
   send: ReplyInfo;
+  /** null when the service cannot tell (the hosted service has no such endpoint) or the request could not be sent. */
+  costBand: CostBand | null;
   stop: null;
   /** null when the service cannot create conversations: replies then thread by parent request only. */
   newConversation: ConversationBrief | null;

@@ -14,7 +14,7 @@ import { markFields } from './fields';
 import { CallFailed, HostChannel } from './hostChannel';
 import { conversationName } from '../shared/conversationName';
 import { acceptDrops } from './playground/dropTarget';
-import { describeEstimate, estimateTokens } from './playground/estimate';
+import { describeBand, describeEstimate, estimateTokens } from './playground/estimate';
 import { PlaygroundForm, initialState, type PlaygroundState } from './playground/playgroundForm';
 import { Transcript, type LiveTurn } from './playground/transcript';
 import { t } from './l10n';
@@ -113,10 +113,27 @@ function refreshVision(): void {
   attachImage.title = blind ? t('{0} cannot read images', model.namespace) : t('Attach PNG, JPEG, GIF or WebP images');
 }
 
+let bandTimer: ReturnType<typeof setTimeout> | undefined;
+let bandAsked = 0;
+
+/**
+ * The estimate under the prompt box: at once from the page's own reckoning, then (a moment after the
+ * last keystroke) the service's cost band for the request as it would be sent, earlier turns counted.
+ */
 function refreshEstimate(): void {
   refreshVision();
   const active = space ? form.modelsNamed(space.activeModels) : [];
   estimate.textContent = state.prompt ? describeEstimate(state.prompt, form.chosenModel(), active) : '';
+  clearTimeout(bandTimer);
+  const asked = ++bandAsked;
+  if (state.prompt.trim() && state.appId) bandTimer = setTimeout(() => void askBand(asked), 400);
+}
+
+async function askBand(asked: number): Promise<void> {
+  const check = form.body(state.conversation?.id ?? null);
+  if (!check.ok) return;
+  const band = await channel.call('costBand', { body: check.body }).catch(() => null);
+  if (band && asked === bandAsked) estimate.textContent = describeBand(band);
 }
 
 async function loadSpace(): Promise<void> {

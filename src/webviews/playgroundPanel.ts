@@ -91,6 +91,11 @@ export class PlaygroundPanel extends PanelHost {
           conversations: (conversations ?? []).filter((c) => !c.deleted_on).map((c) => ({ id: c.id, name: c.name })),
         });
       },
+      costBand: async ({ body }) => {
+        // The built-in service tells; another answers 404 or 405, and the page keeps its own estimate.
+        const preview = await call((c) => c.previewRoute(body.app_id, { prompt: body.prompt, max_tokens: body.max_tokens, model: body.model, conversation_id: body.conversation_id, parent_request_id: body.parent_request_id })).catch(() => null);
+        return preview?.band ?? null;
+      },
       send: async ({ body }, callId) => {
         const abort = new AbortController();
         this.running.set(callId, abort);

@@ -2,6 +2,7 @@
 // webview's messages reach, and every effect is checked on the real service.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { CostBand } from '../../src/api/schemas';
 import type { PlaygroundContext, ReplyInfo, SpaceBrief, Turn } from '../../src/shared/protocol';
 import type { PlaygroundPanel } from '../../src/webviews/playgroundPanel';
 import { callWebview, extension, serviceClient, waitFor } from './support';
@@ -31,6 +32,20 @@ describe('playground panel', () => {
     const space = await callWebview<SpaceBrief>(panel.channel, 'space', { appId });
     assert.ok(space.result.canChat);
     assert.ok(space.result.activeModels.includes('test/echo'));
+  });
+
+  it('gives the cost band before sending, earlier turns counted, and the bill falls in it (a test model exactly at the expected cost)', async () => {
+    const conversation = await callWebview<{ id: string; name: string }>(panel.channel, 'newConversation', { appId, name: 'Band test' });
+    const body = { app_id: appId, model: 'test/echo', prompt: 'What will this cost?', conversation_id: conversation.result.id, max_tokens: 64 };
+    const first = await callWebview<CostBand | null>(panel.channel, 'costBand', { body });
+    assert.ok(first.ok && first.result, first.error?.message ?? 'a band');
+    const billedFirst = (await callWebview<ReplyInfo>(panel.channel, 'send', { body })).result.costs.total_tokens;
+    assert.equal(billedFirst, first.result.expected);
+    const second = await callWebview<CostBand | null>(panel.channel, 'costBand', { body });
+    assert.ok(second.result!.prompt_tokens > first.result.prompt_tokens, 'the earlier turn is counted in what is sent');
+    const billed = (await callWebview<ReplyInfo>(panel.channel, 'send', { body })).result.costs.total_tokens;
+    assert.ok(second.result!.min <= billed && billed <= second.result!.max, `${billed} within ${second.result!.min}–${second.result!.max}`);
+    assert.equal(billed, second.result!.expected);
   });
 
   it('streams a reply from a test model, with its cost as the service logged it', async () => {

@@ -67,12 +67,16 @@ describe('LLM Spaces webviews (playwright)', function () {
     const frame = webview(page);
     const prompt = frame.locator('[data-path="prompt"] textarea');
     await prompt.waitFor({ timeout: 60_000 });
-    await frame.locator('.estimate', { hasText: 'prompt tokens' }).waitFor();
+    await frame.locator('.estimate', { hasText: /tokens/ }).waitFor();
     const text = await prompt.inputValue();
     assert.match(text, /^```typescript src\/cart\.ts\n/, 'a fenced block with the language and file name');
     assert.ok(text.includes('export function total'), 'the selected code is the prompt');
     await chooseModel(frame, 'test/echo');
-    await frame.locator('.estimate', { hasText: 'at test/echo' }).waitFor();
+    // The service's cost band for the request as it would be sent, over test/echo and the failover chain.
+    const band = frame.locator('.estimate', { hasText: 'tokens to send' }).filter({ hasText: 'at test/echo' });
+    await band.waitFor();
+    const bandText = await band.innerText();
+    const expected = dollars(/expected (\$[\d.]+)/.exec(bandText)?.[1] ?? bandText);
     await wb.screenshot('10-playground-selection');
     const spend = page.locator('.statusbar-item[id$="llmSpaces.usage"]');
     const spentBefore = dollars(await spend.innerText());
@@ -97,6 +101,7 @@ describe('LLM Spaces webviews (playwright)', function () {
     await receipt.locator('summary').click();
     // The status bar's spend moves with the reply's own figures, at once, not on the next poll.
     const replyCost = dollars((await figures.innerText()).split(' · ').find((part) => part.startsWith('$'))!);
+    assert.equal(replyCost, expected, `a test model bills what the band expected (${bandText})`);
     const deadline = Date.now() + 5000;
     while (Date.now() < deadline && dollars(await spend.innerText()) <= spentBefore) await page.waitForTimeout(100);
     // Both sides are shown to two significant digits below a dime.

@@ -4,7 +4,7 @@
 // request brings a prompt and takes its history from its conversation.
 import { createHash, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { ChatBody, ChatCompletion, ModelRecord, RoutePreview, ToolCall } from '../../api/schemas';
+import type { ChatBody, ChatCompletion, CostBand, ModelRecord, RouteQuestion, RoutePreview, ToolCall } from '../../api/schemas';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
 import { checkAssistantChoice, findVersion, latestVersionId } from '../domain/assistants';
@@ -192,7 +192,7 @@ function failoverChain(db: Database, caller: Caller, appId: string): CatalogueMo
  * POST /v1/apps/{app_id}/route): the candidates with their scores and estimated cost, the active
  * models left out with the reason, and the failover chain. Runs no model and stores nothing.
  */
-export function previewRoute(db: Database, caller: Caller, appId: string, input: { prompt: string; max_tokens?: number | null; images?: number | null }): RoutePreview {
+export function previewRoute(db: Database, caller: Caller, appId: string, input: z.output<typeof RouteQuestion>): RoutePreview {
   const row = loadApp(db, caller, appId);
   const config = appConfig(row);
   const promptTokens = countTokens(input.prompt);
@@ -208,6 +208,43 @@ export function previewRoute(db: Database, caller: Caller, appId: string, input:
     candidates: weighed.candidates,
     rejected: weighed.rejected,
     failover: chain.map((m) => ({ namespace: m.record.namespace, estimated_cost: route.estimate(m.record) })),
+    band: costBand(db, caller, { app_id: row.id, prompt: input.prompt, max_tokens: input.max_tokens, model: input.model, conversation_id: input.conversation_id, parent_request_id: input.parent_request_id }),
+  };
+}
+
+/**
+ * What a request would cost as it would be sent (instructions and earlier turns counted), over the
+ * models that may answer it: the first, then the failover chain (CostBand in api/schemas.ts). Null when
+ * the request could not be sent as it is (no model can take it, an unknown conversation...).
+ */
+function costBand(db: Database, caller: Caller, body: Body): CostBand | null {
+  let prepared: Prepared;
+  try {
+    prepared = prepareChat(db, caller, body);
+  } catch (error) {
+    if (error instanceof Problem) return null;
+    throw error;
+  }
+  const { promptTokens, promptChars } = prepared;
+  const budget = (r: ModelRecord) => Math.max(1, Math.min(prepared.maxTokens, r.context_window - promptTokens));
+  const cost = (r: ModelRecord, completion: string | number) => {
+    const completionTokens = typeof completion === 'string' ? countTokens(completion) : completion;
+    return costOf(r, { promptTokens, promptChars, completionTokens, completionChars: typeof completion === 'string' ? completion.length : completion * 4 }).total;
+  };
+  const first = prepared.first.record;
+  const answering = [first, ...prepared.chain.map((m) => m.record).filter((r) => r.id !== first.id && !isRetired(r) && r.context_window > promptTokens)];
+  // A test model's reply is known in advance (it is what generate() produces); other models are
+  // expected to write half of what they may.
+  const expected = first.is_test_model
+    ? cost(first, truncateTokens(testModelReply({ model: first.model, prompt: body.prompt, images: 0, files: 0 }), budget(first)).text)
+    : cost(first, Math.ceil(budget(first) / 2));
+  return {
+    min: Math.min(...answering.map((r) => cost(r, 0))),
+    expected,
+    max: Math.max(...answering.map((r) => cost(r, budget(r)))),
+    model: first.namespace,
+    prompt_tokens: promptTokens,
+    max_tokens: prepared.maxTokens,
   };
 }
 

@@ -1,5 +1,6 @@
 // The cost of a prompt before it is sent, from the models' listed prices. Tokens are estimated at about
 // four characters each (the service counts them exactly once the request runs).
+import type { CostBand } from '../../api/schemas';
 import type { ModelBrief } from '../../shared/protocol';
 import { money } from '../values';
 import { t } from '../l10n';
@@ -23,6 +24,13 @@ export function describeEstimate(text: string, chosen: ModelBrief | undefined, r
 }
 
 /** What a stopped reply had cost so far: its tokens, and their price where the model is known. */
+/** The service's cost band of the request as it would be sent: "≈ 412 tokens to send · $0.0001–$0.0009, expected $0.0003 at openai/gpt-4o-mini". */
+export function describeBand(band: CostBand): string {
+  const tokens = t('{0} tokens to send', band.prompt_tokens.toLocaleString());
+  if (band.min === band.max) return t('{0} · {1} at {2}', tokens, money(band.expected), band.model);
+  return t('{0} · {1}–{2}, expected {3} at {4}', tokens, money(band.min), money(band.max), money(band.expected), band.model);
+}
+
 export function stoppedNote(text: string, cost: number | undefined): string {
   if (!text) return t('Stopped before the first tokens.');
   const tokens = estimateTokens(text).toLocaleString('en-US');

@@ -127,6 +127,35 @@ describe('playground engine', function () {
     assert.equal(routing.attempts.length, 1);
   });
 
+  it('gives the cost band of a request as it would be sent, earlier turns counted; a test model bills exactly the expected cost', async () => {
+    const app = await spaceWith(['test/echo', 'test/lorem'], ['test/echo', 'test/lorem']);
+    const conversation = randomUUID();
+    await client.chat({ app_id: app, prompt: 'An earlier turn that the next request carries along.', model: 'test/echo', conversation_id: conversation });
+    const question = { prompt: 'How much will this cost?', model: 'test/echo', max_tokens: 50, conversation_id: conversation };
+    const alone = (await client.previewRoute(app, { prompt: question.prompt, model: 'test/echo', max_tokens: 50 })).band!;
+    const band = (await client.previewRoute(app, question)).band!;
+    assert.ok(band.prompt_tokens > alone.prompt_tokens, `the earlier turn counts: ${band.prompt_tokens} > ${alone.prompt_tokens}`);
+    assert.equal(band.model, 'test/echo');
+    assert.ok(band.min <= band.expected && band.expected <= band.max, JSON.stringify(band));
+    const reply = await client.chat({ app_id: app, ...question });
+    assert.equal(reply.metadata.costs.total_tokens, band.expected, 'a test model bills exactly what was expected');
+  });
+
+  it('bands a routed request over the model that answers first and its failover chain, and the bill falls inside', async () => {
+    const app = await spaceWith(['openai/gpt-4o-mini', 'mistral/mistral-small'], ['openai/gpt-4o', 'test/echo']);
+    await client.updateSpace({ id: app, weights: { cost: 1, latency: 0, quality: 0 } });
+    const preview = await client.previewRoute(app, { prompt: 'Summarize the plan in two lines.', max_tokens: 200 });
+    const band = preview.band!;
+    assert.equal(band.model, preview.chosen);
+    const gpt4o = byName('openai/gpt-4o');
+    assert.ok(band.max >= band.prompt_tokens * gpt4o.prompt_token_cost + 200 * gpt4o.completion_token_cost - 1e-12, 'the dearest model of the chain writing max_tokens sets the top');
+    const reply = await client.chat({ app_id: app, prompt: 'Summarize the plan in two lines.', max_tokens: 200 });
+    const billed = reply.metadata.costs.total_tokens;
+    assert.ok(band.min <= billed && billed <= band.max, `${billed} within ${band.min}–${band.max}`);
+    const nothing = await client.previewRoute(app, { prompt: 'x', conversation_id: randomUUID(), parent_request_id: randomUUID() });
+    assert.equal(nothing.band ?? null, null, 'no band for a request that could not be sent (a reply to an unknown request)');
+  });
+
   it('a past deprecated_on is refused with 422; a future one answers with a warning', async () => {
     const app = await spaceWith(['test/echo']);
     const retired = await raw(service.url, 'POST', '/v1/playground/chat', { token: service.token, body: { app_id: app, prompt: 'x', model: 'openai/gpt-3.5-turbo-0613' } });
