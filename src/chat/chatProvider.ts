@@ -14,7 +14,8 @@ import type { SpacesStore } from '../stores/spacesStore';
 import { money } from '../shared/money';
 import { describeError } from '../userErrors';
 import { SpaceKeys } from './spaceKeys';
-import { budgetVerdict, pinnedEntry, spaceEntry, type PinnedModel, type SpaceChatModel } from './spaceModels';
+import { budgetVerdict } from '../shared/budget';
+import { pinnedEntry, spaceEntry, type PinnedModel, type SpaceChatModel } from './spaceModels';
 import { countChatTokens } from './tokenCount';
 import { receiptLine, receiptView } from '../shared/receipt';
 

@@ -1,26 +1,13 @@
 // What VS Code's model picker shows for a Space (routed by the Space) and for a model pinned from a
 // Space: the price band of its candidates, the smallest context window, and the capabilities every
 // candidate has. No vscode here: unit tested.
-import type { ModelRecord, Organization, Space, SpaceUpdateResponse } from '../api/schemas';
+import type { ModelRecord, Space, SpaceUpdateResponse } from '../api/schemas';
 import { money } from '../shared/money';
 
 const perMillion = (perToken: number) => perToken * 1_000_000;
 
 export const CHAT_VENDOR = 'llm-spaces';
 export const CHAT_FAMILY = 'llm-spaces';
-
-/** What the budget guard does before a chat request: refuse it (hard limit reached), warn, or let it go. */
-export type BudgetVerdict = { kind: 'refuse' | 'warn'; spent: number; limit: number; hard: number } | { kind: 'go' };
-
-export function budgetVerdict(org: Pick<Organization, 'total_tokens_cost' | 'spending_limit_soft' | 'spending_limit_hard'> | undefined): BudgetVerdict {
-  if (!org) return { kind: 'go' };
-  const spent = org.total_tokens_cost;
-  const soft = org.spending_limit_soft ?? 0;
-  const hard = org.spending_limit_hard ?? 0;
-  if (hard > 0 && spent >= hard) return { kind: 'refuse', spent, limit: hard, hard };
-  if (soft > 0 && spent >= soft) return { kind: 'warn', spent, limit: soft, hard };
-  return { kind: 'go' };
-}
 
 /** A chat model entry: a whole Space, or one model of a Space pinned by the user. */
 export interface SpaceChatModel {

@@ -3,11 +3,14 @@
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { LlmSpacesClient } from '../api/client';
+import type { CostBand } from '../api/schemas';
 import type { Connection } from '../connection/connection';
 import type { CatalogueStore } from '../stores/catalogueStore';
 import type { OrganizationStore } from '../stores/organizationStore';
 import type { SpacesStore } from '../stores/spacesStore';
 import { isMissingEndpoint } from '../api/errors';
+import { budgetVerdict } from '../shared/budget';
+import { money } from '../shared/money';
 import { ChatDraft, PlaygroundCalls, rulesOf, type Handlers, type PlaygroundEvent, type PlaygroundResults } from '../shared/protocol';
 import { readAttachments } from './attachments';
 import { applyCode } from './codeActions';
@@ -49,7 +52,11 @@ export class PlaygroundPanel extends PanelHost {
       this.channel,
       panel.onDidDispose(() => this.dispose()),
       { dispose: () => this.running.forEach((abort) => abort.abort()) },
-      s.connection.onDidChangeState((state) => state.kind === 'ready' && void this.channel.post({ type: 'connected' })),
+      s.connection.onDidChangeState((state) => {
+        if (state.kind !== 'ready') return;
+        this.noRoutePreview = false;
+        void this.channel.post({ type: 'connected' });
+      }),
     );
   }
 
@@ -66,6 +73,44 @@ export class PlaygroundPanel extends PanelHost {
   useModel(namespace: string): void {
     void this.channel.post({ type: 'useModel', namespace });
     this.panel.reveal(undefined, false);
+  }
+
+  /** The service answered that it has no route preview (the hosted one): the cost band is not asked for. */
+  private noRoutePreview = false;
+
+  /** Asks before a send that would pass the organization's soft spending limit; replaceable in tests. */
+  askBudget: (message: string) => Thenable<boolean> = async (message) => {
+    const send = t('Send Anyway');
+    return (await vscode.window.showWarningMessage(message, { modal: true }, send)) === send;
+  };
+
+  /** The cost band of the request as it would be sent; null when the service cannot tell (the hosted one has no such endpoint). */
+  private async costBand(body: ChatDraft): Promise<CostBand | null> {
+    if (this.noRoutePreview) return null;
+    const question = { prompt: body.prompt, max_tokens: body.max_tokens, model: body.model, conversation_id: body.conversation_id, parent_request_id: body.parent_request_id };
+    const preview = await this.s.connection.call((c) => c.previewRoute(body.app_id, question)).catch((error: unknown) => {
+      // Asked once of a service without the endpoint; asked again after it reconnects.
+      if (isMissingEndpoint(error)) this.noRoutePreview = true;
+      return null;
+    });
+    return preview?.band ?? null;
+  }
+
+  /**
+   * The organization's spending limits, with the request's expected cost: past the hard limit it is
+   * refused, past the soft one the user is asked first. Both name the limit and what is spent.
+   */
+  private async guardBudget(body: ChatDraft): Promise<void> {
+    const org = this.s.organization.organization ?? (await this.s.organization.refresh().catch(() => undefined));
+    const band = await this.costBand(body);
+    const verdict = budgetVerdict(org, band?.expected ?? 0);
+    if (verdict.kind === 'go') return;
+    const cost = band ? money(band.expected) : t('an unknown amount');
+    if (verdict.kind === 'refuse') {
+      throw new Error(t("Not sent: this request (about {0}) would pass the organization's hard spending limit of {1}, with {2} spent this cycle. Raise the limit on the service, or wait for the next billing cycle.", cost, money(verdict.limit), money(verdict.spent)));
+    }
+    const go = await this.askBudget(t("This request (about {0}) would pass the organization's soft spending limit of {1}, with {2} spent this cycle. Send it anyway?", cost, money(verdict.limit), money(verdict.spent)));
+    if (!go) throw new Error(t('Not sent: it would pass the soft spending limit.'));
   }
 
   private handlers(): Handlers<PlaygroundCallsT, PlaygroundResults> {
@@ -91,12 +136,9 @@ export class PlaygroundPanel extends PanelHost {
           conversations: (conversations ?? []).filter((c) => !c.deleted_on).map((c) => ({ id: c.id, name: c.name })),
         });
       },
-      costBand: async ({ body }) => {
-        // The built-in service tells; another answers 404 or 405, and the page keeps its own estimate.
-        const preview = await call((c) => c.previewRoute(body.app_id, { prompt: body.prompt, max_tokens: body.max_tokens, model: body.model, conversation_id: body.conversation_id, parent_request_id: body.parent_request_id })).catch(() => null);
-        return preview?.band ?? null;
-      },
+      costBand: ({ body }) => this.costBand(body),
       send: async ({ body }, callId) => {
+        await this.guardBudget(body);
         const abort = new AbortController();
         this.running.set(callId, abort);
         try {

@@ -48,6 +48,42 @@ describe('playground panel', () => {
     assert.equal(billed, second.result!.expected);
   });
 
+  it('asks before a send that would pass the soft spending limit, and refuses one past the hard limit, naming the limit and the spend', async () => {
+    const api = await extension();
+    const client = await serviceClient(api);
+    const org = (await api.organization.refresh())!;
+    const soft = org.spending_limit_soft!;
+    const hard = org.spending_limit_hard!;
+    const zero = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+    // What costly replies would have added to the spend the extension knows of.
+    const spendUpTo = (total: number) => api.organization.recordReply({ usage: zero, costs: { ...zero, total_tokens: total - api.organization.organization!.total_tokens_cost }, savings: zero });
+    const body = { app_id: appId, model: 'test/echo', prompt: 'Within the budget?' };
+    const requests = async () => (await client.getOrganization()).num_requests;
+    try {
+      spendUpTo(soft - 1e-9);
+      const asked: string[] = [];
+      panel.askBudget = async (message) => (asked.push(message), false);
+      const before = await requests();
+      const declined = await callWebview(panel.channel, 'send', { body });
+      assert.equal(declined.ok, false);
+      assert.match(declined.error!.message, /Not sent/);
+      assert.equal(asked.length, 1);
+      assert.match(asked[0]!, /soft spending limit of \$20\.00, with \$20\.00 spent this cycle/);
+      assert.equal(await requests(), before, 'nothing reached the service');
+      panel.askBudget = async () => true;
+      const sent = await callWebview<ReplyInfo>(panel.channel, 'send', { body });
+      assert.ok(sent.ok, sent.error?.message);
+      spendUpTo(hard - 1e-9);
+      panel.askBudget = async (message) => (asked.push(message), true);
+      const refused = await callWebview(panel.channel, 'send', { body });
+      assert.equal(refused.ok, false);
+      assert.match(refused.error!.message, /hard spending limit of \$50\.00, with \$50\.00 spent this cycle/);
+      assert.equal(asked.length, 1, 'past the hard limit nobody is asked');
+    } finally {
+      await api.organization.refresh();
+    }
+  });
+
   it('streams a reply from a test model, with its cost as the service logged it', async () => {
     const api = await extension();
     const client = await serviceClient(api);

@@ -1,7 +1,8 @@
 // What VS Code's model picker shows for a Space and a pinned model, and the budget guard's verdicts.
 import assert from 'node:assert/strict';
 import type { ModelRecord, SpaceUpdateResponse } from '../../../src/api/schemas';
-import { band, budgetVerdict, pinnedEntry, spaceEntry } from '../../../src/chat/spaceModels';
+import { band, pinnedEntry, spaceEntry } from '../../../src/chat/spaceModels';
+import { budgetVerdict } from '../../../src/shared/budget';
 
 const model = (namespace: string, input: number, output: number, context: number, vision: boolean, functions: boolean) =>
   ({ namespace, prompt_token_cost: input / 1e6, completion_token_cost: output / 1e6, context_window: context, supports_vision: vision, supports_functions: functions }) as ModelRecord;
@@ -58,5 +59,7 @@ describe('budget guard', () => {
     assert.deepEqual(budgetVerdict(org(50, 20, 50)), { kind: 'refuse', spent: 50, limit: 50, hard: 50 });
     assert.deepEqual(budgetVerdict(org(1000, 0, null)), { kind: 'go' }, 'no limits set');
     assert.deepEqual(budgetVerdict(undefined), { kind: 'go' }, 'a service that does not share the organization');
+    assert.deepEqual(budgetVerdict(org(19.99, 20, 50), 0.02), { kind: 'warn', spent: 19.99, limit: 20, hard: 50 }, 'a request that would pass the soft limit');
+    assert.deepEqual(budgetVerdict(org(49.99, 20, 50), 0.02), { kind: 'refuse', spent: 49.99, limit: 50, hard: 50 }, 'a request that would pass the hard limit');
   });
 });
