@@ -42,12 +42,12 @@ function webviewScripts(entry: string): { atStart: number; beside: number; onDem
     return [...text.matchAll(pattern)].map((m) => path.posix.join(path.posix.dirname(file), m[1]!));
   };
   const closure = (roots: string[], seen: Set<string>) => {
-    const todo = [...roots];
-    while (todo.length) {
-      const file = todo.pop()!;
+    const queue = [...roots];
+    while (queue.length) {
+      const file = queue.pop()!;
       if (seen.has(file)) continue;
       seen.add(file);
-      todo.push(...imports(file, false));
+      queue.push(...imports(file, false));
     }
     return seen;
   };
