@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { startFakeUpstream, type FakeUpstream } from '../unit/support/fakeUpstream';
 import { startHostedFake } from '../unit/support/hostedFake';
-import { fullRowsOf, openWorkbench, rowsOf, runCommand, type Workbench } from './workbench';
+import { fullRowsOf, openWorkbench, rowsOf, runCommand, runCommandAndPick, type Workbench } from './workbench';
 
 /** A notification with this text, looked up in the notification center (then cleared). */
 async function notification(page: Page, text: string): Promise<void> {
@@ -151,8 +151,7 @@ describe('LLM Spaces in the workbench (playwright)', function () {
     await done('Edit a saved prompt').waitFor({ timeout: 30_000 });
     assert.equal(await done("Open a Space's settings").count(), 0);
     // Opening a Space's settings from the palette completes its step; the playground's stays open.
-    await runCommand(page, 'LLM Spaces: Open Space Settings');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'My first Space' }).first().click();
+    await runCommandAndPick(page, 'LLM Spaces: Open Space Settings', 'My first Space');
     await page.locator('.tab', { hasText: 'My first Space' }).waitFor();
     await runCommand(page, 'LLM Spaces: Get Started');
     await done("Open a Space's settings").waitFor({ timeout: 30_000 });

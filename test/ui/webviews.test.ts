@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
-import { openWorkbench, runCommand, type Workbench } from './workbench';
+import { openWorkbench, runCommand, runCommandAndPick, type Workbench } from './workbench';
 
 /** The content frame of the webview panel in the active editor group. */
 const webview = (page: Page): FrameLocator => page.locator('iframe.webview.ready').last().contentFrame().frameLocator('#active-frame');
@@ -251,9 +251,7 @@ describe('LLM Spaces webviews (playwright)', function () {
   it('changes a routing weight in the Space settings editor and saves it to the service', async () => {
     const { page } = wb;
     await closeAllEditors(page);
-    await runCommand(page, 'LLM Spaces: Open Space Settings');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'My first Space' }).first().waitFor();
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'My first Space' }).first().click();
+    await runCommandAndPick(page, 'LLM Spaces: Open Space Settings', 'My first Space');
     const frame = webview(page);
     const cost = frame.locator('[data-path="weights.cost"] input');
     await cost.waitFor({ timeout: 60_000 });
@@ -317,8 +315,7 @@ describe('LLM Spaces webviews (playwright)', function () {
       await page.locator('iframe.webview.ready').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
     };
     const reopen = async () => {
-      await runCommand(page, 'LLM Spaces: Open Space Settings');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'My first Space' }).first().click();
+      await runCommandAndPick(page, 'LLM Spaces: Open Space Settings', 'My first Space');
       await field().waitFor({ timeout: 60_000 });
     };
     await typeDescription('Dropped on close');

@@ -89,6 +89,23 @@ export async function openWorkbench(): Promise<Workbench> {
  * Runs a command from the command palette by its title. On a busy machine the palette can open before
  * the extension's commands are registered; then it is closed and opened again.
  */
+/**
+ * Runs a command that asks with a quick pick, and picks the row with `row`. A page still opening (Get
+ * Started) can take the focus and close the pick: then it is asked again.
+ */
+export async function runCommandAndPick(page: Page, title: string, row: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await runCommand(page, title);
+    try {
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: row }).first().click({ timeout: 5_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
+}
+
 export async function runCommand(page: Page, title: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     await page.keyboard.press('F1');
