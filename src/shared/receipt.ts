@@ -10,7 +10,7 @@ export interface ReceiptView {
   candidates: Array<{ namespace: string; score: number; costScore: number; latencyScore: number; qualityScore: number; estimatedCost: number }>;
   /** The active models that could not take the request, with the reason. */
   excluded: Array<{ namespace: string; reason: string }>;
-  /** How many of the Space's models are not active. */
+  /** How many of the Space's models are turned off (in its failover chain only, or toggled off). */
   inactive: number;
   attempts: Array<{ namespace: string; statusCode: number; error: string | null }>;
 }

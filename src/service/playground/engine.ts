@@ -9,7 +9,7 @@ import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
 import { checkAssistantChoice, findVersion, latestVersionId } from '../domain/assistants';
 import { conversationExists, createConversation, findConversation, touchConversation } from '../domain/conversations';
-import { findModel, findModelByName, isRetired, retiresSoon, appModelRows, visibleModels, type CatalogueModel } from '../domain/models';
+import { findModel, findModelByName, isRetired, retiresSoon, appModelRows, type CatalogueModel } from '../domain/models';
 import { answersHere, markServerGone, servingOf } from '../domain/serving';
 import { countFailedRequest, recordUsage } from '../domain/orgs';
 import { conversationTurns, insertRequest, requestInConversation } from '../domain/requests';
@@ -125,10 +125,13 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
 
 /**
  * The Space's models weighed for a request: the active ones that can take it, ranked, with their
- * scores; and every model of the Space left out, with the reason (conventions.md, routing receipt).
+ * scores; and the Space's models left out, with the reason (conventions.md, routing receipt). Inactive
+ * are the models the Space has turned off (toggled off, or in its failover chain only), not the whole
+ * catalogue, which can be large.
  */
 function weighActive(db: Database, caller: Caller, appId: string, route: RouteInput, budget: (r: ModelRecord) => number) {
-  const active = activeModels(db, caller, appId);
+  const rows = appModelRows(db, appId);
+  const active = rows.filter((r) => r.active === 1).flatMap((r) => findModel(db, caller, r.model_id) ?? []);
   route.models = active.filter((m) => budget(m.record) > 0);
   const { ranked, rejected } = explain(route);
   const round = (n: number) => Math.round(n * 1e6) / 1e6;
@@ -145,8 +148,9 @@ function weighActive(db: Database, caller: Caller, appId: string, route: RouteIn
     rejected: [
       ...rejected.map((r) => ({ namespace: r.model.record.namespace, reason: r.reason as string })),
       ...active.filter((m) => budget(m.record) <= 0).map((m) => ({ namespace: m.record.namespace, reason: 'prompt longer than its context window' })),
-      ...visibleModels(db, caller)
-        .filter((m) => !active.some((a) => a.record.id === m.record.id))
+      ...rows
+        .filter((r) => r.active !== 1)
+        .flatMap((r) => findModel(db, caller, r.model_id) ?? [])
         .map((m) => ({ namespace: m.record.namespace, reason: 'inactive' })),
     ],
   };

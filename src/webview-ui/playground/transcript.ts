@@ -193,7 +193,7 @@ function receiptElement(r: ReceiptView): HTMLElement {
     ? table(t('Candidates'), [t('Model'), t('Score'), t('Cost'), t('Latency'), t('Quality'), t('Estimated cost')], r.candidates.map((c) => [c.namespace === r.answered ? `${c.namespace} ✓` : c.namespace, score(c.score), score(c.costScore), score(c.latencyScore), score(c.qualityScore), money(c.estimatedCost)]))
     : null;
   const excluded = r.excluded.length ? h('p', {}, t('Left out: {0}.', r.excluded.map((e) => t('{0} ({1})', e.namespace, reasonLabel(e.reason, t))).join(', '))) : null;
-  const inactive = r.inactive ? h('p', { class: 'hint' }, r.inactive === 1 ? t('1 other model of the Space is not active.') : t('{0} other models of the Space are not active.', r.inactive)) : null;
+  const inactive = r.inactive ? h('p', { class: 'hint' }, r.inactive === 1 ? t('1 model of the Space is turned off.') : t('{0} models of the Space are turned off.', r.inactive)) : null;
   const attempts =
     r.attempts.length > 1
       ? table(t('Attempts'), [t('Model'), t('Result')], r.attempts.map((a) => [a.namespace, a.statusCode === 200 ? t('answered') : t('failed ({0}): {1}', a.statusCode, a.error ?? '')]))
