@@ -798,5 +798,6 @@ export type AssistantVersionCreateBody = z.input<typeof AssistantVersionCreateBo
 export type ChatCompletion = z.infer<typeof ChatCompletion>;
 export type ChatChunk = z.infer<typeof ChatChunk>;
 export type ChatMetadata = z.infer<typeof ChatMetadata>;
+export type RoutingReceipt = z.infer<typeof RoutingReceipt>;
 export type Usage = z.infer<typeof Usage>;
 export type ValidationIssue = z.infer<typeof ValidationIssue>;

@@ -2,6 +2,7 @@
 // the rows of the table behind it. Shared by the playground (host and webview) and VS Code's chat.
 // The receipt itself is the service's (conventions.md, "Routing receipt"); reasons are kept in its
 // words, which are already words ("over max_cost" becomes "over the Space's max cost").
+import type { RoutingReceipt } from '../api/schemas';
 
 export interface ReceiptView {
   strategy: string;
@@ -15,15 +16,7 @@ export interface ReceiptView {
   attempts: Array<{ namespace: string; statusCode: number; error: string | null }>;
 }
 
-/** The receipt's wire form, as the client's schema reads it. */
-export interface WireReceipt {
-  strategy: string;
-  candidates: Array<{ namespace: string; score: number; cost_score: number; latency_score: number; quality_score: number; estimated_cost: number }>;
-  rejected: Array<{ namespace: string; reason: string }>;
-  attempts: Array<{ namespace: string; status_code: number; error: string | null }>;
-}
-
-export function receiptView(wire: WireReceipt, answered: string): ReceiptView {
+export function receiptView(wire: RoutingReceipt, answered: string): ReceiptView {
   return {
     strategy: wire.strategy,
     answered,

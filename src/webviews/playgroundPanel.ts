@@ -102,6 +102,8 @@ export class PlaygroundPanel extends PanelHost {
    */
   private async guardBudget(body: ChatDraft): Promise<void> {
     const org = this.s.organization.organization ?? (await this.s.organization.refresh().catch(() => undefined));
+    // No limit, nothing to guard: the send is not held up by a preview of its cost.
+    if (!org?.spending_limit_soft && !org?.spending_limit_hard) return;
     const band = await this.costBand(body);
     const verdict = budgetVerdict(org, band?.expected ?? 0);
     if (verdict.kind === 'go') return;

@@ -231,10 +231,9 @@ function costBand(db: Database, caller: Caller, body: Body): CostBand | null {
   }
   const { promptTokens, promptChars } = prepared;
   const budget = (r: ModelRecord) => Math.max(1, Math.min(prepared.maxTokens, r.context_window - promptTokens));
-  const cost = (r: ModelRecord, completion: string | number) => {
-    const completionTokens = typeof completion === 'string' ? countTokens(completion) : completion;
-    return costOf(r, { promptTokens, promptChars, completionTokens, completionChars: typeof completion === 'string' ? completion.length : completion * 4 }).total;
-  };
+  /** At a number of completion tokens, as routing estimates; at a known reply, as finishChat bills it. */
+  const cost = (r: ModelRecord, completion: string | number) =>
+    typeof completion === 'number' ? estimateCost(r, promptTokens, promptChars, completion) : costOf(r, { promptTokens, promptChars, completionTokens: countTokens(completion), completionChars: completion.length }).total;
   const first = prepared.first.record;
   const answering = [first, ...prepared.chain.map((m) => m.record).filter((r) => r.id !== first.id && !isRetired(r) && r.context_window > promptTokens)];
   // A test model's reply is known in advance (it is what generate() produces); other models are

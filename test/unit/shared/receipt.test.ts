@@ -1,6 +1,7 @@
 // The routing receipt in words: the one line under a reply, for each way a model is chosen.
 import assert from 'node:assert/strict';
-import { reasonLabel, receiptLine, receiptView, type WireReceipt } from '../../../src/shared/receipt';
+import type { RoutingReceipt } from '../../../src/api/schemas';
+import { reasonLabel, receiptLine, receiptView } from '../../../src/shared/receipt';
 
 /** English, with the arguments filled in, as the webview's and the host's localizers do without a translation. */
 const t = (message: string, ...args: Array<string | number>) => message.replace(/\{(\d+)\}/g, (_, n: string) => String(args[Number(n)]));
@@ -8,7 +9,7 @@ const candidate = (namespace: string, scores: [number, number, number], cost: nu
 
 describe('routing receipt in words', () => {
   it('says a routed reply went to the cheapest of the models that met the policy, and how many were left out', () => {
-    const wire: WireReceipt = {
+    const wire: RoutingReceipt = {
       strategy: 'routed',
       candidates: [candidate('openai/gpt-4.1-nano', [1, 1, 0], 0.0001), candidate('mistral/mistral-small', [0.2, 0, 1], 0.0004), candidate('test/echo', [0.9, 0.9, 0.1], 0.0002), candidate('test/lorem', [0.9, 0.9, 0], 0.0002)],
       rejected: [{ namespace: 'openai/gpt-4o', reason: 'over max_cost' }, { namespace: 'local/llama3.2', reason: 'cannot answer here' }, { namespace: 'openai/o1', reason: 'inactive' }],
