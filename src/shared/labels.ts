@@ -6,6 +6,7 @@ const SPACES_PLANS: Record<string, string> = { INTERNAL: 'Internal', FREE: 'Free
 const STATUSES: Record<string, string> = { active: 'Active', unpaid: 'Unpaid' };
 const CYCLES: Record<string, string> = { monthly: 'Monthly', yearly: 'Yearly' };
 const SANDBOX: Record<string, string> = { up_to_date: 'up to date', outdated: 'outdated' };
+const PERMISSIONS: Record<string, string> = { view: 'view', edit: 'edit', delete: 'delete', manage_keys: 'manage keys', use_playground: 'use the playground' };
 
 /** `SOME_VALUE` or `some_value` as "Some value". */
 export function plainWords(value: string): string {
@@ -20,6 +21,8 @@ export const spacesPlanLabel = label(SPACES_PLANS);
 export const subscriptionStatusLabel = label(STATUSES);
 export const billingCycleLabel = label(CYCLES);
 export const sandboxStatusLabel = label(SANDBOX);
+/** A permission on a Space in words ("manage keys"); one this version does not know in lower-case words. */
+export const permissionLabel = (value: string) => PERMISSIONS[value] ?? plainWords(value).toLowerCase();
 
 /** An ISO timestamp as people read it ("21 Nov 2026, 14:05"); anything unreadable as it came. */
 export function whenLabel(iso: string | null | undefined, withTime = true): string {

@@ -255,6 +255,9 @@ describe('LLM Spaces webviews (playwright)', function () {
     const frame = webview(page);
     const cost = frame.locator('[data-path="weights.cost"] input');
     await cost.waitFor({ timeout: 60_000 });
+    const summary = await frame.locator('.views').innerText();
+    assert.match(summary, /manage keys, use the playground/, 'permissions in words');
+    assert.doesNotMatch(summary, /manage_keys|use_playground/);
     await cost.fill('0.7');
     await frame.locator('.status', { hasText: 'Unsaved changes' }).waitFor();
     await frame.locator('.actions vscode-button', { hasText: 'Save' }).click();
