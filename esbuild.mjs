@@ -41,7 +41,7 @@ const rel = (file) => path.relative(SRC, file).replace(/\\/g, '/');
 /** What activation must not load: it lives in dist/deferred.js (see src/deferred.ts). */
 const heavyAtActivation = (file) =>
   /[\\/]node_modules[\\/](zod|undici|eventsource-parser)[\\/]/.test(file) ||
-  /^(api\/(schemas|client|transport)|shared\/protocol|webviews\/(playgroundPanel|spaceSettingsEditor|organizationPanel|webviewChannel))\.ts$/.test(rel(file));
+  /^(api\/(schemas|client|transport)|shared\/protocol|webviews\/(playgroundPanel|spaceSettingsEditor|organizationPanel|comparePanel|webviewChannel))\.ts$/.test(rel(file));
 /** What the deferred bundle may hold: no module with state of the activation side (a second copy would split it). */
 const allowedDeferred = (file) => !file.startsWith(SRC) || /^(deferred|api\/.*|shared\/.*|webviews\/(?!webviewPanels).*)\.ts$/.test(rel(file));
 

@@ -25,6 +25,7 @@ export const COMMANDS = {
   'llmSpaces.openPlayground': [panels.openPlayground, 'Opening the playground'],
   'llmSpaces.sendSelectionToPlayground': [panels.sendSelectionToPlayground, 'Sending the selection to the playground'],
   'llmSpaces.openOrganization': [panels.openOrganization, 'Opening the organization'],
+  'llmSpaces.compareModels': [panels.compareModels, 'Opening the comparison'],
   'llmSpaces.toggleModel': [spaces.toggleModel, 'Turning the model on or off'],
   'llmSpaces.pinModelToChat': [spaces.pinModelToChat, "Showing the model in VS Code's chat"],
   'llmSpaces.unpinModelFromChat': [spaces.unpinModelFromChat, "Removing the model from VS Code's chat"],

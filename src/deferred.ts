@@ -6,6 +6,7 @@ export { request } from 'undici';
 export { z } from 'zod';
 export { LlmSpacesClient } from './api/client';
 export * as schemas from './api/schemas';
+export { ComparePanel } from './webviews/comparePanel';
 export { OrganizationPanel } from './webviews/organizationPanel';
 export { PlaygroundPanel } from './webviews/playgroundPanel';
 export { SpaceSettingsEditors } from './webviews/spaceSettingsEditor';

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { applyPrompt, fencedCode } from '../prompts/promptState';
 import type { Services } from '../services';
+import type { ModelNode } from '../views/modelsTree';
 import type { SpaceNode } from '../views/spaceNodes';
 
 const t = vscode.l10n.t;
@@ -66,6 +67,25 @@ async function pickSpace(s: Services): Promise<string | undefined> {
     { title: t('Open Space Settings'), placeHolder: t('Choose a Space') },
   );
   return pick?.id;
+}
+
+/**
+ * Compare Models…: from a Space (its active models), from the models selected in the Models view, or
+ * from the Command Palette (the selection in the editor, if any, as the prompt).
+ */
+export function compareModels(s: Services, node?: unknown, selected?: unknown): void {
+  const nodes = Array.isArray(selected) && selected.length ? (selected as unknown[]) : [node];
+  const models = nodes.flatMap((n) => ((n as ModelNode | undefined)?.kind === 'model' ? [(n as Extract<ModelNode, { kind: 'model' }>).model.namespace] : []));
+  if (models.length > 4) void vscode.window.showInformationMessage(t('A comparison takes up to 4 models: the first 4 selected are compared.'));
+  s.webviews.openCompare({ appId: spaceIdOf(node) ?? null, prompt: selectionAsPrompt() ?? '', models: models.slice(0, 4) });
+}
+
+/** The editor's selection as a fenced block with its language and file name; undefined with none. */
+function selectionAsPrompt(): string | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.selection.isEmpty) return undefined;
+  const code = editor.document.getText(editor.selection);
+  return code.trim() ? fencedCode(code, editor.document.languageId, vscode.workspace.asRelativePath(editor.document.uri, false)) : undefined;
 }
 
 export function openOrganization(s: Services): void {

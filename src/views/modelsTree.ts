@@ -23,7 +23,7 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly store: CatalogueStore) {
-    this.view = vscode.window.createTreeView('llmSpaces.models', { treeDataProvider: this, showCollapseAll: true });
+    this.view = vscode.window.createTreeView('llmSpaces.models', { treeDataProvider: this, showCollapseAll: true, canSelectMany: true });
     this.disposables.push(
       this.view,
       this.changed,

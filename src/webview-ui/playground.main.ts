@@ -38,6 +38,7 @@ const newButton = h('vscode-button', { secondary: true, title: t('Start a new co
 const renameBox = h('div', { class: 'rename', hidden: true });
 const chooseModelButton = h('vscode-button', { secondary: true, class: 'choose-model', title: t('Choose a model, with its price, context window and capabilities') }, t('Choose…'));
 const attachImage = h('vscode-button', { secondary: true }, t('Attach Image…'));
+const compareButton = h('vscode-button', { secondary: true, title: t('Send this prompt to two to four models side by side') }, t('Compare Models…'));
 const transcript = new Transcript(h('section', { class: 'transcript', role: 'log', 'aria-label': t('Conversation') }), {
   code: (action, code) => void call('codeAction', { action, code }).then(() => action === 'copy' && say(t('Copied.'))),
   link: (href) => void call('openLink', { href }),
@@ -90,7 +91,7 @@ function layout(): void {
     h('header', { class: 'toolbar' }, form.space.row, form.model.row, form.conversation.row, h('div', { class: 'buttons' }, renameButton, newButton), renameBox),
     options,
     transcript.root,
-    h('section', { class: 'composer', 'aria-label': t('New prompt') }, form.prompt.row, form.images.row, form.files.row, h('div', { class: 'actions' }, estimate, attach('images', attachImage), attach('files', h('vscode-button', { secondary: true }, t('Attach File…'))), stopButton, sendButton), status),
+    h('section', { class: 'composer', 'aria-label': t('New prompt') }, form.prompt.row, form.images.row, form.files.row, h('div', { class: 'actions' }, estimate, attach('images', attachImage), attach('files', h('vscode-button', { secondary: true }, t('Attach File…'))), compareButton, stopButton, sendButton), status),
   );
   document.getElementById('app')!.removeAttribute('aria-busy');
 }
@@ -312,6 +313,10 @@ function wire(): void {
   for (const f of [form.temperature, form.maxTokens, form.plugins]) f.control.addEventListener('input', checkAsTyped);
   form.prompt.control.addEventListener('input', () => (form.read(), refreshEstimate(), persist(), fieldsStatus && checkAsTyped()));
   sendButton.addEventListener('click', () => void send());
+  compareButton.addEventListener('click', () => {
+    form.read();
+    void call('compare', { appId: state.appId, prompt: state.prompt, models: state.model ? [state.model] : [] });
+  });
   stopButton.addEventListener('click', stop);
   renameButton.addEventListener('click', startRename);
   newButton.addEventListener('click', newChat);

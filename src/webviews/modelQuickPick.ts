@@ -9,11 +9,11 @@ interface ModelItem extends vscode.QuickPickItem {
   namespace: string;
 }
 
-/** The namespace chosen, '' for automatic routing, undefined when the pick was dismissed. */
-export function modelQuickPick(models: PickerModel[], current: string): Promise<string | undefined> {
+/** The namespace chosen, '' for automatic routing (offered unless `routing` is false), undefined when the pick was dismissed. */
+export function modelQuickPick(models: PickerModel[], current: string, routing = true): Promise<string | undefined> {
   const automatic: ModelItem = { namespace: '', label: `$(symbol-event) ${t('Automatic routing')}`, description: t("the Space's weights choose per request"), alwaysShow: false };
   const items = (query: string): ModelItem[] => [
-    ...(query.trim() ? [] : [automatic]),
+    ...(query.trim() || !routing ? [] : [automatic]),
     ...rankModels(models, query).map((m) => ({ namespace: m.namespace, label: m.namespace, ...describeModel(m), picked: m.namespace === current, alwaysShow: true })),
   ];
   const pick = vscode.window.createQuickPick<ModelItem>();

@@ -11,11 +11,12 @@ import type { SpacesStore } from '../stores/spacesStore';
 import { isMissingEndpoint } from '../api/errors';
 import { budgetVerdict } from '../shared/budget';
 import { money } from '../shared/money';
-import { ChatDraft, PlaygroundCalls, rulesOf, type Handlers, type PlaygroundEvent, type PlaygroundResults } from '../shared/protocol';
+import { ChatDraft, PlaygroundCalls, rulesOf, type CompareStart, type Handlers, type PlaygroundEvent, type PlaygroundResults } from '../shared/protocol';
 import { readAttachments } from './attachments';
 import { applyCode } from './codeActions';
 import { modelQuickPick as pickModel } from './modelQuickPick';
-import { activeModels, modelBrief, replyInfo, spaceBrief, turnsOf } from './playgroundData';
+import { activeModels, modelBrief, spaceBrief, turnsOf } from './playgroundData';
+import { streamReply } from './replyStream';
 import { WebviewChannel, type ChannelDeps } from './webviewChannel';
 import { PanelHost } from './panelHost';
 import { webviewHtml } from './webviewShell';
@@ -32,6 +33,8 @@ export interface PlaygroundDeps extends ChannelDeps {
   organization: OrganizationStore;
   /** Tells the walkthrough a step was done (src/walkthrough.ts). */
   reachedMilestone(milestone: 'replied'): void;
+  /** Opens the comparison of models with this prompt. */
+  compare(start: CompareStart): void;
 }
 
 export class PlaygroundPanel extends PanelHost {
@@ -144,22 +147,14 @@ export class PlaygroundPanel extends PanelHost {
         const abort = new AbortController();
         this.running.set(callId, abort);
         try {
-          return await call(async (c) => {
-            let content = '';
-            for await (const event of c.chatStream(body, abort.signal)) {
-              if (event.type === 'delta') {
-                const at = content ? undefined : performance.timeOrigin + performance.now();
-                content += event.content;
-                void this.channel.post({ type: 'delta', callId, content: event.content, at });
-              } else if (event.type === 'done') {
-                const reply = replyInfo(content, event);
-                this.s.organization.recordReply(reply);
-                this.s.reachedMilestone('replied');
-                return reply;
-              }
-            }
-            throw new Error(t('The reply ended without its figures.'));
-          });
+          const reply = await call((c) =>
+            streamReply(c, body, abort.signal, (content, first) => {
+              void this.channel.post({ type: 'delta', callId, content, at: first ? performance.timeOrigin + performance.now() : undefined });
+            }),
+          );
+          this.s.organization.recordReply(reply);
+          this.s.reachedMilestone('replied');
+          return reply;
         } finally {
           this.running.delete(callId);
         }
@@ -208,6 +203,10 @@ export class PlaygroundPanel extends PanelHost {
         const active = new Set(view ? activeModels(view) : []);
         const chosen = await pickModel(models.filter((m) => m.is_chat).map((m) => ({ ...modelBrief(m), active: active.has(m.namespace) })), current);
         return chosen ?? null;
+      },
+      compare: async (start) => {
+        this.s.compare(start);
+        return null;
       },
       openLink: async ({ href }) => {
         await vscode.env.openExternal(vscode.Uri.parse(href, true));

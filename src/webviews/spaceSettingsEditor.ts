@@ -11,6 +11,7 @@ import type { SpacesStore } from '../stores/spacesStore';
 import { SpaceChanges, SpaceDraft, SpaceSettingsCalls, rulesOf, type Handlers, type SpaceSettingsEvent, type SpaceSettingsResults } from '../shared/protocol';
 import { readAttachments } from './attachments';
 import { PanelHost } from './panelHost';
+import { saveSpace, type ConflictChoice } from './spaceSave';
 import { spaceIdOf } from './spaceUris';
 import { WebviewChannel, toCallError, type ChannelDeps } from './webviewChannel';
 import { webviewHtml } from './webviewShell';
@@ -18,7 +19,6 @@ import { webviewHtml } from './webviewShell';
 const t = vscode.l10n.t;
 
 type SettingsCallsT = typeof SpaceSettingsCalls;
-export type ConflictChoice = 'overwrite' | 'reload' | 'cancel';
 type ContentChange = vscode.CustomDocumentContentChangeEvent<SpaceSettingsDocument>;
 
 /** What a settings editor works with. */
@@ -116,19 +116,12 @@ export class SpaceSettingsEditors implements vscode.CustomEditorProvider<SpaceSe
     const draft = document.draft;
     if (!draft) return;
     try {
-      const changes = SpaceChanges.parse(draft);
-      const current = await this.s.spaces.detail(document.spaceId, true);
-      if (!current.main.current_user_permissions.includes('edit')) throw new Error(t('This token may not edit "{0}".', document.name));
-      const moved = current.main.app.modified_on ?? null;
-      if (document.base !== undefined && document.base !== moved) {
+      const saved = await saveSpace(this.s.spaces, { spaceId: document.spaceId, name: document.name, base: document.base, changes: draft }, async (moved) => {
         const choice = await this.askConflict(document.name, moved);
-        if (choice === 'cancel') {
-          document.tell({ type: 'notSaved', error: { message: t('Not saved: the Space was changed elsewhere.'), fields: {} } });
-          throw new vscode.CancellationError();
-        }
-        if (choice === 'reload') return this.settled(document, current, true);
-      }
-      this.settled(document, await this.s.spaces.update({ id: document.spaceId, ...changes }), false);
+        if (choice === 'cancel') document.tell({ type: 'notSaved', error: { message: t('Not saved: the Space was changed elsewhere.'), fields: {} } });
+        return choice;
+      });
+      this.settled(document, saved.view, saved.theirs);
     } catch (error) {
       if (error instanceof vscode.CancellationError) throw error;
       const failure = toCallError(error, t('Saving "{0}"', document.name), this.s.errors);

@@ -5,3 +5,4 @@ export const SPACE_SETTINGS_VIEW_TYPE = 'llmSpaces.spaceSettings';
 /** The Space settings custom editor (package.json's customEditors). */
 export const SPACE_SETTINGS_EDITOR = 'llmSpaces.spaceSettingsEditor';
 export const ORGANIZATION_VIEW_TYPE = 'llmSpaces.organization';
+export const COMPARE_VIEW_TYPE = 'llmSpaces.compare';

@@ -1,14 +1,17 @@
 // Owns every webview panel: the playgrounds (several may be open; "Send Selection" goes to the one
-// used last), the Space settings custom editor (one per Space), and the organization panel. Panels
+// used last), the Space settings custom editor (one per Space), the comparison of models, and the
+// organization panel. Panels
 // come back after a window reload through their serializers; the webviews restore their own state.
 // The settings editor comes back as any editor does, with unsaved changes through hot exit.
 import * as vscode from 'vscode';
 import { deferred } from '../loadDeferred';
+import type { CompareStart } from '../shared/protocol';
+import type { CompareDeps, ComparePanel } from './comparePanel';
 import type { OrganizationDeps, OrganizationPanel } from './organizationPanel';
 import type { PlaygroundDeps, PlaygroundPanel } from './playgroundPanel';
 import type { SettingsDeps, SpaceSettingsDocument, SpaceSettingsEditor, SpaceSettingsEditors } from './spaceSettingsEditor';
 import { spaceUri } from './spaceUris';
-import { ORGANIZATION_VIEW_TYPE, PLAYGROUND_VIEW_TYPE, SPACE_SETTINGS_EDITOR, SPACE_SETTINGS_VIEW_TYPE } from './viewTypes';
+import { COMPARE_VIEW_TYPE, ORGANIZATION_VIEW_TYPE, PLAYGROUND_VIEW_TYPE, SPACE_SETTINGS_EDITOR, SPACE_SETTINGS_VIEW_TYPE } from './viewTypes';
 
 const t = vscode.l10n.t;
 /** What a settings webview keeps in its state: enough to reopen the same Space after a reload. */
@@ -20,13 +23,17 @@ export class WebviewPanels implements vscode.Disposable {
   settingsEditors: SpaceSettingsEditors | undefined;
   private readonly settingsChanged = new vscode.EventEmitter<vscode.CustomDocumentContentChangeEvent<SpaceSettingsDocument>>();
   organization: OrganizationPanel | undefined;
+  compare: ComparePanel | undefined;
+  /** What the panels work with: the services, and the way from one panel to another. */
+  private readonly s: PlaygroundDeps & SettingsDeps & OrganizationDeps & CompareDeps;
   private lastEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly s: PlaygroundDeps & SettingsDeps & OrganizationDeps,
+    services: Omit<PlaygroundDeps & SettingsDeps & OrganizationDeps & CompareDeps, 'compare' | 'openSettings'>,
   ) {
+    this.s = { ...services, compare: (start) => void this.openCompare(start), openSettings: (id) => void this.openSpaceSettings(id) };
     this.disposables.push(
       vscode.window.onDidChangeActiveTextEditor((editor) => {
         if (editor) this.lastEditor = editor;
@@ -42,6 +49,7 @@ export class WebviewPanels implements vscode.Disposable {
       vscode.window.registerCustomEditorProvider(SPACE_SETTINGS_EDITOR, this.settingsProvider(), { webviewOptions: { retainContextWhenHidden: true }, supportsMultipleEditorsPerDocument: false }),
       this.settingsChanged,
       vscode.window.registerWebviewPanelSerializer(ORGANIZATION_VIEW_TYPE, { deserializeWebviewPanel: async (panel) => void this.adoptOrganization(panel) }),
+      vscode.window.registerWebviewPanelSerializer(COMPARE_VIEW_TYPE, { deserializeWebviewPanel: async (panel) => void this.adoptCompare(panel, null) }),
     );
   }
 
@@ -107,6 +115,24 @@ export class WebviewPanels implements vscode.Disposable {
     return this.adoptOrganization(vscode.window.createWebviewPanel(ORGANIZATION_VIEW_TYPE, t('Organization'), vscode.ViewColumn.Active));
   }
 
+  /** The comparison (one at a time), with these models and prompt. */
+  openCompare(start: CompareStart): ComparePanel {
+    if (this.compare) {
+      this.compare.show(start);
+      return this.compare;
+    }
+    return this.adoptCompare(vscode.window.createWebviewPanel(COMPARE_VIEW_TYPE, t('Compare Models'), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }), start);
+  }
+
+  private adoptCompare(panel: vscode.WebviewPanel, start: CompareStart | null): ComparePanel {
+    const compare = new (deferred().ComparePanel)(panel, this.s, this.extensionUri, start);
+    this.compare = compare;
+    compare.onDidDispose(() => {
+      if (this.compare === compare) this.compare = undefined;
+    });
+    return compare;
+  }
+
   private adoptPlayground(panel: vscode.WebviewPanel): PlaygroundPanel {
     const playground = new (deferred().PlaygroundPanel)(panel, this.s, this.extensionUri, () => this.lastEditor);
     this.playgrounds.push(playground);
@@ -133,7 +159,7 @@ export class WebviewPanels implements vscode.Disposable {
   }
 
   dispose(): void {
-    [...this.playgrounds, ...this.settings.values(), this.organization].forEach((p) => p?.dispose());
+    [...this.playgrounds, ...this.settings.values(), this.organization, this.compare].forEach((p) => p?.dispose());
     this.disposables.forEach((d) => d.dispose());
   }
 }
