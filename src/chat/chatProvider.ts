@@ -4,7 +4,7 @@
 // the organization's spend on at once.
 import * as vscode from 'vscode';
 import { ApiError } from '../api/errors';
-import type { ChatCompletionsBody, CompletionMessage, ModelRecord, Organization } from '../api/schemas';
+import type { ChatCompletionsBody, CompletionMessage, ModelRecord, Organization, Usage } from '../api/schemas';
 import type { Connection } from '../connection/connection';
 import type { CurrentSpace } from './currentSpace';
 import type { Logger } from '../logger';
@@ -18,6 +18,7 @@ import { budgetVerdict } from '../shared/budget';
 import { pinnedEntry, spaceEntry, type PinnedModel, type SpaceChatModel } from './spaceModels';
 import { countChatTokens } from './tokenCount';
 import { receiptLine, receiptView } from '../shared/receipt';
+import { estimatedReceipt } from '../shared/clientEstimates';
 
 const t = vscode.l10n.t;
 export const PINNED_SETTING = 'chat.pinnedModels';
@@ -105,8 +106,9 @@ export class SpacesChatProvider implements vscode.LanguageModelChatProvider<Spac
           if (event.type === 'toolCall') progress.report(new vscode.LanguageModelToolCallPart(event.id, event.name, parseArguments(event.arguments)));
           else {
             const { costs, routing, model: answered } = event.metadata;
-            // The routing receipt's line where the service sends one (the built-in one does).
-            const where = routing ? receiptLine(receiptView(routing, answered.namespace), t) : t('answered by {0}', answered.namespace);
+            // The routing receipt's line where the service sends one (the built-in one does), else the extension's estimate.
+            const receipt = routing ? receiptView(routing, answered.namespace) : await this.estimateReceipt(model, answered.namespace, event.usage, messages);
+            const where = receipt ? receiptLine(receipt, t) : t('answered by {0}', answered.namespace);
             progress.report(new vscode.LanguageModelTextPart(`\n\n_— ${where} · ${money(costs.total_tokens)} · ${t('{0} tokens', event.usage.total_tokens)}_`));
             reportUsage(progress, event.usage);
             this.s.organization.recordReply({ usage: event.usage, costs, savings: event.metadata.cost_savings });
@@ -123,6 +125,17 @@ export class SpacesChatProvider implements vscode.LanguageModelChatProvider<Spac
       throw new Error(chatErrorMessage(error));
     } finally {
       cancelled.dispose();
+    }
+  }
+
+  /** The extension's own receipt for a service that sends none; null when the Space cannot be read. */
+  private async estimateReceipt(model: SpaceChatModel, answered: string, usage: Usage, messages: readonly vscode.LanguageModelChatRequestMessage[]) {
+    const images = messages.some((m) => m.content.some((part) => imageOf(part) !== undefined));
+    try {
+      const [view, catalogue] = await Promise.all([this.s.spaces.detail(model.spaceId), this.s.catalogue.models()]);
+      return estimatedReceipt({ view, catalogue, asked: model.model ?? null, answered, usage, images });
+    } catch {
+      return null;
     }
   }
 

@@ -140,8 +140,8 @@ export interface PlaygroundResults {
   context: PlaygroundContext;
   space: SpaceBrief;
   send: ReplyInfo;
-  /** null when the service cannot tell (the hosted service has no such endpoint) or the request could not be sent. */
-  costBand: CostBand | null;
+  /** The service's band, or the extension's estimate (`estimated`) where the service has no route preview; null when the request could not be sent. */
+  costBand: (CostBand & { estimated?: boolean }) | null;
   stop: null;
   /** null when the service cannot create conversations: replies then thread by parent request only. */
   newConversation: ConversationBrief | null;

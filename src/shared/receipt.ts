@@ -8,12 +8,15 @@ export interface ReceiptView {
   strategy: string;
   /** The model that answered. */
   answered: string;
-  candidates: Array<{ namespace: string; score: number; costScore: number; latencyScore: number; qualityScore: number; estimatedCost: number }>;
+  /** Latency and quality are null in an estimate (the client knows only prices). */
+  candidates: Array<{ namespace: string; score: number; costScore: number; latencyScore: number | null; qualityScore: number | null; estimatedCost: number }>;
   /** The active models that could not take the request, with the reason. */
   excluded: Array<{ namespace: string; reason: string }>;
   /** How many of the Space's models are turned off (in its failover chain only, or toggled off). */
   inactive: number;
   attempts: Array<{ namespace: string; statusCode: number; error: string | null }>;
+  /** The client's own estimate, for a service that sent no receipt (src/shared/receiptEstimate.ts). */
+  estimated?: boolean;
 }
 
 export function receiptView(wire: RoutingReceipt, answered: string): ReceiptView {
@@ -59,6 +62,7 @@ function why(c: ReceiptView['candidates'][number], t: Localize): string {
 
 /** "Routed to X: cheapest of 4 that met the policy; 2 excluded". */
 export function receiptLine(r: ReceiptView, t: Localize): string {
+  if (r.estimated) return estimateLine(r, t);
   const failed = r.attempts.filter((a) => a.statusCode !== 200);
   const retries = failed.length === 1 ? t('1 retry') : t('{0} retries', failed.length);
   if (r.strategy === 'failover') return t('Answered by {0} after {1} failed on {2} (failover)', r.answered, failed.length === 1 ? t('1 attempt') : t('{0} attempts', failed.length), failed[0]?.namespace ?? '?');
@@ -68,5 +72,16 @@ export function receiptLine(r: ReceiptView, t: Localize): string {
   const parts = [t('Routed to {0}: {1}', r.answered, chosen)];
   if (r.excluded.length) parts.push(t('{0} excluded', r.excluded.length));
   if (failed.length) parts.push(retries);
+  return parts.join('; ');
+}
+
+/** The line of a receipt the client estimated: said to be an estimate, ranked by cost alone. */
+function estimateLine(r: ReceiptView, t: Localize): string {
+  if (r.strategy === 'model') return t('Sent to {0}, the model asked for (estimated: the service sent no receipt)', r.answered);
+  const at = r.candidates.findIndex((c) => c.namespace === r.answered);
+  const n = r.candidates.length;
+  const rank = at < 0 ? t('Routed to {0}, not one of the Space\'s {1} active models that could take it', r.answered, n) : at === 0 ? t('Routed to {0}, the cheapest of {1} active models for this reply', r.answered, n) : t('Routed to {0}, number {1} by cost of {2} active models for this reply', r.answered, at + 1, n);
+  const parts = [t('Estimated: {0}', rank)];
+  if (r.excluded.length) parts.push(t('{0} excluded', r.excluded.length));
   return parts.join('; ');
 }

@@ -10,8 +10,10 @@ import type { OrganizationStore } from '../stores/organizationStore';
 import type { SpacesStore } from '../stores/spacesStore';
 import { isMissingEndpoint } from '../api/errors';
 import { budgetVerdict } from '../shared/budget';
+import type { ReceiptView } from '../shared/receipt';
+import { estimatedBand, estimatedReceipt } from '../shared/clientEstimates';
 import { money } from '../shared/money';
-import { ChatDraft, PlaygroundCalls, rulesOf, type CompareStart, type Handlers, type PlaygroundEvent, type PlaygroundResults } from '../shared/protocol';
+import { ChatDraft, PlaygroundCalls, rulesOf, type CompareStart, type Handlers, type PlaygroundEvent, type PlaygroundResults, type ReplyInfo } from '../shared/protocol';
 import { readAttachments } from './attachments';
 import { applyCode } from './codeActions';
 import { modelQuickPick as pickModel } from './modelQuickPick';
@@ -87,16 +89,23 @@ export class PlaygroundPanel extends PanelHost {
     return (await vscode.window.showWarningMessage(message, { modal: true }, send)) === send;
   };
 
-  /** The cost band of the request as it would be sent; null when the service cannot tell (the hosted one has no such endpoint). */
-  private async costBand(body: ChatDraft): Promise<CostBand | null> {
-    if (this.noRoutePreview) return null;
-    const question = { prompt: body.prompt, max_tokens: body.max_tokens, model: body.model, conversation_id: body.conversation_id, parent_request_id: body.parent_request_id };
-    const preview = await this.s.connection.call((c) => c.previewRoute(body.app_id, question)).catch((error: unknown) => {
-      // Asked once of a service without the endpoint; asked again after it reconnects.
-      if (isMissingEndpoint(error)) this.noRoutePreview = true;
-      return null;
-    });
-    return preview?.band ?? null;
+  /**
+   * The cost band of the request as it would be sent: the service's, or (a service without the route
+   * preview, the hosted one) the extension's estimate from the Space's models and prices; null when
+   * neither can tell.
+   */
+  private async costBand(body: ChatDraft): Promise<(CostBand & { estimated?: boolean }) | null> {
+    if (!this.noRoutePreview) {
+      const question = { prompt: body.prompt, max_tokens: body.max_tokens, model: body.model, conversation_id: body.conversation_id, parent_request_id: body.parent_request_id };
+      const preview = await this.s.connection.call((c) => c.previewRoute(body.app_id, question)).catch((error: unknown) => {
+        // Asked once of a service without the endpoint; asked again after it reconnects.
+        if (isMissingEndpoint(error)) this.noRoutePreview = true;
+        return null;
+      });
+      if (!this.noRoutePreview) return preview?.band ?? null;
+    }
+    const [view, catalogue] = await Promise.all([this.s.spaces.detail(body.app_id), this.s.catalogue.models()]);
+    return estimatedBand({ view, catalogue, model: body.model || null, prompt: body.prompt, maxTokens: body.max_tokens ?? null });
   }
 
   /**
@@ -116,6 +125,11 @@ export class PlaygroundPanel extends PanelHost {
     }
     const go = await this.askBudget(t("This request (about {0}) would pass the organization's soft spending limit of {1}, with {2} spent this cycle. Send it anyway?", cost, money(verdict.limit), money(verdict.spent)));
     if (!go) throw new Error(t('Not sent: it would pass the soft spending limit.'));
+  }
+
+  private async estimateReceipt(body: ChatDraft, reply: ReplyInfo): Promise<ReceiptView> {
+    const [view, catalogue] = await Promise.all([this.s.spaces.detail(body.app_id), this.s.catalogue.models()]);
+    return estimatedReceipt({ view, catalogue, asked: body.model || null, answered: reply.namespace, usage: reply.usage, images: !!body.images?.length });
   }
 
   private handlers(): Handlers<PlaygroundCallsT, PlaygroundResults> {
@@ -154,6 +168,8 @@ export class PlaygroundPanel extends PanelHost {
           );
           this.s.organization.recordReply(reply);
           this.s.reachedMilestone('replied');
+          // A service that sends no receipt (the hosted one): the extension's own estimate, marked so.
+          reply.routing ??= await this.estimateReceipt(body, reply).catch(() => null);
           return reply;
         } finally {
           this.running.delete(callId);

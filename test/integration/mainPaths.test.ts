@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
+import type { CostBand } from '../../src/api/schemas';
 import type { OrganizationData, ReplyInfo, SpaceEditorData } from '../../src/shared/protocol';
 import type { ModelNode } from '../../src/views/modelsTree';
 import type { SpaceNode } from '../../src/views/spaceNodes';
@@ -131,7 +132,7 @@ for (const target of ['the built-in service', 'a fake of the hosted service'] as
         const model = await waitFor(async () => (await vscode.lm.selectChatModels({ vendor: 'llm-spaces' })).find((m) => m.id === `space:${created.id}|model:test/echo`), 'the pinned model');
         const text = await textOf(await model.sendRequest([vscode.LanguageModelChatMessage.User('Through the chat')], {}, new vscode.CancellationTokenSource().token));
         // The built-in service sends a routing receipt; the hosted one does not, and the line says who answered.
-        assert.match(text, hosted ? /^Through the chat\n\n_— answered by test\/echo/ : /^Through the chat\n\n_— Sent to test\/echo, the model asked for/);
+        assert.match(text, hosted ? /^Through the chat\n\n_— Sent to test\/echo, the model asked for \(estimated: the service sent no receipt\)/ : /^Through the chat\n\n_— Sent to test\/echo, the model asked for/);
         if (hosted) {
           const sent = hosted.seen.filter((r) => r.path === '/v1/chat/completions').at(-1)!;
           // Compared, never printed: a failure message must not show a key.
@@ -155,6 +156,17 @@ for (const target of ['the built-in service', 'a fake of the hosted service'] as
         const now = api.organization.organization!.total_tokens_cost;
         assert.ok(Math.abs(now - (spent + sent.result.costs.total_tokens)) < 1e-12, `${now} is ${spent} plus the reply's cost`);
         assert.match(String(api.usage.item.text), /\$/);
+        // The built-in service sends the receipt and the cost band; for the hosted one the extension estimates both, and says so.
+        assert.equal(sent.result.routing?.estimated, hosted ? true : undefined);
+        assert.ok(sent.result.routing?.candidates.length, 'the receipt names the candidates');
+        const routed = await callWebview<ReplyInfo>(panel.channel, 'send', { body: { app_id: spaceId, prompt: 'Routed, please.' } });
+        assert.ok(routed.ok, routed.error?.message);
+        assert.ok(routed.result.routing!.candidates.some((c) => c.namespace === routed.result.namespace), 'the model that answered is among the candidates');
+        const band = await callWebview<CostBand & { estimated?: boolean }>(panel.channel, 'costBand', { body: { app_id: spaceId, model: 'test/echo', prompt: 'x'.repeat(400), max_tokens: 10 } });
+        assert.ok(band.ok && band.result, band.error?.message ?? 'a band');
+        assert.equal(band.result.estimated, hosted ? true : undefined);
+        assert.ok(band.result.min <= band.result.expected && band.result.expected <= band.result.max);
+        if (hosted) assert.ok(hosted.seen.some((r) => r.path.endsWith('/route')), 'the route preview was asked for, and answered 404');
       } finally {
         panel.dispose();
       }

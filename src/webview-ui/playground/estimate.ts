@@ -23,14 +23,22 @@ export function describeEstimate(text: string, chosen: ModelBrief | undefined, r
   return routable.length === 1 ? t('{0} · {1} across 1 active model (routing)', tokens, range) : t('{0} · {1} across {2} active models (routing)', tokens, range, routable.length);
 }
 
-/** What a stopped reply had cost so far: its tokens, and their price where the model is known. */
-/** The service's cost band of the request as it would be sent: "≈ 412 tokens to send · $0.0001–$0.0009, expected $0.0003 at openai/gpt-4o-mini". */
-export function describeBand(band: CostBand): string {
+/**
+ * The cost band of the request as it would be sent: "412 tokens to send · $0.0001–$0.0009, expected
+ * $0.0003 at openai/gpt-4o-mini". One the extension estimated (the service gives none) says so.
+ */
+export function describeBand(band: CostBand & { estimated?: boolean }): string {
+  if (band.estimated) {
+    const tokens = t('≈ {0} prompt tokens', band.prompt_tokens.toLocaleString());
+    const at = band.model ? t('at {0}', band.model) : t('routing among the active models');
+    return t('{0} · {1}–{2}, expected ≈ {3} {4} (estimated from the prices; earlier turns not counted)', tokens, money(band.min), money(band.max), money(band.expected), at);
+  }
   const tokens = t('{0} tokens to send', band.prompt_tokens.toLocaleString());
   if (band.min === band.max) return t('{0} · {1} at {2}', tokens, money(band.expected), band.model);
   return t('{0} · {1}–{2}, expected {3} at {4}', tokens, money(band.min), money(band.max), money(band.expected), band.model);
 }
 
+/** What a stopped reply had cost so far: its tokens, and their price where the model is known. */
 export function stoppedNote(text: string, cost: number | undefined): string {
   if (!text) return t('Stopped before the first tokens.');
   const tokens = estimateTokens(text).toLocaleString('en-US');

@@ -186,7 +186,7 @@ function metaOf(r: ReplyInfo): HTMLElement {
 
 /** The routing receipt: one line, unfolding to the candidates, what was left out, and each attempt. */
 function receiptElement(r: ReceiptView): HTMLElement {
-  const score = (n: number) => n.toFixed(2);
+  const score = (n: number | null) => (n === null ? '—' : n.toFixed(2));
   const table = (label: string, head: string[], rows: string[][]) =>
     h('table', { class: 'receipt-table', 'aria-label': label }, h('thead', {}, h('tr', {}, ...head.map((c) => h('th', { scope: 'col' }, c)))), h('tbody', {}, ...rows.map((row) => h('tr', {}, ...row.map((c) => h('td', {}, c))))));
   const candidates = r.candidates.length
@@ -198,6 +198,7 @@ function receiptElement(r: ReceiptView): HTMLElement {
     r.attempts.length > 1
       ? table(t('Attempts'), [t('Model'), t('Result')], r.attempts.map((a) => [a.namespace, a.statusCode === 200 ? t('answered') : t('failed ({0}): {1}', a.statusCode, a.error ?? '')]))
       : null;
-  return h('details', { class: 'receipt' }, h('summary', {}, receiptLine(r, t)), candidates, excluded, inactive, attempts);
+  const estimate = r.estimated ? h('p', { class: 'hint' }, t("The service sent no receipt: this is the extension's estimate from the Space's active models and their prices, at this reply's token counts. Latency and quality are not known to it.")) : null;
+  return h('details', { class: r.estimated ? 'receipt estimated' : 'receipt' }, h('summary', {}, receiptLine(r, t)), estimate, candidates, excluded, inactive, attempts);
 }
 

@@ -8,7 +8,10 @@
 //   missing one), and the integrations update reads only `prom` and `loki` (other fields are ignored,
 //   as unknown fields are there).
 // - With `badModels`, the catalogue carries that many records that cannot be read.
-// - Replies carry no routing receipt (`metadata.routing` is the built-in service's own).
+// - Replies carry no routing receipt (`metadata.routing` is the built-in service's own), and there is
+//   no route preview (POST /v1/apps/{id}/route answers 404).
+// - With `organization`, the organization record has those fields changed (spending limits set on
+//   the hosted service's billing, which has no endpoint here).
 import http from 'node:http';
 import { request } from 'undici';
 import { listenLocally } from './localServer';
@@ -29,6 +32,8 @@ const TO_HOSTED: ReadonlyMap<string, string> = new Map([
 export interface HostedFakeOptions {
   /** Unreadable records appended to the catalogue. */
   badModels?: number;
+  /** Fields of the organization record to answer differently, worked out from the record as it is. */
+  organization?: (org: Record<string, unknown>) => Record<string, unknown>;
 }
 
 export interface HostedFake {
@@ -90,6 +95,7 @@ async function handle(target: string, options: HostedFakeOptions, req: http.Inco
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(value));
   };
+  if (/^POST \/v1\/apps\/[^/]+\/route$/.test(route)) return send(404, { detail: 'Not Found' });
   let forwardBody = raw;
   if (route === 'PUT /v1/apps/update' && body) {
     const missing = insisted(body);
@@ -135,5 +141,6 @@ async function handle(target: string, options: HostedFakeOptions, req: http.Inco
     const bad = Array.from({ length: options.badModels }, (_, n) => ({ model: `broken-${n}`, context_window: 'large', hosted_only_field: true }));
     answer = [...(answer as unknown[]), ...bad];
   }
+  if (route === 'GET /v1/orgs/self' && options.organization) answer = { ...(answer as Record<string, unknown>), ...options.organization(answer as Record<string, unknown>) };
   send(upstream.statusCode, toHosted(withoutReceipt(answer)));
 }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import type { ModelBrief } from '../../../src/shared/protocol';
 import { fencedCode } from '../../../src/prompts/promptState';
 import { conversationName } from '../../../src/shared/conversationName';
-import { describeEstimate, promptCost } from '../../../src/webview-ui/playground/estimate';
+import { describeBand, describeEstimate, promptCost } from '../../../src/webview-ui/playground/estimate';
 import { changesBetween, valuesOf } from '../../../src/webview-ui/spaceSettings/settingsSpecs';
 
 const model = (namespace: string, promptCost: number, byCharacters = false): ModelBrief => ({
@@ -52,6 +52,12 @@ describe('the estimate before sending', () => {
     const text = 'x'.repeat(4000);
     assert.equal(describeEstimate(text, undefined, [model('a/cheap', 0.000001), model('b/dear', 0.001)]), '≈ 1,000 prompt tokens · $0.0010–$1.00 across 2 active models (routing)');
     assert.match(describeEstimate(text, undefined, []), /no active model/);
+  });
+
+  it("says the service's band in words, and that one the extension estimated is an estimate", () => {
+    const band = { min: 0.0001, expected: 0.0003, max: 0.0009, model: 'openai/gpt-4o-mini', prompt_tokens: 412, max_tokens: 100 };
+    assert.equal(describeBand(band), '412 tokens to send · $0.00010–$0.00090, expected $0.00030 at openai/gpt-4o-mini');
+    assert.equal(describeBand({ ...band, model: '', estimated: true }), '≈ 412 prompt tokens · $0.00010–$0.00090, expected ≈ $0.00030 routing among the active models (estimated from the prices; earlier turns not counted)');
   });
 });
 

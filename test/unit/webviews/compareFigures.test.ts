@@ -1,0 +1,36 @@
+// What the comparison says of its columns: the figures and the saving in words, which model won on
+// cost and on latency, and the weight a promotion shifts toward by default.
+import assert from 'node:assert/strict';
+import type { ReplyInfo } from '../../../src/shared/protocol';
+import { defaultToward, figuresLine, savingLine, winners, type Column } from '../../../src/webview-ui/compare/figures';
+
+const reply = (namespace: string, cost: number, latency: number, saved = 0): ReplyInfo => ({
+  id: namespace, content: 'x', finishReason: 'stop', namespace,
+  usage: { prompt_tokens: 1000, completion_tokens: 204, total_tokens: 1204 },
+  costs: { prompt_tokens: 0, completion_tokens: 0, total_tokens: cost },
+  savings: { prompt_tokens: 0, completion_tokens: 0, total_tokens: saved },
+  latencySeconds: latency, retries: 0, warning: null, conversationId: null, routing: null,
+});
+const column = (model: string, r: ReplyInfo | null): Column => ({ model, text: '', reply: r, error: r ? null : 'failed' });
+
+describe('compare: the figures of a column', () => {
+  it('gives tokens, cost and latency in one line', () => {
+    assert.equal(figuresLine(reply('a/x', 0.00041, 1.2)), '1,204 tokens (1,000 in, 204 out) · $0.00041 · 1.20 s');
+  });
+
+  it('says what the model saves or costs more against the benchmark, or that it is the benchmark', () => {
+    assert.equal(savingLine(reply('a/x', 0.001, 1, 0.002), 'b/bench'), 'Saves $0.0020 against b/bench');
+    assert.equal(savingLine(reply('a/x', 0.003, 1, -0.002), 'b/bench'), 'Costs $0.0020 more than b/bench');
+    assert.equal(savingLine(reply('b/bench', 0.003, 1), 'b/bench'), 'This is the benchmark model.');
+    assert.equal(savingLine(reply('a/x', 0.003, 1), null), 'The Space has no benchmark model to count savings against.');
+  });
+
+  it('names the cheapest and the fastest of the columns that answered, none with fewer than two', () => {
+    const columns = [column('a/x', reply('a/x', 0.003, 0.5)), column('b/y', reply('b/y', 0.001, 2)), column('c/z', null)];
+    assert.deepEqual(winners(columns), { cheapest: 'b/y', fastest: 'a/x' });
+    assert.deepEqual(winners(columns.slice(0, 1)), { cheapest: null, fastest: null });
+    assert.equal(defaultToward('b/y', winners(columns)), 'cost');
+    assert.equal(defaultToward('a/x', winners(columns)), 'latency');
+    assert.equal(defaultToward('c/z', winners(columns)), 'quality');
+  });
+});
