@@ -153,7 +153,7 @@ async function compare(): Promise<void> {
   say('');
   hideProposal();
   const appId = state.appId!;
-  state.columns = state.models.map((model) => ({ model, text: '', reply: null, error: null }));
+  state.columns = state.models.map((model) => ({ model, benchmark: space?.benchmark ?? null, text: '', reply: null, error: null }));
   state.callIds = [];
   showColumns();
   running(true);
@@ -234,11 +234,17 @@ function showColumn(i: number): void {
   const body = h('div', { class: 'reply markdown', 'aria-label': t('Reply of {0}', column.model) });
   fill(body, renderMarkdown(column.reply?.content ?? column.text));
   const footer = column.reply
-    ? h('footer', { class: 'meta' }, h('div', { class: 'figures' }, figuresLine(column.reply)), h('div', { class: 'saving' }, savingLine(column.reply, space?.benchmark ?? null)), column.reply.namespace !== column.model ? h('div', { class: 'warning' }, t('Answered by {0}: {1} failed.', column.reply.namespace, column.model)) : null)
+    ? h('footer', { class: 'meta' }, h('div', { class: 'figures' }, figuresLine(column.reply)), savingElement(column), column.reply.namespace !== column.model ? h('div', { class: 'warning' }, t('Answered by {0}: {1} failed.', column.reply.namespace, column.model)) : null)
     : column.error
       ? h('footer', { class: column.error === t('Stopped.') ? 'meta' : 'meta error', role: 'alert' }, column.error)
       : h('footer', { class: 'meta' }, t('Not run yet.'));
   fill(el, header, body, footer, column.reply ? promoteControls(column.model, defaultToward(column.model, won)) : null);
+}
+
+/** The saving as the service counted it, against the benchmark model of the time the column ran. */
+function savingElement(column: Column): HTMLElement | null {
+  const line = column.reply && savingLine(column.reply, column.benchmark ?? null);
+  return line ? h('div', { class: 'saving' }, line) : null;
 }
 
 // ------------------------------------------------------------------ promote

@@ -34,6 +34,8 @@ export interface CompareDeps extends ChannelDeps {
 /** A column's request and what became of it, for the report. */
 interface Run {
   body: ChatDraft & { model: string };
+  /** The Space's benchmark model when it ran: its saving is counted against that one. */
+  benchmark: string | null;
   text: string;
   reply: ReplyInfo | null;
   error: string | null;
@@ -90,7 +92,8 @@ export class ComparePanel extends PanelHost {
       space: async ({ appId }) => compareSpace(await this.s.spaces.detail(appId, true), await this.s.catalogue.models()),
       run: async ({ body }, callId) => {
         const abort = new AbortController();
-        const run: Run = { body, text: '', reply: null, error: null };
+        const view = await this.s.spaces.detail(body.app_id).catch(() => undefined);
+        const run: Run = { body, benchmark: view ? compareSpace(view, await this.s.catalogue.models()).benchmark : null, text: '', reply: null, error: null };
         this.running.set(callId, abort);
         this.keep(callId, run);
         try {
@@ -146,10 +149,9 @@ export class ComparePanel extends PanelHost {
       report: async ({ callIds }) => {
         const columns: ReportColumn[] = callIds.flatMap((id) => this.runs.get(id) ?? []);
         if (columns.length === 0) throw new Error(t('Nothing to report yet: compare first.'));
-        const first = columns[0]!.body;
-        const space = await this.s.spaces.detail(first.app_id).catch(() => undefined);
-        const spaceView = space && compareSpace(space, await this.s.catalogue.models());
-        return this.writeReport(compareReport({ spaceName: spaceView?.name ?? first.app_id, benchmark: spaceView?.benchmark ?? null, prompt: first.prompt, columns, when: new Date() }));
+        const first = columns[0]!;
+        const space = await this.s.spaces.detail(first.body.app_id).catch(() => undefined);
+        return this.writeReport(compareReport({ spaceName: space?.main.app.name ?? first.body.app_id, benchmark: first.benchmark, prompt: first.body.prompt, columns, when: new Date() }));
       },
       openSettings: async ({ appId }) => {
         this.s.openSettings(appId);

@@ -8,6 +8,7 @@ const t = vscode.l10n.t;
 
 export interface ReportColumn {
   body: ChatDraft & { model: string };
+  benchmark: string | null;
   /** What arrived, for a reply stopped or failed part way. */
   text: string;
   reply: ReplyInfo | null;

@@ -80,7 +80,7 @@ export function planPromotion(view: SpaceUpdateResponse, catalogue: readonly Mod
         title: t('Make {0} the benchmark model of "{1}"', ask.model, space.name),
         rows: [{ label: t('Benchmark model'), before: space.benchmark ?? t('none'), after: ask.model }],
         changes: { benchmark_model_id: record.id },
-        done: t('{0} is now the benchmark model: savings are counted against it.', ask.model),
+        done: t('{0} is now the benchmark model: compare again to count savings against it.', ask.model),
       };
     }
     case 'failover': {

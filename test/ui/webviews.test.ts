@@ -4,8 +4,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FrameLocator, Page } from 'playwright-core';
-import { openWorkbench, runCommand, runCommandAndPick, type Workbench } from './workbench';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { startFakeUpstream } from '../unit/support/fakeUpstream';
+import { startHostedFake } from '../unit/support/hostedFake';
+import { fullRowsOf, openWorkbench, rowsOf, runCommand, runCommandAndPick, type Workbench } from './workbench';
 
 /** The content frame of the webview panel in the active editor group. */
 const webview = (page: Page): FrameLocator => page.locator('iframe.webview.ready').last().contentFrame().frameLocator('#active-frame');
@@ -25,6 +27,15 @@ async function waitUntil(check: () => Promise<boolean>, timeout = 20_000): Promi
 
 /** The first dollar amount in a text ("$0.00010 / $50.00" → 0.0001). */
 const dollars = (text: string) => Number(/\$(-?[\d.]+)/.exec(text)?.[1] ?? NaN);
+
+/** The header of a view of the side bar, by its title (clicking it folds or unfolds the view). */
+const paneHeader = (page: Page, title: string) => page.locator(`.pane-header[aria-label^="${title}"]`).first();
+
+/** Picks an option of a vscode-elements select as a user does: open it, click the option. */
+async function choose(select: Locator, label: string | RegExp): Promise<void> {
+  await select.click();
+  await select.getByRole('option', { name: label, exact: true }).click();
+}
 
 async function chooseModel(frame: FrameLocator, namespace: string): Promise<void> {
   await frame.locator(`[data-path="model"] vscode-option[value="${namespace}"]`).waitFor({ state: 'attached', timeout: 60_000 });
@@ -360,5 +371,185 @@ describe('LLM Spaces webviews (playwright)', function () {
     assert.equal(await frame.locator('svg.spend rect.bar').count(), 1);
     await frame.locator('fieldset[aria-label="Metrics integration"]').waitFor();
     await wb.screenshot('14-organization');
+  });
+
+  it('compares three models side by side from the Models view, then promotes one in each of the four ways, each checked on the service', async () => {
+    const { page } = wb;
+    await closeAllEditors(page);
+    await page.locator('.activitybar .action-item a[aria-label^="LLM Spaces"]').click();
+    await rowsOf(page, 'Spaces').filter({ hasText: 'My first Space' }).first().waitFor({ timeout: 60_000 });
+    const client = await wb.service();
+    // A third model that answers: an Ollama found on this computer.
+    const ollama = await startFakeUpstream({ port: 11434, ollama: true, models: [{ id: 'llama3.2:latest', context: 131_072 }] });
+    try {
+      await runCommand(page, 'LLM Spaces: Refresh Local Models');
+      // The views settle once the refresh has answered (rows move while they redraw).
+      await runCommand(page, 'Notifications: Show Notifications');
+      await page.locator('.notifications-center .notification-list-item', { hasText: 'Found Ollama (port 11434)' }).first().waitFor({ timeout: 30_000 });
+      await runCommand(page, 'Notifications: Clear All Notifications');
+      // Room for the Models view: the other two views folded (unfolded again at the end).
+      for (const view of ['Spaces', 'Prompts']) if ((await paneHeader(page, view).getAttribute('aria-expanded')) === 'true') await paneHeader(page, view).click();
+      for (const provider of ['test', 'local']) {
+        const row = fullRowsOf(page, 'Models').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${provider}$`) }) }).first();
+        if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+        await fullRowsOf(page, 'Models').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${provider}$`) }) }).and(page.locator('[aria-expanded="true"]')).first().waitFor();
+      }
+      const model = (name: string) => fullRowsOf(page, 'Models').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${name}`) }) }).first();
+      await model('llama3.2').filter({ hasNotText: 'cannot answer here' }).waitFor({ timeout: 30_000 });
+      // Three models selected in the view, compared from their context menu.
+      await model('echo').click();
+      await model('lorem').click({ modifiers: ['Control'] });
+      await model('llama3.2').click({ modifiers: ['Control'] });
+      await model('llama3.2').click({ button: 'right' });
+      // A menu just opened ignores a click that comes too soon after it (as against a slip of the mouse): clicked until it runs.
+      const item = page.getByRole('menuitem', { name: 'Compare Models…' });
+      const tab = page.locator('.tab', { hasText: 'Compare Models' });
+      await waitUntil(async () => {
+        if (await item.isVisible()) await item.click({ timeout: 2000 }).catch(() => undefined);
+        return tab.isVisible();
+      });
+
+      const frame = webview(page);
+      const chips = frame.locator('.chips .chip');
+      await chips.nth(2).waitFor({ timeout: 60_000 });
+      assert.deepEqual((await chips.allInnerTexts()).map((c) => c.replace(/×$/, '').trim()), ['test/echo', 'test/lorem', 'local/llama3.2']);
+      await frame.locator('[data-path="prompt"] textarea').fill('Which is best for a code review?');
+      await frame.locator('.actions vscode-button', { hasText: 'Compare' }).click();
+      await frame.locator('.status', { hasText: 'All 3 models answered.' }).waitFor({ timeout: 60_000 });
+      const columns = frame.locator('.column');
+      assert.equal(await columns.count(), 3);
+      for (let i = 0; i < 3; i++) {
+        const figures = await columns.nth(i).locator('.meta .figures').innerText();
+        assert.match(figures, /^\d[\d,]* tokens \(\d[\d,]* in, \d[\d,]* out\) · \$[\d.]+ · [\d.]+ s/, figures);
+      }
+      assert.equal(await columns.nth(0).locator('.reply').innerText(), 'Which is best for a code review?', 'test/echo answered with the prompt');
+      assert.match(await columns.nth(2).locator('.reply').innerText(), /upstream:llama3\.2/, 'llama3.2 answered through the model server');
+      assert.equal(await frame.locator('.column .badge', { hasText: 'cheapest' }).count(), 1);
+      await wb.screenshot('16-compare-three-models');
+
+      const first = (await client.listSpaces({ search: 'My first Space' })).items.find((sp) => sp.name === 'My first Space')!;
+      const space = () => client.getSpace(first.id);
+      // A known failover chain to promote into.
+      const ids = Object.fromEntries((await client.listModels()).map((m) => [m.namespace, m.id!]));
+      await client.updateSpace({ id: first.id, has_failover_chain: true, failover_model_ids: [ids['test/echo']!, ids['test/lorem']!] });
+      const promote = async (column: number, action: string, detail: string | RegExp | null, expectRow: RegExp) => {
+        const controls = columns.nth(column).locator('.promote');
+        // The choices open below their select: room for them, as a user scrolls to make it.
+        await controls.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+        await choose(controls.locator('vscode-single-select').first(), action);
+        if (detail) await choose(controls.locator('.detail vscode-single-select'), detail);
+        await controls.locator('vscode-button', { hasText: 'Show Changes…' }).click();
+        const proposal = frame.locator('.proposal');
+        await proposal.locator('table.diff').waitFor();
+        assert.match(await proposal.locator('table.diff tbody').innerText(), expectRow);
+        return proposal;
+      };
+
+      // The benchmark model: the diff first, nothing saved until Save to Space.
+      const benchmarkBefore = (await space()).main.app.benchmark_model_id;
+      let proposal = await promote(1, 'Make it the benchmark model', null, /Benchmark model\s+.+\s+test\/lorem/);
+      await wb.screenshot('17-compare-promote-diff');
+      assert.equal((await space()).main.app.benchmark_model_id, benchmarkBefore, 'showing the diff saves nothing');
+      await proposal.locator('vscode-button', { hasText: 'Save to Space' }).click();
+      await frame.locator('.status', { hasText: 'test/lorem is now the benchmark model' }).waitFor();
+      const benchmarkId = (await space()).main.app.benchmark_model_id;
+      assert.equal((await client.listModels()).find((m) => m.id === benchmarkId)?.namespace, 'test/lorem');
+      await frame.locator('.space-line', { hasText: 'Benchmark model: test/lorem' }).waitFor();
+      // Compared again, the savings are counted against it, in words.
+      await frame.locator('.actions vscode-button', { hasText: 'Compare' }).click();
+      await frame.locator('.status', { hasText: 'All 3 models answered.' }).waitFor({ timeout: 60_000 });
+      assert.match(await columns.nth(0).locator('.saving').innerText(), /^(Saves|Costs) \$[\d.]+ (against|more than) test\/lorem$/);
+      assert.equal(await columns.nth(1).locator('.saving').innerText(), 'This is the benchmark model.');
+
+      // First in the failover chain.
+      proposal = await promote(2, 'Put it in the failover chain', /^position 1/, /Failover chain\s+test\/echo → test\/lorem\s+local\/llama3\.2 → test\/echo → test\/lorem/);
+      await proposal.locator('vscode-button', { hasText: 'Save to Space' }).click();
+      await frame.locator('.status', { hasText: 'local/llama3.2 is now at position 1 of the failover chain' }).waitFor();
+      assert.equal((await space()).main.failover_models[0]?.namespace, 'local/llama3.2');
+
+      // The weights, toward cost.
+      proposal = await promote(0, 'Shift the weights toward…', 'cost', /Routing weights\s+cost .+\s+cost /);
+      const weightsBefore = (await space()).main.app.weights!;
+      await proposal.locator('vscode-button', { hasText: 'Save to Space' }).click();
+      await frame.locator('.status', { hasText: 'The routing weights now favour cost' }).waitFor();
+      const weightsAfter = (await space()).main.app.weights!;
+      assert.ok(weightsAfter.cost > weightsBefore.cost && weightsAfter.latency < weightsBefore.latency && weightsAfter.quality < weightsBefore.quality, JSON.stringify(weightsAfter));
+
+      // The only active model; then the Space is put back as it was, for whoever comes next.
+      const activeBefore = (await space()).main.base_model_settings.filter((m) => m.active);
+      proposal = await promote(0, 'Make it the only active model', null, /Active models\s+.+\s+test\/echo/);
+      await proposal.locator('vscode-button', { hasText: 'Save to Space' }).click();
+      await frame.locator('.status', { hasText: 'test/echo is now the only active model' }).waitFor();
+      const activeAfter = (await space()).main.base_model_settings.filter((m) => m.active).map((m) => m.namespace);
+      assert.deepEqual(activeAfter, ['test/echo']);
+      await wb.screenshot('18-compare-promoted');
+      for (const m of activeBefore) await client.toggleModel(first.id, m.id, true);
+
+      // The report, in the workspace.
+      await frame.locator('.actions vscode-button', { hasText: 'Save Report' }).click();
+      await frame.locator('.status', { hasText: /Report saved: llm-spaces-reports\/compare-.*\.md/ }).waitFor();
+      await page.locator('.tab', { hasText: /^compare-.*\.md/ }).first().waitFor();
+      await wb.screenshot('19-compare-report');
+    } finally {
+      await ollama.close();
+      await page.keyboard.press('Escape');
+      for (const view of ['Spaces', 'Prompts']) if ((await paneHeader(page, view).getAttribute('aria-expanded')) === 'false') await paneHeader(page, view).click({ timeout: 5000 }).catch(() => undefined);
+    }
+  });
+
+  it('asks before a send past the soft spending limit of a hosted service, and shows its estimated receipt', async () => {
+    const { page } = wb;
+    await closeAllEditors(page);
+    await page.locator('.activitybar .action-item a[aria-label^="LLM Spaces"]').click();
+    await rowsOf(page, 'Spaces').filter({ hasText: 'My first Space' }).first().waitFor({ timeout: 60_000 });
+    const client = await wb.service();
+    // The hosted service as it answers, with an organization at its soft spending limit.
+    const hosted = await startHostedFake(client.baseUrl, { organization: () => ({ total_tokens_cost: 4.99995, spending_limit_soft: 5, spending_limit_hard: 50 }) });
+    try {
+      await runCommand(page, 'LLM Spaces: Connect to Service…');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Remote service…' }).click();
+      await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Remote service URL' }).waitFor();
+      await page.locator('.quick-input-widget input').fill(hosted.url);
+      await page.keyboard.press('Enter');
+      await page.locator('.quick-input-widget .quick-input-title', { hasText: `Sign in to ${hosted.url}` }).waitFor({ timeout: 30_000 });
+      await page.locator('.quick-input-widget input').fill(wb.token);
+      await page.keyboard.press('Enter');
+      // Signed in to the hosted service: the status bar shows its organization's spend against its limit.
+      await page.locator('.statusbar-item[id$="llmSpaces.usage"]', { hasText: '$5.00 / $50.00' }).waitFor({ timeout: 60_000 });
+      await rowsOf(page, 'Spaces').filter({ hasText: 'My first Space' }).first().waitFor({ timeout: 60_000 });
+      await runCommand(page, 'LLM Spaces: Open Playground');
+      const frame = webview(page);
+      const prompt = frame.locator('[data-path="prompt"] textarea');
+      await prompt.waitFor({ timeout: 60_000 });
+      await chooseModel(frame, 'test/lorem');
+      await prompt.fill('x'.repeat(2000));
+      // No route preview on the hosted service: the extension's own band, said to be an estimate.
+      await frame.locator('.estimate', { hasText: 'estimated from the prices' }).waitFor({ timeout: 20_000 });
+      await prompt.press('Control+Enter');
+      const dialog = page.locator('.monaco-dialog-box');
+      await dialog.waitFor({ timeout: 20_000 });
+      const asked = await dialog.innerText();
+      assert.match(asked, /This request \(about \$0\.0000\d+\) would pass the organization's soft spending limit of \$5\.00, with \$5\.00 spent this cycle/);
+      await wb.screenshot('20-budget-guard');
+      const requests = (await client.getOrganization()).num_requests;
+      await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
+      await frame.locator('.turn .meta.error', { hasText: 'Not sent: it would pass the soft spending limit.' }).waitFor();
+      assert.equal((await client.getOrganization()).num_requests, requests, 'nothing was sent');
+      await prompt.fill('Send it anyway, please.');
+      await prompt.press('Control+Enter');
+      await dialog.waitFor({ timeout: 20_000 });
+      await dialog.locator('.monaco-button', { hasText: 'Send Anyway' }).click();
+      const receipt = frame.locator('.turn .meta .receipt').last();
+      await receipt.waitFor({ timeout: 30_000 });
+      assert.equal(await receipt.locator('summary').innerText(), 'Sent to test/lorem, the model asked for (estimated: the service sent no receipt)');
+      await receipt.locator('summary').click();
+      await receipt.locator('.hint', { hasText: "the extension's estimate" }).waitFor();
+      await receipt.locator('table').first().scrollIntoViewIfNeeded();
+      await wb.screenshot('21-estimated-receipt');
+    } finally {
+      await runCommand(page, 'LLM Spaces: Connect to Service…');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Built-in local service' }).click();
+      await hosted.close();
+    }
   });
 });

@@ -7,6 +7,8 @@ import { money } from '../values';
 /** A column as the comparison keeps it (and VS Code keeps it across reloads). */
 export interface Column {
   model: string;
+  /** The Space's benchmark model when the column ran: the service counted its saving against that one. */
+  benchmark?: string | null;
   text: string;
   reply: ReplyInfo | null;
   error: string | null;
@@ -20,9 +22,9 @@ export function figuresLine(r: ReplyInfo): string {
   return parts.join(' · ');
 }
 
-/** The saving against the Space's benchmark model, in words. */
-export function savingLine(r: ReplyInfo, benchmark: string | null): string {
-  if (!benchmark) return t('The Space has no benchmark model to count savings against.');
+/** The saving against the Space's benchmark model, in words; null without one (the Space's line says so once). */
+export function savingLine(r: ReplyInfo, benchmark: string | null): string | null {
+  if (!benchmark) return null;
   if (r.namespace === benchmark) return t('This is the benchmark model.');
   const saved = r.savings.total_tokens;
   if (saved > 0) return t('Saves {0} against {1}', money(saved), benchmark);
