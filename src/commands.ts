@@ -7,6 +7,7 @@ import * as prompts from './commands/promptCommands';
 import * as spaces from './commands/spaceCommands';
 import type { Services } from './services';
 import { openWalkthrough } from './walkthrough';
+import { showDeprecatedModelIds } from './workspace/modelIds';
 
 type Handler = (s: Services, ...args: never[]) => unknown;
 
@@ -51,6 +52,7 @@ export const COMMANDS = {
   'llmSpaces.openModelInPlayground': [models.openModelInPlayground, 'Opening the model in the playground'],
   'llmSpaces.showModelsAsList': [models.showModelsAsList, 'Showing the models as one list'],
   'llmSpaces.groupModelsByProvider': [models.groupModelsByProvider, 'Grouping the models by provider'],
+  'llmSpaces.showDeprecatedModelIds': [(s: Services) => showDeprecatedModelIds(s.modelIds), 'Listing the deprecated model ids'],
 } satisfies Record<string, [Handler, string]>;
 
 export type CommandId = keyof typeof COMMANDS;

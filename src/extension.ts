@@ -24,6 +24,8 @@ import { ModelsTree } from './views/modelsTree';
 import { PromptsTree } from './views/promptsTree';
 import { SpacesTree } from './views/spacesTree';
 import { WebviewPanels } from './webviews/webviewPanels';
+import { CatalogueCache } from './workspace/catalogueCache';
+import { WorkspaceModelIds } from './workspace/modelIds';
 import { reachedMilestone } from './walkthrough';
 
 export type ExtensionApi = Services;
@@ -53,6 +55,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     },
     usage: new UsageStatus(connection, organization),
     webviews: new WebviewPanels(context.extensionUri, { connection, logger, errors, spaces, catalogue, organization, reachedMilestone }),
+    modelIds: new WorkspaceModelIds(connection, catalogue, new CatalogueCache(context.globalStorageUri)),
   };
   const current = new CurrentSpace(context.globalState);
   const chat = new SpacesChatProvider({ connection, spaces, catalogue, organization, logger, keys: new SpaceKeys(connection), current });
@@ -71,6 +74,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     services.views.models,
     services.usage,
     services.webviews,
+    services.modelIds,
     auth,
     chat,
     current,

@@ -13,6 +13,7 @@ import type { ModelsTree } from './views/modelsTree';
 import type { PromptsTree } from './views/promptsTree';
 import type { SpacesTree } from './views/spacesTree';
 import type { WebviewPanels } from './webviews/webviewPanels';
+import type { WorkspaceModelIds } from './workspace/modelIds';
 
 export interface Services {
   connection: Connection;
@@ -28,4 +29,6 @@ export interface Services {
   views: { spaces: SpacesTree; prompts: PromptsTree; models: ModelsTree };
   usage: UsageStatus;
   webviews: WebviewPanels;
+  /** Model ids in the workspace's files: hovers, diagnostics, quick fixes and their count. */
+  modelIds: WorkspaceModelIds;
 }

@@ -15,6 +15,9 @@ export class CatalogueStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when the catalogue was dropped or replaced, or the filter changed. */
   readonly onDidChange = this.changed.event;
+  private readonly read = new vscode.EventEmitter<readonly ModelRecord[]>();
+  /** Fires with the catalogue each time it was read from the service (or replaced). */
+  readonly onDidRead = this.read.event;
   private readonly subscription: vscode.Disposable;
 
   constructor(
@@ -27,7 +30,12 @@ export class CatalogueStore implements vscode.Disposable {
 
   /** The whole catalogue. */
   models(): Promise<ModelRecord[]> {
-    const loading = (this.loaded ??= this.connection.call((c) => c.listModels()));
+    if (!this.loaded) {
+      const reading = this.connection.call((c) => c.listModels());
+      this.loaded = reading;
+      reading.then((models) => this.loaded === reading && this.read.fire(models), () => undefined);
+    }
+    const loading = this.loaded;
     loading.then(
       (models) => models.some((m) => !m.is_test_model && m.answers_here !== false) && reachedMilestone('realModels'),
       () => this.loaded === loading && (this.loaded = undefined),
@@ -60,6 +68,7 @@ export class CatalogueStore implements vscode.Disposable {
   setModels(models: ModelRecord[]): void {
     this.loaded = Promise.resolve(models);
     this.changed.fire();
+    this.read.fire(models);
   }
 
   setFilter(change: Partial<ModelFilter>): void {
@@ -71,6 +80,7 @@ export class CatalogueStore implements vscode.Disposable {
   dispose(): void {
     this.subscription.dispose();
     this.changed.dispose();
+    this.read.dispose();
   }
 }
 

@@ -31,6 +31,20 @@ const dollars = (text: string) => Number(/\$(-?[\d.]+)/.exec(text)?.[1] ?? NaN);
 /** The header of a view of the side bar, by its title (clicking it folds or unfolds the view). */
 const paneHeader = (page: Page, title: string) => page.locator(`.pane-header[aria-label^="${title}"]`).first();
 
+/** Shows the LLM Spaces side bar (its activity bar icon hides it when it is showing already). */
+async function showSideBar(page: Page): Promise<void> {
+  if (!(await paneHeader(page, 'Spaces').isVisible())) await page.locator('.activitybar .action-item a[aria-label^="LLM Spaces"]').click();
+  await paneHeader(page, 'Spaces').waitFor();
+}
+
+/** Folds or unfolds a view of the side bar, and waits until it is so. */
+async function setFolded(page: Page, title: string, folded: boolean): Promise<void> {
+  const header = paneHeader(page, title);
+  const wanted = folded ? 'false' : 'true';
+  if ((await header.getAttribute('aria-expanded')) !== wanted) await header.click();
+  await page.locator(`.pane-header[aria-label^="${title}"][aria-expanded="${wanted}"]`).first().waitFor();
+}
+
 /** Picks an option of a vscode-elements select as a user does: open it, click the option. */
 async function choose(select: Locator, label: string | RegExp): Promise<void> {
   await select.click();
@@ -376,7 +390,7 @@ describe('LLM Spaces webviews (playwright)', function () {
   it('compares three models side by side from the Models view, then promotes one in each of the four ways, each checked on the service', async () => {
     const { page } = wb;
     await closeAllEditors(page);
-    await page.locator('.activitybar .action-item a[aria-label^="LLM Spaces"]').click();
+    await showSideBar(page);
     await rowsOf(page, 'Spaces').filter({ hasText: 'My first Space' }).first().waitFor({ timeout: 60_000 });
     const client = await wb.service();
     // A third model that answers: an Ollama found on this computer.
@@ -388,7 +402,7 @@ describe('LLM Spaces webviews (playwright)', function () {
       await page.locator('.notifications-center .notification-list-item', { hasText: 'Found Ollama (port 11434)' }).first().waitFor({ timeout: 30_000 });
       await runCommand(page, 'Notifications: Clear All Notifications');
       // Room for the Models view: the other two views folded (unfolded again at the end).
-      for (const view of ['Spaces', 'Prompts']) if ((await paneHeader(page, view).getAttribute('aria-expanded')) === 'true') await paneHeader(page, view).click();
+      for (const view of ['Spaces', 'Prompts']) await setFolded(page, view, true);
       for (const provider of ['test', 'local']) {
         const row = fullRowsOf(page, 'Models').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${provider}$`) }) }).first();
         if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
@@ -493,14 +507,15 @@ describe('LLM Spaces webviews (playwright)', function () {
     } finally {
       await ollama.close();
       await page.keyboard.press('Escape');
-      for (const view of ['Spaces', 'Prompts']) if ((await paneHeader(page, view).getAttribute('aria-expanded')) === 'false') await paneHeader(page, view).click({ timeout: 5000 }).catch(() => undefined);
+      for (const view of ['Spaces', 'Prompts']) await setFolded(page, view, false).catch(() => undefined);
     }
   });
 
   it('asks before a send past the soft spending limit of a hosted service, and shows its estimated receipt', async () => {
     const { page } = wb;
     await closeAllEditors(page);
-    await page.locator('.activitybar .action-item a[aria-label^="LLM Spaces"]').click();
+    await showSideBar(page);
+    await setFolded(page, 'Spaces', false);
     await rowsOf(page, 'Spaces').filter({ hasText: 'My first Space' }).first().waitFor({ timeout: 60_000 });
     const client = await wb.service();
     // The hosted service as it answers, with an organization at its soft spending limit.
