@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import * as connection from './commands/connectionCommands';
 import * as models from './commands/modelCommands';
 import * as panels from './commands/playgroundCommands';
+import * as promptFiles from './commands/promptFileCommands';
 import * as prompts from './commands/promptCommands';
 import * as spaces from './commands/spaceCommands';
 import type { Services } from './services';
@@ -52,6 +53,11 @@ export const COMMANDS = {
   'llmSpaces.openModelInPlayground': [models.openModelInPlayground, 'Opening the model in the playground'],
   'llmSpaces.showModelsAsList': [models.showModelsAsList, 'Showing the models as one list'],
   'llmSpaces.groupModelsByProvider': [models.groupModelsByProvider, 'Grouping the models by provider'],
+  'llmSpaces.exportPrompt': [promptFiles.exportPrompt, 'Exporting the prompt'],
+  'llmSpaces.importPromptFile': [promptFiles.importPromptFile, 'Importing the prompt file'],
+  'llmSpaces.comparePromptWithService': [promptFiles.comparePromptWithService, 'Comparing the prompt file with the service'],
+  'llmSpaces.pushPromptFile': [promptFiles.pushPromptFile, 'Pushing the prompt file'],
+  'llmSpaces.pullPromptFile': [promptFiles.pullPromptFile, 'Pulling the prompt file'],
   'llmSpaces.showDeprecatedModelIds': [(s: Services) => showDeprecatedModelIds(s.modelIds), 'Listing the deprecated model ids'],
 } satisfies Record<string, [Handler, string]>;
 

@@ -26,6 +26,7 @@ import { SpacesTree } from './views/spacesTree';
 import { WebviewPanels } from './webviews/webviewPanels';
 import { CatalogueCache } from './workspace/catalogueCache';
 import { WorkspaceModelIds } from './workspace/modelIds';
+import { PromptFiles } from './workspace/promptSync';
 import { reachedMilestone } from './walkthrough';
 
 export type ExtensionApi = Services;
@@ -56,6 +57,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     usage: new UsageStatus(connection, organization),
     webviews: new WebviewPanels(context.extensionUri, { connection, logger, errors, spaces, catalogue, organization, reachedMilestone }),
     modelIds: new WorkspaceModelIds(connection, catalogue, new CatalogueCache(context.globalStorageUri)),
+    promptFiles: new PromptFiles(connection, promptStore),
   };
   const current = new CurrentSpace(context.globalState);
   const chat = new SpacesChatProvider({ connection, spaces, catalogue, organization, logger, keys: new SpaceKeys(connection), current });
@@ -75,6 +77,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     services.usage,
     services.webviews,
     services.modelIds,
+    services.promptFiles,
     auth,
     chat,
     current,

@@ -14,6 +14,7 @@ import type { PromptsTree } from './views/promptsTree';
 import type { SpacesTree } from './views/spacesTree';
 import type { WebviewPanels } from './webviews/webviewPanels';
 import type { WorkspaceModelIds } from './workspace/modelIds';
+import type { PromptFiles } from './workspace/promptSync';
 
 export interface Services {
   connection: Connection;
@@ -31,4 +32,6 @@ export interface Services {
   webviews: WebviewPanels;
   /** Model ids in the workspace's files: hovers, diagnostics, quick fixes and their count. */
   modelIds: WorkspaceModelIds;
+  /** Saved prompts as prompt files in the workspace, with the lock file. */
+  promptFiles: PromptFiles;
 }
