@@ -8,8 +8,8 @@ import type { CatalogueStore } from '../stores/catalogueStore';
 import type { OrganizationStore } from '../stores/organizationStore';
 import type { SpacesStore } from '../stores/spacesStore';
 import { CompareCalls, type ChatDraft, type CompareEvent, type CompareResults, type CompareStart, type Handlers, type ReplyInfo } from '../shared/protocol';
-import { modelBrief, activeModels } from './playgroundData';
-import { modelQuickPick } from './modelQuickPick';
+import { modelBrief } from './playgroundData';
+import { chatModelChoices, modelQuickPick } from './modelQuickPick';
 import { PanelHost } from './panelHost';
 import { compareSpace, planPromotion, type Plan } from './promotion';
 import { compareReport, type ReportColumn } from './compareReport';
@@ -116,12 +116,7 @@ export class ComparePanel extends PanelHost {
         this.running.get(callId)?.abort();
         return null;
       },
-      pickModel: async ({ appId, current }) => {
-        const [models, view] = await Promise.all([this.s.catalogue.models(), appId ? this.s.spaces.detail(appId).catch(() => undefined) : undefined]);
-        const active = new Set(view ? activeModels(view) : []);
-        const choices = models.filter((m) => m.is_chat && !current.includes(m.namespace)).map((m) => ({ ...modelBrief(m), active: active.has(m.namespace) }));
-        return (await modelQuickPick(choices, '', false)) || null;
-      },
+      pickModel: async ({ appId, current }) => (await modelQuickPick(await chatModelChoices(this.s, appId, current), '', false)) || null,
       propose: async ({ appId, ...ask }) => {
         const { plan, base } = await this.planFor(appId, ask);
         const id = this.nextProposal++;

@@ -1,7 +1,10 @@
 // The quick pick behind the playground's "Choose…" button (the ranking and descriptions are in
 // modelPicker.ts, tested without VS Code).
 import * as vscode from 'vscode';
+import type { CatalogueStore } from '../stores/catalogueStore';
+import type { SpacesStore } from '../stores/spacesStore';
 import { describeModel, rankModels, type PickerModel } from './modelPicker';
+import { activeModels, modelBrief } from './playgroundData';
 
 const t = vscode.l10n.t;
 
@@ -36,4 +39,11 @@ export function modelQuickPick(models: PickerModel[], current: string, routing =
     });
     pick.show();
   });
+}
+
+/** The catalogue's chat models for the pick, each marked active or not in the Space (if one is chosen), less those `leftOut`. */
+export async function chatModelChoices(s: { catalogue: CatalogueStore; spaces: SpacesStore }, appId: string | null, leftOut: readonly string[] = []): Promise<PickerModel[]> {
+  const [models, view] = await Promise.all([s.catalogue.models(), appId ? s.spaces.detail(appId).catch(() => undefined) : undefined]);
+  const active = new Set(view ? activeModels(view) : []);
+  return models.filter((m) => m.is_chat && !leftOut.includes(m.namespace)).map((m) => ({ ...modelBrief(m), active: active.has(m.namespace) }));
 }

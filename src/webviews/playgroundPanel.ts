@@ -16,8 +16,8 @@ import { money } from '../shared/money';
 import { ChatDraft, PlaygroundCalls, rulesOf, type CompareStart, type Handlers, type PlaygroundEvent, type PlaygroundResults, type ReplyInfo } from '../shared/protocol';
 import { readAttachments } from './attachments';
 import { applyCode } from './codeActions';
-import { modelQuickPick as pickModel } from './modelQuickPick';
-import { activeModels, modelBrief, spaceBrief, turnsOf } from './playgroundData';
+import { chatModelChoices, modelQuickPick as pickModel } from './modelQuickPick';
+import { modelBrief, spaceBrief, turnsOf } from './playgroundData';
 import { streamReply } from './replyStream';
 import { WebviewChannel, type ChannelDeps } from './webviewChannel';
 import { PanelHost } from './panelHost';
@@ -214,12 +214,7 @@ export class PlaygroundPanel extends PanelHost {
         await applyCode(action, code, this.lastEditor());
         return null;
       },
-      pickModel: async ({ appId, current }) => {
-        const [models, view] = await Promise.all([this.s.catalogue.models(), appId ? this.s.spaces.detail(appId).catch(() => undefined) : undefined]);
-        const active = new Set(view ? activeModels(view) : []);
-        const chosen = await pickModel(models.filter((m) => m.is_chat).map((m) => ({ ...modelBrief(m), active: active.has(m.namespace) })), current);
-        return chosen ?? null;
-      },
+      pickModel: async ({ appId, current }) => (await pickModel(await chatModelChoices(this.s, appId), current)) ?? null,
       compare: async (start) => {
         this.s.compare(start);
         return null;

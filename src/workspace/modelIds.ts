@@ -15,7 +15,8 @@ import { ModelIndex, type FoundId } from './modelIndex';
 const t = vscode.l10n.t;
 
 export const DIAGNOSTIC_SOURCE = 'LLM Spaces';
-export const CODES = { retired: 'deprecated-model', soon: 'retiring-model', unknown: 'unknown-model' } as const;
+/** Shown by VS Code after the source ("LLM Spaces(retired model)"), so written as words. */
+export const CODES = { retired: 'retired model', soon: 'model to be retired', unknown: 'unknown model' } as const;
 
 /** What the bounded scan reads: files where model ids are written, outside dependencies and build output. */
 const INCLUDE = '**/{*.env,.env,.env.*,*.json,*.jsonc,*.yaml,*.yml,*.toml,*.ini,*.cfg,*.conf,*.py,*.js,*.mjs,*.cjs,*.ts,*.mts,*.cts,*.jsx,*.tsx,*.go,*.rs,*.java,*.kt,*.rb,*.php,*.cs,*.sh,*.md,*.prompt.md,*.txt,Dockerfile}';
@@ -48,7 +49,7 @@ export class WorkspaceModelIds implements vscode.HoverProvider, vscode.CodeActio
 
   constructor(
     private readonly connection: Connection,
-    catalogue: CatalogueStore,
+    private readonly catalogue: CatalogueStore,
     private readonly cache: CatalogueCache,
   ) {
     this.status.name = t('Deprecated model ids');
@@ -73,10 +74,15 @@ export class WorkspaceModelIds implements vscode.HoverProvider, vscode.CodeActio
     return this.connection.mode === 'local' ? 'local' : (this.connection.url ?? 'remote');
   }
 
-  /** The saved copy, until the service gives the catalogue. */
+  /**
+   * The saved copy, until the service gives the catalogue. With no copy (the first run) or a stale one,
+   * the catalogue is asked for now; otherwise whenever a view or the playground reads it, so that a
+   * window that does not use LLM Spaces does not start the built-in service for this.
+   */
   private async fromCache(): Promise<void> {
     const saved = await this.cache.read(this.serviceKey());
     if (saved && !this.source?.live) this.use(saved.models, { live: false, savedAt: saved.savedAt });
+    if (!saved || Date.now() - saved.savedAt > STALE_AFTER_MS) await this.catalogue.models().catch(() => undefined);
   }
 
   private use(models: ModelRecord[], source: { live: boolean; savedAt: number }): void {

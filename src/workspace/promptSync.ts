@@ -149,7 +149,7 @@ export class PromptFiles implements vscode.CodeLensProvider, vscode.FileDecorati
     if (status && declined && reason) {
       const d = new vscode.Diagnostic(new vscode.Range(0, 0, 0, 3), t('Declined in review: {0}', reason), vscode.DiagnosticSeverity.Warning);
       d.source = 'LLM Spaces';
-      d.code = 'prompt-declined';
+      d.code = 'declined in review';
       this.diagnostics.set(uri, [d]);
     } else {
       this.diagnostics.delete(uri);

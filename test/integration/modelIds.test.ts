@@ -103,7 +103,7 @@ describe('model ids in the workspace', () => {
     const offline = new CatalogueCache(vscode.Uri.file(path.join(os.tmpdir(), `llm-spaces-cache-${process.pid}`)));
     await offline.write('local', saved.models, Date.now() - 10 * 24 * 3600 * 1000);
     const noService = { mode: 'local', url: undefined } as unknown as Connection;
-    const neverRead = { onDidRead: () => ({ dispose: () => undefined }) } as unknown as CatalogueStore;
+    const neverRead = { onDidRead: () => ({ dispose: () => undefined }), models: () => Promise.reject(new Error('Nothing answers.')) } as unknown as CatalogueStore;
     const ids = new WorkspaceModelIds(noService, neverRead, offline);
     try {
       await ids.ready;

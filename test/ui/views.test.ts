@@ -97,6 +97,37 @@ describe('LLM Spaces in the workbench (playwright)', function () {
     await wb.screenshot('02-space-expanded');
   });
 
+  it('hovers a model id in a configuration file, marks the retired one, and replaces it with a successor from the quick fix', async () => {
+    const { page } = wb;
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget input').fill('models.yaml');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'models.yaml' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    const line = (text: string) => page.locator('.editor-instance .view-lines .view-line', { hasText: text }).first();
+    await line('anthropic/claude-2.1').waitFor();
+    // The retired id and the one to be retired, counted in the status bar.
+    await page.locator('.statusbar-item[id$="llmSpaces.deprecatedModels"]', { hasText: '2 deprecated model ids' }).waitFor({ timeout: 30_000 });
+    await line('anthropic/claude-2.1').locator('span', { hasText: 'claude' }).last().hover();
+    const hover = page.locator('.monaco-hover:visible', { hasText: 'anthropic/claude-2.1' }).first();
+    await hover.waitFor({ timeout: 20_000 });
+    const card = await hover.innerText();
+    assert.match(card, /\$8\.00 in \/ \$24\.00 out per M tokens/);
+    assert.match(card, /context window 200,000 tokens/);
+    assert.match(card, /anthropic\/claude-2\.1 was deprecated on 2025-07-21 and is no longer served/, 'the diagnostic in the same hover');
+    await wb.screenshot('03a-model-id-hover');
+    await page.mouse.move(0, 0);
+    await line('anthropic/claude-2.1').locator('span', { hasText: 'claude' }).last().click();
+    await page.keyboard.press('Control+.');
+    const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Replace with anthropic/claude-3-5-haiku' }).first();
+    await fix.waitFor({ timeout: 20_000 });
+    await wb.screenshot('03b-model-id-quick-fix');
+    await fix.click();
+    await line('fallback: anthropic/claude-3-5-haiku').waitFor();
+    await page.locator('.statusbar-item[id$="llmSpaces.deprecatedModels"]', { hasText: '1 deprecated model id' }).waitFor();
+    await runCommand(page, 'File: Revert File');
+    await runCommand(page, 'View: Close All Editors');
+  });
+
   it('opens a saved prompt in the editor, and saving it updates the service', async () => {
     const { page } = wb;
     const client = await wb.service();
