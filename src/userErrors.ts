@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { ApiError, RateLimitError, ValidationError } from './api/errors';
 import { NotSignedInError } from './connection/connection';
 import type { Logger } from './logger';
+import { isDeclined } from './shared/declined';
 
 export type ErrorAction = 'Sign In' | 'Connect…' | 'Retry' | 'Show Log';
 
@@ -13,6 +14,7 @@ export interface UserError {
 }
 
 export function describeError(error: unknown, what: string): UserError {
+  if (isDeclined(error)) return { message: error.message, actions: [] };
   if (error instanceof NotSignedInError) return { message: vscode.l10n.t('{0}: sign in to {1} first.', what, error.url), actions: ['Sign In', 'Connect…'] };
   if (!(error instanceof ApiError)) return { message: vscode.l10n.t('{0} failed: {1}', what, error instanceof Error ? error.message : String(error)), actions: ['Show Log'] };
   switch (error.kind) {

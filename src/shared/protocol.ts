@@ -179,6 +179,8 @@ const Namespace = z.string().trim().min(1, 'choose a model').max(300);
 export const CompareCalls = {
   context: z.object({}),
   space: z.object({ appId: Id }),
+  /** Before a comparison: the spending limits, for all its requests together (asks, or refuses in words). */
+  guard: z.object({ bodies: z.array(ChatDraft.extend({ model: Namespace })).min(1).max(4) }),
   /** One column's request: the same prompt, sent to one model (streamed as `delta` events). */
   run: z.object({ body: ChatDraft.extend({ model: Namespace }) }),
   stop: z.object({ callId: z.int().min(0) }),
@@ -224,6 +226,7 @@ export interface Proposal {
 export interface CompareResults {
   context: { spaces: PlaygroundContext['spaces']; models: ModelBrief[]; start: CompareStart | null };
   space: CompareSpace;
+  guard: null;
   run: ReplyInfo;
   stop: null;
   pickModel: string | null;

@@ -153,13 +153,17 @@ async function compare(): Promise<void> {
   say('');
   hideProposal();
   const appId = state.appId!;
+  const bodies = state.models.map((model) => ({ app_id: appId, prompt: state.prompt, model, max_tokens: checked.maxTokens }));
+  // The spending limits, for the whole comparison at once: asked (or refused) before anything is sent.
+  running(true);
+  const allowed = await call('guard', { bodies });
+  if (allowed === undefined) return running(false);
   state.columns = state.models.map((model) => ({ model, benchmark: space?.benchmark ?? null, text: '', reply: null, error: null }));
   state.callIds = [];
   showColumns();
-  running(true);
   await Promise.all(
     state.columns.map(async (column, i) => {
-      const body = { app_id: appId, prompt: state.prompt, model: column.model, max_tokens: checked.maxTokens };
+      const body = bodies[i]!;
       let callId = -1;
       try {
         column.reply = await channel.call('run', { body }, (id) => {

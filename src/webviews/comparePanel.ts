@@ -12,6 +12,7 @@ import { modelBrief } from './playgroundData';
 import { chatModelChoices, modelQuickPick } from './modelQuickPick';
 import { PanelHost } from './panelHost';
 import { compareSpace, planPromotion, type Plan } from './promotion';
+import { BudgetGuard } from './budgetGuard';
 import { compareReport, type ReportColumn } from './compareReport';
 import { streamReply } from './replyStream';
 import { saveSpace } from './spaceSave';
@@ -50,6 +51,8 @@ export class ComparePanel extends PanelHost {
   private readonly runs = new Map<number, Run>();
   private readonly proposals = new Map<number, Plan & { spaceId: string; base: string | null }>();
   private nextProposal = 0;
+  /** The spending limits, checked before each comparison. */
+  readonly guard: BudgetGuard;
 
   constructor(
     panel: vscode.WebviewPanel,
@@ -58,13 +61,18 @@ export class ComparePanel extends PanelHost {
     private start: CompareStart | null,
   ) {
     super(panel, extensionUri);
+    this.guard = new BudgetGuard(s);
     this.channel = new WebviewChannel(panel.webview, CompareCalls, this.handlers(), s, t('Compare Models'));
     panel.webview.html = webviewHtml(panel.webview, extensionUri, { script: 'compare', styles: ['markdown', 'compare'], title: t('Compare Models') });
     this.disposables.push(
       this.channel,
       panel.onDidDispose(() => this.dispose()),
       { dispose: () => this.running.forEach((abort) => abort.abort()) },
-      s.connection.onDidChangeState((state) => state.kind === 'ready' && void this.channel.post({ type: 'connected' })),
+      s.connection.onDidChangeState((state) => {
+        if (state.kind !== 'ready') return;
+        this.guard.reconnected();
+        void this.channel.post({ type: 'connected' });
+      }),
     );
   }
 
@@ -90,6 +98,10 @@ export class ComparePanel extends PanelHost {
         return { spaces: spaces.map((space) => ({ id: space.id, name: space.name ?? space.id })), models: models.filter((m) => m.is_chat).map(modelBrief), start };
       },
       space: async ({ appId }) => compareSpace(await this.s.spaces.detail(appId, true), await this.s.catalogue.models()),
+      guard: async ({ bodies }) => {
+        await this.guard.check(bodies);
+        return null;
+      },
       run: async ({ body }, callId) => {
         const abort = new AbortController();
         const view = await this.s.spaces.detail(body.app_id).catch(() => undefined);

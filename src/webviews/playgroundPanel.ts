@@ -3,18 +3,16 @@
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { LlmSpacesClient } from '../api/client';
-import type { CostBand } from '../api/schemas';
 import type { Connection } from '../connection/connection';
 import type { CatalogueStore } from '../stores/catalogueStore';
 import type { OrganizationStore } from '../stores/organizationStore';
 import type { SpacesStore } from '../stores/spacesStore';
 import { isMissingEndpoint } from '../api/errors';
-import { budgetVerdict } from '../shared/budget';
 import type { ReceiptView } from '../shared/receipt';
-import { estimatedBand, estimatedReceipt } from '../shared/clientEstimates';
-import { money } from '../shared/money';
+import { estimatedReceipt } from '../shared/clientEstimates';
 import { ChatDraft, PlaygroundCalls, rulesOf, type CompareStart, type Handlers, type PlaygroundEvent, type PlaygroundResults, type ReplyInfo } from '../shared/protocol';
 import { readAttachments } from './attachments';
+import { BudgetGuard } from './budgetGuard';
 import { applyCode } from './codeActions';
 import { chatModelChoices, modelQuickPick as pickModel } from './modelQuickPick';
 import { modelBrief, spaceBrief, turnsOf } from './playgroundData';
@@ -51,6 +49,7 @@ export class PlaygroundPanel extends PanelHost {
     private readonly lastEditor: () => vscode.TextEditor | undefined,
   ) {
     super(panel, extensionUri);
+    this.guard = new BudgetGuard(s);
     this.channel = new WebviewChannel(panel.webview, PlaygroundCalls, this.handlers(), s, t('Playground'));
     panel.webview.html = webviewHtml(panel.webview, extensionUri, { script: 'playground', styles: ['markdown', 'playground'], title: t('Playground') });
     this.disposables.push(
@@ -59,7 +58,7 @@ export class PlaygroundPanel extends PanelHost {
       { dispose: () => this.running.forEach((abort) => abort.abort()) },
       s.connection.onDidChangeState((state) => {
         if (state.kind !== 'ready') return;
-        this.noRoutePreview = false;
+        this.guard.reconnected();
         void this.channel.post({ type: 'connected' });
       }),
     );
@@ -80,51 +79,12 @@ export class PlaygroundPanel extends PanelHost {
     this.panel.reveal(undefined, false);
   }
 
-  /** The service answered that it has no route preview (the hosted one): the cost band is not asked for. */
-  private noRoutePreview = false;
+  /** The spending limits, checked before each send. */
+  readonly guard: BudgetGuard;
 
-  /** Asks before a send that would pass the organization's soft spending limit; replaceable in tests. */
-  askBudget: (message: string) => Thenable<boolean> = async (message) => {
-    const send = t('Send Anyway');
-    return (await vscode.window.showWarningMessage(message, { modal: true }, send)) === send;
-  };
-
-  /**
-   * The cost band of the request as it would be sent: the service's, or (a service without the route
-   * preview, the hosted one) the extension's estimate from the Space's models and prices; null when
-   * neither can tell.
-   */
-  private async costBand(body: ChatDraft): Promise<(CostBand & { estimated?: boolean }) | null> {
-    if (!this.noRoutePreview) {
-      const question = { prompt: body.prompt, max_tokens: body.max_tokens, model: body.model, conversation_id: body.conversation_id, parent_request_id: body.parent_request_id };
-      const preview = await this.s.connection.call((c) => c.previewRoute(body.app_id, question)).catch((error: unknown) => {
-        // Asked once of a service without the endpoint; asked again after it reconnects.
-        if (isMissingEndpoint(error)) this.noRoutePreview = true;
-        return null;
-      });
-      if (!this.noRoutePreview) return preview?.band ?? null;
-    }
-    const [view, catalogue] = await Promise.all([this.s.spaces.detail(body.app_id), this.s.catalogue.models()]);
-    return estimatedBand({ view, catalogue, model: body.model || null, prompt: body.prompt, maxTokens: body.max_tokens ?? null });
-  }
-
-  /**
-   * The organization's spending limits, with the request's expected cost: past the hard limit it is
-   * refused, past the soft one the user is asked first. Both name the limit and what is spent.
-   */
-  private async guardBudget(body: ChatDraft): Promise<void> {
-    const org = this.s.organization.organization ?? (await this.s.organization.refresh().catch(() => undefined));
-    // No limit, nothing to guard: the send is not held up by a preview of its cost.
-    if (!org?.spending_limit_soft && !org?.spending_limit_hard) return;
-    const band = await this.costBand(body);
-    const verdict = budgetVerdict(org, band?.expected ?? 0);
-    if (verdict.kind === 'go') return;
-    const cost = band ? money(band.expected) : t('an unknown amount');
-    if (verdict.kind === 'refuse') {
-      throw new Error(t("Not sent: this request (about {0}) would pass the organization's hard spending limit of {1}, with {2} spent this cycle. Raise the limit on the service, or wait for the next billing cycle.", cost, money(verdict.limit), money(verdict.spent)));
-    }
-    const go = await this.askBudget(t("This request (about {0}) would pass the organization's soft spending limit of {1}, with {2} spent this cycle. Send it anyway?", cost, money(verdict.limit), money(verdict.spent)));
-    if (!go) throw new Error(t('Not sent: it would pass the soft spending limit.'));
+  /** Asks before a send that would pass the soft spending limit; replaceable in tests. */
+  set askBudget(ask: (message: string) => Thenable<boolean>) {
+    this.guard.ask = ask;
   }
 
   private async estimateReceipt(body: ChatDraft, reply: ReplyInfo): Promise<ReceiptView> {
@@ -155,9 +115,9 @@ export class PlaygroundPanel extends PanelHost {
           conversations: (conversations ?? []).filter((c) => !c.deleted_on).map((c) => ({ id: c.id, name: c.name })),
         });
       },
-      costBand: ({ body }) => this.costBand(body),
+      costBand: ({ body }) => this.guard.costBand(body),
       send: async ({ body }, callId) => {
-        await this.guardBudget(body);
+        await this.guard.check([body]);
         const abort = new AbortController();
         this.running.set(callId, abort);
         try {

@@ -93,6 +93,27 @@ describe('compare models', () => {
     assert.equal(whole!.result.finishReason, 'stop');
   });
 
+  it('checks the spending limits once for the whole comparison, asking before all its requests together pass the soft limit', async () => {
+    const api = await extension();
+    const org = (await api.organization.refresh())!;
+    const zero = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+    api.organization.recordReply({ usage: zero, costs: { ...zero, total_tokens: org.spending_limit_soft! - 1e-9 - org.total_tokens_cost }, savings: zero });
+    try {
+      const asked: string[] = [];
+      panel.guard.ask = async (message) => (asked.push(message), false);
+      const bodies = ['test/echo', 'test/lorem', 'test/echo'].map((model) => ({ app_id: appId, prompt: 'Within the budget, all three?', model }));
+      const refused = await callWebview(panel.channel, 'guard', { bodies });
+      assert.equal(refused.ok, false);
+      assert.match(refused.error!.message, /^Not sent: it would pass the soft spending limit\.$/);
+      assert.equal(asked.length, 1, 'asked once, not once per column');
+      assert.match(asked[0]!, /^Sending these 3 requests \(about \$[\d.]+ together\) would pass the organization's soft spending limit of \$20\.00/);
+      panel.guard.ask = async () => true;
+      assert.equal((await callWebview(panel.channel, 'guard', { bodies })).ok, true);
+    } finally {
+      await api.organization.refresh();
+    }
+  });
+
   it('makes a model the benchmark after showing the change, and saves it on the service', async () => {
     const client = await serviceClient(await extension());
     const before = (await client.getSpace(appId)).main.app.benchmark_model_id;

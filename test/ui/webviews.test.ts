@@ -544,7 +544,7 @@ describe('LLM Spaces webviews (playwright)', function () {
       const dialog = page.locator('.monaco-dialog-box');
       await dialog.waitFor({ timeout: 20_000 });
       const asked = await dialog.innerText();
-      assert.match(asked, /This request \(about \$0\.0000\d+\) would pass the organization's soft spending limit of \$5\.00, with \$5\.00 spent this cycle/);
+      assert.match(asked, /Sending this request \(about \$0\.0000\d+\) would pass the organization's soft spending limit of \$5\.00, with \$5\.00 spent this cycle/);
       await wb.screenshot('20-budget-guard');
       const requests = (await client.getOrganization()).num_requests;
       await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
