@@ -3,6 +3,7 @@
 // position, only active model, weights), shown as a diff first and saved as the settings editor saves;
 // and the comparison written as a markdown report in the workspace.
 import * as vscode from 'vscode';
+import { ApiError } from '../api/errors';
 import type { Connection } from '../connection/connection';
 import type { CatalogueStore } from '../stores/catalogueStore';
 import type { OrganizationStore } from '../stores/organizationStore';
@@ -10,11 +11,9 @@ import type { SpacesStore } from '../stores/spacesStore';
 import { CompareCalls, type ChatDraft, type CompareEvent, type CompareResults, type CompareStart, type Handlers, type ReplyInfo } from '../shared/protocol';
 import { modelBrief } from './playgroundData';
 import { chatModelChoices, modelQuickPick } from './modelQuickPick';
-import { PanelHost } from './panelHost';
+import { StreamingPanel } from './streamingPanel';
 import { compareSpace, planPromotion, type Plan } from './promotion';
-import { BudgetGuard } from './budgetGuard';
 import { compareReport, type ReportColumn } from './compareReport';
-import { streamReply } from './replyStream';
 import { saveSpace } from './spaceSave';
 import { WebviewChannel, type ChannelDeps } from './webviewChannel';
 import { webviewHtml } from './webviewShell';
@@ -45,14 +44,11 @@ interface Run {
 /** Runs kept for a report: the last few comparisons. */
 const KEPT_RUNS = 40;
 
-export class ComparePanel extends PanelHost {
+export class ComparePanel extends StreamingPanel {
   readonly channel: WebviewChannel<CompareCallsT, CompareResults, CompareEvent>;
-  private readonly running = new Map<number, AbortController>();
   private readonly runs = new Map<number, Run>();
   private readonly proposals = new Map<number, Plan & { spaceId: string; base: string | null }>();
   private nextProposal = 0;
-  /** The spending limits, checked before each comparison. */
-  readonly guard: BudgetGuard;
 
   constructor(
     panel: vscode.WebviewPanel,
@@ -60,20 +56,14 @@ export class ComparePanel extends PanelHost {
     extensionUri: vscode.Uri,
     private start: CompareStart | null,
   ) {
-    super(panel, extensionUri);
-    this.guard = new BudgetGuard(s);
+    super(panel, extensionUri, s);
     this.channel = new WebviewChannel(panel.webview, CompareCalls, this.handlers(), s, t('Compare Models'));
     panel.webview.html = webviewHtml(panel.webview, extensionUri, { script: 'compare', styles: ['markdown', 'compare'], title: t('Compare Models') });
-    this.disposables.push(
-      this.channel,
-      panel.onDidDispose(() => this.dispose()),
-      { dispose: () => this.running.forEach((abort) => abort.abort()) },
-      s.connection.onDidChangeState((state) => {
-        if (state.kind !== 'ready') return;
-        this.guard.reconnected();
-        void this.channel.post({ type: 'connected' });
-      }),
-    );
+    this.disposables.push(this.channel, panel.onDidDispose(() => this.dispose()));
+  }
+
+  protected reconnected(): void {
+    void this.channel.post({ type: 'connected' });
   }
 
   /** Brings new models or a prompt to the open comparison. */
@@ -103,31 +93,22 @@ export class ComparePanel extends PanelHost {
         return null;
       },
       run: async ({ body }, callId) => {
-        const abort = new AbortController();
         const view = await this.s.spaces.detail(body.app_id).catch(() => undefined);
         const run: Run = { body, benchmark: view ? compareSpace(view, await this.s.catalogue.models()).benchmark : null, text: '', reply: null, error: null };
-        this.running.set(callId, abort);
         this.keep(callId, run);
         try {
-          run.reply = await this.s.connection.call((c) =>
-            streamReply(c, body, abort.signal, (content) => {
-              run.text += content;
-              void this.channel.post({ type: 'delta', callId, content });
-            }),
-          );
+          run.reply = await this.stream(callId, body, (content) => {
+            run.text += content;
+            void this.channel.post({ type: 'delta', callId, content });
+          });
           this.s.organization.recordReply(run.reply);
           return run.reply;
         } catch (error) {
-          run.error = abort.signal.aborted ? t('Stopped.') : this.s.errors.describe(error, body.model).message;
+          run.error = error instanceof ApiError && error.kind === 'cancelled' ? t('Stopped.') : this.s.errors.describe(error, body.model).message;
           throw error;
-        } finally {
-          this.running.delete(callId);
         }
       },
-      stop: async ({ callId }) => {
-        this.running.get(callId)?.abort();
-        return null;
-      },
+      stop: async ({ callId }) => this.stop(callId),
       pickModel: async ({ appId, current }) => (await modelQuickPick(await chatModelChoices(this.s, appId, current), '', false)) || null,
       propose: async ({ appId, ...ask }) => {
         const { plan, base } = await this.planFor(appId, ask);

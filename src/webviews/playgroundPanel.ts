@@ -12,13 +12,11 @@ import type { ReceiptView } from '../shared/receipt';
 import { estimatedReceipt } from '../shared/clientEstimates';
 import { ChatDraft, PlaygroundCalls, rulesOf, type CompareStart, type Handlers, type PlaygroundEvent, type PlaygroundResults, type ReplyInfo } from '../shared/protocol';
 import { readAttachments } from './attachments';
-import { BudgetGuard } from './budgetGuard';
 import { applyCode } from './codeActions';
 import { chatModelChoices, modelQuickPick as pickModel } from './modelQuickPick';
 import { modelBrief, spaceBrief, turnsOf } from './playgroundData';
-import { streamReply } from './replyStream';
 import { WebviewChannel, type ChannelDeps } from './webviewChannel';
-import { PanelHost } from './panelHost';
+import { StreamingPanel } from './streamingPanel';
 import { webviewHtml } from './webviewShell';
 
 const t = vscode.l10n.t;
@@ -37,9 +35,8 @@ export interface PlaygroundDeps extends ChannelDeps {
   compare(start: CompareStart): void;
 }
 
-export class PlaygroundPanel extends PanelHost {
+export class PlaygroundPanel extends StreamingPanel {
   readonly channel: WebviewChannel<PlaygroundCallsT, PlaygroundResults, PlaygroundEvent>;
-  private readonly running = new Map<number, AbortController>();
 
   constructor(
     panel: vscode.WebviewPanel,
@@ -48,20 +45,14 @@ export class PlaygroundPanel extends PanelHost {
     /** The text editor that Insert at Cursor and Replace Selection act on. */
     private readonly lastEditor: () => vscode.TextEditor | undefined,
   ) {
-    super(panel, extensionUri);
-    this.guard = new BudgetGuard(s);
+    super(panel, extensionUri, s);
     this.channel = new WebviewChannel(panel.webview, PlaygroundCalls, this.handlers(), s, t('Playground'));
     panel.webview.html = webviewHtml(panel.webview, extensionUri, { script: 'playground', styles: ['markdown', 'playground'], title: t('Playground') });
-    this.disposables.push(
-      this.channel,
-      panel.onDidDispose(() => this.dispose()),
-      { dispose: () => this.running.forEach((abort) => abort.abort()) },
-      s.connection.onDidChangeState((state) => {
-        if (state.kind !== 'ready') return;
-        this.guard.reconnected();
-        void this.channel.post({ type: 'connected' });
-      }),
-    );
+    this.disposables.push(this.channel, panel.onDidDispose(() => this.dispose()));
+  }
+
+  protected reconnected(): void {
+    void this.channel.post({ type: 'connected' });
   }
 
   /** Puts text into the prompt box (and picks the Space if the panel has none yet). */
@@ -78,9 +69,6 @@ export class PlaygroundPanel extends PanelHost {
     void this.channel.post({ type: 'useModel', namespace });
     this.panel.reveal(undefined, false);
   }
-
-  /** The spending limits, checked before each send. */
-  readonly guard: BudgetGuard;
 
   /** Asks before a send that would pass the soft spending limit; replaceable in tests. */
   set askBudget(ask: (message: string) => Thenable<boolean>) {
@@ -118,27 +106,16 @@ export class PlaygroundPanel extends PanelHost {
       costBand: ({ body }) => this.guard.costBand(body),
       send: async ({ body }, callId) => {
         await this.guard.check([body]);
-        const abort = new AbortController();
-        this.running.set(callId, abort);
-        try {
-          const reply = await call((c) =>
-            streamReply(c, body, abort.signal, (content, first) => {
-              void this.channel.post({ type: 'delta', callId, content, at: first ? performance.timeOrigin + performance.now() : undefined });
-            }),
-          );
-          this.s.organization.recordReply(reply);
-          this.s.reachedMilestone('replied');
-          // A service that sends no receipt (the hosted one): the extension's own estimate, marked so.
-          reply.routing ??= await this.estimateReceipt(body, reply).catch(() => null);
-          return reply;
-        } finally {
-          this.running.delete(callId);
-        }
+        const reply = await this.stream(callId, body, (content, first) => {
+          void this.channel.post({ type: 'delta', callId, content, at: first ? performance.timeOrigin + performance.now() : undefined });
+        });
+        this.s.organization.recordReply(reply);
+        this.s.reachedMilestone('replied');
+        // A service that sends no receipt (the hosted one): the extension's own estimate, marked so.
+        reply.routing ??= await this.estimateReceipt(body, reply).catch(() => null);
+        return reply;
       },
-      stop: async ({ callId }) => {
-        this.running.get(callId)?.abort();
-        return null;
-      },
+      stop: async ({ callId }) => this.stop(callId),
       newConversation: async ({ appId, name }) => {
         const created = await call((c) => c.createConversation(appId, { name })).catch((error: unknown) => {
           // A service without conversations: the playground goes on without one.
