@@ -6,8 +6,6 @@ import { money } from './shared/money';
 import { billingCycleLabel, planLabel, spacesPlanLabel, subscriptionStatusLabel } from './shared/labels';
 import type { OrganizationStore } from './stores/organizationStore';
 
-/** Dollars with cents, and more digits only for small non-zero amounts (test models cost fractions of a cent). */
-
 export class UsageStatus implements vscode.Disposable {
   readonly item = vscode.window.createStatusBarItem('llmSpaces.usage', vscode.StatusBarAlignment.Right, 100);
   private readonly disposables: vscode.Disposable[] = [];
