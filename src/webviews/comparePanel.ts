@@ -4,13 +4,10 @@
 // and the comparison written as a markdown report in the workspace.
 import * as vscode from 'vscode';
 import { ApiError } from '../api/errors';
-import type { Connection } from '../connection/connection';
-import type { CatalogueStore } from '../stores/catalogueStore';
-import type { OrganizationStore } from '../stores/organizationStore';
-import type { SpacesStore } from '../stores/spacesStore';
 import { CompareCalls, type ChatDraft, type CompareEvent, type CompareResults, type CompareStart, type Handlers, type ReplyInfo } from '../shared/protocol';
 import { modelBrief } from './playgroundData';
 import { chatModelChoices, modelQuickPick } from './modelQuickPick';
+import type { GuardDeps } from './budgetGuard';
 import { StreamingPanel } from './streamingPanel';
 import { compareSpace, planPromotion, type Plan } from './promotion';
 import { compareReport, type ReportColumn } from './compareReport';
@@ -22,11 +19,7 @@ const t = vscode.l10n.t;
 
 type CompareCallsT = typeof CompareCalls;
 
-export interface CompareDeps extends ChannelDeps {
-  connection: Connection;
-  spaces: SpacesStore;
-  catalogue: CatalogueStore;
-  organization: OrganizationStore;
+export interface CompareDeps extends ChannelDeps, GuardDeps {
   /** Opens a Space's settings editor. */
   openSettings(spaceId: string): void;
 }

@@ -3,10 +3,6 @@
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { LlmSpacesClient } from '../api/client';
-import type { Connection } from '../connection/connection';
-import type { CatalogueStore } from '../stores/catalogueStore';
-import type { OrganizationStore } from '../stores/organizationStore';
-import type { SpacesStore } from '../stores/spacesStore';
 import { isMissingEndpoint } from '../api/errors';
 import type { ReceiptView } from '../shared/receipt';
 import { estimatedReceipt } from '../shared/clientEstimates';
@@ -16,6 +12,7 @@ import { applyCode } from './codeActions';
 import { chatModelChoices, modelQuickPick as pickModel } from './modelQuickPick';
 import { modelBrief, spaceBrief, turnsOf } from './playgroundData';
 import { WebviewChannel, type ChannelDeps } from './webviewChannel';
+import type { GuardDeps } from './budgetGuard';
 import { StreamingPanel } from './streamingPanel';
 import { webviewHtml } from './webviewShell';
 
@@ -24,11 +21,7 @@ const t = vscode.l10n.t;
 type PlaygroundCallsT = typeof PlaygroundCalls;
 
 /** What a playground works with. */
-export interface PlaygroundDeps extends ChannelDeps {
-  connection: Connection;
-  spaces: SpacesStore;
-  catalogue: CatalogueStore;
-  organization: OrganizationStore;
+export interface PlaygroundDeps extends ChannelDeps, GuardDeps {
   /** Tells the walkthrough a step was done (src/walkthrough.ts). */
   reachedMilestone(milestone: 'replied'): void;
   /** Opens the comparison of models with this prompt. */
