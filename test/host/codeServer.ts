@@ -3,9 +3,11 @@
 // workbench. Two hosts: the current VS Code (1.139, on Node 24) and the lowest the extension supports
 // (1.104, on Node 22, from test/host/vscode-1.104). VS Code's own server-main.js is started rather than
 // code-server's CLI because only it takes --enable-smoke-test-driver, without which the workbench
-// ignores the payload that loads a development extension and its tests.
+// ignores the payload that loads a development extension and its tests. That driver also hides every
+// notification toast, so `npm start` runs without it and links the working tree into the extensions
+// folder instead (see linkExtension).
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -75,6 +77,11 @@ export interface StartOptions {
   /** Keep `home` when stopping. */
   keep?: boolean;
   port?: number;
+  /**
+   * The smoke-test driver (default on): the workbench then honours the payload that loads a development
+   * extension and its tests, and hides notification toasts. Off for `npm start`, which shows them.
+   */
+  driver?: boolean;
 }
 
 /** Where the extension's built-in service keeps its data on this server. */
@@ -98,10 +105,11 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
     machineSettings,
     JSON.stringify({ 'telemetry.telemetryLevel': 'off', 'extensions.autoUpdate': false, 'extensions.autoCheckUpdates': false, 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'update.mode': 'none', 'security.workspace.trust.enabled': false, 'files.autoSave': 'off', ...options.settings }),
   );
+  if (options.driver === false) linkExtension(dirs.extensionsDir);
   const port = options.port ?? (await freePort());
   const child = spawn(
     host.node,
-    [...serverArgs(host, dirs), '--host', '127.0.0.1', '--port', String(port), '--without-connection-token', '--enable-smoke-test-driver', '--disable-workspace-trust'],
+    [...serverArgs(host, dirs), '--host', '127.0.0.1', '--port', String(port), '--without-connection-token', ...(options.driver === false ? [] : ['--enable-smoke-test-driver']), '--disable-workspace-trust'],
     { env: { ...process.env, XDG_CONFIG_HOME: path.join(tmp, 'config'), XDG_DATA_HOME: path.join(tmp, 'data') }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
@@ -149,6 +157,23 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
     },
   };
   return server;
+}
+
+/**
+ * Puts the extension of this working tree among the server's installed extensions, as a link listed in
+ * the folder's extensions.json (what the server reads at start), so a workbench without the smoke-test
+ * driver loads it. A change to the build shows after Developer: Reload Window.
+ */
+function linkExtension(extensionsDir: string): void {
+  const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+  const id = `${manifest.publisher}.${manifest.name}`;
+  const folder = `${id}-${manifest.version}`;
+  const link = path.join(extensionsDir, folder);
+  if (!existsSync(link)) symlinkSync(ROOT, link, 'dir');
+  const listFile = path.join(extensionsDir, 'extensions.json');
+  const listed = existsSync(listFile) ? (JSON.parse(readFileSync(listFile, 'utf8')) as Array<{ identifier: { id: string } }>) : [];
+  const entry = { identifier: { id }, version: manifest.version, location: { $mid: 1, path: link, scheme: 'file' }, relativeLocation: folder };
+  writeFileSync(listFile, JSON.stringify([...listed.filter((e) => e.identifier.id !== id), entry]));
 }
 
 export async function launchBrowser(): Promise<Browser> {
