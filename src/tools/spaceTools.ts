@@ -2,7 +2,7 @@
 // MCP server. Each has a description for the model, a JSON input schema (package.json repeats them;
 // a test keeps the two equal) and an answer in plain sentences. No vscode here.
 import type { ModelRecord, Organization, RoutePreview, Space, SpaceUpdateResponse } from '../api/schemas';
-import { estimateCost as costOf } from '../service/playground/pricing';
+import { estimateCost as costOf } from '../service/chat/pricing';
 import { money, perMillion } from '../shared/money';
 
 /** What the tools read; the extension's stores in VS Code, a client in the MCP server. */

@@ -3,23 +3,20 @@
 import '../../shared/zodWords';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { createHash, randomBytes } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
-import { ChatBody, ChatCompletionsBody } from '../../api/schemas';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
 import { rateLimitOf } from '../domain/orgs';
-import { completionRequest } from '../playground/completions';
-import { prepareChat, runChat, type EngineOptions } from '../playground/engine';
+import { Reaches, type EngineOptions } from '../chat/reach/reaches';
 import { Problem, parseInput } from '../problem';
-import { StorageError } from '../storageError';
 import { openApiDocument } from './openapi';
 import { answerClientError, answerFrameworkError } from './clientErrors';
-import { ShutdownError, closing, openChats } from './lifecycle';
+import { answerChat } from './chatRoute';
+import { BODY_LIMIT, sendError } from './errorAnswers';
+import { closing, openChats } from './lifecycle';
 import { RateLimiter } from './rateLimiter';
 import { TokenCache } from './tokenCache';
 import { ROUTES, type RouteSpec } from './routes';
 
-export const BODY_LIMIT = 1024 * 1024;
 /** Path parameters as long as the schemas allow (a conversation id may have 200 characters, percent-encoded). */
 const MAX_PARAM_LENGTH = 1000;
 /** Authenticated tokens kept in memory; unknown tokens are never kept. */
@@ -56,6 +53,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const who = (token: string) => tokens.caller(token);
   const reads = new ReadCache(db);
   const chats = new Set<AbortController>();
+  const reaches = new Reaches(db, options.engine);
   openChats.set(app, chats);
   app.addHook('onRequest', async (_request, reply) => {
     if (closing.has(app)) await reply.code(503).header('connection', 'close').send({ detail: 'The service is shutting down.' });
@@ -97,7 +95,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       url: spec.url,
       preHandler: [guard, spaceKeyScope(spec)],
       handler:
-        !spec.handler ? (request, reply) => chat(spec, request, reply, options, chats)
+        spec.chat ? (request, reply) => answerChat(spec.chat!, request, reply, { db, reaches, logError: options.logError }, chats)
         : spec.cacheable ? (request, reply) => reads.answer(request, reply, () => handle(spec, request, reply, options))
         : (request, reply) => handle(spec, request, reply, options),
     });
@@ -175,110 +173,4 @@ async function handle(spec: RouteSpec, request: FastifyRequest, reply: FastifyRe
   const result = await options.db.transaction(() => spec.handler!(ctx));
   reply.header('cache-control', 'no-store');
   return result;
-}
-
-/**
- * The playground and chat completions: JSON, or server-sent events when the body says `stream: true`
- * or the client accepts only events.
- */
-async function chat(spec: RouteSpec, request: FastifyRequest, reply: FastifyReply, options: AppOptions, open: Set<AbortController>): Promise<unknown> {
-  const abort = new AbortController();
-  open.add(abort);
-  try {
-    return await answerChat(spec, request, reply, options, abort);
-  } finally {
-    open.delete(abort);
-  }
-}
-
-async function answerChat(spec: RouteSpec, request: FastifyRequest, reply: FastifyReply, options: AppOptions, abort: AbortController): Promise<unknown> {
-  const body = spec.body === ChatCompletionsBody ? completionRequest(request.caller!, parseInput(ChatCompletionsBody, request.body, 'body')) : parseInput(ChatBody, request.body, 'body');
-  const prepared = prepareChat(options.db, request.caller!, body);
-  reply.raw.on('close', () => {
-    if (!reply.raw.writableFinished) abort.abort();
-  });
-  const shutDown = () => abort.signal.reason instanceof ShutdownError;
-  const wantsStream = body.stream ?? /^text\/event-stream/i.test(request.headers.accept ?? '');
-  if (!wantsStream) {
-    try {
-      return await runChat(options.db, prepared, options.engine, undefined, abort.signal);
-    } catch (error) {
-      throw shutDown() ? new Problem(503, 'The service is shutting down.') : error;
-    }
-  }
-
-  reply.hijack();
-  const raw = reply.raw;
-  const head = () => {
-    if (raw.headersSent) return;
-    raw.writeHead(200, { ...headersOf(reply), 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
-  };
-  const send = (data: unknown) => raw.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
-  const chunk = (content: string) => ({
-    id: prepared.requestId,
-    object: 'chat.completion.chunk',
-    model: prepared.first.record.namespace,
-    choices: [{ index: 0, delta: { content }, finish_reason: null }],
-  });
-  try {
-    const completion = await runChat(options.db, prepared, options.engine, (text) => {
-      head();
-      send(chunk(text));
-    }, abort.signal);
-    head();
-    const calls = completion.choices[0]?.message.tool_calls;
-    if (calls?.length) send({ ...chunk(''), choices: [{ index: 0, delta: { tool_calls: calls.map((call, index) => ({ index, ...call })) }, finish_reason: null }] });
-    send({ ...chunk(''), model: completion.model, choices: [{ index: 0, delta: {}, finish_reason: completion.choices[0]?.finish_reason ?? 'stop' }], usage: completion.usage, metadata: completion.metadata });
-    send('[DONE]');
-    raw.end();
-  } catch (error) {
-    if (abort.signal.aborted && !shutDown()) return raw.destroy();
-    if (!raw.headersSent) return sendRawError(raw, reply, shutDown() ? new Problem(503, 'The service is shutting down.') : error, options.logError);
-    const detail = shutDown() ? 'The service shut down before the reply was complete.' : error instanceof Problem ? String(error.message) : error instanceof StorageError ? error.message : 'The model stopped answering.';
-    send({ error: { detail } });
-    raw.end();
-  }
-  return reply;
-}
-
-function headersOf(reply: FastifyReply): Record<string, string> {
-  return Object.fromEntries(Object.entries(reply.getHeaders()).map(([k, v]) => [k, String(v)]));
-}
-
-interface Failure {
-  status: number;
-  headers: Record<string, string>;
-  body: { detail: unknown };
-}
-
-function describe(error: unknown, logError?: (error: unknown) => void): Failure {
-  if (error instanceof Problem) return { status: error.status, headers: error.headers, body: { detail: error.detail } };
-  // The disk refused the write: nothing of it was kept, and the client may try again later.
-  if (error instanceof StorageError) {
-    logError?.(error.cause ?? error);
-    return { status: 503, headers: { 'retry-after': '10' }, body: { detail: error.message } };
-  }
-  const fastifyError = error as { code?: string; statusCode?: number; message?: string };
-  switch (fastifyError.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { status: 413, headers: {}, body: { detail: `Request body is larger than ${BODY_LIMIT} bytes` } };
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return { status: 415, headers: {}, body: { detail: 'Request body must be application/json' } };
-  }
-  if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
-    return { status: fastifyError.statusCode, headers: {}, body: { detail: fastifyError.message ?? 'Bad request' } };
-  }
-  logError?.(error);
-  return { status: 500, headers: {}, body: { detail: 'Internal server error' } };
-}
-
-function sendError(reply: FastifyReply, error: unknown, logError?: (error: unknown) => void) {
-  const failure = describe(error, logError);
-  return reply.code(failure.status).headers(failure.headers).send(failure.body);
-}
-
-function sendRawError(raw: ServerResponse, reply: FastifyReply, error: unknown, logError?: (error: unknown) => void) {
-  const failure = describe(error, logError);
-  raw.writeHead(failure.status, { ...headersOf(reply), ...failure.headers, 'content-type': 'application/json; charset=utf-8' });
-  raw.end(JSON.stringify(failure.body));
 }

@@ -11,9 +11,12 @@ import * as models from '../domain/models';
 import * as orgs from '../domain/orgs';
 import * as prompts from '../domain/prompts';
 import * as spaces from '../domain/spaces';
-import { previewRoute } from '../playground/engine';
+import { completionRequest } from '../chat/completions';
+import { previewRoute } from '../chat/preview';
+import type { EngineOptions } from '../chat/reach/reaches';
+import type { Body as ChatRequest } from '../chat/request';
+import { parseInput } from '../problem';
 import { refreshModelServers } from '../modelServers';
-import type { EngineOptions } from '../playground/engine';
 
 export interface RouteContext<P, Q, B> {
   db: Database;
@@ -46,6 +49,11 @@ export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
    */
   spaceKey: 'own Space' | 'read' | 'refused';
   handler?: (ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>) => unknown;
+  /**
+   * A chat route (http/chatRoute.ts) instead of a handler: reads its body into the engine's request,
+   * which runs a model and answers as JSON or as server-sent events.
+   */
+  chat?: (caller: Caller, body: unknown) => ChatRequest;
 }
 
 const AppParams = z.object({ app_id: S.UuidInput });
@@ -95,11 +103,13 @@ export const ROUTES: RouteSpec[] = [
   route({
     method: 'POST', url: '/v1/playground/chat', spaceKey: 'own Space', summary: 'Send a chat prompt through a Space (JSON, or server-sent events with stream: true)',
     body: S.ChatBody, response: S.ChatCompletion,
+    chat: (_caller, body) => parseInput(S.ChatBody, body, 'body'),
   }),
   route({
     method: 'POST', url: '/v1/chat/completions', spaceKey: 'own Space', extra: true,
     summary: "OpenAI-compatible chat completion through a Space: a Space key's own, or app_id with an organization token (JSON, or server-sent events with stream: true)",
     body: S.ChatCompletionsBody, response: S.ChatCompletion,
+    chat: (caller, body) => completionRequest(caller, parseInput(S.ChatCompletionsBody, body, 'body')),
   }),
   route({
     method: 'POST', url: '/v1/apps/:app_id/route', spaceKey: 'own Space', extra: true,

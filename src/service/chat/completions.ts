@@ -4,8 +4,7 @@ import type { z } from 'zod';
 import type { ChatCompletionsBody } from '../../api/schemas';
 import type { Caller } from '../domain/caller';
 import { invalid } from '../problem';
-import { textOf, type Body } from './engine';
-import type { ChatMessage } from './upstream';
+import { textOf, type Body, type ChatMessage } from './request';
 
 export function completionRequest(caller: Caller, body: z.output<typeof ChatCompletionsBody>): Body {
   const appId = body.app_id ?? caller.appId;

@@ -3,19 +3,9 @@
 import { createParser } from 'eventsource-parser';
 import { request } from 'undici';
 
-import type { ToolCall } from '../../api/schemas';
-
-export type ChatMessage =
-  | { role: 'system' | 'user'; content: string | Array<Record<string, unknown>> }
-  | { role: 'assistant'; content: string | Array<Record<string, unknown>> | null; tool_calls?: ToolCall[] }
-  | { role: 'tool'; content: string | Array<Record<string, unknown>>; tool_call_id: string };
-
-/** What a chat completion may add to a request: tools the model may call, and where to stop. */
-export interface ToolOptions {
-  tools?: Array<{ type: 'function'; function: { name: string; description?: string; parameters?: Record<string, unknown> } }>;
-  toolChoice?: unknown;
-  stop?: string | string[] | null;
-}
+import type { ToolCall } from '../../../api/schemas';
+import type { ChatMessage, Reply, ToolOptions } from '../request';
+import { ReachFailure } from './reach';
 
 export interface UpstreamCall {
   baseUrl: string;
@@ -28,24 +18,7 @@ export interface UpstreamCall {
   signal: AbortSignal;
 }
 
-export interface UpstreamReply {
-  text: string;
-  finishReason: 'stop' | 'length' | 'tool_calls';
-  toolCalls?: ToolCall[];
-}
-
-export class UpstreamFailure extends Error {
-  constructor(
-    message: string,
-    readonly status?: number,
-    /** Nothing answered at the server's address. */
-    readonly unreachable = false,
-  ) {
-    super(message);
-  }
-}
-
-export async function callUpstream(call: UpstreamCall): Promise<UpstreamReply> {
+export async function callUpstream(call: UpstreamCall): Promise<Reply> {
   const stream = call.onDelta !== undefined;
   let response;
   try {
@@ -66,23 +39,23 @@ export async function callUpstream(call: UpstreamCall): Promise<UpstreamReply> {
       bodyTimeout: 120_000,
     });
   } catch (error) {
-    throw new UpstreamFailure(`upstream unreachable (${(error as { code?: string }).code ?? (error as Error).name})`, undefined, !call.signal.aborted);
+    throw new ReachFailure(`upstream unreachable (${(error as { code?: string }).code ?? (error as Error).name})`, undefined, !call.signal.aborted);
   }
   if (response.statusCode >= 400) {
     const text = await response.body.text().catch(() => '');
-    throw new UpstreamFailure(`upstream answered ${response.statusCode}${text ? `: ${text.slice(0, 200)}` : ''}`, response.statusCode);
+    throw new ReachFailure(`upstream answered ${response.statusCode}${text ? `: ${text.slice(0, 200)}` : ''}`, response.statusCode);
   }
   return stream ? readStream(response.body, call.onDelta!) : readJson(await response.body.text());
 }
 
-function finish(reason: unknown, toolCalls: ToolCall[]): UpstreamReply['finishReason'] {
+function finish(reason: unknown, toolCalls: ToolCall[]): Reply['finishReason'] {
   if (toolCalls.length > 0) return 'tool_calls';
   return reason === 'length' ? 'length' : 'stop';
 }
 
 type WireToolCall = { index?: number; id?: string; function?: { name?: string; arguments?: string } };
 
-function readJson(text: string): UpstreamReply {
+function readJson(text: string): Reply {
   try {
     const json = JSON.parse(text) as { choices?: Array<{ message?: { content?: string | null; tool_calls?: WireToolCall[] }; finish_reason?: string }> };
     const choice = json.choices?.[0];
@@ -90,7 +63,7 @@ function readJson(text: string): UpstreamReply {
     if (typeof choice?.message?.content !== 'string' && toolCalls.length === 0) throw new Error('no message');
     return { text: choice?.message?.content ?? '', finishReason: finish(choice?.finish_reason, toolCalls), ...(toolCalls.length ? { toolCalls } : {}) };
   } catch {
-    throw new UpstreamFailure('upstream answered with an unexpected body');
+    throw new ReachFailure('upstream answered with an unexpected body');
   }
 }
 
@@ -98,7 +71,7 @@ function toolCall(wire: WireToolCall, index: number): ToolCall {
   return { id: wire.id || `call_${index}`, type: 'function', function: { name: wire.function?.name ?? '', arguments: wire.function?.arguments ?? '' } };
 }
 
-async function readStream(body: AsyncIterable<unknown>, onDelta: (text: string) => void): Promise<UpstreamReply> {
+async function readStream(body: AsyncIterable<unknown>, onDelta: (text: string) => void): Promise<Reply> {
   let text = '';
   let reason: unknown = null;
   let done = false;
@@ -134,9 +107,9 @@ async function readStream(body: AsyncIterable<unknown>, onDelta: (text: string) 
   try {
     for await (const bytes of body) parser.feed(decoder.decode(bytes as Uint8Array, { stream: true }));
   } catch (error) {
-    throw new UpstreamFailure(`upstream stream broke (${(error as { code?: string }).code ?? (error as Error).name})`);
+    throw new ReachFailure(`upstream stream broke (${(error as { code?: string }).code ?? (error as Error).name})`);
   }
-  if (!done && reason === null) throw new UpstreamFailure('upstream stream ended early');
+  if (!done && reason === null) throw new ReachFailure('upstream stream ended early');
   const toolCalls = calls.filter(Boolean).map((c, i) => toolCall(c, i));
   return { text, finishReason: finish(reason, toolCalls), ...(toolCalls.length ? { toolCalls } : {}) };
 }

@@ -1,0 +1,139 @@
+// What a request leaves behind: its log row, the organization's usage and costs, and its conversation,
+// in one transaction; and the answer in the chat completion's shape with its routing receipt.
+import type { ChatCompletion } from '../../api/schemas';
+import { conversationName } from '../../shared/conversationName';
+import type { Database } from '../db';
+import { createConversation, findConversation, touchConversation } from '../domain/conversations';
+import { retiresSoon, type CatalogueModel } from '../domain/models';
+import { countFailedRequest, recordUsage } from '../domain/orgs';
+import { insertRequest } from '../domain/requests';
+import { countTokens } from '../tokenizer';
+import { costOf, savingsOf, type Counts } from './pricing';
+import { deprecationWarning } from './prepare';
+import type { Attempt, Prepared, Reply } from './request';
+
+export interface Outcome {
+  retries: number;
+  failures: string[];
+  attempts: Attempt[];
+  latency: number;
+}
+
+export async function finishChat(db: Database, prepared: Prepared, model: CatalogueModel, reply: Reply, outcome: Outcome): Promise<ChatCompletion> {
+  const r = model.record;
+  // A tool call is output the model produced: its name and arguments are billed as completion text.
+  const produced = reply.text + (reply.toolCalls ?? []).map((c) => c.function.name + c.function.arguments).join('');
+  const completionTokens = countTokens(produced);
+  const counts: Counts = { promptTokens: prepared.promptTokens, completionTokens, promptChars: prepared.promptChars, completionChars: produced.length };
+  const costs = costOf(r, counts);
+  const savings = savingsOf(costs, prepared.benchmark, counts);
+  const warnings = [...prepared.warnings];
+  if (model !== prepared.first) {
+    warnings.push(`Failed over from ${prepared.first.record.namespace} to ${r.namespace} after ${outcome.retries} failed attempt(s): ${summarize(outcome.failures)}.`);
+    if (retiresSoon(r)) warnings.push(deprecationWarning(r));
+  }
+  const warning = warnings.length ? warnings.join(' ') : null;
+  await db.transaction(() => {
+    ensureConversation(db, prepared);
+    insertRequest(db, {
+      ...logOf(prepared),
+      model: r.namespace,
+      response: reply.text + (reply.toolCalls ?? []).map((c) => `${reply.text ? '\n' : ''}[asked for ${c.function.name}(${c.function.arguments})]`).join(''),
+      promptTokens: counts.promptTokens,
+      completionTokens,
+      cost: costs.total,
+      savings: savings.total,
+      latency: outcome.latency,
+      status: 200,
+      error: null,
+    });
+    recordUsage(db, prepared.caller.orgId, {
+      promptTokens: counts.promptTokens,
+      completionTokens,
+      promptCost: costs.prompt,
+      completionCost: costs.completion,
+      totalCost: costs.total,
+      promptSavings: savings.prompt,
+      completionSavings: savings.completion,
+      totalSavings: savings.total,
+    });
+  });
+  return {
+    id: prepared.requestId,
+    object: 'chat.completion',
+    created: Date.now(),
+    model: r.namespace,
+    choices: [{ index: 0, finish_reason: reply.finishReason, message: { role: 'assistant', content: reply.text, ...(reply.toolCalls ? { tool_calls: reply.toolCalls } : {}) } }],
+    usage: { prompt_tokens: counts.promptTokens, completion_tokens: completionTokens, total_tokens: counts.promptTokens + completionTokens },
+    metadata: {
+      app_id: prepared.config.row.id,
+      conversation_id: prepared.conversationId,
+      parent_request_id: prepared.body.parent_request_id ?? null,
+      model: { model: r.model, namespace: r.namespace, provider: r.provider ?? null, owner: r.owner ?? null, at: r.at ?? null },
+      costs: { prompt_tokens: costs.prompt, completion_tokens: costs.completion, total_tokens: costs.total },
+      cost_savings: { prompt_tokens: savings.prompt, completion_tokens: savings.completion, total_tokens: savings.total },
+      latency: outcome.latency,
+      retries: outcome.retries,
+      status_code: 200,
+      error: null,
+      warning,
+      routing: { ...prepared.routing, strategy: model === prepared.first ? prepared.routing.strategy : 'failover', attempts: outcome.attempts },
+    },
+  };
+}
+
+/** "a: x; a: x; b: y" becomes "a: x (2 times); b: y". */
+export function summarize(failures: string[]): string {
+  const counts = new Map<string, number>();
+  for (const f of failures) counts.set(f, (counts.get(f) ?? 0) + 1);
+  return [...counts].map(([f, n]) => (n > 1 ? `${f} (${n} times)` : f)).join('; ');
+}
+
+function ensureConversation(db: Database, prepared: Prepared): void {
+  const id = prepared.conversationId;
+  if (!id) return;
+  if (findConversation(db, prepared.config.row.id, id)) touchConversation(db, id);
+  else createConversation(db, prepared.config.row.id, { name: conversationName(prepared.body.prompt) }, id);
+}
+
+/** The parts of a log row that come from the request itself. */
+function logOf(prepared: Prepared) {
+  return {
+    id: prepared.requestId,
+    orgId: prepared.caller.orgId,
+    appId: prepared.config.row.id,
+    conversationId: prepared.conversationId,
+    parentRequestId: prepared.body.parent_request_id ?? null,
+    prompt: prepared.body.prompt,
+    privacyLevel: prepared.config.policies.privacy_level ?? 1,
+  };
+}
+
+export interface Failure {
+  failures: string[];
+  started: number;
+  /** The model that broke off a streamed reply; null when none could answer. */
+  model: string | null;
+  /** What was streamed before the failure. */
+  partial: string | null;
+}
+
+/** A request no model could answer is logged too (no cost), so the user can see why. */
+export async function logFailure(db: Database, prepared: Prepared, failure: Failure): Promise<void> {
+  await db.transaction(() => {
+    ensureConversation(db, prepared);
+    insertRequest(db, {
+      ...logOf(prepared),
+      model: failure.model,
+      response: failure.partial,
+      promptTokens: prepared.promptTokens,
+      completionTokens: failure.partial ? countTokens(failure.partial) : 0,
+      cost: 0,
+      savings: 0,
+      latency: (Date.now() - failure.started) / 1000,
+      status: 502,
+      error: summarize(failure.failures),
+    });
+    countFailedRequest(db, prepared.caller.orgId);
+  });
+}

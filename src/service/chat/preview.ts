@@ -1,0 +1,76 @@
+// What a request would do before it is sent (the built-in service's POST /v1/apps/{app_id}/route):
+// the model the Space would pick and why, and the cost band over the models that may answer.
+import type { z } from 'zod';
+import type { CostBand, ModelRecord, RouteQuestion, RoutePreview } from '../../api/schemas';
+import type { Database } from '../db';
+import type { Caller } from '../domain/caller';
+import { isRetired } from '../domain/models';
+import { appConfig, loadApp } from '../domain/spaces';
+import { Problem } from '../problem';
+import { countTokens, truncateTokens } from '../tokenizer';
+import { prepareChat } from './prepare';
+import { costOf, estimateCost } from './pricing';
+import { testModelReply } from './reach/testReplies';
+import type { Body, Prepared } from './request';
+import { failoverChain, routeInput, weighActive } from './weigh';
+
+/**
+ * Which model the Space would pick for a prompt, and why (the built-in service's own endpoint,
+ * POST /v1/apps/{app_id}/route): the candidates with their scores and estimated cost, the active
+ * models left out with the reason, and the failover chain. Runs no model and stores nothing.
+ */
+export function previewRoute(db: Database, caller: Caller, appId: string, input: z.output<typeof RouteQuestion>): RoutePreview {
+  const row = loadApp(db, caller, appId);
+  const config = appConfig(row);
+  const promptTokens = countTokens(input.prompt);
+  const maxTokens = input.max_tokens ?? config.settings.max_tokens ?? 1024;
+  const { route, budget } = routeInput(db, config, { promptTokens, promptChars: input.prompt.length, maxTokens, needsVision: (input.images ?? 0) > 0 });
+  const weighed = weighActive(db, caller, row.id, route, budget);
+  const chain = config.row.has_failover_chain ? failoverChain(db, caller, row.id) : [];
+  return {
+    strategy: 'routed',
+    chosen: weighed.ranked[0]?.model.record.namespace ?? null,
+    prompt_tokens: promptTokens,
+    max_tokens: maxTokens,
+    candidates: weighed.candidates,
+    rejected: weighed.rejected,
+    failover: chain.map((m) => ({ namespace: m.record.namespace, estimated_cost: route.estimate(m.record) })),
+    band: costBand(db, caller, { app_id: row.id, prompt: input.prompt, max_tokens: input.max_tokens, model: input.model, conversation_id: input.conversation_id, parent_request_id: input.parent_request_id }),
+  };
+}
+
+/**
+ * What a request would cost as it would be sent (instructions and earlier turns counted), over the
+ * models that may answer it: the first, then the failover chain (CostBand in api/schemas.ts). Null when
+ * the request could not be sent as it is (no model can take it, an unknown conversation...).
+ */
+function costBand(db: Database, caller: Caller, body: Body): CostBand | null {
+  let prepared: Prepared;
+  try {
+    prepared = prepareChat(db, caller, body);
+  } catch (error) {
+    if (error instanceof Problem) return null;
+    throw error;
+  }
+  const { promptTokens, promptChars } = prepared;
+  const budget = (r: ModelRecord) => Math.max(1, Math.min(prepared.maxTokens, r.context_window - promptTokens));
+  /** At a number of completion tokens, as routing estimates; at a known reply, as finishChat bills it. */
+  const cost = (r: ModelRecord, completion: string | number) =>
+    typeof completion === 'number' ? estimateCost(r, promptTokens, promptChars, completion) : costOf(r, { promptTokens, promptChars, completionTokens: countTokens(completion), completionChars: completion.length }).total;
+  const first = prepared.first.record;
+  const answering = [first, ...prepared.chain.map((m) => m.record).filter((r) => r.id !== first.id && !isRetired(r) && r.context_window > promptTokens)];
+  // A test model's reply is known in advance (it is what generate() produces); other models are
+  // expected to write half of what they may.
+  const expected = first.is_test_model
+    ? cost(first, truncateTokens(testModelReply({ model: first.model, prompt: body.prompt, images: 0, files: 0 }), budget(first)).text)
+    : cost(first, Math.ceil(budget(first) / 2));
+  return {
+    min: Math.min(...answering.map((r) => cost(r, 0))),
+    expected,
+    max: Math.max(...answering.map((r) => cost(r, budget(r)))),
+    model: first.namespace,
+    prompt_tokens: promptTokens,
+    max_tokens: prepared.maxTokens,
+  };
+}
+

@@ -1,0 +1,39 @@
+// Models of OpenAI-compatible model servers: found on this computer (Ollama, LM Studio, llama.cpp,
+// vLLM) or named with --upstream. Where each model is served is the database's (domain/serving.ts).
+import type { ModelRecord } from '../../../api/schemas';
+import type { Database } from '../../db';
+import { markServerGone, servingOf } from '../../domain/serving';
+import type { Reply } from '../request';
+import { callUpstream } from './openaiCompatible';
+import { ReachFailure, type Generation, type ModelReach } from './reach';
+
+export class ModelServers implements ModelReach {
+  constructor(private readonly db: Database) {}
+
+  reaches(model: ModelRecord): boolean {
+    return !model.is_test_model;
+  }
+
+  async generate(g: Generation): Promise<Reply> {
+    const r = g.model;
+    const serving = servingOf(this.db, r);
+    if (!serving?.available) throw new ReachFailure(`no model server here serves ${r.namespace}`);
+    const tools = g.tools.tools?.length && r.supports_functions ? { tools: g.tools.tools, toolChoice: g.tools.toolChoice } : {};
+    try {
+      return await callUpstream({
+        baseUrl: serving.baseUrl,
+        model: serving.target ?? (r.api_target || r.model),
+        messages: g.messages,
+        maxTokens: g.maxTokens,
+        temperature: g.temperature,
+        options: { ...tools, stop: g.tools.stop },
+        onDelta: g.onDelta,
+        signal: g.signal,
+      });
+    } catch (error) {
+      // A local server that went away: its models stop being candidates until a refresh finds it again.
+      if (error instanceof ReachFailure && error.unreachable && r.provider === 'local') await this.db.transaction(() => markServerGone(this.db, serving.baseUrl));
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,28 @@
+// Which way reaches a model, in order: test models first, then model servers. Hosted providers join
+// this list with the user's keys.
+import type { ModelRecord } from '../../../api/schemas';
+import type { Database } from '../../db';
+import type { ModelServerOptions } from '../../modelServers';
+import { ModelServers } from './modelServers';
+import type { ModelReach } from './reach';
+import { TestModels } from './testModels';
+
+/** How the service was started, as far as reaching models goes. */
+export interface EngineOptions {
+  /** Where a refresh looks for model servers (see ../../modelServers.ts). */
+  servers: ModelServerOptions;
+  /** Pause between streamed pieces of a test model's reply, to behave like a real model. */
+  streamDelayMs: number;
+}
+
+export class Reaches {
+  private readonly all: ModelReach[];
+
+  constructor(db: Database, options: EngineOptions) {
+    this.all = [new TestModels(options.streamDelayMs), new ModelServers(db)];
+  }
+
+  for(model: ModelRecord): ModelReach {
+    return this.all.find((reach) => reach.reaches(model))!;
+  }
+}

@@ -1,0 +1,71 @@
+// A chat request as the engine carries it from preparation to the ledger: the parsed body, what was
+// resolved against its Space, and the reply a model gave.
+import type { z } from 'zod';
+import type { ChatBody, ModelRecord, RoutePreview, ToolCall } from '../../api/schemas';
+import type { Caller } from '../domain/caller';
+import type { CatalogueModel } from '../domain/models';
+import type { AppConfig } from '../domain/spaces';
+
+export type ChatMessage =
+  | { role: 'system' | 'user'; content: string | Array<Record<string, unknown>> }
+  | { role: 'assistant'; content: string | Array<Record<string, unknown>> | null; tool_calls?: ToolCall[] }
+  | { role: 'tool'; content: string | Array<Record<string, unknown>>; tool_call_id: string };
+
+/** What a chat completion may add to a request: tools the model may call, and where to stop. */
+export interface ToolOptions {
+  tools?: Array<{ type: 'function'; function: { name: string; description?: string; parameters?: Record<string, unknown> } }>;
+  toolChoice?: unknown;
+  stop?: string | string[] | null;
+}
+
+/**
+ * A request as the engine runs it. A chat completion carries its messages and tools in `completion`;
+ * its `prompt` is then the text of the last user message (what test models answer and the log keeps).
+ */
+export type Body = z.output<typeof ChatBody> & { completion?: ToolOptions & { messages: ChatMessage[] } };
+
+/** Everything checked and resolved before a model runs (prepare.ts). */
+export interface Prepared {
+  requestId: string;
+  caller: Caller;
+  config: AppConfig;
+  body: Body;
+  first: CatalogueModel;
+  chain: CatalogueModel[];
+  messages: ChatMessage[];
+  promptTokens: number;
+  promptChars: number;
+  maxTokens: number;
+  temperature: number;
+  conversationId: string | null;
+  benchmark: ModelRecord | undefined;
+  warnings: string[];
+  /** How the first model was chosen, for the routing receipt (the attempts are added as they run). */
+  routing: { strategy: 'routed' | 'model'; candidates: RoutePreview['candidates']; rejected: RoutePreview['rejected'] };
+}
+
+/** One try of a model for a request, for the routing receipt. */
+export type Attempt = {
+  namespace: string;
+  status_code: number;
+  error: string | null;
+};
+
+/** What a model answered. */
+export interface Reply {
+  text: string;
+  finishReason: 'stop' | 'length' | 'tool_calls';
+  toolCalls?: ToolCall[];
+}
+
+/** The text of a message's content, parts joined (images left out). */
+export function textOf(content: ChatMessage['content']): string {
+  if (content === null) return '';
+  return typeof content === 'string' ? content : content.map((p) => (typeof p.text === 'string' ? p.text : '')).join('');
+}
+
+/** Whether the request carries images: attached to a playground prompt, or as parts of a message. */
+export function hasImages(body: Body): boolean {
+  if ((body.images?.length ?? 0) > 0) return true;
+  return (body.completion?.messages ?? []).some((m) => Array.isArray(m.content) && m.content.some((p) => p.type === 'image_url'));
+}

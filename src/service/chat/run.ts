@@ -1,0 +1,93 @@
+// Runs a prepared request: the first model, then retries on the same model and switches along the
+// chain as the Space's policies say. Each attempt goes through the way that reaches its model
+// (reach/); the ledger records the answer or the failure.
+import type { ChatCompletion } from '../../api/schemas';
+import type { Database } from '../db';
+import type { CatalogueModel } from '../domain/models';
+import { isRetired } from '../domain/models';
+import { Problem } from '../problem';
+import { finishChat, logFailure, summarize } from './ledger';
+import { ReachFailure } from './reach/reach';
+import type { Reaches } from './reach/reaches';
+import { hasImages, textOf, type Attempt, type ChatMessage, type Prepared, type Reply } from './request';
+
+/**
+ * Runs the request. `onDelta`, when given, receives the reply as it is produced (streaming); a failure
+ * after the first delta cannot be retried: it is logged with the text streamed so far, as a failure
+ * without streaming is, and thrown.
+ */
+export async function runChat(db: Database, prepared: Prepared, reaches: Reaches, onDelta: ((text: string) => void) | undefined, signal: AbortSignal): Promise<ChatCompletion> {
+  const started = Date.now();
+  const policies = prepared.config.policies;
+  const maxSame = policies.max_same_model_retries ?? 1;
+  const maxSwitch = policies.max_switch_model_retries ?? 1;
+  const tried: string[] = [];
+  const failures: string[] = [];
+  const attempts: Attempt[] = [];
+  let current: CatalogueModel | undefined = prepared.first;
+  let switches = 0;
+  let streamed: string | null = null;
+  const emit = onDelta && ((text: string) => {
+    streamed = (streamed ?? '') + text;
+    onDelta(text);
+  });
+  while (current) {
+    for (let same = 0; same <= maxSame; same++) {
+      const attemptStarted = Date.now();
+      let reply: Reply;
+      try {
+        reply = await generate(reaches, current, prepared, emit, signal);
+      } catch (error) {
+        const failure = `${current.record.namespace}: ${signal.aborted ? abortReason(signal) : (error as Error).message}`;
+        if (signal.aborted || streamed !== null) {
+          await logFailure(db, prepared, { failures: [...failures, failure], started, model: current.record.namespace, partial: streamed });
+          throw error;
+        }
+        failures.push(failure);
+        attempts.push({ namespace: current.record.namespace, status_code: error instanceof ReachFailure && error.status ? error.status : 502, error: failure.slice(current.record.namespace.length + 2) });
+        tried.push(current.record.namespace);
+        continue;
+      }
+      attempts.push({ namespace: current.record.namespace, status_code: 200, error: null });
+      return finishChat(db, prepared, current, reply, { retries: failures.length, failures, attempts, latency: (Date.now() - attemptStarted) / 1000 });
+    }
+    current = switches < maxSwitch ? nextInChain(prepared, current, tried) : undefined;
+    switches++;
+  }
+  await logFailure(db, prepared, { failures, started, model: null, partial: null });
+  throw new Problem(502, `No model could answer: ${summarize(failures)}`);
+}
+
+/** Why a request was stopped: the service's own reason (it shut down), or the client left. */
+function abortReason(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error && reason.name !== 'AbortError' ? reason.message : 'the client went away';
+}
+
+function nextInChain(prepared: Prepared, current: CatalogueModel, tried: string[]): CatalogueModel | undefined {
+  const chain = prepared.chain;
+  const at = chain.findIndex((m) => m.record.id === current.record.id);
+  const needsVision = hasImages(prepared.body);
+  return chain
+    .slice(at + 1)
+    .find((m) => !tried.includes(m.record.namespace) && !isRetired(m.record) && (!needsVision || m.record.supports_vision));
+}
+
+/** One attempt of one model, through the way that reaches it. */
+function generate(reaches: Reaches, model: CatalogueModel, prepared: Prepared, onDelta: ((text: string) => void) | undefined, signal: AbortSignal): Promise<Reply> {
+  const r = model.record;
+  const body = prepared.body;
+  return reaches.for(r).generate({
+    model: r,
+    // A model without vision gets the text of each message without its images.
+    messages: r.supports_vision ? prepared.messages : prepared.messages.map((m) => (m.content === null || typeof m.content === 'string' ? m : ({ ...m, content: textOf(m.content) } as ChatMessage))),
+    prompt: body.prompt,
+    images: body.images?.length ?? 0,
+    files: body.files?.length ?? 0,
+    maxTokens: Math.max(1, Math.min(prepared.maxTokens, r.context_window - prepared.promptTokens)),
+    temperature: prepared.temperature,
+    tools: body.completion ?? {},
+    onDelta,
+    signal,
+  });
+}
