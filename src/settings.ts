@@ -26,9 +26,36 @@ export function readSettings(): Settings {
   };
 }
 
+/** Chooses the service in the user's settings ('' is the built-in one). */
+export async function setServiceUrl(url: string): Promise<void> {
+  await vscode.workspace.getConfiguration(SECTION).update('serviceUrl', url, vscode.ConfigurationTarget.Global);
+}
+
 /** The list setting, after the single URL of earlier versions (still honoured); only http(s) URLs. */
 function upstreams(config: vscode.WorkspaceConfiguration): string[] {
   const list = config.get<unknown>('localService.upstreamUrls', []);
   const all = [config.get<string>('localService.upstreamUrl') ?? '', ...(Array.isArray(list) ? list : [])];
   return [...new Set(all.filter((u): u is string => typeof u === 'string').map((u) => u.trim()).filter((u) => /^https?:\/\//.test(u)))];
+}
+
+/** A model of a Space offered in VS Code's chat on its own (setting llmSpaces.chat.pinnedModels). */
+export interface PinnedModel {
+  /** The Space's id. */
+  space: string;
+  /** The model's namespace. */
+  model: string;
+}
+
+export const PINNED_MODELS = 'chat.pinnedModels';
+
+/** The pinned models, only the well-formed entries. */
+export function pinnedModels(): PinnedModel[] {
+  const value = vscode.workspace.getConfiguration(SECTION).get<unknown>(PINNED_MODELS, []);
+  return Array.isArray(value) ? value.filter((p): p is PinnedModel => typeof p?.space === 'string' && typeof p?.model === 'string') : [];
+}
+
+/** Pins a model of a Space to VS Code's chat, or unpins it, in the user's settings. */
+export async function setPinned(pin: PinnedModel, pinned: boolean): Promise<void> {
+  const others = pinnedModels().filter((p) => !(p.space === pin.space && p.model === pin.model));
+  await vscode.workspace.getConfiguration(SECTION).update(PINNED_MODELS, pinned ? [...others, pin] : others, vscode.ConfigurationTarget.Global);
 }

@@ -15,13 +15,13 @@ import { money } from '../shared/money';
 import { describeError } from '../userErrors';
 import { SpaceKeys } from './spaceKeys';
 import { budgetVerdict } from '../shared/budget';
-import { pinnedEntry, spaceEntry, type PinnedModel, type SpaceChatModel } from './spaceModels';
+import { PINNED_MODELS, SECTION, pinnedModels } from '../settings';
+import { pinnedEntry, spaceEntry, type SpaceChatModel } from './spaceModels';
 import { countChatTokens } from './tokenCount';
 import { receiptLine, receiptView } from '../shared/receipt';
 import { estimatedReceipt } from '../shared/clientEstimates';
 
 const t = vscode.l10n.t;
-export const PINNED_SETTING = 'chat.pinnedModels';
 /** The line added under each reply (where it went, what it cost); taken off again before the reply goes back to a model. */
 const RECEIPT = /\n\n_— [^\n]*_$/;
 
@@ -49,7 +49,7 @@ export class SpacesChatProvider implements vscode.LanguageModelChatProvider<Spac
       s.current.onDidChange(() => this.changed.fire()),
       // Listed again once the service answers (after a sign-in, a restart).
       s.connection.onDidChangeState((state) => state.kind === 'ready' && this.changed.fire()),
-      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`llmSpaces.${PINNED_SETTING}`) && this.changed.fire()),
+      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${SECTION}.${PINNED_MODELS}`) && this.changed.fire()),
     ];
   }
 
@@ -191,11 +191,6 @@ export class TextPacer {
     this.last = performance.now();
     this.report(text);
   }
-}
-
-export function pinnedModels(): PinnedModel[] {
-  const value = vscode.workspace.getConfiguration('llmSpaces').get<unknown>(PINNED_SETTING, []);
-  return Array.isArray(value) ? value.filter((p): p is PinnedModel => typeof p?.space === 'string' && typeof p?.model === 'string') : [];
 }
 
 /** What a chat user reads when a request fails: the cause and the fix, never a stack or a token. */

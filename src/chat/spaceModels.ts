@@ -26,12 +26,6 @@ export interface SpaceChatModel {
   model: string | null;
 }
 
-/** A model pinned to VS Code's chat: one model of one Space. */
-export interface PinnedModel {
-  space: string;
-  model: string;
-}
-
 
 /** "$0.15" or "$0.15–$2.50", per million tokens. */
 export function band(values: number[]): string {

@@ -1,6 +1,6 @@
 // Connecting, signing in and out, the log, usage and integrations.
 import * as vscode from 'vscode';
-import { readSettings, SECTION } from '../settings';
+import { readSettings, setServiceUrl } from '../settings';
 import type { Services } from '../services';
 import { editIntegrations } from '../integrationsEditor';
 
@@ -8,15 +8,14 @@ const t = vscode.l10n.t;
 
 /** Chooses the service; `url` may be passed by automation instead of picked ('' is the built-in one). */
 export async function connect(s: Services, url?: unknown): Promise<void> {
-  const config = vscode.workspace.getConfiguration(SECTION);
   const target = typeof url === 'string' ? url.trim() : await askWhere();
   if (target === undefined) return;
-  if (target === '') return void (await config.update('serviceUrl', '', vscode.ConfigurationTarget.Global));
+  if (target === '') return setServiceUrl('');
   const clean = target.replace(/\/+$/, '');
   if (!/^https?:\/\/[^/]/.test(clean) || !URL.canParse(clean)) throw new Error(t('"{0}" is not an http or https URL.', clean));
   // Checked before switching: when the check fails the current connection stays, and the error says why.
   const check = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: t('Checking {0}…', clean) }, () => s.connection.checkService(clean));
-  await config.update('serviceUrl', clean, vscode.ConfigurationTarget.Global);
+  await setServiceUrl(clean);
   if (check.signInNeeded && typeof url !== 'string') await vscode.commands.executeCommand('llmSpaces.signIn');
 }
 

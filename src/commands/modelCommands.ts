@@ -1,7 +1,8 @@
 // Filtering, sorting and copying in the Models view.
 import * as vscode from 'vscode';
 import type { Services } from '../services';
-import { CAPABILITIES, CAPABILITY_WORDS, type ModelSort } from '../views/modelCatalog';
+import type { ModelSort } from '../shared/modelCatalog';
+import { CAPABILITIES, CAPABILITY_WORDS } from '../shared/models';
 import type { ModelNode } from '../views/modelsTree';
 
 const t = vscode.l10n.t;

@@ -1,7 +1,7 @@
 // Commands on Spaces and what hangs under them.
 import * as vscode from 'vscode';
 import { assistantVersionUri } from '../assistantDocuments';
-import { pinnedModels } from '../chat/chatProvider';
+import { setPinned } from '../settings';
 import { deferred } from '../loadDeferred';
 import type { Services } from '../services';
 import type { SpaceNode } from '../views/spaceNodes';
@@ -38,9 +38,7 @@ export async function toggleModel(s: Services, node: Of<'spaceModel'>): Promise<
 
 /** Offers a model of a Space in VS Code's chat on its own (or stops offering it). */
 export async function pinModelToChat(_s: Services, node: Of<'spaceModel'>, pin = true): Promise<void> {
-  const config = vscode.workspace.getConfiguration('llmSpaces');
-  const others = pinnedModels().filter((p) => !(p.space === node.spaceId && p.model === node.setting.namespace));
-  await config.update('chat.pinnedModels', pin ? [...others, { space: node.spaceId, model: node.setting.namespace }] : others, vscode.ConfigurationTarget.Global);
+  await setPinned({ space: node.spaceId, model: node.setting.namespace }, pin);
   vscode.window.setStatusBarMessage(pin ? t("{0} is in VS Code's chat", node.setting.namespace) : t("{0} is no longer in VS Code's chat", node.setting.namespace), 3000);
 }
 

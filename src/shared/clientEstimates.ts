@@ -7,6 +7,7 @@
 //   (earlier turns not counted), and the reply from nothing to max_tokens.
 // Both are marked as estimates wherever they are shown.
 import type { CostBand, ModelRecord, SpaceUpdateResponse, Usage } from '../api/schemas';
+import { isRetired as retired, todayIso } from './models';
 import type { ReceiptView } from './receipt';
 
 export interface EstimateInput {
@@ -27,8 +28,6 @@ function costAt(m: ModelRecord, usage: Pick<Usage, 'prompt_tokens' | 'completion
   return usage.prompt_tokens * unit * m.prompt_token_cost + usage.completion_tokens * unit * m.completion_token_cost + m.base_cost;
 }
 
-const retired = (m: ModelRecord, today: string) => !!m.deprecated_on && m.deprecated_on <= today;
-
 /** The Space's active models, as catalogue records. */
 function activeRecords(view: SpaceUpdateResponse, byName: ReadonlyMap<string, ModelRecord>): ModelRecord[] {
   const settings = [...view.main.base_model_settings, ...view.main.custom_model_settings];
@@ -47,7 +46,7 @@ export interface BandInput {
 
 /** A cost band as the service's (conventions, the route preview), estimated here; null when no model could answer. */
 export function estimatedBand(input: BandInput): (CostBand & { estimated: true }) | null {
-  const today = input.today ?? new Date().toISOString().slice(0, 10);
+  const today = input.today ?? todayIso();
   const byName = new Map(input.catalogue.map((m) => [m.namespace, m]));
   const named = input.model ? byName.get(input.model) : undefined;
   const chain = input.view.main.app.has_failover_chain ? input.view.main.failover_models.flatMap((m) => byName.get(m.namespace) ?? []) : [];
@@ -72,7 +71,7 @@ export function estimatedBand(input: BandInput): (CostBand & { estimated: true }
 }
 
 export function estimatedReceipt(input: EstimateInput): ReceiptView {
-  const today = input.today ?? new Date().toISOString().slice(0, 10);
+  const today = input.today ?? todayIso();
   const byName = new Map(input.catalogue.map((m) => [m.namespace, m]));
   const settings = [...input.view.main.base_model_settings, ...input.view.main.custom_model_settings];
   const active = activeRecords(input.view, byName);

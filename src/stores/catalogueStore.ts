@@ -5,7 +5,8 @@ import { reachedMilestone } from '../walkthrough';
 import { unreadableIn } from '../api/leftOut';
 import type { ModelRecord } from '../api/schemas';
 import type { Connection } from '../connection/connection';
-import { CAPABILITIES, arrange, arrangeFlat, type ModelFilter, type ProviderGroup } from '../views/modelCatalog';
+import { arrange, arrangeFlat, type ModelFilter, type ProviderGroup } from '../shared/modelCatalog';
+import { CAPABILITIES } from '../shared/models';
 
 const FILTER_KEY = 'llmSpaces.models.filter';
 

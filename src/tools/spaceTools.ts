@@ -3,7 +3,8 @@
 // a test keeps the two equal) and an answer in plain sentences. No vscode here.
 import type { ModelRecord, Organization, RoutePreview, Space, SpaceUpdateResponse } from '../api/schemas';
 import { estimateCost as costOf } from '../service/chat/pricing';
-import { money, perMillion } from '../shared/money';
+import { money } from '../shared/money';
+import { cheapestFirst, isRetired, priceLine, todayIso } from '../shared/models';
 
 /** What the tools read; the extension's stores in VS Code, a client in the MCP server. */
 export interface ToolData {
@@ -171,18 +172,18 @@ export async function findModels(data: ToolData, input: unknown): Promise<string
   const maxInput = field<number>(input, 'maxInputPrice', 'number', false);
   const minContext = field<number>(input, 'minContextWindow', 'number', false) ?? 0;
   const limit = Math.min(50, Math.max(1, field<number>(input, 'limit', 'number', false) ?? 10));
-  const today = new Date().toISOString().slice(0, 10);
+  const today = todayIso();
   const found = (await data.models())
-    .filter((m) => !(m.deprecated_on && m.deprecated_on <= today))
+    .filter((m) => !isRetired(m, today))
     .filter((m) => text.every((w) => `${m.namespace} ${m.provider ?? ''} ${m.description}`.toLowerCase().includes(w)))
     .filter((m) => capabilities.every((c) => m[CAPABILITY_FIELDS[c]]))
     .filter((m) => maxInput === undefined || m.prompt_token_cost * 1_000_000 <= maxInput)
     .filter((m) => m.context_window >= minContext)
-    .sort((a, b) => a.prompt_token_cost + a.completion_token_cost - (b.prompt_token_cost + b.completion_token_cost) || a.namespace.localeCompare(b.namespace));
+    .sort(cheapestFirst);
   if (found.length === 0) return 'No model in the catalogue matches.';
   const lines = found.slice(0, limit).map((m) => {
     const caps = (Object.keys(CAPABILITY_FIELDS) as Array<keyof typeof CAPABILITY_FIELDS>).filter((c) => m[CAPABILITY_FIELDS[c]]);
-    return `- ${m.namespace}: ${perMillion(m.prompt_token_cost)} in / ${perMillion(m.completion_token_cost)} out per M ${m.price_unit === 'characters' ? 'characters' : 'tokens'}, context ${count(m.context_window)} tokens${caps.length ? `, ${caps.join(', ')}` : ''}`;
+    return `- ${m.namespace}: ${priceLine(m)}, context ${count(m.context_window)} tokens${caps.length ? `, ${caps.join(', ')}` : ''}`;
   });
   return [`${found.length} model${found.length === 1 ? '' : 's'} match${found.length === 1 ? 'es' : ''}, cheapest first${found.length > limit ? ` (the first ${limit})` : ''}:`, ...lines].join('\n');
 }

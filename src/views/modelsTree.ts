@@ -4,7 +4,8 @@ import * as vscode from 'vscode';
 import type { ModelRecord } from '../api/schemas';
 import type { CatalogueStore } from '../stores/catalogueStore';
 import { describeError } from '../userErrors';
-import { ANSWER_HERE_FIX, CAPABILITY_WORDS, cannotAnswerHere, deprecationOf, modelMarkdown, priceLine, type ProviderGroup } from './modelCatalog';
+import { ANSWER_HERE_FIX, cannotAnswerHere, modelMarkdown, type ProviderGroup } from '../shared/modelCatalog';
+import { CAPABILITY_WORDS, deprecationOf, priceLine } from '../shared/models';
 import { noteItem } from './spaceNodes';
 
 const t = vscode.l10n.t;

@@ -1,8 +1,9 @@
 // The nodes of the Spaces view and how each is shown. Pure data in, TreeItem out.
 import * as vscode from 'vscode';
 import type { AssistantSummary, Conversation, ModelRecord, ModelSetting, Space, SpaceUpdateResponse } from '../api/schemas';
-import { ANSWER_HERE_FIX, cannotAnswerHere } from './modelCatalog';
+import { ANSWER_HERE_FIX, cannotAnswerHere } from '../shared/modelCatalog';
 import { whenLabel } from '../shared/labels';
+import { pinnedModels } from '../settings';
 
 export type SpaceGroup = 'weights' | 'policies' | 'settings' | 'failover' | 'models' | 'conversations' | 'assistants' | 'sandbox';
 
@@ -198,8 +199,7 @@ export function toTreeItem(node: SpaceNode): vscode.TreeItem {
 
 /** Whether the user pinned this model of this Space to VS Code's chat (setting llmSpaces.chat.pinnedModels). */
 function isPinned(spaceId: string, namespace: string): boolean {
-  const pins = vscode.workspace.getConfiguration('llmSpaces').get<unknown>('chat.pinnedModels', []);
-  return Array.isArray(pins) && pins.some((p: { space?: unknown; model?: unknown }) => p?.space === spaceId && p?.model === namespace);
+  return pinnedModels().some((p) => p.space === spaceId && p.model === namespace);
 }
 
 /** A line of text in a view; a warning one says "Show Log" and opens the log when clicked. */

@@ -4,7 +4,8 @@ import * as vscode from 'vscode';
 import type { Offered, SpacesStore } from '../stores/spacesStore';
 import type { CatalogueStore } from '../stores/catalogueStore';
 import { describeError } from '../userErrors';
-import { modelMarkdown } from './modelCatalog';
+import { modelMarkdown } from '../shared/modelCatalog';
+import { PINNED_MODELS, SECTION } from '../settings';
 import { groupFields, groupsOf, toTreeItem, unreadableNote, type SpaceNode } from './spaceNodes';
 
 const t = vscode.l10n.t;
@@ -26,7 +27,7 @@ export class SpacesTree implements vscode.TreeDataProvider<SpaceNode>, vscode.Di
       this.changed,
       store.onDidChange(() => this.changed.fire(undefined)),
       // A model pinned to VS Code's chat says so in the view.
-      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('llmSpaces.chat.pinnedModels') && this.changed.fire(undefined)),
+      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${SECTION}.${PINNED_MODELS}`) && this.changed.fire(undefined)),
     );
   }
 

@@ -4,6 +4,7 @@
 // it, so `gpt-4o-mini` and Enter picks openai/gpt-4o-mini rather than a fine-tune of it.
 import type { ModelBrief } from '../shared/protocol';
 import { perMillion } from '../shared/money';
+import { isRetired } from '../shared/models';
 
 export interface PickerModel extends ModelBrief {
   active: boolean;
@@ -21,8 +22,8 @@ export function matchRank(model: Pick<ModelBrief, 'namespace' | 'model'>, query:
   return null;
 }
 
-const today = () => new Date().toISOString().slice(0, 10);
-const retired = (m: ModelBrief) => !!m.deprecatedOn && m.deprecatedOn <= today();
+/** The brief's date in the catalogue's field, for the shared rule. */
+const retired = (m: ModelBrief) => isRetired({ deprecated_on: m.deprecatedOn });
 
 /**
  * The models for a query, best first: by match, then those active in the Space, then those that can

@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
 import type { ModelRecord } from '../api/schemas';
 import type { Connection } from '../connection/connection';
 import type { CatalogueStore } from '../stores/catalogueStore';
-import { modelMarkdown, priceLine } from '../views/modelCatalog';
+import { modelMarkdown } from '../shared/modelCatalog';
+import { priceLine } from '../shared/models';
 import { STALE_AFTER_MS, type CatalogueCache } from './catalogueCache';
 import { ModelIndex, type FoundId } from './modelIndex';
 

@@ -3,6 +3,7 @@
 // known provider's but that the catalogue does not have. Free of VS Code, so the benchmark and the
 // unit tests run it on Node; one pass over the text with one regular expression and map lookups.
 import type { ModelRecord } from '../api/schemas';
+import { cheapestFirst, deprecationOf, providerOf } from '../shared/models';
 
 /** What a found id is: a catalogue model (retired, to be retired, or current), or unknown to it. */
 export type IdKind = 'retired' | 'soon' | 'current' | 'unknown';
@@ -61,8 +62,7 @@ export class ModelIndex {
   }
 
   kindOf(m: ModelRecord): Exclude<IdKind, 'unknown'> {
-    if (!m.deprecated_on) return 'current';
-    return m.deprecated_on <= this.today ? 'retired' : 'soon';
+    return deprecationOf(m, this.today)?.kind ?? 'current';
   }
 
   /** The model ids in a text, in order. */
@@ -109,12 +109,12 @@ export class ModelIndex {
    * capability it has, chat if it is chat; cheapest first (then by namespace).
    */
   successors(model: ModelRecord): ModelRecord[] {
-    const provider = model.provider ?? model.namespace.split('/')[0];
+    const provider = providerOf(model);
     const capabilities = Object.keys(model).filter((k) => k.startsWith('supports_') && (model as Record<string, unknown>)[k] === true);
     return this.models
-      .filter((m) => m !== model && (m.provider ?? m.namespace.split('/')[0]) === provider && !m.deprecated_on && !m.is_test_model)
+      .filter((m) => m !== model && providerOf(m) === provider && !m.deprecated_on && !m.is_test_model)
       .filter((m) => m.context_window >= model.context_window && m.is_chat === model.is_chat && capabilities.every((k) => (m as Record<string, unknown>)[k] === true))
-      .sort((a, b) => a.prompt_token_cost + a.completion_token_cost - (b.prompt_token_cost + b.completion_token_cost) || a.namespace.localeCompare(b.namespace));
+      .sort(cheapestFirst);
   }
 
   /** The form of a successor that matches the found id's form: its namespace for a namespace, else its api_target. */

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { CostBand, ModelRecord, RouteQuestion, RoutePreview } from '../../api/schemas';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
-import { isRetired } from '../domain/models';
+import { isRetired } from '../../shared/models';
 import { appConfig, loadApp } from '../domain/spaces';
 import { Problem } from '../problem';
 import { countTokens, truncateTokens } from '../tokenizer';

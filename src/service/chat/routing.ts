@@ -12,7 +12,7 @@
 // and the highest wins; ties go to the cheaper, then to the namespace that sorts first.
 import type { ModelRecord, Weights } from '../../api/schemas';
 import type { CatalogueModel } from '../domain/models';
-import { isRetired } from '../domain/models';
+import { isRetired } from '../../shared/models';
 
 export interface RouteInput {
   models: CatalogueModel[];

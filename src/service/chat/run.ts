@@ -4,7 +4,7 @@
 import type { ChatCompletion } from '../../api/schemas';
 import type { Database } from '../db';
 import type { CatalogueModel } from '../domain/models';
-import { isRetired } from '../domain/models';
+import { isRetired } from '../../shared/models';
 import { Problem } from '../problem';
 import { finishChat, logFailure, summarize } from './ledger';
 import { ReachFailure } from './reach/reach';

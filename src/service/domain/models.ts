@@ -1,6 +1,7 @@
 // The model catalogue as a caller sees it, and the models of a Space.
 import type { ModelRecord, ModelSetting } from '../../api/schemas';
 import type { Database } from '../db';
+import { isRetired } from '../../shared/models';
 import { invalid, notFound } from '../problem';
 import { parseJson, type Caller } from './caller';
 import { servingFields } from './serving';
@@ -18,12 +19,6 @@ interface ModelRow {
   latency_ms: number;
 }
 
-const today = () => new Date().toISOString().slice(0, 10);
-
-/** A `deprecated_on` on or before today: the model is refused. */
-export const isRetired = (record: Pick<ModelRecord, 'deprecated_on'>) => !!record.deprecated_on && record.deprecated_on <= today();
-/** A `deprecated_on` still ahead: the model answers with a warning. */
-export const retiresSoon = (record: Pick<ModelRecord, 'deprecated_on'>) => !!record.deprecated_on && record.deprecated_on > today();
 
 function toModel(row: ModelRow): CatalogueModel {
   return { record: parseJson<ModelRecord>(row.record, {} as ModelRecord), quality: row.quality, latencyMs: row.latency_ms };

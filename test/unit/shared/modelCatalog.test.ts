@@ -2,7 +2,8 @@
 // names are words, and a model nothing serves says how to change that.
 import assert from 'node:assert/strict';
 import { ModelRecord } from '../../../src/api/schemas';
-import { arrange, arrangeFlat, modelMarkdown, priceLine } from '../../../src/views/modelCatalog';
+import { arrange, arrangeFlat, modelMarkdown } from '../../../src/shared/modelCatalog';
+import { priceLine } from '../../../src/shared/models';
 
 const model = (namespace: string, input: number, output: number, extra: Record<string, unknown> = {}) =>
   ModelRecord.parse({ namespace, model: namespace.split('/')[1], provider: namespace.split('/')[0], prompt_token_cost: input / 1e6, completion_token_cost: output / 1e6, context_window: 128_000, ...extra });

@@ -1,10 +1,8 @@
 // Filtering, sorting, grouping and describing the model catalogue. No vscode here: it is unit tested
 // and benchmarked with 10,000 models.
 import type { ModelRecord } from '../api/schemas';
-import { money, perMillion } from '../shared/money';
+import { CAPABILITY_WORDS, capabilitiesOf, deprecationOf, priceKey, priceLine, providerOf, supports, type Capability } from './models';
 
-export const CAPABILITIES = ['functions', 'json', 'n', 'penalties', 'stream', 'vision'] as const;
-export type Capability = (typeof CAPABILITIES)[number];
 export type ModelSort = 'name' | 'price' | 'context';
 
 export interface ModelFilter {
@@ -14,16 +12,6 @@ export interface ModelFilter {
   /** One list across providers (to answer "what is cheapest?") instead of a group per provider. */
   flat: boolean;
 }
-
-/** What each capability means, for people. */
-export const CAPABILITY_WORDS: Record<Capability, { label: string; detail: string }> = {
-  functions: { label: 'calls tools', detail: 'function calling: the model may ask for a tool to be run' },
-  json: { label: 'JSON mode', detail: 'answers in valid JSON when asked to' },
-  n: { label: 'several answers', detail: 'more than one answer per request (n)' },
-  penalties: { label: 'penalties', detail: 'frequency and presence penalties against repetition' },
-  stream: { label: 'streams', detail: 'sends its reply piece by piece as it is written' },
-  vision: { label: 'reads images', detail: 'takes images in the prompt' },
-};
 
 export interface ProviderGroup {
   provider: string;
@@ -39,11 +27,6 @@ const haystack = (m: ModelRecord) => {
   }
   return text;
 };
-
-export const supports = (m: ModelRecord, c: Capability) => m[`supports_${c}`] === true;
-
-/** Price of input plus output per million units: the sort key for "price". */
-export const priceKey = (m: ModelRecord) => m.prompt_token_cost + m.completion_token_cost;
 
 const compare: Record<ModelSort, (a: ModelRecord, b: ModelRecord) => number> = {
   name: (a, b) => (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0),
@@ -65,7 +48,7 @@ export function arrange(models: readonly ModelRecord[], filter: ModelFilter): Pr
   const matches = matching(models, filter);
   const groups = new Map<string, ModelRecord[]>();
   for (const m of matches) {
-    const provider = m.provider ?? m.namespace.split('/')[0] ?? '?';
+    const provider = providerOf(m);
     let list = groups.get(provider);
     if (!list) groups.set(provider, (list = []));
     list.push(m);
@@ -81,19 +64,6 @@ export const cannotAnswerHere = (m: Pick<ModelRecord, 'answers_here'>) => m.answ
 /** What to do about a model that cannot answer here, as markdown with command links. */
 export const ANSWER_HERE_FIX =
   'Start a local model server (Ollama, LM Studio, llama.cpp or vLLM) and [refresh the local models](command:llmSpaces.refreshLocalModels), or [connect to the hosted service](command:llmSpaces.connect). [How to get started](command:llmSpaces.openWalkthrough)';
-
-export type Deprecation = { kind: 'retired' | 'soon'; date: string } | null;
-
-export function deprecationOf(m: ModelRecord, today = new Date().toISOString().slice(0, 10)): Deprecation {
-  if (!m.deprecated_on) return null;
-  return { kind: m.deprecated_on <= today ? 'retired' : 'soon', date: m.deprecated_on };
-}
-
-
-export function priceLine(m: ModelRecord): string {
-  const unit = m.price_unit === 'characters' ? 'M characters' : 'M tokens';
-  return `${perMillion(m.prompt_token_cost)} in / ${perMillion(m.completion_token_cost)} out per ${unit}${m.base_cost ? ` + ${money(m.base_cost)} per request` : ''}`;
-}
 
 export function flagsOf(m: ModelRecord): string[] {
   return [
@@ -117,7 +87,7 @@ export function modelMarkdown(m: ModelRecord, today?: string): string {
     `- $(credit-card) ${priceLine(m)}`,
     `- $(symbol-ruler) context window ${m.context_window.toLocaleString('en-US')} tokens`,
     `- $(calendar) training data until ${m.until ?? 'unknown'}`,
-    `- $(check-all) ${CAPABILITIES.filter((c) => supports(m, c)).map((c) => CAPABILITY_WORDS[c].label).join(' · ') || 'no extra capabilities'}`,
+    `- $(check-all) ${capabilitiesOf(m).map((c) => CAPABILITY_WORDS[c].label).join(' · ') || 'no extra capabilities'}`,
     `- $(tag) ${flagsOf(m).join(' · ')}`,
   ];
   if (m.served_by && !m.is_test_model) lines.push(`- $(server) answered by ${m.served_by}`);

@@ -1,0 +1,57 @@
+// The rules of models that every part of the project applies alike (the built-in service, the views,
+// the pickers, the workspace's model ids, the agent tools): when a model is retired, what it costs
+// listed as people read it, which capabilities it has, and "cheapest first". No vscode, no zod here.
+import type { ModelRecord } from '../api/schemas';
+import { money, perMillion } from './money';
+
+/** Today as the catalogue writes dates (YYYY-MM-DD, UTC). */
+export const todayIso = () => new Date().toISOString().slice(0, 10);
+
+type Dated = { deprecated_on?: string | null };
+
+/** A `deprecated_on` on or before today: the model is no longer served. */
+export const isRetired = (m: Dated, today = todayIso()) => !!m.deprecated_on && m.deprecated_on <= today;
+/** A `deprecated_on` still ahead: the model answers, with a warning. */
+export const retiresSoon = (m: Dated, today = todayIso()) => !!m.deprecated_on && m.deprecated_on > today;
+
+export type Deprecation = { kind: 'retired' | 'soon'; date: string } | null;
+
+export function deprecationOf(m: Dated, today = todayIso()): Deprecation {
+  if (!m.deprecated_on) return null;
+  return { kind: isRetired(m, today) ? 'retired' : 'soon', date: m.deprecated_on };
+}
+
+type Priced = Pick<ModelRecord, 'prompt_token_cost' | 'completion_token_cost' | 'namespace'>;
+
+/** Price of input plus output per unit: what "cheapest" compares. */
+export const priceKey = (m: Pick<ModelRecord, 'prompt_token_cost' | 'completion_token_cost'>) => m.prompt_token_cost + m.completion_token_cost;
+
+/** Cheapest first, then by namespace. */
+export const cheapestFirst = (a: Priced, b: Priced) => priceKey(a) - priceKey(b) || a.namespace.localeCompare(b.namespace);
+
+/** "$0.15 in / $0.60 out per M tokens", with a per-request fee where the model has one. */
+export function priceLine(m: Pick<ModelRecord, 'prompt_token_cost' | 'completion_token_cost' | 'price_unit' | 'base_cost'>): string {
+  const unit = m.price_unit === 'characters' ? 'M characters' : 'M tokens';
+  return `${perMillion(m.prompt_token_cost)} in / ${perMillion(m.completion_token_cost)} out per ${unit}${m.base_cost ? ` + ${money(m.base_cost)} per request` : ''}`;
+}
+
+export const CAPABILITIES = ['functions', 'json', 'n', 'penalties', 'stream', 'vision'] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+
+/** What each capability means, for people. */
+export const CAPABILITY_WORDS: Record<Capability, { label: string; detail: string }> = {
+  functions: { label: 'calls tools', detail: 'function calling: the model may ask for a tool to be run' },
+  json: { label: 'JSON mode', detail: 'answers in valid JSON when asked to' },
+  n: { label: 'several answers', detail: 'more than one answer per request (n)' },
+  penalties: { label: 'penalties', detail: 'frequency and presence penalties against repetition' },
+  stream: { label: 'streams', detail: 'sends its reply piece by piece as it is written' },
+  vision: { label: 'reads images', detail: 'takes images in the prompt' },
+};
+
+export const supports = (m: ModelRecord, c: Capability) => m[`supports_${c}`] === true;
+
+/** The capabilities a model has. */
+export const capabilitiesOf = (m: ModelRecord) => CAPABILITIES.filter((c) => supports(m, c));
+
+/** The provider a model belongs to: its own field, else the first part of its namespace. */
+export const providerOf = (m: Pick<ModelRecord, 'provider' | 'namespace'>) => m.provider ?? m.namespace.split('/')[0] ?? '?';
