@@ -4,7 +4,7 @@
 //   node esbuild.mjs --tests       test files into out/test (mocha runs them from there)
 //   node esbuild.mjs --watch       rebuild on change
 import * as esbuild from 'esbuild';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const args = new Set(process.argv.slice(2));
@@ -32,38 +32,45 @@ function walk(dir, accept) {
 }
 
 const SRC = path.resolve('src');
-const ERRORS = path.join(SRC, 'api', 'errors');
-const DEFERRED = path.join(SRC, 'deferred');
+/** The entry of dist/lazy.js, which src/lazy/load.ts requires on first use (see src/lazy/bundle.ts). */
+const LAZY = path.join(SRC, 'lazy', 'bundle');
 /** The tokenizer, required by the chat's token counts on first use (src/chat/tokenCount.ts): dist/tokenizer.js. */
 const TOKENIZER = path.join(SRC, 'service', 'tokenizer');
 const rel = (file) => path.relative(SRC, file).replace(/\\/g, '/');
+/** The modules dist/lazy.js takes from dist/extension.js (the keys of the table in src/owned.ts). */
+const OWNED = new Set([...readFileSync('src/owned.ts', 'utf8').matchAll(/^\s+'([\w/]+)': \w+,$/gm)].map((m) => m[1]));
 
-/** What activation must not load: it lives in dist/deferred.js (see src/deferred.ts). */
+/** What activation must not load: it lives in dist/lazy.js (see src/lazy/bundle.ts). */
 const heavyAtActivation = (file) =>
   /[\\/]node_modules[\\/](zod|undici|eventsource-parser)[\\/]/.test(file) ||
-  /^(api\/(schemas|client|transport)|shared\/protocol|webviews\/(playgroundPanel|spaceSettingsEditor|organizationPanel|comparePanel|webviewChannel))\.ts$/.test(rel(file));
-/** What the deferred bundle may hold: no module with state of the activation side (a second copy would split it). */
-const allowedDeferred = (file) => !file.startsWith(SRC) || /^(deferred|api\/.*|shared\/.*|webviews\/(?!webviewPanels).*)\.ts$/.test(rel(file));
+  /^(api\/(door|presets|schemas|client|transport)|shared\/protocol|webviews\/(door|playgroundPanel|spaceSettingsEditor|organizationPanel|comparePanel|webviewChannel))\.ts$/.test(rel(file));
+/** What the lazy bundle may hold: no module with state of the activation side (a second copy would split it). */
+const allowedLazy = (file) => !file.startsWith(SRC) || /^(lazy\/bundle|api\/.*|shared\/.*|webviews\/(?!webviewPanels).*)\.ts$/.test(rel(file));
 
 /**
- * The extension is three bundles: extension.js (activation), deferred.js (required on first use) and
- * apiErrors.js, which both require, so an error thrown in one is an instance of the classes the other
- * checks. The plugin points those imports at the bundles and refuses a module in the wrong one.
+ * The extension is two bundles: extension.js (activation) and lazy.js (required on first use). lazy.js
+ * takes the modules of src/owned.ts from the running extension.js instead of a copy, so their classes
+ * and state are one. The plugin points those imports at the bundles and refuses a module in the wrong one.
  */
 function splitPlugin(bundle) {
   return {
     name: `split-${bundle}`,
     setup(build) {
       build.onResolve({ filter: /^\.\.?\// }, (args) => {
+        if (args.namespace === 'owned') return { path: './extension.js', external: true };
         const target = path.resolve(args.resolveDir, args.path).replace(/\.[jt]s$/, '');
-        if (target === ERRORS) return { path: './apiErrors.js', external: true };
-        if (bundle === 'extension' && target === DEFERRED) return { path: './deferred.js', external: true };
+        if (bundle === 'extension' && target === LAZY) return { path: './lazy.js', external: true };
+        if (bundle === 'lazy' && OWNED.has(rel(target))) return { path: rel(target), namespace: 'owned' };
         if (target === TOKENIZER) return { path: './tokenizer.js', external: true };
         return undefined;
       });
+      build.onLoad({ filter: /.*/, namespace: 'owned' }, (args) => ({
+        contents: `module.exports = require('./extension.js').owned[${JSON.stringify(args.path)}];`,
+        loader: 'js',
+      }));
       build.onLoad({ filter: /\.[cm]?[jt]s$/ }, (args) => {
-        const wrong = bundle === 'extension' ? heavyAtActivation(args.path) : !allowedDeferred(args.path);
-        if (wrong) throw new Error(`${path.relative('.', args.path)} must not be in dist/${bundle}.js: reach it through src/loadDeferred.ts, or keep it free of activation-side state.`);
+        const wrong = bundle === 'extension' ? heavyAtActivation(args.path) : !allowedLazy(args.path);
+        if (wrong) throw new Error(`${path.relative('.', args.path)} must not be in dist/${bundle}.js: reach it through src/lazy/, or keep it free of activation-side state.`);
         return undefined;
       });
     },
@@ -76,9 +83,8 @@ function productBuilds() {
   ];
   if (existsSync('src/extension.ts')) {
     builds.push(
-      { ...nodeBase, entryPoints: ['src/api/errors.ts'], outfile: 'dist/apiErrors.js' },
       { ...nodeBase, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [splitPlugin('extension')] },
-      { ...nodeBase, entryPoints: ['src/deferred.ts'], outfile: 'dist/deferred.js', external: ['vscode'], plugins: [splitPlugin('deferred')] },
+      { ...nodeBase, entryPoints: ['src/lazy/bundle.ts'], outfile: 'dist/lazy.js', external: ['vscode'], plugins: [splitPlugin('lazy')] },
       { ...nodeBase, entryPoints: ['src/service/tokenizer.ts'], outfile: 'dist/tokenizer.js' },
       { ...nodeBase, entryPoints: ['src/mcp/server.ts'], outfile: 'dist/mcp.js' },
     );

@@ -5,6 +5,7 @@ import { ASSISTANT_SCHEME, AssistantDocuments } from './assistantDocuments';
 import { registerCommands } from './commands';
 import { AUTH_PROVIDER_ID, SpacesAuthProvider } from './connection/authProvider';
 import { Connection } from './connection/connection';
+import { api } from './lazy/api';
 import { Logger } from './logger';
 import { PROMPT_SCHEME, PromptFileSystem } from './prompts/promptFileSystem';
 import { PromptStore } from './prompts/promptStore';
@@ -33,7 +34,7 @@ export type ExtensionApi = Services;
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const logger = new Logger();
-  const connection = new Connection(context, logger);
+  const connection = new Connection(context, logger, (options) => new (api().LlmSpacesClient)(options));
   const errors = new ErrorReporter(logger);
   const promptStore = new PromptStore(connection);
   const promptFs = new PromptFileSystem(promptStore, connection);
@@ -92,6 +93,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   );
   return services;
 }
+
+// dist/lazy.js reads these from this bundle (see owned.ts).
+export { owned } from './owned';
 
 export function deactivate(): void {
   // Disposables in context.subscriptions release the built-in service.

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { IntegrationsBody, Organization } from './api/schemas';
 import type { OrganizationStore } from './stores/organizationStore';
-import { deferred } from './loadDeferred';
+import { api } from './lazy/api';
 import { maskSecret } from './shared/secrets';
 
 
@@ -11,8 +11,7 @@ type Group = 'metrics' | 'logs';
 /** Asks what to change, or applies `preset` (a PUT /v1/orgs/integrations body, validated) directly. */
 export async function editIntegrations(store: OrganizationStore, preset?: unknown): Promise<Organization | undefined> {
   if (preset !== undefined) {
-    const body = deferred().schemas.IntegrationsBody.parse(preset);
-    return store.updateIntegrations(body);
+    return store.updateIntegrations(api().presets.integrationsPreset(preset));
   }
   const org = await store.refresh().catch(() => undefined);
   const describe = (g: Group) =>

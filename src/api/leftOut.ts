@@ -1,5 +1,6 @@
 // Records left out of list answers because they could not be read (conventions.md: one bad record
-// never fails its list). No zod here: the views ask for counts from the activation bundle.
+// never fails its list). No zod here: the views ask for counts from the activation bundle, which
+// dist/lazy.js shares this module with (src/owned.ts).
 
 /** A record that was left out of its list: where it was and what was wrong with it. */
 export interface LeftOut {
@@ -8,20 +9,17 @@ export interface LeftOut {
   message: string;
 }
 
-/**
- * The count travels on the list itself, under a registered symbol (not enumerable, so never sent or
- * compared): the views and the parser live in different bundles, which share no module state.
- */
-const COUNT = Symbol.for('llmSpaces.unreadableRecords');
+/** Each parsed list's count, kept beside the list (never sent or compared with it). */
+const counts = new WeakMap<readonly unknown[], number>();
 let collector: LeftOut[] | undefined;
 
 /** How many records of this list (as parsed from an answer) could not be read and were left out. */
-export const unreadableIn = (list: readonly unknown[]): number => ((list as unknown as Record<symbol, unknown>)[COUNT] as number | undefined) ?? 0;
+export const unreadableIn = (list: readonly unknown[]): number => counts.get(list) ?? 0;
 
 /** Notes that `list` was read without `records`, and tells the parse under way which they were. */
 export function leaveOut(list: readonly unknown[], count: number, records: LeftOut[]): void {
   if (count === 0) return;
-  Object.defineProperty(list, COUNT, { value: count, enumerable: false });
+  counts.set(list, count);
   collector?.push(...records);
 }
 

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { PROMPT_DESCRIPTION_MAX, PROMPT_TITLE_MAX } from '../api/limits';
 import type { PromptShow } from '../api/schemas';
 import { promptUri } from '../prompts/promptFileSystem';
-import { deferred } from '../loadDeferred';
+import { api } from '../lazy/api';
 import type { Services } from '../services';
 import type { PromptNode } from '../views/promptsTree';
 
@@ -30,10 +30,10 @@ export async function filterPrompts(s: Services): Promise<void> {
 export async function createPrompt(s: Services, fromSelection: boolean, preset?: unknown): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   const text = fromSelection && editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : '';
-  const given = deferred().z.object({ title: deferred().z.string(), description: deferred().z.string() }).safeParse(preset);
-  const title = given.success ? given.data.title : await vscode.window.showInputBox({ title: t('New prompt (1/2)'), prompt: t('Title'), validateInput: checkTitle, ignoreFocusOut: true });
+  const given = api().presets.newPromptPreset(preset);
+  const title = given ? given.title : await vscode.window.showInputBox({ title: t('New prompt (1/2)'), prompt: t('Title'), validateInput: checkTitle, ignoreFocusOut: true });
   if (title === undefined) return;
-  const description = given.success ? given.data.description : await vscode.window.showInputBox({ title: t('New prompt (2/2)'), prompt: t('Description'), validateInput: checkDescription, ignoreFocusOut: true });
+  const description = given ? given.description : await vscode.window.showInputBox({ title: t('New prompt (2/2)'), prompt: t('Description'), validateInput: checkDescription, ignoreFocusOut: true });
   if (description === undefined) return;
   const problem = checkTitle(title) ?? checkDescription(description);
   if (problem) throw new Error(problem);

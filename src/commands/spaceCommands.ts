@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { assistantVersionUri } from '../assistantDocuments';
 import { setPinned } from '../settings';
-import { deferred } from '../loadDeferred';
+import { api } from '../lazy/api';
 import type { Services } from '../services';
 import type { SpaceNode } from '../views/spaceNodes';
 
@@ -55,7 +55,7 @@ export async function renameConversation(s: Services, node: Of<'conversation'>, 
 /** Picks the conversation's assistant version, or applies `preset` ({assistant_id, assistant_version_id}). */
 export async function changeConversationAssistant(s: Services, node: Of<'conversation'>, preset?: unknown): Promise<void> {
   if (preset !== undefined) {
-    const { settings } = deferred().schemas.ConversationUpdateBody.parse({ settings: preset });
+    const settings = api().presets.conversationSettingsPreset(preset);
     await s.connection.call((c) => c.updateConversation(node.spaceId, node.conversation.id, { settings }));
     return s.spaces.changedSpace(node.spaceId);
   }

@@ -2,9 +2,8 @@
 // token in SecretStorage. Views and commands go through `call`, which keeps `state` current.
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { LlmSpacesClient } from '../api/client';
+import type { ClientOptions, LlmSpacesClient } from '../api/client';
 import { ApiError, CancelledError, NetworkError, TimeoutError, UnauthorizedError } from '../api/errors';
-import { deferred } from '../loadDeferred';
 import type { Logger } from '../logger';
 import { readSettings } from '../settings';
 import { LOCAL_TOKEN_KEY, LocalService } from './localService';
@@ -48,6 +47,8 @@ export class Connection implements vscode.Disposable {
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly logger: Logger,
+    /** Makes the /v1 client (the API door's, loaded on first use: see src/extension.ts). */
+    private readonly newClient: (options: ClientOptions) => LlmSpacesClient,
   ) {
     this.stateValue = { kind: 'connecting', mode: this.mode };
     this.local = new LocalService({
@@ -103,7 +104,7 @@ export class Connection implements vscode.Disposable {
   }
 
   private makeClient(url: string, token: () => Thenable<string | undefined> | string | undefined): LlmSpacesClient {
-    return new (deferred().LlmSpacesClient)({
+    return this.newClient({
       baseUrl: url,
       token: async () => token(),
       timeoutMs: readSettings().requestTimeoutMs,

@@ -5,7 +5,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { deferred } from '../loadDeferred';
 import { SERVICE_EXEC_ARGV } from '../service/launch';
 import { isAlive, readLock } from '../service/lockFile';
 
@@ -186,9 +185,9 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function healthy(url: string): Promise<boolean> {
   try {
-    const response = await deferred().request(`${url}/healthz`, { headersTimeout: 2000, bodyTimeout: 2000 });
-    await response.body.text();
-    return response.statusCode === 200;
+    const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
+    await response.text();
+    return response.status === 200;
   } catch {
     return false;
   }

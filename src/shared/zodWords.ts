@@ -1,7 +1,7 @@
 // zod's messages in words a person reads ("must be at most 2", "is required"), for every schema of the
 // extension and the built-in service that does not word its own: they reach people as field errors
 // in the forms, in the service's 422 answers, and in what the chat tools say back. Imported once, for
-// its effect, by each bundle that checks with zod (src/deferred.ts, the service's app).
+// its effect, by each bundle that checks with zod (src/api/door.ts, the service's app).
 import { z } from 'zod';
 
 const FORMATS: Record<string, string> = {

@@ -4,7 +4,8 @@
 // come back after a window reload through their serializers; the webviews restore their own state.
 // The settings editor comes back as any editor does, with unsaved changes through hot exit.
 import * as vscode from 'vscode';
-import { deferred } from '../loadDeferred';
+import { api } from '../lazy/api';
+import { panels } from '../lazy/panels';
 import type { CompareStart } from '../shared/protocol';
 import type { CompareDeps, ComparePanel } from './comparePanel';
 import type { OrganizationDeps, OrganizationPanel } from './organizationPanel';
@@ -14,8 +15,6 @@ import { spaceUri } from './spaceUris';
 import { COMPARE_VIEW_TYPE, ORGANIZATION_VIEW_TYPE, PLAYGROUND_VIEW_TYPE, SPACE_SETTINGS_EDITOR, SPACE_SETTINGS_VIEW_TYPE } from './viewTypes';
 
 const t = vscode.l10n.t;
-/** What a settings webview keeps in its state: enough to reopen the same Space after a reload. */
-const restoredSettings = () => deferred().z.object({ spaceId: deferred().z.string().min(1) });
 
 export class WebviewPanels implements vscode.Disposable {
   readonly playgrounds: PlaygroundPanel[] = [];
@@ -41,9 +40,10 @@ export class WebviewPanels implements vscode.Disposable {
       vscode.window.registerWebviewPanelSerializer(PLAYGROUND_VIEW_TYPE, { deserializeWebviewPanel: async (panel) => void this.adoptPlayground(panel) }),
       vscode.window.registerWebviewPanelSerializer(SPACE_SETTINGS_VIEW_TYPE, {
         deserializeWebviewPanel: async (panel, state: unknown) => {
-          const restored = restoredSettings().safeParse(state);
+          // The state a settings webview kept: enough to reopen the same Space after a reload.
+          const spaceId = api().presets.restoredSettingsSpace(state);
           panel.dispose();
-          if (restored.success) await this.openSpaceSettings(restored.data.spaceId);
+          if (spaceId) await this.openSpaceSettings(spaceId);
         },
       }),
       vscode.window.registerCustomEditorProvider(SPACE_SETTINGS_EDITOR, this.settingsProvider(), { webviewOptions: { retainContextWhenHidden: true }, supportsMultipleEditorsPerDocument: false }),
@@ -95,7 +95,7 @@ export class WebviewPanels implements vscode.Disposable {
 
   /** The settings editors' provider, registered at activation; the editors' code loads on first use. */
   private settingsProvider(): vscode.CustomEditorProvider<SpaceSettingsDocument> {
-    const editors = () => (this.settingsEditors ??= new (deferred().SpaceSettingsEditors)(this.s, this.extensionUri, this.settingsChanged, { open: (id) => void this.openSpaceSettings(id) }));
+    const editors = () => (this.settingsEditors ??= new (panels().SpaceSettingsEditors)(this.s, this.extensionUri, this.settingsChanged, { open: (id) => void this.openSpaceSettings(id) }));
     return {
       onDidChangeCustomDocument: this.settingsChanged.event,
       openCustomDocument: (uri, context) => editors().openCustomDocument(uri, context),
@@ -125,7 +125,7 @@ export class WebviewPanels implements vscode.Disposable {
   }
 
   private adoptCompare(panel: vscode.WebviewPanel, start: CompareStart | null): ComparePanel {
-    const compare = new (deferred().ComparePanel)(panel, this.s, this.extensionUri, start);
+    const compare = new (panels().ComparePanel)(panel, this.s, this.extensionUri, start);
     this.compare = compare;
     compare.onDidDispose(() => {
       if (this.compare === compare) this.compare = undefined;
@@ -134,7 +134,7 @@ export class WebviewPanels implements vscode.Disposable {
   }
 
   private adoptPlayground(panel: vscode.WebviewPanel): PlaygroundPanel {
-    const playground = new (deferred().PlaygroundPanel)(panel, this.s, this.extensionUri, () => this.lastEditor);
+    const playground = new (panels().PlaygroundPanel)(panel, this.s, this.extensionUri, () => this.lastEditor);
     this.playgrounds.push(playground);
     const remove = () => {
       const at = this.playgrounds.indexOf(playground);
@@ -150,7 +150,7 @@ export class WebviewPanels implements vscode.Disposable {
   }
 
   private adoptOrganization(panel: vscode.WebviewPanel): OrganizationPanel {
-    const org = new (deferred().OrganizationPanel)(panel, this.s, this.extensionUri);
+    const org = new (panels().OrganizationPanel)(panel, this.s, this.extensionUri);
     this.organization = org;
     org.onDidDispose(() => {
       if (this.organization === org) this.organization = undefined;

@@ -80,7 +80,7 @@ async function main(): Promise<void> {
   if (!only) {
     const vsix = statSync(path.join(ROOT, 'llm-spaces.vsix')).size / 2 ** 20;
     rows.push(['dist/extension.js, minified (loaded at activation)', `${f(kb('dist/extension.js'))} KB`, '≤ 300 KB']);
-    rows.push(['dist/deferred.js, minified (client, schemas, panels; loaded on first use)', `${f(kb('dist/deferred.js'))} KB`, '']);
+    rows.push(['dist/lazy.js, minified (client, schemas, panels; loaded on first use)', `${f(kb('dist/lazy.js'))} KB`, '']);
     const pages = ['playground', 'spaceSettings', 'organization'].map((n) => webviewScripts(`dist/webview/${n}.js`));
     rows.push(['webview scripts loaded to open: playground / settings / organization', pages.map((p) => `${f(p.atStart / 1024, 0)} KB`).join(' / '), '≤ 250 KB each']);
     rows.push(['playground: loaded beside it (markdown renderer) / on demand (13 highlighting languages, all)', `${f(pages[0]!.beside / 1024, 0)} KB / ${f(pages[0]!.onDemand / 1024, 0)} KB`, '']);
