@@ -40,12 +40,23 @@ const rel = (file) => path.relative(SRC, file).replace(/\\/g, '/');
 /** The modules dist/lazy.js takes from dist/extension.js (the keys of the table in src/owned.ts). */
 const OWNED = new Set([...readFileSync('src/owned.ts', 'utf8').matchAll(/^\s+'([\w/]+)': \w+,$/gm)].map((m) => m[1]));
 
+/**
+ * Which bundle a module of src/webviews belongs to is its folder's: the top level (webviewPanels.ts,
+ * the view types, the Space URIs) is activation's, each feature folder and panels/ are dist/lazy.js's,
+ * and every page/ folder is the browser's (dist/webview/).
+ */
+const webviewsFolder = (file) => /^webviews\/([^/]+)\//.exec(rel(file))?.[1];
 /** What activation must not load: it lives in dist/lazy.js (see src/lazy/bundle.ts). */
 const heavyAtActivation = (file) =>
   /[\\/]node_modules[\\/](zod|undici|eventsource-parser)[\\/]/.test(file) ||
-  /^(api\/(door|presets|schemas|client|transport)|shared\/protocol|webviews\/(door|playgroundPanel|spaceSettingsEditor|organizationPanel|comparePanel|webviewChannel))\.ts$/.test(rel(file));
-/** What the lazy bundle may hold: no module with state of the activation side (a second copy would split it). */
-const allowedLazy = (file) => !file.startsWith(SRC) || /^(lazy\/bundle|api\/.*|shared\/.*|webviews\/(?!webviewPanels).*)\.ts$/.test(rel(file));
+  /^(api\/(door|presets|schemas|client|transport)|shared\/protocol\/.*)\.ts$/.test(rel(file)) ||
+  webviewsFolder(file) !== undefined;
+/**
+ * What the lazy bundle may hold: no module with state of the activation side (a second copy would split
+ * it); the stateless names of the top level of src/webviews (view types, Space URIs) may be in both.
+ */
+const allowedLazy = (file) =>
+  !file.startsWith(SRC) || /^(lazy\/bundle|api\/.*|shared\/.*|webviews\/(viewTypes|spaceUris))\.ts$/.test(rel(file)) || (webviewsFolder(file) ?? 'page') !== 'page';
 
 /**
  * The extension is two bundles: extension.js (activation) and lazy.js (required on first use). lazy.js
@@ -91,7 +102,7 @@ function productBuilds() {
   }
   // The webviews are ES modules built together: what they share, and what a page loads only when it
   // needs it (the playground's markdown renderer, each highlighting language), are chunks beside them.
-  const ui = walk('src/webview-ui', (f) => /[\\/][A-Za-z-]+\.main\.ts$/.test(f));
+  const ui = walk('src/webviews', (f) => /[\\/]page[\\/][A-Za-z-]+\.main\.ts$/.test(f));
   builds.push({
     bundle: true,
     platform: 'browser',
@@ -104,8 +115,8 @@ function productBuilds() {
     entryPoints: Object.fromEntries(ui.map((entry) => [path.basename(entry).replace(/\.main\.ts$/, ''), entry])),
     outdir: path.join('dist', 'webview'),
     chunkNames: 'chunks/[name]-[hash]',
-    // What the browser already has, instead of the packages' own tables (see src/webview-ui/shims).
-    alias: { entities: './src/webview-ui/shims/entities.ts', 'punycode.js': './src/webview-ui/shims/punycode.ts' },
+    // What the browser already has, instead of the packages' own tables (see src/webviews/page/shims).
+    alias: { entities: './src/webviews/page/shims/entities.ts', 'punycode.js': './src/webviews/page/shims/punycode.ts' },
   });
   return builds;
 }

@@ -21,14 +21,14 @@ export default tseslint.config(
     },
   },
   {
-    // The browser side of the webviews talks to the host only through src/shared/protocol.ts.
-    files: ['src/webview-ui/**/*.ts'],
+    // The browser side of the webviews (each page/ folder) talks to the host only through src/shared/protocol/.
+    files: ['src/webviews/**/page/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           paths: [{ name: 'vscode', message: 'A webview cannot use the vscode API; ask the host through the protocol.' }],
-          patterns: [{ group: ['**/webviews/*', '**/views/*', '**/connection/*', '**/commands/*', '**/service/*', '**/prompts/*'], message: 'Webview code may import only src/shared and src/api/schemas.' }],
+          patterns: [{ regex: '^\\.\\./(?!.*/(page|shared)/)(?!.*/api/schemas$)', message: 'Webview code may import only the page/ folders, src/shared and src/api/schemas.' }],
         },
       ],
     },

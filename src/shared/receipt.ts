@@ -30,7 +30,7 @@ export function receiptView(wire: RoutingReceipt, answered: string): ReceiptView
   };
 }
 
-/** The localizer of the side that shows the line: vscode.l10n.t on the host, webview-ui/l10n's t in a page. */
+/** The localizer of the side that shows the line: vscode.l10n.t on the host, webviews/page/l10n's t in a page. */
 export type Localize = (message: string, ...args: Array<string | number>) => string;
 
 /** A reason a model was left out, in words ("over max_cost" names a field; the others are words already). */

@@ -6,11 +6,11 @@
 import * as vscode from 'vscode';
 import { api } from '../lazy/api';
 import { panels } from '../lazy/panels';
-import type { CompareStart } from '../shared/protocol';
-import type { CompareDeps, ComparePanel } from './comparePanel';
-import type { OrganizationDeps, OrganizationPanel } from './organizationPanel';
-import type { PlaygroundDeps, PlaygroundPanel } from './playgroundPanel';
-import type { SettingsDeps, SpaceSettingsDocument, SpaceSettingsEditor, SpaceSettingsEditors } from './spaceSettingsEditor';
+import type { CompareStart } from '../shared/protocol/compare';
+import type { CompareDeps, ComparePanel } from './compare/comparePanel';
+import type { OrganizationDeps, OrganizationPanel } from './organization/organizationPanel';
+import type { PlaygroundDeps, PlaygroundPanel } from './playground/playgroundPanel';
+import type { SettingsDeps, SpaceSettingsDocument, SpaceSettingsEditor, SpaceSettingsEditors } from './spaceSettings/spaceSettingsEditor';
 import { spaceUri } from './spaceUris';
 import { COMPARE_VIEW_TYPE, ORGANIZATION_VIEW_TYPE, PLAYGROUND_VIEW_TYPE, SPACE_SETTINGS_EDITOR, SPACE_SETTINGS_VIEW_TYPE } from './viewTypes';
 

@@ -3,8 +3,9 @@
 // and then checked on the service, and the report is a file in the workspace.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { CompareResults, CompareSpace, Proposal, ReplyInfo } from '../../src/shared/protocol';
-import type { ComparePanel } from '../../src/webviews/comparePanel';
+import type { CompareResults, CompareSpace, Proposal } from '../../src/shared/protocol/compare';
+import type { ReplyInfo } from '../../src/shared/protocol/playground';
+import type { ComparePanel } from '../../src/webviews/compare/comparePanel';
 import { callWebview, extension, serviceClient } from './support';
 
 /** The streamed text of each call among these events, by call id. */

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CostBand } from '../../src/api/schemas';
-import type { PlaygroundContext, ReplyInfo, SpaceBrief, Turn } from '../../src/shared/protocol';
-import type { PlaygroundPanel } from '../../src/webviews/playgroundPanel';
+import type { PlaygroundContext, ReplyInfo, SpaceBrief, Turn } from '../../src/shared/protocol/playground';
+import type { PlaygroundPanel } from '../../src/webviews/playground/playgroundPanel';
 import { callWebview, extension, serviceClient, waitFor } from './support';
 
 /** The sample file in the workspace the test host opened. */

@@ -4,8 +4,9 @@ import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { OrganizationData, SpaceDraft, SpaceEditorData, SpaceSettingsEvent } from '../../src/shared/protocol';
-import type { SpaceSettingsEditor } from '../../src/webviews/spaceSettingsEditor';
+import type { OrganizationData } from '../../src/shared/protocol/organization';
+import type { SpaceDraft, SpaceEditorData, SpaceSettingsEvent } from '../../src/shared/protocol/spaceSettings';
+import type { SpaceSettingsEditor } from '../../src/webviews/spaceSettings/spaceSettingsEditor';
 import { callWebview, extension, serviceClient, waitFor } from './support';
 
 const config = () => vscode.workspace.getConfiguration('llmSpaces');

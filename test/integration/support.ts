@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { LlmSpacesClient } from '../../src/api/client';
 import type { ExtensionApi } from '../../src/extension';
-import type { CallError, ToWebview } from '../../src/shared/protocol';
+import type { CallError, ToWebview } from '../../src/shared/protocol/envelope';
 
 export const EXTENSION_ID = 'llm-spaces.llm-spaces';
 

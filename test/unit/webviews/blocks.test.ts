@@ -1,6 +1,6 @@
 // Where a streaming reply's complete markdown blocks end: what the playground draws once and keeps.
 import assert from 'node:assert/strict';
-import { BlockScanner } from '../../../src/webview-ui/playground/blocks';
+import { BlockScanner } from '../../../src/webviews/playground/page/blocks';
 
 /** Feeds `text` in pieces of `size` characters, as a stream does; returns the block ends seen. */
 function stream(text: string, size: number): { ends: number[]; inCode: boolean } {

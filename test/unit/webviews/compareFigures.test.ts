@@ -1,8 +1,8 @@
 // What the comparison says of its columns: the figures and the saving in words, which model won on
 // cost and on latency, and the weight a promotion shifts toward by default.
 import assert from 'node:assert/strict';
-import type { ReplyInfo } from '../../../src/shared/protocol';
-import { defaultToward, figuresLine, savingLine, winners, type Column } from '../../../src/webview-ui/compare/figures';
+import type { ReplyInfo } from '../../../src/shared/protocol/playground';
+import { defaultToward, figuresLine, savingLine, winners, type Column } from '../../../src/webviews/compare/page/figures';
 
 const reply = (namespace: string, cost: number, latency: number, saved = 0): ReplyInfo => ({
   id: namespace, content: 'x', finishReason: 'stop', namespace,

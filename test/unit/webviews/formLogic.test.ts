@@ -1,11 +1,11 @@
 // The pure logic behind the webviews: the fenced block "Send Selection" builds, the estimate shown
 // before sending, and the changes the settings editor sends (only what differs).
 import assert from 'node:assert/strict';
-import type { ModelBrief } from '../../../src/shared/protocol';
+import type { ModelBrief } from '../../../src/shared/protocol/playground';
 import { fencedCode } from '../../../src/prompts/promptState';
 import { conversationName } from '../../../src/shared/conversationName';
-import { describeBand, describeEstimate, promptCost } from '../../../src/webview-ui/playground/estimate';
-import { changesBetween, valuesOf } from '../../../src/webview-ui/spaceSettings/settingsSpecs';
+import { describeBand, describeEstimate, promptCost } from '../../../src/webviews/playground/page/estimate';
+import { changesBetween, valuesOf } from '../../../src/webviews/spaceSettings/page/settingsSpecs';
 
 const model = (namespace: string, promptCost: number, byCharacters = false): ModelBrief => ({
   namespace, model: namespace.split('/')[1]!, provider: namespace.split('/')[0]!, vision: false, promptCost, completionCost: promptCost * 2, baseCost: 0, byCharacters, contextWindow: 8000, deprecatedOn: null, answersHere: true, tools: false,

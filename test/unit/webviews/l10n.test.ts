@@ -1,7 +1,7 @@
 // The webviews' words: English by default with the arguments filled in, VS Code's translation when the
 // page carries one, and a broken or missing bundle never breaks a label.
 import assert from 'node:assert/strict';
-import { t } from '../../../src/webview-ui/l10n';
+import { t } from '../../../src/webviews/page/l10n';
 
 /** A page whose body carries this bundle text (as the host's shell writes it). */
 function loadWith(l10n: string | undefined): { t: typeof t } {

@@ -2,8 +2,8 @@
 // matches; each model described with its price, context, state and capabilities; one money format.
 import assert from 'node:assert/strict';
 import { money, perMillion } from '../../../src/shared/money';
-import { stoppedNote } from '../../../src/webview-ui/playground/estimate';
-import { contextLabel, describeModel, matchRank, rankModels, type PickerModel } from '../../../src/webviews/modelPicker';
+import { stoppedNote } from '../../../src/webviews/playground/page/estimate';
+import { contextLabel, describeModel, matchRank, rankModels, type PickerModel } from '../../../src/webviews/panels/modelPicker';
 
 const model = (namespace: string, extra: Partial<PickerModel> = {}): PickerModel => ({
   namespace,

@@ -1,7 +1,10 @@
 // The webviews check fields against the host's schemas turned into JSON Schema, without zod in their
 // bundles: the same limits, the messages in words.
 import assert from 'node:assert/strict';
-import { ChatDraft, IntegrationGroup, SpaceChanges, rulesOf } from '../../../src/shared/protocol';
+import { rulesOf } from '../../../src/shared/protocol/envelope';
+import { IntegrationGroup } from '../../../src/shared/protocol/organization';
+import { ChatDraft } from '../../../src/shared/protocol/playground';
+import { SpaceChanges } from '../../../src/shared/protocol/spaceSettings';
 import { checkRules } from '../../../src/shared/rules';
 
 const APP = '0b7f1c1e-8a3a-4c55-9d7e-3f1e2a4b5c6d';

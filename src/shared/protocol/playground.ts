@@ -1,0 +1,132 @@
+// The playground's calls, results and events.
+import { z } from 'zod';
+import { ChatBody, type ChatMetadata, type CostBand, type Usage } from '../../api/schemas';
+import type { ReceiptView } from '../receipt';
+import type { Rules } from '../rules';
+import { Id, Name, type Calls } from './envelope';
+
+export const ChatDraft = ChatBody.omit({ stream: true });
+export type ChatDraft = z.infer<typeof ChatDraft>;
+/** What a webview sends as a request body (the host parses it into a ChatDraft). */
+export type ChatDraftInput = z.input<typeof ChatDraft>;
+export const AttachmentKind = z.enum(['images', 'files']);
+
+export const PlaygroundCalls = {
+  context: z.object({}),
+  space: z.object({ appId: Id }),
+  send: z.object({ body: ChatDraft }),
+  /** The cost band of the request as it would be sent now (earlier turns counted). */
+  costBand: z.object({ body: ChatDraft }),
+  stop: z.object({ callId: z.int().min(0) }),
+  newConversation: z.object({ appId: Id, name: Name }),
+  loadConversation: z.object({ appId: Id, conversationId: Id }),
+  renameConversation: z.object({ appId: Id, conversationId: Id, name: Name }),
+  attach: z.object({ kind: AttachmentKind }),
+  attachUris: z.object({ kind: AttachmentKind, uris: z.array(z.string().max(4000)).min(1).max(20) }),
+  codeAction: z.object({ action: z.enum(['copy', 'insert', 'replace']), code: z.string().max(2_000_000) }),
+  /** Opens VS Code's quick pick of models (prices, context, state); answers the namespace, '' for routing, null if dismissed. */
+  pickModel: z.object({ appId: Id.nullable(), current: z.string().max(300) }),
+  openLink: z.object({ href: z.url({ protocol: /^https?$/, error: 'only http and https links open' }) }),
+  /** Compare Models with this prompt, starting from the model chosen (if any). */
+  compare: z.object({ appId: Id.nullable(), prompt: z.string().max(1_000_000), models: z.array(z.string().max(300)).max(4) }),
+} satisfies Calls;
+
+/** A catalogue model as the playground needs it: what to show, what it costs, whether it reads images. */
+export interface ModelBrief {
+  namespace: string;
+  model: string;
+  provider: string;
+  vision: boolean;
+  promptCost: number;
+  completionCost: number;
+  baseCost: number;
+  byCharacters: boolean;
+  contextWindow: number;
+  deprecatedOn: string | null;
+  /** False when nothing serves it where the service runs (no model server for it). */
+  answersHere: boolean;
+  tools: boolean;
+}
+
+export interface PlaygroundContext {
+  spaces: Array<{ id: string; name: string }>;
+  models: ModelBrief[];
+  /** False on a service without the list endpoint and no Space added by id yet. */
+  spacesListed: boolean;
+  /** The request body's rules (ChatDraft), checked as the user types. */
+  rules: Rules;
+}
+
+export interface SpaceBrief {
+  id: string;
+  name: string;
+  activeModels: string[];
+  assistants: Array<{ id: string; name: string; versions: Array<{ id: string; label: string }> }>;
+  conversations: ConversationBrief[];
+  canChat: boolean;
+  defaults: { temperature: number | null; maxTokens: number | null };
+}
+
+export interface ConversationBrief {
+  id: string;
+  name: string;
+}
+
+export interface ReplyInfo {
+  id: string;
+  content: string;
+  finishReason: string | null;
+  namespace: string;
+  usage: Usage;
+  costs: ChatMetadata['costs'];
+  savings: ChatMetadata['cost_savings'];
+  latencySeconds: number;
+  retries: number;
+  warning: string | null;
+  conversationId: string | null;
+  /** Why the reply went to its model, when the service said (the built-in one does). */
+  routing: ReceiptView | null;
+}
+
+export interface Turn {
+  prompt: string;
+  reply: ReplyInfo | null;
+  error: string | null;
+}
+
+export interface Attachment {
+  name: string;
+  size: number;
+  dataUrl: string;
+}
+
+export interface PlaygroundResults {
+  context: PlaygroundContext;
+  space: SpaceBrief;
+  send: ReplyInfo;
+  /** The service's band, or the extension's estimate (`estimated`) where the service has no route preview; null when the request could not be sent. */
+  costBand: (CostBand & { estimated?: boolean }) | null;
+  stop: null;
+  /** null when the service cannot create conversations: replies then thread by parent request only. */
+  newConversation: ConversationBrief | null;
+  /** The turns that can be shown, and why others cannot (the Space's privacy level keeps no text). */
+  loadConversation: { turns: Turn[]; notice: string | null };
+  renameConversation: ConversationBrief;
+  attach: Attachment[];
+  attachUris: Attachment[];
+  codeAction: null;
+  pickModel: string | null;
+  openLink: null;
+  compare: null;
+}
+
+export type PlaygroundEvent =
+  /** `at` (first piece only): when the host got it, in ms since the epoch, for the paint latency figure. */
+  | { type: 'delta'; callId: number; content: string; at?: number }
+  /** Text from "Send Selection to Playground" for the prompt box, and the Space to use if none is chosen. */
+  | { type: 'draft'; prompt: string; appId: string | null }
+  | { type: 'useSpace'; appId: string }
+  /** "Open in Playground" on a model of the Models view. */
+  | { type: 'useModel'; namespace: string }
+  /** The service is reachable (again, or another one): read the Spaces and models afresh. */
+  | { type: 'connected' };

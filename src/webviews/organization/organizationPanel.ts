@@ -1,0 +1,77 @@
+// The organization panel, host side: usage and cost this cycle, the subscription, and the observability
+// integrations. Integration tokens are masked before anything reaches the webview; a group saved with
+// an empty token keeps the one the service has.
+import * as vscode from 'vscode';
+import type { Organization } from '../../api/schemas';
+import { maskSecret } from '../../shared/secrets';
+import type { OrganizationStore } from '../../stores/organizationStore';
+import { rulesOf, type Handlers } from '../../shared/protocol/envelope';
+import { IntegrationGroup, OrganizationCalls, type OrganizationData, type OrganizationEvent, type OrganizationResults } from '../../shared/protocol/organization';
+import { WebviewChannel, type ChannelDeps } from '../panels/webviewChannel';
+import { PanelHost } from '../panels/panelHost';
+import { webviewHtml } from '../panels/webviewShell';
+
+const t = vscode.l10n.t;
+
+type OrgCallsT = typeof OrganizationCalls;
+
+/** What the organization panel works with. */
+export interface OrganizationDeps extends ChannelDeps {
+  organization: OrganizationStore;
+}
+
+const masked = (org: Organization): OrganizationData['org'] => ({ ...org, metrics_token: org.metrics_token ? maskSecret(org.metrics_token) : null, logs_token: org.logs_token ? maskSecret(org.logs_token) : null });
+
+export class OrganizationPanel extends PanelHost {
+  readonly channel: WebviewChannel<OrgCallsT, OrganizationResults, OrganizationEvent>;
+  /** The last record read, with its real tokens (they stay here, in the host). */
+  private org: Organization | undefined;
+
+  constructor(
+    panel: vscode.WebviewPanel,
+    private readonly s: OrganizationDeps,
+    extensionUri: vscode.Uri,
+  ) {
+    super(panel, extensionUri);
+    this.channel = new WebviewChannel(panel.webview, OrganizationCalls, this.handlers(), s, t('Organization'));
+    panel.webview.html = webviewHtml(panel.webview, extensionUri, { script: 'organization', styles: ['organization'], title: panel.title });
+    this.disposables.push(
+      this.channel,
+      panel.onDidDispose(() => this.dispose()),
+      // Spend changes with every chat; show it fresh when the panel comes back into view.
+      panel.onDidChangeViewState((e) => e.webviewPanel.visible && void this.channel.post({ type: 'reload' })),
+    );
+  }
+
+  private handlers(): Handlers<OrgCallsT, OrganizationResults> {
+    return {
+      load: () => this.load(),
+      saveIntegration: async ({ group, value }) => {
+        let body;
+        if (value) {
+          const token = value.token.trim() || this.org?.[`${group}_token`];
+          if (!token) throw new Error(t('The {0} group needs a token the first time it is set.', group));
+          body = { [group]: { id: value.id, endpoint: value.endpoint, token } };
+        } else {
+          body = { [group]: null };
+        }
+        this.org = await this.s.organization.updateIntegrations(body);
+        return { org: masked(this.org), unavailable: null, rules: rulesOf(IntegrationGroup) };
+      },
+      openLink: async ({ href }) => {
+        await vscode.env.openExternal(vscode.Uri.parse(href, true));
+        return null;
+      },
+    };
+  }
+
+  private async load(): Promise<OrganizationData> {
+    const org = await this.s.organization.refresh();
+    if (org) {
+      this.org = org;
+      return { org: masked(org), unavailable: null, rules: rulesOf(IntegrationGroup) };
+    }
+    // A remote service without GET /v1/orgs/self: the integrations can still be set.
+    return { org: this.org ? masked(this.org) : null, unavailable: this.s.errors.describe(this.s.organization.unavailable, t('Reading the organization')).message, rules: rulesOf(IntegrationGroup) };
+  }
+}

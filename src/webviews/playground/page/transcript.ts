@@ -1,0 +1,204 @@
+// The conversation as it is shown: each turn's prompt and reply rendered as sanitized markdown, the
+// reply's figures underneath, and Copy / Insert at Cursor / Replace Selection on every code block.
+import type { ReplyInfo, Turn } from '../../../shared/protocol/playground';
+import { fill, h } from '../../page/dom';
+import { money } from '../../page/values';
+import { stoppedNote } from './estimate';
+import { LiveMarkdown } from '../../page/liveMarkdown';
+import { reasonLabel, receiptLine, type ReceiptView } from '../../../shared/receipt';
+import { onMarkdownChange, renderMarkdown } from '../../page/markdown';
+import { t } from '../../page/l10n';
+
+export interface TranscriptActions {
+  code(action: 'copy' | 'insert' | 'replace', code: string): void;
+  link(href: string): void;
+  /** What this much reply text costs at the model chosen; undefined when routing chooses. */
+  costOf?(text: string): number | undefined;
+}
+
+/** A turn whose reply is still streaming in. */
+export interface LiveTurn {
+  /** `at`: when the host received the first piece (epoch ms), to report the latency to the first paint. */
+  append(text: string, at?: number): void;
+  finish(reply: ReplyInfo): void;
+  fail(message: string, stopped: boolean): void;
+  readonly text: string;
+}
+
+export class Transcript {
+  /** Each finished prompt and reply shown, with its text, to draw again once the markdown renderer or a language loads. */
+  private readonly drawn = new Map<HTMLElement, { text: string; reply: boolean }>();
+
+  constructor(
+    readonly root: HTMLElement,
+    private readonly actions: TranscriptActions,
+  ) {
+    onMarkdownChange(() => {
+      for (const [el, { text, reply }] of this.drawn) {
+        if (!el.isConnected) this.drawn.delete(el);
+        else if (reply) this.fillReply(el, text);
+        else fill(el, renderMarkdown(text));
+      }
+    });
+    root.addEventListener('click', (e) => {
+      const link = (e.target as Element).closest('a');
+      if (!link) return;
+      e.preventDefault();
+      const href = link.getAttribute('href');
+      if (href && /^https?:/i.test(href)) actions.link(href);
+    });
+  }
+
+  /** Shows these turns; `notice` says why earlier ones are missing (a Space that keeps no text). */
+  show(turns: Turn[], notice: string | null = null): void {
+    this.drawn.clear();
+    const note = notice ? [h('p', { class: 'notice', role: 'note' }, notice)] : [];
+    if (turns.length === 0 && !notice) fill(this.root, h('p', { class: 'empty' }, t('Send a prompt to start. Select code in an editor and press Ctrl+Alt+P to bring it here.')));
+    else fill(this.root, ...note, ...turns.map((turn) => this.turnElement(turn.prompt, turn.reply, turn.error)));
+  }
+
+  start(prompt: string): LiveTurn {
+    this.root.querySelector('.empty')?.remove();
+    const reply = h('div', { class: 'reply markdown', 'aria-busy': 'true' });
+    const meta = h('footer', { class: 'meta' }, t('Waiting for the first tokens…'));
+    const article = h('article', { class: 'turn' }, this.promptElement(prompt), reply, meta);
+    this.root.append(article);
+    article.scrollIntoView({ block: 'end' });
+    let text = '';
+    let frame = 0;
+    let firstAt: number | undefined;
+    const frames = watchFrames();
+    let live: LiveMarkdown | undefined;
+    const paint = () => {
+      frame = 0;
+      const stick = nearBottom(this.root);
+      // Finished blocks are drawn once, without highlighting; see LiveMarkdown.
+      (live ??= new LiveMarkdown(reply)).update(text);
+      if (stick) article.scrollIntoView({ block: 'end' });
+      if (firstAt !== undefined) {
+        void reply.offsetHeight;
+        document.body.dataset.firstPaintMs = String(performance.timeOrigin + performance.now() - firstAt);
+        firstAt = undefined;
+      }
+    };
+    return {
+      get text() {
+        return text;
+      },
+      append: (delta, at) => {
+        if (!text && at !== undefined) firstAt = at;
+        if (!text) meta.textContent = t('Receiving the reply…');
+        text += delta;
+        if (!frame) frame = requestAnimationFrame(paint);
+      },
+      finish: (info) => {
+        cancelAnimationFrame(frame);
+        frames.stop();
+        reply.removeAttribute('aria-busy');
+        this.fillReply(reply, info.content || text);
+        const footer = metaOf(info);
+        meta.replaceWith(footer);
+        // Whoever can see the reply gets its figures in view too; on the next frame, once the code
+        // blocks' buttons have rendered and taken their height.
+        if (article.getBoundingClientRect().top < this.root.getBoundingClientRect().bottom) requestAnimationFrame(() => footer.scrollIntoView({ block: 'nearest' }));
+      },
+      fail: (message, stopped) => {
+        cancelAnimationFrame(frame);
+        frames.stop();
+        reply.removeAttribute('aria-busy');
+        this.fillReply(reply, text);
+        meta.replaceWith(h('footer', { class: stopped ? 'meta' : 'meta error', role: 'alert' }, stopped ? stoppedNote(text, this.actions.costOf?.(text)) : message));
+      },
+    };
+  }
+
+  private turnElement(prompt: string, reply: ReplyInfo | null, error: string | null): HTMLElement {
+    const body = h('div', { class: 'reply markdown' });
+    if (reply) this.fillReply(body, reply.content);
+    const footer = reply ? metaOf(reply) : h('footer', { class: 'meta error' }, error ?? t('No reply.'));
+    return h('article', { class: 'turn' }, this.promptElement(prompt), body, footer);
+  }
+
+  private promptElement(prompt: string): HTMLElement {
+    const el = h('div', { class: 'prompt markdown', 'aria-label': t('Prompt') });
+    fill(el, renderMarkdown(prompt));
+    this.drawn.set(el, { text: prompt, reply: false });
+    return el;
+  }
+
+  private fillReply(el: HTMLElement, text: string): void {
+    fill(el, renderMarkdown(text));
+    this.drawn.set(el, { text, reply: true });
+    for (const pre of el.querySelectorAll('pre')) {
+      const code = () => pre.querySelector('code')?.textContent ?? pre.textContent ?? '';
+      const button = (label: string, action: 'copy' | 'insert' | 'replace') => {
+        const b = h('vscode-button', { secondary: true, 'aria-label': `${label} (code block)` }, label);
+        b.addEventListener('click', () => this.actions.code(action, code()));
+        return b;
+      };
+      pre.before(h('div', { class: 'code-actions', role: 'toolbar' }, button(t('Copy'), 'copy'), button(t('Insert at Cursor'), 'insert'), button(t('Replace Selection'), 'replace')));
+    }
+  }
+}
+
+/**
+ * The longest gap between two frames while a reply streams, in `data-max-frame-gap-ms` on the body:
+ * how close the panel came to freezing (the benchmark reads it).
+ */
+function watchFrames(): { stop(): void } {
+  let last = performance.now();
+  let longest = 0;
+  let running = true;
+  const tick = (now: number) => {
+    longest = Math.max(longest, now - last);
+    last = now;
+    if (running) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  return {
+    stop: () => {
+      running = false;
+      document.body.dataset.maxFrameGapMs = String(longest);
+    },
+  };
+}
+
+const nearBottom = (el: HTMLElement) => el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+
+function metaOf(r: ReplyInfo): HTMLElement {
+  const parts = [
+    r.namespace,
+    `${r.usage.total_tokens.toLocaleString()} tokens (${r.usage.prompt_tokens.toLocaleString()} in, ${r.usage.completion_tokens.toLocaleString()} out)`,
+    money(r.costs.total_tokens),
+    `saved ${money(r.savings.total_tokens)}`,
+    `${r.latencySeconds.toFixed(2)} s`,
+  ];
+  if (r.retries > 0) parts.push(`${r.retries} ${r.retries === 1 ? 'retry' : 'retries'}`);
+  if (r.finishReason === 'length') parts.push('cut at max tokens');
+  return h(
+    'footer',
+    { class: 'meta', 'data-reply-id': r.id },
+    h('span', { class: 'figures' }, parts.join(' · ')),
+    r.warning ? h('div', { class: 'warning', role: 'note' }, `⚠ ${r.warning}`) : null,
+    r.routing ? receiptElement(r.routing) : null,
+  );
+}
+
+/** The routing receipt: one line, unfolding to the candidates, what was left out, and each attempt. */
+function receiptElement(r: ReceiptView): HTMLElement {
+  const score = (n: number | null) => (n === null ? '—' : n.toFixed(2));
+  const table = (label: string, head: string[], rows: string[][]) =>
+    h('table', { class: 'receipt-table', 'aria-label': label }, h('thead', {}, h('tr', {}, ...head.map((c) => h('th', { scope: 'col' }, c)))), h('tbody', {}, ...rows.map((row) => h('tr', {}, ...row.map((c) => h('td', {}, c))))));
+  const candidates = r.candidates.length
+    ? table(t('Candidates'), [t('Model'), t('Score'), t('Cost'), t('Latency'), t('Quality'), t('Estimated cost')], r.candidates.map((c) => [c.namespace === r.answered ? `${c.namespace} ✓` : c.namespace, score(c.score), score(c.costScore), score(c.latencyScore), score(c.qualityScore), money(c.estimatedCost)]))
+    : null;
+  const excluded = r.excluded.length ? h('p', {}, t('Left out: {0}.', r.excluded.map((e) => t('{0} ({1})', e.namespace, reasonLabel(e.reason, t))).join(', '))) : null;
+  const inactive = r.inactive ? h('p', { class: 'hint' }, r.inactive === 1 ? t('1 model of the Space is turned off.') : t('{0} models of the Space are turned off.', r.inactive)) : null;
+  const attempts =
+    r.attempts.length > 1
+      ? table(t('Attempts'), [t('Model'), t('Result')], r.attempts.map((a) => [a.namespace, a.statusCode === 200 ? t('answered') : t('failed ({0}): {1}', a.statusCode, a.error ?? '')]))
+      : null;
+  const estimate = r.estimated ? h('p', { class: 'hint' }, t("The service sent no receipt: this is the extension's estimate from the Space's active models and their prices, at this reply's token counts. Latency and quality are not known to it.")) : null;
+  return h('details', { class: r.estimated ? 'receipt estimated' : 'receipt' }, h('summary', {}, receiptLine(r, t)), estimate, candidates, excluded, inactive, attempts);
+}
+
