@@ -25,10 +25,12 @@ const nodeBase = {
 
 function walk(dir, accept) {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((name) => name !== 'node_modules').flatMap((name) => {
-    const full = path.join(dir, name);
-    return statSync(full).isDirectory() ? walk(full, accept) : accept(full) ? [full] : [];
-  });
+  return readdirSync(dir)
+    .filter((name) => name !== 'node_modules')
+    .flatMap((name) => {
+      const full = path.join(dir, name);
+      return statSync(full).isDirectory() ? walk(full, accept) : accept(full) ? [full] : [];
+    });
 }
 
 const SRC = path.resolve('src');
@@ -56,7 +58,9 @@ const heavyAtActivation = (file) =>
  * it); the stateless names of the top level of src/webviews (view types, Space URIs) may be in both.
  */
 const allowedLazy = (file) =>
-  !file.startsWith(SRC) || /^(lazy\/bundle|api\/.*|shared\/.*|webviews\/(viewTypes|spaceUris))\.ts$/.test(rel(file)) || (webviewsFolder(file) ?? 'page') !== 'page';
+  !file.startsWith(SRC) ||
+  /^(lazy\/bundle|api\/.*|shared\/.*|webviews\/(viewTypes|spaceUris))\.ts$/.test(rel(file)) ||
+  (webviewsFolder(file) ?? 'page') !== 'page';
 
 /**
  * The extension is two bundles: extension.js (activation) and lazy.js (required on first use). lazy.js
@@ -81,7 +85,10 @@ function splitPlugin(bundle) {
       }));
       build.onLoad({ filter: /\.[cm]?[jt]s$/ }, (args) => {
         const wrong = bundle === 'extension' ? heavyAtActivation(args.path) : !allowedLazy(args.path);
-        if (wrong) throw new Error(`${path.relative('.', args.path)} must not be in dist/${bundle}.js: reach it through src/lazy/, or keep it free of activation-side state.`);
+        if (wrong)
+          throw new Error(
+            `${path.relative('.', args.path)} must not be in dist/${bundle}.js: reach it through src/lazy/, or keep it free of activation-side state.`,
+          );
         return undefined;
       });
     },
@@ -89,13 +96,23 @@ function splitPlugin(bundle) {
 }
 
 function productBuilds() {
-  const builds = [
-    { ...nodeBase, entryPoints: ['src/service/main.ts'], outfile: 'dist/service.js' },
-  ];
+  const builds = [{ ...nodeBase, entryPoints: ['src/service/main.ts'], outfile: 'dist/service.js' }];
   if (existsSync('src/extension.ts')) {
     builds.push(
-      { ...nodeBase, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [splitPlugin('extension')] },
-      { ...nodeBase, entryPoints: ['src/lazy/bundle.ts'], outfile: 'dist/lazy.js', external: ['vscode'], plugins: [splitPlugin('lazy')] },
+      {
+        ...nodeBase,
+        entryPoints: ['src/extension.ts'],
+        outfile: 'dist/extension.js',
+        external: ['vscode'],
+        plugins: [splitPlugin('extension')],
+      },
+      {
+        ...nodeBase,
+        entryPoints: ['src/lazy/bundle.ts'],
+        outfile: 'dist/lazy.js',
+        external: ['vscode'],
+        plugins: [splitPlugin('lazy')],
+      },
       { ...nodeBase, entryPoints: ['src/service/tokenizer.ts'], outfile: 'dist/tokenizer.js' },
       { ...nodeBase, entryPoints: ['src/mcp/server.ts'], outfile: 'dist/mcp.js' },
     );
@@ -116,23 +133,28 @@ function productBuilds() {
     outdir: path.join('dist', 'webview'),
     chunkNames: 'chunks/[name]-[hash]',
     // What the browser already has, instead of the packages' own tables (see src/webviews/page/shims).
-    alias: { entities: './src/webviews/page/shims/entities.ts', 'punycode.js': './src/webviews/page/shims/punycode.ts' },
+    alias: {
+      entities: './src/webviews/page/shims/entities.ts',
+      'punycode.js': './src/webviews/page/shims/punycode.ts',
+    },
   });
   return builds;
 }
 
 function testBuilds() {
   const entries = walk('test', (f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
-  return [{
-    ...nodeBase,
-    sourcemap: true,
-    minify: false,
-    entryPoints: entries,
-    outdir: 'out/test',
-    outbase: 'test',
-    packages: 'external',
-    external: ['vscode'],
-  }];
+  return [
+    {
+      ...nodeBase,
+      sourcemap: true,
+      minify: false,
+      entryPoints: entries,
+      outdir: 'out/test',
+      outbase: 'test',
+      packages: 'external',
+      external: ['vscode'],
+    },
+  ];
 }
 
 function copyAssets() {

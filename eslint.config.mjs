@@ -17,7 +17,10 @@ export default tseslint.config(
     // The typed client and the local service must run outside VS Code.
     files: ['src/api/**/*.ts', 'src/service/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/api and src/service must not depend on vscode.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'vscode', message: 'src/api and src/service must not depend on vscode.' }] },
+      ],
     },
   },
   {
@@ -27,8 +30,15 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'vscode', message: 'A webview cannot use the vscode API; ask the host through the protocol.' }],
-          patterns: [{ regex: '^\\.\\./(?!.*/(page|shared)/)(?!.*/api/schemas$)', message: 'Webview code may import only the page/ folders, src/shared and src/api/schemas.' }],
+          paths: [
+            { name: 'vscode', message: 'A webview cannot use the vscode API; ask the host through the protocol.' },
+          ],
+          patterns: [
+            {
+              regex: '^\\.\\./(?!.*/(page|shared)/)(?!.*/api/schemas$)',
+              message: 'Webview code may import only the page/ folders, src/shared and src/api/schemas.',
+            },
+          ],
         },
       ],
     },

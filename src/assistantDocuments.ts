@@ -8,7 +8,11 @@ import type { CatalogueStore } from './stores/catalogueStore';
 export const ASSISTANT_SCHEME = 'llm-assistant';
 
 export const assistantVersionUri = (appId: string, assistantId: string, versionId: string, name = 'assistant') =>
-  vscode.Uri.from({ scheme: ASSISTANT_SCHEME, path: `/${name.replace(/[\\/]/g, ' ')}.md`, query: [appId, assistantId, versionId].join('/') });
+  vscode.Uri.from({
+    scheme: ASSISTANT_SCHEME,
+    path: `/${name.replace(/[\\/]/g, ' ')}.md`,
+    query: [appId, assistantId, versionId].join('/'),
+  });
 
 const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
 
@@ -44,7 +48,9 @@ export class AssistantDocuments implements vscode.TextDocumentContentProvider {
     // Documents restored from before the ids moved to the query have them as folders.
     const [appId, assistantId, versionId] = uri.query ? uri.query.split('/') : uri.path.split('/').slice(1);
     const version = await this.connection.call((c) => c.getAssistantVersion(appId!, assistantId!, versionId!));
-    const model = version.model_id ? (await this.catalogue.models().catch(() => [])).find((m) => m.id === version.model_id)?.namespace : undefined;
+    const model = version.model_id
+      ? (await this.catalogue.models().catch(() => [])).find((m) => m.id === version.model_id)?.namespace
+      : undefined;
     return renderVersion(version, (uri.path.split('/').pop() ?? '').replace(/\.md$/, ''), model);
   }
 }

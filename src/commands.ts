@@ -36,8 +36,14 @@ export const COMMANDS = {
   'llmSpaces.openAssistantVersion': [spaces.openAssistantVersion, 'Opening the assistant version'],
   'llmSpaces.copyId': [spaces.copyId, 'Copying the id'],
   'llmSpaces.filterPrompts': [prompts.filterPrompts, 'Filtering prompts'],
-  'llmSpaces.createPrompt': [(s: Services, preset?: unknown) => prompts.createPrompt(s, false, preset), 'Creating the prompt'],
-  'llmSpaces.createPromptFromSelection': [(s: Services, preset?: unknown) => prompts.createPrompt(s, true, preset), 'Creating the prompt'],
+  'llmSpaces.createPrompt': [
+    (s: Services, preset?: unknown) => prompts.createPrompt(s, false, preset),
+    'Creating the prompt',
+  ],
+  'llmSpaces.createPromptFromSelection': [
+    (s: Services, preset?: unknown) => prompts.createPrompt(s, true, preset),
+    'Creating the prompt',
+  ],
   'llmSpaces.insertPrompt': [prompts.insertPrompt, 'Inserting the prompt'],
   'llmSpaces.copyPrompt': [prompts.copyPrompt, 'Copying the prompt'],
   'llmSpaces.deletePrompt': [prompts.deletePrompt, 'Deleting the prompt'],
@@ -55,10 +61,16 @@ export const COMMANDS = {
   'llmSpaces.groupModelsByProvider': [models.groupModelsByProvider, 'Grouping the models by provider'],
   'llmSpaces.exportPrompt': [promptFiles.exportPrompt, 'Exporting the prompt'],
   'llmSpaces.importPromptFile': [promptFiles.importPromptFile, 'Importing the prompt file'],
-  'llmSpaces.comparePromptWithService': [promptFiles.comparePromptWithService, 'Comparing the prompt file with the service'],
+  'llmSpaces.comparePromptWithService': [
+    promptFiles.comparePromptWithService,
+    'Comparing the prompt file with the service',
+  ],
   'llmSpaces.pushPromptFile': [promptFiles.pushPromptFile, 'Pushing the prompt file'],
   'llmSpaces.pullPromptFile': [promptFiles.pullPromptFile, 'Pulling the prompt file'],
-  'llmSpaces.showDeprecatedModelIds': [(s: Services) => showDeprecatedModelIds(s.modelIds), 'Listing the deprecated model ids'],
+  'llmSpaces.showDeprecatedModelIds': [
+    (s: Services) => showDeprecatedModelIds(s.modelIds),
+    'Listing the deprecated model ids',
+  ],
 } satisfies Record<string, [Handler, string]>;
 
 export type CommandId = keyof typeof COMMANDS;

@@ -56,12 +56,28 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       models: new ModelsTree(catalogue),
     },
     usage: new UsageStatus(connection, organization),
-    webviews: new WebviewPanels(context.extensionUri, { connection, logger, errors, spaces, catalogue, organization, reachedMilestone }),
+    webviews: new WebviewPanels(context.extensionUri, {
+      connection,
+      logger,
+      errors,
+      spaces,
+      catalogue,
+      organization,
+      reachedMilestone,
+    }),
     modelIds: new WorkspaceModelIds(connection, catalogue, new CatalogueCache(context.globalStorageUri)),
     promptFiles: new PromptFiles(connection, promptStore),
   };
   const current = new CurrentSpace(context.globalState);
-  const chat = new SpacesChatProvider({ connection, spaces, catalogue, organization, logger, keys: new SpaceKeys(connection), current });
+  const chat = new SpacesChatProvider({
+    connection,
+    spaces,
+    catalogue,
+    organization,
+    logger,
+    keys: new SpaceKeys(connection),
+    current,
+  });
   const mcp = new SpacesMcpServers(context.extensionPath, connection);
   const auth = new SpacesAuthProvider(connection, context.secrets);
   context.subscriptions.push(
@@ -88,7 +104,10 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcp),
     vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, 'LLM Spaces', auth),
     vscode.workspace.registerFileSystemProvider(PROMPT_SCHEME, promptFs, { isCaseSensitive: true }),
-    vscode.workspace.registerTextDocumentContentProvider(ASSISTANT_SCHEME, new AssistantDocuments(connection, catalogue)),
+    vscode.workspace.registerTextDocumentContentProvider(
+      ASSISTANT_SCHEME,
+      new AssistantDocuments(connection, catalogue),
+    ),
     ...registerCommands(services),
   );
   return services;

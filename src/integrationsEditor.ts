@@ -5,7 +5,6 @@ import type { OrganizationStore } from './stores/organizationStore';
 import { api } from './lazy/api';
 import { maskSecret } from './shared/secrets';
 
-
 type Group = 'metrics' | 'logs';
 
 /** Asks what to change, or applies `preset` (a PUT /v1/orgs/integrations body, validated) directly. */
@@ -15,13 +14,20 @@ export async function editIntegrations(store: OrganizationStore, preset?: unknow
   }
   const org = await store.refresh().catch(() => undefined);
   const describe = (g: Group) =>
-    org ? (org[`${g}_id`] ? `${org[`${g}_id`]} · ${org[`${g}_endpoint`]} · ${vscode.l10n.t('token')} ${maskSecret(org[`${g}_token`])}` : vscode.l10n.t('not set')) : '';
+    org
+      ? org[`${g}_id`]
+        ? `${org[`${g}_id`]} · ${org[`${g}_endpoint`]} · ${vscode.l10n.t('token')} ${maskSecret(org[`${g}_token`])}`
+        : vscode.l10n.t('not set')
+      : '';
   const pick = await vscode.window.showQuickPick(
     (['metrics', 'logs'] as Group[]).flatMap((g) => [
       { label: `$(edit) ${vscode.l10n.t('Set {0}…', g)}`, description: describe(g), group: g, clear: false },
       { label: `$(trash) ${vscode.l10n.t('Clear {0}', g)}`, group: g, clear: true },
     ]),
-    { title: vscode.l10n.t('Observability integrations'), placeHolder: vscode.l10n.t('Choose a group to set or clear') },
+    {
+      title: vscode.l10n.t('Observability integrations'),
+      placeHolder: vscode.l10n.t('Choose a group to set or clear'),
+    },
   );
   if (!pick) return undefined;
   let body: IntegrationsBody;
@@ -29,7 +35,14 @@ export async function editIntegrations(store: OrganizationStore, preset?: unknow
     body = { [pick.group]: null };
   } else {
     const ask = (prompt: string, value: string | null | undefined, password = false) =>
-      vscode.window.showInputBox({ title: vscode.l10n.t('{0} integration', pick.group), prompt, value: password ? '' : (value ?? ''), password, ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Required')) });
+      vscode.window.showInputBox({
+        title: vscode.l10n.t('{0} integration', pick.group),
+        prompt,
+        value: password ? '' : (value ?? ''),
+        password,
+        ignoreFocusOut: true,
+        validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Required')),
+      });
     const id = await ask(vscode.l10n.t('Id'), org?.[`${pick.group}_id`]);
     if (id === undefined) return undefined;
     const token = await ask(vscode.l10n.t('Token (kept only on the service)'), undefined, true);
@@ -39,6 +52,8 @@ export async function editIntegrations(store: OrganizationStore, preset?: unknow
     body = { [pick.group]: { id: id.trim(), token: token.trim(), endpoint: endpoint.trim() } };
   }
   const updated = await store.updateIntegrations(body);
-  void vscode.window.showInformationMessage(vscode.l10n.t('{0} integration {1}.', pick.group, pick.clear ? vscode.l10n.t('cleared') : vscode.l10n.t('saved')));
+  void vscode.window.showInformationMessage(
+    vscode.l10n.t('{0} integration {1}.', pick.group, pick.clear ? vscode.l10n.t('cleared') : vscode.l10n.t('saved')),
+  );
   return updated;
 }

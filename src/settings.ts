@@ -35,7 +35,14 @@ export async function setServiceUrl(url: string): Promise<void> {
 function upstreams(config: vscode.WorkspaceConfiguration): string[] {
   const list = config.get<unknown>('localService.upstreamUrls', []);
   const all = [config.get<string>('localService.upstreamUrl') ?? '', ...(Array.isArray(list) ? list : [])];
-  return [...new Set(all.filter((u): u is string => typeof u === 'string').map((u) => u.trim()).filter((u) => /^https?:\/\//.test(u)))];
+  return [
+    ...new Set(
+      all
+        .filter((u): u is string => typeof u === 'string')
+        .map((u) => u.trim())
+        .filter((u) => /^https?:\/\//.test(u)),
+    ),
+  ];
 }
 
 /** A model of a Space offered in VS Code's chat on its own (setting llmSpaces.chat.pinnedModels). */
@@ -51,11 +58,15 @@ export const PINNED_MODELS = 'chat.pinnedModels';
 /** The pinned models, only the well-formed entries. */
 export function pinnedModels(): PinnedModel[] {
   const value = vscode.workspace.getConfiguration(SECTION).get<unknown>(PINNED_MODELS, []);
-  return Array.isArray(value) ? value.filter((p): p is PinnedModel => typeof p?.space === 'string' && typeof p?.model === 'string') : [];
+  return Array.isArray(value)
+    ? value.filter((p): p is PinnedModel => typeof p?.space === 'string' && typeof p?.model === 'string')
+    : [];
 }
 
 /** Pins a model of a Space to VS Code's chat, or unpins it, in the user's settings. */
 export async function setPinned(pin: PinnedModel, pinned: boolean): Promise<void> {
   const others = pinnedModels().filter((p) => !(p.space === pin.space && p.model === pin.model));
-  await vscode.workspace.getConfiguration(SECTION).update(PINNED_MODELS, pinned ? [...others, pin] : others, vscode.ConfigurationTarget.Global);
+  await vscode.workspace
+    .getConfiguration(SECTION)
+    .update(PINNED_MODELS, pinned ? [...others, pin] : others, vscode.ConfigurationTarget.Global);
 }

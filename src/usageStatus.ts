@@ -55,9 +55,16 @@ export class UsageStatus implements vscode.Disposable {
         const hard = org.spending_limit_hard ?? 0;
         const soft = org.spending_limit_soft ?? 0;
         this.item.text = `$(cloud) ${money(spent)}${hard ? ` / ${money(hard)}` : ''}`;
-        this.item.tooltip = vscode.l10n.t('{0}: {1} spent this cycle (soft limit {2}, hard limit {3}). Click for usage.', where, money(spent), money(soft), money(hard));
+        this.item.tooltip = vscode.l10n.t(
+          '{0}: {1} spent this cycle (soft limit {2}, hard limit {3}). Click for usage.',
+          where,
+          money(spent),
+          money(soft),
+          money(hard),
+        );
         if (hard && spent >= hard) this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
-        else if (soft && spent >= soft) this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+        else if (soft && spent >= soft)
+          this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
       }
     }
   }
@@ -71,21 +78,42 @@ export class UsageStatus implements vscode.Disposable {
     }
     const items: vscode.QuickPickItem[] = [
       { label: vscode.l10n.t('Tokens'), kind: vscode.QuickPickItemKind.Separator },
-      { label: `$(symbol-number) ${org.total_tokens.toLocaleString('en-US')} tokens`, description: `${org.prompt_tokens.toLocaleString('en-US')} prompt · ${org.completion_tokens.toLocaleString('en-US')} completion` },
+      {
+        label: `$(symbol-number) ${org.total_tokens.toLocaleString('en-US')} tokens`,
+        description: `${org.prompt_tokens.toLocaleString('en-US')} prompt · ${org.completion_tokens.toLocaleString('en-US')} completion`,
+      },
       { label: vscode.l10n.t('Costs'), kind: vscode.QuickPickItemKind.Separator },
-      { label: `$(credit-card) ${money(org.total_tokens_cost)} spent`, description: `${money(org.prompt_tokens_cost)} prompt · ${money(org.completion_tokens_cost)} completion` },
-      { label: `$(graph) ${money(org.total_tokens_cost_savings)} saved`, description: vscode.l10n.t('against the benchmark models') },
+      {
+        label: `$(credit-card) ${money(org.total_tokens_cost)} spent`,
+        description: `${money(org.prompt_tokens_cost)} prompt · ${money(org.completion_tokens_cost)} completion`,
+      },
+      {
+        label: `$(graph) ${money(org.total_tokens_cost_savings)} saved`,
+        description: vscode.l10n.t('against the benchmark models'),
+      },
       { label: `$(pulse) ${org.num_requests} requests`, description: vscode.l10n.t('this cycle') },
       { label: vscode.l10n.t('Subscription'), kind: vscode.QuickPickItemKind.Separator },
       {
         label: `$(star) ${vscode.l10n.t('Plan: {0} · Spaces: {1}', planLabel(org.subscription_tier), spacesPlanLabel(org.spaces_subscription_tier))}`,
         description: `${subscriptionStatusLabel(org.spaces_subscription_status)} · ${billingCycleLabel(org.subscription_cycle)} · ${vscode.l10n.t('{0} seat(s)', org.spaces_subscription_seats ?? '—')}`,
       },
-      { label: `$(warning) ${vscode.l10n.t('Limits')}: ${money(org.spending_limit_soft)} soft · ${money(org.spending_limit_hard)} hard`, description: `${vscode.l10n.t('rate limit')} ${org.rate_limit}/min` },
+      {
+        label: `$(warning) ${vscode.l10n.t('Limits')}: ${money(org.spending_limit_soft)} soft · ${money(org.spending_limit_hard)} hard`,
+        description: `${vscode.l10n.t('rate limit')} ${org.rate_limit}/min`,
+      },
     ];
-    if (org.trial_end) items.push({ label: `$(clock) ${vscode.l10n.t('Trial ends {0}', new Date(org.trial_end * 1000).toLocaleDateString())}` });
-    if (org.subscription_pause_reason) items.push({ label: `$(error) ${vscode.l10n.t('Paused: {0} unpaid invoice(s)', org.subscription_pause_reason.invoices.length)}` });
-    await vscode.window.showQuickPick(items, { title: vscode.l10n.t('LLM Spaces usage — {0}', org.org_display_name ?? org.org_name), placeHolder: vscode.l10n.t('Usage this cycle') });
+    if (org.trial_end)
+      items.push({
+        label: `$(clock) ${vscode.l10n.t('Trial ends {0}', new Date(org.trial_end * 1000).toLocaleDateString())}`,
+      });
+    if (org.subscription_pause_reason)
+      items.push({
+        label: `$(error) ${vscode.l10n.t('Paused: {0} unpaid invoice(s)', org.subscription_pause_reason.invoices.length)}`,
+      });
+    await vscode.window.showQuickPick(items, {
+      title: vscode.l10n.t('LLM Spaces usage — {0}', org.org_display_name ?? org.org_name),
+      placeHolder: vscode.l10n.t('Usage this cycle'),
+    });
   }
 
   dispose(): void {

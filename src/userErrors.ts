@@ -15,28 +15,52 @@ export interface UserError {
 
 export function describeError(error: unknown, what: string): UserError {
   if (isDeclined(error)) return { message: error.message, actions: [] };
-  if (error instanceof NotSignedInError) return { message: vscode.l10n.t('{0}: sign in to {1} first.', what, error.url), actions: ['Sign In', 'Connect…'] };
-  if (!(error instanceof ApiError)) return { message: vscode.l10n.t('{0} failed: {1}', what, error instanceof Error ? error.message : String(error)), actions: ['Show Log'] };
+  if (error instanceof NotSignedInError)
+    return { message: vscode.l10n.t('{0}: sign in to {1} first.', what, error.url), actions: ['Sign In', 'Connect…'] };
+  if (!(error instanceof ApiError))
+    return {
+      message: vscode.l10n.t('{0} failed: {1}', what, error instanceof Error ? error.message : String(error)),
+      actions: ['Show Log'],
+    };
   switch (error.kind) {
     case 'unauthorized':
-      return { message: vscode.l10n.t('{0}: the service did not accept the token. Sign in again.', what), actions: ['Sign In', 'Connect…'] };
+      return {
+        message: vscode.l10n.t('{0}: the service did not accept the token. Sign in again.', what),
+        actions: ['Sign In', 'Connect…'],
+      };
     case 'forbidden':
       return { message: vscode.l10n.t('{0}: not allowed ({1}).', what, error.message), actions: [] };
     case 'rate-limited': {
       const at = (error as RateLimitError).retryAt.toLocaleTimeString();
-      return { message: vscode.l10n.t('{0}: the rate limit is reached. Try again after {1}.', what, at), actions: ['Retry'] };
+      return {
+        message: vscode.l10n.t('{0}: the rate limit is reached. Try again after {1}.', what, at),
+        actions: ['Retry'],
+      };
     }
     case 'validation': {
       const invalid = error as ValidationError;
       const fields = invalid.issues.map((issue, n) => `${invalid.fields[n] || 'body'}: ${issue.msg}`).join('; ');
-      return { message: vscode.l10n.t('{0}: the service refused the input ({1}).', what, fields || error.message), actions: [] };
+      return {
+        message: vscode.l10n.t('{0}: the service refused the input ({1}).', what, fields || error.message),
+        actions: [],
+      };
     }
     case 'not-found':
     case 'method-not-allowed':
-      return { message: vscode.l10n.t('{0}: {1}.', what, error.kind === 'method-not-allowed' ? vscode.l10n.t('this service does not offer that') : error.message), actions: [] };
+      return {
+        message: vscode.l10n.t(
+          '{0}: {1}.',
+          what,
+          error.kind === 'method-not-allowed' ? vscode.l10n.t('this service does not offer that') : error.message,
+        ),
+        actions: [],
+      };
     case 'network':
     case 'timeout':
-      return { message: vscode.l10n.t('{0}: the service cannot be reached ({1}).', what, error.message), actions: ['Retry', 'Connect…', 'Show Log'] };
+      return {
+        message: vscode.l10n.t('{0}: the service cannot be reached ({1}).', what, error.message),
+        actions: ['Retry', 'Connect…', 'Show Log'],
+      };
     case 'cancelled':
       return { message: vscode.l10n.t('{0} was cancelled.', what), actions: [] };
     default:

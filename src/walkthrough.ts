@@ -16,7 +16,8 @@ export type Milestone =
   | 'promptSaved';
 
 const reached = new Set<Milestone>();
-const setKey = (milestone: Milestone, value: boolean) => vscode.commands.executeCommand('setContext', `llmSpaces.walkthrough.${milestone}`, value);
+const setKey = (milestone: Milestone, value: boolean) =>
+  vscode.commands.executeCommand('setContext', `llmSpaces.walkthrough.${milestone}`, value);
 
 /** Idempotent. */
 export function reachedMilestone(milestone: Milestone): void {

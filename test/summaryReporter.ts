@@ -6,7 +6,9 @@ class SummaryReporter extends Mocha.reporters.Spec {
     super(runner, options);
     runner.once(Mocha.Runner.constants.EVENT_RUN_END, () => {
       const stats = runner.stats!;
-      console.log(`${stats.passes} passed, ${stats.failures} failed${stats.pending ? `, ${stats.pending} skipped` : ''}`);
+      console.log(
+        `${stats.passes} passed, ${stats.failures} failed${stats.pending ? `, ${stats.pending} skipped` : ''}`,
+      );
     });
   }
 }

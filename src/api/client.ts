@@ -80,14 +80,17 @@ export class LlmSpacesClient {
    * saying one of them is missing) gets the update once more with their current values filled in.
    */
   async updateSpace(body: SpaceUpdateBody, signal?: AbortSignal) {
-    const send = (b: SpaceUpdateBody) => this.transport.send({ method: 'PUT', path: '/v1/apps/update', body: b, schema: SpaceUpdateResponse, signal });
+    const send = (b: SpaceUpdateBody) =>
+      this.transport.send({ method: 'PUT', path: '/v1/apps/update', body: b, schema: SpaceUpdateResponse, signal });
     try {
       return await send(body);
     } catch (error) {
       const missing = error instanceof ValidationError ? insistedFields(error, body) : [];
       if (missing.length === 0) throw error;
       const current = (await this.getSpace(body.id, signal)).main.app;
-      const filled = Object.fromEntries(missing.map((field) => [field, current[field] ?? (field === 'description' ? '' : {})]));
+      const filled = Object.fromEntries(
+        missing.map((field) => [field, current[field] ?? (field === 'description' ? '' : {})]),
+      );
       return send({ ...filled, ...body });
     }
   }
@@ -95,7 +98,13 @@ export class LlmSpacesClient {
   /** Sets or clears the observability integrations, in the group names the service reads. */
   async updateIntegrations(body: IntegrationsBody, signal?: AbortSignal) {
     const wire = integrationsToWire(body, await this.dialect(signal));
-    const answer = await this.transport.send({ method: 'PUT', path: '/v1/orgs/integrations', body: wire, schema: Organization, signal });
+    const answer = await this.transport.send({
+      method: 'PUT',
+      path: '/v1/orgs/integrations',
+      body: wire,
+      schema: Organization,
+      signal,
+    });
     this.organizationRead = true;
     return answer;
   }
@@ -121,11 +130,24 @@ export class LlmSpacesClient {
   }
 
   listPrompts(show: PromptShow = 'all', signal?: AbortSignal) {
-    return this.transport.send({ method: 'GET', path: '/v1/prompts', query: { show }, schema: records(PromptRecord), idempotent: true, signal });
+    return this.transport.send({
+      method: 'GET',
+      path: '/v1/prompts',
+      query: { show },
+      schema: records(PromptRecord),
+      idempotent: true,
+      signal,
+    });
   }
 
   listModels(signal?: AbortSignal) {
-    return this.transport.send({ method: 'GET', path: '/v1/internal/models', schema: records(ModelRecord), idempotent: true, signal });
+    return this.transport.send({
+      method: 'GET',
+      path: '/v1/internal/models',
+      schema: records(ModelRecord),
+      idempotent: true,
+      signal,
+    });
   }
 
   updateConversation(appId: string, conversationId: string, body: ConversationUpdateBody, signal?: AbortSignal) {
@@ -134,7 +156,13 @@ export class LlmSpacesClient {
   }
 
   chat(body: ChatBody, signal?: AbortSignal) {
-    return this.transport.send({ method: 'POST', path: '/v1/playground/chat', body: { ...body, stream: false }, schema: ChatCompletion, signal });
+    return this.transport.send({
+      method: 'POST',
+      path: '/v1/playground/chat',
+      body: { ...body, stream: false },
+      schema: ChatCompletion,
+      signal,
+    });
   }
 
   getAssistantVersion(appId: string, assistantId: string, versionId: string, signal?: AbortSignal) {
@@ -156,7 +184,11 @@ export class LlmSpacesClient {
     return this.events('/v1/chat/completions', { ...body, stream: true }, signal);
   }
 
-  private async *events(path: string, body: unknown, signal: AbortSignal | undefined): AsyncGenerator<ChatStreamEvent, void, undefined> {
+  private async *events(
+    path: string,
+    body: unknown,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<ChatStreamEvent, void, undefined> {
     const endpoint = `POST ${path}`;
     const stream = await this.transport.openStream({ method: 'POST', path, body, signal });
     const calls = new ToolCallPieces();
@@ -180,7 +212,9 @@ export class LlmSpacesClient {
     } catch (error) {
       if (error instanceof ApiError) throw error;
       const typed = transportError(error, endpoint, signal);
-      throw typed instanceof NetworkError ? new StreamError('The reply stream was cut before it finished.', endpoint, undefined, { cause: error }) : typed;
+      throw typed instanceof NetworkError
+        ? new StreamError('The reply stream was cut before it finished.', endpoint, undefined, { cause: error })
+        : typed;
     } finally {
       if (!finished) stream.destroy();
     }
@@ -190,11 +224,25 @@ export class LlmSpacesClient {
   // ------------------------------------------------------------ conventions.md (extra endpoints)
 
   listSpaces(query: SpaceListQuery = {}, signal?: AbortSignal) {
-    return this.transport.send({ method: 'POST', path: '/v1/apps/', query: { ...query }, body: {}, schema: SpaceList, idempotent: true, signal });
+    return this.transport.send({
+      method: 'POST',
+      path: '/v1/apps/',
+      query: { ...query },
+      body: {},
+      schema: SpaceList,
+      idempotent: true,
+      signal,
+    });
   }
 
   getSpace(appId: string, signal?: AbortSignal) {
-    return this.transport.send({ method: 'GET', path: `/v1/apps/${seg(appId)}`, schema: SpaceUpdateResponse, idempotent: true, signal });
+    return this.transport.send({
+      method: 'GET',
+      path: `/v1/apps/${seg(appId)}`,
+      schema: SpaceUpdateResponse,
+      idempotent: true,
+      signal,
+    });
   }
 
   createSpace(body: SpaceCreateBody, signal?: AbortSignal) {
@@ -203,26 +251,58 @@ export class LlmSpacesClient {
 
   /** A new key for a Space, shown only in this answer; the old key stops working. */
   regenerateSpaceKey(appId: string, signal?: AbortSignal) {
-    return this.transport.send({ method: 'POST', path: `/v1/apps/${seg(appId)}/regenerate-key`, body: {}, schema: RegeneratedKey, signal });
+    return this.transport.send({
+      method: 'POST',
+      path: `/v1/apps/${seg(appId)}/regenerate-key`,
+      body: {},
+      schema: RegeneratedKey,
+      signal,
+    });
   }
 
   /** Which model the Space would pick for a prompt, and why (the built-in service's own endpoint). */
   previewRoute(appId: string, body: RouteQuestion, signal?: AbortSignal) {
-    return this.transport.send({ method: 'POST', path: `/v1/apps/${seg(appId)}/route`, body, schema: RoutePreview, idempotent: true, signal });
+    return this.transport.send({
+      method: 'POST',
+      path: `/v1/apps/${seg(appId)}/route`,
+      body,
+      schema: RoutePreview,
+      idempotent: true,
+      signal,
+    });
   }
 
   /** Looks again for model servers and offers their models (the built-in service's own endpoint). */
   refreshModelServers(signal?: AbortSignal) {
-    return this.transport.send({ method: 'POST', path: '/v1/models/refresh', body: {}, schema: ModelServersRefreshed, signal });
+    return this.transport.send({
+      method: 'POST',
+      path: '/v1/models/refresh',
+      body: {},
+      schema: ModelServersRefreshed,
+      signal,
+    });
   }
 
   getSpaceModels(appId: string, signal?: AbortSignal) {
-    return this.transport.send({ method: 'GET', path: `/v1/apps/${seg(appId)}/models`, schema: SpaceModels, idempotent: true, signal });
+    return this.transport.send({
+      method: 'GET',
+      path: `/v1/apps/${seg(appId)}/models`,
+      schema: SpaceModels,
+      idempotent: true,
+      signal,
+    });
   }
 
   toggleModel(appId: string, modelId: string, enable: boolean, signal?: AbortSignal) {
     const path = `/v1/apps/${seg(appId)}/models/${seg(modelId)}/toggle`;
-    return this.transport.send({ method: 'PUT', path, query: { enable }, schema: ToggleResult, idempotent: true, signal });
+    return this.transport.send({
+      method: 'PUT',
+      path,
+      query: { enable },
+      schema: ToggleResult,
+      idempotent: true,
+      signal,
+    });
   }
 
   createConversation(appId: string, body: ConversationCreateBody, signal?: AbortSignal) {
@@ -232,7 +312,14 @@ export class LlmSpacesClient {
 
   getConversation(appId: string, conversationId: string, includeRequests = false, signal?: AbortSignal) {
     const path = `/v1/apps/${seg(appId)}/conversations/${seg(conversationId)}`;
-    return this.transport.send({ method: 'POST', path, body: { include_requests: includeRequests }, schema: ConversationWithRequests, idempotent: true, signal });
+    return this.transport.send({
+      method: 'POST',
+      path,
+      body: { include_requests: includeRequests },
+      schema: ConversationWithRequests,
+      idempotent: true,
+      signal,
+    });
   }
 
   listConversations(appId: string, signal?: AbortSignal) {
@@ -261,15 +348,32 @@ export class LlmSpacesClient {
   }
 
   updatePrompt(promptId: string, body: PromptUpdateBody, signal?: AbortSignal) {
-    return this.transport.send({ method: 'PUT', path: `/v1/prompts/${seg(promptId)}`, body, schema: PromptRecord, signal });
+    return this.transport.send({
+      method: 'PUT',
+      path: `/v1/prompts/${seg(promptId)}`,
+      body,
+      schema: PromptRecord,
+      signal,
+    });
   }
 
   deletePrompt(promptId: string, signal?: AbortSignal) {
-    return this.transport.send({ method: 'DELETE', path: `/v1/prompts/${seg(promptId)}`, schema: DeleteResult, signal });
+    return this.transport.send({
+      method: 'DELETE',
+      path: `/v1/prompts/${seg(promptId)}`,
+      schema: DeleteResult,
+      signal,
+    });
   }
 
   async getOrganization(signal?: AbortSignal) {
-    const org = await this.transport.send({ method: 'GET', path: '/v1/orgs/self', schema: Organization, idempotent: true, signal });
+    const org = await this.transport.send({
+      method: 'GET',
+      path: '/v1/orgs/self',
+      schema: Organization,
+      idempotent: true,
+      signal,
+    });
     this.organizationRead = true;
     return org;
   }
@@ -280,10 +384,22 @@ export class LlmSpacesClient {
    */
   async checkToken(signal?: AbortSignal): Promise<void> {
     try {
-      await this.transport.send({ method: 'GET', path: '/v1/orgs/self', schema: z.unknown(), idempotent: true, signal });
+      await this.transport.send({
+        method: 'GET',
+        path: '/v1/orgs/self',
+        schema: z.unknown(),
+        idempotent: true,
+        signal,
+      });
     } catch (error) {
       if (!isMissingEndpoint(error)) throw error;
-      await this.transport.send({ method: 'GET', path: '/v1/internal/models', schema: z.unknown(), idempotent: true, signal });
+      await this.transport.send({
+        method: 'GET',
+        path: '/v1/internal/models',
+        schema: z.unknown(),
+        idempotent: true,
+        signal,
+      });
     }
   }
 
@@ -327,7 +443,14 @@ function* chunkEvents(data: string, endpoint: string, calls: ToolCallPieces): Ge
   if (choice?.finish_reason) yield* calls.flush();
   if (chunk.metadata && chunk.usage) {
     yield* calls.flush();
-    yield { type: 'done', id: chunk.id, model: chunk.model, finishReason: choice?.finish_reason ?? null, usage: chunk.usage, metadata: chunk.metadata };
+    yield {
+      type: 'done',
+      id: chunk.id,
+      model: chunk.model,
+      finishReason: choice?.finish_reason ?? null,
+      usage: chunk.usage,
+      metadata: chunk.metadata,
+    };
   }
 }
 

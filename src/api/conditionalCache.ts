@@ -10,7 +10,9 @@ export class ConditionalCache {
 
   /** The token is part of the key: another account never sees this one's answers. */
   key(token: string | undefined, url: string): string {
-    return `${createHash('sha256').update(token ?? '').digest('base64url')} ${url}`;
+    return `${createHash('sha256')
+      .update(token ?? '')
+      .digest('base64url')} ${url}`;
   }
 
   etag(key: string): string | undefined {
@@ -27,7 +29,8 @@ export class ConditionalCache {
       this.entries.delete(key);
       return;
     }
-    if (this.entries.size >= MAX_ENTRIES && !this.entries.has(key)) this.entries.delete(this.entries.keys().next().value!);
+    if (this.entries.size >= MAX_ENTRIES && !this.entries.has(key))
+      this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, { etag, value });
   }
 }

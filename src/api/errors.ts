@@ -125,11 +125,15 @@ export class StreamError extends ApiError {
 
 export function fieldPath(loc: ReadonlyArray<string | number>): string {
   const rest = loc.length > 1 && ['body', 'query', 'path'].includes(String(loc[0])) ? loc.slice(1) : loc;
-  return rest.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
+  return rest.reduce<string>(
+    (acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part),
+    '',
+  );
 }
 
 /** A 404 or 405 on an endpoint without ids: the service does not have that endpoint. */
-export const isMissingEndpoint = (error: unknown) => error instanceof ApiError && (error.kind === 'method-not-allowed' || error.kind === 'not-found');
+export const isMissingEndpoint = (error: unknown) =>
+  error instanceof ApiError && (error.kind === 'method-not-allowed' || error.kind === 'not-found');
 
 /** The result of a call to an extra endpoint, or `fallback` where the service does not offer it. */
 export async function unlessMissing<T>(call: Promise<T>, fallback: T): Promise<T> {

@@ -8,7 +8,8 @@ import { ConversationUpdateBody, IntegrationsBody } from './schemas';
 export const integrationsPreset = (preset: unknown) => IntegrationsBody.parse(preset);
 
 /** A conversation's assistant settings ({assistant_id, assistant_version_id}). */
-export const conversationSettingsPreset = (preset: unknown) => ConversationUpdateBody.parse({ settings: preset }).settings;
+export const conversationSettingsPreset = (preset: unknown) =>
+  ConversationUpdateBody.parse({ settings: preset }).settings;
 
 const NewPrompt = z.object({ title: z.string(), description: z.string() });
 

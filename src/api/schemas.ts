@@ -21,14 +21,20 @@ const nullish = <T extends z.ZodType>(schema: T) => schema.nullable().optional()
 /** A field a view can do without: absent or null reads as its documented default. */
 // Absent or null reads as the fallback; a value of the wrong type still makes the record unreadable.
 // (A union with a null branch and a default costs half of a transform on every value: lists are long.)
-const orDefault = <T extends z.ZodType>(schema: T, fallback: z.output<T>) => z.union([schema, z.null().transform((): z.output<T> => fallback)]).default(fallback as never);
+const orDefault = <T extends z.ZodType>(schema: T, fallback: z.output<T>) =>
+  z.union([schema, z.null().transform((): z.output<T> => fallback)]).default(fallback as never);
 const flag = () => orDefault(z.boolean(), false);
 const price = () => orDefault(z.number(), 0);
 const words = () => orDefault(z.string(), '');
 const maybe = <T extends z.ZodType>(schema: T) => schema.nullable().default(null as never);
 
 export const issueField = (issue: z.core.$ZodIssue | undefined) =>
-  issue ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : '';
+  issue
+    ? issue.path
+        .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+        .join('')
+        .replace(/^\./, '')
+    : '';
 
 /**
  * A list of records read tolerantly (conventions.md): one record that cannot be read is left out,
@@ -276,7 +282,9 @@ export const SubscriptionPauseReason = z.looseObject({ invoices: z.array(PauseIn
  * When an alert e-mail was sent: an ISO 8601 timestamp (conventions.md, corrections). Services that
  * sent epoch seconds (this one up to 0.1.0) are read too, as the same instant in ISO form.
  */
-const AlertStamp = nullish(z.union([z.string(), z.number().transform((seconds) => new Date(seconds * 1000).toISOString())]));
+const AlertStamp = nullish(
+  z.union([z.string(), z.number().transform((seconds) => new Date(seconds * 1000).toISOString())]),
+);
 export const AlertEmails = z.looseObject({
   soft_limit: AlertStamp,
   hard_limit: AlertStamp,
@@ -362,8 +370,10 @@ export function text(min: number, max: number) {
   const message = min > 0 ? `must be ${min} to ${max} characters` : `must be at most ${max} characters`;
   return z.string().superRefine((value, ctx) => {
     const n = [...value].length;
-    if (n < min) ctx.addIssue({ code: 'too_small', origin: 'string', minimum: min, inclusive: true, input: value, message });
-    else if (n > max) ctx.addIssue({ code: 'too_big', origin: 'string', maximum: max, inclusive: true, input: value, message });
+    if (n < min)
+      ctx.addIssue({ code: 'too_small', origin: 'string', minimum: min, inclusive: true, input: value, message });
+    else if (n > max)
+      ctx.addIssue({ code: 'too_big', origin: 'string', maximum: max, inclusive: true, input: value, message });
   });
 }
 export const PromptTitle = text(1, PROMPT_TITLE_MAX);
@@ -480,9 +490,24 @@ const ContentPart = z.union([
 /** An OpenAI chat message: system, user (text or parts), assistant (text and/or tool calls) or a tool result. */
 export const CompletionMessage = z.discriminatedUnion('role', [
   z.object({ role: z.literal('system'), content: z.union([z.string(), z.array(ContentPart)]) }),
-  z.object({ role: z.literal('user'), content: z.union([z.string(), z.array(ContentPart)]), name: z.string().optional() }),
-  z.object({ role: z.literal('assistant'), content: z.union([z.string(), z.array(ContentPart)]).nullable().optional(), tool_calls: z.array(ToolCall).max(128).optional() }),
-  z.object({ role: z.literal('tool'), content: z.union([z.string(), z.array(ContentPart)]), tool_call_id: z.string().min(1).max(200) }),
+  z.object({
+    role: z.literal('user'),
+    content: z.union([z.string(), z.array(ContentPart)]),
+    name: z.string().optional(),
+  }),
+  z.object({
+    role: z.literal('assistant'),
+    content: z
+      .union([z.string(), z.array(ContentPart)])
+      .nullable()
+      .optional(),
+    tool_calls: z.array(ToolCall).max(128).optional(),
+  }),
+  z.object({
+    role: z.literal('tool'),
+    content: z.union([z.string(), z.array(ContentPart)]),
+    tool_call_id: z.string().min(1).max(200),
+  }),
 ]);
 
 export const CompletionTool = z.object({
@@ -494,7 +519,10 @@ export const CompletionTool = z.object({
   }),
 });
 
-export const ToolChoice = z.union([z.enum(['auto', 'none', 'required']), z.object({ type: z.literal('function'), function: z.object({ name: z.string() }) })]);
+export const ToolChoice = z.union([
+  z.enum(['auto', 'none', 'required']),
+  z.object({ type: z.literal('function'), function: z.object({ name: z.string() }) }),
+]);
 
 /**
  * `POST /v1/chat/completions`: OpenAI's request. A Space key selects its Space; an organization token
@@ -515,7 +543,14 @@ export const ChatCompletionsBody = z.object({
 // ---------------------------------------------------------------- the built-in service's own endpoints
 
 /** A routing candidate: its three scores in [0, 1], their weighted mean, and its estimated cost in dollars. */
-export const RouteCandidate = z.looseObject({ namespace: z.string(), score: z.number(), cost_score: z.number(), latency_score: z.number(), quality_score: z.number(), estimated_cost: z.number() });
+export const RouteCandidate = z.looseObject({
+  namespace: z.string(),
+  score: z.number(),
+  cost_score: z.number(),
+  latency_score: z.number(),
+  quality_score: z.number(),
+  estimated_cost: z.number(),
+});
 
 /** `POST /v1/apps/{app_id}/route`: what the Space would do with a prompt, without running a model. */
 export const RouteQuestion = z.object({
@@ -535,7 +570,14 @@ export const RouteQuestion = z.object({
  * model that answers first (test models: exactly their reply; others: half of max_tokens).
  * `prompt_tokens` counts what is sent: instructions and earlier turns as well as the prompt.
  */
-export const CostBand = z.looseObject({ min: z.number(), expected: z.number(), max: z.number(), model: z.string(), prompt_tokens: z.int(), max_tokens: z.int() });
+export const CostBand = z.looseObject({
+  min: z.number(),
+  expected: z.number(),
+  max: z.number(),
+  model: z.string(),
+  prompt_tokens: z.int(),
+  max_tokens: z.int(),
+});
 
 export const RoutePreview = z.looseObject({
   strategy: z.string(),
@@ -648,7 +690,9 @@ export const AssistantSummary = z.looseObject({
   description: maybe(z.string()),
   visibility: words(),
   /** The hosted service may leave the versions out. */
-  versions: records(z.looseObject({ id: Uuid, published: flag(), added_on: words() })).optional().transform((v) => v ?? []),
+  versions: records(z.looseObject({ id: Uuid, published: flag(), added_on: words() }))
+    .optional()
+    .transform((v) => v ?? []),
 });
 
 export const AssistantCreateBody = z.object({
@@ -673,7 +717,11 @@ export const DeleteResult = z.looseObject({ success: z.boolean() });
 // ---------------------------------------------------------------- playground response (conventions.md)
 
 export const Usage = z.looseObject({ prompt_tokens: z.int(), completion_tokens: z.int(), total_tokens: z.int() });
-const CostTriple = z.looseObject({ prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() });
+const CostTriple = z.looseObject({
+  prompt_tokens: z.number(),
+  completion_tokens: z.number(),
+  total_tokens: z.number(),
+});
 /** `stop` and `length` from the built-in service; other services add more (`tool_calls`, `content_filter`). */
 export const FinishReason = z.string();
 
@@ -721,7 +769,14 @@ export const ChatCompletion = z.looseObject({
     z.looseObject({
       index: z.int(),
       finish_reason: FinishReason.nullable(),
-      message: z.looseObject({ role: z.literal('assistant'), content: z.string().nullable().transform((c) => c ?? ''), tool_calls: records(ToolCall).optional() }),
+      message: z.looseObject({
+        role: z.literal('assistant'),
+        content: z
+          .string()
+          .nullable()
+          .transform((c) => c ?? ''),
+        tool_calls: records(ToolCall).optional(),
+      }),
     }),
   ),
   usage: Usage,
@@ -735,7 +790,18 @@ export const ChatChunk = z.looseObject({
   choices: z.array(
     z.looseObject({
       index: z.int(),
-      delta: z.looseObject({ content: z.string().nullish(), tool_calls: z.array(z.looseObject({ index: z.int(), id: z.string().optional(), function: z.looseObject({ name: z.string().optional(), arguments: z.string().optional() }).optional() })).optional() }),
+      delta: z.looseObject({
+        content: z.string().nullish(),
+        tool_calls: z
+          .array(
+            z.looseObject({
+              index: z.int(),
+              id: z.string().optional(),
+              function: z.looseObject({ name: z.string().optional(), arguments: z.string().optional() }).optional(),
+            }),
+          )
+          .optional(),
+      }),
       finish_reason: FinishReason.nullable(),
     }),
   ),

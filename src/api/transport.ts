@@ -76,7 +76,8 @@ const RETRYABLE_STATUS = new Set([502, 503, 504]);
 const RATE_LIMIT_RETRIES = 3;
 
 export class Transport {
-  private readonly options: Required<Omit<TransportOptions, 'onRequest' | 'onLeftOut' | 'dispatcher'>> & Pick<TransportOptions, 'onRequest' | 'onLeftOut'>;
+  private readonly options: Required<Omit<TransportOptions, 'onRequest' | 'onLeftOut' | 'dispatcher'>> &
+    Pick<TransportOptions, 'onRequest' | 'onLeftOut'>;
   private readonly dispatcher: Dispatcher;
   private readonly cache = new ConditionalCache();
   private readonly ownsDispatcher: boolean;
@@ -97,7 +98,11 @@ export class Transport {
     this.ownsDispatcher = !options.dispatcher;
     this.dispatcher =
       options.dispatcher ??
-      new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connect: { timeout: this.options.connectTimeoutMs } });
+      new Agent({
+        keepAliveTimeout: 30_000,
+        keepAliveMaxTimeout: 600_000,
+        connect: { timeout: this.options.connectTimeoutMs },
+      });
   }
 
   /** True once an answer used the hosted service's wire names (conventions.md). */
@@ -123,7 +128,10 @@ export class Transport {
     const endpoint = `${call.method} ${call.path}`;
     let networkAttempts = 0;
     let rateLimitAttempts = 0;
-    const cacheKey = call.method === 'GET' && this.options.conditionalRequests ? this.cache.key(await this.currentToken(), this.url(call.path, call.query)) : undefined;
+    const cacheKey =
+      call.method === 'GET' && this.options.conditionalRequests
+        ? this.cache.key(await this.currentToken(), this.url(call.path, call.query))
+        : undefined;
     for (let attempt = 1; ; attempt++) {
       try {
         const known = cacheKey ? this.cache.etag(cacheKey) : undefined;
@@ -135,7 +143,11 @@ export class Transport {
           return value;
         }
         const error = statusError(status, headers, text, endpoint, await this.currentToken());
-        if (error instanceof RateLimitError && rateLimitAttempts < RATE_LIMIT_RETRIES && error.retryAfterSeconds * 1000 <= this.options.maxRateLimitWaitMs) {
+        if (
+          error instanceof RateLimitError &&
+          rateLimitAttempts < RATE_LIMIT_RETRIES &&
+          error.retryAfterSeconds * 1000 <= this.options.maxRateLimitWaitMs
+        ) {
           rateLimitAttempts++;
           await sleep(error.retryAfterSeconds * 1000, call.signal, endpoint);
           continue;
@@ -147,7 +159,8 @@ export class Transport {
         throw error;
       } catch (error) {
         const typed = error instanceof ApiError ? error : transportError(error, endpoint, call.signal);
-        const transient = typed instanceof NetworkError || (typed instanceof TimeoutError && !(error instanceof ApiError));
+        const transient =
+          typed instanceof NetworkError || (typed instanceof TimeoutError && !(error instanceof ApiError));
         if (call.idempotent && transient && networkAttempts < this.options.retries) {
           await sleep(this.backoff(networkAttempts++), call.signal, endpoint);
           continue;
@@ -185,14 +198,21 @@ export class Transport {
   private async attempt(call: Call<z.ZodType>, attempt: number, ifNoneMatch?: string) {
     const started = Date.now();
     const timer = new AbortController();
-    const timeout = setTimeout(() => timer.abort(new TimeoutError(`No answer within ${this.options.timeoutMs} ms.`, `${call.method} ${call.path}`)), this.options.timeoutMs);
+    const timeout = setTimeout(
+      () =>
+        timer.abort(new TimeoutError(`No answer within ${this.options.timeoutMs} ms.`, `${call.method} ${call.path}`)),
+      this.options.timeoutMs,
+    );
     const signal = call.signal ? AbortSignal.any([call.signal, timer.signal]) : timer.signal;
     try {
       const hasBody = call.body !== undefined;
       const response = await request(this.url(call.path, call.query), {
         method: call.method,
         dispatcher: this.dispatcher,
-        headers: { ...(await this.headers(hasBody, 'application/json')), ...(ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {}) },
+        headers: {
+          ...(await this.headers(hasBody, 'application/json')),
+          ...(ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {}),
+        },
         body: hasBody ? JSON.stringify(call.body) : undefined,
         signal,
       });
@@ -232,7 +252,14 @@ export class Transport {
     return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
   }
 
-  private log(method: string, path: string, status: number | undefined, started: number, attempt: number, error?: unknown) {
+  private log(
+    method: string,
+    path: string,
+    status: number | undefined,
+    started: number,
+    attempt: number,
+    error?: unknown,
+  ) {
     this.options.onRequest?.({
       method,
       path,
@@ -276,7 +303,13 @@ export function parseBody<T extends z.ZodType>(
   );
 }
 
-function statusError(status: number, headers: Dispatcher.ResponseData['headers'], text: string, endpoint: string, token: string | undefined): ApiError {
+function statusError(
+  status: number,
+  headers: Dispatcher.ResponseData['headers'],
+  text: string,
+  endpoint: string,
+  token: string | undefined,
+): ApiError {
   let detail: string | ValidationIssue[] | undefined;
   try {
     const parsed = ErrorBody.safeParse(JSON.parse(text));
@@ -285,7 +318,13 @@ function statusError(status: number, headers: Dispatcher.ResponseData['headers']
     // Not JSON: a proxy's HTML page, for instance. The status alone decides the error.
   }
   const scrub = (message: string) => (token ? message.split(token).join('***') : message);
-  const message = scrub(typeof detail === 'string' ? detail : Array.isArray(detail) ? detail.map((d) => `${d.loc.join('.')}: ${d.msg}`).join('; ') : `HTTP ${status}`);
+  const message = scrub(
+    typeof detail === 'string'
+      ? detail
+      : Array.isArray(detail)
+        ? detail.map((d) => `${d.loc.join('.')}: ${d.msg}`).join('; ')
+        : `HTTP ${status}`,
+  );
   switch (true) {
     case status === 401:
       return new UnauthorizedError(message, endpoint, status);
@@ -296,7 +335,12 @@ function statusError(status: number, headers: Dispatcher.ResponseData['headers']
     case status === 405:
       return new MethodNotAllowedError(message, endpoint, status);
     case status === 422 || (status === 400 && Array.isArray(detail)):
-      return new ValidationError(message, endpoint, status, Array.isArray(detail) ? detail.map((d) => ({ ...d, msg: scrub(d.msg) })) : []);
+      return new ValidationError(
+        message,
+        endpoint,
+        status,
+        Array.isArray(detail) ? detail.map((d) => ({ ...d, msg: scrub(d.msg) })) : [],
+      );
     case status === 429:
       return new RateLimitError(message, endpoint, retryAfterSeconds(headers['retry-after']));
     case status >= 500:

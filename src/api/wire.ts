@@ -56,7 +56,10 @@ export function fromWire(json: unknown): boolean {
 export type IntegrationGroupName = 'metrics' | 'logs';
 
 /** The integrations update's group names as the given service reads them. */
-export function integrationsToWire<T>(body: Partial<Record<IntegrationGroupName, T>>, dialect: Dialect): Record<string, T | undefined> {
+export function integrationsToWire<T>(
+  body: Partial<Record<IntegrationGroupName, T>>,
+  dialect: Dialect,
+): Record<string, T | undefined> {
   if (dialect === 'interface') return { ...body };
   return { prom: body.metrics, loki: body.logs };
 }

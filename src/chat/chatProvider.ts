@@ -49,11 +49,15 @@ export class SpacesChatProvider implements vscode.LanguageModelChatProvider<Spac
       s.current.onDidChange(() => this.changed.fire()),
       // Listed again once the service answers (after a sign-in, a restart).
       s.connection.onDidChangeState((state) => state.kind === 'ready' && this.changed.fire()),
-      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${SECTION}.${PINNED_MODELS}`) && this.changed.fire()),
+      vscode.workspace.onDidChangeConfiguration(
+        (e) => e.affectsConfiguration(`${SECTION}.${PINNED_MODELS}`) && this.changed.fire(),
+      ),
     ];
   }
 
-  async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions): Promise<SpaceChatModel[]> {
+  async provideLanguageModelChatInformation(
+    options: vscode.PrepareLanguageModelChatModelOptions,
+  ): Promise<SpaceChatModel[]> {
     // Asked silently (VS Code's startup, another extension's selectChatModels): the built-in service may
     // start, as it needs no one; a remote service without a token is not asked to sign in.
     if (options.silent && this.s.connection.state.kind === 'signed-out') return [];
@@ -61,10 +65,18 @@ export class SpacesChatProvider implements vscode.LanguageModelChatProvider<Spac
       const [spaces, models] = await Promise.all([this.s.spaces.list(), this.s.catalogue.models()]);
       const catalogue = new Map<string, ModelRecord>(models.map((m) => [m.namespace, m]));
       const main = spaces.filter((s) => !s.sandbox_of);
-      const entries = await Promise.all(main.map(async (space) => spaceEntry(await this.s.spaces.detail(space.id), catalogue)));
+      const entries = await Promise.all(
+        main.map(async (space) => spaceEntry(await this.s.spaces.detail(space.id), catalogue)),
+      );
       // "Current Space": the Space an agent or the user switched to (the useSpace tool), else the first.
       const current = entries.find((e) => e.spaceId === this.s.current.id) ?? entries[0];
-      if (current) entries.push({ ...current, id: 'current', name: t('Current Space ({0})', current.name), tooltip: `${t('Routes through the Space chosen last (ask the chat to use another Space).')}\n${current.tooltip}` });
+      if (current)
+        entries.push({
+          ...current,
+          id: 'current',
+          name: t('Current Space ({0})', current.name),
+          tooltip: `${t('Routes through the Space chosen last (ask the chat to use another Space).')}\n${current.tooltip}`,
+        });
       for (const pin of pinnedModels()) {
         const record = catalogue.get(pin.model);
         if (!record || !spaces.some((s) => s.id === pin.space)) continue;
@@ -72,7 +84,9 @@ export class SpacesChatProvider implements vscode.LanguageModelChatProvider<Spac
       }
       return entries;
     } catch (error) {
-      this.s.logger.warn(`The chat models could not be listed: ${describeError(error, 'Listing the Spaces for the chat').message}`);
+      this.s.logger.warn(
+        `The chat models could not be listed: ${describeError(error, 'Listing the Spaces for the chat').message}`,
+      );
       return [];
     }
   }
@@ -91,7 +105,12 @@ export class SpacesChatProvider implements vscode.LanguageModelChatProvider<Spac
       app_id: model.spaceId,
       model: model.model,
       messages: toCompletionMessages(messages),
-      ...(options.tools?.length ? { tools: options.tools.map(toCompletionTool), tool_choice: options.toolMode === vscode.LanguageModelChatToolMode.Required ? 'required' : 'auto' } : {}),
+      ...(options.tools?.length
+        ? {
+            tools: options.tools.map(toCompletionTool),
+            tool_choice: options.toolMode === vscode.LanguageModelChatToolMode.Required ? 'required' : 'auto',
+          }
+        : {}),
     };
     try {
       const key = await this.s.keys.keyFor(model.spaceId, model.name);
@@ -103,13 +122,22 @@ export class SpacesChatProvider implements vscode.LanguageModelChatProvider<Spac
             continue;
           }
           text.flush();
-          if (event.type === 'toolCall') progress.report(new vscode.LanguageModelToolCallPart(event.id, event.name, parseArguments(event.arguments)));
+          if (event.type === 'toolCall')
+            progress.report(
+              new vscode.LanguageModelToolCallPart(event.id, event.name, parseArguments(event.arguments)),
+            );
           else {
             const { costs, routing, model: answered } = event.metadata;
             // The routing receipt's line where the service sends one (the built-in one does), else the extension's estimate.
-            const receipt = routing ? receiptView(routing, answered.namespace) : await this.estimateReceipt(model, answered.namespace, event.usage, messages);
+            const receipt = routing
+              ? receiptView(routing, answered.namespace)
+              : await this.estimateReceipt(model, answered.namespace, event.usage, messages);
             const where = receipt ? receiptLine(receipt, t) : t('answered by {0}', answered.namespace);
-            progress.report(new vscode.LanguageModelTextPart(`\n\n_— ${where} · ${money(costs.total_tokens)} · ${t('{0} tokens', event.usage.total_tokens)}_`));
+            progress.report(
+              new vscode.LanguageModelTextPart(
+                `\n\n_— ${where} · ${money(costs.total_tokens)} · ${t('{0} tokens', event.usage.total_tokens)}_`,
+              ),
+            );
             reportUsage(progress, event.usage);
             this.s.organization.recordReply({ usage: event.usage, costs, savings: event.metadata.cost_savings });
           }
@@ -129,7 +157,12 @@ export class SpacesChatProvider implements vscode.LanguageModelChatProvider<Spac
   }
 
   /** The extension's own receipt for a service that sends none; null when the Space cannot be read. */
-  private async estimateReceipt(model: SpaceChatModel, answered: string, usage: Usage, messages: readonly vscode.LanguageModelChatRequestMessage[]) {
+  private async estimateReceipt(
+    model: SpaceChatModel,
+    answered: string,
+    usage: Usage,
+    messages: readonly vscode.LanguageModelChatRequestMessage[],
+  ) {
     const images = messages.some((m) => m.content.some((part) => imageOf(part) !== undefined));
     try {
       const [view, catalogue] = await Promise.all([this.s.spaces.detail(model.spaceId), this.s.catalogue.models()]);
@@ -139,7 +172,10 @@ export class SpacesChatProvider implements vscode.LanguageModelChatProvider<Spac
     }
   }
 
-  async provideTokenCount(_model: SpaceChatModel, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
+  async provideTokenCount(
+    _model: SpaceChatModel,
+    text: string | vscode.LanguageModelChatRequestMessage,
+  ): Promise<number> {
     return countChatTokens(typeof text === 'string' ? text : textOfParts(text.content));
   }
 
@@ -147,11 +183,24 @@ export class SpacesChatProvider implements vscode.LanguageModelChatProvider<Spac
   private guardBudget(org: Organization | undefined): void {
     const verdict = budgetVerdict(org);
     if (verdict.kind === 'refuse') {
-      throw new Error(t("The organization's hard spending limit of {0} is reached ({1} spent this cycle). Raise it on the service, or wait for the next billing cycle.", money(verdict.limit), money(verdict.spent)));
+      throw new Error(
+        t(
+          "The organization's hard spending limit of {0} is reached ({1} spent this cycle). Raise it on the service, or wait for the next billing cycle.",
+          money(verdict.limit),
+          money(verdict.spent),
+        ),
+      );
     }
     if (verdict.kind === 'warn' && !this.warnedSoftLimit) {
       this.warnedSoftLimit = true;
-      void vscode.window.showWarningMessage(t('LLM Spaces: the organization has passed its soft spending limit of {0} ({1} spent this cycle). Requests still go through up to the hard limit of {2}.', money(verdict.limit), money(verdict.spent), money(verdict.hard)));
+      void vscode.window.showWarningMessage(
+        t(
+          'LLM Spaces: the organization has passed its soft spending limit of {0} ({1} spent this cycle). Requests still go through up to the hard limit of {2}.',
+          money(verdict.limit),
+          money(verdict.spent),
+          money(verdict.hard),
+        ),
+      );
     }
   }
 
@@ -195,8 +244,14 @@ export class TextPacer {
 
 /** What a chat user reads when a request fails: the cause and the fix, never a stack or a token. */
 export function chatErrorMessage(error: unknown): string {
-  if (error instanceof ApiError && error.kind === 'network') return t('The LLM Spaces service cannot be reached. Run "LLM Spaces: Restart Built-in Service", or "LLM Spaces: Connect to Service…" to use another one.');
-  if (error instanceof ApiError && error.kind === 'unauthorized') return t('The LLM Spaces service did not accept the token or key. Run "LLM Spaces: Sign In", or enter the Space\'s key again.');
+  if (error instanceof ApiError && error.kind === 'network')
+    return t(
+      'The LLM Spaces service cannot be reached. Run "LLM Spaces: Restart Built-in Service", or "LLM Spaces: Connect to Service…" to use another one.',
+    );
+  if (error instanceof ApiError && error.kind === 'unauthorized')
+    return t(
+      'The LLM Spaces service did not accept the token or key. Run "LLM Spaces: Sign In", or enter the Space\'s key again.',
+    );
   return describeError(error, t('LLM Spaces')).message;
 }
 
@@ -209,8 +264,14 @@ export function toCompletionMessages(messages: readonly vscode.LanguageModelChat
     const calls: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }> = [];
     for (const part of message.content) {
       if (part instanceof vscode.LanguageModelTextPart) texts.push(part.value);
-      else if (part instanceof vscode.LanguageModelToolCallPart) calls.push({ id: part.callId, type: 'function', function: { name: part.name, arguments: JSON.stringify(part.input ?? {}) } });
-      else if (part instanceof vscode.LanguageModelToolResultPart) out.push({ role: 'tool', tool_call_id: part.callId, content: textOfParts(part.content) });
+      else if (part instanceof vscode.LanguageModelToolCallPart)
+        calls.push({
+          id: part.callId,
+          type: 'function',
+          function: { name: part.name, arguments: JSON.stringify(part.input ?? {}) },
+        });
+      else if (part instanceof vscode.LanguageModelToolResultPart)
+        out.push({ role: 'tool', tool_call_id: part.callId, content: textOfParts(part.content) });
       else {
         const image = imageOf(part);
         if (image) images.push(image);
@@ -218,27 +279,47 @@ export function toCompletionMessages(messages: readonly vscode.LanguageModelChat
     }
     const text = texts.join('');
     if (message.role === vscode.LanguageModelChatMessageRole.Assistant) {
-      if (text || calls.length) out.push({ role: 'assistant', content: text.replace(RECEIPT, '') || null, ...(calls.length ? { tool_calls: calls } : {}) });
+      if (text || calls.length)
+        out.push({
+          role: 'assistant',
+          content: text.replace(RECEIPT, '') || null,
+          ...(calls.length ? { tool_calls: calls } : {}),
+        });
     } else if (text || images.length) {
-      out.push({ role: 'user', content: images.length ? [{ type: 'text', text }, ...images.map((url) => ({ type: 'image_url' as const, image_url: { url } }))] : text });
+      out.push({
+        role: 'user',
+        content: images.length
+          ? [{ type: 'text', text }, ...images.map((url) => ({ type: 'image_url' as const, image_url: { url } }))]
+          : text,
+      });
     }
   }
   return out;
 }
 
 function textOfParts(parts: readonly unknown[]): string {
-  return parts.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : typeof p === 'string' ? p : '')).join('');
+  return parts
+    .map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : typeof p === 'string' ? p : ''))
+    .join('');
 }
 
 /** An image part (LanguageModelDataPart, in the API of newer hosts) as a data URL. */
 function imageOf(part: unknown): string | undefined {
   const data = part as { mimeType?: unknown; data?: unknown };
-  if (typeof data?.mimeType !== 'string' || !data.mimeType.startsWith('image/') || !(data.data instanceof Uint8Array)) return undefined;
+  if (typeof data?.mimeType !== 'string' || !data.mimeType.startsWith('image/') || !(data.data instanceof Uint8Array))
+    return undefined;
   return `data:${data.mimeType};base64,${Buffer.from(data.data).toString('base64')}`;
 }
 
 function toCompletionTool(tool: vscode.LanguageModelChatTool) {
-  return { type: 'function' as const, function: { name: tool.name, description: tool.description, parameters: (tool.inputSchema as Record<string, unknown> | undefined) ?? { type: 'object', properties: {} } } };
+  return {
+    type: 'function' as const,
+    function: {
+      name: tool.name,
+      description: tool.description,
+      parameters: (tool.inputSchema as Record<string, unknown> | undefined) ?? { type: 'object', properties: {} },
+    },
+  };
 }
 
 function parseArguments(text: string): object {
@@ -251,11 +332,18 @@ function parseArguments(text: string): object {
 }
 
 /** The reply's tokens as a data part of mime type `usage`, where the host has data parts. */
-function reportUsage(progress: vscode.Progress<vscode.LanguageModelResponsePart>, usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number }): void {
-  const DataPart = (vscode as unknown as { LanguageModelDataPart?: new (data: Uint8Array, mimeType: string) => unknown }).LanguageModelDataPart;
+function reportUsage(
+  progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number },
+): void {
+  const DataPart = (
+    vscode as unknown as { LanguageModelDataPart?: new (data: Uint8Array, mimeType: string) => unknown }
+  ).LanguageModelDataPart;
   if (!DataPart) return;
   try {
-    progress.report(new DataPart(new TextEncoder().encode(JSON.stringify(usage)), 'usage') as vscode.LanguageModelResponsePart);
+    progress.report(
+      new DataPart(new TextEncoder().encode(JSON.stringify(usage)), 'usage') as vscode.LanguageModelResponsePart,
+    );
   } catch {
     // A host that does not take data parts from providers: the receipt line already says it.
   }

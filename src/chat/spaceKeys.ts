@@ -15,14 +15,31 @@ export class SpaceKeys {
     const stored = await this.connection.spaceKey(spaceId);
     if (stored) return stored;
     const enter = { label: t("Enter the Space's Key…"), detail: t('The key shown once when the Space was created.') };
-    const renew = { label: t('Make a New Key'), detail: t('The old key stops working at once: anything still using it must be given the new one.') };
-    const pick = await vscode.window.showQuickPick([enter, renew], { title: t('The chat through "{0}" needs its Space key', name), ignoreFocusOut: true });
+    const renew = {
+      label: t('Make a New Key'),
+      detail: t('The old key stops working at once: anything still using it must be given the new one.'),
+    };
+    const pick = await vscode.window.showQuickPick([enter, renew], {
+      title: t('The chat through "{0}" needs its Space key', name),
+      ignoreFocusOut: true,
+    });
     let key: string | undefined;
     if (pick === enter) {
-      key = (await vscode.window.showInputBox({ title: t('Key of "{0}"', name), password: true, ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : t('Required')) }))?.trim();
+      key = (
+        await vscode.window.showInputBox({
+          title: t('Key of "{0}"', name),
+          password: true,
+          ignoreFocusOut: true,
+          validateInput: (v) => (v.trim() ? undefined : t('Required')),
+        })
+      )?.trim();
     } else if (pick === renew) {
       const sure = t('Make a New Key');
-      const confirmed = await vscode.window.showWarningMessage(t('Make a new key for "{0}"?', name), { modal: true, detail: t('The old key stops working at once.') }, sure);
+      const confirmed = await vscode.window.showWarningMessage(
+        t('Make a new key for "{0}"?', name),
+        { modal: true, detail: t('The old key stops working at once.') },
+        sure,
+      );
       if (confirmed === sure) key = (await this.connection.call((c) => c.regenerateSpaceKey(spaceId))).created_key;
     }
     if (!key) throw new Error(t('The chat through "{0}" needs the Space\'s key; none was given.', name));

@@ -26,7 +26,6 @@ export interface SpaceChatModel {
   model: string | null;
 }
 
-
 /** "$0.15" or "$0.15–$2.50", per million tokens. */
 export function band(values: number[]): string {
   const min = Math.min(...values);
@@ -42,8 +41,16 @@ export function candidatesOf(view: SpaceUpdateResponse, catalogue: ReadonlyMap<s
     .flatMap((s) => catalogue.get(s.namespace) ?? []);
 }
 
-function describe(candidates: ModelRecord[]): Pick<SpaceChatModel, 'detail' | 'maxInputTokens' | 'capabilities'> & { lines: string[] } {
-  if (candidates.length === 0) return { detail: 'no active model', maxInputTokens: 0, capabilities: {}, lines: ['No model of it is active: turn one on in the Spaces view.'] };
+function describe(
+  candidates: ModelRecord[],
+): Pick<SpaceChatModel, 'detail' | 'maxInputTokens' | 'capabilities'> & { lines: string[] } {
+  if (candidates.length === 0)
+    return {
+      detail: 'no active model',
+      maxInputTokens: 0,
+      capabilities: {},
+      lines: ['No model of it is active: turn one on in the Spaces view.'],
+    };
   const input = band(candidates.map((m) => perMillion(m.prompt_token_cost)));
   const output = band(candidates.map((m) => perMillion(m.completion_token_cost)));
   const context = Math.min(...candidates.map((m) => m.context_window || Number.MAX_SAFE_INTEGER));
@@ -53,7 +60,10 @@ function describe(candidates: ModelRecord[]): Pick<SpaceChatModel, 'detail' | 'm
   return {
     detail: `${input} in · ${output} out per M tokens`,
     maxInputTokens: context === Number.MAX_SAFE_INTEGER ? 0 : context,
-    capabilities: { ...(imageInput ? { imageInput: true as const } : {}), ...(toolCalling ? { toolCalling: true as const } : {}) },
+    capabilities: {
+      ...(imageInput ? { imageInput: true as const } : {}),
+      ...(toolCalling ? { toolCalling: true as const } : {}),
+    },
     lines: [
       `Price: ${input} in, ${output} out per million tokens.`,
       `Context window: ${context === Number.MAX_SAFE_INTEGER ? 'not known' : `${context.toLocaleString('en-US')} tokens`}${candidates.length > 1 ? ' (the smallest of its models)' : ''}.`,
@@ -76,7 +86,10 @@ export function spaceEntry(view: SpaceUpdateResponse, catalogue: ReadonlyMap<str
     family: CHAT_FAMILY,
     version: space.modified_on ?? '1',
     detail: d.detail,
-    tooltip: [`${name}: routed by the Space over ${candidates.length} model${candidates.length === 1 ? '' : 's'}, with its policies and failover chain.`, ...d.lines].join('\n'),
+    tooltip: [
+      `${name}: routed by the Space over ${candidates.length} model${candidates.length === 1 ? '' : 's'}, with its policies and failover chain.`,
+      ...d.lines,
+    ].join('\n'),
     maxInputTokens: d.maxInputTokens,
     maxOutputTokens: maxOutput(view),
     capabilities: d.capabilities,
@@ -95,7 +108,10 @@ export function pinnedEntry(view: SpaceUpdateResponse, record: ModelRecord): Spa
     family: CHAT_FAMILY,
     version: space.modified_on ?? '1',
     detail: d.detail,
-    tooltip: [`${record.namespace} through the Space "${space.name ?? ''}": its policies, this model only.`, ...d.lines].join('\n'),
+    tooltip: [
+      `${record.namespace} through the Space "${space.name ?? ''}": its policies, this model only.`,
+      ...d.lines,
+    ].join('\n'),
     maxInputTokens: d.maxInputTokens,
     maxOutputTokens: maxOutput(view),
     capabilities: d.capabilities,

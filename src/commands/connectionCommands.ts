@@ -12,9 +12,13 @@ export async function connect(s: Services, url?: unknown): Promise<void> {
   if (target === undefined) return;
   if (target === '') return setServiceUrl('');
   const clean = target.replace(/\/+$/, '');
-  if (!/^https?:\/\/[^/]/.test(clean) || !URL.canParse(clean)) throw new Error(t('"{0}" is not an http or https URL.', clean));
+  if (!/^https?:\/\/[^/]/.test(clean) || !URL.canParse(clean))
+    throw new Error(t('"{0}" is not an http or https URL.', clean));
   // Checked before switching: when the check fails the current connection stays, and the error says why.
-  const check = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: t('Checking {0}…', clean) }, () => s.connection.checkService(clean));
+  const check = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: t('Checking {0}…', clean) },
+    () => s.connection.checkService(clean),
+  );
   await setServiceUrl(clean);
   if (check.signInNeeded && typeof url !== 'string') await vscode.commands.executeCommand('llmSpaces.signIn');
 }
@@ -24,8 +28,18 @@ async function askWhere(): Promise<string | undefined> {
   const current = readSettings().serviceUrl;
   const pick = await vscode.window.showQuickPick(
     [
-      { label: `$(server-process) ${t('Built-in local service')}`, description: current ? '' : t('current'), detail: t('Runs on this machine, no account needed.'), remote: false },
-      { label: `$(cloud) ${t('Remote service…')}`, description: current || '', detail: t('A hosted LLM Spaces service, signed in with a token.'), remote: true },
+      {
+        label: `$(server-process) ${t('Built-in local service')}`,
+        description: current ? '' : t('current'),
+        detail: t('Runs on this machine, no account needed.'),
+        remote: false,
+      },
+      {
+        label: `$(cloud) ${t('Remote service…')}`,
+        description: current || '',
+        detail: t('A hosted LLM Spaces service, signed in with a token.'),
+        remote: true,
+      },
     ],
     { title: t('Connect to Service'), placeHolder: t('Where should LLM Spaces connect?') },
   );
@@ -51,15 +65,26 @@ async function askWhere(): Promise<string | undefined> {
 export async function signIn(s: Services, token?: unknown): Promise<void> {
   const url = readSettings().serviceUrl;
   if (!url) {
-    void vscode.window.showInformationMessage(t('The built-in service needs no sign-in. Use "Connect to Service…" to use a remote one.'));
+    void vscode.window.showInformationMessage(
+      t('The built-in service needs no sign-in. Use "Connect to Service…" to use a remote one.'),
+    );
     return;
   }
   const value =
     typeof token === 'string'
       ? token
-      : await vscode.window.showInputBox({ title: t('Sign in to {0}', url), prompt: t('Your access token. It is kept in VS Code\'s secret storage.'), password: true, ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : t('Required')) });
+      : await vscode.window.showInputBox({
+          title: t('Sign in to {0}', url),
+          prompt: t("Your access token. It is kept in VS Code's secret storage."),
+          password: true,
+          ignoreFocusOut: true,
+          validateInput: (v) => (v.trim() ? undefined : t('Required')),
+        });
   if (!value) return;
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: t('Checking the token with {0}…', url) }, () => s.connection.signIn(url, value.trim()));
+  await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: t('Checking the token with {0}…', url) },
+    () => s.connection.signIn(url, value.trim()),
+  );
   void vscode.window.showInformationMessage(t('Signed in to {0}.', url));
 }
 
@@ -67,22 +92,29 @@ export async function signIn(s: Services, token?: unknown): Promise<void> {
 export async function signOut(s: Services): Promise<void> {
   const url = readSettings().serviceUrl;
   if (!url) {
-    void vscode.window.showInformationMessage(t('The built-in service needs no sign-in, so there is nothing to sign out of.'));
+    void vscode.window.showInformationMessage(
+      t('The built-in service needs no sign-in, so there is nothing to sign out of.'),
+    );
     return;
   }
   const wasSignedIn = !!(await s.connection.remoteToken());
   await s.connection.signOut();
-  void vscode.window.showInformationMessage(wasSignedIn ? t('Signed out of {0}.', url) : t('You were not signed in to {0}.', url));
+  void vscode.window.showInformationMessage(
+    wasSignedIn ? t('Signed out of {0}.', url) : t('You were not signed in to {0}.', url),
+  );
 }
 
 export const showLog = (s: Services) => s.logger.show();
 export const showUsage = (s: Services) => s.usage.showUsage();
 export const restartService = async (s: Services) => {
   if (s.connection.mode !== 'local') return void vscode.window.showInformationMessage(t('A remote service is in use.'));
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: t('Restarting the built-in service…') }, async () => {
-    await s.connection.restartLocal();
-    await s.connection.client();
-  });
+  await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: t('Restarting the built-in service…') },
+    async () => {
+      await s.connection.restartLocal();
+      await s.connection.client();
+    },
+  );
 };
 export const integrations = async (s: Services, preset?: unknown) => {
   await editIntegrations(s.organization, preset);

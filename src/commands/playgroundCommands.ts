@@ -25,10 +25,16 @@ export function openPlayground(s: Services, node?: unknown): void {
 export async function sendSelectionToPlayground(s: Services, presetPromptId?: unknown): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   if (!editor) throw new Error(t('Open a file and select some code first.'));
-  const selection = editor.selection.isEmpty ? editor.document.lineAt(editor.selection.active.line).range : editor.selection;
+  const selection = editor.selection.isEmpty
+    ? editor.document.lineAt(editor.selection.active.line).range
+    : editor.selection;
   const code = editor.document.getText(selection);
   if (!code.trim()) throw new Error(t('The selection is empty.'));
-  const block = fencedCode(code, editor.document.languageId, vscode.workspace.asRelativePath(editor.document.uri, false));
+  const block = fencedCode(
+    code,
+    editor.document.languageId,
+    vscode.workspace.asRelativePath(editor.document.uri, false),
+  );
   const template = presetPromptId === undefined ? await pickTemplate(s) : await presetTemplate(s, presetPromptId);
   if (template === undefined) return;
   s.webviews.sendToPlayground(template ? applyPrompt(template, block) : block, null);
@@ -43,14 +49,25 @@ async function presetTemplate(s: Services, id: unknown): Promise<string> {
 
 /** '' sends the code as is; undefined means the pick was dismissed. */
 async function pickTemplate(s: Services): Promise<string | undefined> {
-  const prompts = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: t('Reading saved prompts') }, () => s.promptStore.load('all'));
+  const prompts = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: t('Reading saved prompts') },
+    () => s.promptStore.load('all'),
+  );
   const asIs = { label: `$(send) ${t('Send the code as is')}`, template: '' };
-  const items = prompts.map((p) => ({ label: `$(note) ${p.title}`, description: p.prompt.includes('{{prompt}}') ? t('fills {{prompt}}') : t('code appended'), detail: p.description, template: p.prompt }));
-  const pick = await vscode.window.showQuickPick([asIs, { label: t('Saved prompts'), kind: vscode.QuickPickItemKind.Separator, template: '' }, ...items], {
-    title: t('Send Selection to Playground'),
-    placeHolder: t('Wrap the code in a saved prompt, or send it as is'),
-    matchOnDetail: true,
-  });
+  const items = prompts.map((p) => ({
+    label: `$(note) ${p.title}`,
+    description: p.prompt.includes('{{prompt}}') ? t('fills {{prompt}}') : t('code appended'),
+    detail: p.description,
+    template: p.prompt,
+  }));
+  const pick = await vscode.window.showQuickPick(
+    [asIs, { label: t('Saved prompts'), kind: vscode.QuickPickItemKind.Separator, template: '' }, ...items],
+    {
+      title: t('Send Selection to Playground'),
+      placeHolder: t('Wrap the code in a saved prompt, or send it as is'),
+      matchOnDetail: true,
+    },
+  );
   return pick?.template;
 }
 
@@ -63,7 +80,11 @@ async function pickSpace(s: Services): Promise<string | undefined> {
   const spaces = await s.spaces.list();
   if (spaces.length === 0) throw new Error(t('There is no Space yet. Create one, or add one by id.'));
   const pick = await vscode.window.showQuickPick(
-    spaces.map((space) => ({ label: space.name ?? space.id, description: space.sandbox_of ? t('sandbox') : '', id: space.id })),
+    spaces.map((space) => ({
+      label: space.name ?? space.id,
+      description: space.sandbox_of ? t('sandbox') : '',
+      id: space.id,
+    })),
     { title: t('Open Space Settings'), placeHolder: t('Choose a Space') },
   );
   return pick?.id;
@@ -75,9 +96,20 @@ async function pickSpace(s: Services): Promise<string | undefined> {
  */
 export function compareModels(s: Services, node?: unknown, selected?: unknown): void {
   const nodes = Array.isArray(selected) && selected.length ? (selected as unknown[]) : [node];
-  const models = nodes.flatMap((n) => ((n as ModelNode | undefined)?.kind === 'model' ? [(n as Extract<ModelNode, { kind: 'model' }>).model.namespace] : []));
-  if (models.length > 4) void vscode.window.showInformationMessage(t('A comparison takes up to 4 models: the first 4 selected are compared.'));
-  s.webviews.openCompare({ appId: spaceIdOf(node) ?? null, prompt: selectionAsPrompt() ?? '', models: models.slice(0, 4) });
+  const models = nodes.flatMap((n) =>
+    (n as ModelNode | undefined)?.kind === 'model'
+      ? [(n as Extract<ModelNode, { kind: 'model' }>).model.namespace]
+      : [],
+  );
+  if (models.length > 4)
+    void vscode.window.showInformationMessage(
+      t('A comparison takes up to 4 models: the first 4 selected are compared.'),
+    );
+  s.webviews.openCompare({
+    appId: spaceIdOf(node) ?? null,
+    prompt: selectionAsPrompt() ?? '',
+    models: models.slice(0, 4),
+  });
 }
 
 /** The editor's selection as a fenced block with its language and file name; undefined with none. */
@@ -85,7 +117,9 @@ function selectionAsPrompt(): string | undefined {
   const editor = vscode.window.activeTextEditor;
   if (!editor || editor.selection.isEmpty) return undefined;
   const code = editor.document.getText(editor.selection);
-  return code.trim() ? fencedCode(code, editor.document.languageId, vscode.workspace.asRelativePath(editor.document.uri, false)) : undefined;
+  return code.trim()
+    ? fencedCode(code, editor.document.languageId, vscode.workspace.asRelativePath(editor.document.uri, false))
+    : undefined;
 }
 
 export function openOrganization(s: Services): void {

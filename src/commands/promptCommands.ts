@@ -9,9 +9,14 @@ import type { PromptNode } from '../views/promptsTree';
 
 const t = vscode.l10n.t;
 
-export const checkTitle = (v: string) => (v.length >= 1 && v.length <= PROMPT_TITLE_MAX ? undefined : t('The title needs 1 to {0} characters ({1} now).', PROMPT_TITLE_MAX, v.length));
+export const checkTitle = (v: string) =>
+  v.length >= 1 && v.length <= PROMPT_TITLE_MAX
+    ? undefined
+    : t('The title needs 1 to {0} characters ({1} now).', PROMPT_TITLE_MAX, v.length);
 export const checkDescription = (v: string) =>
-  v.length >= 1 && v.length <= PROMPT_DESCRIPTION_MAX ? undefined : t('The description needs 1 to {0} characters ({1} now).', PROMPT_DESCRIPTION_MAX, v.length);
+  v.length >= 1 && v.length <= PROMPT_DESCRIPTION_MAX
+    ? undefined
+    : t('The description needs 1 to {0} characters ({1} now).', PROMPT_DESCRIPTION_MAX, v.length);
 
 export async function filterPrompts(s: Services): Promise<void> {
   const items: Array<vscode.QuickPickItem & { show: PromptShow }> = [
@@ -19,7 +24,14 @@ export async function filterPrompts(s: Services): Promise<void> {
     { label: t('Organization prompts'), show: 'org' },
     { label: t('Public prompts'), show: 'public' },
   ];
-  const pick = await vscode.window.showQuickPick(items.map((i) => ({ ...i, picked: i.show === s.views.prompts.show, description: i.show === s.views.prompts.show ? t('current') : '' })), { title: t('Show prompts') });
+  const pick = await vscode.window.showQuickPick(
+    items.map((i) => ({
+      ...i,
+      picked: i.show === s.views.prompts.show,
+      description: i.show === s.views.prompts.show ? t('current') : '',
+    })),
+    { title: t('Show prompts') },
+  );
   if (pick) await s.views.prompts.setShow(pick.show);
 }
 
@@ -31,9 +43,23 @@ export async function createPrompt(s: Services, fromSelection: boolean, preset?:
   const editor = vscode.window.activeTextEditor;
   const text = fromSelection && editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : '';
   const given = api().presets.newPromptPreset(preset);
-  const title = given ? given.title : await vscode.window.showInputBox({ title: t('New prompt (1/2)'), prompt: t('Title'), validateInput: checkTitle, ignoreFocusOut: true });
+  const title = given
+    ? given.title
+    : await vscode.window.showInputBox({
+        title: t('New prompt (1/2)'),
+        prompt: t('Title'),
+        validateInput: checkTitle,
+        ignoreFocusOut: true,
+      });
   if (title === undefined) return;
-  const description = given ? given.description : await vscode.window.showInputBox({ title: t('New prompt (2/2)'), prompt: t('Description'), validateInput: checkDescription, ignoreFocusOut: true });
+  const description = given
+    ? given.description
+    : await vscode.window.showInputBox({
+        title: t('New prompt (2/2)'),
+        prompt: t('Description'),
+        validateInput: checkDescription,
+        ignoreFocusOut: true,
+      });
   if (description === undefined) return;
   const problem = checkTitle(title) ?? checkDescription(description);
   if (problem) throw new Error(problem);
@@ -60,7 +86,11 @@ export async function copyPrompt(_s: Services, node: PromptNode): Promise<void> 
 export async function deletePrompt(s: Services, node: PromptNode, confirmed?: unknown): Promise<void> {
   const remove = t('Delete');
   if (confirmed !== true) {
-    const choice = await vscode.window.showWarningMessage(t('Delete the prompt "{0}"?', node.prompt.title), { modal: true, detail: t('It is removed from the service for the whole organization.') }, remove);
+    const choice = await vscode.window.showWarningMessage(
+      t('Delete the prompt "{0}"?', node.prompt.title),
+      { modal: true, detail: t('It is removed from the service for the whole organization.') },
+      remove,
+    );
     if (choice !== remove) return;
   }
   await s.connection.call((c) => c.deletePrompt(node.prompt.id));

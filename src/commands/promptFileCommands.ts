@@ -15,7 +15,10 @@ function promptFileOf(uri: unknown): vscode.Uri {
 export async function exportPrompt(s: Services, node?: PromptNode): Promise<void> {
   let prompt = node?.prompt;
   if (!prompt) {
-    const prompts = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: t('Reading saved prompts') }, () => s.promptStore.load('all'));
+    const prompts = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: t('Reading saved prompts') },
+      () => s.promptStore.load('all'),
+    );
     const pick = await vscode.window.showQuickPick(
       prompts.map((p) => ({ label: p.title, description: p.description, prompt: p })),
       { title: t('Export Prompt to Workspace'), placeHolder: t('Choose the saved prompt to write as a prompt file') },
@@ -25,7 +28,10 @@ export async function exportPrompt(s: Services, node?: PromptNode): Promise<void
   }
   const uri = await s.promptFiles.exportPrompt(prompt);
   await vscode.window.showTextDocument(uri);
-  vscode.window.setStatusBarMessage(t('Exported "{0}" to {1}', prompt.title, vscode.workspace.asRelativePath(uri, false)), 5000);
+  vscode.window.setStatusBarMessage(
+    t('Exported "{0}" to {1}', prompt.title, vscode.workspace.asRelativePath(uri, false)),
+    5000,
+  );
 }
 
 export async function importPromptFile(s: Services, uri?: unknown): Promise<void> {
@@ -38,13 +44,19 @@ export async function comparePromptWithService(s: Services, uri?: unknown): Prom
 }
 
 export async function pushPromptFile(s: Services, uri?: unknown): Promise<void> {
-  const done = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: t('Pushing the prompt file') }, () => s.promptFiles.push(promptFileOf(uri)));
+  const done = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: t('Pushing the prompt file') },
+    () => s.promptFiles.push(promptFileOf(uri)),
+  );
   if (done === 'pushed') vscode.window.setStatusBarMessage(t('Pushed to the service.'), 5000);
   if (done === 'same') void vscode.window.showInformationMessage(t('The file is already the same as the service.'));
 }
 
 export async function pullPromptFile(s: Services, uri?: unknown): Promise<void> {
-  const done = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: t('Pulling the prompt file') }, () => s.promptFiles.pull(promptFileOf(uri)));
+  const done = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: t('Pulling the prompt file') },
+    () => s.promptFiles.pull(promptFileOf(uri)),
+  );
   if (done === 'pulled') vscode.window.setStatusBarMessage(t('Pulled from the service.'), 5000);
   if (done === 'same') void vscode.window.showInformationMessage(t('The file is already the same as the service.'));
 }

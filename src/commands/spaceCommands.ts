@@ -18,16 +18,28 @@ export async function addSpaceById(s: Services, given?: unknown): Promise<void> 
     if (!UUID.test(given)) throw new Error(t('A Space id is a uuid.'));
     return s.spaces.addById(given);
   }
-  const id = await vscode.window.showInputBox({ title: t('Add a Space by id'), placeHolder: '00000000-0000-0000-0000-000000000000', validateInput: (v) => (UUID.test(v.trim()) ? undefined : t('A Space id is a uuid.')) });
+  const id = await vscode.window.showInputBox({
+    title: t('Add a Space by id'),
+    placeHolder: '00000000-0000-0000-0000-000000000000',
+    validateInput: (v) => (UUID.test(v.trim()) ? undefined : t('A Space id is a uuid.')),
+  });
   if (id) await s.spaces.addById(id.trim());
 }
 
 export async function createSpace(s: Services): Promise<void> {
-  const name = await vscode.window.showInputBox({ title: t('New Space'), prompt: t('Name'), validateInput: (v) => (v.trim() && v.length <= 120 ? undefined : t('1 to 120 characters')) });
+  const name = await vscode.window.showInputBox({
+    title: t('New Space'),
+    prompt: t('Name'),
+    validateInput: (v) => (v.trim() && v.length <= 120 ? undefined : t('1 to 120 characters')),
+  });
   if (!name) return;
   const created = await s.spaces.create({ name: name.trim() });
   const copy = t('Copy Key');
-  const choice = await vscode.window.showInformationMessage(t('Space "{0}" created. Its key is shown only now.', name), { modal: true, detail: t('Key ending in …{0}', created.key_end) }, copy);
+  const choice = await vscode.window.showInformationMessage(
+    t('Space "{0}" created. Its key is shown only now.', name),
+    { modal: true, detail: t('Key ending in …{0}', created.key_end) },
+    copy,
+  );
   if (choice === copy) await vscode.env.clipboard.writeText(created.created_key);
 }
 
@@ -39,13 +51,25 @@ export async function toggleModel(s: Services, node: Of<'spaceModel'>): Promise<
 /** Offers a model of a Space in VS Code's chat on its own (or stops offering it). */
 export async function pinModelToChat(_s: Services, node: Of<'spaceModel'>, pin = true): Promise<void> {
   await setPinned({ space: node.spaceId, model: node.setting.namespace }, pin);
-  vscode.window.setStatusBarMessage(pin ? t("{0} is in VS Code's chat", node.setting.namespace) : t("{0} is no longer in VS Code's chat", node.setting.namespace), 3000);
+  vscode.window.setStatusBarMessage(
+    pin
+      ? t("{0} is in VS Code's chat", node.setting.namespace)
+      : t("{0} is no longer in VS Code's chat", node.setting.namespace),
+    3000,
+  );
 }
 
 export const unpinModelFromChat = (s: Services, node: Of<'spaceModel'>) => pinModelToChat(s, node, false);
 
 export async function renameConversation(s: Services, node: Of<'conversation'>, newName?: unknown): Promise<void> {
-  const name = typeof newName === 'string' ? newName : await vscode.window.showInputBox({ title: t('Rename conversation'), value: node.conversation.name, validateInput: (v) => (v.trim() && v.length <= 200 ? undefined : t('1 to 200 characters')) });
+  const name =
+    typeof newName === 'string'
+      ? newName
+      : await vscode.window.showInputBox({
+          title: t('Rename conversation'),
+          value: node.conversation.name,
+          validateInput: (v) => (v.trim() && v.length <= 200 ? undefined : t('1 to 200 characters')),
+        });
   if (!name || name === node.conversation.name) return;
   if (name.trim().length === 0 || name.length > 200) throw new Error(t('A conversation name has 1 to 200 characters.'));
   await s.connection.call((c) => c.updateConversation(node.spaceId, node.conversation.id, { name: name.trim() }));
@@ -53,18 +77,31 @@ export async function renameConversation(s: Services, node: Of<'conversation'>, 
 }
 
 /** Picks the conversation's assistant version, or applies `preset` ({assistant_id, assistant_version_id}). */
-export async function changeConversationAssistant(s: Services, node: Of<'conversation'>, preset?: unknown): Promise<void> {
+export async function changeConversationAssistant(
+  s: Services,
+  node: Of<'conversation'>,
+  preset?: unknown,
+): Promise<void> {
   if (preset !== undefined) {
     const settings = api().presets.conversationSettingsPreset(preset);
     await s.connection.call((c) => c.updateConversation(node.spaceId, node.conversation.id, { settings }));
     return s.spaces.changedSpace(node.spaceId);
   }
   const assistants = (await s.spaces.assistants(node.spaceId)) ?? [];
-  const none = { label: `$(circle-slash) ${t('No assistant')}`, settings: { assistant_id: null, assistant_version_id: null } };
+  const none = {
+    label: `$(circle-slash) ${t('No assistant')}`,
+    settings: { assistant_id: null, assistant_version_id: null },
+  };
   const items = assistants.flatMap((a) =>
-    a.versions.map((v, i) => ({ label: `$(person) ${a.name}`, description: `${t('version {0}', i + 1)}${v.published ? ` · ${t('published')}` : ''}`, settings: { assistant_id: a.id, assistant_version_id: v.id } })),
+    a.versions.map((v, i) => ({
+      label: `$(person) ${a.name}`,
+      description: `${t('version {0}', i + 1)}${v.published ? ` · ${t('published')}` : ''}`,
+      settings: { assistant_id: a.id, assistant_version_id: v.id },
+    })),
   );
-  const pick = await vscode.window.showQuickPick([none, ...items], { title: t('Assistant for "{0}"', node.conversation.name) });
+  const pick = await vscode.window.showQuickPick([none, ...items], {
+    title: t('Assistant for "{0}"', node.conversation.name),
+  });
   if (!pick) return;
   await s.connection.call((c) => c.updateConversation(node.spaceId, node.conversation.id, { settings: pick.settings }));
   s.spaces.changedSpace(node.spaceId);
@@ -79,12 +116,17 @@ export async function openAssistantVersion(s: Services, node: Of<'assistantVersi
 
 export async function copyId(_s: Services, node: SpaceNode): Promise<void> {
   const id =
-    node.kind === 'space' ? node.space.id
-    : node.kind === 'conversation' ? node.conversation.id
-    : node.kind === 'assistant' ? node.assistant.id
-    : node.kind === 'assistantVersion' ? node.version.id
-    : node.kind === 'spaceModel' ? node.setting.id
-    : undefined;
+    node.kind === 'space'
+      ? node.space.id
+      : node.kind === 'conversation'
+        ? node.conversation.id
+        : node.kind === 'assistant'
+          ? node.assistant.id
+          : node.kind === 'assistantVersion'
+            ? node.version.id
+            : node.kind === 'spaceModel'
+              ? node.setting.id
+              : undefined;
   if (!id) return;
   await vscode.env.clipboard.writeText(id);
   vscode.window.setStatusBarMessage(t('Copied {0}', id), 3000);

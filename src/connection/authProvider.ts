@@ -15,7 +15,10 @@ export class SpacesAuthProvider implements vscode.AuthenticationProvider, vscode
     secrets: vscode.SecretStorage,
     private readonly subscriptions: vscode.Disposable[] = [],
   ) {
-    this.subscriptions.push(this.changed, secrets.onDidChange(() => void this.announce()));
+    this.subscriptions.push(
+      this.changed,
+      secrets.onDidChange(() => void this.announce()),
+    );
   }
 
   private async session(): Promise<vscode.AuthenticationSession | undefined> {
@@ -23,13 +26,22 @@ export class SpacesAuthProvider implements vscode.AuthenticationProvider, vscode
     if (!token) return undefined;
     const url = readSettings().serviceUrl;
     const label = url ? url.replace(/^https?:\/\//, '') : vscode.l10n.t('Built-in service');
-    return { id: `llmSpaces:${url || 'local'}`, accessToken: token, account: { id: url || 'local', label }, scopes: [] };
+    return {
+      id: `llmSpaces:${url || 'local'}`,
+      accessToken: token,
+      account: { id: url || 'local', label },
+      scopes: [],
+    };
   }
 
   private async announce(): Promise<void> {
     const now = await this.session();
     if (now?.id === this.last?.id && now?.accessToken === this.last?.accessToken) return;
-    this.changed.fire({ added: now && !this.last ? [now] : [], removed: this.last && !now ? [this.last] : [], changed: now && this.last ? [now] : [] });
+    this.changed.fire({
+      added: now && !this.last ? [now] : [],
+      removed: this.last && !now ? [this.last] : [],
+      changed: now && this.last ? [now] : [],
+    });
     this.last = now;
   }
 

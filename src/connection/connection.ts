@@ -69,7 +69,9 @@ export class Connection implements vscode.Disposable {
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('llmSpaces.serviceUrl')) void this.reset();
-        const restart = ['upstreamUrl', 'upstreamUrls', 'discoverModelServers', 'retentionDays'].some((key) => e.affectsConfiguration(`llmSpaces.localService.${key}`));
+        const restart = ['upstreamUrl', 'upstreamUrls', 'discoverModelServers', 'retentionDays'].some((key) =>
+          e.affectsConfiguration(`llmSpaces.localService.${key}`),
+        );
         if (restart && this.mode === 'local') void this.restartLocal();
       }),
     );
@@ -110,7 +112,10 @@ export class Connection implements vscode.Disposable {
       timeoutMs: readSettings().requestTimeoutMs,
       onRequest: (entry) => this.logger.request(entry),
       onLeftOut: (endpoint, leftOut) => {
-        for (const record of leftOut) this.logger.warn(`${endpoint}: record ${record.index} of a list could not be read and was left out (${record.field || 'the record'} ${record.message}).`);
+        for (const record of leftOut)
+          this.logger.warn(
+            `${endpoint}: record ${record.index} of a list could not be read and was left out (${record.field || 'the record'} ${record.message}).`,
+          );
       },
     });
   }
@@ -149,7 +154,10 @@ export class Connection implements vscode.Disposable {
     } catch (error) {
       if (error instanceof UnauthorizedError && this.mode === 'remote') {
         this.setState({ kind: 'signed-out', mode: 'remote', url: client.baseUrl });
-      } else if ((error instanceof NetworkError || (error instanceof TimeoutError && !(error instanceof CancelledError))) && this.current?.client === client) {
+      } else if (
+        (error instanceof NetworkError || (error instanceof TimeoutError && !(error instanceof CancelledError))) &&
+        this.current?.client === client
+      ) {
         if (this.mode === 'local' && refused(error)) {
           // The service is gone or moved (another window restarted it), and the request never reached
           // it, so sending it again cannot do anything twice: reconnect and retry once.
@@ -157,7 +165,12 @@ export class Connection implements vscode.Disposable {
           try {
             return await fn(await this.client());
           } catch (retryError) {
-            this.setState({ kind: 'unreachable', mode: 'local', url: client.baseUrl, message: (retryError as Error).message });
+            this.setState({
+              kind: 'unreachable',
+              mode: 'local',
+              url: client.baseUrl,
+              message: (retryError as Error).message,
+            });
             throw retryError;
           }
         }
@@ -193,7 +206,8 @@ export class Connection implements vscode.Disposable {
       await probe.checkToken();
       return { signInNeeded: false };
     } catch (error) {
-      if (error instanceof ApiError && (error.kind === 'unauthorized' || error.kind === 'forbidden')) return { signInNeeded: true };
+      if (error instanceof ApiError && (error.kind === 'unauthorized' || error.kind === 'forbidden'))
+        return { signInNeeded: true };
       throw new Error(serviceProblem(url, error));
     } finally {
       await probe.close();
@@ -258,7 +272,11 @@ export class Connection implements vscode.Disposable {
     const wait = BACKOFF_MS[Math.min(this.restartAttempt, BACKOFF_MS.length - 1)]!;
     this.restartAttempt++;
     this.logger.error(`The built-in service stopped (exit code ${code}); restarting in ${wait / 1000} s.`);
-    this.setState({ kind: 'unreachable', mode: 'local', message: vscode.l10n.t('The built-in service stopped; restarting in {0} s…', wait / 1000) });
+    this.setState({
+      kind: 'unreachable',
+      mode: 'local',
+      message: vscode.l10n.t('The built-in service stopped; restarting in {0} s…', wait / 1000),
+    });
     clearTimeout(this.restartTimer);
     this.restartTimer = setTimeout(() => {
       this.client().then(
@@ -282,7 +300,8 @@ export class Connection implements vscode.Disposable {
 
 /** What is wrong with a URL that was checked as a service, in one sentence. */
 function serviceProblem(url: string, error: unknown): string {
-  if (!(error instanceof ApiError)) return vscode.l10n.t('{0} could not be checked: {1}', url, (error as Error).message);
+  if (!(error instanceof ApiError))
+    return vscode.l10n.t('{0} could not be checked: {1}', url, (error as Error).message);
   switch (error.kind) {
     case 'network':
       return vscode.l10n.t('Nothing answers at {0}.', url);

@@ -67,7 +67,8 @@ export class LocalService {
       }
       if (lock?.url && isAlive(lock.pid) && (await healthy(lock.url))) {
         this.lease();
-        if (lock.pid !== this.child?.pid) this.options.log(`Connected to the built-in service of another window at ${lock.url} (pid ${lock.pid}).`);
+        if (lock.pid !== this.child?.pid)
+          this.options.log(`Connected to the built-in service of another window at ${lock.url} (pid ${lock.pid}).`);
         return { url: lock.url, token, pid: lock.pid };
       }
       if (lock && isAlive(lock.pid) && !lock.url) {
@@ -86,11 +87,25 @@ export class LocalService {
 
   private start(token: string): Promise<LocalEndpoint> {
     const script = path.join(this.options.extensionPath, 'dist', 'service.js');
-    const args = [...SERVICE_EXEC_ARGV, script, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', this.options.dataDir, '--retention-days', String(this.options.retentionDays())];
+    const args = [
+      ...SERVICE_EXEC_ARGV,
+      script,
+      'serve',
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--data',
+      this.options.dataDir,
+      '--retention-days',
+      String(this.options.retentionDays()),
+    ];
     const servers = this.options.modelServers();
     for (const url of servers.upstreams) args.push('--upstream', url);
     args.push('--discover', servers.discover ? 'on' : 'off');
-    this.options.log(`Starting the built-in service: ${path.basename(process.execPath)} ${args.map((a) => path.basename(a) === a ? a : path.relative(this.options.extensionPath, a) || a).join(' ')}`);
+    this.options.log(
+      `Starting the built-in service: ${path.basename(process.execPath)} ${args.map((a) => (path.basename(a) === a ? a : path.relative(this.options.extensionPath, a) || a)).join(' ')}`,
+    );
     // The token travels in the environment, never on the command line where `ps` would show it.
     const child = spawn(process.execPath, args, {
       env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', LLM_SPACES_TOKEN: token },
@@ -100,14 +115,19 @@ export class LocalService {
     this.child = child;
     let output = '';
     return new Promise<LocalEndpoint>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`The built-in service did not start within 20 s.\n${output}`)), 20_000);
+      const timer = setTimeout(
+        () => reject(new Error(`The built-in service did not start within 20 s.\n${output}`)),
+        20_000,
+      );
       child.stdout!.on('data', (d: Buffer) => {
         output += d.toString();
         const match = /listening on (http:\/\/\S+)/.exec(output);
         if (match) {
           clearTimeout(timer);
           this.lease();
-          this.options.log(`Built-in service listening on ${match[1]} (pid ${child.pid}), data in ${this.options.dataDir}.`);
+          this.options.log(
+            `Built-in service listening on ${match[1]} (pid ${child.pid}), data in ${this.options.dataDir}.`,
+          );
           resolve({ url: match[1]!, token, pid: child.pid! });
         }
       });

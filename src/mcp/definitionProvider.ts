@@ -8,7 +8,9 @@ import type { Connection } from '../connection/connection';
 export const MCP_PROVIDER_ID = 'llmSpaces.mcp';
 const VERSION = '0.2.0';
 
-export class SpacesMcpServers implements vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition>, vscode.Disposable {
+export class SpacesMcpServers
+  implements vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition>, vscode.Disposable
+{
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeMcpServerDefinitions = this.changed.event;
   private readonly subscription: vscode.Disposable;
@@ -18,12 +20,22 @@ export class SpacesMcpServers implements vscode.McpServerDefinitionProvider<vsco
     private readonly connection: Connection,
   ) {
     // Another service means another URL and token: VS Code asks for the definition again.
-    this.subscription = vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('llmSpaces.serviceUrl') && this.changed.fire());
+    this.subscription = vscode.workspace.onDidChangeConfiguration(
+      (e) => e.affectsConfiguration('llmSpaces.serviceUrl') && this.changed.fire(),
+    );
   }
 
   provideMcpServerDefinitions(): vscode.McpStdioServerDefinition[] {
     // Electron runs a script as Node.js with ELECTRON_RUN_AS_NODE; plain Node.js ignores it.
-    return [new vscode.McpStdioServerDefinition('LLM Spaces', process.execPath, [path.join(this.extensionPath, 'dist', 'mcp.js')], { ELECTRON_RUN_AS_NODE: '1' }, VERSION)];
+    return [
+      new vscode.McpStdioServerDefinition(
+        'LLM Spaces',
+        process.execPath,
+        [path.join(this.extensionPath, 'dist', 'mcp.js')],
+        { ELECTRON_RUN_AS_NODE: '1' },
+        VERSION,
+      ),
+    ];
   }
 
   async resolveMcpServerDefinition(server: vscode.McpStdioServerDefinition): Promise<vscode.McpStdioServerDefinition> {

@@ -8,7 +8,15 @@ import { LlmSpacesClient } from '../api/client';
 import { isMissingEndpoint } from '../api/errors';
 import type { Space } from '../api/schemas';
 import { countTokens } from '../service/tokenizer';
-import { ToolInputError, TOOL_SPECS, checkBudget, estimateCost, explainRoute, findModels, type ToolData } from '../tools/spaceTools';
+import {
+  ToolInputError,
+  TOOL_SPECS,
+  checkBudget,
+  estimateCost,
+  explainRoute,
+  findModels,
+  type ToolData,
+} from '../tools/spaceTools';
 
 const VERSION = '0.2.0';
 /** The protocol revision this server speaks; a client asking for another gets this one (the spec's rule). */
@@ -51,7 +59,11 @@ function toolData(client: LlmSpacesClient): ToolData {
   };
 }
 
-export async function call(data: ToolData, name: string, args: unknown): Promise<{ content: Array<{ type: 'text'; text: string }>; isError: boolean }> {
+export async function call(
+  data: ToolData,
+  name: string,
+  args: unknown,
+): Promise<{ content: Array<{ type: 'text'; text: string }>; isError: boolean }> {
   const answers: Record<string, () => Promise<string>> = {
     llmSpaces_estimateCost: () => estimateCost(data, args),
     llmSpaces_explainRoute: () => explainRoute(data, args),
@@ -71,11 +83,22 @@ export async function call(data: ToolData, name: string, args: unknown): Promise
 async function handle(data: ToolData, request: Request): Promise<Json | undefined> {
   switch (request.method) {
     case 'initialize':
-      return { protocolVersion: PROTOCOL, capabilities: { tools: { listChanged: false } }, serverInfo: { name: 'llm-spaces', title: 'LLM Spaces', version: VERSION } };
+      return {
+        protocolVersion: PROTOCOL,
+        capabilities: { tools: { listChanged: false } },
+        serverInfo: { name: 'llm-spaces', title: 'LLM Spaces', version: VERSION },
+      };
     case 'ping':
       return {};
     case 'tools/list':
-      return { tools: TOOLS.map((s) => ({ name: s.name, title: s.displayName, description: s.modelDescription, inputSchema: s.inputSchema as unknown as Json })) };
+      return {
+        tools: TOOLS.map((s) => ({
+          name: s.name,
+          title: s.displayName,
+          description: s.modelDescription,
+          inputSchema: s.inputSchema as unknown as Json,
+        })),
+      };
     case 'tools/call': {
       const params = request.params ?? {};
       return (await call(data, String(params.name), params.arguments ?? {})) as unknown as Json;
@@ -109,7 +132,8 @@ function main(): void {
       (result) => reply && send({ jsonrpc: '2.0', id: request.id!, result: result ?? {} }),
       (error: Error & { code?: number }) => {
         // Messages of the client's typed errors never carry the token (the transport scrubs it).
-        if (reply) send({ jsonrpc: '2.0', id: request.id!, error: { code: error.code ?? -32603, message: error.message } });
+        if (reply)
+          send({ jsonrpc: '2.0', id: request.id!, error: { code: error.code ?? -32603, message: error.message } });
       },
     );
   });

@@ -17,7 +17,8 @@ export function promptUri(prompt: Pick<PromptRecord, 'id' | 'title'>): vscode.Ur
 }
 
 /** The prompt's id; editors restored from before the id moved to the query have it as the first folder. */
-export const promptIdOf = (uri: vscode.Uri) => uri.query || (uri.path.split('/').length > 2 ? uri.path.split('/')[1]! : '');
+export const promptIdOf = (uri: vscode.Uri) =>
+  uri.query || (uri.path.split('/').length > 2 ? uri.path.split('/')[1]! : '');
 
 export type ConflictChoice = 'overwrite' | 'cancel';
 
@@ -30,7 +31,11 @@ export class PromptFileSystem implements vscode.FileSystemProvider {
   askConflict: (prompt: PromptRecord) => Thenable<ConflictChoice> = async (prompt) => {
     const overwrite = vscode.l10n.t('Overwrite');
     const choice = await vscode.window.showWarningMessage(
-      vscode.l10n.t('"{0}" was changed on the service after you opened it (at {1}). Overwrite those changes with yours?', prompt.title, prompt.modified_on),
+      vscode.l10n.t(
+        '"{0}" was changed on the service after you opened it (at {1}). Overwrite those changes with yours?',
+        prompt.title,
+        prompt.modified_on,
+      ),
       { modal: true },
       overwrite,
     );
@@ -74,14 +79,23 @@ export class PromptFileSystem implements vscode.FileSystemProvider {
 
   async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
     const id = promptIdOf(uri);
-    if (!this.store.isOwn(id)) throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Public prompts of other organizations are read-only.'));
+    if (!this.store.isOwn(id))
+      throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Public prompts of other organizations are read-only.'));
     const text = Buffer.from(content).toString('utf8');
     try {
       const current = await this.store.fetch(id);
-      if (!current) throw vscode.FileSystemError.FileNotFound(vscode.l10n.t('The prompt no longer exists on the service.'));
+      if (!current)
+        throw vscode.FileSystemError.FileNotFound(vscode.l10n.t('The prompt no longer exists on the service.'));
       const seen = this.baseline.get(id);
-      if (seen && current.modified_on !== seen && current.prompt !== text && (await this.askConflict(current)) === 'cancel') {
-        throw vscode.FileSystemError.Unavailable(vscode.l10n.t('Not saved: the prompt changed on the service. Your text is still in the editor.'));
+      if (
+        seen &&
+        current.modified_on !== seen &&
+        current.prompt !== text &&
+        (await this.askConflict(current)) === 'cancel'
+      ) {
+        throw vscode.FileSystemError.Unavailable(
+          vscode.l10n.t('Not saved: the prompt changed on the service. Your text is still in the editor.'),
+        );
       }
       const saved = await this.connection.call((c) => c.updatePrompt(id, { prompt: text }));
       this.baseline.set(id, saved.modified_on);

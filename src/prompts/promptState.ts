@@ -3,7 +3,9 @@ import type { PromptRecord } from '../api/schemas';
 
 export type ReviewState = 'draft' | 'in review' | 'approved' | 'declined';
 
-export function reviewState(prompt: Pick<PromptRecord, 'decline_reason' | 'approved_on' | 'published_on'>): ReviewState {
+export function reviewState(
+  prompt: Pick<PromptRecord, 'decline_reason' | 'approved_on' | 'published_on'>,
+): ReviewState {
   if (prompt.decline_reason) return 'declined';
   if (prompt.approved_on) return 'approved';
   if (prompt.published_on) return 'in review';

@@ -13,7 +13,9 @@ export class PromptStore implements vscode.Disposable {
 
   /** Loads the prompts for `show`, and always which ones are the organization's own. */
   async load(show: PromptShow): Promise<PromptRecord[]> {
-    const [shown, own] = await this.connection.call((c) => Promise.all([c.listPrompts(show), show === 'org' ? Promise.resolve(null) : c.listPrompts('org')]));
+    const [shown, own] = await this.connection.call((c) =>
+      Promise.all([c.listPrompts(show), show === 'org' ? Promise.resolve(null) : c.listPrompts('org')]),
+    );
     const ownList = own ?? shown;
     this.ownIds = new Set(ownList.map((p) => p.id));
     for (const p of [...shown, ...ownList]) this.prompts.set(p.id, p);

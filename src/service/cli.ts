@@ -79,7 +79,8 @@ async function serve(values: Values): Promise<void> {
   const retentionDays = integer(values['retention-days'], 'retention-days', 0);
   const upstreams = values.upstream ?? [];
   const bad = upstreams.find((u) => !/^https?:\/\//.test(u));
-  if (bad !== undefined) throw new UsageError(`--upstream must be an http(s) URL, e.g. http://127.0.0.1:11434/v1 (not ${bad}).`);
+  if (bad !== undefined)
+    throw new UsageError(`--upstream must be an http(s) URL, e.g. http://127.0.0.1:11434/v1 (not ${bad}).`);
   if (values.discover !== 'on' && values.discover !== 'off') throw new UsageError('--discover must be on or off.');
   const servers = { upstreams, discover: values.discover === 'on' };
   const db = openDataFolder(dataDir(values), (line) => console.log(line));
@@ -94,7 +95,8 @@ async function serve(values: Values): Promise<void> {
   const app = buildApp({
     db,
     engine: { servers, streamDelayMs: integer(values['stream-delay-ms'], 'stream-delay-ms', 0) },
-    logError: (error) => console.error('Request failed:', error instanceof Error ? (error.stack ?? error.message) : error),
+    logError: (error) =>
+      console.error('Request failed:', error instanceof Error ? (error.stack ?? error.message) : error),
   });
   await findModelServers(db, servers);
   let address: string;
@@ -134,10 +136,17 @@ async function findModelServers(db: Database, servers: ModelServerOptions): Prom
   try {
     const reports = await refreshModelServers(db, servers);
     for (const r of reports) {
-      if (r.answered) console.log(`Model server ${r.name} at ${r.baseUrl}: ${r.models.length} models (${r.models.join(', ') || 'none'})`);
-      else if (servers.upstreams.some((u) => r.baseUrl.startsWith(u.replace(/\/+$/, '')))) console.log(`Model server at ${r.baseUrl} did not answer: ${r.problem}`);
+      if (r.answered)
+        console.log(
+          `Model server ${r.name} at ${r.baseUrl}: ${r.models.length} models (${r.models.join(', ') || 'none'})`,
+        );
+      else if (servers.upstreams.some((u) => r.baseUrl.startsWith(u.replace(/\/+$/, ''))))
+        console.log(`Model server at ${r.baseUrl} did not answer: ${r.problem}`);
     }
-    if (!reports.some((r) => r.answered)) console.log('No model server found: only the test models answer. Start Ollama, LM Studio, llama.cpp or vLLM and refresh the models.');
+    if (!reports.some((r) => r.answered))
+      console.log(
+        'No model server found: only the test models answer. Start Ollama, LM Studio, llama.cpp or vLLM and refresh the models.',
+      );
   } catch (error) {
     // A full disk: the models found cannot be recorded; the service still answers what is stored.
     if (!(error instanceof StorageError)) throw error;
@@ -168,7 +177,13 @@ async function main(argv: string[]): Promise<void> {
       if (!values.name) throw new UsageError('--name <name> is required.');
       const rateLimit = values['rate-limit'] === undefined ? undefined : integer(values['rate-limit'], 'rate-limit', 1);
       return withDatabase(values, (db) => {
-        const orgId = insertOrganization(db, { name: values.name!, creator: 'cli', isDefault: false, seedContent: true, rateLimit });
+        const orgId = insertOrganization(db, {
+          name: values.name!,
+          creator: 'cli',
+          isDefault: false,
+          seedContent: true,
+          rateLimit,
+        });
         return { org_id: orgId, token: issueToken(db, orgId, null).token };
       });
     }
@@ -194,7 +209,8 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError) console.error(`${error.message}\n\n${USAGE}`);
   else if (error instanceof DataFolderLockedError || error instanceof StorageError) console.error(error.message);
-  else if ((error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') console.error(`${(error as Error).message}\n\n${USAGE}`);
+  else if ((error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
   else console.error(error instanceof Error ? error.message : String(error));
   process.exit(error instanceof UsageError ? 2 : 1);
 });

@@ -12,7 +12,10 @@ export function openDataFolder(dataDir: string, report: (line: string) => void =
     if (legacy) {
       report(`Carried the data folder over to the new database: ${legacy.applied} journal transaction(s) applied.`);
       for (const skipped of legacy.skipped) report(`Skipped ${skipped}`);
-      if (legacy.damagedAtLine) report(`The old journal is damaged at line ${legacy.damagedAtLine}; what came before was kept, and the journal was kept beside the database.`);
+      if (legacy.damagedAtLine)
+        report(
+          `The old journal is damaged at line ${legacy.damagedAtLine}; what came before was kept, and the journal was kept beside the database.`,
+        );
     }
     // A folder that cannot be written but needs nothing opens for reading (see Database.open).
     if (pendingMigrations(db) > 0) db.transactionNow(() => migrate(db));

@@ -45,7 +45,10 @@ export function acquireLock(dir: string): string {
 }
 
 function lockFailure(error: unknown, dir: string): StorageError {
-  return new StorageError(storageCause(error, dir) ?? `the lock file could not be written (${(error as NodeJS.ErrnoException).code})`, error);
+  return new StorageError(
+    storageCause(error, dir) ?? `the lock file could not be written (${(error as NodeJS.ErrnoException).code})`,
+    error,
+  );
 }
 
 export function writeLock(lockPath: string, info: LockInfo): void {

@@ -21,7 +21,9 @@ export interface LegacyImport {
 
 /** Bytes survived a journal line as `{"$bytes": base64}`. */
 const decode = (_key: string, value: unknown) =>
-  value && typeof value === 'object' && '$bytes' in value ? new Uint8Array(Buffer.from(String((value as { $bytes: string }).$bytes), 'base64')) : value;
+  value && typeof value === 'object' && '$bytes' in value
+    ? new Uint8Array(Buffer.from(String((value as { $bytes: string }).$bytes), 'base64'))
+    : value;
 
 /** Applies a legacy journal, if the folder has one; undefined when there is nothing to carry over. */
 export function importLegacyJournal(db: Database): LegacyImport | undefined {
@@ -70,5 +72,6 @@ export function importLegacyJournal(db: Database): LegacyImport | undefined {
 }
 
 function dropJournalState(db: Database): void {
-  if (db.get("SELECT 1 AS x FROM sqlite_master WHERE name = 'journal_state'")) db.transactionNow(() => db.exec('DROP TABLE journal_state'));
+  if (db.get("SELECT 1 AS x FROM sqlite_master WHERE name = 'journal_state'"))
+    db.transactionNow(() => db.exec('DROP TABLE journal_state'));
 }

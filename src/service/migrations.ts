@@ -147,16 +147,32 @@ CREATE INDEX requests_app ON requests(app_id, added_on);
 `;
 
 function seedCatalogue(db: Database): void {
-  for (const m of CATALOGUE) insertCatalogueModel(db, catalogueRecord(m, '2026-01-01T00:00:00.000Z'), { quality: m.quality, latencyMs: m.latencyMs });
+  for (const m of CATALOGUE)
+    insertCatalogueModel(db, catalogueRecord(m, '2026-01-01T00:00:00.000Z'), {
+      quality: m.quality,
+      latencyMs: m.latencyMs,
+    });
 }
 
 function seedPublic(db: Database): void {
-  insertOrganization(db, { id: SERVICE_ORG_ID, name: 'LLM Spaces', creator: 'llm-spaces', isDefault: false, seedContent: false });
+  insertOrganization(db, {
+    id: SERVICE_ORG_ID,
+    name: 'LLM Spaces',
+    creator: 'llm-spaces',
+    isDefault: false,
+    seedContent: false,
+  });
   PUBLIC_PROMPTS.forEach((p, i) => insertSeedPrompt(db, SERVICE_ORG_ID, true, p, i));
 }
 
 function seedDefaultOrganization(db: Database): void {
-  insertOrganization(db, { id: stableId('org', 'default'), name: 'My organization', creator: 'local-user', isDefault: true, seedContent: true });
+  insertOrganization(db, {
+    id: stableId('org', 'default'),
+    name: 'My organization',
+    creator: 'local-user',
+    isDefault: true,
+    seedContent: true,
+  });
 }
 
 const MIGRATIONS: Migration[] = [

@@ -60,7 +60,9 @@ export const ASSUMED_CONTEXT = 8192;
 
 export function candidates(options: ModelServerOptions): ServerCandidate[] {
   const given = options.upstreams.map((url) => ({ baseUrl: withV1(url), name: hostOf(url) }));
-  const known = options.discover ? KNOWN_SERVERS.map((s) => ({ baseUrl: `http://127.0.0.1:${s.port}/v1`, name: `${s.name} (port ${s.port})` })) : [];
+  const known = options.discover
+    ? KNOWN_SERVERS.map((s) => ({ baseUrl: `http://127.0.0.1:${s.port}/v1`, name: `${s.name} (port ${s.port})` }))
+    : [];
   const seen = new Set<string>();
   return [...given, ...known].filter((c) => !seen.has(c.baseUrl) && seen.add(c.baseUrl));
 }
@@ -88,12 +90,20 @@ async function getJson(url: string, timeoutMs: number, body?: unknown): Promise<
   }
 }
 
-const record = (value: unknown): Record<string, unknown> => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {});
-const positive = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null);
+const record = (value: unknown): Record<string, unknown> =>
+  value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+const positive = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null;
 
 /** The context window a /v1/models entry states: vLLM, llama.cpp and LM Studio each name it differently. */
 function statedContext(entry: Record<string, unknown>): number | null {
-  return positive(entry.max_model_len) ?? positive(record(entry.meta).n_ctx_train) ?? positive(entry.max_context_length) ?? positive(entry.context_length) ?? positive(entry.context_window);
+  return (
+    positive(entry.max_model_len) ??
+    positive(record(entry.meta).n_ctx_train) ??
+    positive(entry.max_context_length) ??
+    positive(entry.context_length) ??
+    positive(entry.context_window)
+  );
 }
 
 /** Asks one server for its models; throws with the reason when it does not answer as a model server. */
@@ -103,15 +113,26 @@ export async function askServer(candidate: ServerCandidate, timeoutMs: number): 
   const models = new Map<string, FoundModel>();
   for (const item of listed.data) {
     const entry = record(item);
-    if (typeof entry.id !== 'string' || entry.id === '' || /embed/i.test(entry.id) || entry.type === 'embeddings') continue;
-    models.set(entry.id, { id: entry.id, contextWindow: statedContext(entry), vision: entry.type === 'vlm', tools: false, size: null });
+    if (typeof entry.id !== 'string' || entry.id === '' || /embed/i.test(entry.id) || entry.type === 'embeddings')
+      continue;
+    models.set(entry.id, {
+      id: entry.id,
+      contextWindow: statedContext(entry),
+      vision: entry.type === 'vlm',
+      tools: false,
+      size: null,
+    });
   }
   await addOllamaDetails(candidate, models, timeoutMs);
   return [...models.values()];
 }
 
 /** Ollama says more through its own API: sizes from /api/tags, context and capabilities from /api/show. */
-async function addOllamaDetails(candidate: ServerCandidate, models: Map<string, FoundModel>, timeoutMs: number): Promise<void> {
+async function addOllamaDetails(
+  candidate: ServerCandidate,
+  models: Map<string, FoundModel>,
+  timeoutMs: number,
+): Promise<void> {
   const root = candidate.baseUrl.replace(/\/v1$/, '');
   let tags: unknown[];
   try {
@@ -148,14 +169,23 @@ export const localName = (id: string) => id.replace(/:latest$/, '');
 
 /** What the server says of a model the catalogue already lists: its context window and capabilities win. */
 function seededRecord(entry: CatalogueEntry, found: FoundModel): ModelRecord {
-  const flags = entry.flags + (found.tools && !entry.flags.includes('f') ? 'f' : '') + (found.vision && !entry.flags.includes('v') ? 'v' : '');
-  return catalogueRecord({ ...entry, context: found.contextWindow ?? entry.context, flags }, '2026-01-01T00:00:00.000Z');
+  const flags =
+    entry.flags +
+    (found.tools && !entry.flags.includes('f') ? 'f' : '') +
+    (found.vision && !entry.flags.includes('v') ? 'v' : '');
+  return catalogueRecord(
+    { ...entry, context: found.contextWindow ?? entry.context, flags },
+    '2026-01-01T00:00:00.000Z',
+  );
 }
 
 function localRecord(found: FoundModel, server: ServerCandidate, now: string): ModelRecord {
   const context = found.contextWindow ?? ASSUMED_CONTEXT;
   const said = [`Found on ${server.name}`, found.size && `${found.size} parameters`].filter(Boolean).join(', ');
-  const assumed = found.contextWindow === null ? ` The server does not say its context window; ${ASSUMED_CONTEXT.toLocaleString('en-US')} tokens are assumed.` : '';
+  const assumed =
+    found.contextWindow === null
+      ? ` The server does not say its context window; ${ASSUMED_CONTEXT.toLocaleString('en-US')} tokens are assumed.`
+      : '';
   return catalogueRecord(
     {
       provider: 'local',
@@ -211,7 +241,13 @@ export async function refreshModelServers(db: Database, options: ModelServerOpti
         serving.set(id, { baseUrl: candidate.baseUrl, server: candidate.name, target: found.id });
         offered.push(fresh.namespace);
       }
-      reports.push({ name: candidate.name, baseUrl: candidate.baseUrl, answered: problem === undefined, models: offered, ...(problem ? { problem } : {}) });
+      reports.push({
+        name: candidate.name,
+        baseUrl: candidate.baseUrl,
+        answered: problem === undefined,
+        models: offered,
+        ...(problem ? { problem } : {}),
+      });
     }
     recordServing(db, serving, now);
     settleUntouchedSpaces(db);
@@ -222,6 +258,7 @@ export async function refreshModelServers(db: Database, options: ModelServerOpti
 function describeFailure(error: unknown): string {
   const code = (error as { code?: string }).code;
   if (code === 'ECONNREFUSED') return 'nothing answers there';
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || (error as Error).name === 'TimeoutError') return 'it did not answer in time';
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || (error as Error).name === 'TimeoutError')
+    return 'it did not answer in time';
   return (error as Error).message || String(error);
 }

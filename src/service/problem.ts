@@ -16,12 +16,16 @@ export type Where = 'body' | 'query' | 'path';
 
 export const notFound = (what: string) => new Problem(404, `${what} not found`);
 export const forbidden = (why: string) => new Problem(403, why);
-export const invalid = (loc: Array<string | number>, msg: string, type = 'value_error') => new Problem(422, [{ loc, msg, type }]);
+export const invalid = (loc: Array<string | number>, msg: string, type = 'value_error') =>
+  new Problem(422, [{ loc, msg, type }]);
 
 /** Parses input with a zod schema; failures become a 422 whose `loc` starts with `where`. */
 export function parseInput<T extends z.ZodType>(schema: T, value: unknown, where: Where): z.infer<T> {
   const broken = illFormedText(value, [where]);
-  if (broken) throw new Problem(422, [{ loc: broken, msg: 'must be well-formed Unicode text (it has a lone surrogate)', type: 'string_unicode' }]);
+  if (broken)
+    throw new Problem(422, [
+      { loc: broken, msg: 'must be well-formed Unicode text (it has a lone surrogate)', type: 'string_unicode' },
+    ]);
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw new Problem(

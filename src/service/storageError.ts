@@ -35,7 +35,10 @@ export function storageCause(error: unknown, dir: string): string | undefined {
   if (errno && errno in BY_ERRNO) return BY_ERRNO[errno];
   const primary = (Number((error as { errcode?: number }).errcode) || 0) & 0xff;
   if (![SQLITE_IOERR, SQLITE_FULL, SQLITE_READONLY, SQLITE_CANTOPEN].includes(primary)) return undefined;
-  return probeFolder(dir) ?? (primary === SQLITE_FULL ? BY_ERRNO.ENOSPC : primary === SQLITE_READONLY ? BY_ERRNO.EACCES : BY_ERRNO.EIO);
+  return (
+    probeFolder(dir) ??
+    (primary === SQLITE_FULL ? BY_ERRNO.ENOSPC : primary === SQLITE_READONLY ? BY_ERRNO.EACCES : BY_ERRNO.EIO)
+  );
 }
 
 /** Writes and syncs a page in `dir`; the error code of the first step that fails, in words. */

@@ -5,7 +5,10 @@ import type { Organization } from '../api/schemas';
 export type BudgetVerdict = { kind: 'refuse' | 'warn'; spent: number; limit: number; hard: number } | { kind: 'go' };
 
 /** `adding`: what the request is expected to cost (0 when unknown: only a limit already reached counts). */
-export function budgetVerdict(org: Pick<Organization, 'total_tokens_cost' | 'spending_limit_soft' | 'spending_limit_hard'> | undefined, adding = 0): BudgetVerdict {
+export function budgetVerdict(
+  org: Pick<Organization, 'total_tokens_cost' | 'spending_limit_soft' | 'spending_limit_hard'> | undefined,
+  adding = 0,
+): BudgetVerdict {
   if (!org) return { kind: 'go' };
   const spent = org.total_tokens_cost;
   const after = spent + adding;

@@ -25,13 +25,19 @@ export interface EstimateInput {
 /** What a model would have charged for these token counts (about four characters a token where it bills by character). */
 function costAt(m: ModelRecord, usage: Pick<Usage, 'prompt_tokens' | 'completion_tokens'>): number {
   const unit = m.price_unit === 'characters' ? 4 : 1;
-  return usage.prompt_tokens * unit * m.prompt_token_cost + usage.completion_tokens * unit * m.completion_token_cost + m.base_cost;
+  return (
+    usage.prompt_tokens * unit * m.prompt_token_cost +
+    usage.completion_tokens * unit * m.completion_token_cost +
+    m.base_cost
+  );
 }
 
 /** The Space's active models, as catalogue records. */
 function activeRecords(view: SpaceUpdateResponse, byName: ReadonlyMap<string, ModelRecord>): ModelRecord[] {
   const settings = [...view.main.base_model_settings, ...view.main.custom_model_settings];
-  return [...new Set(settings.filter((s) => s.active && !s.globally_disabled).map((s) => s.namespace))].flatMap((ns) => byName.get(ns) ?? []);
+  return [...new Set(settings.filter((s) => s.active && !s.globally_disabled).map((s) => s.namespace))].flatMap(
+    (ns) => byName.get(ns) ?? [],
+  );
 }
 
 export interface BandInput {
@@ -49,14 +55,17 @@ export function estimatedBand(input: BandInput): (CostBand & { estimated: true }
   const today = input.today ?? todayIso();
   const byName = new Map(input.catalogue.map((m) => [m.namespace, m]));
   const named = input.model ? byName.get(input.model) : undefined;
-  const chain = input.view.main.app.has_failover_chain ? input.view.main.failover_models.flatMap((m) => byName.get(m.namespace) ?? []) : [];
+  const chain = input.view.main.app.has_failover_chain
+    ? input.view.main.failover_models.flatMap((m) => byName.get(m.namespace) ?? [])
+    : [];
   const first = input.model ? (named ? [named] : []) : activeRecords(input.view, byName);
   const answering = [...new Set([...first, ...chain])].filter((m) => !retired(m, today));
   const leading = first.filter((m) => !retired(m, today));
   if (leading.length === 0) return null;
   const promptTokens = Math.ceil(input.prompt.length / 4);
   const maxTokens = input.maxTokens ?? input.view.main.app.settings?.max_tokens ?? 1024;
-  const cost = (m: ModelRecord, completion: number) => costAt(m, { prompt_tokens: promptTokens, completion_tokens: completion });
+  const cost = (m: ModelRecord, completion: number) =>
+    costAt(m, { prompt_tokens: promptTokens, completion_tokens: completion });
   // Expected: half of max_tokens written, by the model named, else on average over the models routing may choose.
   const expected = leading.reduce((sum, m) => sum + cost(m, Math.ceil(maxTokens / 2)), 0) / leading.length;
   return {
@@ -78,7 +87,13 @@ export function estimatedReceipt(input: EstimateInput): ReceiptView {
   const maxCost = input.view.main.app.policies?.max_cost ?? 0;
   const excluded: ReceiptView['excluded'] = [];
   const taking = active.filter((m) => {
-    const reason = retired(m, today) ? 'deprecated' : input.images && !m.supports_vision ? 'cannot read images' : maxCost > 0 && costAt(m, input.usage) > maxCost ? 'over max_cost' : null;
+    const reason = retired(m, today)
+      ? 'deprecated'
+      : input.images && !m.supports_vision
+        ? 'cannot read images'
+        : maxCost > 0 && costAt(m, input.usage) > maxCost
+          ? 'over max_cost'
+          : null;
     if (reason) excluded.push({ namespace: m.namespace, reason });
     return !reason;
   });
@@ -86,7 +101,11 @@ export function estimatedReceipt(input: EstimateInput): ReceiptView {
   const low = Math.min(...costs);
   const span = Math.max(...costs) - low;
   const candidates = taking
-    .map((m, i) => ({ namespace: m.namespace, score: span === 0 ? 1 : 1 - (costs[i]! - low) / span, estimatedCost: costs[i]! }))
+    .map((m, i) => ({
+      namespace: m.namespace,
+      score: span === 0 ? 1 : 1 - (costs[i]! - low) / span,
+      estimatedCost: costs[i]!,
+    }))
     .sort((a, b) => a.estimatedCost - b.estimatedCost || a.namespace.localeCompare(b.namespace))
     .map((c) => ({ ...c, costScore: c.score, latencyScore: null, qualityScore: null }));
   return {

@@ -1,20 +1,47 @@
 // The words a person reads for the service's enumerations (plans, statuses, cycles). Shared by the host
 // and the webviews; a value this version does not know is shown in plain words, never as `_TRIAL_`.
 
-const PLANS: Record<string, string> = { _NONE_: 'No plan', _TRIAL_: 'Trial', _INTERNAL_: 'Internal', STARTUP: 'Startup', GROWTH: 'Growth', SCALE: 'Scale', ENTERPRISE: 'Enterprise' };
-const SPACES_PLANS: Record<string, string> = { INTERNAL: 'Internal', FREE: 'Free', PRO: 'Pro', TEAM: 'Team', ENTERPRISE: 'Enterprise' };
+const PLANS: Record<string, string> = {
+  _NONE_: 'No plan',
+  _TRIAL_: 'Trial',
+  _INTERNAL_: 'Internal',
+  STARTUP: 'Startup',
+  GROWTH: 'Growth',
+  SCALE: 'Scale',
+  ENTERPRISE: 'Enterprise',
+};
+const SPACES_PLANS: Record<string, string> = {
+  INTERNAL: 'Internal',
+  FREE: 'Free',
+  PRO: 'Pro',
+  TEAM: 'Team',
+  ENTERPRISE: 'Enterprise',
+};
 const STATUSES: Record<string, string> = { active: 'Active', unpaid: 'Unpaid' };
 const CYCLES: Record<string, string> = { monthly: 'Monthly', yearly: 'Yearly' };
 const SANDBOX: Record<string, string> = { up_to_date: 'up to date', outdated: 'outdated' };
-const PERMISSIONS: Record<string, string> = { view: 'view', edit: 'edit', delete: 'delete', manage_keys: 'manage keys', use_playground: 'use the playground' };
+const PERMISSIONS: Record<string, string> = {
+  view: 'view',
+  edit: 'edit',
+  delete: 'delete',
+  manage_keys: 'manage keys',
+  use_playground: 'use the playground',
+};
 
 /** `SOME_VALUE` or `some_value` as "Some value". */
 export function plainWords(value: string): string {
-  const words = value.replace(/^_+|_+$/g, '').replace(/_+/g, ' ').toLowerCase().trim();
+  const words = value
+    .replace(/^_+|_+$/g, '')
+    .replace(/_+/g, ' ')
+    .toLowerCase()
+    .trim();
   return words ? words[0]!.toUpperCase() + words.slice(1) : value;
 }
 
-const label = (table: Record<string, string>) => (value: string | null | undefined, none = '—') => (value ? (table[value] ?? plainWords(value)) : none);
+const label =
+  (table: Record<string, string>) =>
+  (value: string | null | undefined, none = '—') =>
+    value ? (table[value] ?? plainWords(value)) : none;
 
 export const planLabel = label(PLANS);
 export const spacesPlanLabel = label(SPACES_PLANS);

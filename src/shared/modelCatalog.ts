@@ -1,7 +1,16 @@
 // Filtering, sorting, grouping and describing the model catalogue. No vscode here: it is unit tested
 // and benchmarked with 10,000 models.
 import type { ModelRecord } from '../api/schemas';
-import { CAPABILITY_WORDS, capabilitiesOf, deprecationOf, priceKey, priceLine, providerOf, supports, type Capability } from './models';
+import {
+  CAPABILITY_WORDS,
+  capabilitiesOf,
+  deprecationOf,
+  priceKey,
+  priceLine,
+  providerOf,
+  supports,
+  type Capability,
+} from './models';
 
 export type ModelSort = 'name' | 'price' | 'context';
 
@@ -36,7 +45,9 @@ const compare: Record<ModelSort, (a: ModelRecord, b: ModelRecord) => number> = {
 
 function matching(models: readonly ModelRecord[], filter: Pick<ModelFilter, 'text' | 'capabilities'>): ModelRecord[] {
   const words = filter.text.toLowerCase().split(/\s+/).filter(Boolean);
-  return models.filter((m) => words.every((w) => haystack(m).includes(w)) && filter.capabilities.every((c) => supports(m, c)));
+  return models.filter(
+    (m) => words.every((w) => haystack(m).includes(w)) && filter.capabilities.every((c) => supports(m, c)),
+  );
 }
 
 /** The models under the filter in one list across providers, in the filter's order. */
@@ -87,11 +98,19 @@ export function modelMarkdown(m: ModelRecord, today?: string): string {
     `- $(credit-card) ${priceLine(m)}`,
     `- $(symbol-ruler) context window ${m.context_window.toLocaleString('en-US')} tokens`,
     `- $(calendar) training data until ${m.until ?? 'unknown'}`,
-    `- $(check-all) ${capabilitiesOf(m).map((c) => CAPABILITY_WORDS[c].label).join(' · ') || 'no extra capabilities'}`,
+    `- $(check-all) ${
+      capabilitiesOf(m)
+        .map((c) => CAPABILITY_WORDS[c].label)
+        .join(' · ') || 'no extra capabilities'
+    }`,
     `- $(tag) ${flagsOf(m).join(' · ')}`,
   ];
   if (m.served_by && !m.is_test_model) lines.push(`- $(server) answered by ${m.served_by}`);
-  if (cannotAnswerHere(m)) lines.push('', `$(debug-disconnect) **Cannot answer here:** nothing on this computer serves it. ${ANSWER_HERE_FIX}`);
+  if (cannotAnswerHere(m))
+    lines.push(
+      '',
+      `$(debug-disconnect) **Cannot answer here:** nothing on this computer serves it. ${ANSWER_HERE_FIX}`,
+    );
   if (dep?.kind === 'retired') lines.push('', `$(error) **Deprecated on ${dep.date}: no longer served.**`);
   if (dep?.kind === 'soon') lines.push('', `$(warning) Deprecated: stops being served on ${dep.date}.`);
   if (m.url) lines.push('', `[More information](${m.url})`);

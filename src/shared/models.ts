@@ -24,13 +24,17 @@ export function deprecationOf(m: Dated, today = todayIso()): Deprecation {
 type Priced = Pick<ModelRecord, 'prompt_token_cost' | 'completion_token_cost' | 'namespace'>;
 
 /** Price of input plus output per unit: what "cheapest" compares. */
-export const priceKey = (m: Pick<ModelRecord, 'prompt_token_cost' | 'completion_token_cost'>) => m.prompt_token_cost + m.completion_token_cost;
+export const priceKey = (m: Pick<ModelRecord, 'prompt_token_cost' | 'completion_token_cost'>) =>
+  m.prompt_token_cost + m.completion_token_cost;
 
 /** Cheapest first, then by namespace. */
-export const cheapestFirst = (a: Priced, b: Priced) => priceKey(a) - priceKey(b) || a.namespace.localeCompare(b.namespace);
+export const cheapestFirst = (a: Priced, b: Priced) =>
+  priceKey(a) - priceKey(b) || a.namespace.localeCompare(b.namespace);
 
 /** "$0.15 in / $0.60 out per M tokens", with a per-request fee where the model has one. */
-export function priceLine(m: Pick<ModelRecord, 'prompt_token_cost' | 'completion_token_cost' | 'price_unit' | 'base_cost'>): string {
+export function priceLine(
+  m: Pick<ModelRecord, 'prompt_token_cost' | 'completion_token_cost' | 'price_unit' | 'base_cost'>,
+): string {
   const unit = m.price_unit === 'characters' ? 'M characters' : 'M tokens';
   return `${perMillion(m.prompt_token_cost)} in / ${perMillion(m.completion_token_cost)} out per ${unit}${m.base_cost ? ` + ${money(m.base_cost)} per request` : ''}`;
 }
@@ -54,4 +58,5 @@ export const supports = (m: ModelRecord, c: Capability) => m[`supports_${c}`] ==
 export const capabilitiesOf = (m: ModelRecord) => CAPABILITIES.filter((c) => supports(m, c));
 
 /** The provider a model belongs to: its own field, else the first part of its namespace. */
-export const providerOf = (m: Pick<ModelRecord, 'provider' | 'namespace'>) => m.provider ?? m.namespace.split('/')[0] ?? '?';
+export const providerOf = (m: Pick<ModelRecord, 'provider' | 'namespace'>) =>
+  m.provider ?? m.namespace.split('/')[0] ?? '?';

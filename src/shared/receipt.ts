@@ -9,7 +9,14 @@ export interface ReceiptView {
   /** The model that answered. */
   answered: string;
   /** Latency and quality are null in an estimate (the client knows only prices). */
-  candidates: Array<{ namespace: string; score: number; costScore: number; latencyScore: number | null; qualityScore: number | null; estimatedCost: number }>;
+  candidates: Array<{
+    namespace: string;
+    score: number;
+    costScore: number;
+    latencyScore: number | null;
+    qualityScore: number | null;
+    estimatedCost: number;
+  }>;
   /** The active models that could not take the request, with the reason. */
   excluded: Array<{ namespace: string; reason: string }>;
   /** How many of the Space's models are turned off (in its failover chain only, or toggled off). */
@@ -23,8 +30,17 @@ export function receiptView(wire: RoutingReceipt, answered: string): ReceiptView
   return {
     strategy: wire.strategy,
     answered,
-    candidates: wire.candidates.map((c) => ({ namespace: c.namespace, score: c.score, costScore: c.cost_score, latencyScore: c.latency_score, qualityScore: c.quality_score, estimatedCost: c.estimated_cost })),
-    excluded: wire.rejected.filter((r) => r.reason !== 'inactive').map((r) => ({ namespace: r.namespace, reason: r.reason })),
+    candidates: wire.candidates.map((c) => ({
+      namespace: c.namespace,
+      score: c.score,
+      costScore: c.cost_score,
+      latencyScore: c.latency_score,
+      qualityScore: c.quality_score,
+      estimatedCost: c.estimated_cost,
+    })),
+    excluded: wire.rejected
+      .filter((r) => r.reason !== 'inactive')
+      .map((r) => ({ namespace: r.namespace, reason: r.reason })),
     inactive: wire.rejected.filter((r) => r.reason === 'inactive').length,
     attempts: wire.attempts.map((a) => ({ namespace: a.namespace, statusCode: a.status_code, error: a.error })),
   };
@@ -65,10 +81,22 @@ export function receiptLine(r: ReceiptView, t: Localize): string {
   if (r.estimated) return estimateLine(r, t);
   const failed = r.attempts.filter((a) => a.statusCode !== 200);
   const retries = failed.length === 1 ? t('1 retry') : t('{0} retries', failed.length);
-  if (r.strategy === 'failover') return t('Answered by {0} after {1} failed on {2} (failover)', r.answered, failed.length === 1 ? t('1 attempt') : t('{0} attempts', failed.length), failed[0]?.namespace ?? '?');
-  if (r.strategy === 'model') return failed.length ? t('Sent to {0}, the model asked for, after {1}', r.answered, retries) : t('Sent to {0}, the model asked for', r.answered);
+  if (r.strategy === 'failover')
+    return t(
+      'Answered by {0} after {1} failed on {2} (failover)',
+      r.answered,
+      failed.length === 1 ? t('1 attempt') : t('{0} attempts', failed.length),
+      failed[0]?.namespace ?? '?',
+    );
+  if (r.strategy === 'model')
+    return failed.length
+      ? t('Sent to {0}, the model asked for, after {1}', r.answered, retries)
+      : t('Sent to {0}, the model asked for', r.answered);
   const winner = r.candidates.find((c) => c.namespace === r.answered) ?? r.candidates[0];
-  const chosen = r.candidates.length <= 1 ? t('the only model that met the policy') : t('{0} of {1} that met the policy', winner ? why(winner, t) : t('best'), r.candidates.length);
+  const chosen =
+    r.candidates.length <= 1
+      ? t('the only model that met the policy')
+      : t('{0} of {1} that met the policy', winner ? why(winner, t) : t('best'), r.candidates.length);
   const parts = [t('Routed to {0}: {1}', r.answered, chosen)];
   if (r.excluded.length) parts.push(t('{0} excluded', r.excluded.length));
   if (failed.length) parts.push(retries);
@@ -77,10 +105,16 @@ export function receiptLine(r: ReceiptView, t: Localize): string {
 
 /** The line of a receipt the client estimated: said to be an estimate, ranked by cost alone. */
 function estimateLine(r: ReceiptView, t: Localize): string {
-  if (r.strategy === 'model') return t('Sent to {0}, the model asked for (estimated: the service sent no receipt)', r.answered);
+  if (r.strategy === 'model')
+    return t('Sent to {0}, the model asked for (estimated: the service sent no receipt)', r.answered);
   const at = r.candidates.findIndex((c) => c.namespace === r.answered);
   const n = r.candidates.length;
-  const rank = at < 0 ? t('Routed to {0}, not one of the Space\'s {1} active models that could take it', r.answered, n) : at === 0 ? t('Routed to {0}, the cheapest of {1} active models for this reply', r.answered, n) : t('Routed to {0}, number {1} by cost of {2} active models for this reply', r.answered, at + 1, n);
+  const rank =
+    at < 0
+      ? t("Routed to {0}, not one of the Space's {1} active models that could take it", r.answered, n)
+      : at === 0
+        ? t('Routed to {0}, the cheapest of {1} active models for this reply', r.answered, n)
+        : t('Routed to {0}, number {1} by cost of {2} active models for this reply', r.answered, at + 1, n);
   const parts = [t('Estimated: {0}', rank)];
   if (r.excluded.length) parts.push(t('{0} excluded', r.excluded.length));
   return parts.join('; ');

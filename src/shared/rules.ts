@@ -44,10 +44,20 @@ function typeOf(value: unknown): string {
 function typeMatches(expected: string | string[] | undefined, value: unknown): boolean {
   if (expected === undefined) return true;
   const actual = typeOf(value);
-  return (Array.isArray(expected) ? expected : [expected]).some((t) => t === actual || (t === 'number' && actual === 'integer'));
+  return (Array.isArray(expected) ? expected : [expected]).some(
+    (t) => t === actual || (t === 'number' && actual === 'integer'),
+  );
 }
 
-const TYPE_WORDS: Record<string, string> = { number: 'a number', integer: 'a whole number', string: 'text', boolean: 'yes or no', array: 'a list', object: 'a group of fields', null: 'empty' };
+const TYPE_WORDS: Record<string, string> = {
+  number: 'a number',
+  integer: 'a whole number',
+  string: 'text',
+  boolean: 'yes or no',
+  array: 'a list',
+  object: 'a group of fields',
+  null: 'empty',
+};
 
 function rangeMessage(r: Rules, tooLow: boolean): string {
   const min = r.minimum ?? r.exclusiveMinimum;
@@ -64,7 +74,8 @@ function lengthMessage(r: Rules, unit: string): string {
   const min = r.minLength ?? r.minItems;
   const max = r.maxLength ?? r.maxItems;
   if (min !== undefined && max !== undefined) return `must be ${min} to ${max} ${unit}`;
-  if (min !== undefined) return min === 1 && unit === 'characters' ? 'must not be empty' : `must be at least ${min} ${unit}`;
+  if (min !== undefined)
+    return min === 1 && unit === 'characters' ? 'must not be empty' : `must be at least ${min} ${unit}`;
   return `must be at most ${max} ${unit}`;
 }
 
@@ -77,7 +88,8 @@ function check(r: Rules, value: unknown, path: Array<string | number>, errors: R
     if (outcomes.some((o) => Object.keys(o).length === 0)) return;
     // The branch meant for this kind of value says what is wrong (not the null branch of an optional field).
     const meant = alternatives.findIndex((alt) => typeMatches(alt.type, value) && alt.type !== 'null');
-    for (const [sub, message] of Object.entries(outcomes[meant >= 0 ? meant : 0]!)) errors[[at, sub].filter(Boolean).join('.')] ??= message;
+    for (const [sub, message] of Object.entries(outcomes[meant >= 0 ? meant : 0]!))
+      errors[[at, sub].filter(Boolean).join('.')] ??= message;
     return;
   }
   for (const part of r.allOf ?? []) check(part, value, path, errors);
@@ -88,23 +100,34 @@ function check(r: Rules, value: unknown, path: Array<string | number>, errors: R
   if (r.const !== undefined && value !== r.const) return fail(`must be ${JSON.stringify(r.const)}`);
   if (r.enum && !r.enum.includes(value)) return fail(`must be one of ${r.enum.map((e) => String(e)).join(', ')}`);
   if (typeof value === 'number') {
-    const low = (r.minimum !== undefined && value < r.minimum) || (r.exclusiveMinimum !== undefined && value <= r.exclusiveMinimum);
-    const high = (r.maximum !== undefined && value > r.maximum) || (r.exclusiveMaximum !== undefined && value >= r.exclusiveMaximum);
+    const low =
+      (r.minimum !== undefined && value < r.minimum) ||
+      (r.exclusiveMinimum !== undefined && value <= r.exclusiveMinimum);
+    const high =
+      (r.maximum !== undefined && value > r.maximum) ||
+      (r.exclusiveMaximum !== undefined && value >= r.exclusiveMaximum);
     if (low || high) return fail(rangeMessage(r, low));
   }
   if (typeof value === 'string') {
     // Lengths in code points, as JSON Schema and the service count them.
     const length = [...value].length;
-    if ((r.minLength !== undefined && length < r.minLength) || (r.maxLength !== undefined && length > r.maxLength)) return fail(lengthMessage(r, 'characters'));
+    if ((r.minLength !== undefined && length < r.minLength) || (r.maxLength !== undefined && length > r.maxLength))
+      return fail(lengthMessage(r, 'characters'));
     if (r.pattern && !new RegExp(r.pattern, 'u').test(value)) return fail('is not in the expected form');
   }
   if (Array.isArray(value)) {
-    if ((r.minItems !== undefined && value.length < r.minItems) || (r.maxItems !== undefined && value.length > r.maxItems)) return fail(lengthMessage(r, 'items'));
+    if (
+      (r.minItems !== undefined && value.length < r.minItems) ||
+      (r.maxItems !== undefined && value.length > r.maxItems)
+    )
+      return fail(lengthMessage(r, 'items'));
     if (r.items) value.forEach((item, i) => check(r.items!, item, [...path, i], errors));
   }
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const record = value as Record<string, unknown>;
-    for (const key of r.required ?? []) if (record[key] === undefined) errors[[...path, key].join('.')] ??= 'is required';
-    for (const [key, sub] of Object.entries(r.properties ?? {})) if (record[key] !== undefined) check(sub, record[key], [...path, key], errors);
+    for (const key of r.required ?? [])
+      if (record[key] === undefined) errors[[...path, key].join('.')] ??= 'is required';
+    for (const [key, sub] of Object.entries(r.properties ?? {}))
+      if (record[key] !== undefined) check(sub, record[key], [...path, key], errors);
   }
 }

@@ -22,12 +22,19 @@ const TYPES: Record<string, string> = {
   object: 'an object',
 };
 
-const units = (origin: string) => (origin === 'string' ? 'characters' : origin === 'array' || origin === 'set' ? 'items' : '');
+const units = (origin: string) =>
+  origin === 'string' ? 'characters' : origin === 'array' || origin === 'set' ? 'items' : '';
 
 function bound(issue: { origin: string; inclusive?: boolean }, limit: unknown, low: boolean): string {
   const unit = units(issue.origin);
   if (low && unit === 'characters' && limit === 1) return 'must not be empty';
-  const relation = low ? (issue.inclusive === false ? 'more than' : 'at least') : issue.inclusive === false ? 'less than' : 'at most';
+  const relation = low
+    ? issue.inclusive === false
+      ? 'more than'
+      : 'at least'
+    : issue.inclusive === false
+      ? 'less than'
+      : 'at most';
   return `must be ${relation} ${String(limit)}${unit ? ` ${unit}` : ''}`;
 }
 
@@ -43,7 +50,9 @@ z.config({
       case 'invalid_format':
         return `must be ${FORMATS[issue.format] ?? `in the ${issue.format} format`}`;
       case 'invalid_value':
-        return issue.values.length === 1 ? `must be ${JSON.stringify(issue.values[0])}` : `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+        return issue.values.length === 1
+          ? `must be ${JSON.stringify(issue.values[0])}`
+          : `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
       case 'unrecognized_keys':
         return `${issue.keys.join(', ')} ${issue.keys.length === 1 ? 'is not a field' : 'are not fields'} here`;
       case 'not_multiple_of':

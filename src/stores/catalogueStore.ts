@@ -34,7 +34,10 @@ export class CatalogueStore implements vscode.Disposable {
     if (!this.loaded) {
       const reading = this.connection.call((c) => c.listModels());
       this.loaded = reading;
-      reading.then((models) => this.loaded === reading && this.read.fire(models), () => undefined);
+      reading.then(
+        (models) => this.loaded === reading && this.read.fire(models),
+        () => undefined,
+      );
     }
     const loading = this.loaded;
     loading.then(
@@ -91,7 +94,9 @@ function savedFilter(saved: unknown): Partial<ModelFilter> {
   const s = saved as Record<string, unknown>;
   return {
     ...(typeof s.text === 'string' ? { text: s.text.slice(0, 200) } : {}),
-    ...(Array.isArray(s.capabilities) ? { capabilities: CAPABILITIES.filter((c) => (s.capabilities as unknown[]).includes(c)) } : {}),
+    ...(Array.isArray(s.capabilities)
+      ? { capabilities: CAPABILITIES.filter((c) => (s.capabilities as unknown[]).includes(c)) }
+      : {}),
     ...(s.sort === 'name' || s.sort === 'price' || s.sort === 'context' ? { sort: s.sort } : {}),
     ...(typeof s.flat === 'boolean' ? { flat: s.flat } : {}),
   };

@@ -27,7 +27,9 @@ export class OrganizationStore implements vscode.Disposable {
   private readonly subscription: vscode.Disposable;
 
   constructor(private readonly connection: Connection) {
-    this.subscription = connection.onDidChangeState((state) => state.kind === 'ready' && void this.refresh().catch(() => undefined));
+    this.subscription = connection.onDidChangeState(
+      (state) => state.kind === 'ready' && void this.refresh().catch(() => undefined),
+    );
     this.timer = setInterval(() => void this.refresh().catch(() => undefined), REFRESH_MS);
   }
 

@@ -5,7 +5,14 @@ import * as vscode from 'vscode';
 import { ApiError, isMissingEndpoint } from '../api/errors';
 import type { LlmSpacesClient } from '../api/client';
 import { unreadableIn } from '../api/leftOut';
-import type { AssistantSummary, Conversation, Space, SpaceCreateBody, SpaceUpdateBody, SpaceUpdateResponse } from '../api/schemas';
+import type {
+  AssistantSummary,
+  Conversation,
+  Space,
+  SpaceCreateBody,
+  SpaceUpdateBody,
+  SpaceUpdateResponse,
+} from '../api/schemas';
 import type { Connection } from '../connection/connection';
 
 const REMEMBERED_KEY = 'llmSpaces.rememberedSpaces';

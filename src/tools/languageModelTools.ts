@@ -9,7 +9,16 @@ import type { CatalogueStore } from '../stores/catalogueStore';
 import type { OrganizationStore } from '../stores/organizationStore';
 import type { SpacesStore } from '../stores/spacesStore';
 import { describeError } from '../userErrors';
-import { ToolInputError, checkBudget, estimateCost, explainRoute, findModels, findSpace, type ToolData, type ToolName } from './spaceTools';
+import {
+  ToolInputError,
+  checkBudget,
+  estimateCost,
+  explainRoute,
+  findModels,
+  findSpace,
+  type ToolData,
+  type ToolName,
+} from './spaceTools';
 
 const t = vscode.l10n.t;
 
@@ -62,7 +71,15 @@ export function registerTools(s: ToolDeps): vscode.Disposable[] {
         const label = space?.name ?? String((options.input as { space?: unknown }).space);
         return {
           invocationMessage: t('Switching the chat to "{0}"', label),
-          confirmationMessages: { title: t('Use another Space?'), message: new vscode.MarkdownString(t('The "Current Space" model of LLM Spaces will route through **{0}**: its models, budget and privacy level.', label)) },
+          confirmationMessages: {
+            title: t('Use another Space?'),
+            message: new vscode.MarkdownString(
+              t(
+                'The "Current Space" model of LLM Spaces will route through **{0}**: its models, budget and privacy level.',
+                label,
+              ),
+            ),
+          },
         };
       },
       invoke: async (options) => {

@@ -26,7 +26,10 @@ export interface ToolSpec {
   inputSchema: { type: 'object'; properties: Record<string, unknown>; required?: string[] };
 }
 
-const SPACE = { type: 'string', description: 'The Space, by its name or id. Optional when the organization has one Space.' };
+const SPACE = {
+  type: 'string',
+  description: 'The Space, by its name or id. Optional when the organization has one Space.',
+};
 const PROMPT = { type: 'string', description: 'The prompt text, as it would be sent.' };
 
 export const TOOL_SPECS = [
@@ -37,7 +40,19 @@ export const TOOL_SPECS = [
     userDescription: 'What a prompt would cost in a Space: the minimum, expected and maximum',
     modelDescription:
       'Estimates what sending a prompt through an LLM Spaces Space would cost: the minimum, expected and maximum over the models the Space may route to and its failover chain, from the token count of the prompt and the reply length allowed. Use it before sending a long or repeated prompt, or to compare Spaces.',
-    inputSchema: { type: 'object', properties: { space: SPACE, prompt: PROMPT, maxTokens: { type: 'integer', minimum: 1, description: 'The longest reply allowed, in tokens (default: the Space\'s setting).' } }, required: ['prompt'] },
+    inputSchema: {
+      type: 'object',
+      properties: {
+        space: SPACE,
+        prompt: PROMPT,
+        maxTokens: {
+          type: 'integer',
+          minimum: 1,
+          description: "The longest reply allowed, in tokens (default: the Space's setting).",
+        },
+      },
+      required: ['prompt'],
+    },
   },
   {
     name: 'llmSpaces_explainRoute',
@@ -45,7 +60,7 @@ export const TOOL_SPECS = [
     displayName: 'Explain Space Routing',
     userDescription: 'Which model a Space would pick for a prompt, and why',
     modelDescription:
-      'Explains which model an LLM Spaces Space would pick for a prompt and why: the candidates with their cost, latency and quality scores under the Space\'s weights, and the active models left out with the reason (deprecated, over the cost cap, cannot read images, cannot answer here).',
+      "Explains which model an LLM Spaces Space would pick for a prompt and why: the candidates with their cost, latency and quality scores under the Space's weights, and the active models left out with the reason (deprecated, over the cost cap, cannot read images, cannot answer here).",
     inputSchema: { type: 'object', properties: { space: SPACE, prompt: PROMPT }, required: ['prompt'] },
   },
   {
@@ -59,8 +74,16 @@ export const TOOL_SPECS = [
       type: 'object',
       properties: {
         text: { type: 'string', description: 'Words to find in the name, provider or description.' },
-        capabilities: { type: 'array', items: { type: 'string', enum: ['vision', 'functions', 'json', 'stream'] }, description: 'Capabilities every model found must have.' },
-        maxInputPrice: { type: 'number', minimum: 0, description: 'Highest price of input per million tokens, in dollars.' },
+        capabilities: {
+          type: 'array',
+          items: { type: 'string', enum: ['vision', 'functions', 'json', 'stream'] },
+          description: 'Capabilities every model found must have.',
+        },
+        maxInputPrice: {
+          type: 'number',
+          minimum: 0,
+          description: 'Highest price of input per million tokens, in dollars.',
+        },
         minContextWindow: { type: 'integer', minimum: 0, description: 'Smallest context window, in tokens.' },
         limit: { type: 'integer', minimum: 1, maximum: 50, description: 'How many models at most (default 10).' },
       },
@@ -71,7 +94,8 @@ export const TOOL_SPECS = [
     toolReferenceName: 'spaceBudget',
     displayName: 'Check Budget',
     userDescription: "The organization's spending against its limits",
-    modelDescription: "Tells how much the LLM Spaces organization has spent this billing cycle against its soft and hard spending limits, and how much is left before each.",
+    modelDescription:
+      'Tells how much the LLM Spaces organization has spent this billing cycle against its soft and hard spending limits, and how much is left before each.',
     inputSchema: { type: 'object', properties: {} },
   },
   {
@@ -81,7 +105,11 @@ export const TOOL_SPECS = [
     userDescription: 'Switch the Space that the chat\'s "Current Space" model routes through',
     modelDescription:
       'Switches the Space that the "Current Space" model of LLM Spaces in VS Code\'s chat routes through. The user confirms the switch. Use it when the user asks to change how their chat requests are routed (another budget, privacy level or set of models).',
-    inputSchema: { type: 'object', properties: { space: { type: 'string', description: 'The Space to use, by its name or id.' } }, required: ['space'] },
+    inputSchema: {
+      type: 'object',
+      properties: { space: { type: 'string', description: 'The Space to use, by its name or id.' } },
+      required: ['space'],
+    },
   },
 ] as const satisfies readonly ToolSpec[];
 
@@ -98,7 +126,8 @@ function field<T>(input: unknown, key: string, type: 'string' | 'number', requir
     if (required) throw new ToolInputError(`"${key}" is required.`);
     return undefined;
   }
-  if (typeof value !== type || (type === 'number' && !Number.isFinite(value))) throw new ToolInputError(`"${key}" must be a ${type}.`);
+  if (typeof value !== type || (type === 'number' && !Number.isFinite(value)))
+    throw new ToolInputError(`"${key}" must be a ${type}.`);
   return value as T;
 }
 
@@ -111,7 +140,10 @@ export async function findSpace(data: ToolData, named: string | undefined): Prom
   }
   const want = named.trim().toLowerCase();
   const found = spaces.find((s) => s.id === want) ?? spaces.find((s) => (s.name ?? '').toLowerCase() === want);
-  if (!found) throw new ToolInputError(`There is no Space "${named}". The Spaces are: ${spaces.map((s) => `"${s.name}"`).join(', ')}.`);
+  if (!found)
+    throw new ToolInputError(
+      `There is no Space "${named}". The Spaces are: ${spaces.map((s) => `"${s.name}"`).join(', ')}.`,
+    );
   return found;
 }
 
@@ -121,12 +153,17 @@ export async function estimateCost(data: ToolData, input: unknown): Promise<stri
   const [view, models] = await Promise.all([data.detail(space.id), data.models()]);
   const maxTokens = field<number>(input, 'maxTokens', 'number', false) ?? view.main.app.settings?.max_tokens ?? 1024;
   const byName = new Map(models.map((m) => [m.namespace, m]));
-  const active = [...view.main.base_model_settings, ...view.main.custom_model_settings].filter((s) => s.active && !s.globally_disabled).flatMap((s) => byName.get(s.namespace) ?? []);
+  const active = [...view.main.base_model_settings, ...view.main.custom_model_settings]
+    .filter((s) => s.active && !s.globally_disabled)
+    .flatMap((s) => byName.get(s.namespace) ?? []);
   const chain = view.main.app.has_failover_chain ? view.main.failover_models : [];
   const all = [...new Map([...active, ...chain].map((m) => [m.namespace, m])).values()];
-  if (all.length === 0) return `"${space.name}" has no active model, so nothing would answer. Turn a model on in the Spaces view.`;
+  if (all.length === 0)
+    return `"${space.name}" has no active model, so nothing would answer. Turn a model on in the Spaces view.`;
   const promptTokens = data.countTokens(prompt);
-  const costs = all.map((m) => ({ m, cost: costOf(m, promptTokens, prompt.length, maxTokens) })).sort((a, b) => a.cost - b.cost);
+  const costs = all
+    .map((m) => ({ m, cost: costOf(m, promptTokens, prompt.length, maxTokens) }))
+    .sort((a, b) => a.cost - b.cost);
   const min = costs[0]!;
   const max = costs.at(-1)!;
   const route = await data.route(space.id, prompt, maxTokens);
@@ -148,26 +185,43 @@ export async function explainRoute(data: ToolData, input: unknown): Promise<stri
   const weights = view.main.app.weights;
   const w = weights ? `cost ${weights.cost}, latency ${weights.latency}, quality ${weights.quality}` : 'not set';
   const route = await data.route(space.id, prompt, view.main.app.settings?.max_tokens ?? 1024);
-  if (!route) return `This service does not explain its routing. "${space.name}" weighs ${w}; its active models are ${view.main.base_model_settings.filter((s) => s.active).map((s) => s.namespace).join(', ') || 'none'}.`;
+  if (!route)
+    return `This service does not explain its routing. "${space.name}" weighs ${w}; its active models are ${
+      view.main.base_model_settings
+        .filter((s) => s.active)
+        .map((s) => s.namespace)
+        .join(', ') || 'none'
+    }.`;
   const lines = [`"${space.name}" weighs ${w}.`];
   if (route.chosen) {
     const best = route.candidates[0]!;
-    lines.push(`It would pick ${route.chosen}: the best score (${best.score.toFixed(2)}) of ${route.candidates.length} candidate${route.candidates.length === 1 ? '' : 's'}, estimated ${money(best.estimated_cost)}.`);
+    lines.push(
+      `It would pick ${route.chosen}: the best score (${best.score.toFixed(2)}) of ${route.candidates.length} candidate${route.candidates.length === 1 ? '' : 's'}, estimated ${money(best.estimated_cost)}.`,
+    );
   } else {
     lines.push('No model of it can answer this prompt now.');
   }
-  for (const c of route.candidates) lines.push(`- ${c.namespace}: score ${c.score.toFixed(2)} (cost ${c.cost_score.toFixed(2)}, latency ${c.latency_score.toFixed(2)}, quality ${c.quality_score.toFixed(2)}), about ${money(c.estimated_cost)}`);
+  for (const c of route.candidates)
+    lines.push(
+      `- ${c.namespace}: score ${c.score.toFixed(2)} (cost ${c.cost_score.toFixed(2)}, latency ${c.latency_score.toFixed(2)}, quality ${c.quality_score.toFixed(2)}), about ${money(c.estimated_cost)}`,
+    );
   for (const r of route.rejected) lines.push(`- ${r.namespace}: left out, ${r.reason}`);
   if (route.failover.length) lines.push(`If it fails: ${route.failover.map((f) => f.namespace).join(' → ')}.`);
   return lines.join('\n');
 }
 
-const CAPABILITY_FIELDS = { vision: 'supports_vision', functions: 'supports_functions', json: 'supports_json', stream: 'supports_stream' } as const;
+const CAPABILITY_FIELDS = {
+  vision: 'supports_vision',
+  functions: 'supports_functions',
+  json: 'supports_json',
+  stream: 'supports_stream',
+} as const;
 
 export async function findModels(data: ToolData, input: unknown): Promise<string> {
   const text = field<string>(input, 'text', 'string', false)?.toLowerCase().split(/\s+/).filter(Boolean) ?? [];
   const raw = (input as { capabilities?: unknown } | null)?.capabilities;
-  if (raw !== undefined && (!Array.isArray(raw) || raw.some((c) => !(c in CAPABILITY_FIELDS)))) throw new ToolInputError(`"capabilities" must be a list of: ${Object.keys(CAPABILITY_FIELDS).join(', ')}.`);
+  if (raw !== undefined && (!Array.isArray(raw) || raw.some((c) => !(c in CAPABILITY_FIELDS))))
+    throw new ToolInputError(`"capabilities" must be a list of: ${Object.keys(CAPABILITY_FIELDS).join(', ')}.`);
   const capabilities = (raw ?? []) as Array<keyof typeof CAPABILITY_FIELDS>;
   const maxInput = field<number>(input, 'maxInputPrice', 'number', false);
   const minContext = field<number>(input, 'minContextWindow', 'number', false) ?? 0;
@@ -182,19 +236,25 @@ export async function findModels(data: ToolData, input: unknown): Promise<string
     .sort(cheapestFirst);
   if (found.length === 0) return 'No model in the catalogue matches.';
   const lines = found.slice(0, limit).map((m) => {
-    const caps = (Object.keys(CAPABILITY_FIELDS) as Array<keyof typeof CAPABILITY_FIELDS>).filter((c) => m[CAPABILITY_FIELDS[c]]);
+    const caps = (Object.keys(CAPABILITY_FIELDS) as Array<keyof typeof CAPABILITY_FIELDS>).filter(
+      (c) => m[CAPABILITY_FIELDS[c]],
+    );
     return `- ${m.namespace}: ${priceLine(m)}, context ${count(m.context_window)} tokens${caps.length ? `, ${caps.join(', ')}` : ''}`;
   });
-  return [`${found.length} model${found.length === 1 ? '' : 's'} match${found.length === 1 ? 'es' : ''}, cheapest first${found.length > limit ? ` (the first ${limit})` : ''}:`, ...lines].join('\n');
+  return [
+    `${found.length} model${found.length === 1 ? '' : 's'} match${found.length === 1 ? 'es' : ''}, cheapest first${found.length > limit ? ` (the first ${limit})` : ''}:`,
+    ...lines,
+  ].join('\n');
 }
 
 export async function checkBudget(data: ToolData): Promise<string> {
   const org = await data.organization();
-  if (!org) return 'This service does not share the organization\'s spending.';
+  if (!org) return "This service does not share the organization's spending.";
   const spent = org.total_tokens_cost;
   const soft = org.spending_limit_soft ?? 0;
   const hard = org.spending_limit_hard ?? 0;
-  const left = (limit: number) => (spent >= limit ? `reached (over by ${money(spent - limit)})` : `${money(limit - spent)} left`);
+  const left = (limit: number) =>
+    spent >= limit ? `reached (over by ${money(spent - limit)})` : `${money(limit - spent)} left`;
   return [
     `${org.org_display_name || org.org_name || 'The organization'} has spent ${money(spent)} this billing cycle over ${count(org.num_requests)} requests.`,
     soft ? `Soft limit ${money(soft)}: ${left(soft)}.` : 'No soft limit is set.',

@@ -24,7 +24,11 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly store: CatalogueStore) {
-    this.view = vscode.window.createTreeView('llmSpaces.models', { treeDataProvider: this, showCollapseAll: true, canSelectMany: true });
+    this.view = vscode.window.createTreeView('llmSpaces.models', {
+      treeDataProvider: this,
+      showCollapseAll: true,
+      canSelectMany: true,
+    });
     this.disposables.push(
       this.view,
       this.changed,
@@ -38,7 +42,14 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
   private describeFilter(): void {
     const f = this.store.filter;
     const sortLabels = { name: '', price: t('by price'), context: t('by context window') };
-    this.view.description = [f.flat && t('one list'), f.text && `“${f.text}”`, ...f.capabilities.map((c) => CAPABILITY_WORDS[c].label), sortLabels[f.sort]].filter(Boolean).join(' · ');
+    this.view.description = [
+      f.flat && t('one list'),
+      f.text && `“${f.text}”`,
+      ...f.capabilities.map((c) => CAPABILITY_WORDS[c].label),
+      sortLabels[f.sort],
+    ]
+      .filter(Boolean)
+      .join(' · ');
     void vscode.commands.executeCommand('setContext', 'llmSpaces.models.flat', f.flat);
     void vscode.commands.executeCommand('setContext', 'llmSpaces.models.filtered', !!(f.text || f.capabilities.length));
   }
@@ -48,12 +59,19 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
       const item = new vscode.TreeItem(t('Only the test models answer here'));
       item.description = t('Find Model Servers');
       item.iconPath = new vscode.ThemeIcon('info');
-      item.tooltip = new vscode.MarkdownString(`${t('No model server was found on this computer, so the other models cannot answer.')} ${ANSWER_HERE_FIX}`, true);
+      item.tooltip = new vscode.MarkdownString(
+        `${t('No model server was found on this computer, so the other models cannot answer.')} ${ANSWER_HERE_FIX}`,
+        true,
+      );
       item.command = { command: 'llmSpaces.refreshLocalModels', title: t('Refresh Local Models') };
       item.contextValue = 'note';
       return item;
     }
-    if (node.kind === 'unreadable') return noteItem(node.count === 1 ? t('1 model could not be read') : t('{0} models could not be read', node.count), true);
+    if (node.kind === 'unreadable')
+      return noteItem(
+        node.count === 1 ? t('1 model could not be read') : t('{0} models could not be read', node.count),
+        true,
+      );
     if (node.kind === 'provider') {
       const item = new vscode.TreeItem(node.group.provider, vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `provider:${node.group.provider}`;
@@ -69,10 +87,33 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
     item.id = `model:${m.namespace}`;
     const offline = cannotAnswerHere(m) && dep?.kind !== 'retired';
     const price = priceLine(m).split(' per ')[0] ?? '';
-    item.description = dep?.kind === 'retired' ? t('deprecated {0}', dep.date) : offline ? t('cannot answer here · {0}', price) : dep?.kind === 'soon' ? t('until {0}', dep.date) : price;
+    item.description =
+      dep?.kind === 'retired'
+        ? t('deprecated {0}', dep.date)
+        : offline
+          ? t('cannot answer here · {0}', price)
+          : dep?.kind === 'soon'
+            ? t('until {0}', dep.date)
+            : price;
     item.iconPath = new vscode.ThemeIcon(
-      dep?.kind === 'retired' ? 'circle-slash' : offline ? 'debug-disconnect' : dep?.kind === 'soon' ? 'warning' : m.is_test_model ? 'beaker' : m.provider === 'local' ? 'vm' : 'hubot',
-      dep?.kind === 'retired' ? new vscode.ThemeColor('list.errorForeground') : offline ? new vscode.ThemeColor('disabledForeground') : dep?.kind === 'soon' ? new vscode.ThemeColor('list.warningForeground') : undefined,
+      dep?.kind === 'retired'
+        ? 'circle-slash'
+        : offline
+          ? 'debug-disconnect'
+          : dep?.kind === 'soon'
+            ? 'warning'
+            : m.is_test_model
+              ? 'beaker'
+              : m.provider === 'local'
+                ? 'vm'
+                : 'hubot',
+      dep?.kind === 'retired'
+        ? new vscode.ThemeColor('list.errorForeground')
+        : offline
+          ? new vscode.ThemeColor('disabledForeground')
+          : dep?.kind === 'soon'
+            ? new vscode.ThemeColor('list.warningForeground')
+            : undefined,
     );
     item.contextValue = dep?.kind === 'retired' ? 'model.retired' : 'model';
     item.accessibilityInformation = { label: `${m.namespace}, ${String(item.description)}` };

@@ -7,7 +7,12 @@ import { reviewState, type ReviewState } from '../prompts/promptState';
 import type { PromptStore } from '../prompts/promptStore';
 import { describeError } from '../userErrors';
 
-const STATE_ICONS: Record<ReviewState, string> = { draft: 'edit', 'in review': 'eye', approved: 'verified', declined: 'error' };
+const STATE_ICONS: Record<ReviewState, string> = {
+  draft: 'edit',
+  'in review': 'eye',
+  approved: 'verified',
+  declined: 'error',
+};
 const SHOW_KEY = 'llmSpaces.prompts.show';
 
 export interface PromptNode {
@@ -27,7 +32,12 @@ export class PromptsTree implements vscode.TreeDataProvider<PromptNode>, vscode.
     private readonly state: vscode.Memento,
   ) {
     this.view = vscode.window.createTreeView('llmSpaces.prompts', { treeDataProvider: this });
-    this.disposables.push(this.view, this.changed, connection.onDidNeedRefresh(() => this.refresh()), store.onDidChange(() => this.refresh()));
+    this.disposables.push(
+      this.view,
+      this.changed,
+      connection.onDidNeedRefresh(() => this.refresh()),
+      store.onDidChange(() => this.refresh()),
+    );
     this.updateTitle();
   }
 
@@ -42,7 +52,11 @@ export class PromptsTree implements vscode.TreeDataProvider<PromptNode>, vscode.
   }
 
   private updateTitle(): void {
-    const labels: Record<PromptShow, string> = { all: vscode.l10n.t('all'), org: vscode.l10n.t('organization'), public: vscode.l10n.t('public') };
+    const labels: Record<PromptShow, string> = {
+      all: vscode.l10n.t('all'),
+      org: vscode.l10n.t('organization'),
+      public: vscode.l10n.t('public'),
+    };
     this.view.description = labels[this.show];
     void vscode.commands.executeCommand('setContext', 'llmSpaces.prompts.show', this.show);
   }
@@ -57,11 +71,19 @@ export class PromptsTree implements vscode.TreeDataProvider<PromptNode>, vscode.
     const item = new vscode.TreeItem(p.title);
     item.id = `prompt:${p.id}`;
     item.description = `${state} · ${vscode.l10n.t('{0} tokens', p.tokens)} · ${p.description}`;
-    item.iconPath = new vscode.ThemeIcon(STATE_ICONS[state], state === 'declined' ? new vscode.ThemeColor('list.errorForeground') : undefined);
+    item.iconPath = new vscode.ThemeIcon(
+      STATE_ICONS[state],
+      state === 'declined' ? new vscode.ThemeColor('list.errorForeground') : undefined,
+    );
     const tooltip = new vscode.MarkdownString(undefined, true);
-    tooltip.appendMarkdown(`**${escape(p.title)}** — ${state}${node.own ? '' : ` (${vscode.l10n.t('public, read-only')})`}\n\n${escape(p.description)}\n\n`);
-    if (state === 'declined') tooltip.appendMarkdown(`$(error) ${vscode.l10n.t('Declined')}: ${escape(p.decline_reason ?? '')}\n\n`);
-    tooltip.appendMarkdown(`${vscode.l10n.t('{0} tokens', p.tokens)} · ${vscode.l10n.t('modified {0}', p.modified_on)}\n\n`);
+    tooltip.appendMarkdown(
+      `**${escape(p.title)}** — ${state}${node.own ? '' : ` (${vscode.l10n.t('public, read-only')})`}\n\n${escape(p.description)}\n\n`,
+    );
+    if (state === 'declined')
+      tooltip.appendMarkdown(`$(error) ${vscode.l10n.t('Declined')}: ${escape(p.decline_reason ?? '')}\n\n`);
+    tooltip.appendMarkdown(
+      `${vscode.l10n.t('{0} tokens', p.tokens)} · ${vscode.l10n.t('modified {0}', p.modified_on)}\n\n`,
+    );
     tooltip.appendCodeblock(p.prompt.length > 600 ? `${p.prompt.slice(0, 600)}…` : p.prompt, 'markdown');
     item.tooltip = tooltip;
     item.contextValue = node.own ? 'prompt.own' : 'prompt.public';

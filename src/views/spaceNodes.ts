@@ -1,11 +1,19 @@
 // The nodes of the Spaces view and how each is shown. Pure data in, TreeItem out.
 import * as vscode from 'vscode';
-import type { AssistantSummary, Conversation, ModelRecord, ModelSetting, Space, SpaceUpdateResponse } from '../api/schemas';
+import type {
+  AssistantSummary,
+  Conversation,
+  ModelRecord,
+  ModelSetting,
+  Space,
+  SpaceUpdateResponse,
+} from '../api/schemas';
 import { ANSWER_HERE_FIX, cannotAnswerHere } from '../shared/modelCatalog';
 import { whenLabel } from '../shared/labels';
 import { pinnedModels } from '../settings';
 
-export type SpaceGroup = 'weights' | 'policies' | 'settings' | 'failover' | 'models' | 'conversations' | 'assistants' | 'sandbox';
+export type SpaceGroup =
+  'weights' | 'policies' | 'settings' | 'failover' | 'models' | 'conversations' | 'assistants' | 'sandbox';
 
 export type SpaceNode =
   | { kind: 'space'; space: Space; isSandbox: boolean; sandboxStatus?: string | null }
@@ -17,7 +25,13 @@ export type SpaceNode =
   | { kind: 'failoverModel'; model: ModelRecord; position: number }
   | { kind: 'conversation'; spaceId: string; conversation: Conversation }
   | { kind: 'assistant'; spaceId: string; assistant: AssistantSummary }
-  | { kind: 'assistantVersion'; spaceId: string; assistantId: string; version: AssistantSummary['versions'][number]; index: number }
+  | {
+      kind: 'assistantVersion';
+      spaceId: string;
+      assistantId: string;
+      version: AssistantSummary['versions'][number];
+      index: number;
+    }
   /** A line of text; a warning one opens the log when clicked. */
   | { kind: 'note'; text: string; warning?: boolean };
 
@@ -56,18 +70,38 @@ export function groupFields(group: SpaceGroup, view: SpaceUpdateResponse): Space
       const p = app.policies ?? {};
       const privacy = p.privacy_level ?? 1;
       return [
-        { kind: 'field', label: t('Privacy'), value: t('level {0}: {1}', privacy, PRIVACY_LABELS[privacy] ?? t('not known to this version')) },
+        {
+          kind: 'field',
+          label: t('Privacy'),
+          value: t('level {0}: {1}', privacy, PRIVACY_LABELS[privacy] ?? t('not known to this version')),
+        },
         { kind: 'field', label: t('Cost cap per request'), value: p.max_cost ? `$${p.max_cost}` : t('no cap') },
         { kind: 'field', label: t('Retries on the same model'), value: show(p.max_same_model_retries) },
         { kind: 'field', label: t('Retries on other models'), value: show(p.max_switch_model_retries) },
-        { kind: 'field', label: t('Optimize internal requests'), value: p.optimize_internal_requests ? t('on') : t('off') },
-        { kind: 'field', label: t('Prompt'), value: app.prompt?.title ?? (p.prompt_id ? t('a prompt not in the list') : t('none')) },
+        {
+          kind: 'field',
+          label: t('Optimize internal requests'),
+          value: p.optimize_internal_requests ? t('on') : t('off'),
+        },
+        {
+          kind: 'field',
+          label: t('Prompt'),
+          value: app.prompt?.title ?? (p.prompt_id ? t('a prompt not in the list') : t('none')),
+        },
       ];
     }
     case 'settings': {
       const s = app.settings ?? {};
       return [
-        { kind: 'field', label: t('Assistant'), value: s.assistant_id ? (s.assistant_version_id ? t('set, with a chosen version') : t('set, latest version')) : t('none') },
+        {
+          kind: 'field',
+          label: t('Assistant'),
+          value: s.assistant_id
+            ? s.assistant_version_id
+              ? t('set, with a chosen version')
+              : t('set, latest version')
+            : t('none'),
+        },
         { kind: 'field', label: t('Instructions'), value: show(s.instructions) },
         { kind: 'field', label: t('Max tokens'), value: show(s.max_tokens) },
         { kind: 'field', label: t('Temperature'), value: show(s.temperature) },
@@ -75,29 +109,56 @@ export function groupFields(group: SpaceGroup, view: SpaceUpdateResponse): Space
     }
     case 'failover':
       return [
-        { kind: 'field', label: t('enabled'), value: app.has_failover_chain ? t('yes') : t('no'), icon: app.has_failover_chain ? 'check' : 'circle-slash' },
+        {
+          kind: 'field',
+          label: t('enabled'),
+          value: app.has_failover_chain ? t('yes') : t('no'),
+          icon: app.has_failover_chain ? 'check' : 'circle-slash',
+        },
         ...view.main.failover_models.map((model, position): SpaceNode => ({ kind: 'failoverModel', model, position })),
       ];
     case 'models': {
       // The active ones first; the rest of the catalogue behind one node.
-      const all = [...view.main.base_model_settings, ...view.main.custom_model_settings].sort((a, b) => a.namespace.localeCompare(b.namespace));
-      const active = all.filter((s) => s.active).map((setting): SpaceNode => ({ kind: 'spaceModel', spaceId: app.id, setting }));
+      const all = [...view.main.base_model_settings, ...view.main.custom_model_settings].sort((a, b) =>
+        a.namespace.localeCompare(b.namespace),
+      );
+      const active = all
+        .filter((s) => s.active)
+        .map((setting): SpaceNode => ({ kind: 'spaceModel', spaceId: app.id, setting }));
       const rest = all.filter((s) => !s.active);
       return rest.length ? [...active, { kind: 'moreModels', spaceId: app.id, settings: rest }] : active;
     }
     case 'sandbox':
-      return view.sandbox ? [{ kind: 'space', space: view.sandbox.app, isSandbox: true, sandboxStatus: view.sandbox_status }] : [{ kind: 'note', text: t('No sandbox') }];
+      return view.sandbox
+        ? [{ kind: 'space', space: view.sandbox.app, isSandbox: true, sandboxStatus: view.sandbox_status }]
+        : [{ kind: 'note', text: t('No sandbox') }];
     default:
       return [];
   }
 }
 
 export function groupsOf(view: SpaceUpdateResponse): SpaceNode[] {
-  const groups: SpaceGroup[] = ['weights', 'policies', 'settings', 'failover', 'models', 'sandbox', 'conversations', 'assistants'];
+  const groups: SpaceGroup[] = [
+    'weights',
+    'policies',
+    'settings',
+    'failover',
+    'models',
+    'sandbox',
+    'conversations',
+    'assistants',
+  ];
   const app = view.main.app;
   return [
-    { kind: 'field', label: t('benchmark model'), value: app.benchmark_model?.namespace ?? show(app.benchmark_model_id), icon: 'dashboard' },
-    ...groups.filter((g) => g !== 'sandbox' || !app.sandbox_of).map((group): SpaceNode => ({ kind: 'group', group, spaceId: app.id, view })),
+    {
+      kind: 'field',
+      label: t('benchmark model'),
+      value: app.benchmark_model?.namespace ?? show(app.benchmark_model_id),
+      icon: 'dashboard',
+    },
+    ...groups
+      .filter((g) => g !== 'sandbox' || !app.sandbox_of)
+      .map((group): SpaceNode => ({ kind: 'group', group, spaceId: app.id, view })),
   ];
 }
 
@@ -109,8 +170,15 @@ export function toTreeItem(node: SpaceNode): vscode.TreeItem {
       item.id = `space:${node.space.id}`;
       item.contextValue = node.isSandbox ? 'sandbox' : 'space';
       const outdated = node.sandboxStatus === 'outdated';
-      item.description = node.isSandbox ? (outdated ? t('sandbox · outdated') : t('sandbox · up to date')) : (node.space.description ?? '');
-      item.iconPath = new vscode.ThemeIcon(node.isSandbox ? (outdated ? 'warning' : 'beaker') : 'layers', outdated ? new vscode.ThemeColor('list.warningForeground') : undefined);
+      item.description = node.isSandbox
+        ? outdated
+          ? t('sandbox · outdated')
+          : t('sandbox · up to date')
+        : (node.space.description ?? '');
+      item.iconPath = new vscode.ThemeIcon(
+        node.isSandbox ? (outdated ? 'warning' : 'beaker') : 'layers',
+        outdated ? new vscode.ThemeColor('list.warningForeground') : undefined,
+      );
       item.tooltip = new vscode.MarkdownString(
         `**${node.space.name ?? ''}**\n\n${node.space.description ?? ''}\n\n- ${t('key ending')} …${node.space.key_end ?? ''}\n- ${t('changed')} ${whenLabel(node.space.modified_on)}` +
           (outdated ? `\n\n$(warning) ${t('The main Space changed after this sandbox.')}` : ''),
@@ -144,13 +212,25 @@ export function toTreeItem(node: SpaceNode): vscode.TreeItem {
       const offline = !s.globally_disabled && cannotAnswerHere(s);
       const state = s.globally_disabled ? t('deprecated') : s.active ? t('active') : t('off');
       const described = offline ? t('{0} · cannot answer here', state) : state;
-      item.description = inChat ? t('{0} · in VS Code\'s chat', described) : described;
+      item.description = inChat ? t("{0} · in VS Code's chat", described) : described;
       item.iconPath = new vscode.ThemeIcon(
-        s.globally_disabled ? 'circle-slash' : offline ? 'debug-disconnect' : s.active ? 'pass-filled' : 'circle-large-outline',
+        s.globally_disabled
+          ? 'circle-slash'
+          : offline
+            ? 'debug-disconnect'
+            : s.active
+              ? 'pass-filled'
+              : 'circle-large-outline',
         offline && s.active ? new vscode.ThemeColor('list.warningForeground') : undefined,
       );
-      if (offline) item.tooltip = new vscode.MarkdownString(`${t('Nothing on this computer serves {0}.', s.namespace)} ${ANSWER_HERE_FIX}`, true);
-      item.contextValue = (s.globally_disabled ? 'spaceModel.disabled' : s.active ? 'spaceModel.active' : 'spaceModel.inactive') + (inChat ? '.inChat' : '');
+      if (offline)
+        item.tooltip = new vscode.MarkdownString(
+          `${t('Nothing on this computer serves {0}.', s.namespace)} ${ANSWER_HERE_FIX}`,
+          true,
+        );
+      item.contextValue =
+        (s.globally_disabled ? 'spaceModel.disabled' : s.active ? 'spaceModel.active' : 'spaceModel.inactive') +
+        (inChat ? '.inChat' : '');
       return item;
     }
     case 'moreModels': {
@@ -189,7 +269,11 @@ export function toTreeItem(node: SpaceNode): vscode.TreeItem {
       item.description = `${node.version.published ? t('published') : t('draft')} · ${whenLabel(node.version.added_on, false)}`;
       item.iconPath = new vscode.ThemeIcon('versions');
       item.contextValue = 'assistantVersion';
-      item.command = { command: 'llmSpaces.openAssistantVersion', title: t('Open Assistant Version'), arguments: [node] };
+      item.command = {
+        command: 'llmSpaces.openAssistantVersion',
+        title: t('Open Assistant Version'),
+        arguments: [node],
+      };
       return item;
     }
     case 'note':
@@ -205,7 +289,10 @@ function isPinned(spaceId: string, namespace: string): boolean {
 /** A line of text in a view; a warning one says "Show Log" and opens the log when clicked. */
 export function noteItem(text: string, warning = false): vscode.TreeItem {
   const item = new vscode.TreeItem(text);
-  item.iconPath = new vscode.ThemeIcon(warning ? 'warning' : 'info', warning ? new vscode.ThemeColor('list.warningForeground') : undefined);
+  item.iconPath = new vscode.ThemeIcon(
+    warning ? 'warning' : 'info',
+    warning ? new vscode.ThemeColor('list.warningForeground') : undefined,
+  );
   item.contextValue = 'note';
   if (warning) {
     item.description = t('Show Log');

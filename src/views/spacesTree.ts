@@ -27,7 +27,9 @@ export class SpacesTree implements vscode.TreeDataProvider<SpaceNode>, vscode.Di
       this.changed,
       store.onDidChange(() => this.changed.fire(undefined)),
       // A model pinned to VS Code's chat says so in the view.
-      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${SECTION}.${PINNED_MODELS}`) && this.changed.fire(undefined)),
+      vscode.workspace.onDidChangeConfiguration(
+        (e) => e.affectsConfiguration(`${SECTION}.${PINNED_MODELS}`) && this.changed.fire(undefined),
+      ),
     );
   }
 
@@ -37,7 +39,9 @@ export class SpacesTree implements vscode.TreeDataProvider<SpaceNode>, vscode.Di
 
   async resolveTreeItem(item: vscode.TreeItem, node: SpaceNode): Promise<vscode.TreeItem> {
     if (node.kind !== 'spaceModel' || !this.catalogue) return item;
-    const model = (await this.catalogue.models().catch(() => [])).find((m) => m.id === node.setting.id || m.namespace === node.setting.namespace);
+    const model = (await this.catalogue.models().catch(() => [])).find(
+      (m) => m.id === node.setting.id || m.namespace === node.setting.namespace,
+    );
     if (model) item.tooltip = new vscode.MarkdownString(modelMarkdown(model), true);
     return item;
   }
@@ -59,14 +63,30 @@ export class SpacesTree implements vscode.TreeDataProvider<SpaceNode>, vscode.Di
       case 'space':
         return groupsOf(await this.store.detail(node.space.id));
       case 'group':
-        if (node.group === 'conversations') return listed(await this.store.conversations(node.spaceId), (conversation) => ({ kind: 'conversation', spaceId: node.spaceId, conversation }));
-        if (node.group === 'assistants') return listed(await this.store.assistants(node.spaceId), (assistant) => ({ kind: 'assistant', spaceId: node.spaceId, assistant }));
+        if (node.group === 'conversations')
+          return listed(await this.store.conversations(node.spaceId), (conversation) => ({
+            kind: 'conversation',
+            spaceId: node.spaceId,
+            conversation,
+          }));
+        if (node.group === 'assistants')
+          return listed(await this.store.assistants(node.spaceId), (assistant) => ({
+            kind: 'assistant',
+            spaceId: node.spaceId,
+            assistant,
+          }));
         return groupFields(node.group, node.view);
       case 'moreModels':
         return node.settings.map((setting) => ({ kind: 'spaceModel', spaceId: node.spaceId, setting }));
       case 'assistant':
         if (node.assistant.versions.length === 0) return [{ kind: 'note', text: t('No versions listed') }];
-        return node.assistant.versions.map((version, index) => ({ kind: 'assistantVersion', spaceId: node.spaceId, assistantId: node.assistant.id, version, index }));
+        return node.assistant.versions.map((version, index) => ({
+          kind: 'assistantVersion',
+          spaceId: node.spaceId,
+          assistantId: node.assistant.id,
+          version,
+          index,
+        }));
       default:
         return [];
     }
@@ -77,8 +97,15 @@ export class SpacesTree implements vscode.TreeDataProvider<SpaceNode>, vscode.Di
     void vscode.commands.executeCommand('setContext', 'llmSpaces.spacesEmpty', spaces.length === 0);
     const ids = new Set(spaces.map((s) => s.id));
     // A sandbox shows under its main Space, unless that Space is not in the list.
-    const nodes = spaces.filter((s) => !s.sandbox_of || !ids.has(s.sandbox_of)).map((space): SpaceNode => ({ kind: 'space', space, isSandbox: !!space.sandbox_of }));
-    return [...unreadableNote(this.store.unreadable, (n) => (n === 1 ? t('1 Space could not be read') : t('{0} Spaces could not be read', n))), ...nodes];
+    const nodes = spaces
+      .filter((s) => !s.sandbox_of || !ids.has(s.sandbox_of))
+      .map((space): SpaceNode => ({ kind: 'space', space, isSandbox: !!space.sandbox_of }));
+    return [
+      ...unreadableNote(this.store.unreadable, (n) =>
+        n === 1 ? t('1 Space could not be read') : t('{0} Spaces could not be read', n),
+      ),
+      ...nodes,
+    ];
   }
 
   dispose(): void {

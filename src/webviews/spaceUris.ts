@@ -4,6 +4,8 @@ import * as vscode from 'vscode';
 
 export const SPACE_SCHEME = 'llm-space';
 
-export const spaceUri = (spaceId: string, name: string): vscode.Uri => vscode.Uri.from({ scheme: SPACE_SCHEME, path: `/${name.replace(/[/\\]/g, '-') || spaceId}`, query: spaceId });
+export const spaceUri = (spaceId: string, name: string): vscode.Uri =>
+  vscode.Uri.from({ scheme: SPACE_SCHEME, path: `/${name.replace(/[/\\]/g, '-') || spaceId}`, query: spaceId });
 
-export const spaceIdOf = (uri: vscode.Uri): string | undefined => (uri.scheme === SPACE_SCHEME && uri.query ? uri.query : undefined);
+export const spaceIdOf = (uri: vscode.Uri): string | undefined =>
+  uri.scheme === SPACE_SCHEME && uri.query ? uri.query : undefined;

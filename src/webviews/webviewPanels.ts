@@ -10,9 +10,20 @@ import type { CompareStart } from '../shared/protocol/compare';
 import type { CompareDeps, ComparePanel } from './compare/comparePanel';
 import type { OrganizationDeps, OrganizationPanel } from './organization/organizationPanel';
 import type { PlaygroundDeps, PlaygroundPanel } from './playground/playgroundPanel';
-import type { SettingsDeps, SpaceSettingsDocument, SpaceSettingsEditor, SpaceSettingsEditors } from './spaceSettings/spaceSettingsEditor';
+import type {
+  SettingsDeps,
+  SpaceSettingsDocument,
+  SpaceSettingsEditor,
+  SpaceSettingsEditors,
+} from './spaceSettings/spaceSettingsEditor';
 import { spaceUri } from './spaceUris';
-import { COMPARE_VIEW_TYPE, ORGANIZATION_VIEW_TYPE, PLAYGROUND_VIEW_TYPE, SPACE_SETTINGS_EDITOR, SPACE_SETTINGS_VIEW_TYPE } from './viewTypes';
+import {
+  COMPARE_VIEW_TYPE,
+  ORGANIZATION_VIEW_TYPE,
+  PLAYGROUND_VIEW_TYPE,
+  SPACE_SETTINGS_EDITOR,
+  SPACE_SETTINGS_VIEW_TYPE,
+} from './viewTypes';
 
 const t = vscode.l10n.t;
 
@@ -20,7 +31,9 @@ export class WebviewPanels implements vscode.Disposable {
   readonly playgrounds: PlaygroundPanel[] = [];
   /** The settings editors' provider, once one was opened. */
   settingsEditors: SpaceSettingsEditors | undefined;
-  private readonly settingsChanged = new vscode.EventEmitter<vscode.CustomDocumentContentChangeEvent<SpaceSettingsDocument>>();
+  private readonly settingsChanged = new vscode.EventEmitter<
+    vscode.CustomDocumentContentChangeEvent<SpaceSettingsDocument>
+  >();
   organization: OrganizationPanel | undefined;
   compare: ComparePanel | undefined;
   /** What the panels work with: the services, and the way from one panel to another. */
@@ -32,12 +45,18 @@ export class WebviewPanels implements vscode.Disposable {
     private readonly extensionUri: vscode.Uri,
     services: Omit<PlaygroundDeps & SettingsDeps & OrganizationDeps & CompareDeps, 'compare' | 'openSettings'>,
   ) {
-    this.s = { ...services, compare: (start) => void this.openCompare(start), openSettings: (id) => void this.openSpaceSettings(id) };
+    this.s = {
+      ...services,
+      compare: (start) => void this.openCompare(start),
+      openSettings: (id) => void this.openSpaceSettings(id),
+    };
     this.disposables.push(
       vscode.window.onDidChangeActiveTextEditor((editor) => {
         if (editor) this.lastEditor = editor;
       }),
-      vscode.window.registerWebviewPanelSerializer(PLAYGROUND_VIEW_TYPE, { deserializeWebviewPanel: async (panel) => void this.adoptPlayground(panel) }),
+      vscode.window.registerWebviewPanelSerializer(PLAYGROUND_VIEW_TYPE, {
+        deserializeWebviewPanel: async (panel) => void this.adoptPlayground(panel),
+      }),
       vscode.window.registerWebviewPanelSerializer(SPACE_SETTINGS_VIEW_TYPE, {
         deserializeWebviewPanel: async (panel, state: unknown) => {
           // The state a settings webview kept: enough to reopen the same Space after a reload.
@@ -46,17 +65,28 @@ export class WebviewPanels implements vscode.Disposable {
           if (spaceId) await this.openSpaceSettings(spaceId);
         },
       }),
-      vscode.window.registerCustomEditorProvider(SPACE_SETTINGS_EDITOR, this.settingsProvider(), { webviewOptions: { retainContextWhenHidden: true }, supportsMultipleEditorsPerDocument: false }),
+      vscode.window.registerCustomEditorProvider(SPACE_SETTINGS_EDITOR, this.settingsProvider(), {
+        webviewOptions: { retainContextWhenHidden: true },
+        supportsMultipleEditorsPerDocument: false,
+      }),
       this.settingsChanged,
-      vscode.window.registerWebviewPanelSerializer(ORGANIZATION_VIEW_TYPE, { deserializeWebviewPanel: async (panel) => void this.adoptOrganization(panel) }),
-      vscode.window.registerWebviewPanelSerializer(COMPARE_VIEW_TYPE, { deserializeWebviewPanel: async (panel) => void this.adoptCompare(panel, null) }),
+      vscode.window.registerWebviewPanelSerializer(ORGANIZATION_VIEW_TYPE, {
+        deserializeWebviewPanel: async (panel) => void this.adoptOrganization(panel),
+      }),
+      vscode.window.registerWebviewPanelSerializer(COMPARE_VIEW_TYPE, {
+        deserializeWebviewPanel: async (panel) => void this.adoptCompare(panel, null),
+      }),
     );
   }
 
   /** A new playground, on the given Space if any. */
   openPlayground(appId?: string): PlaygroundPanel {
     const n = this.playgrounds.length + 1;
-    const panel = vscode.window.createWebviewPanel(PLAYGROUND_VIEW_TYPE, n > 1 ? t('Playground {0}', n) : t('Playground'), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false });
+    const panel = vscode.window.createWebviewPanel(
+      PLAYGROUND_VIEW_TYPE,
+      n > 1 ? t('Playground {0}', n) : t('Playground'),
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
+    );
     const playground = this.adoptPlayground(panel);
     if (appId) playground.useSpace(appId);
     return playground;
@@ -89,13 +119,21 @@ export class WebviewPanels implements vscode.Disposable {
       return open;
     }
     const name = (await this.s.spaces.list().catch(() => [])).find((space) => space.id === spaceId)?.name ?? t('Space');
-    await vscode.commands.executeCommand('vscode.openWith', spaceUri(spaceId, name), SPACE_SETTINGS_EDITOR, vscode.ViewColumn.Active);
+    await vscode.commands.executeCommand(
+      'vscode.openWith',
+      spaceUri(spaceId, name),
+      SPACE_SETTINGS_EDITOR,
+      vscode.ViewColumn.Active,
+    );
     return this.settings.get(spaceId);
   }
 
   /** The settings editors' provider, registered at activation; the editors' code loads on first use. */
   private settingsProvider(): vscode.CustomEditorProvider<SpaceSettingsDocument> {
-    const editors = () => (this.settingsEditors ??= new (panels().SpaceSettingsEditors)(this.s, this.extensionUri, this.settingsChanged, { open: (id) => void this.openSpaceSettings(id) }));
+    const editors = () =>
+      (this.settingsEditors ??= new (panels().SpaceSettingsEditors)(this.s, this.extensionUri, this.settingsChanged, {
+        open: (id) => void this.openSpaceSettings(id),
+      }));
     return {
       onDidChangeCustomDocument: this.settingsChanged.event,
       openCustomDocument: (uri, context) => editors().openCustomDocument(uri, context),
@@ -112,7 +150,9 @@ export class WebviewPanels implements vscode.Disposable {
       this.organization.panel.reveal();
       return this.organization;
     }
-    return this.adoptOrganization(vscode.window.createWebviewPanel(ORGANIZATION_VIEW_TYPE, t('Organization'), vscode.ViewColumn.Active));
+    return this.adoptOrganization(
+      vscode.window.createWebviewPanel(ORGANIZATION_VIEW_TYPE, t('Organization'), vscode.ViewColumn.Active),
+    );
   }
 
   /** The comparison (one at a time), with these models and prompt. */
@@ -121,7 +161,13 @@ export class WebviewPanels implements vscode.Disposable {
       this.compare.show(start);
       return this.compare;
     }
-    return this.adoptCompare(vscode.window.createWebviewPanel(COMPARE_VIEW_TYPE, t('Compare Models'), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }), start);
+    return this.adoptCompare(
+      vscode.window.createWebviewPanel(COMPARE_VIEW_TYPE, t('Compare Models'), {
+        viewColumn: vscode.ViewColumn.Beside,
+        preserveFocus: false,
+      }),
+      start,
+    );
   }
 
   private adoptCompare(panel: vscode.WebviewPanel, start: CompareStart | null): ComparePanel {
@@ -141,7 +187,9 @@ export class WebviewPanels implements vscode.Disposable {
       if (at >= 0) this.playgrounds.splice(at, 1);
     };
     // The most recently focused playground moves to the end: it receives the next selection.
-    const focused = panel.onDidChangeViewState((e) => e.webviewPanel.active && (remove(), this.playgrounds.push(playground)));
+    const focused = panel.onDidChangeViewState(
+      (e) => e.webviewPanel.active && (remove(), this.playgrounds.push(playground)),
+    );
     playground.onDidDispose(() => {
       remove();
       focused.dispose();

@@ -24,10 +24,15 @@ export class CatalogueCache {
 
   async read(service: string): Promise<CachedCatalogue | undefined> {
     try {
-      const raw: unknown = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(this.fileFor(service))));
+      const raw: unknown = JSON.parse(
+        new TextDecoder().decode(await vscode.workspace.fs.readFile(this.fileFor(service))),
+      );
       const saved = raw as { savedAt?: unknown; models?: unknown };
       if (typeof saved.savedAt !== 'number' || !Array.isArray(saved.models)) return undefined;
-      const models = saved.models.filter((m): m is ModelRecord => !!m && typeof m === 'object' && typeof (m as { namespace?: unknown }).namespace === 'string');
+      const models = saved.models.filter(
+        (m): m is ModelRecord =>
+          !!m && typeof m === 'object' && typeof (m as { namespace?: unknown }).namespace === 'string',
+      );
       return { savedAt: saved.savedAt, models };
     } catch {
       return undefined;

@@ -20,8 +20,10 @@ export const DIAGNOSTIC_SOURCE = 'LLM Spaces';
 export const CODES = { retired: 'retired model', soon: 'model to be retired', unknown: 'unknown model' } as const;
 
 /** What the bounded scan reads: files where model ids are written, outside dependencies and build output. */
-const INCLUDE = '**/{*.env,.env,.env.*,*.json,*.jsonc,*.yaml,*.yml,*.toml,*.ini,*.cfg,*.conf,*.py,*.js,*.mjs,*.cjs,*.ts,*.mts,*.cts,*.jsx,*.tsx,*.go,*.rs,*.java,*.kt,*.rb,*.php,*.cs,*.sh,*.md,*.prompt.md,*.txt,Dockerfile}';
-const EXCLUDE = '**/{node_modules,.git,dist,out,build,.venv,venv,__pycache__,target,vendor,.next,coverage,test-artifacts,.vscode-test}/**';
+const INCLUDE =
+  '**/{*.env,.env,.env.*,*.json,*.jsonc,*.yaml,*.yml,*.toml,*.ini,*.cfg,*.conf,*.py,*.js,*.mjs,*.cjs,*.ts,*.mts,*.cts,*.jsx,*.tsx,*.go,*.rs,*.java,*.kt,*.rb,*.php,*.cs,*.sh,*.md,*.prompt.md,*.txt,Dockerfile}';
+const EXCLUDE =
+  '**/{node_modules,.git,dist,out,build,.venv,venv,__pycache__,target,vendor,.next,coverage,test-artifacts,.vscode-test}/**';
 const MAX_FILES = 2_000;
 const MAX_FILE_BYTES = 1_000_000;
 const SELECTOR: vscode.DocumentSelector = [{ scheme: 'file' }, { scheme: 'untitled' }];
@@ -65,7 +67,9 @@ export class WorkspaceModelIds implements vscode.HoverProvider, vscode.CodeActio
       vscode.workspace.onDidOpenTextDocument((document) => this.checkDocument(document)),
       vscode.workspace.onDidChangeTextDocument((e) => this.later(e.document)),
       vscode.languages.registerHoverProvider(SELECTOR, this),
-      vscode.languages.registerCodeActionsProvider(SELECTOR, this, { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] }),
+      vscode.languages.registerCodeActionsProvider(SELECTOR, this, {
+        providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
+      }),
       this.watch(),
     );
     void this.fromCache();
@@ -125,7 +129,11 @@ export class WorkspaceModelIds implements vscode.HoverProvider, vscode.CodeActio
   private watch(): vscode.Disposable {
     const watcher = vscode.workspace.createFileSystemWatcher(INCLUDE);
     const again = (uri: vscode.Uri) => {
-      if (uri.path.match(/\/(node_modules|\.git|dist|out)\//) || vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString())) return;
+      if (
+        uri.path.match(/\/(node_modules|\.git|dist|out)\//) ||
+        vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString())
+      )
+        return;
       void this.checkFile(uri).then(() => this.showCount());
     };
     return vscode.Disposable.from(
@@ -153,7 +161,12 @@ export class WorkspaceModelIds implements vscode.HoverProvider, vscode.CodeActio
   }
 
   checkDocument(document: vscode.TextDocument): void {
-    if (!this.index || !['file', 'untitled'].includes(document.uri.scheme) || document.getText().length > MAX_FILE_BYTES * 2) return;
+    if (
+      !this.index ||
+      !['file', 'untitled'].includes(document.uri.scheme) ||
+      document.getText().length > MAX_FILE_BYTES * 2
+    )
+      return;
     const text = document.getText();
     this.publish(document.uri, text, (offset) => document.positionAt(offset));
     this.showCount();
@@ -176,10 +189,27 @@ export class WorkspaceModelIds implements vscode.HoverProvider, vscode.CodeActio
     const m = f.model;
     const d =
       f.kind === 'retired'
-        ? new vscode.Diagnostic(range, t('{0} was deprecated on {1} and is no longer served.', m!.namespace, m!.deprecated_on!), vscode.DiagnosticSeverity.Error)
+        ? new vscode.Diagnostic(
+            range,
+            t('{0} was deprecated on {1} and is no longer served.', m!.namespace, m!.deprecated_on!),
+            vscode.DiagnosticSeverity.Error,
+          )
         : f.kind === 'soon'
-          ? new vscode.Diagnostic(range, t('{0} is deprecated: it stops being served on {1}.', m!.namespace, m!.deprecated_on!), vscode.DiagnosticSeverity.Warning)
-          : new vscode.Diagnostic(range, t('{0} is not in the model catalogue, which has {1} other models of {2}.', f.text, this.index!.providerSize(f.provider!), f.provider!), vscode.DiagnosticSeverity.Information);
+          ? new vscode.Diagnostic(
+              range,
+              t('{0} is deprecated: it stops being served on {1}.', m!.namespace, m!.deprecated_on!),
+              vscode.DiagnosticSeverity.Warning,
+            )
+          : new vscode.Diagnostic(
+              range,
+              t(
+                '{0} is not in the model catalogue, which has {1} other models of {2}.',
+                f.text,
+                this.index!.providerSize(f.provider!),
+                f.provider!,
+              ),
+              vscode.DiagnosticSeverity.Information,
+            );
     d.source = DIAGNOSTIC_SOURCE;
     d.code = CODES[f.kind as keyof typeof CODES];
     return d;
@@ -190,7 +220,11 @@ export class WorkspaceModelIds implements vscode.HoverProvider, vscode.CodeActio
     if (all.length === 0) return this.status.hide();
     const retired = all.filter((p) => p.found.kind === 'retired').length;
     this.status.text = `$(warning) ${all.length === 1 ? t('1 deprecated model id') : t('{0} deprecated model ids', all.length)}`;
-    this.status.tooltip = t('In the workspace: {0} no longer served, {1} to be retired. Click to list them.', retired, all.length - retired);
+    this.status.tooltip = t(
+      'In the workspace: {0} no longer served, {1} to be retired. Click to list them.',
+      retired,
+      all.length - retired,
+    );
     this.status.show();
   }
 
@@ -205,7 +239,14 @@ export class WorkspaceModelIds implements vscode.HoverProvider, vscode.CodeActio
     const found = this.index.at(line.text, position.character);
     if (!found?.model) return undefined;
     const markdown = new vscode.MarkdownString(modelMarkdown(found.model), true);
-    markdown.isTrusted = { enabledCommands: ['llmSpaces.refreshLocalModels', 'llmSpaces.connect', 'llmSpaces.openWalkthrough', 'llmSpaces.refreshModels'] };
+    markdown.isTrusted = {
+      enabledCommands: [
+        'llmSpaces.refreshLocalModels',
+        'llmSpaces.connect',
+        'llmSpaces.openWalkthrough',
+        'llmSpaces.refreshModels',
+      ],
+    };
     const note = this.sourceNote();
     if (note) markdown.appendMarkdown(`\n\n---\n\n${note}`);
     return new vscode.Hover(markdown, new vscode.Range(position.line, found.start, position.line, found.end));
@@ -221,23 +262,40 @@ export class WorkspaceModelIds implements vscode.HoverProvider, vscode.CodeActio
       : `$(history) ${t('From the catalogue saved on {0}; the service has not been asked since this window opened.', when)}`;
   }
 
-  provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+  provideCodeActions(
+    document: vscode.TextDocument,
+    _range: vscode.Range,
+    context: vscode.CodeActionContext,
+  ): vscode.CodeAction[] {
     if (!this.index) return [];
     const actions: vscode.CodeAction[] = [];
     for (const diagnostic of context.diagnostics) {
-      if (diagnostic.source !== DIAGNOSTIC_SOURCE || (diagnostic.code !== CODES.retired && diagnostic.code !== CODES.soon)) continue;
+      if (
+        diagnostic.source !== DIAGNOSTIC_SOURCE ||
+        (diagnostic.code !== CODES.retired && diagnostic.code !== CODES.soon)
+      )
+        continue;
       const found = this.index.at(document.lineAt(diagnostic.range.start.line).text, diagnostic.range.start.character);
       if (!found?.model) continue;
       const successors = this.index.successors(found.model).slice(0, 3);
       if (successors.length === 0) {
-        const none = new vscode.CodeAction(t('No successor for {0} in the catalogue (same provider, same capabilities, as large a context window)', found.model.namespace), vscode.CodeActionKind.Empty);
+        const none = new vscode.CodeAction(
+          t(
+            'No successor for {0} in the catalogue (same provider, same capabilities, as large a context window)',
+            found.model.namespace,
+          ),
+          vscode.CodeActionKind.Empty,
+        );
         none.disabled = { reason: t('Nothing in the catalogue can replace it like for like.') };
         actions.push(none);
         continue;
       }
       for (const successor of successors) {
         const replacement = this.index.replacementFor(found, successor);
-        const action = new vscode.CodeAction(t('Replace with {0} ({1})', replacement, priceLine(successor)), vscode.CodeActionKind.QuickFix);
+        const action = new vscode.CodeAction(
+          t('Replace with {0} ({1})', replacement, priceLine(successor)),
+          vscode.CodeActionKind.QuickFix,
+        );
         action.diagnostics = [diagnostic];
         action.edit = new vscode.WorkspaceEdit();
         action.edit.replace(document.uri, diagnostic.range, replacement);
@@ -281,10 +339,17 @@ export async function showDeprecatedModelIds(ids: WorkspaceModelIds): Promise<vo
     places.map((p) => ({
       label: `${p.found.kind === 'retired' ? '$(error)' : '$(warning)'} ${p.found.text}`,
       description: `${vscode.workspace.asRelativePath(p.uri, false)}:${p.range.start.line + 1}`,
-      detail: p.found.kind === 'retired' ? t('no longer served since {0}', p.found.model!.deprecated_on!) : t('stops being served on {0}', p.found.model!.deprecated_on!),
+      detail:
+        p.found.kind === 'retired'
+          ? t('no longer served since {0}', p.found.model!.deprecated_on!)
+          : t('stops being served on {0}', p.found.model!.deprecated_on!),
       place: p,
     })),
-    { title: t('Deprecated Model Ids in the Workspace'), placeHolder: t('Choose one to open it'), matchOnDescription: true },
+    {
+      title: t('Deprecated Model Ids in the Workspace'),
+      placeHolder: t('Choose one to open it'),
+      matchOnDescription: true,
+    },
   );
   if (pick) await vscode.window.showTextDocument(pick.place.uri, { selection: pick.place.range });
 }

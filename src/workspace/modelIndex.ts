@@ -49,7 +49,8 @@ export class ModelIndex {
       if (provider) this.providers.set(provider, (this.providers.get(provider) ?? 0) + 1);
     }
     // A namespace wins over another model's api_target of the same text.
-    for (const m of models) if (m.api_target && distinctive(m.api_target) && !this.ids.has(m.api_target)) this.ids.set(m.api_target, m);
+    for (const m of models)
+      if (m.api_target && distinctive(m.api_target) && !this.ids.has(m.api_target)) this.ids.set(m.api_target, m);
   }
 
   get size(): number {
@@ -93,7 +94,8 @@ export class ModelIndex {
       const model = this.ids.get(text);
       if (model) return { start: start + from, end: start + token.length, text, kind: this.kindOf(model), model };
       const slash = text.indexOf('/');
-      if (slash > 0 && from === 0 && this.looksLikeId(text, slash)) return { start, end: start + token.length, text, kind: 'unknown', provider: text.slice(0, slash) };
+      if (slash > 0 && from === 0 && this.looksLikeId(text, slash))
+        return { start, end: start + token.length, text, kind: 'unknown', provider: text.slice(0, slash) };
     }
     return null;
   }
@@ -101,7 +103,12 @@ export class ModelIndex {
   /** `provider/name` with a provider the catalogue has and a name shaped like a model's (a digit or a hyphen, no further slash). */
   private looksLikeId(text: string, slash: number): boolean {
     const name = text.slice(slash + 1);
-    return this.providers.has(text.slice(0, slash)) && !name.includes('/') && distinctive(name) && !/\.(ts|js|py|json|ya?ml|md|txt)$/.test(name);
+    return (
+      this.providers.has(text.slice(0, slash)) &&
+      !name.includes('/') &&
+      distinctive(name) &&
+      !/\.(ts|js|py|json|ya?ml|md|txt)$/.test(name)
+    );
   }
 
   /**
@@ -110,15 +117,24 @@ export class ModelIndex {
    */
   successors(model: ModelRecord): ModelRecord[] {
     const provider = providerOf(model);
-    const capabilities = Object.keys(model).filter((k) => k.startsWith('supports_') && (model as Record<string, unknown>)[k] === true);
+    const capabilities = Object.keys(model).filter(
+      (k) => k.startsWith('supports_') && (model as Record<string, unknown>)[k] === true,
+    );
     return this.models
       .filter((m) => m !== model && providerOf(m) === provider && !m.deprecated_on && !m.is_test_model)
-      .filter((m) => m.context_window >= model.context_window && m.is_chat === model.is_chat && capabilities.every((k) => (m as Record<string, unknown>)[k] === true))
+      .filter(
+        (m) =>
+          m.context_window >= model.context_window &&
+          m.is_chat === model.is_chat &&
+          capabilities.every((k) => (m as Record<string, unknown>)[k] === true),
+      )
       .sort(cheapestFirst);
   }
 
   /** The form of a successor that matches the found id's form: its namespace for a namespace, else its api_target. */
   replacementFor(found: FoundId, successor: ModelRecord): string {
-    return found.text === found.model?.namespace || found.text.includes('/') ? successor.namespace : successor.api_target || successor.namespace;
+    return found.text === found.model?.namespace || found.text.includes('/')
+      ? successor.namespace
+      : successor.api_target || successor.namespace;
   }
 }

@@ -40,7 +40,9 @@ const FILE_VAR = /\$\{input:([A-Za-z_][\w-]*)\}/g;
 export const toFileVariables = (text: string) => text.replace(SERVICE_VAR, (_, name: string) => `\${input:${name}}`);
 export const toServiceVariables = (text: string) => text.replace(FILE_VAR, (_, name: string) => `{{${name}}}`);
 
-export const variablesOf = (serviceText: string) => [...new Set([...serviceText.matchAll(SERVICE_VAR)].map((m) => m[1]!))];
+export const variablesOf = (serviceText: string) => [
+  ...new Set([...serviceText.matchAll(SERVICE_VAR)].map((m) => m[1]!)),
+];
 
 /** A file name (and the prompt file's `name`) from a title: lower case, words joined by hyphens. */
 export function slugOf(title: string): string {
@@ -94,7 +96,11 @@ function unquote(value: string): string {
 }
 
 /** The hash of a prompt's text as the service holds it (what the lock compares). */
-export const textHash = (prompt: PromptText) => createHash('sha256').update(JSON.stringify([prompt.title, prompt.description, prompt.prompt])).digest('hex').slice(0, 16);
+export const textHash = (prompt: PromptText) =>
+  createHash('sha256')
+    .update(JSON.stringify([prompt.title, prompt.description, prompt.prompt]))
+    .digest('hex')
+    .slice(0, 16);
 
 /** A lock file read without trusting it: entries that are not whole are left out. */
 export function parseLock(text: string | undefined): LockFile {
@@ -106,7 +112,14 @@ export function parseLock(text: string | undefined): LockFile {
     for (const [file, entry] of Object.entries(raw.prompts ?? {})) {
       const e = entry as Partial<LockEntry>;
       if (typeof e?.id === 'string' && typeof e.hash === 'string' && typeof e.title === 'string') {
-        prompts[file] = { id: e.id, title: e.title, state: typeof e.state === 'string' ? e.state : 'draft', declineReason: typeof e.declineReason === 'string' ? e.declineReason : null, modifiedOn: typeof e.modifiedOn === 'string' ? e.modifiedOn : '', hash: e.hash };
+        prompts[file] = {
+          id: e.id,
+          title: e.title,
+          state: typeof e.state === 'string' ? e.state : 'draft',
+          declineReason: typeof e.declineReason === 'string' ? e.declineReason : null,
+          modifiedOn: typeof e.modifiedOn === 'string' ? e.modifiedOn : '',
+          hash: e.hash,
+        };
       }
     }
     return { version: 1, prompts };

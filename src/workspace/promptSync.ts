@@ -10,7 +10,21 @@ import type { Connection } from '../connection/connection';
 import { reviewState } from '../prompts/promptState';
 import type { PromptStore } from '../prompts/promptStore';
 import { PROMPT_DESCRIPTION_MAX, PROMPT_TITLE_MAX } from '../api/limits';
-import { LOCK_PATH, PROMPTS_FOLDER, formatLock, fromPromptFile, parseLock, slugOf, syncState, textHash, toPromptFile, type LockEntry, type LockFile, type PromptText, type SyncState } from './promptFiles';
+import {
+  LOCK_PATH,
+  PROMPTS_FOLDER,
+  formatLock,
+  fromPromptFile,
+  parseLock,
+  slugOf,
+  syncState,
+  textHash,
+  toPromptFile,
+  type LockEntry,
+  type LockFile,
+  type PromptText,
+  type SyncState,
+} from './promptFiles';
 
 const t = vscode.l10n.t;
 
@@ -41,7 +55,13 @@ const STATE_WORDS: Record<string, () => string> = {
   declined: () => t('Declined'),
 };
 
-export class PromptFiles implements vscode.CodeLensProvider, vscode.FileDecorationProvider, vscode.TextDocumentContentProvider, vscode.Disposable {
+export class PromptFiles
+  implements
+    vscode.CodeLensProvider,
+    vscode.FileDecorationProvider,
+    vscode.TextDocumentContentProvider,
+    vscode.Disposable
+{
   readonly diagnostics = vscode.languages.createDiagnosticCollection('llm-spaces-prompt-files');
   private readonly lensesChanged = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.lensesChanged.event;
@@ -54,14 +74,29 @@ export class PromptFiles implements vscode.CodeLensProvider, vscode.FileDecorati
   /** Asks before a push over a service version newer than the file's; replaceable in tests. */
   askPush: (title: string, modifiedOn: string) => Thenable<PushChoice> = async (title, modifiedOn) => {
     const overwrite = t('Push Anyway');
-    const choice = await vscode.window.showWarningMessage(t('"{0}" was changed on the service ({1}) since this file was last synced.', title, modifiedOn), { modal: true, detail: t('Pushing replaces the service\'s text with this file\'s. Compare with Service first to see what would be lost.') }, overwrite);
+    const choice = await vscode.window.showWarningMessage(
+      t('"{0}" was changed on the service ({1}) since this file was last synced.', title, modifiedOn),
+      {
+        modal: true,
+        detail: t(
+          "Pushing replaces the service's text with this file's. Compare with Service first to see what would be lost.",
+        ),
+      },
+      overwrite,
+    );
     return choice === overwrite ? 'overwrite' : 'cancel';
   };
 
   /** Asks before a pull over changes made in the file; replaceable in tests. */
   askPull: (path: string) => Thenable<boolean> = async (path) => {
     const discard = t('Discard and Pull');
-    return (await vscode.window.showWarningMessage(t('{0} has changes not pushed to the service.', path), { modal: true, detail: t('Pulling replaces the file with the service\'s text.') }, discard)) === discard;
+    return (
+      (await vscode.window.showWarningMessage(
+        t('{0} has changes not pushed to the service.', path),
+        { modal: true, detail: t("Pulling replaces the file with the service's text.") },
+        discard,
+      )) === discard
+    );
   };
 
   constructor(
@@ -77,7 +112,9 @@ export class PromptFiles implements vscode.CodeLensProvider, vscode.FileDecorati
       vscode.window.registerFileDecorationProvider(this),
       vscode.workspace.registerTextDocumentContentProvider(SERVICE_SIDE_SCHEME, this),
       vscode.workspace.onDidChangeTextDocument((e) => isPromptFile(e.document.uri) && later(e.document)),
-      vscode.workspace.onDidSaveTextDocument((document) => isPromptFile(document.uri) && void this.refresh(document.uri)),
+      vscode.workspace.onDidSaveTextDocument(
+        (document) => isPromptFile(document.uri) && void this.refresh(document.uri),
+      ),
       store.onDidChange(() => this.refreshAll()),
     );
   }
@@ -134,7 +171,10 @@ export class PromptFiles implements vscode.CodeLensProvider, vscode.FileDecorati
   async status(uri: vscode.Uri, fresh = false): Promise<FileStatus | undefined> {
     const tracked = await this.tracked(uri);
     if (!tracked) return undefined;
-    const [file, service] = await Promise.all([this.fileText(uri, tracked.entry.title), this.servicePrompt(tracked.entry.id, fresh).catch(() => undefined)]);
+    const [file, service] = await Promise.all([
+      this.fileText(uri, tracked.entry.title),
+      this.servicePrompt(tracked.entry.id, fresh).catch(() => undefined),
+    ]);
     return { ...tracked, file, service, state: syncState(tracked.entry, file, service && serviceText(service)) };
   }
 
@@ -147,7 +187,11 @@ export class PromptFiles implements vscode.CodeLensProvider, vscode.FileDecorati
     const declined = status?.service ? reviewState(status.service) === 'declined' : status?.entry.state === 'declined';
     const reason = status?.service?.decline_reason ?? status?.entry.declineReason;
     if (status && declined && reason) {
-      const d = new vscode.Diagnostic(new vscode.Range(0, 0, 0, 3), t('Declined in review: {0}', reason), vscode.DiagnosticSeverity.Warning);
+      const d = new vscode.Diagnostic(
+        new vscode.Range(0, 0, 0, 3),
+        t('Declined in review: {0}', reason),
+        vscode.DiagnosticSeverity.Warning,
+      );
       d.source = 'LLM Spaces';
       d.code = 'declined in review';
       this.diagnostics.set(uri, [d]);
@@ -161,7 +205,8 @@ export class PromptFiles implements vscode.CodeLensProvider, vscode.FileDecorati
 
   private refreshAll(): void {
     for (const key of this.known.keys()) void this.refresh(vscode.Uri.parse(key));
-    for (const document of vscode.workspace.textDocuments) if (isPromptFile(document.uri)) void this.refresh(document.uri);
+    for (const document of vscode.workspace.textDocuments)
+      if (isPromptFile(document.uri)) void this.refresh(document.uri);
   }
 
   // ------------------------------------------------------------------ commands
@@ -172,9 +217,17 @@ export class PromptFiles implements vscode.CodeLensProvider, vscode.FileDecorati
     if (!folder) throw new Error(t('Open a folder first: prompt files are written into the workspace.'));
     const lock = await this.readLock(folder);
     const already = Object.entries(lock.prompts).find(([, entry]) => entry.id === prompt.id);
-    if (already) throw new Error(t('"{0}" is already in the workspace as {1}; use Pull to bring the service\'s text into it.', prompt.title, already[0]));
+    if (already)
+      throw new Error(
+        t(
+          '"{0}" is already in the workspace as {1}; use Pull to bring the service\'s text into it.',
+          prompt.title,
+          already[0],
+        ),
+      );
     let path = `${PROMPTS_FOLDER}/${slugOf(prompt.title)}.prompt.md`;
-    for (let n = 2; lock.prompts[path] || (await exists(vscode.Uri.joinPath(folder.uri, path))); n++) path = `${PROMPTS_FOLDER}/${slugOf(prompt.title)}-${n}.prompt.md`;
+    for (let n = 2; lock.prompts[path] || (await exists(vscode.Uri.joinPath(folder.uri, path))); n++)
+      path = `${PROMPTS_FOLDER}/${slugOf(prompt.title)}-${n}.prompt.md`;
     const uri = vscode.Uri.joinPath(folder.uri, path);
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(toPromptFile(serviceText(prompt))));
     lock.prompts[path] = entryOf(prompt);
@@ -188,11 +241,21 @@ export class PromptFiles implements vscode.CodeLensProvider, vscode.FileDecorati
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     if (!folder) throw new Error(t('Only a prompt file inside the workspace can be imported.'));
     const tracked = await this.tracked(uri);
-    if (tracked) throw new Error(t('{0} is already the saved prompt "{1}"; use Push to send its changes.', tracked.path, tracked.entry.title));
+    if (tracked)
+      throw new Error(
+        t('{0} is already the saved prompt "{1}"; use Push to send its changes.', tracked.path, tracked.entry.title),
+      );
     const { fields, prompt } = fromPromptFile(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
-    const name = fields.name || uri.path.split('/').pop()!.replace(/\.prompt\.md$/, '');
+    const name =
+      fields.name ||
+      uri.path
+        .split('/')
+        .pop()!
+        .replace(/\.prompt\.md$/, '');
     const title = titleOf(name).slice(0, PROMPT_TITLE_MAX);
-    const description = (fields.description || t('Imported from {0}', vscode.workspace.asRelativePath(uri, false))).slice(0, PROMPT_DESCRIPTION_MAX);
+    const description = (
+      fields.description || t('Imported from {0}', vscode.workspace.asRelativePath(uri, false))
+    ).slice(0, PROMPT_DESCRIPTION_MAX);
     const created = await this.connection.call((c) => c.createPrompt({ title, description, prompt }));
     this.store.remember(created, true);
     await this.record(folder, vscode.workspace.asRelativePath(uri, false).split('\\').join('/'), created);
@@ -203,20 +266,39 @@ export class PromptFiles implements vscode.CodeLensProvider, vscode.FileDecorati
   /** VS Code's diff editor: the service's text (as a prompt file) against the file. */
   async compare(uri: vscode.Uri): Promise<void> {
     const tracked = await this.mustTrack(uri);
-    const service = vscode.Uri.from({ scheme: SERVICE_SIDE_SCHEME, path: `/${tracked.path.split('/').pop()}`, query: tracked.entry.id });
-    await vscode.commands.executeCommand('vscode.diff', service, uri, t('{0} (service) ↔ {1}', tracked.entry.title, tracked.path));
+    const service = vscode.Uri.from({
+      scheme: SERVICE_SIDE_SCHEME,
+      path: `/${tracked.path.split('/').pop()}`,
+      query: tracked.entry.id,
+    });
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      service,
+      uri,
+      t('{0} (service) ↔ {1}', tracked.entry.title, tracked.path),
+    );
   }
 
   /** The file's text to the service; over a newer service version only if the user says so. */
   async push(uri: vscode.Uri): Promise<'pushed' | 'same' | 'cancelled'> {
     const status = await this.mustStatus(uri);
-    if (!status.service) throw new Error(t('The service no longer has "{0}"; Import sends the file as a new prompt.', status.entry.title));
-    if (!this.store.isOwn(status.entry.id)) throw new Error(t('"{0}" is a public prompt of another organization; it can be read, not changed.', status.entry.title));
+    if (!status.service)
+      throw new Error(t('The service no longer has "{0}"; Import sends the file as a new prompt.', status.entry.title));
+    if (!this.store.isOwn(status.entry.id))
+      throw new Error(
+        t('"{0}" is a public prompt of another organization; it can be read, not changed.', status.entry.title),
+      );
     if (status.state === 'same') return 'same';
-    if ((status.state === 'service' || status.state === 'both') && (await this.askPush(status.entry.title, status.service.modified_on)) !== 'overwrite') return 'cancelled';
+    if (
+      (status.state === 'service' || status.state === 'both') &&
+      (await this.askPush(status.entry.title, status.service.modified_on)) !== 'overwrite'
+    )
+      return 'cancelled';
     const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     if (document?.isDirty) await document.save();
-    const updated = await this.connection.call((c) => c.updatePrompt(status.entry.id, { prompt: status.file.prompt, description: status.file.description }));
+    const updated = await this.connection.call((c) =>
+      c.updatePrompt(status.entry.id, { prompt: status.file.prompt, description: status.file.description }),
+    );
     this.store.remember(updated, true);
     await this.record(status.folder, status.path, updated);
     await this.refresh(uri);
@@ -232,7 +314,8 @@ export class PromptFiles implements vscode.CodeLensProvider, vscode.FileDecorati
       await this.record(status.folder, status.path, status.service);
       return 'same';
     }
-    if ((status.state === 'local' || status.state === 'both' || document.isDirty) && !(await this.askPull(status.path))) return 'cancelled';
+    if ((status.state === 'local' || status.state === 'both' || document.isDirty) && !(await this.askPull(status.path)))
+      return 'cancelled';
     const edit = new vscode.WorkspaceEdit();
     edit.replace(uri, new vscode.Range(0, 0, document.lineCount, 0), toPromptFile(serviceText(status.service)));
     await vscode.workspace.applyEdit(edit);
@@ -244,7 +327,10 @@ export class PromptFiles implements vscode.CodeLensProvider, vscode.FileDecorati
 
   private async mustTrack(uri: vscode.Uri): Promise<Tracked> {
     const tracked = await this.tracked(uri);
-    if (!tracked) throw new Error(t('{0} is not linked to a saved prompt: Import it first.', vscode.workspace.asRelativePath(uri, false)));
+    if (!tracked)
+      throw new Error(
+        t('{0} is not linked to a saved prompt: Import it first.', vscode.workspace.asRelativePath(uri, false)),
+      );
     return tracked;
   }
 
@@ -257,24 +343,50 @@ export class PromptFiles implements vscode.CodeLensProvider, vscode.FileDecorati
 
   async provideCodeLenses(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
     const top = new vscode.Range(0, 0, 0, 0);
-    const lens = (title: string, command = '', tooltip?: string) => new vscode.CodeLens(top, { title, command, arguments: command ? [document.uri] : undefined, tooltip });
+    const lens = (title: string, command = '', tooltip?: string) =>
+      new vscode.CodeLens(top, { title, command, arguments: command ? [document.uri] : undefined, tooltip });
     const status = await this.status(document.uri).catch(() => undefined);
-    if (!status) return [lens(`$(cloud-upload) ${t('Import to the Service')}`, 'llmSpaces.importPromptFile', t('Send this prompt file to the service as a new saved prompt'))];
+    if (!status)
+      return [
+        lens(
+          `$(cloud-upload) ${t('Import to the Service')}`,
+          'llmSpaces.importPromptFile',
+          t('Send this prompt file to the service as a new saved prompt'),
+        ),
+      ];
     const review = status.service ? reviewState(status.service) : status.entry.state;
     const reason = status.service?.decline_reason ?? status.entry.declineReason;
-    const lenses = [lens(review === 'declined' && reason ? `$(error) ${t('Declined: {0}', reason)}` : `${reviewIcon(review)} ${(STATE_WORDS[review] ?? (() => review))()}`, '', t('Review state on the service'))];
+    const lenses = [
+      lens(
+        review === 'declined' && reason
+          ? `$(error) ${t('Declined: {0}', reason)}`
+          : `${reviewIcon(review)} ${(STATE_WORDS[review] ?? (() => review))()}`,
+        '',
+        t('Review state on the service'),
+      ),
+    ];
     switch (status.state) {
       case 'same':
         lenses.push(lens(`$(check) ${t('Same as the service')}`));
         break;
       case 'local':
-        lenses.push(lens(`$(arrow-up) ${t('Changed here: Push')}`, 'llmSpaces.pushPromptFile'), lens(t('Compare with Service'), 'llmSpaces.comparePromptWithService'));
+        lenses.push(
+          lens(`$(arrow-up) ${t('Changed here: Push')}`, 'llmSpaces.pushPromptFile'),
+          lens(t('Compare with Service'), 'llmSpaces.comparePromptWithService'),
+        );
         break;
       case 'service':
-        lenses.push(lens(`$(arrow-down) ${t('Changed on the service: Pull')}`, 'llmSpaces.pullPromptFile'), lens(t('Compare with Service'), 'llmSpaces.comparePromptWithService'));
+        lenses.push(
+          lens(`$(arrow-down) ${t('Changed on the service: Pull')}`, 'llmSpaces.pullPromptFile'),
+          lens(t('Compare with Service'), 'llmSpaces.comparePromptWithService'),
+        );
         break;
       case 'both':
-        lenses.push(lens(`$(git-compare) ${t('Changed here and on the service')}`, 'llmSpaces.comparePromptWithService'), lens(t('Push'), 'llmSpaces.pushPromptFile'), lens(t('Pull'), 'llmSpaces.pullPromptFile'));
+        lenses.push(
+          lens(`$(git-compare) ${t('Changed here and on the service')}`, 'llmSpaces.comparePromptWithService'),
+          lens(t('Push'), 'llmSpaces.pushPromptFile'),
+          lens(t('Pull'), 'llmSpaces.pullPromptFile'),
+        );
         break;
       case 'gone':
         lenses.push(lens(`$(warning) ${t('No longer on the service')}`));
@@ -286,7 +398,12 @@ export class PromptFiles implements vscode.CodeLensProvider, vscode.FileDecorati
   provideFileDecoration(uri: vscode.Uri): vscode.FileDecoration | undefined {
     const state = this.known.get(uri.toString());
     if (!state || state === 'same') return undefined;
-    const tooltip = { local: t('Changed here since it was synced with the service'), service: t('Changed on the service since it was synced'), both: t('Changed here and on the service'), gone: t('No longer on the service') }[state];
+    const tooltip = {
+      local: t('Changed here since it was synced with the service'),
+      service: t('Changed on the service since it was synced'),
+      both: t('Changed here and on the service'),
+      gone: t('No longer on the service'),
+    }[state];
     return new vscode.FileDecoration('≠', tooltip, new vscode.ThemeColor('gitDecoration.modifiedResourceForeground'));
   }
 
@@ -305,7 +422,14 @@ const isPromptFile = (uri: vscode.Uri) => uri.scheme === 'file' && uri.path.ends
 const serviceText = (p: PromptRecord): PromptText => ({ title: p.title, description: p.description, prompt: p.prompt });
 
 function entryOf(prompt: PromptRecord): LockEntry {
-  return { id: prompt.id, title: prompt.title, state: reviewState(prompt), declineReason: prompt.decline_reason ?? null, modifiedOn: prompt.modified_on, hash: textHash(serviceText(prompt)) };
+  return {
+    id: prompt.id,
+    title: prompt.title,
+    state: reviewState(prompt),
+    declineReason: prompt.decline_reason ?? null,
+    modifiedOn: prompt.modified_on,
+    hash: textHash(serviceText(prompt)),
+  };
 }
 
 /** "find-bugs" → "Find bugs". */
@@ -314,7 +438,8 @@ function titleOf(name: string): string {
   return words ? words[0]!.toUpperCase() + words.slice(1) : t('Imported prompt');
 }
 
-const reviewIcon = (state: string) => ({ approved: '$(pass)', 'in review': '$(eye)', declined: '$(error)' })[state] ?? '$(edit)';
+const reviewIcon = (state: string) =>
+  ({ approved: '$(pass)', 'in review': '$(eye)', declined: '$(error)' })[state] ?? '$(edit)';
 
 async function exists(uri: vscode.Uri): Promise<boolean> {
   return vscode.workspace.fs.stat(uri).then(

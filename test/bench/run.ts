@@ -14,7 +14,8 @@ import { modelIdScan } from './workspaceBench';
 const ROOT = path.resolve(__dirname, '../../..');
 const run = promisify(execFile);
 const kb = (file: string) => statSync(path.join(ROOT, file)).size / 1024;
-const f = (n: number, digits = 1) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const f = (n: number, digits = 1) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 interface HostFigures {
   activationMs: number;
@@ -26,7 +27,10 @@ interface HostFigures {
 
 async function hostFigures(): Promise<HostFigures> {
   const out = path.join(os.tmpdir(), `llm-spaces-bench-host-${process.pid}.json`);
-  await run(process.execPath, [path.join(ROOT, 'out/test/host/runIntegration.js')], { env: { ...process.env, LLM_SPACES_HOST_SUITE: 'bench/host/index.js', LLM_SPACES_BENCH_OUT: out }, maxBuffer: 64 * 2 ** 20 });
+  await run(process.execPath, [path.join(ROOT, 'out/test/host/runIntegration.js')], {
+    env: { ...process.env, LLM_SPACES_HOST_SUITE: 'bench/host/index.js', LLM_SPACES_BENCH_OUT: out },
+    maxBuffer: 64 * 2 ** 20,
+  });
   return JSON.parse(readFileSync(out, 'utf8')) as HostFigures;
 }
 
@@ -39,7 +43,9 @@ function webviewScripts(entry: string): { atStart: number; beside: number; onDem
   const size = (file: string) => statSync(path.join(ROOT, file)).size;
   const imports = (file: string, dynamic: boolean) => {
     const text = readFileSync(path.join(ROOT, file), 'utf8');
-    const pattern = dynamic ? /import\("(\.{1,2}\/[^"]+)"\)/g : /(?:^|[;}\n])import\s*(?:[^"();]*?from\s*)?"(\.{1,2}\/[^"]+)"/g;
+    const pattern = dynamic
+      ? /import\("(\.{1,2}\/[^"]+)"\)/g
+      : /(?:^|[;}\n])import\s*(?:[^"();]*?from\s*)?"(\.{1,2}\/[^"]+)"/g;
     return [...text.matchAll(pattern)].map((m) => path.posix.join(path.posix.dirname(file), m[1]!));
   };
   const closure = (roots: string[], seen: Set<string>) => {
@@ -55,9 +61,15 @@ function webviewScripts(entry: string): { atStart: number; beside: number; onDem
   const start = closure([entry], new Set());
   const startDynamic = [...start].flatMap((file) => imports(file, true));
   // The renderer is imported by the page itself; the languages by the renderer.
-  const beside = closure(startDynamic.filter((file) => !start.has(file)), new Set(start));
+  const beside = closure(
+    startDynamic.filter((file) => !start.has(file)),
+    new Set(start),
+  );
   const besideOnly = [...beside].filter((file) => !start.has(file));
-  const later = closure(besideOnly.flatMap((file) => imports(file, true)), new Set(beside));
+  const later = closure(
+    besideOnly.flatMap((file) => imports(file, true)),
+    new Set(beside),
+  );
   const laterOnly = [...later].filter((file) => !beside.has(file));
   const sum = (files: string[]) => files.reduce((total, file) => total + size(file), 0);
   return { atStart: sum([...start]), beside: sum(besideOnly), onDemand: sum(laterOnly) };
@@ -80,10 +92,22 @@ async function main(): Promise<void> {
   if (!only) {
     const vsix = statSync(path.join(ROOT, 'llm-spaces.vsix')).size / 2 ** 20;
     rows.push(['dist/extension.js, minified (loaded at activation)', `${f(kb('dist/extension.js'))} KB`, '≤ 300 KB']);
-    rows.push(['dist/lazy.js, minified (client, schemas, panels; loaded on first use)', `${f(kb('dist/lazy.js'))} KB`, '']);
+    rows.push([
+      'dist/lazy.js, minified (client, schemas, panels; loaded on first use)',
+      `${f(kb('dist/lazy.js'))} KB`,
+      '',
+    ]);
     const pages = ['playground', 'spaceSettings', 'organization'].map((n) => webviewScripts(`dist/webview/${n}.js`));
-    rows.push(['webview scripts loaded to open: playground / settings / organization', pages.map((p) => `${f(p.atStart / 1024, 0)} KB`).join(' / '), '≤ 250 KB each']);
-    rows.push(['playground: loaded beside it (markdown renderer) / on demand (13 highlighting languages, all)', `${f(pages[0]!.beside / 1024, 0)} KB / ${f(pages[0]!.onDemand / 1024, 0)} KB`, '']);
+    rows.push([
+      'webview scripts loaded to open: playground / settings / organization',
+      pages.map((p) => `${f(p.atStart / 1024, 0)} KB`).join(' / '),
+      '≤ 250 KB each',
+    ]);
+    rows.push([
+      'playground: loaded beside it (markdown renderer) / on demand (13 highlighting languages, all)',
+      `${f(pages[0]!.beside / 1024, 0)} KB / ${f(pages[0]!.onDemand / 1024, 0)} KB`,
+      '',
+    ]);
     rows.push(['llm-spaces.vsix', `${f(vsix, 2)} MB`, '']);
   }
 
@@ -99,8 +123,16 @@ async function main(): Promise<void> {
   step('extension host: activation, the Models view with 10,000 models, memory');
   const host = serviceOnly ? null : await hostFigures();
   if (host) {
-    rows.push(['activation: require dist/extension.js + activate(), median of 20', `${f(host.activationMs, 2)} ms`, '≤ 15 ms']);
-    rows.push(['Models view, 10,000 models: whole tree + a text filter, median of 7', `${f(host.modelsViewMs, 1)} ms`, '≤ 100 ms']);
+    rows.push([
+      'activation: require dist/extension.js + activate(), median of 20',
+      `${f(host.activationMs, 2)} ms`,
+      '≤ 15 ms',
+    ]);
+    rows.push([
+      'Models view, 10,000 models: whole tree + a text filter, median of 7',
+      `${f(host.modelsViewMs, 1)} ms`,
+      '≤ 100 ms',
+    ]);
     const chat = host.chatFirstToken;
     rows.push([
       "first token in VS Code's chat API vs. the same request to the service, medians of 15",
@@ -119,8 +151,14 @@ async function main(): Promise<void> {
   try {
     for (const conditional of [true, false]) {
       const o = await clientOverhead(service, conditional);
-      const how = conditional ? 'unchanged, revalidated by ETag (as the extension does)' : 'every answer transferred and validated';
-      rows.push([`list ${o.models.toLocaleString('en-US')} models, ${how}: typed client / raw undici.request, median of 7 × 20`, `${f(o.clientMs, 2)} / ${f(o.rawMs, 2)} ms = ${f(o.ratio, 2)}×`, '≤ 1.3×']);
+      const how = conditional
+        ? 'unchanged, revalidated by ETag (as the extension does)'
+        : 'every answer transferred and validated';
+      rows.push([
+        `list ${o.models.toLocaleString('en-US')} models, ${how}: typed client / raw undici.request, median of 7 × 20`,
+        `${f(o.clientMs, 2)} / ${f(o.rawMs, 2)} ms = ${f(o.ratio, 2)}×`,
+        '≤ 1.3×',
+      ]);
     }
   } finally {
     await service.stop();
@@ -145,19 +183,35 @@ async function main(): Promise<void> {
       ]);
     }
     const r = await readDuringWrites(seeded);
-    rows.push(['GET /v1/apps/{id}, 2 connections: p99 alone / during a 50-connection chat burst', `${f(r.quietP99, 0)} / ${f(r.burstP99, 0)} ms (burst: ${f(r.burstWrites, 0)} chats/s)`, '']);
+    rows.push([
+      'GET /v1/apps/{id}, 2 connections: p99 alone / during a 50-connection chat burst',
+      `${f(r.quietP99, 0)} / ${f(r.burstP99, 0)} ms (burst: ${f(r.burstWrites, 0)} chats/s)`,
+      '',
+    ]);
   } finally {
     prism.stop();
     await seeded.stop();
   }
   const memory = await memoryAcrossChats(100_000);
-  rows.push(['service memory (RSS) before / after 100,000 logged chats / after 100,000 more', `${f(memory.beforeMB, 0)} / ${f(memory.afterMB, 0)} / ${f(memory.againMB, 0)} MB (+${f(memory.afterMB - memory.beforeMB, 1)}, then +${f(memory.againMB - memory.afterMB, 1)} MB)`, 'growth < 50 MB']);
+  rows.push([
+    'service memory (RSS) before / after 100,000 logged chats / after 100,000 more',
+    `${f(memory.beforeMB, 0)} / ${f(memory.afterMB, 0)} / ${f(memory.againMB, 0)} MB (+${f(memory.afterMB - memory.beforeMB, 1)}, then +${f(memory.againMB - memory.afterMB, 1)} MB)`,
+    'growth < 50 MB',
+  ]);
   if (process.env.LLM_SPACES_BENCH_ONLY === 'service') return print(rows, { host: null, ui: null });
 
   step('playground in the browser');
   const ui = await playgroundFigures();
-  rows.push(['playground: first streamed piece → text painted in the webview, median of 7', `${f(ui.firstPaintMs, 1)} ms`, '≤ 20 ms']);
-  rows.push([`playground: ${ui.longReplyTokens.toLocaleString('en-US')}-token reply streamed (${f(ui.longReplySeconds, 0)} s): longest frame gap`, `${f(ui.longestFrameGapMs, 0)} ms`, 'no freeze']);
+  rows.push([
+    'playground: first streamed piece → text painted in the webview, median of 7',
+    `${f(ui.firstPaintMs, 1)} ms`,
+    '≤ 20 ms',
+  ]);
+  rows.push([
+    `playground: ${ui.longReplyTokens.toLocaleString('en-US')}-token reply streamed (${f(ui.longReplySeconds, 0)} s): longest frame gap`,
+    `${f(ui.longestFrameGapMs, 0)} ms`,
+    'no freeze',
+  ]);
 
   print(rows, { host, ui });
 }
@@ -165,13 +219,25 @@ async function main(): Promise<void> {
 function print(rows: Array<[string, string, string]>, figures: Record<string, unknown>): void {
   const date = new Date().toISOString().slice(0, 10);
   const cpu = `${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'cpu'}`;
-  const width = [Math.max(...rows.map((r) => r[0].length)), Math.max(...rows.map((r) => r[1].length)), Math.max(9, ...rows.map((r) => r[2].length))];
-  const line = (r: [string, string, string]) => `| ${r[0].padEnd(width[0]!)} | ${r[1].padEnd(width[1]!)} | ${r[2].padEnd(width[2]!)} |`;
-  const table = [line(['figure', 'measured', 'target']), `|${width.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+  const width = [
+    Math.max(...rows.map((r) => r[0].length)),
+    Math.max(...rows.map((r) => r[1].length)),
+    Math.max(9, ...rows.map((r) => r[2].length)),
+  ];
+  const line = (r: [string, string, string]) =>
+    `| ${r[0].padEnd(width[0]!)} | ${r[1].padEnd(width[1]!)} | ${r[2].padEnd(width[2]!)} |`;
+  const table = [
+    line(['figure', 'measured', 'target']),
+    `|${width.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...rows.map(line),
+  ].join('\n');
   console.log(`\nLLM Spaces benchmarks, ${date}, Node ${process.version}, ${cpu}\n\n${table}\n`);
   const dir = path.join(ROOT, 'test-artifacts', 'bench');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'results.json'), JSON.stringify({ date, node: process.version, cpu, rows, ...figures }, null, 2));
+  writeFileSync(
+    path.join(dir, 'results.json'),
+    JSON.stringify({ date, node: process.version, cpu, rows, ...figures }, null, 2),
+  );
   writeFileSync(path.join(dir, 'table.md'), `${table}\n`);
 }
 

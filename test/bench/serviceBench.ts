@@ -35,7 +35,12 @@ export async function serviceWithModels(total: number): Promise<RunningService> 
  * `conditional` the client revalidates with If-None-Match (as the extension does); without it every
  * answer is transferred and validated.
  */
-export async function clientOverhead(service: RunningService, conditional: boolean, rounds = 7, perRound = 20): Promise<{ clientMs: number; rawMs: number; ratio: number; models: number }> {
+export async function clientOverhead(
+  service: RunningService,
+  conditional: boolean,
+  rounds = 7,
+  perRound = 20,
+): Promise<{ clientMs: number; rawMs: number; ratio: number; models: number }> {
   const client = service.client({ token: () => service.token, conditionalRequests: conditional });
   const url = `${service.url}/v1/internal/models`;
   const headers = { authorization: `Bearer ${service.token}` };
@@ -71,7 +76,9 @@ const freePort = () =>
 export async function startPrism(specFile: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const cli = path.resolve(__dirname, '../../../node_modules/@stoplight/prism-cli/dist/index.js');
-  const child = spawn(process.execPath, [cli, 'mock', '-h', '127.0.0.1', '-p', String(port), specFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cli, 'mock', '-h', '127.0.0.1', '-p', String(port), specFile], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -100,7 +107,12 @@ export async function prismFor(service: RunningService): Promise<{ url: string; 
 }
 
 /** Each read endpoint under the same load on our service and on Prism, alternating, median of `runs`. */
-export async function throughputAgainstPrism(service: RunningService, prismUrl: string, runs = 3, seconds = 4): Promise<Throughput[]> {
+export async function throughputAgainstPrism(
+  service: RunningService,
+  prismUrl: string,
+  runs = 3,
+  seconds = 4,
+): Promise<Throughput[]> {
   const headers = { authorization: `Bearer ${service.token}`, 'content-type': 'application/json' };
   const cases: Array<{ endpoint: string; path: string }> = [
     { endpoint: 'GET /v1/internal/models', path: '/v1/internal/models' },
@@ -114,7 +126,11 @@ export async function throughputAgainstPrism(service: RunningService, prismUrl: 
       ours.push(await load(service.url + c.path, { headers, connections: 10, seconds }));
       theirs.push(await load(prismUrl + c.path, { headers, connections: 10, seconds }));
     }
-    const mid = (xs: Load[]): Load => ({ requestsPerSecond: median(xs.map((x) => x.requestsPerSecond)), p99Ms: median(xs.map((x) => x.p99Ms)), errors: xs.reduce((n, x) => n + x.errors, 0) });
+    const mid = (xs: Load[]): Load => ({
+      requestsPerSecond: median(xs.map((x) => x.requestsPerSecond)),
+      p99Ms: median(xs.map((x) => x.p99Ms)),
+      errors: xs.reduce((n, x) => n + x.errors, 0),
+    });
     const o = mid(ours);
     const p = mid(theirs);
     results.push({ endpoint: c.endpoint, ours: o, prism: p, ratio: o.requestsPerSecond / p.requestsPerSecond });

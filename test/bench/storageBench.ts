@@ -23,13 +23,22 @@ export function storageFloor(clients: number, seconds: number): number {
     CREATE TABLE orgs (id TEXT PRIMARY KEY, num_requests INTEGER, total_tokens INTEGER, total_tokens_cost REAL);
     INSERT INTO orgs VALUES ('org', 0, 0, 0);`);
   const insert = db.prepare('INSERT INTO requests VALUES ($id, $org, $app, $prompt, $response, 7, 7, 0.0001, $now)');
-  const update = db.prepare("UPDATE orgs SET num_requests = num_requests + 1, total_tokens = total_tokens + 14, total_tokens_cost = total_tokens_cost + 0.0001 WHERE id = 'org'");
+  const update = db.prepare(
+    "UPDATE orgs SET num_requests = num_requests + 1, total_tokens = total_tokens + 14, total_tokens_cost = total_tokens_cost + 0.0001 WHERE id = 'org'",
+  );
   let writes = 0;
   const end = performance.now() + seconds * 1000;
   while (performance.now() < end) {
     db.exec('BEGIN IMMEDIATE');
     for (let c = 0; c < clients; c++) {
-      insert.run({ id: `r${writes}`, org: 'org', app: 'app', prompt: 'Say hello to the benchmark.', response: 'Say hello to the benchmark.', now: new Date().toISOString() });
+      insert.run({
+        id: `r${writes}`,
+        org: 'org',
+        app: 'app',
+        prompt: 'Say hello to the benchmark.',
+        response: 'Say hello to the benchmark.',
+        now: new Date().toISOString(),
+      });
       update.run();
       writes++;
     }
@@ -47,7 +56,13 @@ export interface DurableChat {
 }
 
 /** Durable chats at each connection count: ours, Prism and the floor, alternating, median of `runs`. */
-export async function durableChats(service: RunningService, prismUrl: string, connectionCounts: number[], runs = 3, seconds = 4): Promise<DurableChat[]> {
+export async function durableChats(
+  service: RunningService,
+  prismUrl: string,
+  connectionCounts: number[],
+  runs = 3,
+  seconds = 4,
+): Promise<DurableChat[]> {
   const space = (await service.client().listSpaces()).items[0]!;
   const headers = { authorization: `Bearer ${service.token}`, 'content-type': 'application/json' };
   const body = JSON.stringify({ app_id: space.id, model: 'test/echo', prompt: 'Say hello to the benchmark.' });
@@ -57,7 +72,9 @@ export async function durableChats(service: RunningService, prismUrl: string, co
     const prism: LoadFigures[] = [];
     const floor: number[] = [];
     for (let r = 0; r < runs; r++) {
-      ours.push(await load(`${service.url}/v1/playground/chat`, { method: 'POST', headers, body, connections, seconds }));
+      ours.push(
+        await load(`${service.url}/v1/playground/chat`, { method: 'POST', headers, body, connections, seconds }),
+      );
       prism.push(await load(`${prismUrl}/v1/playground/chat`, { method: 'POST', headers, body, connections, seconds }));
       floor.push(storageFloor(connections, seconds));
     }
@@ -66,15 +83,22 @@ export async function durableChats(service: RunningService, prismUrl: string, co
   return results;
 }
 
-const middle = (xs: LoadFigures[]): LoadFigures => ({ requestsPerSecond: median(xs.map((x) => x.requestsPerSecond)), p99Ms: median(xs.map((x) => x.p99Ms)), errors: xs.reduce((n, x) => n + x.errors, 0) });
+const middle = (xs: LoadFigures[]): LoadFigures => ({
+  requestsPerSecond: median(xs.map((x) => x.requestsPerSecond)),
+  p99Ms: median(xs.map((x) => x.p99Ms)),
+  errors: xs.reduce((n, x) => n + x.errors, 0),
+});
 
-const rssMB = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const rssMB = (pid: number) =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 /**
  * The service's resident memory before `chats` logged chats, after them, and after as many again: the
  * second step shows whether memory follows the request log or levels off.
  */
-export async function memoryAcrossChats(chats: number): Promise<{ beforeMB: number; afterMB: number; againMB: number; seconds: number }> {
+export async function memoryAcrossChats(
+  chats: number,
+): Promise<{ beforeMB: number; afterMB: number; againMB: number; seconds: number }> {
   const service = await startService({ orgs: [{ name: 'Bench org', rateLimit: BENCH_RATE_LIMIT }] });
   try {
     const space = (await service.client().listSpaces()).items[0]!;
@@ -95,12 +119,18 @@ export async function memoryAcrossChats(chats: number): Promise<{ beforeMB: numb
 }
 
 /** p99 of reading a Space alone, and while a burst of chats writes with 50 connections. */
-export async function readDuringWrites(service: RunningService, seconds = 5): Promise<{ quietP99: number; burstP99: number; burstWrites: number }> {
+export async function readDuringWrites(
+  service: RunningService,
+  seconds = 5,
+): Promise<{ quietP99: number; burstP99: number; burstWrites: number }> {
   const space = (await service.client().listSpaces()).items[0]!;
   const headers = { authorization: `Bearer ${service.token}`, 'content-type': 'application/json' };
   const read = () => load(`${service.url}/v1/apps/${space.id}`, { headers, connections: 2, seconds });
   const quiet = await read();
   const body = JSON.stringify({ app_id: space.id, model: 'test/echo', prompt: 'Say hello to the benchmark.' });
-  const [burst, writes] = await Promise.all([read(), load(`${service.url}/v1/playground/chat`, { method: 'POST', headers, body, connections: 50, seconds })]);
+  const [burst, writes] = await Promise.all([
+    read(),
+    load(`${service.url}/v1/playground/chat`, { method: 'POST', headers, body, connections: 50, seconds }),
+  ]);
   return { quietP99: quiet.p99Ms, burstP99: burst.p99Ms, burstWrites: writes.requestsPerSecond };
 }

@@ -5,16 +5,23 @@ import type { FrameLocator, Page } from 'playwright-core';
 import { openWorkbench, runCommand } from '../ui/workbench';
 import { median } from './stats';
 
-const webview = (page: Page): FrameLocator => page.locator('iframe.webview.ready').last().contentFrame().frameLocator('#active-frame');
+const webview = (page: Page): FrameLocator =>
+  page.locator('iframe.webview.ready').last().contentFrame().frameLocator('#active-frame');
 
 async function send(frame: FrameLocator, prompt: string, turns: number, timeoutMs: number): Promise<void> {
   const box = frame.locator('[data-path="prompt"] textarea');
   await box.fill(prompt);
   await box.press('Control+Enter');
-  await frame.locator('.turn .meta .figures').nth(turns - 1).waitFor({ timeout: timeoutMs });
+  await frame
+    .locator('.turn .meta .figures')
+    .nth(turns - 1)
+    .waitFor({ timeout: timeoutMs });
 }
 
-const bodyNumber = (frame: FrameLocator, key: string) => frame.locator('body').evaluate((b, k) => Number((b as unknown as { dataset: Record<string, string> }).dataset[k]), key);
+const bodyNumber = (frame: FrameLocator, key: string) =>
+  frame
+    .locator('body')
+    .evaluate((b, k) => Number((b as unknown as { dataset: Record<string, string> }).dataset[k]), key);
 
 export interface UiFigures {
   firstPaintMs: number;
@@ -33,7 +40,9 @@ export async function playgroundFigures(runs = 7): Promise<UiFigures> {
     const model = frame.locator('[data-path="model"] input');
     await model.waitFor({ timeout: 60_000 });
     // The catalogue has arrived once the model list has its options.
-    await frame.locator('[data-path="model"] vscode-option[value="test/echo"]').waitFor({ state: 'attached', timeout: 60_000 });
+    await frame
+      .locator('[data-path="model"] vscode-option[value="test/echo"]')
+      .waitFor({ state: 'attached', timeout: 60_000 });
     await model.click();
     await model.fill('test/echo');
     await model.press('ArrowDown');
@@ -57,7 +66,13 @@ export async function playgroundFigures(runs = 7): Promise<UiFigures> {
     const figures = await frame.locator('.turn .meta .figures').last().innerText();
     const tokens = Number(/\((?:[\d,]+) in, ([\d,]+) out\)/.exec(figures)?.[1]?.replace(/,/g, '') ?? Number.NaN);
     await wb.screenshot('20-bench-long-reply');
-    return { firstPaintMs: median(firstPaint), firstPaintRuns: firstPaint, longReplyTokens: tokens, longReplySeconds: seconds, longestFrameGapMs: await bodyNumber(frame, 'maxFrameGapMs') };
+    return {
+      firstPaintMs: median(firstPaint),
+      firstPaintRuns: firstPaint,
+      longReplyTokens: tokens,
+      longReplySeconds: seconds,
+      longestFrameGapMs: await bodyNumber(frame, 'maxFrameGapMs'),
+    };
   } catch (error) {
     await wb.screenshot('20-bench-failed');
     throw error;

@@ -9,9 +9,19 @@ import { syntheticModels } from './synthetic';
 
 /** A config-and-code file: mostly ordinary lines, a model id every 25 lines (some deprecated). */
 function syntheticFile(lines: number): string {
-  const ids = ['openai/gpt-4o-mini', 'anthropic/claude-2.1', 'gpt-4-turbo', 'openai/gpt-9-mini', 'claude-3-5-haiku-20241022'];
+  const ids = [
+    'openai/gpt-4o-mini',
+    'anthropic/claude-2.1',
+    'gpt-4-turbo',
+    'openai/gpt-9-mini',
+    'claude-3-5-haiku-20241022',
+  ];
   return Array.from({ length: lines }, (_, i) =>
-    i % 25 === 0 ? `    model: "${ids[(i / 25) % ids.length]}",  # step ${i}` : i % 3 === 0 ? `  const total_${i} = items.reduce((sum, item) => sum + item.price * item.count, 0);` : `    return await fetchWithRetry(url_${i}, { timeout: 30_000, retries: 3 });`,
+    i % 25 === 0
+      ? `    model: "${ids[(i / 25) % ids.length]}",  # step ${i}`
+      : i % 3 === 0
+        ? `  const total_${i} = items.reduce((sum, item) => sum + item.price * item.count, 0);`
+        : `    return await fetchWithRetry(url_${i}, { timeout: 30_000, retries: 3 });`,
   ).join('\n');
 }
 

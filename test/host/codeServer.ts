@@ -35,12 +35,21 @@ export interface Host {
 /** The host named by LLM_SPACES_HOST (default: the current VS Code). */
 export function hostFromEnv(): Host {
   if (process.env.LLM_SPACES_HOST === 'minimum') {
-    return { name: 'minimum', vscode: path.join(ROOT, 'test/host/vscode-1.104/node_modules/code-server/lib/vscode'), node: pinnedNode('MIN_HOST_NODE') };
+    return {
+      name: 'minimum',
+      vscode: path.join(ROOT, 'test/host/vscode-1.104/node_modules/code-server/lib/vscode'),
+      node: pinnedNode('MIN_HOST_NODE'),
+    };
   }
-  return { name: 'current', vscode: path.join(ROOT, 'node_modules/code-server/lib/vscode'), node: pinnedNode('PROJECT_NODE') };
+  return {
+    name: 'current',
+    vscode: path.join(ROOT, 'node_modules/code-server/lib/vscode'),
+    node: pinnedNode('PROJECT_NODE'),
+  };
 }
 
-export const vscodeVersion = (host: Host) => (JSON.parse(readFileSync(path.join(host.vscode, 'package.json'), 'utf8')) as { version: string }).version;
+export const vscodeVersion = (host: Host) =>
+  (JSON.parse(readFileSync(path.join(host.vscode, 'package.json'), 'utf8')) as { version: string }).version;
 
 export interface CodeServer {
   host: Host;
@@ -85,32 +94,70 @@ export interface StartOptions {
 }
 
 /** Where the extension's built-in service keeps its data on this server. */
-export const serviceDataDir = (server: CodeServer) => path.join(server.userDataDir, 'User', 'globalStorage', 'llm-spaces.llm-spaces', 'service');
+export const serviceDataDir = (server: CodeServer) =>
+  path.join(server.userDataDir, 'User', 'globalStorage', 'llm-spaces.llm-spaces', 'service');
 
 function serverArgs(host: Host, dirs: { userDataDir: string; serverDataDir: string; extensionsDir: string }): string[] {
-  return [path.join(host.vscode, 'out', 'server-main.js'), '--accept-server-license-terms', '--disable-telemetry',
-    '--user-data-dir', dirs.userDataDir, '--server-data-dir', dirs.serverDataDir, '--extensions-dir', dirs.extensionsDir];
+  return [
+    path.join(host.vscode, 'out', 'server-main.js'),
+    '--accept-server-license-terms',
+    '--disable-telemetry',
+    '--user-data-dir',
+    dirs.userDataDir,
+    '--server-data-dir',
+    dirs.serverDataDir,
+    '--extensions-dir',
+    dirs.extensionsDir,
+  ];
 }
 
 export async function startCodeServer(options: StartOptions = {}): Promise<CodeServer> {
   const host = options.host ?? hostFromEnv();
   const tmp = options.home ?? mkdtempSync(path.join(os.tmpdir(), 'llm-spaces-host-'));
-  const dirs = { userDataDir: path.join(tmp, 'user'), serverDataDir: path.join(tmp, 'server'), extensionsDir: path.join(tmp, 'extensions') };
+  const dirs = {
+    userDataDir: path.join(tmp, 'user'),
+    serverDataDir: path.join(tmp, 'server'),
+    extensionsDir: path.join(tmp, 'extensions'),
+  };
   const machineSettings = path.join(dirs.userDataDir, 'Machine', 'settings.json');
   mkdirSync(path.dirname(machineSettings), { recursive: true });
   mkdirSync(dirs.extensionsDir, { recursive: true });
   // Auto save off, as in desktop VS Code: the web's default saves a second after each change, and the
   // tests of saving, reverting and hot exit need to decide when a save happens.
-  if (!existsSync(machineSettings) || options.settings) writeFileSync(
-    machineSettings,
-    JSON.stringify({ 'telemetry.telemetryLevel': 'off', 'extensions.autoUpdate': false, 'extensions.autoCheckUpdates': false, 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'update.mode': 'none', 'security.workspace.trust.enabled': false, 'files.autoSave': 'off', ...options.settings }),
-  );
+  if (!existsSync(machineSettings) || options.settings)
+    writeFileSync(
+      machineSettings,
+      JSON.stringify({
+        'telemetry.telemetryLevel': 'off',
+        'extensions.autoUpdate': false,
+        'extensions.autoCheckUpdates': false,
+        'workbench.startupEditor': 'none',
+        'workbench.tips.enabled': false,
+        'update.mode': 'none',
+        'security.workspace.trust.enabled': false,
+        'files.autoSave': 'off',
+        ...options.settings,
+      }),
+    );
   if (options.driver === false) linkExtension(dirs.extensionsDir);
   const port = options.port ?? (await freePort());
   const child = spawn(
     host.node,
-    [...serverArgs(host, dirs), '--host', '127.0.0.1', '--port', String(port), '--without-connection-token', ...(options.driver === false ? [] : ['--enable-smoke-test-driver']), '--disable-workspace-trust'],
-    { env: { ...process.env, XDG_CONFIG_HOME: path.join(tmp, 'config'), XDG_DATA_HOME: path.join(tmp, 'data') }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+    [
+      ...serverArgs(host, dirs),
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--without-connection-token',
+      ...(options.driver === false ? [] : ['--enable-smoke-test-driver']),
+      '--disable-workspace-trust',
+    ],
+    {
+      env: { ...process.env, XDG_CONFIG_HOME: path.join(tmp, 'config'), XDG_DATA_HOME: path.join(tmp, 'data') },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   );
   let output = '';
   await new Promise<void>((resolve, reject) => {
@@ -151,7 +198,8 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
       const lock = readLock(serviceDataDir(server));
       if (lock && isAlive(lock.pid)) {
         process.kill(lock.pid, 'SIGTERM');
-        for (const deadline = Date.now() + 8000; isAlive(lock.pid) && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 100));
+        for (const deadline = Date.now() + 8000; isAlive(lock.pid) && Date.now() < deadline;)
+          await new Promise((resolve) => setTimeout(resolve, 100));
       }
       if (!options.keep) rmSync(tmp, { recursive: true, force: true });
     },
@@ -165,14 +213,25 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
  * driver loads it. A change to the build shows after Developer: Reload Window.
  */
 function linkExtension(extensionsDir: string): void {
-  const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+  const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    publisher: string;
+    name: string;
+    version: string;
+  };
   const id = `${manifest.publisher}.${manifest.name}`;
   const folder = `${id}-${manifest.version}`;
   const link = path.join(extensionsDir, folder);
   if (!existsSync(link)) symlinkSync(ROOT, link, 'dir');
   const listFile = path.join(extensionsDir, 'extensions.json');
-  const listed = existsSync(listFile) ? (JSON.parse(readFileSync(listFile, 'utf8')) as Array<{ identifier: { id: string } }>) : [];
-  const entry = { identifier: { id }, version: manifest.version, location: { $mid: 1, path: link, scheme: 'file' }, relativeLocation: folder };
+  const listed = existsSync(listFile)
+    ? (JSON.parse(readFileSync(listFile, 'utf8')) as Array<{ identifier: { id: string } }>)
+    : [];
+  const entry = {
+    identifier: { id },
+    version: manifest.version,
+    location: { $mid: 1, path: link, scheme: 'file' },
+    relativeLocation: folder,
+  };
   writeFileSync(listFile, JSON.stringify([...listed.filter((e) => e.identifier.id !== id), entry]));
 }
 
@@ -180,7 +239,16 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
 }
 

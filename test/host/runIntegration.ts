@@ -6,13 +6,23 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { format } from 'node:util';
-import { ROOT, launchBrowser, remoteUri, serviceDataDir, startCodeServer, vscodeVersion, workbenchUrl } from './codeServer';
+import {
+  ROOT,
+  launchBrowser,
+  remoteUri,
+  serviceDataDir,
+  startCodeServer,
+  vscodeVersion,
+  workbenchUrl,
+} from './codeServer';
 
 const WATCHDOG_MS = Number(process.env.HOST_TEST_TIMEOUT_MS ?? 10 * 60_000);
 
 async function main(): Promise<number> {
   const server = await startCodeServer();
-  console.log(`Extension-host suite in VS Code ${vscodeVersion(server.host)} (the ${server.host.name} host), Node ${execFileSync(server.host.node, ['--version']).toString().trim()}`);
+  console.log(
+    `Extension-host suite in VS Code ${vscodeVersion(server.host)} (the ${server.host.name} host), Node ${execFileSync(server.host.node, ['--version']).toString().trim()}`,
+  );
   const workspace = path.join(server.tmp, 'workspace');
   mkdirSync(workspace, { recursive: true });
   cpSync(path.join(ROOT, 'test/fixtures/workspace'), workspace, { recursive: true });
@@ -21,7 +31,15 @@ async function main(): Promise<number> {
   // extension's built-in service will use, before the extension starts it.
   const dataDir = serviceDataDir(server);
   mkdirSync(dataDir, { recursive: true });
-  execFileSync(server.host.node, [path.join(ROOT, 'dist/service.js'), 'org', 'limit', '--rate-limit', '100000', '--data', dataDir]);
+  execFileSync(server.host.node, [
+    path.join(ROOT, 'dist/service.js'),
+    'org',
+    'limit',
+    '--rate-limit',
+    '100000',
+    '--data',
+    dataDir,
+  ]);
   const browser = await launchBrowser();
   try {
     const page = await browser.newPage();
@@ -37,7 +55,10 @@ async function main(): Promise<number> {
     const url = workbenchUrl(server, workspace, [
       ['extensionDevelopmentPath', remoteUri(server, ROOT)],
       // LLM_SPACES_HOST_SUITE runs another entry in the host, e.g. the benchmarks' (bench/host/index.js).
-      ['extensionTestsPath', remoteUri(server, path.join(ROOT, 'out/test', process.env.LLM_SPACES_HOST_SUITE ?? 'integration/index.js'))],
+      [
+        'extensionTestsPath',
+        remoteUri(server, path.join(ROOT, 'out/test', process.env.LLM_SPACES_HOST_SUITE ?? 'integration/index.js')),
+      ],
       ['skipWelcome', 'true'],
     ]);
     await page.goto(url);

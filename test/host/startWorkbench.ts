@@ -9,7 +9,9 @@ import path from 'node:path';
 import { ROOT, serviceDataDir, startCodeServer, type CodeServer } from './codeServer';
 
 /** Where `npm start` keeps VS Code's profile, the sample workspace and the service's data. */
-export const START_HOME = process.env.LLM_SPACES_START_HOME ?? path.join(process.env.XDG_DATA_HOME ?? path.join(os.homedir(), '.local', 'share'), 'llm-spaces-dev');
+export const START_HOME =
+  process.env.LLM_SPACES_START_HOME ??
+  path.join(process.env.XDG_DATA_HOME ?? path.join(os.homedir(), '.local', 'share'), 'llm-spaces-dev');
 
 export interface StartedWorkbench {
   server: CodeServer;

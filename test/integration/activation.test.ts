@@ -12,10 +12,15 @@ import { extension, serviceClient, waitFor, EXTENSION_ID } from './support';
 describe('activation and views', () => {
   it('runs in a host at or above engines.vscode, with the stable chat provider API and node:sqlite', () => {
     const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
-    const floor = (JSON.parse(readFileSync(path.join(ext.extensionPath, 'package.json'), 'utf8')) as { engines: { vscode: string } }).engines.vscode.replace(/^\^/, '');
+    const floor = (
+      JSON.parse(readFileSync(path.join(ext.extensionPath, 'package.json'), 'utf8')) as { engines: { vscode: string } }
+    ).engines.vscode.replace(/^\^/, '');
     const [major, minor] = vscode.version.split('.').map(Number) as [number, number];
     const [floorMajor, floorMinor] = floor.split('.').map(Number) as [number, number];
-    assert.ok(major > floorMajor || (major === floorMajor && minor >= floorMinor), `VS Code ${vscode.version} is below ${floor}`);
+    assert.ok(
+      major > floorMajor || (major === floorMajor && minor >= floorMinor),
+      `VS Code ${vscode.version} is below ${floor}`,
+    );
     assert.equal(typeof vscode.lm.registerLanguageModelChatProvider, 'function');
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     assert.equal(typeof (require('node:sqlite') as typeof import('node:sqlite')).DatabaseSync, 'function');
@@ -24,10 +29,14 @@ describe('activation and views', () => {
   it('activates, starts the built-in service, and registers exactly the commands of package.json', async () => {
     const api = await extension();
     const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
-    const manifest = JSON.parse(readFileSync(path.join(ext.extensionPath, 'package.json'), 'utf8')) as { contributes: { commands: Array<{ command: string }> } };
+    const manifest = JSON.parse(readFileSync(path.join(ext.extensionPath, 'package.json'), 'utf8')) as {
+      contributes: { commands: Array<{ command: string }> };
+    };
     const declared = manifest.contributes.commands.map((c) => c.command).sort();
     // VS Code adds focus/open/… commands for each view; those are not ours to declare.
-    const registered = (await vscode.commands.getCommands(true)).filter((c) => c.startsWith('llmSpaces.') && !/^llmSpaces\.(spaces|prompts|models)\./.test(c)).sort();
+    const registered = (await vscode.commands.getCommands(true))
+      .filter((c) => c.startsWith('llmSpaces.') && !/^llmSpaces\.(spaces|prompts|models)\./.test(c))
+      .sort();
     assert.deepEqual(declared, Object.keys(COMMANDS).sort());
     assert.deepEqual(registered, declared);
     await api.connection.client();
@@ -41,7 +50,13 @@ describe('activation and views', () => {
     const onService = (await client.listSpaces()).items;
     const roots = await api.views.spaces.getChildren();
     const shown = roots.map((n) => (n.kind === 'space' ? n.space.id : '')).sort();
-    assert.deepEqual(shown, onService.filter((s) => !s.sandbox_of).map((s) => s.id).sort());
+    assert.deepEqual(
+      shown,
+      onService
+        .filter((s) => !s.sandbox_of)
+        .map((s) => s.id)
+        .sort(),
+    );
     const main = roots.find((n) => n.kind === 'space')!;
     const groups = await api.views.spaces.getChildren(main);
     const sandboxGroup = groups.find((g) => g.kind === 'group' && g.group === 'sandbox')!;
@@ -49,15 +64,26 @@ describe('activation and views', () => {
     assert.equal(sandbox?.kind, 'space');
     if (sandbox?.kind === 'space') assert.equal(sandbox.space.sandbox_of, main.kind === 'space' ? main.space.id : '');
     const weights = await api.views.spaces.getChildren(groups.find((g) => g.kind === 'group' && g.group === 'weights'));
-    assert.deepEqual(weights.map((w) => (w.kind === 'field' ? w.label : '')), ['Cost', 'Latency', 'Quality']);
+    assert.deepEqual(
+      weights.map((w) => (w.kind === 'field' ? w.label : '')),
+      ['Cost', 'Latency', 'Quality'],
+    );
     const models = await api.views.spaces.getChildren(groups.find((g) => g.kind === 'group' && g.group === 'models'));
     const spaceModels = await client.getSpaceModels(main.kind === 'space' ? main.space.id : '');
     const more = models.find((m) => m.kind === 'moreModels');
     const folded = more ? await api.views.spaces.getChildren(more) : [];
-    assert.deepEqual(models.filter((m) => m.kind === 'spaceModel').map((m) => m.kind === 'spaceModel' && m.setting.namespace), spaceModels.base_model_settings.filter((s) => s.active).map((s) => s.namespace).sort((a, b) => a.localeCompare(b)));
+    assert.deepEqual(
+      models.filter((m) => m.kind === 'spaceModel').map((m) => m.kind === 'spaceModel' && m.setting.namespace),
+      spaceModels.base_model_settings
+        .filter((s) => s.active)
+        .map((s) => s.namespace)
+        .sort((a, b) => a.localeCompare(b)),
+    );
     assert.equal(folded.length, spaceModels.base_model_settings.filter((s) => !s.active).length);
     assert.equal(api.views.spaces.getTreeItem(more!).label, `Show all models (${folded.length} more, not active)`);
-    const conversations = await api.views.spaces.getChildren(groups.find((g) => g.kind === 'group' && g.group === 'conversations'));
+    const conversations = await api.views.spaces.getChildren(
+      groups.find((g) => g.kind === 'group' && g.group === 'conversations'),
+    );
     assert.ok(conversations.some((c) => c.kind === 'conversation' && c.conversation.name === 'Welcome conversation'));
   });
 
@@ -67,7 +93,11 @@ describe('activation and views', () => {
     for (const show of ['public', 'org', 'all'] as const) {
       await api.views.prompts.setShow(show);
       const nodes = (await api.views.prompts.getChildren()) as PromptNode[];
-      assert.deepEqual(nodes.map((n) => n.prompt.id), (await client.listPrompts(show)).map((p) => p.id), show);
+      assert.deepEqual(
+        nodes.map((n) => n.prompt.id),
+        (await client.listPrompts(show)).map((p) => p.id),
+        show,
+      );
     }
     const nodes = (await api.views.prompts.getChildren()) as PromptNode[];
     const declined = nodes.find((n) => n.prompt.decline_reason)!;
@@ -91,18 +121,35 @@ describe('activation and views', () => {
     assert.equal(groups[0]!.kind, 'testOnly');
     const hint = api.views.models.getTreeItem(groups[0]!);
     assert.equal(hint.command?.command, 'llmSpaces.refreshLocalModels');
-    assert.match((hint.tooltip as vscode.MarkdownString).value, /Start a local model server .*connect to the hosted service/);
+    assert.match(
+      (hint.tooltip as vscode.MarkdownString).value,
+      /Start a local model server .*connect to the hosted service/,
+    );
     const gpt = all.find((m) => m.namespace === 'openai/gpt-4o-mini')!;
-    assert.match(String(api.views.models.getTreeItem({ kind: 'model', model: gpt }).description), /^cannot answer here · \$0\.15/);
+    assert.match(
+      String(api.views.models.getTreeItem({ kind: 'model', model: gpt }).description),
+      /^cannot answer here · \$0\.15/,
+    );
     api.catalogue.setFilter({ capabilities: ['vision'], text: 'gpt' });
-    const filtered = (await api.views.models.getChildren()).flatMap((g) => (g.kind === 'provider' ? g.group.models : []));
+    const filtered = (await api.views.models.getChildren()).flatMap((g) =>
+      g.kind === 'provider' ? g.group.models : [],
+    );
     assert.ok(filtered.length > 0 && filtered.every((m) => m.supports_vision && m.namespace.includes('gpt')));
     api.catalogue.setFilter({ text: '', capabilities: [], sort: 'price' });
-    const openai = (await api.views.models.getChildren()).find((g) => g.kind === 'provider' && g.group.provider === 'openai');
-    const prices = openai!.kind === 'provider' ? openai!.group.models.map((m) => m.prompt_token_cost + m.completion_token_cost) : [];
-    assert.deepEqual(prices, [...prices].sort((a, b) => a - b));
+    const openai = (await api.views.models.getChildren()).find(
+      (g) => g.kind === 'provider' && g.group.provider === 'openai',
+    );
+    const prices =
+      openai!.kind === 'provider' ? openai!.group.models.map((m) => m.prompt_token_cost + m.completion_token_cost) : [];
+    assert.deepEqual(
+      prices,
+      [...prices].sort((a, b) => a - b),
+    );
     const retired = all.find((m) => m.deprecated_on && m.deprecated_on < '2026-01-01')!;
-    const item = api.views.models.resolveTreeItem(api.views.models.getTreeItem({ kind: 'model', model: retired }), { kind: 'model', model: retired });
+    const item = api.views.models.resolveTreeItem(api.views.models.getTreeItem({ kind: 'model', model: retired }), {
+      kind: 'model',
+      model: retired,
+    });
     assert.equal(item.contextValue, 'model.retired');
     assert.match((item.tooltip as vscode.MarkdownString).value, /no longer served/);
     api.catalogue.setFilter({ sort: 'name' });
@@ -113,9 +160,15 @@ describe('activation and views', () => {
     api.catalogue.setFilter({ text: '', capabilities: [], sort: 'price' });
     await vscode.commands.executeCommand('llmSpaces.showModelsAsList');
     const nodes = (await api.views.models.getChildren()).filter((n) => n.kind === 'model');
-    const prices = nodes.map((n) => (n.kind === 'model' ? n.model.prompt_token_cost + n.model.completion_token_cost : -1));
+    const prices = nodes.map((n) =>
+      n.kind === 'model' ? n.model.prompt_token_cost + n.model.completion_token_cost : -1,
+    );
     assert.ok(nodes.length > 20, 'every model, not a group per provider');
-    assert.deepEqual(prices, [...prices].sort((a, b) => a - b), 'cheapest first across providers');
+    assert.deepEqual(
+      prices,
+      [...prices].sort((a, b) => a - b),
+      'cheapest first across providers',
+    );
     const first = api.views.models.getTreeItem(nodes[0]!);
     assert.ok(String(first.label).includes('/'), 'in one list a model shows its provider');
     // What a reload reads: the filter as saved in the extension's global state.
@@ -138,7 +191,10 @@ describe('activation and views', () => {
     panel.dispose();
     await vscode.commands.executeCommand('llmSpaces.groupModelsByProvider');
     api.catalogue.setFilter({ sort: 'name' });
-    assert.equal((await api.views.models.getChildren()).some((n) => n.kind === 'model'), false);
+    assert.equal(
+      (await api.views.models.getChildren()).some((n) => n.kind === 'model'),
+      false,
+    );
   });
 
   it("shows a Space's model with the same hover card as the Models view", async () => {

@@ -8,7 +8,9 @@ import { extension, serviceClient, waitFor } from './support';
 const VENDOR = 'llm-spaces';
 const config = () => vscode.workspace.getConfiguration('llmSpaces');
 
-async function replyOf(response: vscode.LanguageModelChatResponse): Promise<{ text: string; calls: vscode.LanguageModelToolCallPart[] }> {
+async function replyOf(
+  response: vscode.LanguageModelChatResponse,
+): Promise<{ text: string; calls: vscode.LanguageModelToolCallPart[] }> {
   let text = '';
   const calls: vscode.LanguageModelToolCallPart[] = [];
   for await (const part of response.stream) {
@@ -27,8 +29,16 @@ describe("Spaces in VS Code's chat", function () {
     const api = await extension();
     const client = await serviceClient(api);
     spaceId = (await client.listSpaces({ search: 'My first Space' })).items.find((s) => !s.sandbox_of)!.id;
-    await config().update('chat.pinnedModels', [{ space: spaceId, model: 'test/echo' }], vscode.ConfigurationTarget.Global);
-    echo = await waitFor(async () => (await vscode.lm.selectChatModels({ vendor: VENDOR })).find((m) => m.id === `space:${spaceId}|model:test/echo`), 'the pinned test/echo model');
+    await config().update(
+      'chat.pinnedModels',
+      [{ space: spaceId, model: 'test/echo' }],
+      vscode.ConfigurationTarget.Global,
+    );
+    echo = await waitFor(
+      async () =>
+        (await vscode.lm.selectChatModels({ vendor: VENDOR })).find((m) => m.id === `space:${spaceId}|model:test/echo`),
+      'the pinned test/echo model',
+    );
   });
   after(async () => {
     await config().update('chat.pinnedModels', undefined, vscode.ConfigurationTarget.Global);
@@ -50,14 +60,28 @@ describe("Spaces in VS Code's chat", function () {
   it('streams a reply that says which model answered and what it cost, and moves the spend on', async () => {
     const api = await extension();
     const before = (await api.organization.refresh())!.total_tokens_cost;
-    const response = await echo.sendRequest([vscode.LanguageModelChatMessage.User('Hello from the chat API')], {}, new vscode.CancellationTokenSource().token);
+    const response = await echo.sendRequest(
+      [vscode.LanguageModelChatMessage.User('Hello from the chat API')],
+      {},
+      new vscode.CancellationTokenSource().token,
+    );
     const { text } = await replyOf(response);
-    assert.match(text, /^Hello from the chat API\n\n_— Sent to test\/echo, the model asked for · \$[0-9.]+ · \d+ tokens_$/, 'the routing receipt of the built-in service, in one line');
+    assert.match(
+      text,
+      /^Hello from the chat API\n\n_— Sent to test\/echo, the model asked for · \$[0-9.]+ · \d+ tokens_$/,
+      'the routing receipt of the built-in service, in one line',
+    );
     assert.ok(api.organization.organization!.total_tokens_cost > before, 'the status bar spend moved with the reply');
   });
 
   it('round-trips a tool call: the model asks, the result goes back, the model answers from it', async () => {
-    const tools: vscode.LanguageModelChatTool[] = [{ name: 'get_weather', description: 'The weather in a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } }];
+    const tools: vscode.LanguageModelChatTool[] = [
+      {
+        name: 'get_weather',
+        description: 'The weather in a city',
+        inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
+      },
+    ];
     const ask = vscode.LanguageModelChatMessage.User('call get_weather {"city": "Paris"}');
     const first = await replyOf(await echo.sendRequest([ask], { tools }, new vscode.CancellationTokenSource().token));
     assert.equal(first.calls.length, 1);
@@ -66,9 +90,15 @@ describe("Spaces in VS Code's chat", function () {
     const messages = [
       ask,
       vscode.LanguageModelChatMessage.Assistant([first.calls[0]!]),
-      vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(first.calls[0]!.callId, [new vscode.LanguageModelTextPart('Sunny, 21 °C')])]),
+      vscode.LanguageModelChatMessage.User([
+        new vscode.LanguageModelToolResultPart(first.calls[0]!.callId, [
+          new vscode.LanguageModelTextPart('Sunny, 21 °C'),
+        ]),
+      ]),
     ];
-    const second = await replyOf(await echo.sendRequest(messages, { tools }, new vscode.CancellationTokenSource().token));
+    const second = await replyOf(
+      await echo.sendRequest(messages, { tools }, new vscode.CancellationTokenSource().token),
+    );
     assert.match(second.text, /^Sunny, 21 °C\n\n_— Sent to test\/echo/);
     assert.equal(second.calls.length, 0);
   });
@@ -94,39 +124,80 @@ describe("Spaces in VS Code's chat", function () {
     } catch {
       // A cancelled stream may end with an error; what matters is what the service did.
     }
-    assert.ok(received.length < prompt.length, `stopped before the end (${received.length} of ${prompt.length} characters)`);
+    assert.ok(
+      received.length < prompt.length,
+      `stopped before the end (${received.length} of ${prompt.length} characters)`,
+    );
     assert.ok(!received.includes('\n\n_— '), 'no receipt line: the reply did not finish');
     // The service logs the stopped request as failed and counts it, and bills no completion.
-    await waitFor(async () => (await client.getOrganization()).num_requests === before.num_requests + 1, 'the stopped request to be counted');
+    await waitFor(
+      async () => (await client.getOrganization()).num_requests === before.num_requests + 1,
+      'the stopped request to be counted',
+    );
     assert.equal((await client.getOrganization()).total_tokens_cost, before.total_tokens_cost);
   });
 
-  it("counts tokens as the service bills them, not characters ÷ 4", async () => {
+  it('counts tokens as the service bills them, not characters ÷ 4', async () => {
     const api = await extension();
     const client = await serviceClient(api);
     const text = 'Tokenizers split naïve text — like "internationalization" — into surprising pieces: 12345 🙂';
     const counted = await echo.countTokens(text);
     const before = (await client.getOrganization()).prompt_tokens;
-    await replyOf(await echo.sendRequest([vscode.LanguageModelChatMessage.User(text)], {}, new vscode.CancellationTokenSource().token));
+    await replyOf(
+      await echo.sendRequest(
+        [vscode.LanguageModelChatMessage.User(text)],
+        {},
+        new vscode.CancellationTokenSource().token,
+      ),
+    );
     const billed = (await client.getOrganization()).prompt_tokens - before;
     assert.equal(counted, billed);
     assert.notEqual(counted, Math.ceil(text.length / 4));
   });
 
   it('answers each agent tool through vscode.lm.invokeTool', async () => {
-    const names = vscode.lm.tools.filter((tool) => tool.name.startsWith('llmSpaces_')).map((tool) => tool.name).sort();
-    assert.deepEqual(names, ['llmSpaces_checkBudget', 'llmSpaces_estimateCost', 'llmSpaces_explainRoute', 'llmSpaces_findModels', 'llmSpaces_useSpace']);
+    const names = vscode.lm.tools
+      .filter((tool) => tool.name.startsWith('llmSpaces_'))
+      .map((tool) => tool.name)
+      .sort();
+    assert.deepEqual(names, [
+      'llmSpaces_checkBudget',
+      'llmSpaces_estimateCost',
+      'llmSpaces_explainRoute',
+      'llmSpaces_findModels',
+      'llmSpaces_useSpace',
+    ]);
     const invoke = async (name: string, input: object) => {
-      const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+      const result = await vscode.lm.invokeTool(
+        name,
+        { input, toolInvocationToken: undefined },
+        new vscode.CancellationTokenSource().token,
+      );
       return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
     };
-    assert.match(await invoke('llmSpaces_estimateCost', { space: 'My first Space', prompt: 'Explain this code.' }), /minimum \$[0-9.e-]+ \(.+\), expected/);
-    assert.match(await invoke('llmSpaces_explainRoute', { space: 'My first Space', prompt: 'Explain this code.' }), /It would pick \S+: the best score/);
+    assert.match(
+      await invoke('llmSpaces_estimateCost', { space: 'My first Space', prompt: 'Explain this code.' }),
+      /minimum \$[0-9.e-]+ \(.+\), expected/,
+    );
+    assert.match(
+      await invoke('llmSpaces_explainRoute', { space: 'My first Space', prompt: 'Explain this code.' }),
+      /It would pick \S+: the best score/,
+    );
     assert.match(await invoke('llmSpaces_findModels', { capabilities: ['vision'], limit: 2 }), /cheapest first/);
     assert.match(await invoke('llmSpaces_checkBudget', {}), /has spent \$[0-9.]+ this billing cycle/);
-    assert.match(await invoke('llmSpaces_estimateCost', { space: 'Nowhere', prompt: 'x' }), /There is no Space "Nowhere"/, 'a wrong input is told to the model');
-    assert.match(await invoke('llmSpaces_useSpace', { space: 'My first Space' }), /now routes through "My first Space"/);
-    const current = await waitFor(async () => (await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'current' }))[0], 'the Current Space model');
+    assert.match(
+      await invoke('llmSpaces_estimateCost', { space: 'Nowhere', prompt: 'x' }),
+      /There is no Space "Nowhere"/,
+      'a wrong input is told to the model',
+    );
+    assert.match(
+      await invoke('llmSpaces_useSpace', { space: 'My first Space' }),
+      /now routes through "My first Space"/,
+    );
+    const current = await waitFor(
+      async () => (await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'current' }))[0],
+      'the Current Space model',
+    );
     assert.equal(current.name, 'Current Space (My first Space)');
   });
 });

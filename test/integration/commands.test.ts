@@ -15,11 +15,20 @@ describe('commands', () => {
   it('creates a prompt from the selection, and deletes it', async () => {
     const api = await extension();
     const client = await serviceClient(api);
-    const doc = await vscode.workspace.openTextDocument({ content: 'function add(a, b) { return a + b; }', language: 'javascript' });
+    const doc = await vscode.workspace.openTextDocument({
+      content: 'function add(a, b) { return a + b; }',
+      language: 'javascript',
+    });
     const editor = await vscode.window.showTextDocument(doc);
     editor.selection = new vscode.Selection(0, 0, 0, 12);
-    await vscode.commands.executeCommand('llmSpaces.createPromptFromSelection', { title: 'From selection', description: 'made by a test' });
-    const created = await waitFor(async () => (await client.listPrompts('org')).find((p) => p.title === 'From selection'), 'the new prompt');
+    await vscode.commands.executeCommand('llmSpaces.createPromptFromSelection', {
+      title: 'From selection',
+      description: 'made by a test',
+    });
+    const created = await waitFor(
+      async () => (await client.listPrompts('org')).find((p) => p.title === 'From selection'),
+      'the new prompt',
+    );
     assert.equal(created.prompt, 'function add');
     const node = { prompt: created, own: true };
     await vscode.commands.executeCommand('llmSpaces.deletePrompt', node, true);
@@ -30,7 +39,9 @@ describe('commands', () => {
     const api = await extension();
     const client = await serviceClient(api);
     const before = (await client.listPrompts('org')).length;
-    const reports = await reportsDuring(api, () => vscode.commands.executeCommand('llmSpaces.createPrompt', { title: 'x'.repeat(61), description: 'd' }));
+    const reports = await reportsDuring(api, () =>
+      vscode.commands.executeCommand('llmSpaces.createPrompt', { title: 'x'.repeat(61), description: 'd' }),
+    );
     assert.match(reports[0]!.message, /1 to 60 characters/);
     assert.equal((await client.listPrompts('org')).length, before);
   });
@@ -40,24 +51,38 @@ describe('commands', () => {
     const client = await serviceClient(api);
     const modelsGroup = groups.find((g) => g.kind === 'group' && g.group === 'models')!;
     const listed = await api.views.spaces.getChildren(modelsGroup);
-    assert.ok(listed.every((m) => m.kind !== 'spaceModel' || m.setting.active), 'the active models first');
+    assert.ok(
+      listed.every((m) => m.kind !== 'spaceModel' || m.setting.active),
+      'the active models first',
+    );
     const more = listed.find((m) => m.kind === 'moreModels')!;
     assert.equal(listed.at(-1), more, 'the rest behind one node at the end');
-    const off = (await api.views.spaces.getChildren(more)).find((m) => m.kind === 'spaceModel' && !m.setting.active && !m.setting.globally_disabled)!;
+    const off = (await api.views.spaces.getChildren(more)).find(
+      (m) => m.kind === 'spaceModel' && !m.setting.active && !m.setting.globally_disabled,
+    )!;
     await vscode.commands.executeCommand('llmSpaces.toggleModel', off);
-    const setting = (await client.getSpaceModels(node.space.id)).base_model_settings.find((s) => off.kind === 'spaceModel' && s.id === off.setting.id)!;
+    const setting = (await client.getSpaceModels(node.space.id)).base_model_settings.find(
+      (s) => off.kind === 'spaceModel' && s.id === off.setting.id,
+    )!;
     assert.equal(setting.active, true);
     const refreshedGroups = await api.views.spaces.getChildren(node);
-    const on = (await api.views.spaces.getChildren(refreshedGroups.find((g) => g.kind === 'group' && g.group === 'models'))).find((m) => m.kind === 'spaceModel' && m.setting.id === setting.id)!;
+    const on = (
+      await api.views.spaces.getChildren(refreshedGroups.find((g) => g.kind === 'group' && g.group === 'models'))
+    ).find((m) => m.kind === 'spaceModel' && m.setting.id === setting.id)!;
     assert.equal(api.views.spaces.getTreeItem(on).contextValue, 'spaceModel.active');
     await vscode.commands.executeCommand('llmSpaces.toggleModel', on);
-    assert.equal((await client.getSpaceModels(node.space.id)).base_model_settings.find((s) => s.id === setting.id)!.active, false);
+    assert.equal(
+      (await client.getSpaceModels(node.space.id)).base_model_settings.find((s) => s.id === setting.id)!.active,
+      false,
+    );
   });
 
   it('renames a conversation and changes its assistant', async () => {
     const { api, node, groups } = await firstSpace();
     const client = await serviceClient(api);
-    const conversation = (await api.views.spaces.getChildren(groups.find((g) => g.kind === 'group' && g.group === 'conversations'))).find((c) => c.kind === 'conversation')!;
+    const conversation = (
+      await api.views.spaces.getChildren(groups.find((g) => g.kind === 'group' && g.group === 'conversations'))
+    ).find((c) => c.kind === 'conversation')!;
     await vscode.commands.executeCommand('llmSpaces.renameConversation', conversation, 'Renamed in VS Code');
     const id = conversation.kind === 'conversation' ? conversation.conversation.id : '';
     assert.equal((await client.getConversation(node.space.id, id)).name, 'Renamed in VS Code');
@@ -69,10 +94,18 @@ describe('commands', () => {
 
   it('opens an assistant version as a readable document', async () => {
     const { api, groups } = await firstSpace();
-    const assistants = await api.views.spaces.getChildren(groups.find((g) => g.kind === 'group' && g.group === 'assistants'));
+    const assistants = await api.views.spaces.getChildren(
+      groups.find((g) => g.kind === 'group' && g.group === 'assistants'),
+    );
     const [version] = await api.views.spaces.getChildren(assistants[0]);
     await vscode.commands.executeCommand('llmSpaces.openAssistantVersion', version);
-    const editor = await waitFor(() => (vscode.window.activeTextEditor?.document.uri.scheme === 'llm-assistant' ? vscode.window.activeTextEditor : undefined), 'the assistant document');
+    const editor = await waitFor(
+      () =>
+        vscode.window.activeTextEditor?.document.uri.scheme === 'llm-assistant'
+          ? vscode.window.activeTextEditor
+          : undefined,
+      'the assistant document',
+    );
     const text = editor.document.getText();
     assert.match(text, /## Instructions/);
     assert.match(text, /Point out bugs first/);
@@ -85,7 +118,9 @@ describe('commands', () => {
   it('sets and clears the observability integrations', async () => {
     const api = await extension();
     const client = await serviceClient(api);
-    await vscode.commands.executeCommand('llmSpaces.editIntegrations', { metrics: { id: 'grafana-1', token: 'secret-token-1234', endpoint: 'https://metrics.example' } });
+    await vscode.commands.executeCommand('llmSpaces.editIntegrations', {
+      metrics: { id: 'grafana-1', token: 'secret-token-1234', endpoint: 'https://metrics.example' },
+    });
     const set = await client.getOrganization();
     assert.equal(set.metrics_id, 'grafana-1');
     await vscode.commands.executeCommand('llmSpaces.editIntegrations', { metrics: null });

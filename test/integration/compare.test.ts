@@ -11,12 +11,14 @@ import { callWebview, extension, serviceClient } from './support';
 /** The streamed text of each call among these events, by call id. */
 function textByCall(events: unknown[]): Map<number, string> {
   const texts = new Map<number, string>();
-  for (const e of events as Array<{ type: string; callId: number; content: string }>) if (e.type === 'delta') texts.set(e.callId, (texts.get(e.callId) ?? '') + e.content);
+  for (const e of events as Array<{ type: string; callId: number; content: string }>)
+    if (e.type === 'delta') texts.set(e.callId, (texts.get(e.callId) ?? '') + e.content);
   return texts;
 }
 
 /** The events seen by the call that ended last: every event posted while any of them ran. */
-const lastEvents = (calls: Array<{ events: unknown[] }>) => calls.map((c) => c.events).reduce((a, b) => (b.length > a.length ? b : a));
+const lastEvents = (calls: Array<{ events: unknown[] }>) =>
+  calls.map((c) => c.events).reduce((a, b) => (b.length > a.length ? b : a));
 
 describe('compare models', () => {
   let panel: ComparePanel;
@@ -34,7 +36,13 @@ describe('compare models', () => {
   after(() => panel?.dispose());
 
   const propose = async (model: string, action: string, extra: { position?: number; toward?: string } = {}) => {
-    const asked = await callWebview<Proposal>(panel.channel, 'propose', { appId, model, action, position: extra.position ?? null, toward: extra.toward ?? null });
+    const asked = await callWebview<Proposal>(panel.channel, 'propose', {
+      appId,
+      model,
+      action,
+      position: extra.position ?? null,
+      toward: extra.toward ?? null,
+    });
     assert.ok(asked.ok, asked.error?.message);
     return asked.result;
   };
@@ -49,7 +57,10 @@ describe('compare models', () => {
     assert.deepEqual(context.result.start, { appId, prompt: '', models: [] });
     const space = await callWebview<CompareSpace>(panel.channel, 'space', { appId });
     assert.equal(space.result.name, 'Compare test');
-    assert.ok(space.result.active.includes('test/echo') && space.result.active.includes('test/lorem'), space.result.active.join());
+    assert.ok(
+      space.result.active.includes('test/echo') && space.result.active.includes('test/lorem'),
+      space.result.active.join(),
+    );
     assert.ok(space.result.canEdit);
   });
 
@@ -57,14 +68,20 @@ describe('compare models', () => {
     const prompt = 'Compare this prompt, please.';
     const client = await serviceClient(await extension());
     const before = (await client.getOrganization()).num_requests;
-    const [echo, lorem] = await Promise.all(['test/echo', 'test/lorem'].map((model) => callWebview<ReplyInfo>(panel.channel, 'run', { body: { app_id: appId, prompt, model } })));
+    const [echo, lorem] = await Promise.all(
+      ['test/echo', 'test/lorem'].map((model) =>
+        callWebview<ReplyInfo>(panel.channel, 'run', { body: { app_id: appId, prompt, model } }),
+      ),
+    );
     for (const [run, model] of [
       [echo!, 'test/echo'],
       [lorem!, 'test/lorem'],
     ] as const) {
       assert.ok(run.ok, run.error?.message);
       assert.equal(run.result.namespace, model);
-      assert.ok(run.result.usage.completion_tokens > 0 && run.result.costs.total_tokens > 0 && run.result.latencySeconds >= 0);
+      assert.ok(
+        run.result.usage.completion_tokens > 0 && run.result.costs.total_tokens > 0 && run.result.latencySeconds >= 0,
+      );
     }
     assert.equal(echo!.result.content, prompt);
     assert.notEqual(lorem!.result.content, prompt);
@@ -80,13 +97,25 @@ describe('compare models', () => {
     const prompt = 'word '.repeat(400);
     let stopped = false;
     const [cut, whole] = await Promise.all([
-      callWebview<ReplyInfo>(panel.channel, 'run', { body: { app_id: appId, prompt, model: 'test/echo' } }, (posted) => {
-        if (!stopped && posted.type === 'event' && (posted.event as { type: string }).type === 'delta') {
-          stopped = true;
-          void panel.channel.receive({ type: 'call', id: 999_998, method: 'stop', params: { callId: (posted.event as { callId: number }).callId } });
-        }
+      callWebview<ReplyInfo>(
+        panel.channel,
+        'run',
+        { body: { app_id: appId, prompt, model: 'test/echo' } },
+        (posted) => {
+          if (!stopped && posted.type === 'event' && (posted.event as { type: string }).type === 'delta') {
+            stopped = true;
+            void panel.channel.receive({
+              type: 'call',
+              id: 999_998,
+              method: 'stop',
+              params: { callId: (posted.event as { callId: number }).callId },
+            });
+          }
+        },
+      ),
+      callWebview<ReplyInfo>(panel.channel, 'run', {
+        body: { app_id: appId, prompt: 'Go on to the end.', model: 'test/lorem' },
       }),
-      callWebview<ReplyInfo>(panel.channel, 'run', { body: { app_id: appId, prompt: 'Go on to the end.', model: 'test/lorem' } }),
     ]);
     assert.equal(cut!.ok, false);
     assert.equal(cut!.error?.cancelled, true);
@@ -98,16 +127,27 @@ describe('compare models', () => {
     const api = await extension();
     const org = (await api.organization.refresh())!;
     const zero = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
-    api.organization.recordReply({ usage: zero, costs: { ...zero, total_tokens: org.spending_limit_soft! - 1e-9 - org.total_tokens_cost }, savings: zero });
+    api.organization.recordReply({
+      usage: zero,
+      costs: { ...zero, total_tokens: org.spending_limit_soft! - 1e-9 - org.total_tokens_cost },
+      savings: zero,
+    });
     try {
       const asked: string[] = [];
       panel.guard.ask = async (message) => (asked.push(message), false);
-      const bodies = ['test/echo', 'test/lorem', 'test/echo'].map((model) => ({ app_id: appId, prompt: 'Within the budget, all three?', model }));
+      const bodies = ['test/echo', 'test/lorem', 'test/echo'].map((model) => ({
+        app_id: appId,
+        prompt: 'Within the budget, all three?',
+        model,
+      }));
       const refused = await callWebview(panel.channel, 'guard', { bodies });
       assert.equal(refused.ok, false);
       assert.match(refused.error!.message, /^Not sent: it would pass the soft spending limit\.$/);
       assert.equal(asked.length, 1, 'asked once, not once per column');
-      assert.match(asked[0]!, /^Sending these 3 requests \(about \$[\d.]+ together\) would pass the organization's soft spending limit of \$20\.00/);
+      assert.match(
+        asked[0]!,
+        /^Sending these 3 requests \(about \$[\d.]+ together\) would pass the organization's soft spending limit of \$20\.00/,
+      );
       panel.guard.ask = async () => true;
       assert.equal((await callWebview(panel.channel, 'guard', { bodies })).ok, true);
     } finally {
@@ -128,7 +168,13 @@ describe('compare models', () => {
     const lorem = (await client.listModels()).find((m) => m.namespace === 'test/lorem')!;
     assert.equal((await client.getSpace(appId)).main.app.benchmark_model_id, lorem.id);
     assert.equal(saved.space.benchmark, 'test/lorem');
-    const again = await callWebview(panel.channel, 'propose', { appId, model: 'test/lorem', action: 'benchmark', position: null, toward: null });
+    const again = await callWebview(panel.channel, 'propose', {
+      appId,
+      model: 'test/lorem',
+      action: 'benchmark',
+      position: null,
+      toward: null,
+    });
     assert.match(again.error!.message, /already the benchmark model/);
   });
 
@@ -149,10 +195,17 @@ describe('compare models', () => {
     const client = await serviceClient(await extension());
     await client.updateSpace({ id: appId, weights: { cost: 1, latency: 1, quality: 1 } });
     const proposal = await propose('test/echo', 'weights', { toward: 'cost' });
-    assert.deepEqual(proposal.rows[0], { label: 'Routing weights', before: 'cost 1 · latency 1 · quality 1', after: 'cost 2 · latency 0.5 · quality 0.5' });
+    assert.deepEqual(proposal.rows[0], {
+      label: 'Routing weights',
+      before: 'cost 1 · latency 1 · quality 1',
+      after: 'cost 2 · latency 0.5 · quality 0.5',
+    });
     await promote(proposal);
     const weights = (await client.getSpace(appId)).main.app.weights!;
-    assert.deepEqual({ cost: weights.cost, latency: weights.latency, quality: weights.quality }, { cost: 2, latency: 0.5, quality: 0.5 });
+    assert.deepEqual(
+      { cost: weights.cost, latency: weights.latency, quality: weights.quality },
+      { cost: 2, latency: 0.5, quality: 0.5 },
+    );
   });
 
   it('makes a model the only active one, turning the others off', async () => {
@@ -162,7 +215,10 @@ describe('compare models', () => {
     assert.match(proposal.note!, /Turned off: .*test\/lorem/);
     await promote(proposal);
     const settings = (await client.getSpace(appId)).main.base_model_settings;
-    assert.deepEqual(settings.filter((s) => s.active).map((s) => s.namespace), ['test/echo']);
+    assert.deepEqual(
+      settings.filter((s) => s.active).map((s) => s.namespace),
+      ['test/echo'],
+    );
   });
 
   it('refuses to save a diff the Space has moved on from, and saves nothing', async () => {
@@ -175,12 +231,20 @@ describe('compare models', () => {
     assert.equal(saved.ok, false);
     assert.match(saved.error!.message, /changed elsewhere since these changes were shown/);
     const lorem = (await client.listModels()).find((m) => m.namespace === 'test/lorem')!;
-    assert.equal((await client.getSpace(appId)).main.app.benchmark_model_id, lorem.id, 'the benchmark is still the one saved before');
+    assert.equal(
+      (await client.getSpace(appId)).main.app.benchmark_model_id,
+      lorem.id,
+      'the benchmark is still the one saved before',
+    );
   });
 
   it('writes the comparison as a markdown report in the workspace', async () => {
     const prompt = 'Report on this.';
-    const runs = await Promise.all(['test/echo', 'test/lorem'].map((model) => callWebview<ReplyInfo>(panel.channel, 'run', { body: { app_id: appId, prompt, model } })));
+    const runs = await Promise.all(
+      ['test/echo', 'test/lorem'].map((model) =>
+        callWebview<ReplyInfo>(panel.channel, 'run', { body: { app_id: appId, prompt, model } }),
+      ),
+    );
     // The ids the runs had (the page sends them back for the report), found by their streamed text.
     const byCall = textByCall(lastEvents(runs));
     const ids = runs.map((run) => [...byCall].find(([, text]) => text === run.result.content)![0]);

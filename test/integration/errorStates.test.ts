@@ -18,7 +18,10 @@ describe('error states', () => {
     await fault?.close();
     fault = undefined;
     const api = await extension();
-    await waitFor(async () => (await api.connection.client()) && api.connection.mode === 'local', 'back on the built-in service');
+    await waitFor(
+      async () => (await api.connection.client()) && api.connection.mode === 'local',
+      'back on the built-in service',
+    );
   });
 
   it('restarts the built-in service when it dies, and the views say so meanwhile', async () => {
@@ -51,8 +54,16 @@ describe('error states', () => {
     await vscode.commands.executeCommand('llmSpaces.signIn', token);
     await waitFor(() => api.connection.mode === 'remote', 'remote mode');
     assert.ok((await api.views.prompts.getChildren()).length > 0, 'works while the token is accepted');
-    fault.script.push({ match: 'POST /v1/prompts', kind: 'status', status: 401, body: { detail: 'Invalid token' }, headers: { 'www-authenticate': 'Bearer' } });
-    const reports = await reportsDuring(api, () => vscode.commands.executeCommand('llmSpaces.createPrompt', { title: 'x', description: 'y' }));
+    fault.script.push({
+      match: 'POST /v1/prompts',
+      kind: 'status',
+      status: 401,
+      body: { detail: 'Invalid token' },
+      headers: { 'www-authenticate': 'Bearer' },
+    });
+    const reports = await reportsDuring(api, () =>
+      vscode.commands.executeCommand('llmSpaces.createPrompt', { title: 'x', description: 'y' }),
+    );
     assert.equal(api.connection.state.kind, 'signed-out');
     assert.ok(reports[0]!.actions.includes('Sign In'), JSON.stringify(reports));
     assert.ok(!JSON.stringify(reports).includes(token), 'the token is never in a message');
@@ -67,13 +78,19 @@ describe('error states', () => {
     const api = await extension();
     await api.connection.client();
     const localToken = await api.connection.remoteToken();
-    assert.deepEqual(await messagesDuring(() => vscode.commands.executeCommand('llmSpaces.signOut')), ['The built-in service needs no sign-in, so there is nothing to sign out of.']);
+    assert.deepEqual(await messagesDuring(() => vscode.commands.executeCommand('llmSpaces.signOut')), [
+      'The built-in service needs no sign-in, so there is nothing to sign out of.',
+    ]);
     assert.ok((await api.connection.remoteToken()) === localToken, 'the built-in service keeps its token');
     fault = await startFaultServer(api.connection.url!);
     await config().update('serviceUrl', fault.url, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('llmSpaces.signIn', localToken);
-    assert.deepEqual(await messagesDuring(() => vscode.commands.executeCommand('llmSpaces.signOut')), [`Signed out of ${fault.url}.`]);
-    assert.deepEqual(await messagesDuring(() => vscode.commands.executeCommand('llmSpaces.signOut')), [`You were not signed in to ${fault.url}.`]);
+    assert.deepEqual(await messagesDuring(() => vscode.commands.executeCommand('llmSpaces.signOut')), [
+      `Signed out of ${fault.url}.`,
+    ]);
+    assert.deepEqual(await messagesDuring(() => vscode.commands.executeCommand('llmSpaces.signOut')), [
+      `You were not signed in to ${fault.url}.`,
+    ]);
   });
 
   it('a 429 says when to retry, and a vanished remote service offers Retry', async () => {
@@ -83,13 +100,23 @@ describe('error states', () => {
     fault = await startFaultServer(api.connection.url!);
     await config().update('serviceUrl', fault.url, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('llmSpaces.signIn', token);
-    fault.script.push({ match: 'POST /v1/prompts', kind: 'status', status: 429, body: { detail: 'Rate limit of 200 requests per minute exceeded' }, headers: { 'retry-after': '90' } });
-    const limited = await reportsDuring(api, () => vscode.commands.executeCommand('llmSpaces.createPrompt', { title: 'x', description: 'y' }));
+    fault.script.push({
+      match: 'POST /v1/prompts',
+      kind: 'status',
+      status: 429,
+      body: { detail: 'Rate limit of 200 requests per minute exceeded' },
+      headers: { 'retry-after': '90' },
+    });
+    const limited = await reportsDuring(api, () =>
+      vscode.commands.executeCommand('llmSpaces.createPrompt', { title: 'x', description: 'y' }),
+    );
     assert.match(limited[0]!.message, /rate limit is reached\. Try again after/);
     assert.ok(limited[0]!.actions.includes('Retry'));
     await fault.close();
     fault = undefined;
-    const gone = await reportsDuring(api, () => vscode.commands.executeCommand('llmSpaces.createPrompt', { title: 'x', description: 'y' }));
+    const gone = await reportsDuring(api, () =>
+      vscode.commands.executeCommand('llmSpaces.createPrompt', { title: 'x', description: 'y' }),
+    );
     assert.match(gone[0]!.message, /cannot be reached/);
     assert.ok(gone[0]!.actions.includes('Retry') && gone[0]!.actions.includes('Show Log'));
     assert.equal(api.connection.state.kind, 'unreachable');
@@ -110,7 +137,9 @@ describe('a remote service with only the endpoints of the interface', () => {
     const api = await extension();
     await api.connection.client();
     const token = (await api.connection.remoteToken())!;
-    const spaceId = ((await api.views.spaces.getChildren()).find((n) => n.kind === 'space') as { space: { id: string } }).space.id;
+    const spaceId = (
+      (await api.views.spaces.getChildren()).find((n) => n.kind === 'space') as { space: { id: string } }
+    ).space.id;
     fault = await startFaultServer(api.connection.url!);
     // This service has neither the list of Spaces nor GET /v1/apps/{id}: every such request answers 405.
     const notAllowed = { kind: 'status', status: 405, body: { detail: 'Method Not Allowed' }, sticky: true } as const;
@@ -122,9 +151,14 @@ describe('a remote service with only the endpoints of the interface', () => {
     fault.seen.length = 0;
     await vscode.commands.executeCommand('llmSpaces.addSpaceById', spaceId);
     // The Space is read with an update that changes nothing, after the refused GET.
-    const spaceRequests = fault.seen.map((r) => `${r.method} ${r.path}`).filter((r) => r.includes(`/v1/apps/${spaceId}`) || r === 'PUT /v1/apps/update');
+    const spaceRequests = fault.seen
+      .map((r) => `${r.method} ${r.path}`)
+      .filter((r) => r.includes(`/v1/apps/${spaceId}`) || r === 'PUT /v1/apps/update');
     assert.deepEqual(spaceRequests.slice(0, 2), [`GET /v1/apps/${spaceId}`, 'PUT /v1/apps/update']);
     const roots = await api.views.spaces.getChildren();
-    assert.deepEqual(roots.map((n) => (n.kind === 'space' ? n.space.id : '')), [spaceId]);
+    assert.deepEqual(
+      roots.map((n) => (n.kind === 'space' ? n.space.id : '')),
+      [spaceId],
+    );
   });
 });

@@ -21,7 +21,11 @@ const config = () => vscode.workspace.getConfiguration('llmSpaces');
 async function backToBuiltIn(): Promise<void> {
   const api = await extension();
   await vscode.commands.executeCommand('llmSpaces.connect', '');
-  await waitFor(async () => api.connection.mode === 'local' && (await api.connection.client()) && api.connection.state.kind !== 'connecting', 'back on the built-in service');
+  await waitFor(
+    async () =>
+      api.connection.mode === 'local' && (await api.connection.client()) && api.connection.state.kind !== 'connecting',
+    'back on the built-in service',
+  );
 }
 
 for (const target of ['the built-in service', 'a fake of the hosted service'] as const) {
@@ -45,7 +49,10 @@ for (const target of ['the built-in service', 'a fake of the hosted service'] as
       await vscode.commands.executeCommand('llmSpaces.connect', hosted.url);
       assert.equal(config().get('serviceUrl'), hosted.url);
       await vscode.commands.executeCommand('llmSpaces.signIn', token);
-      await waitFor(() => api.connection.mode === 'remote' && api.connection.url === hosted!.url, 'connected to the fake');
+      await waitFor(
+        () => api.connection.mode === 'remote' && api.connection.url === hosted!.url,
+        'connected to the fake',
+      );
     });
     after(async () => {
       if (!hosted) return;
@@ -58,7 +65,10 @@ for (const target of ['the built-in service', 'a fake of the hosted service'] as
       api.spaces.refresh();
       api.catalogue.reload();
       const spaces = await api.views.spaces.getChildren();
-      assert.ok(spaces.some((n) => n.kind === 'space'), 'Spaces listed');
+      assert.ok(
+        spaces.some((n) => n.kind === 'space'),
+        'Spaces listed',
+      );
       assert.equal(api.views.spaces.view.message, undefined);
       assert.ok((await api.views.prompts.getChildren()).length > 0, 'prompts listed');
       const models = await api.views.models.getChildren();
@@ -88,17 +98,29 @@ for (const target of ['the built-in service', 'a fake of the hosted service'] as
         const loaded = await callWebview<SpaceEditorData>(editor.channel, 'load', {});
         assert.ok(loaded.ok, loaded.error?.message);
         const before = loaded.result.view.main.app;
-        assert.equal(before.identity_id, (await direct.getSpace(spaceId)).main.app.identity_id, 'read in either spelling');
+        assert.equal(
+          before.identity_id,
+          (await direct.getSpace(spaceId)).main.app.identity_id,
+          'read in either spelling',
+        );
         const name = `Renamed via ${target}`;
         try {
           await callWebview(editor.channel, 'edit', { dirty: true, changes: { name } });
           const saved = await callWebview(editor.channel, 'save', {});
-          assert.deepEqual(saved.events.map((e) => (e as { type: string }).type), ['saved']);
+          assert.deepEqual(
+            saved.events.map((e) => (e as { type: string }).type),
+            ['saved'],
+          );
           const after = (await direct.getSpace(spaceId)).main.app;
           assert.equal(after.name, name);
           const weights = (w: typeof after.weights) => ({ cost: w?.cost, latency: w?.latency, quality: w?.quality });
           assert.deepEqual(weights(after.weights), weights(before.weights));
-          if (hosted) assert.equal(hosted.seen.filter((r) => r.path === '/v1/apps/update').length, 2, 'refused once for the missing fields, then resent with them');
+          if (hosted)
+            assert.equal(
+              hosted.seen.filter((r) => r.path === '/v1/apps/update').length,
+              2,
+              'refused once for the missing fields, then resent with them',
+            );
         } finally {
           await direct.updateSpace({ id: spaceId, name: before.name });
         }
@@ -115,11 +137,18 @@ for (const target of ['the built-in service', 'a fake of the hosted service'] as
         const loaded = await callWebview<OrganizationData>(panel.channel, 'load', {});
         assert.ok(loaded.ok, loaded.error?.message);
         assert.equal(loaded.result.org!.org_payment_id, (await direct.getOrganization()).org_payment_id);
-        const saved = await callWebview<OrganizationData>(panel.channel, 'saveIntegration', { group: 'logs', value: { id: 'l-main', token: 'logs-secret-4321', endpoint: 'https://logs.example.com' } });
+        const saved = await callWebview<OrganizationData>(panel.channel, 'saveIntegration', {
+          group: 'logs',
+          value: { id: 'l-main', token: 'logs-secret-4321', endpoint: 'https://logs.example.com' },
+        });
         assert.ok(saved.ok, saved.error?.message);
         assert.equal(saved.result.org!.logs_id, 'l-main');
         assert.equal((await direct.getOrganization()).logs_id, 'l-main', 'saved on the service');
-        if (hosted) assert.deepEqual(Object.keys(hosted.seen.filter((r) => r.path === '/v1/orgs/integrations').at(-1)!.body as object), ['loki']);
+        if (hosted)
+          assert.deepEqual(
+            Object.keys(hosted.seen.filter((r) => r.path === '/v1/orgs/integrations').at(-1)!.body as object),
+            ['loki'],
+          );
         await callWebview(panel.channel, 'saveIntegration', { group: 'logs', value: null });
       } finally {
         panel.dispose();
@@ -129,16 +158,40 @@ for (const target of ['the built-in service', 'a fake of the hosted service'] as
     it("answers in VS Code's chat through a Space created here, with its key where the service needs one", async () => {
       const api = await extension();
       const created = await api.spaces.create({ name: `Chat via ${target}` });
-      await config().update('chat.pinnedModels', [{ space: created.id, model: 'test/echo' }], vscode.ConfigurationTarget.Global);
+      await config().update(
+        'chat.pinnedModels',
+        [{ space: created.id, model: 'test/echo' }],
+        vscode.ConfigurationTarget.Global,
+      );
       try {
-        const model = await waitFor(async () => (await vscode.lm.selectChatModels({ vendor: 'llm-spaces' })).find((m) => m.id === `space:${created.id}|model:test/echo`), 'the pinned model');
-        const text = await textOf(await model.sendRequest([vscode.LanguageModelChatMessage.User('Through the chat')], {}, new vscode.CancellationTokenSource().token));
+        const model = await waitFor(
+          async () =>
+            (await vscode.lm.selectChatModels({ vendor: 'llm-spaces' })).find(
+              (m) => m.id === `space:${created.id}|model:test/echo`,
+            ),
+          'the pinned model',
+        );
+        const text = await textOf(
+          await model.sendRequest(
+            [vscode.LanguageModelChatMessage.User('Through the chat')],
+            {},
+            new vscode.CancellationTokenSource().token,
+          ),
+        );
         // The built-in service sends a routing receipt; the hosted one does not, and the line says who answered.
-        assert.match(text, hosted ? /^Through the chat\n\n_— Sent to test\/echo, the model asked for \(estimated: the service sent no receipt\)/ : /^Through the chat\n\n_— Sent to test\/echo, the model asked for/);
+        assert.match(
+          text,
+          hosted
+            ? /^Through the chat\n\n_— Sent to test\/echo, the model asked for \(estimated: the service sent no receipt\)/
+            : /^Through the chat\n\n_— Sent to test\/echo, the model asked for/,
+        );
         if (hosted) {
           const sent = hosted.seen.filter((r) => r.path === '/v1/chat/completions').at(-1)!;
           // Compared, never printed: a failure message must not show a key.
-          assert.ok(sent.authorization === `Bearer ${created.created_key}`, "the Space's key, kept when the Space was created, was used");
+          assert.ok(
+            sent.authorization === `Bearer ${created.created_key}`,
+            "the Space's key, kept when the Space was created, was used",
+          );
         }
       } finally {
         await config().update('chat.pinnedModels', undefined, vscode.ConfigurationTarget.Global);
@@ -152,23 +205,39 @@ for (const target of ['the built-in service', 'a fake of the hosted service'] as
       const panel = api.webviews.playgrounds.at(-1)!;
       try {
         const spent = (await api.organization.refresh())!.total_tokens_cost;
-        const sent = await callWebview<ReplyInfo>(panel.channel, 'send', { body: { app_id: spaceId, model: 'test/echo', prompt: `Hello from ${target}.` } });
+        const sent = await callWebview<ReplyInfo>(panel.channel, 'send', {
+          body: { app_id: spaceId, model: 'test/echo', prompt: `Hello from ${target}.` },
+        });
         assert.ok(sent.ok, sent.error?.message);
         assert.equal(sent.result.content, `Hello from ${target}.`);
         const now = api.organization.organization!.total_tokens_cost;
-        assert.ok(Math.abs(now - (spent + sent.result.costs.total_tokens)) < 1e-12, `${now} is ${spent} plus the reply's cost`);
+        assert.ok(
+          Math.abs(now - (spent + sent.result.costs.total_tokens)) < 1e-12,
+          `${now} is ${spent} plus the reply's cost`,
+        );
         assert.match(String(api.usage.item.text), /\$/);
         // The built-in service sends the receipt and the cost band; for the hosted one the extension estimates both, and says so.
         assert.equal(sent.result.routing?.estimated, hosted ? true : undefined);
         assert.ok(sent.result.routing?.candidates.length, 'the receipt names the candidates');
-        const routed = await callWebview<ReplyInfo>(panel.channel, 'send', { body: { app_id: spaceId, prompt: 'Routed, please.' } });
+        const routed = await callWebview<ReplyInfo>(panel.channel, 'send', {
+          body: { app_id: spaceId, prompt: 'Routed, please.' },
+        });
         assert.ok(routed.ok, routed.error?.message);
-        assert.ok(routed.result.routing!.candidates.some((c) => c.namespace === routed.result.namespace), 'the model that answered is among the candidates');
-        const band = await callWebview<CostBand & { estimated?: boolean }>(panel.channel, 'costBand', { body: { app_id: spaceId, model: 'test/echo', prompt: 'x'.repeat(400), max_tokens: 10 } });
+        assert.ok(
+          routed.result.routing!.candidates.some((c) => c.namespace === routed.result.namespace),
+          'the model that answered is among the candidates',
+        );
+        const band = await callWebview<CostBand & { estimated?: boolean }>(panel.channel, 'costBand', {
+          body: { app_id: spaceId, model: 'test/echo', prompt: 'x'.repeat(400), max_tokens: 10 },
+        });
         assert.ok(band.ok && band.result, band.error?.message ?? 'a band');
         assert.equal(band.result.estimated, hosted ? true : undefined);
         assert.ok(band.result.min <= band.result.expected && band.result.expected <= band.result.max);
-        if (hosted) assert.ok(hosted.seen.some((r) => r.path.endsWith('/route')), 'the route preview was asked for, and answered 404');
+        if (hosted)
+          assert.ok(
+            hosted.seen.some((r) => r.path.endsWith('/route')),
+            'the route preview was asked for, and answered 404',
+          );
       } finally {
         panel.dispose();
       }

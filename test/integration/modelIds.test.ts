@@ -18,10 +18,18 @@ const write = async (relative: string, text: string) => {
   return uri;
 };
 const ours = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'LLM Spaces');
-const hoverText = (hovers: vscode.Hover[]) => hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+const hoverText = (hovers: vscode.Hover[]) =>
+  hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
 
 describe('model ids in the workspace', () => {
-  const CONFIG = ['# models the app uses', 'PRIMARY_MODEL=openai/gpt-3.5-turbo-0613', 'FALLBACK_MODEL=openai/gpt-4-turbo', 'EXPERIMENT=openai/gpt-9-mini', 'CHEAP=gpt-4o-mini', ''].join('\n');
+  const CONFIG = [
+    '# models the app uses',
+    'PRIMARY_MODEL=openai/gpt-3.5-turbo-0613',
+    'FALLBACK_MODEL=openai/gpt-4-turbo',
+    'EXPERIMENT=openai/gpt-9-mini',
+    'CHEAP=gpt-4o-mini',
+    '',
+  ].join('\n');
   let config: vscode.Uri;
 
   before(async () => {
@@ -34,11 +42,15 @@ describe('model ids in the workspace', () => {
   });
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    for (const name of ['models.env', 'pipeline.yaml']) await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder(), name)).then(undefined, () => undefined);
+    for (const name of ['models.env', 'pipeline.yaml'])
+      await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder(), name)).then(undefined, () => undefined);
   });
 
   it('marks a retired model as an error, one to be retired as a warning with its date, and an unknown id of a known provider as a hint', async () => {
-    const diagnostics = await waitFor(() => (ours(config).length === 3 ? ours(config) : undefined), 'three diagnostics');
+    const diagnostics = await waitFor(
+      () => (ours(config).length === 3 ? ours(config) : undefined),
+      'three diagnostics',
+    );
     const by = (line: number) => diagnostics.find((d) => d.range.start.line === line)!;
     assert.equal(by(1).severity, vscode.DiagnosticSeverity.Error);
     assert.equal(by(1).message, 'openai/gpt-3.5-turbo-0613 was deprecated on 2024-09-13 and is no longer served.');
@@ -46,24 +58,42 @@ describe('model ids in the workspace', () => {
     assert.equal(by(2).severity, vscode.DiagnosticSeverity.Warning);
     assert.equal(by(2).message, 'openai/gpt-4-turbo is deprecated: it stops being served on 2029-04-30.');
     assert.equal(by(3).severity, vscode.DiagnosticSeverity.Information);
-    assert.match(by(3).message, /^openai\/gpt-9-mini is not in the model catalogue, which has \d+ other models of openai\.$/);
+    assert.match(
+      by(3).message,
+      /^openai\/gpt-9-mini is not in the model catalogue, which has \d+ other models of openai\.$/,
+    );
     assert.ok(!diagnostics.some((d) => d.range.start.line === 4), 'a current model is not marked');
   });
 
   it('shows the same card as the Models view on hover: price, context window, capabilities, deprecation', async () => {
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', config, new vscode.Position(1, 20));
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      config,
+      new vscode.Position(1, 20),
+    );
     const text = hoverText(hovers);
     assert.match(text, /\*\*openai\/gpt-3\.5-turbo-0613\*\*/);
     assert.match(text, /\$1\.50 in \/ \$2\.00 out per M tokens/);
     assert.match(text, /context window 4,096 tokens/);
     assert.match(text, /Deprecated on 2024-09-13: no longer served/);
-    const current = hoverText(await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', config, new vscode.Position(4, 8)));
+    const current = hoverText(
+      await vscode.commands.executeCommand<vscode.Hover[]>(
+        'vscode.executeHoverProvider',
+        config,
+        new vscode.Position(4, 8),
+      ),
+    );
     assert.match(current, /\*\*openai\/gpt-4o-mini\*\*/, 'found by its api target');
   });
 
   it('offers successors as quick fixes, cheapest first, and replaces the id with the one chosen', async () => {
     const error = ours(config).find((d) => d.severity === vscode.DiagnosticSeverity.Error)!;
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', config, error.range, vscode.CodeActionKind.QuickFix.value);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      config,
+      error.range,
+      vscode.CodeActionKind.QuickFix.value,
+    );
     const titles = actions.filter((a) => a.title.startsWith('Replace with')).map((a) => a.title);
     assert.ok(titles.length >= 2, titles.join(' | '));
     assert.match(titles[0]!, /^Replace with openai\/gpt-4\.1-nano \(\$0\.10 in \/ \$0\.40 out per M tokens\)$/);
@@ -73,7 +103,11 @@ describe('model ids in the workspace', () => {
     const document = await vscode.workspace.openTextDocument(config);
     const chosen = /^Replace with (\S+)/.exec(titles[1]!)![1]!;
     assert.equal(document.lineAt(1).text, `PRIMARY_MODEL=${chosen}`);
-    assert.equal(document.getText().replace(`PRIMARY_MODEL=${chosen}`, 'PRIMARY_MODEL=openai/gpt-3.5-turbo-0613'), CONFIG, 'nothing else changed');
+    assert.equal(
+      document.getText().replace(`PRIMARY_MODEL=${chosen}`, 'PRIMARY_MODEL=openai/gpt-3.5-turbo-0613'),
+      CONFIG,
+      'nothing else changed',
+    );
     await waitFor(() => ours(config).length === 2 || undefined, 'the error gone once fixed');
     await document.save();
   });
@@ -82,10 +116,15 @@ describe('model ids in the workspace', () => {
     const api = await extension();
     const pipeline = await write('pipeline.yaml', 'steps:\n  - name: summarize\n    model: anthropic/claude-2.1\n');
     await api.modelIds.scanWorkspace();
-    const diagnostics = await waitFor(() => (ours(pipeline).length ? ours(pipeline) : undefined), 'a diagnostic on a file never opened');
+    const diagnostics = await waitFor(
+      () => (ours(pipeline).length ? ours(pipeline) : undefined),
+      'a diagnostic on a file never opened',
+    );
     assert.equal(diagnostics[0]!.severity, vscode.DiagnosticSeverity.Error);
     assert.deepEqual([diagnostics[0]!.range.start.line, diagnostics[0]!.range.start.character], [2, 11]);
-    const places = api.modelIds.deprecatedPlaces().map((p) => `${vscode.workspace.asRelativePath(p.uri)}:${p.range.start.line + 1}:${p.found.text}`);
+    const places = api.modelIds
+      .deprecatedPlaces()
+      .map((p) => `${vscode.workspace.asRelativePath(p.uri)}:${p.range.start.line + 1}:${p.found.text}`);
     assert.ok(places.includes('pipeline.yaml:3:anthropic/claude-2.1'), places.join(', '));
     assert.ok(places.includes('models.env:3:openai/gpt-4-turbo'), places.join(', '));
     assert.match(api.modelIds.status.text, /^\$\(warning\) \d+ deprecated model ids$/);
@@ -103,7 +142,10 @@ describe('model ids in the workspace', () => {
     const offline = new CatalogueCache(vscode.Uri.file(path.join(os.tmpdir(), `llm-spaces-cache-${process.pid}`)));
     await offline.write('local', saved.models, Date.now() - 10 * 24 * 3600 * 1000);
     const noService = { mode: 'local', url: undefined } as unknown as Connection;
-    const neverRead = { onDidRead: () => ({ dispose: () => undefined }), models: () => Promise.reject(new Error('Nothing answers.')) } as unknown as CatalogueStore;
+    const neverRead = {
+      onDidRead: () => ({ dispose: () => undefined }),
+      models: () => Promise.reject(new Error('Nothing answers.')),
+    } as unknown as CatalogueStore;
     const ids = new WorkspaceModelIds(noService, neverRead, offline);
     try {
       await ids.ready;
@@ -112,7 +154,10 @@ describe('model ids in the workspace', () => {
       const text = hoverText([hover]);
       assert.match(text, /\*\*openai\/gpt-4-turbo\*\*/);
       assert.match(text, /From the catalogue saved on .*, which is more than a week old and may be out of date\./);
-      assert.ok(ids.diagnostics.get(config)?.some((d) => d.severity === vscode.DiagnosticSeverity.Warning), 'diagnostics from the saved copy too');
+      assert.ok(
+        ids.diagnostics.get(config)?.some((d) => d.severity === vscode.DiagnosticSeverity.Warning),
+        'diagnostics from the saved copy too',
+      );
     } finally {
       ids.dispose();
     }

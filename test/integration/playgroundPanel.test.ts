@@ -35,8 +35,17 @@ describe('playground panel', () => {
   });
 
   it('gives the cost band before sending, earlier turns counted, and the bill falls in it (a test model exactly at the expected cost)', async () => {
-    const conversation = await callWebview<{ id: string; name: string }>(panel.channel, 'newConversation', { appId, name: 'Band test' });
-    const body = { app_id: appId, model: 'test/echo', prompt: 'What will this cost?', conversation_id: conversation.result.id, max_tokens: 64 };
+    const conversation = await callWebview<{ id: string; name: string }>(panel.channel, 'newConversation', {
+      appId,
+      name: 'Band test',
+    });
+    const body = {
+      app_id: appId,
+      model: 'test/echo',
+      prompt: 'What will this cost?',
+      conversation_id: conversation.result.id,
+      max_tokens: 64,
+    };
     const first = await callWebview<CostBand | null>(panel.channel, 'costBand', { body });
     assert.ok(first.ok && first.result, first.error?.message ?? 'a band');
     const billedFirst = (await callWebview<ReplyInfo>(panel.channel, 'send', { body })).result.costs.total_tokens;
@@ -44,7 +53,10 @@ describe('playground panel', () => {
     const second = await callWebview<CostBand | null>(panel.channel, 'costBand', { body });
     assert.ok(second.result!.prompt_tokens > first.result.prompt_tokens, 'the earlier turn is counted in what is sent');
     const billed = (await callWebview<ReplyInfo>(panel.channel, 'send', { body })).result.costs.total_tokens;
-    assert.ok(second.result!.min <= billed && billed <= second.result!.max, `${billed} within ${second.result!.min}–${second.result!.max}`);
+    assert.ok(
+      second.result!.min <= billed && billed <= second.result!.max,
+      `${billed} within ${second.result!.min}–${second.result!.max}`,
+    );
     assert.equal(billed, second.result!.expected);
   });
 
@@ -56,7 +68,12 @@ describe('playground panel', () => {
     const hard = org.spending_limit_hard!;
     const zero = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
     // What costly replies would have added to the spend the extension knows of.
-    const spendUpTo = (total: number) => api.organization.recordReply({ usage: zero, costs: { ...zero, total_tokens: total - api.organization.organization!.total_tokens_cost }, savings: zero });
+    const spendUpTo = (total: number) =>
+      api.organization.recordReply({
+        usage: zero,
+        costs: { ...zero, total_tokens: total - api.organization.organization!.total_tokens_cost },
+        savings: zero,
+      });
     const body = { app_id: appId, model: 'test/echo', prompt: 'Within the budget?' };
     const requests = async () => (await client.getOrganization()).num_requests;
     try {
@@ -87,10 +104,22 @@ describe('playground panel', () => {
   it('streams a reply from a test model, with its cost as the service logged it', async () => {
     const api = await extension();
     const client = await serviceClient(api);
-    const conversation = await callWebview<{ id: string; name: string }>(panel.channel, 'newConversation', { appId, name: 'Streaming test' });
-    const sent = await callWebview<ReplyInfo>(panel.channel, 'send', { body: { app_id: appId, model: 'test/echo', prompt: 'Hello **world**, stream me.', conversation_id: conversation.result.id } });
+    const conversation = await callWebview<{ id: string; name: string }>(panel.channel, 'newConversation', {
+      appId,
+      name: 'Streaming test',
+    });
+    const sent = await callWebview<ReplyInfo>(panel.channel, 'send', {
+      body: {
+        app_id: appId,
+        model: 'test/echo',
+        prompt: 'Hello **world**, stream me.',
+        conversation_id: conversation.result.id,
+      },
+    });
     assert.ok(sent.ok, sent.error?.message);
-    const deltas = sent.events.filter((e): e is { type: 'delta'; content: string } => (e as { type: string }).type === 'delta');
+    const deltas = sent.events.filter(
+      (e): e is { type: 'delta'; content: string } => (e as { type: string }).type === 'delta',
+    );
     assert.ok(deltas.length > 1, `the reply came in pieces (${deltas.length})`);
     assert.equal(deltas.map((d) => d.content).join(''), 'Hello **world**, stream me.');
     assert.equal(sent.result.content, 'Hello **world**, stream me.');
@@ -100,12 +129,33 @@ describe('playground panel', () => {
     assert.equal(logged.id, sent.result.id);
     assert.equal(logged.cost, sent.result.costs.total_tokens);
     // The next turn threads onto this one; loading the conversation brings both back in order.
-    const second = await callWebview<ReplyInfo>(panel.channel, 'send', { body: { app_id: appId, model: 'test/echo', prompt: 'And again.', conversation_id: conversation.result.id, parent_request_id: sent.result.id } });
+    const second = await callWebview<ReplyInfo>(panel.channel, 'send', {
+      body: {
+        app_id: appId,
+        model: 'test/echo',
+        prompt: 'And again.',
+        conversation_id: conversation.result.id,
+        parent_request_id: sent.result.id,
+      },
+    });
     assert.ok(second.ok, second.error?.message);
-    const loaded = await callWebview<{ turns: Turn[]; notice: string | null }>(panel.channel, 'loadConversation', { appId, conversationId: conversation.result.id });
-    assert.deepEqual(loaded.result.turns.map((t) => [t.prompt, t.reply?.content]), [['Hello **world**, stream me.', 'Hello **world**, stream me.'], ['And again.', 'And again.']]);
+    const loaded = await callWebview<{ turns: Turn[]; notice: string | null }>(panel.channel, 'loadConversation', {
+      appId,
+      conversationId: conversation.result.id,
+    });
+    assert.deepEqual(
+      loaded.result.turns.map((t) => [t.prompt, t.reply?.content]),
+      [
+        ['Hello **world**, stream me.', 'Hello **world**, stream me.'],
+        ['And again.', 'And again.'],
+      ],
+    );
     assert.equal(loaded.result.notice, null);
-    const renamed = await callWebview(panel.channel, 'renameConversation', { appId, conversationId: conversation.result.id, name: 'Renamed in the panel' });
+    const renamed = await callWebview(panel.channel, 'renameConversation', {
+      appId,
+      conversationId: conversation.result.id,
+      name: 'Renamed in the panel',
+    });
     assert.ok(renamed.ok);
     assert.equal((await client.getConversation(appId, conversation.result.id)).name, 'Renamed in the panel');
   });
@@ -116,10 +166,18 @@ describe('playground panel', () => {
     const before = (await client.getSpace(appId)).main.app.policies?.privacy_level ?? 1;
     await api.spaces.update({ id: appId, policies: { privacy_level: 2 } });
     try {
-      const conversation = await callWebview<{ id: string }>(panel.channel, 'newConversation', { appId, name: 'Private' });
-      const sent = await callWebview<ReplyInfo>(panel.channel, 'send', { body: { app_id: appId, model: 'test/echo', prompt: 'Not kept.', conversation_id: conversation.result.id } });
+      const conversation = await callWebview<{ id: string }>(panel.channel, 'newConversation', {
+        appId,
+        name: 'Private',
+      });
+      const sent = await callWebview<ReplyInfo>(panel.channel, 'send', {
+        body: { app_id: appId, model: 'test/echo', prompt: 'Not kept.', conversation_id: conversation.result.id },
+      });
       assert.ok(sent.ok, sent.error?.message);
-      const loaded = await callWebview<{ turns: Turn[]; notice: string | null }>(panel.channel, 'loadConversation', { appId, conversationId: conversation.result.id });
+      const loaded = await callWebview<{ turns: Turn[]; notice: string | null }>(panel.channel, 'loadConversation', {
+        appId,
+        conversationId: conversation.result.id,
+      });
       assert.deepEqual(loaded.result.turns, []);
       assert.match(loaded.result.notice ?? '', /privacy level keeps no prompt or reply text/);
     } finally {
@@ -132,34 +190,55 @@ describe('playground panel', () => {
     const before = (await client.getOrganization()).num_requests;
     const prompt = 'word '.repeat(400);
     let stopped = false;
-    const sent = await callWebview<ReplyInfo>(panel.channel, 'send', { body: { app_id: appId, model: 'test/echo', prompt } }, (posted) => {
-      if (!stopped && posted.type === 'event' && (posted.event as { type: string }).type === 'delta') {
-        stopped = true;
-        void panel.channel.receive({ type: 'call', id: 999_999, method: 'stop', params: { callId: (posted.event as { callId: number }).callId } });
-      }
-    });
+    const sent = await callWebview<ReplyInfo>(
+      panel.channel,
+      'send',
+      { body: { app_id: appId, model: 'test/echo', prompt } },
+      (posted) => {
+        if (!stopped && posted.type === 'event' && (posted.event as { type: string }).type === 'delta') {
+          stopped = true;
+          void panel.channel.receive({
+            type: 'call',
+            id: 999_999,
+            method: 'stop',
+            params: { callId: (posted.event as { callId: number }).callId },
+          });
+        }
+      },
+    );
     assert.equal(sent.ok, false);
     assert.equal(sent.error?.cancelled, true);
     const streamed = sent.events.filter((e) => (e as { type: string }).type === 'delta').length;
     assert.ok(streamed < 400, `stopped early (${streamed} pieces)`);
     // The service notices the client left on its next piece, and counts the request then.
-    await waitFor(async () => (await client.getOrganization()).num_requests === before + 1, 'the stopped request to be counted');
+    await waitFor(
+      async () => (await client.getOrganization()).num_requests === before + 1,
+      'the stopped request to be counted',
+    );
   });
 
-  it('returns the service\'s 422 and the form checks as field errors, and sends nothing invalid', async () => {
+  it("returns the service's 422 and the form checks as field errors, and sends nothing invalid", async () => {
     const api = await extension();
     const client = await serviceClient(api);
     const before = (await client.getOrganization()).num_requests;
-    const unknown = await callWebview(panel.channel, 'send', { body: { app_id: appId, model: 'nobody/no-such-model', prompt: 'hi' } });
+    const unknown = await callWebview(panel.channel, 'send', {
+      body: { app_id: appId, model: 'nobody/no-such-model', prompt: 'hi' },
+    });
     assert.equal(unknown.ok, false);
     assert.match(unknown.error!.fields.model ?? '', /Unknown model/);
-    const local = await callWebview(panel.channel, 'send', { body: { app_id: appId, prompt: 'hi', temperature: 1.5, max_tokens: 0 } });
+    const local = await callWebview(panel.channel, 'send', {
+      body: { app_id: appId, prompt: 'hi', temperature: 1.5, max_tokens: 0 },
+    });
     assert.deepEqual(Object.keys(local.error!.fields).sort(), ['max_tokens', 'temperature']);
     const malformed = await callWebview(panel.channel, 'send', { body: { app_id: 'not-a-uuid', prompt: 42 } });
     assert.deepEqual(Object.keys(malformed.error!.fields).sort(), ['app_id', 'prompt']);
     const unknownMethod = await callWebview(panel.channel, 'deleteEverything', {});
     assert.match(unknownMethod.error!.message, /Unknown request/);
-    assert.equal((await client.getOrganization()).num_requests, before, 'only the unknown model reached the playground, and failed before a model ran');
+    assert.equal(
+      (await client.getOrganization()).num_requests,
+      before,
+      'only the unknown model reached the playground, and failed before a model ran',
+    );
   });
 
   it('sends the selection as a fenced block, wrapped in a saved prompt, to the playground', async () => {
@@ -176,7 +255,8 @@ describe('playground panel', () => {
     sub.dispose();
     const draft = drafts[0] as { type: string; prompt: string };
     assert.equal(draft.type, 'draft');
-    const fenced = '```typescript src/cart.ts\nexport function total(items: Item[], discount = 0): number {\n  const sum = items.reduce((acc, item) => acc + item.price * item.quantity, 0);\n  return Math.round(sum * (1 - discount) * 100) / 100;\n}\n```';
+    const fenced =
+      '```typescript src/cart.ts\nexport function total(items: Item[], discount = 0): number {\n  const sum = items.reduce((acc, item) => acc + item.price * item.quantity, 0);\n  return Math.round(sum * (1 - discount) * 100) / 100;\n}\n```';
     assert.equal(draft.prompt, template.prompt.replace('{{prompt}}', fenced));
   });
 
@@ -200,21 +280,33 @@ describe('playground panel', () => {
     const editor = await vscode.window.showTextDocument(doc, group);
     editor.selection = new vscode.Selection(1, 0, 1, 0);
     panel.panel.reveal(group);
-    await waitFor(() => !vscode.window.visibleTextEditors.some((e) => e.document === doc), 'the file to be hidden behind the playground');
+    await waitFor(
+      () => !vscode.window.visibleTextEditors.some((e) => e.document === doc),
+      'the file to be hidden behind the playground',
+    );
     const inserted = await callWebview(panel.channel, 'codeAction', { action: 'insert', code: 'inserted\n' });
     assert.ok(inserted.ok, inserted.error?.message);
     assert.equal(doc.getText(), 'one\ninserted\ntwo\n');
-    await waitFor(() => vscode.window.visibleTextEditors.some((e) => e.document === doc), 'the file to be shown beside the playground');
+    await waitFor(
+      () => vscode.window.visibleTextEditors.some((e) => e.document === doc),
+      'the file to be shown beside the playground',
+    );
     assert.ok(panel.panel.visible, 'the playground stays in view');
     await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
   it('refuses to attach a file from outside the workspace by a dropped uri', async () => {
-    const outside = await callWebview(panel.channel, 'attachUris', { kind: 'files', uris: [vscode.Uri.file('/etc/hostname').toString()] });
+    const outside = await callWebview(panel.channel, 'attachUris', {
+      kind: 'files',
+      uris: [vscode.Uri.file('/etc/hostname').toString()],
+    });
     assert.equal(outside.ok, false);
     assert.match(outside.error!.message, /not in the workspace/);
-    const inside = await callWebview<Array<{ name: string; dataUrl: string }>>(panel.channel, 'attachUris', { kind: 'files', uris: [cart().toString()] });
+    const inside = await callWebview<Array<{ name: string; dataUrl: string }>>(panel.channel, 'attachUris', {
+      kind: 'files',
+      uris: [cart().toString()],
+    });
     assert.ok(inside.ok, inside.error?.message);
     assert.match(inside.result[0]!.dataUrl, /^data:text\/plain;base64,/);
   });

@@ -67,6 +67,9 @@ describe('editing prompts in the editor', () => {
     const stat = await vscode.workspace.fs.stat(promptUri(publicPrompt));
     assert.equal(stat.permissions, vscode.FilePermission.Readonly);
     await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(promptUri(publicPrompt), Buffer.from('mine'))));
-    await waitFor(async () => (await client.listPrompts('public'))[0]!.prompt === publicPrompt.prompt, 'unchanged public prompt');
+    await waitFor(
+      async () => (await client.listPrompts('public'))[0]!.prompt === publicPrompt.prompt,
+      'unchanged public prompt',
+    );
   });
 });

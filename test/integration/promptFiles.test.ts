@@ -14,7 +14,9 @@ const lock = async () => parseLock(await read(vscode.Uri.joinPath(folder(), LOCK
 /** The code lenses' titles, as VS Code collects them (the document opened first: a file just written may not be known yet). */
 async function lensTitles(uri: vscode.Uri): Promise<string[]> {
   await vscode.workspace.openTextDocument(uri);
-  return (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri)).map((l) => l.command?.title ?? '');
+  return (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri)).map(
+    (l) => l.command?.title ?? '',
+  );
 }
 
 describe('prompt files in the workspace', () => {
@@ -24,20 +26,31 @@ describe('prompt files in the workspace', () => {
   before(async () => {
     const api = await extension();
     const client = await serviceClient(api);
-    prompt = await client.createPrompt({ title: 'Review a diff in a language', description: 'Reviews a diff: risks first.', prompt: 'Review this {{language}} diff. Risks first.\n\n{{prompt}}' });
+    prompt = await client.createPrompt({
+      title: 'Review a diff in a language',
+      description: 'Reviews a diff: risks first.',
+      prompt: 'Review this {{language}} diff. Risks first.\n\n{{prompt}}',
+    });
     await api.promptStore.load('all');
   });
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder(), '.github'), { recursive: true }).then(undefined, () => undefined);
-    await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder(), '.llm-spaces'), { recursive: true }).then(undefined, () => undefined);
+    await vscode.workspace.fs
+      .delete(vscode.Uri.joinPath(folder(), '.github'), { recursive: true })
+      .then(undefined, () => undefined);
+    await vscode.workspace.fs
+      .delete(vscode.Uri.joinPath(folder(), '.llm-spaces'), { recursive: true })
+      .then(undefined, () => undefined);
   });
 
   it('exports a saved prompt as a prompt file VS Code can run, and records it in the lock file', async () => {
     await vscode.commands.executeCommand('llmSpaces.exportPrompt', { prompt, own: true });
     file = vscode.Uri.joinPath(folder(), '.github/prompts/review-a-diff-in-a-language.prompt.md');
     const text = await read(file);
-    assert.equal(text, '---\nname: review-a-diff-in-a-language\ndescription: "Reviews a diff: risks first."\nargument-hint: language, prompt\n---\nReview this ${input:language} diff. Risks first.\n\n${input:prompt}');
+    assert.equal(
+      text,
+      '---\nname: review-a-diff-in-a-language\ndescription: "Reviews a diff: risks first."\nargument-hint: language, prompt\n---\nReview this ${input:language} diff. Risks first.\n\n${input:prompt}',
+    );
     assert.equal(fromPromptFile(text).prompt, prompt.prompt, 'the text and its placeholders come back unchanged');
     const entry = (await lock()).prompts['.github/prompts/review-a-diff-in-a-language.prompt.md'];
     assert.equal(entry?.id, prompt.id);
@@ -48,11 +61,18 @@ describe('prompt files in the workspace', () => {
       () => 'exported',
       (error: Error) => error.message,
     );
-    assert.match(again, /already in the workspace as \.github\/prompts\/review-a-diff-in-a-language\.prompt\.md; use Pull/);
+    assert.match(
+      again,
+      /already in the workspace as \.github\/prompts\/review-a-diff-in-a-language\.prompt\.md; use Pull/,
+    );
   });
 
   it('shows the review state and that the file is the same as the service', async () => {
-    const titles = await waitFor(async () => ((await lensTitles(file)).some((l) => l.includes('Same as the service')) ? lensTitles(file) : undefined), 'the lenses');
+    const titles = await waitFor(
+      async () =>
+        (await lensTitles(file)).some((l) => l.includes('Same as the service')) ? lensTitles(file) : undefined,
+      'the lenses',
+    );
     assert.deepEqual(titles, ['$(edit) Draft', '$(check) Same as the service']);
     assert.equal((await extension()).promptFiles.provideFileDecoration(file), undefined, 'no badge while in step');
   });
@@ -61,7 +81,12 @@ describe('prompt files in the workspace', () => {
     const api = await extension();
     const client = await serviceClient(api);
     const uri = vscode.Uri.joinPath(folder(), '.github/prompts/explain-sql.prompt.md');
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode('---\nname: explain-sql\ndescription: Explains a query in plain words.\n---\nExplain this ${input:dialect} query:\n\n${input:prompt}\n'));
+    await vscode.workspace.fs.writeFile(
+      uri,
+      new TextEncoder().encode(
+        '---\nname: explain-sql\ndescription: Explains a query in plain words.\n---\nExplain this ${input:dialect} query:\n\n${input:prompt}\n',
+      ),
+    );
     await vscode.commands.executeCommand('llmSpaces.importPromptFile', uri);
     const created = (await client.listPrompts('org')).find((p) => p.title === 'Explain sql');
     assert.ok(created, 'on the service');
@@ -80,8 +105,15 @@ describe('prompt files in the workspace', () => {
     edit.insert(file, document.lineAt(document.lineCount - 1).range.end, '\n\nEnd with a verdict.');
     await vscode.workspace.applyEdit(edit);
     await document.save();
-    await waitFor(async () => (await api.promptFiles.refresh(file))?.state === 'local' || undefined, 'the change noticed');
-    assert.deepEqual(await lensTitles(file), ['$(edit) Draft', '$(arrow-up) Changed here: Push', 'Compare with Service']);
+    await waitFor(
+      async () => (await api.promptFiles.refresh(file))?.state === 'local' || undefined,
+      'the change noticed',
+    );
+    assert.deepEqual(await lensTitles(file), [
+      '$(edit) Draft',
+      '$(arrow-up) Changed here: Push',
+      'Compare with Service',
+    ]);
     assert.equal(api.promptFiles.provideFileDecoration(file)?.badge, '≠');
 
     await vscode.commands.executeCommand('llmSpaces.comparePromptWithService', file);
@@ -90,12 +122,19 @@ describe('prompt files in the workspace', () => {
     const input = tab.input as vscode.TabInputTextDiff;
     assert.equal(input.original.scheme, 'llm-prompt-service');
     assert.equal(input.modified.toString(), file.toString());
-    assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), toPromptFile(prompt), "the service's side, as a prompt file");
+    assert.equal(
+      (await vscode.workspace.openTextDocument(input.original)).getText(),
+      toPromptFile(prompt),
+      "the service's side, as a prompt file",
+    );
 
     assert.equal(await api.promptFiles.push(file), 'pushed');
     const pushed = (await client.listPrompts('org')).find((p) => p.id === prompt.id)!;
     assert.equal(pushed.prompt, `${prompt.prompt}\n\nEnd with a verdict.`);
-    assert.equal((await lock()).prompts['.github/prompts/review-a-diff-in-a-language.prompt.md']?.modifiedOn, pushed.modified_on);
+    assert.equal(
+      (await lock()).prompts['.github/prompts/review-a-diff-in-a-language.prompt.md']?.modifiedOn,
+      pushed.modified_on,
+    );
     assert.equal((await api.promptFiles.status(file))?.state, 'same');
   });
 
@@ -116,7 +155,11 @@ describe('prompt files in the workspace', () => {
     let now = (await client.listPrompts('org')).find((p) => p.id === prompt.id)!;
     assert.equal(now.description, 'Changed on the service meanwhile.', 'the service kept its version');
     assert.ok(!now.prompt.endsWith('Be brief.'));
-    assert.deepEqual((await lensTitles(file)).slice(1), ['$(git-compare) Changed here and on the service', 'Push', 'Pull']);
+    assert.deepEqual((await lensTitles(file)).slice(1), [
+      '$(git-compare) Changed here and on the service',
+      'Push',
+      'Pull',
+    ]);
     api.promptFiles.askPush = async () => 'overwrite';
     assert.equal(await api.promptFiles.push(file), 'pushed');
     now = (await client.listPrompts('org')).find((p) => p.id === prompt.id)!;
@@ -127,7 +170,9 @@ describe('prompt files in the workspace', () => {
   it("pulls the service's text into the file, and asks before discarding changes made here", async () => {
     const api = await extension();
     const client = await serviceClient(api);
-    const theirs = await client.updatePrompt(prompt.id, { prompt: 'Review this {{language}} diff, briefly.\n\n{{prompt}}' });
+    const theirs = await client.updatePrompt(prompt.id, {
+      prompt: 'Review this {{language}} diff, briefly.\n\n{{prompt}}',
+    });
     await api.promptStore.load('all');
     assert.equal((await api.promptFiles.status(file))?.state, 'service');
     assert.equal(await api.promptFiles.pull(file), 'pulled');
@@ -154,9 +199,15 @@ describe('prompt files in the workspace', () => {
     const client = await serviceClient(api);
     const declined = (await client.listPrompts('org')).find((p) => p.title === 'Marketing tagline')!;
     const uri = await api.promptFiles.exportPrompt(declined);
-    const titles = await waitFor(async () => ((await lensTitles(uri)).length ? lensTitles(uri) : undefined), 'the lenses');
+    const titles = await waitFor(
+      async () => ((await lensTitles(uri)).length ? lensTitles(uri) : undefined),
+      'the lenses',
+    );
     assert.equal(titles[0], '$(error) Declined: Off-topic for an engineering organization.');
-    const diagnostics = await waitFor(() => (vscode.languages.getDiagnostics(uri).length ? vscode.languages.getDiagnostics(uri) : undefined), 'the decline diagnostic');
+    const diagnostics = await waitFor(
+      () => (vscode.languages.getDiagnostics(uri).length ? vscode.languages.getDiagnostics(uri) : undefined),
+      'the decline diagnostic',
+    );
     assert.equal(diagnostics[0]!.message, 'Declined in review: Off-topic for an engineering organization.');
     assert.equal(diagnostics[0]!.range.start.line, 0);
     assert.equal(diagnostics[0]!.severity, vscode.DiagnosticSeverity.Warning);

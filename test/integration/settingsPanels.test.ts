@@ -27,7 +27,12 @@ async function openEditor(spaceId: string): Promise<SpaceSettingsEditor> {
 
 /** VS Code's own dirty mark on the editor's tab. */
 const tabDirty = (editor: SpaceSettingsEditor) =>
-  vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((tab) => tab.input instanceof vscode.TabInputCustom && tab.input.uri.toString() === editor.document.uri.toString())?.isDirty;
+  vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .find(
+      (tab) =>
+        tab.input instanceof vscode.TabInputCustom && tab.input.uri.toString() === editor.document.uri.toString(),
+    )?.isDirty;
 
 /** The form's changes, and VS Code's dirty mark on the tab for them. */
 async function edit(editor: SpaceSettingsEditor, changes: SpaceDraft): Promise<void> {
@@ -54,7 +59,9 @@ async function editAndSave(editor: SpaceSettingsEditor, changes: SpaceDraft): Pr
 async function closeUnsaved(editor: SpaceSettingsEditor | undefined): Promise<void> {
   if (!editor) return;
   if (tabDirty(editor)) await vscode.commands.executeCommand('workbench.action.files.revert', editor.document.uri);
-  const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputCustom && t.input.uri.toString() === editor.document.uri.toString());
+  const tab = vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .find((t) => t.input instanceof vscode.TabInputCustom && t.input.uri.toString() === editor.document.uri.toString());
   if (tab) await vscode.window.tabGroups.close(tab);
 }
 
@@ -75,10 +82,16 @@ describe('Space settings editor', () => {
     const before = loaded.result.view.main.app;
     assert.equal(editor.panel.title, before.name);
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
-    assert.ok(tab?.input instanceof vscode.TabInputCustom && tab.input.viewType === 'llmSpaces.spaceSettingsEditor', 'the active tab is the custom editor');
+    assert.ok(
+      tab?.input instanceof vscode.TabInputCustom && tab.input.viewType === 'llmSpaces.spaceSettingsEditor',
+      'the active tab is the custom editor',
+    );
     assert.equal(tab.label, before.name);
     const events = await editAndSave(editor, { weights: { cost: 0.25 }, policies: { max_same_model_retries: 3 } });
-    assert.deepEqual(events.map((e) => e.type), ['saved']);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['saved'],
+    );
     await waitFor(() => tabDirty(editor!) === false, 'saving to clear the dirty mark');
     const after = (await client.getSpace(spaceId)).main.app;
     assert.equal(after.weights?.cost, 0.25);
@@ -99,9 +112,24 @@ describe('Space settings editor', () => {
       assert.ok(failed?.type === 'notSaved', JSON.stringify(events));
       return Object.keys(failed.error.fields).sort();
     };
-    assert.deepEqual(failedFields(await editAndSave(editor, { name: 'Never saved', policies: { prompt_id: '00000000-0000-4000-8000-000000000000' } })), ['policies.prompt_id']);
-    assert.deepEqual(failedFields(await editAndSave(editor, { weights: { cost: 0, latency: 0, quality: 0 } })), ['weights']);
-    assert.deepEqual(failedFields(await editAndSave(editor, { settings: { temperature: 3 }, policies: { max_switch_model_retries: 11 } })), ['policies.max_switch_model_retries', 'settings.temperature']);
+    assert.deepEqual(
+      failedFields(
+        await editAndSave(editor, {
+          name: 'Never saved',
+          policies: { prompt_id: '00000000-0000-4000-8000-000000000000' },
+        }),
+      ),
+      ['policies.prompt_id'],
+    );
+    assert.deepEqual(failedFields(await editAndSave(editor, { weights: { cost: 0, latency: 0, quality: 0 } })), [
+      'weights',
+    ]);
+    assert.deepEqual(
+      failedFields(
+        await editAndSave(editor, { settings: { temperature: 3 }, policies: { max_switch_model_retries: 11 } }),
+      ),
+      ['policies.max_switch_model_retries', 'settings.temperature'],
+    );
     assert.equal(tabDirty(editor), true, 'a refused save leaves the changes unsaved');
     const after = (await client.getSpace(spaceId)).main.app;
     assert.equal(after.name, before.name);
@@ -120,13 +148,21 @@ describe('Space settings editor', () => {
     const asked: string[] = [];
     editors.askConflict = async (name) => (asked.push(name), 'cancel');
     const cancelled = await editAndSave(editor, { description: 'Mine' });
-    assert.deepEqual(cancelled.map((e) => e.type), ['notSaved']);
+    assert.deepEqual(
+      cancelled.map((e) => e.type),
+      ['notSaved'],
+    );
     assert.equal(asked.length, 1);
     assert.equal(tabDirty(editor), true);
     assert.equal((await client.getSpace(spaceId)).main.app.description, 'Changed elsewhere', 'nothing was overwritten');
     editors.askConflict = async () => 'reload';
     const reloaded = await editAndSave(editor, { description: 'Mine' });
-    assert.ok(reloaded[0]?.type === 'saved' && reloaded[0].reloaded && reloaded[0].view.main.app.description === 'Changed elsewhere', JSON.stringify(reloaded));
+    assert.ok(
+      reloaded[0]?.type === 'saved' &&
+        reloaded[0].reloaded &&
+        reloaded[0].view.main.app.description === 'Changed elsewhere',
+      JSON.stringify(reloaded),
+    );
     await waitFor(() => tabDirty(editor!) === false, 'taking theirs to leave nothing unsaved');
     await client.updateSpace({ id: spaceId, description: 'Changed elsewhere again' });
     editors.askConflict = async () => 'overwrite';
@@ -145,7 +181,10 @@ describe('Space settings editor', () => {
     const sub = editor.channel.onDidPost((m) => m.type === 'event' && told.push(m.event));
     await vscode.commands.executeCommand('workbench.action.files.revert', editor.document.uri);
     sub.dispose();
-    assert.deepEqual(told.map((e) => e.type), ['reload']);
+    assert.deepEqual(
+      told.map((e) => e.type),
+      ['reload'],
+    );
     await waitFor(() => tabDirty(editor!) === false, 'the dirty mark to go');
     assert.equal(editor.document.draft, null);
     const loaded = await callWebview<SpaceEditorData>(editor.channel, 'load', {});
@@ -162,11 +201,21 @@ describe('Space settings editor', () => {
     const editors = api.webviews.settingsEditors!;
     const destination = vscode.Uri.file(join(tmpdir(), `llm-spaces-backup-${process.pid}.json`));
     const backup = await editors.backupCustomDocument(editor.document, { destination });
-    const restored = await editors.openCustomDocument(editor.document.uri, { backupId: backup.id, untitledDocumentData: undefined });
+    const restored = await editors.openCustomDocument(editor.document.uri, {
+      backupId: backup.id,
+      untitledDocumentData: undefined,
+    });
     assert.deepEqual(restored.draft, { name: 'Kept over a restart' });
     assert.equal(restored.spaceId, spaceId);
     backup.delete();
-    await waitFor(async () => !(await vscode.workspace.fs.stat(destination).then(() => true, () => false)), 'the backup deleted');
+    await waitFor(
+      async () =>
+        !(await vscode.workspace.fs.stat(destination).then(
+          () => true,
+          () => false,
+        )),
+      'the backup deleted',
+    );
   });
 
   it('is read-only without the edit permission (a Space key)', async () => {
@@ -183,14 +232,20 @@ describe('Space settings editor', () => {
       assert.ok(loaded.ok, loaded.error?.message);
       assert.ok(!loaded.result.view.main.current_user_permissions.includes('edit'));
       const refused = await editAndSave(editor, { name: 'Not allowed' });
-      assert.ok(refused[0]?.type === 'notSaved' && /may not edit/.test(refused[0].error.message), JSON.stringify(refused));
+      assert.ok(
+        refused[0]?.type === 'notSaved' && /may not edit/.test(refused[0].error.message),
+        JSON.stringify(refused),
+      );
       assert.equal((await client.getSpace(created.id)).main.app.name, 'Key-only Space');
     } finally {
       await closeUnsaved(editor);
       editor = undefined;
       await vscode.commands.executeCommand('llmSpaces.signOut');
       await config().update('serviceUrl', undefined, vscode.ConfigurationTarget.Global);
-      await waitFor(async () => (await api.connection.client()) && api.connection.mode === 'local', 'back on the built-in service');
+      await waitFor(
+        async () => (await api.connection.client()) && api.connection.mode === 'local',
+        'back on the built-in service',
+      );
     }
   });
 });
@@ -199,21 +254,32 @@ describe('organization panel', () => {
   it('shows integration tokens masked, keeps a token left empty, and clears a group', async () => {
     const api = await extension();
     const client = await serviceClient(api);
-    await client.updateIntegrations({ metrics: { id: 'm-1', token: 'metrics-secret-9876', endpoint: 'https://metrics.example.com' } });
+    await client.updateIntegrations({
+      metrics: { id: 'm-1', token: 'metrics-secret-9876', endpoint: 'https://metrics.example.com' },
+    });
     await vscode.commands.executeCommand('llmSpaces.openOrganization');
     const panel = api.webviews.organization!;
     const loaded = await callWebview<OrganizationData>(panel.channel, 'load', {});
     assert.ok(loaded.ok, loaded.error?.message);
     assert.equal(loaded.result.org!.metrics_token, '••••9876');
     assert.ok(!JSON.stringify(loaded).includes('metrics-secret-9876'), 'the token never reaches the webview');
-    const kept = await callWebview<OrganizationData>(panel.channel, 'saveIntegration', { group: 'metrics', value: { id: 'm-2', token: '', endpoint: 'https://metrics2.example.com' } });
+    const kept = await callWebview<OrganizationData>(panel.channel, 'saveIntegration', {
+      group: 'metrics',
+      value: { id: 'm-2', token: '', endpoint: 'https://metrics2.example.com' },
+    });
     assert.ok(kept.ok, kept.error?.message);
     const stored = await client.getOrganization();
     assert.equal(stored.metrics_id, 'm-2');
     assert.equal(stored.metrics_token, 'metrics-secret-9876', 'an empty token keeps the stored one');
-    const bad = await callWebview(panel.channel, 'saveIntegration', { group: 'logs', value: { id: '', token: 'x', endpoint: 'not a url' } });
+    const bad = await callWebview(panel.channel, 'saveIntegration', {
+      group: 'logs',
+      value: { id: '', token: 'x', endpoint: 'not a url' },
+    });
     assert.deepEqual(Object.keys(bad.error!.fields).sort(), ['value.endpoint', 'value.id']);
-    const cleared = await callWebview<OrganizationData>(panel.channel, 'saveIntegration', { group: 'metrics', value: null });
+    const cleared = await callWebview<OrganizationData>(panel.channel, 'saveIntegration', {
+      group: 'metrics',
+      value: null,
+    });
     assert.equal(cleared.result.org!.metrics_id ?? null, null);
     assert.equal((await client.getOrganization()).metrics_token ?? null, null);
     panel.dispose();
@@ -243,12 +309,18 @@ describe('webview security', () => {
       const nonce = /'nonce-([^']+)'/.exec(csp)![1]!;
       const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
       assert.ok(scripts.length === 1 && scripts[0]!.includes(`nonce="${nonce}"`), 'one script, with the nonce');
-      assert.deepEqual(panel.webview.options.localResourceRoots?.map((u) => u.path.split('/').pop()), ['dist', 'media']);
+      assert.deepEqual(
+        panel.webview.options.localResourceRoots?.map((u) => u.path.split('/').pop()),
+        ['dist', 'media'],
+      );
       assert.equal(panel.webview.options.enableCommandUris, false);
       assert.ok(!html.includes(token));
     }
     assert.ok(posted.length >= 3);
-    assert.ok(posted.every((m) => !m.includes(token)), 'no message to a webview carries the token');
+    assert.ok(
+      posted.every((m) => !m.includes(token)),
+      'no message to a webview carries the token',
+    );
     panels.forEach((p) => p.dispose());
   });
 });

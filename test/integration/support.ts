@@ -20,7 +20,11 @@ export async function serviceClient(api: ExtensionApi): Promise<LlmSpacesClient>
   return new LlmSpacesClient({ baseUrl: api.connection.url!, token: () => token });
 }
 
-export async function waitFor<T>(probe: () => T | Promise<T>, what: string, timeoutMs = 20_000): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  probe: () => T | Promise<T>,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {
@@ -36,7 +40,10 @@ export async function waitFor<T>(probe: () => T | Promise<T>, what: string, time
 }
 
 /** Collects what the extension reports to the user while `fn` runs. */
-export async function reportsDuring(api: ExtensionApi, fn: () => Thenable<unknown>): Promise<Array<{ message: string; actions: string[] }>> {
+export async function reportsDuring(
+  api: ExtensionApi,
+  fn: () => Thenable<unknown>,
+): Promise<Array<{ message: string; actions: string[] }>> {
   const seen: Array<{ message: string; actions: string[] }> = [];
   const sub = api.errors.onDidReport((r) => seen.push(r));
   try {
@@ -84,7 +91,12 @@ export interface CallOutcome<T> {
 let nextCallId = 1_000_000;
 
 /** Sends one call through the panel's real protocol handler and waits for its one reply. */
-export function callWebview<T = unknown>(channel: HostEnd, method: string, params: unknown, onPosted?: (posted: ToWebview<unknown>) => void): Promise<CallOutcome<T>> {
+export function callWebview<T = unknown>(
+  channel: HostEnd,
+  method: string,
+  params: unknown,
+  onPosted?: (posted: ToWebview<unknown>) => void,
+): Promise<CallOutcome<T>> {
   const id = nextCallId++;
   const events: unknown[] = [];
   return new Promise((resolve) => {
@@ -93,7 +105,12 @@ export function callWebview<T = unknown>(channel: HostEnd, method: string, param
       if (message.type === 'event') events.push(message.event);
       else if (message.id === id) {
         sub.dispose();
-        resolve({ ok: message.ok, result: (message.ok ? message.result : undefined) as T, error: message.ok ? undefined : message.error, events });
+        resolve({
+          ok: message.ok,
+          result: (message.ok ? message.result : undefined) as T,
+          error: message.ok ? undefined : message.error,
+          events,
+        });
       }
     });
     void channel.receive({ type: 'call', id, method, params });

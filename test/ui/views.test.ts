@@ -11,7 +11,10 @@ import { fullRowsOf, openWorkbench, rowsOf, runCommand, runCommandAndPick, type 
 /** A notification with this text, looked up in the notification center (then cleared). */
 async function notification(page: Page, text: string): Promise<void> {
   await runCommand(page, 'Notifications: Show Notifications');
-  await page.locator('.notifications-center .notification-list-item', { hasText: text }).first().waitFor({ timeout: 30_000 });
+  await page
+    .locator('.notifications-center .notification-list-item', { hasText: text })
+    .first()
+    .waitFor({ timeout: 30_000 });
   await runCommand(page, 'Notifications: Clear All Notifications');
 }
 
@@ -22,7 +25,11 @@ describe('LLM Spaces in the workbench (playwright)', function () {
 
   before(async () => {
     // Running before the workbench starts, it is there on the first run, as a user's Ollama would be.
-    ollama = await startFakeUpstream({ port: 11434, ollama: true, models: [{ id: 'llama3.2:latest', context: 131_072, capabilities: ['completion', 'tools'] }] });
+    ollama = await startFakeUpstream({
+      port: 11434,
+      ollama: true,
+      models: [{ id: 'llama3.2:latest', context: 131_072, capabilities: ['completion', 'tools'] }],
+    });
     wb = await openWorkbench();
   });
   after(async () => {
@@ -30,29 +37,53 @@ describe('LLM Spaces in the workbench (playwright)', function () {
     await wb?.close();
   });
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await wb.screenshot(`failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`);
+    if (this.currentTest?.state === 'failed')
+      await wb.screenshot(`failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`);
   });
 
   it('on the first run, offers the models of the Ollama found on this computer, and the first Space routes to them', async () => {
     const { page } = wb;
     await page.locator('.activitybar .action-item a[aria-label^="LLM Spaces"]').click();
-    await rowsOf(page, 'Models').filter({ hasText: /^local/ }).first().click();
+    await rowsOf(page, 'Models')
+      .filter({ hasText: /^local/ })
+      .first()
+      .click();
     const llama = fullRowsOf(page, 'Models').filter({ hasText: 'llama3.2' }).first();
     await llama.waitFor({ timeout: 60_000 });
     assert.match(await llama.innerText(), /\$0\.00 in \/ \$0\.00 out/);
     assert.doesNotMatch(await llama.innerText(), /cannot answer here/);
-    await rowsOf(page, 'Models').filter({ hasText: /^local/ }).first().click();
-    await rowsOf(page, 'Models').filter({ hasText: /^openai/ }).first().click();
-    await fullRowsOf(page, 'Models').filter({ hasText: 'gpt-4o-mini' }).filter({ hasText: 'cannot answer here' }).first().waitFor();
+    await rowsOf(page, 'Models')
+      .filter({ hasText: /^local/ })
+      .first()
+      .click();
+    await rowsOf(page, 'Models')
+      .filter({ hasText: /^openai/ })
+      .first()
+      .click();
+    await fullRowsOf(page, 'Models')
+      .filter({ hasText: 'gpt-4o-mini' })
+      .filter({ hasText: 'cannot answer here' })
+      .first()
+      .waitFor();
     await wb.screenshot('00-first-run-models');
-    await rowsOf(page, 'Models').filter({ hasText: /^openai/ }).first().click();
+    await rowsOf(page, 'Models')
+      .filter({ hasText: /^openai/ })
+      .first()
+      .click();
 
     const client = await wb.service();
     const first = (await client.listSpaces()).items.find((s) => s.name === 'My first Space')!;
     assert.equal(first.description, 'Routes to llama3.2, the model that answers here.');
     await rowsOf(page, 'Spaces').filter({ hasText: 'My first Space' }).first().click();
-    await rowsOf(page, 'Spaces').filter({ hasText: /^Models/ }).first().click();
-    await fullRowsOf(page, 'Spaces').filter({ hasText: 'local/llama3.2' }).filter({ hasText: 'active' }).first().waitFor();
+    await rowsOf(page, 'Spaces')
+      .filter({ hasText: /^Models/ })
+      .first()
+      .click();
+    await fullRowsOf(page, 'Spaces')
+      .filter({ hasText: 'local/llama3.2' })
+      .filter({ hasText: 'active' })
+      .first()
+      .waitFor();
     await wb.screenshot('00-first-run-space');
     await rowsOf(page, 'Spaces').filter({ hasText: 'My first Space' }).first().click();
   });
@@ -64,16 +95,34 @@ describe('LLM Spaces in the workbench (playwright)', function () {
     await runCommand(page, 'LLM Spaces: Refresh Local Models');
     await rowsOf(page, 'Models').filter({ hasText: 'Only the test models answer here' }).waitFor({ timeout: 30_000 });
     await notification(page, 'No model server answers on this computer');
-    await rowsOf(page, 'Models').filter({ hasText: /^local/ }).first().click();
-    await fullRowsOf(page, 'Models').filter({ hasText: 'llama3.2' }).filter({ hasText: 'cannot answer here' }).first().waitFor();
+    await rowsOf(page, 'Models')
+      .filter({ hasText: /^local/ })
+      .first()
+      .click();
+    await fullRowsOf(page, 'Models')
+      .filter({ hasText: 'llama3.2' })
+      .filter({ hasText: 'cannot answer here' })
+      .first()
+      .waitFor();
     await wb.screenshot('00-first-run-server-gone');
     // Back again, found by the next refresh.
-    ollama = await startFakeUpstream({ port: 11434, ollama: true, models: [{ id: 'llama3.2:latest', context: 131_072 }] });
+    ollama = await startFakeUpstream({
+      port: 11434,
+      ollama: true,
+      models: [{ id: 'llama3.2:latest', context: 131_072 }],
+    });
     await runCommand(page, 'LLM Spaces: Refresh Local Models');
-    await fullRowsOf(page, 'Models').filter({ hasText: 'llama3.2' }).filter({ hasNotText: 'cannot answer here' }).first().waitFor();
+    await fullRowsOf(page, 'Models')
+      .filter({ hasText: 'llama3.2' })
+      .filter({ hasNotText: 'cannot answer here' })
+      .first()
+      .waitFor();
     await rowsOf(page, 'Models').filter({ hasText: 'Only the test models answer here' }).waitFor({ state: 'detached' });
     await notification(page, 'Found Ollama (port 11434): 1 model');
-    await rowsOf(page, 'Models').filter({ hasText: /^local/ }).first().click();
+    await rowsOf(page, 'Models')
+      .filter({ hasText: /^local/ })
+      .first()
+      .click();
   });
 
   it('opens the LLM Spaces container with Spaces, Prompts and Models populated', async () => {
@@ -85,7 +134,10 @@ describe('LLM Spaces in the workbench (playwright)', function () {
     const providers = new Set((await client.listModels()).map((m) => m.provider));
     await rowsOf(page, 'Models').first().waitFor();
     const shownProviders = await rowsOf(page, 'Models').allInnerTexts();
-    assert.ok(shownProviders.length > 0 && shownProviders.every((p) => providers.has(p)), `providers shown: ${shownProviders.join(', ')}`);
+    assert.ok(
+      shownProviders.length > 0 && shownProviders.every((p) => providers.has(p)),
+      `providers shown: ${shownProviders.join(', ')}`,
+    );
     await wb.screenshot('01-views');
   });
 
@@ -106,24 +158,34 @@ describe('LLM Spaces in the workbench (playwright)', function () {
     const line = (text: string) => page.locator('.editor-instance .view-lines .view-line', { hasText: text }).first();
     await line('anthropic/claude-2.1').waitFor();
     // The retired id and the one to be retired, counted in the status bar.
-    await page.locator('.statusbar-item[id$="llmSpaces.deprecatedModels"]', { hasText: '2 deprecated model ids' }).waitFor({ timeout: 30_000 });
+    await page
+      .locator('.statusbar-item[id$="llmSpaces.deprecatedModels"]', { hasText: '2 deprecated model ids' })
+      .waitFor({ timeout: 30_000 });
     await line('anthropic/claude-2.1').locator('span', { hasText: 'claude' }).last().hover();
     const hover = page.locator('.monaco-hover:visible', { hasText: 'anthropic/claude-2.1' }).first();
     await hover.waitFor({ timeout: 20_000 });
     const card = await hover.innerText();
     assert.match(card, /\$8\.00 in \/ \$24\.00 out per M tokens/);
     assert.match(card, /context window 200,000 tokens/);
-    assert.match(card, /anthropic\/claude-2\.1 was deprecated on 2025-07-21 and is no longer served/, 'the diagnostic in the same hover');
+    assert.match(
+      card,
+      /anthropic\/claude-2\.1 was deprecated on 2025-07-21 and is no longer served/,
+      'the diagnostic in the same hover',
+    );
     await wb.screenshot('03a-model-id-hover');
     await page.mouse.move(0, 0);
     await line('anthropic/claude-2.1').locator('span', { hasText: 'claude' }).last().click();
     await page.keyboard.press('Control+.');
-    const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Replace with anthropic/claude-3-5-haiku' }).first();
+    const fix = page
+      .locator('.action-widget .monaco-list-row', { hasText: 'Replace with anthropic/claude-3-5-haiku' })
+      .first();
     await fix.waitFor({ timeout: 20_000 });
     await wb.screenshot('03b-model-id-quick-fix');
     await fix.click();
     await line('fallback: anthropic/claude-3-5-haiku').waitFor();
-    await page.locator('.statusbar-item[id$="llmSpaces.deprecatedModels"]', { hasText: '1 deprecated model id' }).waitFor();
+    await page
+      .locator('.statusbar-item[id$="llmSpaces.deprecatedModels"]', { hasText: '1 deprecated model id' })
+      .waitFor();
     await runCommand(page, 'File: Revert File');
     await runCommand(page, 'View: Close All Editors');
   });
@@ -154,7 +216,8 @@ describe('LLM Spaces in the workbench (playwright)', function () {
     const { page } = wb;
     await runCommand(page, 'LLM Spaces: Create Prompt…');
     const input = page.locator('.quick-input-widget input');
-    const step = (n: number) => page.locator('.quick-input-widget .quick-input-title', { hasText: `New prompt (${n}/2)` }).waitFor();
+    const step = (n: number) =>
+      page.locator('.quick-input-widget .quick-input-title', { hasText: `New prompt (${n}/2)` }).waitFor();
     await step(1);
     await input.fill('x'.repeat(61));
     await page.locator('.quick-input-message', { hasText: '1 to 60 characters' }).waitFor();
@@ -166,7 +229,8 @@ describe('LLM Spaces in the workbench (playwright)', function () {
     await page.keyboard.press('Enter');
     const client = await wb.service();
     const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline && !(await client.listPrompts('org')).some((p) => p.title === 'Made in the UI test')) await new Promise((r) => setTimeout(r, 200));
+    while (Date.now() < deadline && !(await client.listPrompts('org')).some((p) => p.title === 'Made in the UI test'))
+      await new Promise((r) => setTimeout(r, 200));
     assert.ok((await client.listPrompts('org')).some((p) => p.title === 'Made in the UI test'));
   });
 
@@ -221,12 +285,17 @@ describe('LLM Spaces in the workbench (playwright)', function () {
       await input.fill(hosted.url);
       await page.keyboard.press('Enter');
       // The URL answers as a /v1 service that wants a token: sign-in follows.
-      await page.locator('.quick-input-widget .quick-input-title', { hasText: `Sign in to ${hosted.url}` }).waitFor({ timeout: 30_000 });
+      await page
+        .locator('.quick-input-widget .quick-input-title', { hasText: `Sign in to ${hosted.url}` })
+        .waitFor({ timeout: 30_000 });
       await input.fill(wb.token);
       await page.keyboard.press('Enter');
       await rowsOf(page, 'Spaces').filter({ hasText: 'My first Space' }).first().waitFor({ timeout: 60_000 });
       await rowsOf(page, 'Models').filter({ hasText: '2 models could not be read' }).waitFor({ timeout: 60_000 });
-      assert.ok(hosted.seen.some((r) => r.path.startsWith('/v1/internal/models')), 'the views were filled through the hosted fake');
+      assert.ok(
+        hosted.seen.some((r) => r.path.startsWith('/v1/internal/models')),
+        'the views were filled through the hosted fake',
+      );
       await wb.screenshot('06-hosted-service');
       await runCommand(page, 'LLM Spaces: Connect to Service…');
       await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Built-in local service' }).click();
@@ -235,4 +304,3 @@ describe('LLM Spaces in the workbench (playwright)', function () {
     }
   });
 });
-

@@ -10,11 +10,16 @@ import { startHostedFake } from '../unit/support/hostedFake';
 import { fullRowsOf, openWorkbench, rowsOf, runCommand, runCommandAndPick, type Workbench } from './workbench';
 
 /** The content frame of the webview panel in the active editor group. */
-const webview = (page: Page): FrameLocator => page.locator('iframe.webview.ready').last().contentFrame().frameLocator('#active-frame');
+const webview = (page: Page): FrameLocator =>
+  page.locator('iframe.webview.ready').last().contentFrame().frameLocator('#active-frame');
 
 async function closeAllEditors(page: Page): Promise<void> {
   await runCommand(page, 'View: Close All Editors');
-  await page.locator('iframe.webview.ready').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+  await page
+    .locator('iframe.webview.ready')
+    .first()
+    .waitFor({ state: 'detached', timeout: 10_000 })
+    .catch(() => undefined);
 }
 
 async function waitUntil(check: () => Promise<boolean>, timeout = 20_000): Promise<void> {
@@ -33,7 +38,8 @@ const paneHeader = (page: Page, title: string) => page.locator(`.pane-header[ari
 
 /** Shows the LLM Spaces side bar (its activity bar icon hides it when it is showing already). */
 async function showSideBar(page: Page): Promise<void> {
-  if (!(await paneHeader(page, 'Spaces').isVisible())) await page.locator('.activitybar .action-item a[aria-label^="LLM Spaces"]').click();
+  if (!(await paneHeader(page, 'Spaces').isVisible()))
+    await page.locator('.activitybar .action-item a[aria-label^="LLM Spaces"]').click();
   await paneHeader(page, 'Spaces').waitFor();
 }
 
@@ -52,7 +58,9 @@ async function choose(select: Locator, label: string | RegExp): Promise<void> {
 }
 
 async function chooseModel(frame: FrameLocator, namespace: string): Promise<void> {
-  await frame.locator(`[data-path="model"] vscode-option[value="${namespace}"]`).waitFor({ state: 'attached', timeout: 60_000 });
+  await frame
+    .locator(`[data-path="model"] vscode-option[value="${namespace}"]`)
+    .waitFor({ state: 'attached', timeout: 60_000 });
   const input = frame.locator('[data-path="model"] input');
   await input.click();
   await input.fill(namespace);
@@ -72,7 +80,8 @@ describe('LLM Spaces webviews (playwright)', function () {
     await wb?.close();
   });
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await wb.screenshot(`failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`);
+    if (this.currentTest?.state === 'failed')
+      await wb.screenshot(`failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`);
   });
 
   it('sends the selected code to the playground and renders the streamed reply', async () => {
@@ -112,7 +121,10 @@ describe('LLM Spaces webviews (playwright)', function () {
     assert.match(await figures.innerText(), /^test\/echo · \d+ tokens .* · \$[\d.]+ · saved -?\$[\d.]+ · [\d.]+ s/);
     const code = frame.locator('.turn .reply pre code').last();
     assert.ok((await code.innerText()).includes('export function total'));
-    assert.ok((await frame.locator('.turn .reply pre code .hljs-keyword').count()) > 0, 'the code block is highlighted');
+    assert.ok(
+      (await frame.locator('.turn .reply pre code .hljs-keyword').count()) > 0,
+      'the code block is highlighted',
+    );
     await frame.locator('.turn .reply .code-actions vscode-button', { hasText: 'Insert at Cursor' }).first().waitFor();
     await wb.screenshot('11-playground-reply');
     // The routing receipt: one line under the reply, unfolding to the candidates the Space weighed.
@@ -121,7 +133,11 @@ describe('LLM Spaces webviews (playwright)', function () {
     await receipt.locator('summary').click();
     await receipt.locator('table[aria-label="Candidates"] td', { hasText: 'test/echo' }).first().waitFor();
     await receipt.locator('table').first().scrollIntoViewIfNeeded();
-    assert.doesNotMatch(await receipt.innerText(), /max_cost|[0-9a-f]{8}-[0-9a-f]{4}-/, 'words, not field names or ids');
+    assert.doesNotMatch(
+      await receipt.innerText(),
+      /max_cost|[0-9a-f]{8}-[0-9a-f]{4}-/,
+      'words, not field names or ids',
+    );
     await wb.screenshot('11a-playground-receipt');
     await receipt.locator('summary').click();
     // The status bar's spend moves with the reply's own figures, at once, not on the next poll.
@@ -131,7 +147,10 @@ describe('LLM Spaces webviews (playwright)', function () {
     while (Date.now() < deadline && dollars(await spend.innerText()) <= spentBefore) await page.waitForTimeout(100);
     // Both sides are shown to two significant digits below a dime.
     const spentAfter = dollars(await spend.innerText());
-    assert.ok(spentAfter > spentBefore && Math.abs(spentAfter - (spentBefore + replyCost)) <= 0.1 * spentAfter, `${await spend.innerText()} after a reply of $${replyCost}`);
+    assert.ok(
+      spentAfter > spentBefore && Math.abs(spentAfter - (spentBefore + replyCost)) <= 0.1 * spentAfter,
+      `${await spend.innerText()} after a reply of $${replyCost}`,
+    );
   });
 
   it('renames the conversation from the playground, pre-filled with its own name', async () => {
@@ -145,7 +164,9 @@ describe('LLM Spaces webviews (playwright)', function () {
     assert.equal(await input.inputValue(), 'Code from src/cart.ts', 'the name of this conversation, not another');
     await input.fill('Cart review');
     await input.press('Enter');
-    await frame.locator('[data-path="conversation_id"] vscode-option', { hasText: 'Cart review' }).waitFor({ state: 'attached' });
+    await frame
+      .locator('[data-path="conversation_id"] vscode-option', { hasText: 'Cart review' })
+      .waitFor({ state: 'attached' });
     const client = await wb.service();
     const space = (await client.listSpaces()).items.find((s) => s.name === 'My first Space')!;
     assert.equal((await client.listConversations(space.id)).find((c) => c.id === before)?.name, 'Cart review');
@@ -158,7 +179,7 @@ describe('LLM Spaces webviews (playwright)', function () {
     const payload = [
       '<script>window.__pwned = "script"</script>',
       '<img src=x onerror="window.__pwned = \'img\'">',
-      '[click me](javascript:window.__pwned=\'link\')',
+      "[click me](javascript:window.__pwned='link')",
       '<a href="javascript:window.__pwned=\'a\'">a link</a>',
       '<svg onload="window.__pwned=\'svg\'"></svg>',
     ].join('\n\n');
@@ -174,14 +195,20 @@ describe('LLM Spaces webviews (playwright)', function () {
       scripts: el.querySelectorAll('script').length,
       images: el.querySelectorAll('img').length,
       svgs: el.querySelectorAll('svg').length,
-      handlers: [...el.querySelectorAll('*')].filter((n) => [...n.attributes].some((a) => a.name.startsWith('on'))).length,
-      jsLinks: [...el.querySelectorAll('a')].filter((a) => /^\s*javascript:/i.test(a.getAttribute('href') ?? '')).length,
+      handlers: [...el.querySelectorAll('*')].filter((n) => [...n.attributes].some((a) => a.name.startsWith('on')))
+        .length,
+      jsLinks: [...el.querySelectorAll('a')].filter((a) => /^\s*javascript:/i.test(a.getAttribute('href') ?? ''))
+        .length,
       pwned: (globalThis as unknown as { __pwned?: string }).__pwned ?? null,
     }));
     assert.deepEqual(dom, { scripts: 0, images: 0, svgs: 0, handlers: 0, jsLinks: 0, pwned: null });
     const link = reply.locator('a', { hasText: 'click me' });
     if (await link.count()) await link.click();
-    assert.equal(await reply.evaluate(() => (globalThis as unknown as { __pwned?: string }).__pwned ?? null), null, 'clicking the link runs nothing');
+    assert.equal(
+      await reply.evaluate(() => (globalThis as unknown as { __pwned?: string }).__pwned ?? null),
+      null,
+      'clicking the link runs nothing',
+    );
     await wb.screenshot('12-playground-xss-inert');
   });
 
@@ -195,8 +222,13 @@ describe('LLM Spaces webviews (playwright)', function () {
     await frame.locator('.turn .meta .figures').nth(1).waitFor({ timeout: 60_000 });
     assert.equal(await frame.locator('.turn').count(), 2);
     // The turns come back from the panel's state at once; the model list once the catalogue is read.
-    await frame.locator('[data-path="model"] vscode-option[value="test/echo"]').waitFor({ state: 'attached', timeout: 30_000 });
-    assert.equal(await frame.locator('[data-path="model"]').evaluate((el) => (el as unknown as { value: string }).value), 'test/echo');
+    await frame
+      .locator('[data-path="model"] vscode-option[value="test/echo"]')
+      .waitFor({ state: 'attached', timeout: 30_000 });
+    assert.equal(
+      await frame.locator('[data-path="model"]').evaluate((el) => (el as unknown as { value: string }).value),
+      'test/echo',
+    );
     assert.ok((await frame.locator('.turn .reply').first().innerText()).includes('export function total'));
     await wb.screenshot('12b-playground-after-reload');
   });
@@ -221,7 +253,10 @@ describe('LLM Spaces webviews (playwright)', function () {
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
     await frame.locator('[data-path="prompt"] textarea').fill('How much?');
     await frame.locator('.estimate', { hasText: 'at openai/gpt-4o-mini' }).waitFor();
-    assert.equal(await frame.locator('[data-path="model"]').evaluate((el) => (el as unknown as { value: string }).value), 'openai/gpt-4o-mini');
+    assert.equal(
+      await frame.locator('[data-path="model"]').evaluate((el) => (el as unknown as { value: string }).value),
+      'openai/gpt-4o-mini',
+    );
     await wb.screenshot('12d-model-chosen');
   });
 
@@ -239,16 +274,21 @@ describe('LLM Spaces webviews (playwright)', function () {
     await temperature.fill('');
     // The reply the next prompt follows is named by its number and first words, never by its id.
     const replyTo = frame.locator('[data-path="parent_request_id"]');
-    const shown = await replyTo.locator('vscode-option[selected]').innerText().catch(async () => replyTo.innerText());
+    const shown = await replyTo
+      .locator('vscode-option[selected]')
+      .innerText()
+      .catch(async () => replyTo.innerText());
     assert.match(shown, /^Reply 2: /);
     assert.doesNotMatch(await replyTo.innerText(), /[0-9a-f]{8}-[0-9a-f]{4}-/);
   });
 
-  it("inserts a code block at the cursor of a file behind the playground in its editor group", async () => {
+  it('inserts a code block at the cursor of a file behind the playground in its editor group', async () => {
     const { page } = wb;
     // The file and the playground in one editor group, the file behind the playground.
     await runCommand(page, 'View: Join All Editor Groups');
-    const group = page.locator('.editor-group-container').filter({ has: page.locator('.tab', { hasText: 'Playground' }) });
+    const group = page
+      .locator('.editor-group-container')
+      .filter({ has: page.locator('.tab', { hasText: 'Playground' }) });
     await group.locator('.tab', { hasText: 'cart.ts' }).click();
     await group.locator('.monaco-editor .view-lines').click();
     await page.keyboard.press('Control+End');
@@ -259,9 +299,14 @@ describe('LLM Spaces webviews (playwright)', function () {
     await frame.locator('.turn .code-actions vscode-button', { hasText: 'Insert at Cursor' }).first().click();
     // The file is shown beside the playground (which stays in view) with the code in it, and nothing
     // went wrong on the way.
-    const shown = page.locator('.editor-group-container').filter({ has: page.locator('.tab.active.dirty', { hasText: 'cart.ts' }) });
+    const shown = page
+      .locator('.editor-group-container')
+      .filter({ has: page.locator('.tab.active.dirty', { hasText: 'cart.ts' }) });
     await shown.waitFor();
-    assert.ok(await group.locator('.tab.active', { hasText: 'Playground' }).isVisible(), 'the playground is still in view');
+    assert.ok(
+      await group.locator('.tab.active', { hasText: 'Playground' }).isVisible(),
+      'the playground is still in view',
+    );
     await wb.screenshot('12f-inserted-in-one-group');
     await runCommand(page, 'Notifications: Show Notifications');
     assert.equal(await page.locator('.notifications-center .notification-list-item').count(), 0, 'no error was shown');
@@ -270,7 +315,11 @@ describe('LLM Spaces webviews (playwright)', function () {
     await page.keyboard.press('Control+S');
     await page.locator('.tab.dirty', { hasText: 'cart.ts' }).first().waitFor({ state: 'detached' });
     const text = readFileSync(path.join(wb.server.tmp, 'workspace', 'src', 'cart.ts'), 'utf8');
-    assert.equal(text.split('export function total').length - 1, 2, 'the code block was inserted once, after the file\'s own code');
+    assert.equal(
+      text.split('export function total').length - 1,
+      2,
+      "the code block was inserted once, after the file's own code",
+    );
   });
 
   it('changes a routing weight in the Space settings editor and saves it to the service', async () => {
@@ -288,7 +337,9 @@ describe('LLM Spaces webviews (playwright)', function () {
     await frame.locator('.actions vscode-button', { hasText: 'Save' }).click();
     await frame.locator('.status', { hasText: 'Saved at' }).waitFor({ timeout: 20_000 });
     const client = await wb.service();
-    const space = (await client.listSpaces({ search: 'My first Space' })).items.find((s) => s.name === 'My first Space')!;
+    const space = (await client.listSpaces({ search: 'My first Space' })).items.find(
+      (s) => s.name === 'My first Space',
+    )!;
     assert.equal((await client.getSpace(space.id)).main.app.weights?.cost, 0.7);
     await wb.screenshot('13-space-settings-saved');
   });
@@ -296,7 +347,9 @@ describe('LLM Spaces webviews (playwright)', function () {
   it("saves with Ctrl+S, reverts, asks on close and keeps changes over a reload, all as VS Code's own editor", async () => {
     const { page } = wb;
     const client = await wb.service();
-    const space = (await client.listSpaces({ search: 'My first Space' })).items.find((s) => s.name === 'My first Space')!;
+    const space = (await client.listSpaces({ search: 'My first Space' })).items.find(
+      (s) => s.name === 'My first Space',
+    )!;
     // A window reload may start the built-in service anew: ask whichever is running now.
     const description = async () => (await (await wb.service()).getSpace(space.id)).main.app.description;
     const tab = page.locator('.tabs-container .tab.active');
@@ -305,7 +358,11 @@ describe('LLM Spaces webviews (playwright)', function () {
       await field().fill(text);
       await page.locator('.tabs-container .tab.active.dirty').waitFor();
     };
-    assert.equal(await tab.getAttribute('aria-label').then((l) => l?.startsWith('My first Space')), true, 'the tab is named after the Space');
+    assert.equal(
+      await tab.getAttribute('aria-label').then((l) => l?.startsWith('My first Space')),
+      true,
+      'the tab is named after the Space',
+    );
 
     // A field is checked as it is typed, and says what is wrong in words.
     const temperature = webview(page).locator('[data-path="settings.temperature"] input');
@@ -340,7 +397,11 @@ describe('LLM Spaces webviews (playwright)', function () {
       assert.match(await dialog.innerText(), /My first Space/);
       await wb.screenshot(`13c-space-settings-close-${answer === 'Save' ? 'save' : 'dont-save'}`);
       await dialog.locator('.monaco-button', { hasText: new RegExp(`^${answer}$`) }).click();
-      await page.locator('iframe.webview.ready').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+      await page
+        .locator('iframe.webview.ready')
+        .first()
+        .waitFor({ state: 'detached', timeout: 10_000 })
+        .catch(() => undefined);
     };
     const reopen = async () => {
       await runCommandAndPick(page, 'LLM Spaces: Open Space Settings', 'My first Space');
@@ -381,7 +442,10 @@ describe('LLM Spaces webviews (playwright)', function () {
     const client = await wb.service();
     const org = await client.getOrganization();
     assert.ok(org.num_requests >= 2, 'the two chats above are counted');
-    await frame.locator('table[aria-label="Usage figures"] td', { hasText: org.num_requests.toLocaleString('en-US') }).first().waitFor();
+    await frame
+      .locator('table[aria-label="Usage figures"] td', { hasText: org.num_requests.toLocaleString('en-US') })
+      .first()
+      .waitFor();
     assert.equal(await frame.locator('svg.spend rect.bar').count(), 1);
     await frame.locator('fieldset[aria-label="Metrics integration"]').waitFor();
     await wb.screenshot('14-organization');
@@ -394,21 +458,37 @@ describe('LLM Spaces webviews (playwright)', function () {
     await rowsOf(page, 'Spaces').filter({ hasText: 'My first Space' }).first().waitFor({ timeout: 60_000 });
     const client = await wb.service();
     // A third model that answers: an Ollama found on this computer.
-    const ollama = await startFakeUpstream({ port: 11434, ollama: true, models: [{ id: 'llama3.2:latest', context: 131_072 }] });
+    const ollama = await startFakeUpstream({
+      port: 11434,
+      ollama: true,
+      models: [{ id: 'llama3.2:latest', context: 131_072 }],
+    });
     try {
       await runCommand(page, 'LLM Spaces: Refresh Local Models');
       // The views settle once the refresh has answered (rows move while they redraw).
       await runCommand(page, 'Notifications: Show Notifications');
-      await page.locator('.notifications-center .notification-list-item', { hasText: 'Found Ollama (port 11434)' }).first().waitFor({ timeout: 30_000 });
+      await page
+        .locator('.notifications-center .notification-list-item', { hasText: 'Found Ollama (port 11434)' })
+        .first()
+        .waitFor({ timeout: 30_000 });
       await runCommand(page, 'Notifications: Clear All Notifications');
       // Room for the Models view: the other two views folded (unfolded again at the end).
       for (const view of ['Spaces', 'Prompts']) await setFolded(page, view, true);
       for (const provider of ['test', 'local']) {
-        const row = fullRowsOf(page, 'Models').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${provider}$`) }) }).first();
+        const row = fullRowsOf(page, 'Models')
+          .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${provider}$`) }) })
+          .first();
         if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
-        await fullRowsOf(page, 'Models').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${provider}$`) }) }).and(page.locator('[aria-expanded="true"]')).first().waitFor();
+        await fullRowsOf(page, 'Models')
+          .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${provider}$`) }) })
+          .and(page.locator('[aria-expanded="true"]'))
+          .first()
+          .waitFor();
       }
-      const model = (name: string) => fullRowsOf(page, 'Models').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${name}`) }) }).first();
+      const model = (name: string) =>
+        fullRowsOf(page, 'Models')
+          .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${name}`) }) })
+          .first();
       await model('llama3.2').filter({ hasNotText: 'cannot answer here' }).waitFor({ timeout: 30_000 });
       // Three models selected in the view, compared from their context menu.
       await model('echo').click();
@@ -426,7 +506,10 @@ describe('LLM Spaces webviews (playwright)', function () {
       const frame = webview(page);
       const chips = frame.locator('.chips .chip');
       await chips.nth(2).waitFor({ timeout: 60_000 });
-      assert.deepEqual((await chips.allInnerTexts()).map((c) => c.replace(/×$/, '').trim()), ['test/echo', 'test/lorem', 'local/llama3.2']);
+      assert.deepEqual(
+        (await chips.allInnerTexts()).map((c) => c.replace(/×$/, '').trim()),
+        ['test/echo', 'test/lorem', 'local/llama3.2'],
+      );
       await frame.locator('[data-path="prompt"] textarea').fill('Which is best for a code review?');
       await frame.locator('.actions vscode-button', { hasText: 'Compare' }).click();
       await frame.locator('.status', { hasText: 'All 3 models answered.' }).waitFor({ timeout: 60_000 });
@@ -436,16 +519,30 @@ describe('LLM Spaces webviews (playwright)', function () {
         const figures = await columns.nth(i).locator('.meta .figures').innerText();
         assert.match(figures, /^\d[\d,]* tokens \(\d[\d,]* in, \d[\d,]* out\) · \$[\d.]+ · [\d.]+ s/, figures);
       }
-      assert.equal(await columns.nth(0).locator('.reply').innerText(), 'Which is best for a code review?', 'test/echo answered with the prompt');
-      assert.match(await columns.nth(2).locator('.reply').innerText(), /upstream:llama3\.2/, 'llama3.2 answered through the model server');
+      assert.equal(
+        await columns.nth(0).locator('.reply').innerText(),
+        'Which is best for a code review?',
+        'test/echo answered with the prompt',
+      );
+      assert.match(
+        await columns.nth(2).locator('.reply').innerText(),
+        /upstream:llama3\.2/,
+        'llama3.2 answered through the model server',
+      );
       assert.equal(await frame.locator('.column .badge', { hasText: 'cheapest' }).count(), 1);
       await wb.screenshot('16-compare-three-models');
 
-      const first = (await client.listSpaces({ search: 'My first Space' })).items.find((sp) => sp.name === 'My first Space')!;
+      const first = (await client.listSpaces({ search: 'My first Space' })).items.find(
+        (sp) => sp.name === 'My first Space',
+      )!;
       const space = () => client.getSpace(first.id);
       // A known failover chain to promote into.
       const ids = Object.fromEntries((await client.listModels()).map((m) => [m.namespace, m.id!]));
-      await client.updateSpace({ id: first.id, has_failover_chain: true, failover_model_ids: [ids['test/echo']!, ids['test/lorem']!] });
+      await client.updateSpace({
+        id: first.id,
+        has_failover_chain: true,
+        failover_model_ids: [ids['test/echo']!, ids['test/lorem']!],
+      });
       const promote = async (column: number, action: string, detail: string | RegExp | null, expectRow: RegExp) => {
         const controls = columns.nth(column).locator('.promote');
         // The choices open below their select: room for them, as a user scrolls to make it.
@@ -472,13 +569,23 @@ describe('LLM Spaces webviews (playwright)', function () {
       // Compared again, the savings are counted against it, in words.
       await frame.locator('.actions vscode-button', { hasText: 'Compare' }).click();
       await frame.locator('.status', { hasText: 'All 3 models answered.' }).waitFor({ timeout: 60_000 });
-      assert.match(await columns.nth(0).locator('.saving').innerText(), /^(Saves|Costs) \$[\d.]+ (against|more than) test\/lorem$/);
+      assert.match(
+        await columns.nth(0).locator('.saving').innerText(),
+        /^(Saves|Costs) \$[\d.]+ (against|more than) test\/lorem$/,
+      );
       assert.equal(await columns.nth(1).locator('.saving').innerText(), 'This is the benchmark model.');
 
       // First in the failover chain.
-      proposal = await promote(2, 'Put it in the failover chain', /^position 1/, /Failover chain\s+test\/echo → test\/lorem\s+local\/llama3\.2 → test\/echo → test\/lorem/);
+      proposal = await promote(
+        2,
+        'Put it in the failover chain',
+        /^position 1/,
+        /Failover chain\s+test\/echo → test\/lorem\s+local\/llama3\.2 → test\/echo → test\/lorem/,
+      );
       await proposal.locator('vscode-button', { hasText: 'Save to Space' }).click();
-      await frame.locator('.status', { hasText: 'local/llama3.2 is now at position 1 of the failover chain' }).waitFor();
+      await frame
+        .locator('.status', { hasText: 'local/llama3.2 is now at position 1 of the failover chain' })
+        .waitFor();
       assert.equal((await space()).main.failover_models[0]?.namespace, 'local/llama3.2');
 
       // The weights, toward cost.
@@ -487,7 +594,12 @@ describe('LLM Spaces webviews (playwright)', function () {
       await proposal.locator('vscode-button', { hasText: 'Save to Space' }).click();
       await frame.locator('.status', { hasText: 'The routing weights now favour cost' }).waitFor();
       const weightsAfter = (await space()).main.app.weights!;
-      assert.ok(weightsAfter.cost > weightsBefore.cost && weightsAfter.latency < weightsBefore.latency && weightsAfter.quality < weightsBefore.quality, JSON.stringify(weightsAfter));
+      assert.ok(
+        weightsAfter.cost > weightsBefore.cost &&
+          weightsAfter.latency < weightsBefore.latency &&
+          weightsAfter.quality < weightsBefore.quality,
+        JSON.stringify(weightsAfter),
+      );
 
       // The only active model; then the Space is put back as it was, for whoever comes next.
       const activeBefore = (await space()).main.base_model_settings.filter((m) => m.active);
@@ -502,7 +614,10 @@ describe('LLM Spaces webviews (playwright)', function () {
       // The report, in the workspace.
       await frame.locator('.actions vscode-button', { hasText: 'Save Report' }).click();
       await frame.locator('.status', { hasText: /Report saved: llm-spaces-reports\/compare-.*\.md/ }).waitFor();
-      await page.locator('.tab', { hasText: /^compare-.*\.md/ }).first().waitFor();
+      await page
+        .locator('.tab', { hasText: /^compare-.*\.md/ })
+        .first()
+        .waitFor();
       await wb.screenshot('19-compare-report');
     } finally {
       await ollama.close();
@@ -519,18 +634,24 @@ describe('LLM Spaces webviews (playwright)', function () {
     await rowsOf(page, 'Spaces').filter({ hasText: 'My first Space' }).first().waitFor({ timeout: 60_000 });
     const client = await wb.service();
     // The hosted service as it answers, with an organization at its soft spending limit.
-    const hosted = await startHostedFake(client.baseUrl, { organization: () => ({ total_tokens_cost: 4.99995, spending_limit_soft: 5, spending_limit_hard: 50 }) });
+    const hosted = await startHostedFake(client.baseUrl, {
+      organization: () => ({ total_tokens_cost: 4.99995, spending_limit_soft: 5, spending_limit_hard: 50 }),
+    });
     try {
       await runCommand(page, 'LLM Spaces: Connect to Service…');
       await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Remote service…' }).click();
       await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Remote service URL' }).waitFor();
       await page.locator('.quick-input-widget input').fill(hosted.url);
       await page.keyboard.press('Enter');
-      await page.locator('.quick-input-widget .quick-input-title', { hasText: `Sign in to ${hosted.url}` }).waitFor({ timeout: 30_000 });
+      await page
+        .locator('.quick-input-widget .quick-input-title', { hasText: `Sign in to ${hosted.url}` })
+        .waitFor({ timeout: 30_000 });
       await page.locator('.quick-input-widget input').fill(wb.token);
       await page.keyboard.press('Enter');
       // Signed in to the hosted service: the status bar shows its organization's spend against its limit.
-      await page.locator('.statusbar-item[id$="llmSpaces.usage"]', { hasText: '$5.00 / $50.00' }).waitFor({ timeout: 60_000 });
+      await page
+        .locator('.statusbar-item[id$="llmSpaces.usage"]', { hasText: '$5.00 / $50.00' })
+        .waitFor({ timeout: 60_000 });
       await rowsOf(page, 'Spaces').filter({ hasText: 'My first Space' }).first().waitFor({ timeout: 60_000 });
       await runCommand(page, 'LLM Spaces: Open Playground');
       const frame = webview(page);
@@ -544,11 +665,16 @@ describe('LLM Spaces webviews (playwright)', function () {
       const dialog = page.locator('.monaco-dialog-box');
       await dialog.waitFor({ timeout: 20_000 });
       const asked = await dialog.innerText();
-      assert.match(asked, /Sending this request \(about \$0\.0000\d+\) would pass the organization's soft spending limit of \$5\.00, with \$5\.00 spent this cycle/);
+      assert.match(
+        asked,
+        /Sending this request \(about \$0\.0000\d+\) would pass the organization's soft spending limit of \$5\.00, with \$5\.00 spent this cycle/,
+      );
       await wb.screenshot('20-budget-guard');
       const requests = (await client.getOrganization()).num_requests;
       await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
-      await frame.locator('.turn .meta.error', { hasText: 'Not sent: it would pass the soft spending limit.' }).waitFor();
+      await frame
+        .locator('.turn .meta.error', { hasText: 'Not sent: it would pass the soft spending limit.' })
+        .waitFor();
       assert.equal((await client.getOrganization()).num_requests, requests, 'nothing was sent');
       await prompt.fill('Send it anyway, please.');
       await prompt.press('Control+Enter');
@@ -556,7 +682,10 @@ describe('LLM Spaces webviews (playwright)', function () {
       await dialog.locator('.monaco-button', { hasText: 'Send Anyway' }).click();
       const receipt = frame.locator('.turn .meta .receipt').last();
       await receipt.waitFor({ timeout: 30_000 });
-      assert.equal(await receipt.locator('summary').innerText(), 'Sent to test/lorem, the model asked for (estimated: the service sent no receipt)');
+      assert.equal(
+        await receipt.locator('summary').innerText(),
+        'Sent to test/lorem, the model asked for (estimated: the service sent no receipt)',
+      );
       await receipt.locator('summary').click();
       await receipt.locator('.hint', { hasText: "the extension's estimate" }).waitFor();
       await receipt.locator('table').first().scrollIntoViewIfNeeded();

@@ -6,7 +6,15 @@ import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { LlmSpacesClient } from '../../src/api/client';
 import { readLock } from '../../src/service/lockFile';
-import { ROOT, launchBrowser, remoteUri, serviceDataDir, startCodeServer, workbenchUrl, type CodeServer } from '../host/codeServer';
+import {
+  ROOT,
+  launchBrowser,
+  remoteUri,
+  serviceDataDir,
+  startCodeServer,
+  workbenchUrl,
+  type CodeServer,
+} from '../host/codeServer';
 
 const run = promisify(execFile);
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'ui');
@@ -36,14 +44,21 @@ export async function openWorkbench(): Promise<Workbench> {
   const payload: Array<[string, string]> = [['skipWelcome', 'true']];
   if (vsix) {
     await server.installExtension(vsix);
-    if (!readdirSync(server.extensionsDir).some((d) => d.startsWith(`${extensionId}-`))) throw new Error(`${vsix} did not install into ${server.extensionsDir}`);
+    if (!readdirSync(server.extensionsDir).some((d) => d.startsWith(`${extensionId}-`)))
+      throw new Error(`${vsix} did not install into ${server.extensionsDir}`);
   } else {
     payload.unshift(['extensionDevelopmentPath', remoteUri(server, ROOT)]);
   }
   // Before the extension starts its built-in service, mint a token of our own in the same data folder.
   const dataDir = serviceDataDir(server);
   mkdirSync(dataDir, { recursive: true });
-  const { stdout } = await run(process.execPath, [path.join(ROOT, 'dist/service.js'), 'token', 'create', '--data', dataDir]);
+  const { stdout } = await run(process.execPath, [
+    path.join(ROOT, 'dist/service.js'),
+    'token',
+    'create',
+    '--data',
+    dataDir,
+  ]);
   const token = (JSON.parse(stdout) as { token: string }).token;
   const browser = await launchBrowser();
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });

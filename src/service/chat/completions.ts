@@ -8,8 +8,17 @@ import { textOf, type Body, type ChatMessage } from './request';
 
 export function completionRequest(caller: Caller, body: z.output<typeof ChatCompletionsBody>): Body {
   const appId = body.app_id ?? caller.appId;
-  if (!appId) throw invalid(['body', 'app_id'], 'An organization token names the Space with app_id (a Space key needs none)', 'missing');
-  const messages = body.messages.map((m): ChatMessage => (m.role === 'assistant' ? { role: 'assistant', content: m.content ?? null, ...(m.tool_calls ? { tool_calls: m.tool_calls } : {}) } : m));
+  if (!appId)
+    throw invalid(
+      ['body', 'app_id'],
+      'An organization token names the Space with app_id (a Space key needs none)',
+      'missing',
+    );
+  const messages = body.messages.map((m): ChatMessage =>
+    m.role === 'assistant'
+      ? { role: 'assistant', content: m.content ?? null, ...(m.tool_calls ? { tool_calls: m.tool_calls } : {}) }
+      : m,
+  );
   // What test models answer and the log keeps: the last user message, or a tool's result when the
   // conversation ends with one (the model is to answer from it).
   const last = body.messages.at(-1)!;

@@ -20,17 +20,30 @@ export interface Outcome {
   latency: number;
 }
 
-export async function finishChat(db: Database, prepared: Prepared, model: CatalogueModel, reply: Reply, outcome: Outcome): Promise<ChatCompletion> {
+export async function finishChat(
+  db: Database,
+  prepared: Prepared,
+  model: CatalogueModel,
+  reply: Reply,
+  outcome: Outcome,
+): Promise<ChatCompletion> {
   const r = model.record;
   // A tool call is output the model produced: its name and arguments are billed as completion text.
   const produced = reply.text + (reply.toolCalls ?? []).map((c) => c.function.name + c.function.arguments).join('');
   const completionTokens = countTokens(produced);
-  const counts: Counts = { promptTokens: prepared.promptTokens, completionTokens, promptChars: prepared.promptChars, completionChars: produced.length };
+  const counts: Counts = {
+    promptTokens: prepared.promptTokens,
+    completionTokens,
+    promptChars: prepared.promptChars,
+    completionChars: produced.length,
+  };
   const costs = costOf(r, counts);
   const savings = savingsOf(costs, prepared.benchmark, counts);
   const warnings = [...prepared.warnings];
   if (model !== prepared.first) {
-    warnings.push(`Failed over from ${prepared.first.record.namespace} to ${r.namespace} after ${outcome.retries} failed attempt(s): ${summarize(outcome.failures)}.`);
+    warnings.push(
+      `Failed over from ${prepared.first.record.namespace} to ${r.namespace} after ${outcome.retries} failed attempt(s): ${summarize(outcome.failures)}.`,
+    );
     if (retiresSoon(r)) warnings.push(deprecationWarning(r));
   }
   const warning = warnings.length ? warnings.join(' ') : null;
@@ -39,7 +52,11 @@ export async function finishChat(db: Database, prepared: Prepared, model: Catalo
     insertRequest(db, {
       ...logOf(prepared),
       model: r.namespace,
-      response: reply.text + (reply.toolCalls ?? []).map((c) => `${reply.text ? '\n' : ''}[asked for ${c.function.name}(${c.function.arguments})]`).join(''),
+      response:
+        reply.text +
+        (reply.toolCalls ?? [])
+          .map((c) => `${reply.text ? '\n' : ''}[asked for ${c.function.name}(${c.function.arguments})]`)
+          .join(''),
       promptTokens: counts.promptTokens,
       completionTokens,
       cost: costs.total,
@@ -64,21 +81,49 @@ export async function finishChat(db: Database, prepared: Prepared, model: Catalo
     object: 'chat.completion',
     created: Date.now(),
     model: r.namespace,
-    choices: [{ index: 0, finish_reason: reply.finishReason, message: { role: 'assistant', content: reply.text, ...(reply.toolCalls ? { tool_calls: reply.toolCalls } : {}) } }],
-    usage: { prompt_tokens: counts.promptTokens, completion_tokens: completionTokens, total_tokens: counts.promptTokens + completionTokens },
+    choices: [
+      {
+        index: 0,
+        finish_reason: reply.finishReason,
+        message: {
+          role: 'assistant',
+          content: reply.text,
+          ...(reply.toolCalls ? { tool_calls: reply.toolCalls } : {}),
+        },
+      },
+    ],
+    usage: {
+      prompt_tokens: counts.promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: counts.promptTokens + completionTokens,
+    },
     metadata: {
       app_id: prepared.config.row.id,
       conversation_id: prepared.conversationId,
       parent_request_id: prepared.body.parent_request_id ?? null,
-      model: { model: r.model, namespace: r.namespace, provider: r.provider ?? null, owner: r.owner ?? null, at: r.at ?? null },
+      model: {
+        model: r.model,
+        namespace: r.namespace,
+        provider: r.provider ?? null,
+        owner: r.owner ?? null,
+        at: r.at ?? null,
+      },
       costs: { prompt_tokens: costs.prompt, completion_tokens: costs.completion, total_tokens: costs.total },
-      cost_savings: { prompt_tokens: savings.prompt, completion_tokens: savings.completion, total_tokens: savings.total },
+      cost_savings: {
+        prompt_tokens: savings.prompt,
+        completion_tokens: savings.completion,
+        total_tokens: savings.total,
+      },
       latency: outcome.latency,
       retries: outcome.retries,
       status_code: 200,
       error: null,
       warning,
-      routing: { ...prepared.routing, strategy: model === prepared.first ? prepared.routing.strategy : 'failover', attempts: outcome.attempts },
+      routing: {
+        ...prepared.routing,
+        strategy: model === prepared.first ? prepared.routing.strategy : 'failover',
+        attempts: outcome.attempts,
+      },
     },
   };
 }

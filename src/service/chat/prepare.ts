@@ -30,24 +30,47 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
   const conversation = resolveConversation(db, row.id, body);
   const version = resolveAssistantVersion(db, row.id, body, conversation?.settings ?? null, config);
   const messages = buildMessages(db, caller, config, version, conversation ? row.id : null, body);
-  const text = messages.map((m) => textOf(m.content) + ('tool_calls' in m && m.tool_calls ? m.tool_calls.map((c) => c.function.name + c.function.arguments).join('') : '')).join('\n');
+  const text = messages
+    .map(
+      (m) =>
+        textOf(m.content) +
+        ('tool_calls' in m && m.tool_calls
+          ? m.tool_calls.map((c) => c.function.name + c.function.arguments).join('')
+          : ''),
+    )
+    .join('\n');
   const promptTokens = countTokens(text);
   const maxTokens = body.max_tokens ?? version?.max_tokens ?? config.settings.max_tokens ?? 1024;
   const temperature = body.temperature ?? version?.temperature ?? config.settings.temperature ?? 0.7;
-  const { route, budget, canServe } = routeInput(db, config, { promptTokens, promptChars: text.length, maxTokens, needsVision: hasImages(body) });
+  const { route, budget, canServe } = routeInput(db, config, {
+    promptTokens,
+    promptChars: text.length,
+    maxTokens,
+    needsVision: hasImages(body),
+  });
   const warnings: string[] = [];
   const modelId = body.model ?? version?.model_id ?? null;
   const weighed = weighActive(db, caller, row.id, route, budget);
   let first: CatalogueModel;
   if (modelId) {
-    first = explicitModel(db, caller, modelId, route, budget, body.model ? ['body', 'model'] : ['body', 'assistant_version_id']);
+    first = explicitModel(
+      db,
+      caller,
+      modelId,
+      route,
+      budget,
+      body.model ? ['body', 'model'] : ['body', 'assistant_version_id'],
+    );
   } else {
     const ranked = weighed.ranked;
     if (ranked.length === 0) {
-      throw new Problem(
-        422,
-        [{ loc: ['body', 'model'], msg: 'No active model of this Space can serve this request (check its active models and max_cost; models of a model server answer only while it runs).', type: 'no_model' }],
-      );
+      throw new Problem(422, [
+        {
+          loc: ['body', 'model'],
+          msg: 'No active model of this Space can serve this request (check its active models and max_cost; models of a model server answer only while it runs).',
+          type: 'no_model',
+        },
+      ]);
     }
     first = ranked[0]!.model;
   }
@@ -78,14 +101,33 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
   };
 }
 
-function explicitModel(db: Database, caller: Caller, name: string, route: RouteInput, budget: (r: ModelRecord) => number, loc: string[]): CatalogueModel {
+function explicitModel(
+  db: Database,
+  caller: Caller,
+  name: string,
+  route: RouteInput,
+  budget: (r: ModelRecord) => number,
+  loc: string[],
+): CatalogueModel {
   const model = findModelByName(db, caller, name);
   if (!model) throw invalid(loc, `Unknown model "${name}"`, 'not_found');
   const r = model.record;
-  if (isRetired(r)) throw invalid(loc, `${r.namespace} was deprecated on ${r.deprecated_on} and is no longer served`, 'model_deprecated');
-  if (route.needsVision && !r.supports_vision) throw invalid(['body', 'images'], `${r.namespace} cannot read images`, 'vision_unsupported');
-  if (budget(r) <= 0) throw invalid(['body', 'prompt'], `The prompt is longer than the context window of ${r.namespace} (${r.context_window} tokens)`, 'context_window');
-  if (route.maxCost > 0 && route.estimate(r) > route.maxCost) throw invalid(loc, `${r.namespace} may cost more than this Space's max_cost of $${route.maxCost}`, 'max_cost');
+  if (isRetired(r))
+    throw invalid(
+      loc,
+      `${r.namespace} was deprecated on ${r.deprecated_on} and is no longer served`,
+      'model_deprecated',
+    );
+  if (route.needsVision && !r.supports_vision)
+    throw invalid(['body', 'images'], `${r.namespace} cannot read images`, 'vision_unsupported');
+  if (budget(r) <= 0)
+    throw invalid(
+      ['body', 'prompt'],
+      `The prompt is longer than the context window of ${r.namespace} (${r.context_window} tokens)`,
+      'context_window',
+    );
+  if (route.maxCost > 0 && route.estimate(r) > route.maxCost)
+    throw invalid(loc, `${r.namespace} may cost more than this Space's max_cost of $${route.maxCost}`, 'max_cost');
   return model;
 }
 
@@ -95,16 +137,19 @@ export function deprecationWarning(r: ModelRecord): string {
 
 function checkAttachments(body: Body): void {
   body.images?.forEach((url, i) => {
-    if (!/^data:image\/[a-z0-9.+-]+;base64,/i.test(url)) throw invalid(['body', 'images', i], 'must be a data URL of an image (data:image/...;base64,...)', 'data_url');
+    if (!/^data:image\/[a-z0-9.+-]+;base64,/i.test(url))
+      throw invalid(['body', 'images', i], 'must be a data URL of an image (data:image/...;base64,...)', 'data_url');
   });
   body.files?.forEach((url, i) => {
-    if (!/^data:[a-z0-9.+-]+\/[a-z0-9.+-]+;base64,/i.test(url)) throw invalid(['body', 'files', i], 'must be a data URL (data:<type>;base64,...)', 'data_url');
+    if (!/^data:[a-z0-9.+-]+\/[a-z0-9.+-]+;base64,/i.test(url))
+      throw invalid(['body', 'files', i], 'must be a data URL (data:<type>;base64,...)', 'data_url');
   });
 }
 
 function resolveConversation(db: Database, appId: string, body: Body) {
   if (!body.conversation_id) {
-    if (body.parent_request_id) throw invalid(['body', 'parent_request_id'], 'A parent request needs a conversation_id');
+    if (body.parent_request_id)
+      throw invalid(['body', 'parent_request_id'], 'A parent request needs a conversation_id');
     return null;
   }
   const own = findConversation(db, appId, body.conversation_id);
@@ -112,12 +157,25 @@ function resolveConversation(db: Database, appId: string, body: Body) {
   if (body.parent_request_id && !requestInConversation(db, body.parent_request_id, body.conversation_id)) {
     throw invalid(['body', 'parent_request_id'], 'Request not found in this conversation', 'not_found');
   }
-  return own ? { settings: own.settings ? (JSON.parse(own.settings) as { assistant_id?: string; assistant_version_id?: string }) : null } : null;
+  return own
+    ? {
+        settings: own.settings
+          ? (JSON.parse(own.settings) as { assistant_id?: string; assistant_version_id?: string })
+          : null,
+      }
+    : null;
 }
 
-function resolveAssistantVersion(db: Database, appId: string, body: Body, conversation: { assistant_id?: string; assistant_version_id?: string } | null, config: AppConfig) {
+function resolveAssistantVersion(
+  db: Database,
+  appId: string,
+  body: Body,
+  conversation: { assistant_id?: string; assistant_version_id?: string } | null,
+  config: AppConfig,
+) {
   const assistantId = body.assistant_id ?? conversation?.assistant_id ?? config.settings.assistant_id ?? null;
-  const versionId = body.assistant_version_id ?? conversation?.assistant_version_id ?? config.settings.assistant_version_id ?? null;
+  const versionId =
+    body.assistant_version_id ?? conversation?.assistant_version_id ?? config.settings.assistant_version_id ?? null;
   if (body.assistant_id) checkAssistantChoice(db, appId, body.assistant_id, null, ['body']);
   if (versionId) return checkAssistantChoice(db, appId, assistantId, versionId, ['body'])!;
   if (!assistantId) return null;
@@ -125,21 +183,38 @@ function resolveAssistantVersion(db: Database, appId: string, body: Body, conver
   return latest ? (findVersion(db, appId, latest) ?? null) : null;
 }
 
-function buildMessages(db: Database, caller: Caller, config: AppConfig, version: ReturnType<typeof resolveAssistantVersion>, conversationApp: string | null, body: Body): ChatMessage[] {
-  const policyPrompt = config.policies.prompt_id ? findPrompt(db, caller, config.policies.prompt_id)?.prompt : undefined;
-  const system = [policyPrompt, config.settings.instructions, version?.persona, version?.instructions, version?.writing_style ? `Writing style: ${version.writing_style}` : null]
+function buildMessages(
+  db: Database,
+  caller: Caller,
+  config: AppConfig,
+  version: ReturnType<typeof resolveAssistantVersion>,
+  conversationApp: string | null,
+  body: Body,
+): ChatMessage[] {
+  const policyPrompt = config.policies.prompt_id
+    ? findPrompt(db, caller, config.policies.prompt_id)?.prompt
+    : undefined;
+  const system = [
+    policyPrompt,
+    config.settings.instructions,
+    version?.persona,
+    version?.instructions,
+    version?.writing_style ? `Writing style: ${version.writing_style}` : null,
+  ]
     .filter((s): s is string => !!s && s.trim() !== '')
     .join('\n\n');
   const messages: ChatMessage[] = system ? [{ role: 'system', content: system }] : [];
   if (body.completion) return [...messages, ...body.completion.messages];
   if (conversationApp && body.conversation_id) {
-    for (const turn of conversationTurns(db, conversationApp, body.conversation_id, MAX_HISTORY)) messages.push({ role: 'user', content: turn.prompt }, { role: 'assistant', content: turn.response });
+    for (const turn of conversationTurns(db, conversationApp, body.conversation_id, MAX_HISTORY))
+      messages.push({ role: 'user', content: turn.prompt }, { role: 'assistant', content: turn.response });
   }
   const images = body.images ?? [];
   messages.push({
     role: 'user',
-    content: images.length ? [{ type: 'text', text: body.prompt }, ...images.map((url) => ({ type: 'image_url', image_url: { url } }))] : body.prompt,
+    content: images.length
+      ? [{ type: 'text', text: body.prompt }, ...images.map((url) => ({ type: 'image_url', image_url: { url } }))]
+      : body.prompt,
   });
   return messages;
 }
-

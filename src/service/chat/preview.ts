@@ -19,12 +19,22 @@ import { failoverChain, routeInput, weighActive } from './weigh';
  * POST /v1/apps/{app_id}/route): the candidates with their scores and estimated cost, the active
  * models left out with the reason, and the failover chain. Runs no model and stores nothing.
  */
-export function previewRoute(db: Database, caller: Caller, appId: string, input: z.output<typeof RouteQuestion>): RoutePreview {
+export function previewRoute(
+  db: Database,
+  caller: Caller,
+  appId: string,
+  input: z.output<typeof RouteQuestion>,
+): RoutePreview {
   const row = loadApp(db, caller, appId);
   const config = appConfig(row);
   const promptTokens = countTokens(input.prompt);
   const maxTokens = input.max_tokens ?? config.settings.max_tokens ?? 1024;
-  const { route, budget } = routeInput(db, config, { promptTokens, promptChars: input.prompt.length, maxTokens, needsVision: (input.images ?? 0) > 0 });
+  const { route, budget } = routeInput(db, config, {
+    promptTokens,
+    promptChars: input.prompt.length,
+    maxTokens,
+    needsVision: (input.images ?? 0) > 0,
+  });
   const weighed = weighActive(db, caller, row.id, route, budget);
   const chain = config.row.has_failover_chain ? failoverChain(db, caller, row.id) : [];
   return {
@@ -35,7 +45,14 @@ export function previewRoute(db: Database, caller: Caller, appId: string, input:
     candidates: weighed.candidates,
     rejected: weighed.rejected,
     failover: chain.map((m) => ({ namespace: m.record.namespace, estimated_cost: route.estimate(m.record) })),
-    band: costBand(db, caller, { app_id: row.id, prompt: input.prompt, max_tokens: input.max_tokens, model: input.model, conversation_id: input.conversation_id, parent_request_id: input.parent_request_id }),
+    band: costBand(db, caller, {
+      app_id: row.id,
+      prompt: input.prompt,
+      max_tokens: input.max_tokens,
+      model: input.model,
+      conversation_id: input.conversation_id,
+      parent_request_id: input.parent_request_id,
+    }),
   };
 }
 
@@ -56,13 +73,29 @@ function costBand(db: Database, caller: Caller, body: Body): CostBand | null {
   const budget = (r: ModelRecord) => Math.max(1, Math.min(prepared.maxTokens, r.context_window - promptTokens));
   /** At a number of completion tokens, as routing estimates; at a known reply, as finishChat bills it. */
   const cost = (r: ModelRecord, completion: string | number) =>
-    typeof completion === 'number' ? estimateCost(r, promptTokens, promptChars, completion) : costOf(r, { promptTokens, promptChars, completionTokens: countTokens(completion), completionChars: completion.length }).total;
+    typeof completion === 'number'
+      ? estimateCost(r, promptTokens, promptChars, completion)
+      : costOf(r, {
+          promptTokens,
+          promptChars,
+          completionTokens: countTokens(completion),
+          completionChars: completion.length,
+        }).total;
   const first = prepared.first.record;
-  const answering = [first, ...prepared.chain.map((m) => m.record).filter((r) => r.id !== first.id && !isRetired(r) && r.context_window > promptTokens)];
+  const answering = [
+    first,
+    ...prepared.chain
+      .map((m) => m.record)
+      .filter((r) => r.id !== first.id && !isRetired(r) && r.context_window > promptTokens),
+  ];
   // A test model's reply is known in advance (it is what generate() produces); other models are
   // expected to write half of what they may.
   const expected = first.is_test_model
-    ? cost(first, truncateTokens(testModelReply({ model: first.model, prompt: body.prompt, images: 0, files: 0 }), budget(first)).text)
+    ? cost(
+        first,
+        truncateTokens(testModelReply({ model: first.model, prompt: body.prompt, images: 0, files: 0 }), budget(first))
+          .text,
+      )
     : cost(first, Math.ceil(budget(first) / 2));
   return {
     min: Math.min(...answering.map((r) => cost(r, 0))),
@@ -73,4 +106,3 @@ function costBand(db: Database, caller: Caller, body: Body): CostBand | null {
     max_tokens: prepared.maxTokens,
   };
 }
-

@@ -25,11 +25,16 @@ export function costOf(model: ModelRecord, counts: Counts): Costs {
 export function savingsOf(actual: Costs, benchmark: ModelRecord | undefined, counts: Counts): Costs {
   if (!benchmark) return { prompt: 0, completion: 0, total: 0 };
   const reference = costOf(benchmark, counts);
-  return { prompt: reference.prompt - actual.prompt, completion: reference.completion - actual.completion, total: reference.total - actual.total };
+  return {
+    prompt: reference.prompt - actual.prompt,
+    completion: reference.completion - actual.completion,
+    total: reference.total - actual.total,
+  };
 }
 
 /** Upper bound of a request's cost before it runs: the prompt plus a reply of `maxTokens` tokens. */
 export function estimateCost(model: ModelRecord, promptTokens: number, promptChars: number, maxTokens: number): number {
   // About four characters per token when a model bills by character.
-  return costOf(model, { promptTokens, completionTokens: maxTokens, promptChars, completionChars: maxTokens * 4 }).total;
+  return costOf(model, { promptTokens, completionTokens: maxTokens, promptChars, completionChars: maxTokens * 4 })
+    .total;
 }

@@ -13,7 +13,10 @@ export type ChatMessage =
 
 /** What a chat completion may add to a request: tools the model may call, and where to stop. */
 export interface ToolOptions {
-  tools?: Array<{ type: 'function'; function: { name: string; description?: string; parameters?: Record<string, unknown> } }>;
+  tools?: Array<{
+    type: 'function';
+    function: { name: string; description?: string; parameters?: Record<string, unknown> };
+  }>;
   toolChoice?: unknown;
   stop?: string | string[] | null;
 }
@@ -61,11 +64,15 @@ export interface Reply {
 /** The text of a message's content, parts joined (images left out). */
 export function textOf(content: ChatMessage['content']): string {
   if (content === null) return '';
-  return typeof content === 'string' ? content : content.map((p) => (typeof p.text === 'string' ? p.text : '')).join('');
+  return typeof content === 'string'
+    ? content
+    : content.map((p) => (typeof p.text === 'string' ? p.text : '')).join('');
 }
 
 /** Whether the request carries images: attached to a playground prompt, or as parts of a message. */
 export function hasImages(body: Body): boolean {
   if ((body.images?.length ?? 0) > 0) return true;
-  return (body.completion?.messages ?? []).some((m) => Array.isArray(m.content) && m.content.some((p) => p.type === 'image_url'));
+  return (body.completion?.messages ?? []).some(
+    (m) => Array.isArray(m.content) && m.content.some((p) => p.type === 'image_url'),
+  );
 }

@@ -45,7 +45,10 @@ function rejection(input: RouteInput, model: CatalogueModel): Rejection | null {
 }
 
 /** The candidates best first, with their scores, and the active models left out with the reason. */
-export function explain(input: RouteInput): { ranked: Scored[]; rejected: Array<{ model: CatalogueModel; reason: Rejection }> } {
+export function explain(input: RouteInput): {
+  ranked: Scored[];
+  rejected: Array<{ model: CatalogueModel; reason: Rejection }>;
+} {
   const rejected = input.models.flatMap((model) => {
     const reason = rejection(input, model);
     return reason ? [{ model, reason }] : [];
@@ -54,7 +57,9 @@ export function explain(input: RouteInput): { ranked: Scored[]; rejected: Array<
 }
 
 export function rank(input: RouteInput): Scored[] {
-  const candidates = input.models.filter((m) => rejection(input, m) === null).map((model) => ({ model, estimate: input.estimate(model.record) }));
+  const candidates = input.models
+    .filter((m) => rejection(input, m) === null)
+    .map((model) => ({ model, estimate: input.estimate(model.record) }));
   if (candidates.length === 0) return [];
   /** Min-max normalised to [0, 1], 1 the best; 1 for every candidate when all are equal. */
   const norm = (values: number[], lowerIsBetter: boolean) => {
@@ -62,15 +67,37 @@ export function rank(input: RouteInput): Scored[] {
     const span = Math.max(...values) - min;
     return (v: number) => (span === 0 ? 1 : lowerIsBetter ? 1 - (v - min) / span : (v - min) / span);
   };
-  const cost = norm(candidates.map((c) => c.estimate), true);
-  const latency = norm(candidates.map((c) => c.model.latencyMs), true);
-  const quality = norm(candidates.map((c) => c.model.quality), false);
+  const cost = norm(
+    candidates.map((c) => c.estimate),
+    true,
+  );
+  const latency = norm(
+    candidates.map((c) => c.model.latencyMs),
+    true,
+  );
+  const quality = norm(
+    candidates.map((c) => c.model.quality),
+    false,
+  );
   const w = input.weights;
   const sum = w.cost + w.latency + w.quality || 1;
   return candidates
     .map((c) => {
-      const scores = { costScore: cost(c.estimate), latencyScore: latency(c.model.latencyMs), qualityScore: quality(c.model.quality) };
-      return { ...c, ...scores, score: (w.cost * scores.costScore + w.latency * scores.latencyScore + w.quality * scores.qualityScore) / sum };
+      const scores = {
+        costScore: cost(c.estimate),
+        latencyScore: latency(c.model.latencyMs),
+        qualityScore: quality(c.model.quality),
+      };
+      return {
+        ...c,
+        ...scores,
+        score: (w.cost * scores.costScore + w.latency * scores.latencyScore + w.quality * scores.qualityScore) / sum,
+      };
     })
-    .sort((a, b) => b.score - a.score || a.estimate - b.estimate || a.model.record.namespace.localeCompare(b.model.record.namespace));
+    .sort(
+      (a, b) =>
+        b.score - a.score ||
+        a.estimate - b.estimate ||
+        a.model.record.namespace.localeCompare(b.model.record.namespace),
+    );
 }

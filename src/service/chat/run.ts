@@ -16,7 +16,13 @@ import { hasImages, textOf, type Attempt, type ChatMessage, type Prepared, type 
  * after the first delta cannot be retried: it is logged with the text streamed so far, as a failure
  * without streaming is, and thrown.
  */
-export async function runChat(db: Database, prepared: Prepared, reaches: Reaches, onDelta: ((text: string) => void) | undefined, signal: AbortSignal): Promise<ChatCompletion> {
+export async function runChat(
+  db: Database,
+  prepared: Prepared,
+  reaches: Reaches,
+  onDelta: ((text: string) => void) | undefined,
+  signal: AbortSignal,
+): Promise<ChatCompletion> {
   const started = Date.now();
   const policies = prepared.config.policies;
   const maxSame = policies.max_same_model_retries ?? 1;
@@ -27,10 +33,12 @@ export async function runChat(db: Database, prepared: Prepared, reaches: Reaches
   let current: CatalogueModel | undefined = prepared.first;
   let switches = 0;
   let streamed: string | null = null;
-  const emit = onDelta && ((text: string) => {
-    streamed = (streamed ?? '') + text;
-    onDelta(text);
-  });
+  const emit =
+    onDelta &&
+    ((text: string) => {
+      streamed = (streamed ?? '') + text;
+      onDelta(text);
+    });
   while (current) {
     for (let same = 0; same <= maxSame; same++) {
       const attemptStarted = Date.now();
@@ -40,16 +48,30 @@ export async function runChat(db: Database, prepared: Prepared, reaches: Reaches
       } catch (error) {
         const failure = `${current.record.namespace}: ${signal.aborted ? abortReason(signal) : (error as Error).message}`;
         if (signal.aborted || streamed !== null) {
-          await logFailure(db, prepared, { failures: [...failures, failure], started, model: current.record.namespace, partial: streamed });
+          await logFailure(db, prepared, {
+            failures: [...failures, failure],
+            started,
+            model: current.record.namespace,
+            partial: streamed,
+          });
           throw error;
         }
         failures.push(failure);
-        attempts.push({ namespace: current.record.namespace, status_code: error instanceof ReachFailure && error.status ? error.status : 502, error: failure.slice(current.record.namespace.length + 2) });
+        attempts.push({
+          namespace: current.record.namespace,
+          status_code: error instanceof ReachFailure && error.status ? error.status : 502,
+          error: failure.slice(current.record.namespace.length + 2),
+        });
         tried.push(current.record.namespace);
         continue;
       }
       attempts.push({ namespace: current.record.namespace, status_code: 200, error: null });
-      return finishChat(db, prepared, current, reply, { retries: failures.length, failures, attempts, latency: (Date.now() - attemptStarted) / 1000 });
+      return finishChat(db, prepared, current, reply, {
+        retries: failures.length,
+        failures,
+        attempts,
+        latency: (Date.now() - attemptStarted) / 1000,
+      });
     }
     current = switches < maxSwitch ? nextInChain(prepared, current, tried) : undefined;
     switches++;
@@ -70,17 +92,31 @@ function nextInChain(prepared: Prepared, current: CatalogueModel, tried: string[
   const needsVision = hasImages(prepared.body);
   return chain
     .slice(at + 1)
-    .find((m) => !tried.includes(m.record.namespace) && !isRetired(m.record) && (!needsVision || m.record.supports_vision));
+    .find(
+      (m) => !tried.includes(m.record.namespace) && !isRetired(m.record) && (!needsVision || m.record.supports_vision),
+    );
 }
 
 /** One attempt of one model, through the way that reaches it. */
-function generate(reaches: Reaches, model: CatalogueModel, prepared: Prepared, onDelta: ((text: string) => void) | undefined, signal: AbortSignal): Promise<Reply> {
+function generate(
+  reaches: Reaches,
+  model: CatalogueModel,
+  prepared: Prepared,
+  onDelta: ((text: string) => void) | undefined,
+  signal: AbortSignal,
+): Promise<Reply> {
   const r = model.record;
   const body = prepared.body;
   return reaches.for(r).generate({
     model: r,
     // A model without vision gets the text of each message without its images.
-    messages: r.supports_vision ? prepared.messages : prepared.messages.map((m) => (m.content === null || typeof m.content === 'string' ? m : ({ ...m, content: textOf(m.content) } as ChatMessage))),
+    messages: r.supports_vision
+      ? prepared.messages
+      : prepared.messages.map((m) =>
+          m.content === null || typeof m.content === 'string'
+            ? m
+            : ({ ...m, content: textOf(m.content) } as ChatMessage),
+        ),
     prompt: body.prompt,
     images: body.images?.length ?? 0,
     files: body.files?.length ?? 0,

@@ -16,7 +16,13 @@ import { explain, type RouteInput } from './routing';
  * are the models the Space has turned off (toggled off, or in its failover chain only), not the whole
  * catalogue, which can be large.
  */
-export function weighActive(db: Database, caller: Caller, appId: string, route: RouteInput, budget: (r: ModelRecord) => number) {
+export function weighActive(
+  db: Database,
+  caller: Caller,
+  appId: string,
+  route: RouteInput,
+  budget: (r: ModelRecord) => number,
+) {
   const rows = appModelRows(db, appId);
   const active = rows.filter((r) => r.active === 1).flatMap((r) => findModel(db, caller, r.model_id) ?? []);
   route.models = active.filter((m) => budget(m.record) > 0);
@@ -34,7 +40,9 @@ export function weighActive(db: Database, caller: Caller, appId: string, route: 
     })),
     rejected: [
       ...rejected.map((r) => ({ namespace: r.model.record.namespace, reason: r.reason as string })),
-      ...active.filter((m) => budget(m.record) <= 0).map((m) => ({ namespace: m.record.namespace, reason: 'prompt longer than its context window' })),
+      ...active
+        .filter((m) => budget(m.record) <= 0)
+        .map((m) => ({ namespace: m.record.namespace, reason: 'prompt longer than its context window' })),
       ...rows
         .filter((r) => r.active !== 1)
         .flatMap((r) => findModel(db, caller, r.model_id) ?? [])
@@ -77,4 +85,3 @@ export function failoverChain(db: Database, caller: Caller, appId: string): Cata
     .sort((a, b) => (a.failover_position ?? 0) - (b.failover_position ?? 0))
     .flatMap((r) => findModel(db, caller, r.model_id) ?? []);
 }
-

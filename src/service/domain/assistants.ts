@@ -35,12 +35,18 @@ interface VersionRow {
 const toVersion = (row: VersionRow): AssistantVersion => ({ ...row, published: row.published === 1 });
 
 export function findAssistant(db: Database, appId: string, assistantId: string): AssistantRow | undefined {
-  return db.get<AssistantRow>('SELECT id, app_id, name, description, visibility FROM assistants WHERE id = $id AND app_id = $app', { id: assistantId, app: appId });
+  return db.get<AssistantRow>(
+    'SELECT id, app_id, name, description, visibility FROM assistants WHERE id = $id AND app_id = $app',
+    { id: assistantId, app: appId },
+  );
 }
 
 /** A version of any assistant of the Space. */
 export function findVersion(db: Database, appId: string, versionId: string): AssistantVersion | undefined {
-  const row = db.get<VersionRow>('SELECT v.* FROM assistant_versions v JOIN assistants a ON a.id = v.assistant_id WHERE v.id = $id AND a.app_id = $app', { id: versionId, app: appId });
+  const row = db.get<VersionRow>(
+    'SELECT v.* FROM assistant_versions v JOIN assistants a ON a.id = v.assistant_id WHERE v.id = $id AND a.app_id = $app',
+    { id: versionId, app: appId },
+  );
   return row && toVersion(row);
 }
 
@@ -54,11 +60,19 @@ function summary(db: Database, row: AssistantRow): AssistantSummary {
 
 /** The version a conversation uses when it names only the assistant: the newest published one. */
 export function latestVersionId(db: Database, assistantId: string): string | undefined {
-  return db.get<{ id: string }>('SELECT id FROM assistant_versions WHERE assistant_id = $a ORDER BY published DESC, added_on DESC LIMIT 1', { a: assistantId })?.id;
+  return db.get<{ id: string }>(
+    'SELECT id FROM assistant_versions WHERE assistant_id = $a ORDER BY published DESC, added_on DESC LIMIT 1',
+    { a: assistantId },
+  )?.id;
 }
 
 export function listAssistants(db: Database, appId: string): AssistantSummary[] {
-  return db.all<AssistantRow>('SELECT id, app_id, name, description, visibility FROM assistants WHERE app_id = $app ORDER BY added_on, id', { app: appId }).map((r) => summary(db, r));
+  return db
+    .all<AssistantRow>(
+      'SELECT id, app_id, name, description, visibility FROM assistants WHERE app_id = $app ORDER BY added_on, id',
+      { app: appId },
+    )
+    .map((r) => summary(db, r));
 }
 
 export function getAssistant(db: Database, appId: string, assistantId: string): AssistantSummary {
@@ -67,21 +81,34 @@ export function getAssistant(db: Database, appId: string, assistantId: string): 
   return summary(db, row);
 }
 
-export function createAssistant(db: Database, appId: string, body: { name: string; description?: string | null }): AssistantSummary {
+export function createAssistant(
+  db: Database,
+  appId: string,
+  body: { name: string; description?: string | null },
+): AssistantSummary {
   const id = randomUUID();
   const now = nowIso();
-  db.run('INSERT INTO assistants (id, app_id, name, description, visibility, added_on, modified_on) VALUES ($id, $app, $name, $description, $visibility, $now, $now)', {
-    id,
-    app: appId,
-    name: body.name,
-    description: body.description ?? null,
-    visibility: 'org',
-    now,
-  });
+  db.run(
+    'INSERT INTO assistants (id, app_id, name, description, visibility, added_on, modified_on) VALUES ($id, $app, $name, $description, $visibility, $now, $now)',
+    {
+      id,
+      app: appId,
+      name: body.name,
+      description: body.description ?? null,
+      visibility: 'org',
+      now,
+    },
+  );
   return getAssistant(db, appId, id);
 }
 
-export function createVersion(db: Database, caller: Caller, appId: string, assistantId: string, body: z.output<typeof AssistantVersionCreateBody>): AssistantVersion {
+export function createVersion(
+  db: Database,
+  caller: Caller,
+  appId: string,
+  assistantId: string,
+  body: z.output<typeof AssistantVersionCreateBody>,
+): AssistantVersion {
   if (!findAssistant(db, appId, assistantId)) throw notFound('Assistant');
   if (body.model_id) requireModel(db, caller, body.model_id, ['body', 'model_id']);
   const id = randomUUID();
@@ -118,10 +145,18 @@ export function getVersion(db: Database, appId: string, assistantId: string, ver
  * Checks an assistant and version chosen for a Space: the assistant belongs to it, and the version to
  * that assistant (or, with no assistant named, to any assistant of the Space). 422 at `loc` otherwise.
  */
-export function checkAssistantChoice(db: Database, appId: string, assistantId: string | null | undefined, versionId: string | null | undefined, loc: string[]): AssistantVersion | undefined {
-  if (assistantId && !findAssistant(db, appId, assistantId)) throw invalid([...loc, 'assistant_id'], 'Assistant not found in this Space', 'not_found');
+export function checkAssistantChoice(
+  db: Database,
+  appId: string,
+  assistantId: string | null | undefined,
+  versionId: string | null | undefined,
+  loc: string[],
+): AssistantVersion | undefined {
+  if (assistantId && !findAssistant(db, appId, assistantId))
+    throw invalid([...loc, 'assistant_id'], 'Assistant not found in this Space', 'not_found');
   if (!versionId) return undefined;
   const version = findVersion(db, appId, versionId);
-  if (!version || (assistantId && version.assistant_id !== assistantId)) throw invalid([...loc, 'assistant_version_id'], 'Version not found for this assistant', 'not_found');
+  if (!version || (assistantId && version.assistant_id !== assistantId))
+    throw invalid([...loc, 'assistant_version_id'], 'Version not found for this assistant', 'not_found');
   return version;
 }

@@ -8,15 +8,23 @@ export const keyEnd = (token: string) => token.slice(-4);
 export const newToken = () => `lls_${randomBytes(24).toString('base64url')}`;
 
 /** Stores a token for an organization (or one Space of it); returns the token, shown only now. */
-export function issueToken(db: Database, orgId: string, appId: string | null, token = newToken()): { token: string; hash: string; keyEnd: string } {
+export function issueToken(
+  db: Database,
+  orgId: string,
+  appId: string | null,
+  token = newToken(),
+): { token: string; hash: string; keyEnd: string } {
   const hash = hashToken(token);
-  db.run('INSERT OR IGNORE INTO tokens (hash, key_end, org_id, app_id, added_on) VALUES ($hash, $end, $org, $app, $now)', {
-    hash,
-    end: keyEnd(token),
-    org: orgId,
-    app: appId,
-    now: nowIso(),
-  });
+  db.run(
+    'INSERT OR IGNORE INTO tokens (hash, key_end, org_id, app_id, added_on) VALUES ($hash, $end, $org, $app, $now)',
+    {
+      hash,
+      end: keyEnd(token),
+      org: orgId,
+      app: appId,
+      now: nowIso(),
+    },
+  );
   return { token, hash, keyEnd: keyEnd(token) };
 }
 

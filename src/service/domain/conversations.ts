@@ -37,27 +37,46 @@ export function conversationExists(db: Database, id: string): boolean {
 }
 
 function checkSettings(db: Database, appId: string, settings: Settings): void {
-  if (settings) checkAssistantChoice(db, appId, settings.assistant_id, settings.assistant_version_id, ['body', 'settings']);
+  if (settings)
+    checkAssistantChoice(db, appId, settings.assistant_id, settings.assistant_version_id, ['body', 'settings']);
 }
 
-export function createConversation(db: Database, appId: string, body: { name: string; settings?: Settings }, id: string = randomUUID()): Conversation {
+export function createConversation(
+  db: Database,
+  appId: string,
+  body: { name: string; settings?: Settings },
+  id: string = randomUUID(),
+): Conversation {
   checkSettings(db, appId, body.settings);
   const now = nowIso();
-  db.run('INSERT INTO conversations (id, app_id, name, settings, added_on, modified_on) VALUES ($id, $app, $name, $settings, $now, $now)', {
-    id,
-    app: appId,
-    name: body.name,
-    settings: body.settings ? JSON.stringify(body.settings) : null,
-    now,
-  });
+  db.run(
+    'INSERT INTO conversations (id, app_id, name, settings, added_on, modified_on) VALUES ($id, $app, $name, $settings, $now, $now)',
+    {
+      id,
+      app: appId,
+      name: body.name,
+      settings: body.settings ? JSON.stringify(body.settings) : null,
+      now,
+    },
+  );
   return toConversation(findConversation(db, appId, id)!);
 }
 
 export function listConversations(db: Database, appId: string): Conversation[] {
-  return db.all<ConversationRow>('SELECT * FROM conversations WHERE app_id = $app AND deleted_on IS NULL ORDER BY modified_on DESC, id', { app: appId }).map(toConversation);
+  return db
+    .all<ConversationRow>(
+      'SELECT * FROM conversations WHERE app_id = $app AND deleted_on IS NULL ORDER BY modified_on DESC, id',
+      { app: appId },
+    )
+    .map(toConversation);
 }
 
-export function getConversation(db: Database, appId: string, id: string, includeRequests: boolean): ConversationWithRequests {
+export function getConversation(
+  db: Database,
+  appId: string,
+  id: string,
+  includeRequests: boolean,
+): ConversationWithRequests {
   const row = findConversation(db, appId, id);
   if (!row) throw notFound('Conversation');
   const conversation = toConversation(row);
@@ -72,7 +91,12 @@ export function getConversation(db: Database, appId: string, id: string, include
 }
 
 /** A null or omitted name or settings keeps the stored value. */
-export function updateConversation(db: Database, appId: string, id: string, body: { name?: string | null; settings?: Settings }): Conversation {
+export function updateConversation(
+  db: Database,
+  appId: string,
+  id: string,
+  body: { name?: string | null; settings?: Settings },
+): Conversation {
   const row = findConversation(db, appId, id);
   if (!row) throw notFound('Conversation');
   checkSettings(db, appId, body.settings);

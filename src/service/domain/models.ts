@@ -19,13 +19,20 @@ interface ModelRow {
   latency_ms: number;
 }
 
-
 function toModel(row: ModelRow): CatalogueModel {
-  return { record: parseJson<ModelRecord>(row.record, {} as ModelRecord), quality: row.quality, latencyMs: row.latency_ms };
+  return {
+    record: parseJson<ModelRecord>(row.record, {} as ModelRecord),
+    quality: row.quality,
+    latencyMs: row.latency_ms,
+  };
 }
 
 /** Adds (or, found again, updates) a model of the public catalogue, with the figures routing scores it by. */
-export function insertCatalogueModel(db: Database, record: ModelRecord, figures: { quality: number; latencyMs: number }): void {
+export function insertCatalogueModel(
+  db: Database,
+  record: ModelRecord,
+  figures: { quality: number; latencyMs: number },
+): void {
   db.run(
     `INSERT INTO models (id, namespace, org_id, record, quality, latency_ms) VALUES ($id, $namespace, NULL, $record, $quality, $latency)
      ON CONFLICT (id) DO UPDATE SET record = $record, quality = $quality, latency_ms = $latency`,
@@ -55,7 +62,12 @@ function catalogue(db: Database, orgId: string): Catalogue {
   if (!cache || cache.version !== db.version) catalogues.set(db, (cache = { version: db.version, byOrg: new Map() }));
   let entry = cache.byOrg.get(orgId);
   if (!entry) {
-    const models = db.all<ModelRow>('SELECT id, record, quality, latency_ms FROM models WHERE org_id IS NULL OR org_id = $org ORDER BY namespace', { org: orgId }).map(toModel);
+    const models = db
+      .all<ModelRow>(
+        'SELECT id, record, quality, latency_ms FROM models WHERE org_id IS NULL OR org_id = $org ORDER BY namespace',
+        { org: orgId },
+      )
+      .map(toModel);
     entry = { models, byId: new Map(models.map((m) => [String(m.record.id), m])) };
     // Inside a transaction the writer sees its own uncommitted rows: those are never kept.
     if (!db.inTransaction) cache.byOrg.set(orgId, entry);
@@ -83,7 +95,9 @@ export function findModelByName(db: Database, caller: Caller, name: string): Cat
   const models = visibleModels(db, caller);
   return (
     models.find((m) => m.record.namespace === name || m.record.id === name) ??
-    (models.filter((m) => m.record.model === name).length === 1 ? models.find((m) => m.record.model === name) : undefined)
+    (models.filter((m) => m.record.model === name).length === 1
+      ? models.find((m) => m.record.model === name)
+      : undefined)
   );
 }
 
@@ -100,7 +114,9 @@ interface AppModelRow {
 }
 
 export function appModelRows(db: Database, appId: string): AppModelRow[] {
-  return db.all<AppModelRow>('SELECT model_id, active, failover_position FROM app_models WHERE app_id = $app', { app: appId });
+  return db.all<AppModelRow>('SELECT model_id, active, failover_position FROM app_models WHERE app_id = $app', {
+    app: appId,
+  });
 }
 
 export interface SpaceModelView {
@@ -143,13 +159,23 @@ export function spaceModels(db: Database, caller: Caller, appId: string): SpaceM
     .filter((r) => r.failover_position !== null)
     .sort((a, b) => (a.failover_position ?? 0) - (b.failover_position ?? 0))
     .flatMap((r) => models.filter((m) => m.record.id === r.model_id).map((m) => m.record));
-  return { active_models: [...base, ...custom].filter((s) => s.active).length, base_model_settings: base, custom_model_settings: custom, failover_models: failover };
+  return {
+    active_models: [...base, ...custom].filter((s) => s.active).length,
+    base_model_settings: base,
+    custom_model_settings: custom,
+    failover_models: failover,
+  };
 }
 
 export function toggleModel(db: Database, caller: Caller, appId: string, modelId: string, enable: boolean) {
   const model = findModel(db, caller, modelId);
   if (!model) throw notFound('Model');
-  if (enable && isRetired(model.record)) throw invalid(['path', 'model_id'], `${model.record.namespace} was deprecated on ${model.record.deprecated_on} and can no longer be enabled`, 'model_deprecated');
+  if (enable && isRetired(model.record))
+    throw invalid(
+      ['path', 'model_id'],
+      `${model.record.namespace} was deprecated on ${model.record.deprecated_on} and can no longer be enabled`,
+      'model_deprecated',
+    );
   db.run(
     `INSERT INTO app_models (app_id, model_id, active, failover_position) VALUES ($app, $model, $active, NULL)
      ON CONFLICT (app_id, model_id) DO UPDATE SET active = $active`,

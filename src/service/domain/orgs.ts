@@ -17,12 +17,25 @@ interface OrgRow {
 }
 
 const COUNTERS = [
-  'prompt_tokens', 'completion_tokens', 'total_tokens',
-  'prompt_tokens_cost', 'completion_tokens_cost', 'total_tokens_cost',
-  'prompt_tokens_cost_savings', 'completion_tokens_cost_savings', 'total_tokens_cost_savings',
+  'prompt_tokens',
+  'completion_tokens',
+  'total_tokens',
+  'prompt_tokens_cost',
+  'completion_tokens_cost',
+  'total_tokens_cost',
+  'prompt_tokens_cost_savings',
+  'completion_tokens_cost_savings',
+  'total_tokens_cost_savings',
   'num_requests',
 ] as const;
-const INTEGRATION_FIELDS = ['metrics_id', 'metrics_token', 'metrics_endpoint', 'logs_id', 'logs_token', 'logs_endpoint'] as const;
+const INTEGRATION_FIELDS = [
+  'metrics_id',
+  'metrics_token',
+  'metrics_endpoint',
+  'logs_id',
+  'logs_token',
+  'logs_endpoint',
+] as const;
 
 export interface NewOrganization {
   id?: string;
@@ -58,13 +71,26 @@ export function insertOrganization(db: Database, org: NewOrganization): string {
     is_personal: true,
     org_display_name: org.name,
     org_logo: '',
-    address_1: '', address_2: '', address_city: '', address_zip: '', address_state: '', address_country: '',
+    address_1: '',
+    address_2: '',
+    address_city: '',
+    address_zip: '',
+    address_state: '',
+    address_country: '',
     crm_id: null,
   };
   db.run(
     `INSERT INTO orgs (id, name, creator, is_default, profile, rate_limit, added_on, modified_on)
      VALUES ($id, $name, $creator, $isDefault, $profile, $rateLimit, $now, $now)`,
-    { id, name: org.name, creator: org.creator, isDefault: org.isDefault, profile: JSON.stringify(profile), rateLimit: org.rateLimit ?? 200, now: now.toISOString() },
+    {
+      id,
+      name: org.name,
+      creator: org.creator,
+      isDefault: org.isDefault,
+      profile: JSON.stringify(profile),
+      rateLimit: org.rateLimit ?? 200,
+      now: now.toISOString(),
+    },
   );
   if (org.seedContent) seedOrganizationContent(db, id, org.creator);
   return id;
@@ -79,7 +105,8 @@ export function defaultOrganizationId(db: Database): string {
 export function getOrganization(db: Database, orgId: string): Organization {
   const row = db.get<OrgRow>('SELECT * FROM orgs WHERE id = $id', { id: orgId });
   if (!row) throw notFound('Organization');
-  const apps = db.get<{ n: number }>('SELECT COUNT(*) AS n FROM apps WHERE org_id = $id AND is_active = 1', { id: orgId })?.n ?? 0;
+  const apps =
+    db.get<{ n: number }>('SELECT COUNT(*) AS n FROM apps WHERE org_id = $id AND is_active = 1', { id: orgId })?.n ?? 0;
   const counters = Object.fromEntries(COUNTERS.map((c) => [c, row[c]]));
   const integrations = Object.fromEntries(INTEGRATION_FIELDS.map((c) => [c, row[c]]));
   return {
@@ -103,7 +130,11 @@ export function withoutIntegrationTokens(org: Organization): Organization {
 }
 
 export function setRateLimit(db: Database, orgId: string, perMinute: number): void {
-  db.run('UPDATE orgs SET rate_limit = $n, modified_on = $now WHERE id = $id', { n: perMinute, now: new Date().toISOString(), id: orgId });
+  db.run('UPDATE orgs SET rate_limit = $n, modified_on = $now WHERE id = $id', {
+    n: perMinute,
+    now: new Date().toISOString(),
+    id: orgId,
+  });
 }
 
 export function rateLimitOf(db: Database, orgId: string): number {
@@ -115,16 +146,22 @@ export function rateLimitOf(db: Database, orgId: string): number {
  * hosted service's names for the groups (`prom`, `loki`) are read too.
  */
 export function updateIntegrations(db: Database, orgId: string, body: IntegrationsBodyEither): Organization {
-  const groups = { metrics: body.metrics !== undefined ? body.metrics : body.prom, logs: body.logs !== undefined ? body.logs : body.loki };
+  const groups = {
+    metrics: body.metrics !== undefined ? body.metrics : body.prom,
+    logs: body.logs !== undefined ? body.logs : body.loki,
+  };
   for (const [group, value] of Object.entries(groups)) {
     if (value === undefined) continue;
-    db.run(`UPDATE orgs SET ${group}_id = $id, ${group}_token = $token, ${group}_endpoint = $endpoint, modified_on = $now WHERE id = $org`, {
-      id: value?.id ?? null,
-      token: value?.token ?? null,
-      endpoint: value?.endpoint ?? null,
-      now: nowIso(),
-      org: orgId,
-    });
+    db.run(
+      `UPDATE orgs SET ${group}_id = $id, ${group}_token = $token, ${group}_endpoint = $endpoint, modified_on = $now WHERE id = $org`,
+      {
+        id: value?.id ?? null,
+        token: value?.token ?? null,
+        endpoint: value?.endpoint ?? null,
+        now: nowIso(),
+        org: orgId,
+      },
+    );
   }
   return getOrganization(db, orgId);
 }
@@ -149,7 +186,17 @@ export function recordUsage(db: Database, orgId: string, usage: UsageDelta): voi
        prompt_tokens_cost_savings = prompt_tokens_cost_savings + $ps, completion_tokens_cost_savings = completion_tokens_cost_savings + $cs,
        total_tokens_cost_savings = total_tokens_cost_savings + $ts, num_requests = num_requests + 1
      WHERE id = $org`,
-    { pt: usage.promptTokens, ct: usage.completionTokens, pc: usage.promptCost, cc: usage.completionCost, tc: usage.totalCost, ps: usage.promptSavings, cs: usage.completionSavings, ts: usage.totalSavings, org: orgId },
+    {
+      pt: usage.promptTokens,
+      ct: usage.completionTokens,
+      pc: usage.promptCost,
+      cc: usage.completionCost,
+      tc: usage.totalCost,
+      ps: usage.promptSavings,
+      cs: usage.completionSavings,
+      ts: usage.totalSavings,
+      org: orgId,
+    },
   );
   stampAlerts(db, orgId, usage.totalCost);
 }
@@ -161,17 +208,27 @@ export function countFailedRequest(db: Database, orgId: string): void {
 
 /** Alert stamps stored as epoch seconds (up to 0.1.0) become ISO timestamps. */
 export function migrateAlertStamps(db: Database): void {
-  for (const row of db.all<{ id: string; alert_emails: string }>('SELECT id, alert_emails FROM orgs WHERE alert_emails IS NOT NULL')) {
+  for (const row of db.all<{ id: string; alert_emails: string }>(
+    'SELECT id, alert_emails FROM orgs WHERE alert_emails IS NOT NULL',
+  )) {
     const stamps = parseJson<Record<string, unknown>>(row.alert_emails, {}) ?? {};
-    const iso = Object.fromEntries(Object.entries(stamps).map(([k, v]) => [k, typeof v === 'number' ? new Date(v * 1000).toISOString() : v]));
+    const iso = Object.fromEntries(
+      Object.entries(stamps).map(([k, v]) => [k, typeof v === 'number' ? new Date(v * 1000).toISOString() : v]),
+    );
     db.run('UPDATE orgs SET alert_emails = $a WHERE id = $id', { a: JSON.stringify(iso), id: row.id });
   }
 }
 
 function stampAlerts(db: Database, orgId: string, added: number): void {
-  const row = db.get<{ spent: number; profile: string; alert_emails: string | null }>('SELECT total_tokens_cost AS spent, profile, alert_emails FROM orgs WHERE id = $id', { id: orgId });
+  const row = db.get<{ spent: number; profile: string; alert_emails: string | null }>(
+    'SELECT total_tokens_cost AS spent, profile, alert_emails FROM orgs WHERE id = $id',
+    { id: orgId },
+  );
   if (!row) return;
-  const limits = parseJson<{ spending_limit_soft?: number | null; spending_limit_hard?: number | null }>(row.profile, {});
+  const limits = parseJson<{ spending_limit_soft?: number | null; spending_limit_hard?: number | null }>(
+    row.profile,
+    {},
+  );
   const before = row.spent - added;
   const crossed = (limit: number | null | undefined) => !!limit && limit > 0 && before < limit && row.spent >= limit;
   const alerts = parseJson<Record<string, string | null>>(row.alert_emails, {}) ?? {};

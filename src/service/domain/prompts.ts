@@ -39,7 +39,13 @@ const toRecord = (row: PromptRow): PromptRecord => ({
   is_public: row.is_public === 1,
 });
 
-export function insertSeedPrompt(db: Database, orgId: string, isPublic: boolean, seed: SeedPrompt, index: number): void {
+export function insertSeedPrompt(
+  db: Database,
+  orgId: string,
+  isPublic: boolean,
+  seed: SeedPrompt,
+  index: number,
+): void {
   const at = new Date(Date.UTC(2026, 0, 1, 12, index)).toISOString();
   const reviewed = seed.state === 'approved' || seed.state === 'declined' ? at : null;
   db.run(
@@ -64,44 +70,72 @@ export function insertSeedPrompt(db: Database, orgId: string, isPublic: boolean,
 
 /** A prompt the caller may read: its organization's own, or a public one. */
 export function findPrompt(db: Database, caller: Caller, id: string): PromptRecord | undefined {
-  const row = db.get<PromptRow>('SELECT * FROM prompts WHERE id = $id AND (org_id = $org OR is_public = 1)', { id, org: caller.orgId });
+  const row = db.get<PromptRow>('SELECT * FROM prompts WHERE id = $id AND (org_id = $org OR is_public = 1)', {
+    id,
+    org: caller.orgId,
+  });
   return row && toRecord(row);
 }
 
 export function listPrompts(db: Database, caller: Caller, show: PromptShow): PromptRecord[] {
   const filter = { public: 'is_public = 1', org: 'org_id = $org', all: '(is_public = 1 OR org_id = $org)' }[show];
-  return db.all<PromptRow>(`SELECT * FROM prompts WHERE ${filter} ORDER BY modified_on DESC, id`, { org: caller.orgId }).map(toRecord);
+  return db
+    .all<PromptRow>(`SELECT * FROM prompts WHERE ${filter} ORDER BY modified_on DESC, id`, { org: caller.orgId })
+    .map(toRecord);
 }
 
-export function createPrompt(db: Database, caller: Caller, body: { prompt: string; title: string; description: string }): PromptRecord {
+export function createPrompt(
+  db: Database,
+  caller: Caller,
+  body: { prompt: string; title: string; description: string },
+): PromptRecord {
   const id = randomUUID();
   const now = nowIso();
   db.run(
     `INSERT INTO prompts (id, org_id, is_public, prompt, title, description, tokens, added_on, modified_on)
      VALUES ($id, $org, 0, $prompt, $title, $description, $tokens, $now, $now)`,
-    { id, org: caller.orgId, prompt: body.prompt, title: body.title, description: body.description, tokens: countTokens(body.prompt), now },
+    {
+      id,
+      org: caller.orgId,
+      prompt: body.prompt,
+      title: body.title,
+      description: body.description,
+      tokens: countTokens(body.prompt),
+      now,
+    },
   );
   return findPrompt(db, caller, id)!;
 }
 
 function ownPrompt(db: Database, caller: Caller, id: string): PromptRow {
-  const row = db.get<PromptRow>('SELECT * FROM prompts WHERE id = $id AND (org_id = $org OR is_public = 1)', { id, org: caller.orgId });
+  const row = db.get<PromptRow>('SELECT * FROM prompts WHERE id = $id AND (org_id = $org OR is_public = 1)', {
+    id,
+    org: caller.orgId,
+  });
   if (!row) throw notFound('Prompt');
   if (row.org_id !== caller.orgId) throw forbidden('Public prompts of other organizations are read-only.');
   return row;
 }
 
-export function updatePrompt(db: Database, caller: Caller, id: string, body: { prompt?: string; title?: string; description?: string }): PromptRecord {
+export function updatePrompt(
+  db: Database,
+  caller: Caller,
+  id: string,
+  body: { prompt?: string; title?: string; description?: string },
+): PromptRecord {
   const row = ownPrompt(db, caller, id);
   const prompt = body.prompt ?? row.prompt;
-  db.run('UPDATE prompts SET prompt = $prompt, title = $title, description = $description, tokens = $tokens, modified_on = $now WHERE id = $id', {
-    id,
-    prompt,
-    title: body.title ?? row.title,
-    description: body.description ?? row.description,
-    tokens: countTokens(prompt),
-    now: laterThan(row.modified_on),
-  });
+  db.run(
+    'UPDATE prompts SET prompt = $prompt, title = $title, description = $description, tokens = $tokens, modified_on = $now WHERE id = $id',
+    {
+      id,
+      prompt,
+      title: body.title ?? row.title,
+      description: body.description ?? row.description,
+      tokens: countTokens(prompt),
+      now: laterThan(row.modified_on),
+    },
+  );
   return findPrompt(db, caller, id)!;
 }
 

@@ -58,11 +58,21 @@ export function insertRequest(db: Database, log: RequestLog): void {
 }
 
 export function requestInConversation(db: Database, requestId: string, conversationId: string): boolean {
-  return db.get('SELECT 1 AS x FROM requests WHERE id = $id AND conversation_id = $c', { id: requestId, c: conversationId }) !== undefined;
+  return (
+    db.get('SELECT 1 AS x FROM requests WHERE id = $id AND conversation_id = $c', {
+      id: requestId,
+      c: conversationId,
+    }) !== undefined
+  );
 }
 
 /** The last `limit` answered turns of a conversation, oldest first. */
-export function conversationTurns(db: Database, appId: string, conversationId: string, limit: number): Array<{ prompt: string; response: string }> {
+export function conversationTurns(
+  db: Database,
+  appId: string,
+  conversationId: string,
+  limit: number,
+): Array<{ prompt: string; response: string }> {
   return db.all<{ prompt: string; response: string }>(
     `SELECT prompt, response FROM (SELECT prompt, response, added_on, rowid AS r FROM requests
        WHERE conversation_id = $c AND app_id = $app AND status_code = 200 AND privacy_level = 1 ORDER BY added_on DESC, r DESC LIMIT $n) ORDER BY added_on, r`,
@@ -75,6 +85,8 @@ export const RETENTION_BATCH = 2000;
 
 /** Deletes one batch of requests logged before `cutoff` (ISO time); returns how many went. */
 export function pruneRequests(db: Database, cutoff: string): number {
-  return db.run(`DELETE FROM requests WHERE rowid IN (SELECT rowid FROM requests WHERE added_on < $cutoff LIMIT ${RETENTION_BATCH})`, { cutoff });
+  return db.run(
+    `DELETE FROM requests WHERE rowid IN (SELECT rowid FROM requests WHERE added_on < $cutoff LIMIT ${RETENTION_BATCH})`,
+    { cutoff },
+  );
 }
-

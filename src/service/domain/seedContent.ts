@@ -8,9 +8,16 @@ import { insertSpace } from './spaces';
 
 export function seedOrganizationContent(db: Database, orgId: string, identity: string): void {
   const space = insertSpace(db, orgId, identity, { name: 'My first Space', describeRouting: true });
-  insertSpace(db, orgId, identity, { name: 'My first Space (sandbox)', description: 'Try changes here before they reach the main Space.', sandboxOf: space.id });
+  insertSpace(db, orgId, identity, {
+    name: 'My first Space (sandbox)',
+    description: 'Try changes here before they reach the main Space.',
+    sandboxOf: space.id,
+  });
   const caller = { orgId, appId: null, identity };
-  const assistant = createAssistant(db, space.id, { name: 'Code reviewer', description: 'Reviews code for bugs and clarity.' });
+  const assistant = createAssistant(db, space.id, {
+    name: 'Code reviewer',
+    description: 'Reviews code for bugs and clarity.',
+  });
   createVersion(db, caller, space.id, assistant.id, {
     persona: 'A senior engineer who reviews code kindly but thoroughly.',
     instructions: 'Point out bugs first, then naming and structure. Quote the lines you mean.',

@@ -59,7 +59,10 @@ function servingTable(db: Database): Map<string, Serving> {
   const rows = new Map(
     db
       .all<ServingRow>('SELECT model_id, base_url, server, target, available FROM model_servers')
-      .map((r) => [r.model_id, { baseUrl: r.base_url, server: r.server, target: r.target, available: r.available === 1 }]),
+      .map((r) => [
+        r.model_id,
+        { baseUrl: r.base_url, server: r.server, target: r.target, available: r.available === 1 },
+      ]),
   );
   if (!db.inTransaction) tables.set(db, { version: db.version, rows });
   return rows;

@@ -1,13 +1,30 @@
 // Spaces (apps): records, detail views with their sandbox, creation, update with merge semantics.
 import { randomUUID } from 'node:crypto';
-import type { Permission, Policies, Space, SpaceDetail, SpaceSettings, SpaceUpdateBody, SpaceUpdateResponse, Weights } from '../../api/schemas';
+import type {
+  Permission,
+  Policies,
+  Space,
+  SpaceDetail,
+  SpaceSettings,
+  SpaceUpdateBody,
+  SpaceUpdateResponse,
+  Weights,
+} from '../../api/schemas';
 import type { z } from 'zod';
 import type { Database } from '../db';
 import { forbidden, invalid, notFound } from '../problem';
 import { laterThan, nowIso, parseJson, type Caller } from './caller';
 import { issueToken, revokeSpaceKeys } from './auth';
 import { isRetired } from '../../shared/models';
-import { findModel, findModelByName, requireModel, setFailoverChain, spaceModels, visibleModels, type CatalogueModel } from './models';
+import {
+  findModel,
+  findModelByName,
+  requireModel,
+  setFailoverChain,
+  spaceModels,
+  visibleModels,
+  type CatalogueModel,
+} from './models';
 import { answersHere } from './serving';
 import { findPrompt } from './prompts';
 import { checkAssistantChoice } from './assistants';
@@ -48,7 +65,14 @@ const ALL_PERMISSIONS: PermissionName[] = ['view', 'edit', 'delete', 'manage_key
 const KEY_PERMISSIONS: PermissionName[] = ['view', 'use_playground'];
 
 export const DEFAULT_WEIGHTS: Weights = { cost: 1, latency: 1, quality: 1 };
-export const DEFAULT_POLICIES = { privacy_level: 1, max_cost: 0.02, max_switch_model_retries: 1, max_same_model_retries: 1, optimize_internal_requests: 0, prompt_id: null };
+export const DEFAULT_POLICIES = {
+  privacy_level: 1,
+  max_cost: 0.02,
+  max_switch_model_retries: 1,
+  max_same_model_retries: 1,
+  optimize_internal_requests: 0,
+  prompt_id: null,
+};
 
 /**
  * Privacy levels 0-2 of 0.1.0 filtered models; levels 1-3 say what is logged. The old order (more
@@ -58,10 +82,19 @@ export function migratePrivacyLevels(db: Database): void {
   for (const row of db.all<{ id: string; policies: string }>('SELECT id, policies FROM apps')) {
     const policies = parseJson<Record<string, unknown>>(row.policies, {});
     const old = typeof policies.privacy_level === 'number' ? policies.privacy_level : 0;
-    db.run('UPDATE apps SET policies = $p WHERE id = $id', { id: row.id, p: JSON.stringify({ ...policies, privacy_level: Math.min(3, Math.max(1, old + 1)) }) });
+    db.run('UPDATE apps SET policies = $p WHERE id = $id', {
+      id: row.id,
+      p: JSON.stringify({ ...policies, privacy_level: Math.min(3, Math.max(1, old + 1)) }),
+    });
   }
 }
-export const DEFAULT_SETTINGS = { assistant_id: null, assistant_version_id: null, instructions: '', max_tokens: 1024, temperature: 0.7 };
+export const DEFAULT_SETTINGS = {
+  assistant_id: null,
+  assistant_version_id: null,
+  instructions: '',
+  max_tokens: 1024,
+  temperature: 0.7,
+};
 const DEFAULT_FAILOVER = ['openai/gpt-4o-mini', 'anthropic/claude-3-5-haiku', 'test/echo'];
 
 export function permissionsOf(caller: Caller): PermissionName[] {
@@ -120,13 +153,20 @@ export function spaceRecord(db: Database, caller: Caller, row: AppRow): Space {
 }
 
 function detail(db: Database, caller: Caller, row: AppRow): SpaceDetail {
-  return { app: spaceRecord(db, caller, row), ...spaceModels(db, caller, row.id), current_user_permissions: permissionsOf(caller) };
+  return {
+    app: spaceRecord(db, caller, row),
+    ...spaceModels(db, caller, row.id),
+    current_user_permissions: permissionsOf(caller),
+  };
 }
 
 /** The Space, its sandbox (the Space whose sandbox_of points at it) and whether that sandbox is behind. */
 export function spaceView(db: Database, caller: Caller, appId: string): SpaceUpdateResponse {
   const main = loadApp(db, caller, appId);
-  const sandbox = db.get<AppRow>('SELECT * FROM apps WHERE sandbox_of = $id AND org_id = $org ORDER BY added_on LIMIT 1', { id: main.id, org: caller.orgId });
+  const sandbox = db.get<AppRow>(
+    'SELECT * FROM apps WHERE sandbox_of = $id AND org_id = $org ORDER BY added_on LIMIT 1',
+    { id: main.id, org: caller.orgId },
+  );
   const visibleSandbox = sandbox && (!caller.appId || caller.appId === sandbox.id) ? sandbox : undefined;
   return {
     main: detail(db, caller, main),
@@ -136,7 +176,11 @@ export function spaceView(db: Database, caller: Caller, appId: string): SpaceUpd
 }
 
 export function listSpaces(db: Database, caller: Caller, query: { search: string; page: number; size: number }) {
-  const params = { org: caller.orgId, app: caller.appId, search: `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` };
+  const params = {
+    org: caller.orgId,
+    app: caller.appId,
+    search: `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+  };
   const where = "org_id = $org AND ($app IS NULL OR id = $app) AND name LIKE $search ESCAPE '\\'";
   const total = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM apps WHERE ${where}`, params)?.n ?? 0;
   const rows = db.all<AppRow>(`SELECT * FROM apps WHERE ${where} ORDER BY added_on, id LIMIT $size OFFSET $offset`, {
@@ -144,7 +188,13 @@ export function listSpaces(db: Database, caller: Caller, query: { search: string
     size: query.size,
     offset: (query.page - 1) * query.size,
   });
-  return { items: rows.map((r) => spaceRecord(db, caller, r)), total, page: query.page, size: query.size, pages: Math.ceil(total / query.size) };
+  return {
+    items: rows.map((r) => spaceRecord(db, caller, r)),
+    total,
+    page: query.page,
+    size: query.size,
+    pages: Math.ceil(total / query.size),
+  };
 }
 
 /**
@@ -153,17 +203,31 @@ export function listSpaces(db: Database, caller: Caller, query: { search: string
  * come from a real model.
  */
 function startingModels(db: Database, caller: Caller): CatalogueModel[] {
-  const answering = visibleModels(db, caller).filter((m) => m.record.org_id === null && !isRetired(m.record) && answersHere(db, m.record));
-  const real = answering.filter((m) => !m.record.is_test_model && (m.record.default_active || m.record.provider === 'local'));
+  const answering = visibleModels(db, caller).filter(
+    (m) => m.record.org_id === null && !isRetired(m.record) && answersHere(db, m.record),
+  );
+  const real = answering.filter(
+    (m) => !m.record.is_test_model && (m.record.default_active || m.record.provider === 'local'),
+  );
   return real.length > 0 ? real : answering.filter((m) => m.record.is_test_model && m.record.default_active);
 }
 
 function setStartingModels(db: Database, caller: Caller, appId: string): CatalogueModel[] {
   const starting = startingModels(db, caller);
   db.run('DELETE FROM app_models WHERE app_id = $id', { id: appId });
-  for (const m of starting) db.run('INSERT INTO app_models (app_id, model_id, active, failover_position) VALUES ($app, $model, 1, NULL)', { app: appId, model: m.record.id });
-  const chain = DEFAULT_FAILOVER.flatMap((ns) => findModelByName(db, caller, ns) ?? []).filter((m) => starting.includes(m));
-  setFailoverChain(db, appId, (chain.length > 0 ? chain : starting.slice(0, 2)).map((m) => m.record.id!));
+  for (const m of starting)
+    db.run('INSERT INTO app_models (app_id, model_id, active, failover_position) VALUES ($app, $model, 1, NULL)', {
+      app: appId,
+      model: m.record.id,
+    });
+  const chain = DEFAULT_FAILOVER.flatMap((ns) => findModelByName(db, caller, ns) ?? []).filter((m) =>
+    starting.includes(m),
+  );
+  setFailoverChain(
+    db,
+    appId,
+    (chain.length > 0 ? chain : starting.slice(0, 2)).map((m) => m.record.id!),
+  );
   return starting;
 }
 
@@ -190,7 +254,8 @@ export function settleUntouchedSpaces(db: Database): number {
   const rows = db.all<AppRow>('SELECT * FROM apps WHERE modified_on = added_on');
   for (const row of rows) {
     const starting = setStartingModels(db, { orgId: row.org_id, appId: null, identity: row.identity_id }, row.id);
-    if (ROUTING_DESCRIPTION.test(row.description)) db.run('UPDATE apps SET description = $d WHERE id = $id', { d: routingDescription(starting), id: row.id });
+    if (ROUTING_DESCRIPTION.test(row.description))
+      db.run('UPDATE apps SET description = $d WHERE id = $id', { d: routingDescription(starting), id: row.id });
   }
   return rows.length;
 }
@@ -236,8 +301,16 @@ export function insertSpace(db: Database, orgId: string, identity: string, space
   );
   const caller: Caller = { orgId, appId: null, identity };
   const starting = setStartingModels(db, caller, id);
-  if (space.describeRouting) db.run('UPDATE apps SET description = $d WHERE id = $id', { d: routingDescription(starting), id });
-  return { id, org_id: orgId, created_key: key.token, key_end: key.keyEnd, name: space.name ?? 'Untitled Space', description: space.description ?? '' };
+  if (space.describeRouting)
+    db.run('UPDATE apps SET description = $d WHERE id = $id', { d: routingDescription(starting), id });
+  return {
+    id,
+    org_id: orgId,
+    created_key: key.token,
+    key_end: key.keyEnd,
+    name: space.name ?? 'Untitled Space',
+    description: space.description ?? '',
+  };
 }
 
 /** A new key for a Space; the old one stops working at once. The new key is shown only now. */
@@ -246,11 +319,20 @@ export function regenerateKey(db: Database, caller: Caller, appId: string): { cr
   requirePermission(caller, 'manage_keys');
   revokeSpaceKeys(db, row.id);
   const key = issueToken(db, caller.orgId, row.id);
-  db.run('UPDATE apps SET hashed_key = $hash, key_end = $end, modified_on = $now WHERE id = $id', { hash: key.hash, end: key.keyEnd, now: laterThan(row.modified_on), id: row.id });
+  db.run('UPDATE apps SET hashed_key = $hash, key_end = $end, modified_on = $now WHERE id = $id', {
+    hash: key.hash,
+    end: key.keyEnd,
+    now: laterThan(row.modified_on),
+    id: row.id,
+  });
   return { created_key: key.token, key_end: key.keyEnd };
 }
 
-export function createSpace(db: Database, caller: Caller, body: { name?: string | null; description?: string | null; app_logo?: string | null }) {
+export function createSpace(
+  db: Database,
+  caller: Caller,
+  body: { name?: string | null; description?: string | null; app_logo?: string | null },
+) {
   if (caller.appId) throw forbidden('A Space key cannot create Spaces.');
   return insertSpace(db, caller.orgId, caller.identity, body);
 }
@@ -262,16 +344,20 @@ export function updateSpace(db: Database, caller: Caller, body: z.output<typeof 
   const current = appConfig(row);
   checkSandbox(db, caller, row, body.sandbox_of);
   if (body.benchmark_model_id) requireModel(db, caller, body.benchmark_model_id, ['body', 'benchmark_model_id']);
-  if (body.policies?.prompt_id && !findPrompt(db, caller, body.policies.prompt_id)) throw invalid(['body', 'policies', 'prompt_id'], 'Prompt not found', 'not_found');
+  if (body.policies?.prompt_id && !findPrompt(db, caller, body.policies.prompt_id))
+    throw invalid(['body', 'policies', 'prompt_id'], 'Prompt not found', 'not_found');
   const settings = { ...current.settings, ...definedOnly(body.settings ?? {}) };
   // A newly sent version must belong to the assistant the merged settings name.
-  if (body.settings?.assistant_id || body.settings?.assistant_version_id) checkAssistantChoice(db, row.id, settings.assistant_id, body.settings.assistant_version_id, ['body', 'settings']);
+  if (body.settings?.assistant_id || body.settings?.assistant_version_id)
+    checkAssistantChoice(db, row.id, settings.assistant_id, body.settings.assistant_version_id, ['body', 'settings']);
   const weights = { ...current.weights, ...definedOnly(body.weights ?? {}) } as Weights;
-  if (weights.cost + weights.latency + weights.quality <= 0) throw invalid(['body', 'weights'], 'At least one weight must be greater than 0', 'value_error');
+  if (weights.cost + weights.latency + weights.quality <= 0)
+    throw invalid(['body', 'weights'], 'At least one weight must be greater than 0', 'value_error');
   const policies = { ...current.policies, ...definedOnly(body.policies ?? {}) };
   if (body.failover_model_ids) {
     body.failover_model_ids.forEach((id, i) => requireModel(db, caller, id, ['body', 'failover_model_ids', i]));
-    if (new Set(body.failover_model_ids).size !== body.failover_model_ids.length) throw invalid(['body', 'failover_model_ids'], 'A model may appear only once in the failover chain');
+    if (new Set(body.failover_model_ids).size !== body.failover_model_ids.length)
+      throw invalid(['body', 'failover_model_ids'], 'A model may appear only once in the failover chain');
     setFailoverChain(db, row.id, body.failover_model_ids);
   }
   db.run(
@@ -302,10 +388,14 @@ function checkSandbox(db: Database, caller: Caller, row: AppRow, sandboxOf: stri
   if (!sandboxOf || sandboxOf === row.sandbox_of) return;
   const loc = ['body', 'sandbox_of'];
   if (sandboxOf === row.id) throw invalid(loc, 'A Space cannot be its own sandbox');
-  const target = db.get<AppRow>('SELECT * FROM apps WHERE id = $id AND org_id = $org', { id: sandboxOf, org: caller.orgId });
+  const target = db.get<AppRow>('SELECT * FROM apps WHERE id = $id AND org_id = $org', {
+    id: sandboxOf,
+    org: caller.orgId,
+  });
   if (!target) throw invalid(loc, 'Space not found', 'not_found');
   if (target.sandbox_of) throw invalid(loc, 'That Space is itself a sandbox');
-  if (db.get('SELECT 1 AS x FROM apps WHERE sandbox_of = $id', { id: row.id })) throw invalid(loc, 'This Space has a sandbox of its own, so it cannot become a sandbox');
+  if (db.get('SELECT 1 AS x FROM apps WHERE sandbox_of = $id', { id: row.id }))
+    throw invalid(loc, 'This Space has a sandbox of its own, so it cannot become a sandbox');
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

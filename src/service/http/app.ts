@@ -56,7 +56,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const reaches = new Reaches(db, options.engine);
   openChats.set(app, chats);
   app.addHook('onRequest', async (_request, reply) => {
-    if (closing.has(app)) await reply.code(503).header('connection', 'close').send({ detail: 'The service is shutting down.' });
+    if (closing.has(app))
+      await reply.code(503).header('connection', 'close').send({ detail: 'The service is shutting down.' });
   });
 
   app.removeAllContentTypeParsers();
@@ -65,16 +66,25 @@ export function buildApp(options: AppOptions): FastifyInstance {
     try {
       done(null, JSON.parse(text as string));
     } catch (error) {
-      done(new Problem(422, [{ loc: ['body'], msg: `JSON decode error: ${(error as Error).message}`, type: 'json_invalid' }]), undefined);
+      done(
+        new Problem(422, [
+          { loc: ['body'], msg: `JSON decode error: ${(error as Error).message}`, type: 'json_invalid' },
+        ]),
+        undefined,
+      );
     }
   });
 
   app.setErrorHandler((error, _request, reply) => sendError(reply, error, options.logError));
-  const patterns = ROUTES.map((r) => ({ method: r.method, regex: new RegExp(`^${r.url.replace(/:[a-z_]+/g, '[^/]+')}$`) }));
+  const patterns = ROUTES.map((r) => ({
+    method: r.method,
+    regex: new RegExp(`^${r.url.replace(/:[a-z_]+/g, '[^/]+')}$`),
+  }));
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const allowed = [...new Set(patterns.filter((p) => p.regex.test(path)).map((p) => p.method))];
-    if (allowed.length > 0) return reply.code(405).header('allow', allowed.join(', ')).send({ detail: 'Method Not Allowed' });
+    if (allowed.length > 0)
+      return reply.code(405).header('allow', allowed.join(', ')).send({ detail: 'Method Not Allowed' });
     return reply.code(404).send({ detail: 'Not Found' });
   });
 
@@ -82,11 +92,16 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const header = request.headers.authorization ?? '';
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     const caller = match ? who(match[1]!) : undefined;
-    if (!caller) throw new Problem(401, match ? 'Invalid token' : 'Not authenticated', { 'www-authenticate': 'Bearer' });
+    if (!caller)
+      throw new Problem(401, match ? 'Invalid token' : 'Not authenticated', { 'www-authenticate': 'Bearer' });
     request.caller = caller;
     const verdict = limiter.take(caller.orgId);
     reply.headers(verdict.headers);
-    if (!verdict.allowed) throw new Problem(429, `Rate limit of ${verdict.limit} requests per minute exceeded`, { ...verdict.headers, 'retry-after': String(verdict.retryAfter) });
+    if (!verdict.allowed)
+      throw new Problem(429, `Rate limit of ${verdict.limit} requests per minute exceeded`, {
+        ...verdict.headers,
+        'retry-after': String(verdict.retryAfter),
+      });
   };
 
   for (const spec of ROUTES) {
@@ -94,10 +109,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
       method: spec.method,
       url: spec.url,
       preHandler: [guard, spaceKeyScope(spec)],
-      handler:
-        spec.chat ? (request, reply) => answerChat(spec.chat!, request, reply, { db, reaches, logError: options.logError }, chats)
-        : spec.cacheable ? (request, reply) => reads.answer(request, reply, () => handle(spec, request, reply, options))
-        : (request, reply) => handle(spec, request, reply, options),
+      handler: spec.chat
+        ? (request, reply) => answerChat(spec.chat!, request, reply, { db, reaches, logError: options.logError }, chats)
+        : spec.cacheable
+          ? (request, reply) => reads.answer(request, reply, () => handle(spec, request, reply, options))
+          : (request, reply) => handle(spec, request, reply, options),
     });
   }
 
@@ -110,7 +126,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
 /** Refuses a Space key on an endpoint that is the organization's alone (the README lists them). */
 function spaceKeyScope(spec: RouteSpec) {
   return async (request: FastifyRequest) => {
-    if (request.caller?.appId && spec.spaceKey === 'refused') throw new Problem(403, `A Space key cannot do this (${spec.summary.toLowerCase()}): use an organization token.`);
+    if (request.caller?.appId && spec.spaceKey === 'refused')
+      throw new Problem(403, `A Space key cannot do this (${spec.summary.toLowerCase()}): use an organization token.`);
   };
 }
 
@@ -160,14 +177,21 @@ class ReadCache {
   }
 }
 
-async function handle(spec: RouteSpec, request: FastifyRequest, reply: FastifyReply, options: AppOptions): Promise<unknown> {
+async function handle(
+  spec: RouteSpec,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: AppOptions,
+): Promise<unknown> {
   const ctx = {
     db: options.db,
     caller: request.caller!,
     engine: options.engine,
     params: spec.params ? parseInput(spec.params, request.params, 'path') : {},
     query: spec.query ? parseInput(spec.query, request.query, 'query') : {},
-    body: spec.body ? parseInput(spec.body, request.body === undefined && spec.bodyOptional ? {} : request.body, 'body') : undefined,
+    body: spec.body
+      ? parseInput(spec.body, request.body === undefined && spec.bodyOptional ? {} : request.body, 'body')
+      : undefined,
   };
   if (!spec.writes) return spec.handler!(ctx);
   const result = await options.db.transaction(() => spec.handler!(ctx));

@@ -23,7 +23,13 @@ export interface ChatOptions {
 }
 
 /** Answers one chat request; `open` holds it while it runs, so a shutdown can stop it. */
-export async function answerChat(read: ChatReader, request: FastifyRequest, reply: FastifyReply, options: ChatOptions, open: Set<AbortController>): Promise<unknown> {
+export async function answerChat(
+  read: ChatReader,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: ChatOptions,
+  open: Set<AbortController>,
+): Promise<unknown> {
   const abort = new AbortController();
   open.add(abort);
   try {
@@ -33,7 +39,13 @@ export async function answerChat(read: ChatReader, request: FastifyRequest, repl
   }
 }
 
-async function answer(read: ChatReader, request: FastifyRequest, reply: FastifyReply, options: ChatOptions, abort: AbortController): Promise<unknown> {
+async function answer(
+  read: ChatReader,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: ChatOptions,
+  abort: AbortController,
+): Promise<unknown> {
   const body = read(request.caller!, request.body);
   const prepared = prepareChat(options.db, request.caller!, body);
   reply.raw.on('close', () => {
@@ -58,16 +70,46 @@ async function answer(read: ChatReader, request: FastifyRequest, reply: FastifyR
     choices: [{ index: 0, delta: { content }, finish_reason: null }],
   });
   try {
-    const completion = await runChat(options.db, prepared, options.reaches, (text) => events.send(chunk(text)), abort.signal);
+    const completion = await runChat(
+      options.db,
+      prepared,
+      options.reaches,
+      (text) => events.send(chunk(text)),
+      abort.signal,
+    );
     const calls = completion.choices[0]?.message.tool_calls;
-    if (calls?.length) events.send({ ...chunk(''), choices: [{ index: 0, delta: { tool_calls: calls.map((call, index) => ({ index, ...call })) }, finish_reason: null }] });
-    events.send({ ...chunk(''), model: completion.model, choices: [{ index: 0, delta: {}, finish_reason: completion.choices[0]?.finish_reason ?? 'stop' }], usage: completion.usage, metadata: completion.metadata });
+    if (calls?.length)
+      events.send({
+        ...chunk(''),
+        choices: [
+          { index: 0, delta: { tool_calls: calls.map((call, index) => ({ index, ...call })) }, finish_reason: null },
+        ],
+      });
+    events.send({
+      ...chunk(''),
+      model: completion.model,
+      choices: [{ index: 0, delta: {}, finish_reason: completion.choices[0]?.finish_reason ?? 'stop' }],
+      usage: completion.usage,
+      metadata: completion.metadata,
+    });
     events.send('[DONE]');
     events.end();
   } catch (error) {
     if (abort.signal.aborted && !shutDown()) return events.destroy();
-    if (!events.started) return sendRawError(reply.raw, reply, shutDown() ? new Problem(503, 'The service is shutting down.') : error, options.logError);
-    const detail = shutDown() ? 'The service shut down before the reply was complete.' : error instanceof Problem ? String(error.message) : error instanceof StorageError ? error.message : 'The model stopped answering.';
+    if (!events.started)
+      return sendRawError(
+        reply.raw,
+        reply,
+        shutDown() ? new Problem(503, 'The service is shutting down.') : error,
+        options.logError,
+      );
+    const detail = shutDown()
+      ? 'The service shut down before the reply was complete.'
+      : error instanceof Problem
+        ? String(error.message)
+        : error instanceof StorageError
+          ? error.message
+          : 'The model stopped answering.';
     events.send({ error: { detail } });
     events.end();
   }

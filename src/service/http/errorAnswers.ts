@@ -40,8 +40,17 @@ export function sendError(reply: FastifyReply, error: unknown, logError?: (error
   return reply.code(failure.status).headers(failure.headers).send(failure.body);
 }
 
-export function sendRawError(raw: ServerResponse, reply: FastifyReply, error: unknown, logError?: (error: unknown) => void) {
+export function sendRawError(
+  raw: ServerResponse,
+  reply: FastifyReply,
+  error: unknown,
+  logError?: (error: unknown) => void,
+) {
   const failure = describe(error, logError);
-  raw.writeHead(failure.status, { ...headersOf(reply), ...failure.headers, 'content-type': 'application/json; charset=utf-8' });
+  raw.writeHead(failure.status, {
+    ...headersOf(reply),
+    ...failure.headers,
+    'content-type': 'application/json; charset=utf-8',
+  });
   raw.end(JSON.stringify(failure.body));
 }

@@ -29,7 +29,12 @@ export class EventStream {
   private head(): void {
     const raw = this.reply.raw;
     if (raw.headersSent) return;
-    raw.writeHead(200, { ...headersOf(this.reply), 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+    raw.writeHead(200, {
+      ...headersOf(this.reply),
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'x-accel-buffering': 'no',
+    });
   }
 }
 

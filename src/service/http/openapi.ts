@@ -18,11 +18,17 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const rewrite = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(rewrite);
     if (value && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? (renames.get(v) ?? v) : rewrite(v)]));
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [
+          k,
+          k === '$ref' && typeof v === 'string' ? (renames.get(v) ?? v) : rewrite(v),
+        ]),
+      );
     }
     return value;
   };
-  for (const [name, def] of Object.entries(defs)) shared[renames.get(`#/$defs/${name}`)!.split('/').pop()!] = rewrite(def) as JsonSchema;
+  for (const [name, def] of Object.entries(defs))
+    shared[renames.get(`#/$defs/${name}`)!.split('/').pop()!] = rewrite(def) as JsonSchema;
   return rewrite(json) as JsonSchema;
 }
 
@@ -31,10 +37,18 @@ function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query'): J
   const json = schemaOf(schema, 'input');
   const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((json.required as string[] | undefined) ?? []);
-  return Object.entries(properties).map(([name, property]) => ({ name, in: where, required: where === 'path' || required.has(name), schema: property }));
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    in: where,
+    required: where === 'path' || required.has(name),
+    schema: property,
+  }));
 }
 
-const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
 
 export function openApiDocument(routes: RouteSpec[], version: string): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
@@ -46,9 +60,19 @@ export function openApiDocument(routes: RouteSpec[], version: string): JsonSchem
       operationId: `${route.method.toLowerCase()}${path.replace(/[{}]/g, '').replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
       tags: [route.extra ? 'conventions' : 'interface'],
       parameters: [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')],
-      ...(route.body ? { requestBody: { required: !route.bodyOptional, content: { 'application/json': { schema: schemaOf(route.body, 'input') } } } } : {}),
+      ...(route.body
+        ? {
+            requestBody: {
+              required: !route.bodyOptional,
+              content: { 'application/json': { schema: schemaOf(route.body, 'input') } },
+            },
+          }
+        : {}),
       responses: {
-        200: { description: 'Success', content: { 'application/json': { schema: schemaOf(route.response, 'output') } } },
+        200: {
+          description: 'Success',
+          content: { 'application/json': { schema: schemaOf(route.response, 'output') } },
+        },
         401: errorResponse('Missing or unknown token'),
         404: errorResponse('Unknown resource, or one of another organization'),
         422: errorResponse('Validation failure'),
@@ -61,6 +85,9 @@ export function openApiDocument(routes: RouteSpec[], version: string): JsonSchem
     openapi: '3.1.0',
     info: { title: 'LLM Spaces local service', version },
     paths,
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } }, schemas: { Error: schemaOf(ErrorBody, 'output'), ...shared } },
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      schemas: { Error: schemaOf(ErrorBody, 'output'), ...shared },
+    },
   };
 }

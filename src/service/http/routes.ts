@@ -27,7 +27,11 @@ export interface RouteContext<P, Q, B> {
   engine: EngineOptions;
 }
 
-export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
+export interface RouteSpec<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+> {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   summary: string;
@@ -68,98 +72,213 @@ function route<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(sp
 }
 
 /** Loads the Space first, so another organization's ids answer 404 before anything else happens. */
-const inApp = (ctx: { db: Database; caller: Caller; params: { app_id: string } }) => spaces.loadApp(ctx.db, ctx.caller, ctx.params.app_id).id;
+const inApp = (ctx: { db: Database; caller: Caller; params: { app_id: string } }) =>
+  spaces.loadApp(ctx.db, ctx.caller, ctx.params.app_id).id;
 
 export const ROUTES: RouteSpec[] = [
   // ---------------------------------------------------------------- service-interface.md
   route({
-    method: 'PUT', url: '/v1/apps/update', spaceKey: 'refused', summary: 'Update a Space', body: S.SpaceUpdateBody, response: S.SpaceUpdateResponse, writes: true,
+    method: 'PUT',
+    url: '/v1/apps/update',
+    spaceKey: 'refused',
+    summary: 'Update a Space',
+    body: S.SpaceUpdateBody,
+    response: S.SpaceUpdateResponse,
+    writes: true,
     handler: (ctx) => spaces.updateSpace(ctx.db, ctx.caller, ctx.body),
   }),
   route({
-    method: 'PUT', url: '/v1/orgs/integrations', spaceKey: 'refused', summary: 'Update the organization\'s observability integrations', body: S.IntegrationsBodyEither, response: S.Organization, writes: true,
+    method: 'PUT',
+    url: '/v1/orgs/integrations',
+    spaceKey: 'refused',
+    summary: "Update the organization's observability integrations",
+    body: S.IntegrationsBodyEither,
+    response: S.Organization,
+    writes: true,
     handler: (ctx) => {
       spaces.requirePermission(ctx.caller, 'edit');
       return orgs.updateIntegrations(ctx.db, ctx.caller.orgId, ctx.body);
     },
   }),
   route({
-    method: 'POST', url: '/v1/prompts', spaceKey: 'refused', summary: 'Create a prompt', body: S.PromptCreateBody, response: S.PromptRecord, writes: true,
+    method: 'POST',
+    url: '/v1/prompts',
+    spaceKey: 'refused',
+    summary: 'Create a prompt',
+    body: S.PromptCreateBody,
+    response: S.PromptRecord,
+    writes: true,
     handler: (ctx) => prompts.createPrompt(ctx.db, ctx.caller, ctx.body),
   }),
   route({
-    method: 'GET', url: '/v1/prompts', spaceKey: 'read', summary: 'List prompts', query: S.PromptListQuery, response: z.array(S.PromptRecord), cacheable: true,
+    method: 'GET',
+    url: '/v1/prompts',
+    spaceKey: 'read',
+    summary: 'List prompts',
+    query: S.PromptListQuery,
+    response: z.array(S.PromptRecord),
+    cacheable: true,
     handler: (ctx) => prompts.listPrompts(ctx.db, ctx.caller, ctx.query.show),
   }),
   route({
-    method: 'GET', url: '/v1/internal/models', spaceKey: 'read', summary: 'List the models available to the caller', response: z.array(S.ModelRecord), cacheable: true,
+    method: 'GET',
+    url: '/v1/internal/models',
+    spaceKey: 'read',
+    summary: 'List the models available to the caller',
+    response: z.array(S.ModelRecord),
+    cacheable: true,
     handler: (ctx) => models.listModels(ctx.db, ctx.caller),
   }),
   route({
-    method: 'PUT', url: '/v1/apps/:app_id/conversations/:conversation_id', spaceKey: 'own Space', summary: 'Rename a conversation or change its assistant settings',
-    params: AppConversationParams, body: S.ConversationUpdateBody, response: S.Conversation, writes: true,
+    method: 'PUT',
+    url: '/v1/apps/:app_id/conversations/:conversation_id',
+    spaceKey: 'own Space',
+    summary: 'Rename a conversation or change its assistant settings',
+    params: AppConversationParams,
+    body: S.ConversationUpdateBody,
+    response: S.Conversation,
+    writes: true,
     handler: (ctx) => conversations.updateConversation(ctx.db, inApp(ctx), ctx.params.conversation_id, ctx.body),
   }),
   route({
-    method: 'POST', url: '/v1/playground/chat', spaceKey: 'own Space', summary: 'Send a chat prompt through a Space (JSON, or server-sent events with stream: true)',
-    body: S.ChatBody, response: S.ChatCompletion,
+    method: 'POST',
+    url: '/v1/playground/chat',
+    spaceKey: 'own Space',
+    summary: 'Send a chat prompt through a Space (JSON, or server-sent events with stream: true)',
+    body: S.ChatBody,
+    response: S.ChatCompletion,
     chat: (_caller, body) => parseInput(S.ChatBody, body, 'body'),
   }),
   route({
-    method: 'POST', url: '/v1/chat/completions', spaceKey: 'own Space', extra: true,
-    summary: "OpenAI-compatible chat completion through a Space: a Space key's own, or app_id with an organization token (JSON, or server-sent events with stream: true)",
-    body: S.ChatCompletionsBody, response: S.ChatCompletion,
+    method: 'POST',
+    url: '/v1/chat/completions',
+    spaceKey: 'own Space',
+    extra: true,
+    summary:
+      "OpenAI-compatible chat completion through a Space: a Space key's own, or app_id with an organization token (JSON, or server-sent events with stream: true)",
+    body: S.ChatCompletionsBody,
+    response: S.ChatCompletion,
     chat: (caller, body) => completionRequest(caller, parseInput(S.ChatCompletionsBody, body, 'body')),
   }),
   route({
-    method: 'POST', url: '/v1/apps/:app_id/route', spaceKey: 'own Space', extra: true,
+    method: 'POST',
+    url: '/v1/apps/:app_id/route',
+    spaceKey: 'own Space',
+    extra: true,
     summary: 'Which model the Space would pick for a prompt, and why (built-in service only; runs no model)',
-    params: AppParams, body: S.RouteQuestion, response: S.RoutePreview,
+    params: AppParams,
+    body: S.RouteQuestion,
+    response: S.RoutePreview,
     handler: (ctx) => previewRoute(ctx.db, ctx.caller, inApp(ctx), ctx.body),
   }),
   route({
-    method: 'POST', url: '/v1/models/refresh', spaceKey: 'refused', extra: true,
-    summary: 'Look again for model servers on this computer and at the upstream URLs, and offer their models (built-in service only)',
-    body: z.object({}), bodyOptional: true, response: S.ModelServersRefreshed,
+    method: 'POST',
+    url: '/v1/models/refresh',
+    spaceKey: 'refused',
+    extra: true,
+    summary:
+      'Look again for model servers on this computer and at the upstream URLs, and offer their models (built-in service only)',
+    body: z.object({}),
+    bodyOptional: true,
+    response: S.ModelServersRefreshed,
     handler: async (ctx) => {
       const servers = await refreshModelServers(ctx.db, ctx.engine.servers);
-      return { servers: servers.map((s) => ({ name: s.name, base_url: s.baseUrl, answered: s.answered, models: s.models, problem: s.problem ?? null })) };
+      return {
+        servers: servers.map((s) => ({
+          name: s.name,
+          base_url: s.baseUrl,
+          answered: s.answered,
+          models: s.models,
+          problem: s.problem ?? null,
+        })),
+      };
     },
   }),
   route({
-    method: 'GET', url: '/v1/apps/:app_id/assistants/:assistant_id/versions/:version_id', spaceKey: 'own Space', summary: 'Read one version of an assistant',
-    params: VersionParams, response: S.AssistantVersion,
+    method: 'GET',
+    url: '/v1/apps/:app_id/assistants/:assistant_id/versions/:version_id',
+    spaceKey: 'own Space',
+    summary: 'Read one version of an assistant',
+    params: VersionParams,
+    response: S.AssistantVersion,
     handler: (ctx) => assistants.getVersion(ctx.db, inApp(ctx), ctx.params.assistant_id, ctx.params.version_id),
   }),
 
   // ---------------------------------------------------------------- conventions.md
   route({
-    method: 'POST', url: '/v1/apps/', spaceKey: 'own Space', summary: 'List Spaces', extra: true, query: S.SpaceListQuery, body: z.object({}), bodyOptional: true, response: S.SpaceList,
+    method: 'POST',
+    url: '/v1/apps/',
+    spaceKey: 'own Space',
+    summary: 'List Spaces',
+    extra: true,
+    query: S.SpaceListQuery,
+    body: z.object({}),
+    bodyOptional: true,
+    response: S.SpaceList,
     handler: (ctx) => spaces.listSpaces(ctx.db, ctx.caller, ctx.query),
   }),
   route({
-    method: 'POST', url: '/v1/apps/create', spaceKey: 'refused', summary: 'Create a Space', extra: true, body: S.SpaceCreateBody, bodyOptional: true, response: S.SpaceCreated, writes: true,
+    method: 'POST',
+    url: '/v1/apps/create',
+    spaceKey: 'refused',
+    summary: 'Create a Space',
+    extra: true,
+    body: S.SpaceCreateBody,
+    bodyOptional: true,
+    response: S.SpaceCreated,
+    writes: true,
     handler: (ctx) => spaces.createSpace(ctx.db, ctx.caller, ctx.body),
   }),
   route({
-    method: 'POST', url: '/v1/apps/:app_id/regenerate-key', spaceKey: 'refused', summary: 'Make a new key for a Space (the old one stops working)', extra: true,
-    params: AppParams, body: z.object({}), bodyOptional: true, response: S.RegeneratedKey, writes: true,
+    method: 'POST',
+    url: '/v1/apps/:app_id/regenerate-key',
+    spaceKey: 'refused',
+    summary: 'Make a new key for a Space (the old one stops working)',
+    extra: true,
+    params: AppParams,
+    body: z.object({}),
+    bodyOptional: true,
+    response: S.RegeneratedKey,
+    writes: true,
     handler: (ctx) => spaces.regenerateKey(ctx.db, ctx.caller, ctx.params.app_id),
   }),
   route({
-    method: 'GET', url: '/v1/apps/:app_id', spaceKey: 'own Space', summary: 'Read a Space with its sandbox', extra: true, params: AppParams, response: S.SpaceUpdateResponse,
+    method: 'GET',
+    url: '/v1/apps/:app_id',
+    spaceKey: 'own Space',
+    summary: 'Read a Space with its sandbox',
+    extra: true,
+    params: AppParams,
+    response: S.SpaceUpdateResponse,
     handler: (ctx) => spaces.spaceView(ctx.db, ctx.caller, ctx.params.app_id),
   }),
   route({
-    method: 'GET', url: '/v1/apps/:app_id/models', spaceKey: 'own Space', summary: 'Models of a Space', extra: true, params: AppParams, response: S.SpaceModels,
+    method: 'GET',
+    url: '/v1/apps/:app_id/models',
+    spaceKey: 'own Space',
+    summary: 'Models of a Space',
+    extra: true,
+    params: AppParams,
+    response: S.SpaceModels,
     handler: (ctx) => {
       const view = models.spaceModels(ctx.db, ctx.caller, inApp(ctx));
-      return { active_models: view.active_models, base_model_settings: view.base_model_settings, failover_models: view.failover_models };
+      return {
+        active_models: view.active_models,
+        base_model_settings: view.base_model_settings,
+        failover_models: view.failover_models,
+      };
     },
   }),
   route({
-    method: 'PUT', url: '/v1/apps/:app_id/models/:model_id/toggle', spaceKey: 'refused', summary: 'Turn a model of a Space on or off', extra: true,
-    params: ToggleParams, query: S.ToggleQuery, response: S.ToggleResult, writes: true,
+    method: 'PUT',
+    url: '/v1/apps/:app_id/models/:model_id/toggle',
+    spaceKey: 'refused',
+    summary: 'Turn a model of a Space on or off',
+    extra: true,
+    params: ToggleParams,
+    query: S.ToggleQuery,
+    response: S.ToggleResult,
+    writes: true,
     handler: (ctx) => {
       const appId = inApp(ctx);
       spaces.requirePermission(ctx.caller, 'edit');
@@ -168,26 +287,60 @@ export const ROUTES: RouteSpec[] = [
     },
   }),
   route({
-    method: 'GET', url: '/v1/apps/:app_id/conversations', spaceKey: 'own Space', summary: 'List conversations, newest first', extra: true, params: AppParams, response: z.array(S.Conversation),
+    method: 'GET',
+    url: '/v1/apps/:app_id/conversations',
+    spaceKey: 'own Space',
+    summary: 'List conversations, newest first',
+    extra: true,
+    params: AppParams,
+    response: z.array(S.Conversation),
     handler: (ctx) => conversations.listConversations(ctx.db, inApp(ctx)),
   }),
   route({
-    method: 'POST', url: '/v1/apps/:app_id/conversations/create', spaceKey: 'own Space', summary: 'Create a conversation', extra: true,
-    params: AppParams, body: S.ConversationCreateBody, response: S.Conversation, writes: true,
+    method: 'POST',
+    url: '/v1/apps/:app_id/conversations/create',
+    spaceKey: 'own Space',
+    summary: 'Create a conversation',
+    extra: true,
+    params: AppParams,
+    body: S.ConversationCreateBody,
+    response: S.Conversation,
+    writes: true,
     handler: (ctx) => conversations.createConversation(ctx.db, inApp(ctx), ctx.body),
   }),
   route({
-    method: 'POST', url: '/v1/apps/:app_id/conversations/:conversation_id', spaceKey: 'own Space', summary: 'Read a conversation, optionally with its requests', extra: true,
-    params: AppConversationParams, body: S.ConversationReadBody, bodyOptional: true, response: S.ConversationWithRequests,
-    handler: (ctx) => conversations.getConversation(ctx.db, inApp(ctx), ctx.params.conversation_id, ctx.body.include_requests),
+    method: 'POST',
+    url: '/v1/apps/:app_id/conversations/:conversation_id',
+    spaceKey: 'own Space',
+    summary: 'Read a conversation, optionally with its requests',
+    extra: true,
+    params: AppConversationParams,
+    body: S.ConversationReadBody,
+    bodyOptional: true,
+    response: S.ConversationWithRequests,
+    handler: (ctx) =>
+      conversations.getConversation(ctx.db, inApp(ctx), ctx.params.conversation_id, ctx.body.include_requests),
   }),
   route({
-    method: 'GET', url: '/v1/apps/:app_id/assistants', spaceKey: 'own Space', summary: 'List assistants', extra: true, params: AppParams, response: z.array(S.AssistantSummary),
+    method: 'GET',
+    url: '/v1/apps/:app_id/assistants',
+    spaceKey: 'own Space',
+    summary: 'List assistants',
+    extra: true,
+    params: AppParams,
+    response: z.array(S.AssistantSummary),
     handler: (ctx) => assistants.listAssistants(ctx.db, inApp(ctx)),
   }),
   route({
-    method: 'POST', url: '/v1/apps/:app_id/assistants', spaceKey: 'refused', summary: 'Create an assistant', extra: true,
-    params: AppParams, body: S.AssistantCreateBody, response: S.AssistantSummary, writes: true,
+    method: 'POST',
+    url: '/v1/apps/:app_id/assistants',
+    spaceKey: 'refused',
+    summary: 'Create an assistant',
+    extra: true,
+    params: AppParams,
+    body: S.AssistantCreateBody,
+    response: S.AssistantSummary,
+    writes: true,
     handler: (ctx) => {
       const appId = inApp(ctx);
       spaces.requirePermission(ctx.caller, 'edit');
@@ -195,12 +348,25 @@ export const ROUTES: RouteSpec[] = [
     },
   }),
   route({
-    method: 'GET', url: '/v1/apps/:app_id/assistants/:assistant_id', spaceKey: 'own Space', summary: 'Read an assistant', extra: true, params: AppAssistantParams, response: S.AssistantSummary,
+    method: 'GET',
+    url: '/v1/apps/:app_id/assistants/:assistant_id',
+    spaceKey: 'own Space',
+    summary: 'Read an assistant',
+    extra: true,
+    params: AppAssistantParams,
+    response: S.AssistantSummary,
     handler: (ctx) => assistants.getAssistant(ctx.db, inApp(ctx), ctx.params.assistant_id),
   }),
   route({
-    method: 'POST', url: '/v1/apps/:app_id/assistants/:assistant_id/versions', spaceKey: 'refused', summary: 'Add a version to an assistant', extra: true,
-    params: AppAssistantParams, body: S.AssistantVersionCreateBody, response: S.AssistantVersion, writes: true,
+    method: 'POST',
+    url: '/v1/apps/:app_id/assistants/:assistant_id/versions',
+    spaceKey: 'refused',
+    summary: 'Add a version to an assistant',
+    extra: true,
+    params: AppAssistantParams,
+    body: S.AssistantVersionCreateBody,
+    response: S.AssistantVersion,
+    writes: true,
     handler: (ctx) => {
       const appId = inApp(ctx);
       spaces.requirePermission(ctx.caller, 'edit');
@@ -208,18 +374,39 @@ export const ROUTES: RouteSpec[] = [
     },
   }),
   route({
-    method: 'PUT', url: '/v1/prompts/:prompt_id', spaceKey: 'refused', summary: 'Update a prompt of the caller\'s organization', extra: true,
-    params: PromptParams, body: S.PromptUpdateBody, response: S.PromptRecord, writes: true,
+    method: 'PUT',
+    url: '/v1/prompts/:prompt_id',
+    spaceKey: 'refused',
+    summary: "Update a prompt of the caller's organization",
+    extra: true,
+    params: PromptParams,
+    body: S.PromptUpdateBody,
+    response: S.PromptRecord,
+    writes: true,
     handler: (ctx) => prompts.updatePrompt(ctx.db, ctx.caller, ctx.params.prompt_id, ctx.body),
   }),
   route({
-    method: 'DELETE', url: '/v1/prompts/:prompt_id', spaceKey: 'refused', summary: 'Delete a prompt of the caller\'s organization', extra: true,
-    params: PromptParams, response: S.DeleteResult, writes: true,
+    method: 'DELETE',
+    url: '/v1/prompts/:prompt_id',
+    spaceKey: 'refused',
+    summary: "Delete a prompt of the caller's organization",
+    extra: true,
+    params: PromptParams,
+    response: S.DeleteResult,
+    writes: true,
     handler: (ctx) => prompts.deletePrompt(ctx.db, ctx.caller, ctx.params.prompt_id),
   }),
   route({
-    method: 'GET', url: '/v1/orgs/self', spaceKey: 'read', summary: 'Read the caller\'s organization', extra: true, response: S.Organization,
+    method: 'GET',
+    url: '/v1/orgs/self',
+    spaceKey: 'read',
+    summary: "Read the caller's organization",
+    extra: true,
+    response: S.Organization,
     // A Space key sees usage and limits, never the integration tokens.
-    handler: (ctx) => (ctx.caller.appId ? orgs.withoutIntegrationTokens : (o: S.Organization) => o)(orgs.getOrganization(ctx.db, ctx.caller.orgId)),
+    handler: (ctx) =>
+      (ctx.caller.appId ? orgs.withoutIntegrationTokens : (o: S.Organization) => o)(
+        orgs.getOrganization(ctx.db, ctx.caller.orgId),
+      ),
   }),
 ];

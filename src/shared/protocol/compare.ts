@@ -14,14 +14,25 @@ export const CompareCalls = {
   context: z.object({}),
   space: z.object({ appId: Id }),
   /** Before a comparison: the spending limits, for all its requests together (asks, or refuses in words). */
-  guard: z.object({ bodies: z.array(ChatDraft.extend({ model: Namespace })).min(1).max(4) }),
+  guard: z.object({
+    bodies: z
+      .array(ChatDraft.extend({ model: Namespace }))
+      .min(1)
+      .max(4),
+  }),
   /** One column's request: the same prompt, sent to one model (streamed as `delta` events). */
   run: z.object({ body: ChatDraft.extend({ model: Namespace }) }),
   stop: z.object({ callId: z.int().min(0) }),
   /** Opens VS Code's quick pick of models to add a column. */
   pickModel: z.object({ appId: Id.nullable(), current: z.array(z.string().max(300)).max(4) }),
   /** The Space update that promoting a model would make, as a diff; nothing is saved. */
-  propose: z.object({ appId: Id, model: Namespace, action: PromoteAction, position: z.int().min(1).max(20).nullable(), toward: WeightName.nullable() }),
+  propose: z.object({
+    appId: Id,
+    model: Namespace,
+    action: PromoteAction,
+    position: z.int().min(1).max(20).nullable(),
+    toward: WeightName.nullable(),
+  }),
   /** Saves a proposal shown before, as the settings editor saves. */
   promote: z.object({ proposalId: z.int().min(0) }),
   /** Writes the comparison of these runs as a markdown report in the workspace, and opens it. */
@@ -72,4 +83,5 @@ export interface CompareResults {
   openSettings: null;
 }
 
-export type CompareEvent = { type: 'delta'; callId: number; content: string } | { type: 'start'; start: CompareStart } | { type: 'connected' };
+export type CompareEvent =
+  { type: 'delta'; callId: number; content: string } | { type: 'start'; start: CompareStart } | { type: 'connected' };

@@ -8,7 +8,12 @@ import { z } from 'zod';
 import type { Rules } from '../rules';
 
 export const Ready = z.object({ type: z.literal('ready') });
-export const Call = z.object({ type: z.literal('call'), id: z.int().min(0), method: z.string().max(40), params: z.unknown() });
+export const Call = z.object({
+  type: z.literal('call'),
+  id: z.int().min(0),
+  method: z.string().max(40),
+  params: z.unknown(),
+});
 export const FromWebview = z.discriminatedUnion('type', [Ready, Call]);
 export type FromWebview = z.infer<typeof FromWebview>;
 
@@ -23,15 +28,19 @@ export interface CallError {
  * A schema as JSON Schema, for a webview to check fields as they are typed (src/shared/rules.ts)
  * without the schema library in its bundle. Host side only: webviews import this module's types.
  */
-export const rulesOf = (schema: z.ZodType): Rules => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Rules;
+export const rulesOf = (schema: z.ZodType): Rules =>
+  z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Rules;
 
-export type Reply = { type: 'reply'; id: number; ok: true; result: unknown } | { type: 'reply'; id: number; ok: false; error: CallError };
+export type Reply =
+  { type: 'reply'; id: number; ok: true; result: unknown } | { type: 'reply'; id: number; ok: false; error: CallError };
 export type ToWebview<E> = Reply | { type: 'event'; event: E };
 
 /** The parameter schema of each method a webview may call. */
 export type Calls = Record<string, z.ZodType>;
 /** Host-side handlers: the call's parsed params and its id (streamed events name the call they belong to). */
-export type Handlers<C extends Calls, R extends { [K in keyof C]: unknown }> = { [K in keyof C]: (params: z.infer<C[K]>, callId: number) => Promise<R[K]> };
+export type Handlers<C extends Calls, R extends { [K in keyof C]: unknown }> = {
+  [K in keyof C]: (params: z.infer<C[K]>, callId: number) => Promise<R[K]>;
+};
 
 /** An id a webview names (a Space, a conversation). */
 export const Id = z.string().min(1).max(100);

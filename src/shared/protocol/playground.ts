@@ -28,7 +28,11 @@ export const PlaygroundCalls = {
   pickModel: z.object({ appId: Id.nullable(), current: z.string().max(300) }),
   openLink: z.object({ href: z.url({ protocol: /^https?$/, error: 'only http and https links open' }) }),
   /** Compare Models with this prompt, starting from the model chosen (if any). */
-  compare: z.object({ appId: Id.nullable(), prompt: z.string().max(1_000_000), models: z.array(z.string().max(300)).max(4) }),
+  compare: z.object({
+    appId: Id.nullable(),
+    prompt: z.string().max(1_000_000),
+    models: z.array(z.string().max(300)).max(4),
+  }),
 } satisfies Calls;
 
 /** A catalogue model as the playground needs it: what to show, what it costs, whether it reads images. */

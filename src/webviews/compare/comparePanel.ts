@@ -53,8 +53,15 @@ export class ComparePanel extends StreamingPanel {
   ) {
     super(panel, extensionUri, s);
     this.channel = new WebviewChannel(panel.webview, CompareCalls, this.handlers(), s, t('Compare Models'));
-    panel.webview.html = webviewHtml(panel.webview, extensionUri, { script: 'compare', styles: ['markdown', 'compare'], title: t('Compare Models') });
-    this.disposables.push(this.channel, panel.onDidDispose(() => this.dispose()));
+    panel.webview.html = webviewHtml(panel.webview, extensionUri, {
+      script: 'compare',
+      styles: ['markdown', 'compare'],
+      title: t('Compare Models'),
+    });
+    this.disposables.push(
+      this.channel,
+      panel.onDidDispose(() => this.dispose()),
+    );
   }
 
   protected reconnected(): void {
@@ -80,16 +87,27 @@ export class ComparePanel extends StreamingPanel {
         const [spaces, models] = await Promise.all([this.s.spaces.list(), this.s.catalogue.models()]);
         const start = this.start;
         this.start = null;
-        return { spaces: spaces.map((space) => ({ id: space.id, name: space.name ?? space.id })), models: models.filter((m) => m.is_chat).map(modelBrief), start };
+        return {
+          spaces: spaces.map((space) => ({ id: space.id, name: space.name ?? space.id })),
+          models: models.filter((m) => m.is_chat).map(modelBrief),
+          start,
+        };
       },
-      space: async ({ appId }) => compareSpace(await this.s.spaces.detail(appId, true), await this.s.catalogue.models()),
+      space: async ({ appId }) =>
+        compareSpace(await this.s.spaces.detail(appId, true), await this.s.catalogue.models()),
       guard: async ({ bodies }) => {
         await this.guard.check(bodies);
         return null;
       },
       run: async ({ body }, callId) => {
         const view = await this.s.spaces.detail(body.app_id).catch(() => undefined);
-        const run: Run = { body, benchmark: view ? compareSpace(view, await this.s.catalogue.models()).benchmark : null, text: '', reply: null, error: null };
+        const run: Run = {
+          body,
+          benchmark: view ? compareSpace(view, await this.s.catalogue.models()).benchmark : null,
+          text: '',
+          reply: null,
+          error: null,
+        };
         this.keep(callId, run);
         try {
           run.reply = await this.stream(callId, body, (content) => {
@@ -99,12 +117,16 @@ export class ComparePanel extends StreamingPanel {
           this.s.organization.recordReply(run.reply);
           return run.reply;
         } catch (error) {
-          run.error = error instanceof ApiError && error.kind === 'cancelled' ? t('Stopped.') : this.s.errors.describe(error, body.model).message;
+          run.error =
+            error instanceof ApiError && error.kind === 'cancelled'
+              ? t('Stopped.')
+              : this.s.errors.describe(error, body.model).message;
           throw error;
         }
       },
       stop: async ({ callId }) => this.stop(callId),
-      pickModel: async ({ appId, current }) => (await modelQuickPick(await chatModelChoices(this.s, appId, current), '', false)) || null,
+      pickModel: async ({ appId, current }) =>
+        (await modelQuickPick(await chatModelChoices(this.s, appId, current), '', false)) || null,
       propose: async ({ appId, ...ask }) => {
         const { plan, base } = await this.planFor(appId, ask);
         const id = this.nextProposal++;
@@ -117,15 +139,32 @@ export class ComparePanel extends StreamingPanel {
         this.proposals.delete(proposalId);
         const name = (await this.s.spaces.detail(plan.spaceId)).main.app.name ?? t('the Space');
         // The settings editor's own save: checked, refused without permission, never over a change made elsewhere.
-        await saveSpace(this.s.spaces, { spaceId: plan.spaceId, name, base: plan.base, changes: plan.changes }, async () => 'cancel').catch((error: unknown) => {
-          if (error instanceof vscode.CancellationError) throw new Error(t('Not saved: "{0}" was changed elsewhere since these changes were shown. Show them again to see them against the Space as it is now.', name));
+        await saveSpace(
+          this.s.spaces,
+          { spaceId: plan.spaceId, name, base: plan.base, changes: plan.changes },
+          async () => 'cancel',
+        ).catch((error: unknown) => {
+          if (error instanceof vscode.CancellationError)
+            throw new Error(
+              t(
+                'Not saved: "{0}" was changed elsewhere since these changes were shown. Show them again to see them against the Space as it is now.',
+                name,
+              ),
+            );
           throw error;
         });
-        for (const toggle of plan.toggles) await this.s.spaces.toggleModel(plan.spaceId, toggle.settingId, toggle.enable);
+        for (const toggle of plan.toggles)
+          await this.s.spaces.toggleModel(plan.spaceId, toggle.settingId, toggle.enable);
         const now = compareSpace(await this.s.spaces.detail(plan.spaceId, true), await this.s.catalogue.models());
         // A service may keep its own failover order (the hosted one takes no order): say what it kept.
         if (plan.chain && plan.chain.join() !== now.failover.join()) {
-          return { message: t('Saved, but the service kept its own failover chain: {0}.', now.failover.join(' → ') || t('empty')), space: now };
+          return {
+            message: t(
+              'Saved, but the service kept its own failover chain: {0}.',
+              now.failover.join(' → ') || t('empty'),
+            ),
+            space: now,
+          };
         }
         return { message: t('Saved to "{0}". {1}', name, plan.done), space: now };
       },
@@ -134,7 +173,15 @@ export class ComparePanel extends StreamingPanel {
         if (columns.length === 0) throw new Error(t('Nothing to report yet: compare first.'));
         const first = columns[0]!;
         const space = await this.s.spaces.detail(first.body.app_id).catch(() => undefined);
-        return this.writeReport(compareReport({ spaceName: space?.main.app.name ?? first.body.app_id, benchmark: first.benchmark, prompt: first.body.prompt, columns, when: new Date() }));
+        return this.writeReport(
+          compareReport({
+            spaceName: space?.main.app.name ?? first.body.app_id,
+            benchmark: first.benchmark,
+            prompt: first.body.prompt,
+            columns,
+            when: new Date(),
+          }),
+        );
       },
       openSettings: async ({ appId }) => {
         this.s.openSettings(appId);

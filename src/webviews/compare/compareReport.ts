@@ -34,11 +34,23 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 export function compareReport(input: ReportInput): string {
   const { columns } = input;
-  const head = [t('Model'), t('Tokens (in / out)'), t('Cost'), t('Latency'), input.benchmark ? t('Saving against {0}', input.benchmark) : t('Saving against the benchmark')];
+  const head = [
+    t('Model'),
+    t('Tokens (in / out)'),
+    t('Cost'),
+    t('Latency'),
+    input.benchmark ? t('Saving against {0}', input.benchmark) : t('Saving against the benchmark'),
+  ];
   const rows = columns.map((c) => {
     const r = c.reply;
     if (!r) return [c.body.model, '—', '—', '—', c.error ?? t('no reply')];
-    return [r.namespace === c.body.model ? r.namespace : t('{0} (answered by {1})', c.body.model, r.namespace), `${r.usage.prompt_tokens.toLocaleString('en')} / ${r.usage.completion_tokens.toLocaleString('en')}`, money(r.costs.total_tokens), `${r.latencySeconds.toFixed(2)} s`, money(r.savings.total_tokens)];
+    return [
+      r.namespace === c.body.model ? r.namespace : t('{0} (answered by {1})', c.body.model, r.namespace),
+      `${r.usage.prompt_tokens.toLocaleString('en')} / ${r.usage.completion_tokens.toLocaleString('en')}`,
+      money(r.costs.total_tokens),
+      `${r.latencySeconds.toFixed(2)} s`,
+      money(r.savings.total_tokens),
+    ];
   });
   const table = [head, head.map(() => '---'), ...rows].map((row) => `| ${row.map(cell).join(' | ')} |`).join('\n');
   const replies = columns.map((c) => {
@@ -47,7 +59,10 @@ export function compareReport(input: ReportInput): string {
     return `## ${c.body.model}\n\n${text || t('(nothing arrived)')}${status}`;
   });
   const body = columns[0]?.body;
-  const settings = [body?.max_tokens ? t('max tokens {0}', body.max_tokens) : null, typeof body?.temperature === 'number' ? t('temperature {0}', body.temperature) : null].filter(Boolean);
+  const settings = [
+    body?.max_tokens ? t('max tokens {0}', body.max_tokens) : null,
+    typeof body?.temperature === 'number' ? t('temperature {0}', body.temperature) : null,
+  ].filter(Boolean);
   return [
     `# ${t('Comparison of {0} models in "{1}"', columns.length, input.spaceName)}`,
     `${input.when.toISOString().slice(0, 16).replace('T', ' ')} UTC${settings.length ? ` · ${settings.join(' · ')}` : ''}`,

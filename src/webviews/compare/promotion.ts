@@ -33,7 +33,8 @@ const DEFAULT_WEIGHTS: Record<WeightName, number> = { cost: 1, latency: 1, quali
 
 export function compareSpace(view: SpaceUpdateResponse, catalogue: readonly ModelRecord[]): CompareSpace {
   const app = view.main.app;
-  const benchmark = app.benchmark_model?.namespace ?? catalogue.find((m) => m.id && m.id === app.benchmark_model_id)?.namespace ?? null;
+  const benchmark =
+    app.benchmark_model?.namespace ?? catalogue.find((m) => m.id && m.id === app.benchmark_model_id)?.namespace ?? null;
   const permissions = view.main.current_user_permissions;
   return {
     id: app.id,
@@ -47,7 +48,8 @@ export function compareSpace(view: SpaceUpdateResponse, catalogue: readonly Mode
   };
 }
 
-const pickWeights = (w: Partial<Record<WeightName, number>> | null | undefined) => (w ? { cost: w.cost ?? 1, latency: w.latency ?? 1, quality: w.quality ?? 1 } : {});
+const pickWeights = (w: Partial<Record<WeightName, number>> | null | undefined) =>
+  w ? { cost: w.cost ?? 1, latency: w.latency ?? 1, quality: w.quality ?? 1 } : {};
 
 /** The weights with half of the other two moved to `toward`, rounded to hundredths. */
 export function shiftWeights(w: Record<WeightName, number>, toward: WeightName): Record<WeightName, number> {
@@ -74,8 +76,10 @@ export function planPromotion(view: SpaceUpdateResponse, catalogue: readonly Mod
   const none = { toggles: [], chain: null, note: null };
   switch (ask.action) {
     case 'benchmark': {
-      if (space.benchmark === ask.model) throw new Error(t('{0} is already the benchmark model of "{1}".', ask.model, space.name));
-      if (!record.id) throw new Error(t('The service gave no id for {0}, so it cannot be made the benchmark model.', ask.model));
+      if (space.benchmark === ask.model)
+        throw new Error(t('{0} is already the benchmark model of "{1}".', ask.model, space.name));
+      if (!record.id)
+        throw new Error(t('The service gave no id for {0}, so it cannot be made the benchmark model.', ask.model));
       return {
         ...none,
         title: t('Make {0} the benchmark model of "{1}"', ask.model, space.name),
@@ -86,16 +90,21 @@ export function planPromotion(view: SpaceUpdateResponse, catalogue: readonly Mod
     }
     case 'failover': {
       const ids = view.main.failover_models.flatMap((m) => (m.id ? [{ id: m.id, namespace: m.namespace }] : []));
-      if (!record.id) throw new Error(t('The service gave no id for {0}, so it cannot join the failover chain.', ask.model));
+      if (!record.id)
+        throw new Error(t('The service gave no id for {0}, so it cannot join the failover chain.', ask.model));
       const rest = ids.filter((m) => m.namespace !== ask.model);
       const at = Math.min(Math.max(1, ask.position ?? rest.length + 1), rest.length + 1);
       const chain = [...rest.slice(0, at - 1), { id: record.id, namespace: ask.model }, ...rest.slice(at - 1)];
       const after = chain.map((m) => m.namespace);
       const turnOn = !view.main.app.has_failover_chain;
-      if (!turnOn && after.join() === space.failover.join()) throw new Error(t('{0} is already at position {1} of the failover chain.', ask.model, at));
+      if (!turnOn && after.join() === space.failover.join())
+        throw new Error(t('{0} is already at position {1} of the failover chain.', ask.model, at));
       return {
         title: t('Put {0} at position {1} of the failover chain of "{2}"', ask.model, at, space.name),
-        rows: [...(turnOn ? [{ label: t('Failover'), before: t('off'), after: t('on') }] : []), { label: t('Failover chain'), before: chainLine(space.failover), after: chainLine(after) }],
+        rows: [
+          ...(turnOn ? [{ label: t('Failover'), before: t('off'), after: t('on') }] : []),
+          { label: t('Failover chain'), before: chainLine(space.failover), after: chainLine(after) },
+        ],
         changes: { failover_model_ids: chain.map((m) => m.id), ...(turnOn ? { has_failover_chain: true } : {}) },
         toggles: [],
         chain: after,
@@ -106,16 +115,29 @@ export function planPromotion(view: SpaceUpdateResponse, catalogue: readonly Mod
     case 'only': {
       const settings = [...view.main.base_model_settings, ...view.main.custom_model_settings];
       const own = settings.find((s) => s.namespace === ask.model);
-      if (!own) throw new Error(t('{0} is not one of the models of "{1}", so it cannot be its only active model.', ask.model, space.name));
+      if (!own)
+        throw new Error(
+          t('{0} is not one of the models of "{1}", so it cannot be its only active model.', ask.model, space.name),
+        );
       const off = settings.filter((s) => s.active && s.namespace !== ask.model);
-      if (own.active && off.length === 0) throw new Error(t('{0} is already the only active model of "{1}".', ask.model, space.name));
+      if (own.active && off.length === 0)
+        throw new Error(t('{0} is already the only active model of "{1}".', ask.model, space.name));
       return {
         title: t('Make {0} the only active model of "{1}"', ask.model, space.name),
         rows: [{ label: t('Active models'), before: listLine(space.active), after: ask.model }],
         changes: {},
-        toggles: [...(own.active ? [] : [{ settingId: own.id, namespace: own.namespace, enable: true }]), ...off.map((s) => ({ settingId: s.id, namespace: s.namespace, enable: false }))],
+        toggles: [
+          ...(own.active ? [] : [{ settingId: own.id, namespace: own.namespace, enable: true }]),
+          ...off.map((s) => ({ settingId: s.id, namespace: s.namespace, enable: false })),
+        ],
         chain: null,
-        note: off.length ? t('Turned off: {0}. Routing then sends every request without a model to {1}.', listLine(off.map((s) => s.namespace)), ask.model) : null,
+        note: off.length
+          ? t(
+              'Turned off: {0}. Routing then sends every request without a model to {1}.',
+              listLine(off.map((s) => s.namespace)),
+              ask.model,
+            )
+          : null,
         done: t('{0} is now the only active model: routing sends every request without a model to it.', ask.model),
       };
     }

@@ -6,7 +6,13 @@ import type { Organization } from '../../api/schemas';
 import { maskSecret } from '../../shared/secrets';
 import type { OrganizationStore } from '../../stores/organizationStore';
 import { rulesOf, type Handlers } from '../../shared/protocol/envelope';
-import { IntegrationGroup, OrganizationCalls, type OrganizationData, type OrganizationEvent, type OrganizationResults } from '../../shared/protocol/organization';
+import {
+  IntegrationGroup,
+  OrganizationCalls,
+  type OrganizationData,
+  type OrganizationEvent,
+  type OrganizationResults,
+} from '../../shared/protocol/organization';
 import { WebviewChannel, type ChannelDeps } from '../panels/webviewChannel';
 import { PanelHost } from '../panels/panelHost';
 import { webviewHtml } from '../panels/webviewShell';
@@ -20,7 +26,11 @@ export interface OrganizationDeps extends ChannelDeps {
   organization: OrganizationStore;
 }
 
-const masked = (org: Organization): OrganizationData['org'] => ({ ...org, metrics_token: org.metrics_token ? maskSecret(org.metrics_token) : null, logs_token: org.logs_token ? maskSecret(org.logs_token) : null });
+const masked = (org: Organization): OrganizationData['org'] => ({
+  ...org,
+  metrics_token: org.metrics_token ? maskSecret(org.metrics_token) : null,
+  logs_token: org.logs_token ? maskSecret(org.logs_token) : null,
+});
 
 export class OrganizationPanel extends PanelHost {
   readonly channel: WebviewChannel<OrgCallsT, OrganizationResults, OrganizationEvent>;
@@ -34,7 +44,11 @@ export class OrganizationPanel extends PanelHost {
   ) {
     super(panel, extensionUri);
     this.channel = new WebviewChannel(panel.webview, OrganizationCalls, this.handlers(), s, t('Organization'));
-    panel.webview.html = webviewHtml(panel.webview, extensionUri, { script: 'organization', styles: ['organization'], title: panel.title });
+    panel.webview.html = webviewHtml(panel.webview, extensionUri, {
+      script: 'organization',
+      styles: ['organization'],
+      title: panel.title,
+    });
     this.disposables.push(
       this.channel,
       panel.onDidDispose(() => this.dispose()),
@@ -72,6 +86,10 @@ export class OrganizationPanel extends PanelHost {
       return { org: masked(org), unavailable: null, rules: rulesOf(IntegrationGroup) };
     }
     // A remote service without GET /v1/orgs/self: the integrations can still be set.
-    return { org: this.org ? masked(this.org) : null, unavailable: this.s.errors.describe(this.s.organization.unavailable, t('Reading the organization')).message, rules: rulesOf(IntegrationGroup) };
+    return {
+      org: this.org ? masked(this.org) : null,
+      unavailable: this.s.errors.describe(this.s.organization.unavailable, t('Reading the organization')).message,
+      rules: rulesOf(IntegrationGroup),
+    };
   }
 }

@@ -2,7 +2,11 @@
 type Attrs = Record<string, string | number | boolean | null | undefined>;
 type Child = Node | string | null | undefined | false;
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Attrs, ...children: Child[]): HTMLElementTagNameMap[K];
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs?: Attrs,
+  ...children: Child[]
+): HTMLElementTagNameMap[K];
 export function h(tag: string, attrs?: Attrs, ...children: Child[]): HTMLElement;
 export function h(tag: string, attrs: Attrs = {}, ...children: Child[]): HTMLElement {
   const el = document.createElement(tag);
@@ -15,7 +19,8 @@ export function h(tag: string, attrs: Attrs = {}, ...children: Child[]): HTMLEle
 }
 
 export function append(parent: Node, ...children: Child[]): void {
-  for (const child of children) if (child) parent.appendChild(typeof child === 'string' ? document.createTextNode(child) : child);
+  for (const child of children)
+    if (child) parent.appendChild(typeof child === 'string' ? document.createTextNode(child) : child);
 }
 
 /** Replaces an element's children. */
@@ -25,7 +30,8 @@ export function fill(parent: Element, ...children: Child[]): void {
 }
 
 /** A vscode-elements control's current value (they are custom elements with a `value` property). */
-export const valueOf = (el: Element | null): string => (el && 'value' in el && typeof el.value === 'string' ? el.value : '');
+export const valueOf = (el: Element | null): string =>
+  el && 'value' in el && typeof el.value === 'string' ? el.value : '';
 
 export function setValue(el: Element | null, value: string): void {
   // Through the property's setter, also on a custom element not upgraded yet (it keeps the value then).

@@ -19,7 +19,14 @@ export function field<E extends HTMLElement>(path: string, label: string, contro
   control.dataset.path = path;
   const error = h('div', { class: 'field-error', id: `${id}-error`, role: 'alert' });
   control.setAttribute('aria-describedby', `${id}-error`);
-  const row = h('div', { class: 'field' }, h('vscode-label', { for: id }, label), control, hint ? h('div', { class: 'hint' }, hint) : null, error);
+  const row = h(
+    'div',
+    { class: 'field' },
+    h('vscode-label', { for: id }, label),
+    control,
+    hint ? h('div', { class: 'hint' }, hint) : null,
+    error,
+  );
   return { path, control, row, error };
 }
 
@@ -31,7 +38,11 @@ export function select(choices: Choice[], selected: string, attrs: Record<string
 }
 
 export function fillSelect(el: HTMLElement, choices: Choice[], selected: string): void {
-  el.replaceChildren(...choices.map((c) => h('vscode-option', { value: c.value, selected: c.value === selected, description: c.description }, c.label)));
+  el.replaceChildren(
+    ...choices.map((c) =>
+      h('vscode-option', { value: c.value, selected: c.value === selected, description: c.description }, c.label),
+    ),
+  );
   setValue(el, selected);
 }
 
@@ -48,7 +59,13 @@ export const textfield = (value: string, attrs: Record<string, string | boolean>
 export function markFields(fields: Field[], errors: Record<string, string>): string[] {
   const unclaimed = new Set(Object.keys(errors));
   for (const f of fields) {
-    const hits = Object.keys(errors).filter((p) => p === f.path || p.startsWith(`${f.path}.`) || p.startsWith(`${f.path}[`) || (p !== '' && f.path.startsWith(`${p}.`)));
+    const hits = Object.keys(errors).filter(
+      (p) =>
+        p === f.path ||
+        p.startsWith(`${f.path}.`) ||
+        p.startsWith(`${f.path}[`) ||
+        (p !== '' && f.path.startsWith(`${p}.`)),
+    );
     hits.forEach((p) => unclaimed.delete(p));
     f.error.textContent = hits.map((p) => errors[p]).join('; ');
     if (hits.length) f.control.setAttribute('invalid', '');

@@ -20,7 +20,10 @@ export class CallFailed extends Error {
 export class HostChannel<C extends Calls, R extends { [K in keyof C]: unknown }, E> {
   private readonly vscode = acquireVsCodeApi();
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: CallFailed) => void }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (error: CallFailed) => void }
+  >();
   private readonly listeners: Array<(event: E) => void> = [];
 
   constructor() {

@@ -7,7 +7,8 @@ let bundleText: string | undefined;
 /** The page's bundle, parsed again only if the page's text of it changed (it does not, once loaded). */
 function currentBundle(): Record<string, string> {
   // Read through globalThis: the unit tests run these modules in Node, which has no document.
-  const page = (globalThis as { document?: { body?: { dataset: Record<string, string | undefined> } | null } }).document;
+  const page = (globalThis as { document?: { body?: { dataset: Record<string, string | undefined> } | null } })
+    .document;
   const raw = page?.body?.dataset.l10n;
   if (raw === bundleText) return bundle;
   bundleText = raw;

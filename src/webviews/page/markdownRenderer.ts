@@ -25,10 +25,22 @@ const LANGUAGES: Record<string, Loader> = {
   yaml: () => import('highlight.js/lib/languages/yaml'),
 };
 const ALIASES: Record<string, string> = {
-  sh: 'bash', shell: 'bash', shellscript: 'bash', zsh: 'bash',
-  js: 'javascript', javascriptreact: 'javascript', jsx: 'javascript',
-  ts: 'typescript', typescriptreact: 'typescript', tsx: 'typescript',
-  html: 'xml', svg: 'xml', py: 'python', rs: 'rust', yml: 'yaml', md: 'markdown',
+  sh: 'bash',
+  shell: 'bash',
+  shellscript: 'bash',
+  zsh: 'bash',
+  js: 'javascript',
+  javascriptreact: 'javascript',
+  jsx: 'javascript',
+  ts: 'typescript',
+  typescriptreact: 'typescript',
+  tsx: 'typescript',
+  html: 'xml',
+  svg: 'xml',
+  py: 'python',
+  rs: 'rust',
+  yml: 'yaml',
+  md: 'markdown',
 };
 
 const requested = new Set<string>();

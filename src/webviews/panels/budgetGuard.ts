@@ -47,15 +47,29 @@ export class BudgetGuard {
    */
   async costBand(body: ChatDraft): Promise<(CostBand & { estimated?: boolean }) | null> {
     if (!this.noRoutePreview) {
-      const question = { prompt: body.prompt, max_tokens: body.max_tokens, model: body.model, conversation_id: body.conversation_id, parent_request_id: body.parent_request_id };
-      const preview = await this.s.connection.call((c) => c.previewRoute(body.app_id, question)).catch((error: unknown) => {
-        if (isMissingEndpoint(error)) this.noRoutePreview = true;
-        return null;
-      });
+      const question = {
+        prompt: body.prompt,
+        max_tokens: body.max_tokens,
+        model: body.model,
+        conversation_id: body.conversation_id,
+        parent_request_id: body.parent_request_id,
+      };
+      const preview = await this.s.connection
+        .call((c) => c.previewRoute(body.app_id, question))
+        .catch((error: unknown) => {
+          if (isMissingEndpoint(error)) this.noRoutePreview = true;
+          return null;
+        });
       if (!this.noRoutePreview) return preview?.band ?? null;
     }
     const [view, catalogue] = await Promise.all([this.s.spaces.detail(body.app_id), this.s.catalogue.models()]);
-    return estimatedBand({ view, catalogue, model: body.model || null, prompt: body.prompt, maxTokens: body.max_tokens ?? null });
+    return estimatedBand({
+      view,
+      catalogue,
+      model: body.model || null,
+      prompt: body.prompt,
+      maxTokens: body.max_tokens ?? null,
+    });
   }
 
   /** Throws (in words) when these requests, together, may not or should not be sent. */
@@ -68,11 +82,28 @@ export class BudgetGuard {
     const verdict = budgetVerdict(org, expected);
     if (verdict.kind === 'go') return;
     const cost = bands.some((band) => band) ? money(expected) : t('an unknown amount');
-    const what = bodies.length === 1 ? t('this request (about {0})', cost) : t('these {0} requests (about {1} together)', bodies.length, cost);
+    const what =
+      bodies.length === 1
+        ? t('this request (about {0})', cost)
+        : t('these {0} requests (about {1} together)', bodies.length, cost);
     if (verdict.kind === 'refuse') {
-      throw new Declined(t("Not sent: {0} would pass the organization's hard spending limit of {1}, with {2} spent this cycle. Raise the limit on the service, or wait for the next billing cycle.", what, money(verdict.limit), money(verdict.spent)));
+      throw new Declined(
+        t(
+          "Not sent: {0} would pass the organization's hard spending limit of {1}, with {2} spent this cycle. Raise the limit on the service, or wait for the next billing cycle.",
+          what,
+          money(verdict.limit),
+          money(verdict.spent),
+        ),
+      );
     }
-    const go = await this.ask(t("Sending {0} would pass the organization's soft spending limit of {1}, with {2} spent this cycle. Send anyway?", what, money(verdict.limit), money(verdict.spent)));
+    const go = await this.ask(
+      t(
+        "Sending {0} would pass the organization's soft spending limit of {1}, with {2} spent this cycle. Send anyway?",
+        what,
+        money(verdict.limit),
+        money(verdict.spent),
+      ),
+    );
     if (!go) throw new Declined(t('Not sent: it would pass the soft spending limit.'));
   }
 }

@@ -17,7 +17,17 @@ export function matchRank(model: Pick<ModelBrief, 'namespace' | 'model'>, query:
   const names = [model.namespace.toLowerCase(), model.model.toLowerCase()];
   if (names.includes(q)) return 0;
   if (names.some((n) => n.startsWith(q))) return 1;
-  if (names.some((n) => n.split(/[/:._-]/).some((_, i, parts) => parts.slice(i).join('-').startsWith(q.replace(/[/:._]/g, '-'))))) return 2;
+  if (
+    names.some((n) =>
+      n.split(/[/:._-]/).some((_, i, parts) =>
+        parts
+          .slice(i)
+          .join('-')
+          .startsWith(q.replace(/[/:._]/g, '-')),
+      ),
+    )
+  )
+    return 2;
   if (names.some((n) => n.includes(q))) return 3;
   return null;
 }
@@ -54,7 +64,10 @@ export function contextLabel(tokens: number): string {
 /** What the picker says of a model: its price and context on one line, its state and capabilities on the next. */
 export function describeModel(m: PickerModel): { description: string; detail: string } {
   const unit = m.byCharacters ? 'M characters' : 'M tokens';
-  const price = m.promptCost === 0 && m.completionCost === 0 ? 'free' : `${perMillion(m.promptCost)} in · ${perMillion(m.completionCost)} out per ${unit}`;
+  const price =
+    m.promptCost === 0 && m.completionCost === 0
+      ? 'free'
+      : `${perMillion(m.promptCost)} in · ${perMillion(m.completionCost)} out per ${unit}`;
   const context = contextLabel(m.contextWindow);
   const state = [
     m.active && '$(pass-filled) active in this Space',

@@ -14,10 +14,21 @@ interface ModelItem extends vscode.QuickPickItem {
 
 /** The namespace chosen, '' for automatic routing (offered unless `routing` is false), undefined when the pick was dismissed. */
 export function modelQuickPick(models: PickerModel[], current: string, routing = true): Promise<string | undefined> {
-  const automatic: ModelItem = { namespace: '', label: `$(symbol-event) ${t('Automatic routing')}`, description: t("the Space's weights choose per request"), alwaysShow: false };
+  const automatic: ModelItem = {
+    namespace: '',
+    label: `$(symbol-event) ${t('Automatic routing')}`,
+    description: t("the Space's weights choose per request"),
+    alwaysShow: false,
+  };
   const items = (query: string): ModelItem[] => [
     ...(query.trim() || !routing ? [] : [automatic]),
-    ...rankModels(models, query).map((m) => ({ namespace: m.namespace, label: m.namespace, ...describeModel(m), picked: m.namespace === current, alwaysShow: true })),
+    ...rankModels(models, query).map((m) => ({
+      namespace: m.namespace,
+      label: m.namespace,
+      ...describeModel(m),
+      picked: m.namespace === current,
+      alwaysShow: true,
+    })),
   ];
   const pick = vscode.window.createQuickPick<ModelItem>();
   pick.title = t('Choose the model');
@@ -42,8 +53,17 @@ export function modelQuickPick(models: PickerModel[], current: string, routing =
 }
 
 /** The catalogue's chat models for the pick, each marked active or not in the Space (if one is chosen), less those `leftOut`. */
-export async function chatModelChoices(s: { catalogue: CatalogueStore; spaces: SpacesStore }, appId: string | null, leftOut: readonly string[] = []): Promise<PickerModel[]> {
-  const [models, view] = await Promise.all([s.catalogue.models(), appId ? s.spaces.detail(appId).catch(() => undefined) : undefined]);
+export async function chatModelChoices(
+  s: { catalogue: CatalogueStore; spaces: SpacesStore },
+  appId: string | null,
+  leftOut: readonly string[] = [],
+): Promise<PickerModel[]> {
+  const [models, view] = await Promise.all([
+    s.catalogue.models(),
+    appId ? s.spaces.detail(appId).catch(() => undefined) : undefined,
+  ]);
   const active = new Set(view ? activeModels(view) : []);
-  return models.filter((m) => m.is_chat && !leftOut.includes(m.namespace)).map((m) => ({ ...modelBrief(m), active: active.has(m.namespace) }));
+  return models
+    .filter((m) => m.is_chat && !leftOut.includes(m.namespace))
+    .map((m) => ({ ...modelBrief(m), active: active.has(m.namespace) }));
 }

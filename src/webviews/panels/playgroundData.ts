@@ -28,7 +28,10 @@ export function activeModels(view: SpaceUpdateResponse): string[] {
   return [...new Set(settings.filter((s) => s.active && !s.globally_disabled).map((s) => s.namespace))];
 }
 
-export function spaceBrief(view: SpaceUpdateResponse, extras: Pick<SpaceBrief, 'assistants' | 'conversations'>): SpaceBrief {
+export function spaceBrief(
+  view: SpaceUpdateResponse,
+  extras: Pick<SpaceBrief, 'assistants' | 'conversations'>,
+): SpaceBrief {
   const app = view.main.app;
   return {
     id: app.id,
@@ -63,29 +66,35 @@ export function replyInfo(content: string, done: Extract<ChatStreamEvent, { type
  * without their text (privacy level 2) cannot be shown as turns and are left out.
  */
 export function turnsOf(conversation: ConversationWithRequests): Turn[] {
-  return (conversation.requests ?? []).flatMap((r) => (r.prompt === null ? [] : [r])).map((r) => {
-    const failed = r.status_code >= 400 || r.response === null;
-    const zero = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
-    return {
-      prompt: r.prompt ?? '',
-      error: failed ? (r.error ?? `HTTP ${r.status_code}`) : null,
-      reply: failed
-        ? null
-        : {
-            id: r.id,
-            content: r.response ?? '',
-            finishReason: null,
-            namespace: r.model ?? '',
-            usage: { prompt_tokens: r.prompt_tokens, completion_tokens: r.completion_tokens, total_tokens: r.total_tokens },
-            costs: { ...zero, total_tokens: r.cost },
-            savings: { ...zero, total_tokens: r.cost_savings },
-            latencySeconds: r.latency,
-            retries: 0,
-            warning: null,
-            conversationId: conversation.id,
-            // The log keeps no receipt.
-            routing: null,
-          },
-    };
-  });
+  return (conversation.requests ?? [])
+    .flatMap((r) => (r.prompt === null ? [] : [r]))
+    .map((r) => {
+      const failed = r.status_code >= 400 || r.response === null;
+      const zero = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+      return {
+        prompt: r.prompt ?? '',
+        error: failed ? (r.error ?? `HTTP ${r.status_code}`) : null,
+        reply: failed
+          ? null
+          : {
+              id: r.id,
+              content: r.response ?? '',
+              finishReason: null,
+              namespace: r.model ?? '',
+              usage: {
+                prompt_tokens: r.prompt_tokens,
+                completion_tokens: r.completion_tokens,
+                total_tokens: r.total_tokens,
+              },
+              costs: { ...zero, total_tokens: r.cost },
+              savings: { ...zero, total_tokens: r.cost_savings },
+              latencySeconds: r.latency,
+              retries: 0,
+              warning: null,
+              conversationId: conversation.id,
+              // The log keeps no receipt.
+              routing: null,
+            },
+      };
+    });
 }

@@ -8,7 +8,12 @@ import { replyInfo } from './playgroundData';
 const t = vscode.l10n.t;
 
 /** `first` is true for the first piece of text. */
-export async function streamReply(client: LlmSpacesClient, body: ChatDraft, signal: AbortSignal, onDelta: (content: string, first: boolean) => void): Promise<ReplyInfo> {
+export async function streamReply(
+  client: LlmSpacesClient,
+  body: ChatDraft,
+  signal: AbortSignal,
+  onDelta: (content: string, first: boolean) => void,
+): Promise<ReplyInfo> {
   let content = '';
   for await (const event of client.chatStream(body, signal)) {
     if (event.type === 'delta') {

@@ -23,10 +23,15 @@ export interface SpaceSave {
  * Saves the changes. When the Space changed since `base`, `moved` decides: overwrite, keep theirs
  * (answered with `theirs`), or cancel (a CancellationError). Changes that are empty save nothing.
  */
-export async function saveSpace(spaces: SpacesStore, save: SpaceSave, moved: (modifiedOn: string | null) => Thenable<ConflictChoice>): Promise<{ view: SpaceUpdateResponse; theirs: boolean }> {
+export async function saveSpace(
+  spaces: SpacesStore,
+  save: SpaceSave,
+  moved: (modifiedOn: string | null) => Thenable<ConflictChoice>,
+): Promise<{ view: SpaceUpdateResponse; theirs: boolean }> {
   const changes = SpaceChanges.parse(save.changes);
   const current = await spaces.detail(save.spaceId, true);
-  if (!current.main.current_user_permissions.includes('edit')) throw new Error(t('This token may not edit "{0}".', save.name));
+  if (!current.main.current_user_permissions.includes('edit'))
+    throw new Error(t('This token may not edit "{0}".', save.name));
   const at = current.main.app.modified_on ?? null;
   if (save.base !== undefined && save.base !== at) {
     const choice = await moved(at);

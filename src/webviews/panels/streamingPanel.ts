@@ -33,7 +33,11 @@ export abstract class StreamingPanel extends PanelHost {
   protected abstract reconnected(): void;
 
   /** Sends a request as call `callId` and streams its reply; `stop(callId)` ends it. */
-  protected async stream(callId: number, body: ChatDraft, onDelta: (content: string, first: boolean) => void): Promise<ReplyInfo> {
+  protected async stream(
+    callId: number,
+    body: ChatDraft,
+    onDelta: (content: string, first: boolean) => void,
+  ): Promise<ReplyInfo> {
     const abort = new AbortController();
     this.running.set(callId, abort);
     try {

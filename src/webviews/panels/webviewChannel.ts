@@ -43,7 +43,9 @@ export class WebviewChannel<C extends Calls, R extends { [K in keyof C]: unknown
   async receive(raw: unknown): Promise<void> {
     const parsed = FromWebview.safeParse(raw);
     if (!parsed.success) {
-      this.s.logger.error(`${this.what}: ignored a malformed message from the webview (${z.prettifyError(parsed.error)})`);
+      this.s.logger.error(
+        `${this.what}: ignored a malformed message from the webview (${z.prettifyError(parsed.error)})`,
+      );
       return;
     }
     const message = parsed.data;
@@ -53,15 +55,30 @@ export class WebviewChannel<C extends Calls, R extends { [K in keyof C]: unknown
     if (message.type === 'ready') return;
     const method = message.method as keyof C & string;
     const schema = Object.hasOwn(this.calls, method) ? this.calls[method] : undefined;
-    if (!schema) return this.send({ type: 'reply', id: message.id, ok: false, error: { message: vscode.l10n.t('Unknown request "{0}".', method), fields: {} } });
+    if (!schema)
+      return this.send({
+        type: 'reply',
+        id: message.id,
+        ok: false,
+        error: { message: vscode.l10n.t('Unknown request "{0}".', method), fields: {} },
+      });
     const params = schema.safeParse(message.params);
-    if (!params.success) return this.send({ type: 'reply', id: message.id, ok: false, error: invalidInput(params.error) });
+    if (!params.success)
+      return this.send({ type: 'reply', id: message.id, ok: false, error: invalidInput(params.error) });
     try {
       const result = await this.handlers[method](params.data as z.infer<C[typeof method]>, message.id);
       await this.send({ type: 'reply', id: message.id, ok: true, result: result ?? null });
     } catch (error) {
-      if (!(error instanceof ApiError && error.kind === 'cancelled')) this.s.logger.error(`${this.what}: ${method} failed: ${error instanceof Error ? error.message : String(error)}`);
-      await this.send({ type: 'reply', id: message.id, ok: false, error: toCallError(error, this.what, this.s.errors) });
+      if (!(error instanceof ApiError && error.kind === 'cancelled'))
+        this.s.logger.error(
+          `${this.what}: ${method} failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      await this.send({
+        type: 'reply',
+        id: message.id,
+        ok: false,
+        error: toCallError(error, this.what, this.s.errors),
+      });
     }
   }
 
@@ -85,13 +102,22 @@ function invalidInput(error: z.ZodError): CallError {
     const path = fieldPath(issue.path.filter((p): p is string | number => typeof p !== 'symbol'));
     fields[path.replace(/^(body|changes)\.?/, '')] ??= issue.message;
   }
-  return { message: vscode.l10n.t('Some fields are not valid: {0}', Object.entries(fields).map(([f, m]) => `${f || 'input'}: ${m}`).join('; ')), fields };
+  return {
+    message: vscode.l10n.t(
+      'Some fields are not valid: {0}',
+      Object.entries(fields)
+        .map(([f, m]) => `${f || 'input'}: ${m}`)
+        .join('; '),
+    ),
+    fields,
+  };
 }
 
 export function toCallError(error: unknown, what: string, errors: Pick<ErrorReporter, 'describe'>): CallError {
   if (error instanceof z.ZodError) return invalidInput(error);
   const fields: Record<string, string> = {};
-  if (error instanceof ValidationError) error.issues.forEach((issue, n) => (fields[error.fields[n] ?? ''] ??= issue.msg));
+  if (error instanceof ValidationError)
+    error.issues.forEach((issue, n) => (fields[error.fields[n] ?? ''] ??= issue.msg));
   const cancelled = error instanceof ApiError && error.kind === 'cancelled';
   return { message: errors.describe(error, what).message, fields, ...(cancelled ? { cancelled } : {}) };
 }

@@ -34,7 +34,9 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, o
     "base-uri 'none'",
     "form-action 'none'",
   ].join('; ');
-  const styles = ['webview', ...options.styles].map((name) => `<link rel="stylesheet" href="${uri('media', `${name}.css`)}">`).join('\n    ');
+  const styles = ['webview', ...options.styles]
+    .map((name) => `<link rel="stylesheet" href="${uri('media', `${name}.css`)}">`)
+    .join('\n    ');
   return `<!DOCTYPE html>
 <html lang="${vscode.env.language}">
   <head>

@@ -6,7 +6,11 @@ import * as vscode from 'vscode';
 
 const t = vscode.l10n.t;
 
-export async function applyCode(action: 'copy' | 'insert' | 'replace', code: string, editor: vscode.TextEditor | undefined): Promise<void> {
+export async function applyCode(
+  action: 'copy' | 'insert' | 'replace',
+  code: string,
+  editor: vscode.TextEditor | undefined,
+): Promise<void> {
   if (action === 'copy') {
     await vscode.env.clipboard.writeText(code);
     vscode.window.setStatusBarMessage(t('Code copied'), 3000);
@@ -20,13 +24,23 @@ export async function applyCode(action: 'copy' | 'insert' | 'replace', code: str
     if (action === 'insert') edit.insert(document.uri, document.validatePosition(selection.active), code);
     else edit.replace(document.uri, document.validateRange(selection), code);
   }
-  if (!(await vscode.workspace.applyEdit(edit))) throw new Error(t('{0} did not accept the change (it may be read-only).', vscode.workspace.asRelativePath(document.uri)));
+  if (!(await vscode.workspace.applyEdit(edit)))
+    throw new Error(
+      t('{0} did not accept the change (it may be read-only).', vscode.workspace.asRelativePath(document.uri)),
+    );
   if (!vscode.window.visibleTextEditors.some((e) => e.document === document)) {
-    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: false });
+    await vscode.window.showTextDocument(document, {
+      viewColumn: vscode.ViewColumn.Beside,
+      preserveFocus: true,
+      preview: false,
+    });
   }
 }
 
 async function reopen(uri: vscode.Uri): Promise<vscode.TextDocument> {
-  if (uri.scheme === 'untitled') throw new Error(t('The editor the code was meant for is closed. Open a text editor first: the code goes where its cursor is.'));
+  if (uri.scheme === 'untitled')
+    throw new Error(
+      t('The editor the code was meant for is closed. Open a text editor first: the code goes where its cursor is.'),
+    );
   return vscode.workspace.openTextDocument(uri);
 }

@@ -8,7 +8,13 @@ import type { ReceiptView } from '../../shared/receipt';
 import { estimatedReceipt } from '../../shared/clientEstimates';
 import type { CompareStart } from '../../shared/protocol/compare';
 import { rulesOf, type Handlers } from '../../shared/protocol/envelope';
-import { ChatDraft, PlaygroundCalls, type PlaygroundEvent, type PlaygroundResults, type ReplyInfo } from '../../shared/protocol/playground';
+import {
+  ChatDraft,
+  PlaygroundCalls,
+  type PlaygroundEvent,
+  type PlaygroundResults,
+  type ReplyInfo,
+} from '../../shared/protocol/playground';
 import { readAttachments } from '../panels/attachments';
 import { applyCode } from './codeActions';
 import { chatModelChoices, modelQuickPick as pickModel } from '../panels/modelQuickPick';
@@ -42,8 +48,15 @@ export class PlaygroundPanel extends StreamingPanel {
   ) {
     super(panel, extensionUri, s);
     this.channel = new WebviewChannel(panel.webview, PlaygroundCalls, this.handlers(), s, t('Playground'));
-    panel.webview.html = webviewHtml(panel.webview, extensionUri, { script: 'playground', styles: ['markdown', 'playground'], title: t('Playground') });
-    this.disposables.push(this.channel, panel.onDidDispose(() => this.dispose()));
+    panel.webview.html = webviewHtml(panel.webview, extensionUri, {
+      script: 'playground',
+      styles: ['markdown', 'playground'],
+      title: t('Playground'),
+    });
+    this.disposables.push(
+      this.channel,
+      panel.onDidDispose(() => this.dispose()),
+    );
   }
 
   protected reconnected(): void {
@@ -72,7 +85,14 @@ export class PlaygroundPanel extends StreamingPanel {
 
   private async estimateReceipt(body: ChatDraft, reply: ReplyInfo): Promise<ReceiptView> {
     const [view, catalogue] = await Promise.all([this.s.spaces.detail(body.app_id), this.s.catalogue.models()]);
-    return estimatedReceipt({ view, catalogue, asked: body.model || null, answered: reply.namespace, usage: reply.usage, images: !!body.images?.length });
+    return estimatedReceipt({
+      view,
+      catalogue,
+      asked: body.model || null,
+      answered: reply.namespace,
+      usage: reply.usage,
+      images: !!body.images?.length,
+    });
   }
 
   private handlers(): Handlers<PlaygroundCallsT, PlaygroundResults> {
@@ -94,7 +114,14 @@ export class PlaygroundPanel extends StreamingPanel {
           this.s.spaces.conversations(appId),
         ]);
         return spaceBrief(view, {
-          assistants: (assistants ?? []).map((a) => ({ id: a.id, name: a.name, versions: a.versions.map((v, i) => ({ id: v.id, label: `${t('version {0}', i + 1)}${v.published ? ` · ${t('published')}` : ''}` })) })),
+          assistants: (assistants ?? []).map((a) => ({
+            id: a.id,
+            name: a.name,
+            versions: a.versions.map((v, i) => ({
+              id: v.id,
+              label: `${t('version {0}', i + 1)}${v.published ? ` · ${t('published')}` : ''}`,
+            })),
+          })),
           conversations: (conversations ?? []).filter((c) => !c.deleted_on).map((c) => ({ id: c.id, name: c.name })),
         });
       },
@@ -102,7 +129,12 @@ export class PlaygroundPanel extends StreamingPanel {
       send: async ({ body }, callId) => {
         await this.guard.check([body]);
         const reply = await this.stream(callId, body, (content, first) => {
-          void this.channel.post({ type: 'delta', callId, content, at: first ? performance.timeOrigin + performance.now() : undefined });
+          void this.channel.post({
+            type: 'delta',
+            callId,
+            content,
+            at: first ? performance.timeOrigin + performance.now() : undefined,
+          });
         });
         this.s.organization.recordReply(reply);
         this.s.reachedMilestone('replied');
@@ -121,11 +153,19 @@ export class PlaygroundPanel extends StreamingPanel {
         return created && { id: created.id, name: created.name };
       },
       loadConversation: async ({ appId, conversationId }) => {
-        const [conversation, view] = await Promise.all([call((c) => c.getConversation(appId, conversationId, true)), this.s.spaces.detail(appId)]);
+        const [conversation, view] = await Promise.all([
+          call((c) => c.getConversation(appId, conversationId, true)),
+          this.s.spaces.detail(appId),
+        ]);
         const turns = turnsOf(conversation);
         const privacy = view.main.app.policies?.privacy_level ?? 1;
         const hidden = (conversation.requests?.length ?? 0) > turns.length;
-        const notice = privacy >= 2 || hidden ? t("Earlier turns of this conversation cannot be shown: this Space's privacy level keeps no prompt or reply text.") : null;
+        const notice =
+          privacy >= 2 || hidden
+            ? t(
+                "Earlier turns of this conversation cannot be shown: this Space's privacy level keeps no prompt or reply text.",
+              )
+            : null;
         return { turns, notice };
       },
       renameConversation: async ({ appId, conversationId, name }) => {
@@ -141,12 +181,18 @@ export class PlaygroundPanel extends StreamingPanel {
         });
         return uris ? readAttachments(uris, kind) : [];
       },
-      attachUris: async ({ kind, uris }) => readAttachments(uris.map((u) => vscode.Uri.parse(u, true)), kind, true),
+      attachUris: async ({ kind, uris }) =>
+        readAttachments(
+          uris.map((u) => vscode.Uri.parse(u, true)),
+          kind,
+          true,
+        ),
       codeAction: async ({ action, code }) => {
         await applyCode(action, code, this.lastEditor());
         return null;
       },
-      pickModel: async ({ appId, current }) => (await pickModel(await chatModelChoices(this.s, appId), current)) ?? null,
+      pickModel: async ({ appId, current }) =>
+        (await pickModel(await chatModelChoices(this.s, appId), current)) ?? null,
       compare: async (start) => {
         this.s.compare(start);
         return null;

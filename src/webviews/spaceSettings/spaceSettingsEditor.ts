@@ -9,7 +9,13 @@ import type { Connection } from '../../connection/connection';
 import type { CatalogueStore } from '../../stores/catalogueStore';
 import type { SpacesStore } from '../../stores/spacesStore';
 import { rulesOf, type Handlers } from '../../shared/protocol/envelope';
-import { SpaceChanges, SpaceDraft, SpaceSettingsCalls, type SpaceSettingsEvent, type SpaceSettingsResults } from '../../shared/protocol/spaceSettings';
+import {
+  SpaceChanges,
+  SpaceDraft,
+  SpaceSettingsCalls,
+  type SpaceSettingsEvent,
+  type SpaceSettingsResults,
+} from '../../shared/protocol/spaceSettings';
 import { readAttachments } from '../panels/attachments';
 import { PanelHost } from '../panels/panelHost';
 import { saveSpace, type ConflictChoice } from '../panels/spaceSave';
@@ -79,7 +85,15 @@ export class SpaceSettingsEditors implements vscode.CustomEditorProvider<SpaceSe
     const overwrite = t('Overwrite');
     const reload = t('Reload Theirs');
     const when = modifiedOn ? t('at {0}', new Date(modifiedOn).toLocaleString()) : t('at an unknown time');
-    const choice = await vscode.window.showWarningMessage(t('"{0}" was changed elsewhere ({1}) since this editor loaded it.', name, when), { modal: true, detail: t('Overwrite keeps your changes over theirs; Reload Theirs discards your unsaved changes.') }, overwrite, reload);
+    const choice = await vscode.window.showWarningMessage(
+      t('"{0}" was changed elsewhere ({1}) since this editor loaded it.', name, when),
+      {
+        modal: true,
+        detail: t('Overwrite keeps your changes over theirs; Reload Theirs discards your unsaved changes.'),
+      },
+      overwrite,
+      reload,
+    );
     return choice === overwrite ? 'overwrite' : choice === reload ? 'reload' : 'cancel';
   };
 
@@ -117,11 +131,19 @@ export class SpaceSettingsEditors implements vscode.CustomEditorProvider<SpaceSe
     const draft = document.draft;
     if (!draft) return;
     try {
-      const saved = await saveSpace(this.s.spaces, { spaceId: document.spaceId, name: document.name, base: document.base, changes: draft }, async (moved) => {
-        const choice = await this.askConflict(document.name, moved);
-        if (choice === 'cancel') document.tell({ type: 'notSaved', error: { message: t('Not saved: the Space was changed elsewhere.'), fields: {} } });
-        return choice;
-      });
+      const saved = await saveSpace(
+        this.s.spaces,
+        { spaceId: document.spaceId, name: document.name, base: document.base, changes: draft },
+        async (moved) => {
+          const choice = await this.askConflict(document.name, moved);
+          if (choice === 'cancel')
+            document.tell({
+              type: 'notSaved',
+              error: { message: t('Not saved: the Space was changed elsewhere.'), fields: {} },
+            });
+          return choice;
+        },
+      );
       this.settled(document, saved.view, saved.theirs);
     } catch (error) {
       if (error instanceof vscode.CancellationError) throw error;
@@ -148,10 +170,16 @@ export class SpaceSettingsEditors implements vscode.CustomEditorProvider<SpaceSe
     document.tell({ type: 'reload' });
   }
 
-  async backupCustomDocument(document: SpaceSettingsDocument, context: vscode.CustomDocumentBackupContext): Promise<vscode.CustomDocumentBackup> {
+  async backupCustomDocument(
+    document: SpaceSettingsDocument,
+    context: vscode.CustomDocumentBackupContext,
+  ): Promise<vscode.CustomDocumentBackup> {
     const kept: Backup = { draft: document.draft, base: document.base ?? null };
     await vscode.workspace.fs.writeFile(context.destination, new TextEncoder().encode(JSON.stringify(kept)));
-    return { id: context.destination.toString(), delete: () => void Promise.resolve(vscode.workspace.fs.delete(context.destination)).catch(() => undefined) };
+    return {
+      id: context.destination.toString(),
+      delete: () => void Promise.resolve(vscode.workspace.fs.delete(context.destination)).catch(() => undefined),
+    };
   }
 }
 
@@ -175,7 +203,11 @@ export class SpaceSettingsEditor extends PanelHost {
     super(panel, extensionUri);
     panel.title = document.name;
     this.channel = new WebviewChannel(panel.webview, SpaceSettingsCalls, this.handlers(), s, t('Space settings'));
-    panel.webview.html = webviewHtml(panel.webview, extensionUri, { script: 'spaceSettings', styles: ['settings'], title: document.name });
+    panel.webview.html = webviewHtml(panel.webview, extensionUri, {
+      script: 'spaceSettings',
+      styles: ['settings'],
+      title: document.name,
+    });
     this.disposables.push(
       this.channel,
       this.edited,
@@ -210,10 +242,16 @@ export class SpaceSettingsEditor extends PanelHost {
         this.markLoaded();
         return {
           view,
-          spaces: spaces.filter((space) => space.id !== document.spaceId).map((space) => ({ id: space.id, name: space.name ?? space.id })),
+          spaces: spaces
+            .filter((space) => space.id !== document.spaceId)
+            .map((space) => ({ id: space.id, name: space.name ?? space.id })),
           models: models.flatMap((m) => (m.id ? [{ id: m.id, namespace: m.namespace }] : [])),
           prompts: prompts.map((p) => ({ id: p.id, title: p.title })),
-          assistants: (assistants ?? []).map((a) => ({ id: a.id, name: a.name, versions: a.versions.map((v, i) => ({ id: v.id, label: t('version {0}', i + 1) })) })),
+          assistants: (assistants ?? []).map((a) => ({
+            id: a.id,
+            name: a.name,
+            versions: a.versions.map((v, i) => ({ id: v.id, label: t('version {0}', i + 1) })),
+          })),
           draft: document.draft,
           rules: rulesOf(SpaceChanges),
         };
@@ -241,7 +279,11 @@ export class SpaceSettingsEditor extends PanelHost {
         return null;
       },
       chooseLogo: async () => {
-        const uris = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: t('Use as Logo'), filters: { [t('Images')]: ['png', 'jpg', 'jpeg', 'gif', 'webp'] } });
+        const uris = await vscode.window.showOpenDialog({
+          canSelectMany: false,
+          openLabel: t('Use as Logo'),
+          filters: { [t('Images')]: ['png', 'jpg', 'jpeg', 'gif', 'webp'] },
+        });
         return uris ? ((await readAttachments(uris, 'images'))[0]?.dataUrl ?? null) : null;
       },
     };

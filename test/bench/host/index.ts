@@ -16,7 +16,11 @@ const EXTENSION_ID = 'llm-spaces.llm-spaces';
 /** An ExtensionContext with what activate() uses, so it can run many times without the real one. */
 function contextFor(ext: vscode.Extension<unknown>, run: number): vscode.ExtensionContext {
   const store = new Map<string, unknown>();
-  const memento: vscode.Memento = { keys: () => [...store.keys()], get: <T>(k: string, d?: T) => (store.has(k) ? (store.get(k) as T) : d), update: async (k, v) => void store.set(k, v) };
+  const memento: vscode.Memento = {
+    keys: () => [...store.keys()],
+    get: <T>(k: string, d?: T) => (store.has(k) ? (store.get(k) as T) : d),
+    update: async (k, v) => void store.set(k, v),
+  };
   const secrets = new Map<string, string>();
   const changed = new vscode.EventEmitter<vscode.SecretStorageChangeEvent>();
   return {
@@ -26,7 +30,13 @@ function contextFor(ext: vscode.Extension<unknown>, run: number): vscode.Extensi
     globalState: Object.assign(memento, { setKeysForSync: () => undefined }),
     workspaceState: memento,
     globalStorageUri: vscode.Uri.file(path.join(os.tmpdir(), `llm-spaces-bench-${process.pid}-${run}`)),
-    secrets: { get: async (k: string) => secrets.get(k), store: async (k: string, v: string) => void secrets.set(k, v), delete: async (k: string) => void secrets.delete(k), onDidChange: changed.event, keys: async () => [...secrets.keys()] },
+    secrets: {
+      get: async (k: string) => secrets.get(k),
+      store: async (k: string, v: string) => void secrets.set(k, v),
+      delete: async (k: string) => void secrets.delete(k),
+      onDidChange: changed.event,
+      keys: async () => [...secrets.keys()],
+    },
   } as unknown as vscode.ExtensionContext;
 }
 
@@ -80,13 +90,20 @@ async function chatFirstToken(api: ExtensionApi, runs: number): Promise<{ provid
   const spaceId = (await direct.listSpaces()).items.find((s) => !s.sandbox_of)!.id;
   // The Models view figure replaced the catalogue with synthetic models: read the service's again.
   api.catalogue.reload();
-  await vscode.workspace.getConfiguration('llmSpaces').update('chat.pinnedModels', [{ space: spaceId, model: 'test/echo' }], vscode.ConfigurationTarget.Global);
+  await vscode.workspace
+    .getConfiguration('llmSpaces')
+    .update('chat.pinnedModels', [{ space: spaceId, model: 'test/echo' }], vscode.ConfigurationTarget.Global);
   let model: vscode.LanguageModelChat | undefined;
   for (let i = 0; i < 100 && !model; i++) {
-    model = (await vscode.lm.selectChatModels({ vendor: 'llm-spaces' })).find((m) => m.id === `space:${spaceId}|model:test/echo`);
+    model = (await vscode.lm.selectChatModels({ vendor: 'llm-spaces' })).find(
+      (m) => m.id === `space:${spaceId}|model:test/echo`,
+    );
     if (!model) await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  if (!model) throw new Error(`No pinned test/echo among the chat models: ${JSON.stringify((await vscode.lm.selectChatModels({ vendor: 'llm-spaces' })).map((m) => m.id))}`);
+  if (!model)
+    throw new Error(
+      `No pinned test/echo among the chat models: ${JSON.stringify((await vscode.lm.selectChatModels({ vendor: 'llm-spaces' })).map((m) => m.id))}`,
+    );
   const prompt = 'How long until the first token arrives? '.repeat(20);
   const provider: number[] = [];
   const straight: number[] = [];
@@ -101,14 +118,19 @@ async function chatFirstToken(api: ExtensionApi, runs: number): Promise<{ provid
     cancel.cancel();
     const abort = new AbortController();
     start = performance.now();
-    for await (const event of direct.completionStream({ app_id: spaceId, model: 'test/echo', messages: [{ role: 'user', content: prompt }] }, abort.signal)) {
+    for await (const event of direct.completionStream(
+      { app_id: spaceId, model: 'test/echo', messages: [{ role: 'user', content: prompt }] },
+      abort.signal,
+    )) {
       if (event.type === 'delta') break;
     }
     straight.push(performance.now() - start);
     abort.abort();
   }
   await direct.close();
-  await vscode.workspace.getConfiguration('llmSpaces').update('chat.pinnedModels', undefined, vscode.ConfigurationTarget.Global);
+  await vscode.workspace
+    .getConfiguration('llmSpaces')
+    .update('chat.pinnedModels', undefined, vscode.ConfigurationTarget.Global);
   return { providerMs: median(provider), directMs: median(straight) };
 }
 
@@ -142,7 +164,14 @@ async function measure(): Promise<void> {
   const view = await modelsView(api, models, 7);
   const chat = await chatFirstToken(api, 15);
   const out = process.env.LLM_SPACES_BENCH_OUT;
-  const figures = { activationMs: activate.median, activationRuns: activate.runs, modelsViewMs: view, memoryBefore: before, memoryAfter: after, chatFirstToken: chat };
+  const figures = {
+    activationMs: activate.median,
+    activationRuns: activate.runs,
+    modelsViewMs: view,
+    memoryBefore: before,
+    memoryAfter: after,
+    chatFirstToken: chat,
+  };
   if (out) writeFileSync(out, JSON.stringify(figures, null, 2));
   else console.log(JSON.stringify(figures, null, 2));
 }

@@ -29,7 +29,13 @@ describe('typed client', function () {
   const errors: unknown[] = [];
 
   const viaFault = (overrides: Partial<ConstructorParameters<typeof LlmSpacesClient>[0]> = {}) =>
-    new LlmSpacesClient({ baseUrl: fault.url, token: () => service.token, backoffBaseMs: 5, onRequest: (e) => log.push(e), ...overrides });
+    new LlmSpacesClient({
+      baseUrl: fault.url,
+      token: () => service.token,
+      backoffBaseMs: 5,
+      onRequest: (e) => log.push(e),
+      ...overrides,
+    });
 
   async function failure(promise: Promise<unknown>): Promise<ApiError> {
     try {
@@ -89,14 +95,20 @@ describe('typed client', function () {
     const models = await viaFault().listModels();
     assert.ok(models.length > 0);
     assert.ok(Date.now() - started >= 1000);
-    assert.deepEqual(log.map((e) => e.status), [429, 200]);
+    assert.deepEqual(
+      log.map((e) => e.status),
+      [429, 200],
+    );
   });
 
   it('retries GETs on 502/503/504 and network errors with backoff, but never a write', async () => {
     fault.script.push({ kind: 'status', status: 503 }, { kind: 'status', status: 502 }, { kind: 'destroy' });
     const models = await viaFault().listModels();
     assert.ok(models.length > 0);
-    assert.deepEqual(log.map((e) => e.status), [503, 502, undefined, 200]);
+    assert.deepEqual(
+      log.map((e) => e.status),
+      [503, 502, undefined, 200],
+    );
     log.length = 0;
     fault.script.push({ kind: 'status', status: 503, body: { detail: 'busy' } });
     const write = await failure(viaFault().createPrompt({ prompt: 'p', title: 't', description: 'd' }));
@@ -105,7 +117,13 @@ describe('typed client', function () {
   });
 
   it('gives up after the configured retries with a NetworkError', async () => {
-    const client = new LlmSpacesClient({ baseUrl: 'http://127.0.0.1:9', token: () => service.token, retries: 2, backoffBaseMs: 5, onRequest: (e) => log.push(e) });
+    const client = new LlmSpacesClient({
+      baseUrl: 'http://127.0.0.1:9',
+      token: () => service.token,
+      retries: 2,
+      backoffBaseMs: 5,
+      onRequest: (e) => log.push(e),
+    });
     assert.ok((await failure(client.listModels())) instanceof NetworkError);
     assert.equal(log.length, 3);
   });
@@ -123,7 +141,11 @@ describe('typed client', function () {
 
   it('rejects a record that does not match the interface, naming the field', async () => {
     const space = await service.client().getSpace(appId);
-    fault.script.push({ kind: 'status', status: 200, body: { ...space, main: { ...space.main, app: { ...space.main.app, id: 5 } } } });
+    fault.script.push({
+      kind: 'status',
+      status: 200,
+      body: { ...space, main: { ...space.main, app: { ...space.main.app, id: 5 } } },
+    });
     const bad = await failure(viaFault().getSpace(appId));
     assert.ok(bad instanceof BadResponseError);
     assert.equal(bad.field, 'main.app.id');
@@ -131,7 +153,18 @@ describe('typed client', function () {
   });
 
   it('keeps unknown fields of a newer service and applies the organization defaults', async () => {
-    fault.script.push({ kind: 'status', status: 200, body: { id: '11111111-2222-4333-8444-555555555555', org_payment_id: 'cus', last_invoice_date: 0, org_name: 'n', org_creator: 'c', shiny_new_field: { a: 1 } } });
+    fault.script.push({
+      kind: 'status',
+      status: 200,
+      body: {
+        id: '11111111-2222-4333-8444-555555555555',
+        org_payment_id: 'cus',
+        last_invoice_date: 0,
+        org_name: 'n',
+        org_creator: 'c',
+        shiny_new_field: { a: 1 },
+      },
+    });
     const org = await viaFault().getOrganization();
     assert.deepEqual(org.shiny_new_field, { a: 1 });
     assert.equal(org.rate_limit, 200);
@@ -142,10 +175,21 @@ describe('typed client', function () {
 
   it('streams a reply as deltas ending in usage and metadata', async () => {
     const events = [];
-    for await (const event of viaFault().chatStream({ app_id: appId, prompt: 'one two three four five six seven eight', model: 'test/echo' })) events.push(event);
+    for await (const event of viaFault().chatStream({
+      app_id: appId,
+      prompt: 'one two three four five six seven eight',
+      model: 'test/echo',
+    }))
+      events.push(event);
     const done = events.at(-1)!;
     assert.equal(done.type, 'done');
-    assert.equal(events.filter((e) => e.type === 'delta').map((e) => (e.type === 'delta' ? e.content : '')).join(''), 'one two three four five six seven eight');
+    assert.equal(
+      events
+        .filter((e) => e.type === 'delta')
+        .map((e) => (e.type === 'delta' ? e.content : ''))
+        .join(''),
+      'one two three four five six seven eight',
+    );
     if (done.type === 'done') {
       assert.equal(done.metadata.model.namespace, 'test/echo');
       assert.ok(done.usage.total_tokens > 0);
@@ -153,12 +197,20 @@ describe('typed client', function () {
   });
 
   it('ends a stream cut mid-way, or ended without [DONE], with a StreamError and never hangs', async () => {
-    for (const cut of [{ kind: 'cut-stream', events: 1 }, { kind: 'end-stream', events: 1 }] as const) {
+    for (const cut of [
+      { kind: 'cut-stream', events: 1 },
+      { kind: 'end-stream', events: 1 },
+    ] as const) {
       fault.script.push(cut);
       const deltas: string[] = [];
       const error = await failure(
         (async () => {
-          for await (const event of viaFault().chatStream({ app_id: appId, prompt: 'a b c d e f g h i j k l m n o p', model: 'test/echo' })) if (event.type === 'delta') deltas.push(event.content);
+          for await (const event of viaFault().chatStream({
+            app_id: appId,
+            prompt: 'a b c d e f g h i j k l m n o p',
+            model: 'test/echo',
+          }))
+            if (event.type === 'delta') deltas.push(event.content);
         })(),
       );
       assert.ok(error instanceof StreamError, `${cut.kind}: ${error.name} ${error.message}`);
@@ -167,15 +219,24 @@ describe('typed client', function () {
   });
 
   it('reports an error event inside the stream, and a refused stream as a typed error', async () => {
-    fault.script.push({ kind: 'status', status: 200, body: 'data: {"error": {"detail": "model exploded"}}\n\n', headers: { 'content-type': 'text/event-stream' } });
-    const exploded = await failure((async () => {
-      for await (const _ of viaFault().chatStream({ app_id: appId, prompt: 'x' })) void _;
-    })());
+    fault.script.push({
+      kind: 'status',
+      status: 200,
+      body: 'data: {"error": {"detail": "model exploded"}}\n\n',
+      headers: { 'content-type': 'text/event-stream' },
+    });
+    const exploded = await failure(
+      (async () => {
+        for await (const _ of viaFault().chatStream({ app_id: appId, prompt: 'x' })) void _;
+      })(),
+    );
     assert.ok(exploded instanceof StreamError);
     assert.equal(exploded.message, 'model exploded');
-    const refused = await failure((async () => {
-      for await (const _ of service.client().chatStream({ app_id: appId, prompt: 'x', temperature: 2 })) void _;
-    })());
+    const refused = await failure(
+      (async () => {
+        for await (const _ of service.client().chatStream({ app_id: appId, prompt: 'x', temperature: 2 })) void _;
+      })(),
+    );
     assert.ok(refused instanceof ValidationError);
     assert.deepEqual(refused.fields, ['temperature']);
   });
@@ -183,9 +244,13 @@ describe('typed client', function () {
   it('never lets the token appear in an error, its message or a log entry', async () => {
     fault.script.push({ kind: 'status', status: 400, body: { detail: `token ${service.token} is odd` } });
     errors.push(await failure(viaFault({ retries: 0 }).listModels()));
-    const everything = JSON.stringify(log) + errors.map((e) => `${String(e)} ${(e as Error).stack} ${JSON.stringify(e)}`).join('\n');
+    const everything =
+      JSON.stringify(log) + errors.map((e) => `${String(e)} ${(e as Error).stack} ${JSON.stringify(e)}`).join('\n');
     assert.ok(errors.length >= 10);
     assert.ok(!everything.includes(service.token), 'the token leaked');
-    assert.ok(fault.seen.some((s) => s.authorization === `Bearer ${service.token}`), 'the token was sent as the bearer');
+    assert.ok(
+      fault.seen.some((s) => s.authorization === `Bearer ${service.token}`),
+      'the token was sent as the bearer',
+    );
   });
 });

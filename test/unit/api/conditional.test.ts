@@ -8,7 +8,12 @@ import { startService, type RunningService } from '../support/service';
 describe('conditional requests', () => {
   let service: RunningService;
   before(async () => {
-    service = await startService({ orgs: [{ name: 'First org', rateLimit: 1_000_000 }, { name: 'Other org', rateLimit: 1_000_000 }] });
+    service = await startService({
+      orgs: [
+        { name: 'First org', rateLimit: 1_000_000 },
+        { name: 'Other org', rateLimit: 1_000_000 },
+      ],
+    });
   });
   after(async () => {
     await service.stop();
@@ -20,18 +25,28 @@ describe('conditional requests', () => {
     const first = await client.listModels();
     const second = await client.listModels();
     assert.deepEqual(second, first);
-    assert.deepEqual(log.map((e) => e.status), [200, 304]);
+    assert.deepEqual(
+      log.map((e) => e.status),
+      [200, 304],
+    );
   });
 
   it('gets the new answer after a write, never the kept one', async () => {
     const log: RequestLogEntry[] = [];
     const client = service.client({ onRequest: (e) => log.push(e) });
     const before = await client.listPrompts('org');
-    const created = await client.createPrompt({ prompt: 'x', title: 'After the ETag', description: 'a write moves the ETag' });
+    const created = await client.createPrompt({
+      prompt: 'x',
+      title: 'After the ETag',
+      description: 'a write moves the ETag',
+    });
     const after = await client.listPrompts('org');
     assert.equal(after.length, before.length + 1);
     assert.ok(after.some((p) => p.id === created.id));
-    assert.deepEqual(log.map((e) => e.status), [200, 200, 200]);
+    assert.deepEqual(
+      log.map((e) => e.status),
+      [200, 200, 200],
+    );
   });
 
   it("keeps answers apart by token: another organization never gets this one's list", async () => {
@@ -55,6 +70,9 @@ describe('conditional requests', () => {
     const client = service.client({ conditionalRequests: false, onRequest: (e) => log.push(e) });
     await client.listModels();
     await client.listModels();
-    assert.deepEqual(log.map((e) => e.status), [200, 200]);
+    assert.deepEqual(
+      log.map((e) => e.status),
+      [200, 200],
+    );
   });
 });

@@ -9,16 +9,37 @@ import { parseBody } from '../../../src/api/transport';
 import { startHostedFake, type HostedFake } from '../support/hostedFake';
 import { removeDir, startService, type RunningService } from '../support/service';
 
-const model = (extra: Record<string, unknown> = {}) => ({ model: 'm', namespace: 'p/m', prompt_token_cost: 1e-6, ...extra });
+const model = (extra: Record<string, unknown> = {}) => ({
+  model: 'm',
+  namespace: 'p/m',
+  prompt_token_cost: 1e-6,
+  ...extra,
+});
 
 describe('tolerant reading', () => {
   it('leaves an unreadable record out of its list, counts it and says where it was', () => {
     const reports: LeftOut[][] = [];
-    const body = JSON.stringify([model(), { model: 'no namespace' }, model({ namespace: 'p/n', context_window: 'big' }), model({ namespace: 'p/o' })]);
-    const list = parseBody(records(ModelRecord), body, 'GET /v1/internal/models', 200, (_hosted, leftOut) => reports.push(leftOut));
-    assert.deepEqual(list.map((m) => m.namespace), ['p/m', 'p/o']);
+    const body = JSON.stringify([
+      model(),
+      { model: 'no namespace' },
+      model({ namespace: 'p/n', context_window: 'big' }),
+      model({ namespace: 'p/o' }),
+    ]);
+    const list = parseBody(records(ModelRecord), body, 'GET /v1/internal/models', 200, (_hosted, leftOut) =>
+      reports.push(leftOut),
+    );
+    assert.deepEqual(
+      list.map((m) => m.namespace),
+      ['p/m', 'p/o'],
+    );
     assert.equal(unreadableIn(list), 2);
-    assert.deepEqual(reports[0]!.map((r) => [r.index, r.field]), [[1, 'namespace'], [2, 'context_window']]);
+    assert.deepEqual(
+      reports[0]!.map((r) => [r.index, r.field]),
+      [
+        [1, 'namespace'],
+        [2, 'context_window'],
+      ],
+    );
   });
 
   it('counts nothing for a list that was read whole', () => {
@@ -27,7 +48,12 @@ describe('tolerant reading', () => {
   });
 
   it('ignores unknown fields and gives absent optional ones their defaults', () => {
-    const [m] = parseBody(z.array(ModelRecord), JSON.stringify([model({ brand_new: { deep: true }, supports_vision: null })]), 'x', 200);
+    const [m] = parseBody(
+      z.array(ModelRecord),
+      JSON.stringify([model({ brand_new: { deep: true }, supports_vision: null })]),
+      'x',
+      200,
+    );
     assert.equal(m!.supports_vision, false);
     assert.equal(m!.is_chat, true);
     assert.equal(m!.context_window, 0);
@@ -38,19 +64,44 @@ describe('tolerant reading', () => {
 
   it('reads both spellings, the interface name winning where both are sent', () => {
     let hostedSeen = false;
-    const org = parseBody(Organization, JSON.stringify({ id: '11111111-2222-4333-8444-555555555555', org_stripe_id: 'cus_1', prom_token: 'p', hubspot_id: 'h', subscription_tier: 'NEW_TIER' }), 'x', 200, (hosted) => (hostedSeen = hosted));
+    const org = parseBody(
+      Organization,
+      JSON.stringify({
+        id: '11111111-2222-4333-8444-555555555555',
+        org_stripe_id: 'cus_1',
+        prom_token: 'p',
+        hubspot_id: 'h',
+        subscription_tier: 'NEW_TIER',
+      }),
+      'x',
+      200,
+      (hosted) => (hostedSeen = hosted),
+    );
     assert.equal(org.org_payment_id, 'cus_1');
     assert.equal(org.metrics_token, 'p');
     assert.equal(org.crm_id, 'h');
     assert.equal(org.subscription_tier, 'NEW_TIER', 'an enumeration value added later is kept, not refused');
     assert.equal('org_stripe_id' in org, false, 'only the interface names are handed on');
     assert.ok(hostedSeen);
-    const both = parseBody(z.array(ModelRecord), JSON.stringify([model({ is_service_owner: true, is_pulze_owner: false })]), 'x', 200);
+    const both = parseBody(
+      z.array(ModelRecord),
+      JSON.stringify([model({ is_service_owner: true, is_pulze_owner: false })]),
+      'x',
+      200,
+    );
     assert.equal(both[0]!.is_service_owner, true);
   });
 
   it('reads alert stamps as ISO text from either kind of service', () => {
-    const org = parseBody(Organization, JSON.stringify({ id: '11111111-2222-4333-8444-555555555555', alert_emails: { soft_limit: 1_700_000_000, hard_limit: '2026-01-02T03:04:05Z' } }), 'x', 200);
+    const org = parseBody(
+      Organization,
+      JSON.stringify({
+        id: '11111111-2222-4333-8444-555555555555',
+        alert_emails: { soft_limit: 1_700_000_000, hard_limit: '2026-01-02T03:04:05Z' },
+      }),
+      'x',
+      200,
+    );
     assert.equal(org.alert_emails!.soft_limit, '2023-11-14T22:13:20.000Z');
     assert.equal(org.alert_emails!.hard_limit, '2026-01-02T03:04:05Z');
   });
@@ -63,7 +114,11 @@ describe('the client against the hosted dialect', function () {
   let appId: string;
   const leftOut: Array<{ endpoint: string; count: number }> = [];
   const viaHosted = (token?: string) =>
-    new LlmSpacesClient({ baseUrl: hosted.url, token: () => token ?? service.token, onLeftOut: (endpoint, list) => leftOut.push({ endpoint, count: list.length }) });
+    new LlmSpacesClient({
+      baseUrl: hosted.url,
+      token: () => token ?? service.token,
+      onLeftOut: (endpoint, list) => leftOut.push({ endpoint, count: list.length }),
+    });
 
   before(async () => {
     service = await startService();
@@ -85,7 +140,10 @@ describe('the client against the hosted dialect', function () {
     assert.equal(models.length, direct.length);
     assert.equal(unreadableIn(models), 2);
     assert.deepEqual(leftOut.at(-1), { endpoint: 'GET /v1/internal/models', count: 2 });
-    assert.deepEqual(models.map((m) => m.is_service_owner), direct.map((m) => m.is_service_owner));
+    assert.deepEqual(
+      models.map((m) => m.is_service_owner),
+      direct.map((m) => m.is_service_owner),
+    );
     const org = await client.getOrganization();
     assert.equal(org.org_payment_id, (await service.client().getOrganization()).org_payment_id);
     const space = await client.getSpace(appId);
@@ -129,13 +187,30 @@ describe('the client against the hosted dialect', function () {
     assert.equal(updated.main.app.description, before.description);
     const updates = hosted.seen.filter((r) => r.path === '/v1/apps/update');
     assert.equal(updates.length, 2);
-    assert.deepEqual(Object.keys(updates[1]!.body as object).sort(), ['description', 'id', 'name', 'policies', 'weights']);
+    assert.deepEqual(Object.keys(updates[1]!.body as object).sort(), [
+      'description',
+      'id',
+      'name',
+      'policies',
+      'weights',
+    ]);
   });
 
   it('does not resend a 422 about a value the update carried', async () => {
-    await assert.rejects(service.client().updateSpace({ id: appId, weights: { cost: 0, latency: 0, quality: 0 } }), ValidationError);
+    await assert.rejects(
+      service.client().updateSpace({ id: appId, weights: { cost: 0, latency: 0, quality: 0 } }),
+      ValidationError,
+    );
     const sent = hosted.seen.length;
-    await assert.rejects(viaHosted().updateSpace({ id: appId, description: 'd', policies: {}, weights: { cost: 0, latency: 0, quality: 0 } }), ValidationError);
+    await assert.rejects(
+      viaHosted().updateSpace({
+        id: appId,
+        description: 'd',
+        policies: {},
+        weights: { cost: 0, latency: 0, quality: 0 },
+      }),
+      ValidationError,
+    );
     assert.equal(hosted.seen.length, sent + 1, 'sent once');
   });
 

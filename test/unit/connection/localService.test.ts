@@ -50,7 +50,16 @@ describe('built-in service lifecycle (LocalService)', function () {
     await client.close();
 
     // Another window: same data folder and (shared secret storage) the same token.
-    const second = new LocalService({ extensionPath: ROOT, dataDir: dir, getToken: async () => first.token(), storeToken: async () => undefined, modelServers: () => ({ upstreams: [], discover: false }), retentionDays: () => 90, log: () => undefined, onExit: () => undefined });
+    const second = new LocalService({
+      extensionPath: ROOT,
+      dataDir: dir,
+      getToken: async () => first.token(),
+      storeToken: async () => undefined,
+      modelServers: () => ({ upstreams: [], discover: false }),
+      retentionDays: () => 90,
+      log: () => undefined,
+      onExit: () => undefined,
+    });
     const b = await second.ensure();
     assert.deepEqual([b.url, b.pid], [a.url, a.pid], 'connects to the running service');
 
@@ -109,13 +118,22 @@ describe('built-in service lifecycle (LocalService)', function () {
       const appId = (await client.listSpaces()).items[0]!.id;
       const conversationId = randomUUID();
       // test/echo repeats the prompt at the default 15 ms a piece: far longer than the shutdown deadline.
-      const stream = client.chatStream({ app_id: appId, prompt: 'echo '.repeat(3000), model: 'test/echo', max_tokens: 4000, conversation_id: conversationId });
+      const stream = client.chatStream({
+        app_id: appId,
+        prompt: 'echo '.repeat(3000),
+        model: 'test/echo',
+        max_tokens: 4000,
+        conversation_id: conversationId,
+      });
       const first = await stream.next();
       assert.equal(first.value?.type, 'delta');
       const stopping = w.service.stop();
-      await assert.rejects(async () => {
-        for await (const event of stream) void event;
-      }, (error: Error) => /shut down/.test(error.message));
+      await assert.rejects(
+        async () => {
+          for await (const event of stream) void event;
+        },
+        (error: Error) => /shut down/.test(error.message),
+      );
       await stopping;
       assert.ok(!isAlive(a.pid), 'the old service is gone when stop() returns');
       const b = await w.service.ensure();
@@ -123,7 +141,9 @@ describe('built-in service lifecycle (LocalService)', function () {
       assert.equal(readLock(dir)!.pid, b.pid);
       const next = new LlmSpacesClient({ baseUrl: b.url, token: () => b.token });
       const logged = await next.getConversation(appId, conversationId, true);
-      const request = (logged as { requests?: Array<{ status_code: number; error: string | null; response: string | null }> }).requests?.[0];
+      const request = (
+        logged as { requests?: Array<{ status_code: number; error: string | null; response: string | null }> }
+      ).requests?.[0];
       assert.equal(request?.status_code, 502);
       assert.match(request?.error ?? '', /shut down/);
       assert.ok((request?.response ?? '').length > 0, 'the text streamed so far is logged');
@@ -149,7 +169,7 @@ describe('built-in service lifecycle (LocalService)', function () {
     const client = new LlmSpacesClient({ baseUrl: b.url, token: () => b.token });
     assert.ok((await client.listSpaces()).items.length > 0, 'the new token is accepted');
     const old = new LlmSpacesClient({ baseUrl: b.url, token: () => a.token });
-    assert.ok((await old.listSpaces()).items.length > 0, 'the first window\'s token still works too');
+    assert.ok((await old.listSpaces()).items.length > 0, "the first window's token still works too");
     await client.close();
     await old.close();
     first.service.dispose();

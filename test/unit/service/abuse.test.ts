@@ -55,26 +55,40 @@ describe('service under abuse', function () {
 
   it('accepts a conversation id as long as the schema allows (200 characters)', async () => {
     const id = 'c'.repeat(200);
-    const res = await raw(service.url, 'PUT', `/v1/apps/${appId}/conversations/${id}`, { token: service.token, body: { name: 'x' } });
+    const res = await raw(service.url, 'PUT', `/v1/apps/${appId}/conversations/${id}`, {
+      token: service.token,
+      body: { name: 'x' },
+    });
     assert.equal(res.status, 404, res.text);
     assert.deepEqual(res.json, { detail: 'Conversation not found' });
   });
 
   it('refuses text with a lone surrogate with 422, and stores nothing', async () => {
-    const res = await raw(service.url, 'POST', '/v1/prompts', { token: service.token, rawBody: '{"prompt":"a\\ud800b","title":"Lone","description":"surrogate"}' });
+    const res = await raw(service.url, 'POST', '/v1/prompts', {
+      token: service.token,
+      rawBody: '{"prompt":"a\\ud800b","title":"Lone","description":"surrogate"}',
+    });
     assert.equal(res.status, 422, res.text);
     const detail = (res.json as { detail: Array<{ loc: string[]; type: string }> }).detail[0]!;
     assert.deepEqual(detail.loc, ['body', 'prompt']);
     assert.equal(detail.type, 'string_unicode');
-    const titles = ((await raw(service.url, 'GET', '/v1/prompts?show=org', { token: service.token })).json as Array<{ title: string }>).map((p) => p.title);
+    const titles = (
+      (await raw(service.url, 'GET', '/v1/prompts?show=org', { token: service.token })).json as Array<{ title: string }>
+    ).map((p) => p.title);
     assert.ok(!titles.includes('Lone'));
   });
 
   it('counts title and description lengths in code points', async () => {
     const sixty = '🙂'.repeat(60);
-    const ok = await raw(service.url, 'POST', '/v1/prompts', { token: service.token, body: { prompt: 'p', title: sixty, description: '🙂'.repeat(200) } });
+    const ok = await raw(service.url, 'POST', '/v1/prompts', {
+      token: service.token,
+      body: { prompt: 'p', title: sixty, description: '🙂'.repeat(200) },
+    });
     assert.equal(ok.status, 200, `60 emoji are 60 characters: ${ok.text}`);
-    const over = await raw(service.url, 'POST', '/v1/prompts', { token: service.token, body: { prompt: 'p', title: `${sixty}🙂`, description: 'd' } });
+    const over = await raw(service.url, 'POST', '/v1/prompts', {
+      token: service.token,
+      body: { prompt: 'p', title: `${sixty}🙂`, description: 'd' },
+    });
     assert.equal(over.status, 422);
     assert.deepEqual((over.json as { detail: Array<{ loc: string[] }> }).detail[0]!.loc, ['body', 'title']);
   });
@@ -85,9 +99,15 @@ describe('service under abuse', function () {
     const second = await raw(service.url, 'GET', '/v1/internal/models', { token: b!.token });
     assert.ok(first.headers.etag && second.headers.etag);
     assert.notEqual(first.headers.etag, second.headers.etag);
-    const replay = await raw(service.url, 'GET', '/v1/internal/models', { token: b!.token, headers: { 'if-none-match': String(first.headers.etag) } });
+    const replay = await raw(service.url, 'GET', '/v1/internal/models', {
+      token: b!.token,
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
     assert.equal(replay.status, 200);
-    const own = await raw(service.url, 'GET', '/v1/internal/models', { token: a!.token, headers: { 'if-none-match': String(first.headers.etag) } });
+    const own = await raw(service.url, 'GET', '/v1/internal/models', {
+      token: a!.token,
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
     assert.equal(own.status, 304);
   });
 
@@ -95,31 +115,57 @@ describe('service under abuse', function () {
     const upper = appId.toUpperCase();
     const space = await raw(service.url, 'GET', `/v1/apps/${upper}`, { token: service.token });
     assert.equal(space.status, 200, space.text);
-    const update = await raw(service.url, 'PUT', '/v1/apps/update', { token: service.token, body: { id: upper, description: 'found in upper case' } });
+    const update = await raw(service.url, 'PUT', '/v1/apps/update', {
+      token: service.token,
+      body: { id: upper, description: 'found in upper case' },
+    });
     assert.equal(update.status, 200, update.text);
     const conversation = randomUUID().toUpperCase();
-    const chat = await raw(service.url, 'POST', '/v1/playground/chat', { token: service.token, body: { app_id: upper, prompt: 'hi', model: 'test/echo', conversation_id: conversation } });
+    const chat = await raw(service.url, 'POST', '/v1/playground/chat', {
+      token: service.token,
+      body: { app_id: upper, prompt: 'hi', model: 'test/echo', conversation_id: conversation },
+    });
     assert.equal(chat.status, 200, chat.text);
-    const read = await raw(service.url, 'POST', `/v1/apps/${appId}/conversations/${conversation.toLowerCase()}`, { token: service.token, body: {} });
+    const read = await raw(service.url, 'POST', `/v1/apps/${appId}/conversations/${conversation.toLowerCase()}`, {
+      token: service.token,
+      body: {},
+    });
     assert.equal(read.status, 200, read.text);
   });
 
   it('logs and counts a streamed reply that breaks off mid-answer, with its error and the text so far, as it does without streaming', async () => {
     upstream.breaking.add('llama3.2');
     // With no failover chain and no switch to another model, the request without streaming fails too, after its retries.
-    const update = await raw(service.url, 'PUT', '/v1/apps/update', { token: service.token, body: { id: appId, has_failover_chain: false, policies: { max_switch_model_retries: 0 } } });
+    const update = await raw(service.url, 'PUT', '/v1/apps/update', {
+      token: service.token,
+      body: { id: appId, has_failover_chain: false, policies: { max_switch_model_retries: 0 } },
+    });
     assert.equal(update.status, 200);
     try {
       const client = service.client();
       const before = (await client.getOrganization()).num_requests;
       const streamed = randomUUID();
       await assert.rejects(async () => {
-        for await (const event of client.chatStream({ app_id: appId, prompt: 'tell me', model: 'local/llama3.2', conversation_id: streamed })) void event;
+        for await (const event of client.chatStream({
+          app_id: appId,
+          prompt: 'tell me',
+          model: 'local/llama3.2',
+          conversation_id: streamed,
+        }))
+          void event;
       });
       const whole = randomUUID();
-      const res = await raw(service.url, 'POST', '/v1/playground/chat', { token: service.token, body: { app_id: appId, prompt: 'tell me', model: 'local/llama3.2', conversation_id: whole } });
+      const res = await raw(service.url, 'POST', '/v1/playground/chat', {
+        token: service.token,
+        body: { app_id: appId, prompt: 'tell me', model: 'local/llama3.2', conversation_id: whole },
+      });
       assert.equal(res.status, 502, res.text);
-      const logged = async (id: string) => ((await client.getConversation(appId, id, true)) as { requests: Array<{ status_code: number; error: string | null; response: string | null }> }).requests;
+      const logged = async (id: string) =>
+        (
+          (await client.getConversation(appId, id, true)) as {
+            requests: Array<{ status_code: number; error: string | null; response: string | null }>;
+          }
+        ).requests;
       const [cut] = await logged(streamed);
       const [failed] = await logged(whole);
       assert.equal(cut?.status_code, 502);
@@ -134,10 +180,16 @@ describe('service under abuse', function () {
 
   it('answers a prompt of 199,000 characters without a space (the tokenizer once took seconds on such a run)', async () => {
     const prompt = 'x'.repeat(199_000);
-    const created = await raw(service.url, 'POST', '/v1/prompts', { token: service.token, body: { prompt, title: 'One long word', description: 'tokenizer' } });
+    const created = await raw(service.url, 'POST', '/v1/prompts', {
+      token: service.token,
+      body: { prompt, title: 'One long word', description: 'tokenizer' },
+    });
     assert.equal(created.status, 200, created.text);
     assert.ok((created.json as { tokens: number }).tokens > 0);
-    const chat = await raw(service.url, 'POST', '/v1/playground/chat', { token: service.token, body: { app_id: appId, prompt, model: 'test/echo', max_tokens: 50 } });
+    const chat = await raw(service.url, 'POST', '/v1/playground/chat', {
+      token: service.token,
+      body: { app_id: appId, prompt, model: 'test/echo', max_tokens: 50 },
+    });
     assert.equal(chat.status, 200, chat.text.slice(0, 200));
   });
 });

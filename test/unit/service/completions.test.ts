@@ -4,14 +4,24 @@ import assert from 'node:assert/strict';
 import { raw } from '../support/http';
 import { removeDir, startService, type RunningService } from '../support/service';
 
-const TOOLS = [{ type: 'function', function: { name: 'get_weather', description: 'The weather in a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }];
+const TOOLS = [
+  {
+    type: 'function',
+    function: {
+      name: 'get_weather',
+      description: 'The weather in a city',
+      parameters: { type: 'object', properties: { city: { type: 'string' } } },
+    },
+  },
+];
 
 describe('chat completions', function () {
   this.timeout(30_000);
   let service: RunningService;
   let appId: string;
   let spaceKey: string;
-  const post = (body: unknown, token = service.token) => raw(service.url, 'POST', '/v1/chat/completions', { token, body });
+  const post = (body: unknown, token = service.token) =>
+    raw(service.url, 'POST', '/v1/chat/completions', { token, body });
 
   before(async () => {
     service = await startService();
@@ -26,9 +36,20 @@ describe('chat completions', function () {
 
   it('answers through the Space named by app_id, and logs and bills the request', async () => {
     const before = await service.client().getOrganization();
-    const res = await post({ app_id: appId, model: 'test/echo', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hello there' }] });
+    const res = await post({
+      app_id: appId,
+      model: 'test/echo',
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Hello there' },
+      ],
+    });
     assert.equal(res.status, 200, res.text);
-    const answer = res.json as { choices: Array<{ message: { content: string }; finish_reason: string }>; usage: { total_tokens: number }; metadata: { app_id: string; costs: { total_tokens: number } } };
+    const answer = res.json as {
+      choices: Array<{ message: { content: string }; finish_reason: string }>;
+      usage: { total_tokens: number };
+      metadata: { app_id: string; costs: { total_tokens: number } };
+    };
     assert.equal(answer.choices[0]!.message.content, 'Hello there');
     assert.equal(answer.choices[0]!.finish_reason, 'stop');
     assert.equal(answer.metadata.app_id, appId);
@@ -49,9 +70,21 @@ describe('chat completions', function () {
   });
 
   it("test/echo asks for the tool named in 'call <tool> <JSON>', and answers from the tool's result", async () => {
-    const ask = await post({ app_id: appId, model: 'test/echo', tools: TOOLS, messages: [{ role: 'user', content: 'call get_weather {"city": "Paris"}' }] });
+    const ask = await post({
+      app_id: appId,
+      model: 'test/echo',
+      tools: TOOLS,
+      messages: [{ role: 'user', content: 'call get_weather {"city": "Paris"}' }],
+    });
     assert.equal(ask.status, 200, ask.text);
-    const asked = (ask.json as { choices: Array<{ finish_reason: string; message: { tool_calls: Array<{ id: string; function: { name: string; arguments: string } }> } }> }).choices[0]!;
+    const asked = (
+      ask.json as {
+        choices: Array<{
+          finish_reason: string;
+          message: { tool_calls: Array<{ id: string; function: { name: string; arguments: string } }> };
+        }>;
+      }
+    ).choices[0]!;
     assert.equal(asked.finish_reason, 'tool_calls');
     const call = asked.message.tool_calls[0]!;
     assert.deepEqual([call.function.name, JSON.parse(call.function.arguments)], ['get_weather', { city: 'Paris' }]);
@@ -66,24 +99,64 @@ describe('chat completions', function () {
       ],
     });
     assert.equal(answered.status, 200, answered.text);
-    assert.equal((answered.json as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content, 'Sunny, 21 °C');
-    const unknownTool = await post({ app_id: appId, model: 'test/echo', tools: TOOLS, messages: [{ role: 'user', content: 'call delete_everything {}' }] });
-    assert.equal((unknownTool.json as { choices: Array<{ finish_reason: string }> }).choices[0]!.finish_reason, 'stop', 'only a tool that was offered is called');
+    assert.equal(
+      (answered.json as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content,
+      'Sunny, 21 °C',
+    );
+    const unknownTool = await post({
+      app_id: appId,
+      model: 'test/echo',
+      tools: TOOLS,
+      messages: [{ role: 'user', content: 'call delete_everything {}' }],
+    });
+    assert.equal(
+      (unknownTool.json as { choices: Array<{ finish_reason: string }> }).choices[0]!.finish_reason,
+      'stop',
+      'only a tool that was offered is called',
+    );
   });
 
   it('streams text, then the tool calls, then usage and metadata', async () => {
     const events = async (body: unknown) => {
-      const res = await raw(service.url, 'POST', '/v1/chat/completions', { token: service.token, body: { ...(body as object), stream: true } });
+      const res = await raw(service.url, 'POST', '/v1/chat/completions', {
+        token: service.token,
+        body: { ...(body as object), stream: true },
+      });
       assert.equal(res.status, 200, res.text);
-      return res.text.split('\n\n').filter((e) => e.startsWith('data: ')).map((e) => e.slice(6));
+      return res.text
+        .split('\n\n')
+        .filter((e) => e.startsWith('data: '))
+        .map((e) => e.slice(6));
     };
-    const text = await events({ app_id: appId, model: 'test/echo', messages: [{ role: 'user', content: 'stream this back' }] });
+    const text = await events({
+      app_id: appId,
+      model: 'test/echo',
+      messages: [{ role: 'user', content: 'stream this back' }],
+    });
     assert.equal(text.at(-1), '[DONE]');
-    const chunks = text.slice(0, -1).map((e) => JSON.parse(e) as { choices: Array<{ delta: { content?: string; tool_calls?: unknown[] } }>; usage?: unknown });
+    const chunks = text
+      .slice(0, -1)
+      .map(
+        (e) =>
+          JSON.parse(e) as { choices: Array<{ delta: { content?: string; tool_calls?: unknown[] } }>; usage?: unknown },
+      );
     assert.equal(chunks.map((c) => c.choices[0]!.delta.content ?? '').join(''), 'stream this back');
     assert.ok(chunks.at(-1)!.usage);
-    const tool = await events({ app_id: appId, model: 'test/echo', tools: TOOLS, messages: [{ role: 'user', content: 'call get_weather {"city":"Oslo"}' }] });
-    const calls = tool.slice(0, -1).map((e) => JSON.parse(e) as { choices: Array<{ delta: { tool_calls?: Array<{ index: number; function: { name: string } }> }; finish_reason: string | null }> });
+    const tool = await events({
+      app_id: appId,
+      model: 'test/echo',
+      tools: TOOLS,
+      messages: [{ role: 'user', content: 'call get_weather {"city":"Oslo"}' }],
+    });
+    const calls = tool.slice(0, -1).map(
+      (e) =>
+        JSON.parse(e) as {
+          choices: Array<{
+            delta: { tool_calls?: Array<{ index: number; function: { name: string } }> };
+            finish_reason: string | null;
+          }>;
+        },
+    );
     const withCalls = calls.find((c) => c.choices[0]!.delta.tool_calls);
     assert.equal(withCalls!.choices[0]!.delta.tool_calls![0]!.function.name, 'get_weather');
     assert.equal(calls.at(-1)!.choices[0]!.finish_reason, 'tool_calls');

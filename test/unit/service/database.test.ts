@@ -13,7 +13,24 @@ import { startRetention } from '../../../src/service/retention';
 import { removeDir, tempDir } from '../support/service';
 
 function logRequest(db: Database, orgId: string, appId: string, id: string): void {
-  insertRequest(db, { id, orgId, appId, conversationId: null, parentRequestId: null, model: 'test/echo', prompt: 'p', response: 'r', promptTokens: 1, completionTokens: 1, cost: 0, savings: 0, latency: 0, status: 200, error: null, privacyLevel: 1 });
+  insertRequest(db, {
+    id,
+    orgId,
+    appId,
+    conversationId: null,
+    parentRequestId: null,
+    model: 'test/echo',
+    prompt: 'p',
+    response: 'r',
+    promptTokens: 1,
+    completionTokens: 1,
+    cost: 0,
+    savings: 0,
+    latency: 0,
+    status: 200,
+    error: null,
+    privacyLevel: 1,
+  });
 }
 
 const count = (db: Database) => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM requests')!.n;
@@ -47,7 +64,10 @@ describe('service database', () => {
     await assert.rejects(failing, /fails after its insert/);
     await Promise.all([first, third]);
     assert.equal(db.version, version + 1, 'one commit for the three');
-    assert.deepEqual(db.all<{ id: string }>('SELECT id FROM requests ORDER BY id').map((r) => r.id), ['a', 'c']);
+    assert.deepEqual(
+      db.all<{ id: string }>('SELECT id FROM requests ORDER BY id').map((r) => r.id),
+      ['a', 'c'],
+    );
   });
 
   it('deletes requests older than the retention period in batches, and keeps the rest', async () => {
@@ -81,7 +101,8 @@ describe('migrating privacy levels', () => {
     try {
       const db = openDataFolder(dir);
       const orgId = defaultOrganizationId(db);
-      const appId = listSpaces(db, { orgId, appId: null, identity: 'test' }, { search: '', page: 1, size: 40 }).items[0]!.id;
+      const appId = listSpaces(db, { orgId, appId: null, identity: 'test' }, { search: '', page: 1, size: 40 })
+        .items[0]!.id;
       const fresh = db.get<{ policies: string }>('SELECT policies FROM apps WHERE id = $id', { id: appId })!;
       assert.equal(JSON.parse(fresh.policies).privacy_level, 1, 'a new database starts at level 1');
       const version = db.get<{ v: number }>('SELECT user_version AS v FROM pragma_user_version')!.v;
@@ -92,16 +113,26 @@ describe('migrating privacy levels', () => {
         db.exec(`CREATE TABLE requests (id TEXT PRIMARY KEY, org_id TEXT NOT NULL, app_id TEXT NOT NULL, conversation_id TEXT, parent_request_id TEXT, model TEXT,
           prompt TEXT NOT NULL, response TEXT, prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL, total_tokens INTEGER NOT NULL, cost REAL NOT NULL,
           cost_savings REAL NOT NULL, latency REAL NOT NULL, status_code INTEGER NOT NULL, error TEXT, added_on TEXT NOT NULL)`);
-        db.run(`INSERT INTO requests VALUES ('r1', $org, $app, NULL, NULL, 'test/echo', 'old prompt', 'old reply', 1, 1, 2, 0, 0, 0, 200, NULL, '2026-01-01T00:00:00Z')`, { org: orgId, app: appId });
-        db.run('UPDATE apps SET policies = $p WHERE id = $id', { id: appId, p: JSON.stringify({ ...JSON.parse(fresh.policies), privacy_level: 2 }) });
+        db.run(
+          `INSERT INTO requests VALUES ('r1', $org, $app, NULL, NULL, 'test/echo', 'old prompt', 'old reply', 1, 1, 2, 0, 0, 0, 200, NULL, '2026-01-01T00:00:00Z')`,
+          { org: orgId, app: appId },
+        );
+        db.run('UPDATE apps SET policies = $p WHERE id = $id', {
+          id: appId,
+          p: JSON.stringify({ ...JSON.parse(fresh.policies), privacy_level: 2 }),
+        });
         db.exec(`PRAGMA user_version = ${version - 2}`);
       });
       await db.close();
       const again = openDataFolder(dir);
       try {
-        const policies = JSON.parse(again.get<{ policies: string }>('SELECT policies FROM apps WHERE id = $id', { id: appId })!.policies);
+        const policies = JSON.parse(
+          again.get<{ policies: string }>('SELECT policies FROM apps WHERE id = $id', { id: appId })!.policies,
+        );
         assert.equal(policies.privacy_level, 3, 'the old most private level is the new most private one');
-        const row = again.get<{ prompt: string; privacy_level: number }>("SELECT prompt, privacy_level FROM requests WHERE id = 'r1'")!;
+        const row = again.get<{ prompt: string; privacy_level: number }>(
+          "SELECT prompt, privacy_level FROM requests WHERE id = 'r1'",
+        )!;
         assert.deepEqual({ ...row }, { prompt: 'old prompt', privacy_level: 1 });
         again.transactionNow(() => logRequest(again, orgId, appId, 'r2'));
         assert.equal(count(again), 2);

@@ -37,7 +37,10 @@ describe('service durability', function () {
     const writer = async (n: number) => {
       for (let i = 0; !killed; i++) {
         try {
-          const res = await raw(service.url, 'POST', '/v1/prompts', { token: service.token, body: { prompt: `burst ${n}-${i}`, title: `b${n}-${i}`, description: 'burst' } });
+          const res = await raw(service.url, 'POST', '/v1/prompts', {
+            token: service.token,
+            body: { prompt: `burst ${n}-${i}`, title: `b${n}-${i}`, description: 'burst' },
+          });
           if (res.status === 200) acknowledged.push((res.json as { id: string }).id);
         } catch {
           return; // the connection died with the process
@@ -68,7 +71,10 @@ describe('service durability', function () {
       assert.ok(error.stderr.includes(service.url), 'names where the running service listens');
       return true;
     });
-    await assert.rejects(run(process.execPath, [SERVICE, 'org', 'create', '--name', 'x', '--data', service.dataDir]), /already using the data folder/);
+    await assert.rejects(
+      run(process.execPath, [SERVICE, 'org', 'create', '--name', 'x', '--data', service.dataDir]),
+      /already using the data folder/,
+    );
     await service.stop();
     removeDir(service.dataDir);
   });
@@ -79,7 +85,9 @@ describe('service durability', function () {
     const chunks: string[] = [];
     let done = false;
     const reading = (async () => {
-      for await (const event of service.client().chatStream({ app_id: appId, prompt: 'word '.repeat(200), model: 'test/echo' })) {
+      for await (const event of service
+        .client()
+        .chatStream({ app_id: appId, prompt: 'word '.repeat(200), model: 'test/echo' })) {
         if (event.type === 'delta') chunks.push(event.content);
         else done = true;
       }
@@ -95,12 +103,15 @@ describe('service durability', function () {
 
   it('prints the usage and exits 2 on a bad command line', async () => {
     const dir = tempDir();
-    await assert.rejects(run(process.execPath, [SERVICE, 'serve', '--data', dir, '--port', 'eighty']), (error: { code: number; stderr: string }) => {
-      assert.equal(error.code, 2);
-      assert.match(error.stderr, /--port must be a whole number/);
-      assert.match(error.stderr, /Usage:/);
-      return true;
-    });
+    await assert.rejects(
+      run(process.execPath, [SERVICE, 'serve', '--data', dir, '--port', 'eighty']),
+      (error: { code: number; stderr: string }) => {
+        assert.equal(error.code, 2);
+        assert.match(error.stderr, /--port must be a whole number/);
+        assert.match(error.stderr, /Usage:/);
+        return true;
+      },
+    );
     removeDir(dir);
   });
 
@@ -109,7 +120,13 @@ describe('service durability', function () {
     const older = (process.env.PATH ?? '')
       .split(path.delimiter)
       .map((dir) => path.join(dir, 'node'))
-      .find((file) => existsSync(file) && file !== process.execPath && !/node_modules|\.tools/.test(file) && /^v(1\d|2[01]|22\.([0-9]|1[0-2]))\./.test(execFileSync(file, ['--version']).toString()));
+      .find(
+        (file) =>
+          existsSync(file) &&
+          file !== process.execPath &&
+          !/node_modules|\.tools/.test(file) &&
+          /^v(1\d|2[01]|22\.([0-9]|1[0-2]))\./.test(execFileSync(file, ['--version']).toString()),
+      );
     if (!older) {
       console.log('      (no Node older than 22.13 on this machine: nothing to run the check with)');
       this.skip();

@@ -22,9 +22,20 @@ describe('service endpoints (success paths)', () => {
 
   it('GET /healthz and /openapi.json answer without a token', async () => {
     assert.equal((await client.health()).status, 'ok');
-    const doc = (await (await fetch(`${service.url}/openapi.json`)).json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    const doc = (await (await fetch(`${service.url}/openapi.json`)).json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, unknown>>;
+    };
     assert.equal(doc.openapi, '3.1.0');
-    for (const path of ['/v1/apps/update', '/v1/orgs/integrations', '/v1/prompts', '/v1/internal/models', '/v1/apps/{app_id}/conversations/{conversation_id}', '/v1/playground/chat', '/v1/apps/{app_id}/assistants/{assistant_id}/versions/{version_id}']) {
+    for (const path of [
+      '/v1/apps/update',
+      '/v1/orgs/integrations',
+      '/v1/prompts',
+      '/v1/internal/models',
+      '/v1/apps/{app_id}/conversations/{conversation_id}',
+      '/v1/playground/chat',
+      '/v1/apps/{app_id}/assistants/{assistant_id}/versions/{version_id}',
+    ]) {
       assert.ok(doc.paths[path], `openapi lists ${path}`);
     }
     assert.ok(doc.paths['/v1/prompts']!.get && doc.paths['/v1/prompts']!.post);
@@ -34,10 +45,19 @@ describe('service endpoints (success paths)', () => {
     const models = await client.listModels();
     assert.ok(models.length >= 30, `${models.length} models`);
     assert.ok(new Set(models.map((m) => m.provider)).size >= 6);
-    assert.deepEqual(models.map((m) => m.namespace), [...models.map((m) => m.namespace)].sort());
+    assert.deepEqual(
+      models.map((m) => m.namespace),
+      [...models.map((m) => m.namespace)].sort(),
+    );
     const today = new Date().toISOString().slice(0, 10);
-    assert.ok(models.filter((m) => m.deprecated_on && m.deprecated_on <= today).length >= 2, 'two with a past deprecation');
-    assert.ok(models.filter((m) => m.deprecated_on && m.deprecated_on > today).length >= 2, 'two with a future deprecation');
+    assert.ok(
+      models.filter((m) => m.deprecated_on && m.deprecated_on <= today).length >= 2,
+      'two with a past deprecation',
+    );
+    assert.ok(
+      models.filter((m) => m.deprecated_on && m.deprecated_on > today).length >= 2,
+      'two with a future deprecation',
+    );
     assert.ok(models.filter((m) => m.is_test_model).length >= 2, 'two test models');
     assert.ok(models.some((m) => m.price_unit === 'characters'));
     for (const m of models) assert.ok(ModelRecord.safeParse(m).success);
@@ -46,7 +66,11 @@ describe('service endpoints (success paths)', () => {
   });
 
   it('POST /v1/prompts creates a prompt with its token count, and GET /v1/prompts lists it by show', async () => {
-    const created = await client.createPrompt({ prompt: 'Explain {{prompt}} like I am five.', title: 'ELI5', description: 'Simple explanations' });
+    const created = await client.createPrompt({
+      prompt: 'Explain {{prompt}} like I am five.',
+      title: 'ELI5',
+      description: 'Simple explanations',
+    });
     assert.ok(PromptRecord.safeParse(created).success);
     assert.ok(created.tokens > 5 && created.tokens < 20, `tokens ${created.tokens}`);
     assert.equal(created.published_on, null);
@@ -61,7 +85,10 @@ describe('service endpoints (success paths)', () => {
 
   it('PUT and DELETE /v1/prompts/{id} change and remove an own prompt', async () => {
     const created = await client.createPrompt({ prompt: 'a', title: 'To change', description: 'd' });
-    const updated = await client.updatePrompt(created.id, { prompt: 'a much longer text than before', title: 'Changed' });
+    const updated = await client.updatePrompt(created.id, {
+      prompt: 'a much longer text than before',
+      title: 'Changed',
+    });
     assert.equal(updated.title, 'Changed');
     assert.equal(updated.description, 'd');
     assert.ok(updated.tokens > created.tokens);
@@ -125,7 +152,10 @@ describe('service endpoints (success paths)', () => {
     const models = await client.listModels();
     const ids = ['test/lorem', 'test/echo'].map((ns) => models.find((m) => m.namespace === ns)!.id!);
     const updated = await client.updateSpace({ id: appId, failover_model_ids: ids });
-    assert.deepEqual(updated.main.failover_models.map((m) => m.namespace), ['test/lorem', 'test/echo']);
+    assert.deepEqual(
+      updated.main.failover_models.map((m) => m.namespace),
+      ['test/lorem', 'test/echo'],
+    );
   });
 
   it('GET /v1/apps/{id}/models and PUT …/toggle turn a model on and off', async () => {
@@ -146,9 +176,15 @@ describe('service endpoints (success paths)', () => {
     const first = await client.createConversation(appId, { name: 'First' });
     const second = await client.createConversation(appId, { name: 'Second' });
     const list = await client.listConversations(appId);
-    assert.deepEqual(list.slice(0, 2).map((c) => c.id), [second.id, first.id]);
+    assert.deepEqual(
+      list.slice(0, 2).map((c) => c.id),
+      [second.id, first.id],
+    );
     const [assistant] = await client.listAssistants(appId);
-    const renamed = await client.updateConversation(appId, first.id, { name: 'Renamed', settings: { assistant_id: assistant!.id, assistant_version_id: assistant!.versions[0]!.id } });
+    const renamed = await client.updateConversation(appId, first.id, {
+      name: 'Renamed',
+      settings: { assistant_id: assistant!.id, assistant_version_id: assistant!.versions[0]!.id },
+    });
     assert.equal(renamed.name, 'Renamed');
     assert.equal(renamed.settings!.assistant_id, assistant!.id);
     const kept = await client.updateConversation(appId, first.id, { name: null });
@@ -162,12 +198,21 @@ describe('service endpoints (success paths)', () => {
 
   it('assistants: create, add a version, read it with GET …/versions/{version_id}', async () => {
     const assistant = await client.createAssistant(appId, { name: 'Tester', description: 'writes tests' });
-    const version = await client.createAssistantVersion(appId, assistant.id, { persona: 'careful', instructions: 'Write tests.', temperature: 0.1, max_tokens: 50, published: true });
+    const version = await client.createAssistantVersion(appId, assistant.id, {
+      persona: 'careful',
+      instructions: 'Write tests.',
+      temperature: 0.1,
+      max_tokens: 50,
+      published: true,
+    });
     const read = await client.getAssistantVersion(appId, assistant.id, version.id);
     assert.deepEqual(read, version);
     assert.equal(read.instructions, 'Write tests.');
     const summary = await client.getAssistant(appId, assistant.id);
-    assert.deepEqual(summary.versions.map((v) => v.id), [version.id]);
+    assert.deepEqual(
+      summary.versions.map((v) => v.id),
+      [version.id],
+    );
     assert.ok((await client.listAssistants(appId)).some((a) => a.id === assistant.id));
   });
 
@@ -175,7 +220,10 @@ describe('service endpoints (success paths)', () => {
     const org = await client.getOrganization();
     assert.equal(org.currency, 'usd');
     assert.equal(org.rate_limit, 1_000_000);
-    const set = await client.updateIntegrations({ metrics: { id: 'm1', token: 'mt', endpoint: 'https://metrics.example' }, logs: { id: 'l1', token: 'lt', endpoint: 'https://logs.example' } });
+    const set = await client.updateIntegrations({
+      metrics: { id: 'm1', token: 'mt', endpoint: 'https://metrics.example' },
+      logs: { id: 'l1', token: 'lt', endpoint: 'https://logs.example' },
+    });
     assert.equal(set.metrics_id, 'm1');
     assert.equal(set.logs_endpoint, 'https://logs.example');
     const kept = await client.updateIntegrations({ logs: null });

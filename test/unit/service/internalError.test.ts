@@ -12,7 +12,11 @@ describe('service internal errors', () => {
     const dir = tempDir();
     const db = openDataFolder(dir);
     const logged: unknown[] = [];
-    const app = buildApp({ db, engine: { servers: { upstreams: [], discover: false }, streamDelayMs: 0 }, logError: (e) => logged.push(e) });
+    const app = buildApp({
+      db,
+      engine: { servers: { upstreams: [], discover: false }, streamDelayMs: 0 },
+      logError: (e) => logged.push(e),
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     const original = db.all.bind(db);

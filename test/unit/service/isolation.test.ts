@@ -6,18 +6,39 @@ import { removeDir, startService, type RunningService } from '../support/service
 
 describe('service authentication and organization isolation', () => {
   let service: RunningService;
-  let a: { token: string; app: string; sandbox: string; conversation: string; assistant: string; version: string; prompt: string };
+  let a: {
+    token: string;
+    app: string;
+    sandbox: string;
+    conversation: string;
+    assistant: string;
+    version: string;
+    prompt: string;
+  };
   let bToken: string;
 
   before(async () => {
-    service = await startService({ orgs: [{ name: 'Org A', rateLimit: 100_000 }, { name: 'Org B', rateLimit: 100_000 }] });
+    service = await startService({
+      orgs: [
+        { name: 'Org A', rateLimit: 100_000 },
+        { name: 'Org B', rateLimit: 100_000 },
+      ],
+    });
     const client = service.client();
     const spaces = await client.listSpaces();
     const app = spaces.items.find((s) => !s.sandbox_of)!;
     const [assistant] = await client.listAssistants(app.id);
     const conversation = await client.createConversation(app.id, { name: 'secret' });
     const prompt = await client.createPrompt({ prompt: 'secret', title: 'A only', description: 'd' });
-    a = { token: service.orgs[0]!.token, app: app.id, sandbox: spaces.items.find((s) => s.sandbox_of)!.id, conversation: conversation.id, assistant: assistant!.id, version: assistant!.versions[0]!.id, prompt: prompt.id };
+    a = {
+      token: service.orgs[0]!.token,
+      app: app.id,
+      sandbox: spaces.items.find((s) => s.sandbox_of)!.id,
+      conversation: conversation.id,
+      assistant: assistant!.id,
+      version: assistant!.versions[0]!.id,
+      prompt: prompt.id,
+    };
     bToken = service.orgs[1]!.token;
   });
   after(async () => {
@@ -27,9 +48,17 @@ describe('service authentication and organization isolation', () => {
 
   it('every /v1 endpoint answers 401 with WWW-Authenticate without a token or with a wrong one', async () => {
     const endpoints: Array<[string, string]> = [
-      ['PUT', '/v1/apps/update'], ['PUT', '/v1/orgs/integrations'], ['POST', '/v1/prompts'], ['GET', '/v1/prompts'], ['GET', '/v1/internal/models'],
-      ['PUT', `/v1/apps/${a.app}/conversations/${a.conversation}`], ['POST', '/v1/playground/chat'], ['GET', `/v1/apps/${a.app}/assistants/${a.assistant}/versions/${a.version}`],
-      ['POST', '/v1/apps/'], ['GET', '/v1/orgs/self'], ['GET', `/v1/apps/${a.app}`],
+      ['PUT', '/v1/apps/update'],
+      ['PUT', '/v1/orgs/integrations'],
+      ['POST', '/v1/prompts'],
+      ['GET', '/v1/prompts'],
+      ['GET', '/v1/internal/models'],
+      ['PUT', `/v1/apps/${a.app}/conversations/${a.conversation}`],
+      ['POST', '/v1/playground/chat'],
+      ['GET', `/v1/apps/${a.app}/assistants/${a.assistant}/versions/${a.version}`],
+      ['POST', '/v1/apps/'],
+      ['GET', '/v1/orgs/self'],
+      ['GET', `/v1/apps/${a.app}`],
     ];
     for (const [method, path] of endpoints) {
       for (const token of [undefined, 'lls_wrong', `${a.token}x`]) {
@@ -67,7 +96,12 @@ describe('service authentication and organization isolation', () => {
       assert.equal(res.status, 404, `${method} ${path} → ${res.status} ${res.text}`);
     }
     const bSpaceId = ((await b('POST', '/v1/apps/', {})).json as { items: Array<{ id: string }> }).items[0]!.id;
-    const sneaky = await b('POST', '/v1/playground/chat', { app_id: bSpaceId, prompt: 'x', model: 'test/echo', conversation_id: a.conversation });
+    const sneaky = await b('POST', '/v1/playground/chat', {
+      app_id: bSpaceId,
+      prompt: 'x',
+      model: 'test/echo',
+      conversation_id: a.conversation,
+    });
     assert.equal(sneaky.status, 404, "B cannot write into A's conversation through its own Space");
   });
 
@@ -79,24 +113,40 @@ describe('service authentication and organization isolation', () => {
     assert.ok(!prompts.some((p) => p.id === a.prompt));
     const orgB = (await b('GET', '/v1/orgs/self')).json as { id: string; num_requests: number };
     assert.equal(orgB.id, service.orgs[1]!.org_id);
-    const view = (await raw(service.url, 'GET', `/v1/apps/${a.app}`, { token: a.token })).json as { main: { app: { name: string } } };
+    const view = (await raw(service.url, 'GET', `/v1/apps/${a.app}`, { token: a.token })).json as {
+      main: { app: { name: string } };
+    };
     assert.equal(view.main.app.name, 'My first Space');
-    const conversation = (await raw(service.url, 'POST', `/v1/apps/${a.app}/conversations/${a.conversation}`, { token: a.token, body: {} })).json as { name: string };
+    const conversation = (
+      await raw(service.url, 'POST', `/v1/apps/${a.app}/conversations/${a.conversation}`, { token: a.token, body: {} })
+    ).json as { name: string };
     assert.equal(conversation.name, 'secret');
   });
 
   it('public prompts of the service are readable but read-only', async () => {
-    const pub = ((await raw(service.url, 'GET', '/v1/prompts?show=public', { token: bToken })).json as Array<{ id: string }>)[0]!;
-    assert.equal((await raw(service.url, 'PUT', `/v1/prompts/${pub.id}`, { token: bToken, body: { title: 'mine now' } })).status, 403);
+    const pub = (
+      (await raw(service.url, 'GET', '/v1/prompts?show=public', { token: bToken })).json as Array<{ id: string }>
+    )[0]!;
+    assert.equal(
+      (await raw(service.url, 'PUT', `/v1/prompts/${pub.id}`, { token: bToken, body: { title: 'mine now' } })).status,
+      403,
+    );
     assert.equal((await raw(service.url, 'DELETE', `/v1/prompts/${pub.id}`, { token: bToken })).status, 403);
   });
 
   it('a Space key cannot edit its Space or create Spaces (403), but can use the playground', async () => {
-    const created = (await raw(service.url, 'POST', '/v1/apps/create', { token: a.token, body: { name: 'keyed' } })).json as { id: string; created_key: string };
+    const created = (await raw(service.url, 'POST', '/v1/apps/create', { token: a.token, body: { name: 'keyed' } }))
+      .json as { id: string; created_key: string };
     const key = created.created_key;
-    assert.equal((await raw(service.url, 'PUT', '/v1/apps/update', { token: key, body: { id: created.id, name: 'x' } })).status, 403);
+    assert.equal(
+      (await raw(service.url, 'PUT', '/v1/apps/update', { token: key, body: { id: created.id, name: 'x' } })).status,
+      403,
+    );
     assert.equal((await raw(service.url, 'POST', '/v1/apps/create', { token: key, body: {} })).status, 403);
-    const chat = await raw(service.url, 'POST', '/v1/playground/chat', { token: key, body: { app_id: created.id, prompt: 'hi', model: 'test/echo' } });
+    const chat = await raw(service.url, 'POST', '/v1/playground/chat', {
+      token: key,
+      body: { app_id: created.id, prompt: 'hi', model: 'test/echo' },
+    });
     assert.equal(chat.status, 200);
   });
 });

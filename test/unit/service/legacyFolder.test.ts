@@ -35,13 +35,21 @@ describe('a data folder of the sql.js service', function () {
     assert.ok(spaces.some((s) => s.name === 'Legacy Space'));
     const main = spaces.find((s) => s.name === 'My first Space')!;
     // The weight change was only in the journal.
-    assert.deepEqual({ ...(await client.getSpace(main.id)).main.app.weights }, { cost: 0.5, latency: 0.2, quality: 0.3 });
+    assert.deepEqual(
+      { ...(await client.getSpace(main.id)).main.app.weights },
+      { cost: 0.5, latency: 0.2, quality: 0.3 },
+    );
     const org = await client.getOrganization();
     assert.equal(org.num_requests, 12, 'every chat, the last one from the journal included');
     const conversations = (await client.listConversations(main.id)).filter((c) => c.id.startsWith('0000000'));
     assert.equal(conversations.length, 3);
-    assert.ok(!existsSync(path.join(dir, 'llm-spaces.journal')) && existsSync(path.join(dir, 'llm-spaces.journal.imported')), 'the old journal is kept aside');
-    await first.client().createPrompt({ prompt: 'new', title: 'After the carry-over', description: 'written by node:sqlite' });
+    assert.ok(
+      !existsSync(path.join(dir, 'llm-spaces.journal')) && existsSync(path.join(dir, 'llm-spaces.journal.imported')),
+      'the old journal is kept aside',
+    );
+    await first
+      .client()
+      .createPrompt({ prompt: 'new', title: 'After the carry-over', description: 'written by node:sqlite' });
     await first.stop('SIGKILL');
 
     const second = await startService({ dataDir: dir, orgs: [], token: TOKEN });

@@ -48,12 +48,28 @@ describe('model servers on this computer', function () {
     assert.equal(llama.served_by, 'Ollama (port 11434)');
     assert.equal(llama.supports_functions, true);
     const qwen = byNamespace(models, 'local/qwen3:8b')!;
-    assert.deepEqual([qwen.context_window, qwen.supports_vision, qwen.prompt_token_cost, qwen.completion_token_cost, qwen.answers_here], [40_960, true, 0, 0, true]);
+    assert.deepEqual(
+      [
+        qwen.context_window,
+        qwen.supports_vision,
+        qwen.prompt_token_cost,
+        qwen.completion_token_cost,
+        qwen.answers_here,
+      ],
+      [40_960, true, 0, 0, true],
+    );
     assert.match(qwen.description, /Found on Ollama \(port 11434\), 3\.2B parameters/);
-    assert.equal(byNamespace(models, 'local/nomic-embed-text'), undefined, 'an embedding model cannot chat and is not offered');
+    assert.equal(
+      byNamespace(models, 'local/nomic-embed-text'),
+      undefined,
+      'an embedding model cannot chat and is not offered',
+    );
     const cloud = byNamespace(models, 'openai/gpt-4o-mini')!;
     assert.deepEqual([cloud.answers_here, cloud.served_by], [false, null]);
-    assert.deepEqual([byNamespace(models, 'test/echo')!.answers_here, byNamespace(models, 'test/echo')!.served_by], [true, 'this service']);
+    assert.deepEqual(
+      [byNamespace(models, 'test/echo')!.answers_here, byNamespace(models, 'test/echo')!.served_by],
+      [true, 'this service'],
+    );
   });
 
   it('gives the first Space only the models that answer here, says so in its description, and answers from them', async () => {
@@ -66,7 +82,11 @@ describe('model servers on this computer', function () {
     );
     assert.equal(detail.app.description, 'Routes to llama3.2 and qwen3:8b, the models that answer here.');
     const reply = await c.chat({ app_id: first.id, prompt: 'hello' });
-    assert.equal(reply.choices[0]!.message.content, 'upstream:llama3.2:latest:hello', 'the server gets the model by its own name');
+    assert.equal(
+      reply.choices[0]!.message.content,
+      'upstream:llama3.2:latest:hello',
+      'the server gets the model by its own name',
+    );
   });
 
   it('marks the models unavailable when the server goes away, keeps them for the Spaces that use them, and finds them again', async () => {
@@ -78,25 +98,43 @@ describe('model servers on this computer', function () {
     await ollama.close();
 
     // A request finds the server gone: its models stop being candidates at once.
-    const failed = await raw(service.url, 'POST', '/v1/playground/chat', { token: service.token, body: { app_id: created.id, prompt: 'anyone?' } });
+    const failed = await raw(service.url, 'POST', '/v1/playground/chat', {
+      token: service.token,
+      body: { app_id: created.id, prompt: 'anyone?' },
+    });
     assert.ok(failed.status >= 500, `a reply nothing could give fails (${failed.status})`);
     assert.equal(byNamespace(await c.listModels(), 'local/llama3.2')!.answers_here, false);
 
     const refreshed = await raw(service.url, 'POST', '/v1/models/refresh', { token: service.token, body: {} });
     assert.equal(refreshed.status, 200);
-    const report = (refreshed.json as { servers: Array<{ name: string; answered: boolean; problem: string | null }> }).servers.find((s) => s.name === 'Ollama (port 11434)')!;
+    const report = (
+      refreshed.json as { servers: Array<{ name: string; answered: boolean; problem: string | null }> }
+    ).servers.find((s) => s.name === 'Ollama (port 11434)')!;
     assert.deepEqual([report.answered, report.problem], [false, 'nothing answers there']);
-    const kept = (await c.getSpaceModels(created.id)).base_model_settings.find((s) => s.namespace === 'local/llama3.2')!;
+    const kept = (await c.getSpaceModels(created.id)).base_model_settings.find(
+      (s) => s.namespace === 'local/llama3.2',
+    )!;
     assert.deepEqual([kept.active, kept.answers_here], [true, false], 'the Space keeps its model, marked');
     const first = (await c.listSpaces()).items.find((s) => s.name === 'My first Space')!;
     const untouched = (await c.getSpace(first.id)).main;
-    assert.deepEqual(untouched.base_model_settings.filter((s) => s.active).map((s) => s.namespace), ['test/echo', 'test/lorem'], 'an untouched Space follows what answers');
+    assert.deepEqual(
+      untouched.base_model_settings.filter((s) => s.active).map((s) => s.namespace),
+      ['test/echo', 'test/lorem'],
+      'an untouched Space follows what answers',
+    );
     assert.match(untouched.app.description ?? '', /^Routes only to the test models/);
 
-    ollama = await startFakeUpstream({ port: 11434, ollama: true, models: [{ id: 'llama3.2:latest', context: 131_072 }] });
+    ollama = await startFakeUpstream({
+      port: 11434,
+      ollama: true,
+      models: [{ id: 'llama3.2:latest', context: 131_072 }],
+    });
     await raw(service.url, 'POST', '/v1/models/refresh', { token: service.token, body: {} });
     assert.equal(byNamespace(await c.listModels(), 'local/llama3.2')!.answers_here, true);
-    assert.equal((await c.chat({ app_id: created.id, prompt: 'back?' })).choices[0]!.message.content, 'upstream:llama3.2:latest:back?');
+    assert.equal(
+      (await c.chat({ app_id: created.id, prompt: 'back?' })).choices[0]!.message.content,
+      'upstream:llama3.2:latest:back?',
+    );
   });
 });
 
@@ -104,7 +142,12 @@ describe('model servers at the upstream URLs', function () {
   this.timeout(30_000);
 
   it('asks each URL for its models in the vLLM dialect, the first server keeping a model both offer', async () => {
-    const vllm = await startFakeUpstream({ models: [{ id: 'Qwen/Qwen2.5-7B-Instruct', context: 32_768 }, { id: 'shared-model', context: 4096 }] });
+    const vllm = await startFakeUpstream({
+      models: [
+        { id: 'Qwen/Qwen2.5-7B-Instruct', context: 32_768 },
+        { id: 'shared-model', context: 4096 },
+      ],
+    });
     const other = await startFakeUpstream({ models: [{ id: 'shared-model', context: 9999 }] });
     const dir = tempDir();
     const db = openDataFolder(dir);
@@ -136,7 +179,10 @@ describe('model servers at the upstream URLs', function () {
     const dir = tempDir();
     const db = openDataFolder(dir);
     try {
-      const reports = await refreshModelServers(db, { upstreams: [notModels.url, 'http://127.0.0.1:9/v1'], discover: false });
+      const reports = await refreshModelServers(db, {
+        upstreams: [notModels.url, 'http://127.0.0.1:9/v1'],
+        discover: false,
+      });
       assert.deepEqual(
         reports.map((r) => r.problem),
         ['answered 404', 'nothing answers there'],

@@ -11,7 +11,12 @@ describe('service rate limit', function () {
   let service: RunningService;
 
   before(async () => {
-    service = await startService({ orgs: [{ name: 'Limited', rateLimit: 3 }, { name: 'Other', rateLimit: 3 }] });
+    service = await startService({
+      orgs: [
+        { name: 'Limited', rateLimit: 3 },
+        { name: 'Other', rateLimit: 3 },
+      ],
+    });
   });
   after(async () => {
     await service.stop();
@@ -60,18 +65,40 @@ describe('service rate limit', function () {
   it("'org limit' sets the rate limit of the organization VS Code's windows use, before the service starts", async () => {
     const dir = tempDir();
     try {
-      const { stdout } = await promisify(execFile)(process.execPath, [SERVICE, 'org', 'limit', '--rate-limit', '2', '--data', dir]);
+      const { stdout } = await promisify(execFile)(process.execPath, [
+        SERVICE,
+        'org',
+        'limit',
+        '--rate-limit',
+        '2',
+        '--data',
+        dir,
+      ]);
       assert.equal((JSON.parse(stdout) as { rate_limit: number }).rate_limit, 2);
-      const { stdout: minted } = await promisify(execFile)(process.execPath, [SERVICE, 'token', 'create', '--data', dir]);
-      const limited = await startService({ dataDir: dir, orgs: [], token: (JSON.parse(minted) as { token: string }).token });
+      const { stdout: minted } = await promisify(execFile)(process.execPath, [
+        SERVICE,
+        'token',
+        'create',
+        '--data',
+        dir,
+      ]);
+      const limited = await startService({
+        dataDir: dir,
+        orgs: [],
+        token: (JSON.parse(minted) as { token: string }).token,
+      });
       try {
         const statuses = [];
-        for (let i = 0; i < 3; i++) statuses.push((await raw(limited.url, 'GET', '/v1/internal/models', { token: limited.token })).status);
+        for (let i = 0; i < 3; i++)
+          statuses.push((await raw(limited.url, 'GET', '/v1/internal/models', { token: limited.token })).status);
         assert.deepEqual(statuses, [200, 200, 429]);
       } finally {
         await limited.stop();
       }
-      await assert.rejects(promisify(execFile)(process.execPath, [SERVICE, 'org', 'limit', '--rate-limit', '0', '--data', dir]), /rate-limit/);
+      await assert.rejects(
+        promisify(execFile)(process.execPath, [SERVICE, 'org', 'limit', '--rate-limit', '0', '--data', dir]),
+        /rate-limit/,
+      );
     } finally {
       removeDir(dir);
     }

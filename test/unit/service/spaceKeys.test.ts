@@ -26,31 +26,140 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { method: 'PUT', route: '/v1/apps/update', path: () => '/v1/apps/update', body: (i) => ({ id: i.app, name: 'by a key' }), key: 'refused' },
-  { method: 'PUT', route: '/v1/orgs/integrations', path: () => '/v1/orgs/integrations', body: () => ({ metrics: null }), key: 'refused' },
-  { method: 'POST', route: '/v1/prompts', path: () => '/v1/prompts', body: () => ({ prompt: 'p', title: 'by a key', description: 'd' }), key: 'refused' },
+  {
+    method: 'PUT',
+    route: '/v1/apps/update',
+    path: () => '/v1/apps/update',
+    body: (i) => ({ id: i.app, name: 'by a key' }),
+    key: 'refused',
+  },
+  {
+    method: 'PUT',
+    route: '/v1/orgs/integrations',
+    path: () => '/v1/orgs/integrations',
+    body: () => ({ metrics: null }),
+    key: 'refused',
+  },
+  {
+    method: 'POST',
+    route: '/v1/prompts',
+    path: () => '/v1/prompts',
+    body: () => ({ prompt: 'p', title: 'by a key', description: 'd' }),
+    key: 'refused',
+  },
   { method: 'GET', route: '/v1/prompts', path: () => '/v1/prompts?show=all', key: 'read' },
   { method: 'GET', route: '/v1/internal/models', path: () => '/v1/internal/models', key: 'read' },
-  { method: 'PUT', route: '/v1/apps/:app_id/conversations/:conversation_id', path: (i) => `/v1/apps/${i.app}/conversations/${i.conversation}`, body: () => ({ name: 'renamed by the key' }), key: 'own Space' },
-  { method: 'POST', route: '/v1/playground/chat', path: () => '/v1/playground/chat', body: (i) => ({ app_id: i.app, prompt: 'hi', model: 'test/echo' }), key: 'own Space' },
-  { method: 'POST', route: '/v1/apps/:app_id/route', path: (i) => `/v1/apps/${i.app}/route`, body: () => ({ prompt: 'hi' }), key: 'own Space' },
+  {
+    method: 'PUT',
+    route: '/v1/apps/:app_id/conversations/:conversation_id',
+    path: (i) => `/v1/apps/${i.app}/conversations/${i.conversation}`,
+    body: () => ({ name: 'renamed by the key' }),
+    key: 'own Space',
+  },
+  {
+    method: 'POST',
+    route: '/v1/playground/chat',
+    path: () => '/v1/playground/chat',
+    body: (i) => ({ app_id: i.app, prompt: 'hi', model: 'test/echo' }),
+    key: 'own Space',
+  },
+  {
+    method: 'POST',
+    route: '/v1/apps/:app_id/route',
+    path: (i) => `/v1/apps/${i.app}/route`,
+    body: () => ({ prompt: 'hi' }),
+    key: 'own Space',
+  },
   { method: 'POST', route: '/v1/models/refresh', path: () => '/v1/models/refresh', body: () => ({}), key: 'refused' },
-  { method: 'POST', route: '/v1/chat/completions', path: () => '/v1/chat/completions', body: (i) => ({ app_id: i.app, messages: [{ role: 'user', content: 'hi' }], model: 'test/echo' }), key: 'own Space' },
-  { method: 'GET', route: '/v1/apps/:app_id/assistants/:assistant_id/versions/:version_id', path: (i) => `/v1/apps/${i.app}/assistants/${i.assistant}/versions/${i.version}`, key: 'own Space' },
+  {
+    method: 'POST',
+    route: '/v1/chat/completions',
+    path: () => '/v1/chat/completions',
+    body: (i) => ({ app_id: i.app, messages: [{ role: 'user', content: 'hi' }], model: 'test/echo' }),
+    key: 'own Space',
+  },
+  {
+    method: 'GET',
+    route: '/v1/apps/:app_id/assistants/:assistant_id/versions/:version_id',
+    path: (i) => `/v1/apps/${i.app}/assistants/${i.assistant}/versions/${i.version}`,
+    key: 'own Space',
+  },
   { method: 'POST', route: '/v1/apps/', path: () => '/v1/apps/', body: () => ({}), key: 'read' },
-  { method: 'POST', route: '/v1/apps/create', path: () => '/v1/apps/create', body: () => ({ name: 'made by a key' }), key: 'refused' },
-  { method: 'POST', route: '/v1/apps/:app_id/regenerate-key', path: (i) => `/v1/apps/${i.app}/regenerate-key`, body: () => ({}), key: 'refused' },
+  {
+    method: 'POST',
+    route: '/v1/apps/create',
+    path: () => '/v1/apps/create',
+    body: () => ({ name: 'made by a key' }),
+    key: 'refused',
+  },
+  {
+    method: 'POST',
+    route: '/v1/apps/:app_id/regenerate-key',
+    path: (i) => `/v1/apps/${i.app}/regenerate-key`,
+    body: () => ({}),
+    key: 'refused',
+  },
   { method: 'GET', route: '/v1/apps/:app_id', path: (i) => `/v1/apps/${i.app}`, key: 'own Space' },
   { method: 'GET', route: '/v1/apps/:app_id/models', path: (i) => `/v1/apps/${i.app}/models`, key: 'own Space' },
-  { method: 'PUT', route: '/v1/apps/:app_id/models/:model_id/toggle', path: (i) => `/v1/apps/${i.app}/models/${i.model}/toggle?enable=false`, key: 'refused' },
-  { method: 'GET', route: '/v1/apps/:app_id/conversations', path: (i) => `/v1/apps/${i.app}/conversations`, key: 'own Space' },
-  { method: 'POST', route: '/v1/apps/:app_id/conversations/create', path: (i) => `/v1/apps/${i.app}/conversations/create`, body: () => ({ name: 'by the key' }), key: 'own Space' },
-  { method: 'POST', route: '/v1/apps/:app_id/conversations/:conversation_id', path: (i) => `/v1/apps/${i.app}/conversations/${i.conversation}`, body: () => ({}), key: 'own Space' },
-  { method: 'GET', route: '/v1/apps/:app_id/assistants', path: (i) => `/v1/apps/${i.app}/assistants`, key: 'own Space' },
-  { method: 'POST', route: '/v1/apps/:app_id/assistants', path: (i) => `/v1/apps/${i.app}/assistants`, body: () => ({ name: 'by a key' }), key: 'refused' },
-  { method: 'GET', route: '/v1/apps/:app_id/assistants/:assistant_id', path: (i) => `/v1/apps/${i.app}/assistants/${i.assistant}`, key: 'own Space' },
-  { method: 'POST', route: '/v1/apps/:app_id/assistants/:assistant_id/versions', path: (i) => `/v1/apps/${i.app}/assistants/${i.assistant}/versions`, body: () => ({ instructions: 'x' }), key: 'refused' },
-  { method: 'PUT', route: '/v1/prompts/:prompt_id', path: (i) => `/v1/prompts/${i.prompt}`, body: () => ({ title: 'changed by a key' }), key: 'refused' },
+  {
+    method: 'PUT',
+    route: '/v1/apps/:app_id/models/:model_id/toggle',
+    path: (i) => `/v1/apps/${i.app}/models/${i.model}/toggle?enable=false`,
+    key: 'refused',
+  },
+  {
+    method: 'GET',
+    route: '/v1/apps/:app_id/conversations',
+    path: (i) => `/v1/apps/${i.app}/conversations`,
+    key: 'own Space',
+  },
+  {
+    method: 'POST',
+    route: '/v1/apps/:app_id/conversations/create',
+    path: (i) => `/v1/apps/${i.app}/conversations/create`,
+    body: () => ({ name: 'by the key' }),
+    key: 'own Space',
+  },
+  {
+    method: 'POST',
+    route: '/v1/apps/:app_id/conversations/:conversation_id',
+    path: (i) => `/v1/apps/${i.app}/conversations/${i.conversation}`,
+    body: () => ({}),
+    key: 'own Space',
+  },
+  {
+    method: 'GET',
+    route: '/v1/apps/:app_id/assistants',
+    path: (i) => `/v1/apps/${i.app}/assistants`,
+    key: 'own Space',
+  },
+  {
+    method: 'POST',
+    route: '/v1/apps/:app_id/assistants',
+    path: (i) => `/v1/apps/${i.app}/assistants`,
+    body: () => ({ name: 'by a key' }),
+    key: 'refused',
+  },
+  {
+    method: 'GET',
+    route: '/v1/apps/:app_id/assistants/:assistant_id',
+    path: (i) => `/v1/apps/${i.app}/assistants/${i.assistant}`,
+    key: 'own Space',
+  },
+  {
+    method: 'POST',
+    route: '/v1/apps/:app_id/assistants/:assistant_id/versions',
+    path: (i) => `/v1/apps/${i.app}/assistants/${i.assistant}/versions`,
+    body: () => ({ instructions: 'x' }),
+    key: 'refused',
+  },
+  {
+    method: 'PUT',
+    route: '/v1/prompts/:prompt_id',
+    path: (i) => `/v1/prompts/${i.prompt}`,
+    body: () => ({ title: 'changed by a key' }),
+    key: 'refused',
+  },
   { method: 'DELETE', route: '/v1/prompts/:prompt_id', path: (i) => `/v1/prompts/${i.prompt}`, key: 'refused' },
   { method: 'GET', route: '/v1/orgs/self', path: () => '/v1/orgs/self', key: 'read' },
 ];
@@ -73,10 +182,18 @@ describe('what a Space key may do, per endpoint', function () {
     const app = created.id as string;
     const conversation = (await call('POST', `/v1/apps/${app}/conversations/create`, { name: 'first' })).id as string;
     const assistant = (await call('POST', `/v1/apps/${app}/assistants`, { name: 'helper' })).id as string;
-    const version = (await call('POST', `/v1/apps/${app}/assistants/${assistant}/versions`, { instructions: 'be brief' })).id as string;
-    const models = (await call('GET', `/v1/apps/${app}/models`)) as { base_model_settings: Array<{ model: { id: string } }> };
-    const prompt = (await call('POST', '/v1/prompts', { prompt: 'p', title: `${name} prompt`, description: 'd' })).id as string;
-    return { ids: { app, conversation, assistant, version, model: models.base_model_settings[0]!.model.id, prompt }, key: created.created_key as string };
+    const version = (
+      await call('POST', `/v1/apps/${app}/assistants/${assistant}/versions`, { instructions: 'be brief' })
+    ).id as string;
+    const models = (await call('GET', `/v1/apps/${app}/models`)) as {
+      base_model_settings: Array<{ model: { id: string } }>;
+    };
+    const prompt = (await call('POST', '/v1/prompts', { prompt: 'p', title: `${name} prompt`, description: 'd' }))
+      .id as string;
+    return {
+      ids: { app, conversation, assistant, version, model: models.base_model_settings[0]!.model.id, prompt },
+      key: created.created_key as string,
+    };
   }
 
   before(async () => {
@@ -92,7 +209,10 @@ describe('what a Space key may do, per endpoint', function () {
   });
 
   it('has a case for every route of the service', () => {
-    assert.deepEqual(CASES.map((c) => `${c.method} ${c.route}`).sort(), ROUTES.map((r) => `${r.method} ${r.url}`).sort());
+    assert.deepEqual(
+      CASES.map((c) => `${c.method} ${c.route}`).sort(),
+      ROUTES.map((r) => `${r.method} ${r.url}`).sort(),
+    );
   });
 
   for (const c of CASES) {
@@ -112,9 +232,17 @@ describe('what a Space key may do, per endpoint', function () {
   }
 
   it('sees its own Space only in the list, and the organization without its integration tokens', async () => {
-    await raw(service.url, 'PUT', '/v1/orgs/integrations', { token: service.token, body: { metrics: { id: 'm', token: 'metrics-secret-token', endpoint: 'https://metrics.example' } } });
-    const list = (await raw(service.url, 'POST', '/v1/apps/', { token: key, body: {} })).json as { items: Array<{ id: string }> };
-    assert.deepEqual(list.items.map((s) => s.id), [own.app]);
+    await raw(service.url, 'PUT', '/v1/orgs/integrations', {
+      token: service.token,
+      body: { metrics: { id: 'm', token: 'metrics-secret-token', endpoint: 'https://metrics.example' } },
+    });
+    const list = (await raw(service.url, 'POST', '/v1/apps/', { token: key, body: {} })).json as {
+      items: Array<{ id: string }>;
+    };
+    assert.deepEqual(
+      list.items.map((s) => s.id),
+      [own.app],
+    );
     const org = await raw(service.url, 'GET', '/v1/orgs/self', { token: key });
     assert.ok(!org.text.includes('metrics-secret-token'), 'no integration token for a Space key');
     const full = await raw(service.url, 'GET', '/v1/orgs/self', { token: service.token });
@@ -123,7 +251,10 @@ describe('what a Space key may do, per endpoint', function () {
 
   it('a refused write leaves nothing behind', async () => {
     const before = (await raw(service.url, 'GET', '/v1/prompts?show=org', { token: service.token })).json as unknown[];
-    const res = await raw(service.url, 'POST', '/v1/prompts', { token: key, body: { prompt: 'p', title: `refused ${randomUUID()}`, description: 'd' } });
+    const res = await raw(service.url, 'POST', '/v1/prompts', {
+      token: key,
+      body: { prompt: 'p', title: `refused ${randomUUID()}`, description: 'd' },
+    });
     assert.equal(res.status, 403);
     const after = (await raw(service.url, 'GET', '/v1/prompts?show=org', { token: service.token })).json as unknown[];
     assert.equal(after.length, before.length);
@@ -135,7 +266,11 @@ describe('what a Space key may do, per endpoint', function () {
     const renewed = await client.regenerateSpaceKey(created.id);
     assert.notEqual(renewed.created_key, created.created_key);
     assert.equal(renewed.key_end, renewed.created_key.slice(-4));
-    assert.equal((await raw(service.url, 'GET', `/v1/apps/${created.id}`, { token: created.created_key })).status, 401, 'the old key stops working');
+    assert.equal(
+      (await raw(service.url, 'GET', `/v1/apps/${created.id}`, { token: created.created_key })).status,
+      401,
+      'the old key stops working',
+    );
     assert.equal((await raw(service.url, 'GET', `/v1/apps/${created.id}`, { token: renewed.created_key })).status, 200);
     const detail = await raw(service.url, 'GET', `/v1/apps/${created.id}`, { token: service.token });
     assert.ok(!detail.text.includes(renewed.created_key), 'the key is never answered again');

@@ -73,7 +73,10 @@ function fill(dir: string): string[] {
 const BIG = 'x'.repeat(150_000);
 
 async function create(service: RunningService, title: string, prompt = BIG) {
-  return raw(service.url, 'POST', '/v1/prompts', { token: service.token, body: { prompt, title, description: 'fault test' } });
+  return raw(service.url, 'POST', '/v1/prompts', {
+    token: service.token,
+    body: { prompt, title, description: 'fault test' },
+  });
 }
 
 async function titles(service: RunningService): Promise<Set<string>> {
@@ -117,8 +120,16 @@ describe('service storage under real faults', function () {
       assert.ok(refused.length > 0, 'the full disk refused a write');
       assert.match(detail, /the disk is full/);
       let seen = await titles(service);
-      assert.deepEqual(refused.filter((t) => seen.has(t)), [], 'a refused write is not visible');
-      assert.deepEqual(acknowledged.filter((t) => !seen.has(t)), [], 'acknowledged writes are readable');
+      assert.deepEqual(
+        refused.filter((t) => seen.has(t)),
+        [],
+        'a refused write is not visible',
+      );
+      assert.deepEqual(
+        acknowledged.filter((t) => !seen.has(t)),
+        [],
+        'acknowledged writes are readable',
+      );
 
       for (const f of fillers) rmSync(f);
       const after = await create(service, 'after-freeing');
@@ -128,8 +139,16 @@ describe('service storage under real faults', function () {
       await service.stop('SIGKILL');
       const restarted = await startService({ dataDir: dir, orgs: [], token: service.token });
       seen = await titles(restarted);
-      assert.deepEqual(acknowledged.filter((t) => !seen.has(t)), [], 'every acknowledged write survives the restart');
-      assert.deepEqual(refused.filter((t) => seen.has(t)), [], 'no refused write appears after the restart');
+      assert.deepEqual(
+        acknowledged.filter((t) => !seen.has(t)),
+        [],
+        'every acknowledged write survives the restart',
+      );
+      assert.deepEqual(
+        refused.filter((t) => seen.has(t)),
+        [],
+        'no refused write appears after the restart',
+      );
       await restarted.stop();
     } finally {
       unmount(dir);
@@ -203,12 +222,17 @@ describe('service storage after a crash', function () {
     truncateSync(wal, before + Math.floor((after - before) / 2));
     const restarted = await startService({ dataDir: service.dataDir, orgs: [], token: service.token });
     const seen = await titles(restarted);
-    assert.ok([0, 1, 2, 3, 4].every((i) => seen.has(`committed-${i}`)), 'every commit before the torn one');
+    assert.ok(
+      [0, 1, 2, 3, 4].every((i) => seen.has(`committed-${i}`)),
+      'every commit before the torn one',
+    );
     assert.ok(!seen.has('torn'), 'nothing of the torn transaction');
     assert.equal((await create(restarted, 'after', 'small')).status, 200);
     await restarted.stop();
-    assert.deepEqual(readdirSync(service.dataDir).filter((f) => f.endsWith('.tmp')), []);
+    assert.deepEqual(
+      readdirSync(service.dataDir).filter((f) => f.endsWith('.tmp')),
+      [],
+    );
     rmSync(service.dataDir, { recursive: true, force: true });
   });
 });
-

@@ -19,7 +19,10 @@ describe('service tokenizer', () => {
     const pieces = tokenizerPieces(text);
     assert.equal(pieces.join(''), text);
     assert.ok(pieces.every((p) => p.length <= 256 || !/\S{257,}/.test(p)));
-    assert.equal(countTokens(text), pieces.reduce((n, p) => n + reference(p), 0));
+    assert.equal(
+      countTokens(text),
+      pieces.reduce((n, p) => n + reference(p), 0),
+    );
     assert.equal(tokenPieces(text, 4).join(''), text, 'streamed pieces put together are the text');
     const cut = truncateTokens(text, 10);
     assert.equal(cut.truncated, true);

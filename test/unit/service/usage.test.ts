@@ -2,10 +2,24 @@
 import assert from 'node:assert/strict';
 import { openDataFolder } from '../../../src/service/dataFolder';
 import { AlertEmails } from '../../../src/api/schemas';
-import { defaultOrganizationId, getOrganization, migrateAlertStamps, recordUsage } from '../../../src/service/domain/orgs';
+import {
+  defaultOrganizationId,
+  getOrganization,
+  migrateAlertStamps,
+  recordUsage,
+} from '../../../src/service/domain/orgs';
 import { removeDir, tempDir } from '../support/service';
 
-const spend = (cost: number) => ({ promptTokens: 10, completionTokens: 20, promptCost: cost / 2, completionCost: cost / 2, totalCost: cost, promptSavings: 0, completionSavings: 0, totalSavings: 0 });
+const spend = (cost: number) => ({
+  promptTokens: 10,
+  completionTokens: 20,
+  promptCost: cost / 2,
+  completionCost: cost / 2,
+  totalCost: cost,
+  promptSavings: 0,
+  completionSavings: 0,
+  totalSavings: 0,
+});
 
 describe('organization usage and alert e-mails', () => {
   it('adds each request to the counters and stamps each limit once, when spend crosses it', async () => {
@@ -26,8 +40,16 @@ describe('organization usage and alert e-mails', () => {
       assert.ok(Math.abs(at26.total_tokens_cost - 26) < 1e-9);
       await db.transaction(() => recordUsage(db, org, spend(30)));
       const stamps = getOrganization(db, org).alert_emails ?? {};
-      assert.deepEqual(Object.keys(stamps).sort(), ['hard_limit', 'soft_limit', 'usage_100', 'usage_50', 'usage_80', 'usage_90']);
-      for (const at of Object.values(stamps)) assert.match(String(at), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, 'an ISO timestamp');
+      assert.deepEqual(Object.keys(stamps).sort(), [
+        'hard_limit',
+        'soft_limit',
+        'usage_100',
+        'usage_50',
+        'usage_80',
+        'usage_90',
+      ]);
+      for (const at of Object.values(stamps))
+        assert.match(String(at), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, 'an ISO timestamp');
     } finally {
       await db.close();
       removeDir(dir);
@@ -39,7 +61,12 @@ describe('organization usage and alert e-mails', () => {
     const db = openDataFolder(dir);
     try {
       const org = defaultOrganizationId(db);
-      db.transactionNow(() => db.run('UPDATE orgs SET alert_emails = $a WHERE id = $id', { a: JSON.stringify({ soft_limit: 1_800_000_000, usage_50: null }), id: org }));
+      db.transactionNow(() =>
+        db.run('UPDATE orgs SET alert_emails = $a WHERE id = $id', {
+          a: JSON.stringify({ soft_limit: 1_800_000_000, usage_50: null }),
+          id: org,
+        }),
+      );
       db.transactionNow(() => migrateAlertStamps(db));
       const stamps = getOrganization(db, org).alert_emails as Record<string, unknown>;
       assert.deepEqual(stamps, { soft_limit: '2027-01-15T08:00:00.000Z', usage_50: null });

@@ -6,7 +6,8 @@ import { removeDir, startService, type RunningService } from '../support/service
 describe('service input validation', () => {
   let service: RunningService;
   let appId: string;
-  const call = (method: string, path: string, body?: unknown) => raw(service.url, method, path, { token: service.token, body });
+  const call = (method: string, path: string, body?: unknown) =>
+    raw(service.url, method, path, { token: service.token, body });
 
   before(async () => {
     service = await startService();
@@ -19,7 +20,12 @@ describe('service input validation', () => {
 
   const prompt = (title: string, description = 'd') => ({ prompt: 'p', title, description });
 
-  for (const [length, status] of [[0, 422], [1, 200], [60, 200], [61, 422]] as const) {
+  for (const [length, status] of [
+    [0, 422],
+    [1, 200],
+    [60, 200],
+    [61, 422],
+  ] as const) {
     it(`prompt title of ${length} characters → ${status}`, async () => {
       const before = await call('GET', '/v1/prompts?show=org');
       const res = await call('POST', '/v1/prompts', prompt('t'.repeat(length)));
@@ -32,7 +38,12 @@ describe('service input validation', () => {
     });
   }
 
-  for (const [length, status] of [[0, 422], [1, 200], [200, 200], [201, 422]] as const) {
+  for (const [length, status] of [
+    [0, 422],
+    [1, 200],
+    [200, 200],
+    [201, 422],
+  ] as const) {
     it(`prompt description of ${length} characters → ${status}`, async () => {
       const res = await call('POST', '/v1/prompts', prompt('title', 'd'.repeat(length)));
       assert.equal(res.status, status);
@@ -47,17 +58,35 @@ describe('service input validation', () => {
     assert.deepEqual(locs(res.json), ['body.title']);
   });
 
-  for (const [temperature, status] of [[-0.01, 422], [0, 200], [1, 200], [1.01, 422]] as const) {
+  for (const [temperature, status] of [
+    [-0.01, 422],
+    [0, 200],
+    [1, 200],
+    [1.01, 422],
+  ] as const) {
     it(`playground temperature ${temperature} → ${status}`, async () => {
-      const res = await call('POST', '/v1/playground/chat', { prompt: 'x', app_id: appId, model: 'test/echo', temperature });
+      const res = await call('POST', '/v1/playground/chat', {
+        prompt: 'x',
+        app_id: appId,
+        model: 'test/echo',
+        temperature,
+      });
       assert.equal(res.status, status);
       if (status === 422) assert.deepEqual(locs(res.json), ['body.temperature']);
     });
   }
 
-  for (const [maxTokens, status] of [[0, 422], [1, 200]] as const) {
+  for (const [maxTokens, status] of [
+    [0, 422],
+    [1, 200],
+  ] as const) {
     it(`playground max_tokens ${maxTokens} → ${status}`, async () => {
-      const res = await call('POST', '/v1/playground/chat', { prompt: 'two words', app_id: appId, model: 'test/echo', max_tokens: maxTokens });
+      const res = await call('POST', '/v1/playground/chat', {
+        prompt: 'two words',
+        app_id: appId,
+        model: 'test/echo',
+        max_tokens: maxTokens,
+      });
       assert.equal(res.status, status);
       if (status === 422) assert.deepEqual(locs(res.json), ['body.max_tokens']);
       else assert.equal((res.json as { usage: { completion_tokens: number } }).usage.completion_tokens, 1);
@@ -72,15 +101,33 @@ describe('service input validation', () => {
 
   it('malformed uuids in bodies and paths are refused with their loc', async () => {
     assert.deepEqual(locs((await call('PUT', '/v1/apps/update', { id: 'not-a-uuid' })).json), ['body.id']);
-    assert.deepEqual(locs((await call('POST', '/v1/playground/chat', { prompt: 'x', app_id: '1234' })).json), ['body.app_id']);
-    assert.deepEqual(locs((await call('GET', '/v1/apps/xyz/assistants/abc/versions/def')).json), ['path.app_id', 'path.assistant_id', 'path.version_id']);
-    assert.deepEqual(locs((await call('PUT', `/v1/apps/${appId}/conversations/c1`, { settings: { assistant_id: 'nope' } })).json), ['body.settings.assistant_id']);
+    assert.deepEqual(locs((await call('POST', '/v1/playground/chat', { prompt: 'x', app_id: '1234' })).json), [
+      'body.app_id',
+    ]);
+    assert.deepEqual(locs((await call('GET', '/v1/apps/xyz/assistants/abc/versions/def')).json), [
+      'path.app_id',
+      'path.assistant_id',
+      'path.version_id',
+    ]);
+    assert.deepEqual(
+      locs((await call('PUT', `/v1/apps/${appId}/conversations/c1`, { settings: { assistant_id: 'nope' } })).json),
+      ['body.settings.assistant_id'],
+    );
   });
 
   it('wrong types are refused field by field', async () => {
-    const res = await call('PUT', '/v1/apps/update', { id: appId, weights: { cost: 'cheap' }, has_failover_chain: 'yes', policies: { max_same_model_retries: 1.5 } });
+    const res = await call('PUT', '/v1/apps/update', {
+      id: appId,
+      weights: { cost: 'cheap' },
+      has_failover_chain: 'yes',
+      policies: { max_same_model_retries: 1.5 },
+    });
     assert.equal(res.status, 422);
-    assert.deepEqual(locs(res.json).sort(), ['body.has_failover_chain', 'body.policies.max_same_model_retries', 'body.weights.cost']);
+    assert.deepEqual(locs(res.json).sort(), [
+      'body.has_failover_chain',
+      'body.policies.max_same_model_retries',
+      'body.weights.cost',
+    ]);
     const detail = (res.json as { detail: Array<{ msg: string; type: string }> }).detail;
     assert.ok(detail.every((d) => d.msg && d.type));
   });
@@ -95,10 +142,17 @@ describe('service input validation', () => {
     const broken = await raw(service.url, 'POST', '/v1/prompts', { token: service.token, rawBody: '{"title": ' });
     assert.equal(broken.status, 422);
     assert.equal((broken.json as { detail: Array<{ type: string }> }).detail[0]!.type, 'json_invalid');
-    const text = await raw(service.url, 'POST', '/v1/prompts', { token: service.token, rawBody: 'title=x', contentType: 'text/plain' });
+    const text = await raw(service.url, 'POST', '/v1/prompts', {
+      token: service.token,
+      rawBody: 'title=x',
+      contentType: 'text/plain',
+    });
     assert.equal(text.status, 415);
     assert.equal(typeof (text.json as { detail: string }).detail, 'string');
-    const big = await raw(service.url, 'POST', '/v1/prompts', { token: service.token, body: { prompt: 'x'.repeat(1024 * 1024 + 10), title: 't', description: 'd' } });
+    const big = await raw(service.url, 'POST', '/v1/prompts', {
+      token: service.token,
+      body: { prompt: 'x'.repeat(1024 * 1024 + 10), title: 't', description: 'd' },
+    });
     assert.equal(big.status, 413);
   });
 
@@ -119,9 +173,18 @@ describe('service input validation', () => {
 
   it('references to things that do not exist are refused: sandbox, benchmark, policy prompt, assistant', async () => {
     const ghost = '00000000-0000-4000-8000-000000000000';
-    assert.deepEqual(locs((await call('PUT', '/v1/apps/update', { id: appId, sandbox_of: appId })).json), ['body.sandbox_of']);
-    assert.deepEqual(locs((await call('PUT', '/v1/apps/update', { id: appId, benchmark_model_id: ghost })).json), ['body.benchmark_model_id']);
-    assert.deepEqual(locs((await call('PUT', '/v1/apps/update', { id: appId, policies: { prompt_id: ghost } })).json), ['body.policies.prompt_id']);
-    assert.deepEqual(locs((await call('PUT', '/v1/apps/update', { id: appId, settings: { assistant_id: ghost } })).json), ['body.settings.assistant_id']);
+    assert.deepEqual(locs((await call('PUT', '/v1/apps/update', { id: appId, sandbox_of: appId })).json), [
+      'body.sandbox_of',
+    ]);
+    assert.deepEqual(locs((await call('PUT', '/v1/apps/update', { id: appId, benchmark_model_id: ghost })).json), [
+      'body.benchmark_model_id',
+    ]);
+    assert.deepEqual(locs((await call('PUT', '/v1/apps/update', { id: appId, policies: { prompt_id: ghost } })).json), [
+      'body.policies.prompt_id',
+    ]);
+    assert.deepEqual(
+      locs((await call('PUT', '/v1/apps/update', { id: appId, settings: { assistant_id: ghost } })).json),
+      ['body.settings.assistant_id'],
+    );
   });
 });

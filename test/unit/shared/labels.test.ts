@@ -1,10 +1,24 @@
 // Enumerations of the service as a person reads them.
 import assert from 'node:assert/strict';
-import { billingCycleLabel, permissionLabel, planLabel, plainWords, sandboxStatusLabel, spacesPlanLabel, subscriptionStatusLabel, whenLabel } from '../../../src/shared/labels';
+import {
+  billingCycleLabel,
+  permissionLabel,
+  planLabel,
+  plainWords,
+  sandboxStatusLabel,
+  spacesPlanLabel,
+  subscriptionStatusLabel,
+  whenLabel,
+} from '../../../src/shared/labels';
 
 describe('labels for people', () => {
   it("names a Space's permissions in words", () => {
-    assert.deepEqual(['view', 'manage_keys', 'use_playground', 'export_logs'].map(permissionLabel), ['view', 'manage keys', 'use the playground', 'export logs']);
+    assert.deepEqual(['view', 'manage_keys', 'use_playground', 'export_logs'].map(permissionLabel), [
+      'view',
+      'manage keys',
+      'use the playground',
+      'export logs',
+    ]);
   });
 
   it('names the plans, statuses and cycles the interface lists', () => {

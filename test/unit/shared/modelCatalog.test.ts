@@ -6,7 +6,15 @@ import { arrange, arrangeFlat, modelMarkdown } from '../../../src/shared/modelCa
 import { priceLine } from '../../../src/shared/models';
 
 const model = (namespace: string, input: number, output: number, extra: Record<string, unknown> = {}) =>
-  ModelRecord.parse({ namespace, model: namespace.split('/')[1], provider: namespace.split('/')[0], prompt_token_cost: input / 1e6, completion_token_cost: output / 1e6, context_window: 128_000, ...extra });
+  ModelRecord.parse({
+    namespace,
+    model: namespace.split('/')[1],
+    provider: namespace.split('/')[0],
+    prompt_token_cost: input / 1e6,
+    completion_token_cost: output / 1e6,
+    context_window: 128_000,
+    ...extra,
+  });
 
 const CATALOGUE = [
   model('openai/gpt-4o', 2.5, 10, { supports_vision: true }),
@@ -17,17 +25,29 @@ const CATALOGUE = [
 ];
 
 describe('the model catalogue as the Models view arranges it', () => {
-  it('lists every provider\'s models in one list, cheapest first, when asked for one list', () => {
+  it("lists every provider's models in one list, cheapest first, when asked for one list", () => {
     const flat = arrangeFlat(CATALOGUE, { text: '', capabilities: [], sort: 'price', flat: true });
-    assert.deepEqual(flat.map((m) => m.namespace), ['local/llama3.2', 'mistral/mistral-small', 'openai/gpt-4o-mini', 'anthropic/claude-3-5-haiku', 'openai/gpt-4o']);
+    assert.deepEqual(
+      flat.map((m) => m.namespace),
+      ['local/llama3.2', 'mistral/mistral-small', 'openai/gpt-4o-mini', 'anthropic/claude-3-5-haiku', 'openai/gpt-4o'],
+    );
     const widest = arrangeFlat(CATALOGUE, { text: '', capabilities: ['vision'], sort: 'context', flat: true });
-    assert.deepEqual(widest.map((m) => m.namespace), ['openai/gpt-4o', 'openai/gpt-4o-mini']);
+    assert.deepEqual(
+      widest.map((m) => m.namespace),
+      ['openai/gpt-4o', 'openai/gpt-4o-mini'],
+    );
   });
 
   it('groups by provider otherwise, each group in the chosen order', () => {
     const groups = arrange(CATALOGUE, { text: '', capabilities: [], sort: 'price', flat: false });
-    assert.deepEqual(groups.map((g) => g.provider), ['anthropic', 'local', 'mistral', 'openai']);
-    assert.deepEqual(groups.at(-1)!.models.map((m) => m.model), ['gpt-4o-mini', 'gpt-4o']);
+    assert.deepEqual(
+      groups.map((g) => g.provider),
+      ['anthropic', 'local', 'mistral', 'openai'],
+    );
+    assert.deepEqual(
+      groups.at(-1)!.models.map((m) => m.model),
+      ['gpt-4o-mini', 'gpt-4o'],
+    );
   });
 
   it('describes a model in words: its price, its capabilities, and what to do when it cannot answer here', () => {

@@ -32,6 +32,11 @@ describe("zod's messages in words", () => {
   });
 
   it('never says what the library says', () => {
-    for (const [schema, value] of [[z.number().min(1), 0], [z.string(), 5], [z.boolean(), undefined]] as const) assert.doesNotMatch(message(schema, value), /Too (small|big)|Invalid|expected/);
+    for (const [schema, value] of [
+      [z.number().min(1), 0],
+      [z.string(), 5],
+      [z.boolean(), undefined],
+    ] as const)
+      assert.doesNotMatch(message(schema, value), /Too (small|big)|Invalid|expected/);
   });
 });

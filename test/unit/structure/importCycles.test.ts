@@ -6,7 +6,8 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const SRC = path.resolve(__dirname, '../../../../src');
-const SPECIFIER = /(?:^|[\s;])(?:import|export)\s(?:[^'";]*?\sfrom\s)?['"](\.{1,2}\/[^'"]+)['"]|(?:import|require)\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+const SPECIFIER =
+  /(?:^|[\s;])(?:import|export)\s(?:[^'";]*?\sfrom\s)?['"](\.{1,2}\/[^'"]+)['"]|(?:import|require)\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -90,13 +91,21 @@ describe('the import graph of src/', () => {
       ['c', ['a']],
       ['d', ['a']],
     ]);
-    assert.deepEqual(circles(graph).map((c) => c.sort()), [['a', 'b', 'c']]);
+    assert.deepEqual(
+      circles(graph).map((c) => c.sort()),
+      [['a', 'b', 'c']],
+    );
   });
 
   it('has no import circle, by value or by type', () => {
     const graph = importGraph(SRC);
     assert.ok(graph.size > 100, `read ${graph.size} modules`);
-    const found = circles(graph).map((c) => c.map((f) => path.relative(SRC, f)).sort().join(' → '));
+    const found = circles(graph).map((c) =>
+      c
+        .map((f) => path.relative(SRC, f))
+        .sort()
+        .join(' → '),
+    );
     assert.deepEqual(found, []);
   });
 });

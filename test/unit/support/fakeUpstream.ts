@@ -42,9 +42,21 @@ export interface FakeServerOptions {
 /** What a model server says about its models, at /v1/models and (Ollama) /api/tags and /api/show. */
 function listing(url: string, text: string, options: FakeServerOptions): unknown {
   const models = options.models ?? [];
-  if (url === '/v1/models') return { object: 'list', data: models.map((m) => ({ id: m.id, object: 'model', owned_by: 'library', ...(options.ollama ? {} : { max_model_len: m.context }) })) };
+  if (url === '/v1/models')
+    return {
+      object: 'list',
+      data: models.map((m) => ({
+        id: m.id,
+        object: 'model',
+        owned_by: 'library',
+        ...(options.ollama ? {} : { max_model_len: m.context }),
+      })),
+    };
   if (!options.ollama) return undefined;
-  if (url === '/api/tags') return { models: models.map((m) => ({ name: m.id, model: m.id, details: { parameter_size: '3.2B', family: 'llama' } })) };
+  if (url === '/api/tags')
+    return {
+      models: models.map((m) => ({ name: m.id, model: m.id, details: { parameter_size: '3.2B', family: 'llama' } })),
+    };
   if (url === '/api/show') {
     const wanted = (JSON.parse(text || '{}') as { model?: string }).model;
     const m = models.find((x) => x.id === wanted);
@@ -81,7 +93,11 @@ export async function startFakeUpstream(options: FakeServerOptions = {}): Promis
       const reply = `upstream:${body.model}:${prompt}`;
       if (breaking.has(body.model)) {
         res.writeHead(200, { 'content-type': body.stream ? 'text/event-stream' : 'application/json' });
-        res.write(body.stream ? `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'partial ' }, finish_reason: null }] })}\n\n` : '{"id":"x","choices":[{"index":0,"message":{"content":"partial');
+        res.write(
+          body.stream
+            ? `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'partial ' }, finish_reason: null }] })}\n\n`
+            : '{"id":"x","choices":[{"index":0,"message":{"content":"partial',
+        );
         setTimeout(() => res.socket?.destroy(), 50);
         return;
       }
@@ -89,26 +105,43 @@ export async function startFakeUpstream(options: FakeServerOptions = {}): Promis
       if (tool && last.role === 'user') {
         const args = JSON.stringify({ q: prompt });
         if (!body.stream) {
-          const message = { role: 'assistant', content: null, tool_calls: [{ id: 'call_up_1', type: 'function', function: { name: tool, arguments: args } }] };
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'x', choices: [{ index: 0, finish_reason: 'tool_calls', message }] }));
+          const message = {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'call_up_1', type: 'function', function: { name: tool, arguments: args } }],
+          };
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ id: 'x', choices: [{ index: 0, finish_reason: 'tool_calls', message }] }));
           return;
         }
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         const half = Math.floor(args.length / 2);
-        res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_up_1', type: 'function', function: { name: tool, arguments: args.slice(0, half) } }] }, finish_reason: null }] })}\n\n`);
-        res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: args.slice(half) } }] }, finish_reason: null }] })}\n\n`);
+        res.write(
+          `data: ${JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_up_1', type: 'function', function: { name: tool, arguments: args.slice(0, half) } }] }, finish_reason: null }] })}\n\n`,
+        );
+        res.write(
+          `data: ${JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: args.slice(half) } }] }, finish_reason: null }] })}\n\n`,
+        );
         res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] })}\n\n`);
         res.end('data: [DONE]\n\n');
         return;
       }
       if (!body.stream) {
         res.writeHead(200, { 'content-type': 'application/json' }).end(
-          JSON.stringify({ id: 'x', object: 'chat.completion', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: reply } }] }),
+          JSON.stringify({
+            id: 'x',
+            object: 'chat.completion',
+            choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: reply } }],
+          }),
         );
         return;
       }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      for (const piece of reply.match(/.{1,5}/gs) ?? []) res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })}\n\n`);
+      for (const piece of reply.match(/.{1,5}/gs) ?? [])
+        res.write(
+          `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })}\n\n`,
+        );
       res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`);
       res.end('data: [DONE]\n\n');
     });

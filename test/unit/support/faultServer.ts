@@ -37,7 +37,9 @@ export async function startFaultServer(target: string): Promise<FaultServer> {
       const fault = at >= 0 ? (script[at]!.sticky ? script[at] : script.splice(at, 1)[0]) : undefined;
       if (fault?.kind === 'status') {
         res.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });
-        res.end(fault.body === undefined ? '' : typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body));
+        res.end(
+          fault.body === undefined ? '' : typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body),
+        );
         return;
       }
       if (fault?.kind === 'hang') return;
@@ -48,10 +50,29 @@ export async function startFaultServer(target: string): Promise<FaultServer> {
   return { ...(await listenLocally(server)), script, seen };
 }
 
-async function forward(target: string, req: http.IncomingMessage, body: Buffer, res: http.ServerResponse, fault: Fault | undefined) {
-  const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
-  const upstream = await request(`${target}${req.url}`, { method: req.method as 'GET', headers, body: body.length ? body : undefined });
-  res.writeHead(upstream.statusCode, Object.fromEntries(Object.entries(upstream.headers).filter(([k]) => !['content-length', 'transfer-encoding', 'connection'].includes(k))) as Record<string, string>);
+async function forward(
+  target: string,
+  req: http.IncomingMessage,
+  body: Buffer,
+  res: http.ServerResponse,
+  fault: Fault | undefined,
+) {
+  const headers = Object.fromEntries(
+    Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
+  ) as Record<string, string>;
+  const upstream = await request(`${target}${req.url}`, {
+    method: req.method as 'GET',
+    headers,
+    body: body.length ? body : undefined,
+  });
+  res.writeHead(
+    upstream.statusCode,
+    Object.fromEntries(
+      Object.entries(upstream.headers).filter(
+        ([k]) => !['content-length', 'transfer-encoding', 'connection'].includes(k),
+      ),
+    ) as Record<string, string>,
+  );
   let events = 0;
   for await (const chunk of upstream.body) {
     const text = (chunk as Buffer).toString();

@@ -62,7 +62,9 @@ function withoutReceipt(value: unknown): unknown {
 
 /** A 422 in the hosted service's shape for each insisted field the update leaves out. */
 function insisted(body: Record<string, unknown>): unknown[] {
-  return ['description', 'weights', 'policies'].filter((f) => body[f] === undefined || body[f] === null).map((f) => ({ loc: ['body', f], msg: 'Field required', type: 'missing' }));
+  return ['description', 'weights', 'policies']
+    .filter((f) => body[f] === undefined || body[f] === null)
+    .map((f) => ({ loc: ['body', f], msg: 'Field required', type: 'missing' }));
 }
 
 export async function startHostedFake(target: string, options: HostedFakeOptions = {}): Promise<HostedFake> {
@@ -88,7 +90,14 @@ export async function startHostedFake(target: string, options: HostedFakeOptions
   return { ...(await listenLocally(server)), options, seen };
 }
 
-async function handle(target: string, options: HostedFakeOptions, req: http.IncomingMessage, body: Record<string, unknown> | undefined, raw: string, res: http.ServerResponse) {
+async function handle(
+  target: string,
+  options: HostedFakeOptions,
+  req: http.IncomingMessage,
+  body: Record<string, unknown> | undefined,
+  raw: string,
+  res: http.ServerResponse,
+) {
   const path = (req.url ?? '').split('?')[0]!;
   const route = `${req.method} ${path}`;
   const send = (status: number, value: unknown) => {
@@ -103,10 +112,19 @@ async function handle(target: string, options: HostedFakeOptions, req: http.Inco
   }
   if (route === 'PUT /v1/orgs/integrations' && body) {
     const { prom, loki } = body;
-    forwardBody = JSON.stringify({ ...(prom !== undefined ? { metrics: prom } : {}), ...(loki !== undefined ? { logs: loki } : {}) });
+    forwardBody = JSON.stringify({
+      ...(prom !== undefined ? { metrics: prom } : {}),
+      ...(loki !== undefined ? { logs: loki } : {}),
+    });
   }
-  const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length', 'if-none-match'].includes(k))) as Record<string, string>;
-  const upstream = await request(`${target}${req.url}`, { method: req.method as 'GET', headers, body: forwardBody || undefined });
+  const headers = Object.fromEntries(
+    Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length', 'if-none-match'].includes(k)),
+  ) as Record<string, string>;
+  const upstream = await request(`${target}${req.url}`, {
+    method: req.method as 'GET',
+    headers,
+    body: forwardBody || undefined,
+  });
   if (String(upstream.headers['content-type'] ?? '').startsWith('text/event-stream')) {
     res.writeHead(upstream.statusCode, { 'content-type': 'text/event-stream' });
     let pending = '';
@@ -114,7 +132,10 @@ async function handle(target: string, options: HostedFakeOptions, req: http.Inco
       pending += chunk.toString();
       const lines = pending.split('\n');
       pending = lines.pop()!;
-      for (const line of lines) res.write(`${line.startsWith('data: {') ? `data: ${JSON.stringify(withoutReceipt(JSON.parse(line.slice(6))))}` : line}\n`);
+      for (const line of lines)
+        res.write(
+          `${line.startsWith('data: {') ? `data: ${JSON.stringify(withoutReceipt(JSON.parse(line.slice(6))))}` : line}\n`,
+        );
     }
     return void res.end(pending);
   }
@@ -138,9 +159,14 @@ async function handle(target: string, options: HostedFakeOptions, req: http.Inco
     answer = Array.isArray(answer) ? answer.map(strip) : strip(answer as Record<string, unknown>);
   }
   if (route === 'GET /v1/internal/models' && options.badModels) {
-    const bad = Array.from({ length: options.badModels }, (_, n) => ({ model: `broken-${n}`, context_window: 'large', hosted_only_field: true }));
+    const bad = Array.from({ length: options.badModels }, (_, n) => ({
+      model: `broken-${n}`,
+      context_window: 'large',
+      hosted_only_field: true,
+    }));
     answer = [...(answer as unknown[]), ...bad];
   }
-  if (route === 'GET /v1/orgs/self' && options.organization) answer = { ...(answer as Record<string, unknown>), ...options.organization(answer as Record<string, unknown>) };
+  if (route === 'GET /v1/orgs/self' && options.organization)
+    answer = { ...(answer as Record<string, unknown>), ...options.organization(answer as Record<string, unknown>) };
   send(upstream.statusCode, toHosted(withoutReceipt(answer)));
 }

@@ -12,7 +12,13 @@ export async function raw(
   baseUrl: string,
   method: string,
   path: string,
-  options: { token?: string; body?: unknown; rawBody?: string | Buffer; contentType?: string; headers?: Record<string, string> } = {},
+  options: {
+    token?: string;
+    body?: unknown;
+    rawBody?: string | Buffer;
+    contentType?: string;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<RawResponse> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;

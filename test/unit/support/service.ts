@@ -11,7 +11,8 @@ const run = promisify(execFile);
 /** dist/service.js of this checkout, found upwards from wherever the bundle that imports this lives. */
 export const SERVICE = (() => {
   for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'package.json')) && existsSync(path.join(dir, 'esbuild.mjs'))) return path.join(dir, 'dist', 'service.js');
+    if (existsSync(path.join(dir, 'package.json')) && existsSync(path.join(dir, 'esbuild.mjs')))
+      return path.join(dir, 'dist', 'service.js');
   }
   throw new Error(`No checkout above ${__dirname}`);
 })();
@@ -48,7 +49,16 @@ export interface RunningService {
 export const tempDir = (prefix = 'llm-spaces-test-') => mkdtempSync(path.join(os.tmpdir(), prefix));
 
 export async function createOrg(dataDir: string, name: string, rateLimit?: number): Promise<OrgHandle> {
-  const args = [SERVICE, 'org', 'create', '--name', name, '--data', dataDir, ...(rateLimit ? ['--rate-limit', String(rateLimit)] : [])];
+  const args = [
+    SERVICE,
+    'org',
+    'create',
+    '--name',
+    name,
+    '--data',
+    dataDir,
+    ...(rateLimit ? ['--rate-limit', String(rateLimit)] : []),
+  ];
   const { stdout } = await run(process.execPath, args);
   return JSON.parse(stdout.trim()) as OrgHandle;
 }
@@ -60,8 +70,21 @@ export async function createOrg(dataDir: string, name: string, rateLimit?: numbe
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const dataDir = options.dataDir ?? tempDir();
   const orgs: OrgHandle[] = [];
-  for (const org of options.orgs ?? [{ name: 'Test org', rateLimit: options.rateLimit ?? 1_000_000 }]) orgs.push(await createOrg(dataDir, org.name, org.rateLimit));
-  const args = [...SERVICE_EXEC_ARGV, SERVICE, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--stream-delay-ms', String(options.streamDelayMs ?? 0)];
+  for (const org of options.orgs ?? [{ name: 'Test org', rateLimit: options.rateLimit ?? 1_000_000 }])
+    orgs.push(await createOrg(dataDir, org.name, org.rateLimit));
+  const args = [
+    ...SERVICE_EXEC_ARGV,
+    SERVICE,
+    'serve',
+    '--port',
+    '0',
+    '--host',
+    '127.0.0.1',
+    '--data',
+    dataDir,
+    '--stream-delay-ms',
+    String(options.streamDelayMs ?? 0),
+  ];
   if (options.token) args.push('--token', options.token);
   if (options.upstream) args.push('--upstream', options.upstream);
   args.push('--discover', options.discover ? 'on' : 'off');

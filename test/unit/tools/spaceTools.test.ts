@@ -2,10 +2,32 @@
 // the catalogue search and the budget, and what a wrong input is told.
 import assert from 'node:assert/strict';
 import type { ModelRecord, Organization, RoutePreview, Space, SpaceUpdateResponse } from '../../../src/api/schemas';
-import { ToolInputError, checkBudget, estimateCost, explainRoute, findModels, type ToolData } from '../../../src/tools/spaceTools';
+import {
+  ToolInputError,
+  checkBudget,
+  estimateCost,
+  explainRoute,
+  findModels,
+  type ToolData,
+} from '../../../src/tools/spaceTools';
 
 const model = (namespace: string, input: number, output: number, extra: Partial<ModelRecord> = {}) =>
-  ({ namespace, model: namespace, prompt_token_cost: input / 1e6, completion_token_cost: output / 1e6, base_cost: 0, price_unit: 'tokens', context_window: 128_000, description: '', supports_vision: false, supports_functions: true, supports_json: true, supports_stream: true, deprecated_on: null, ...extra }) as unknown as ModelRecord;
+  ({
+    namespace,
+    model: namespace,
+    prompt_token_cost: input / 1e6,
+    completion_token_cost: output / 1e6,
+    base_cost: 0,
+    price_unit: 'tokens',
+    context_window: 128_000,
+    description: '',
+    supports_vision: false,
+    supports_functions: true,
+    supports_json: true,
+    supports_stream: true,
+    deprecated_on: null,
+    ...extra,
+  }) as unknown as ModelRecord;
 
 const CHEAP = model('p/cheap', 0.1, 0.2);
 const DEAR = model('p/dear', 5, 15, { supports_vision: true });
@@ -16,7 +38,12 @@ function data(route?: RoutePreview): ToolData {
   const setting = (m: ModelRecord, active: boolean) => ({ namespace: m.namespace, active, globally_disabled: false });
   const view = {
     main: {
-      app: { ...space, has_failover_chain: true, weights: { cost: 1, latency: 0, quality: 0 }, settings: { max_tokens: 100 } },
+      app: {
+        ...space,
+        has_failover_chain: true,
+        weights: { cost: 1, latency: 0, quality: 0 },
+        settings: { max_tokens: 100 },
+      },
       base_model_settings: [setting(CHEAP, true), setting(DEAR, true), setting(SPARE, false)],
       custom_model_settings: [],
       failover_models: [SPARE],
@@ -26,7 +53,14 @@ function data(route?: RoutePreview): ToolData {
     spaces: async () => [space],
     detail: async () => view,
     models: async () => [CHEAP, DEAR, SPARE],
-    organization: async () => ({ org_name: 'Acme', total_tokens_cost: 12.5, num_requests: 40, spending_limit_soft: 10, spending_limit_hard: 50 }) as unknown as Organization,
+    organization: async () =>
+      ({
+        org_name: 'Acme',
+        total_tokens_cost: 12.5,
+        num_requests: 40,
+        spending_limit_soft: 10,
+        spending_limit_hard: 50,
+      }) as unknown as Organization,
     route: async () => route,
     countTokens: (text) => text.split(' ').length,
   };
@@ -34,10 +68,20 @@ function data(route?: RoutePreview): ToolData {
 
 describe('agent tools', () => {
   it('estimates the cost band over the active models and the failover chain, exactly', async () => {
-    const route = { chosen: 'p/cheap', candidates: [{ namespace: 'p/cheap', score: 1, cost_score: 1, latency_score: 1, quality_score: 1, estimated_cost: 0 }], rejected: [], failover: [] } as unknown as RoutePreview;
+    const route = {
+      chosen: 'p/cheap',
+      candidates: [
+        { namespace: 'p/cheap', score: 1, cost_score: 1, latency_score: 1, quality_score: 1, estimated_cost: 0 },
+      ],
+      rejected: [],
+      failover: [],
+    } as unknown as RoutePreview;
     const answer = await estimateCost(data(route), { prompt: 'one two three four', maxTokens: 10 });
     // 4 prompt tokens, 10 reply tokens: cheap 4×0.1e-6 + 10×0.2e-6 = 2.4e-6; dear 4×5e-6 + 10×15e-6 = 1.7e-4.
-    assert.match(answer, /minimum \$0\.0000024 \(p\/cheap\), expected \$0\.0000024 \(p\/cheap, the model the Space picks for this prompt now\), maximum \$0\.00017 \(p\/dear\)/);
+    assert.match(
+      answer,
+      /minimum \$0\.0000024 \(p\/cheap\), expected \$0\.0000024 \(p\/cheap, the model the Space picks for this prompt now\), maximum \$0\.00017 \(p\/dear\)/,
+    );
     assert.match(answer, /Over 3 models: the Space's active models and its failover chain/);
     const mean = await estimateCost(data(undefined), { prompt: 'one two three four', maxTokens: 10 });
     assert.match(mean, /the mean over its models; this service does not say which one it would pick/);
@@ -46,7 +90,16 @@ describe('agent tools', () => {
   it('explains a route, or says the service does not', async () => {
     const route = {
       chosen: 'p/cheap',
-      candidates: [{ namespace: 'p/cheap', score: 0.9, cost_score: 1, latency_score: 0.5, quality_score: 0.2, estimated_cost: 0.001 }],
+      candidates: [
+        {
+          namespace: 'p/cheap',
+          score: 0.9,
+          cost_score: 1,
+          latency_score: 0.5,
+          quality_score: 0.2,
+          estimated_cost: 0.001,
+        },
+      ],
       rejected: [{ namespace: 'p/dear', reason: 'over max_cost' }],
       failover: [{ namespace: 'p/spare', estimated_cost: 0.01 }],
     } as unknown as RoutePreview;
@@ -58,9 +111,18 @@ describe('agent tools', () => {
   });
 
   it('finds models by capability and price, cheapest first', async () => {
-    assert.match(await findModels(data(), { capabilities: ['vision'] }), /^1 model matches, cheapest first:\n- p\/dear: \$5\.00 in \/ \$15\.00 out per M tokens/);
+    assert.match(
+      await findModels(data(), { capabilities: ['vision'] }),
+      /^1 model matches, cheapest first:\n- p\/dear: \$5\.00 in \/ \$15\.00 out per M tokens/,
+    );
     const cheap = await findModels(data(), { maxInputPrice: 1 });
-    assert.deepEqual(cheap.split('\n').slice(1).map((l) => l.split(':')[0]), ['- p/cheap', '- p/spare']);
+    assert.deepEqual(
+      cheap
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(':')[0]),
+      ['- p/cheap', '- p/spare'],
+    );
     await assert.rejects(findModels(data(), { capabilities: ['telepathy'] }), ToolInputError);
   });
 
@@ -74,6 +136,9 @@ describe('agent tools', () => {
   it('says which input is wrong', async () => {
     await assert.rejects(estimateCost(data(), {}), /"prompt" is required/);
     await assert.rejects(estimateCost(data(), { prompt: 3 }), /"prompt" must be a string/);
-    await assert.rejects(estimateCost(data(), { prompt: 'x', space: 'Other' }), /There is no Space "Other"\. The Spaces are: "Team"/);
+    await assert.rejects(
+      estimateCost(data(), { prompt: 'x', space: 'Other' }),
+      /There is no Space "Other"\. The Spaces are: "Team"/,
+    );
   });
 });

@@ -2,16 +2,34 @@
 // cost and on latency, and the weight a promotion shifts toward by default.
 import assert from 'node:assert/strict';
 import type { ReplyInfo } from '../../../src/shared/protocol/playground';
-import { defaultToward, figuresLine, savingLine, winners, type Column } from '../../../src/webviews/compare/page/figures';
+import {
+  defaultToward,
+  figuresLine,
+  savingLine,
+  winners,
+  type Column,
+} from '../../../src/webviews/compare/page/figures';
 
 const reply = (namespace: string, cost: number, latency: number, saved = 0): ReplyInfo => ({
-  id: namespace, content: 'x', finishReason: 'stop', namespace,
+  id: namespace,
+  content: 'x',
+  finishReason: 'stop',
+  namespace,
   usage: { prompt_tokens: 1000, completion_tokens: 204, total_tokens: 1204 },
   costs: { prompt_tokens: 0, completion_tokens: 0, total_tokens: cost },
   savings: { prompt_tokens: 0, completion_tokens: 0, total_tokens: saved },
-  latencySeconds: latency, retries: 0, warning: null, conversationId: null, routing: null,
+  latencySeconds: latency,
+  retries: 0,
+  warning: null,
+  conversationId: null,
+  routing: null,
 });
-const column = (model: string, r: ReplyInfo | null): Column => ({ model, text: '', reply: r, error: r ? null : 'failed' });
+const column = (model: string, r: ReplyInfo | null): Column => ({
+  model,
+  text: '',
+  reply: r,
+  error: r ? null : 'failed',
+});
 
 describe('compare: the figures of a column', () => {
   it('gives tokens, cost and latency in one line', () => {
@@ -26,7 +44,11 @@ describe('compare: the figures of a column', () => {
   });
 
   it('names the cheapest and the fastest of the columns that answered, none with fewer than two', () => {
-    const columns = [column('a/x', reply('a/x', 0.003, 0.5)), column('b/y', reply('b/y', 0.001, 2)), column('c/z', null)];
+    const columns = [
+      column('a/x', reply('a/x', 0.003, 0.5)),
+      column('b/y', reply('b/y', 0.001, 2)),
+      column('c/z', null),
+    ];
     assert.deepEqual(winners(columns), { cheapest: 'b/y', fastest: 'a/x' });
     assert.deepEqual(winners(columns.slice(0, 1)), { cheapest: null, fastest: null });
     assert.equal(defaultToward('b/y', winners(columns)), 'cost');

@@ -8,7 +8,18 @@ import { describeBand, describeEstimate, promptCost } from '../../../src/webview
 import { changesBetween, valuesOf } from '../../../src/webviews/spaceSettings/page/settingsSpecs';
 
 const model = (namespace: string, promptCost: number, byCharacters = false): ModelBrief => ({
-  namespace, model: namespace.split('/')[1]!, provider: namespace.split('/')[0]!, vision: false, promptCost, completionCost: promptCost * 2, baseCost: 0, byCharacters, contextWindow: 8000, deprecatedOn: null, answersHere: true, tools: false,
+  namespace,
+  model: namespace.split('/')[1]!,
+  provider: namespace.split('/')[0]!,
+  vision: false,
+  promptCost,
+  completionCost: promptCost * 2,
+  baseCost: 0,
+  byCharacters,
+  contextWindow: 8000,
+  deprecatedOn: null,
+  answersHere: true,
+  tools: false,
 });
 
 describe('Send Selection: the fenced block', () => {
@@ -50,22 +61,46 @@ describe('the estimate before sending', () => {
 
   it('gives the range over the active models when routing', () => {
     const text = 'x'.repeat(4000);
-    assert.equal(describeEstimate(text, undefined, [model('a/cheap', 0.000001), model('b/dear', 0.001)]), '≈ 1,000 prompt tokens · $0.0010–$1.00 across 2 active models (routing)');
+    assert.equal(
+      describeEstimate(text, undefined, [model('a/cheap', 0.000001), model('b/dear', 0.001)]),
+      '≈ 1,000 prompt tokens · $0.0010–$1.00 across 2 active models (routing)',
+    );
     assert.match(describeEstimate(text, undefined, []), /no active model/);
   });
 
   it("says the service's band in words, and that one the extension estimated is an estimate", () => {
-    const band = { min: 0.0001, expected: 0.0003, max: 0.0009, model: 'openai/gpt-4o-mini', prompt_tokens: 412, max_tokens: 100 };
+    const band = {
+      min: 0.0001,
+      expected: 0.0003,
+      max: 0.0009,
+      model: 'openai/gpt-4o-mini',
+      prompt_tokens: 412,
+      max_tokens: 100,
+    };
     assert.equal(describeBand(band), '412 tokens to send · $0.00010–$0.00090, expected $0.00030 at openai/gpt-4o-mini');
-    assert.equal(describeBand({ ...band, model: '', estimated: true }), '≈ 412 prompt tokens · $0.00010–$0.00090, expected ≈ $0.00030 routing among the active models (estimated from the prices; earlier turns not counted)');
+    assert.equal(
+      describeBand({ ...band, model: '', estimated: true }),
+      '≈ 412 prompt tokens · $0.00010–$0.00090, expected ≈ $0.00030 routing among the active models (estimated from the prices; earlier turns not counted)',
+    );
   });
 });
 
 describe('the settings editor: what it sends', () => {
   const space = {
-    id: '11111111-1111-4111-8111-111111111111', name: 'A', description: 'd', weights: { cost: 1, latency: 1, quality: 1 },
-    policies: { privacy_level: 0, max_cost: 0, max_same_model_retries: 1, max_switch_model_retries: 2, optimize_internal_requests: 0, prompt_id: null },
-    settings: { max_tokens: 256, temperature: 0.5 }, has_failover_chain: true,
+    id: '11111111-1111-4111-8111-111111111111',
+    name: 'A',
+    description: 'd',
+    weights: { cost: 1, latency: 1, quality: 1 },
+    policies: {
+      privacy_level: 0,
+      max_cost: 0,
+      max_same_model_retries: 1,
+      max_switch_model_retries: 2,
+      optimize_internal_requests: 0,
+      prompt_id: null,
+    },
+    settings: { max_tokens: 256, temperature: 0.5 },
+    has_failover_chain: true,
   };
 
   it('sends nothing when nothing changed', () => {
@@ -73,11 +108,22 @@ describe('the settings editor: what it sends', () => {
     assert.deepEqual(changesBetween(base, { ...base }, { base: ['m1'], now: ['m1'] }), { changes: {}, dirty: false });
   });
 
-  it('sends only the changed leaves, nested as the body has them, with the body\'s types', () => {
+  it("sends only the changed leaves, nested as the body has them, with the body's types", () => {
     const base = valuesOf(space, null);
-    const now = { ...base, 'weights.cost': 0.5, 'policies.privacy_level': '2', 'policies.optimize_internal_requests': true, has_failover_chain: false };
+    const now = {
+      ...base,
+      'weights.cost': 0.5,
+      'policies.privacy_level': '2',
+      'policies.optimize_internal_requests': true,
+      has_failover_chain: false,
+    };
     assert.deepEqual(changesBetween(base, now, { base: ['m1', 'm2'], now: ['m2', 'm1'] }), {
-      changes: { weights: { cost: 0.5 }, policies: { privacy_level: 2, optimize_internal_requests: 1 }, has_failover_chain: false, failover_model_ids: ['m2', 'm1'] },
+      changes: {
+        weights: { cost: 0.5 },
+        policies: { privacy_level: 2, optimize_internal_requests: 1 },
+        has_failover_chain: false,
+        failover_model_ids: ['m2', 'm1'],
+      },
       dirty: true,
     });
   });
@@ -88,6 +134,9 @@ describe('the settings editor: what it sends', () => {
     assert.equal(values['settings.temperature'], 0.9);
     assert.equal(values['settings.max_tokens'], 256);
     const base = valuesOf(space, null);
-    assert.deepEqual(changesBetween(base, { ...base, 'settings.max_tokens': null, description: '' }, { base: [], now: [] }).changes, { description: '' });
+    assert.deepEqual(
+      changesBetween(base, { ...base, 'settings.max_tokens': null, description: '' }, { base: [], now: [] }).changes,
+      { description: '' },
+    );
   });
 });

@@ -15,7 +15,10 @@ describe('webview words (l10n)', () => {
   it('fills the placeholders of the English text when there is no translation', () => {
     const { t } = loadWith(undefined);
     assert.equal(t('Move {0} up', 'test/echo'), 'Move test/echo up');
-    assert.equal(t('{0} · {1} at {2}', '≈ 3 prompt tokens', '$0.01', 'openai/gpt-4o'), '≈ 3 prompt tokens · $0.01 at openai/gpt-4o');
+    assert.equal(
+      t('{0} · {1} at {2}', '≈ 3 prompt tokens', '$0.01', 'openai/gpt-4o'),
+      '≈ 3 prompt tokens · $0.01 at openai/gpt-4o',
+    );
     assert.equal(t('Left {0} alone {1}', 'a'), 'Left a alone {1}', 'a placeholder without an argument stays as it is');
   });
 

@@ -3,7 +3,13 @@
 import assert from 'node:assert/strict';
 import { money, perMillion } from '../../../src/shared/money';
 import { stoppedNote } from '../../../src/webviews/playground/page/estimate';
-import { contextLabel, describeModel, matchRank, rankModels, type PickerModel } from '../../../src/webviews/panels/modelPicker';
+import {
+  contextLabel,
+  describeModel,
+  matchRank,
+  rankModels,
+  type PickerModel,
+} from '../../../src/webviews/panels/modelPicker';
 
 const model = (namespace: string, extra: Partial<PickerModel> = {}): PickerModel => ({
   namespace,
@@ -49,7 +55,7 @@ describe('the playground model picker', () => {
     assert.equal(matchRank(m, 'claude'), null);
   });
 
-  it('with nothing typed, shows the Space\'s active models first and leaves retired ones out', () => {
+  it("with nothing typed, shows the Space's active models first and leaves retired ones out", () => {
     const ranked = rankModels(CATALOGUE, '').map((m) => m.namespace);
     assert.equal(ranked[0], 'test/echo');
     assert.ok(!ranked.includes('openai/gpt-3.5-turbo-0613'));
@@ -60,17 +66,25 @@ describe('the playground model picker', () => {
       description: '$0.15 in · $0.60 out per M tokens · 128K context',
       detail: '$(pass-filled) active in this Space  $(eye) reads images  $(tools) calls tools',
     });
-    const local = describeModel(model('local/llama3.2', { promptCost: 0, completionCost: 0, contextWindow: 131_072, answersHere: false }));
+    const local = describeModel(
+      model('local/llama3.2', { promptCost: 0, completionCost: 0, contextWindow: 131_072, answersHere: false }),
+    );
     assert.deepEqual(local, { description: 'free · 131K context', detail: '$(debug-disconnect) cannot answer here' });
     assert.equal(contextLabel(1_048_576), '1M');
     assert.equal(contextLabel(2_097_152), '2.1M');
   });
 
   it('writes money one way: cents from a dime up, two significant digits below', () => {
-    assert.deepEqual(
-      [0, 12.5, 0.6, 0.15, 0.075, 0.0042, 0.00017, -2.5].map(money),
-      ['$0.00', '$12.50', '$0.60', '$0.15', '$0.075', '$0.0042', '$0.00017', '-$2.50'],
-    );
+    assert.deepEqual([0, 12.5, 0.6, 0.15, 0.075, 0.0042, 0.00017, -2.5].map(money), [
+      '$0.00',
+      '$12.50',
+      '$0.60',
+      '$0.15',
+      '$0.075',
+      '$0.0042',
+      '$0.00017',
+      '-$2.50',
+    ]);
     assert.equal(perMillion(0.15 / 1e6), '$0.15');
   });
 });
@@ -78,7 +92,10 @@ describe('the playground model picker', () => {
 describe('a stopped reply', () => {
   it('says how far it got and what that is worth at the chosen model', () => {
     assert.equal(stoppedNote('', undefined), 'Stopped before the first tokens.');
-    assert.equal(stoppedNote('x'.repeat(400), 0.6 / 1e6 * 100), "Stopped after ≈ 100 tokens, worth ≈ $0.000060 at the model's price.");
+    assert.equal(
+      stoppedNote('x'.repeat(400), (0.6 / 1e6) * 100),
+      "Stopped after ≈ 100 tokens, worth ≈ $0.000060 at the model's price.",
+    );
     assert.equal(stoppedNote('x'.repeat(40), undefined), 'Stopped after ≈ 10 tokens.');
   });
 });

@@ -21,8 +21,13 @@ describe('field rules in the webviews', () => {
   it('refuses what the host refuses, field by field, in words', () => {
     const draft = { prompt: 'hi', app_id: APP, temperature: 3, max_tokens: 0 };
     assert.equal(ChatDraft.safeParse(draft).success, false);
-    assert.deepEqual(checkRules(chat, draft), { temperature: 'must be between 0 and 1', max_tokens: 'must be at least 1' });
-    assert.deepEqual(checkRules(chat, { prompt: 'hi', app_id: APP, max_tokens: 1.5 }), { max_tokens: 'must be a whole number' });
+    assert.deepEqual(checkRules(chat, draft), {
+      temperature: 'must be between 0 and 1',
+      max_tokens: 'must be at least 1',
+    });
+    assert.deepEqual(checkRules(chat, { prompt: 'hi', app_id: APP, max_tokens: 1.5 }), {
+      max_tokens: 'must be a whole number',
+    });
     assert.deepEqual(checkRules(chat, { app_id: APP }), { prompt: 'is required' });
   });
 

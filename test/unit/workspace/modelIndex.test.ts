@@ -10,8 +10,18 @@ const texts = (text: string) => index.scan(text).map((f) => `${f.text}:${f.kind}
 
 describe('model ids in a file', () => {
   it('finds namespaces and api targets where code and configuration write them, with their state', () => {
-    const text = ['MODEL=openai/gpt-3.5-turbo-0613', 'client.chat(model="claude-3-5-haiku-20241022")', 'fallback: openai/gpt-4-turbo', '  "model": "gpt-4o",'].join('\n');
-    assert.deepEqual(texts(text), ['openai/gpt-3.5-turbo-0613:retired', 'claude-3-5-haiku-20241022:current', 'openai/gpt-4-turbo:soon', 'gpt-4o:current']);
+    const text = [
+      'MODEL=openai/gpt-3.5-turbo-0613',
+      'client.chat(model="claude-3-5-haiku-20241022")',
+      'fallback: openai/gpt-4-turbo',
+      '  "model": "gpt-4o",',
+    ].join('\n');
+    assert.deepEqual(texts(text), [
+      'openai/gpt-3.5-turbo-0613:retired',
+      'claude-3-5-haiku-20241022:current',
+      'openai/gpt-4-turbo:soon',
+      'gpt-4o:current',
+    ]);
     const first = index.scan(text)[0]!;
     assert.equal(text.slice(first.start, first.end), 'openai/gpt-3.5-turbo-0613');
     assert.equal(first.model?.deprecated_on, '2024-09-13');
@@ -20,8 +30,16 @@ describe('model ids in a file', () => {
   it("flags an unknown id of a provider the catalogue has, and leaves alone what is not a model's id", () => {
     assert.deepEqual(texts('use openai/gpt-9-mini here'), ['openai/gpt-9-mini:unknown']);
     assert.equal(index.scan('use openai/gpt-9-mini')[0]!.provider, 'openai');
-    assert.deepEqual(texts('import x from "openai/utils.ts"; acme/gpt-4 other/thing command sonar'), [], 'file names, unknown providers and plain words are not ids');
-    assert.deepEqual(texts('https://example.com/v1/openai/gpt-4o-mini'), ['openai/gpt-4o-mini:current'], 'a namespace at the end of a path or URL');
+    assert.deepEqual(
+      texts('import x from "openai/utils.ts"; acme/gpt-4 other/thing command sonar'),
+      [],
+      'file names, unknown providers and plain words are not ids',
+    );
+    assert.deepEqual(
+      texts('https://example.com/v1/openai/gpt-4o-mini'),
+      ['openai/gpt-4o-mini:current'],
+      'a namespace at the end of a path or URL',
+    );
     assert.deepEqual(texts('gpt-4o.'), ['gpt-4o:current'], 'punctuation after an id is not part of it');
   });
 
@@ -36,16 +54,36 @@ describe('model ids in a file', () => {
     const old = models.find((m) => m.namespace === 'openai/gpt-3.5-turbo-0613')!;
     const successors = index.successors(old);
     assert.equal(successors[0]?.namespace, 'openai/gpt-4.1-nano');
-    assert.ok(successors.every((m) => m.provider === 'openai' && !m.deprecated_on && m.context_window >= old.context_window && m.supports_functions && m.supports_n));
+    assert.ok(
+      successors.every(
+        (m) =>
+          m.provider === 'openai' &&
+          !m.deprecated_on &&
+          m.context_window >= old.context_window &&
+          m.supports_functions &&
+          m.supports_n,
+      ),
+    );
     assert.ok(!successors.some((m) => m.namespace === 'openai/o4-mini'), 'o4-mini lacks n and penalties');
     const costs = successors.map((m) => m.prompt_token_cost + m.completion_token_cost);
-    assert.deepEqual(costs, [...costs].sort((a, b) => a - b));
+    assert.deepEqual(
+      costs,
+      [...costs].sort((a, b) => a - b),
+    );
     assert.deepEqual(texts('model="claude-2.1"'), ['claude-2.1:retired'], 'by its api target too');
     const claude = index.scan('anthropic/claude-2.1')[0]!;
     const next = index.successors(claude.model!)[0]!;
     assert.equal(next.namespace, 'anthropic/claude-3-5-haiku');
-    assert.equal(index.replacementFor(claude, next), 'anthropic/claude-3-5-haiku', 'a namespace is replaced by a namespace');
+    assert.equal(
+      index.replacementFor(claude, next),
+      'anthropic/claude-3-5-haiku',
+      'a namespace is replaced by a namespace',
+    );
     const target = index.scan('"gpt-4-turbo"')[0]!;
-    assert.equal(index.replacementFor(target, index.successors(target.model!)[0]!), 'gpt-4.1-nano', 'an api target by an api target');
+    assert.equal(
+      index.replacementFor(target, index.successors(target.model!)[0]!),
+      'gpt-4.1-nano',
+      'an api target by an api target',
+    );
   });
 });

@@ -18,7 +18,8 @@ export class ModelServers implements ModelReach {
     const r = g.model;
     const serving = servingOf(this.db, r);
     if (!serving?.available) throw new ReachFailure(`no model server here serves ${r.namespace}`);
-    const tools = g.tools.tools?.length && r.supports_functions ? { tools: g.tools.tools, toolChoice: g.tools.toolChoice } : {};
+    const tools =
+      g.tools.tools?.length && r.supports_functions ? { tools: g.tools.tools, toolChoice: g.tools.toolChoice } : {};
     try {
       return await callUpstream({
         baseUrl: serving.baseUrl,
@@ -32,7 +33,8 @@ export class ModelServers implements ModelReach {
       });
     } catch (error) {
       // A local server that went away: its models stop being candidates until a refresh finds it again.
-      if (error instanceof ReachFailure && error.unreachable && r.provider === 'local') await this.db.transaction(() => markServerGone(this.db, serving.baseUrl));
+      if (error instanceof ReachFailure && error.unreachable && r.provider === 'local')
+        await this.db.transaction(() => markServerGone(this.db, serving.baseUrl));
       throw error;
     }
   }

@@ -39,11 +39,18 @@ export async function callUpstream(call: UpstreamCall): Promise<Reply> {
       bodyTimeout: 120_000,
     });
   } catch (error) {
-    throw new ReachFailure(`upstream unreachable (${(error as { code?: string }).code ?? (error as Error).name})`, undefined, !call.signal.aborted);
+    throw new ReachFailure(
+      `upstream unreachable (${(error as { code?: string }).code ?? (error as Error).name})`,
+      undefined,
+      !call.signal.aborted,
+    );
   }
   if (response.statusCode >= 400) {
     const text = await response.body.text().catch(() => '');
-    throw new ReachFailure(`upstream answered ${response.statusCode}${text ? `: ${text.slice(0, 200)}` : ''}`, response.statusCode);
+    throw new ReachFailure(
+      `upstream answered ${response.statusCode}${text ? `: ${text.slice(0, 200)}` : ''}`,
+      response.statusCode,
+    );
   }
   return stream ? readStream(response.body, call.onDelta!) : readJson(await response.body.text());
 }
@@ -57,18 +64,28 @@ type WireToolCall = { index?: number; id?: string; function?: { name?: string; a
 
 function readJson(text: string): Reply {
   try {
-    const json = JSON.parse(text) as { choices?: Array<{ message?: { content?: string | null; tool_calls?: WireToolCall[] }; finish_reason?: string }> };
+    const json = JSON.parse(text) as {
+      choices?: Array<{ message?: { content?: string | null; tool_calls?: WireToolCall[] }; finish_reason?: string }>;
+    };
     const choice = json.choices?.[0];
     const toolCalls = (choice?.message?.tool_calls ?? []).map((c, i) => toolCall(c, i));
     if (typeof choice?.message?.content !== 'string' && toolCalls.length === 0) throw new Error('no message');
-    return { text: choice?.message?.content ?? '', finishReason: finish(choice?.finish_reason, toolCalls), ...(toolCalls.length ? { toolCalls } : {}) };
+    return {
+      text: choice?.message?.content ?? '',
+      finishReason: finish(choice?.finish_reason, toolCalls),
+      ...(toolCalls.length ? { toolCalls } : {}),
+    };
   } catch {
     throw new ReachFailure('upstream answered with an unexpected body');
   }
 }
 
 function toolCall(wire: WireToolCall, index: number): ToolCall {
-  return { id: wire.id || `call_${index}`, type: 'function', function: { name: wire.function?.name ?? '', arguments: wire.function?.arguments ?? '' } };
+  return {
+    id: wire.id || `call_${index}`,
+    type: 'function',
+    function: { name: wire.function?.name ?? '', arguments: wire.function?.arguments ?? '' },
+  };
 }
 
 async function readStream(body: AsyncIterable<unknown>, onDelta: (text: string) => void): Promise<Reply> {
@@ -84,7 +101,12 @@ async function readStream(body: AsyncIterable<unknown>, onDelta: (text: string) 
         return;
       }
       try {
-        const chunk = JSON.parse(event.data) as { choices?: Array<{ delta?: { content?: string | null; tool_calls?: WireToolCall[] }; finish_reason?: string | null }> };
+        const chunk = JSON.parse(event.data) as {
+          choices?: Array<{
+            delta?: { content?: string | null; tool_calls?: WireToolCall[] };
+            finish_reason?: string | null;
+          }>;
+        };
         const choice = chunk.choices?.[0];
         if (choice?.delta?.content) {
           text += choice.delta.content;

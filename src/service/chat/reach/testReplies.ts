@@ -17,7 +17,10 @@ export interface TestModelInput {
 
 export function testModelReply(input: TestModelInput): string {
   if (input.model === 'lorem') return lorem(input.prompt);
-  const notes = [input.images ? `[${input.images} image(s) attached]` : '', input.files ? `[${input.files} file(s) attached]` : ''].filter(Boolean);
+  const notes = [
+    input.images ? `[${input.images} image(s) attached]` : '',
+    input.files ? `[${input.files} file(s) attached]` : '',
+  ].filter(Boolean);
   return notes.length ? `${input.prompt}\n\n${notes.join(' ')}` : input.prompt;
 }
 

@@ -8,7 +8,16 @@ import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { z } from 'zod';
-import type { CompareCalls, CompareEvent, CompareResults, CompareSpace, CompareStart, PromoteAction, Proposal, WeightName } from '../../../shared/protocol/compare';
+import type {
+  CompareCalls,
+  CompareEvent,
+  CompareResults,
+  CompareSpace,
+  CompareStart,
+  PromoteAction,
+  Proposal,
+  WeightName,
+} from '../../../shared/protocol/compare';
 import type { ModelBrief } from '../../../shared/protocol/playground';
 import { fill, h, setValue, valueOf } from '../../page/dom';
 import { field, fillSelect, select, textfield } from '../../page/fields';
@@ -31,7 +40,15 @@ interface State {
 }
 
 const channel = new HostChannel<typeof CompareCalls, CompareResults, CompareEvent>();
-const state: State = { appId: null, prompt: '', maxTokens: '', models: [], columns: [], callIds: [], ...channel.getState<State>() };
+const state: State = {
+  appId: null,
+  prompt: '',
+  maxTokens: '',
+  models: [],
+  columns: [],
+  callIds: [],
+  ...channel.getState<State>(),
+};
 // A comparison cut short by a reload cannot go on: what arrived is kept, marked as interrupted.
 for (const c of state.columns) if (!c.reply && !c.error) c.error = t('Interrupted when the window reloaded.');
 let space: CompareSpace | null = null;
@@ -40,13 +57,34 @@ let catalogue: ModelBrief[] = [];
 const live = new Map<number, { column: Column; view?: LiveMarkdown }>();
 
 const spaceField = field('app_id', t('Space'), select([], ''));
-const maxTokensField = field('max_tokens', t('Max tokens'), textfield('', { type: 'number', min: '1', step: '1', placeholder: t('Space default') }), t('the same for every model'));
-const promptField = field('prompt', t('Prompt'), h('vscode-textarea', { rows: '5', resize: 'vertical', placeholder: t('The prompt every model gets. Ctrl+Enter compares.') }));
+const maxTokensField = field(
+  'max_tokens',
+  t('Max tokens'),
+  textfield('', { type: 'number', min: '1', step: '1', placeholder: t('Space default') }),
+  t('the same for every model'),
+);
+const promptField = field(
+  'prompt',
+  t('Prompt'),
+  h('vscode-textarea', {
+    rows: '5',
+    resize: 'vertical',
+    placeholder: t('The prompt every model gets. Ctrl+Enter compares.'),
+  }),
+);
 const chips = h('div', { class: 'chips', role: 'list', 'aria-label': t('Models to compare') });
 const addButton = h('vscode-button', { secondary: true }, t('Add Model…'));
 const compareButton = h('vscode-button', { title: t('Compare (Ctrl+Enter)') }, t('Compare'));
-const stopAllButton = h('vscode-button', { secondary: true, hidden: true, title: t('Stop every model (Escape)') }, t('Stop All'));
-const reportButton = h('vscode-button', { secondary: true, title: t('Write this comparison as a markdown report in the workspace') }, t('Save Report'));
+const stopAllButton = h(
+  'vscode-button',
+  { secondary: true, hidden: true, title: t('Stop every model (Escape)') },
+  t('Stop All'),
+);
+const reportButton = h(
+  'vscode-button',
+  { secondary: true, title: t('Write this comparison as a markdown report in the workspace') },
+  t('Save Report'),
+);
 const status = h('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
 const columnsRoot = h('section', { class: 'columns', 'aria-label': t('Replies') });
 const proposalRoot = h('section', { class: 'proposal', hidden: true, 'aria-label': t('Changes to the Space') });
@@ -55,7 +93,10 @@ const spaceLine = h('div', { class: 'space-line hint' });
 const say = (text: string) => (status.textContent = text);
 const persist = () => channel.setState<State>(state);
 
-async function call<K extends keyof CompareResults & string>(method: K, params: z.input<(typeof CompareCalls)[K]>): Promise<CompareResults[K] | undefined> {
+async function call<K extends keyof CompareResults & string>(
+  method: K,
+  params: z.input<(typeof CompareCalls)[K]>,
+): Promise<CompareResults[K] | undefined> {
   try {
     return await channel.call(method, params);
   } catch (error) {
@@ -69,7 +110,12 @@ function layout(): void {
     document.getElementById('app')!,
     h('header', { class: 'toolbar' }, spaceField.row, maxTokensField.row),
     spaceLine,
-    h('div', { class: 'field' }, h('vscode-label', {}, t('Models (2 to 4)')), h('div', { class: 'model-row' }, chips, addButton)),
+    h(
+      'div',
+      { class: 'field' },
+      h('vscode-label', {}, t('Models (2 to 4)')),
+      h('div', { class: 'model-row' }, chips, addButton),
+    ),
     promptField.row,
     h('div', { class: 'actions' }, compareButton, stopAllButton, reportButton, status),
     columnsRoot,
@@ -82,7 +128,11 @@ function showChips(): void {
   fill(
     chips,
     ...state.models.map((model) => {
-      const remove = h('button', { class: 'chip-remove', 'aria-label': t('Remove {0}', model), title: t('Remove') }, '×');
+      const remove = h(
+        'button',
+        { class: 'chip-remove', 'aria-label': t('Remove {0}', model), title: t('Remove') },
+        '×',
+      );
       remove.addEventListener('click', () => {
         state.models = state.models.filter((m) => m !== model);
         showChips();
@@ -93,7 +143,10 @@ function showChips(): void {
     state.models.length ? null : h('span', { class: 'hint' }, t('No model yet: add two or more.')),
   );
   addButton.toggleAttribute('disabled', state.models.length >= MAX_MODELS);
-  addButton.title = state.models.length >= MAX_MODELS ? t('A comparison takes up to 4 models.') : t('Choose a model, with its price, context window and capabilities');
+  addButton.title =
+    state.models.length >= MAX_MODELS
+      ? t('A comparison takes up to 4 models.')
+      : t('Choose a model, with its price, context window and capabilities');
 }
 
 async function addModel(): Promise<void> {
@@ -106,7 +159,11 @@ async function addModel(): Promise<void> {
 
 function describeSpace(): void {
   if (!space) return void (spaceLine.textContent = '');
-  const parts = [space.benchmark ? t('Benchmark model: {0}', space.benchmark) : t('No benchmark model'), space.failover.length ? t('Failover: {0}', space.failover.join(' → ')) : t('No failover chain'), t('{0} active', space.active.length)];
+  const parts = [
+    space.benchmark ? t('Benchmark model: {0}', space.benchmark) : t('No benchmark model'),
+    space.failover.length ? t('Failover: {0}', space.failover.join(' → ')) : t('No failover chain'),
+    t('{0} active', space.active.length),
+  ];
   spaceLine.textContent = parts.join(' · ');
 }
 
@@ -116,7 +173,8 @@ async function loadSpace(): Promise<void> {
   if (!loaded) return;
   space = loaded;
   describeSpace();
-  if (!loaded.canChat) say(t('This token may not use the playground of this Space, so it cannot compare models there.'));
+  if (!loaded.canChat)
+    say(t('This token may not use the playground of this Space, so it cannot compare models there.'));
   // Fewer than two models chosen (opened on a Space, or from the playground with one): the Space's
   // active models make up three.
   if (state.models.length < 2) {
@@ -154,12 +212,23 @@ async function compare(): Promise<void> {
   say('');
   hideProposal();
   const appId = state.appId!;
-  const bodies = state.models.map((model) => ({ app_id: appId, prompt: state.prompt, model, max_tokens: checked.maxTokens }));
+  const bodies = state.models.map((model) => ({
+    app_id: appId,
+    prompt: state.prompt,
+    model,
+    max_tokens: checked.maxTokens,
+  }));
   // The spending limits, for the whole comparison at once: asked (or refused) before anything is sent.
   running(true);
   const allowed = await call('guard', { bodies });
   if (allowed === undefined) return running(false);
-  state.columns = state.models.map((model) => ({ model, benchmark: space?.benchmark ?? null, text: '', reply: null, error: null }));
+  state.columns = state.models.map((model) => ({
+    model,
+    benchmark: space?.benchmark ?? null,
+    text: '',
+    reply: null,
+    error: null,
+  }));
   state.callIds = [];
   showColumns();
   await Promise.all(
@@ -174,7 +243,8 @@ async function compare(): Promise<void> {
           showColumn(i);
         });
       } catch (error) {
-        const failure = error instanceof CallFailed ? error.error : { message: String(error), fields: {}, cancelled: false };
+        const failure =
+          error instanceof CallFailed ? error.error : { message: String(error), fields: {}, cancelled: false };
         column.error = failure.cancelled ? t('Stopped.') : failure.message;
       } finally {
         live.delete(callId);
@@ -186,7 +256,11 @@ async function compare(): Promise<void> {
   );
   running(false);
   const done = state.columns.filter((c) => c.reply).length;
-  say(done === state.columns.length ? t('All {0} models answered.', done) : t('{0} of {1} models answered.', done, state.columns.length));
+  say(
+    done === state.columns.length
+      ? t('All {0} models answered.', done)
+      : t('{0} of {1} models answered.', done, state.columns.length),
+  );
 }
 
 function running(on: boolean): void {
@@ -203,10 +277,19 @@ function stopAll(): void {
 
 function showColumns(): void {
   columnsRoot.style.setProperty('--columns', String(Math.max(state.columns.length, 1)));
-  if (state.columns.length === 0) return void fill(columnsRoot, h('p', { class: 'empty' }, t('Choose a Space, two to four models and a prompt, then Compare. Each model answers in its own column.')));
+  if (state.columns.length === 0)
+    return void fill(
+      columnsRoot,
+      h(
+        'p',
+        { class: 'empty' },
+        t('Choose a Space, two to four models and a prompt, then Compare. Each model answers in its own column.'),
+      ),
+    );
   // Streaming columns keep their element (their live view draws into it); the others are drawn anew.
   const existing = [...columnsRoot.querySelectorAll<HTMLElement>('.column')];
-  if (existing.length !== state.columns.length) fill(columnsRoot, ...state.columns.map(() => h('article', { class: 'column' })));
+  if (existing.length !== state.columns.length)
+    fill(columnsRoot, ...state.columns.map(() => h('article', { class: 'column' })));
   state.columns.forEach((_, i) => showColumn(i));
 }
 
@@ -228,7 +311,11 @@ function showColumn(i: number): void {
     const stop = h('vscode-button', { secondary: true, 'aria-label': t('Stop {0}', column.model) }, t('Stop'));
     stop.addEventListener('click', () => void call('stop', { callId }));
     el.dataset.live = String(callId);
-    const body = h('div', { class: 'reply markdown', 'aria-busy': 'true', 'aria-label': t('Reply of {0}', column.model) });
+    const body = h('div', {
+      class: 'reply markdown',
+      'aria-busy': 'true',
+      'aria-label': t('Reply of {0}', column.model),
+    });
     fill(el, header, body, h('footer', { class: 'meta' }, t('Receiving the reply…'), ' ', stop));
     const entry = live.get(callId)!;
     entry.view = new LiveMarkdown(body);
@@ -239,7 +326,15 @@ function showColumn(i: number): void {
   const body = h('div', { class: 'reply markdown', 'aria-label': t('Reply of {0}', column.model) });
   fill(body, renderMarkdown(column.reply?.content ?? column.text));
   const footer = column.reply
-    ? h('footer', { class: 'meta' }, h('div', { class: 'figures' }, figuresLine(column.reply)), savingElement(column), column.reply.namespace !== column.model ? h('div', { class: 'warning' }, t('Answered by {0}: {1} failed.', column.reply.namespace, column.model)) : null)
+    ? h(
+        'footer',
+        { class: 'meta' },
+        h('div', { class: 'figures' }, figuresLine(column.reply)),
+        savingElement(column),
+        column.reply.namespace !== column.model
+          ? h('div', { class: 'warning' }, t('Answered by {0}: {1} failed.', column.reply.namespace, column.model))
+          : null,
+      )
     : column.error
       ? h('footer', { class: column.error === t('Stopped.') ? 'meta' : 'meta error', role: 'alert' }, column.error)
       : h('footer', { class: 'meta' }, t('Not run yet.'));
@@ -262,28 +357,74 @@ const ACTIONS: Array<{ value: PromoteAction; label: () => string }> = [
 ];
 
 function promoteControls(model: string, toward: WeightName): HTMLElement {
-  const action = select(ACTIONS.map((a) => ({ value: a.value, label: a.label() })), 'benchmark', { 'aria-label': t('How to promote {0}', model) });
+  const action = select(
+    ACTIONS.map((a) => ({ value: a.value, label: a.label() })),
+    'benchmark',
+    { 'aria-label': t('How to promote {0}', model) },
+  );
   const detail = h('div', { class: 'detail' });
   const position = () => {
     const slots = (space?.failover.filter((m) => m !== model).length ?? 0) + 1;
-    return select(Array.from({ length: slots }, (_, i) => ({ value: String(i + 1), label: i + 1 === slots ? t('position {0} (last)', i + 1) : t('position {0}', i + 1) })), String(slots), { 'aria-label': t('Position in the failover chain') });
+    return select(
+      Array.from({ length: slots }, (_, i) => ({
+        value: String(i + 1),
+        label: i + 1 === slots ? t('position {0} (last)', i + 1) : t('position {0}', i + 1),
+      })),
+      String(slots),
+      { 'aria-label': t('Position in the failover chain') },
+    );
   };
-  const weight = () => select((['cost', 'latency', 'quality'] as const).map((w) => ({ value: w, label: { cost: t('cost'), latency: t('latency'), quality: t('quality') }[w] })), toward, { 'aria-label': t('Weight to shift toward') });
+  const weight = () =>
+    select(
+      (['cost', 'latency', 'quality'] as const).map((w) => ({
+        value: w,
+        label: { cost: t('cost'), latency: t('latency'), quality: t('quality') }[w],
+      })),
+      toward,
+      { 'aria-label': t('Weight to shift toward') },
+    );
   const showDetail = () => {
     const chosen = valueOf(action) as PromoteAction;
     fill(detail, chosen === 'failover' ? position() : chosen === 'weights' ? weight() : null);
   };
   action.addEventListener('change', showDetail);
-  const show = h('vscode-button', { secondary: true, disabled: space ? !space.canEdit : true, title: space?.canEdit ? t('Shows the change to the Space before anything is saved') : t('This token may not edit the Space') }, t('Show Changes…'));
+  const show = h(
+    'vscode-button',
+    {
+      secondary: true,
+      disabled: space ? !space.canEdit : true,
+      title: space?.canEdit
+        ? t('Shows the change to the Space before anything is saved')
+        : t('This token may not edit the Space'),
+    },
+    t('Show Changes…'),
+  );
   show.addEventListener('click', () => {
     const chosen = valueOf(action) as PromoteAction;
     const extra = detail.firstElementChild;
-    void propose(model, chosen, chosen === 'failover' ? Number(valueOf(extra)) : null, chosen === 'weights' ? (valueOf(extra) as WeightName) : null);
+    void propose(
+      model,
+      chosen,
+      chosen === 'failover' ? Number(valueOf(extra)) : null,
+      chosen === 'weights' ? (valueOf(extra) as WeightName) : null,
+    );
   });
-  return h('div', { class: 'promote', role: 'group', 'aria-label': t('Promote {0} in the Space', model) }, h('span', { class: 'label' }, t('Promote:')), action, detail, show);
+  return h(
+    'div',
+    { class: 'promote', role: 'group', 'aria-label': t('Promote {0} in the Space', model) },
+    h('span', { class: 'label' }, t('Promote:')),
+    action,
+    detail,
+    show,
+  );
 }
 
-async function propose(model: string, action: PromoteAction, position: number | null, toward: WeightName | null): Promise<void> {
+async function propose(
+  model: string,
+  action: PromoteAction,
+  position: number | null,
+  toward: WeightName | null,
+): Promise<void> {
   if (!state.appId) return;
   const proposal = await call('propose', { appId: state.appId, model, action, position, toward });
   if (proposal) showProposal(proposal);
@@ -292,15 +433,36 @@ async function propose(model: string, action: PromoteAction, position: number | 
 function showProposal(p: Proposal): void {
   const save = h('vscode-button', {}, t('Save to Space'));
   const cancel = h('vscode-button', { secondary: true }, t('Cancel'));
-  const settings = h('vscode-button', { secondary: true, title: t('Open the Space settings editor') }, t('Open Space Settings'));
+  const settings = h(
+    'vscode-button',
+    { secondary: true, title: t('Open the Space settings editor') },
+    t('Open Space Settings'),
+  );
   save.addEventListener('click', () => void promote(p.id));
   cancel.addEventListener('click', hideProposal);
   settings.addEventListener('click', () => state.appId && void call('openSettings', { appId: state.appId }));
-  const rows = p.rows.map((r) => h('tr', {}, h('th', { scope: 'row' }, r.label), h('td', { class: 'before' }, r.before), h('td', { class: 'after' }, r.after)));
+  const rows = p.rows.map((r) =>
+    h(
+      'tr',
+      {},
+      h('th', { scope: 'row' }, r.label),
+      h('td', { class: 'before' }, r.before),
+      h('td', { class: 'after' }, r.after),
+    ),
+  );
   fill(
     proposalRoot,
     h('h3', {}, p.title),
-    h('table', { class: 'diff', 'aria-label': t('Changes to the Space') }, h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', { scope: 'col' }, t('Now')), h('th', { scope: 'col' }, t('After saving')))), h('tbody', {}, ...rows)),
+    h(
+      'table',
+      { class: 'diff', 'aria-label': t('Changes to the Space') },
+      h(
+        'thead',
+        {},
+        h('tr', {}, h('th', {}, ''), h('th', { scope: 'col' }, t('Now')), h('th', { scope: 'col' }, t('After saving'))),
+      ),
+      h('tbody', {}, ...rows),
+    ),
     p.note ? h('p', { class: 'hint' }, p.note) : null,
     h('p', { class: 'hint' }, t('Nothing is saved until you choose Save to Space.')),
     h('div', { class: 'buttons' }, save, cancel, settings),
@@ -389,7 +551,11 @@ async function loadContext(): Promise<void> {
   if (!context) return;
   catalogue = context.models;
   if (!state.appId || !context.spaces.some((s) => s.id === state.appId)) state.appId = context.spaces[0]?.id ?? null;
-  fillSelect(spaceField.control, context.spaces.map((s) => ({ value: s.id, label: s.name })), state.appId ?? '');
+  fillSelect(
+    spaceField.control,
+    context.spaces.map((s) => ({ value: s.id, label: s.name })),
+    state.appId ?? '',
+  );
   if (context.spaces.length === 0) say(t('There is no Space yet: create one in the Spaces view.'));
   // Models the catalogue no longer has are dropped, and said so.
   const gone = state.models.filter((m) => !catalogue.some((c) => c.namespace === m));

@@ -17,7 +17,12 @@ export interface Column {
 
 /** "1,204 tokens (1,000 in, 204 out) · $0.000410 · 1.20 s". */
 export function figuresLine(r: ReplyInfo): string {
-  const tokens = t('{0} tokens ({1} in, {2} out)', r.usage.total_tokens.toLocaleString(), r.usage.prompt_tokens.toLocaleString(), r.usage.completion_tokens.toLocaleString());
+  const tokens = t(
+    '{0} tokens ({1} in, {2} out)',
+    r.usage.total_tokens.toLocaleString(),
+    r.usage.prompt_tokens.toLocaleString(),
+    r.usage.completion_tokens.toLocaleString(),
+  );
   const parts = [tokens, money(r.costs.total_tokens), t('{0} s', r.latencySeconds.toFixed(2))];
   if (r.finishReason === 'length') parts.push(t('cut at max tokens'));
   return parts.join(' · ');
@@ -37,7 +42,8 @@ export function savingLine(r: ReplyInfo, benchmark: string | null): string | nul
 export function winners(columns: Column[]): { cheapest: string | null; fastest: string | null } {
   const done = columns.flatMap((c) => (c.reply ? [{ model: c.model, reply: c.reply }] : []));
   if (done.length < 2) return { cheapest: null, fastest: null };
-  const best = (value: (r: ReplyInfo) => number) => done.reduce((a, b) => (value(b.reply) < value(a.reply) ? b : a)).model;
+  const best = (value: (r: ReplyInfo) => number) =>
+    done.reduce((a, b) => (value(b.reply) < value(a.reply) ? b : a)).model;
   return { cheapest: best((r) => r.costs.total_tokens), fastest: best((r) => r.latencySeconds) };
 }
 

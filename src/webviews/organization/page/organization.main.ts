@@ -4,7 +4,13 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-label/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import { billingCycleLabel, planLabel, spacesPlanLabel, subscriptionStatusLabel } from '../../../shared/labels';
-import type { MaskedOrganization, OrganizationCalls, OrganizationData, OrganizationEvent, OrganizationResults } from '../../../shared/protocol/organization';
+import type {
+  MaskedOrganization,
+  OrganizationCalls,
+  OrganizationData,
+  OrganizationEvent,
+  OrganizationResults,
+} from '../../../shared/protocol/organization';
 import { checkRules, type Rules } from '../../../shared/rules';
 import { fill, h, valueOf } from '../../page/dom';
 import { field, markFields, textfield } from '../../page/fields';
@@ -19,7 +25,11 @@ const status = h('div', { class: 'status', role: 'status', 'aria-live': 'polite'
 const say = (text: string) => (status.textContent = text);
 const date = (seconds: number | null | undefined) => (seconds ? new Date(seconds * 1000).toLocaleDateString() : '—');
 const table = (rows: Array<[string, string]>, label: string) =>
-  h('table', { class: 'kv', 'aria-label': label }, h('tbody', {}, ...rows.map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, v)))));
+  h(
+    'table',
+    { class: 'kv', 'aria-label': label },
+    h('tbody', {}, ...rows.map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, v)))),
+  );
 
 function usage(org: MaskedOrganization): HTMLElement {
   const n = (x: number) => x.toLocaleString();
@@ -31,9 +41,28 @@ function usage(org: MaskedOrganization): HTMLElement {
     table(
       [
         [t('Requests'), n(org.num_requests)],
-        [t('Tokens'), t('{0} ({1} prompt, {2} completion)', n(org.total_tokens), n(org.prompt_tokens), n(org.completion_tokens))],
-        [t('Cost'), t('{0} ({1} prompt, {2} completion)', money(org.total_tokens_cost), money(org.prompt_tokens_cost), money(org.completion_tokens_cost))],
-        [t('Savings against the benchmark'), t('{0} ({1} prompt, {2} completion)', money(org.total_tokens_cost_savings), money(org.prompt_tokens_cost_savings), money(org.completion_tokens_cost_savings))],
+        [
+          t('Tokens'),
+          t('{0} ({1} prompt, {2} completion)', n(org.total_tokens), n(org.prompt_tokens), n(org.completion_tokens)),
+        ],
+        [
+          t('Cost'),
+          t(
+            '{0} ({1} prompt, {2} completion)',
+            money(org.total_tokens_cost),
+            money(org.prompt_tokens_cost),
+            money(org.completion_tokens_cost),
+          ),
+        ],
+        [
+          t('Savings against the benchmark'),
+          t(
+            '{0} ({1} prompt, {2} completion)',
+            money(org.total_tokens_cost_savings),
+            money(org.prompt_tokens_cost_savings),
+            money(org.completion_tokens_cost_savings),
+          ),
+        ],
         [t('Free balance'), money(org.free_balance ?? 0)],
         [t('Spaces'), n(org.num_apps)],
         [t('Cycle started'), date(org.last_invoice_date)],
@@ -45,15 +74,25 @@ function usage(org: MaskedOrganization): HTMLElement {
 
 function subscription(org: MaskedOrganization): HTMLElement {
   const invoices = org.subscription_pause_reason?.invoices ?? [];
-  const alerts = Object.entries(org.alert_emails ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && Number.isFinite(Date.parse(entry[1])));
+  const alerts = Object.entries(org.alert_emails ?? {}).filter(
+    (entry): entry is [string, string] => typeof entry[1] === 'string' && Number.isFinite(Date.parse(entry[1])),
+  );
   return h(
     'section',
     { class: 'card', 'aria-label': t('Subscription') },
     h('h2', {}, t('Subscription')),
     table(
       [
-        [t('Status'), org.is_active ? subscriptionStatusLabel(org.spaces_subscription_status) : t('{0} (paused)', subscriptionStatusLabel(org.spaces_subscription_status))],
-        [t('Plan'), t('{0} · Spaces {1}', planLabel(org.subscription_tier), spacesPlanLabel(org.spaces_subscription_tier))],
+        [
+          t('Status'),
+          org.is_active
+            ? subscriptionStatusLabel(org.spaces_subscription_status)
+            : t('{0} (paused)', subscriptionStatusLabel(org.spaces_subscription_status)),
+        ],
+        [
+          t('Plan'),
+          t('{0} · Spaces {1}', planLabel(org.subscription_tier), spacesPlanLabel(org.spaces_subscription_tier)),
+        ],
         [t('Seats'), String(org.spaces_subscription_seats ?? '—')],
         [t('Billing cycle'), billingCycleLabel(org.subscription_cycle)],
         [t('Trial ends'), date(org.trial_end)],
@@ -64,22 +103,56 @@ function subscription(org: MaskedOrganization): HTMLElement {
     ),
     h('h3', {}, t('Pause reasons')),
     invoices.length
-      ? h('ul', { class: 'invoices' }, ...invoices.map((inv) => {
-          const pay = h('vscode-button', { secondary: true, 'aria-label': t('Pay invoice {0}', inv.invoice_number) }, t('Pay…'));
-          pay.addEventListener('click', () => void channel.call('openLink', { href: inv.payment_link }).catch((e: Error) => say(e.message)));
-          return h('li', {}, `${inv.invoice_number} · ${inv.invoice_name} · ${money(inv.amount / 100)} · ${date(inv.timestamp)} · ${inv.pause_reason}`, pay);
-        }))
+      ? h(
+          'ul',
+          { class: 'invoices' },
+          ...invoices.map((inv) => {
+            const pay = h(
+              'vscode-button',
+              { secondary: true, 'aria-label': t('Pay invoice {0}', inv.invoice_number) },
+              t('Pay…'),
+            );
+            pay.addEventListener(
+              'click',
+              () => void channel.call('openLink', { href: inv.payment_link }).catch((e: Error) => say(e.message)),
+            );
+            return h(
+              'li',
+              {},
+              `${inv.invoice_number} · ${inv.invoice_name} · ${money(inv.amount / 100)} · ${date(inv.timestamp)} · ${inv.pause_reason}`,
+              pay,
+            );
+          }),
+        )
       : h('p', { class: 'hint' }, t('None: the subscription is not paused.')),
     h('h3', {}, t('Alert e-mails sent')),
-    alerts.length ? table(alerts.map(([k, at]) => [k.replace(/_/g, ' '), new Date(at).toLocaleString()]), t('Alert e-mails sent')) : h('p', { class: 'hint' }, t('None this cycle.')),
+    alerts.length
+      ? table(
+          alerts.map(([k, at]) => [k.replace(/_/g, ' '), new Date(at).toLocaleString()]),
+          t('Alert e-mails sent'),
+        )
+      : h('p', { class: 'hint' }, t('None this cycle.')),
   );
 }
 
 function integration(group: 'metrics' | 'logs', org: MaskedOrganization | null): HTMLElement {
   const groupName = group === 'metrics' ? t('Metrics') : t('Logs');
   const id = field('id', t('Id'), textfield(org?.[`${group}_id`] ?? ''));
-  const token = field('token', t('Token'), textfield('', { type: 'password', placeholder: org?.[`${group}_token`] ? t('{0} (leave empty to keep)', org[`${group}_token`] ?? '') : t('required') }));
-  const endpoint = field('endpoint', t('Endpoint'), textfield(org?.[`${group}_endpoint`] ?? '', { type: 'url', placeholder: 'https://…' }));
+  const token = field(
+    'token',
+    t('Token'),
+    textfield('', {
+      type: 'password',
+      placeholder: org?.[`${group}_token`]
+        ? t('{0} (leave empty to keep)', org[`${group}_token`] ?? '')
+        : t('required'),
+    }),
+  );
+  const endpoint = field(
+    'endpoint',
+    t('Endpoint'),
+    textfield(org?.[`${group}_endpoint`] ?? '', { type: 'url', placeholder: 'https://…' }),
+  );
   const fields = [id, token, endpoint];
   const run = async (value: { id: string; token: string; endpoint: string } | null) => {
     if (value) {
@@ -92,16 +165,32 @@ function integration(group: 'metrics' | 'logs', org: MaskedOrganization | null):
       say(value ? t('{0} integration saved.', groupName) : t('{0} integration cleared.', groupName));
     } catch (error) {
       const failure = error instanceof CallFailed ? error.error : { message: String(error), fields: {} };
-      const stripped = Object.fromEntries(Object.entries(failure.fields).map(([k, m]) => [k.replace(new RegExp(`^(${group}|value)\\.`), ''), m]));
+      const stripped = Object.fromEntries(
+        Object.entries(failure.fields).map(([k, m]) => [k.replace(new RegExp(`^(${group}|value)\\.`), ''), m]),
+      );
       markFields(fields, stripped);
       say(failure.message);
     }
   };
   const save = h('vscode-button', {}, t('Save {0}', groupName));
-  save.addEventListener('click', () => void run({ id: valueOf(id.control).trim(), token: valueOf(token.control).trim(), endpoint: valueOf(endpoint.control).trim() }));
+  save.addEventListener(
+    'click',
+    () =>
+      void run({
+        id: valueOf(id.control).trim(),
+        token: valueOf(token.control).trim(),
+        endpoint: valueOf(endpoint.control).trim(),
+      }),
+  );
   const clear = h('vscode-button', { secondary: true, disabled: !org?.[`${group}_id`] }, t('Clear {0}', groupName));
   clear.addEventListener('click', () => void run(null));
-  return h('fieldset', { class: 'integration', 'aria-label': t('{0} integration', groupName) }, h('legend', {}, groupName), ...fields.map((f) => f.row), h('div', { class: 'actions' }, save, clear));
+  return h(
+    'fieldset',
+    { class: 'integration', 'aria-label': t('{0} integration', groupName) },
+    h('legend', {}, groupName),
+    ...fields.map((f) => f.row),
+    h('div', { class: 'actions' }, save, clear),
+  );
 }
 
 /** An integration group's rules, from the host's last answer. */
@@ -113,10 +202,30 @@ function show(data: OrganizationData): void {
   fill(
     app,
     // The organization's id is for support requests, not for reading: it is the heading's tooltip.
-    h('header', { class: 'title' }, h('h1', org ? { title: t('Organization id: {0}', org.id) } : {}, org ? (org.org_display_name || org.org_name) : t('Organization'))),
-    data.unavailable ? h('div', { class: 'banner', role: 'note' }, t('{0} Usage and the subscription cannot be shown; the integrations can still be set.', data.unavailable)) : null,
+    h(
+      'header',
+      { class: 'title' },
+      h(
+        'h1',
+        org ? { title: t('Organization id: {0}', org.id) } : {},
+        org ? org.org_display_name || org.org_name : t('Organization'),
+      ),
+    ),
+    data.unavailable
+      ? h(
+          'div',
+          { class: 'banner', role: 'note' },
+          t('{0} Usage and the subscription cannot be shown; the integrations can still be set.', data.unavailable),
+        )
+      : null,
     org ? h('div', { class: 'cards' }, usage(org), subscription(org)) : null,
-    h('section', { class: 'card', 'aria-label': t('Observability integrations') }, h('h2', {}, t('Observability integrations')), h('p', { class: 'hint' }, t('Tokens stay on the service; only their last four characters are shown.')), h('div', { class: 'integrations' }, integration('metrics', org), integration('logs', org))),
+    h(
+      'section',
+      { class: 'card', 'aria-label': t('Observability integrations') },
+      h('h2', {}, t('Observability integrations')),
+      h('p', { class: 'hint' }, t('Tokens stay on the service; only their last four characters are shown.')),
+      h('div', { class: 'integrations' }, integration('metrics', org), integration('logs', org)),
+    ),
     status,
   );
   app.removeAttribute('aria-busy');
@@ -126,7 +235,11 @@ async function load(): Promise<void> {
   try {
     show(await channel.call('load', {}));
   } catch (error) {
-    fill(app, h('div', { class: 'banner error', role: 'alert' }, error instanceof Error ? error.message : String(error)), status);
+    fill(
+      app,
+      h('div', { class: 'banner error', role: 'alert' }, error instanceof Error ? error.message : String(error)),
+      status,
+    );
   }
 }
 

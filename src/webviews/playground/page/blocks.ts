@@ -24,7 +24,8 @@ export class BlockScanner {
       this.scanned = end + 1;
       const marker = FENCE.exec(line)?.[1];
       if (this.fence) {
-        if (marker && marker[0] === this.fence[0] && marker.length >= this.fence.length && line.trim() === marker) this.fence = null;
+        if (marker && marker[0] === this.fence[0] && marker.length >= this.fence.length && line.trim() === marker)
+          this.fence = null;
         this.lastLineBlank = false;
         continue;
       }

@@ -23,7 +23,10 @@ export function acceptDrops(app: HTMLElement, on: DropHandlers): void {
     if (!data) return;
     const files = [...data.files];
     if (files.length) return void readDropped(files, on);
-    const uris = (data.getData('application/vnd.code.uri-list') || data.getData('text/uri-list')).split(/\r?\n/).map((u) => u.trim()).filter((u) => u && !u.startsWith('#'));
+    const uris = (data.getData('application/vnd.code.uri-list') || data.getData('text/uri-list'))
+      .split(/\r?\n/)
+      .map((u) => u.trim())
+      .filter((u) => u && !u.startsWith('#'));
     const images = uris.filter((u) => /\.(png|jpe?g|gif|webp)$/i.test(u));
     const others = uris.filter((u) => !images.includes(u));
     if (images.length) on.uris('images', images);
@@ -43,6 +46,8 @@ async function readDropped(files: File[], on: DropHandlers): Promise<void> {
       reader.onerror = () => reject(reader.error);
       reader.readAsDataURL(file);
     });
-    on.files(/^image\/(png|jpeg|gif|webp)$/.test(file.type) ? 'images' : 'files', [{ name: file.name, size: file.size, dataUrl }]);
+    on.files(/^image\/(png|jpeg|gif|webp)$/.test(file.type) ? 'images' : 'files', [
+      { name: file.name, size: file.size, dataUrl },
+    ]);
   }
 }

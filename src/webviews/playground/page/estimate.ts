@@ -20,7 +20,9 @@ export function describeEstimate(text: string, chosen: ModelBrief | undefined, r
   const low = Math.min(...costs);
   const high = Math.max(...costs);
   const range = low === high ? money(low) : `${money(low)}–${money(high)}`;
-  return routable.length === 1 ? t('{0} · {1} across 1 active model (routing)', tokens, range) : t('{0} · {1} across {2} active models (routing)', tokens, range, routable.length);
+  return routable.length === 1
+    ? t('{0} · {1} across 1 active model (routing)', tokens, range)
+    : t('{0} · {1} across {2} active models (routing)', tokens, range, routable.length);
 }
 
 /**
@@ -31,16 +33,32 @@ export function describeBand(band: CostBand & { estimated?: boolean }): string {
   if (band.estimated) {
     const tokens = t('≈ {0} prompt tokens', band.prompt_tokens.toLocaleString());
     const at = band.model ? t('at {0}', band.model) : t('routing among the active models');
-    return t('{0} · {1}–{2}, expected ≈ {3} {4} (estimated from the prices; earlier turns not counted)', tokens, money(band.min), money(band.max), money(band.expected), at);
+    return t(
+      '{0} · {1}–{2}, expected ≈ {3} {4} (estimated from the prices; earlier turns not counted)',
+      tokens,
+      money(band.min),
+      money(band.max),
+      money(band.expected),
+      at,
+    );
   }
   const tokens = t('{0} tokens to send', band.prompt_tokens.toLocaleString());
   if (band.min === band.max) return t('{0} · {1} at {2}', tokens, money(band.expected), band.model);
-  return t('{0} · {1}–{2}, expected {3} at {4}', tokens, money(band.min), money(band.max), money(band.expected), band.model);
+  return t(
+    '{0} · {1}–{2}, expected {3} at {4}',
+    tokens,
+    money(band.min),
+    money(band.max),
+    money(band.expected),
+    band.model,
+  );
 }
 
 /** What a stopped reply had cost so far: its tokens, and their price where the model is known. */
 export function stoppedNote(text: string, cost: number | undefined): string {
   if (!text) return t('Stopped before the first tokens.');
   const tokens = estimateTokens(text).toLocaleString('en-US');
-  return cost === undefined ? t('Stopped after ≈ {0} tokens.', tokens) : t("Stopped after ≈ {0} tokens, worth ≈ {1} at the model's price.", tokens, money(cost));
+  return cost === undefined
+    ? t('Stopped after ≈ {0} tokens.', tokens)
+    : t("Stopped after ≈ {0} tokens, worth ≈ {1} at the model's price.", tokens, money(cost));
 }

@@ -8,7 +8,14 @@ import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { z } from 'zod';
-import type { Attachment, PlaygroundCalls, PlaygroundEvent, PlaygroundResults, SpaceBrief, Turn } from '../../../shared/protocol/playground';
+import type {
+  Attachment,
+  PlaygroundCalls,
+  PlaygroundEvent,
+  PlaygroundResults,
+  SpaceBrief,
+  Turn,
+} from '../../../shared/protocol/playground';
 import { fill, h, setValue, valueOf } from '../../page/dom';
 import { markFields } from '../../page/fields';
 import { CallFailed, HostChannel } from '../../page/hostChannel';
@@ -36,9 +43,21 @@ const stopButton = h('vscode-button', { secondary: true, hidden: true, title: t(
 const renameButton = h('vscode-button', { secondary: true, title: t('Rename the conversation') }, t('Rename…'));
 const newButton = h('vscode-button', { secondary: true, title: t('Start a new conversation') }, t('New Chat'));
 const renameBox = h('div', { class: 'rename', hidden: true });
-const chooseModelButton = h('vscode-button', { secondary: true, class: 'choose-model', title: t('Choose a model, with its price, context window and capabilities') }, t('Choose…'));
+const chooseModelButton = h(
+  'vscode-button',
+  {
+    secondary: true,
+    class: 'choose-model',
+    title: t('Choose a model, with its price, context window and capabilities'),
+  },
+  t('Choose…'),
+);
 const attachImage = h('vscode-button', { secondary: true }, t('Attach Image…'));
-const compareButton = h('vscode-button', { secondary: true, title: t('Send this prompt to two to four models side by side') }, t('Compare Models…'));
+const compareButton = h(
+  'vscode-button',
+  { secondary: true, title: t('Send this prompt to two to four models side by side') },
+  t('Compare Models…'),
+);
 const transcript = new Transcript(h('section', { class: 'transcript', role: 'log', 'aria-label': t('Conversation') }), {
   code: (action, code) => void call('codeAction', { action, code }).then(() => action === 'copy' && say(t('Copied.'))),
   link: (href) => void call('openLink', { href }),
@@ -52,13 +71,19 @@ const persist = () => {
   channel.setState<Saved>({ ...state, turns, images: small(state.images), files: small(state.files) });
   // Rename is for a conversation that exists: not before the first prompt of a new one.
   renameButton.toggleAttribute('disabled', !state.conversation);
-  renameButton.title = state.conversation ? t('Rename “{0}”', state.conversation.name) : t('A new conversation gets its name from its first prompt; rename it after that.');
+  renameButton.title = state.conversation
+    ? t('Rename “{0}”', state.conversation.name)
+    : t('A new conversation gets its name from its first prompt; rename it after that.');
 };
 /** Attachments survive a reload only while small: VS Code keeps webview state in memory. */
 const small = (list: Attachment[]) => (list.reduce((n, a) => n + a.dataUrl.length, 0) < 4_000_000 ? list : []);
 const say = (text: string) => (status.textContent = text);
 
-async function call<K extends keyof PlaygroundResults & string>(method: K, params: z.input<(typeof PlaygroundCalls)[K]>, onId?: (id: number) => void): Promise<PlaygroundResults[K] | undefined> {
+async function call<K extends keyof PlaygroundResults & string>(
+  method: K,
+  params: z.input<(typeof PlaygroundCalls)[K]>,
+  onId?: (id: number) => void,
+): Promise<PlaygroundResults[K] | undefined> {
   try {
     return await channel.call(method, params, onId);
   } catch (error) {
@@ -81,17 +106,50 @@ async function chooseModel(): Promise<void> {
 
 function layout(): void {
   form.model.row.insertBefore(chooseModelButton, form.model.error);
-  const options = h('vscode-collapsible', { title: t('Options'), class: 'options' }, h('div', { class: 'grid' }, ...[form.temperature, form.maxTokens, form.assistant, form.version, form.parent, form.plugins].map((f) => f.row)));
+  const options = h(
+    'vscode-collapsible',
+    { title: t('Options'), class: 'options' },
+    h(
+      'div',
+      { class: 'grid' },
+      ...[form.temperature, form.maxTokens, form.assistant, form.version, form.parent, form.plugins].map((f) => f.row),
+    ),
+  );
   const attach = (kind: 'images' | 'files', b: HTMLElement) => {
     b.addEventListener('click', () => void call('attach', { kind }).then((list) => list && addAttachments(kind, list)));
     return b;
   };
   fill(
     document.getElementById('app')!,
-    h('header', { class: 'toolbar' }, form.space.row, form.model.row, form.conversation.row, h('div', { class: 'buttons' }, renameButton, newButton), renameBox),
+    h(
+      'header',
+      { class: 'toolbar' },
+      form.space.row,
+      form.model.row,
+      form.conversation.row,
+      h('div', { class: 'buttons' }, renameButton, newButton),
+      renameBox,
+    ),
     options,
     transcript.root,
-    h('section', { class: 'composer', 'aria-label': t('New prompt') }, form.prompt.row, form.images.row, form.files.row, h('div', { class: 'actions' }, estimate, attach('images', attachImage), attach('files', h('vscode-button', { secondary: true }, t('Attach File…'))), compareButton, stopButton, sendButton), status),
+    h(
+      'section',
+      { class: 'composer', 'aria-label': t('New prompt') },
+      form.prompt.row,
+      form.images.row,
+      form.files.row,
+      h(
+        'div',
+        { class: 'actions' },
+        estimate,
+        attach('images', attachImage),
+        attach('files', h('vscode-button', { secondary: true }, t('Attach File…'))),
+        compareButton,
+        stopButton,
+        sendButton,
+      ),
+      status,
+    ),
   );
   document.getElementById('app')!.removeAttribute('aria-busy');
 }
@@ -159,7 +217,11 @@ function checkAsTyped(): void {
   const check = form.body(state.conversation?.id ?? null);
   const errors = check.ok ? {} : check.errors;
   const shown = new Set(form.all.filter((f) => f.error.textContent).map((f) => f.path));
-  const live = Object.fromEntries(Object.entries(errors).filter(([path]) => ['temperature', 'max_tokens'].includes(path) || shown.has(path.split(/[.[]/)[0]!)));
+  const live = Object.fromEntries(
+    Object.entries(errors).filter(
+      ([path]) => ['temperature', 'max_tokens'].includes(path) || shown.has(path.split(/[.[]/)[0]!),
+    ),
+  );
   const rest = markFields(form.all, live);
   if (fieldsStatus && Object.keys(live).length === 0) {
     say('');
@@ -237,7 +299,9 @@ async function chooseConversation(id: string): Promise<void> {
   if (!state.appId) return;
   if (!id) return newChat();
   // Its own name: from the Space's list, else as its option shows it (never the one open before).
-  const option = [...form.conversation.control.querySelectorAll('vscode-option')].find((o) => o.getAttribute('value') === id);
+  const option = [...form.conversation.control.querySelectorAll('vscode-option')].find(
+    (o) => o.getAttribute('value') === id,
+  );
   const name = space?.conversations.find((c) => c.id === id)?.name ?? option?.textContent?.trim() ?? '';
   const loaded = await call('loadConversation', { appId: state.appId, conversationId: id });
   if (!loaded) return;
@@ -303,15 +367,22 @@ function wire(): void {
   });
   form.model.control.addEventListener('change', () => (form.read(), refreshEstimate(), persist()));
   chooseModelButton.addEventListener('click', () => void chooseModel());
-  form.conversation.control.addEventListener('change', () => void chooseConversation(valueOf(form.conversation.control)));
+  form.conversation.control.addEventListener(
+    'change',
+    () => void chooseConversation(valueOf(form.conversation.control)),
+  );
   form.assistant.control.addEventListener('change', () => {
     form.read();
     if (space) form.setVersions(space);
     persist();
   });
-  for (const f of [form.temperature, form.maxTokens, form.version, form.parent, form.plugins]) f.control.addEventListener('change', () => (form.read(), persist()));
+  for (const f of [form.temperature, form.maxTokens, form.version, form.parent, form.plugins])
+    f.control.addEventListener('change', () => (form.read(), persist()));
   for (const f of [form.temperature, form.maxTokens, form.plugins]) f.control.addEventListener('input', checkAsTyped);
-  form.prompt.control.addEventListener('input', () => (form.read(), refreshEstimate(), persist(), fieldsStatus && checkAsTyped()));
+  form.prompt.control.addEventListener(
+    'input',
+    () => (form.read(), refreshEstimate(), persist(), fieldsStatus && checkAsTyped()),
+  );
   sendButton.addEventListener('click', () => void send());
   compareButton.addEventListener('click', () => {
     form.read();
@@ -382,8 +453,14 @@ async function loadContext(): Promise<void> {
   const context = await call('context', {});
   if (!context) return;
   say('');
-  if (!state.appId || !context.spaces.some((s) => s.id === state.appId)) state.appId = context.spaces[0]?.id ?? state.appId;
-  if (context.spaces.length === 0) say(context.spacesListed ? t('There is no Space yet: create one in the Spaces view.') : t('Add a Space by id in the Spaces view first.'));
+  if (!state.appId || !context.spaces.some((s) => s.id === state.appId))
+    state.appId = context.spaces[0]?.id ?? state.appId;
+  if (context.spaces.length === 0)
+    say(
+      context.spacesListed
+        ? t('There is no Space yet: create one in the Spaces view.')
+        : t('Add a Space by id in the Spaces view first.'),
+    );
   form.setContext(context);
   await loadSpace();
   persist();

@@ -1,6 +1,13 @@
 // The playground's controls: Space, model, conversation, the options of the request body, the prompt
 // box with its attachments, and the estimate. Builds the request body and checks it before sending.
-import type { ChatDraftInput, Attachment, ModelBrief, PlaygroundContext, SpaceBrief, Turn } from '../../../shared/protocol/playground';
+import type {
+  ChatDraftInput,
+  Attachment,
+  ModelBrief,
+  PlaygroundContext,
+  SpaceBrief,
+  Turn,
+} from '../../../shared/protocol/playground';
 import { checkRules, type Rules } from '../../../shared/rules';
 import { fill, h, valueOf } from '../../page/dom';
 import { field, fillSelect, select, textfield, type Field } from '../../page/fields';
@@ -22,23 +29,70 @@ export interface PlaygroundState {
 }
 
 export const initialState = (): PlaygroundState => ({
-  appId: null, model: '', temperature: '', maxTokens: '', assistantId: '', versionId: '', conversation: null, parentRequestId: '', plugins: '', prompt: '', images: [], files: [],
+  appId: null,
+  model: '',
+  temperature: '',
+  maxTokens: '',
+  assistantId: '',
+  versionId: '',
+  conversation: null,
+  parentRequestId: '',
+  plugins: '',
+  prompt: '',
+  images: [],
+  files: [],
 });
 
 export class PlaygroundForm {
   readonly space = field('app_id', t('Space'), select([], '', { 'aria-required': 'true' }));
   readonly model = field('model', t('Model'), select([], '', { combobox: true }));
   readonly conversation = field('conversation_id', t('Conversation'), select([], ''));
-  readonly temperature = field('temperature', t('Temperature'), textfield('', { inputmode: 'decimal', placeholder: t('Space default') }), t('0 to 1'));
-  readonly maxTokens = field('max_tokens', t('Max tokens'), textfield('', { type: 'number', min: '1', step: '1', placeholder: t('Space default') }), t('1 or more'));
+  readonly temperature = field(
+    'temperature',
+    t('Temperature'),
+    textfield('', { inputmode: 'decimal', placeholder: t('Space default') }),
+    t('0 to 1'),
+  );
+  readonly maxTokens = field(
+    'max_tokens',
+    t('Max tokens'),
+    textfield('', { type: 'number', min: '1', step: '1', placeholder: t('Space default') }),
+    t('1 or more'),
+  );
   readonly assistant = field('assistant_id', t('Assistant'), select([], ''));
   readonly version = field('assistant_version_id', t('Assistant version'), select([], ''));
-  readonly parent = field('parent_request_id', t('Reply to'), select([], ''), t('The next prompt follows this reply; choose none to start a new thread.'));
+  readonly parent = field(
+    'parent_request_id',
+    t('Reply to'),
+    select([], ''),
+    t('The next prompt follows this reply; choose none to start a new thread.'),
+  );
   readonly plugins = field('plugins', t('Plugins'), textfield('', { placeholder: t('comma separated') }));
-  readonly prompt = field('prompt', t('Prompt'), h('vscode-textarea', { rows: '6', resize: 'vertical', placeholder: t('Ask anything. Ctrl+Enter sends; drop files here (hold Shift when dragging from the Explorer).') }));
+  readonly prompt = field(
+    'prompt',
+    t('Prompt'),
+    h('vscode-textarea', {
+      rows: '6',
+      resize: 'vertical',
+      placeholder: t('Ask anything. Ctrl+Enter sends; drop files here (hold Shift when dragging from the Explorer).'),
+    }),
+  );
   readonly images = field('images', t('Images'), h('div', { class: 'chips', role: 'list' }));
   readonly files = field('files', t('Files'), h('div', { class: 'chips', role: 'list' }));
-  readonly all: Field[] = [this.space, this.model, this.conversation, this.temperature, this.maxTokens, this.assistant, this.version, this.parent, this.plugins, this.prompt, this.images, this.files];
+  readonly all: Field[] = [
+    this.space,
+    this.model,
+    this.conversation,
+    this.temperature,
+    this.maxTokens,
+    this.assistant,
+    this.version,
+    this.parent,
+    this.plugins,
+    this.prompt,
+    this.images,
+    this.files,
+  ];
   private models: ModelBrief[] = [];
   /** The request body's rules, from the host (none until its context arrives: the host checks anyway). */
   private rules: Rules = {};
@@ -48,34 +102,77 @@ export class PlaygroundForm {
   setContext(context: PlaygroundContext): void {
     this.models = context.models;
     this.rules = context.rules;
-    fillSelect(this.space.control, context.spaces.map((s) => ({ value: s.id, label: s.name })), this.state.appId ?? '');
-    const live = context.models.filter((m) => !m.deprecatedOn || m.deprecatedOn > new Date().toISOString().slice(0, 10));
-    fillSelect(this.model.control, [{ value: '', label: t('Automatic routing (by the Space\'s weights)') }, ...live.map((m) => ({ value: m.namespace, label: m.namespace, description: m.vision ? t('{0} · vision', m.provider) : m.provider }))], this.state.model);
+    fillSelect(
+      this.space.control,
+      context.spaces.map((s) => ({ value: s.id, label: s.name })),
+      this.state.appId ?? '',
+    );
+    const live = context.models.filter(
+      (m) => !m.deprecatedOn || m.deprecatedOn > new Date().toISOString().slice(0, 10),
+    );
+    fillSelect(
+      this.model.control,
+      [
+        { value: '', label: t("Automatic routing (by the Space's weights)") },
+        ...live.map((m) => ({
+          value: m.namespace,
+          label: m.namespace,
+          description: m.vision ? t('{0} · vision', m.provider) : m.provider,
+        })),
+      ],
+      this.state.model,
+    );
   }
 
   setSpace(space: SpaceBrief): void {
     const conversations = [...space.conversations];
     const current = this.state.conversation;
     if (current && !conversations.some((c) => c.id === current.id)) conversations.unshift(current);
-    fillSelect(this.conversation.control, [{ value: '', label: t('New conversation') }, ...conversations.map((c) => ({ value: c.id, label: c.name }))], current?.id ?? '');
-    fillSelect(this.assistant.control, [{ value: '', label: t('Space default') }, ...space.assistants.map((a) => ({ value: a.id, label: a.name }))], this.state.assistantId);
+    fillSelect(
+      this.conversation.control,
+      [{ value: '', label: t('New conversation') }, ...conversations.map((c) => ({ value: c.id, label: c.name }))],
+      current?.id ?? '',
+    );
+    fillSelect(
+      this.assistant.control,
+      [{ value: '', label: t('Space default') }, ...space.assistants.map((a) => ({ value: a.id, label: a.name }))],
+      this.state.assistantId,
+    );
     this.setVersions(space);
-    this.temperature.control.setAttribute('placeholder', space.defaults.temperature === null ? t('Space default') : t('Space default: {0}', space.defaults.temperature));
-    this.maxTokens.control.setAttribute('placeholder', space.defaults.maxTokens === null ? t('Space default') : t('Space default: {0}', space.defaults.maxTokens));
+    this.temperature.control.setAttribute(
+      'placeholder',
+      space.defaults.temperature === null ? t('Space default') : t('Space default: {0}', space.defaults.temperature),
+    );
+    this.maxTokens.control.setAttribute(
+      'placeholder',
+      space.defaults.maxTokens === null ? t('Space default') : t('Space default: {0}', space.defaults.maxTokens),
+    );
   }
 
   /** The replies a prompt may follow, the latest first, named by their number and first words (never by id). */
   showReplies(turns: Turn[], chosen: string): void {
-    const replies = turns.flatMap((turn, i) => (turn.reply ? [{ value: turn.reply.id, label: t('Reply {0}: {1}', i + 1, snippet(turn.reply.content)) }] : [])).reverse();
+    const replies = turns
+      .flatMap((turn, i) =>
+        turn.reply ? [{ value: turn.reply.id, label: t('Reply {0}: {1}', i + 1, snippet(turn.reply.content)) }] : [],
+      )
+      .reverse();
     // A reply this panel no longer shows (a reload that kept no turns) stays choosable.
-    const earlier = chosen && !replies.some((r) => r.value === chosen) ? [{ value: chosen, label: t('An earlier reply') }] : [];
+    const earlier =
+      chosen && !replies.some((r) => r.value === chosen) ? [{ value: chosen, label: t('An earlier reply') }] : [];
     fillSelect(this.parent.control, [{ value: '', label: t('None (a new thread)') }, ...replies, ...earlier], chosen);
   }
 
   setVersions(space: SpaceBrief): void {
     const versions = space.assistants.find((a) => a.id === this.state.assistantId)?.versions ?? [];
     if (!versions.some((v) => v.id === this.state.versionId)) this.state.versionId = '';
-    fillSelect(this.version.control, [{ value: '', label: versions.length ? t('Latest published') : t('No assistant chosen') }, ...versions.map((v) => ({ value: v.id, label: v.label }))], this.state.versionId);
+    fillSelect(
+      this.version.control,
+      [
+        { value: '', label: versions.length ? t('Latest published') : t('No assistant chosen') },
+        ...versions.map((v) => ({ value: v.id, label: v.label })),
+      ],
+      this.state.versionId,
+    );
   }
 
   /** The attachment chips, each with a remove button; `changed` runs after a removal. */
@@ -121,11 +218,16 @@ export class PlaygroundForm {
   }
 
   /** The request body, or the errors by field when a limit is not met. */
-  body(conversationId: string | null): { ok: true; body: ChatDraftInput } | { ok: false; errors: Record<string, string> } {
+  body(
+    conversationId: string | null,
+  ): { ok: true; body: ChatDraftInput } | { ok: false; errors: Record<string, string> } {
     const s = this.state;
     const errors: Record<string, string> = {};
     const number = (text: string) => (text === '' ? undefined : Number(text));
-    const plugins = s.plugins.split(',').map((p) => p.trim()).filter(Boolean);
+    const plugins = s.plugins
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean);
     const draft: ChatDraftInput = {
       prompt: s.prompt,
       app_id: s.appId ?? '',
@@ -143,7 +245,8 @@ export class PlaygroundForm {
     if (!s.prompt.trim()) errors.prompt = t('Write a prompt first.');
     if (!s.appId) errors.app_id = t('Choose a Space.');
     const model = this.chosenModel();
-    if (model && s.images.length && !model.vision) errors.images = t('{0} cannot read images; choose a vision model or automatic routing.', model.namespace);
+    if (model && s.images.length && !model.vision)
+      errors.images = t('{0} cannot read images; choose a vision model or automatic routing.', model.namespace);
     for (const [path, message] of Object.entries(checkRules(this.rules, draft))) errors[path] ??= message;
     return Object.keys(errors).length ? { ok: false, errors } : { ok: true, body: draft };
   }
@@ -151,6 +254,9 @@ export class PlaygroundForm {
 
 /** The first words of a reply, on one line. */
 function snippet(text: string): string {
-  const line = text.replace(/```[^\n]*\n?/g, '').replace(/\s+/g, ' ').trim();
+  const line = text
+    .replace(/```[^\n]*\n?/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return line.length > 48 ? `${line.slice(0, 47)}…` : line || t('(no text)');
 }

@@ -53,7 +53,15 @@ export class Transcript {
   show(turns: Turn[], notice: string | null = null): void {
     this.drawn.clear();
     const note = notice ? [h('p', { class: 'notice', role: 'note' }, notice)] : [];
-    if (turns.length === 0 && !notice) fill(this.root, h('p', { class: 'empty' }, t('Send a prompt to start. Select code in an editor and press Ctrl+Alt+P to bring it here.')));
+    if (turns.length === 0 && !notice)
+      fill(
+        this.root,
+        h(
+          'p',
+          { class: 'empty' },
+          t('Send a prompt to start. Select code in an editor and press Ctrl+Alt+P to bring it here.'),
+        ),
+      );
     else fill(this.root, ...note, ...turns.map((turn) => this.turnElement(turn.prompt, turn.reply, turn.error)));
   }
 
@@ -100,14 +108,21 @@ export class Transcript {
         meta.replaceWith(footer);
         // Whoever can see the reply gets its figures in view too; on the next frame, once the code
         // blocks' buttons have rendered and taken their height.
-        if (article.getBoundingClientRect().top < this.root.getBoundingClientRect().bottom) requestAnimationFrame(() => footer.scrollIntoView({ block: 'nearest' }));
+        if (article.getBoundingClientRect().top < this.root.getBoundingClientRect().bottom)
+          requestAnimationFrame(() => footer.scrollIntoView({ block: 'nearest' }));
       },
       fail: (message, stopped) => {
         cancelAnimationFrame(frame);
         frames.stop();
         reply.removeAttribute('aria-busy');
         this.fillReply(reply, text);
-        meta.replaceWith(h('footer', { class: stopped ? 'meta' : 'meta error', role: 'alert' }, stopped ? stoppedNote(text, this.actions.costOf?.(text)) : message));
+        meta.replaceWith(
+          h(
+            'footer',
+            { class: stopped ? 'meta' : 'meta error', role: 'alert' },
+            stopped ? stoppedNote(text, this.actions.costOf?.(text)) : message,
+          ),
+        );
       },
     };
   }
@@ -136,7 +151,15 @@ export class Transcript {
         b.addEventListener('click', () => this.actions.code(action, code()));
         return b;
       };
-      pre.before(h('div', { class: 'code-actions', role: 'toolbar' }, button(t('Copy'), 'copy'), button(t('Insert at Cursor'), 'insert'), button(t('Replace Selection'), 'replace')));
+      pre.before(
+        h(
+          'div',
+          { class: 'code-actions', role: 'toolbar' },
+          button(t('Copy'), 'copy'),
+          button(t('Insert at Cursor'), 'insert'),
+          button(t('Replace Selection'), 'replace'),
+        ),
+      );
     }
   }
 }
@@ -188,17 +211,70 @@ function metaOf(r: ReplyInfo): HTMLElement {
 function receiptElement(r: ReceiptView): HTMLElement {
   const score = (n: number | null) => (n === null ? '—' : n.toFixed(2));
   const table = (label: string, head: string[], rows: string[][]) =>
-    h('table', { class: 'receipt-table', 'aria-label': label }, h('thead', {}, h('tr', {}, ...head.map((c) => h('th', { scope: 'col' }, c)))), h('tbody', {}, ...rows.map((row) => h('tr', {}, ...row.map((c) => h('td', {}, c))))));
+    h(
+      'table',
+      { class: 'receipt-table', 'aria-label': label },
+      h('thead', {}, h('tr', {}, ...head.map((c) => h('th', { scope: 'col' }, c)))),
+      h('tbody', {}, ...rows.map((row) => h('tr', {}, ...row.map((c) => h('td', {}, c))))),
+    );
   const candidates = r.candidates.length
-    ? table(t('Candidates'), [t('Model'), t('Score'), t('Cost'), t('Latency'), t('Quality'), t('Estimated cost')], r.candidates.map((c) => [c.namespace === r.answered ? `${c.namespace} ✓` : c.namespace, score(c.score), score(c.costScore), score(c.latencyScore), score(c.qualityScore), money(c.estimatedCost)]))
+    ? table(
+        t('Candidates'),
+        [t('Model'), t('Score'), t('Cost'), t('Latency'), t('Quality'), t('Estimated cost')],
+        r.candidates.map((c) => [
+          c.namespace === r.answered ? `${c.namespace} ✓` : c.namespace,
+          score(c.score),
+          score(c.costScore),
+          score(c.latencyScore),
+          score(c.qualityScore),
+          money(c.estimatedCost),
+        ]),
+      )
     : null;
-  const excluded = r.excluded.length ? h('p', {}, t('Left out: {0}.', r.excluded.map((e) => t('{0} ({1})', e.namespace, reasonLabel(e.reason, t))).join(', '))) : null;
-  const inactive = r.inactive ? h('p', { class: 'hint' }, r.inactive === 1 ? t('1 model of the Space is turned off.') : t('{0} models of the Space are turned off.', r.inactive)) : null;
+  const excluded = r.excluded.length
+    ? h(
+        'p',
+        {},
+        t('Left out: {0}.', r.excluded.map((e) => t('{0} ({1})', e.namespace, reasonLabel(e.reason, t))).join(', ')),
+      )
+    : null;
+  const inactive = r.inactive
+    ? h(
+        'p',
+        { class: 'hint' },
+        r.inactive === 1
+          ? t('1 model of the Space is turned off.')
+          : t('{0} models of the Space are turned off.', r.inactive),
+      )
+    : null;
   const attempts =
     r.attempts.length > 1
-      ? table(t('Attempts'), [t('Model'), t('Result')], r.attempts.map((a) => [a.namespace, a.statusCode === 200 ? t('answered') : t('failed ({0}): {1}', a.statusCode, a.error ?? '')]))
+      ? table(
+          t('Attempts'),
+          [t('Model'), t('Result')],
+          r.attempts.map((a) => [
+            a.namespace,
+            a.statusCode === 200 ? t('answered') : t('failed ({0}): {1}', a.statusCode, a.error ?? ''),
+          ]),
+        )
       : null;
-  const estimate = r.estimated ? h('p', { class: 'hint' }, t("The service sent no receipt: this is the extension's estimate from the Space's active models and their prices, at this reply's token counts. Latency and quality are not known to it.")) : null;
-  return h('details', { class: r.estimated ? 'receipt estimated' : 'receipt' }, h('summary', {}, receiptLine(r, t)), estimate, candidates, excluded, inactive, attempts);
+  const estimate = r.estimated
+    ? h(
+        'p',
+        { class: 'hint' },
+        t(
+          "The service sent no receipt: this is the extension's estimate from the Space's active models and their prices, at this reply's token counts. Latency and quality are not known to it.",
+        ),
+      )
+    : null;
+  return h(
+    'details',
+    { class: r.estimated ? 'receipt estimated' : 'receipt' },
+    h('summary', {}, receiptLine(r, t)),
+    estimate,
+    candidates,
+    excluded,
+    inactive,
+    attempts,
+  );
 }
-

@@ -62,7 +62,14 @@ export class FailoverList {
       ),
     );
     const candidates = this.catalogue.filter((m) => !this.ids.includes(m.id));
-    const picker = select([{ value: '', label: t('Add a model to the chain…') }, ...candidates.map((m) => ({ value: m.id, label: m.namespace }))], '', { combobox: true, 'aria-label': t('Add a model to the failover chain'), disabled: this.disabled });
+    const picker = select(
+      [
+        { value: '', label: t('Add a model to the chain…') },
+        ...candidates.map((m) => ({ value: m.id, label: m.namespace })),
+      ],
+      '',
+      { combobox: true, 'aria-label': t('Add a model to the failover chain'), disabled: this.disabled },
+    );
     picker.addEventListener('change', () => {
       const id = valueOf(picker);
       if (!id) return;
@@ -70,6 +77,12 @@ export class FailoverList {
       this.render();
       this.onChange();
     });
-    fill(this.element, rows.length ? h('ol', { class: 'chain', 'aria-label': t('Failover order') }, ...rows) : h('p', { class: 'hint' }, t('No model in the chain.')), picker);
+    fill(
+      this.element,
+      rows.length
+        ? h('ol', { class: 'chain', 'aria-label': t('Failover order') }, ...rows)
+        : h('p', { class: 'hint' }, t('No model in the chain.')),
+      picker,
+    );
   }
 }

@@ -14,7 +14,11 @@ export function buildControl(spec: Spec, value: Value, data: SpaceEditorData, va
   else if (spec.kind === 'textarea') {
     control = h('vscode-textarea', { rows: '4', resize: 'vertical' });
     setValue(control, value === null ? '' : String(value));
-  } else control = textfield(value === null ? '' : String(value), spec.kind === 'int' ? { type: 'number', step: '1' } : spec.kind === 'number' ? { inputmode: 'decimal' } : {});
+  } else
+    control = textfield(
+      value === null ? '' : String(value),
+      spec.kind === 'int' ? { type: 'number', step: '1' } : spec.kind === 'number' ? { inputmode: 'decimal' } : {},
+    );
   return field(spec.path, spec.label, control, spec.hint);
 }
 

@@ -24,7 +24,12 @@ export const SECTIONS: Array<{ title: string; specs: Spec[] }> = [
     specs: [
       { path: 'name', label: t('Name'), kind: 'text', hint: t('1 to 120 characters') },
       { path: 'description', label: t('Description'), kind: 'textarea', hint: t('Up to 1,000 characters') },
-      { path: 'app_logo', label: t('Logo'), kind: 'text', hint: t('A URL or a data URL; Choose Image… makes one from a file') },
+      {
+        path: 'app_logo',
+        label: t('Logo'),
+        kind: 'text',
+        hint: t('A URL or a data URL; Choose Image… makes one from a file'),
+      },
     ],
   },
   {
@@ -39,31 +44,68 @@ export const SECTIONS: Array<{ title: string; specs: Spec[] }> = [
     title: t('Policies'),
     specs: [
       {
-        path: 'policies.privacy_level', label: t('What the request log keeps'), kind: 'select',
+        path: 'policies.privacy_level',
+        label: t('What the request log keeps'),
+        kind: 'select',
         choices: () => [
           { value: '1', label: t('Level 1: prompts, replies and their details') },
           { value: '2', label: t('Level 2: details only, no prompt or reply text') },
           { value: '3', label: t('Level 3: only what billing needs') },
         ],
       },
-      { path: 'policies.max_cost', label: t('Max cost per request ($)'), kind: 'number', hint: t('0 means no limit; new Spaces start at $0.02') },
-      { path: 'policies.max_same_model_retries', label: t('Retries on the same model'), kind: 'int', hint: t('0 to 3') },
-      { path: 'policies.max_switch_model_retries', label: t('Switches to another model'), kind: 'int', hint: t('0 to 5') },
+      {
+        path: 'policies.max_cost',
+        label: t('Max cost per request ($)'),
+        kind: 'number',
+        hint: t('0 means no limit; new Spaces start at $0.02'),
+      },
+      {
+        path: 'policies.max_same_model_retries',
+        label: t('Retries on the same model'),
+        kind: 'int',
+        hint: t('0 to 3'),
+      },
+      {
+        path: 'policies.max_switch_model_retries',
+        label: t('Switches to another model'),
+        kind: 'int',
+        hint: t('0 to 5'),
+      },
       { path: 'policies.optimize_internal_requests', label: t('Optimize internal requests'), kind: 'bool' },
-      { path: 'policies.prompt_id', label: t('Policy prompt'), kind: 'select', choices: (d) => [none(), ...d.prompts.map((p) => ({ value: p.id, label: p.title }))] },
+      {
+        path: 'policies.prompt_id',
+        label: t('Policy prompt'),
+        kind: 'select',
+        choices: (d) => [none(), ...d.prompts.map((p) => ({ value: p.id, label: p.title }))],
+      },
     ],
   },
   {
     title: t('Failover chain'),
-    specs: [{ path: 'has_failover_chain', label: t('When a model fails, try the next one in this order'), kind: 'bool' }],
+    specs: [
+      { path: 'has_failover_chain', label: t('When a model fails, try the next one in this order'), kind: 'bool' },
+    ],
   },
   {
     title: t('Default generation settings'),
     specs: [
-      { path: 'settings.assistant_id', label: t('Assistant'), kind: 'select', choices: (d) => [none(), ...d.assistants.map((a) => ({ value: a.id, label: a.name }))] },
       {
-        path: 'settings.assistant_version_id', label: t('Assistant version'), kind: 'select',
-        choices: (d, v) => [none(t('Latest published')), ...(d.assistants.find((a) => a.id === v['settings.assistant_id'])?.versions ?? []).map((x) => ({ value: x.id, label: x.label }))],
+        path: 'settings.assistant_id',
+        label: t('Assistant'),
+        kind: 'select',
+        choices: (d) => [none(), ...d.assistants.map((a) => ({ value: a.id, label: a.name }))],
+      },
+      {
+        path: 'settings.assistant_version_id',
+        label: t('Assistant version'),
+        kind: 'select',
+        choices: (d, v) => [
+          none(t('Latest published')),
+          ...(d.assistants.find((a) => a.id === v['settings.assistant_id'])?.versions ?? []).map((x) => ({
+            value: x.id,
+            label: x.label,
+          })),
+        ],
       },
       { path: 'settings.instructions', label: t('Instructions'), kind: 'textarea' },
       { path: 'settings.max_tokens', label: t('Max tokens'), kind: 'int', hint: t('1 or more') },
@@ -73,16 +115,30 @@ export const SECTIONS: Array<{ title: string; specs: Spec[] }> = [
   {
     title: t('Sandbox and benchmark'),
     specs: [
-      { path: 'sandbox_of', label: t('Sandbox of'), kind: 'select', choices: (d) => [none(t('Not a sandbox')), ...d.spaces.map((s) => ({ value: s.id, label: s.name }))] },
-      { path: 'use_parent_custom_data', label: t('Use the parent Space\'s custom data'), kind: 'bool' },
-      { path: 'benchmark_model_id', label: t('Benchmark model'), kind: 'select', hint: t('Savings are measured against it'), choices: (d) => [none(), ...d.models.map((m) => ({ value: m.id, label: m.namespace }))] },
+      {
+        path: 'sandbox_of',
+        label: t('Sandbox of'),
+        kind: 'select',
+        choices: (d) => [none(t('Not a sandbox')), ...d.spaces.map((s) => ({ value: s.id, label: s.name }))],
+      },
+      { path: 'use_parent_custom_data', label: t("Use the parent Space's custom data"), kind: 'bool' },
+      {
+        path: 'benchmark_model_id',
+        label: t('Benchmark model'),
+        kind: 'select',
+        hint: t('Savings are measured against it'),
+        choices: (d) => [none(), ...d.models.map((m) => ({ value: m.id, label: m.namespace }))],
+      },
     ],
   },
 ];
 
 export const SPECS = SECTIONS.flatMap((s) => s.specs);
 
-const get = (app: Space | SpaceDraft, path: string): unknown => path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), app);
+const get = (app: Space | SpaceDraft, path: string): unknown =>
+  path
+    .split('.')
+    .reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), app);
 
 /** The form's value of each field as the Space holds it, with `draft` (unsaved changes) laid over. */
 export function valuesOf(app: Space, draft: SpaceDraft | null): Record<string, Value> {
@@ -90,13 +146,24 @@ export function valuesOf(app: Space, draft: SpaceDraft | null): Record<string, V
   for (const spec of SPECS) {
     const fromDraft = draft ? get(draft, spec.path) : undefined;
     const raw = fromDraft !== undefined && fromDraft !== null ? fromDraft : get(app, spec.path);
-    values[spec.path] = spec.kind === 'bool' ? raw === true || raw === 1 : raw === undefined || raw === null ? null : spec.kind === 'select' ? String(raw) : (raw as Value);
+    values[spec.path] =
+      spec.kind === 'bool'
+        ? raw === true || raw === 1
+        : raw === undefined || raw === null
+          ? null
+          : spec.kind === 'select'
+            ? String(raw)
+            : (raw as Value);
   }
   return values;
 }
 
 /** Only what changed, nested as the body has it. Returns the changes and whether there are any. */
-export function changesBetween(base: Record<string, Value>, now: Record<string, Value>, failover: { base: string[]; now: string[] }): { changes: SpaceDraft; dirty: boolean } {
+export function changesBetween(
+  base: Record<string, Value>,
+  now: Record<string, Value>,
+  failover: { base: string[]; now: string[] },
+): { changes: SpaceDraft; dirty: boolean } {
   const changes: Record<string, unknown> = {};
   let dirty = false;
   for (const spec of SPECS) {

@@ -10,7 +10,13 @@ import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { SpaceUpdateResponse } from '../../../api/schemas';
 import type { CallError } from '../../../shared/protocol/envelope';
-import type { SpaceDraft, SpaceEditorData, SpaceSettingsCalls, SpaceSettingsEvent, SpaceSettingsResults } from '../../../shared/protocol/spaceSettings';
+import type {
+  SpaceDraft,
+  SpaceEditorData,
+  SpaceSettingsCalls,
+  SpaceSettingsEvent,
+  SpaceSettingsResults,
+} from '../../../shared/protocol/spaceSettings';
 import { checkRules } from '../../../shared/rules';
 import { fill, h, setValue } from '../../page/dom';
 import { markFields, type Field } from '../../page/fields';
@@ -33,7 +39,8 @@ let lastDirty = false;
 let view: SpaceUpdateResponse;
 
 const say = (text: string) => (status.textContent = text);
-const currentValues = () => Object.fromEntries(SPECS.map((spec, i) => [spec.path, readControl(spec, fields[i]!.control)]));
+const currentValues = () =>
+  Object.fromEntries(SPECS.map((spec, i) => [spec.path, readControl(spec, fields[i]!.control)]));
 const diff = () => changesBetween(baseline, currentValues(), { base: failover.initial, now: failover.ids });
 
 function render(shown: SpaceUpdateResponse, draft: SpaceDraft | null): void {
@@ -44,10 +51,21 @@ function render(shown: SpaceUpdateResponse, draft: SpaceDraft | null): void {
   const values = valuesOf(space, draft);
   fields = SPECS.map((spec) => buildControl(spec, values[spec.path] ?? null, data, values));
   const draftChain = draft?.failover_model_ids;
-  failover = new FailoverList(view.main.failover_models, data.models, Array.isArray(draftChain) ? draftChain.filter((id): id is string => typeof id === 'string') : null, changed);
+  failover = new FailoverList(
+    view.main.failover_models,
+    data.models,
+    Array.isArray(draftChain) ? draftChain.filter((id): id is string => typeof id === 'string') : null,
+    changed,
+  );
   const byPath = new Map(fields.map((f) => [f.path, f]));
   const sections = SECTIONS.map((section) =>
-    h('section', { class: 'group', 'aria-label': section.title }, h('h2', {}, section.title), ...section.specs.map((spec) => byPath.get(spec.path)!.row), section.title === t('Failover chain') ? failover.element : null),
+    h(
+      'section',
+      { class: 'group', 'aria-label': section.title },
+      h('h2', {}, section.title),
+      ...section.specs.map((spec) => byPath.get(spec.path)!.row),
+      section.title === t('Failover chain') ? failover.element : null,
+    ),
   );
   const logo = byPath.get('app_logo')!;
   const choose = h('vscode-button', { secondary: true }, t('Choose Image…'));
@@ -61,7 +79,13 @@ function render(shown: SpaceUpdateResponse, draft: SpaceDraft | null): void {
     app,
     // The id is not a title: Copy Id on the Space in the Spaces view gives it.
     h('header', { class: 'title' }, h('h1', {}, space.name ?? t('Space settings'))),
-    readOnly ? h('div', { class: 'banner', role: 'note' }, t('Read-only: this token does not have the edit permission on this Space.')) : null,
+    readOnly
+      ? h(
+          'div',
+          { class: 'banner', role: 'note' },
+          t('Read-only: this token does not have the edit permission on this Space.'),
+        )
+      : null,
     viewSummary(view, (id) => void channel.call('openSpace', { spaceId: id })),
     h('form', { class: 'settings', 'aria-label': t('Space settings') }, ...sections),
     readOnly ? null : h('div', { class: 'actions' }, save, revert),
@@ -70,8 +94,14 @@ function render(shown: SpaceUpdateResponse, draft: SpaceDraft | null): void {
   app.removeAttribute('aria-busy');
   if (readOnly) for (const f of fields) f.control.setAttribute('disabled', '');
   if (readOnly) failover.disable();
-  for (const f of fields) f.control.addEventListener(f.control.tagName === 'VSCODE-TEXTFIELD' || f.control.tagName === 'VSCODE-TEXTAREA' ? 'input' : 'change', changed);
-  fields.find((f) => f.path === 'settings.assistant_id')!.control.addEventListener('change', () => render(view, diff().changes));
+  for (const f of fields)
+    f.control.addEventListener(
+      f.control.tagName === 'VSCODE-TEXTFIELD' || f.control.tagName === 'VSCODE-TEXTAREA' ? 'input' : 'change',
+      changed,
+    );
+  fields
+    .find((f) => f.path === 'settings.assistant_id')!
+    .control.addEventListener('change', () => render(view, diff().changes));
   changed();
 }
 
@@ -94,12 +124,20 @@ async function saveChanges(): Promise<void> {
     return void say(rest.length ? rest.join('; ') : t('Some fields are not valid.'));
   }
   say(t('Saving…'));
-  await channel.call('save', {}).catch((error: unknown) => notSaved(error instanceof CallFailed ? error.error : { message: String(error), fields: {} }));
+  await channel
+    .call('save', {})
+    .catch((error: unknown) =>
+      notSaved(error instanceof CallFailed ? error.error : { message: String(error), fields: {} }),
+    );
 }
 
 function notSaved(failure: CallError): void {
   const rest = markFields(fields, failure.fields);
-  say(Object.keys(failure.fields).length ? t('Not saved: {0}', rest.length ? rest.join('; ') : t('see the marked fields.')) : failure.message);
+  say(
+    Object.keys(failure.fields).length
+      ? t('Not saved: {0}', rest.length ? rest.join('; ') : t('see the marked fields.'))
+      : failure.message,
+  );
 }
 
 async function chooseLogo(logo: Field): Promise<void> {
@@ -117,7 +155,10 @@ async function load(): Promise<void> {
   try {
     data = await channel.call('load', {});
   } catch (error) {
-    fill(app, h('div', { class: 'banner error', role: 'alert' }, error instanceof Error ? error.message : String(error)));
+    fill(
+      app,
+      h('div', { class: 'banner error', role: 'alert' }, error instanceof Error ? error.message : String(error)),
+    );
     return;
   }
   render(data.view, data.draft);
@@ -130,7 +171,11 @@ channel.onEvent((event) => {
   data = { ...data, view: event.view, draft: null };
   lastDirty = true;
   render(event.view, null);
-  say(event.reloaded ? t('Reloaded the version saved elsewhere; your changes were discarded.') : t('Saved at {0}.', new Date().toLocaleTimeString()));
+  say(
+    event.reloaded
+      ? t('Reloaded the version saved elsewhere; your changes were discarded.')
+      : t('Saved at {0}.', new Date().toLocaleTimeString()),
+  );
 });
 channel.ready();
 void load();

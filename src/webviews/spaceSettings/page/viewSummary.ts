@@ -7,14 +7,18 @@ import { t } from '../../page/l10n';
 
 function card(title: string, detail: SpaceDetail, extra: HTMLElement | null): HTMLElement {
   const a = detail.app;
-  const row = (k: string, v: string) => h('div', { class: 'kv' }, h('span', { class: 'k' }, k), h('span', { class: 'v' }, v));
+  const row = (k: string, v: string) =>
+    h('div', { class: 'kv' }, h('span', { class: 'k' }, k), h('span', { class: 'v' }, v));
   return h(
     'section',
     { class: 'card', 'aria-label': title },
     h('h2', {}, title),
     row(t('Name'), a.name ?? '—'),
     row(t('Active models'), String(detail.active_models)),
-    row(t('Failover chain'), a.has_failover_chain ? detail.failover_models.map((m) => m.namespace).join(' → ') || t('on, empty') : t('off')),
+    row(
+      t('Failover chain'),
+      a.has_failover_chain ? detail.failover_models.map((m) => m.namespace).join(' → ') || t('on, empty') : t('off'),
+    ),
     row(t('Your permissions'), detail.current_user_permissions.map(permissionLabel).join(', ') || t('none')),
     row(t('Modified'), a.modified_on ? new Date(a.modified_on).toLocaleString() : '—'),
     extra,
@@ -32,9 +36,18 @@ export function viewSummary(view: SpaceUpdateResponse, open: (spaceId: string) =
     ? card(
         t('Sandbox'),
         view.sandbox,
-        h('div', { class: `sandbox-status ${status ?? ''}` }, status === 'outdated' ? t('⚠ The sandbox is outdated: the main Space changed after it. ') : t('The sandbox is {0}. ', sandboxStatusLabel(status, t('in an unknown state'))), button(t('Open Sandbox'), view.sandbox.app.id)),
+        h(
+          'div',
+          { class: `sandbox-status ${status ?? ''}` },
+          status === 'outdated'
+            ? t('⚠ The sandbox is outdated: the main Space changed after it. ')
+            : t('The sandbox is {0}. ', sandboxStatusLabel(status, t('in an unknown state'))),
+          button(t('Open Sandbox'), view.sandbox.app.id),
+        ),
       )
     : null;
-  const parent = view.main.app.sandbox_of ? h('div', {}, t('This Space is a sandbox. '), button(t('Open Main Space'), view.main.app.sandbox_of)) : null;
+  const parent = view.main.app.sandbox_of
+    ? h('div', {}, t('This Space is a sandbox. '), button(t('Open Main Space'), view.main.app.sandbox_of))
+    : null;
   return h('div', { class: 'views' }, card(t('Main'), view.main, parent), sandbox);
 }
