@@ -6,20 +6,15 @@ import { randomUUID } from 'node:crypto';
 import type { ModelRecord } from '../../api/schemas';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
-import { checkAssistantChoice, findVersion, latestVersionId } from '../domain/assistants';
-import { conversationExists, findConversation } from '../domain/conversations';
 import { isRetired, retiresSoon } from '../../shared/models';
 import { findModel, findModelByName, type CatalogueModel } from '../domain/models';
-import { conversationTurns, requestInConversation } from '../domain/requests';
-import { findPrompt } from '../domain/prompts';
-import { appConfig, loadApp, requirePermission, type AppConfig } from '../domain/spaces';
+import { appConfig, loadApp, requirePermission } from '../domain/spaces';
 import { Problem, invalid } from '../problem';
 import { countTokens } from '../tokenizer';
 import type { RouteInput } from './routing';
-import { hasImages, textOf, type Body, type ChatMessage, type Prepared } from './request';
+import { buildMessages, resolveAssistantVersion, resolveConversation } from './messages';
+import { hasImages, textOf, type Body, type Prepared } from './request';
 import { activeModels, failoverChain, routeInput, weighActive } from './weigh';
-
-const MAX_HISTORY = 20;
 
 /** Checks everything that can be checked before a model runs; throws a 4xx Problem and stores nothing. */
 export function prepareChat(db: Database, caller: Caller, body: Body): Prepared {
@@ -144,77 +139,4 @@ function checkAttachments(body: Body): void {
     if (!/^data:[a-z0-9.+-]+\/[a-z0-9.+-]+;base64,/i.test(url))
       throw invalid(['body', 'files', i], 'must be a data URL (data:<type>;base64,...)', 'data_url');
   });
-}
-
-function resolveConversation(db: Database, appId: string, body: Body) {
-  if (!body.conversation_id) {
-    if (body.parent_request_id)
-      throw invalid(['body', 'parent_request_id'], 'A parent request needs a conversation_id');
-    return null;
-  }
-  const own = findConversation(db, appId, body.conversation_id);
-  if (!own && conversationExists(db, body.conversation_id)) throw new Problem(404, 'Conversation not found');
-  if (body.parent_request_id && !requestInConversation(db, body.parent_request_id, body.conversation_id)) {
-    throw invalid(['body', 'parent_request_id'], 'Request not found in this conversation', 'not_found');
-  }
-  return own
-    ? {
-        settings: own.settings
-          ? (JSON.parse(own.settings) as { assistant_id?: string; assistant_version_id?: string })
-          : null,
-      }
-    : null;
-}
-
-function resolveAssistantVersion(
-  db: Database,
-  appId: string,
-  body: Body,
-  conversation: { assistant_id?: string; assistant_version_id?: string } | null,
-  config: AppConfig,
-) {
-  const assistantId = body.assistant_id ?? conversation?.assistant_id ?? config.settings.assistant_id ?? null;
-  const versionId =
-    body.assistant_version_id ?? conversation?.assistant_version_id ?? config.settings.assistant_version_id ?? null;
-  if (body.assistant_id) checkAssistantChoice(db, appId, body.assistant_id, null, ['body']);
-  if (versionId) return checkAssistantChoice(db, appId, assistantId, versionId, ['body'])!;
-  if (!assistantId) return null;
-  const latest = latestVersionId(db, assistantId);
-  return latest ? (findVersion(db, appId, latest) ?? null) : null;
-}
-
-function buildMessages(
-  db: Database,
-  caller: Caller,
-  config: AppConfig,
-  version: ReturnType<typeof resolveAssistantVersion>,
-  conversationApp: string | null,
-  body: Body,
-): ChatMessage[] {
-  const policyPrompt = config.policies.prompt_id
-    ? findPrompt(db, caller, config.policies.prompt_id)?.prompt
-    : undefined;
-  const system = [
-    policyPrompt,
-    config.settings.instructions,
-    version?.persona,
-    version?.instructions,
-    version?.writing_style ? `Writing style: ${version.writing_style}` : null,
-  ]
-    .filter((s): s is string => !!s && s.trim() !== '')
-    .join('\n\n');
-  const messages: ChatMessage[] = system ? [{ role: 'system', content: system }] : [];
-  if (body.completion) return [...messages, ...body.completion.messages];
-  if (conversationApp && body.conversation_id) {
-    for (const turn of conversationTurns(db, conversationApp, body.conversation_id, MAX_HISTORY))
-      messages.push({ role: 'user', content: turn.prompt }, { role: 'assistant', content: turn.response });
-  }
-  const images = body.images ?? [];
-  messages.push({
-    role: 'user',
-    content: images.length
-      ? [{ type: 'text', text: body.prompt }, ...images.map((url) => ({ type: 'image_url', image_url: { url } }))]
-      : body.prompt,
-  });
-  return messages;
 }
