@@ -99,6 +99,8 @@ const modelRecordShape = {
   supports_vision: flag(),
   completion_token_cost: price(),
   prompt_token_cost: price(),
+  /** Per token of the prompt read from the provider's cache; absent: the prompt's price. */
+  cache_read_token_cost: nullish(z.number().min(0)),
   base_cost: price(),
   /** An unit this client does not know is priced as tokens. */
   price_unit: PriceUnit.catch('tokens').default('tokens'),
@@ -736,6 +738,8 @@ export const RoutingReceipt = z.looseObject({
   candidates: records(RouteCandidate),
   rejected: records(z.looseObject({ namespace: z.string(), reason: z.string() })),
   attempts: records(z.looseObject({ namespace: z.string(), status_code: z.int(), error: z.string().nullable() })),
+  /** Whose token counts were billed: the provider's, or estimated here (test models, a server that sent none). */
+  usage: z.enum(['provider', 'estimated']).optional().catch(undefined),
 });
 
 export const ChatMetadata = z.looseObject({
@@ -867,3 +871,39 @@ export type ChatMetadata = z.infer<typeof ChatMetadata>;
 export type RoutingReceipt = z.infer<typeof RoutingReceipt>;
 export type Usage = z.infer<typeof Usage>;
 export type ValidationIssue = z.infer<typeof ValidationIssue>;
+
+// ---------------------------------------------------------------- provider keys (built-in service)
+
+/** A provider's key handed to the built-in service, kept in its memory only. */
+export const ProviderKeyBody = z.object({
+  key: z.string().trim().min(8, 'is too short to be a key').max(4000),
+  /** Where to reach the provider instead of its own address (a proxy); includes the API's version path. */
+  base_url: z
+    .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
+    .max(2000)
+    .nullish(),
+});
+export type ProviderKeyBody = z.infer<typeof ProviderKeyBody>;
+
+/** A hosted provider as the built-in service can reach it. */
+export const ProviderState = z.looseObject({
+  id: z.string(),
+  label: z.string(),
+  has_key: z.boolean(),
+  /** Where the key came from: the service's environment, or handed over by the extension. */
+  key_source: nullish(z.enum(['environment', 'extension']).catch(null as never)),
+  /** The variable the standalone service reads the key from. */
+  key_variable: z.string(),
+  /** Until when the provider gets no requests after repeated failures (ISO time), or null. */
+  cooling_until: nullish(z.string()),
+  keys_page: words(),
+});
+export type ProviderState = z.infer<typeof ProviderState>;
+
+export const ProviderCheck = z.looseObject({
+  ok: z.boolean(),
+  /** What was tried and what it answered, in words (never the key). */
+  message: z.string(),
+  model: nullish(z.string()),
+});
+export type ProviderCheck = z.infer<typeof ProviderCheck>;

@@ -3,6 +3,8 @@
 //   org create --name <n> --data <dir> [--rate-limit <n>]
 //   org limit --rate-limit <n> --data <dir>     (the organization of the built-in service's windows)
 //   token create --data <dir>
+import { listProviders } from './providers/endpoints';
+import { providerKeys } from './providers/keys';
 import { mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { openDataFolder } from './dataFolder';
@@ -92,6 +94,9 @@ async function serve(values: Values): Promise<void> {
     if (!(error instanceof StorageError)) throw error;
     console.error(`${error.message} The service starts anyway and answers reads.`);
   }
+  providerKeys.loadEnvironment(process.env);
+  const withKeys = listProviders().filter((p) => p.has_key);
+  if (withKeys.length) console.log(`Provider keys from the environment: ${withKeys.map((p) => p.label).join(', ')}`);
   const app = buildApp({
     db,
     engine: { servers, streamDelayMs: integer(values['stream-delay-ms'], 'stream-delay-ms', 0) },

@@ -30,12 +30,14 @@ export async function finishChat(
   const r = model.record;
   // A tool call is output the model produced: its name and arguments are billed as completion text.
   const produced = reply.text + (reply.toolCalls ?? []).map((c) => c.function.name + c.function.arguments).join('');
-  const completionTokens = countTokens(produced);
+  // What the provider counted is billed; the tokenizer's count only when it reported nothing.
+  const completionTokens = reply.usage?.output ?? countTokens(produced);
   const counts: Counts = {
-    promptTokens: prepared.promptTokens,
+    promptTokens: reply.usage?.input ?? prepared.promptTokens,
     completionTokens,
     promptChars: prepared.promptChars,
     completionChars: produced.length,
+    cachedTokens: reply.usage?.cachedInput ?? 0,
   };
   const costs = costOf(r, counts);
   const savings = savingsOf(costs, prepared.benchmark, counts);
@@ -96,6 +98,7 @@ export async function finishChat(
       prompt_tokens: counts.promptTokens,
       completion_tokens: completionTokens,
       total_tokens: counts.promptTokens + completionTokens,
+      prompt_tokens_details: { cached_tokens: counts.cachedTokens ?? 0 },
     },
     metadata: {
       app_id: prepared.config.row.id,
@@ -123,6 +126,7 @@ export async function finishChat(
         ...prepared.routing,
         strategy: model === prepared.first ? prepared.routing.strategy : 'failover',
         attempts: outcome.attempts,
+        usage: reply.usage ? 'provider' : 'estimated',
       },
     },
   };

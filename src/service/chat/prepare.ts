@@ -10,6 +10,7 @@ import { isRetired, retiresSoon } from '../../shared/models';
 import { findModel, findModelByName, type CatalogueModel } from '../domain/models';
 import { appConfig, loadApp, requirePermission } from '../domain/spaces';
 import { Problem, invalid } from '../problem';
+import { providerSpec } from '../providers/providers';
 import { countTokens } from '../tokenizer';
 import type { RouteInput } from './routing';
 import { buildMessages, resolveAssistantVersion, resolveConversation } from './messages';
@@ -55,6 +56,7 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
       route,
       budget,
       body.model ? ['body', 'model'] : ['body', 'assistant_version_id'],
+      !!config.row.has_failover_chain,
     );
   } else {
     const ranked = weighed.ranked;
@@ -72,11 +74,15 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
   if (retiresSoon(first.record)) warnings.push(deprecationWarning(first.record));
   // Where a failed model's request goes next: the failover chain in its order when it is on, else the
   // Space's other active models by quality, best first (conventions.md, corrections).
+  // A model the request named is not replaced by one the Space did not name for failing over: without
+  // a failover chain, its failure is the answer.
   const chain = config.row.has_failover_chain
     ? failoverChain(db, caller, row.id)
-    : activeModels(db, caller, row.id)
-        .filter((m) => m.record.id !== first.record.id && canServe(m.record) && budget(m.record) > 0)
-        .sort((a, b) => b.quality - a.quality || a.record.namespace.localeCompare(b.record.namespace));
+    : modelId
+      ? []
+      : activeModels(db, caller, row.id)
+          .filter((m) => m.record.id !== first.record.id && canServe(m.record) && budget(m.record) > 0)
+          .sort((a, b) => b.quality - a.quality || a.record.namespace.localeCompare(b.record.namespace));
   return {
     requestId: randomUUID(),
     caller,
@@ -103,6 +109,7 @@ function explicitModel(
   route: RouteInput,
   budget: (r: ModelRecord) => number,
   loc: string[],
+  mayFailOver: boolean,
 ): CatalogueModel {
   const model = findModelByName(db, caller, name);
   if (!model) throw invalid(loc, `Unknown model "${name}"`, 'not_found');
@@ -123,7 +130,19 @@ function explicitModel(
     );
   if (route.maxCost > 0 && route.estimate(r) > route.maxCost)
     throw invalid(loc, `${r.namespace} may cost more than this Space's max_cost of $${route.maxCost}`, 'max_cost');
+  // Named, it answers itself or not at all: nothing replaces it unless the Space's failover chain says so.
+  if (!route.canServe(r) && !mayFailOver)
+    throw invalid(loc, `${r.namespace} cannot answer here: ${howToReach(r)}`, 'cannot_answer_here');
   return model;
+}
+
+/** What would let a model answer on this service, in words. */
+export function howToReach(r: ModelRecord): string {
+  const spec = providerSpec(r.provider);
+  if (spec)
+    return `add a ${spec.label} key (LLM Spaces: Add Provider Key…, or ${spec.keyVars[0]} for the standalone service)`;
+  if (r.provider === 'local') return 'start the model server that serves it, then refresh the local models';
+  return 'no provider key or model server here reaches it';
 }
 
 export function deprecationWarning(r: ModelRecord): string {

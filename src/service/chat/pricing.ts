@@ -6,6 +6,8 @@ export interface Counts {
   completionTokens: number;
   promptChars: number;
   completionChars: number;
+  /** Of the prompt's tokens, those the provider read from its cache (billed at its cache price). */
+  cachedTokens?: number;
 }
 
 export interface Costs {
@@ -16,7 +18,10 @@ export interface Costs {
 
 export function costOf(model: ModelRecord, counts: Counts): Costs {
   const byChars = model.price_unit === 'characters';
-  const prompt = (byChars ? counts.promptChars : counts.promptTokens) * model.prompt_token_cost;
+  const cached = byChars ? 0 : Math.min(counts.cachedTokens ?? 0, counts.promptTokens);
+  const prompt =
+    (byChars ? counts.promptChars : counts.promptTokens - cached) * model.prompt_token_cost +
+    cached * (model.cache_read_token_cost ?? model.prompt_token_cost);
   const completion = (byChars ? counts.completionChars : counts.completionTokens) * model.completion_token_cost;
   return { prompt, completion, total: prompt + completion + model.base_cost };
 }

@@ -59,6 +59,8 @@ export interface Reply {
   text: string;
   finishReason: 'stop' | 'length' | 'tool_calls';
   toolCalls?: ToolCall[];
+  /** What the provider counted (input with the part read from its cache, output); absent: estimated here. */
+  usage?: { input: number; output: number; cachedInput: number };
 }
 
 /** The text of a message's content, parts joined (images left out). */

@@ -28,6 +28,8 @@ export async function runChat(
   const maxSame = policies.max_same_model_retries ?? 1;
   const maxSwitch = policies.max_switch_model_retries ?? 1;
   const tried: string[] = [];
+  /** Providers that refused their key: none of their models is tried again for this request. */
+  const refused = new Set<string>();
   const failures: string[] = [];
   const attempts: Attempt[] = [];
   let current: CatalogueModel | undefined = prepared.first;
@@ -63,6 +65,11 @@ export async function runChat(
           error: failure.slice(current.record.namespace.length + 2),
         });
         tried.push(current.record.namespace);
+        // Asking the same provider again is pointless when it refused the key, cools down or asked to wait.
+        if (error instanceof ReachFailure && error.status && [401, 403, 429, 503].includes(error.status)) {
+          if (error.status === 401 || error.status === 403) refused.add(current.record.provider ?? '');
+          break;
+        }
         continue;
       }
       attempts.push({ namespace: current.record.namespace, status_code: 200, error: null });
@@ -73,7 +80,7 @@ export async function runChat(
         latency: (Date.now() - attemptStarted) / 1000,
       });
     }
-    current = switches < maxSwitch ? nextInChain(prepared, current, tried) : undefined;
+    current = switches < maxSwitch ? nextInChain(prepared, current, tried, refused) : undefined;
     switches++;
   }
   await logFailure(db, prepared, { failures, started, model: null, partial: null });
@@ -86,14 +93,23 @@ function abortReason(signal: AbortSignal): string {
   return reason instanceof Error && reason.name !== 'AbortError' ? reason.message : 'the client went away';
 }
 
-function nextInChain(prepared: Prepared, current: CatalogueModel, tried: string[]): CatalogueModel | undefined {
+function nextInChain(
+  prepared: Prepared,
+  current: CatalogueModel,
+  tried: string[],
+  refused: Set<string>,
+): CatalogueModel | undefined {
   const chain = prepared.chain;
   const at = chain.findIndex((m) => m.record.id === current.record.id);
   const needsVision = hasImages(prepared.body);
   return chain
     .slice(at + 1)
     .find(
-      (m) => !tried.includes(m.record.namespace) && !isRetired(m.record) && (!needsVision || m.record.supports_vision),
+      (m) =>
+        !tried.includes(m.record.namespace) &&
+        !refused.has(m.record.provider ?? '') &&
+        !isRetired(m.record) &&
+        (!needsVision || m.record.supports_vision),
     );
 }
 

@@ -3,6 +3,8 @@
 // table, written by discovery, see ../modelServers.ts). Every other model answers only when the
 // service forwards to an upstream given by the user (--upstream, e.g. a LiteLLM proxy or an Ollama
 // serving the catalogue's own local models).
+import { providerKeys } from '../providers/keys';
+import { providerSpec } from '../providers/providers';
 import type { ModelRecord } from '../../api/schemas';
 import type { Database } from '../db';
 
@@ -77,13 +79,15 @@ export function servingOf(db: Database, record: Pick<ModelRecord, 'id' | 'is_tes
   return forward ? { ...forward, available: true } : null;
 }
 
-export function answersHere(db: Database, record: Pick<ModelRecord, 'id' | 'is_test_model'>): boolean {
-  return record.is_test_model || servingOf(db, record)?.available === true;
+export function answersHere(db: Database, record: Pick<ModelRecord, 'id' | 'is_test_model' | 'provider'>): boolean {
+  return record.is_test_model || providerKeys.has(record.provider) || servingOf(db, record)?.available === true;
 }
 
 /** What the model lists of the built-in service add to each model: whether it answers here, and by whom. */
 export function servingFields(db: Database, record: ModelRecord): { answers_here: boolean; served_by: string | null } {
   if (record.is_test_model) return { answers_here: true, served_by: 'this service' };
+  if (providerKeys.has(record.provider))
+    return { answers_here: true, served_by: providerSpec(record.provider)?.label ?? null };
   const serving = servingOf(db, record);
   return { answers_here: serving?.available === true, served_by: serving?.server ?? null };
 }

@@ -17,6 +17,7 @@ import type { EngineOptions } from '../chat/reach/reaches';
 import type { Body as ChatRequest } from '../chat/request';
 import { parseInput } from '../problem';
 import { refreshModelServers } from '../modelServers';
+import { checkProvider, listProviders, removeProviderKey, setProviderKey } from '../providers/endpoints';
 
 export interface RouteContext<P, Q, B> {
   db: Database;
@@ -65,6 +66,7 @@ const AppConversationParams = z.object({ app_id: S.UuidInput, conversation_id: z
 const AppAssistantParams = z.object({ app_id: S.UuidInput, assistant_id: S.UuidInput });
 const VersionParams = z.object({ app_id: S.UuidInput, assistant_id: S.UuidInput, version_id: S.UuidInput });
 const PromptParams = z.object({ prompt_id: S.UuidInput });
+const ProviderParams = z.object({ provider: z.string().min(1).max(40) });
 const ToggleParams = z.object({ app_id: S.UuidInput, model_id: S.UuidInput });
 
 function route<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(spec: RouteSpec<P, Q, B>): RouteSpec {
@@ -408,5 +410,48 @@ export const ROUTES: RouteSpec[] = [
       (ctx.caller.appId ? orgs.withoutIntegrationTokens : (o: S.Organization) => o)(
         orgs.getOrganization(ctx.db, ctx.caller.orgId),
       ),
+  }),
+  // ---------------------------------------------------------------- provider keys (built-in service)
+  route({
+    method: 'GET',
+    url: '/v1/providers',
+    spaceKey: 'refused',
+    summary: 'The hosted providers this service can reach, and which have a key (never the key itself)',
+    extra: true,
+    response: z.array(S.ProviderState),
+    handler: () => listProviders(),
+  }),
+  route({
+    method: 'PUT',
+    url: '/v1/providers/:provider/key',
+    spaceKey: 'refused',
+    summary: "Hand a provider's key to this service: kept in its memory only, never stored or answered",
+    extra: true,
+    params: ProviderParams,
+    body: S.ProviderKeyBody,
+    response: S.ProviderState,
+    handler: (ctx) => setProviderKey(ctx.params.provider, ctx.body),
+  }),
+  route({
+    method: 'DELETE',
+    url: '/v1/providers/:provider/key',
+    spaceKey: 'refused',
+    summary: 'Forget a key handed over for a provider',
+    extra: true,
+    params: ProviderParams,
+    response: S.ProviderState,
+    handler: (ctx) => removeProviderKey(ctx.params.provider),
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/providers/:provider/check',
+    spaceKey: 'refused',
+    summary: "Try a provider's key with a one-word request to its cheapest current model",
+    extra: true,
+    params: ProviderParams,
+    body: z.object({}),
+    bodyOptional: true,
+    response: S.ProviderCheck,
+    handler: (ctx) => checkProvider(ctx.db, ctx.caller, ctx.params.provider),
   }),
 ];

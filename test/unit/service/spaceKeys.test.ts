@@ -71,6 +71,22 @@ const CASES: Case[] = [
     key: 'own Space',
   },
   { method: 'POST', route: '/v1/models/refresh', path: () => '/v1/models/refresh', body: () => ({}), key: 'refused' },
+  { method: 'GET', route: '/v1/providers', path: () => '/v1/providers', key: 'refused' },
+  {
+    method: 'PUT',
+    route: '/v1/providers/:provider/key',
+    path: () => '/v1/providers/mistral/key',
+    body: () => ({ key: 'sk-space-key-must-not-set-this' }),
+    key: 'refused',
+  },
+  { method: 'DELETE', route: '/v1/providers/:provider/key', path: () => '/v1/providers/mistral/key', key: 'refused' },
+  {
+    method: 'POST',
+    route: '/v1/providers/:provider/check',
+    path: () => '/v1/providers/mistral/check',
+    body: () => ({}),
+    key: 'refused',
+  },
   {
     method: 'POST',
     route: '/v1/chat/completions',

@@ -1,8 +1,11 @@
-// Which way reaches a model, in order: test models first, then model servers. Hosted providers join
-// this list with the user's keys.
+// Which way reaches a model, in order: test models, then hosted providers (with a key for the model's
+// provider), then model servers (on this computer, or the --upstream URLs).
 import type { ModelRecord } from '../../../api/schemas';
 import type { Database } from '../../db';
 import type { ModelServerOptions } from '../../modelServers';
+import { providerCooldown } from '../../providers/cooldown';
+import { providerKeys } from '../../providers/keys';
+import { HostedProviders } from './hostedProviders';
 import { ModelServers } from './modelServers';
 import type { ModelReach } from './reach';
 import { TestModels } from './testModels';
@@ -19,7 +22,11 @@ export class Reaches {
   private readonly all: ModelReach[];
 
   constructor(db: Database, options: EngineOptions) {
-    this.all = [new TestModels(options.streamDelayMs), new ModelServers(db)];
+    this.all = [
+      new TestModels(options.streamDelayMs),
+      new HostedProviders(providerKeys, providerCooldown),
+      new ModelServers(db),
+    ];
   }
 
   for(model: ModelRecord): ModelReach {

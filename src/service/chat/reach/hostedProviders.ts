@@ -1,0 +1,254 @@
+// Models of hosted providers (OpenAI, Anthropic, Gemini, …), reached with the user's keys through the
+// AI SDK's provider packages (../../providers/providers.ts): the engine's OpenAI-shaped messages and
+// tools become the SDK's prompt, its stream becomes deltas, its usage the provider's own counts, and
+// its errors a ReachFailure that says in words what went wrong, without the key.
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4FilePart,
+  LanguageModelV4FinishReason,
+  LanguageModelV4Prompt,
+  LanguageModelV4TextPart,
+  LanguageModelV4ToolChoice,
+  LanguageModelV4Usage,
+} from '@ai-sdk/provider';
+import { APICallError } from '@ai-sdk/provider';
+import type { ModelRecord, ToolCall } from '../../../api/schemas';
+import type { Cooldown } from '../../providers/cooldown';
+import type { ProviderKeys } from '../../providers/keys';
+import { providerSpec } from '../../providers/providers';
+import { textOf, type ChatMessage, type Reply, type ToolOptions } from '../request';
+import { ReachFailure, type Generation, type ModelReach } from './reach';
+
+export class HostedProviders implements ModelReach {
+  constructor(
+    private readonly keys: ProviderKeys,
+    private readonly cooldown: Cooldown,
+  ) {}
+
+  reaches(model: ModelRecord): boolean {
+    return !model.is_test_model && !!providerSpec(model.provider) && this.keys.has(model.provider);
+  }
+
+  async generate(g: Generation): Promise<Reply> {
+    const provider = g.model.provider!;
+    const spec = providerSpec(provider)!;
+    const reach = this.keys.reach(provider)!;
+    if (!this.cooldown.allows(provider))
+      throw new ReachFailure(`${spec.label} is cooling down after repeated failures; not asked`, 503);
+    const model = spec.model(reach, g.model.api_target || g.model.model);
+    const options: LanguageModelV4CallOptions = {
+      prompt: toPrompt(g.messages),
+      maxOutputTokens: g.maxTokens,
+      temperature: g.temperature,
+      ...toolOptions(g.tools),
+      abortSignal: g.signal,
+    };
+    try {
+      const reply = g.onDelta
+        ? await streamed(model.doStream(options), g.onDelta)
+        : await whole(model.doGenerate(options));
+      this.cooldown.succeeded(provider);
+      return reply;
+    } catch (error) {
+      if (g.signal.aborted) throw error;
+      const failure = failureOf(error, spec.label, this.keys.secrets());
+      // A refused key is the user's to fix, not the provider's fault: it does not cool the provider.
+      if (failure.status !== 401 && failure.status !== 403) this.cooldown.failed(provider, failure.retryAfterMs);
+      throw failure;
+    }
+  }
+}
+
+/** The engine's messages (OpenAI's shapes) as the AI SDK's prompt. */
+export function toPrompt(messages: readonly ChatMessage[]): LanguageModelV4Prompt {
+  const toolNames = new Map<string, string>();
+  return messages.map((m): LanguageModelV4Prompt[number] => {
+    switch (m.role) {
+      case 'system':
+        return { role: 'system', content: textOf(m.content) };
+      case 'user':
+        return { role: 'user', content: userParts(m.content) };
+      case 'assistant': {
+        const text = textOf(m.content);
+        const calls = (m.tool_calls ?? []).map((c) => {
+          toolNames.set(c.id, c.function.name);
+          return {
+            type: 'tool-call' as const,
+            toolCallId: c.id,
+            toolName: c.function.name,
+            input: parseArguments(c.function.arguments),
+          };
+        });
+        return { role: 'assistant', content: [...(text ? [{ type: 'text' as const, text }] : []), ...calls] };
+      }
+      case 'tool':
+        return {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: m.tool_call_id,
+              toolName: toolNames.get(m.tool_call_id) ?? '',
+              output: { type: 'text', value: textOf(m.content) },
+            },
+          ],
+        };
+    }
+  });
+}
+
+function userParts(content: ChatMessage['content']): Array<LanguageModelV4TextPart | LanguageModelV4FilePart> {
+  if (content === null || typeof content === 'string') return [{ type: 'text', text: content ?? '' }];
+  return content.flatMap((part): Array<LanguageModelV4TextPart | LanguageModelV4FilePart> => {
+    if (part.type === 'text' && typeof part.text === 'string') return [{ type: 'text', text: part.text }];
+    const url = (part.image_url as { url?: unknown } | undefined)?.url;
+    if (part.type !== 'image_url' || typeof url !== 'string') return [];
+    const inline = /^data:([^;,]+);base64,(.*)$/s.exec(url);
+    return [
+      inline
+        ? { type: 'file', mediaType: inline[1]!, data: { type: 'data', data: inline[2]! } }
+        : { type: 'file', mediaType: 'image/*', data: { type: 'url', url: new URL(url) } },
+    ];
+  });
+}
+
+/** A tool call's arguments as an object (a model may have written something that is not JSON). */
+function parseArguments(text: string): unknown {
+  try {
+    return JSON.parse(text || '{}');
+  } catch {
+    return {};
+  }
+}
+
+function toolOptions(options: ToolOptions): Pick<LanguageModelV4CallOptions, 'tools' | 'toolChoice' | 'stopSequences'> {
+  const stop = options.stop ? (Array.isArray(options.stop) ? options.stop : [options.stop]) : undefined;
+  if (!options.tools?.length) return stop ? { stopSequences: stop } : {};
+  return {
+    tools: options.tools.map((t) => ({
+      type: 'function' as const,
+      name: t.function.name,
+      description: t.function.description,
+      inputSchema: (t.function.parameters ?? { type: 'object', properties: {} }) as never,
+    })),
+    toolChoice: toolChoiceOf(options.toolChoice),
+    ...(stop ? { stopSequences: stop } : {}),
+  };
+}
+
+/** OpenAI's tool_choice as the AI SDK's. */
+function toolChoiceOf(choice: unknown): LanguageModelV4ToolChoice | undefined {
+  if (choice === 'auto' || choice === 'none' || choice === 'required') return { type: choice };
+  const named = (choice as { function?: { name?: unknown } } | null)?.function?.name;
+  return typeof named === 'string' ? { type: 'tool', toolName: named } : undefined;
+}
+
+function finishOf(reason: LanguageModelV4FinishReason, toolCalls: ToolCall[]): Reply['finishReason'] {
+  if (toolCalls.length > 0 || reason.unified === 'tool-calls') return 'tool_calls';
+  return reason.unified === 'length' ? 'length' : 'stop';
+}
+
+/** The provider's own counts: input (with what was read from its cache), output. */
+function usageOf(usage: LanguageModelV4Usage | undefined): Reply['usage'] {
+  const input = usage?.inputTokens.total;
+  const output = usage?.outputTokens.total;
+  if (input === undefined && output === undefined) return undefined;
+  return { input: input ?? 0, output: output ?? 0, cachedInput: usage?.inputTokens.cacheRead ?? 0 };
+}
+
+async function whole(result: ReturnType<LanguageModelV4['doGenerate']>): Promise<Reply> {
+  const { content, finishReason, usage } = await result;
+  let text = '';
+  const toolCalls: ToolCall[] = [];
+  for (const part of content) {
+    if (part.type === 'text') text += part.text;
+    if (part.type === 'tool-call') toolCalls.push(toolCallOf(part.toolCallId, part.toolName, part.input));
+  }
+  return {
+    text,
+    finishReason: finishOf(finishReason, toolCalls),
+    ...(toolCalls.length ? { toolCalls } : {}),
+    usage: usageOf(usage),
+  };
+}
+
+async function streamed(
+  result: ReturnType<LanguageModelV4['doStream']>,
+  onDelta: (text: string) => void,
+): Promise<Reply> {
+  const { stream } = await result;
+  let text = '';
+  const toolCalls: ToolCall[] = [];
+  let finish: { reason: LanguageModelV4FinishReason; usage: LanguageModelV4Usage } | undefined;
+  for await (const part of stream) {
+    if (part.type === 'text-delta' && part.delta) {
+      text += part.delta;
+      onDelta(part.delta);
+    } else if (part.type === 'tool-call') toolCalls.push(toolCallOf(part.toolCallId, part.toolName, part.input));
+    else if (part.type === 'finish') finish = { reason: part.finishReason, usage: part.usage };
+    else if (part.type === 'error') throw part.error;
+  }
+  if (!finish) throw new ReachFailure('the stream ended before the reply was complete');
+  return {
+    text,
+    finishReason: finishOf(finish.reason, toolCalls),
+    ...(toolCalls.length ? { toolCalls } : {}),
+    usage: usageOf(finish.usage),
+  };
+}
+
+function toolCallOf(id: string, name: string, input: string): ToolCall {
+  return { id, type: 'function', function: { name, arguments: input } };
+}
+
+/** A failed request in words: which provider, what it answered (never the key), and when to try again. */
+export class ProviderFailure extends ReachFailure {
+  constructor(
+    message: string,
+    status: number | undefined,
+    unreachable: boolean,
+    /** What a 429 or 503 said to wait. */
+    readonly retryAfterMs: number | null,
+  ) {
+    super(message, status, unreachable);
+  }
+}
+
+function failureOf(error: unknown, label: string, secrets: string[]): ProviderFailure {
+  const scrub = (text: string) => scrubbed(text, secrets);
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode;
+    const retryAfter = Number(error.responseHeaders?.['retry-after']);
+    const retryAfterMs = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : null;
+    if (status === 401 || status === 403)
+      return new ProviderFailure(
+        `the ${label} key was refused (HTTP ${status}): check it with Add Provider Key`,
+        status,
+        false,
+        null,
+      );
+    if (status === 429)
+      return new ProviderFailure(
+        `${label} is rate limiting (HTTP 429${retryAfterMs !== null ? `, retry after ${retryAfter} s` : ''})`,
+        429,
+        false,
+        retryAfterMs,
+      );
+    const said = scrub(error.message).slice(0, 300);
+    if (status) return new ProviderFailure(`${label} answered HTTP ${status}: ${said}`, status, false, retryAfterMs);
+    return new ProviderFailure(`${label} could not be reached (${said})`, undefined, true, null);
+  }
+  if (error instanceof ReachFailure)
+    return new ProviderFailure(scrub(error.message), error.status, error.unreachable, null);
+  const cause = (error as { cause?: { code?: string } }).cause?.code;
+  const message = scrub((error as Error).message ?? String(error)).slice(0, 300);
+  return new ProviderFailure(`${label} could not be reached (${cause ?? message})`, undefined, true, null);
+}
+
+/** Takes the keys, and anything shaped like a key, out of a provider's text. */
+export function scrubbed(text: string, secrets: string[]): string {
+  let clean = text;
+  for (const secret of secrets) if (secret.length >= 8) clean = clean.split(secret).join('[key]');
+  return clean.replace(/\b(sk|sk-ant|gsk|xai|AIza)[-_A-Za-z0-9*.]{8,}/g, '[key]');
+}

@@ -1,0 +1,91 @@
+// /v1/providers (built-in service only): which hosted providers have a key, a key handed over by the
+// extension (kept in memory), and a check that a key works. Never answers a key.
+import type { ModelRecord, ProviderCheck, ProviderKeyBody, ProviderState } from '../../api/schemas';
+import { cheapestFirst, isRetired } from '../../shared/models';
+import { HostedProviders } from '../chat/reach/hostedProviders';
+import type { Database } from '../db';
+import type { Caller } from '../domain/caller';
+import { visibleModels } from '../domain/models';
+import { Problem, invalid } from '../problem';
+import { Cooldown, providerCooldown } from './cooldown';
+import { providerKeys } from './keys';
+import { PROVIDERS, providerSpec, type ProviderSpec } from './providers';
+
+export function listProviders(): ProviderState[] {
+  return PROVIDERS.map((spec) => {
+    const until = providerCooldown.coolingUntil(spec.id);
+    return {
+      id: spec.id,
+      label: spec.label,
+      has_key: providerKeys.has(spec.id),
+      key_source: providerKeys.source(spec.id),
+      key_variable: spec.keyVars[0]!,
+      cooling_until: until ? new Date(until).toISOString() : null,
+      keys_page: spec.keysPage,
+    };
+  });
+}
+
+function known(provider: string): ProviderSpec {
+  const spec = providerSpec(provider);
+  if (!spec) throw new Problem(404, `No provider is called "${provider}".`);
+  return spec;
+}
+
+export function setProviderKey(provider: string, body: ProviderKeyBody): ProviderState {
+  const spec = known(provider);
+  if (spec.id === 'azure' && !body.base_url)
+    throw invalid(['body', 'base_url'], 'Azure OpenAI needs the base URL of your resource', 'missing');
+  providerKeys.set(spec.id, body.key, body.base_url ?? null);
+  providerCooldown.succeeded(spec.id);
+  return listProviders().find((p) => p.id === spec.id)!;
+}
+
+export function removeProviderKey(provider: string): ProviderState {
+  const spec = known(provider);
+  if (providerKeys.source(spec.id) === 'environment')
+    throw invalid(
+      ['path', 'provider'],
+      `The ${spec.label} key comes from the service's environment (${spec.keyVars[0]}); it stays`,
+      'environment',
+    );
+  providerKeys.remove(spec.id);
+  return listProviders().find((p) => p.id === spec.id)!;
+}
+
+/** Asks the provider's cheapest current model for a word, with the key it has. */
+export async function checkProvider(db: Database, caller: Caller, provider: string): Promise<ProviderCheck> {
+  const spec = known(provider);
+  if (!providerKeys.has(spec.id)) return { ok: false, message: `There is no ${spec.label} key.`, model: null };
+  const model = cheapestModel(db, caller, spec.id);
+  if (!model)
+    return { ok: false, message: `The catalogue has no ${spec.label} model to try the key with.`, model: null };
+  const reach = new HostedProviders(providerKeys, new Cooldown());
+  try {
+    await reach.generate({
+      model,
+      messages: [{ role: 'user', content: 'Reply with the word OK.' }],
+      prompt: 'Reply with the word OK.',
+      images: 0,
+      files: 0,
+      maxTokens: 16,
+      temperature: 0,
+      tools: {},
+      signal: AbortSignal.timeout(30_000),
+    });
+    return { ok: true, message: `The ${spec.label} key works: ${model.namespace} answered.`, model: model.namespace };
+  } catch (error) {
+    return {
+      ok: false,
+      message: `The ${spec.label} key did not work: ${(error as Error).message}.`,
+      model: model.namespace,
+    };
+  }
+}
+
+function cheapestModel(db: Database, caller: Caller, provider: string): ModelRecord | undefined {
+  return visibleModels(db, caller)
+    .map((m) => m.record)
+    .filter((r) => r.provider === provider && !r.is_test_model && !isRetired(r) && r.is_chat)
+    .sort(cheapestFirst)[0];
+}

@@ -1,0 +1,66 @@
+// The providers' keys, in this process's memory only: read from the standard environment variables at
+// start, or handed over by the extension (from VS Code's SecretStorage) through PUT
+// /v1/providers/{id}/key. A key is never written to the database, a log line, an answer or an error.
+import { normalizeBaseUrl, PROVIDERS, providerSpec, type Reach } from './providers';
+
+export type KeySource = 'environment' | 'extension';
+
+interface Entry {
+  key: string;
+  baseUrl: string | null;
+  source: KeySource;
+}
+
+export class ProviderKeys {
+  private readonly entries = new Map<string, Entry>();
+  /** Moves on every change: answers that say which models can answer are kept until it moves. */
+  version = 0;
+
+  /** Takes the keys and base URLs of the environment (`OPENAI_API_KEY`, `OPENAI_BASE_URL`, …). */
+  loadEnvironment(env: NodeJS.ProcessEnv): void {
+    for (const spec of PROVIDERS) {
+      const key = spec.keyVars.map((name) => env[name]?.trim()).find((value) => !!value);
+      const baseUrl = env[spec.baseUrlVar]?.trim() || null;
+      if (key) this.entries.set(spec.id, { key, baseUrl, source: 'environment' });
+    }
+    this.version++;
+  }
+
+  set(provider: string, key: string, baseUrl: string | null): void {
+    this.entries.set(provider, { key, baseUrl, source: 'extension' });
+    this.version++;
+  }
+
+  /** Forgets a key the extension handed over (one from the environment stays: it is the process's). */
+  remove(provider: string): boolean {
+    const entry = this.entries.get(provider);
+    if (entry?.source !== 'extension') return false;
+    this.entries.delete(provider);
+    this.version++;
+    return true;
+  }
+
+  has(provider: string | null | undefined): boolean {
+    return !!provider && this.entries.has(provider);
+  }
+
+  source(provider: string): KeySource | null {
+    return this.entries.get(provider)?.source ?? null;
+  }
+
+  /** The key and base URL to reach a provider with, or undefined without a key. */
+  reach(provider: string): Reach | undefined {
+    const entry = this.entries.get(provider);
+    const spec = providerSpec(provider);
+    if (!entry || !spec) return undefined;
+    return { apiKey: entry.key, baseURL: normalizeBaseUrl(spec, entry.baseUrl ?? spec.defaultBaseUrl) };
+  }
+
+  /** Every key held, to take out of any text that might carry one (a provider's error message). */
+  secrets(): string[] {
+    return [...this.entries.values()].map((e) => e.key);
+  }
+}
+
+/** This process's keys (the service is one process; main.ts loads the environment's at start). */
+export const providerKeys = new ProviderKeys();
