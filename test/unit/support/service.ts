@@ -33,6 +33,18 @@ export interface ServiceOptions {
   orgs?: Array<{ name: string; rateLimit?: number }>;
   /** Rate limit of the default organization's twin created for most suites. */
   rateLimit?: number;
+  /** Environment variables for the service (provider keys and base URLs); this machine's own are never passed. */
+  env?: Record<string, string>;
+}
+
+/** This process's environment without any provider's key or base URL (a developer's own must not leak in). */
+function serviceEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) => !/_(API_KEY|BASE_URL)$/.test(name) && name !== 'GOOGLE_GENERATIVE_AI_API_KEY',
+    ),
+  );
+  return { ...env, ...extra };
 }
 
 export interface RunningService {
@@ -88,7 +100,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   if (options.token) args.push('--token', options.token);
   if (options.upstream) args.push('--upstream', options.upstream);
   args.push('--discover', options.discover ? 'on' : 'off');
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: serviceEnv(options.env) });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));

@@ -1,0 +1,332 @@
+// Hosted providers through the built-in service, with keys and base URLs from the standard variables
+// and fakes of OpenAI's, Anthropic's and Gemini's wire formats behind them: plain, streamed and tool
+// answers, billing from the provider's counts, each failure of "When a provider fails", the cooldown,
+// the keys handed over by the extension, and no key anywhere it must not be.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { LlmSpacesClient } from '../../../src/api/client';
+import type { ModelRecord, ProviderState } from '../../../src/api/schemas';
+import { raw } from '../support/http';
+import { startAnthropicFake, startGeminiFake, startOpenAiFake, type ProviderFake } from '../support/providerFakes';
+import { removeDir, startService, type RunningService } from '../support/service';
+
+const OPENAI = 'openai/gpt-4o-mini';
+const OPENAI_2 = 'openai/gpt-4o';
+const ANTHROPIC = 'anthropic/claude-3-5-haiku';
+const GEMINI = 'google/gemini-2.0-flash';
+
+describe('hosted providers (fakes of their wire formats)', function () {
+  this.timeout(60_000);
+  let openai: ProviderFake;
+  let anthropic: ProviderFake;
+  let gemini: ProviderFake;
+  let service: RunningService;
+  let client: LlmSpacesClient;
+  let models: ModelRecord[];
+  /** Every answer the service gave in this suite, to look for keys in. */
+  const answers: string[] = [];
+
+  const byName = (ns: string) => models.find((m) => m.namespace === ns)!;
+
+  async function spaceWith(active: string[], failover: string[] = []) {
+    const created = await client.createSpace({ name: `providers ${active.join(',')} ${failover.join(',')}` });
+    const current = await client.getSpaceModels(created.id);
+    for (const s of current.base_model_settings) {
+      const want = active.includes(s.namespace);
+      if (s.active !== want) await client.toggleModel(created.id, s.id, want);
+    }
+    await client.updateSpace({
+      id: created.id,
+      has_failover_chain: failover.length > 0,
+      failover_model_ids: failover.map((ns) => byName(ns).id!),
+      policies: { max_same_model_retries: 1, max_switch_model_retries: 3 },
+    });
+    return created.id;
+  }
+
+  async function send(body: Record<string, unknown>, route = '/v1/playground/chat') {
+    const res = await raw(service.url, 'POST', route, { token: service.token, body });
+    answers.push(res.text);
+    return res;
+  }
+
+  before(async () => {
+    [openai, anthropic, gemini] = await Promise.all([startOpenAiFake(), startAnthropicFake(), startGeminiFake()]);
+    service = await startService({
+      env: {
+        OPENAI_API_KEY: openai.key,
+        OPENAI_BASE_URL: openai.baseUrl,
+        ANTHROPIC_API_KEY: anthropic.key,
+        // Without /v1: the service accepts both spellings of Anthropic's base URL.
+        ANTHROPIC_BASE_URL: anthropic.baseUrl.replace(/\/v1$/, ''),
+        GEMINI_API_KEY: gemini.key,
+        GEMINI_BASE_URL: gemini.baseUrl,
+      },
+    });
+    client = service.client();
+    models = await client.listModels();
+  });
+  after(async () => {
+    await service?.stop();
+    await Promise.all([openai?.close(), anthropic?.close(), gemini?.close()]);
+    if (service) removeDir(service.dataDir);
+  });
+  afterEach(() => {
+    assert.deepEqual(
+      [...openai.problems, ...anthropic.problems, ...gemini.problems],
+      [],
+      'every request followed its reference',
+    );
+  });
+
+  it('says which providers have a key and which models can answer, never the key', async () => {
+    const res = await raw(service.url, 'GET', '/v1/providers', { token: service.token });
+    answers.push(res.text);
+    const states = res.json as ProviderState[];
+    const state = (id: string) => states.find((p) => p.id === id)!;
+    assert.deepEqual(
+      ['openai', 'anthropic', 'google', 'mistral'].map((id) => [id, state(id).has_key, state(id).key_source ?? null]),
+      [
+        ['openai', true, 'environment'],
+        ['anthropic', true, 'environment'],
+        ['google', true, 'environment'],
+        ['mistral', false, null],
+      ],
+    );
+    assert.equal(state('openai').key_variable, 'OPENAI_API_KEY');
+    assert.equal(byName(OPENAI).answers_here, true);
+    assert.equal(byName(ANTHROPIC).answers_here, true);
+    assert.equal(byName(GEMINI).answers_here, true);
+    assert.equal(byName('mistral/open-mistral-nemo').answers_here, false);
+    assert.match(service.output(), /Provider keys from the environment: OpenAI, Anthropic, Google Gemini/);
+  });
+
+  for (const [ns, fake] of [
+    [OPENAI, () => openai],
+    [ANTHROPIC, () => anthropic],
+    [GEMINI, () => gemini],
+  ] as const) {
+    it(`answers through ${ns}, whole and streamed, billed at the provider's own counts`, async () => {
+      const app = await spaceWith([ns]);
+      const seenBefore = fake().seen.length;
+      const res = await send({ app_id: app, prompt: 'hello there', model: ns });
+      assert.equal(res.status, 200, res.text);
+      const reply = res.json as {
+        choices: Array<{ message: { content: string } }>;
+        usage: Record<string, unknown>;
+        metadata: { costs: { total_tokens: number }; routing: { usage: string } };
+      };
+      assert.equal(reply.choices[0]!.message.content, 'echo: hello there');
+      assert.deepEqual(reply.usage, {
+        prompt_tokens: 11,
+        completion_tokens: 7,
+        total_tokens: 18,
+        prompt_tokens_details: { cached_tokens: 3 },
+      });
+      assert.equal(reply.metadata.routing.usage, 'provider');
+      const m = byName(ns);
+      const expected =
+        8 * m.prompt_token_cost + 3 * (m.cache_read_token_cost ?? m.prompt_token_cost) + 7 * m.completion_token_cost;
+      assert.ok(
+        Math.abs(reply.metadata.costs.total_tokens - expected) < 1e-12,
+        `${reply.metadata.costs.total_tokens} vs ${expected}`,
+      );
+      assert.equal(fake().seen.length, seenBefore + 1);
+      const sent = fake().seen.at(-1)!;
+      assert.match(JSON.stringify(sent.body), /hello there/);
+
+      const pieces: string[] = [];
+      let done: { usage: { prompt_tokens: number } } | undefined;
+      for await (const event of client.chatStream({ app_id: app, prompt: 'stream me', model: ns })) {
+        if (event.type === 'delta') pieces.push(event.content);
+        if (event.type === 'done') done = event;
+      }
+      assert.ok(pieces.length > 1, 'arrived in pieces');
+      assert.equal(pieces.join(''), 'echo: stream me');
+      assert.equal(done!.usage.prompt_tokens, 11);
+    });
+
+    it(`passes tools to ${ns} and hands back its tool call, streamed too`, async () => {
+      const app = await spaceWith([ns]);
+      const tools = [
+        {
+          type: 'function',
+          function: {
+            name: 'lookup',
+            description: 'Looks a word up',
+            parameters: { type: 'object', properties: { word: { type: 'string' } } },
+          },
+        },
+      ];
+      const body = {
+        app_id: app,
+        model: ns,
+        messages: [{ role: 'user', content: 'call lookup {"word":"gateway"}' }],
+        tools,
+      };
+      const res = await send(body, '/v1/chat/completions');
+      assert.equal(res.status, 200, res.text);
+      const choice = (
+        res.json as {
+          choices: Array<{
+            finish_reason: string;
+            message: { tool_calls: Array<{ function: { name: string; arguments: string } }> };
+          }>;
+        }
+      ).choices[0]!;
+      assert.equal(choice.finish_reason, 'tool_calls');
+      assert.equal(choice.message.tool_calls[0]!.function.name, 'lookup');
+      assert.deepEqual(JSON.parse(choice.message.tool_calls[0]!.function.arguments), { word: 'gateway' });
+      const calls = [];
+      for await (const event of client.completionStream(body as never))
+        if (event.type === 'toolCall') calls.push(event);
+      assert.deepEqual(
+        calls.map((c) => [c.name, JSON.parse(c.arguments)]),
+        [['lookup', { word: 'gateway' }]],
+      );
+    });
+  }
+
+  it('skips a provider whose key is refused, says so in words, and answers from the next provider of the chain', async () => {
+    const app = await spaceWith([OPENAI], [OPENAI, OPENAI_2, ANTHROPIC]);
+    const before = openai.seen.length;
+    openai.failNext({ status: 401 });
+    const res = await send({ app_id: app, prompt: 'who answers?' });
+    assert.equal(res.status, 200, res.text);
+    const reply = res.json as {
+      model: string;
+      metadata: { routing: { attempts: Array<{ namespace: string; status_code: number; error: string | null }> } };
+    };
+    assert.equal(reply.model, ANTHROPIC);
+    assert.equal(openai.seen.length, before + 1, 'the refused key was not tried again, for either OpenAI model');
+    assert.deepEqual(
+      reply.metadata.routing.attempts.map((a) => [a.namespace, a.status_code]),
+      [
+        [OPENAI, 401],
+        [ANTHROPIC, 200],
+      ],
+    );
+    assert.match(reply.metadata.routing.attempts[0]!.error!, /the OpenAI key was refused \(HTTP 401\)/);
+  });
+
+  it('fails over on 429 (Retry-After), on overloaded and on a stream cut before its first token, naming each hop', async () => {
+    const app = await spaceWith([ANTHROPIC], [ANTHROPIC, GEMINI, OPENAI]);
+    anthropic.failNext({ status: 529 }, { status: 529 });
+    gemini.failNext({ status: 429, retryAfter: 1 });
+    const res = await send({ app_id: app, prompt: 'keep going' });
+    assert.equal(res.status, 200, res.text);
+    const reply = res.json as {
+      model: string;
+      metadata: {
+        routing: {
+          strategy: string;
+          attempts: Array<{ namespace: string; status_code: number; error: string | null }>;
+        };
+      };
+    };
+    assert.equal(reply.model, OPENAI);
+    assert.equal(reply.metadata.routing.strategy, 'failover');
+    assert.deepEqual(
+      reply.metadata.routing.attempts.map((a) => [a.namespace, a.status_code]),
+      [
+        [ANTHROPIC, 529],
+        [ANTHROPIC, 529],
+        [GEMINI, 429],
+        [OPENAI, 200],
+      ],
+    );
+    assert.match(
+      reply.metadata.routing.attempts[2]!.error!,
+      /Google Gemini is rate limiting \(HTTP 429, retry after 1 s\)/,
+    );
+
+    // Streamed, a cut before the first token is retried like any failure.
+    const streamed = await spaceWith([OPENAI], [OPENAI, ANTHROPIC]);
+    openai.failNext('cut', 'cut');
+    const pieces: string[] = [];
+    let model = '';
+    for await (const event of client.chatStream({ app_id: streamed, prompt: 'after the cut' })) {
+      if (event.type === 'delta') pieces.push(event.content);
+      if (event.type === 'done') model = event.model;
+    }
+    assert.equal(pieces.join(''), 'echo: after the cut');
+    assert.equal(model, ANTHROPIC);
+  });
+
+  it('cools a provider down after repeated failures: no requests reach it for a while, and the receipt says why', async () => {
+    const app = await spaceWith([GEMINI], [GEMINI, OPENAI]);
+    gemini.failNext({ status: 500 }, { status: 500 }, { status: 500 });
+    await send({ app_id: app, prompt: 'one' });
+    await send({ app_id: app, prompt: 'two' });
+    const states = (await raw(service.url, 'GET', '/v1/providers', { token: service.token })).json as ProviderState[];
+    assert.ok(states.find((p) => p.id === 'google')!.cooling_until, 'Gemini cools down');
+    const before = gemini.seen.length;
+    const res = await send({ app_id: app, prompt: 'three' });
+    const reply = res.json as { model: string; metadata: { routing: { attempts: Array<{ error: string | null }> } } };
+    assert.equal(reply.model, OPENAI);
+    assert.equal(gemini.seen.length, before, 'no request reached the cooling provider');
+    assert.match(reply.metadata.routing.attempts[0]!.error!, /cooling down/);
+  });
+
+  it('does not replace a named model that cannot answer here, and says how to reach it', async () => {
+    const app = await spaceWith(['test/echo']);
+    const res = await send({ app_id: app, prompt: 'x', model: 'mistral/open-mistral-nemo' });
+    assert.equal(res.status, 422, res.text);
+    assert.match(
+      res.text,
+      /mistral\/open-mistral-nemo cannot answer here: add a Mistral key \(LLM Spaces: Add Provider Key…, or MISTRAL_API_KEY/,
+    );
+  });
+
+  it('takes a key handed over by the extension (memory only), checks it, and forgets it', async () => {
+    const key = 'sk-handed-over-mistral-key-0123456789';
+    const put = await raw(service.url, 'PUT', '/v1/providers/mistral/key', {
+      token: service.token,
+      body: { key, base_url: openai.baseUrl },
+    });
+    answers.push(put.text);
+    assert.equal(put.status, 200, put.text);
+    assert.equal((put.json as ProviderState).key_source, 'extension');
+    assert.equal(
+      (await client.listModels()).find((m) => m.namespace === 'mistral/open-mistral-nemo')!.answers_here,
+      true,
+    );
+    // The base URL points at a server that does not know this key's provider: the check says so, in words.
+    const check = await raw(service.url, 'POST', '/v1/providers/mistral/check', { token: service.token, body: {} });
+    answers.push(check.text);
+    assert.equal((check.json as { ok: boolean }).ok, false, check.text);
+    assert.match((check.json as { message: string }).message, /^The Mistral key did not work: /);
+    const okCheck = await raw(service.url, 'POST', '/v1/providers/openai/check', { token: service.token, body: {} });
+    answers.push(okCheck.text);
+    assert.deepEqual(okCheck.json, {
+      ok: true,
+      message: `The OpenAI key works: ${(okCheck.json as { model: string }).model} answered.`,
+      model: (okCheck.json as { model: string }).model,
+    });
+    const removed = await raw(service.url, 'DELETE', '/v1/providers/mistral/key', { token: service.token });
+    assert.equal((removed.json as ProviderState).has_key, false);
+    const fromEnv = await raw(service.url, 'DELETE', '/v1/providers/openai/key', { token: service.token });
+    assert.equal(fromEnv.status, 422);
+    assert.match(fromEnv.text, /comes from the service's environment \(OPENAI_API_KEY\)/);
+    const bad = await raw(service.url, 'PUT', '/v1/providers/nobody/key', { token: service.token, body: { key } });
+    assert.equal(bad.status, 404);
+    assert.doesNotMatch(JSON.stringify(await client.listModels()), new RegExp(key));
+  });
+
+  it('keeps every key out of answers, the log and the data folder', async () => {
+    await service.stop();
+    const keys = [openai.key, anthropic.key, gemini.key, 'sk-handed-over-mistral-key-0123456789'];
+    const files = (dir: string): string[] =>
+      readdirSync(dir).flatMap((name) =>
+        statSync(path.join(dir, name)).isDirectory() ? files(path.join(dir, name)) : [path.join(dir, name)],
+      );
+    for (const key of keys) {
+      for (const answer of answers) assert.ok(!answer.includes(key), 'an answer carries a key');
+      assert.ok(!service.output().includes(key), "the service's output carries a key");
+      for (const file of files(service.dataDir))
+        assert.ok(!readFileSync(file).includes(key), `${path.basename(file)} carries a key`);
+    }
+    assert.ok(answers.length > 10);
+  });
+});

@@ -1,0 +1,490 @@
+// Fakes of three hosted providers' wire formats, written from their published API references, for tests
+// of the built-in service's way to them (no network here):
+//   OpenAI Chat Completions  POST {base}/chat/completions, Authorization: Bearer, SSE chunks ending [DONE]
+//   Anthropic Messages       POST {base}/messages, x-api-key + anthropic-version, max_tokens required,
+//                            system outside messages, named SSE events (message_start … message_stop)
+//   Google Gemini            POST {base}/models/{model}:generateContent (:streamGenerateContent?alt=sse),
+//                            x-goog-api-key, contents with user/model roles
+// Each checks the requests it gets against its reference and records what is wrong with one in
+// `problems`, answers "echo: <last user text>" (or the tool call `call <tool> <JSON>` asks for) with
+// usage that includes cached input, and can be told to fail the next requests: an HTTP status (with
+// Retry-After), a stream cut before its first token, or no answer at all.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type Failure =
+  | { status: number; retryAfter?: number }
+  /** The stream starts (200) and breaks before its first token. */
+  | 'cut'
+  /** The request is never answered. */
+  | 'hang';
+
+export interface SeenRequest {
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: Record<string, unknown>;
+}
+
+export interface ProviderFake {
+  /** The base URL as the provider's SDK wants it (with the API's version path). */
+  baseUrl: string;
+  key: string;
+  seen: SeenRequest[];
+  /** What was wrong with a request, by the reference; a test asserts it stays empty. */
+  problems: string[];
+  /** Fails the next requests, one failure each, in order. */
+  failNext: (...failures: Failure[]) => void;
+  /** Token counts the next answers report. */
+  usage: { input: number; output: number; cached: number };
+  close: () => Promise<void>;
+}
+
+interface Turn {
+  /** The last user message's text. */
+  text: string;
+  /** Tools the request offers, by name. */
+  tools: string[];
+  stream: boolean;
+  model: string;
+}
+
+type Reply = { kind: 'text'; text: string } | { kind: 'tool'; id: string; name: string; args: Record<string, unknown> };
+
+/** What a fake answers: an echo, or the tool call the text asks for. */
+function replyTo(turn: Turn): Reply {
+  const call = /^call\s+(\S+)\s*([\s\S]*)$/.exec(turn.text.trim());
+  if (call && turn.tools.includes(call[1]!))
+    return {
+      kind: 'tool',
+      id: `call_${call[1]}`,
+      name: call[1]!,
+      args: JSON.parse(call[2]!.trim() || '{}') as Record<string, unknown>,
+    };
+  return { kind: 'text', text: `echo: ${turn.text}` };
+}
+
+interface Dialect {
+  /** Checks the request; returns the turn, or null when it is not one of this API's requests. */
+  read: (req: SeenRequest, problems: string[]) => Turn | null;
+  /** The key the request carries, where this API wants it. */
+  keyOf: (req: SeenRequest) => unknown;
+  error: (status: number) => unknown;
+  whole: (turn: Turn, reply: Reply, usage: ProviderFake['usage']) => unknown;
+  /** The stream's events, as written to the wire. */
+  events: (turn: Turn, reply: Reply, usage: ProviderFake['usage']) => string[];
+}
+
+async function startFake(dialect: Dialect, versionPath: string, key: string): Promise<ProviderFake> {
+  const seen: SeenRequest[] = [];
+  const problems: string[] = [];
+  const failures: Failure[] = [];
+  const usage = { input: 11, output: 7, cached: 3 };
+  const hanging = new Set<ServerResponse>();
+  const server: Server = createServer((req, res) => {
+    let text = '';
+    req.on('data', (d: Buffer) => (text += d.toString()));
+    req.on('end', () => {
+      let body: Record<string, unknown> = {};
+      try {
+        body = JSON.parse(text || '{}') as Record<string, unknown>;
+      } catch {
+        problems.push(`${req.url}: the body is not JSON`);
+      }
+      const request: SeenRequest = { path: req.url ?? '', headers: req.headers, body };
+      seen.push(request);
+      const turn = dialect.read(request, problems);
+      if (!turn)
+        return void res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify(dialect.error(404)));
+      // Another key is refused, as the provider refuses it.
+      if (dialect.keyOf(request) !== key)
+        return void res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify(dialect.error(401)));
+      const failure = failures.shift();
+      if (failure === 'hang') return void hanging.add(res);
+      if (failure === 'cut') {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(': keep-alive\n\n');
+        return void setTimeout(() => res.destroy(), 20);
+      }
+      if (failure) {
+        const headers: Record<string, string> = { 'content-type': 'application/json' };
+        if (failure.retryAfter !== undefined) headers['retry-after'] = String(failure.retryAfter);
+        return void res.writeHead(failure.status, headers).end(JSON.stringify(dialect.error(failure.status)));
+      }
+      const reply = replyTo(turn);
+      if (!turn.stream)
+        return void res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify(dialect.whole(turn, reply, usage)));
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      for (const event of dialect.events(turn, reply, usage)) res.write(event);
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}${versionPath}`,
+    key,
+    seen,
+    problems,
+    usage,
+    failNext: (...next) => failures.push(...next),
+    close: async () => {
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const textOf = (content: unknown): string =>
+  typeof content === 'string'
+    ? content
+    : Array.isArray(content)
+      ? content
+          .map((p: { type?: string; text?: unknown }) =>
+            p.type === 'text' && typeof p.text === 'string' ? p.text : '',
+          )
+          .join('')
+      : '';
+
+const sse = (data: unknown, event?: string) => `${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
+
+// ---------------------------------------------------------------- OpenAI Chat Completions
+
+const openAi: Dialect = {
+  keyOf: (req) => /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1],
+  read: (req, problems) => {
+    if (!req.path.startsWith('/v1/chat/completions')) return null;
+    const b = req.body;
+    if (!/^Bearer \S+$/.test(req.headers.authorization ?? ''))
+      problems.push('openai: Authorization is not "Bearer <key>"');
+    if (typeof b.model !== 'string' || !b.model) problems.push('openai: model is missing');
+    const messages = b.messages as Array<{ role: string; content: unknown }> | undefined;
+    if (!Array.isArray(messages) || messages.length === 0) problems.push('openai: messages is missing or empty');
+    for (const m of messages ?? [])
+      if (!['system', 'developer', 'user', 'assistant', 'tool'].includes(m.role))
+        problems.push(`openai: unknown role ${m.role}`);
+    if (b.stream === true && (b.stream_options as { include_usage?: unknown } | undefined)?.include_usage !== true)
+      problems.push('openai: a stream without stream_options.include_usage reports no usage');
+    const tools =
+      (b.tools as Array<{ type: string; function?: { name?: string; parameters?: unknown } }> | undefined) ?? [];
+    for (const t of tools)
+      if (t.type !== 'function' || !t.function?.name)
+        problems.push('openai: a tool is not {type: "function", function: {name}}');
+    const lastUser = [...(messages ?? [])].reverse().find((m) => m.role === 'user');
+    return {
+      text: textOf(lastUser?.content),
+      tools: tools.map((t) => t.function!.name!),
+      stream: b.stream === true,
+      model: String(b.model),
+    };
+  },
+  error: (status) => ({
+    error: {
+      message:
+        status === 401
+          ? 'Incorrect API key provided.'
+          : status === 429
+            ? 'Rate limit reached.'
+            : 'The server had an error.',
+      type: status === 401 ? 'invalid_request_error' : status === 429 ? 'rate_limit_exceeded' : 'server_error',
+      param: null,
+      code: status === 401 ? 'invalid_api_key' : null,
+    },
+  }),
+  whole: (turn, reply, usage) => ({
+    id: 'chatcmpl-fake',
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: turn.model,
+    choices: [
+      {
+        index: 0,
+        message:
+          reply.kind === 'text'
+            ? { role: 'assistant', content: reply.text, refusal: null }
+            : {
+                role: 'assistant',
+                content: null,
+                tool_calls: [
+                  {
+                    id: reply.id,
+                    type: 'function',
+                    function: { name: reply.name, arguments: JSON.stringify(reply.args) },
+                  },
+                ],
+              },
+        finish_reason: reply.kind === 'text' ? 'stop' : 'tool_calls',
+        logprobs: null,
+      },
+    ],
+    usage: openAiUsage(usage),
+  }),
+  events: (turn, reply, usage) => {
+    const chunk = (delta: unknown, finish: string | null) =>
+      sse({
+        id: 'chatcmpl-fake',
+        object: 'chat.completion.chunk',
+        created: Math.floor(Date.now() / 1000),
+        model: turn.model,
+        choices: [{ index: 0, delta, finish_reason: finish }],
+      });
+    const body =
+      reply.kind === 'text'
+        ? [
+            chunk({ role: 'assistant', content: '' }, null),
+            ...reply.text.match(/.{1,6}/gs)!.map((piece) => chunk({ content: piece }, null)),
+          ]
+        : [
+            chunk(
+              {
+                role: 'assistant',
+                content: null,
+                tool_calls: [
+                  { index: 0, id: reply.id, type: 'function', function: { name: reply.name, arguments: '' } },
+                ],
+              },
+              null,
+            ),
+            chunk({ tool_calls: [{ index: 0, function: { arguments: JSON.stringify(reply.args) } }] }, null),
+          ];
+    return [
+      ...body,
+      chunk({}, reply.kind === 'text' ? 'stop' : 'tool_calls'),
+      sse({
+        id: 'chatcmpl-fake',
+        object: 'chat.completion.chunk',
+        created: Math.floor(Date.now() / 1000),
+        model: turn.model,
+        choices: [],
+        usage: openAiUsage(usage),
+      }),
+      'data: [DONE]\n\n',
+    ];
+  },
+};
+
+const openAiUsage = (u: ProviderFake['usage']) => ({
+  prompt_tokens: u.input,
+  completion_tokens: u.output,
+  total_tokens: u.input + u.output,
+  prompt_tokens_details: { cached_tokens: u.cached },
+});
+
+export const startOpenAiFake = (key = 'sk-fake-openai-0123456789abcdef') => startFake(openAi, '/v1', key);
+
+// ---------------------------------------------------------------- Anthropic Messages
+
+const anthropic: Dialect = {
+  keyOf: (req) => req.headers['x-api-key'],
+  read: (req, problems) => {
+    if (!req.path.startsWith('/v1/messages')) return null;
+    const b = req.body;
+    if (!req.headers['x-api-key']) problems.push('anthropic: x-api-key is missing');
+    if (!req.headers['anthropic-version']) problems.push('anthropic: anthropic-version is missing');
+    if (typeof b.max_tokens !== 'number') problems.push('anthropic: max_tokens is required');
+    const messages = b.messages as Array<{ role: string; content: unknown }> | undefined;
+    if (!Array.isArray(messages) || messages.length === 0) problems.push('anthropic: messages is missing or empty');
+    for (const m of messages ?? [])
+      if (!['user', 'assistant'].includes(m.role))
+        problems.push(`anthropic: role ${m.role} in messages (system goes in "system")`);
+    const tools = (b.tools as Array<{ name?: string; input_schema?: unknown }> | undefined) ?? [];
+    for (const t of tools)
+      if (!t.name || !t.input_schema) problems.push('anthropic: a tool is not {name, input_schema}');
+    const lastUser = [...(messages ?? [])].reverse().find((m) => m.role === 'user');
+    return {
+      text: textOf(lastUser?.content),
+      tools: tools.map((t) => t.name!),
+      stream: b.stream === true,
+      model: String(b.model),
+    };
+  },
+  error: (status) => ({
+    type: 'error',
+    error: {
+      type:
+        status === 401
+          ? 'authentication_error'
+          : status === 429
+            ? 'rate_limit_error'
+            : status === 529
+              ? 'overloaded_error'
+              : status === 404
+                ? 'not_found_error'
+                : 'api_error',
+      message: status === 401 ? 'invalid x-api-key' : status === 529 ? 'Overloaded' : 'Internal server error',
+    },
+  }),
+  whole: (turn, reply, usage) => ({
+    id: 'msg_fake',
+    type: 'message',
+    role: 'assistant',
+    model: turn.model,
+    content:
+      reply.kind === 'text'
+        ? [{ type: 'text', text: reply.text }]
+        : [{ type: 'tool_use', id: reply.id, name: reply.name, input: reply.args }],
+    stop_reason: reply.kind === 'text' ? 'end_turn' : 'tool_use',
+    stop_sequence: null,
+    usage: {
+      input_tokens: usage.input - usage.cached,
+      output_tokens: usage.output,
+      cache_read_input_tokens: usage.cached,
+      cache_creation_input_tokens: 0,
+    },
+  }),
+  events: (turn, reply, usage) => [
+    sse(
+      {
+        type: 'message_start',
+        message: {
+          id: 'msg_fake',
+          type: 'message',
+          role: 'assistant',
+          model: turn.model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: {
+            input_tokens: usage.input - usage.cached,
+            output_tokens: 1,
+            cache_read_input_tokens: usage.cached,
+            cache_creation_input_tokens: 0,
+          },
+        },
+      },
+      'message_start',
+    ),
+    ...(reply.kind === 'text'
+      ? [
+          sse(
+            { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+            'content_block_start',
+          ),
+          sse({ type: 'ping' }, 'ping'),
+          ...reply.text
+            .match(/.{1,6}/gs)!
+            .map((piece) =>
+              sse(
+                { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece } },
+                'content_block_delta',
+              ),
+            ),
+        ]
+      : [
+          sse(
+            {
+              type: 'content_block_start',
+              index: 0,
+              content_block: { type: 'tool_use', id: reply.id, name: reply.name, input: {} },
+            },
+            'content_block_start',
+          ),
+          sse(
+            {
+              type: 'content_block_delta',
+              index: 0,
+              delta: { type: 'input_json_delta', partial_json: JSON.stringify(reply.args) },
+            },
+            'content_block_delta',
+          ),
+        ]),
+    sse({ type: 'content_block_stop', index: 0 }, 'content_block_stop'),
+    sse(
+      {
+        type: 'message_delta',
+        delta: { stop_reason: reply.kind === 'text' ? 'end_turn' : 'tool_use', stop_sequence: null },
+        usage: { output_tokens: usage.output },
+      },
+      'message_delta',
+    ),
+    sse({ type: 'message_stop' }, 'message_stop'),
+  ],
+};
+
+export const startAnthropicFake = (key = 'sk-ant-fake-0123456789abcdef') => startFake(anthropic, '/v1', key);
+
+// ---------------------------------------------------------------- Google Gemini
+
+const gemini: Dialect = {
+  keyOf: (req) => req.headers['x-goog-api-key'],
+  read: (req, problems) => {
+    const match = /^\/v1beta\/models\/([^:/?]+):(generateContent|streamGenerateContent)(\?alt=sse)?$/.exec(req.path);
+    if (!match) return null;
+    const b = req.body;
+    if (!req.headers['x-goog-api-key']) problems.push('gemini: x-goog-api-key is missing');
+    if (match[2] === 'streamGenerateContent' && !match[3]) problems.push('gemini: a stream without alt=sse');
+    const contents = b.contents as
+      Array<{ role?: string; parts?: Array<{ text?: string; functionCall?: unknown }> }> | undefined;
+    if (!Array.isArray(contents) || contents.length === 0) problems.push('gemini: contents is missing or empty');
+    for (const c of contents ?? [])
+      if (!['user', 'model'].includes(c.role ?? '')) problems.push(`gemini: role ${c.role} in contents`);
+    const declarations = (
+      (b.tools as Array<{ functionDeclarations?: Array<{ name?: string }> }> | undefined) ?? []
+    ).flatMap((t) => t.functionDeclarations ?? []);
+    const lastUser = [...(contents ?? [])].reverse().find((c) => c.role === 'user');
+    return {
+      text: (lastUser?.parts ?? []).map((p) => p.text ?? '').join(''),
+      tools: declarations.map((d) => d.name ?? ''),
+      stream: match[2] === 'streamGenerateContent',
+      model: match[1]!,
+    };
+  },
+  error: (status) => ({
+    error: {
+      code: status,
+      message:
+        status === 401 || status === 403
+          ? 'API key not valid. Please pass a valid API key.'
+          : status === 429
+            ? 'Resource has been exhausted.'
+            : 'Internal error.',
+      status:
+        status === 401 || status === 403
+          ? 'UNAUTHENTICATED'
+          : status === 429
+            ? 'RESOURCE_EXHAUSTED'
+            : status === 404
+              ? 'NOT_FOUND'
+              : 'INTERNAL',
+    },
+  }),
+  whole: (turn, reply, usage) =>
+    geminiChunk(
+      turn,
+      reply.kind === 'text' ? [{ text: reply.text }] : [{ functionCall: { name: reply.name, args: reply.args } }],
+      usage,
+      true,
+    ),
+  events: (turn, reply, usage) =>
+    reply.kind === 'text'
+      ? reply.text
+          .match(/.{1,6}/gs)!
+          .map(
+            (piece, i, all) =>
+              `data: ${JSON.stringify(geminiChunk(turn, [{ text: piece }], usage, i === all.length - 1))}\r\n\r\n`,
+          )
+      : [
+          `data: ${JSON.stringify(geminiChunk(turn, [{ functionCall: { name: reply.name, args: reply.args } }], usage, true))}\r\n\r\n`,
+        ],
+};
+
+function geminiChunk(turn: Turn, parts: unknown[], usage: ProviderFake['usage'], last: boolean) {
+  return {
+    candidates: [{ content: { role: 'model', parts }, ...(last ? { finishReason: 'STOP' } : {}), index: 0 }],
+    ...(last
+      ? {
+          usageMetadata: {
+            promptTokenCount: usage.input,
+            candidatesTokenCount: usage.output,
+            totalTokenCount: usage.input + usage.output,
+            cachedContentTokenCount: usage.cached,
+          },
+        }
+      : {}),
+    modelVersion: turn.model,
+  };
+}
+
+export const startGeminiFake = (key = 'AIza-fake-gemini-0123456789abcdef') => startFake(gemini, '/v1beta', key);
