@@ -5,6 +5,7 @@ import * as models from './commands/modelCommands';
 import * as panels from './commands/playgroundCommands';
 import * as promptFiles from './commands/promptFileCommands';
 import * as prompts from './commands/promptCommands';
+import * as providers from './commands/providerCommands';
 import * as spaces from './commands/spaceCommands';
 import type { Services } from './services';
 import { openWalkthrough } from './walkthrough';
@@ -56,6 +57,8 @@ export const COMMANDS = {
   'llmSpaces.refreshModels': [models.refreshModels, 'Refreshing models'],
   'llmSpaces.openWalkthrough': [openWalkthrough, 'Opening the walkthrough'],
   'llmSpaces.refreshLocalModels': [models.refreshLocalModels, 'Looking for model servers'],
+  'llmSpaces.addProviderKey': [providers.addProviderKey, 'Adding the provider key'],
+  'llmSpaces.removeProviderKey': [providers.removeProviderKey, 'Removing the provider key'],
   'llmSpaces.openModelInPlayground': [models.openModelInPlayground, 'Opening the model in the playground'],
   'llmSpaces.showModelsAsList': [models.showModelsAsList, 'Showing the models as one list'],
   'llmSpaces.groupModelsByProvider': [models.groupModelsByProvider, 'Grouping the models by provider'],

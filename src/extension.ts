@@ -5,6 +5,7 @@ import { ASSISTANT_SCHEME, AssistantDocuments } from './assistantDocuments';
 import { registerCommands } from './commands';
 import { AUTH_PROVIDER_ID, SpacesAuthProvider } from './connection/authProvider';
 import { Connection } from './connection/connection';
+import { ProviderKeyStore } from './connection/providerKeys';
 import { api } from './lazy/api';
 import { Logger } from './logger';
 import { PROMPT_SCHEME, PromptFileSystem } from './prompts/promptFileSystem';
@@ -41,6 +42,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const spaces = new SpacesStore(connection, context.globalState);
   const catalogue = new CatalogueStore(connection, context.globalState);
   const organization = new OrganizationStore(connection);
+  const providerKeys = new ProviderKeyStore(context.secrets, connection, logger);
+  // Once the built-in service has the keys, their providers' models answer: read the catalogue again.
+  providerKeys.onDidHandOver(() => catalogue.reload());
   const services: Services = {
     connection,
     logger,
@@ -50,6 +54,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     organization,
     promptStore,
     promptFs,
+    providerKeys,
     views: {
       spaces: new SpacesTree(spaces, catalogue),
       prompts: new PromptsTree(connection, promptStore, context.globalState),
@@ -95,6 +100,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     services.webviews,
     services.modelIds,
     services.promptFiles,
+    providerKeys,
     auth,
     chat,
     current,

@@ -1,6 +1,7 @@
 // What the commands work with, built once in extension.ts and handed to the tests as the extension's
 // API. Classes take only what they use; this table is for the command handlers.
 import type { Connection } from './connection/connection';
+import type { ProviderKeyStore } from './connection/providerKeys';
 import type { Logger } from './logger';
 import type { PromptFileSystem } from './prompts/promptFileSystem';
 import type { PromptStore } from './prompts/promptStore';
@@ -26,6 +27,8 @@ export interface Services {
   organization: OrganizationStore;
   promptStore: PromptStore;
   promptFs: PromptFileSystem;
+  /** The user's keys for hosted providers (SecretStorage), handed to the built-in service. */
+  providerKeys: ProviderKeyStore;
   /** The sidebar views, which render the stores. */
   views: { spaces: SpacesTree; prompts: PromptsTree; models: ModelsTree };
   usage: UsageStatus;

@@ -14,6 +14,8 @@ import {
   ModelRecord,
   Organization,
   PromptRecord,
+  ProviderCheck,
+  ProviderState,
   RegeneratedKey,
   RoutePreview,
   ModelServersRefreshed,
@@ -35,6 +37,7 @@ import {
   type PromptCreateBody,
   type PromptShow,
   type PromptUpdateBody,
+  type ProviderKeyBody,
   type RouteQuestion,
   type SpaceCreateBody,
   type SpaceListQuery,
@@ -279,6 +282,50 @@ export class LlmSpacesClient {
       path: '/v1/models/refresh',
       body: {},
       schema: ModelServersRefreshed,
+      signal,
+    });
+  }
+
+  /** The hosted providers the built-in service can reach, and which have a key (its own endpoint). */
+  listProviders(signal?: AbortSignal) {
+    return this.transport.send({
+      method: 'GET',
+      path: '/v1/providers',
+      schema: records(ProviderState),
+      idempotent: true,
+      signal,
+    });
+  }
+
+  /** Hands a provider's key to the built-in service, which keeps it in memory only. */
+  setProviderKey(provider: string, body: ProviderKeyBody, signal?: AbortSignal) {
+    return this.transport.send({
+      method: 'PUT',
+      path: `/v1/providers/${seg(provider)}/key`,
+      body,
+      schema: ProviderState,
+      idempotent: true,
+      signal,
+    });
+  }
+
+  removeProviderKey(provider: string, signal?: AbortSignal) {
+    return this.transport.send({
+      method: 'DELETE',
+      path: `/v1/providers/${seg(provider)}/key`,
+      schema: ProviderState,
+      idempotent: true,
+      signal,
+    });
+  }
+
+  /** Tries a provider's key with a one-word request; the answer says in words whether it works. */
+  checkProvider(provider: string, signal?: AbortSignal) {
+    return this.transport.send({
+      method: 'POST',
+      path: `/v1/providers/${seg(provider)}/check`,
+      body: {},
+      schema: ProviderCheck,
       signal,
     });
   }

@@ -6,6 +6,7 @@ import type { CatalogueStore } from '../stores/catalogueStore';
 import { describeError } from '../userErrors';
 import { ANSWER_HERE_FIX, cannotAnswerHere, modelMarkdown, type ProviderGroup } from '../shared/modelCatalog';
 import { CAPABILITY_WORDS, deprecationOf, priceLine } from '../shared/models';
+import { providerName } from '../shared/providerNames';
 import { noteItem } from './spaceNodes';
 
 const t = vscode.l10n.t;
@@ -72,14 +73,7 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
         node.count === 1 ? t('1 model could not be read') : t('{0} models could not be read', node.count),
         true,
       );
-    if (node.kind === 'provider') {
-      const item = new vscode.TreeItem(node.group.provider, vscode.TreeItemCollapsibleState.Collapsed);
-      item.id = `provider:${node.group.provider}`;
-      item.description = String(node.group.models.length);
-      item.iconPath = new vscode.ThemeIcon('organization');
-      item.contextValue = 'provider';
-      return item;
-    }
+    if (node.kind === 'provider') return providerItem(node.group);
     const m = node.model;
     const dep = deprecationOf(m);
     // In one list across providers the provider is part of the name.
@@ -151,4 +145,38 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
   dispose(): void {
     this.disposables.forEach((d) => d.dispose());
   }
+}
+
+/**
+ * A provider's group: its name, how many models, and for a hosted provider of the built-in service
+ * whether it has a key (its models then answer, served by it), with Add Provider Key… when not.
+ */
+function providerItem(group: ProviderGroup): vscode.TreeItem {
+  const hosted = providerName(group.provider);
+  const item = new vscode.TreeItem(hosted?.label ?? group.provider, vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = `provider:${group.provider}`;
+  item.iconPath = new vscode.ThemeIcon('organization');
+  item.contextValue = 'provider';
+  const count = group.models.length === 1 ? t('1 model') : t('{0} models', group.models.length);
+  // The hosted LLM Spaces service answers for every model and says nothing of keys.
+  const builtIn = group.models.some((m) => m.answers_here !== undefined);
+  if (!hosted || !builtIn) {
+    item.description = count;
+    return item;
+  }
+  const hasKey = group.models.some((m) => m.answers_here === true && m.served_by === hosted.label);
+  item.description = hasKey ? t('{0} · key added', count) : t('{0} · no key', count);
+  item.iconPath = new vscode.ThemeIcon(hasKey ? 'key' : 'organization');
+  if (!hasKey) {
+    item.contextValue = 'providerNoKey';
+    item.tooltip = new vscode.MarkdownString(
+      t(
+        'No {0} key: its models cannot answer here. [Add Provider Key…](command:llmSpaces.addProviderKey) (the standalone service reads {1}).',
+        hosted.label,
+        hosted.keyVars[0]!,
+      ),
+    );
+    item.tooltip.isTrusted = { enabledCommands: ['llmSpaces.addProviderKey'] };
+  }
+  return item;
 }

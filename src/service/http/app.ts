@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
 import { rateLimitOf } from '../domain/orgs';
+import { providerKeys } from '../providers/keys';
 import { Reaches, type EngineOptions } from '../chat/reach/reaches';
 import { Problem, parseInput } from '../problem';
 import { openApiDocument } from './openapi';
@@ -162,7 +163,8 @@ class ReadCache {
     const scope = `${caller.orgId} ${caller.appId ?? ''}`;
     const key = `${scope} ${request.url}`;
     // The scope is part of the tag: one organization (or key) can never revalidate another's answer.
-    const etag = `"${this.boot}.${this.db.version}.${new Date().toISOString().slice(0, 10)}.${createHash('sha256').update(scope).digest('base64url').slice(0, 12)}"`;
+    // Which models answer here changes with the provider keys, too.
+    const etag = `"${this.boot}.${this.db.version}.${providerKeys.version}.${new Date().toISOString().slice(0, 10)}.${createHash('sha256').update(scope).digest('base64url').slice(0, 12)}"`;
     let hit = this.entries.get(key);
     if (!hit || hit.etag !== etag) {
       const body = JSON.stringify(await compute());

@@ -71,7 +71,8 @@ export async function checkProvider(db: Database, caller: Caller, provider: stri
       maxTokens: 16,
       temperature: 0,
       tools: {},
-      signal: AbortSignal.timeout(30_000),
+      // Answered within the extension's request timeout (30 s by default).
+      signal: AbortSignal.timeout(20_000),
     });
     return { ok: true, message: `The ${spec.label} key works: ${model.namespace} answered.`, model: model.namespace };
   } catch (error) {

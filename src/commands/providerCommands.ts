@@ -1,0 +1,133 @@
+// Add Provider Key… and Remove Provider Key…: the user's own keys for hosted providers, for the
+// built-in service (the hosted LLM Spaces service reaches providers with keys of its own).
+import * as vscode from 'vscode';
+import type { ProviderState } from '../api/schemas';
+import type { Services } from '../services';
+import { PROVIDER_NAMES, providerName, type ProviderName } from '../shared/providerNames';
+
+const t = vscode.l10n.t;
+
+/** What a keybinding, a test or another extension may pass instead of being asked. */
+interface KeyPreset {
+  provider: string;
+  key: string;
+  baseUrl?: string;
+}
+
+const isPreset = (v: unknown): v is KeyPreset =>
+  typeof (v as KeyPreset | null)?.provider === 'string' && typeof (v as KeyPreset).key === 'string';
+
+/** The provider a Models view group stands for, when the command runs from one. */
+const providerOfNode = (v: unknown): string | undefined => {
+  const group = (v as { kind?: string; group?: { provider?: unknown } } | null)?.group;
+  return (v as { kind?: string } | null)?.kind === 'provider' && typeof group?.provider === 'string'
+    ? group.provider
+    : undefined;
+};
+
+function builtInOnly(s: Services): boolean {
+  if (s.connection.mode === 'local') return true;
+  void vscode.window.showInformationMessage(
+    t('Provider keys are for the built-in service. The service in use now reaches providers with keys of its own.'),
+  );
+  return false;
+}
+
+export async function addProviderKey(s: Services, arg?: unknown): Promise<void> {
+  if (!builtInOnly(s)) return;
+  const preset = isPreset(arg) ? arg : undefined;
+  const provider = providerName(preset?.provider ?? providerOfNode(arg)) ?? (await pickProvider(s));
+  if (!provider) return;
+  const key = preset?.key ?? (await askKey(provider));
+  if (key === undefined) return;
+  const baseUrl = preset ? (preset.baseUrl ?? null) : provider.id === 'azure' ? await askAzureUrl() : null;
+  if (baseUrl === undefined) return;
+  await s.providerKeys.add(provider.id, key.trim(), baseUrl);
+  const check = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: t('Trying the {0} key…', provider.label) },
+    () => s.connection.call((c) => c.checkProvider(provider.id)),
+  );
+  s.catalogue.reload();
+  s.spaces.refresh();
+  if (check.ok) {
+    void vscode.window.showInformationMessage(check.message);
+    return;
+  }
+  const keep = t('Keep It');
+  const remove = t('Remove It');
+  const answer = await vscode.window.showWarningMessage(check.message, keep, remove);
+  if (answer === remove) await removeKey(s, provider);
+}
+
+export async function removeProviderKey(s: Services, arg?: unknown): Promise<void> {
+  if (!builtInOnly(s)) return;
+  const stored = (await s.providerKeys.stored()).flatMap((id) => providerName(id) ?? []);
+  const named = providerName((arg as { provider?: unknown } | null)?.provider as string | undefined);
+  if (!named && stored.length === 0) {
+    void vscode.window.showInformationMessage(t('No provider key is stored in VS Code.'));
+    return;
+  }
+  const provider =
+    named ??
+    (
+      await vscode.window.showQuickPick(
+        stored.map((p) => ({ label: p.label, provider: p })),
+        { title: t('Remove Provider Key'), placeHolder: t('Whose key should VS Code forget?') },
+      )
+    )?.provider;
+  if (provider) await removeKey(s, provider);
+}
+
+async function removeKey(s: Services, provider: ProviderName): Promise<void> {
+  await s.providerKeys.remove(provider.id);
+  s.catalogue.reload();
+  s.spaces.refresh();
+  vscode.window.setStatusBarMessage(t('The {0} key is removed.', provider.label), 4000);
+}
+
+async function pickProvider(s: Services): Promise<ProviderName | undefined> {
+  const states = await s.connection.call((c) => c.listProviders()).catch(() => [] as ProviderState[]);
+  const stateOf = (id: string) => states.find((p) => p.id === id);
+  const describe = (p: ProviderName) => {
+    const state = stateOf(p.id);
+    if (state?.key_source === 'environment') return t('key from {0}', state.key_variable);
+    if (state?.has_key) return t('key added');
+    return '';
+  };
+  const pick = await vscode.window.showQuickPick(
+    PROVIDER_NAMES.map((p) => ({
+      label: p.label,
+      description: describe(p),
+      detail: t('Get a key at {0}', p.keysPage),
+      provider: p,
+    })),
+    { title: t('Add Provider Key'), placeHolder: t('Which provider is the key for?'), matchOnDescription: true },
+  );
+  return pick?.provider;
+}
+
+function askKey(provider: ProviderName): Thenable<string | undefined> {
+  return vscode.window.showInputBox({
+    title: t('{0} key', provider.label),
+    prompt: t(
+      'Paste your {0} API key. VS Code keeps it in its secret storage and hands it to the built-in service; it is never written to a file.',
+      provider.label,
+    ),
+    password: true,
+    ignoreFocusOut: true,
+    validateInput: (value) => (value.trim().length < 8 ? t('This is too short to be a key.') : undefined),
+  });
+}
+
+function askAzureUrl(): Thenable<string | undefined> {
+  return vscode.window.showInputBox({
+    title: t('Azure OpenAI resource'),
+    prompt: t('The base URL of your Azure OpenAI resource, e.g. https://my-resource.openai.azure.com/openai'),
+    value: 'https://',
+    ignoreFocusOut: true,
+    validateInput: (value) =>
+      /^https:\/\/[^/]+\.[^/]+/.test(value.trim()) && URL.canParse(value.trim())
+        ? undefined
+        : t('An https URL, please.'),
+  });
+}

@@ -1,0 +1,59 @@
+// The hosted providers the built-in service can reach, as people and the standard variables name
+// them: one table for the service (which adds how each is reached, src/service/providers) and the
+// extension (Add Provider Key…, the Models view). No SDK here.
+
+export interface ProviderName {
+  /** As the catalogue names it (the first part of a namespace). */
+  id: string;
+  label: string;
+  /** The variables a key is read from, first found wins (as the provider's own SDK names them). */
+  keyVars: string[];
+  /** The variable that points the provider elsewhere (a proxy, a test's fake). */
+  baseUrlVar: string;
+  /** Its own address, with the API's version path; '' when each user has their own (Azure). */
+  defaultBaseUrl: string;
+  /** Where people get a key. */
+  keysPage: string;
+}
+
+const compatible = (id: string, label: string, defaultBaseUrl: string, keysPage: string): ProviderName => ({
+  id,
+  label,
+  keyVars: [`${id.toUpperCase()}_API_KEY`],
+  baseUrlVar: `${id.toUpperCase()}_BASE_URL`,
+  defaultBaseUrl,
+  keysPage,
+});
+
+export const PROVIDER_NAMES: readonly ProviderName[] = [
+  compatible('openai', 'OpenAI', 'https://api.openai.com/v1', 'https://platform.openai.com/api-keys'),
+  compatible('anthropic', 'Anthropic', 'https://api.anthropic.com/v1', 'https://console.anthropic.com/settings/keys'),
+  {
+    id: 'google',
+    label: 'Google Gemini',
+    keyVars: ['GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'],
+    baseUrlVar: 'GEMINI_BASE_URL',
+    defaultBaseUrl: 'https://generativelanguage.googleapis.com/v1beta',
+    keysPage: 'https://aistudio.google.com/app/apikey',
+  },
+  compatible('mistral', 'Mistral', 'https://api.mistral.ai/v1', 'https://console.mistral.ai/api-keys'),
+  {
+    ...compatible('azure', 'Azure OpenAI', '', 'https://portal.azure.com/'),
+    keyVars: ['AZURE_API_KEY', 'AZURE_OPENAI_API_KEY'],
+  },
+  compatible('deepseek', 'DeepSeek', 'https://api.deepseek.com/v1', 'https://platform.deepseek.com/api_keys'),
+  compatible('groq', 'Groq', 'https://api.groq.com/openai/v1', 'https://console.groq.com/keys'),
+  compatible('xai', 'xAI', 'https://api.x.ai/v1', 'https://console.x.ai/'),
+  compatible('openrouter', 'OpenRouter', 'https://openrouter.ai/api/v1', 'https://openrouter.ai/settings/keys'),
+  compatible('together', 'Together AI', 'https://api.together.xyz/v1', 'https://api.together.ai/settings/api-keys'),
+  compatible(
+    'fireworks',
+    'Fireworks',
+    'https://api.fireworks.ai/inference/v1',
+    'https://fireworks.ai/account/api-keys',
+  ),
+  compatible('cerebras', 'Cerebras', 'https://api.cerebras.ai/v1', 'https://cloud.cerebras.ai/'),
+];
+
+export const providerName = (id: string | null | undefined): ProviderName | undefined =>
+  PROVIDER_NAMES.find((p) => p.id === id);

@@ -1,0 +1,92 @@
+// Provider keys from the extension: Add Provider Key… stores the key in SecretStorage, hands it to
+// the built-in service and tries it; the provider's models then answer through a Space in the
+// playground and in VS Code's chat (a fake of OpenAI's wire format stands in for OpenAI); Remove
+// Provider Key… forgets it. The key is in no setting and no message.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ProviderState } from '../../src/api/schemas';
+import type { ReplyInfo } from '../../src/shared/protocol/playground';
+import { startOpenAiFake, type ProviderFake } from '../unit/support/providerFakes';
+import { callWebview, extension, messagesDuring, serviceClient, waitFor } from './support';
+
+const MODEL = 'openai/gpt-4o-mini';
+
+describe('provider keys', function () {
+  this.timeout(60_000);
+  let openai: ProviderFake;
+  let spaceId: string;
+
+  before(async () => {
+    openai = await startOpenAiFake();
+    const client = await serviceClient(await extension());
+    const space = await client.createSpace({ name: 'Through OpenAI' });
+    spaceId = space.id;
+    const models = await client.getSpaceModels(spaceId);
+    for (const s of models.base_model_settings)
+      if (s.active !== (s.namespace === MODEL)) await client.toggleModel(spaceId, s.id, s.namespace === MODEL);
+  });
+  after(async () => {
+    await openai?.close();
+  });
+
+  it('adds a key through the command, tries it, and the provider answers in the playground and in the chat', async () => {
+    const api = await extension();
+    const client = await serviceClient(api);
+    const shown = await messagesDuring(() =>
+      vscode.commands.executeCommand('llmSpaces.addProviderKey', {
+        provider: 'openai',
+        key: openai.key,
+        baseUrl: openai.baseUrl,
+      }),
+    );
+    assert.deepEqual(shown, [`The OpenAI key works: ${shown[0]?.match(/: (\S+) answered/)?.[1]} answered.`]);
+    const states = await client.listProviders();
+    assert.deepEqual(
+      states.filter((p: ProviderState) => p.has_key).map((p) => [p.id, p.key_source]),
+      [['openai', 'extension']],
+    );
+    assert.deepEqual(await api.providerKeys.stored(), ['openai']);
+    assert.equal((await client.listModels()).find((m) => m.namespace === MODEL)!.answers_here, true);
+
+    await vscode.commands.executeCommand('llmSpaces.openPlayground', spaceId);
+    const panel = api.webviews.playgrounds.at(-1)!;
+    try {
+      const sent = await callWebview<ReplyInfo>(panel.channel, 'send', {
+        body: { app_id: spaceId, prompt: 'from the playground' },
+      });
+      assert.ok(sent.ok, sent.error?.message);
+      assert.equal(sent.result.namespace, MODEL);
+      assert.equal(sent.result.content, 'echo: from the playground');
+    } finally {
+      panel.dispose();
+    }
+
+    const space = await waitFor(
+      async () => (await vscode.lm.selectChatModels({ vendor: 'llm-spaces' })).find((m) => m.id === `space:${spaceId}`),
+      'the Space among the chat models',
+    );
+    const response = await space.sendRequest(
+      [vscode.LanguageModelChatMessage.User('from the chat')],
+      {},
+      new vscode.CancellationTokenSource().token,
+    );
+    let text = '';
+    for await (const part of response.text) text += part;
+    assert.match(text, /^echo: from the chat/);
+    assert.deepEqual(openai.problems, []);
+    assert.ok(openai.seen.length >= 3, 'the check, the playground and the chat reached the provider');
+  });
+
+  it('keeps the key out of the settings, and forgets it on Remove Provider Key…', async () => {
+    const api = await extension();
+    const client = await serviceClient(api);
+    assert.doesNotMatch(JSON.stringify(vscode.workspace.getConfiguration('llmSpaces')), new RegExp(openai.key));
+    await vscode.commands.executeCommand('llmSpaces.removeProviderKey', { provider: 'openai' });
+    assert.deepEqual(await api.providerKeys.stored(), []);
+    assert.equal((await client.listProviders()).find((p) => p.id === 'openai')!.has_key, false);
+    await waitFor(
+      async () => (await client.listModels()).find((m) => m.namespace === MODEL)!.answers_here === false || undefined,
+      'the model no longer answering',
+    );
+  });
+});
