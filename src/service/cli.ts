@@ -3,6 +3,8 @@
 //   org create --name <n> --data <dir> [--rate-limit <n>]
 //   org limit --rate-limit <n> --data <dir>     (the organization of the built-in service's windows)
 //   token create --data <dir>
+import { syncCatalogueModels } from './domain/models';
+import { DATASET, datasetModels } from './providers/dataset';
 import { listProviders } from './providers/endpoints';
 import { providerKeys } from './providers/keys';
 import { mkdirSync } from 'node:fs';
@@ -76,6 +78,21 @@ function ensureToken(db: Database, token: string | undefined): string | undefine
   });
 }
 
+/** The hosted providers' models from the shipped datasets (providers/dataset.ts), written when they changed. */
+function syncDataset(db: Database): void {
+  const models = datasetModels(new Date().toISOString());
+  try {
+    const written = db.transactionNow(() => syncCatalogueModels(db, models));
+    console.log(
+      `Catalogue: ${models.length} models of hosted providers from ${DATASET.name} ${DATASET.version} (${DATASET.date})${written ? `, ${written} added or updated` : ''}.`,
+    );
+  } catch (error) {
+    // A read-only or full disk: the catalogue stays as it was stored.
+    if (!(error instanceof StorageError)) throw error;
+    console.error(`The catalogue could not be brought up to date: ${error.message}`);
+  }
+}
+
 async function serve(values: Values): Promise<void> {
   const port = integer(values.port, 'port', 0);
   const retentionDays = integer(values['retention-days'], 'retention-days', 0);
@@ -94,6 +111,7 @@ async function serve(values: Values): Promise<void> {
     if (!(error instanceof StorageError)) throw error;
     console.error(`${error.message} The service starts anyway and answers reads.`);
   }
+  syncDataset(db);
   providerKeys.loadEnvironment(process.env);
   const withKeys = listProviders().filter((p) => p.has_key);
   if (withKeys.length) console.log(`Provider keys from the environment: ${withKeys.map((p) => p.label).join(', ')}`);

@@ -46,6 +46,40 @@ export function insertCatalogueModel(
   );
 }
 
+/**
+ * Brings the public catalogue's models of a dataset up to date: new ones are added, changed ones
+ * updated (their quality and latency prior too), the same ones left alone, so a start writes nothing
+ * when the dataset has not changed; a model seeded otherwise is not touched. Answers how many rows it
+ * wrote.
+ */
+export function syncCatalogueModels(
+  db: Database,
+  models: ReadonlyArray<{ record: ModelRecord; quality: number; latencyMs: number }>,
+): number {
+  const stored = new Map(
+    db
+      .all<{ id: string; record: string; quality: number; latency_ms: number }>(
+        'SELECT id, record, quality, latency_ms FROM models WHERE org_id IS NULL',
+      )
+      .map((row) => [row.id, row]),
+  );
+  /** A record as compared: without the stamps a sync writes. */
+  const essence = (record: ModelRecord) => JSON.stringify({ ...record, added_on: null, modified_on: null });
+  let written = 0;
+  for (const m of models) {
+    const row = stored.get(m.record.id!);
+    const before = row ? parseJson<ModelRecord>(row.record, {} as ModelRecord) : undefined;
+    // A model the service was seeded with by hand before keeps that record (with its announced
+    // deprecation date, which the dataset does not carry); the dataset's own are kept up to date.
+    if (before && before.added_by !== m.record.added_by) continue;
+    const record = before ? { ...m.record, default_active: before.default_active } : m.record;
+    if (before && essence(before) === essence(record) && row!.quality === m.quality) continue;
+    insertCatalogueModel(db, record, m);
+    written++;
+  }
+  return written;
+}
+
 interface Catalogue {
   models: CatalogueModel[];
   byId: Map<string, CatalogueModel>;

