@@ -552,6 +552,8 @@ export const RouteCandidate = z.looseObject({
   latency_score: z.number(),
   quality_score: z.number(),
   estimated_cost: z.number(),
+  /** Whether the latency weighed was measured by the service or the catalogue's prior (built-in service). */
+  latency_source: z.enum(['measured', 'prior']).optional().catch(undefined),
 });
 
 /** `POST /v1/apps/{app_id}/route`: what the Space would do with a prompt, without running a model. */

@@ -18,12 +18,12 @@ import { budgetVerdict } from '../shared/budget';
 import { PINNED_MODELS, SECTION, pinnedModels } from '../settings';
 import { pinnedEntry, spaceEntry, type SpaceChatModel } from './spaceModels';
 import { countChatTokens } from './tokenCount';
-import { receiptLine, receiptView } from '../shared/receipt';
+import { placeholderNote, receiptLine, receiptView } from '../shared/receipt';
 import { estimatedReceipt } from '../shared/clientEstimates';
 
 const t = vscode.l10n.t;
 /** The line added under each reply (where it went, what it cost); taken off again before the reply goes back to a model. */
-const RECEIPT = /\n\n_— [^\n]*_$/;
+const RECEIPT = /\n\n_— [^\n]*_(\n\n_[^\n]*_)?$/;
 
 export interface ChatDeps {
   connection: Connection;
@@ -133,9 +133,10 @@ export class SpacesChatProvider implements vscode.LanguageModelChatProvider<Spac
               ? receiptView(routing, answered.namespace)
               : await this.estimateReceipt(model, answered.namespace, event.usage, messages);
             const where = receipt ? receiptLine(receipt, t) : t('answered by {0}', answered.namespace);
+            const placeholder = placeholderNote(answered.namespace, t);
             progress.report(
               new vscode.LanguageModelTextPart(
-                `\n\n_— ${where} · ${money(costs.total_tokens)} · ${t('{0} tokens', event.usage.total_tokens)}_`,
+                `\n\n_— ${where} · ${money(costs.total_tokens)} · ${t('{0} tokens', event.usage.total_tokens)}_${placeholder ? `\n\n_${placeholder}_` : ''}`,
               ),
             );
             reportUsage(progress, event.usage);

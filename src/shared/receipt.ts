@@ -119,3 +119,15 @@ function estimateLine(r: ReceiptView, t: Localize): string {
   if (r.excluded.length) parts.push(t('{0} excluded', r.excluded.length));
   return parts.join('; ');
 }
+
+/**
+ * What a reply from a test model says where it is read (the playground, VS Code's chat, Compare): it is
+ * a placeholder, and how to get real answers. Null for any other model.
+ */
+export function placeholderNote(answered: string, t: Localize): string | null {
+  if (!answered.startsWith('test/')) return null;
+  return t(
+    '{0} is a test model: this reply is a placeholder. For real answers, add a provider key (LLM Spaces: Add Provider Key…), start a model server on this computer, or connect to the hosted service.',
+    answered,
+  );
+}

@@ -96,7 +96,16 @@ describe('model ids in the workspace', () => {
     );
     const titles = actions.filter((a) => a.title.startsWith('Replace with')).map((a) => a.title);
     assert.ok(titles.length >= 2, titles.join(' | '));
-    assert.match(titles[0]!, /^Replace with openai\/gpt-4\.1-nano \(\$0\.10 in \/ \$0\.40 out per M tokens\)$/);
+    // The same provider's, cheapest first, each with its price.
+    const prices = titles.map((title) => {
+      const price = /^Replace with openai\/\S+ \(\$([\d.]+) in \/ \$([\d.]+) out per M tokens\)$/.exec(title);
+      assert.ok(price, title);
+      return Number(price[1]) + Number(price[2]);
+    });
+    assert.deepEqual(
+      prices,
+      [...prices].sort((a, b) => a - b),
+    );
     assert.ok(!actions.some((a) => a.isPreferred), 'offered, not applied for you');
     const second = actions.find((a) => a.title === titles[1])!;
     assert.ok(await vscode.workspace.applyEdit(second.edit!));

@@ -6,6 +6,7 @@ import type { Database } from '../db';
 import type { CatalogueModel } from '../domain/models';
 import { isRetired } from '../../shared/models';
 import { Problem } from '../problem';
+import { latencyBook } from './latency';
 import { finishChat, logFailure, summarize } from './ledger';
 import { ReachFailure } from './reach/reach';
 import type { Reaches } from './reach/reaches';
@@ -35,15 +36,19 @@ export async function runChat(
   let current: CatalogueModel | undefined = prepared.first;
   let switches = 0;
   let streamed: string | null = null;
+  /** When the attempt under way gave its first piece (its latency, for routing). */
+  let firstDelta: number | undefined;
   const emit =
     onDelta &&
     ((text: string) => {
+      firstDelta ??= Date.now();
       streamed = (streamed ?? '') + text;
       onDelta(text);
     });
   while (current) {
     for (let same = 0; same <= maxSame; same++) {
       const attemptStarted = Date.now();
+      firstDelta = undefined;
       let reply: Reply;
       try {
         reply = await generate(reaches, current, prepared, emit, signal);
@@ -73,6 +78,8 @@ export async function runChat(
         continue;
       }
       attempts.push({ namespace: current.record.namespace, status_code: 200, error: null });
+      if (reaches.for(current.record).measured)
+        latencyBook.record(current.record.namespace, (firstDelta ?? Date.now()) - attemptStarted);
       return finishChat(db, prepared, current, reply, {
         retries: failures.length,
         failures,

@@ -7,6 +7,7 @@ import type { Caller } from '../domain/caller';
 import { appModelRows, findModel, type CatalogueModel } from '../domain/models';
 import { answersHere } from '../domain/serving';
 import type { AppConfig } from '../domain/spaces';
+import { latencyBook } from './latency';
 import { estimateCost } from './pricing';
 import { explain, type RouteInput } from './routing';
 
@@ -24,7 +25,11 @@ export function weighActive(
   budget: (r: ModelRecord) => number,
 ) {
   const rows = appModelRows(db, appId);
-  const active = rows.filter((r) => r.active === 1).flatMap((r) => findModel(db, caller, r.model_id) ?? []);
+  // A model this service has measured is weighed by what it measured, others by the catalogue's prior.
+  const active = rows
+    .filter((r) => r.active === 1)
+    .flatMap((r) => findModel(db, caller, r.model_id) ?? [])
+    .map((m) => ({ ...m, latencyMs: latencyBook.measured(m.record.namespace) ?? m.latencyMs }));
   route.models = active.filter((m) => budget(m.record) > 0);
   const { ranked, rejected } = explain(route);
   const round = (n: number) => Math.round(n * 1e6) / 1e6;
@@ -37,6 +42,8 @@ export function weighActive(
       latency_score: round(c.latencyScore),
       quality_score: round(c.qualityScore),
       estimated_cost: c.estimate,
+      latency_source:
+        latencyBook.measured(c.model.record.namespace) === undefined ? ('prior' as const) : ('measured' as const),
     })),
     rejected: [
       ...rejected.map((r) => ({ namespace: r.model.record.namespace, reason: r.reason as string })),

@@ -15,7 +15,8 @@ import type { Database } from '../db';
 import { forbidden, invalid, notFound } from '../problem';
 import { laterThan, nowIso, parseJson, type Caller } from './caller';
 import { issueToken, revokeSpaceKeys } from './auth';
-import { isRetired } from '../../shared/models';
+import { cheapestFirst, isRetired } from '../../shared/models';
+import { providerKeys } from '../providers/keys';
 import {
   findModel,
   findModelByName,
@@ -199,16 +200,33 @@ export function listSpaces(db: Database, caller: Caller, query: { search: string
 
 /**
  * What a new Space routes to: the catalogue's default models and the local models, of those that can
- * answer here. Test models only when nothing else answers: with a model server found, a reply should
- * come from a real model.
+ * answer here, and for a provider with a key but no default model, its two cheapest current models
+ * that call tools. Test models only when nothing else answers: with a model server found or a key
+ * added, a reply should come from a real model.
  */
 function startingModels(db: Database, caller: Caller): CatalogueModel[] {
   const answering = visibleModels(db, caller).filter(
     (m) => m.record.org_id === null && !isRetired(m.record) && answersHere(db, m.record),
   );
-  const real = answering.filter(
+  const chosen = answering.filter(
     (m) => !m.record.is_test_model && (m.record.default_active || m.record.provider === 'local'),
   );
+  const covered = new Set(chosen.map((m) => m.record.provider));
+  const byProvider = Map.groupBy(
+    answering.filter(
+      (m) =>
+        !m.record.is_test_model &&
+        !covered.has(m.record.provider) &&
+        !m.record.deprecated_on &&
+        m.record.supports_functions &&
+        providerKeys.has(m.record.provider),
+    ),
+    (m) => m.record.provider,
+  );
+  const cheapest = [...byProvider.values()].flatMap((models) =>
+    models.sort((a, b) => cheapestFirst(a.record, b.record)).slice(0, 2),
+  );
+  const real = [...chosen, ...cheapest];
   return real.length > 0 ? real : answering.filter((m) => m.record.is_test_model && m.record.default_active);
 }
 

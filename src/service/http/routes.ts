@@ -430,7 +430,8 @@ export const ROUTES: RouteSpec[] = [
     params: ProviderParams,
     body: S.ProviderKeyBody,
     response: S.ProviderState,
-    handler: (ctx) => setProviderKey(ctx.params.provider, ctx.body),
+    writes: true,
+    handler: (ctx) => setProviderKey(ctx.db, ctx.params.provider, ctx.body),
   }),
   route({
     method: 'DELETE',
@@ -440,7 +441,8 @@ export const ROUTES: RouteSpec[] = [
     extra: true,
     params: ProviderParams,
     response: S.ProviderState,
-    handler: (ctx) => removeProviderKey(ctx.params.provider),
+    writes: true,
+    handler: (ctx) => removeProviderKey(ctx.db, ctx.params.provider),
   }),
   route({
     method: 'POST',

@@ -6,6 +6,7 @@ import { HostedProviders } from '../chat/reach/hostedProviders';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
 import { visibleModels } from '../domain/models';
+import { settleUntouchedSpaces } from '../domain/spaces';
 import { Problem, invalid } from '../problem';
 import { Cooldown, providerCooldown } from './cooldown';
 import { providerKeys } from './keys';
@@ -32,16 +33,18 @@ function known(provider: string): ProviderSpec {
   return spec;
 }
 
-export function setProviderKey(provider: string, body: ProviderKeyBody): ProviderState {
+export function setProviderKey(db: Database, provider: string, body: ProviderKeyBody): ProviderState {
   const spec = known(provider);
   if (spec.id === 'azure' && !body.base_url)
     throw invalid(['body', 'base_url'], 'Azure OpenAI needs the base URL of your resource', 'missing');
   providerKeys.set(spec.id, body.key, body.base_url ?? null);
   providerCooldown.succeeded(spec.id);
+  // A Space nobody has changed follows what answers now: this provider's models too.
+  settleUntouchedSpaces(db);
   return listProviders().find((p) => p.id === spec.id)!;
 }
 
-export function removeProviderKey(provider: string): ProviderState {
+export function removeProviderKey(db: Database, provider: string): ProviderState {
   const spec = known(provider);
   if (providerKeys.source(spec.id) === 'environment')
     throw invalid(
@@ -50,6 +53,7 @@ export function removeProviderKey(provider: string): ProviderState {
       'environment',
     );
   providerKeys.remove(spec.id);
+  settleUntouchedSpaces(db);
   return listProviders().find((p) => p.id === spec.id)!;
 }
 

@@ -102,6 +102,17 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.match(service.output(), /Provider keys from the environment: OpenAI, Anthropic, Google Gemini/);
   });
 
+  it('routes the first Space, which nobody has changed, to the providers that have a key instead of the test models', async () => {
+    const first = (await client.listSpaces()).items.find((s) => s.name === 'My first Space')!;
+    const view = await client.getSpace(first.id);
+    const active = view.main.base_model_settings.filter((m) => m.active).map((m) => m.namespace);
+    assert.ok(active.includes(OPENAI) && active.includes(ANTHROPIC) && active.includes(GEMINI), active.join());
+    assert.ok(!active.some((ns) => ns.startsWith('test/')), 'no test model while real ones answer');
+    assert.match(view.main.app.description ?? '', /^Routes to /);
+    const reply = await client.chat({ app_id: first.id, prompt: 'first' });
+    assert.ok(!reply.model.startsWith('test/'), reply.model);
+  });
+
   for (const [ns, fake] of [
     [OPENAI, () => openai],
     [ANTHROPIC, () => anthropic],
@@ -187,6 +198,14 @@ describe('hosted providers (fakes of their wire formats)', function () {
       );
     });
   }
+
+  it('weighs the latency it measured of a model that answered, and the prior of one that has not; the receipt says which', async () => {
+    const app = await spaceWith([OPENAI, 'openai/gpt-5-mini']);
+    const preview = await client.previewRoute(app, { prompt: 'how fast?' });
+    const source = (ns: string) => preview.candidates.find((c) => c.namespace === ns)?.latency_source;
+    assert.equal(source(OPENAI), 'measured', 'it answered in the tests above');
+    assert.equal(source('openai/gpt-5-mini'), 'prior');
+  });
 
   it('skips a provider whose key is refused, says so in words, and answers from the next provider of the chain', async () => {
     const app = await spaceWith([OPENAI], [OPENAI, OPENAI_2, ANTHROPIC]);

@@ -1,7 +1,7 @@
 // The routing receipt in words: the one line under a reply, for each way a model is chosen.
 import assert from 'node:assert/strict';
 import type { ModelRecord, RoutingReceipt, SpaceUpdateResponse } from '../../../src/api/schemas';
-import { reasonLabel, receiptLine, receiptView } from '../../../src/shared/receipt';
+import { placeholderNote, reasonLabel, receiptLine, receiptView } from '../../../src/shared/receipt';
 import { estimatedBand, estimatedReceipt } from '../../../src/shared/clientEstimates';
 
 /** English, with the arguments filled in, as the webview's and the host's localizers do without a translation. */
@@ -248,5 +248,13 @@ describe("the extension's own cost band, for a service without the route preview
       estimatedBand({ view: view(false), catalogue, model: 'd/old', prompt, maxTokens: 10, today: '2026-11-21' }),
       null,
     );
+  });
+
+  it("says a test model's reply is a placeholder and how to get real answers, and nothing of other models", () => {
+    assert.match(
+      placeholderNote('test/lorem', t)!,
+      /^test\/lorem is a test model: this reply is a placeholder\. For real answers, add a provider key/,
+    );
+    assert.equal(placeholderNote('openai/gpt-5-mini', t), null);
   });
 });

@@ -26,6 +26,8 @@ export class HostedProviders implements ModelReach {
     private readonly cooldown: Cooldown,
   ) {}
 
+  readonly measured = true;
+
   reaches(model: ModelRecord): boolean {
     return !model.is_test_model && !!providerSpec(model.provider) && this.keys.has(model.provider);
   }

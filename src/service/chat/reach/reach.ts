@@ -24,6 +24,8 @@ export interface Generation {
 export interface ModelReach {
   /** Whether this way reaches the model (the first that does, in reachFor's order, is used). */
   reaches(model: ModelRecord): boolean;
+  /** Whether routing should weigh how fast its models answered (chat/latency.ts). */
+  readonly measured: boolean;
   generate(generation: Generation): Promise<Reply>;
 }
 

@@ -11,6 +11,9 @@ export class TestModels implements ModelReach {
   /** `streamDelayMs`: the pause between streamed pieces, to behave like a real model. */
   constructor(private readonly streamDelayMs: number) {}
 
+  /** Their pace is the service's own setting. */
+  readonly measured = false;
+
   reaches(model: ModelRecord): boolean {
     return model.is_test_model;
   }

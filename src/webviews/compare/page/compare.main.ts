@@ -20,6 +20,7 @@ import type {
 } from '../../../shared/protocol/compare';
 import type { ModelBrief } from '../../../shared/protocol/playground';
 import { fill, h, setValue, valueOf } from '../../page/dom';
+import { placeholder } from '../../page/placeholder';
 import { field, fillSelect, select, textfield } from '../../page/fields';
 import { CallFailed, HostChannel } from '../../page/hostChannel';
 import { t } from '../../page/l10n';
@@ -334,6 +335,7 @@ function showColumn(i: number): void {
         column.reply.namespace !== column.model
           ? h('div', { class: 'warning' }, t('Answered by {0}: {1} failed.', column.reply.namespace, column.model))
           : null,
+        placeholder(column.reply.namespace),
       )
     : column.error
       ? h('footer', { class: column.error === t('Stopped.') ? 'meta' : 'meta error', role: 'alert' }, column.error)

@@ -8,6 +8,7 @@ import { LiveMarkdown } from '../../page/liveMarkdown';
 import { reasonLabel, receiptLine, type ReceiptView } from '../../../shared/receipt';
 import { onMarkdownChange, renderMarkdown } from '../../page/markdown';
 import { t } from '../../page/l10n';
+import { placeholder } from '../../page/placeholder';
 
 export interface TranscriptActions {
   code(action: 'copy' | 'insert' | 'replace', code: string): void;
@@ -203,6 +204,7 @@ function metaOf(r: ReplyInfo): HTMLElement {
     { class: 'meta', 'data-reply-id': r.id },
     h('span', { class: 'figures' }, parts.join(' · ')),
     r.warning ? h('div', { class: 'warning', role: 'note' }, `⚠ ${r.warning}`) : null,
+    placeholder(r.namespace),
     r.routing ? receiptElement(r.routing) : null,
   );
 }
