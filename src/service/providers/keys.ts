@@ -13,6 +13,8 @@ interface Entry {
 
 export class ProviderKeys {
   private readonly entries = new Map<string, Entry>();
+  /** `<PROVIDER>_BASE_URL` of the environment: where a provider is reached, whoever gave its key. */
+  private readonly environmentBaseUrls = new Map<string, string>();
   /** Moves on every change: answers that say which models can answer are kept until it moves. */
   version = 0;
 
@@ -21,6 +23,7 @@ export class ProviderKeys {
     for (const spec of PROVIDERS) {
       const key = spec.keyVars.map((name) => env[name]?.trim()).find((value) => !!value);
       const baseUrl = env[spec.baseUrlVar]?.trim() || null;
+      if (baseUrl) this.environmentBaseUrls.set(spec.id, baseUrl);
       if (key) this.entries.set(spec.id, { key, baseUrl, source: 'environment' });
     }
     this.version++;
@@ -53,7 +56,8 @@ export class ProviderKeys {
     const entry = this.entries.get(provider);
     const spec = providerSpec(provider);
     if (!entry || !spec) return undefined;
-    return { apiKey: entry.key, baseURL: normalizeBaseUrl(spec, entry.baseUrl ?? spec.defaultBaseUrl) };
+    const baseUrl = entry.baseUrl ?? this.environmentBaseUrls.get(provider) ?? spec.defaultBaseUrl;
+    return { apiKey: entry.key, baseURL: normalizeBaseUrl(spec, baseUrl) };
   }
 
   /** Every key held, to take out of any text that might carry one (a provider's error message). */

@@ -1,0 +1,77 @@
+// The first run with a provider key, as a user does it: Add Provider Key… from the Command Palette, the
+// provider picked, the key typed into a password box, the result told in words; the Models view then
+// says the provider has a key and its models answer, and the first Space routes to them. A fake of
+// OpenAI's wire format stands in for OpenAI (the service is pointed at it with OPENAI_BASE_URL).
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { startOpenAiFake, type ProviderFake } from '../unit/support/providerFakes';
+import { fullRowsOf, openWorkbench, rowsOf, runCommand, runCommandAndPick, type Workbench } from './workbench';
+
+/** A notification with this text, looked up in the notification center (then cleared). */
+async function notification(page: Page, text: string): Promise<void> {
+  await runCommand(page, 'Notifications: Show Notifications');
+  await page
+    .locator('.notifications-center .notification-list-item', { hasText: text })
+    .first()
+    .waitFor({ timeout: 30_000 });
+  await runCommand(page, 'Notifications: Clear All Notifications');
+}
+
+describe('A provider key on the first run (playwright)', function () {
+  this.timeout(180_000);
+  let wb: Workbench;
+  let openai: ProviderFake;
+
+  before(async () => {
+    openai = await startOpenAiFake();
+    // The built-in service the extension starts inherits it: OpenAI is reached at the fake.
+    process.env.OPENAI_BASE_URL = openai.baseUrl;
+    try {
+      wb = await openWorkbench();
+    } finally {
+      delete process.env.OPENAI_BASE_URL;
+    }
+  });
+  after(async () => {
+    await wb?.close();
+    await openai?.close();
+  });
+
+  it('adds an OpenAI key through the command, says it works, and the OpenAI models answer', async () => {
+    const { page } = wb;
+    await page.locator('.activitybar .action-item a[aria-label^="LLM Spaces"]').click();
+    await fullRowsOf(page, 'Models')
+      .filter({ hasText: 'OpenAI' })
+      .filter({ hasText: 'no key' })
+      .first()
+      .waitFor({ timeout: 60_000 });
+    await runCommandAndPick(page, 'LLM Spaces: Add Provider Key…', 'OpenAI');
+    const input = page.locator('.quick-input-widget input');
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'OpenAI key' }).waitFor();
+    assert.equal(await input.getAttribute('type'), 'password', 'the key is typed into a password box');
+    await input.fill(openai.key);
+    await page.keyboard.press('Enter');
+    await notification(page, 'The OpenAI key works');
+    const group = fullRowsOf(page, 'Models').filter({ hasText: 'OpenAI' }).filter({ hasText: 'key added' }).first();
+    await group.waitFor({ timeout: 30_000 });
+    await group.click();
+    await fullRowsOf(page, 'Models')
+      .filter({ hasText: 'gpt-4o-mini' })
+      .filter({ hasNotText: 'cannot answer here' })
+      .first()
+      .waitFor();
+    await wb.screenshot('31-provider-key-added');
+
+    const client = await wb.service();
+    const first = (await client.listSpaces()).items.find((s) => s.name === 'My first Space')!;
+    const active = (await client.getSpace(first.id)).main.base_model_settings
+      .filter((m) => m.active)
+      .map((m) => m.namespace);
+    assert.ok(active.includes('openai/gpt-4o-mini'), active.join());
+    const reply = await client.chat({ app_id: first.id, prompt: 'hello from the first run' });
+    assert.equal(reply.choices[0]!.message.content, 'echo: hello from the first run');
+    assert.deepEqual(openai.problems, []);
+    assert.ok(!(await page.content()).includes(openai.key), 'the key is nowhere on the page');
+    await rowsOf(page, 'Models').filter({ hasText: 'OpenAI' }).first().click();
+  });
+});
