@@ -6,7 +6,16 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { startFakeUpstream, type FakeUpstream } from '../unit/support/fakeUpstream';
 import { startHostedFake } from '../unit/support/hostedFake';
-import { fullRowsOf, openWorkbench, rowsOf, runCommand, runCommandAndPick, type Workbench } from './workbench';
+import { providerName } from '../../src/shared/providerNames';
+import {
+  filterModels,
+  fullRowsOf,
+  openWorkbench,
+  rowsOf,
+  runCommand,
+  runCommandAndPick,
+  type Workbench,
+} from './workbench';
 
 /** A notification with this text, looked up in the notification center (then cleared). */
 async function notification(page: Page, text: string): Promise<void> {
@@ -56,8 +65,9 @@ describe('LLM Spaces in the workbench (playwright)', function () {
       .filter({ hasText: /^local/ })
       .first()
       .click();
+    await filterModels(page, 'gpt-4o-mini');
     await rowsOf(page, 'Models')
-      .filter({ hasText: /^openai/ })
+      .filter({ hasText: /^OpenAI/ })
       .first()
       .click();
     await fullRowsOf(page, 'Models')
@@ -67,9 +77,10 @@ describe('LLM Spaces in the workbench (playwright)', function () {
       .waitFor();
     await wb.screenshot('00-first-run-models');
     await rowsOf(page, 'Models')
-      .filter({ hasText: /^openai/ })
+      .filter({ hasText: /^OpenAI/ })
       .first()
       .click();
+    await filterModels(page, '');
 
     const client = await wb.service();
     const first = (await client.listSpaces()).items.find((s) => s.name === 'My first Space')!;
@@ -131,7 +142,8 @@ describe('LLM Spaces in the workbench (playwright)', function () {
     const client = await wb.service();
     const prompts = await client.listPrompts('all');
     await rowsOf(page, 'Prompts').filter({ hasText: prompts[0]!.title }).first().waitFor();
-    const providers = new Set((await client.listModels()).map((m) => m.provider));
+    // Providers the service reaches are shown by name, others by their id.
+    const providers = new Set((await client.listModels()).map((m) => providerName(m.provider)?.label ?? m.provider));
     await rowsOf(page, 'Models').first().waitFor();
     const shownProviders = await rowsOf(page, 'Models').allInnerTexts();
     assert.ok(

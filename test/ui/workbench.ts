@@ -148,3 +148,12 @@ export function rowsOf(page: Page, viewTitle: string) {
 export function fullRowsOf(page: Page, viewTitle: string) {
   return page.locator(`.pane:has(.pane-header[aria-label^="${viewTitle}"]) .monaco-list-row`);
 }
+
+/** Filters the Models view by text (the catalogue is too long to find a row by scrolling); '' clears it. */
+export async function filterModels(page: Page, text: string): Promise<void> {
+  if (text === '') return runCommand(page, 'LLM Spaces: Clear Model Filter');
+  await runCommand(page, 'LLM Spaces: Filter Models by Text…');
+  await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Filter models' }).waitFor();
+  await page.locator('.quick-input-widget input').fill(text);
+  await page.keyboard.press('Enter');
+}

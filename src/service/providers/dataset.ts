@@ -6,7 +6,7 @@
 //     weights, and the context window where genai-prices has none.
 // Stated rules fill what neither says, and are the same for every model:
 //   - chat models only: a model with an input and an output price, whose id does not name embeddings,
-//     images, audio, speech, video, moderation or search;
+//     images, audio, speech, video, moderation or search, nor a price of fine-tuned models (`ft:…`);
 //   - capabilities models.dev does not list: tools, JSON and streaming, no images;
 //   - a context window neither lists: 32,768 tokens;
 //   - quality (what routing weighs for "quality", 0-100): no public benchmark covers these models
@@ -70,6 +70,8 @@ const DEV: Record<string, { models: Record<string, DevModel> }> = {
 
 const NOT_CHAT =
   /embed|tts|whisper|transcri|dall-e|image|audio|realtime|moderation|search|computer-use|rerank|speech|sora|video|veo|imagen|lyria/i;
+/** The price lists' entries for fine-tuned models, which are not models one can call by that id. */
+const FINE_TUNE_PRICE = /^ft:|\.ft-|-$/;
 const DEFAULT_CONTEXT = 32_768;
 export const LATENCY_PRIOR_MS = 1000;
 
@@ -102,7 +104,7 @@ export function datasetModels(now: string): DatasetModel[] {
       const price = Array.isArray(m.prices) ? m.prices.at(-1)?.prices : m.prices;
       const input = perMillion(price?.input_mtok);
       const output = perMillion(price?.output_mtok);
-      if (input === undefined || output === undefined || NOT_CHAT.test(m.id)) return [];
+      if (input === undefined || output === undefined || NOT_CHAT.test(m.id) || FINE_TUNE_PRICE.test(m.id)) return [];
       const known = dev[m.id];
       const namespace = `${provider.id}/${m.id}`;
       const record: ModelRecord = {
