@@ -1,5 +1,5 @@
 // Command line of the built-in service (dist/service.js):
-//   serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>]… [--discover on|off] [--stream-delay-ms <n>] [--retention-days 90]
+//   serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>]… [--discover on|off] [--stream-delay-ms <n>] [--first-token-timeout-ms 60000] [--retention-days 90]
 //   org create --name <n> --data <dir> [--rate-limit <n>]
 //   org limit --rate-limit <n> --data <dir>     (the organization of the built-in service's windows)
 //   token create --data <dir>
@@ -20,7 +20,7 @@ import { startRetention } from './retention';
 import { StorageError } from './storageError';
 
 const USAGE = `Usage:
-  service serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>]… [--discover on|off] [--stream-delay-ms <n>] [--retention-days 90]
+  service serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>]… [--discover on|off] [--stream-delay-ms <n>] [--first-token-timeout-ms 60000] [--retention-days 90]
   service org create --name <name> --data <dir> [--rate-limit <n>]
   service org limit --rate-limit <n> --data <dir>
   service token create --data <dir>
@@ -41,6 +41,7 @@ const options = {
   upstream: { type: 'string', multiple: true },
   discover: { type: 'string', default: 'on' },
   'stream-delay-ms': { type: 'string', default: '15' },
+  'first-token-timeout-ms': { type: 'string', default: '60000' },
   'retention-days': { type: 'string', default: '90' },
   name: { type: 'string' },
   'rate-limit': { type: 'string' },
@@ -117,7 +118,11 @@ async function serve(values: Values): Promise<void> {
   if (withKeys.length) console.log(`Provider keys from the environment: ${withKeys.map((p) => p.label).join(', ')}`);
   const app = buildApp({
     db,
-    engine: { servers, streamDelayMs: integer(values['stream-delay-ms'], 'stream-delay-ms', 0) },
+    engine: {
+      servers,
+      streamDelayMs: integer(values['stream-delay-ms'], 'stream-delay-ms', 0),
+      firstTokenTimeoutMs: integer(values['first-token-timeout-ms'], 'first-token-timeout-ms', 1),
+    },
     logError: (error) =>
       console.error('Request failed:', error instanceof Error ? (error.stack ?? error.message) : error),
   });

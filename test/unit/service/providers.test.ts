@@ -54,6 +54,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
   before(async () => {
     [openai, anthropic, gemini] = await Promise.all([startOpenAiFake(), startAnthropicFake(), startGeminiFake()]);
     service = await startService({
+      firstTokenTimeoutMs: 1000,
       env: {
         OPENAI_API_KEY: openai.key,
         OPENAI_BASE_URL: openai.baseUrl,
@@ -271,6 +272,19 @@ describe('hosted providers (fakes of their wire formats)', function () {
     }
     assert.equal(pieces.join(''), 'echo: after the cut');
     assert.equal(model, ANTHROPIC);
+  });
+
+  it('gives up on a provider that does not start answering, and fails over', async () => {
+    const app = await spaceWith([ANTHROPIC], [ANTHROPIC, OPENAI]);
+    anthropic.failNext('hang', 'hang');
+    let model = '';
+    const pieces: string[] = [];
+    for await (const event of client.chatStream({ app_id: app, prompt: 'are you there?' })) {
+      if (event.type === 'delta') pieces.push(event.content);
+      if (event.type === 'done') model = event.model;
+    }
+    assert.equal(model, OPENAI);
+    assert.equal(pieces.join(''), 'echo: are you there?');
   });
 
   it('cools a provider down after repeated failures: no requests reach it for a while, and the receipt says why', async () => {

@@ -33,6 +33,8 @@ export interface ServiceOptions {
   orgs?: Array<{ name: string; rateLimit?: number }>;
   /** Rate limit of the default organization's twin created for most suites. */
   rateLimit?: number;
+  /** How long a hosted provider may take to its first token (the service's default: 60 s). */
+  firstTokenTimeoutMs?: number;
   /** Environment variables for the service (provider keys and base URLs); this machine's own are never passed. */
   env?: Record<string, string>;
 }
@@ -98,6 +100,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     String(options.streamDelayMs ?? 0),
   ];
   if (options.token) args.push('--token', options.token);
+  if (options.firstTokenTimeoutMs) args.push('--first-token-timeout-ms', String(options.firstTokenTimeoutMs));
   if (options.upstream) args.push('--upstream', options.upstream);
   args.push('--discover', options.discover ? 'on' : 'off');
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: serviceEnv(options.env) });

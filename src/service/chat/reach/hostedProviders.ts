@@ -24,6 +24,8 @@ export class HostedProviders implements ModelReach {
   constructor(
     private readonly keys: ProviderKeys,
     private readonly cooldown: Cooldown,
+    /** How long a provider may take to its first token; a reply not streamed may take five times that. */
+    private readonly firstTokenMs = 60_000,
   ) {}
 
   readonly measured = true;
@@ -39,25 +41,37 @@ export class HostedProviders implements ModelReach {
     if (!this.cooldown.allows(provider))
       throw new ReachFailure(`${spec.label} is cooling down after repeated failures; not asked`, 503);
     const model = spec.model(reach, g.model.api_target || g.model.model);
+    // A provider that hangs is a failure like any other: it is given up on, and the chain goes on.
+    const wait = g.onDelta ? this.firstTokenMs : this.firstTokenMs * 5;
+    const late = new AbortController();
+    const timer = setTimeout(() => late.abort(), wait);
+    const onDelta =
+      g.onDelta &&
+      ((text: string) => {
+        clearTimeout(timer);
+        g.onDelta!(text);
+      });
     const options: LanguageModelV4CallOptions = {
       prompt: toPrompt(g.messages),
       maxOutputTokens: g.maxTokens,
       temperature: g.temperature,
       ...toolOptions(g.tools),
-      abortSignal: g.signal,
+      abortSignal: AbortSignal.any([g.signal, late.signal]),
     };
     try {
-      const reply = g.onDelta
-        ? await streamed(model.doStream(options), g.onDelta)
-        : await whole(model.doGenerate(options));
+      const reply = onDelta ? await streamed(model.doStream(options), onDelta) : await whole(model.doGenerate(options));
       this.cooldown.succeeded(provider);
       return reply;
     } catch (error) {
       if (g.signal.aborted) throw error;
-      const failure = failureOf(error, spec.label, this.keys.secrets());
+      const failure = late.signal.aborted
+        ? new ProviderFailure(`${spec.label} did not answer within ${wait / 1000} s`, 504, false, null)
+        : failureOf(error, spec.label, this.keys.secrets());
       // A refused key is the user's to fix, not the provider's fault: it does not cool the provider.
       if (failure.status !== 401 && failure.status !== 403) this.cooldown.failed(provider, failure.retryAfterMs);
       throw failure;
+    } finally {
+      clearTimeout(timer);
     }
   }
 }

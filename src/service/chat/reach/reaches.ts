@@ -16,6 +16,8 @@ export interface EngineOptions {
   servers: ModelServerOptions;
   /** Pause between streamed pieces of a test model's reply, to behave like a real model. */
   streamDelayMs: number;
+  /** How long a hosted provider may take to its first token (five times that for a reply not streamed). */
+  firstTokenTimeoutMs?: number;
 }
 
 export class Reaches {
@@ -24,7 +26,7 @@ export class Reaches {
   constructor(db: Database, options: EngineOptions) {
     this.all = [
       new TestModels(options.streamDelayMs),
-      new HostedProviders(providerKeys, providerCooldown),
+      new HostedProviders(providerKeys, providerCooldown, options.firstTokenTimeoutMs ?? 60_000),
       new ModelServers(db),
     ];
   }
