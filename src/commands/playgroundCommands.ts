@@ -22,7 +22,9 @@ export function openPlayground(s: Services, node?: unknown): void {
  * saved prompt if one is picked, goes to the playground used last. `presetPromptId` skips the pick
  * (null: send as is).
  */
-export async function sendSelectionToPlayground(s: Services, presetPromptId?: unknown): Promise<void> {
+export async function sendSelectionToPlayground(s: Services, preset?: unknown): Promise<void> {
+  // From the editor's context menu VS Code passes the file's URI: that is no preset, the user picks.
+  const presetPromptId = typeof preset === 'string' || preset === null ? preset : undefined;
   const editor = vscode.window.activeTextEditor;
   if (!editor) throw new Error(t('Open a file and select some code first.'));
   const selection = editor.selection.isEmpty

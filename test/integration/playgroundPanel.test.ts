@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { CostBand } from '../../src/api/schemas';
 import type { PlaygroundContext, ReplyInfo, SpaceBrief, Turn } from '../../src/shared/protocol/playground';
 import type { PlaygroundPanel } from '../../src/webviews/playground/playgroundPanel';
-import { callWebview, extension, serviceClient, waitFor } from './support';
+import { callWebview, extension, reportsDuring, serviceClient, waitFor } from './support';
 
 /** The sample file in the workspace the test host opened. */
 const cart = () => vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'src', 'cart.ts');
@@ -258,6 +258,37 @@ describe('playground panel', () => {
     const fenced =
       '```typescript src/cart.ts\nexport function total(items: Item[], discount = 0): number {\n  const sum = items.reduce((acc, item) => acc + item.price * item.quantity, 0);\n  return Math.round(sum * (1 - discount) * 100) / 100;\n}\n```';
     assert.equal(draft.prompt, template.prompt.replace('{{prompt}}', fenced));
+  });
+
+  it("sends the selection from the editor's context menu, which passes the file's URI, after asking which prompt", async () => {
+    const doc = await vscode.workspace.openTextDocument(cart());
+    const editor = await vscode.window.showTextDocument(doc);
+    editor.selection = new vscode.Selection(8, 0, 8, 27);
+    const drafts: unknown[] = [];
+    const sub = panel.channel.onDidPost((m) => m.type === 'event' && drafts.push(m.event));
+    // The test and the extension share the vscode API object: the pick is answered as a user would.
+    const window = vscode.window as { showQuickPick: (...args: unknown[]) => Thenable<unknown> };
+    const original = window.showQuickPick;
+    let asked = 0;
+    window.showQuickPick = async (items: unknown) => {
+      asked++;
+      return ((await items) as Array<{ template: string }>)[0];
+    };
+    try {
+      const reports = await reportsDuring(await extension(), () =>
+        vscode.commands.executeCommand('llmSpaces.sendSelectionToPlayground', doc.uri),
+      );
+      assert.deepEqual(reports, [], 'no error');
+    } finally {
+      window.showQuickPick = original;
+      sub.dispose();
+    }
+    assert.equal(asked, 1, 'asked which prompt to wrap the code in');
+    await waitFor(() => drafts.length > 0, 'the draft to reach the panel');
+    assert.equal(
+      (drafts[0] as { prompt: string }).prompt,
+      '```typescript src/cart.ts\nexport function total(items\n```',
+    );
   });
 
   it('inserts a code block at the cursor of the last text editor', async () => {
