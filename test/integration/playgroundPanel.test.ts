@@ -249,7 +249,9 @@ describe('playground panel', () => {
     const editor = await vscode.window.showTextDocument(doc);
     editor.selection = new vscode.Selection(8, 0, 11, 1);
     const drafts: unknown[] = [];
-    const sub = panel.channel.onDidPost((m) => m.type === 'event' && drafts.push(m.event));
+    const sub = panel.channel.onDidPost(
+      (m) => m.type === 'event' && (m.event as { type?: string }).type === 'draft' && drafts.push(m.event),
+    );
     await vscode.commands.executeCommand('llmSpaces.sendSelectionToPlayground', template.id);
     await waitFor(() => drafts.length > 0, 'the draft to reach the panel');
     sub.dispose();
@@ -265,7 +267,9 @@ describe('playground panel', () => {
     const editor = await vscode.window.showTextDocument(doc);
     editor.selection = new vscode.Selection(8, 0, 8, 27);
     const drafts: unknown[] = [];
-    const sub = panel.channel.onDidPost((m) => m.type === 'event' && drafts.push(m.event));
+    const sub = panel.channel.onDidPost(
+      (m) => m.type === 'event' && (m.event as { type?: string }).type === 'draft' && drafts.push(m.event),
+    );
     // The test and the extension share the vscode API object: the pick is answered as a user would.
     const window = vscode.window as { showQuickPick: (...args: unknown[]) => Thenable<unknown> };
     const original = window.showQuickPick;
