@@ -14,6 +14,7 @@ import {
   ModelRecord,
   Organization,
   PromptRecord,
+  OpenAiErrorBody,
   ProviderCheck,
   ProviderState,
   RegeneratedKey,
@@ -482,6 +483,8 @@ function* chunkEvents(data: string, endpoint: string, calls: ToolCallPieces): Ge
   }
   const failure = StreamErrorBody.safeParse(json);
   if (failure.success) throw new StreamError(failure.data.error.detail, endpoint);
+  const openAiFailure = OpenAiErrorBody.safeParse(json);
+  if (openAiFailure.success) throw new StreamError(openAiFailure.data.error.message, endpoint);
   const chunk = parseBody(ChatChunk, data, endpoint, 200);
   const choice = chunk.choices[0];
   const content = choice?.delta.content ?? '';

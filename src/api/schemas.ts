@@ -492,6 +492,8 @@ const ContentPart = z.union([
 /** An OpenAI chat message: system, user (text or parts), assistant (text and/or tool calls) or a tool result. */
 export const CompletionMessage = z.discriminatedUnion('role', [
   z.object({ role: z.literal('system'), content: z.union([z.string(), z.array(ContentPart)]) }),
+  /** OpenAI's newer name for the system message; read as one. */
+  z.object({ role: z.literal('developer'), content: z.union([z.string(), z.array(ContentPart)]) }),
   z.object({
     role: z.literal('user'),
     content: z.union([z.string(), z.array(ContentPart)]),
@@ -530,17 +532,35 @@ export const ToolChoice = z.union([
  * `POST /v1/chat/completions`: OpenAI's request. A Space key selects its Space; an organization token
  * names it with `app_id`. `model` null or absent: the Space's routing.
  */
-export const ChatCompletionsBody = z.object({
-  messages: z.array(CompletionMessage).min(1, 'must have at least one message').max(1000),
-  model: nullish(z.string()),
-  app_id: nullish(UuidInput),
-  stream: z.boolean().optional(),
-  temperature: nullish(z.number().min(0, 'must be between 0 and 2').max(2, 'must be between 0 and 2')),
-  max_tokens: nullish(MaxTokens),
-  tools: z.array(CompletionTool).max(128).optional(),
-  tool_choice: ToolChoice.optional(),
-  stop: nullish(z.union([z.string(), z.array(z.string()).max(4)])),
-});
+export const ChatCompletionsBody = z
+  .object({
+    messages: z.array(CompletionMessage).min(1, 'must have at least one message').max(1000),
+    model: nullish(z.string()),
+    app_id: nullish(UuidInput),
+    stream: nullish(z.boolean()),
+    stream_options: nullish(z.object({ include_usage: z.boolean().optional() })),
+    temperature: nullish(z.number().min(0, 'must be between 0 and 2').max(2, 'must be between 0 and 2')),
+    max_tokens: nullish(MaxTokens),
+    /** OpenAI's newer name for max_tokens. */
+    max_completion_tokens: nullish(MaxTokens),
+    top_p: nullish(z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1')),
+    seed: nullish(z.int()),
+    frequency_penalty: nullish(z.number().min(-2, 'must be between -2 and 2').max(2, 'must be between -2 and 2')),
+    presence_penalty: nullish(z.number().min(-2, 'must be between -2 and 2').max(2, 'must be between -2 and 2')),
+    reasoning_effort: nullish(z.enum(['minimal', 'low', 'medium', 'high'])),
+    /** One answer a request: what routing, logging and billing count. */
+    n: nullish(z.literal(1, { error: 'only 1 is supported: one answer a request' })),
+    /** Who asks, as the caller names them; kept with nothing else. */
+    user: nullish(z.string().max(256)),
+    tools: z.array(CompletionTool).max(128).optional(),
+    tool_choice: ToolChoice.optional(),
+    parallel_tool_calls: nullish(
+      z.literal(true, { error: 'only true is supported: a model may ask for several tools at once' }),
+    ),
+    stop: nullish(z.union([z.string(), z.array(z.string()).max(4)])),
+  })
+  // A field this service cannot honour is refused by its name, never dropped without a word.
+  .strict();
 
 // ---------------------------------------------------------------- the built-in service's own endpoints
 
@@ -816,6 +836,10 @@ export const ChatChunk = z.looseObject({
 });
 
 export const StreamError = z.looseObject({ error: z.looseObject({ detail: z.string() }) });
+/** An error in OpenAI's shape (its routes answer so: conventions.md), in a reply or in a stream. */
+export const OpenAiErrorBody = z.looseObject({
+  error: z.looseObject({ message: z.string(), code: z.string().nullish(), param: z.string().nullish() }),
+});
 
 // ---------------------------------------------------------------- errors (conventions.md)
 

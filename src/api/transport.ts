@@ -18,7 +18,7 @@ import {
   UnauthorizedError,
   ValidationError,
 } from './errors';
-import { ErrorBody, collectLeftOut, issueField, type LeftOut, type ValidationIssue } from './schemas';
+import { ErrorBody, OpenAiErrorBody, collectLeftOut, issueField, type LeftOut, type ValidationIssue } from './schemas';
 import { fromWire, mentionsHostedNames } from './wire';
 
 export interface RequestLogEntry {
@@ -312,8 +312,21 @@ function statusError(
 ): ApiError {
   let detail: string | ValidationIssue[] | undefined;
   try {
-    const parsed = ErrorBody.safeParse(JSON.parse(text));
+    const json: unknown = JSON.parse(text);
+    const parsed = ErrorBody.safeParse(json);
+    // OpenAI's shape, which its routes answer in (conventions.md): the words, and the field refused.
+    const openAi = OpenAiErrorBody.safeParse(json);
     if (parsed.success) detail = parsed.data.detail;
+    else if (openAi.success)
+      detail = openAi.data.error.param
+        ? [
+            {
+              loc: ['body', ...openAi.data.error.param.split('.')],
+              msg: openAi.data.error.message,
+              type: openAi.data.error.code ?? 'invalid',
+            },
+          ]
+        : openAi.data.error.message;
   } catch {
     // Not JSON: a proxy's HTML page, for instance. The status alone decides the error.
   }

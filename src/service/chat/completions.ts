@@ -17,7 +17,9 @@ export function completionRequest(caller: Caller, body: z.output<typeof ChatComp
   const messages = body.messages.map((m): ChatMessage =>
     m.role === 'assistant'
       ? { role: 'assistant', content: m.content ?? null, ...(m.tool_calls ? { tool_calls: m.tool_calls } : {}) }
-      : m,
+      : m.role === 'developer'
+        ? { role: 'system', content: m.content }
+        : m,
   );
   // What test models answer and the log keeps: the last user message, or a tool's result when the
   // conversation ends with one (the model is to answer from it).
@@ -29,8 +31,19 @@ export function completionRequest(caller: Caller, body: z.output<typeof ChatComp
     prompt,
     model: body.model ?? null,
     temperature: body.temperature ?? null,
-    max_tokens: body.max_tokens ?? null,
-    stream: body.stream,
-    completion: { messages, tools: body.tools, toolChoice: body.tool_choice, stop: body.stop },
+    max_tokens: body.max_completion_tokens ?? body.max_tokens ?? null,
+    stream: body.stream ?? undefined,
+    includeUsage: body.stream_options?.include_usage === true,
+    completion: {
+      messages,
+      tools: body.tools,
+      toolChoice: body.tool_choice,
+      stop: body.stop,
+      topP: body.top_p,
+      seed: body.seed,
+      frequencyPenalty: body.frequency_penalty,
+      presencePenalty: body.presence_penalty,
+      reasoningEffort: body.reasoning_effort,
+    },
   };
 }

@@ -45,7 +45,9 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
     needsVision: hasImages(body),
   });
   const warnings: string[] = [];
-  const modelId = body.model ?? version?.model_id ?? null;
+  // A model named as the Space itself lets the Space route (GET /v1/models offers it for tools that must name one).
+  const named = body.model === row.name ? null : body.model;
+  const modelId = named ?? version?.model_id ?? null;
   const weighed = weighActive(db, caller, row.id, route, budget);
   let first: CatalogueModel;
   if (modelId) {
@@ -55,7 +57,7 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
       modelId,
       route,
       budget,
-      body.model ? ['body', 'model'] : ['body', 'assistant_version_id'],
+      named ? ['body', 'model'] : ['body', 'assistant_version_id'],
       !!config.row.has_failover_chain,
     );
   } else {

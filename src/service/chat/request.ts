@@ -19,13 +19,23 @@ export interface ToolOptions {
   }>;
   toolChoice?: unknown;
   stop?: string | string[] | null;
+  /** Sampling a chat completion asks for (test models answer the same whatever they are). */
+  topP?: number | null;
+  seed?: number | null;
+  frequencyPenalty?: number | null;
+  presencePenalty?: number | null;
+  reasoningEffort?: 'minimal' | 'low' | 'medium' | 'high' | null;
 }
 
 /**
  * A request as the engine runs it. A chat completion carries its messages and tools in `completion`;
  * its `prompt` is then the text of the last user message (what test models answer and the log keeps).
  */
-export type Body = z.output<typeof ChatBody> & { completion?: ToolOptions & { messages: ChatMessage[] } };
+export type Body = z.output<typeof ChatBody> & {
+  completion?: ToolOptions & { messages: ChatMessage[] };
+  /** A stream ends with a chunk of usage and no choice (OpenAI's stream_options.include_usage). */
+  includeUsage?: boolean;
+};
 
 /** Everything checked and resolved before a model runs (prepare.ts). */
 export interface Prepared {

@@ -12,7 +12,7 @@ import { Problem, parseInput } from '../problem';
 import { openApiDocument } from './openapi';
 import { answerClientError, answerFrameworkError } from './clientErrors';
 import { answerChat } from './chatRoute';
-import { BODY_LIMIT, sendError } from './errorAnswers';
+import { BODY_LIMIT, sendError, type ErrorDialect } from './errorAnswers';
 import { closing, openChats } from './lifecycle';
 import { RateLimiter } from './rateLimiter';
 import { TokenCache } from './tokenCache';
@@ -78,7 +78,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
     }
   });
 
-  app.setErrorHandler((error, _request, reply) => sendError(reply, error, options.logError));
+  app.setErrorHandler((error, request, reply) =>
+    sendError(reply, error, options.logError, (request.routeOptions.config as { dialect?: ErrorDialect }).dialect),
+  );
   const patterns = ROUTES.map((r) => ({
     method: r.method,
     regex: new RegExp(`^${r.url.replace(/:[a-z_]+/g, '[^/]+')}$`),
@@ -112,8 +114,16 @@ export function buildApp(options: AppOptions): FastifyInstance {
       method: spec.method,
       url: spec.url,
       preHandler: [guard, spaceKeyScope(spec)],
+      config: { dialect: spec.openai ? 'openai' : 'conventions' },
       handler: spec.chat
-        ? (request, reply) => answerChat(spec.chat!, request, reply, { db, reaches, logError: options.logError }, chats)
+        ? (request, reply) =>
+            answerChat(
+              spec.chat!,
+              request,
+              reply,
+              { db, reaches, logError: options.logError, openai: !!spec.openai },
+              chats,
+            )
         : spec.cacheable
           ? (request, reply) => reads.answer(request, reply, () => handle(spec, request, reply, options))
           : (request, reply) => handle(spec, request, reply, options),

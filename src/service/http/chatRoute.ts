@@ -10,7 +10,7 @@ import type { Body } from '../chat/request';
 import { runChat } from '../chat/run';
 import { Problem } from '../problem';
 import { StorageError } from '../storageError';
-import { sendRawError } from './errorAnswers';
+import { openAiError, sendRawError } from './errorAnswers';
 import { EventStream } from './eventStream';
 import { ShutdownError } from './lifecycle';
 
@@ -20,6 +20,8 @@ export interface ChatOptions {
   db: Database;
   reaches: Reaches;
   logError?: (error: unknown) => void;
+  /** OpenAI's shapes: `created` in seconds, errors as `{"error": {"message", …}}` (conventions.md). */
+  openai?: boolean;
 }
 
 /** Answers one chat request; `open` holds it while it runs, so a shutdown can stop it. */
@@ -53,9 +55,12 @@ async function answer(
   });
   const shutDown = () => abort.signal.reason instanceof ShutdownError;
   const wantsStream = body.stream ?? /^text\/event-stream/i.test(request.headers.accept ?? '');
+  // OpenAI's clients read `created` in seconds; the playground's in milliseconds (conventions.md).
+  const created = (ms: number) => (options.openai ? Math.floor(ms / 1000) : ms);
   if (!wantsStream) {
     try {
-      return await runChat(options.db, prepared, options.reaches, undefined, abort.signal);
+      const completion = await runChat(options.db, prepared, options.reaches, undefined, abort.signal);
+      return { ...completion, created: created(completion.created) };
     } catch (error) {
       throw shutDown() ? new Problem(503, 'The service is shutting down.') : error;
     }
@@ -63,35 +68,34 @@ async function answer(
 
   reply.hijack();
   const events = new EventStream(reply);
-  const chunk = (content: string) => ({
-    id: prepared.requestId,
-    object: 'chat.completion.chunk',
-    model: prepared.first.record.namespace,
-    choices: [{ index: 0, delta: { content }, finish_reason: null }],
-  });
+  const started = created(Date.now());
+  let first = true;
+  /** A chunk; the first of the reply says whose it is (`role`), as OpenAI's stream does. */
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => {
+    const withRole = first ? { role: 'assistant', ...delta } : delta;
+    first = false;
+    return {
+      id: prepared.requestId,
+      object: 'chat.completion.chunk',
+      created: started,
+      model: prepared.first.record.namespace,
+      choices: [{ index: 0, delta: withRole, finish_reason: finish }],
+    };
+  };
   try {
     const completion = await runChat(
       options.db,
       prepared,
       options.reaches,
-      (text) => events.send(chunk(text)),
+      (text) => events.send(chunk({ content: text })),
       abort.signal,
     );
     const calls = completion.choices[0]?.message.tool_calls;
-    if (calls?.length)
-      events.send({
-        ...chunk(''),
-        choices: [
-          { index: 0, delta: { tool_calls: calls.map((call, index) => ({ index, ...call })) }, finish_reason: null },
-        ],
-      });
-    events.send({
-      ...chunk(''),
-      model: completion.model,
-      choices: [{ index: 0, delta: {}, finish_reason: completion.choices[0]?.finish_reason ?? 'stop' }],
-      usage: completion.usage,
-      metadata: completion.metadata,
-    });
+    if (calls?.length) events.send(chunk({ tool_calls: calls.map((call, index) => ({ index, ...call })) }));
+    const last = chunk({}, completion.choices[0]?.finish_reason ?? 'stop');
+    events.send({ ...last, model: completion.model, usage: completion.usage, metadata: completion.metadata });
+    // What OpenAI's stream_options.include_usage asks for: a last chunk with the usage and no choice.
+    if (body.includeUsage) events.send({ ...last, model: completion.model, choices: [], usage: completion.usage });
     events.send('[DONE]');
     events.end();
   } catch (error) {
@@ -102,6 +106,7 @@ async function answer(
         reply,
         shutDown() ? new Problem(503, 'The service is shutting down.') : error,
         options.logError,
+        options.openai ? 'openai' : 'conventions',
       );
     const detail = shutDown()
       ? 'The service shut down before the reply was complete.'
@@ -110,7 +115,7 @@ async function answer(
         : error instanceof StorageError
           ? error.message
           : 'The model stopped answering.';
-    events.send({ error: { detail } });
+    events.send(options.openai ? openAiError(502, detail) : { error: { detail } });
     events.end();
   }
   return reply;

@@ -1,5 +1,7 @@
 // Errors as the service answers them: a Problem with its status, a refused write as 503, the
 // framework's own refusals with theirs, anything else as 500 (reported, never shown to the client).
+// In the conventions' shape `{"detail"}`, or, on the routes for OpenAI's clients, in OpenAI's
+// `{"error": {"message", "type", "code", "param"}}` with the same status.
 import type { FastifyReply } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { Problem } from '../problem';
@@ -35,9 +37,54 @@ function describe(error: unknown, logError?: (error: unknown) => void): Failure 
   return { status: 500, headers: {}, body: { detail: 'Internal server error' } };
 }
 
-export function sendError(reply: FastifyReply, error: unknown, logError?: (error: unknown) => void) {
+/** The shape errors take on a route: the conventions', or OpenAI's for its clients. */
+export type ErrorDialect = 'conventions' | 'openai';
+
+export function sendError(
+  reply: FastifyReply,
+  error: unknown,
+  logError?: (error: unknown) => void,
+  dialect: ErrorDialect = 'conventions',
+) {
   const failure = describe(error, logError);
-  return reply.code(failure.status).headers(failure.headers).send(failure.body);
+  return reply.code(failure.status).headers(failure.headers).send(bodyIn(dialect, failure));
+}
+
+function bodyIn(dialect: ErrorDialect, failure: Failure): unknown {
+  return dialect === 'openai' ? openAiError(failure.status, failure.body.detail) : failure.body;
+}
+
+const OPENAI_TYPES: Record<number, string> = {
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  429: 'rate_limit_error',
+};
+
+/**
+ * An error as OpenAI's clients read it: the words in `message`, the kind in `type`, and for a refused
+ * field its path in `param` (`messages.0.content`) and the check in `code`.
+ */
+export function openAiError(
+  status: number,
+  detail: unknown,
+): { error: { message: string; type: string; code: string | null; param: string | null } } {
+  const type = OPENAI_TYPES[status] ?? (status >= 500 ? 'server_error' : 'invalid_request_error');
+  if (Array.isArray(detail) && detail.length > 0) {
+    const issues = detail as Array<{ loc?: Array<string | number>; msg?: string; type?: string }>;
+    const path = (loc: Array<string | number> = []) => loc.filter((part, i) => !(i === 0 && part === 'body')).join('.');
+    return {
+      error: {
+        message: issues.map((i) => `${path(i.loc) || 'the request'}: ${i.msg ?? 'is not valid'}`).join('; '),
+        type,
+        code: issues[0]!.type ?? null,
+        param: path(issues[0]!.loc) || null,
+      },
+    };
+  }
+  return {
+    error: { message: typeof detail === 'string' ? detail : 'The request failed.', type, code: null, param: null },
+  };
 }
 
 export function sendRawError(
@@ -45,6 +92,7 @@ export function sendRawError(
   reply: FastifyReply,
   error: unknown,
   logError?: (error: unknown) => void,
+  dialect: ErrorDialect = 'conventions',
 ) {
   const failure = describe(error, logError);
   raw.writeHead(failure.status, {
@@ -52,5 +100,5 @@ export function sendRawError(
     ...failure.headers,
     'content-type': 'application/json; charset=utf-8',
   });
-  raw.end(JSON.stringify(failure.body));
+  raw.end(JSON.stringify(bodyIn(dialect, failure)));
 }

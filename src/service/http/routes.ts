@@ -12,6 +12,7 @@ import * as orgs from '../domain/orgs';
 import * as prompts from '../domain/prompts';
 import * as spaces from '../domain/spaces';
 import { completionRequest } from '../chat/completions';
+import { openAiModelList } from '../chat/modelList';
 import { previewRoute } from '../chat/preview';
 import type { EngineOptions } from '../chat/reach/reaches';
 import type { Body as ChatRequest } from '../chat/request';
@@ -59,6 +60,8 @@ export interface RouteSpec<
    * which runs a model and answers as JSON or as server-sent events.
    */
   chat?: (caller: Caller, body: unknown) => ChatRequest;
+  /** Answers in OpenAI's shapes (errors, `created` in seconds), for OpenAI's clients (conventions.md). */
+  openai?: boolean;
 }
 
 const AppParams = z.object({ app_id: S.UuidInput });
@@ -152,6 +155,17 @@ export const ROUTES: RouteSpec[] = [
     chat: (_caller, body) => parseInput(S.ChatBody, body, 'body'),
   }),
   route({
+    method: 'GET',
+    url: '/v1/models',
+    spaceKey: 'read',
+    summary:
+      "OpenAI's model list: the models that can answer here and each Space by its name (a Space key: its own Space and its active models)",
+    extra: true,
+    response: z.looseObject({ object: z.literal('list'), data: z.array(z.looseObject({ id: z.string() })) }),
+    openai: true,
+    handler: (ctx) => openAiModelList(ctx.db, ctx.caller),
+  }),
+  route({
     method: 'POST',
     url: '/v1/chat/completions',
     spaceKey: 'own Space',
@@ -161,6 +175,7 @@ export const ROUTES: RouteSpec[] = [
     body: S.ChatCompletionsBody,
     response: S.ChatCompletion,
     chat: (caller, body) => completionRequest(caller, parseInput(S.ChatCompletionsBody, body, 'body')),
+    openai: true,
   }),
   route({
     method: 'POST',

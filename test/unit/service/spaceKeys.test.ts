@@ -72,6 +72,7 @@ const CASES: Case[] = [
   },
   { method: 'POST', route: '/v1/models/refresh', path: () => '/v1/models/refresh', body: () => ({}), key: 'refused' },
   { method: 'GET', route: '/v1/providers', path: () => '/v1/providers', key: 'refused' },
+  { method: 'GET', route: '/v1/models', path: () => '/v1/models', key: 'read' },
   {
     method: 'PUT',
     route: '/v1/providers/:provider/key',

@@ -138,10 +138,22 @@ function parseArguments(text: string): unknown {
   }
 }
 
-function toolOptions(options: ToolOptions): Pick<LanguageModelV4CallOptions, 'tools' | 'toolChoice' | 'stopSequences'> {
-  const stop = options.stop ? (Array.isArray(options.stop) ? options.stop : [options.stop]) : undefined;
-  if (!options.tools?.length) return stop ? { stopSequences: stop } : {};
+/** The sampling a request asks for, where it asks. */
+function sampling(options: ToolOptions): Partial<LanguageModelV4CallOptions> {
   return {
+    ...(options.topP != null ? { topP: options.topP } : {}),
+    ...(options.seed != null ? { seed: options.seed } : {}),
+    ...(options.frequencyPenalty != null ? { frequencyPenalty: options.frequencyPenalty } : {}),
+    ...(options.presencePenalty != null ? { presencePenalty: options.presencePenalty } : {}),
+    ...(options.reasoningEffort ? { reasoning: options.reasoningEffort } : {}),
+  };
+}
+
+function toolOptions(options: ToolOptions): Partial<LanguageModelV4CallOptions> {
+  const stop = options.stop ? (Array.isArray(options.stop) ? options.stop : [options.stop]) : undefined;
+  if (!options.tools?.length) return { ...sampling(options), ...(stop ? { stopSequences: stop } : {}) };
+  return {
+    ...sampling(options),
     tools: options.tools.map((t) => ({
       type: 'function' as const,
       name: t.function.name,

@@ -21,8 +21,6 @@ export class ModelServers implements ModelReach {
     const r = g.model;
     const serving = servingOf(this.db, r);
     if (!serving?.available) throw new ReachFailure(`no model server here serves ${r.namespace}`);
-    const tools =
-      g.tools.tools?.length && r.supports_functions ? { tools: g.tools.tools, toolChoice: g.tools.toolChoice } : {};
     try {
       return await callUpstream({
         baseUrl: serving.baseUrl,
@@ -30,7 +28,8 @@ export class ModelServers implements ModelReach {
         messages: g.messages,
         maxTokens: g.maxTokens,
         temperature: g.temperature,
-        options: { ...tools, stop: g.tools.stop },
+        // Tools and sampling go to the server whatever the catalogue says of the model: it says if it cannot.
+        options: g.tools,
         onDelta: g.onDelta,
         signal: g.signal,
       });

@@ -1,0 +1,152 @@
+// The official OpenAI SDK from npm against the built-in service's /v1/chat/completions and /v1/models,
+// as Continue, Cline, aider or any script would use it with a Space key: create, stream, the
+// stream() helper (which needs the role in the first delta), runTools, errors with their words, and the
+// model list. Test models answer, so no provider is needed.
+import assert from 'node:assert/strict';
+import OpenAI from 'openai';
+import type { LlmSpacesClient } from '../../../src/api/client';
+import { removeDir, startService, type RunningService } from '../support/service';
+
+describe('the OpenAI SDK against the built-in service', function () {
+  this.timeout(60_000);
+  let service: RunningService;
+  let client: LlmSpacesClient;
+  let openai: OpenAI;
+  let spaceName: string;
+
+  before(async () => {
+    service = await startService();
+    client = service.client();
+    const created = await client.createSpace({ name: 'For the OpenAI SDK' });
+    spaceName = 'For the OpenAI SDK';
+    const models = await client.getSpaceModels(created.id);
+    for (const s of models.base_model_settings)
+      if (s.active !== (s.namespace === 'test/echo'))
+        await client.toggleModel(created.id, s.id, s.namespace === 'test/echo');
+    // A Space key selects its Space: the SDK needs nothing but the base URL and the key.
+    openai = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: created.created_key!, maxRetries: 0 });
+  });
+  after(async () => {
+    await service?.stop();
+    if (service) removeDir(service.dataDir);
+  });
+
+  it('creates a completion dated in seconds, with usage and cached tokens, a developer message read as a system one', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const completion = await openai.chat.completions.create({
+      model: 'test/echo',
+      messages: [
+        { role: 'developer', content: 'Be brief.' },
+        { role: 'user', content: 'Hello, SDK' },
+      ],
+      max_completion_tokens: 50,
+      user: 'someone',
+    });
+    assert.equal(completion.choices[0]!.message.content, 'Hello, SDK');
+    assert.equal(completion.choices[0]!.message.role, 'assistant');
+    assert.ok(
+      completion.created >= before - 1 && completion.created <= before + 60,
+      `created ${completion.created} is in seconds`,
+    );
+    assert.equal(completion.usage!.prompt_tokens_details!.cached_tokens, 0);
+    assert.ok(completion.usage!.total_tokens > 0);
+  });
+
+  it("streams, with the role in the first delta, so the SDK's stream() helper puts the message together", async () => {
+    const pieces: string[] = [];
+    const stream = await openai.chat.completions.create({
+      model: 'test/echo',
+      messages: [{ role: 'user', content: 'Streamed through the SDK' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let usageChunk = false;
+    for await (const chunk of stream) {
+      if (chunk.choices[0]?.delta.content) pieces.push(chunk.choices[0].delta.content);
+      if (chunk.choices.length === 0 && chunk.usage) usageChunk = true;
+    }
+    assert.equal(pieces.join(''), 'Streamed through the SDK');
+    assert.ok(usageChunk, 'include_usage ends the stream with a usage chunk');
+
+    const helper = openai.chat.completions.stream({
+      model: 'test/echo',
+      messages: [{ role: 'user', content: 'With the helper' }],
+    });
+    const final = await helper.finalChatCompletion();
+    assert.equal(final.choices[0]!.message.content, 'With the helper');
+  });
+
+  it('runs tools with runTools: the model asks, the SDK calls the function, the model answers from its result', async () => {
+    let called: unknown;
+    const runner = openai.chat.completions.runTools({
+      model: 'test/echo',
+      messages: [{ role: 'user', content: 'call lookup {"word":"gateway"}' }],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'lookup',
+            description: 'Looks a word up',
+            parameters: { type: 'object', properties: { word: { type: 'string' } } },
+            parse: JSON.parse,
+            function: (args: unknown) => {
+              called = args;
+              return 'a door every tool goes through';
+            },
+          },
+        },
+      ],
+    });
+    const answer = await runner.finalContent();
+    assert.deepEqual(called, { word: 'gateway' });
+    assert.equal(answer, 'a door every tool goes through', "test/echo answers with the tool's result");
+  });
+
+  it('lets the Space route when the model named is the Space itself, and lists the Space and its models', async () => {
+    const completion = await openai.chat.completions.create({
+      model: spaceName,
+      messages: [{ role: 'user', content: 'Routed' }],
+    });
+    assert.equal(completion.model, 'test/echo');
+    const ids = [];
+    for await (const model of openai.models.list()) ids.push(model.id);
+    assert.deepEqual(ids, [spaceName, 'test/echo']);
+  });
+
+  it('answers errors in OpenAI shape, with their words, so the SDK shows the reason', async () => {
+    const badKey = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: 'lls_not_a_key', maxRetries: 0 });
+    await assert.rejects(
+      badKey.chat.completions.create({ model: 'test/echo', messages: [{ role: 'user', content: 'x' }] }),
+      (error: unknown) => error instanceof OpenAI.AuthenticationError && /Invalid token/.test(error.message),
+    );
+    await assert.rejects(
+      openai.chat.completions.create({
+        model: 'test/echo',
+        messages: [{ role: 'user', content: 'x' }],
+        temperature: 7,
+      }),
+      (error: unknown) =>
+        error instanceof OpenAI.UnprocessableEntityError &&
+        error.param === 'temperature' &&
+        /temperature: must be between 0 and 2/.test(error.message),
+    );
+    await assert.rejects(
+      openai.chat.completions.create({ model: 'test/echo', messages: [{ role: 'user', content: 'x' }], n: 2 }),
+      (error: unknown) => error instanceof OpenAI.UnprocessableEntityError && error.param === 'n',
+    );
+    await assert.rejects(
+      openai.chat.completions.create({
+        model: 'test/echo',
+        messages: [{ role: 'user', content: 'x' }],
+        response_format: { type: 'json_object' },
+      }),
+      (error: unknown) => error instanceof OpenAI.UnprocessableEntityError && /response_format/.test(error.message),
+      'a field this service cannot honour is refused by its name, not dropped',
+    );
+    await assert.rejects(
+      openai.chat.completions.create({ model: 'nobody/nothing', messages: [{ role: 'user', content: 'x' }] }),
+      (error: unknown) =>
+        error instanceof OpenAI.UnprocessableEntityError && /Unknown model "nobody\/nothing"/.test(error.message),
+    );
+  });
+});
