@@ -1,6 +1,7 @@
 // The one command table: every command id, its handler, and the same error handling for all.
 import * as vscode from 'vscode';
 import * as connection from './commands/connectionCommands';
+import * as endpoints from './commands/endpointCommands';
 import * as models from './commands/modelCommands';
 import * as panels from './commands/playgroundCommands';
 import * as promptFiles from './commands/promptFileCommands';
@@ -59,6 +60,7 @@ export const COMMANDS = {
   'llmSpaces.refreshLocalModels': [models.refreshLocalModels, 'Looking for model servers'],
   'llmSpaces.addProviderKey': [providers.addProviderKey, 'Adding the provider key'],
   'llmSpaces.removeProviderKey': [providers.removeProviderKey, 'Removing the provider key'],
+  'llmSpaces.copySpaceEndpoint': [endpoints.copySpaceEndpoint, "Copying the Space's endpoint"],
   'llmSpaces.openModelInPlayground': [models.openModelInPlayground, 'Opening the model in the playground'],
   'llmSpaces.showModelsAsList': [models.showModelsAsList, 'Showing the models as one list'],
   'llmSpaces.groupModelsByProvider': [models.groupModelsByProvider, 'Grouping the models by provider'],

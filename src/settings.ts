@@ -12,6 +12,8 @@ export interface Settings {
   discoverModelServers: boolean;
   /** Days the built-in service keeps a logged request (0: always). */
   retentionDays: number;
+  /** The built-in service's port; 0 takes a free one at each start. */
+  localServicePort: number;
   requestTimeoutMs: number;
 }
 
@@ -22,8 +24,14 @@ export function readSettings(): Settings {
     upstreamUrls: upstreams(config),
     discoverModelServers: config.get<boolean>('localService.discoverModelServers', true),
     retentionDays: Math.max(0, Math.floor(config.get<number>('localService.retentionDays', 90))),
+    localServicePort: Math.min(65535, Math.max(0, Math.floor(config.get<number>('localService.port', 0)))),
     requestTimeoutMs: config.get<number>('requestTimeoutSeconds', 30) * 1000,
   };
+}
+
+/** Gives the built-in service a fixed port in the user's settings (it restarts on it). */
+export async function setLocalServicePort(port: number): Promise<void> {
+  await vscode.workspace.getConfiguration(SECTION).update('localService.port', port, vscode.ConfigurationTarget.Global);
 }
 
 /** Chooses the service in the user's settings ('' is the built-in one). */

@@ -58,6 +58,7 @@ export class Connection implements vscode.Disposable {
       storeToken: (token) => context.secrets.store(LOCAL_TOKEN_KEY, token),
       modelServers: () => ({ upstreams: readSettings().upstreamUrls, discover: readSettings().discoverModelServers }),
       retentionDays: () => readSettings().retentionDays,
+      port: () => readSettings().localServicePort,
       log: (message) => logger.info(message),
       onExit: (code) => this.localServiceExited(code),
     });
@@ -69,7 +70,7 @@ export class Connection implements vscode.Disposable {
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('llmSpaces.serviceUrl')) void this.reset();
-        const restart = ['upstreamUrl', 'upstreamUrls', 'discoverModelServers', 'retentionDays'].some((key) =>
+        const restart = ['upstreamUrl', 'upstreamUrls', 'discoverModelServers', 'retentionDays', 'port'].some((key) =>
           e.affectsConfiguration(`llmSpaces.localService.${key}`),
         );
         if (restart && this.mode === 'local') void this.restartLocal();

@@ -18,6 +18,8 @@ export interface LocalServiceOptions {
   /** Where the service finds model servers: URLs given, and whether to look on the usual local ports. */
   modelServers: () => { upstreams: string[]; discover: boolean };
   retentionDays: () => number;
+  /** The port to listen on; 0 takes a free one. */
+  port: () => number;
   log: (message: string) => void;
   /** Called when the service this window started exits on its own. */
   onExit: (code: number | null) => void;
@@ -92,7 +94,7 @@ export class LocalService {
       script,
       'serve',
       '--port',
-      '0',
+      String(this.options.port()),
       '--host',
       '127.0.0.1',
       '--data',

@@ -23,6 +23,7 @@ function window(dataDir: string, overrides: Partial<LocalServiceOptions> = {}) {
     storeToken: async (t) => void (token = t),
     modelServers: () => ({ upstreams: [], discover: false }),
     retentionDays: () => 90,
+    port: () => 0,
     log: () => undefined,
     onExit: (code) => exits.push(code),
     ...overrides,
@@ -57,6 +58,7 @@ describe('built-in service lifecycle (LocalService)', function () {
       storeToken: async () => undefined,
       modelServers: () => ({ upstreams: [], discover: false }),
       retentionDays: () => 90,
+      port: () => 0,
       log: () => undefined,
       onExit: () => undefined,
     });

@@ -1,0 +1,69 @@
+// Copy Space Endpoint for Other Tools…: the snippet for the chosen tool on the clipboard, with the
+// built-in service's /v1 URL and the Space's name; the key only when the user says so, and a key put
+// there works for another tool.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { extension, serviceClient } from './support';
+
+type Window = {
+  showQuickPick: (...args: unknown[]) => Thenable<unknown>;
+  showInformationMessage: (...args: unknown[]) => Thenable<unknown>;
+};
+
+/** Runs `fn` with the picks and the modal questions answered as given, in order. */
+async function answering<T>(picks: string[], buttons: string[], fn: () => Thenable<T>): Promise<{ asked: string[] }> {
+  const window = vscode.window as unknown as Window;
+  const original = { pick: window.showQuickPick, info: window.showInformationMessage };
+  const asked: string[] = [];
+  window.showQuickPick = async (items: unknown) => {
+    const wanted = picks.shift();
+    return ((await items) as Array<{ label: string }>).find((i) => i.label === wanted);
+  };
+  window.showInformationMessage = async (message: unknown, ...rest: unknown[]) => {
+    asked.push(String(message));
+    const modal = typeof rest[0] === 'object' && rest[0] !== null && (rest[0] as { modal?: boolean }).modal;
+    return modal ? buttons.shift() : undefined;
+  };
+  try {
+    await fn();
+  } finally {
+    window.showQuickPick = original.pick;
+    window.showInformationMessage = original.info;
+  }
+  return { asked };
+}
+
+describe('copy a Space endpoint for other tools', function () {
+  this.timeout(60_000);
+
+  it('puts the snippet on the clipboard with a placeholder for the key, unless the user includes one that works', async () => {
+    const api = await extension();
+    const client = await serviceClient(api);
+    await api.connection.client();
+    const v1 = `${api.connection.url}/v1`;
+    const { asked } = await answering(['My first Space', 'curl'], ['Copy Anyway', 'Leave a Placeholder'], () =>
+      vscode.commands.executeCommand('llmSpaces.copySpaceEndpoint'),
+    );
+    const placeholder = await vscode.env.clipboard.readText();
+    assert.match(placeholder, new RegExp(`^curl ${v1.replace(/[.]/g, '\\.')}/chat/completions`));
+    assert.match(placeholder, /Authorization: Bearer <your Space key>/);
+    assert.match(placeholder, /"model": "My first Space"/);
+    assert.ok(
+      asked.some((q) => /takes a free port at each start/.test(q)),
+      'offered a port that stays',
+    );
+    assert.ok(asked.some((q) => /with <your Space key> where its key goes/.test(q)));
+
+    await answering(['My first Space', 'Cline'], ['Copy Anyway', 'Make a New Key and Include It'], () =>
+      vscode.commands.executeCommand('llmSpaces.copySpaceEndpoint'),
+    );
+    const withKey = await vscode.env.clipboard.readText();
+    const key = /API Key: (\S+)/.exec(withKey)![1]!;
+    assert.notEqual(key, '<your Space key>');
+    const models = await fetch(`${v1}/models`, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal(models.status, 200);
+    const ids = ((await models.json()) as { data: Array<{ id: string }> }).data.map((m) => m.id);
+    assert.equal(ids[0], 'My first Space', "the key is the Space's own: it sees its Space");
+    assert.ok((await client.listSpaces()).items.length > 0);
+  });
+});
