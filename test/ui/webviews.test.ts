@@ -220,11 +220,13 @@ describe('LLM Spaces webviews (playwright)', function () {
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     const frame = webview(page);
     await frame.locator('.turn .meta .figures').nth(1).waitFor({ timeout: 60_000 });
-    assert.equal(await frame.locator('.turn').count(), 2);
-    // The turns come back from the panel's state at once; the model list once the catalogue is read.
+    // The turns come back from the panel's state at once; the model list once the catalogue is read
+    // (a thousand models), when the page is drawn again with it.
     await frame
       .locator('[data-path="model"] vscode-option[value="test/echo"]')
       .waitFor({ state: 'attached', timeout: 30_000 });
+    await frame.locator('.turn .meta .figures').nth(1).waitFor({ timeout: 30_000 });
+    assert.equal(await frame.locator('.turn').count(), 2);
     assert.equal(
       await frame.locator('[data-path="model"]').evaluate((el) => (el as unknown as { value: string }).value),
       'test/echo',
