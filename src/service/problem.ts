@@ -20,12 +20,13 @@ export const invalid = (loc: Array<string | number>, msg: string, type = 'value_
   new Problem(422, [{ loc, msg, type }]);
 
 /** Parses input with a zod schema; failures become a 422 whose `loc` starts with `where`. */
+/** How deep a request's JSON may nest: far more than any request of the interface needs. */
+export const MAX_DEPTH = 64;
+
+/** Parses input with a zod schema; failures become a 422 whose `loc` starts with `where`. */
 export function parseInput<T extends z.ZodType>(schema: T, value: unknown, where: Where): z.infer<T> {
-  const broken = illFormedText(value, [where]);
-  if (broken)
-    throw new Problem(422, [
-      { loc: broken, msg: 'must be well-formed Unicode text (it has a lone surrogate)', type: 'string_unicode' },
-    ]);
+  const wrong = malformed(value, where);
+  if (wrong) throw new Problem(422, [wrong]);
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw new Problem(
@@ -47,18 +48,46 @@ function issueType(issue: z.core.$ZodIssue): string {
   return issue.code;
 }
 
-/** The path of the first string that is not well-formed UTF-16 (a lone surrogate), if any. */
-function illFormedText(value: unknown, at: Array<string | number>): Array<string | number> | undefined {
-  if (typeof value === 'string') return value.isWellFormed() ? undefined : at;
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) {
-      const found = illFormedText(item, [...at, i]);
-      if (found) return found;
+interface Frame {
+  value: unknown;
+  key: string | number;
+  depth: number;
+  parent: Frame | undefined;
+}
+
+/**
+ * What is wrong with the input's shape before the schema reads it: nesting deeper than MAX_DEPTH, or a
+ * string (or key) that is not well-formed Unicode (a lone surrogate). Walked with a stack of its own,
+ * never by recursion on the input, and a path is made only for what is wrong.
+ */
+function malformed(value: unknown, where: Where): ValidationIssue | undefined {
+  const pathOf = (frame: Frame) => {
+    const path: Array<string | number> = [];
+    for (let f: Frame | undefined = frame; f; f = f.parent) path.unshift(f.key);
+    return path;
+  };
+  const unicode = (loc: Array<string | number>) => ({
+    loc,
+    msg: 'must be well-formed Unicode text (it has a lone surrogate)',
+    type: 'string_unicode',
+  });
+  const stack: Frame[] = [{ value, key: where, depth: 0, parent: undefined }];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    const v = frame.value;
+    if (typeof v === 'string') {
+      if (!v.isWellFormed()) return unicode(pathOf(frame));
+      continue;
     }
-  } else if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      const found = illFormedText(key, [...at, key]) ?? illFormedText(item, [...at, key]);
-      if (found) return found;
+    if (!v || typeof v !== 'object') continue;
+    if (frame.depth >= MAX_DEPTH)
+      return { loc: pathOf(frame), msg: `is nested more than ${MAX_DEPTH} levels deep`, type: 'too_deep' };
+    const entries: Array<[string | number, unknown]> = Array.isArray(v) ? [...v.entries()] : Object.entries(v);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, item] = entries[i]!;
+      const child = { value: item, key, depth: frame.depth + 1, parent: frame };
+      if (typeof key === 'string' && !key.isWellFormed()) return unicode(pathOf(child));
+      stack.push(child);
     }
   }
   return undefined;

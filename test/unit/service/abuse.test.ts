@@ -53,6 +53,25 @@ describe('service under abuse', function () {
     assert.match((JSON.parse(huge.body) as { detail: string }).detail, /too long/);
   });
 
+  it('refuses JSON nested deeper than 64 levels with a 422 at any depth, never a 500, and stores nothing', async () => {
+    const before = (await service.client().listPrompts('org')).length;
+    for (const depth of [65, 1000, 20_000]) {
+      const nested = '['.repeat(depth) + ']'.repeat(depth);
+      const prompt = await raw(service.url, 'POST', '/v1/prompts', {
+        token: service.token,
+        rawBody: `{"prompt":"p","title":"deep","description":${nested}}`,
+      });
+      assert.equal(prompt.status, 422, `${depth} levels: ${prompt.text.slice(0, 200)}`);
+      assert.match(prompt.text, /nested more than 64 levels deep/);
+      const chat = await raw(service.url, 'POST', '/v1/chat/completions', {
+        token: service.token,
+        rawBody: `{"messages":[{"role":"user","content":"x"}],"tools":[{"type":"function","function":{"name":"t","parameters":{"a":${nested}}}}]}`,
+      });
+      assert.equal(chat.status, 422, `${depth} levels in a tool's parameters`);
+    }
+    assert.equal((await service.client().listPrompts('org')).length, before);
+  });
+
   it('accepts a conversation id as long as the schema allows (200 characters)', async () => {
     const id = 'c'.repeat(200);
     const res = await raw(service.url, 'PUT', `/v1/apps/${appId}/conversations/${id}`, {
