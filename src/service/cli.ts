@@ -7,7 +7,8 @@ import { syncCatalogueModels } from './domain/models';
 import { DATASET, datasetModels } from './providers/dataset';
 import { listProviders } from './providers/endpoints';
 import { providerKeys } from './providers/keys';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDataFolder } from './dataFolder';
 import { DataFolderLockedError, type Database } from './db';
@@ -63,8 +64,23 @@ function integer(value: string | undefined, flag: string, min: number): number {
 
 function dataDir(values: Values): string {
   if (!values.data) throw new UsageError('--data <dir> is required.');
-  mkdirSync(values.data, { recursive: true });
+  // The data folder holds every prompt and reply: only this user may read it. What the service
+  // creates from here on is created so (the umask), and what an earlier version left open is closed.
+  process.umask(0o077);
+  mkdirSync(values.data, { recursive: true, mode: 0o700 });
+  tightenDataFolder(values.data);
   return values.data;
+}
+
+/** The folder 0700 and its files 0600; a folder that cannot be changed (not ours, read-only) stays as it is. */
+function tightenDataFolder(dir: string): void {
+  try {
+    chmodSync(dir, 0o700);
+    for (const entry of readdirSync(dir, { withFileTypes: true }))
+      if (entry.isFile()) chmodSync(path.join(dir, entry.name), 0o600);
+  } catch {
+    // A read-only folder opens for reading as it is.
+  }
 }
 
 /** Makes sure the default organization has a token; returns a new one to print once. */
