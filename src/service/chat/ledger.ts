@@ -162,28 +162,50 @@ function logOf(prepared: Prepared) {
 export interface Failure {
   failures: string[];
   started: number;
-  /** The model that broke off a streamed reply; null when none could answer. */
-  model: string | null;
+  /** The model that broke off a streamed reply (or was left by the client); null when none could answer. */
+  model: CatalogueModel | null;
   /** What was streamed before the failure. */
   partial: string | null;
 }
 
-/** A request no model could answer is logged too (no cost), so the user can see why. */
+/**
+ * A request no model could answer is logged too, so the user can see why. What a model had already
+ * streamed before it broke off or the client left was produced: it is billed as logged, the log row and
+ * the organization's counters alike.
+ */
 export async function logFailure(db: Database, prepared: Prepared, failure: Failure): Promise<void> {
+  const produced = failure.model && failure.partial ? failure.partial : null;
+  const counts: Counts = {
+    promptTokens: prepared.promptTokens,
+    completionTokens: produced ? countTokens(produced) : 0,
+    promptChars: prepared.promptChars,
+    completionChars: produced?.length ?? 0,
+  };
+  const costs = produced ? costOf(failure.model!.record, counts) : { prompt: 0, completion: 0, total: 0 };
   await db.transaction(() => {
     ensureConversation(db, prepared);
     insertRequest(db, {
       ...logOf(prepared),
-      model: failure.model,
+      model: failure.model?.record.namespace ?? null,
       response: failure.partial,
-      promptTokens: prepared.promptTokens,
-      completionTokens: failure.partial ? countTokens(failure.partial) : 0,
-      cost: 0,
+      promptTokens: counts.promptTokens,
+      completionTokens: counts.completionTokens,
+      cost: costs.total,
       savings: 0,
       latency: (Date.now() - failure.started) / 1000,
       status: 502,
       error: summarize(failure.failures),
     });
-    countFailedRequest(db, prepared.caller.orgId);
+    if (!produced) return countFailedRequest(db, prepared.caller.orgId);
+    recordUsage(db, prepared.caller.orgId, {
+      promptTokens: counts.promptTokens,
+      completionTokens: counts.completionTokens,
+      promptCost: costs.prompt,
+      completionCost: costs.completion,
+      totalCost: costs.total,
+      promptSavings: 0,
+      completionSavings: 0,
+      totalSavings: 0,
+    });
   });
 }

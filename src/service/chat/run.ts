@@ -58,7 +58,7 @@ export async function runChat(
           await logFailure(db, prepared, {
             failures: [...failures, failure],
             started,
-            model: current.record.namespace,
+            model: current,
             partial: streamed,
           });
           throw error;
