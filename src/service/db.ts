@@ -271,7 +271,14 @@ export class Database {
     this.closed = true;
     this.reader.close();
     try {
-      // A clean close checkpoints the WAL into the database file.
+      // A clean close checkpoints the WAL into the database file, and leaves it in rollback mode so that
+      // a folder made read-only afterwards still opens for reading (WAL mode would want its index
+      // file, which a read-only folder cannot give); the next writer turns WAL on again.
+      try {
+        this.writerConnection?.db.exec('PRAGMA journal_mode = DELETE');
+      } catch {
+        // Busy or not writable: it stays in WAL mode, and closing still checkpoints it.
+      }
       this.writerConnection?.close();
     } finally {
       if (this.lockPath) releaseLock(this.lockPath);

@@ -178,6 +178,29 @@ describe('service storage under real faults', function () {
     }
   });
 
+  it('a data folder made read-only after a clean stop opens for reading, and says in words why writes are refused', async function () {
+    if (reason) this.skip();
+    const dir = mountTmpfs(8 * 1024);
+    try {
+      const first = await startService({ dataDir: dir });
+      for (let i = 0; i < 3; i++) assert.equal((await create(first, `clean-${i}`, 'small')).status, 200);
+      assert.equal(await first.stop('SIGTERM'), 0, 'a clean stop');
+      execFileSync('mount', ['-o', 'remount,ro', dir]);
+      const second = await startService({ dataDir: dir, orgs: [], token: first.token });
+      const seen = await titles(second);
+      assert.ok(
+        ['clean-0', 'clean-1', 'clean-2'].every((t) => seen.has(t)),
+        [...seen].join(),
+      );
+      const refused = await create(second, 'refused', 'small');
+      assert.equal(refused.status, 503, refused.text);
+      assert.match((refused.json as { detail: string }).detail, /read-only/);
+      await second.stop('SIGKILL');
+    } finally {
+      unmount(dir);
+    }
+  });
+
   it('a read-only data folder: the service starts and answers reads, refuses writes in words, and writes once the folder is writable again', async function () {
     if (reason) this.skip();
     const dir = mountTmpfs(8 * 1024);
