@@ -11,6 +11,7 @@ import {
   supports,
   type Capability,
 } from './models';
+import { providerName } from './providerNames';
 
 export type ModelSort = 'name' | 'price' | 'context';
 
@@ -72,9 +73,27 @@ export function arrange(models: readonly ModelRecord[], filter: ModelFilter): Pr
 /** The built-in service marks models nothing here serves (no model server for them); the hosted one answers for all. */
 export const cannotAnswerHere = (m: Pick<ModelRecord, 'answers_here'>) => m.answers_here === false;
 
-/** What to do about a model that cannot answer here, as markdown with command links. */
+/** What to do when only the test models answer, as markdown with command links. */
 export const ANSWER_HERE_FIX =
-  'Start a local model server (Ollama, LM Studio, llama.cpp or vLLM) and [refresh the local models](command:llmSpaces.refreshLocalModels), or [connect to the hosted service](command:llmSpaces.connect). [How to get started](command:llmSpaces.openWalkthrough)';
+  '[Add a provider key](command:llmSpaces.addProviderKey), start a local model server (Ollama, LM Studio, llama.cpp or vLLM) and [refresh the local models](command:llmSpaces.refreshLocalModels), or [connect to the hosted service](command:llmSpaces.connect). [How to get started](command:llmSpaces.openWalkthrough)';
+
+/** The commands the markdown of this module links to: a tooltip that shows it must trust them. */
+export const LINKED_COMMANDS = [
+  'llmSpaces.addProviderKey',
+  'llmSpaces.refreshLocalModels',
+  'llmSpaces.connect',
+  'llmSpaces.openWalkthrough',
+];
+
+/** What would let this model answer here, as markdown with a command link: its provider's key, or a server. */
+export function answerHereFix(m: Pick<ModelRecord, 'provider'>): string {
+  const hosted = providerName(m.provider);
+  if (hosted)
+    return `[Add your ${hosted.label} key](command:llmSpaces.addProviderKey) (${hosted.keyVars[0]} for the standalone service), or [connect to the hosted service](command:llmSpaces.connect).`;
+  if (m.provider === 'local')
+    return 'Start the model server that serves it, then [refresh the local models](command:llmSpaces.refreshLocalModels).';
+  return ANSWER_HERE_FIX;
+}
 
 export function flagsOf(m: ModelRecord): string[] {
   return [
@@ -106,11 +125,9 @@ export function modelMarkdown(m: ModelRecord, today?: string): string {
     `- $(tag) ${flagsOf(m).join(' · ')}`,
   ];
   if (m.served_by && !m.is_test_model) lines.push(`- $(server) answered by ${m.served_by}`);
-  if (cannotAnswerHere(m))
-    lines.push(
-      '',
-      `$(debug-disconnect) **Cannot answer here:** nothing on this computer serves it. ${ANSWER_HERE_FIX}`,
-    );
+  // A retired model can answer nowhere: how to make it answer here would be advice to no end.
+  if (cannotAnswerHere(m) && dep?.kind !== 'retired')
+    lines.push('', `$(debug-disconnect) **Cannot answer here:** no key or server here reaches it. ${answerHereFix(m)}`);
   if (dep?.kind === 'retired') lines.push('', `$(error) **Deprecated on ${dep.date}: no longer served.**`);
   if (dep?.kind === 'soon') lines.push('', `$(warning) Deprecated: stops being served on ${dep.date}.`);
   if (m.url) lines.push('', `[More information](${m.url})`);

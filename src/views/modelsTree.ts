@@ -7,6 +7,7 @@ import { describeError } from '../userErrors';
 import { ANSWER_HERE_FIX, cannotAnswerHere, modelMarkdown, type ProviderGroup } from '../shared/modelCatalog';
 import { CAPABILITY_WORDS, deprecationOf, priceLine } from '../shared/models';
 import { providerName } from '../shared/providerNames';
+import { linkedMarkdown } from './linkedMarkdown';
 import { noteItem } from './spaceNodes';
 
 const t = vscode.l10n.t;
@@ -60,9 +61,8 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
       const item = new vscode.TreeItem(t('Only the test models answer here'));
       item.description = t('Find Model Servers');
       item.iconPath = new vscode.ThemeIcon('info');
-      item.tooltip = new vscode.MarkdownString(
-        `${t('No model server was found on this computer, so the other models cannot answer.')} ${ANSWER_HERE_FIX}`,
-        true,
+      item.tooltip = linkedMarkdown(
+        `${t('No model server was found and no provider key was added, so the other models cannot answer.')} ${ANSWER_HERE_FIX}`,
       );
       item.command = { command: 'llmSpaces.refreshLocalModels', title: t('Refresh Local Models') };
       item.contextValue = 'note';
@@ -115,7 +115,7 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
   }
 
   resolveTreeItem(item: vscode.TreeItem, node: ModelNode): vscode.TreeItem {
-    if (node.kind === 'model') item.tooltip = new vscode.MarkdownString(modelMarkdown(node.model), true);
+    if (node.kind === 'model') item.tooltip = linkedMarkdown(modelMarkdown(node.model));
     return item;
   }
 

@@ -8,7 +8,8 @@ import type {
   Space,
   SpaceUpdateResponse,
 } from '../api/schemas';
-import { ANSWER_HERE_FIX, cannotAnswerHere } from '../shared/modelCatalog';
+import { answerHereFix, cannotAnswerHere } from '../shared/modelCatalog';
+import { linkedMarkdown } from './linkedMarkdown';
 import { whenLabel } from '../shared/labels';
 import { pinnedModels } from '../settings';
 
@@ -224,10 +225,7 @@ export function toTreeItem(node: SpaceNode): vscode.TreeItem {
         offline && s.active ? new vscode.ThemeColor('list.warningForeground') : undefined,
       );
       if (offline)
-        item.tooltip = new vscode.MarkdownString(
-          `${t('Nothing on this computer serves {0}.', s.namespace)} ${ANSWER_HERE_FIX}`,
-          true,
-        );
+        item.tooltip = linkedMarkdown(`${t('No key or server here reaches {0}.', s.namespace)} ${answerHereFix(s)}`);
       item.contextValue =
         (s.globally_disabled ? 'spaceModel.disabled' : s.active ? 'spaceModel.active' : 'spaceModel.inactive') +
         (inChat ? '.inChat' : '');

@@ -6,6 +6,7 @@ import type { CatalogueStore } from '../stores/catalogueStore';
 import { describeError } from '../userErrors';
 import { modelMarkdown } from '../shared/modelCatalog';
 import { PINNED_MODELS, SECTION } from '../settings';
+import { linkedMarkdown } from './linkedMarkdown';
 import { groupFields, groupsOf, toTreeItem, unreadableNote, type SpaceNode } from './spaceNodes';
 
 const t = vscode.l10n.t;
@@ -42,7 +43,7 @@ export class SpacesTree implements vscode.TreeDataProvider<SpaceNode>, vscode.Di
     const model = (await this.catalogue.models().catch(() => [])).find(
       (m) => m.id === node.setting.id || m.namespace === node.setting.namespace,
     );
-    if (model) item.tooltip = new vscode.MarkdownString(modelMarkdown(model), true);
+    if (model) item.tooltip = linkedMarkdown(modelMarkdown(model));
     return item;
   }
 

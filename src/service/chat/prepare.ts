@@ -142,7 +142,7 @@ function explicitModel(
 export function howToReach(r: ModelRecord): string {
   const spec = providerSpec(r.provider);
   if (spec)
-    return `add a ${spec.label} key (LLM Spaces: Add Provider Key…, or ${spec.keyVars[0]} for the standalone service)`;
+    return `add your ${spec.label} key (LLM Spaces: Add Provider Key…, or ${spec.keyVars[0]} for the standalone service)`;
   if (r.provider === 'local') return 'start the model server that serves it, then refresh the local models';
   return 'no provider key or model server here reaches it';
 }

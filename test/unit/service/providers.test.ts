@@ -308,7 +308,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.equal(res.status, 422, res.text);
     assert.match(
       res.text,
-      /mistral\/open-mistral-nemo cannot answer here: add a Mistral key \(LLM Spaces: Add Provider Key…, or MISTRAL_API_KEY/,
+      /mistral\/open-mistral-nemo cannot answer here: add your Mistral key \(LLM Spaces: Add Provider Key…, or MISTRAL_API_KEY/,
     );
   });
 

@@ -56,6 +56,19 @@ describe('the model catalogue as the Models view arranges it', () => {
     assert.match(card, /reads images · calls tools|calls tools · .*reads images/);
     assert.doesNotMatch(card, /functions|vision/);
     const offline = modelMarkdown(CATALOGUE[3]!);
-    assert.match(offline, /Cannot answer here.*refresh the local models.*connect to the hosted service/s);
+    assert.match(
+      offline,
+      /Cannot answer here.*Start the model server that serves it, then \[refresh the local models\]\(command:llmSpaces\.refreshLocalModels\)/s,
+    );
+    const noKey = modelMarkdown(model('anthropic/claude-haiku-4-5', 1, 5, { answers_here: false }));
+    assert.match(
+      noKey,
+      /\[Add your Anthropic key\]\(command:llmSpaces\.addProviderKey\) \(ANTHROPIC_API_KEY for the standalone service\)/,
+    );
+    const retired = modelMarkdown(
+      model('openai/gpt-3.5-turbo-0613', 1.5, 2, { answers_here: false, deprecated_on: '2024-09-13' }),
+    );
+    assert.match(retired, /Deprecated on 2024-09-13: no longer served/);
+    assert.doesNotMatch(retired, /Cannot answer here|model server|key/, 'no advice to make a retired model answer');
   });
 });
