@@ -1,5 +1,6 @@
 // Connecting, signing in and out, the log, usage and integrations.
 import * as vscode from 'vscode';
+import { ApiError } from '../api/errors';
 import { readSettings, setServiceUrl } from '../settings';
 import type { Services } from '../services';
 import { editIntegrations } from '../integrationsEditor';
@@ -70,22 +71,53 @@ export async function signIn(s: Services, token?: unknown): Promise<void> {
     );
     return;
   }
-  const value =
-    typeof token === 'string'
-      ? token
-      : await vscode.window.showInputBox({
-          title: t('Sign in to {0}', url),
-          prompt: t("Your access token. It is kept in VS Code's secret storage."),
-          password: true,
-          ignoreFocusOut: true,
-          validateInput: (v) => (v.trim() ? undefined : t('Required')),
-        });
-  if (!value) return;
-  await vscode.window.withProgress(
+  if (typeof token === 'string') {
+    await checkToken(s, url, token.trim());
+    void vscode.window.showInformationMessage(t('Signed in to {0}.', url));
+    return;
+  }
+  // A token the service refuses brings the input back with the reason under it, until one is taken or
+  // the user gives up: a wrong token never closes the input without a word.
+  let refused: string | undefined;
+  for (;;) {
+    const value = await vscode.window.showInputBox({
+      title: t('Sign in to {0}', url),
+      prompt: refused
+        ? t('{0} did not accept this token. Check it, or make a new one there.', url)
+        : t("Your access token. It is kept in VS Code's secret storage."),
+      value: refused,
+      password: true,
+      ignoreFocusOut: true,
+      validateInput: (v) =>
+        !v.trim()
+          ? t('Required')
+          : v === refused
+            ? {
+                message: t('{0} did not accept this token. Check it, or make a new one there.', url),
+                severity: vscode.InputBoxValidationSeverity.Error,
+              }
+            : undefined,
+    });
+    if (!value) return;
+    try {
+      await checkToken(s, url, value.trim());
+    } catch (error) {
+      if (error instanceof ApiError && (error.kind === 'unauthorized' || error.kind === 'forbidden')) {
+        refused = value;
+        continue;
+      }
+      throw error;
+    }
+    void vscode.window.showInformationMessage(t('Signed in to {0}.', url));
+    return;
+  }
+}
+
+function checkToken(s: Services, url: string, token: string): Thenable<void> {
+  return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: t('Checking the token with {0}…', url) },
-    () => s.connection.signIn(url, value.trim()),
+    () => s.connection.signIn(url, token),
   );
-  void vscode.window.showInformationMessage(t('Signed in to {0}.', url));
 }
 
 /** Forgets the remote service's token. Never says "signed out" when nobody was signed in. */

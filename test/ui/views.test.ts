@@ -300,6 +300,11 @@ describe('LLM Spaces in the workbench (playwright)', function () {
       await page
         .locator('.quick-input-widget .quick-input-title', { hasText: `Sign in to ${hosted.url}` })
         .waitFor({ timeout: 30_000 });
+      // A wrong token first: the input comes back with the reason under it.
+      await input.fill('lls_not_the_right_token');
+      await page.keyboard.press('Enter');
+      await page.locator('.quick-input-widget', { hasText: 'did not accept this token' }).waitFor({ timeout: 30_000 });
+      await wb.screenshot('06a-sign-in-refused');
       await input.fill(wb.token);
       await page.keyboard.press('Enter');
       await rowsOf(page, 'Spaces').filter({ hasText: 'My first Space' }).first().waitFor({ timeout: 60_000 });
