@@ -44,7 +44,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const organization = new OrganizationStore(connection);
   const providerKeys = new ProviderKeyStore(context.secrets, connection, logger);
   // Once the built-in service has the keys, their providers' models answer: read the catalogue again.
-  providerKeys.onDidHandOver(() => catalogue.reload());
+  const reloadOnKeys = providerKeys.onDidHandOver(() => catalogue.reload());
   const services: Services = {
     connection,
     logger,
@@ -101,6 +101,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     services.modelIds,
     services.promptFiles,
     providerKeys,
+    reloadOnKeys,
     auth,
     chat,
     current,

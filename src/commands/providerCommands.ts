@@ -47,7 +47,6 @@ export async function addProviderKey(s: Services, arg?: unknown): Promise<void> 
     { location: vscode.ProgressLocation.Notification, title: t('Trying the {0} key…', provider.label) },
     () => s.connection.call((c) => c.checkProvider(provider.id)),
   );
-  s.catalogue.reload();
   s.spaces.refresh();
   if (check.ok) {
     void vscode.window.showInformationMessage(check.message);
@@ -79,8 +78,8 @@ export async function removeProviderKey(s: Services, arg?: unknown): Promise<voi
 }
 
 async function removeKey(s: Services, provider: ProviderName): Promise<void> {
+  // The store says it handed the keys over: the catalogue is read again (src/extension.ts).
   await s.providerKeys.remove(provider.id);
-  s.catalogue.reload();
   s.spaces.refresh();
   vscode.window.setStatusBarMessage(t('The {0} key is removed.', provider.label), 4000);
 }

@@ -123,7 +123,7 @@ describe('activation and views', () => {
     assert.equal(hint.command?.command, 'llmSpaces.refreshLocalModels');
     assert.match(
       (hint.tooltip as vscode.MarkdownString).value,
-      /Start a local model server .*connect to the hosted service/,
+      /Add a provider key.*start a local model server .*connect to the hosted service/,
     );
     const gpt = all.find((m) => m.namespace === 'openai/gpt-4o-mini')!;
     assert.match(

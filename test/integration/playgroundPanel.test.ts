@@ -10,6 +10,12 @@ import { callWebview, extension, reportsDuring, serviceClient, waitFor } from '.
 /** The sample file in the workspace the test host opened. */
 const cart = () => vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'src', 'cart.ts');
 
+/** Collects the drafts the panel posts to its page (the text put into its prompt box). */
+const collectDrafts = (panel: PlaygroundPanel, drafts: unknown[]) =>
+  panel.channel.onDidPost(
+    (m) => m.type === 'event' && (m.event as { type?: string }).type === 'draft' && drafts.push(m.event),
+  );
+
 describe('playground panel', () => {
   let panel: PlaygroundPanel;
   let appId: string;
@@ -249,9 +255,7 @@ describe('playground panel', () => {
     const editor = await vscode.window.showTextDocument(doc);
     editor.selection = new vscode.Selection(8, 0, 11, 1);
     const drafts: unknown[] = [];
-    const sub = panel.channel.onDidPost(
-      (m) => m.type === 'event' && (m.event as { type?: string }).type === 'draft' && drafts.push(m.event),
-    );
+    const sub = collectDrafts(panel, drafts);
     await vscode.commands.executeCommand('llmSpaces.sendSelectionToPlayground', template.id);
     await waitFor(() => drafts.length > 0, 'the draft to reach the panel');
     sub.dispose();
@@ -267,9 +271,7 @@ describe('playground panel', () => {
     const editor = await vscode.window.showTextDocument(doc);
     editor.selection = new vscode.Selection(8, 0, 8, 27);
     const drafts: unknown[] = [];
-    const sub = panel.channel.onDidPost(
-      (m) => m.type === 'event' && (m.event as { type?: string }).type === 'draft' && drafts.push(m.event),
-    );
+    const sub = collectDrafts(panel, drafts);
     // The test and the extension share the vscode API object: the pick is answered as a user would.
     const window = vscode.window as { showQuickPick: (...args: unknown[]) => Thenable<unknown> };
     const original = window.showQuickPick;

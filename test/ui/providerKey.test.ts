@@ -3,19 +3,8 @@
 // says the provider has a key and its models answer, and the first Space routes to them. A fake of
 // OpenAI's wire format stands in for OpenAI (the service is pointed at it with OPENAI_BASE_URL).
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
 import { startOpenAiFake, type ProviderFake } from '../unit/support/providerFakes';
-import { filterModels, fullRowsOf, openWorkbench, runCommand, runCommandAndPick, type Workbench } from './workbench';
-
-/** A notification with this text, looked up in the notification center (then cleared). */
-async function notification(page: Page, text: string): Promise<void> {
-  await runCommand(page, 'Notifications: Show Notifications');
-  await page
-    .locator('.notifications-center .notification-list-item', { hasText: text })
-    .first()
-    .waitFor({ timeout: 30_000 });
-  await runCommand(page, 'Notifications: Clear All Notifications');
-}
+import { filterModels, fullRowsOf, notification, openWorkbench, runCommandAndPick, type Workbench } from './workbench';
 
 describe('A provider key on the first run (playwright)', function () {
   this.timeout(180_000);

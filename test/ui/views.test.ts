@@ -3,7 +3,6 @@
 // the built-in service, a saved prompt opened, edited and saved in the editor, the Spaces among VS
 // Code's language models, and a connection to the hosted service. Screenshots go to test-artifacts/ui.
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
 import { startFakeUpstream, type FakeUpstream } from '../unit/support/fakeUpstream';
 import { startHostedFake } from '../unit/support/hostedFake';
 import { providerName } from '../../src/shared/providerNames';
@@ -14,18 +13,9 @@ import {
   rowsOf,
   runCommand,
   runCommandAndPick,
+  notification,
   type Workbench,
 } from './workbench';
-
-/** A notification with this text, looked up in the notification center (then cleared). */
-async function notification(page: Page, text: string): Promise<void> {
-  await runCommand(page, 'Notifications: Show Notifications');
-  await page
-    .locator('.notifications-center .notification-list-item', { hasText: text })
-    .first()
-    .waitFor({ timeout: 30_000 });
-  await runCommand(page, 'Notifications: Clear All Notifications');
-}
 
 describe('LLM Spaces in the workbench (playwright)', function () {
   this.timeout(180_000);

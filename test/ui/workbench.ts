@@ -157,3 +157,13 @@ export async function filterModels(page: Page, text: string): Promise<void> {
   await page.locator('.quick-input-widget input').fill(text);
   await page.keyboard.press('Enter');
 }
+
+/** A notification with this text, looked up in the notification center (then cleared). */
+export async function notification(page: Page, text: string): Promise<void> {
+  await runCommand(page, 'Notifications: Show Notifications');
+  await page
+    .locator('.notifications-center .notification-list-item', { hasText: text })
+    .first()
+    .waitFor({ timeout: 30_000 });
+  await runCommand(page, 'Notifications: Clear All Notifications');
+}
