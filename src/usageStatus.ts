@@ -95,7 +95,7 @@ export class UsageStatus implements vscode.Disposable {
       { label: vscode.l10n.t('Subscription'), kind: vscode.QuickPickItemKind.Separator },
       {
         label: `$(star) ${vscode.l10n.t('Plan: {0} · Spaces: {1}', planLabel(org.subscription_tier), spacesPlanLabel(org.spaces_subscription_tier))}`,
-        description: `${subscriptionStatusLabel(org.spaces_subscription_status)} · ${billingCycleLabel(org.subscription_cycle)} · ${vscode.l10n.t('{0} seat(s)', org.spaces_subscription_seats ?? '—')}`,
+        description: `${subscriptionStatusLabel(org.spaces_subscription_status)} · ${billingCycleLabel(org.subscription_cycle)} · ${org.spaces_subscription_seats === 1 ? vscode.l10n.t('1 seat') : vscode.l10n.t('{0} seats', org.spaces_subscription_seats ?? '—')}`,
       },
       {
         label: `$(warning) ${vscode.l10n.t('Limits')}: ${money(org.spending_limit_soft)} soft · ${money(org.spending_limit_hard)} hard`,
@@ -108,7 +108,7 @@ export class UsageStatus implements vscode.Disposable {
       });
     if (org.subscription_pause_reason)
       items.push({
-        label: `$(error) ${vscode.l10n.t('Paused: {0} unpaid invoice(s)', org.subscription_pause_reason.invoices.length)}`,
+        label: `$(error) ${org.subscription_pause_reason.invoices.length === 1 ? vscode.l10n.t('Paused: 1 unpaid invoice') : vscode.l10n.t('Paused: {0} unpaid invoices', org.subscription_pause_reason.invoices.length)}`,
       });
     await vscode.window.showQuickPick(items, {
       title: vscode.l10n.t('LLM Spaces usage — {0}', org.org_display_name ?? org.org_name),

@@ -116,7 +116,8 @@ export function modelMarkdown(m: ModelRecord, today?: string): string {
     '',
     `- $(credit-card) ${priceLine(m)}`,
     `- $(symbol-ruler) context window ${m.context_window.toLocaleString('en-US')} tokens`,
-    `- $(calendar) training data until ${m.until ?? 'unknown'}`,
+    // A cut-off nobody gave is left out rather than written as "unknown".
+    ...(m.until ? [`- $(calendar) training data until ${m.until}`] : []),
     `- $(check-all) ${
       capabilitiesOf(m)
         .map((c) => CAPABILITY_WORDS[c].label)

@@ -44,7 +44,7 @@ export async function finishChat(
   const warnings = [...prepared.warnings];
   if (model !== prepared.first) {
     warnings.push(
-      `Failed over from ${prepared.first.record.namespace} to ${r.namespace} after ${outcome.retries} failed attempt(s): ${summarize(outcome.failures)}.`,
+      `Failed over from ${prepared.first.record.namespace} to ${r.namespace} after ${outcome.retries === 1 ? '1 failed attempt' : `${outcome.retries} failed attempts`}: ${summarize(outcome.failures)}.`,
     );
     if (retiresSoon(r)) warnings.push(deprecationWarning(r));
   }

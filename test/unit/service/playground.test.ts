@@ -297,7 +297,10 @@ describe('playground engine', function () {
       ['gpt-4o-mini', 'gpt-4o-mini', 'gpt-4o-mini', 'claude-3-5-haiku-20241022'],
     );
     assert.equal(reply.metadata.retries, 3);
-    assert.match(reply.metadata.warning!, /Failed over from openai\/gpt-4o-mini to anthropic\/claude-3-5-haiku/);
+    assert.match(
+      reply.metadata.warning!,
+      /^Failed over from openai\/gpt-4o-mini to anthropic\/claude-3-5-haiku after 3 failed attempts: /,
+    );
   });
 
   it('stops after max_switch_model_retries and answers 502, logging the failed request', async () => {

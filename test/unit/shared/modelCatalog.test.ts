@@ -55,6 +55,11 @@ describe('the model catalogue as the Models view arranges it', () => {
     const card = modelMarkdown(CATALOGUE[1]!);
     assert.match(card, /reads images · calls tools|calls tools · .*reads images/);
     assert.doesNotMatch(card, /functions|vision/);
+    assert.doesNotMatch(card, /training data until/, 'a cut-off nobody gave is left out, not "unknown"');
+    assert.match(
+      modelMarkdown(model('openai/gpt-5-mini', 0.25, 2, { until: '2024-05' })),
+      /training data until 2024-05/,
+    );
     const offline = modelMarkdown(CATALOGUE[3]!);
     assert.match(
       offline,

@@ -57,6 +57,7 @@ describe('the estimate before sending', () => {
     assert.equal(promptCost(model('a/tok', 0.001), text), 0.1);
     assert.equal(promptCost(model('a/chr', 0.001, true), text), 0.4);
     assert.equal(describeEstimate(text, model('a/tok', 0.001), []), '≈ 100 prompt tokens · $0.10 at a/tok');
+    assert.equal(describeEstimate('abc', model('a/tok', 0.001), []), '≈ 1 prompt token · $0.0010 at a/tok');
   });
 
   it('gives the range over the active models when routing', () => {

@@ -11,9 +11,13 @@ export function promptCost(model: ModelBrief, text: string): number {
   return (model.byCharacters ? text.length : estimateTokens(text)) * model.promptCost + model.baseCost;
 }
 
+/** "≈ 120 prompt tokens", "≈ 1 prompt token". */
+const promptTokens = (count: number) =>
+  count === 1 ? t('≈ 1 prompt token') : t('≈ {0} prompt tokens', count.toLocaleString());
+
 /** "≈ 120 tokens · $0.000360 at openai/gpt-4o", or the range over the models routing may choose. */
 export function describeEstimate(text: string, chosen: ModelBrief | undefined, routable: ModelBrief[]): string {
-  const tokens = t('≈ {0} prompt tokens', estimateTokens(text).toLocaleString());
+  const tokens = promptTokens(estimateTokens(text));
   if (chosen) return t('{0} · {1} at {2}', tokens, money(promptCost(chosen, text)), chosen.namespace);
   if (routable.length === 0) return t('{0} · no active model to route to', tokens);
   const costs = routable.map((m) => promptCost(m, text));
@@ -31,7 +35,7 @@ export function describeEstimate(text: string, chosen: ModelBrief | undefined, r
  */
 export function describeBand(band: CostBand & { estimated?: boolean }): string {
   if (band.estimated) {
-    const tokens = t('≈ {0} prompt tokens', band.prompt_tokens.toLocaleString());
+    const tokens = promptTokens(band.prompt_tokens);
     const at = band.model ? t('at {0}', band.model) : t('routing among the active models');
     return t(
       '{0} · {1}–{2}, expected ≈ {3} {4} (estimated from the prices; earlier turns not counted)',
