@@ -933,3 +933,91 @@ export const ProviderCheck = z.looseObject({
   model: nullish(z.string()),
 });
 export type ProviderCheck = z.infer<typeof ProviderCheck>;
+
+// ---------------------------------------------------------------- Anthropic's Messages API (built-in service)
+
+const AnthropicText = z.object({ type: z.literal('text'), text: z.string() });
+const AnthropicImage = z.object({
+  type: z.literal('image'),
+  source: z.object({
+    type: z.literal('base64'),
+    media_type: z.string().regex(/^image\/[a-z0-9.+-]+$/i, 'must be an image type'),
+    data: z.string().max(20 * 1024 * 1024),
+  }),
+});
+const AnthropicToolUse = z.object({
+  type: z.literal('tool_use'),
+  id: z.string().min(1).max(200),
+  name: z.string().min(1).max(64),
+  input: z.record(z.string(), z.unknown()),
+});
+const AnthropicToolResult = z.object({
+  type: z.literal('tool_result'),
+  tool_use_id: z.string().min(1).max(200),
+  content: z.union([z.string(), z.array(AnthropicText)]).optional(),
+  is_error: z.boolean().optional(),
+});
+const AnthropicBlock = z.discriminatedUnion('type', [
+  AnthropicText,
+  AnthropicImage,
+  AnthropicToolUse,
+  AnthropicToolResult,
+]);
+
+/** `POST /v1/messages`: Anthropic's request, routed through a Space like a chat completion. */
+export const AnthropicMessagesBody = z
+  .object({
+    model: z.string().min(1).max(300),
+    max_tokens: MaxTokens,
+    messages: z
+      .array(
+        z.object({
+          role: z.enum(['user', 'assistant']),
+          content: z.union([z.string(), z.array(AnthropicBlock).max(1000)]),
+        }),
+      )
+      .min(1, 'must have at least one message')
+      .max(1000),
+    system: z.union([z.string(), z.array(AnthropicText)]).optional(),
+    stream: z.boolean().optional(),
+    temperature: z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1').optional(),
+    top_p: z.number().min(0).max(1).optional(),
+    stop_sequences: z.array(z.string()).max(4).optional(),
+    tools: z
+      .array(
+        z.object({
+          name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -'),
+          description: z.string().max(10_000).optional(),
+          input_schema: z.record(z.string(), z.unknown()),
+        }),
+      )
+      .max(128)
+      .optional(),
+    tool_choice: z
+      .union([
+        z.object({ type: z.enum(['auto', 'any', 'none']) }),
+        z.object({ type: z.literal('tool'), name: z.string() }),
+      ])
+      .optional(),
+    metadata: z.object({ user_id: z.string().max(256).optional() }).optional(),
+    /**
+     * Extended thinking, as Claude Code asks for it: accepted so that such clients work; the reply
+     * carries no thinking blocks (the README says so).
+     */
+    thinking: z
+      .union([
+        z.object({ type: z.literal('enabled'), budget_tokens: z.int().min(0) }),
+        z.object({ type: z.literal('disabled') }),
+      ])
+      .optional(),
+    /** The Space, when an organization token sends (a Space key needs none). */
+    app_id: nullish(UuidInput),
+  })
+  // A field this service cannot honour is refused by its name, never dropped without a word.
+  .strict();
+export type AnthropicMessagesBody = z.infer<typeof AnthropicMessagesBody>;
+
+/** `POST /v1/messages/count_tokens`: the same request without what only sending needs. */
+export const AnthropicCountBody = AnthropicMessagesBody.omit({ max_tokens: true, stream: true }).extend({
+  max_tokens: MaxTokens.optional(),
+});

@@ -1,5 +1,5 @@
 // Copy Space Endpoint for Other Tools…: what another tool needs to send through a Space (Continue,
-// Cline, Claude Code, Codex CLI, aider, VS Code's Custom Endpoint, the OpenAI SDK, the AI SDK), put on
+// Cline, Claude Code, Codex CLI, aider, VS Code's Custom Endpoint, the OpenAI, Anthropic and AI SDKs), put on
 // the clipboard. The Space's key goes in only after asking; otherwise a placeholder stands for it.
 import * as vscode from 'vscode';
 import { readSettings, setLocalServicePort } from '../settings';
@@ -30,6 +30,18 @@ export const SNIPPETS: readonly Snippet[] = [
     detail: '@ai-sdk/openai-compatible',
     text: (v1, key, space) =>
       `import { createOpenAICompatible } from '@ai-sdk/openai-compatible';\nimport { generateText } from 'ai';\nconst spaces = createOpenAICompatible({ name: 'llm-spaces', baseURL: '${v1}', apiKey: '${key}', includeUsage: true });\nconst { text } = await generateText({ model: spaces('${space}'), prompt: 'Hello' });\n`,
+  },
+  {
+    label: 'Claude Code',
+    detail: t("Anthropic's Messages API"),
+    text: (v1, key, space) =>
+      `export ANTHROPIC_BASE_URL=${v1.replace(/\/v1$/, '')}\nexport ANTHROPIC_API_KEY=${key}\nexport ANTHROPIC_MODEL="${space}"\nclaude\n`,
+  },
+  {
+    label: 'Anthropic SDK',
+    detail: t("Anthropic's Messages API"),
+    text: (v1, key, space) =>
+      `import Anthropic from '@anthropic-ai/sdk';\nconst client = new Anthropic({ baseURL: '${v1.replace(/\/v1$/, '')}', apiKey: '${key}' });\nawait client.messages.create({ model: '${space}', max_tokens: 1024, messages: [{ role: 'user', content: 'Hello' }] });\n`,
   },
   {
     label: 'Continue',

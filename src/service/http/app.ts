@@ -94,7 +94,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
 
   const guard = async (request: FastifyRequest, reply: FastifyReply) => {
-    const header = request.headers.authorization ?? '';
+    // A bearer token, or Anthropic's x-api-key (its clients send the key so).
+    const apiKey = request.headers['x-api-key'];
+    const header = request.headers.authorization ?? (typeof apiKey === 'string' ? `Bearer ${apiKey}` : '');
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     const caller = match ? who(match[1]!) : undefined;
     if (!caller)
@@ -114,14 +116,14 @@ export function buildApp(options: AppOptions): FastifyInstance {
       method: spec.method,
       url: spec.url,
       preHandler: [guard, spaceKeyScope(spec)],
-      config: { dialect: spec.openai ? 'openai' : 'conventions' },
+      config: { dialect: spec.dialect ?? 'conventions' },
       handler: spec.chat
         ? (request, reply) =>
             answerChat(
               spec.chat!,
               request,
               reply,
-              { db, reaches, logError: options.logError, openai: !!spec.openai },
+              { db, reaches, logError: options.logError, dialect: spec.dialect ?? 'conventions' },
               chats,
             )
         : spec.cacheable

@@ -6,11 +6,12 @@ import type { Caller } from '../domain/caller';
 import type { Database } from '../db';
 import { prepareChat } from '../chat/prepare';
 import type { Reaches } from '../chat/reach/reaches';
-import type { Body } from '../chat/request';
+import type { Body, Prepared } from '../chat/request';
 import { runChat } from '../chat/run';
 import { Problem } from '../problem';
 import { StorageError } from '../storageError';
-import { openAiError, sendRawError } from './errorAnswers';
+import { AnthropicStream, anthropicMessage } from './anthropicAnswer';
+import { openAiError, sendRawError, type ErrorDialect } from './errorAnswers';
 import { EventStream } from './eventStream';
 import { ShutdownError } from './lifecycle';
 
@@ -20,8 +21,11 @@ export interface ChatOptions {
   db: Database;
   reaches: Reaches;
   logError?: (error: unknown) => void;
-  /** OpenAI's shapes: `created` in seconds, errors as `{"error": {"message", …}}` (conventions.md). */
-  openai?: boolean;
+  /**
+   * The shapes of the answer: the conventions', OpenAI's (`created` in seconds, errors as
+   * `{"error": {"message", …}}`) or Anthropic's Messages (conventions.md).
+   */
+  dialect: ErrorDialect;
 }
 
 /** Answers one chat request; `open` holds it while it runs, so a shutdown can stop it. */
@@ -56,10 +60,12 @@ async function answer(
   const shutDown = () => abort.signal.reason instanceof ShutdownError;
   const wantsStream = body.stream ?? /^text\/event-stream/i.test(request.headers.accept ?? '');
   // OpenAI's clients read `created` in seconds; the playground's in milliseconds (conventions.md).
-  const created = (ms: number) => (options.openai ? Math.floor(ms / 1000) : ms);
+  const openai = options.dialect === 'openai';
+  const created = (ms: number) => (openai ? Math.floor(ms / 1000) : ms);
   if (!wantsStream) {
     try {
       const completion = await runChat(options.db, prepared, options.reaches, undefined, abort.signal);
+      if (options.dialect === 'anthropic') return anthropicMessage(completion);
       return { ...completion, created: created(completion.created) };
     } catch (error) {
       throw shutDown() ? new Problem(503, 'The service is shutting down.') : error;
@@ -68,6 +74,7 @@ async function answer(
 
   reply.hijack();
   const events = new EventStream(reply);
+  if (options.dialect === 'anthropic') return streamAnthropic(events, prepared, options, abort, shutDown, reply);
   const started = created(Date.now());
   let first = true;
   /** A chunk; the first of the reply says whose it is (`role`), as OpenAI's stream does. */
@@ -106,7 +113,7 @@ async function answer(
         reply,
         shutDown() ? new Problem(503, 'The service is shutting down.') : error,
         options.logError,
-        options.openai ? 'openai' : 'conventions',
+        options.dialect,
       );
     const detail = shutDown()
       ? 'The service shut down before the reply was complete.'
@@ -115,7 +122,64 @@ async function answer(
         : error instanceof StorageError
           ? error.message
           : 'The model stopped answering.';
-    events.send(options.openai ? openAiError(502, detail) : { error: { detail } });
+    events.send(openai ? openAiError(502, detail) : { error: { detail } });
+    events.end();
+  }
+  return reply;
+}
+
+/** A reply in Anthropic's events; an error before the first event answers with its status, after it as an event. */
+async function streamAnthropic(
+  events: EventStream,
+  prepared: Prepared,
+  options: ChatOptions,
+  abort: AbortController,
+  shutDown: () => boolean,
+  reply: FastifyReply,
+): Promise<unknown> {
+  const stream = new AnthropicStream(
+    events,
+    prepared.requestId,
+    prepared.first.record.namespace,
+    prepared.promptTokens,
+  );
+  let started = false;
+  const begin = () => {
+    if (!started) stream.start();
+    started = true;
+  };
+  try {
+    const completion = await runChat(
+      options.db,
+      prepared,
+      options.reaches,
+      (text) => {
+        begin();
+        stream.delta(text);
+      },
+      abort.signal,
+    );
+    begin();
+    stream.finish(completion);
+    events.end();
+  } catch (error) {
+    if (abort.signal.aborted && !shutDown()) return events.destroy();
+    if (!events.started)
+      return sendRawError(
+        reply.raw,
+        reply,
+        shutDown() ? new Problem(503, 'The service is shutting down.') : error,
+        options.logError,
+        'anthropic',
+      );
+    stream.error(
+      shutDown() ? 503 : 502,
+      shutDown()
+        ? 'The service shut down before the reply was complete.'
+        : error instanceof Problem
+          ? error.message
+          : 'The model stopped answering.',
+    );
     events.end();
   }
   return reply;

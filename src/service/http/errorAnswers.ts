@@ -6,6 +6,7 @@ import type { FastifyReply } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { Problem } from '../problem';
 import { StorageError } from '../storageError';
+import { anthropicError } from './anthropicAnswer';
 import { headersOf } from './eventStream';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -38,7 +39,7 @@ function describe(error: unknown, logError?: (error: unknown) => void): Failure 
 }
 
 /** The shape errors take on a route: the conventions', or OpenAI's for its clients. */
-export type ErrorDialect = 'conventions' | 'openai';
+export type ErrorDialect = 'conventions' | 'openai' | 'anthropic';
 
 export function sendError(
   reply: FastifyReply,
@@ -51,7 +52,10 @@ export function sendError(
 }
 
 function bodyIn(dialect: ErrorDialect, failure: Failure): unknown {
-  return dialect === 'openai' ? openAiError(failure.status, failure.body.detail) : failure.body;
+  if (dialect === 'openai') return openAiError(failure.status, failure.body.detail);
+  if (dialect === 'anthropic')
+    return anthropicError(failure.status, openAiError(failure.status, failure.body.detail).error.message);
+  return failure.body;
 }
 
 const OPENAI_TYPES: Record<number, string> = {

@@ -16,6 +16,12 @@ export class EventStream {
     this.reply.raw.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
   }
 
+  /** One named event (`event: <name>`), as Anthropic's stream has them. */
+  sendNamed(name: string, data: unknown): void {
+    this.head();
+    this.reply.raw.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+  }
+
   end(): void {
     this.head();
     this.reply.raw.end();

@@ -13,6 +13,8 @@ import * as prompts from '../domain/prompts';
 import * as spaces from '../domain/spaces';
 import { completionRequest } from '../chat/completions';
 import { openAiModelList } from '../chat/modelList';
+import { countMessageTokens } from '../chat/messageTokens';
+import { messagesRequest } from '../chat/messagesRequest';
 import { previewRoute } from '../chat/preview';
 import type { EngineOptions } from '../chat/reach/reaches';
 import type { Body as ChatRequest } from '../chat/request';
@@ -60,8 +62,8 @@ export interface RouteSpec<
    * which runs a model and answers as JSON or as server-sent events.
    */
   chat?: (caller: Caller, body: unknown) => ChatRequest;
-  /** Answers in OpenAI's shapes (errors, `created` in seconds), for OpenAI's clients (conventions.md). */
-  openai?: boolean;
+  /** Answers in another vendor's shapes for its clients (conventions.md): OpenAI's or Anthropic's. */
+  dialect?: 'openai' | 'anthropic';
 }
 
 const AppParams = z.object({ app_id: S.UuidInput });
@@ -155,6 +157,29 @@ export const ROUTES: RouteSpec[] = [
     chat: (_caller, body) => parseInput(S.ChatBody, body, 'body'),
   }),
   route({
+    method: 'POST',
+    url: '/v1/messages',
+    spaceKey: 'own Space',
+    summary:
+      "Anthropic's Messages API through a Space: a Space key's own (as x-api-key or a bearer token), or app_id with an organization token (JSON, or Anthropic's events with stream: true)",
+    extra: true,
+    body: S.AnthropicMessagesBody,
+    response: z.looseObject({ type: z.literal('message') }),
+    chat: (caller, body) => messagesRequest(caller, parseInput(S.AnthropicMessagesBody, body, 'body')),
+    dialect: 'anthropic',
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/messages/count_tokens',
+    spaceKey: 'own Space',
+    summary: "Anthropic's token count of a Messages request as this service counts it (instructions included)",
+    extra: true,
+    body: S.AnthropicCountBody,
+    response: z.object({ input_tokens: z.int() }),
+    dialect: 'anthropic',
+    handler: (ctx) => countMessageTokens(ctx.db, ctx.caller, ctx.body),
+  }),
+  route({
     method: 'GET',
     url: '/v1/models',
     spaceKey: 'read',
@@ -162,7 +187,7 @@ export const ROUTES: RouteSpec[] = [
       "OpenAI's model list: the models that can answer here and each Space by its name (a Space key: its own Space and its active models)",
     extra: true,
     response: z.looseObject({ object: z.literal('list'), data: z.array(z.looseObject({ id: z.string() })) }),
-    openai: true,
+    dialect: 'openai',
     handler: (ctx) => openAiModelList(ctx.db, ctx.caller),
   }),
   route({
@@ -175,7 +200,7 @@ export const ROUTES: RouteSpec[] = [
     body: S.ChatCompletionsBody,
     response: S.ChatCompletion,
     chat: (caller, body) => completionRequest(caller, parseInput(S.ChatCompletionsBody, body, 'body')),
-    openai: true,
+    dialect: 'openai',
   }),
   route({
     method: 'POST',

@@ -74,6 +74,20 @@ const CASES: Case[] = [
   { method: 'GET', route: '/v1/providers', path: () => '/v1/providers', key: 'refused' },
   { method: 'GET', route: '/v1/models', path: () => '/v1/models', key: 'read' },
   {
+    method: 'POST',
+    route: '/v1/messages',
+    path: () => '/v1/messages',
+    body: (i) => ({ app_id: i.app, model: 'test/echo', max_tokens: 20, messages: [{ role: 'user', content: 'hi' }] }),
+    key: 'own Space',
+  },
+  {
+    method: 'POST',
+    route: '/v1/messages/count_tokens',
+    path: () => '/v1/messages/count_tokens',
+    body: (i) => ({ app_id: i.app, model: 'test/echo', messages: [{ role: 'user', content: 'hi' }] }),
+    key: 'own Space',
+  },
+  {
     method: 'PUT',
     route: '/v1/providers/:provider/key',
     path: () => '/v1/providers/mistral/key',

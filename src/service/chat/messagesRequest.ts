@@ -1,0 +1,86 @@
+// POST /v1/messages (conventions.md, the Anthropic-compatible surface): Anthropic's request read into
+// the engine's request, so it is routed, logged and billed through the Space like a chat completion.
+// `system` becomes the system message, content blocks become parts, tool uses become tool calls and
+// tool results the tool's messages.
+import type { z } from 'zod';
+import type { AnthropicMessagesBody } from '../../api/schemas';
+import type { Caller } from '../domain/caller';
+import { invalid } from '../problem';
+import { textOf, type Body, type ChatMessage } from './request';
+
+type Message = z.output<typeof AnthropicMessagesBody>['messages'][number];
+
+export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicMessagesBody>): Body {
+  const appId = body.app_id ?? caller.appId;
+  if (!appId)
+    throw invalid(
+      ['body', 'app_id'],
+      'An organization token names the Space with app_id (a Space key needs none)',
+      'missing',
+    );
+  const system = typeof body.system === 'string' ? body.system : (body.system ?? []).map((b) => b.text).join('\n');
+  const messages: ChatMessage[] = [
+    ...(system ? [{ role: 'system' as const, content: system }] : []),
+    ...body.messages.flatMap(chatMessages),
+  ];
+  const last = messages.at(-1)!;
+  const lastUser = messages.findLast((m) => m.role === 'user');
+  const prompt = last.role === 'tool' ? textOf(last.content) : lastUser ? textOf(lastUser.content) : '';
+  return {
+    app_id: appId,
+    prompt,
+    model: body.model,
+    temperature: body.temperature ?? null,
+    max_tokens: body.max_tokens,
+    stream: body.stream,
+    completion: {
+      messages,
+      tools: body.tools?.map((t) => ({
+        type: 'function' as const,
+        function: { name: t.name, description: t.description, parameters: t.input_schema },
+      })),
+      toolChoice: toolChoice(body.tool_choice),
+      stop: body.stop_sequences,
+      topP: body.top_p,
+    },
+  };
+}
+
+/** One Anthropic message as the engine's: tool results are messages of their own, after the user's text. */
+function chatMessages(m: Message): ChatMessage[] {
+  if (typeof m.content === 'string') return [{ role: m.role, content: m.content }];
+  if (m.role === 'assistant') {
+    const text = m.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
+    const calls = m.content.flatMap((b) =>
+      b.type === 'tool_use'
+        ? [{ id: b.id, type: 'function' as const, function: { name: b.name, arguments: JSON.stringify(b.input) } }]
+        : [],
+    );
+    return [{ role: 'assistant', content: text || null, ...(calls.length ? { tool_calls: calls } : {}) }];
+  }
+  const results = m.content.flatMap((b): ChatMessage[] =>
+    b.type === 'tool_result'
+      ? [
+          {
+            role: 'tool',
+            tool_call_id: b.tool_use_id,
+            content: typeof b.content === 'string' ? b.content : (b.content ?? []).map((c) => c.text).join(''),
+          },
+        ]
+      : [],
+  );
+  const parts = m.content.flatMap((b): Array<Record<string, unknown>> =>
+    b.type === 'text'
+      ? [{ type: 'text', text: b.text }]
+      : b.type === 'image'
+        ? [{ type: 'image_url', image_url: { url: `data:${b.source.media_type};base64,${b.source.data}` } }]
+        : [],
+  );
+  return [...results, ...(parts.length ? [{ role: 'user' as const, content: parts }] : [])];
+}
+
+function toolChoice(choice: z.output<typeof AnthropicMessagesBody>['tool_choice']): unknown {
+  if (!choice) return undefined;
+  if (choice.type === 'tool') return { type: 'function', function: { name: choice.name } };
+  return { auto: 'auto', any: 'required', none: 'none' }[choice.type];
+}

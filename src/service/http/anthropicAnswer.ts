@@ -1,0 +1,138 @@
+// A chat completion in the shapes of Anthropic's Messages API: the message, its named server-sent
+// events (message_start, content_block_*, message_delta, message_stop, error) and its errors. The
+// routing receipt and the costs ride along as `llm_spaces`, an extra field of the message.
+import type { ChatCompletion } from '../../api/schemas';
+import type { EventStream } from './eventStream';
+
+const STOP_REASONS: Record<string, string> = { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' };
+
+const usageOf = (c: ChatCompletion) => {
+  const cached =
+    (c.usage as { prompt_tokens_details?: { cached_tokens?: number } }).prompt_tokens_details?.cached_tokens ?? 0;
+  return {
+    input_tokens: c.usage.prompt_tokens - cached,
+    output_tokens: c.usage.completion_tokens,
+    cache_read_input_tokens: cached,
+  };
+};
+
+/** The content blocks of a reply: its text, then each tool the model asks for. */
+function blocksOf(c: ChatCompletion): Array<Record<string, unknown>> {
+  const message = c.choices[0]?.message;
+  const text = message?.content ? [{ type: 'text', text: message.content }] : [];
+  const tools = (message?.tool_calls ?? []).map((call) => ({
+    type: 'tool_use',
+    id: call.id,
+    name: call.function.name,
+    input: parseInput(call.function.arguments),
+  }));
+  return [...text, ...tools];
+}
+
+function parseInput(text: string): unknown {
+  try {
+    return JSON.parse(text || '{}');
+  } catch {
+    return {};
+  }
+}
+
+export function anthropicMessage(c: ChatCompletion): Record<string, unknown> {
+  return {
+    id: `msg_${c.id.replace(/-/g, '')}`,
+    type: 'message',
+    role: 'assistant',
+    model: c.model,
+    content: blocksOf(c),
+    stop_reason: STOP_REASONS[c.choices[0]?.finish_reason ?? 'stop'] ?? 'end_turn',
+    stop_sequence: null,
+    usage: usageOf(c),
+    llm_spaces: c.metadata,
+  };
+}
+
+/** Writes a reply as Anthropic's stream: text as it comes, then the tool uses, then the end. */
+export class AnthropicStream {
+  private textOpen = false;
+  private next = 0;
+
+  constructor(
+    private readonly events: EventStream,
+    private readonly id: string,
+    private readonly model: string,
+    private readonly inputTokens: number,
+  ) {}
+
+  private send(type: string, data: Record<string, unknown>): void {
+    this.events.sendNamed(type, { type, ...data });
+  }
+
+  start(): void {
+    this.send('message_start', {
+      message: {
+        id: `msg_${this.id.replace(/-/g, '')}`,
+        type: 'message',
+        role: 'assistant',
+        model: this.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: this.inputTokens, output_tokens: 0 },
+      },
+    });
+  }
+
+  delta(text: string): void {
+    if (!this.textOpen) {
+      this.send('content_block_start', { index: this.next, content_block: { type: 'text', text: '' } });
+      this.textOpen = true;
+    }
+    this.send('content_block_delta', { index: this.next, delta: { type: 'text_delta', text } });
+  }
+
+  finish(c: ChatCompletion): void {
+    if (this.textOpen) {
+      this.send('content_block_stop', { index: this.next++ });
+      this.textOpen = false;
+    }
+    for (const block of blocksOf(c).filter((b) => b.type === 'tool_use')) {
+      const index = this.next++;
+      this.send('content_block_start', { index, content_block: { ...block, input: {} } });
+      this.send('content_block_delta', {
+        index,
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) },
+      });
+      this.send('content_block_stop', { index });
+    }
+    this.send('message_delta', {
+      delta: { stop_reason: STOP_REASONS[c.choices[0]?.finish_reason ?? 'stop'] ?? 'end_turn', stop_sequence: null },
+      usage: usageOf(c),
+      llm_spaces: c.metadata,
+    });
+    this.send('message_stop', {});
+  }
+
+  error(status: number, message: string): void {
+    this.send('error', anthropicError(status, message));
+  }
+}
+
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  422: 'invalid_request_error',
+  429: 'rate_limit_error',
+  503: 'overloaded_error',
+  529: 'overloaded_error',
+};
+
+/** An error as Anthropic's clients read it: `{"type": "error", "error": {"type", "message"}}`. */
+export function anthropicError(
+  status: number,
+  message: string,
+): { type: 'error'; error: { type: string; message: string } } {
+  return { type: 'error', error: { type: ERROR_TYPES[status] ?? 'api_error', message } };
+}

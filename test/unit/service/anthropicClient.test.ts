@@ -1,0 +1,132 @@
+// The official Anthropic SDK from npm against the built-in service's /v1/messages, as Claude Code or a
+// script would use it with a Space key (ANTHROPIC_BASE_URL, x-api-key): a message, a stream with
+// Anthropic's events, a tool round trip, the token count, and errors in Anthropic's shape.
+import Anthropic from '@anthropic-ai/sdk';
+import assert from 'node:assert/strict';
+import { removeDir, startService, type RunningService } from '../support/service';
+
+describe('the Anthropic SDK against the built-in service', function () {
+  this.timeout(60_000);
+  let service: RunningService;
+  let anthropic: Anthropic;
+
+  before(async () => {
+    service = await startService();
+    const client = service.client();
+    const created = await client.createSpace({ name: 'For the Anthropic SDK' });
+    const models = await client.getSpaceModels(created.id);
+    for (const s of models.base_model_settings)
+      if (s.active !== (s.namespace === 'test/echo'))
+        await client.toggleModel(created.id, s.id, s.namespace === 'test/echo');
+    // The SDK sends the key as x-api-key; the base URL is the service's, as ANTHROPIC_BASE_URL would be.
+    anthropic = new Anthropic({ baseURL: service.url, apiKey: created.created_key!, maxRetries: 0 });
+  });
+  after(async () => {
+    await service?.stop();
+    if (service) removeDir(service.dataDir);
+  });
+
+  it('answers a message with its usage and the routing receipt alongside', async () => {
+    const message = await anthropic.messages.create({
+      model: 'test/echo',
+      max_tokens: 100,
+      system: 'Be brief.',
+      messages: [{ role: 'user', content: 'Hello, Anthropic SDK' }],
+    });
+    assert.equal(message.type, 'message');
+    assert.equal(message.role, 'assistant');
+    assert.deepEqual(message.content, [{ type: 'text', text: 'Hello, Anthropic SDK' }]);
+    assert.equal(message.stop_reason, 'end_turn');
+    assert.ok(message.usage.input_tokens > 0 && message.usage.output_tokens > 0);
+    assert.equal(
+      (message as unknown as { llm_spaces: { routing: { strategy: string } } }).llm_spaces.routing.strategy,
+      'model',
+    );
+  });
+
+  it("streams with Anthropic's events, so the SDK's stream helper puts the message together", async () => {
+    const stream = anthropic.messages.stream({
+      model: 'test/echo',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'Streamed through the Anthropic SDK' }],
+    });
+    const pieces: string[] = [];
+    stream.on('text', (text) => pieces.push(text));
+    const final = await stream.finalMessage();
+    assert.ok(pieces.length > 1, 'in pieces');
+    assert.equal(pieces.join(''), 'Streamed through the Anthropic SDK');
+    assert.deepEqual(final.content, [{ type: 'text', text: 'Streamed through the Anthropic SDK' }]);
+    assert.equal(final.stop_reason, 'end_turn');
+  });
+
+  it('asks for a tool and answers from its result, whole and streamed', async () => {
+    const tools = [
+      {
+        name: 'lookup',
+        description: 'Looks a word up',
+        input_schema: { type: 'object' as const, properties: { word: { type: 'string' } } },
+      },
+    ];
+    const first = await anthropic.messages.create({
+      model: 'test/echo',
+      max_tokens: 100,
+      tools,
+      messages: [{ role: 'user', content: 'call lookup {"word":"door"}' }],
+    });
+    assert.equal(first.stop_reason, 'tool_use');
+    const use = first.content.find((b) => b.type === 'tool_use')!;
+    assert.ok(use.type === 'tool_use');
+    assert.deepEqual([use.name, use.input], ['lookup', { word: 'door' }]);
+    const streamed = await anthropic.messages
+      .stream({
+        model: 'test/echo',
+        max_tokens: 100,
+        tools,
+        messages: [{ role: 'user', content: 'call lookup {"word":"door"}' }],
+      })
+      .finalMessage();
+    assert.deepEqual(
+      streamed.content.map((b) => (b.type === 'tool_use' ? [b.name, b.input] : b.type)),
+      [['lookup', { word: 'door' }]],
+    );
+    const second = await anthropic.messages.create({
+      model: 'test/echo',
+      max_tokens: 100,
+      tools,
+      messages: [
+        { role: 'user', content: 'call lookup {"word":"door"}' },
+        { role: 'assistant', content: first.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'a way in' }] },
+      ],
+    });
+    assert.deepEqual(second.content, [{ type: 'text', text: 'a way in' }]);
+  });
+
+  it('counts the input tokens of a request', async () => {
+    const counted = await anthropic.messages.countTokens({
+      model: 'test/echo',
+      messages: [{ role: 'user', content: 'How many tokens is this?' }],
+    });
+    assert.ok(counted.input_tokens > 3 && counted.input_tokens < 20, String(counted.input_tokens));
+  });
+
+  it("answers errors in Anthropic's shape, with their words", async () => {
+    const badKey = new Anthropic({ baseURL: service.url, apiKey: 'lls_not_a_key', maxRetries: 0 });
+    await assert.rejects(
+      badKey.messages.create({ model: 'test/echo', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] }),
+      (error: unknown) => error instanceof Anthropic.AuthenticationError && /Invalid token/.test(error.message),
+    );
+    await assert.rejects(
+      anthropic.messages.create({
+        model: 'nobody/nothing',
+        max_tokens: 10,
+        messages: [{ role: 'user', content: 'x' }],
+      }),
+      (error: unknown) =>
+        error instanceof Anthropic.UnprocessableEntityError &&
+        (error.error as { error?: { type?: string } }).error?.type === 'invalid_request_error' &&
+        // The SDK's message carries the error as JSON (quotes escaped).
+        /Unknown model \\?"nobody\/nothing\\?"/.test(error.message),
+    );
+  });
+});
