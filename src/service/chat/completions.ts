@@ -3,17 +3,9 @@
 import type { z } from 'zod';
 import type { ChatCompletionsBody } from '../../api/schemas';
 import type { Caller } from '../domain/caller';
-import { invalid } from '../problem';
-import { textOf, type Body, type ChatMessage } from './request';
+import { promptOf, requestedSpace, type Body, type ChatMessage } from './request';
 
 export function completionRequest(caller: Caller, body: z.output<typeof ChatCompletionsBody>): Body {
-  const appId = body.app_id ?? caller.appId;
-  if (!appId)
-    throw invalid(
-      ['body', 'app_id'],
-      'An organization token names the Space with app_id (a Space key needs none)',
-      'missing',
-    );
   const messages = body.messages.map((m): ChatMessage =>
     m.role === 'assistant'
       ? { role: 'assistant', content: m.content ?? null, ...(m.tool_calls ? { tool_calls: m.tool_calls } : {}) }
@@ -21,14 +13,9 @@ export function completionRequest(caller: Caller, body: z.output<typeof ChatComp
         ? { role: 'system', content: m.content }
         : m,
   );
-  // What test models answer and the log keeps: the last user message, or a tool's result when the
-  // conversation ends with one (the model is to answer from it).
-  const last = body.messages.at(-1)!;
-  const lastUser = body.messages.findLast((m) => m.role === 'user');
-  const prompt = last.role === 'tool' ? textOf(last.content) : lastUser ? textOf(lastUser.content) : '';
   return {
-    app_id: appId,
-    prompt,
+    app_id: requestedSpace(caller, body.app_id),
+    prompt: promptOf(messages),
     model: body.model ?? null,
     temperature: body.temperature ?? null,
     max_tokens: body.max_completion_tokens ?? body.max_tokens ?? null,

@@ -5,30 +5,19 @@
 import type { z } from 'zod';
 import type { AnthropicMessagesBody } from '../../api/schemas';
 import type { Caller } from '../domain/caller';
-import { invalid } from '../problem';
-import { textOf, type Body, type ChatMessage } from './request';
+import { promptOf, requestedSpace, type Body, type ChatMessage } from './request';
 
 type Message = z.output<typeof AnthropicMessagesBody>['messages'][number];
 
 export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicMessagesBody>): Body {
-  const appId = body.app_id ?? caller.appId;
-  if (!appId)
-    throw invalid(
-      ['body', 'app_id'],
-      'An organization token names the Space with app_id (a Space key needs none)',
-      'missing',
-    );
   const system = typeof body.system === 'string' ? body.system : (body.system ?? []).map((b) => b.text).join('\n');
   const messages: ChatMessage[] = [
     ...(system ? [{ role: 'system' as const, content: system }] : []),
     ...body.messages.flatMap(chatMessages),
   ];
-  const last = messages.at(-1)!;
-  const lastUser = messages.findLast((m) => m.role === 'user');
-  const prompt = last.role === 'tool' ? textOf(last.content) : lastUser ? textOf(lastUser.content) : '';
   return {
-    app_id: appId,
-    prompt,
+    app_id: requestedSpace(caller, body.app_id),
+    prompt: promptOf(messages),
     model: body.model,
     temperature: body.temperature ?? null,
     max_tokens: body.max_tokens,

@@ -5,6 +5,7 @@ import type { ChatBody, ModelRecord, RoutePreview, ToolCall } from '../../api/sc
 import type { Caller } from '../domain/caller';
 import type { CatalogueModel } from '../domain/models';
 import type { AppConfig } from '../domain/spaces';
+import { invalid } from '../problem';
 
 export type ChatMessage =
   | { role: 'system' | 'user'; content: string | Array<Record<string, unknown>> }
@@ -87,4 +88,26 @@ export function hasImages(body: Body): boolean {
   return (body.completion?.messages ?? []).some(
     (m) => Array.isArray(m.content) && m.content.some((p) => p.type === 'image_url'),
   );
+}
+
+/** The Space a request of another vendor's API goes through: the key's own, or the one app_id names. */
+export function requestedSpace(caller: Caller, appId: string | null | undefined): string {
+  const id = appId ?? caller.appId;
+  if (!id)
+    throw invalid(
+      ['body', 'app_id'],
+      'An organization token names the Space with app_id (a Space key needs none)',
+      'missing',
+    );
+  return id;
+}
+
+/**
+ * What test models answer and the log keeps of a conversation: the last user message, or a tool's
+ * result when the conversation ends with one (the model is to answer from it).
+ */
+export function promptOf(messages: readonly ChatMessage[]): string {
+  const last = messages.at(-1);
+  const lastUser = messages.findLast((m) => m.role === 'user');
+  return last?.role === 'tool' ? textOf(last.content) : lastUser ? textOf(lastUser.content) : '';
 }

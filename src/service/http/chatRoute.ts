@@ -106,23 +106,9 @@ async function answer(
     events.send('[DONE]');
     events.end();
   } catch (error) {
-    if (abort.signal.aborted && !shutDown()) return events.destroy();
-    if (!events.started)
-      return sendRawError(
-        reply.raw,
-        reply,
-        shutDown() ? new Problem(503, 'The service is shutting down.') : error,
-        options.logError,
-        options.dialect,
-      );
-    const detail = shutDown()
-      ? 'The service shut down before the reply was complete.'
-      : error instanceof Problem
-        ? String(error.message)
-        : error instanceof StorageError
-          ? error.message
-          : 'The model stopped answering.';
-    events.send(openai ? openAiError(502, detail) : { error: { detail } });
+    const failed = streamFailure(error, events, reply, options, abort, shutDown);
+    if (!failed) return reply;
+    events.send(openai ? openAiError(failed.status, failed.detail) : { error: { detail: failed.detail } });
     events.end();
   }
   return reply;
@@ -163,24 +149,41 @@ async function streamAnthropic(
     stream.finish(completion);
     events.end();
   } catch (error) {
-    if (abort.signal.aborted && !shutDown()) return events.destroy();
-    if (!events.started)
-      return sendRawError(
-        reply.raw,
-        reply,
-        shutDown() ? new Problem(503, 'The service is shutting down.') : error,
-        options.logError,
-        'anthropic',
-      );
-    stream.error(
-      shutDown() ? 503 : 502,
-      shutDown()
-        ? 'The service shut down before the reply was complete.'
-        : error instanceof Problem
-          ? error.message
-          : 'The model stopped answering.',
-    );
+    const failed = streamFailure(error, events, reply, options, abort, shutDown);
+    if (!failed) return reply;
+    stream.error(failed.status, failed.detail);
     events.end();
   }
   return reply;
+}
+
+/**
+ * A stream that failed: dropped when the client left, answered with its status when nothing was sent
+ * yet (undefined then), else what the last event is to say.
+ */
+function streamFailure(
+  error: unknown,
+  events: EventStream,
+  reply: FastifyReply,
+  options: ChatOptions,
+  abort: AbortController,
+  shutDown: () => boolean,
+): { status: number; detail: string } | undefined {
+  if (abort.signal.aborted && !shutDown()) {
+    events.destroy();
+    return undefined;
+  }
+  if (!events.started) {
+    sendRawError(
+      reply.raw,
+      reply,
+      shutDown() ? new Problem(503, 'The service is shutting down.') : error,
+      options.logError,
+      options.dialect,
+    );
+    return undefined;
+  }
+  if (shutDown()) return { status: 503, detail: 'The service shut down before the reply was complete.' };
+  if (error instanceof Problem || error instanceof StorageError) return { status: 502, detail: String(error.message) };
+  return { status: 502, detail: 'The model stopped answering.' };
 }
