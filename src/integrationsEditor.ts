@@ -7,6 +7,9 @@ import { maskSecret } from './shared/secrets';
 
 type Group = 'metrics' | 'logs';
 
+/** A group as people name it. */
+const label = (g: Group) => (g === 'metrics' ? vscode.l10n.t('Metrics') : vscode.l10n.t('Logs'));
+
 /** Asks what to change, or applies `preset` (a PUT /v1/orgs/integrations body, validated) directly. */
 export async function editIntegrations(store: OrganizationStore, preset?: unknown): Promise<Organization | undefined> {
   if (preset !== undefined) {
@@ -21,8 +24,8 @@ export async function editIntegrations(store: OrganizationStore, preset?: unknow
       : '';
   const pick = await vscode.window.showQuickPick(
     (['metrics', 'logs'] as Group[]).flatMap((g) => [
-      { label: `$(edit) ${vscode.l10n.t('Set {0}…', g)}`, description: describe(g), group: g, clear: false },
-      { label: `$(trash) ${vscode.l10n.t('Clear {0}', g)}`, group: g, clear: true },
+      { label: `$(edit) ${vscode.l10n.t('Set {0}…', label(g).toLowerCase())}`, description: describe(g), group: g, clear: false },
+      { label: `$(trash) ${vscode.l10n.t('Clear {0}', label(g).toLowerCase())}`, group: g, clear: true },
     ]),
     {
       title: vscode.l10n.t('Observability integrations'),
@@ -34,26 +37,33 @@ export async function editIntegrations(store: OrganizationStore, preset?: unknow
   if (pick.clear) {
     body = { [pick.group]: null };
   } else {
-    const ask = (prompt: string, value: string | null | undefined, password = false) =>
+    const ask = (prompt: string, value: string | null | undefined, password = false, url = false) =>
       vscode.window.showInputBox({
-        title: vscode.l10n.t('{0} integration', pick.group),
+        title: vscode.l10n.t('{0} integration', label(pick.group)),
         prompt,
         value: password ? '' : (value ?? ''),
         password,
         ignoreFocusOut: true,
-        validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Required')),
+        validateInput: (v) =>
+          !v.trim()
+            ? vscode.l10n.t('Required')
+            : url && !(/^https?:\/\/[^/]/.test(v.trim()) && URL.canParse(v.trim()))
+              ? vscode.l10n.t('An http or https URL, please.')
+              : undefined,
       });
     const id = await ask(vscode.l10n.t('Id'), org?.[`${pick.group}_id`]);
     if (id === undefined) return undefined;
     const token = await ask(vscode.l10n.t('Token (kept only on the service)'), undefined, true);
     if (token === undefined) return undefined;
-    const endpoint = await ask(vscode.l10n.t('Endpoint URL'), org?.[`${pick.group}_endpoint`]);
+    const endpoint = await ask(vscode.l10n.t('Endpoint URL'), org?.[`${pick.group}_endpoint`], false, true);
     if (endpoint === undefined) return undefined;
     body = { [pick.group]: { id: id.trim(), token: token.trim(), endpoint: endpoint.trim() } };
   }
   const updated = await store.updateIntegrations(body);
   void vscode.window.showInformationMessage(
-    vscode.l10n.t('{0} integration {1}.', pick.group, pick.clear ? vscode.l10n.t('cleared') : vscode.l10n.t('saved')),
+    pick.clear
+      ? vscode.l10n.t('The {0} integration is cleared.', label(pick.group).toLowerCase())
+      : vscode.l10n.t('The {0} integration is saved.', label(pick.group).toLowerCase()),
   );
   return updated;
 }

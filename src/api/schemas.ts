@@ -422,7 +422,8 @@ export const SpaceUpdateBody = z.object({
 const IntegrationGroup = z.object({
   id: z.string().min(1),
   token: z.string().min(1),
-  endpoint: z.string().min(1),
+  /** Where the metrics or logs go: an http or https URL. */
+  endpoint: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2000),
 });
 
 export const IntegrationsBody = z.object({

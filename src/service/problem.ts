@@ -43,7 +43,7 @@ function issueType(issue: z.core.$ZodIssue): string {
   if (issue.code === 'invalid_type' && issue.input === undefined) return 'missing';
   if (issue.code === 'too_small') return issue.origin === 'string' ? 'string_too_short' : 'greater_than_equal';
   if (issue.code === 'too_big') return issue.origin === 'string' ? 'string_too_long' : 'less_than_equal';
-  if (issue.code === 'invalid_format') return 'uuid_parsing';
+  if (issue.code === 'invalid_format') return `${issue.format}_parsing`;
   if (issue.code === 'invalid_value') return 'enum';
   return issue.code;
 }

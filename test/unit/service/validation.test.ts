@@ -51,6 +51,17 @@ describe('service input validation', () => {
     });
   }
 
+  for (const endpoint of ['not a url', 'ftp:/bad', 'ftp://example.com/push']) {
+    it(`an integration endpoint "${endpoint}" → 422, and nothing is saved`, async () => {
+      const before = await service.client().getOrganization();
+      const res = await call('PUT', '/v1/orgs/integrations', { metrics: { id: 'm', token: 't', endpoint } });
+      assert.equal(res.status, 422);
+      assert.deepEqual(locs(res.json), ['body.metrics.endpoint'], res.text);
+      assert.match(res.text, /must be an http or https URL/);
+      assert.equal((await service.client().getOrganization()).metrics_endpoint, before.metrics_endpoint);
+    });
+  }
+
   it('a prompt update checks the same limits', async () => {
     const created = (await call('POST', '/v1/prompts', prompt('ok'))).json as { id: string };
     const res = await call('PUT', `/v1/prompts/${created.id}`, { title: 't'.repeat(61) });
