@@ -24,7 +24,12 @@ export async function editIntegrations(store: OrganizationStore, preset?: unknow
       : '';
   const pick = await vscode.window.showQuickPick(
     (['metrics', 'logs'] as Group[]).flatMap((g) => [
-      { label: `$(edit) ${vscode.l10n.t('Set {0}…', label(g).toLowerCase())}`, description: describe(g), group: g, clear: false },
+      {
+        label: `$(edit) ${vscode.l10n.t('Set {0}…', label(g).toLowerCase())}`,
+        description: describe(g),
+        group: g,
+        clear: false,
+      },
       { label: `$(trash) ${vscode.l10n.t('Clear {0}', label(g).toLowerCase())}`, group: g, clear: true },
     ]),
     {
