@@ -83,18 +83,20 @@ describe('routing receipt in words', () => {
   });
 });
 
+/** A catalogue record with only what the estimates read. */
+const record = (namespace: string, prompt: number, completion: number, extra: Partial<ModelRecord> = {}) =>
+  ({
+    namespace,
+    prompt_token_cost: prompt,
+    completion_token_cost: completion,
+    base_cost: 0,
+    price_unit: 'tokens',
+    supports_vision: false,
+    deprecated_on: null,
+    ...extra,
+  }) as unknown as ModelRecord;
+
 describe("the extension's own receipt, for a service that sends none", () => {
-  const record = (namespace: string, prompt: number, completion: number, extra: Partial<ModelRecord> = {}) =>
-    ({
-      namespace,
-      prompt_token_cost: prompt,
-      completion_token_cost: completion,
-      base_cost: 0,
-      price_unit: 'tokens',
-      supports_vision: false,
-      deprecated_on: null,
-      ...extra,
-    }) as unknown as ModelRecord;
   const catalogue = [
     record('a/cheap', 1e-7, 2e-7),
     record('b/middle', 1e-6, 2e-6, { supports_vision: true }),
@@ -172,17 +174,6 @@ describe("the extension's own receipt, for a service that sends none", () => {
 });
 
 describe("the extension's own cost band, for a service without the route preview", () => {
-  const record = (namespace: string, prompt: number, completion: number, extra: Partial<ModelRecord> = {}) =>
-    ({
-      namespace,
-      prompt_token_cost: prompt,
-      completion_token_cost: completion,
-      base_cost: 0,
-      price_unit: 'tokens',
-      supports_vision: false,
-      deprecated_on: null,
-      ...extra,
-    }) as unknown as ModelRecord;
   const catalogue = [
     record('a/cheap', 1e-7, 2e-7),
     record('c/dear', 1e-5, 2e-5),
