@@ -529,6 +529,29 @@ export const ToolChoice = z.union([
   z.object({ type: z.literal('function'), function: z.object({ name: z.string() }) }),
 ]);
 
+/** How a reply is to be written: free text, any JSON object, or JSON that follows a schema (OpenAI's shape). */
+export const ResponseFormat = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text') }),
+  z.object({ type: z.literal('json_object') }),
+  z.object({
+    type: z.literal('json_schema'),
+    json_schema: z.object({
+      name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -'),
+      description: z.string().max(10_000).optional(),
+      schema: z.record(z.string(), z.unknown()).optional(),
+      strict: nullish(z.boolean()),
+    }),
+  }),
+]);
+export type ResponseFormat = z.infer<typeof ResponseFormat>;
+
+/** Token probabilities: no model reached here reports them, so asking for them is refused by name. */
+const NoLogprobs = nullish(
+  z.literal(false, {
+    error: 'is not supported here: the models this service reaches do not report token probabilities',
+  }),
+);
+
 /**
  * `POST /v1/chat/completions`: OpenAI's request. A Space key selects its Space; an organization token
  * names it with `app_id`. `model` null or absent: the Space's routing.
@@ -559,6 +582,8 @@ export const ChatCompletionsBody = z
       z.literal(true, { error: 'only true is supported: a model may ask for several tools at once' }),
     ),
     stop: nullish(z.union([z.string(), z.array(z.string()).max(4)])),
+    response_format: ResponseFormat.optional(),
+    logprobs: NoLogprobs,
   })
   // A field this service cannot honour is refused by its name, never dropped without a word.
   .strict();
@@ -1022,3 +1047,111 @@ export type AnthropicMessagesBody = z.infer<typeof AnthropicMessagesBody>;
 export const AnthropicCountBody = AnthropicMessagesBody.omit({ max_tokens: true, stream: true }).extend({
   max_tokens: MaxTokens.optional(),
 });
+
+// ---------------------------------------------------------------- OpenAI's Responses API
+
+const ResponsesText = z.string().max(20 * 1024 * 1024);
+/** The parts of a message's content; output parts come back when a client sends earlier turns again. */
+const ResponsesPart = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('input_text'), text: ResponsesText }),
+  z.object({ type: z.literal('output_text'), text: ResponsesText, annotations: z.array(z.unknown()).optional() }),
+  z.object({ type: z.literal('refusal'), refusal: ResponsesText }),
+  z.object({
+    type: z.literal('input_image'),
+    image_url: ResponsesText,
+    detail: z.enum(['auto', 'low', 'high']).optional(),
+  }),
+]);
+
+/** One item of a Responses request's input: a message, a function call the model made, or its output. */
+const ResponsesItem = z.union([
+  z.object({
+    type: z.literal('message').optional(),
+    id: z.string().max(200).optional(),
+    status: z.string().max(40).optional(),
+    role: z.enum(['user', 'assistant', 'system', 'developer']),
+    content: z.union([ResponsesText, z.array(ResponsesPart).max(1000)]),
+  }),
+  z.object({
+    type: z.literal('function_call'),
+    id: z.string().max(200).optional(),
+    status: z.string().max(40).optional(),
+    call_id: z.string().min(1).max(200),
+    name: z.string().min(1).max(64),
+    arguments: ResponsesText,
+  }),
+  z.object({
+    type: z.literal('function_call_output'),
+    id: z.string().max(200).optional(),
+    status: z.string().max(40).optional(),
+    call_id: z.string().min(1).max(200),
+    output: z.union([ResponsesText, z.array(ResponsesPart).max(1000)]),
+  }),
+]);
+
+/** How the reply is written (`text.format`): text, any JSON object, or JSON following a schema. */
+const ResponsesFormat = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text') }),
+  z.object({ type: z.literal('json_object') }),
+  z.object({
+    type: z.literal('json_schema'),
+    name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -'),
+    description: z.string().max(10_000).optional(),
+    schema: z.record(z.string(), z.unknown()),
+    strict: nullish(z.boolean()),
+  }),
+]);
+
+/**
+ * `POST /v1/responses`: OpenAI's Responses request, routed through a Space like a chat completion.
+ * Responses are logged in the Space but not kept for fetching back by id, so `store` may only be
+ * false and `previous_response_id` is not a field: a client sends the earlier items again.
+ */
+export const ResponsesBody = z
+  .object({
+    model: nullish(z.string().max(300)),
+    input: z.union([ResponsesText, z.array(ResponsesItem).min(1, 'must have at least one item').max(1000)]),
+    instructions: nullish(ResponsesText),
+    app_id: nullish(UuidInput),
+    stream: nullish(z.boolean()),
+    max_output_tokens: nullish(MaxTokens),
+    temperature: nullish(z.number().min(0, 'must be between 0 and 2').max(2, 'must be between 0 and 2')),
+    top_p: nullish(z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1')),
+    tools: z
+      .array(
+        z.object({
+          type: z.literal('function', { error: 'only function tools are supported here' }),
+          name: z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, _ . or -'),
+          description: nullish(z.string().max(10_000)),
+          parameters: nullish(z.record(z.string(), z.unknown())),
+          strict: nullish(z.boolean()),
+        }),
+      )
+      .max(128)
+      .optional(),
+    tool_choice: z
+      .union([z.enum(['auto', 'none', 'required']), z.object({ type: z.literal('function'), name: z.string() })])
+      .optional(),
+    parallel_tool_calls: nullish(
+      z.literal(true, { error: 'only true is supported: a model may ask for several tools at once' }),
+    ),
+    text: nullish(z.object({ format: ResponsesFormat.optional() })),
+    reasoning: nullish(
+      z.object({
+        effort: nullish(z.enum(['minimal', 'low', 'medium', 'high'])),
+        summary: nullish(z.enum(['auto', 'concise', 'detailed'])),
+      }),
+    ),
+    /** Extras a client may ask to have included; this service produces none of them (no reasoning items). */
+    include: z.array(z.literal('reasoning.encrypted_content')).max(10).optional(),
+    store: nullish(
+      z.literal(false, {
+        error: 'only false is supported: responses are logged in the Space but cannot be fetched back by id',
+      }),
+    ),
+    metadata: nullish(z.record(z.string().max(64), z.string().max(512))),
+    user: nullish(z.string().max(256)),
+  })
+  // A field this service cannot honour is refused by its name, never dropped without a word.
+  .strict();
+export type ResponsesBody = z.infer<typeof ResponsesBody>;

@@ -31,6 +31,7 @@ export function completionRequest(caller: Caller, body: z.output<typeof ChatComp
       frequencyPenalty: body.frequency_penalty,
       presencePenalty: body.presence_penalty,
       reasoningEffort: body.reasoning_effort,
+      responseFormat: body.response_format?.type === 'text' ? undefined : body.response_format,
     },
   };
 }

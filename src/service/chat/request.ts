@@ -1,7 +1,7 @@
 // A chat request as the engine carries it from preparation to the ledger: the parsed body, what was
 // resolved against its Space, and the reply a model gave.
 import type { z } from 'zod';
-import type { ChatBody, ModelRecord, RoutePreview, ToolCall } from '../../api/schemas';
+import type { ChatBody, ModelRecord, ResponseFormat, ResponsesBody, RoutePreview, ToolCall } from '../../api/schemas';
 import type { Caller } from '../domain/caller';
 import type { CatalogueModel } from '../domain/models';
 import type { AppConfig } from '../domain/spaces';
@@ -26,6 +26,16 @@ export interface ToolOptions {
   frequencyPenalty?: number | null;
   presencePenalty?: number | null;
   reasoningEffort?: 'minimal' | 'low' | 'medium' | 'high' | null;
+  /** JSON asked for: any object, or one following a schema (OpenAI's shapes); absent: text. */
+  responseFormat?: Exclude<ResponseFormat, { type: 'text' }>;
+}
+
+/** What a request asks of a model's JSON: nothing, any object, or an object following a schema. */
+export type JsonNeed = 'object' | 'schema' | null;
+
+export function jsonNeed(body: Body): JsonNeed {
+  const format = body.completion?.responseFormat;
+  return format ? (format.type === 'json_schema' ? 'schema' : 'object') : null;
 }
 
 /**
@@ -36,6 +46,8 @@ export type Body = z.output<typeof ChatBody> & {
   completion?: ToolOptions & { messages: ChatMessage[] };
   /** A stream ends with a chunk of usage and no choice (OpenAI's stream_options.include_usage). */
   includeUsage?: boolean;
+  /** A Responses request as asked, which its answer echoes (http/responsesAnswer.ts). */
+  responses?: z.output<typeof ResponsesBody>;
 };
 
 /** Everything checked and resolved before a model runs (prepare.ts). */

@@ -13,12 +13,14 @@
 import type { ModelRecord, Weights } from '../../api/schemas';
 import type { CatalogueModel } from '../domain/models';
 import { isRetired } from '../../shared/models';
+import type { JsonNeed } from './request';
 
 export interface RouteInput {
   models: CatalogueModel[];
   weights: Weights;
   maxCost: number;
   needsVision: boolean;
+  needsJson: JsonNeed;
   canServe: (record: ModelRecord) => boolean;
   estimate: (record: ModelRecord) => number;
 }
@@ -33,12 +35,30 @@ export interface Scored {
 }
 
 /** Why an active model is not a candidate, in the words of the routing receipt (conventions.md). */
-export type Rejection = 'deprecated' | 'cannot read images' | 'cannot answer here' | 'over max_cost';
+export type Rejection =
+  | 'deprecated'
+  | 'cannot read images'
+  | 'cannot answer in JSON'
+  | 'cannot follow a JSON schema'
+  | 'cannot answer here'
+  | 'over max_cost';
+
+/**
+ * Why a model cannot write the JSON asked for, or null: it must support JSON, and a test model's
+ * canned reply can be wrapped in an object but cannot follow a schema.
+ */
+export function jsonRefusal(r: ModelRecord, need: JsonNeed): Rejection | null {
+  if (!need) return null;
+  if (!r.supports_json) return 'cannot answer in JSON';
+  return need === 'schema' && r.is_test_model ? 'cannot follow a JSON schema' : null;
+}
 
 function rejection(input: RouteInput, model: CatalogueModel): Rejection | null {
   const r = model.record;
   if (isRetired(r)) return 'deprecated';
   if (input.needsVision && !r.supports_vision) return 'cannot read images';
+  const json = jsonRefusal(r, input.needsJson);
+  if (json) return json;
   if (!input.canServe(r)) return 'cannot answer here';
   if (input.maxCost > 0 && input.estimate(r) > input.maxCost) return 'over max_cost';
   return null;

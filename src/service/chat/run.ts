@@ -10,7 +10,8 @@ import { latencyBook } from './latency';
 import { finishChat, logFailure, summarize } from './ledger';
 import { ReachFailure } from './reach/reach';
 import type { Reaches } from './reach/reaches';
-import { hasImages, textOf, type Attempt, type ChatMessage, type Prepared, type Reply } from './request';
+import { jsonRefusal } from './routing';
+import { hasImages, jsonNeed, textOf, type Attempt, type ChatMessage, type Prepared, type Reply } from './request';
 
 /**
  * Runs the request. `onDelta`, when given, receives the reply as it is produced (streaming); a failure
@@ -109,6 +110,7 @@ function nextInChain(
   const chain = prepared.chain;
   const at = chain.findIndex((m) => m.record.id === current.record.id);
   const needsVision = hasImages(prepared.body);
+  const needsJson = jsonNeed(prepared.body);
   return chain
     .slice(at + 1)
     .find(
@@ -116,7 +118,8 @@ function nextInChain(
         !tried.includes(m.record.namespace) &&
         !refused.has(m.record.provider ?? '') &&
         !isRetired(m.record) &&
-        (!needsVision || m.record.supports_vision),
+        (!needsVision || m.record.supports_vision) &&
+        !jsonRefusal(m.record, needsJson),
     );
 }
 

@@ -9,6 +9,7 @@ import { answersHere } from '../domain/serving';
 import type { AppConfig } from '../domain/spaces';
 import { latencyBook } from './latency';
 import { estimateCost } from './pricing';
+import type { JsonNeed } from './request';
 import { explain, type RouteInput } from './routing';
 
 /**
@@ -63,6 +64,8 @@ export interface PromptSize {
   promptChars: number;
   maxTokens: number;
   needsVision: boolean;
+  /** JSON the reply must be (absent: text, as the playground's preview always is). */
+  needsJson?: JsonNeed;
 }
 
 /** What routing weighs for a request of this size in this Space (the candidates are filled in by the caller). */
@@ -74,6 +77,7 @@ export function routeInput(db: Database, config: AppConfig, size: PromptSize) {
     weights: config.weights,
     maxCost: config.policies.max_cost ?? 0,
     needsVision: size.needsVision,
+    needsJson: size.needsJson ?? null,
     canServe,
     estimate: (r) => estimateCost(r, size.promptTokens, size.promptChars, Math.max(1, budget(r))),
   };

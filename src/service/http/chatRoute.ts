@@ -2,6 +2,7 @@
 // prepared (a 4xx before anything runs), then run, answered as JSON or as server-sent events when the
 // body says `stream: true` or the client accepts only events.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ChatCompletion } from '../../api/schemas';
 import type { Caller } from '../domain/caller';
 import type { Database } from '../db';
 import { prepareChat } from '../chat/prepare';
@@ -13,6 +14,7 @@ import { StorageError } from '../storageError';
 import { AnthropicStream, anthropicMessage } from './anthropicAnswer';
 import { openAiError, sendRawError, type ErrorDialect } from './errorAnswers';
 import { EventStream } from './eventStream';
+import { ResponsesStream, responseObject } from './responsesAnswer';
 import { ShutdownError } from './lifecycle';
 
 export type ChatReader = (caller: Caller, body: unknown) => Body;
@@ -22,8 +24,8 @@ export interface ChatOptions {
   reaches: Reaches;
   logError?: (error: unknown) => void;
   /**
-   * The shapes of the answer: the conventions', OpenAI's (`created` in seconds, errors as
-   * `{"error": {"message", …}}`) or Anthropic's Messages (conventions.md).
+   * The shapes of the answer: the conventions', OpenAI's Chat Completions or Responses (`created` in
+   * seconds, errors as `{"error": {"message", …}}`) or Anthropic's Messages (conventions.md).
    */
   dialect: ErrorDialect;
 }
@@ -60,12 +62,13 @@ async function answer(
   const shutDown = () => abort.signal.reason instanceof ShutdownError;
   const wantsStream = body.stream ?? /^text\/event-stream/i.test(request.headers.accept ?? '');
   // OpenAI's clients read `created` in seconds; the playground's in milliseconds (conventions.md).
-  const openai = options.dialect === 'openai';
+  const openai = options.dialect === 'openai' || options.dialect === 'responses';
   const created = (ms: number) => (openai ? Math.floor(ms / 1000) : ms);
   if (!wantsStream) {
     try {
       const completion = await runChat(options.db, prepared, options.reaches, undefined, abort.signal);
       if (options.dialect === 'anthropic') return anthropicMessage(completion);
+      if (options.dialect === 'responses') return responseObject(completion, body.responses!, created(Date.now()));
       return { ...completion, created: created(completion.created) };
     } catch (error) {
       throw shutDown() ? new Problem(503, 'The service is shutting down.') : error;
@@ -74,7 +77,14 @@ async function answer(
 
   reply.hijack();
   const events = new EventStream(reply);
-  if (options.dialect === 'anthropic') return streamAnthropic(events, prepared, options, abort, shutDown, reply);
+  if (options.dialect === 'anthropic' || options.dialect === 'responses') {
+    const model = prepared.first.record.namespace;
+    const stream =
+      options.dialect === 'anthropic'
+        ? new AnthropicStream(events, prepared.requestId, model, prepared.promptTokens)
+        : new ResponsesStream(events, prepared.requestId, model, body.responses!, created(Date.now()));
+    return streamNamed(stream, events, prepared, options, abort, shutDown, reply);
+  }
   const started = created(Date.now());
   let first = true;
   /** A chunk; the first of the reply says whose it is (`role`), as OpenAI's stream does. */
@@ -114,8 +124,17 @@ async function answer(
   return reply;
 }
 
-/** A reply in Anthropic's events; an error before the first event answers with its status, after it as an event. */
-async function streamAnthropic(
+/** A vendor's stream of named events (Anthropic's Messages, OpenAI's Responses). */
+interface NamedEvents {
+  start(): void;
+  delta(text: string): void;
+  finish(completion: ChatCompletion): void;
+  error(status: number, detail: string): void;
+}
+
+/** A reply in a vendor's named events; an error before the first event answers with its status, after it as an event. */
+async function streamNamed(
+  stream: NamedEvents,
   events: EventStream,
   prepared: Prepared,
   options: ChatOptions,
@@ -123,12 +142,6 @@ async function streamAnthropic(
   shutDown: () => boolean,
   reply: FastifyReply,
 ): Promise<unknown> {
-  const stream = new AnthropicStream(
-    events,
-    prepared.requestId,
-    prepared.first.record.namespace,
-    prepared.promptTokens,
-  );
   let started = false;
   const begin = () => {
     if (!started) stream.start();

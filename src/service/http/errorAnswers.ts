@@ -39,7 +39,7 @@ function describe(error: unknown, logError?: (error: unknown) => void): Failure 
 }
 
 /** The shape errors take on a route: the conventions', or OpenAI's for its clients. */
-export type ErrorDialect = 'conventions' | 'openai' | 'anthropic';
+export type ErrorDialect = 'conventions' | 'openai' | 'responses' | 'anthropic';
 
 export function sendError(
   reply: FastifyReply,
@@ -52,7 +52,7 @@ export function sendError(
 }
 
 function bodyIn(dialect: ErrorDialect, failure: Failure): unknown {
-  if (dialect === 'openai') return openAiError(failure.status, failure.body.detail);
+  if (dialect === 'openai' || dialect === 'responses') return openAiError(failure.status, failure.body.detail);
   if (dialect === 'anthropic')
     return anthropicError(failure.status, openAiError(failure.status, failure.body.detail).error.message);
   return failure.body;

@@ -12,6 +12,7 @@ import * as orgs from '../domain/orgs';
 import * as prompts from '../domain/prompts';
 import * as spaces from '../domain/spaces';
 import { completionRequest } from '../chat/completions';
+import { responsesRequest } from '../chat/responsesRequest';
 import { openAiModelList } from '../chat/modelList';
 import { countMessageTokens } from '../chat/messageTokens';
 import { messagesRequest } from '../chat/messagesRequest';
@@ -62,8 +63,8 @@ export interface RouteSpec<
    * which runs a model and answers as JSON or as server-sent events.
    */
   chat?: (caller: Caller, body: unknown) => ChatRequest;
-  /** Answers in another vendor's shapes for its clients (conventions.md): OpenAI's or Anthropic's. */
-  dialect?: 'openai' | 'anthropic';
+  /** Answers in another vendor's shapes for its clients (conventions.md): OpenAI's (Chat Completions, Responses) or Anthropic's. */
+  dialect?: 'openai' | 'responses' | 'anthropic';
 }
 
 const AppParams = z.object({ app_id: S.UuidInput });
@@ -201,6 +202,18 @@ export const ROUTES: RouteSpec[] = [
     response: S.ChatCompletion,
     chat: (caller, body) => completionRequest(caller, parseInput(S.ChatCompletionsBody, body, 'body')),
     dialect: 'openai',
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/responses',
+    spaceKey: 'own Space',
+    extra: true,
+    summary:
+      "OpenAI's Responses API through a Space: a Space key's own, or app_id with an organization token (JSON, or the Responses events with stream: true)",
+    body: S.ResponsesBody,
+    response: z.looseObject({ object: z.literal('response') }),
+    chat: (caller, body) => responsesRequest(caller, parseInput(S.ResponsesBody, body, 'body')),
+    dialect: 'responses',
   }),
   route({
     method: 'POST',

@@ -102,6 +102,15 @@ describe('the OpenAI SDK against the built-in service', function () {
     assert.equal(answer, 'a door every tool goes through', "test/echo answers with the tool's result");
   });
 
+  it('answers in JSON when response_format asks for an object', async () => {
+    const completion = await openai.chat.completions.create({
+      model: 'test/echo',
+      messages: [{ role: 'user', content: 'As JSON' }],
+      response_format: { type: 'json_object' },
+    });
+    assert.deepEqual(JSON.parse(completion.choices[0]!.message.content!), { text: 'As JSON' });
+  });
+
   it('lets the Space route when the model named is the Space itself, and lists the Space and its models', async () => {
     const completion = await openai.chat.completions.create({
       model: spaceName,
@@ -138,10 +147,25 @@ describe('the OpenAI SDK against the built-in service', function () {
       openai.chat.completions.create({
         model: 'test/echo',
         messages: [{ role: 'user', content: 'x' }],
-        response_format: { type: 'json_object' },
+        logprobs: true,
       }),
-      (error: unknown) => error instanceof OpenAI.UnprocessableEntityError && /response_format/.test(error.message),
-      'a field this service cannot honour is refused by its name, not dropped',
+      (error: unknown) =>
+        error instanceof OpenAI.UnprocessableEntityError &&
+        error.param === 'logprobs' &&
+        /token probabilities/.test(error.message),
+      'a field no model here can honour is refused by its name, not dropped',
+    );
+    await assert.rejects(
+      openai.chat.completions.create({
+        model: 'test/echo',
+        messages: [{ role: 'user', content: 'x' }],
+        response_format: { type: 'json_schema', json_schema: { name: 'word', schema: { type: 'object' } } },
+      }),
+      (error: unknown) =>
+        error instanceof OpenAI.UnprocessableEntityError &&
+        error.param === 'response_format' &&
+        /test\/echo cannot follow a JSON schema/.test(error.message),
+      'a model that cannot honour a field is refused, naming it',
     );
     await assert.rejects(
       openai.chat.completions.create({ model: 'nobody/nothing', messages: [{ role: 'user', content: 'x' }] }),

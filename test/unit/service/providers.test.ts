@@ -200,6 +200,43 @@ describe('hosted providers (fakes of their wire formats)', function () {
     });
   }
 
+  it('passes JSON asked by a schema to each provider in its own form', async () => {
+    const schema = { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] };
+    const sent: Array<Record<string, unknown>> = [];
+    for (const [ns, fake] of [
+      [OPENAI, openai],
+      ['anthropic/claude-sonnet-4-5', anthropic],
+      [GEMINI, gemini],
+    ] as const) {
+      const app = await spaceWith([ns]);
+      const res = await send(
+        {
+          app_id: app,
+          model: ns,
+          messages: [{ role: 'user', content: 'a word' }],
+          response_format: { type: 'json_schema', json_schema: { name: 'word', schema } },
+        },
+        '/v1/chat/completions',
+      );
+      assert.equal(res.status, 200, res.text);
+      sent.push(fake.seen.at(-1)!.body);
+    }
+    type Schema = { type: string; properties: unknown };
+    const [toOpenAi, toAnthropic, toGemini] = sent as [
+      { response_format: unknown },
+      { output_config: { format: { type: string; schema: Schema } } },
+      { generationConfig: { responseMimeType: string; responseJsonSchema: Schema } },
+    ];
+    assert.deepEqual(toOpenAi.response_format, {
+      type: 'json_schema',
+      json_schema: { name: 'word', schema, strict: false },
+    });
+    assert.equal(toAnthropic.output_config.format.type, 'json_schema');
+    assert.deepEqual(toAnthropic.output_config.format.schema.properties, schema.properties);
+    assert.equal(toGemini.generationConfig.responseMimeType, 'application/json');
+    assert.deepEqual(toGemini.generationConfig.responseJsonSchema.properties, schema.properties);
+  });
+
   it('weighs the latency it measured of a model that answered, and the prior of one that has not; the receipt says which', async () => {
     const app = await spaceWith([OPENAI, 'openai/gpt-5-mini']);
     const preview = await client.previewRoute(app, { prompt: 'how fast?' });

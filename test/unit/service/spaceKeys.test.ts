@@ -110,6 +110,13 @@ const CASES: Case[] = [
     key: 'own Space',
   },
   {
+    method: 'POST',
+    route: '/v1/responses',
+    path: () => '/v1/responses',
+    body: (i) => ({ app_id: i.app, input: 'hi', model: 'test/echo' }),
+    key: 'own Space',
+  },
+  {
     method: 'GET',
     route: '/v1/apps/:app_id/assistants/:assistant_id/versions/:version_id',
     path: (i) => `/v1/apps/${i.app}/assistants/${i.assistant}/versions/${i.version}`,

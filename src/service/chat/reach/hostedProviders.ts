@@ -56,6 +56,7 @@ export class HostedProviders implements ModelReach {
       maxOutputTokens: g.maxTokens,
       temperature: g.temperature,
       ...toolOptions(g.tools),
+      ...strictness(provider, g.tools),
       abortSignal: AbortSignal.any([g.signal, late.signal]),
     };
     try {
@@ -146,6 +147,33 @@ function sampling(options: ToolOptions): Partial<LanguageModelV4CallOptions> {
     ...(options.frequencyPenalty != null ? { frequencyPenalty: options.frequencyPenalty } : {}),
     ...(options.presencePenalty != null ? { presencePenalty: options.presencePenalty } : {}),
     ...(options.reasoningEffort ? { reasoning: options.reasoningEffort } : {}),
+    ...(options.responseFormat ? { responseFormat: responseFormatOf(options.responseFormat) } : {}),
+  };
+}
+
+/**
+ * A JSON schema is strict only when the request says so, as on OpenAI's own API (the OpenAI packages
+ * of the AI SDK would make every schema strict, and a provider then refuses one that is not written
+ * for strict mode).
+ */
+function strictness(provider: string, options: ToolOptions): Partial<LanguageModelV4CallOptions> {
+  const format = options.responseFormat;
+  if (format?.type !== 'json_schema') return {};
+  const strict = { strictJsonSchema: format.json_schema.strict === true };
+  return { providerOptions: { openai: strict, [provider]: strict } };
+}
+
+/** OpenAI's response_format as the AI SDK's: JSON, with the schema and its name where one is given. */
+function responseFormatOf(
+  format: NonNullable<ToolOptions['responseFormat']>,
+): LanguageModelV4CallOptions['responseFormat'] {
+  if (format.type === 'json_object') return { type: 'json' };
+  const { name, description, schema } = format.json_schema;
+  return {
+    type: 'json',
+    name,
+    ...(description ? { description } : {}),
+    ...(schema ? { schema: schema as never } : {}),
   };
 }
 

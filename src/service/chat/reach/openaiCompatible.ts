@@ -38,6 +38,7 @@ export async function callUpstream(call: UpstreamCall): Promise<Reply> {
         ...(call.options?.frequencyPenalty != null ? { frequency_penalty: call.options.frequencyPenalty } : {}),
         ...(call.options?.presencePenalty != null ? { presence_penalty: call.options.presencePenalty } : {}),
         ...(call.options?.reasoningEffort ? { reasoning_effort: call.options.reasoningEffort } : {}),
+        ...(call.options?.responseFormat ? { response_format: call.options.responseFormat } : {}),
       }),
       signal: call.signal,
       headersTimeout: 120_000,

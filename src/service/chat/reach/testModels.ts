@@ -21,7 +21,10 @@ export class TestModels implements ModelReach {
   async generate(g: Generation): Promise<Reply> {
     const asked = g.model.model === 'echo' ? echoToolCall(g) : null;
     if (asked) return { text: '', finishReason: 'tool_calls', toolCalls: [asked] };
-    const full = testModelReply({ model: g.model.model, prompt: g.prompt, images: g.images, files: g.files });
+    const reply = testModelReply({ model: g.model.model, prompt: g.prompt, images: g.images, files: g.files });
+    // Asked for JSON, a test model's reply is the one field of an object (a schema it cannot follow:
+    // routing leaves it out, chat/routing.ts).
+    const full = g.tools.responseFormat ? JSON.stringify({ text: reply }) : reply;
     const cut = truncateTokens(full, g.maxTokens);
     if (g.onDelta) await this.streamPieces(cut.text, g.onDelta, g.signal);
     return { text: cut.text, finishReason: cut.truncated ? 'length' : 'stop' };

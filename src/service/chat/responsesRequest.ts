@@ -1,0 +1,98 @@
+// POST /v1/responses (conventions.md, the OpenAI-compatible surface): OpenAI's Responses request read
+// into the engine's request, so it is routed, logged and billed through the Space like a chat
+// completion. `instructions` becomes the system message, input items become messages (a function
+// call the model made, the assistant's tool call; its output, the tool's message), and `text.format`
+// the JSON asked for.
+import type { z } from 'zod';
+import type { ResponsesBody } from '../../api/schemas';
+import type { Caller } from '../domain/caller';
+import { promptOf, requestedSpace, type Body, type ChatMessage, type ToolOptions } from './request';
+
+type Input = z.output<typeof ResponsesBody>['input'];
+type Item = Exclude<Input, string>[number];
+type Part = Exclude<Extract<Item, { role: string }>['content'], string>[number];
+
+export function responsesRequest(caller: Caller, body: z.output<typeof ResponsesBody>): Body {
+  const messages: ChatMessage[] = [
+    ...(body.instructions ? [{ role: 'system' as const, content: body.instructions }] : []),
+    ...chatMessages(body.input),
+  ];
+  return {
+    app_id: requestedSpace(caller, body.app_id),
+    prompt: promptOf(messages),
+    model: body.model ?? null,
+    temperature: body.temperature ?? null,
+    max_tokens: body.max_output_tokens ?? null,
+    stream: body.stream ?? undefined,
+    responses: body,
+    completion: {
+      messages,
+      tools: body.tools?.map((t) => ({
+        type: 'function' as const,
+        function: { name: t.name, description: t.description ?? undefined, parameters: t.parameters ?? undefined },
+      })),
+      toolChoice:
+        typeof body.tool_choice === 'object'
+          ? { type: 'function', function: { name: body.tool_choice.name } }
+          : body.tool_choice,
+      topP: body.top_p,
+      reasoningEffort: body.reasoning?.effort,
+      responseFormat: responseFormat(body.text?.format),
+    },
+  };
+}
+
+/**
+ * The items as chat messages, in their order: function calls the model made in a row become one
+ * assistant message with several tool calls, after the text it wrote with them.
+ */
+function chatMessages(input: Input): ChatMessage[] {
+  if (typeof input === 'string') return [{ role: 'user', content: input }];
+  const messages: ChatMessage[] = [];
+  for (const item of input) {
+    if (item.type === 'function_call') {
+      const call = {
+        id: item.call_id,
+        type: 'function' as const,
+        function: { name: item.name, arguments: item.arguments },
+      };
+      const last = messages.at(-1);
+      if (last?.role === 'assistant') last.tool_calls = [...(last.tool_calls ?? []), call];
+      else messages.push({ role: 'assistant', content: null, tool_calls: [call] });
+    } else if (item.type === 'function_call_output') {
+      messages.push({ role: 'tool', tool_call_id: item.call_id, content: textOf(item.output) });
+    } else if (item.role === 'assistant') {
+      messages.push({ role: 'assistant', content: textOf(item.content) });
+    } else {
+      const role = item.role === 'user' ? 'user' : 'system';
+      messages.push({ role, content: typeof item.content === 'string' ? item.content : item.content.map(partOf) });
+    }
+  }
+  return messages;
+}
+
+function textOf(content: string | Part[]): string {
+  if (typeof content === 'string') return content;
+  return content.map((p) => (p.type === 'refusal' ? p.refusal : p.type === 'input_image' ? '' : p.text)).join('');
+}
+
+/** A Responses content part as the chat's: text, or an image by its URL. */
+function partOf(part: Part): Record<string, unknown> {
+  switch (part.type) {
+    case 'input_image':
+      return { type: 'image_url', image_url: { url: part.image_url } };
+    case 'refusal':
+      return { type: 'text', text: part.refusal };
+    default:
+      return { type: 'text', text: part.text };
+  }
+}
+
+function responseFormat(
+  format: NonNullable<z.output<typeof ResponsesBody>['text']>['format'],
+): ToolOptions['responseFormat'] {
+  if (!format || format.type === 'text') return undefined;
+  if (format.type === 'json_object') return { type: 'json_object' };
+  const { name, description, schema, strict } = format;
+  return { type: 'json_schema', json_schema: { name, description, schema, strict } };
+}

@@ -1,0 +1,149 @@
+// The official OpenAI SDK's Responses API against the built-in service's /v1/responses, as Codex CLI
+// or a script would use it with a Space key: create, the stream() helper and its events, a function
+// call and its output sent back, JSON by text.format, errors with their words, and the receipt.
+import assert from 'node:assert/strict';
+import OpenAI from 'openai';
+import type { ChatMetadata } from '../../../src/api/schemas';
+import { removeDir, startService, type RunningService } from '../support/service';
+
+describe("the OpenAI SDK's Responses API against the built-in service", function () {
+  this.timeout(60_000);
+  let service: RunningService;
+  let openai: OpenAI;
+
+  before(async () => {
+    service = await startService();
+    const client = service.client();
+    const created = await client.createSpace({ name: 'For Responses' });
+    const models = await client.getSpaceModels(created.id);
+    for (const s of models.base_model_settings)
+      if (s.active !== (s.namespace === 'test/echo'))
+        await client.toggleModel(created.id, s.id, s.namespace === 'test/echo');
+    openai = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: created.created_key!, maxRetries: 0 });
+  });
+  after(async () => {
+    await service?.stop();
+    if (service) removeDir(service.dataDir);
+  });
+
+  it('creates a response dated in seconds, with its output text, usage, and the routing receipt as llm_spaces', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const requestsBefore = (await service.client().getOrganization()).num_requests;
+    const response = await openai.responses.create({
+      instructions: 'Be brief.',
+      input: 'Hello, Responses',
+      max_output_tokens: 50,
+      metadata: { ticket: '42' },
+    });
+    assert.equal(response.object, 'response');
+    assert.equal(response.status, 'completed');
+    assert.equal(response.output_text, 'Hello, Responses');
+    assert.equal(response.model, 'test/echo', 'no model: the Space routed');
+    assert.ok(response.created_at >= before - 1 && response.created_at <= before + 60, 'created_at is in seconds');
+    assert.deepEqual(response.metadata, { ticket: '42' }, "the caller's metadata is echoed");
+    assert.equal(response.usage!.input_tokens_details.cached_tokens, 0);
+    assert.equal(response.usage!.total_tokens, response.usage!.input_tokens + response.usage!.output_tokens);
+    const receipt = (response as unknown as { llm_spaces: ChatMetadata }).llm_spaces;
+    assert.equal(receipt.routing!.strategy, 'routed');
+    assert.deepEqual(
+      receipt.routing!.attempts.map((a) => a.namespace),
+      ['test/echo'],
+    );
+    const organization = await service.client().getOrganization();
+    assert.equal(organization.num_requests, requestsBefore + 1, 'the request is logged and counted like any other');
+  });
+
+  it("streams the Responses events in order, which the SDK's stream() helper puts together", async () => {
+    const stream = openai.responses.stream({ model: 'test/echo', input: 'Streamed, piece by piece' });
+    const types: string[] = [];
+    let text = '';
+    stream.on('event', (event) => types.push(event.type));
+    stream.on('response.output_text.delta', (event) => (text += event.delta));
+    const final = await stream.finalResponse();
+    assert.equal(text, 'Streamed, piece by piece');
+    assert.equal(final.output_text, 'Streamed, piece by piece');
+    assert.equal(types[0], 'response.created');
+    assert.equal(types.at(-1), 'response.completed');
+    for (const type of ['response.output_item.added', 'response.output_text.done', 'response.output_item.done'])
+      assert.ok(types.includes(type), `${type} is sent`);
+  });
+
+  it('asks for a function, and answers from its output when the client sends it back', async () => {
+    const tools = [
+      {
+        type: 'function' as const,
+        name: 'lookup',
+        description: 'Looks a word up',
+        parameters: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] },
+        strict: false,
+      },
+    ];
+    const asked = await openai.responses.create({
+      model: 'test/echo',
+      input: 'call lookup {"word":"gateway"}',
+      tools,
+    });
+    const call = asked.output.find((item) => item.type === 'function_call');
+    assert.ok(call && call.type === 'function_call', 'the model asks for the function');
+    assert.equal(call.name, 'lookup');
+    assert.deepEqual(JSON.parse(call.arguments), { word: 'gateway' });
+
+    const streamed = openai.responses.stream({
+      model: 'test/echo',
+      input: [
+        { role: 'user', content: 'call lookup {"word":"gateway"}' },
+        call,
+        { type: 'function_call_output', call_id: call.call_id, output: 'a door every tool goes through' },
+      ],
+      tools,
+    });
+    const answer = await streamed.finalResponse();
+    assert.equal(answer.output_text, 'a door every tool goes through', "test/echo answers with the function's output");
+  });
+
+  it('writes JSON when text.format asks for an object', async () => {
+    const response = await openai.responses.create({
+      model: 'test/echo',
+      input: 'As JSON',
+      text: { format: { type: 'json_object' } },
+    });
+    assert.deepEqual(JSON.parse(response.output_text), { text: 'As JSON' });
+  });
+
+  it('answers errors in OpenAI shape with their words, and refuses what it cannot honour by name', async () => {
+    const badKey = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: 'lls_not_a_key', maxRetries: 0 });
+    await assert.rejects(
+      badKey.responses.create({ model: 'test/echo', input: 'x' }),
+      (error: unknown) => error instanceof OpenAI.AuthenticationError && /Invalid token/.test(error.message),
+    );
+    await assert.rejects(
+      openai.responses.create({ model: 'test/echo', input: 'x', temperature: 7 }),
+      (error: unknown) =>
+        error instanceof OpenAI.UnprocessableEntityError &&
+        error.param === 'temperature' &&
+        /must be between 0 and 2/.test(error.message),
+    );
+    await assert.rejects(
+      openai.responses.create({ model: 'test/echo', input: 'x', store: true }),
+      (error: unknown) =>
+        error instanceof OpenAI.UnprocessableEntityError &&
+        error.param === 'store' &&
+        /cannot be fetched back/.test(error.message),
+    );
+    await assert.rejects(
+      openai.responses.create({ model: 'test/echo', input: 'x', previous_response_id: 'resp_1' }),
+      (error: unknown) =>
+        error instanceof OpenAI.UnprocessableEntityError && /previous_response_id is not a field/.test(error.message),
+    );
+    await assert.rejects(
+      openai.responses.create({ model: 'test/echo', input: 'x', tools: [{ type: 'web_search' }] }),
+      (error: unknown) =>
+        error instanceof OpenAI.UnprocessableEntityError && /only function tools are supported/.test(error.message),
+    );
+    await assert.rejects(
+      openai.responses.create({ model: 'nobody/nothing', input: 'x' }),
+      (error: unknown) =>
+        error instanceof OpenAI.UnprocessableEntityError && /Unknown model "nobody\/nothing"/.test(error.message),
+    );
+  });
+});
