@@ -4,9 +4,9 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { Connection } from '../connection/connection';
+import { MCP_SERVER_VERSION } from './version';
 
 export const MCP_PROVIDER_ID = 'llmSpaces.mcp';
-const VERSION = '0.2.0';
 
 export class SpacesMcpServers
   implements vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition>, vscode.Disposable
@@ -33,7 +33,7 @@ export class SpacesMcpServers
         process.execPath,
         [path.join(this.extensionPath, 'dist', 'mcp.js')],
         { ELECTRON_RUN_AS_NODE: '1' },
-        VERSION,
+        MCP_SERVER_VERSION,
       ),
     ];
   }

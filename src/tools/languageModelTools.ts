@@ -53,10 +53,10 @@ type Answer = (input: unknown) => Promise<string>;
 export function registerTools(s: ToolDeps): vscode.Disposable[] {
   const data = toolData(s);
   const answers: Record<ToolName, Answer> = {
-    llmSpaces_estimateCost: (input) => estimateCost(data, input),
-    llmSpaces_explainRoute: (input) => explainRoute(data, input),
-    llmSpaces_findModels: (input) => findModels(data, input),
-    llmSpaces_checkBudget: () => checkBudget(data),
+    llmSpaces_estimateCost: async (input) => (await estimateCost(data, input)).text,
+    llmSpaces_explainRoute: async (input) => (await explainRoute(data, input)).text,
+    llmSpaces_findModels: async (input) => (await findModels(data, input)).text,
+    llmSpaces_checkBudget: async () => (await checkBudget(data)).text,
     llmSpaces_useSpace: async (input) => {
       const space = await findSpace(data, (input as { space?: string }).space);
       await s.current.set(space.id);

@@ -24,7 +24,22 @@ export interface ToolSpec {
   userDescription: string;
   modelDescription: string;
   inputSchema: { type: 'object'; properties: Record<string, unknown>; required?: string[] };
+  /** What the answer's data holds (MCP's structuredContent); absent for a tool that only acts. */
+  outputSchema?: { type: 'object'; properties: Record<string, unknown>; required?: string[] };
 }
+
+/** A tool's answer: sentences for the model, and the same as data for clients that read it (MCP). */
+export interface ToolAnswer {
+  text: string;
+  data: Record<string, unknown>;
+}
+
+const MONEY = { type: 'number', description: 'US dollars.' };
+const NAMED_COST = {
+  type: 'object',
+  properties: { model: { type: ['string', 'null'] }, cost: MONEY },
+  required: ['model', 'cost'],
+};
 
 const SPACE = {
   type: 'string',
@@ -48,10 +63,24 @@ export const TOOL_SPECS = [
         maxTokens: {
           type: 'integer',
           minimum: 1,
+          maximum: 10_000_000,
           description: "The longest reply allowed, in tokens (default: the Space's setting).",
         },
       },
       required: ['prompt'],
+    },
+    outputSchema: {
+      type: 'object',
+      properties: {
+        space: { type: 'string' },
+        promptTokens: { type: 'integer' },
+        maxTokens: { type: 'integer' },
+        minimum: NAMED_COST,
+        expected: NAMED_COST,
+        maximum: NAMED_COST,
+        models: { type: 'integer', description: 'How many models the estimate is over (0: none is active).' },
+      },
+      required: ['space', 'models'],
     },
   },
   {
@@ -62,6 +91,37 @@ export const TOOL_SPECS = [
     modelDescription:
       "Explains which model an LLM Spaces Space would pick for a prompt and why: the candidates with their cost, latency and quality scores under the Space's weights, and the active models left out with the reason (deprecated, over the cost cap, cannot read images, cannot answer here).",
     inputSchema: { type: 'object', properties: { space: SPACE, prompt: PROMPT }, required: ['prompt'] },
+    outputSchema: {
+      type: 'object',
+      properties: {
+        space: { type: 'string' },
+        weights: {
+          type: ['object', 'null'],
+          properties: { cost: { type: 'number' }, latency: { type: 'number' }, quality: { type: 'number' } },
+        },
+        chosen: { type: ['string', 'null'], description: 'The model it would pick; null: none can answer.' },
+        candidates: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              model: { type: 'string' },
+              score: { type: 'number' },
+              costScore: { type: 'number' },
+              latencyScore: { type: 'number' },
+              qualityScore: { type: 'number' },
+              estimatedCost: MONEY,
+            },
+          },
+        },
+        leftOut: {
+          type: 'array',
+          items: { type: 'object', properties: { model: { type: 'string' }, reason: { type: 'string' } } },
+        },
+        failover: { type: 'array', items: { type: 'string' } },
+      },
+      required: ['space', 'chosen'],
+    },
   },
   {
     name: 'llmSpaces_findModels',
@@ -84,9 +144,34 @@ export const TOOL_SPECS = [
           minimum: 0,
           description: 'Highest price of input per million tokens, in dollars.',
         },
-        minContextWindow: { type: 'integer', minimum: 0, description: 'Smallest context window, in tokens.' },
+        minContextWindow: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 100_000_000,
+          description: 'Smallest context window, in tokens.',
+        },
         limit: { type: 'integer', minimum: 1, maximum: 50, description: 'How many models at most (default 10).' },
       },
+    },
+    outputSchema: {
+      type: 'object',
+      properties: {
+        matches: { type: 'integer', description: 'How many models match (more than listed when over the limit).' },
+        models: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              model: { type: 'string' },
+              inputPerMillion: MONEY,
+              outputPerMillion: MONEY,
+              contextWindow: { type: 'integer' },
+              capabilities: { type: 'array', items: { type: 'string' } },
+            },
+          },
+        },
+      },
+      required: ['matches', 'models'],
     },
   },
   {
@@ -97,6 +182,17 @@ export const TOOL_SPECS = [
     modelDescription:
       'Tells how much the LLM Spaces organization has spent this billing cycle against its soft and hard spending limits, and how much is left before each.',
     inputSchema: { type: 'object', properties: {} },
+    outputSchema: {
+      type: 'object',
+      properties: {
+        shared: { type: 'boolean', description: "Whether the service shares the organization's spending." },
+        spent: MONEY,
+        requests: { type: 'integer' },
+        softLimit: { type: ['number', 'null'], description: 'US dollars; null: none set.' },
+        hardLimit: { type: ['number', 'null'], description: 'US dollars; null: none set.' },
+      },
+      required: ['shared'],
+    },
   },
   {
     name: 'llmSpaces_useSpace',
@@ -120,14 +216,31 @@ export class ToolInputError extends Error {}
 
 const count = (n: number) => n.toLocaleString('en-US');
 
-function field<T>(input: unknown, key: string, type: 'string' | 'number', required: boolean): T | undefined {
+type Bounds = { type?: string; minimum?: number; maximum?: number };
+
+/**
+ * One field of a tool's input, checked against the tool's own schema: its type, and a number's bounds
+ * (VS Code hands the model's input over unchecked; the MCP SDK checks it too).
+ */
+function field<T>(tool: ToolName, input: unknown, key: string, required: boolean): T | undefined {
+  const spec = TOOL_SPECS.find((t) => t.name === tool)!;
+  const schema = (spec.inputSchema.properties as Record<string, Bounds>)[key]!;
   const value = (input as Record<string, unknown> | null)?.[key];
   if (value === undefined || value === null) {
     if (required) throw new ToolInputError(`"${key}" is required.`);
     return undefined;
   }
-  if (typeof value !== type || (type === 'number' && !Number.isFinite(value)))
-    throw new ToolInputError(`"${key}" must be a ${type}.`);
+  if (schema.type === 'string') {
+    if (typeof value !== 'string') throw new ToolInputError(`"${key}" must be text.`);
+    return value as T;
+  }
+  const whole = schema.type === 'integer';
+  if (typeof value !== 'number' || !Number.isFinite(value) || (whole && !Number.isInteger(value)))
+    throw new ToolInputError(`"${key}" must be ${whole ? 'a whole number' : 'a number'}.`);
+  if (schema.minimum !== undefined && value < schema.minimum)
+    throw new ToolInputError(`"${key}" must be at least ${schema.minimum}.`);
+  if (schema.maximum !== undefined && value > schema.maximum)
+    throw new ToolInputError(`"${key}" must be at most ${count(schema.maximum)}.`);
   return value as T;
 }
 
@@ -147,11 +260,12 @@ export async function findSpace(data: ToolData, named: string | undefined): Prom
   return found;
 }
 
-export async function estimateCost(data: ToolData, input: unknown): Promise<string> {
-  const prompt = field<string>(input, 'prompt', 'string', true)!;
-  const space = await findSpace(data, field<string>(input, 'space', 'string', false));
+export async function estimateCost(data: ToolData, input: unknown): Promise<ToolAnswer> {
+  const tool = 'llmSpaces_estimateCost';
+  const prompt = field<string>(tool, input, 'prompt', true)!;
+  const space = await findSpace(data, field<string>(tool, input, 'space', false));
   const [view, models] = await Promise.all([data.detail(space.id), data.models()]);
-  const maxTokens = field<number>(input, 'maxTokens', 'number', false) ?? view.main.app.settings?.max_tokens ?? 1024;
+  const maxTokens = field<number>(tool, input, 'maxTokens', false) ?? view.main.app.settings?.max_tokens ?? 1024;
   const byName = new Map(models.map((m) => [m.namespace, m]));
   const active = [...view.main.base_model_settings, ...view.main.custom_model_settings]
     .filter((s) => s.active && !s.globally_disabled)
@@ -159,7 +273,10 @@ export async function estimateCost(data: ToolData, input: unknown): Promise<stri
   const chain = view.main.app.has_failover_chain ? view.main.failover_models : [];
   const all = [...new Map([...active, ...chain].map((m) => [m.namespace, m])).values()];
   if (all.length === 0)
-    return `"${space.name}" has no active model, so nothing would answer. Turn a model on in the Spaces view.`;
+    return {
+      text: `"${space.name}" has no active model, so nothing would answer. Turn a model on in the Spaces view.`,
+      data: { space: space.name, models: 0 },
+    };
   const promptTokens = data.countTokens(prompt);
   const costs = all
     .map((m) => ({ m, cost: costOf(m, promptTokens, prompt.length, maxTokens) }))
@@ -168,30 +285,47 @@ export async function estimateCost(data: ToolData, input: unknown): Promise<stri
   const max = costs.at(-1)!;
   const route = await data.route(space.id, prompt, maxTokens);
   const chosen = route?.chosen ? costs.find((c) => c.m.namespace === route.chosen) : undefined;
+  const mean = costs.reduce((n, c) => n + c.cost, 0) / costs.length;
   const expected = chosen
     ? `expected ${money(chosen.cost)} (${chosen.m.namespace}, the model the Space picks for this prompt now)`
-    : `expected ${money(costs.reduce((n, c) => n + c.cost, 0) / costs.length)} (the mean over its models; this service does not say which one it would pick)`;
-  return [
-    `Cost of this prompt in "${space.name}" (${count(promptTokens)} prompt tokens, up to ${count(maxTokens)} tokens of reply):`,
-    `minimum ${money(min.cost)} (${min.m.namespace}), ${expected}, maximum ${money(max.cost)} (${max.m.namespace}${chain.includes(max.m) && !active.includes(max.m) ? ', on the failover chain' : ''}).`,
-    `Over ${all.length} model${all.length === 1 ? '' : 's'}: the Space's active models${chain.length ? ' and its failover chain' : ''}.`,
-  ].join('\n');
+    : `expected ${money(mean)} (the mean over its models; this service does not say which one it would pick)`;
+  return {
+    text: [
+      `Cost of this prompt in "${space.name}" (${count(promptTokens)} prompt tokens, up to ${count(maxTokens)} tokens of reply):`,
+      `minimum ${money(min.cost)} (${min.m.namespace}), ${expected}, maximum ${money(max.cost)} (${max.m.namespace}${chain.includes(max.m) && !active.includes(max.m) ? ', on the failover chain' : ''}).`,
+      `Over ${all.length} model${all.length === 1 ? '' : 's'}: the Space's active models${chain.length ? ' and its failover chain' : ''}.`,
+    ].join('\n'),
+    data: {
+      space: space.name,
+      promptTokens,
+      maxTokens,
+      minimum: { model: min.m.namespace, cost: min.cost },
+      expected: chosen ? { model: chosen.m.namespace, cost: chosen.cost } : { model: null, cost: mean },
+      maximum: { model: max.m.namespace, cost: max.cost },
+      models: all.length,
+    },
+  };
 }
 
-export async function explainRoute(data: ToolData, input: unknown): Promise<string> {
-  const prompt = field<string>(input, 'prompt', 'string', true)!;
-  const space = await findSpace(data, field<string>(input, 'space', 'string', false));
+export async function explainRoute(data: ToolData, input: unknown): Promise<ToolAnswer> {
+  const tool = 'llmSpaces_explainRoute';
+  const prompt = field<string>(tool, input, 'prompt', true)!;
+  const space = await findSpace(data, field<string>(tool, input, 'space', false));
   const view = await data.detail(space.id);
   const weights = view.main.app.weights;
   const w = weights ? `cost ${weights.cost}, latency ${weights.latency}, quality ${weights.quality}` : 'not set';
   const route = await data.route(space.id, prompt, view.main.app.settings?.max_tokens ?? 1024);
+  const known = { space: space.name, weights: weights ?? null };
   if (!route)
-    return `This service does not explain its routing. "${space.name}" weighs ${w}; its active models are ${
-      view.main.base_model_settings
-        .filter((s) => s.active)
-        .map((s) => s.namespace)
-        .join(', ') || 'none'
-    }.`;
+    return {
+      text: `This service does not explain its routing. "${space.name}" weighs ${w}; its active models are ${
+        view.main.base_model_settings
+          .filter((s) => s.active)
+          .map((s) => s.namespace)
+          .join(', ') || 'none'
+      }.`,
+      data: { ...known, chosen: null },
+    };
   const lines = [`"${space.name}" weighs ${w}.`];
   if (route.chosen) {
     const best = route.candidates[0]!;
@@ -207,7 +341,23 @@ export async function explainRoute(data: ToolData, input: unknown): Promise<stri
     );
   for (const r of route.rejected) lines.push(`- ${r.namespace}: left out, ${r.reason}`);
   if (route.failover.length) lines.push(`If it fails: ${route.failover.map((f) => f.namespace).join(' → ')}.`);
-  return lines.join('\n');
+  return {
+    text: lines.join('\n'),
+    data: {
+      ...known,
+      chosen: route.chosen,
+      candidates: route.candidates.map((c) => ({
+        model: c.namespace,
+        score: c.score,
+        costScore: c.cost_score,
+        latencyScore: c.latency_score,
+        qualityScore: c.quality_score,
+        estimatedCost: c.estimated_cost,
+      })),
+      leftOut: route.rejected.map((r) => ({ model: r.namespace, reason: r.reason })),
+      failover: route.failover.map((f) => f.namespace),
+    },
+  };
 }
 
 const CAPABILITY_FIELDS = {
@@ -217,15 +367,16 @@ const CAPABILITY_FIELDS = {
   stream: 'supports_stream',
 } as const;
 
-export async function findModels(data: ToolData, input: unknown): Promise<string> {
-  const text = field<string>(input, 'text', 'string', false)?.toLowerCase().split(/\s+/).filter(Boolean) ?? [];
+export async function findModels(data: ToolData, input: unknown): Promise<ToolAnswer> {
+  const tool = 'llmSpaces_findModels';
+  const text = field<string>(tool, input, 'text', false)?.toLowerCase().split(/\s+/).filter(Boolean) ?? [];
   const raw = (input as { capabilities?: unknown } | null)?.capabilities;
   if (raw !== undefined && (!Array.isArray(raw) || raw.some((c) => !(c in CAPABILITY_FIELDS))))
     throw new ToolInputError(`"capabilities" must be a list of: ${Object.keys(CAPABILITY_FIELDS).join(', ')}.`);
   const capabilities = (raw ?? []) as Array<keyof typeof CAPABILITY_FIELDS>;
-  const maxInput = field<number>(input, 'maxInputPrice', 'number', false);
-  const minContext = field<number>(input, 'minContextWindow', 'number', false) ?? 0;
-  const limit = Math.min(50, Math.max(1, field<number>(input, 'limit', 'number', false) ?? 10));
+  const maxInput = field<number>(tool, input, 'maxInputPrice', false);
+  const minContext = field<number>(tool, input, 'minContextWindow', false) ?? 0;
+  const limit = field<number>(tool, input, 'limit', false) ?? 10;
   const today = todayIso();
   const found = (await data.models())
     .filter((m) => !isRetired(m, today))
@@ -234,30 +385,49 @@ export async function findModels(data: ToolData, input: unknown): Promise<string
     .filter((m) => maxInput === undefined || m.prompt_token_cost * 1_000_000 <= maxInput)
     .filter((m) => m.context_window >= minContext)
     .sort(cheapestFirst);
-  if (found.length === 0) return 'No model in the catalogue matches.';
-  const lines = found.slice(0, limit).map((m) => {
-    const caps = (Object.keys(CAPABILITY_FIELDS) as Array<keyof typeof CAPABILITY_FIELDS>).filter(
+  if (found.length === 0) return { text: 'No model in the catalogue matches.', data: { matches: 0, models: [] } };
+  const listed = found.slice(0, limit).map((m) => ({
+    m,
+    caps: (Object.keys(CAPABILITY_FIELDS) as Array<keyof typeof CAPABILITY_FIELDS>).filter(
       (c) => m[CAPABILITY_FIELDS[c]],
-    );
-    return `- ${m.namespace}: ${priceLine(m)}, context ${count(m.context_window)} tokens${caps.length ? `, ${caps.join(', ')}` : ''}`;
-  });
-  return [
-    `${found.length} model${found.length === 1 ? '' : 's'} match${found.length === 1 ? 'es' : ''}, cheapest first${found.length > limit ? ` (the first ${limit})` : ''}:`,
-    ...lines,
-  ].join('\n');
+    ),
+  }));
+  const lines = listed.map(
+    ({ m, caps }) =>
+      `- ${m.namespace}: ${priceLine(m)}, context ${count(m.context_window)} tokens${caps.length ? `, ${caps.join(', ')}` : ''}`,
+  );
+  return {
+    text: [
+      `${found.length} model${found.length === 1 ? '' : 's'} match${found.length === 1 ? 'es' : ''}, cheapest first${found.length > limit ? ` (the first ${limit})` : ''}:`,
+      ...lines,
+    ].join('\n'),
+    data: {
+      matches: found.length,
+      models: listed.map(({ m, caps }) => ({
+        model: m.namespace,
+        inputPerMillion: m.prompt_token_cost * 1_000_000,
+        outputPerMillion: m.completion_token_cost * 1_000_000,
+        contextWindow: m.context_window,
+        capabilities: caps,
+      })),
+    },
+  };
 }
 
-export async function checkBudget(data: ToolData): Promise<string> {
+export async function checkBudget(data: ToolData): Promise<ToolAnswer> {
   const org = await data.organization();
-  if (!org) return "This service does not share the organization's spending.";
+  if (!org) return { text: "This service does not share the organization's spending.", data: { shared: false } };
   const spent = org.total_tokens_cost;
   const soft = org.spending_limit_soft ?? 0;
   const hard = org.spending_limit_hard ?? 0;
   const left = (limit: number) =>
     spent >= limit ? `reached (over by ${money(spent - limit)})` : `${money(limit - spent)} left`;
-  return [
-    `${org.org_display_name || org.org_name || 'The organization'} has spent ${money(spent)} this billing cycle over ${count(org.num_requests)} requests.`,
-    soft ? `Soft limit ${money(soft)}: ${left(soft)}.` : 'No soft limit is set.',
-    hard ? `Hard limit ${money(hard)}: ${left(hard)}; past it, requests are refused.` : 'No hard limit is set.',
-  ].join('\n');
+  return {
+    text: [
+      `${org.org_display_name || org.org_name || 'The organization'} has spent ${money(spent)} this billing cycle over ${count(org.num_requests)} requests.`,
+      soft ? `Soft limit ${money(soft)}: ${left(soft)}.` : 'No soft limit is set.',
+      hard ? `Hard limit ${money(hard)}: ${left(hard)}; past it, requests are refused.` : 'No hard limit is set.',
+    ].join('\n'),
+    data: { shared: true, spent, requests: org.num_requests, softLimit: soft || null, hardLimit: hard || null },
+  };
 }

@@ -14,6 +14,7 @@ import { answerClientError, answerFrameworkError } from './clientErrors';
 import { answerChat } from './chatRoute';
 import { BODY_LIMIT, sendError, type ErrorDialect } from './errorAnswers';
 import { closing, openChats } from './lifecycle';
+import { McpEndpoint } from './mcpRoute';
 import { RateLimiter } from './rateLimiter';
 import { TokenCache } from './tokenCache';
 import { ROUTES, type RouteSpec } from './routes';
@@ -131,6 +132,17 @@ export function buildApp(options: AppOptions): FastifyInstance {
           : (request, reply) => handle(spec, request, reply, options),
     });
   }
+
+  // MCP over Streamable HTTP: POST carries the messages; GET and DELETE (2025 sessions) are answered
+  // by the SDK (this server keeps no sessions).
+  const mcp = new McpEndpoint(options.logError);
+  app.addHook('onClose', () => mcp.close());
+  app.route({
+    method: ['GET', 'POST', 'DELETE'],
+    url: '/mcp',
+    preHandler: [guard],
+    handler: (request, reply) => mcp.answer(request, reply),
+  });
 
   app.get('/healthz', async () => ({ status: 'ok', version: VERSION }));
   const document = openApiDocument(ROUTES, VERSION);

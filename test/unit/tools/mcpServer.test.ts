@@ -1,119 +1,170 @@
-// The bundled MCP server over stdio against the real service: the handshake, tools/list with the same
-// tools and schemas as VS Code's, tools/call of each, and no token in anything it prints.
+// The LLM Spaces MCP server against the real service, driven by the official MCP client SDK
+// (@modelcontextprotocol/client): over stdio (dist/mcp.js) and over Streamable HTTP (the built-in
+// service's /mcp), with the 2025 handshake (`initialize`, what most clients speak today) and with the
+// per-request protocol of 2026-07-28. Each: the tools with their schemas and read-only marks, a call of
+// each tool with its structured content, bad arguments refused by their bounds; over HTTP, no token no
+// tools; and nowhere the token in what the server prints.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
+import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { TOOL_SPECS } from '../../../src/tools/spaceTools';
 import { removeDir, SERVICE, startService, type RunningService } from '../support/service';
 
 const MCP = path.join(path.dirname(SERVICE), 'mcp.js');
+const MCP_TOOLS = ['llmSpaces_estimateCost', 'llmSpaces_explainRoute', 'llmSpaces_findModels', 'llmSpaces_checkBudget'];
 
-describe('MCP server (stdio)', function () {
-  this.timeout(30_000);
+describe('MCP server (official client SDK)', function () {
+  this.timeout(60_000);
   let service: RunningService;
-  let server: ChildProcessWithoutNullStreams;
   let printed = '';
-  const waiting = new Map<
-    number,
-    (message: { result?: Record<string, unknown>; error?: { message: string } }) => void
-  >();
-  let nextId = 1;
-  const rpc = (method: string, params?: unknown) =>
-    new Promise<{ result?: Record<string, unknown>; error?: { message: string } }>((resolve) => {
-      const id = nextId++;
-      waiting.set(id, resolve);
-      server.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
-    });
-  const text = (answer: { result?: Record<string, unknown> }) =>
-    (answer.result!.content as Array<{ text: string }>)[0]!.text;
 
   before(async () => {
     service = await startService();
     await service.client().createSpace({ name: 'Agent Space' });
-    server = spawn(process.execPath, [MCP], {
-      env: { ...process.env, LLM_SPACES_URL: service.url, LLM_SPACES_TOKEN: service.token },
-    });
-    server.stderr.on('data', (d: Buffer) => (printed += d.toString()));
-    createInterface({ input: server.stdout }).on('line', (line) => {
-      printed += `${line}\n`;
-      const message = JSON.parse(line) as { id: number; result?: Record<string, unknown>; error?: { message: string } };
-      waiting.get(message.id)?.(message);
-    });
   });
   after(async () => {
-    server.stdin.end();
     await service.stop();
     removeDir(service.dataDir);
     assert.ok(!printed.includes(service.token), 'the token is never printed');
+    assert.ok(!service.output().includes(service.token), 'the service never logs the token');
   });
 
-  it('answers the handshake and lists the tools with the schemas VS Code gets', async () => {
-    const init = await rpc('initialize', {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: 'test', version: '1' },
-    });
-    assert.equal((init.result!.serverInfo as { name: string }).name, 'llm-spaces');
-    server.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
-    const list = await rpc('tools/list');
-    const tools = list.result!.tools as Array<{ name: string; inputSchema: unknown }>;
-    assert.deepEqual(
-      tools.map((t) => t.name),
-      ['llmSpaces_estimateCost', 'llmSpaces_explainRoute', 'llmSpaces_findModels', 'llmSpaces_checkBudget'],
-    );
-    for (const tool of tools)
-      assert.deepEqual(tool.inputSchema, TOOL_SPECS.find((s) => s.name === tool.name)!.inputSchema);
-  });
-
-  it('calls each tool against the service', async () => {
-    const found = text(
-      await rpc('tools/call', {
-        name: 'llmSpaces_findModels',
-        arguments: { capabilities: ['vision'], maxInputPrice: 1, limit: 3 },
+  const transports: Record<string, () => Transport> = {
+    stdio: () => {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [MCP],
+        env: {
+          ...(process.env as Record<string, string>),
+          LLM_SPACES_URL: service.url,
+          LLM_SPACES_TOKEN: service.token,
+        },
+        stderr: 'pipe',
+      });
+      transport.stderr?.on('data', (d: Buffer) => (printed += d.toString()));
+      return transport;
+    },
+    'Streamable HTTP': () =>
+      new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${service.token}` } },
       }),
-    );
-    assert.match(found, /cheapest first/);
-    const vision = new Set(
-      (await service.client().listModels()).filter((m) => m.supports_vision).map((m) => m.namespace),
-    );
-    for (const line of found.split('\n').slice(1)) assert.ok(vision.has(line.slice(2, line.indexOf(':'))), line);
-    assert.match(
-      text(await rpc('tools/call', { name: 'llmSpaces_checkBudget', arguments: {} })),
-      /has spent \$[0-9.]+ this billing cycle/,
-    );
-    const cost = text(
-      await rpc('tools/call', {
-        name: 'llmSpaces_estimateCost',
-        arguments: { space: 'agent space', prompt: 'Summarize this file.', maxTokens: 200 },
-      }),
-    );
-    assert.match(
-      cost,
-      /minimum \$[0-9.e-]+ \(.+\), expected \$[0-9.e-]+ \(.+, the model the Space picks for this prompt now\), maximum/,
-    );
-    const route = text(
-      await rpc('tools/call', { name: 'llmSpaces_explainRoute', arguments: { space: 'Agent Space', prompt: 'hi' } }),
-    );
-    assert.match(route, /It would pick \S+: the best score/);
-  });
+  };
 
-  it('tells the model what was wrong with its input, and refuses an unknown tool or method', async () => {
-    const missing = await rpc('tools/call', { name: 'llmSpaces_estimateCost', arguments: { space: 'Agent Space' } });
-    assert.equal(missing.result!.isError, true);
-    assert.match(text(missing), /"prompt" is required/);
-    const nowhere = await rpc('tools/call', {
-      name: 'llmSpaces_estimateCost',
-      arguments: { space: 'No such Space', prompt: 'x' },
-    });
-    assert.match(text(nowhere), /There is no Space "No such Space"/);
-    assert.equal(
-      (await rpc('tools/call', { name: 'llmSpaces_useSpace', arguments: { space: 'x' } })).result!.isError,
-      true,
-      'switching the chat is for VS Code only',
+  for (const [way, transport] of Object.entries(transports))
+    for (const era of ['legacy', 'auto'] as const)
+      describe(`over ${way}, ${era === 'legacy' ? 'with the 2025 handshake' : 'with the 2026-07-28 protocol'}`, () => {
+        let client: Client;
+        before(async () => {
+          client = new Client({ name: 'test', version: '1' }, { versionNegotiation: { mode: era } });
+          await client.connect(transport());
+        });
+        after(() => client.close());
+
+        it('lists the four tools with the schemas VS Code gets, an output schema, and marked read-only', async () => {
+          assert.equal(client.getServerVersion()?.name, 'llm-spaces');
+          const { tools } = await client.listTools();
+          assert.deepEqual(
+            tools.map((t) => t.name),
+            MCP_TOOLS,
+          );
+          for (const tool of tools) {
+            const spec = TOOL_SPECS.find((s) => s.name === tool.name)!;
+            assert.deepEqual(tool.inputSchema.properties ?? {}, spec.inputSchema.properties, tool.name);
+            assert.equal(tool.outputSchema?.type, 'object', `${tool.name} has an output schema`);
+            assert.equal(tool.annotations?.readOnlyHint, true, `${tool.name} is read-only`);
+          }
+        });
+
+        it('calls each tool against the service, in sentences and as structured content', async () => {
+          const found = await client.callTool({
+            name: 'llmSpaces_findModels',
+            arguments: { capabilities: ['vision'], maxInputPrice: 1, limit: 3 },
+          });
+          assert.notEqual(found.isError, true);
+          const models = (found.structuredContent as { models: Array<{ model: string; capabilities: string[] }> })
+            .models;
+          assert.ok(models.length > 0 && models.length <= 3, String(models.length));
+          const vision = new Set(
+            (await service.client().listModels()).filter((m) => m.supports_vision).map((m) => m.namespace),
+          );
+          for (const m of models) assert.ok(vision.has(m.model) && m.capabilities.includes('vision'), m.model);
+          assert.match((found.content as Array<{ text: string }>)[0]!.text, /cheapest first/);
+
+          const budget = await client.callTool({ name: 'llmSpaces_checkBudget', arguments: {} });
+          assert.equal((budget.structuredContent as { shared: boolean }).shared, true);
+          assert.match((budget.content as Array<{ text: string }>)[0]!.text, /has spent \$[0-9.]+ this billing cycle/);
+
+          const cost = await client.callTool({
+            name: 'llmSpaces_estimateCost',
+            arguments: { space: 'agent space', prompt: 'Summarize this file.', maxTokens: 200 },
+          });
+          const band = cost.structuredContent as { space: string; maxTokens: number; minimum: { cost: number } };
+          assert.equal(band.space, 'Agent Space');
+          assert.equal(band.maxTokens, 200);
+          assert.ok(band.minimum.cost >= 0);
+
+          const route = await client.callTool({
+            name: 'llmSpaces_explainRoute',
+            arguments: { space: 'Agent Space', prompt: 'hi' },
+          });
+          const chosen = (route.structuredContent as { chosen: string | null }).chosen;
+          assert.ok(chosen, 'a model is chosen');
+          assert.match((route.content as Array<{ text: string }>)[0]!.text, new RegExp(`It would pick ${chosen}`));
+        });
+
+        it('refuses arguments out of their bounds or of the wrong type, and says which', async () => {
+          for (const [name, args, words] of [
+            ['llmSpaces_findModels', { maxInputPrice: -1 }, /maxInputPrice/],
+            ['llmSpaces_findModels', { limit: 0 }, /limit/],
+            ['llmSpaces_estimateCost', { prompt: 3 }, /prompt/],
+            ['llmSpaces_estimateCost', { space: 'Agent Space' }, /prompt/],
+          ] as const) {
+            const answer = await client.callTool({ name, arguments: args }).catch((error: Error) => ({
+              isError: true,
+              content: [{ type: 'text', text: error.message }],
+            }));
+            assert.equal(answer.isError, true, `${name} ${JSON.stringify(args)}`);
+            assert.match((answer.content as Array<{ text: string }>)[0]!.text, words);
+          }
+          const nowhere = await client.callTool({
+            name: 'llmSpaces_estimateCost',
+            arguments: { space: 'No such Space', prompt: 'x' },
+          });
+          assert.equal(nowhere.isError, true);
+          assert.match((nowhere.content as Array<{ text: string }>)[0]!.text, /There is no Space "No such Space"/);
+          await assert.rejects(
+            client.callTool({ name: 'llmSpaces_useSpace', arguments: { space: 'x' } }).then((r) => {
+              if (r.isError) throw new Error('refused');
+            }),
+            'switching the chat is for VS Code only',
+          );
+        });
+      });
+
+  it('refuses /mcp without a token, and a page of another origin', async () => {
+    const client = new Client({ name: 'test', version: '1' });
+    await assert.rejects(
+      client.connect(new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`))),
+      /Not authenticated/,
     );
-    assert.match((await rpc('resources/list')).error!.message, /Unknown method/);
+    const foreign = await fetch(`${service.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${service.token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        origin: 'https://evil.example',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'page', version: '1' } },
+      }),
+    });
+    assert.equal(foreign.status, 403);
   });
 });
 

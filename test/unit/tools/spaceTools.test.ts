@@ -76,14 +76,23 @@ describe('agent tools', () => {
       rejected: [],
       failover: [],
     } as unknown as RoutePreview;
-    const answer = await estimateCost(data(route), { prompt: 'one two three four', maxTokens: 10 });
+    const { text: answer, data: figures } = await estimateCost(data(route), {
+      prompt: 'one two three four',
+      maxTokens: 10,
+    });
     // 4 prompt tokens, 10 reply tokens: cheap 4×0.1e-6 + 10×0.2e-6 = 2.4e-6; dear 4×5e-6 + 10×15e-6 = 1.7e-4.
     assert.match(
       answer,
       /minimum \$0\.0000024 \(p\/cheap\), expected \$0\.0000024 \(p\/cheap, the model the Space picks for this prompt now\), maximum \$0\.00017 \(p\/dear\)/,
     );
     assert.match(answer, /Over 3 models: the Space's active models and its failover chain/);
-    const mean = await estimateCost(data(undefined), { prompt: 'one two three four', maxTokens: 10 });
+    type Named = { model: string; cost: number };
+    const [min, expected, max] = [figures.minimum, figures.expected, figures.maximum] as Named[];
+    assert.deepEqual([figures.space, figures.promptTokens, figures.maxTokens, figures.models], ['Team', 4, 10, 3]);
+    assert.deepEqual([min!.model, expected!.model, max!.model], ['p/cheap', 'p/cheap', 'p/dear']);
+    assert.ok(Math.abs(min!.cost - 2.4e-6) < 1e-15 && expected!.cost === min!.cost, String(min!.cost));
+    assert.ok(Math.abs(max!.cost - 1.7e-4) < 1e-15, String(max!.cost));
+    const { text: mean } = await estimateCost(data(undefined), { prompt: 'one two three four', maxTokens: 10 });
     assert.match(mean, /the mean over its models; this service does not say which one it would pick/);
   });
 
@@ -103,39 +112,51 @@ describe('agent tools', () => {
       rejected: [{ namespace: 'p/dear', reason: 'over max_cost' }],
       failover: [{ namespace: 'p/spare', estimated_cost: 0.01 }],
     } as unknown as RoutePreview;
-    const answer = await explainRoute(data(route), { prompt: 'x' });
+    const { text: answer, data: explained } = await explainRoute(data(route), { prompt: 'x' });
     assert.match(answer, /It would pick p\/cheap: the best score \(0\.90\) of 1 candidate/);
     assert.match(answer, /p\/dear: left out, over max_cost/);
     assert.match(answer, /If it fails: p\/spare\./);
-    assert.match(await explainRoute(data(undefined), { prompt: 'x' }), /does not explain its routing/);
+    assert.equal(explained.chosen, 'p/cheap');
+    assert.deepEqual(explained.leftOut, [{ model: 'p/dear', reason: 'over max_cost' }]);
+    assert.deepEqual(explained.failover, ['p/spare']);
+    assert.match((await explainRoute(data(undefined), { prompt: 'x' })).text, /does not explain its routing/);
   });
 
   it('finds models by capability and price, cheapest first', async () => {
     assert.match(
-      await findModels(data(), { capabilities: ['vision'] }),
+      (await findModels(data(), { capabilities: ['vision'] })).text,
       /^1 model matches, cheapest first:\n- p\/dear: \$5\.00 in \/ \$15\.00 out per M tokens/,
     );
     const cheap = await findModels(data(), { maxInputPrice: 1 });
     assert.deepEqual(
-      cheap
+      (cheap.data.models as Array<{ model: string }>).map((m) => m.model),
+      ['p/cheap', 'p/spare'],
+    );
+    assert.deepEqual(
+      cheap.text
         .split('\n')
         .slice(1)
         .map((l) => l.split(':')[0]),
       ['- p/cheap', '- p/spare'],
     );
     await assert.rejects(findModels(data(), { capabilities: ['telepathy'] }), ToolInputError);
+    await assert.rejects(findModels(data(), { maxInputPrice: -1 }), /"maxInputPrice" must be at least 0/);
+    await assert.rejects(findModels(data(), { limit: 0 }), /"limit" must be at least 1/);
+    await assert.rejects(findModels(data(), { limit: 2.5 }), /"limit" must be a whole number/);
   });
 
   it('tells the budget against both limits', async () => {
-    const answer = await checkBudget(data());
+    const { text: answer, data: budget } = await checkBudget(data());
     assert.match(answer, /Acme has spent \$12\.50 this billing cycle over 40 requests/);
     assert.match(answer, /Soft limit \$10\.00: reached \(over by \$2\.50\)/);
     assert.match(answer, /Hard limit \$50\.00: \$37\.50 left/);
+    assert.deepEqual(budget, { shared: true, spent: 12.5, requests: 40, softLimit: 10, hardLimit: 50 });
   });
 
   it('says which input is wrong', async () => {
     await assert.rejects(estimateCost(data(), {}), /"prompt" is required/);
-    await assert.rejects(estimateCost(data(), { prompt: 3 }), /"prompt" must be a string/);
+    await assert.rejects(estimateCost(data(), { prompt: 3 }), /"prompt" must be text/);
+    await assert.rejects(estimateCost(data(), { prompt: 'x', maxTokens: 0 }), /"maxTokens" must be at least 1/);
     await assert.rejects(
       estimateCost(data(), { prompt: 'x', space: 'Other' }),
       /There is no Space "Other"\. The Spaces are: "Team"/,
