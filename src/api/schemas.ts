@@ -934,6 +934,11 @@ export const ProviderKeyBody = z.object({
     .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
     .max(2000)
     .nullish(),
+  /**
+   * The key worked before (the extension hands over the keys it kept): Spaces nobody has changed route
+   * to the provider at once. A new key waits for a check that works (POST …/check).
+   */
+  verified: z.boolean().optional(),
 });
 export type ProviderKeyBody = z.infer<typeof ProviderKeyBody>;
 

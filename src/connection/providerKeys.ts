@@ -65,7 +65,8 @@ export class ProviderKeyStore implements vscode.Disposable {
       if (!key) continue;
       const baseUrl = (await this.secrets.get(baseUrlOf(provider))) ?? null;
       try {
-        await this.connection.call((c) => c.setProviderKey(provider, { key, base_url: baseUrl }));
+        // Kept from an earlier session, where the user added it: it routes at once.
+        await this.connection.call((c) => c.setProviderKey(provider, { key, base_url: baseUrl, verified: true }));
         count++;
       } catch (error) {
         // The message names the provider, never the key.

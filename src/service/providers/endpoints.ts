@@ -39,8 +39,9 @@ export function setProviderKey(db: Database, provider: string, body: ProviderKey
     throw invalid(['body', 'base_url'], 'Azure OpenAI needs the base URL of your resource', 'missing');
   providerKeys.set(spec.id, body.key, body.base_url ?? null);
   providerCooldown.succeeded(spec.id);
-  // A Space nobody has changed follows what answers now: this provider's models too.
-  settleUntouchedSpaces(db);
+  // A Space nobody has changed follows what answers now, this provider's models too, once the key is
+  // known to work: a new key is tried first (checkProvider), so a mistyped one routes nothing to it.
+  if (body.verified) settleUntouchedSpaces(db);
   return listProviders().find((p) => p.id === spec.id)!;
 }
 
@@ -78,6 +79,7 @@ export async function checkProvider(db: Database, caller: Caller, provider: stri
       // Answered within the extension's request timeout (30 s by default).
       signal: AbortSignal.timeout(20_000),
     });
+    await db.transaction(() => settleUntouchedSpaces(db));
     return { ok: true, message: `The ${spec.label} key works: ${model.namespace} answered.`, model: model.namespace };
   } catch (error) {
     return {

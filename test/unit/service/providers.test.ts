@@ -4,6 +4,8 @@
 // the keys handed over by the extension, and no key anywhere it must not be.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { LlmSpacesClient } from '../../../src/api/client';
 import type { ModelRecord, ProviderState } from '../../../src/api/schemas';
@@ -398,5 +400,80 @@ describe('hosted providers (fakes of their wire formats)', function () {
         assert.ok(!readFileSync(file).includes(key), `${path.basename(file)} carries a key`);
     }
     assert.ok(answers.length > 10);
+  });
+});
+
+describe('the first Space and a key handed over', function () {
+  this.timeout(60_000);
+  let openai: ProviderFake;
+  let service: RunningService;
+
+  before(async () => {
+    openai = await startOpenAiFake();
+    service = await startService();
+  });
+  after(async () => {
+    await service?.stop();
+    await openai?.close();
+    if (service) removeDir(service.dataDir);
+  });
+
+  const firstSpaceModels = async () => {
+    const client = service.client();
+    const first = (await client.listSpaces()).items.find((s) => s.name === 'My first Space')!;
+    const view = await client.getSpace(first.id);
+    return view.main.base_model_settings.filter((m) => m.active).map((m) => m.namespace);
+  };
+  const put = (body: Record<string, unknown>) =>
+    raw(service.url, 'PUT', '/v1/providers/openai/key', { token: service.token, body });
+  const check = async () =>
+    (await raw(service.url, 'POST', '/v1/providers/openai/check', { token: service.token, body: {} })).json as {
+      ok: boolean;
+      message: string;
+    };
+
+  it('routes to the provider only once a check says the key works, or when the key worked before', async () => {
+    const before = await firstSpaceModels();
+    assert.ok(
+      before.every((ns) => ns.startsWith('test/')),
+      before.join(),
+    );
+
+    // A mistyped key: the provider refuses it, and the first Space stays as it was.
+    assert.equal((await put({ key: 'sk-mistyped-0123456789', base_url: openai.baseUrl })).status, 200);
+    assert.deepEqual(await firstSpaceModels(), before, 'a key nobody has tried routes nothing');
+    const refused = await check();
+    assert.equal(refused.ok, false);
+    assert.match(refused.message, /^The OpenAI key did not work: the OpenAI key was refused \(HTTP 401\)/);
+    assert.deepEqual(await firstSpaceModels(), before, 'a refused key routes nothing');
+
+    // A base URL where nothing answers, or that names no host: said in words, not as a system code.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    await put({ key: openai.key, base_url: `http://127.0.0.1:${port}/v1` });
+    assert.match((await check()).message, /could not be reached: nothing answers at its address/);
+    await put({ key: openai.key, base_url: 'http://no-such-host.invalid/v1' });
+    const nowhere = (await check()).message;
+    assert.match(nowhere, /could not be reached: its address was not found/);
+    assert.doesNotMatch(nowhere, /ENOTFOUND|EAI_AGAIN/);
+    assert.deepEqual(await firstSpaceModels(), before);
+
+    // The right key: the check works, and the Space nobody has changed follows.
+    await put({ key: openai.key, base_url: openai.baseUrl });
+    assert.deepEqual(await firstSpaceModels(), before);
+    assert.equal((await check()).ok, true);
+    const after = await firstSpaceModels();
+    assert.ok(
+      after.some((ns) => ns.startsWith('openai/')) && !after.some((ns) => ns.startsWith('test/')),
+      after.join(),
+    );
+
+    // After a restart the extension hands over the key it kept, marked as having worked: routed at once.
+    await raw(service.url, 'DELETE', '/v1/providers/openai/key', { token: service.token });
+    assert.deepEqual(await firstSpaceModels(), before, 'without the key, back to what answers');
+    await put({ key: openai.key, base_url: openai.baseUrl, verified: true });
+    assert.deepEqual(await firstSpaceModels(), after);
   });
 });

@@ -293,13 +293,29 @@ function failureOf(error: unknown, label: string, secrets: string[]): ProviderFa
       );
     const said = scrub(error.message).slice(0, 300);
     if (status) return new ProviderFailure(`${label} answered HTTP ${status}: ${said}`, status, false, retryAfterMs);
-    return new ProviderFailure(`${label} could not be reached (${said})`, undefined, true, null);
+    return new ProviderFailure(`${label} could not be reached: ${unreachable(error, said)}`, undefined, true, null);
   }
   if (error instanceof ReachFailure)
     return new ProviderFailure(scrub(error.message), error.status, error.unreachable, null);
-  const cause = (error as { cause?: { code?: string } }).cause?.code;
   const message = scrub((error as Error).message ?? String(error)).slice(0, 300);
-  return new ProviderFailure(`${label} could not be reached (${cause ?? message})`, undefined, true, null);
+  return new ProviderFailure(`${label} could not be reached: ${unreachable(error, message)}`, undefined, true, null);
+}
+
+/** Network failures by their system codes, in words. */
+const NETWORK_WORDS: Array<[RegExp, string]> = [
+  [/ENOTFOUND|EAI_AGAIN/, 'its address was not found (no network here, or a wrong base URL)'],
+  [/ECONNREFUSED/, 'nothing answers at its address (a wrong base URL, or the server is down)'],
+  [/ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT|ENETUNREACH|EHOSTUNREACH/, 'the connection timed out (no network here?)'],
+  [/ECONNRESET|EPIPE|UND_ERR_SOCKET/, 'the connection was cut'],
+  [/CERT|SSL|TLS/i, 'its certificate was not accepted'],
+];
+
+/** Why a provider could not be reached, in words; the library's own text when no code says. */
+function unreachable(error: unknown, said: string): string {
+  const codes = [said, (error as { code?: unknown }).code, (error as { cause?: { code?: unknown } }).cause?.code]
+    .filter((c): c is string => typeof c === 'string')
+    .join(' ');
+  return NETWORK_WORDS.find(([code]) => code.test(codes))?.[1] ?? said;
 }
 
 /** Takes the keys, and anything shaped like a key, out of a provider's text. */
