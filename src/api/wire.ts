@@ -44,7 +44,8 @@ export function fromWire(json: unknown): boolean {
       const renamed = HOSTED_FIELDS.get(key);
       if (renamed !== undefined) {
         hosted = true;
-        if (!(renamed in record)) record[renamed] = field;
+        // The hosted service keeps a cleared integration as empty strings (see integrationsToWire).
+        if (!(renamed in record)) record[renamed] = INTEGRATION_FIELDS.has(renamed) && field === '' ? null : field;
         delete record[key];
       }
       if (field !== null && typeof field === 'object') stack.push(field);
@@ -55,11 +56,23 @@ export function fromWire(json: unknown): boolean {
 
 export type IntegrationGroupName = 'metrics' | 'logs';
 
-/** The integrations update's group names as the given service reads them. */
-export function integrationsToWire<T>(
-  body: Partial<Record<IntegrationGroupName, T>>,
+type Group = { id: string; token: string; endpoint: string };
+
+/** The integration fields of the organization record, by the interface's names. */
+const INTEGRATION_FIELDS: ReadonlySet<string> = new Set(
+  [...HOSTED_FIELDS.values()].filter((name) => /^(metrics|logs)_/.test(name)),
+);
+
+/**
+ * The integrations update's group names as the given service reads them. The hosted service's
+ * published schema takes each group as an object of three strings and refuses null, so a group is
+ * cleared there by sending it empty (its answer then carries empty strings, read back as not set).
+ */
+export function integrationsToWire(
+  body: Partial<Record<IntegrationGroupName, Group | null>>,
   dialect: Dialect,
-): Record<string, T | undefined> {
+): Record<string, Group | null | undefined> {
   if (dialect === 'interface') return { ...body };
-  return { prom: body.metrics, loki: body.logs };
+  const cleared = (group: Group | null | undefined) => (group === null ? { id: '', token: '', endpoint: '' } : group);
+  return { prom: cleared(body.metrics), loki: cleared(body.logs) };
 }

@@ -97,9 +97,10 @@ function ensureToken(db: Database, token: string | undefined): string | undefine
 
 /** The hosted providers' models from the shipped datasets (providers/dataset.ts), written when they changed. */
 function syncDataset(db: Database): void {
-  const models = datasetModels(new Date().toISOString());
+  const now = new Date().toISOString();
+  const models = datasetModels(now);
   try {
-    const written = db.transactionNow(() => syncCatalogueModels(db, models));
+    const written = db.transactionNow(() => syncCatalogueModels(db, models, DATASET.name, now.slice(0, 10)));
     console.log(
       `Catalogue: ${models.length} models of hosted providers from ${DATASET.name} ${DATASET.version} (${DATASET.date})${written ? `, ${written} added or updated` : ''}.`,
     );

@@ -2,7 +2,7 @@
 // in a 5,000-line file, against the catalogue and 10,000 more models; and, as the baseline measured
 // in the same run, one bare pass of the same token pattern over the same text with no lookup.
 import { performance } from 'node:perf_hooks';
-import { CATALOGUE, catalogueRecord } from '../../src/service/catalogue';
+import { hostedCatalogue } from '../unit/support/hostedCatalogue';
 import { ModelIndex } from '../../src/workspace/modelIndex';
 import { median } from './stats';
 import { syntheticModels } from './synthetic';
@@ -34,7 +34,7 @@ export interface ScanFigures {
 }
 
 export function modelIdScan(lines = 5_000, runs = 9): ScanFigures {
-  const models = [...CATALOGUE.map((m) => catalogueRecord(m, '2026-01-01T00:00:00Z')), ...syntheticModels(10_000)];
+  const models = [...hostedCatalogue('2026-01-01T00:00:00Z'), ...syntheticModels(10_000)];
   const index = new ModelIndex(models);
   const text = syntheticFile(lines);
   const token = /[A-Za-z0-9][A-Za-z0-9._:/-]*[A-Za-z0-9]/g;

@@ -145,7 +145,8 @@ describe('activation and views', () => {
       prices,
       [...prices].sort((a, b) => a - b),
     );
-    const retired = all.find((m) => m.deprecated_on && m.deprecated_on < '2026-01-01')!;
+    const retired = all.find((m) => m.namespace === 'mistral/mistral-tiny')!;
+    assert.ok(retired.deprecated_on, 'the dataset marks it deprecated');
     const item = api.views.models.resolveTreeItem(api.views.models.getTreeItem({ kind: 'model', model: retired }), {
       kind: 'model',
       model: retired,

@@ -158,33 +158,32 @@ describe('LLM Spaces in the workbench (playwright)', function () {
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'models.yaml' }).first().waitFor();
     await page.keyboard.press('Enter');
     const line = (text: string) => page.locator('.editor-instance .view-lines .view-line', { hasText: text }).first();
-    await line('anthropic/claude-2.1').waitFor();
-    // The retired id and the one to be retired, counted in the status bar.
+    await line('google/gemini-2.5-flash-preview').waitFor();
+    // The two retired ids (one by its namespace, one by the id its provider's API takes), in the status bar.
     await page
       .locator('.statusbar-item[id$="llmSpaces.deprecatedModels"]', { hasText: '2 deprecated model ids' })
       .waitFor({ timeout: 30_000 });
-    await line('anthropic/claude-2.1').locator('span', { hasText: 'claude' }).last().hover();
-    const hover = page.locator('.monaco-hover:visible', { hasText: 'anthropic/claude-2.1' }).first();
+    await line('google/gemini-2.5-flash-preview').locator('span', { hasText: 'gemini' }).last().hover();
+    const hover = page.locator('.monaco-hover:visible', { hasText: 'google/gemini-2.5-flash-preview' }).first();
     await hover.waitFor({ timeout: 20_000 });
     const card = await hover.innerText();
-    assert.match(card, /\$8\.00 in \/ \$24\.00 out per M tokens/);
-    assert.match(card, /context window 200,000 tokens/);
+    assert.match(card, /\$0\.15 in \/ \$0\.60 out per M tokens/);
+    assert.match(card, /context window 32,768 tokens/);
     assert.match(
       card,
-      /anthropic\/claude-2\.1 was deprecated on 2025-07-21 and is no longer served/,
+      /google\/gemini-2\.5-flash-preview was deprecated on 2026-09-23 and is no longer served/,
       'the diagnostic in the same hover',
     );
     await wb.screenshot('03a-model-id-hover');
     await page.mouse.move(0, 0);
-    await line('anthropic/claude-2.1').locator('span', { hasText: 'claude' }).last().click();
+    await line('google/gemini-2.5-flash-preview').locator('span', { hasText: 'gemini' }).last().click();
     await page.keyboard.press('Control+.');
-    const fix = page
-      .locator('.action-widget .monaco-list-row', { hasText: 'Replace with anthropic/claude-3-5-haiku' })
-      .first();
+    const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Replace with google/' }).first();
     await fix.waitFor({ timeout: 20_000 });
     await wb.screenshot('03b-model-id-quick-fix');
+    const chosen = /Replace with (\S+)/.exec(await fix.innerText())![1]!;
     await fix.click();
-    await line('fallback: anthropic/claude-3-5-haiku').waitFor();
+    await line(`fallback: ${chosen}`).waitFor();
     await page
       .locator('.statusbar-item[id$="llmSpaces.deprecatedModels"]', { hasText: '1 deprecated model id' })
       .waitFor();

@@ -46,15 +46,23 @@ export function insertCatalogueModel(
   );
 }
 
+/** Who seeded the hosted providers' models by hand before they came from a dataset. */
+const HAND_SEEDED = 'llm-spaces';
+/** Models that are ours and no dataset's: they stay whatever a dataset says. */
+const OURS = new Set(['test', 'local']);
+
 /**
- * Brings the public catalogue's models of a dataset up to date: new ones are added, changed ones
- * updated (their quality and latency prior too), the same ones left alone, so a start writes nothing
- * when the dataset has not changed; a model seeded otherwise is not touched. Answers how many rows it
- * wrote.
+ * Brings the public catalogue's hosted models up to the shipped dataset: new ones are added, changed
+ * ones updated (their quality and latency prior too), the same ones left alone, so a start writes
+ * nothing when the dataset has not changed. A hosted model of an earlier catalogue (written by hand
+ * before, or dropped from the dataset since) stays, so every Space that names it still opens, but is
+ * marked retired from `today` on, with a word why. Answers how many rows it wrote.
  */
 export function syncCatalogueModels(
   db: Database,
   models: ReadonlyArray<{ record: ModelRecord; quality: number; latencyMs: number }>,
+  source: string,
+  today: string,
 ): number {
   const stored = new Map(
     db
@@ -68,13 +76,23 @@ export function syncCatalogueModels(
   let written = 0;
   for (const m of models) {
     const row = stored.get(m.record.id!);
+    stored.delete(m.record.id!);
     const before = row ? parseJson<ModelRecord>(row.record, {} as ModelRecord) : undefined;
-    // A model the service was seeded with by hand before keeps that record (with its announced
-    // deprecation date, which the dataset does not carry); the dataset's own are kept up to date.
-    if (before && before.added_by !== m.record.added_by) continue;
     const record = before ? { ...m.record, default_active: before.default_active } : m.record;
     if (before && essence(before) === essence(record) && row!.quality === m.quality) continue;
     insertCatalogueModel(db, record, m);
+    written++;
+  }
+  for (const row of stored.values()) {
+    const before = parseJson<ModelRecord>(row.record, {} as ModelRecord);
+    const earlier = before.added_by === HAND_SEEDED || before.added_by === source;
+    if (!earlier || OURS.has(before.provider ?? '') || before.is_test_model || isRetired(before, today)) continue;
+    const record: ModelRecord = {
+      ...before,
+      deprecated_on: today,
+      description: `${before.description} No longer in the catalogue's dataset (${source}): kept for the Spaces that name it.`,
+    };
+    insertCatalogueModel(db, record, { quality: row.quality, latencyMs: row.latency_ms });
     written++;
   }
   return written;

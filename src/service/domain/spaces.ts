@@ -96,7 +96,23 @@ export const DEFAULT_SETTINGS = {
   max_tokens: 1024,
   temperature: 0.7,
 };
-const DEFAULT_FAILOVER = ['openai/gpt-4o-mini', 'anthropic/claude-3-5-haiku', 'test/echo'];
+/**
+ * What a new Space starts with for a provider that has a key: our choice of each provider's current
+ * small models in the shipped dataset (which does not say which models are current; a test keeps
+ * every one of them in it). A provider without a choice here, or whose choices left the catalogue,
+ * starts with its two cheapest models that call tools.
+ */
+export const STARTERS: Readonly<Record<string, readonly string[]>> = {
+  openai: ['openai/gpt-5.4-mini', 'openai/gpt-5.4-nano'],
+  anthropic: ['anthropic/claude-haiku-4-5'],
+  google: ['google/gemini-3.5-flash-lite', 'google/gemini-3.5-flash'],
+  mistral: ['mistral/mistral-small-latest', 'mistral/mistral-medium-latest'],
+  deepseek: ['deepseek/deepseek-chat'],
+  xai: ['xai/grok-4-fast-non-reasoning'],
+  groq: ['groq/llama-3.3-70b-versatile'],
+};
+/** The first Space's failover chain, of the models it starts with. */
+const DEFAULT_FAILOVER = [...Object.values(STARTERS).map((names) => names[0]!), 'test/echo'];
 
 export function permissionsOf(caller: Caller): PermissionName[] {
   return caller.appId ? KEY_PERMISSIONS : ALL_PERMISSIONS;
@@ -200,8 +216,7 @@ export function listSpaces(db: Database, caller: Caller, query: { search: string
 
 /**
  * What a new Space routes to: the catalogue's default models and the local models, of those that can
- * answer here, and for a provider with a key but no default model, its two cheapest current models
- * that call tools. Test models only when nothing else answers: with a model server found or a key
+ * answer here, and for a provider with a key but no default model, its starters (STARTERS). Test models only when nothing else answers: with a model server found or a key
  * added, a reply should come from a real model.
  */
 function startingModels(db: Database, caller: Caller): CatalogueModel[] {
@@ -223,9 +238,10 @@ function startingModels(db: Database, caller: Caller): CatalogueModel[] {
     ),
     (m) => m.record.provider,
   );
-  const cheapest = [...byProvider.values()].flatMap((models) =>
-    models.sort((a, b) => cheapestFirst(a.record, b.record)).slice(0, 2),
-  );
+  const cheapest = [...byProvider.entries()].flatMap(([provider, models]) => {
+    const starters = models.filter((m) => STARTERS[provider ?? '']?.includes(m.record.namespace));
+    return starters.length > 0 ? starters : models.sort((a, b) => cheapestFirst(a.record, b.record)).slice(0, 2);
+  });
   const real = [...chosen, ...cheapest];
   return real.length > 0 ? real : answering.filter((m) => m.record.is_test_model && m.record.default_active);
 }

@@ -7,7 +7,8 @@
 // Stated rules fill what neither says, and are the same for every model:
 //   - chat models only: a model with an input and an output price, whose id does not name embeddings,
 //     images, audio, speech, video, moderation or search, nor a price of fine-tuned models (`ft:…`);
-//   - capabilities models.dev does not list: tools, JSON and streaming, no images;
+//   - capabilities models.dev does not list: tools, JSON and streaming; images for Anthropic's and
+//     Google's models (all their current chat models read them), none for the others';
 //   - a context window neither lists: 32,768 tokens;
 //   - quality (what routing weighs for "quality", 0-100): no public benchmark covers these models
 //     alike, so it rises with the price of output, 40 + 12 * log2(1 + dollars per million output
@@ -73,12 +74,27 @@ const NOT_CHAT =
 /** The price lists' entries for fine-tuned models, which are not models one can call by that id. */
 const FINE_TUNE_PRICE = /^ft:|\.ft-|-$/;
 const DEFAULT_CONTEXT = 32_768;
+/** Providers whose chat models all read images (Claude 3 and later, Gemini), for models models.dev does not list. */
+const SEE_IMAGES = new Set(['anthropic', 'google']);
 export const LATENCY_PRIOR_MS = 1000;
 
 export interface DatasetModel {
   record: ModelRecord;
   quality: number;
   latencyMs: number;
+}
+
+/**
+ * What models.dev says of a model: under its own id, or under a dated snapshot of it (models.dev lists
+ * `claude-3-5-haiku-20241022` where the price list has `claude-3-5-haiku-latest`).
+ */
+function devModel(dev: Record<string, DevModel>, id: string): DevModel | undefined {
+  if (dev[id]) return dev[id];
+  const base = id.replace(/-latest$/, '');
+  const snapshots = Object.keys(dev)
+    .filter((k) => k.startsWith(`${base}-`) && /^\d{8}$|^\d{4}-\d{2}-\d{2}$/.test(k.slice(base.length + 1)))
+    .sort();
+  return snapshots.length ? dev[snapshots.at(-1)!] : undefined;
 }
 
 /** A price per million as a number: tiered prices start at their base. */
@@ -105,7 +121,7 @@ export function datasetModels(now: string): DatasetModel[] {
       const input = perMillion(price?.input_mtok);
       const output = perMillion(price?.output_mtok);
       if (input === undefined || output === undefined || NOT_CHAT.test(m.id) || FINE_TUNE_PRICE.test(m.id)) return [];
-      const known = dev[m.id];
+      const known = devModel(dev, m.id);
       const namespace = `${provider.id}/${m.id}`;
       const record: ModelRecord = {
         supports_functions: known?.tool_call ?? true,
@@ -113,7 +129,7 @@ export function datasetModels(now: string): DatasetModel[] {
         supports_n: provider.id === 'openai',
         supports_penalties: !['anthropic', 'google'].includes(provider.id),
         supports_stream: true,
-        supports_vision: known?.modalities?.input?.includes('image') ?? false,
+        supports_vision: known?.modalities?.input?.includes('image') ?? SEE_IMAGES.has(provider.id),
         completion_token_cost: output / 1e6,
         prompt_token_cost: input / 1e6,
         cache_read_token_cost:

@@ -158,6 +158,12 @@ describe('the client against the hosted dialect', function () {
     const org = await fresh.updateIntegrations({ metrics: group });
     assert.equal(org.metrics_id, 'g1');
     assert.deepEqual(hosted.seen.filter((r) => r.path === '/v1/orgs/integrations').at(-1)!.body, { prom: group });
+    // Cleared, as the hosted schema takes it: the group sent empty (null is refused there), read back as not set.
+    const clearedThere = await fresh.updateIntegrations({ metrics: null });
+    assert.deepEqual(hosted.seen.filter((r) => r.path === '/v1/orgs/integrations').at(-1)!.body, {
+      prom: { id: '', token: '', endpoint: '' },
+    });
+    assert.equal(clearedThere.metrics_id, null);
     const direct = service.client();
     const cleared = await direct.updateIntegrations({ metrics: null, logs: { ...group, id: 'g2' } });
     assert.equal(cleared.metrics_id, null);

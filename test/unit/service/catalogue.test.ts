@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ModelRecord } from '../../../src/api/schemas';
+import { STARTERS } from '../../../src/service/domain/spaces';
 import { DATASET, datasetModels, qualityOf } from '../../../src/service/providers/dataset';
 import { removeDir, startService, type RunningService } from '../support/service';
 
@@ -74,6 +75,23 @@ describe('the catalogue from the shipped datasets', function () {
       await again.stop();
     }
     service = await startService({ dataDir: service.dataDir, orgs: [], token: service.token });
+  });
+
+  it("starts a Space with each provider's current models of our choice, all of them in the dataset", () => {
+    const dataset = new Map(datasetModels('2026-11-24T00:00:00.000Z').map((m) => [m.record.namespace, m.record]));
+    for (const [provider, names] of Object.entries(STARTERS))
+      for (const name of names) {
+        const model = dataset.get(name);
+        assert.ok(model, `${name} is in ${DATASET.name} ${DATASET.version}: choose again after a dataset update`);
+        assert.equal(model.provider, provider);
+        assert.equal(model.deprecated_on, null, `${name} is current`);
+        assert.equal(model.supports_functions, true, `${name} calls tools`);
+      }
+  });
+
+  it('has only the test models and the local ones as its own', () => {
+    const own = models.filter((m) => m.added_by !== DATASET.name).map((m) => m.provider);
+    assert.deepEqual([...new Set(own)].sort(), ['local', 'test']);
   });
 
   it('keeps the models a Space of the hand-written catalogue refers to', async () => {

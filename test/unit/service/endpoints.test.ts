@@ -43,8 +43,8 @@ describe('service endpoints (success paths)', () => {
 
   it('GET /v1/internal/models lists a realistic catalogue ordered by namespace', async () => {
     const models = await client.listModels();
-    assert.ok(models.length >= 30, `${models.length} models`);
-    assert.ok(new Set(models.map((m) => m.provider)).size >= 6);
+    assert.ok(models.length >= 500, `${models.length} models`);
+    assert.ok(new Set(models.map((m) => m.provider)).size >= 10);
     assert.deepEqual(
       models.map((m) => m.namespace),
       [...models.map((m) => m.namespace)].sort(),
@@ -54,15 +54,9 @@ describe('service endpoints (success paths)', () => {
       models.filter((m) => m.deprecated_on && m.deprecated_on <= today).length >= 2,
       'two with a past deprecation',
     );
-    assert.ok(
-      models.filter((m) => m.deprecated_on && m.deprecated_on > today).length >= 2,
-      'two with a future deprecation',
-    );
     assert.ok(models.filter((m) => m.is_test_model).length >= 2, 'two test models');
-    assert.ok(models.some((m) => m.price_unit === 'characters'));
+    assert.ok(models.filter((m) => m.cache_read_token_cost !== null).length >= 50, 'cache-read prices');
     for (const m of models) assert.ok(ModelRecord.safeParse(m).success);
-    const ft = models.find((m) => m.is_ft)!;
-    assert.equal(ft.parent?.id, ft.parent_id, 'a fine-tuned model carries its parent record');
   });
 
   it('POST /v1/prompts creates a prompt with its token count, and GET /v1/prompts lists it by show', async () => {

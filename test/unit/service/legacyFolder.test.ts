@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { raw } from '../support/http';
 import { removeDir, startService, tempDir } from '../support/service';
 
 const FIXTURE = path.resolve(__dirname, '../../../../test/fixtures/legacy-0.1.0');
@@ -60,5 +61,49 @@ describe('a data folder of the sql.js service', function () {
     assert.equal((await second.client().getOrganization()).num_requests, 12, 'the journal was not applied twice');
     await second.stop();
     removeDir(dir);
+  });
+
+  it("keeps the hand-written catalogue's models its Spaces name: those of the dataset take its record, the others stay, retired", async () => {
+    const dir = legacyFolder();
+    const service = await startService({ dataDir: dir, orgs: [], token: TOKEN });
+    try {
+      const client = service.client();
+      const models = await client.listModels();
+      const byName = (ns: string) => models.find((m) => m.namespace === ns);
+      const today = new Date().toISOString().slice(0, 10);
+      const mini = byName('openai/gpt-4o-mini')!;
+      assert.equal(mini.added_by, '@pydantic/genai-prices', 'a model the dataset has takes its record');
+      assert.equal(mini.deprecated_on, null);
+      const haiku = byName('anthropic/claude-3-5-haiku')!;
+      assert.ok(haiku, 'a model the dataset does not have stays');
+      assert.equal(haiku.deprecated_on, today, 'marked retired from today');
+      assert.match(haiku.description, /No longer in the catalogue's dataset \(@pydantic\/genai-prices\)/);
+      assert.equal(byName('anthropic/claude-2.1')!.deprecated_on, '2025-07-21', 'an earlier retirement keeps its date');
+
+      // Every Space still opens with all its models, and one that named a dropped model still answers.
+      for (const space of (await client.listSpaces()).items) {
+        const view = await client.getSpace(space.id);
+        for (const setting of view.main.base_model_settings)
+          assert.ok(byName(setting.namespace), `${space.name}: ${setting.namespace} is still in the catalogue`);
+      }
+      const main = (await client.listSpaces()).items.find((s) => s.name === 'My first Space')!;
+      const reply = await client.chat({ app_id: main.id, prompt: 'still here?' });
+      assert.ok(reply.model.startsWith('test/'), reply.model);
+      const retired = await raw(service.url, 'POST', '/v1/playground/chat', {
+        token: TOKEN,
+        body: { app_id: main.id, prompt: 'x', model: 'anthropic/claude-3-5-haiku' },
+      });
+      assert.equal(retired.status, 422);
+      assert.match(retired.text, new RegExp(`anthropic/claude-3-5-haiku was deprecated on ${today}`));
+
+      // A second start writes nothing again.
+      await service.stop();
+      const again = await startService({ dataDir: dir, orgs: [], token: TOKEN });
+      assert.match(again.output(), /Catalogue: \d+ models of hosted providers from [^,]+\)\.\n/);
+      await again.stop();
+    } finally {
+      await service.stop().catch(() => undefined);
+      removeDir(dir);
+    }
   });
 });

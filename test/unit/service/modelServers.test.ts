@@ -6,9 +6,10 @@
 import assert from 'node:assert/strict';
 import type { ModelRecord } from '../../../src/api/schemas';
 import { openDataFolder } from '../../../src/service/dataFolder';
-import { listModels } from '../../../src/service/domain/models';
+import { listModels, syncCatalogueModels } from '../../../src/service/domain/models';
 import { defaultOrganizationId } from '../../../src/service/domain/orgs';
 import { refreshModelServers } from '../../../src/service/modelServers';
+import { DATASET, datasetModels } from '../../../src/service/providers/dataset';
 import { startFakeUpstream, type FakeUpstream } from '../support/fakeUpstream';
 import { raw } from '../support/http';
 import { removeDir, startService, tempDir, type RunningService } from '../support/service';
@@ -152,6 +153,10 @@ describe('model servers at the upstream URLs', function () {
     const dir = tempDir();
     const db = openDataFolder(dir);
     try {
+      // The hosted providers' models, as a start of the service brings them in.
+      db.transactionNow(() =>
+        syncCatalogueModels(db, datasetModels('2026-11-24T00:00:00.000Z'), DATASET.name, '2026-11-24'),
+      );
       const reports = await refreshModelServers(db, { upstreams: [vllm.url, other.url], discover: false });
       assert.deepEqual(
         reports.map((r) => [r.answered, r.models]),

@@ -44,25 +44,28 @@ describe('playground engine', function () {
     upstream.failing.clear();
   });
 
-  it('routes by weights: quality picks the best model, cost the cheapest, latency the fastest', async () => {
-    const app = await spaceWith(['openai/gpt-4o', 'openai/gpt-4.1-nano', 'meta/llama-3.1-8b-instruct']);
+  it('routes by weights: quality picks the best model, cost the cheapest; latency ties on the prior and goes to the cheaper', async () => {
+    const app = await spaceWith(['openai/gpt-4o', 'openai/gpt-4.1-nano', 'groq/llama-3.1-8b-instant']);
+    await client.updateSpace({ id: app, weights: { cost: 1, latency: 0, quality: 0 } });
+    assert.equal((await client.chat({ app_id: app, prompt: 'hi' })).model, 'groq/llama-3.1-8b-instant');
+    assert.equal(upstream.received.at(-1)!.model, 'llama-3.1-8b-instant', 'forwarded under its api_target');
+    // Nothing measured (a model server's pace is not weighed): every model has the same prior.
+    await client.updateSpace({ id: app, weights: { cost: 0, latency: 1, quality: 0 } });
+    const tie = await client.chat({ app_id: app, prompt: 'hi' });
+    assert.equal(tie.model, 'groq/llama-3.1-8b-instant', 'a tie goes to the cheaper');
+    assert.ok(tie.metadata.routing!.candidates.every((c) => c.latency_source === 'prior' && c.latency_score === 1));
     await client.updateSpace({ id: app, weights: { cost: 0, latency: 0, quality: 1 } });
     assert.equal((await client.chat({ app_id: app, prompt: 'hi' })).model, 'openai/gpt-4o');
-    await client.updateSpace({ id: app, weights: { cost: 1, latency: 0, quality: 0 } });
-    assert.equal((await client.chat({ app_id: app, prompt: 'hi' })).model, 'meta/llama-3.1-8b-instruct');
-    await client.updateSpace({ id: app, weights: { cost: 0, latency: 1, quality: 0 } });
-    assert.equal((await client.chat({ app_id: app, prompt: 'hi' })).model, 'meta/llama-3.1-8b-instruct');
-    assert.equal(upstream.received.at(-1)!.model, 'llama-3.1-8b-instruct', 'forwarded under its api_target');
   });
 
   it('routing leaves out models over max_cost; the privacy level does not choose models', async () => {
-    const app = await spaceWith(['openai/gpt-4o', 'mistral/mistral-small', 'local/llama3.2', 'openai/gpt-4-turbo']);
+    const app = await spaceWith(['openai/gpt-4o', 'mistral/mistral-small-latest']);
     await client.updateSpace({ id: app, weights: { cost: 0, latency: 0, quality: 1 }, settings: { max_tokens: 100 } });
     assert.equal((await client.chat({ app_id: app, prompt: 'hi' })).model, 'openai/gpt-4o');
     await client.updateSpace({ id: app, policies: { max_cost: 0.0005 } });
     assert.equal(
       (await client.chat({ app_id: app, prompt: 'hi' })).model,
-      'mistral/mistral-small',
+      'mistral/mistral-small-latest',
       'gpt-4o may cost more than $0.0005 for 100 tokens',
     );
     for (const privacy_level of [1, 2, 3]) {
@@ -77,7 +80,7 @@ describe('playground engine', function () {
 
   it('explains a route without running a model: candidates with their scores, the rest with the reason', async () => {
     const app = await spaceWith(
-      ['openai/gpt-4o', 'mistral/mistral-small', 'local/llama3.2', 'test/echo'],
+      ['openai/gpt-4o', 'groq/llama-3.1-8b-instant', 'local/llama3.2', 'test/echo'],
       ['openai/gpt-4o', 'test/echo'],
     );
     await client.updateSpace({
@@ -100,8 +103,8 @@ describe('playground engine', function () {
     };
     const activeRejected = preview.rejected.filter((r) => r.reason !== 'inactive');
     assert.deepEqual(activeRejected.map((r) => [r.namespace, r.reason]).sort(), [
+      ['groq/llama-3.1-8b-instant', 'cannot read images'],
       ['local/llama3.2', 'cannot read images'],
-      ['mistral/mistral-small', 'cannot read images'],
       ['openai/gpt-4o', 'over max_cost'],
     ]);
     const off = new Set(
@@ -128,7 +131,7 @@ describe('playground engine', function () {
     const ranked = (text.json as typeof preview).candidates;
     assert.deepEqual(
       ranked.map((c) => c.namespace),
-      ['mistral/mistral-small', 'local/llama3.2', 'test/echo'],
+      ['local/llama3.2', 'groq/llama-3.1-8b-instant', 'test/echo'],
       'by quality, best first',
     );
     assert.equal(ranked[0]!.quality_score, 1);
@@ -138,7 +141,7 @@ describe('playground engine', function () {
   it('gives every reply its routing receipt: candidates with scores and cost, each model left out and why, each attempt', async () => {
     const app = await spaceWith([
       'openai/gpt-4o',
-      'mistral/mistral-small',
+      'mistral/mistral-small-latest',
       'openai/gpt-4.1-nano',
       'openai/gpt-4o-mini',
     ]);
@@ -159,7 +162,7 @@ describe('playground engine', function () {
     assert.equal(receipt.strategy, 'routed');
     assert.equal(receipt.candidates[0]!.namespace, reply.model, 'the best candidate answered');
     assert.deepEqual(receipt.candidates.map((c) => c.namespace).sort(), [
-      'mistral/mistral-small',
+      'mistral/mistral-small-latest',
       'openai/gpt-4.1-nano',
     ]);
     for (const c of receipt.candidates) {
@@ -183,7 +186,7 @@ describe('playground engine', function () {
   it('a receipt says when the named model failed and which hop of the failover chain answered, streamed or not', async () => {
     const app = await spaceWith(
       ['openai/gpt-4o-mini'],
-      ['openai/gpt-4o-mini', 'anthropic/claude-3-5-haiku', 'test/echo'],
+      ['openai/gpt-4o-mini', 'anthropic/claude-haiku-4-5', 'test/echo'],
     );
     await client.updateSpace({ id: app, policies: { max_same_model_retries: 1, max_switch_model_retries: 1 } });
     upstream.failing.add('gpt-4o-mini');
@@ -195,7 +198,7 @@ describe('playground engine', function () {
       [
         ['openai/gpt-4o-mini', 500],
         ['openai/gpt-4o-mini', 500],
-        ['anthropic/claude-3-5-haiku', 200],
+        ['anthropic/claude-haiku-4-5', 200],
       ],
     );
     assert.match(receipt.attempts[0]!.error!, /500/);
@@ -245,7 +248,7 @@ describe('playground engine', function () {
   });
 
   it('bands a routed request over the model that answers first and its failover chain, and the bill falls inside', async () => {
-    const app = await spaceWith(['openai/gpt-4o-mini', 'mistral/mistral-small'], ['openai/gpt-4o', 'test/echo']);
+    const app = await spaceWith(['openai/gpt-4o-mini', 'mistral/mistral-small-latest'], ['openai/gpt-4o', 'test/echo']);
     await client.updateSpace({ id: app, weights: { cost: 1, latency: 0, quality: 0 } });
     const preview = await client.previewRoute(app, { prompt: 'Summarize the plan in two lines.', max_tokens: 200 });
     const band = preview.band!;
@@ -270,46 +273,49 @@ describe('playground engine', function () {
     );
   });
 
-  it('a past deprecated_on is refused with 422; a future one answers with a warning', async () => {
+  it('a model the dataset marks deprecated is refused with 422, by name', async () => {
     const app = await spaceWith(['test/echo']);
+    const deprecated = byName('mistral/mistral-tiny');
+    assert.ok(deprecated.deprecated_on, 'the dataset marks it deprecated');
     const retired = await raw(service.url, 'POST', '/v1/playground/chat', {
       token: service.token,
-      body: { app_id: app, prompt: 'x', model: 'openai/gpt-3.5-turbo-0613' },
+      body: { app_id: app, prompt: 'x', model: 'mistral/mistral-tiny' },
     });
     assert.equal(retired.status, 422);
     assert.deepEqual(locs(retired.json), ['body.model']);
-    assert.match(JSON.stringify(retired.json), /deprecated on 2024-09-13/);
-    const soon = await client.chat({ app_id: app, prompt: 'x', model: 'openai/gpt-4-turbo', max_tokens: 50 });
-    assert.match(soon.metadata.warning!, /deprecated and will stop being served on 2029-04-30/);
+    assert.match(
+      JSON.stringify(retired.json),
+      new RegExp(`mistral/mistral-tiny was deprecated on ${deprecated.deprecated_on} and is no longer served`),
+    );
   });
 
   it('retries the same model max_same_model_retries times, then switches along the failover chain', async () => {
     const app = await spaceWith(
       ['openai/gpt-4o-mini'],
-      ['openai/gpt-4o-mini', 'anthropic/claude-3-5-haiku', 'test/echo'],
+      ['openai/gpt-4o-mini', 'anthropic/claude-haiku-4-5', 'test/echo'],
     );
     await client.updateSpace({ id: app, policies: { max_same_model_retries: 2, max_switch_model_retries: 1 } });
     upstream.failing.add('gpt-4o-mini');
     const reply = await client.chat({ app_id: app, prompt: 'fail over', model: 'openai/gpt-4o-mini' });
-    assert.equal(reply.model, 'anthropic/claude-3-5-haiku');
+    assert.equal(reply.model, 'anthropic/claude-haiku-4-5');
     assert.deepEqual(
       upstream.received.map((r) => r.model),
-      ['gpt-4o-mini', 'gpt-4o-mini', 'gpt-4o-mini', 'claude-3-5-haiku-20241022'],
+      ['gpt-4o-mini', 'gpt-4o-mini', 'gpt-4o-mini', 'claude-haiku-4-5'],
     );
     assert.equal(reply.metadata.retries, 3);
     assert.match(
       reply.metadata.warning!,
-      /^Failed over from openai\/gpt-4o-mini to anthropic\/claude-3-5-haiku after 3 failed attempts: /,
+      /^Failed over from openai\/gpt-4o-mini to anthropic\/claude-haiku-4-5 after 3 failed attempts: /,
     );
   });
 
   it('stops after max_switch_model_retries and answers 502, logging the failed request', async () => {
     const app = await spaceWith(
       ['openai/gpt-4o-mini'],
-      ['openai/gpt-4o-mini', 'anthropic/claude-3-5-haiku', 'test/echo'],
+      ['openai/gpt-4o-mini', 'anthropic/claude-haiku-4-5', 'test/echo'],
     );
     await client.updateSpace({ id: app, policies: { max_same_model_retries: 0, max_switch_model_retries: 1 } });
-    upstream.failing.add('gpt-4o-mini').add('claude-3-5-haiku-20241022');
+    upstream.failing.add('gpt-4o-mini').add('claude-haiku-4-5');
     const conversation = '6f1b2a44-2c55-4b1e-9a7e-0a0a0a0a0a0a';
     const res = await raw(service.url, 'POST', '/v1/playground/chat', {
       token: service.token,
@@ -418,7 +424,7 @@ describe('playground engine', function () {
     assert.equal(upstream.received.length, 0, 'test models make no model request');
   });
 
-  it('costs come from the listed prices (per character where billed so) and savings from the benchmark model', async () => {
+  it('costs come from the listed prices and savings from the benchmark model', async () => {
     const app = await spaceWith(['test/echo']);
     const gpt4o = byName('openai/gpt-4o');
     await client.updateSpace({ id: app, benchmark_model_id: gpt4o.id! });
@@ -437,11 +443,6 @@ describe('playground engine', function () {
       reply.metadata.cost_savings.total_tokens,
       p * gpt4o.prompt_token_cost + c * gpt4o.completion_token_cost - reply.metadata.costs.total_tokens,
     );
-    const gemini = byName('google/gemini-1.5-pro');
-    assert.equal(gemini.price_unit, 'characters');
-    const byChars = await client.chat({ app_id: app, prompt: 'characters', model: 'google/gemini-1.5-pro' });
-    const answer = byChars.choices[0]!.message.content;
-    close(byChars.metadata.costs.completion_tokens, answer.length * gemini.completion_token_cost);
   });
 
   it('a conversation carries its earlier turns to the model and threads replies with parent_request_id', async () => {

@@ -15,7 +15,7 @@ import { removeDir, startService, type RunningService } from '../support/service
 
 const OPENAI = 'openai/gpt-4o-mini';
 const OPENAI_2 = 'openai/gpt-4o';
-const ANTHROPIC = 'anthropic/claude-3-5-haiku';
+const ANTHROPIC = 'anthropic/claude-haiku-4-5';
 const GEMINI = 'google/gemini-2.0-flash';
 
 describe('hosted providers (fakes of their wire formats)', function () {
@@ -101,7 +101,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.equal(byName(OPENAI).answers_here, true);
     assert.equal(byName(ANTHROPIC).answers_here, true);
     assert.equal(byName(GEMINI).answers_here, true);
-    assert.equal(byName('mistral/open-mistral-nemo').answers_here, false);
+    assert.equal(byName('mistral/mistral-small-latest').answers_here, false);
     assert.match(service.output(), /Provider keys from the environment: OpenAI, Anthropic, Google Gemini/);
   });
 
@@ -109,7 +109,14 @@ describe('hosted providers (fakes of their wire formats)', function () {
     const first = (await client.listSpaces()).items.find((s) => s.name === 'My first Space')!;
     const view = await client.getSpace(first.id);
     const active = view.main.base_model_settings.filter((m) => m.active).map((m) => m.namespace);
-    assert.ok(active.includes(OPENAI) && active.includes(ANTHROPIC) && active.includes(GEMINI), active.join());
+    // Each provider's current small models of our choice (STARTERS), no older ones.
+    assert.deepEqual(active.sort(), [
+      'anthropic/claude-haiku-4-5',
+      'google/gemini-3.5-flash',
+      'google/gemini-3.5-flash-lite',
+      'openai/gpt-5.4-mini',
+      'openai/gpt-5.4-nano',
+    ]);
     assert.ok(!active.some((ns) => ns.startsWith('test/')), 'no test model while real ones answer');
     assert.match(view.main.app.description ?? '', /^Routes to /);
     const reply = await client.chat({ app_id: first.id, prompt: 'first' });
@@ -207,7 +214,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     const sent: Array<Record<string, unknown>> = [];
     for (const [ns, fake] of [
       [OPENAI, openai],
-      ['anthropic/claude-sonnet-4-5', anthropic],
+      [ANTHROPIC, anthropic],
       [GEMINI, gemini],
     ] as const) {
       const app = await spaceWith([ns]);
@@ -343,11 +350,11 @@ describe('hosted providers (fakes of their wire formats)', function () {
 
   it('does not replace a named model that cannot answer here, and says how to reach it', async () => {
     const app = await spaceWith(['test/echo']);
-    const res = await send({ app_id: app, prompt: 'x', model: 'mistral/open-mistral-nemo' });
+    const res = await send({ app_id: app, prompt: 'x', model: 'mistral/mistral-small-latest' });
     assert.equal(res.status, 422, res.text);
     assert.match(
       res.text,
-      /mistral\/open-mistral-nemo cannot answer here: add your Mistral key \(LLM Spaces: Add Provider Key…, or MISTRAL_API_KEY/,
+      /mistral\/mistral-small-latest cannot answer here: add your Mistral key \(LLM Spaces: Add Provider Key…, or MISTRAL_API_KEY/,
     );
   });
 
@@ -361,7 +368,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.equal(put.status, 200, put.text);
     assert.equal((put.json as ProviderState).key_source, 'extension');
     assert.equal(
-      (await client.listModels()).find((m) => m.namespace === 'mistral/open-mistral-nemo')!.answers_here,
+      (await client.listModels()).find((m) => m.namespace === 'mistral/mistral-small-latest')!.answers_here,
       true,
     );
     // The base URL points at a server that does not know this key's provider: the check says so, in words.

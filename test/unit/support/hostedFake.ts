@@ -44,12 +44,19 @@ export interface HostedFake {
   close: () => Promise<void>;
 }
 
-/** Renames every interface field to its hosted name and adds a field no client knows to each record. */
+/**
+ * Renames every interface field to its hosted name and adds a field no client knows to each record; a
+ * cleared integration's fields are empty strings, as the hosted service keeps them.
+ */
 function toHosted(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toHosted);
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = { hosted_only_field: { note: 'not in the interface' } };
-  for (const [key, field] of Object.entries(value)) out[TO_HOSTED.get(key) ?? key] = toHosted(field);
+  for (const [key, field] of Object.entries(value)) {
+    const name = TO_HOSTED.get(key) ?? key;
+    // A cleared integration is kept as empty strings there.
+    out[name] = /^(prom|loki)_/.test(name) && field === null ? '' : toHosted(field);
+  }
   return out;
 }
 
@@ -111,10 +118,17 @@ async function handle(
     if (missing.length > 0) return send(422, { detail: missing });
   }
   if (route === 'PUT /v1/orgs/integrations' && body) {
-    const { prom, loki } = body;
+    const { prom, loki } = body as Record<string, Record<string, string> | null | undefined>;
+    // Its published schema: each group an object of three strings, never null; all three empty clear it.
+    const refused = [prom, loki].some(
+      (g) => g === null || (g !== undefined && !['id', 'token', 'endpoint'].every((k) => typeof g[k] === 'string')),
+    );
+    if (refused) return send(422, { detail: [{ loc: ['body', 'loki'], msg: 'Input should be a valid dictionary' }] });
+    const group = (g: Record<string, string> | null | undefined) =>
+      !g ? {} : g.id === '' && g.token === '' && g.endpoint === '' ? null : g;
     forwardBody = JSON.stringify({
-      ...(prom !== undefined ? { metrics: prom } : {}),
-      ...(loki !== undefined ? { logs: loki } : {}),
+      ...(prom !== undefined ? { metrics: group(prom) } : {}),
+      ...(loki !== undefined ? { logs: group(loki) } : {}),
     });
   }
   const headers = Object.fromEntries(

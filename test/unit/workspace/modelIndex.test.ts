@@ -1,10 +1,10 @@
-// Model ids found in the text of files against the built-in catalogue: namespaces and api targets,
+// Model ids found in the text of files against a catalogue as a hosted service answers it: namespaces and api targets,
 // deprecated and to be retired, unknown ids of a known provider; what is not an id; and successors.
 import assert from 'node:assert/strict';
-import { CATALOGUE, catalogueRecord } from '../../../src/service/catalogue';
 import { ModelIndex } from '../../../src/workspace/modelIndex';
+import { hostedCatalogue } from '../support/hostedCatalogue';
 
-const models = CATALOGUE.map((m) => catalogueRecord(m, '2026-01-01T00:00:00Z'));
+const models = hostedCatalogue('2026-01-01T00:00:00Z');
 const index = new ModelIndex(models, '2026-11-21');
 const texts = (text: string) => index.scan(text).map((f) => `${f.text}:${f.kind}`);
 
