@@ -7,6 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { startService } from '../unit/support/service';
 import { BENCH_RATE_LIMIT, clientOverhead, prismFor, serviceWithModels, throughputAgainstPrism } from './serviceBench';
+import { gatewayComparison } from './gatewayBench';
 import { durableChats, memoryAcrossChats, readDuringWrites } from './storageBench';
 import { playgroundFigures } from './uiBench';
 import { modelIdScan } from './workspaceBench';
@@ -75,6 +76,30 @@ function webviewScripts(entry: string): { atStart: number; beside: number; onDem
   return { atStart: sum([...start]), beside: sum(besideOnly), onDemand: sum(laterOnly) };
 }
 
+/** The gateway's figures against Portkey's and the model server called directly. */
+async function gatewayRows(rows: Array<[string, string, string]>, step: (what: string) => void) {
+  step("the gateway against Portkey's and the model server called directly");
+  const gateway = await gatewayComparison();
+  for (const t of gateway.throughput)
+    rows.push([
+      `gateway, ${t.connections} connections: requests/s, ours / Portkey / model server direct`,
+      `${f(t.service, 0)} / ${f(t.portkey, 0)} / ${f(t.direct, 0)}: ${f(t.service / t.portkey, 2)}× Portkey, ${f(t.service / t.direct, 2)}× direct${t.errors ? `, ${t.errors} errors` : ''}`,
+      '≥ 3× Portkey',
+    ]);
+  for (const a of gateway.added)
+    rows.push([
+      `gateway at ${a.rate} requests/s (server answering in 50 ms): latency added over direct, p50 / p99, ours / Portkey`,
+      `${f(a.service.p50, 1)} / ${f(a.service.p99, 1)} ms / ${f(a.portkey.p50, 1)} / ${f(a.portkey.p99, 1)} ms`,
+      a.rate === 100 ? 'p99 < 5 ms' : '',
+    ]);
+  rows.push([
+    `service memory (RSS) before / after ${gateway.memory.requests.toLocaleString('en-US')} proxied requests, each logged`,
+    `${f(gateway.memory.beforeMB, 0)} / ${f(gateway.memory.afterMB, 0)} MB (+${f(gateway.memory.afterMB - gateway.memory.beforeMB, 1)} MB, ${f(gateway.memory.requests / gateway.memory.seconds, 0)} requests/s)`,
+    'growth < 50 MB',
+  ]);
+  return gateway;
+}
+
 async function main(): Promise<void> {
   const rows: Array<[string, string, string]> = [];
   // Each figure is shown as soon as it is measured; the table comes at the end.
@@ -88,6 +113,7 @@ async function main(): Promise<void> {
   // LLM_SPACES_BENCH_ONLY=service or =workspace: only those figures (no production build needed).
   const only = process.env.LLM_SPACES_BENCH_ONLY;
   const serviceOnly = only === 'service';
+  if (only === 'gateway') return print(rows, { gateway: await gatewayRows(rows, step) });
   step('sizes of the production build');
   if (!only) {
     const vsix = statSync(path.join(ROOT, 'llm-spaces.vsix')).size / 2 ** 20;
@@ -192,6 +218,8 @@ async function main(): Promise<void> {
     prism.stop();
     await seeded.stop();
   }
+  const gateway = await gatewayRows(rows, step);
+
   const memory = await memoryAcrossChats(100_000);
   rows.push([
     'service memory (RSS) before / after 100,000 logged chats / after 100,000 more',

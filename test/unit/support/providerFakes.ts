@@ -34,6 +34,8 @@ export interface ProviderFake {
   problems: string[];
   /** Fails the next requests, one failure each, in order. */
   failNext: (...failures: Failure[]) => void;
+  /** Forgets the failures not yet used, and lets go of the requests left hanging. */
+  recover: () => void;
   /** Token counts the next answers report. */
   usage: { input: number; output: number; cached: number };
   close: () => Promise<void>;
@@ -129,6 +131,11 @@ async function startFake(dialect: Dialect, versionPath: string, key: string): Pr
     problems,
     usage,
     failNext: (...next) => failures.push(...next),
+    recover: () => {
+      failures.length = 0;
+      for (const res of hanging) res.destroy();
+      hanging.clear();
+    },
     close: async () => {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();

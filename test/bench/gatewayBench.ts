@@ -1,0 +1,213 @@
+// The gateway comparison: one OpenAI chat completion sent to the same fake model server by three
+// ways, on this machine in the same run:
+//   - the built-in service, through a Space with the user's OpenAI key (the provider's wire format by
+//     the AI SDK, routed, logged and billed durably: a COMMIT with fsync per request);
+//   - Portkey's open-source gateway (`@portkey-ai/gateway`, which keeps no durable log);
+//   - the model server called directly (the baseline).
+// Throughput at 10 and 50 connections against a server that answers at once, and the latency each
+// gateway adds (p50, p99 over the direct call) at fixed rates of 100 and 500 requests a second against
+// a server that answers in 50 ms, as a provider's model would. Then the service's memory across
+// 100,000 proxied requests. Medians of several runs; each run alternates the three.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { startService, type RunningService } from '../unit/support/service';
+import { load } from './load';
+import { BENCH_RATE_LIMIT } from './serviceBench';
+import { median } from './stats';
+
+const ROOT = path.resolve(__dirname, '../../..');
+/** The model the server answers at once, and the one it answers after SLOW_MS (a provider's pace). */
+const FAST = 'gpt-4o-mini';
+const SLOW = 'gpt-4.1-nano';
+const SLOW_MS = 50;
+const KEY = 'sk-bench-0123456789abcdef';
+const MESSAGES = [{ role: 'user', content: 'What is the answer?' }];
+
+interface Target {
+  name: 'service' | 'portkey' | 'direct';
+  url: string;
+  headers: Record<string, string>;
+  body: (model: string) => string;
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(port));
+    });
+  });
+
+/** A child process, ready once `ready` matches what it printed. */
+async function started(command: string[], ready: RegExp, env: NodeJS.ProcessEnv = process.env): Promise<ChildProcess> {
+  const child = spawn(process.execPath, command, { stdio: ['ignore', 'pipe', 'pipe'], env });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const deadline = Date.now() + 60_000;
+  while (!ready.test(out)) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${command[0]} did not start:\n${out}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return child;
+}
+
+async function modelServer(): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = await started(
+    [path.join(ROOT, 'out/test/bench/fakeModelServer.js'), String(port), SLOW, String(SLOW_MS)],
+    /listening/,
+  );
+  return { url: `http://127.0.0.1:${port}/v1`, child };
+}
+
+async function portkey(): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = await started(
+    [path.join(ROOT, 'node_modules/@portkey-ai/gateway/build/start-server.js'), `--port=${port}`, '--headless'],
+    /running at/,
+    { ...process.env, NODE_ENV: 'production' },
+  );
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+/** A Space whose key sends the benchmark's requests, with both models of the server active. */
+async function gatewayService(serverUrl: string): Promise<{ service: RunningService; key: string }> {
+  const service = await startService({
+    orgs: [{ name: 'Bench org', rateLimit: BENCH_RATE_LIMIT }],
+    env: { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: serverUrl },
+  });
+  const client = service.client();
+  const space = await client.createSpace({ name: 'Gateway bench' });
+  const models = await client.getSpaceModels(space.id);
+  for (const s of models.base_model_settings) {
+    const want = s.namespace === `openai/${FAST}` || s.namespace === `openai/${SLOW}`;
+    if (s.active !== want) await client.toggleModel(space.id, s.id, want);
+  }
+  return { service, key: space.created_key! };
+}
+
+export interface GatewayFigures {
+  throughput: Array<{ connections: number; service: number; portkey: number; direct: number; errors: number }>;
+  added: Array<{ rate: number; service: { p50: number; p99: number }; portkey: { p50: number; p99: number } }>;
+  memory: { beforeMB: number; afterMB: number; requests: number; seconds: number };
+}
+
+const rssMB = (pid: number) =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
+/** Latency percentiles at a fixed rate: enough connections that the server's pace never holds the rate back. */
+async function atRate(target: Target, rate: number, seconds: number): Promise<{ p50: number; p99: number }> {
+  const result = await autocannon({
+    url: target.url,
+    method: 'POST',
+    headers: target.headers,
+    body: target.body(SLOW),
+    connections: Math.max(20, Math.ceil((rate * SLOW_MS) / 1000) * 4),
+    overallRate: rate,
+    duration: seconds,
+  });
+  if (result.errors + result.non2xx > 0) throw new Error(`${target.name}: ${result.errors + result.non2xx} failed`);
+  return { p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+export async function gatewayComparison(runs = 3, seconds = 4, requests = 100_000): Promise<GatewayFigures> {
+  const server = await modelServer();
+  const gateway = await portkey();
+  const { service, key } = await gatewayService(server.url);
+  const json = { 'content-type': 'application/json' };
+  const targets: Target[] = [
+    {
+      name: 'service',
+      url: `${service.url}/v1/chat/completions`,
+      headers: { ...json, authorization: `Bearer ${key}` },
+      body: (model) => JSON.stringify({ model: `openai/${model}`, messages: MESSAGES }),
+    },
+    {
+      name: 'portkey',
+      url: `${gateway.url}/v1/chat/completions`,
+      headers: {
+        ...json,
+        authorization: `Bearer ${KEY}`,
+        'x-portkey-provider': 'openai',
+        'x-portkey-custom-host': server.url,
+      },
+      body: (model) => JSON.stringify({ model, messages: MESSAGES }),
+    },
+    {
+      name: 'direct',
+      url: `${server.url}/chat/completions`,
+      headers: { ...json, authorization: `Bearer ${KEY}` },
+      body: (model) => JSON.stringify({ model, messages: MESSAGES }),
+    },
+  ];
+  try {
+    // Each answers before it is measured (and the service's pool and caches are warm).
+    for (const t of targets) {
+      const warm = await load(t.url, {
+        method: 'POST',
+        headers: t.headers,
+        body: t.body(FAST),
+        connections: 10,
+        amount: 2000,
+      });
+      if (warm.errors > 0) throw new Error(`${t.name} failed ${warm.errors} of its warm-up requests`);
+    }
+    const throughput: GatewayFigures['throughput'] = [];
+    for (const connections of [10, 50]) {
+      const rps: Record<Target['name'], number[]> = { service: [], portkey: [], direct: [] };
+      let errors = 0;
+      for (let r = 0; r < runs; r++)
+        for (const t of targets) {
+          const figures = await load(t.url, {
+            method: 'POST',
+            headers: t.headers,
+            body: t.body(FAST),
+            connections,
+            seconds,
+          });
+          rps[t.name].push(figures.requestsPerSecond);
+          errors += figures.errors;
+        }
+      throughput.push({
+        connections,
+        service: median(rps.service),
+        portkey: median(rps.portkey),
+        direct: median(rps.direct),
+        errors,
+      });
+    }
+    const added: GatewayFigures['added'] = [];
+    for (const rate of [100, 500]) {
+      const at: Record<Target['name'], Array<{ p50: number; p99: number }>> = { service: [], portkey: [], direct: [] };
+      for (let r = 0; r < runs; r++) for (const t of targets) at[t.name].push(await atRate(t, rate, seconds));
+      const mid = (name: Target['name'], p: 'p50' | 'p99') => median(at[name].map((x) => x[p]));
+      const over = (name: 'service' | 'portkey') => ({
+        p50: mid(name, 'p50') - mid('direct', 'p50'),
+        p99: mid(name, 'p99') - mid('direct', 'p99'),
+      });
+      added.push({ rate, service: over('service'), portkey: over('portkey') });
+    }
+    // Memory across 100,000 proxied requests, each logged.
+    const target = targets[0]!;
+    const beforeMB = rssMB(service.child.pid!);
+    const start = Date.now();
+    const spent = await load(target.url, {
+      method: 'POST',
+      headers: target.headers,
+      body: target.body(FAST),
+      connections: 50,
+      amount: requests,
+    });
+    if (spent.errors > 0) throw new Error(`${spent.errors} of ${requests} proxied requests failed`);
+    const memory = { beforeMB, afterMB: rssMB(service.child.pid!), requests, seconds: (Date.now() - start) / 1000 };
+    return { throughput, added, memory };
+  } finally {
+    await service.stop();
+    gateway.child.kill('SIGTERM');
+    server.child.kill('SIGTERM');
+  }
+}
