@@ -226,7 +226,7 @@ async function main(): Promise<void> {
     `${f(memory.beforeMB, 0)} / ${f(memory.afterMB, 0)} / ${f(memory.againMB, 0)} MB (+${f(memory.afterMB - memory.beforeMB, 1)}, then +${f(memory.againMB - memory.afterMB, 1)} MB)`,
     'growth < 50 MB',
   ]);
-  if (process.env.LLM_SPACES_BENCH_ONLY === 'service') return print(rows, { host: null, ui: null });
+  if (process.env.LLM_SPACES_BENCH_ONLY === 'service') return print(rows, { host: null, ui: null, gateway });
 
   step('playground in the browser');
   const ui = await playgroundFigures();
@@ -241,7 +241,7 @@ async function main(): Promise<void> {
     'no freeze',
   ]);
 
-  print(rows, { host, ui });
+  print(rows, { host, ui, gateway });
 }
 
 function print(rows: Array<[string, string, string]>, figures: Record<string, unknown>): void {
