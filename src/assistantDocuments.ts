@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { AssistantVersion } from './api/schemas';
 import type { Connection } from './connection/connection';
 import type { CatalogueStore } from './stores/catalogueStore';
+import { whenLabel } from './shared/labels';
 
 export const ASSISTANT_SCHEME = 'llm-assistant';
 
@@ -14,7 +15,7 @@ export const assistantVersionUri = (appId: string, assistantId: string, versionI
     query: [appId, assistantId, versionId].join('/'),
   });
 
-const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
+const when = (iso: string | null | undefined) => whenLabel(iso);
 
 /** `model`: the namespace of the version's model, when the catalogue knows it. */
 export function renderVersion(v: AssistantVersion, name: string, model?: string): string {

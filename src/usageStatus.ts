@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { Connection, ConnectionState } from './connection/connection';
 import { money } from './shared/money';
-import { billingCycleLabel, planLabel, spacesPlanLabel, subscriptionStatusLabel } from './shared/labels';
+import { billingCycleLabel, planLabel, spacesPlanLabel, subscriptionStatusLabel, whenLabel } from './shared/labels';
 import type { OrganizationStore } from './stores/organizationStore';
 
 export class UsageStatus implements vscode.Disposable {
@@ -104,7 +104,7 @@ export class UsageStatus implements vscode.Disposable {
     ];
     if (org.trial_end)
       items.push({
-        label: `$(clock) ${vscode.l10n.t('Trial ends {0}', new Date(org.trial_end * 1000).toLocaleDateString())}`,
+        label: `$(clock) ${vscode.l10n.t('Trial ends {0}', whenLabel(org.trial_end * 1000, false))}`,
       });
     if (org.subscription_pause_reason)
       items.push({

@@ -5,6 +5,7 @@ import { ApiError, RateLimitError, ValidationError } from './api/errors';
 import { NotSignedInError } from './connection/connection';
 import type { Logger } from './logger';
 import { isDeclined } from './shared/declined';
+import { timeLabel } from './shared/labels';
 
 export type ErrorAction = 'Sign In' | 'Connect…' | 'Retry' | 'Show Log';
 
@@ -31,7 +32,7 @@ export function describeError(error: unknown, what: string): UserError {
     case 'forbidden':
       return { message: vscode.l10n.t('{0}: not allowed ({1}).', what, error.message), actions: [] };
     case 'rate-limited': {
-      const at = (error as RateLimitError).retryAt.toLocaleTimeString();
+      const at = timeLabel((error as RateLimitError).retryAt);
       return {
         message: vscode.l10n.t('{0}: the rate limit is reached. Try again after {1}.', what, at),
         actions: ['Retry'],

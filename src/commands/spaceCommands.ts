@@ -36,8 +36,14 @@ export async function createSpace(s: Services): Promise<void> {
   const created = await s.spaces.create({ name: name.trim() });
   const copy = t('Copy Key');
   const choice = await vscode.window.showInformationMessage(
-    t('Space "{0}" created. Its key is shown only now.', name),
-    { modal: true, detail: t('Key ending in …{0}', created.key_end) },
+    t('Space "{0}" created. Copy its key now: it cannot be shown again.', name),
+    {
+      modal: true,
+      detail: t(
+        'The key ends in …{0}. Copy Key puts the whole key on the clipboard; VS Code keeps it for the chat either way.',
+        created.key_end,
+      ),
+    },
     copy,
   );
   if (choice === copy) await vscode.env.clipboard.writeText(created.created_key);

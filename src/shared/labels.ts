@@ -51,11 +51,18 @@ export const sandboxStatusLabel = label(SANDBOX);
 /** A permission on a Space in words ("manage keys"); one this version does not know in lower-case words. */
 export const permissionLabel = (value: string) => PERMISSIONS[value] ?? plainWords(value).toLowerCase();
 
-/** An ISO timestamp as people read it ("21 Nov 2026, 14:05"); anything unreadable as it came. */
-export function whenLabel(iso: string | null | undefined, withTime = true): string {
-  if (!iso) return '—';
-  const at = new Date(iso);
-  if (Number.isNaN(at.getTime())) return iso;
+/**
+ * A timestamp as people read it, the one style of every view ("21 Nov 2026, 14:05", or "21 Nov 2026"
+ * without the time): an ISO string, epoch milliseconds or a Date; anything unreadable as it came.
+ */
+export function whenLabel(when: string | number | Date | null | undefined, withTime = true): string {
+  if (when === null || when === undefined || when === '') return '—';
+  const at = new Date(when);
+  if (Number.isNaN(at.getTime())) return String(when);
   const date = at.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
-  return withTime ? `${date}, ${at.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' })}` : date;
+  return withTime ? `${date}, ${timeLabel(at)}` : date;
 }
+
+/** The time of day in the same style ("14:05"). */
+export const timeLabel = (at: Date = new Date()) =>
+  at.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });

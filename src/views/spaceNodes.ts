@@ -78,7 +78,7 @@ export function groupFields(group: SpaceGroup, view: SpaceUpdateResponse): Space
         },
         { kind: 'field', label: t('Cost cap per request'), value: p.max_cost ? `$${p.max_cost}` : t('no cap') },
         { kind: 'field', label: t('Retries on the same model'), value: show(p.max_same_model_retries) },
-        { kind: 'field', label: t('Retries on other models'), value: show(p.max_switch_model_retries) },
+        { kind: 'field', label: t('Switches to other models'), value: show(p.max_switch_model_retries) },
         {
           kind: 'field',
           label: t('Optimize internal requests'),

@@ -12,6 +12,7 @@ import { modelMarkdown } from '../shared/modelCatalog';
 import { priceLine } from '../shared/models';
 import { STALE_AFTER_MS, type CatalogueCache } from './catalogueCache';
 import { ModelIndex, type FoundId } from './modelIndex';
+import { whenLabel } from '../shared/labels';
 
 const t = vscode.l10n.t;
 
@@ -255,7 +256,7 @@ export class WorkspaceModelIds implements vscode.HoverProvider, vscode.CodeActio
   /** Says when the catalogue is the copy on disk, and when that copy is old. */
   sourceNote(): string | null {
     if (!this.source || this.source.live) return null;
-    const when = new Date(this.source.savedAt).toLocaleString();
+    const when = whenLabel(this.source.savedAt);
     const stale = Date.now() - this.source.savedAt > STALE_AFTER_MS;
     return stale
       ? `$(history) ${t('From the catalogue saved on {0}, which is more than a week old and may be out of date.', when)} [${t('Refresh')}](command:llmSpaces.refreshModels)`

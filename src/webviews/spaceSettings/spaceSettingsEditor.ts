@@ -22,6 +22,7 @@ import { saveSpace, type ConflictChoice } from '../panels/spaceSave';
 import { spaceIdOf } from '../spaceUris';
 import { WebviewChannel, toCallError, type ChannelDeps } from '../panels/webviewChannel';
 import { webviewHtml } from '../panels/webviewShell';
+import { whenLabel } from '../../shared/labels';
 
 const t = vscode.l10n.t;
 
@@ -84,7 +85,7 @@ export class SpaceSettingsEditors implements vscode.CustomEditorProvider<SpaceSe
   askConflict: (name: string, modifiedOn: string | null) => Thenable<ConflictChoice> = async (name, modifiedOn) => {
     const overwrite = t('Overwrite');
     const reload = t('Reload Theirs');
-    const when = modifiedOn ? t('at {0}', new Date(modifiedOn).toLocaleString()) : t('at an unknown time');
+    const when = modifiedOn ? t('at {0}', whenLabel(modifiedOn)) : t('at an unknown time');
     const choice = await vscode.window.showWarningMessage(
       t('"{0}" was changed elsewhere ({1}) since this editor loaded it.', name, when),
       {

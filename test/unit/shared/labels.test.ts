@@ -8,6 +8,7 @@ import {
   sandboxStatusLabel,
   spacesPlanLabel,
   subscriptionStatusLabel,
+  timeLabel,
   whenLabel,
 } from '../../../src/shared/labels';
 
@@ -43,5 +44,8 @@ describe('labels for people', () => {
     assert.equal(whenLabel(at, false), '21 Nov 2026');
     assert.equal(whenLabel(null), '—');
     assert.equal(whenLabel('not a date'), 'not a date');
+    // Epoch milliseconds (the organization's trial end, the catalogue saved on disk) in the same style.
+    assert.equal(whenLabel(new Date(2026, 11, 8, 9, 30).getTime(), false), '8 Dec 2026');
+    assert.equal(timeLabel(new Date(2026, 10, 21, 0, 26, 52)), '00:26');
   });
 });

@@ -3,7 +3,13 @@
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-label/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
-import { billingCycleLabel, planLabel, spacesPlanLabel, subscriptionStatusLabel } from '../../../shared/labels';
+import {
+  billingCycleLabel,
+  planLabel,
+  spacesPlanLabel,
+  subscriptionStatusLabel,
+  whenLabel,
+} from '../../../shared/labels';
 import type {
   MaskedOrganization,
   OrganizationCalls,
@@ -23,7 +29,7 @@ const channel = new HostChannel<typeof OrganizationCalls, OrganizationResults, O
 const app = document.getElementById('app')!;
 const status = h('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
 const say = (text: string) => (status.textContent = text);
-const date = (seconds: number | null | undefined) => (seconds ? new Date(seconds * 1000).toLocaleDateString() : '—');
+const date = (seconds: number | null | undefined) => (seconds ? whenLabel(seconds * 1000, false) : '—');
 const table = (rows: Array<[string, string]>, label: string) =>
   h(
     'table',
@@ -128,7 +134,7 @@ function subscription(org: MaskedOrganization): HTMLElement {
     h('h3', {}, t('Alert e-mails sent')),
     alerts.length
       ? table(
-          alerts.map(([k, at]) => [k.replace(/_/g, ' '), new Date(at).toLocaleString()]),
+          alerts.map(([k, at]) => [k.replace(/_/g, ' '), whenLabel(at)]),
           t('Alert e-mails sent'),
         )
       : h('p', { class: 'hint' }, t('None this cycle.')),

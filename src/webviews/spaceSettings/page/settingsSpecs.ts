@@ -55,9 +55,9 @@ export const SECTIONS: Array<{ title: string; specs: Spec[] }> = [
       },
       {
         path: 'policies.max_cost',
-        label: t('Max cost per request ($)'),
+        label: t('Cost cap per request ($)'),
         kind: 'number',
-        hint: t('0 means no limit; new Spaces start at $0.02'),
+        hint: t('0 means no cap; new Spaces start at $0.02'),
       },
       {
         path: 'policies.max_same_model_retries',
@@ -67,7 +67,7 @@ export const SECTIONS: Array<{ title: string; specs: Spec[] }> = [
       },
       {
         path: 'policies.max_switch_model_retries',
-        label: t('Switches to another model'),
+        label: t('Switches to other models'),
         kind: 'int',
         hint: t('0 to 5'),
       },

@@ -26,6 +26,7 @@ import { buildControl, readControl } from './settingsControls';
 import { SECTIONS, SPECS, changesBetween, valuesOf } from './settingsSpecs';
 import { viewSummary } from './viewSummary';
 import { t } from '../../page/l10n';
+import { timeLabel } from '../../../shared/labels';
 
 const channel = new HostChannel<typeof SpaceSettingsCalls, SpaceSettingsResults, SpaceSettingsEvent>();
 const app = document.getElementById('app')!;
@@ -174,7 +175,7 @@ channel.onEvent((event) => {
   say(
     event.reloaded
       ? t('Reloaded the version saved elsewhere; your changes were discarded.')
-      : t('Saved at {0}.', new Date().toLocaleTimeString()),
+      : t('Saved at {0}.', timeLabel()),
   );
 });
 channel.ready();

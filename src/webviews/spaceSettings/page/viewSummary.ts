@@ -1,7 +1,7 @@
 // The service's answer about the Space: its main and sandbox views side by side, and the sandbox's
 // status, with a way to open the sandbox (or the main Space) when it is outdated.
 import type { SpaceDetail, SpaceUpdateResponse } from '../../../api/schemas';
-import { permissionLabel, sandboxStatusLabel } from '../../../shared/labels';
+import { permissionLabel, sandboxStatusLabel, whenLabel } from '../../../shared/labels';
 import { h } from '../../page/dom';
 import { t } from '../../page/l10n';
 
@@ -20,7 +20,7 @@ function card(title: string, detail: SpaceDetail, extra: HTMLElement | null): HT
       a.has_failover_chain ? detail.failover_models.map((m) => m.namespace).join(' → ') || t('on, empty') : t('off'),
     ),
     row(t('Your permissions'), detail.current_user_permissions.map(permissionLabel).join(', ') || t('none')),
-    row(t('Modified'), a.modified_on ? new Date(a.modified_on).toLocaleString() : '—'),
+    row(t('Modified'), whenLabel(a.modified_on)),
     extra,
   );
 }
