@@ -370,13 +370,19 @@ export { PROMPT_DESCRIPTION_MAX, PROMPT_TITLE_MAX };
  */
 export function text(min: number, max: number) {
   const message = min > 0 ? `must be ${min} to ${max} characters` : `must be at most ${max} characters`;
-  return z.string().superRefine((value, ctx) => {
-    const n = [...value].length;
-    if (n < min)
-      ctx.addIssue({ code: 'too_small', origin: 'string', minimum: min, inclusive: true, input: value, message });
-    else if (n > max)
-      ctx.addIssue({ code: 'too_big', origin: 'string', maximum: max, inclusive: true, input: value, message });
-  });
+  return (
+    z
+      .string()
+      .superRefine((value, ctx) => {
+        const n = [...value].length;
+        if (n < min)
+          ctx.addIssue({ code: 'too_small', origin: 'string', minimum: min, inclusive: true, input: value, message });
+        else if (n > max)
+          ctx.addIssue({ code: 'too_big', origin: 'string', maximum: max, inclusive: true, input: value, message });
+      })
+      // The bounds in the JSON Schema too, so the webviews check them as the user types (shared/rules.ts).
+      .meta({ ...(min > 0 ? { minLength: min } : {}), maxLength: max })
+  );
 }
 export const PromptTitle = text(1, PROMPT_TITLE_MAX);
 export const PromptDescription = text(1, PROMPT_DESCRIPTION_MAX);

@@ -95,6 +95,7 @@ export async function deletePrompt(s: Services, node: PromptNode, confirmed?: un
   }
   await s.connection.call((c) => c.deletePrompt(node.prompt.id));
   s.promptStore.forget(node.prompt.id);
+  await s.promptFs.deleted(node.prompt.id);
 }
 
 export const refreshPrompts = (s: Services) => s.views.prompts.refresh();

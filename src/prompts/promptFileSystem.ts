@@ -3,9 +3,11 @@
 // a failed save throws, so VS Code keeps the editor dirty with the user's text; a prompt changed on the
 // service since it was opened is not overwritten without asking; others' public prompts are read-only.
 import * as vscode from 'vscode';
+import { NotFoundError } from '../api/errors';
 import type { PromptRecord } from '../api/schemas';
 import type { PromptStore } from './promptStore';
 import type { Connection } from '../connection/connection';
+import { whenLabel } from '../shared/labels';
 import { describeError } from '../userErrors';
 import { reachedMilestone } from '../walkthrough';
 
@@ -22,6 +24,9 @@ export const promptIdOf = (uri: vscode.Uri) =>
 
 export type ConflictChoice = 'overwrite' | 'cancel';
 
+const DELETED = () =>
+  vscode.l10n.t('This prompt was deleted. Your text is still in the editor: copy it into a new prompt to keep it.');
+
 export class PromptFileSystem implements vscode.FileSystemProvider {
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changed.event;
@@ -34,7 +39,7 @@ export class PromptFileSystem implements vscode.FileSystemProvider {
       vscode.l10n.t(
         '"{0}" was changed on the service after you opened it (at {1}). Overwrite those changes with yours?',
         prompt.title,
-        prompt.modified_on,
+        whenLabel(prompt.modified_on),
       ),
       { modal: true },
       overwrite,
@@ -79,13 +84,14 @@ export class PromptFileSystem implements vscode.FileSystemProvider {
 
   async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
     const id = promptIdOf(uri);
-    if (!this.store.isOwn(id))
-      throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Public prompts of other organizations are read-only.'));
     const text = Buffer.from(content).toString('utf8');
     try {
       const current = await this.store.fetch(id);
-      if (!current)
-        throw vscode.FileSystemError.FileNotFound(vscode.l10n.t('The prompt no longer exists on the service.'));
+      if (!current) throw vscode.FileSystemError.FileNotFound(DELETED());
+      if (!this.store.isOwn(id))
+        throw vscode.FileSystemError.NoPermissions(
+          vscode.l10n.t('Public prompts of other organizations are read-only.'),
+        );
       const seen = this.baseline.get(id);
       if (
         seen &&
@@ -104,9 +110,27 @@ export class PromptFileSystem implements vscode.FileSystemProvider {
       this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
     } catch (error) {
       if (error instanceof vscode.FileSystemError) throw error;
+      // Deleted since the list was read: said as such, not as the service's "not found".
+      if (error instanceof NotFoundError) throw vscode.FileSystemError.FileNotFound(DELETED());
       // VS Code shows this message and keeps the editor dirty with the user's text.
       throw vscode.FileSystemError.Unavailable(describeError(error, vscode.l10n.t('Saving the prompt')).message);
     }
+  }
+
+  /**
+   * A prompt was deleted: its editors with nothing unsaved close, and one with unsaved text stays open,
+   * marked deleted by VS Code, so the text can still be copied (saving it says why it cannot be saved).
+   */
+  async deleted(id: string): Promise<void> {
+    const uris: vscode.Uri[] = [];
+    for (const group of vscode.window.tabGroups.all)
+      for (const tab of group.tabs) {
+        const uri = tab.input instanceof vscode.TabInputText ? tab.input.uri : undefined;
+        if (uri?.scheme !== PROMPT_SCHEME || promptIdOf(uri) !== id) continue;
+        uris.push(uri);
+        if (!tab.isDirty) await vscode.window.tabGroups.close(tab);
+      }
+    if (uris.length) this.changed.fire(uris.map((uri) => ({ type: vscode.FileChangeType.Deleted, uri })));
   }
 
   readDirectory(): [string, vscode.FileType][] {

@@ -18,6 +18,8 @@ export class PromptStore implements vscode.Disposable {
     );
     const ownList = own ?? shown;
     this.ownIds = new Set(ownList.map((p) => p.id));
+    // The whole list replaces what was kept, so a prompt deleted since is known to be gone.
+    if (show === 'all') this.prompts = new Map();
     for (const p of [...shown, ...ownList]) this.prompts.set(p.id, p);
     return shown;
   }

@@ -65,7 +65,9 @@ function rangeMessage(r: Rules, tooLow: boolean): string {
   const realMin = min !== undefined && min > -GUARD;
   const realMax = max !== undefined && max < GUARD;
   if (realMin && realMax) return `must be between ${min} and ${max}`;
-  if (!tooLow) return `must be ${r.exclusiveMaximum !== undefined ? 'less than' : 'at most'} ${max}`;
+  // A bound that only guards against absurd values is no figure to show.
+  if (!tooLow)
+    return realMax ? `must be ${r.exclusiveMaximum !== undefined ? 'less than' : 'at most'} ${max}` : 'is too large';
   if (min === 0 && r.exclusiveMinimum === undefined) return 'must be 0 or more';
   return `must be ${r.exclusiveMinimum !== undefined ? 'more than' : 'at least'} ${min}`;
 }
@@ -95,6 +97,8 @@ function check(r: Rules, value: unknown, path: Array<string | number>, errors: R
   for (const part of r.allOf ?? []) check(part, value, path, errors);
   if (!typeMatches(r.type, value)) {
     const expected = Array.isArray(r.type) ? r.type.filter((t) => t !== 'null')[0] : r.type;
+    // A number field left empty needs one (the body has no way to empty it).
+    if (value === '' && (expected === 'number' || expected === 'integer')) return fail(`needs ${TYPE_WORDS[expected]}`);
     return fail(`must be ${TYPE_WORDS[expected ?? ''] ?? expected}`);
   }
   if (r.const !== undefined && value !== r.const) return fail(`must be ${JSON.stringify(r.const)}`);
@@ -111,6 +115,7 @@ function check(r: Rules, value: unknown, path: Array<string | number>, errors: R
   if (typeof value === 'string') {
     // Lengths in code points, as JSON Schema and the service count them.
     const length = [...value].length;
+    if (length === 0 && r.minLength !== undefined && r.minLength > 0) return fail('must not be empty');
     if ((r.minLength !== undefined && length < r.minLength) || (r.maxLength !== undefined && length > r.maxLength))
       return fail(lengthMessage(r, 'characters'));
     if (r.pattern && !new RegExp(r.pattern, 'u').test(value)) return fail('is not in the expected form');

@@ -27,6 +27,8 @@ const units = (origin: string) =>
 
 function bound(issue: { origin: string; inclusive?: boolean }, limit: unknown, low: boolean): string {
   const unit = units(issue.origin);
+  // The safe-integer bound of a whole number guards against absurd values; it is no figure to show.
+  if (!low && typeof limit === 'number' && limit >= Number.MAX_SAFE_INTEGER) return 'is too large';
   if (low && unit === 'characters' && limit === 1) return 'must not be empty';
   const relation = low
     ? issue.inclusive === false

@@ -30,7 +30,7 @@ describe('editing prompts in the editor', () => {
     assert.ok(!editor.document.isDirty);
   });
 
-  it('a failed save keeps the editor dirty with the user’s text', async () => {
+  it('a failed save keeps the editor dirty with the user’s text, and says why in words', async () => {
     const { client, prompt, editor } = await openFresh('Deleted underneath');
     await client.deletePrompt(prompt.id);
     await replaceAll(editor, 'words I must not lose');
@@ -38,6 +38,30 @@ describe('editing prompts in the editor', () => {
     assert.equal(saved, false);
     assert.ok(editor.document.isDirty);
     assert.equal(editor.document.getText(), 'words I must not lose');
+    const api = await extension();
+    await assert.rejects(
+      Promise.resolve(api.promptFs.writeFile(editor.document.uri, new TextEncoder().encode('x'))),
+      (error: Error) =>
+        /This prompt was deleted\. Your text is still in the editor/.test(error.message) &&
+        !/read-only|llm-prompt:|NoPermissions/.test(error.message),
+    );
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('closes the editor of a prompt deleted from the Prompts view, and keeps one with unsaved text open', async () => {
+    const tabsOf = (id: string) =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.query === id);
+    const clean = await openFresh('Deleted clean');
+    await vscode.commands.executeCommand('llmSpaces.deletePrompt', { prompt: clean.prompt, own: true }, true);
+    await waitFor(() => tabsOf(clean.prompt.id).length === 0 || undefined, 'the clean editor to close');
+
+    const dirty = await openFresh('Deleted dirty');
+    await replaceAll(dirty.editor, 'not saved yet');
+    await vscode.commands.executeCommand('llmSpaces.deletePrompt', { prompt: dirty.prompt, own: true }, true);
+    assert.equal(tabsOf(dirty.prompt.id).length, 1, 'the text not saved stays open');
+    assert.equal(dirty.editor.document.getText(), 'not saved yet');
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 

@@ -368,13 +368,37 @@ describe('LLM Spaces webviews (playwright)', function () {
 
     // A field is checked as it is typed, and says what is wrong in words.
     const temperature = webview(page).locator('[data-path="settings.temperature"] input');
+    const saved = await temperature.inputValue();
     await temperature.fill('3');
     const error = webview(page).locator('.field:has([data-path="settings.temperature"]) .field-error');
     await error.filter({ hasText: /\w/ }).waitFor();
     assert.doesNotMatch(await error.innerText(), /settings\.|Too big|expected/);
     await wb.screenshot('13a-space-settings-checked-as-typed');
-    await temperature.fill('');
+    await temperature.fill(saved);
     await error.filter({ hasText: /^$/ }).waitFor({ state: 'attached' });
+    // Bad input is refused at its field, never saved as if it were nothing: text where a number goes,
+    // an emptied weight, an emptied name, an absurd reply length.
+    const fieldError = (path: string) =>
+      webview(page).locator(`.field:has([data-path="${path}"]) .field-error`).filter({ hasText: /\w/ });
+    await temperature.fill('abc');
+    assert.equal(await fieldError('settings.temperature').innerText(), 'must be a number');
+    await webview(page).locator('[data-path="weights.latency"] input').fill('');
+    assert.equal(await fieldError('weights.latency').innerText(), 'needs a number');
+    await webview(page).locator('[data-path="settings.max_tokens"] input').fill('99999999999999999999');
+    assert.equal(await fieldError('settings.max_tokens').innerText(), 'is too large');
+    await webview(page).locator('[data-path="name"] input').fill('');
+    assert.equal(await fieldError('name').innerText(), 'must not be empty');
+    await wb.screenshot('13c-space-settings-bad-input');
+    await webview(page).locator('.actions vscode-button', { hasText: 'Save' }).click();
+    await webview(page).locator('.status', { hasText: 'Not saved: fix the marked fields.' }).waitFor();
+    assert.equal((await (await wb.service()).getSpace(space.id)).main.app.name, 'My first Space', 'nothing was saved');
+    await runCommand(page, 'File: Revert File');
+    await page.locator('.tabs-container .tab.active:not(.dirty)').waitFor();
+    // The form loads the Space afresh: wait for it before typing again.
+    await waitUntil(
+      async () => (await webview(page).locator('[data-path="name"] input').inputValue()) === 'My first Space',
+    );
+    await webview(page).locator('.field-error').filter({ hasText: /\w/ }).first().waitFor({ state: 'detached' });
 
     // Ctrl+S from inside the form is VS Code's Save.
     await typeDescription('Saved with Ctrl+S');

@@ -6,6 +6,9 @@ import { fencedCode } from '../../../src/prompts/promptState';
 import { conversationName } from '../../../src/shared/conversationName';
 import { describeBand, describeEstimate, promptCost } from '../../../src/webviews/playground/page/estimate';
 import { changesBetween, valuesOf } from '../../../src/webviews/spaceSettings/page/settingsSpecs';
+import { rulesOf } from '../../../src/shared/protocol/envelope';
+import { SpaceChanges } from '../../../src/shared/protocol/spaceSettings';
+import { checkRules } from '../../../src/shared/rules';
 
 const model = (namespace: string, promptCost: number, byCharacters = false): ModelBrief => ({
   namespace,
@@ -129,15 +132,23 @@ describe('the settings editor: what it sends', () => {
     });
   });
 
-  it('lays a kept draft over the Space, and an emptied number is left as it is', () => {
+  it('lays a kept draft over the Space, and an emptied or unreadable number is refused at its field', () => {
     const values = valuesOf(space, { name: 'Draft name', settings: { temperature: 0.9 } });
     assert.equal(values.name, 'Draft name');
     assert.equal(values['settings.temperature'], 0.9);
     assert.equal(values['settings.max_tokens'], 256);
     const base = valuesOf(space, null);
-    assert.deepEqual(
-      changesBetween(base, { ...base, 'settings.max_tokens': null, description: '' }, { base: [], now: [] }).changes,
-      { description: '' },
+    // What the form reads from an emptied field and from "abc" (settingsControls.ts): the text as typed.
+    const { changes } = changesBetween(
+      base,
+      { ...base, 'weights.latency': '', 'settings.temperature': 'abc', 'settings.max_tokens': 1e20, name: '' },
+      { base: [], now: [] },
     );
+    assert.deepEqual(checkRules(rulesOf(SpaceChanges), changes), {
+      name: 'must not be empty',
+      'weights.latency': 'needs a number',
+      'settings.temperature': 'must be a number',
+      'settings.max_tokens': 'is too large',
+    });
   });
 });

@@ -22,11 +22,18 @@ export function buildControl(spec: Spec, value: Value, data: SpaceEditorData, va
   return field(spec.path, spec.label, control, spec.hint);
 }
 
-/** The control's value in the form the body wants: '' is "no value" for numbers and choices. */
+/**
+ * The control's value in the form the body wants: '' is "no value" for a choice. A number field holds
+ * a number, or the text as typed when it is none ('' or "abc"), which the rules then refuse at the
+ * field instead of the save dropping it.
+ */
 export function readControl(spec: Spec, control: HTMLElement): Value {
   if (spec.kind === 'bool') return checkedOf(control);
   const text = valueOf(control);
-  if (spec.kind === 'number' || spec.kind === 'int') return text.trim() === '' ? null : Number(text);
+  if (spec.kind === 'number' || spec.kind === 'int') {
+    const n = Number(text);
+    return text.trim() !== '' && Number.isFinite(n) ? n : text.trim();
+  }
   if (spec.kind === 'select') return text === '' ? null : text;
   return text;
 }

@@ -170,8 +170,11 @@ export function changesBetween(
     const before = base[spec.path] ?? null;
     let after = now[spec.path] ?? null;
     if (String(before) === String(after)) continue;
-    // An emptied number or choice has no "unset" in the body; it is left as it is.
+    // An emptied choice has no "unset" in the body; it is left as it is. A number field the Space has
+    // no value for may stay empty; one emptied is sent as typed, for the rules to say at the field
+    // that it needs a number.
     if (after === null && spec.kind !== 'text' && spec.kind !== 'textarea') continue;
+    if (after === '' && before === null && (spec.kind === 'number' || spec.kind === 'int')) continue;
     if (spec.path === 'policies.privacy_level' && after !== null) after = Number(after);
     if (spec.path === 'policies.optimize_internal_requests') after = after ? 1 : 0;
     const [group, key] = spec.path.split('.') as [string, string | undefined];

@@ -122,7 +122,7 @@ async function saveChanges(): Promise<void> {
   const errors = checkRules(data.rules, diff().changes);
   if (Object.keys(errors).length) {
     const rest = markFields(fields, errors);
-    return void say(rest.length ? rest.join('; ') : t('Some fields are not valid.'));
+    return void say(rest.length ? rest.join('; ') : t('Not saved: fix the marked fields.'));
   }
   say(t('Saving…'));
   await channel
