@@ -146,6 +146,18 @@ CREATE INDEX requests_conversation ON requests(conversation_id, added_on);
 CREATE INDEX requests_app ON requests(app_id, added_on);
 `;
 
+const CONFIG_TABLES = ['models', 'apps', 'app_models'];
+const CONFIG_VERSION_SCHEMA = [
+  'CREATE TABLE config_version (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL);',
+  'INSERT INTO config_version (id, version) VALUES (1, 0);',
+  ...CONFIG_TABLES.flatMap((table) =>
+    ['INSERT', 'UPDATE', 'DELETE'].map(
+      (event) =>
+        `CREATE TRIGGER ${table}_${event.toLowerCase()}_counted AFTER ${event} ON ${table} BEGIN UPDATE config_version SET version = version + 1; END;`,
+    ),
+  ),
+].join('\n');
+
 function seedCatalogue(db: Database): void {
   for (const m of CATALOGUE)
     insertCatalogueModel(db, catalogueRecord(m, '2026-01-01T00:00:00.000Z'), {
@@ -193,6 +205,9 @@ const MIGRATIONS: Migration[] = [
   },
   // Which model server serves each local model found on this computer, and whether it answered last.
   (db) => db.exec(SERVING_SCHEMA),
+  // A counter of changes to the configuration (the catalogue, the Spaces and their models), kept by
+  // the database itself: what every request reads is kept parsed until it changes (domain/configCache.ts).
+  (db) => db.exec(CONFIG_VERSION_SCHEMA),
 ];
 
 /** How many migrations this database has not seen. */

@@ -4,6 +4,7 @@ import type { Database } from '../db';
 import { isRetired } from '../../shared/models';
 import { invalid, notFound } from '../problem';
 import { parseJson, type Caller } from './caller';
+import { keptUntilChanged } from './configCache';
 import { servingFields } from './serving';
 
 export interface CatalogueModel {
@@ -104,27 +105,19 @@ interface Catalogue {
 }
 
 /**
- * Parsed catalogues per organization, kept until the next commit. Reading and parsing every model's
- * record for each chat was most of a chat's time under load.
+ * The catalogue an organization sees, parsed once and kept until it changes (configCache.ts): reading
+ * and parsing hundreds of model records for each chat was most of a chat's time under load.
  */
-const catalogues = new WeakMap<Database, { version: number; byOrg: Map<string, Catalogue> }>();
-
 function catalogue(db: Database, orgId: string): Catalogue {
-  let cache = catalogues.get(db);
-  if (!cache || cache.version !== db.version) catalogues.set(db, (cache = { version: db.version, byOrg: new Map() }));
-  let entry = cache.byOrg.get(orgId);
-  if (!entry) {
+  return keptUntilChanged(db, `catalogue ${orgId}`, () => {
     const models = db
       .all<ModelRow>(
         'SELECT id, record, quality, latency_ms FROM models WHERE org_id IS NULL OR org_id = $org ORDER BY namespace',
         { org: orgId },
       )
       .map(toModel);
-    entry = { models, byId: new Map(models.map((m) => [String(m.record.id), m])) };
-    // Inside a transaction the writer sees its own uncommitted rows: those are never kept.
-    if (!db.inTransaction) cache.byOrg.set(orgId, entry);
-  }
-  return entry;
+    return { models, byId: new Map(models.map((m) => [String(m.record.id), m])) };
+  });
 }
 
 /** Public models and the caller organization's own, ordered by namespace. */
@@ -165,10 +158,13 @@ interface AppModelRow {
   failover_position: number | null;
 }
 
-export function appModelRows(db: Database, appId: string): AppModelRow[] {
-  return db.all<AppModelRow>('SELECT model_id, active, failover_position FROM app_models WHERE app_id = $app', {
-    app: appId,
-  });
+/** A Space's models: kept until the configuration changes, so never to be changed by the caller. */
+export function appModelRows(db: Database, appId: string): readonly AppModelRow[] {
+  return keptUntilChanged(db, `app models ${appId}`, () =>
+    db.all<AppModelRow>('SELECT model_id, active, failover_position FROM app_models WHERE app_id = $app', {
+      app: appId,
+    }),
+  );
 }
 
 export interface SpaceModelView {

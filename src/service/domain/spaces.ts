@@ -26,6 +26,7 @@ import {
   visibleModels,
   type CatalogueModel,
 } from './models';
+import { keptUntilChanged } from './configCache';
 import { answersHere } from './serving';
 import { findPrompt } from './prompts';
 import { checkAssistantChoice } from './assistants';
@@ -123,9 +124,12 @@ export function requirePermission(caller: Caller, permission: PermissionName): v
 }
 
 /** A Space of the caller's organization (and, for a Space key, that Space only); 404 otherwise. */
+/** A Space of the caller's (kept until the configuration changes: never to be changed by the caller). */
 export function loadApp(db: Database, caller: Caller, appId: string): AppRow {
-  const row = db.get<AppRow>('SELECT * FROM apps WHERE id = $id AND org_id = $org', { id: appId, org: caller.orgId });
-  if (!row || (caller.appId && caller.appId !== row.id)) throw notFound('Space');
+  const row = keptUntilChanged(db, `app ${appId}`, () =>
+    db.get<AppRow>('SELECT * FROM apps WHERE id = $id', { id: appId }),
+  );
+  if (!row || row.org_id !== caller.orgId || (caller.appId && caller.appId !== row.id)) throw notFound('Space');
   return row;
 }
 

@@ -106,8 +106,12 @@ describe('migrating privacy levels', () => {
       const fresh = db.get<{ policies: string }>('SELECT policies FROM apps WHERE id = $id', { id: appId })!;
       assert.equal(JSON.parse(fresh.policies).privacy_level, 1, 'a new database starts at level 1');
       const version = db.get<{ v: number }>('SELECT user_version AS v FROM pragma_user_version')!.v;
-      // Back to the shape of two versions before: no model servers, the old request table, and a level of that time.
+      // Back to the shape of three versions before: no change count of the configuration, no model
+      // servers, the old request table, and a level of that time.
       db.transactionNow(() => {
+        for (const trigger of db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'trigger'"))
+          db.exec(`DROP TRIGGER ${trigger.name}`);
+        db.exec('DROP TABLE config_version');
         db.exec('DROP TABLE model_servers');
         db.exec('DROP TABLE requests');
         db.exec(`CREATE TABLE requests (id TEXT PRIMARY KEY, org_id TEXT NOT NULL, app_id TEXT NOT NULL, conversation_id TEXT, parent_request_id TEXT, model TEXT,
@@ -121,7 +125,7 @@ describe('migrating privacy levels', () => {
           id: appId,
           p: JSON.stringify({ ...JSON.parse(fresh.policies), privacy_level: 2 }),
         });
-        db.exec(`PRAGMA user_version = ${version - 2}`);
+        db.exec(`PRAGMA user_version = ${version - 3}`);
       });
       await db.close();
       const again = openDataFolder(dir);
