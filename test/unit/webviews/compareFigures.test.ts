@@ -5,6 +5,8 @@ import type { ReplyInfo } from '../../../src/shared/protocol/playground';
 import {
   defaultToward,
   figuresLine,
+  outcome,
+  ownReply,
   savingLine,
   winners,
   type Column,
@@ -54,5 +56,18 @@ describe('compare: the figures of a column', () => {
     assert.equal(defaultToward('b/y', winners(columns)), 'cost');
     assert.equal(defaultToward('a/x', winners(columns)), 'latency');
     assert.equal(defaultToward('c/z', winners(columns)), 'quality');
+  });
+});
+
+describe('compare: how the comparison went', () => {
+  it('counts only the models that answered themselves, and says when the failover chain answered instead', () => {
+    const all = [column('a/x', reply('a/x', 1, 1)), column('b/y', reply('b/y', 1, 1))];
+    assert.equal(outcome(all), 'All 2 models answered.');
+    const replaced = [column('a/x', reply('a/x', 1, 1)), column('b/y', reply('test/echo', 0, 0)), column('c/z', null)];
+    assert.equal(ownReply(replaced[1]!), false, 'a reply of another model is not promoted as this one');
+    assert.equal(
+      outcome(replaced),
+      '1 of 3 models answered. In 1 column another model of the failover chain answered instead.',
+    );
   });
 });

@@ -4,7 +4,12 @@ import assert from 'node:assert/strict';
 import type { ModelBrief } from '../../../src/shared/protocol/playground';
 import { fencedCode } from '../../../src/prompts/promptState';
 import { conversationName } from '../../../src/shared/conversationName';
-import { describeBand, describeEstimate, promptCost } from '../../../src/webviews/playground/page/estimate';
+import {
+  cannotAnswerNote,
+  describeBand,
+  describeEstimate,
+  promptCost,
+} from '../../../src/webviews/playground/page/estimate';
 import { changesBetween, valuesOf } from '../../../src/webviews/spaceSettings/page/settingsSpecs';
 import { rulesOf } from '../../../src/shared/protocol/envelope';
 import { SpaceChanges } from '../../../src/shared/protocol/spaceSettings';
@@ -61,6 +66,15 @@ describe('the estimate before sending', () => {
     assert.equal(promptCost(model('a/chr', 0.001, true), text), 0.4);
     assert.equal(describeEstimate(text, model('a/tok', 0.001), []), '≈ 100 prompt tokens · $0.10 at a/tok');
     assert.equal(describeEstimate('abc', model('a/tok', 0.001), []), '≈ 1 prompt token · $0.0010 at a/tok');
+  });
+
+  it('warns before sending that a chosen model cannot answer here', () => {
+    assert.equal(cannotAnswerNote(model('a/ok', 1e-6)), null);
+    assert.equal(
+      cannotAnswerNote({ ...model('anthropic/claude-haiku-4-5', 1e-6), answersHere: false }),
+      'anthropic/claude-haiku-4-5 cannot answer here now: no provider key or model server here reaches it.',
+    );
+    assert.equal(cannotAnswerNote(undefined), null, 'routing picks only models that answer');
   });
 
   it('gives the range over the active models when routing', () => {

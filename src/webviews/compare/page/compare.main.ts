@@ -25,7 +25,7 @@ import { field, fillSelect, select, textfield } from '../../page/fields';
 import { CallFailed, HostChannel } from '../../page/hostChannel';
 import { t } from '../../page/l10n';
 import { onMarkdownChange, renderMarkdown } from '../../page/markdown';
-import { defaultToward, figuresLine, savingLine, winners, type Column } from './figures';
+import { defaultToward, figuresLine, outcome, ownReply, savingLine, winners, type Column } from './figures';
 import { LiveMarkdown } from '../../page/liveMarkdown';
 
 const MAX_MODELS = 4;
@@ -256,12 +256,7 @@ async function compare(): Promise<void> {
     }),
   );
   running(false);
-  const done = state.columns.filter((c) => c.reply).length;
-  say(
-    done === state.columns.length
-      ? t('All {0} models answered.', done)
-      : t('{0} of {1} models answered.', done, state.columns.length),
-  );
+  say(outcome(state.columns));
 }
 
 function running(on: boolean): void {
@@ -340,7 +335,14 @@ function showColumn(i: number): void {
     : column.error
       ? h('footer', { class: column.error === t('Stopped.') ? 'meta' : 'meta error', role: 'alert' }, column.error)
       : h('footer', { class: 'meta' }, t('Not run yet.'));
-  fill(el, header, body, footer, column.reply ? promoteControls(column.model, defaultToward(column.model, won)) : null);
+  // A model is promoted on what it answered itself, never on a reply another model gave in its place.
+  fill(
+    el,
+    header,
+    body,
+    footer,
+    ownReply(column) ? promoteControls(column.model, defaultToward(column.model, won)) : null,
+  );
 }
 
 /** The saving as the service counted it, against the benchmark model of the time the column ran. */

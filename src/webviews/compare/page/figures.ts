@@ -53,3 +53,18 @@ export function defaultToward(model: string, won: ReturnType<typeof winners>): W
   if (won.fastest === model) return 'latency';
   return 'quality';
 }
+
+/** A column's model answered itself: not the failover chain's next model in its place. */
+export const ownReply = (c: Column) => !!c.reply && c.reply.namespace === c.model;
+
+/** How the comparison went, counting only the models that answered themselves. */
+export function outcome(columns: Column[]): string {
+  const own = columns.filter(ownReply).length;
+  const replaced = columns.filter((c) => c.reply && !ownReply(c)).length;
+  const line =
+    own === columns.length ? t('All {0} models answered.', own) : t('{0} of {1} models answered.', own, columns.length);
+  if (replaced === 0) return line;
+  return replaced === 1
+    ? t('{0} In 1 column another model of the failover chain answered instead.', line)
+    : t('{0} In {1} columns another model of the failover chain answered instead.', line, replaced);
+}

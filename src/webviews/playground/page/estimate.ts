@@ -15,6 +15,13 @@ export function promptCost(model: ModelBrief, text: string): number {
 const promptTokens = (count: number) =>
   count === 1 ? t('≈ 1 prompt token') : t('≈ {0} prompt tokens', count.toLocaleString());
 
+/** Said with the estimate when the chosen model cannot answer here, before anything is sent. */
+export function cannotAnswerNote(chosen: ModelBrief | undefined): string | null {
+  return chosen && !chosen.answersHere
+    ? t('{0} cannot answer here now: no provider key or model server here reaches it.', chosen.namespace)
+    : null;
+}
+
 /** "≈ 120 tokens · $0.000360 at openai/gpt-4o", or the range over the models routing may choose. */
 export function describeEstimate(text: string, chosen: ModelBrief | undefined, routable: ModelBrief[]): string {
   const tokens = promptTokens(estimateTokens(text));

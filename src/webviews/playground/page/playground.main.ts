@@ -21,7 +21,7 @@ import { markFields } from '../../page/fields';
 import { CallFailed, HostChannel } from '../../page/hostChannel';
 import { conversationName } from '../../../shared/conversationName';
 import { acceptDrops } from './dropTarget';
-import { describeBand, describeEstimate, estimateTokens } from './estimate';
+import { cannotAnswerNote, describeBand, describeEstimate, estimateTokens } from './estimate';
 import { PlaygroundForm, initialState, type PlaygroundState } from './playgroundForm';
 import { Transcript, type LiveTurn } from './transcript';
 import { t } from '../../page/l10n';
@@ -182,7 +182,7 @@ let bandAsked = 0;
 function refreshEstimate(): void {
   refreshVision();
   const active = space ? form.modelsNamed(space.activeModels) : [];
-  estimate.textContent = state.prompt ? describeEstimate(state.prompt, form.chosenModel(), active) : '';
+  showEstimate(state.prompt ? describeEstimate(state.prompt, form.chosenModel(), active) : '');
   clearTimeout(bandTimer);
   const asked = ++bandAsked;
   if (state.prompt.trim() && state.appId) bandTimer = setTimeout(() => void askBand(asked), 400);
@@ -192,7 +192,14 @@ async function askBand(asked: number): Promise<void> {
   const check = form.body(state.conversation?.id ?? null);
   if (!check.ok) return;
   const band = await channel.call('costBand', { body: check.body }).catch(() => null);
-  if (band && asked === bandAsked) estimate.textContent = describeBand(band);
+  if (band && asked === bandAsked) showEstimate(describeBand(band));
+}
+
+/** The estimate, with a warning first when the chosen model cannot answer here. */
+function showEstimate(text: string): void {
+  const warning = text ? cannotAnswerNote(form.chosenModel()) : null;
+  estimate.classList.toggle('warning', !!warning);
+  estimate.textContent = warning ? `⚠ ${warning} ${text}` : text;
 }
 
 async function loadSpace(): Promise<void> {
