@@ -551,13 +551,6 @@ export const ResponseFormat = z.discriminatedUnion('type', [
 ]);
 export type ResponseFormat = z.infer<typeof ResponseFormat>;
 
-/** Token probabilities: no model reached here reports them, so asking for them is refused by name. */
-const NoLogprobs = nullish(
-  z.literal(false, {
-    error: 'is not supported here: the models this service reaches do not report token probabilities',
-  }),
-);
-
 /**
  * `POST /v1/chat/completions`: OpenAI's request. A Space key selects its Space; an organization token
  * names it with `app_id`. `model` null or absent: the Space's routing.
@@ -589,7 +582,9 @@ export const ChatCompletionsBody = z
     ),
     stop: nullish(z.union([z.string(), z.array(z.string()).max(4)])),
     response_format: ResponseFormat.optional(),
-    logprobs: NoLogprobs,
+    /** Token probabilities: OpenAI's models report them; a model that cannot is left out or refused. */
+    logprobs: nullish(z.boolean()),
+    top_logprobs: nullish(z.int().min(0, 'must be between 0 and 20').max(20, 'must be between 0 and 20')),
   })
   // A field this service cannot honour is refused by its name, never dropped without a word.
   .strict();

@@ -32,6 +32,7 @@ export function completionRequest(caller: Caller, body: z.output<typeof ChatComp
       presencePenalty: body.presence_penalty,
       reasoningEffort: body.reasoning_effort,
       responseFormat: body.response_format?.type === 'text' ? undefined : body.response_format,
+      logprobs: body.logprobs ? (body.top_logprobs ?? 0) : undefined,
     },
   };
 }

@@ -92,6 +92,7 @@ export async function finishChat(
           content: reply.text,
           ...(reply.toolCalls ? { tool_calls: reply.toolCalls } : {}),
         },
+        ...(reply.logprobs ? { logprobs: { content: reply.logprobs, refusal: null } } : {}),
       },
     ],
     usage: {

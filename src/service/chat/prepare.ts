@@ -12,9 +12,9 @@ import { appConfig, loadApp, requirePermission } from '../domain/spaces';
 import { Problem, invalid } from '../problem';
 import { providerSpec } from '../providers/providers';
 import { countTokens } from '../tokenizer';
-import { jsonRefusal, type RouteInput } from './routing';
+import { jsonRefusal, logprobsRefusal, type RouteInput } from './routing';
 import { buildMessages, resolveAssistantVersion, resolveConversation } from './messages';
-import { hasImages, jsonNeed, textOf, type Body, type Prepared } from './request';
+import { hasImages, jsonNeed, logprobsAsked, textOf, type Body, type Prepared } from './request';
 import { activeModels, failoverChain, routeInput, weighActive } from './weigh';
 
 /** Checks everything that can be checked before a model runs; throws a 4xx Problem and stores nothing. */
@@ -44,6 +44,7 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
     maxTokens,
     needsVision: hasImages(body),
     needsJson: jsonNeed(body),
+    needsLogprobs: logprobsAsked(body),
   });
   const warnings: string[] = [];
   // A model named as the Space itself lets the Space route (GET /v1/models offers it for tools that must name one).
@@ -127,6 +128,8 @@ function explicitModel(
     throw invalid(['body', 'images'], `${r.namespace} cannot read images`, 'vision_unsupported');
   const json = jsonRefusal(r, route.needsJson);
   if (json) throw invalid(['body', 'response_format'], `${r.namespace} ${json}`, 'json_unsupported');
+  const logprobs = logprobsRefusal(r, route.needsLogprobs);
+  if (logprobs) throw invalid(['body', 'logprobs'], `${r.namespace} ${logprobs}`, 'logprobs_unsupported');
   if (budget(r) <= 0)
     throw invalid(
       ['body', 'prompt'],

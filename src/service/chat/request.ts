@@ -28,10 +28,14 @@ export interface ToolOptions {
   reasoningEffort?: 'minimal' | 'low' | 'medium' | 'high' | null;
   /** JSON asked for: any object, or one following a schema (OpenAI's shapes); absent: text. */
   responseFormat?: Exclude<ResponseFormat, { type: 'text' }>;
+  /** Token probabilities asked for, with how many alternatives of each token (OpenAI's logprobs). */
+  logprobs?: number;
 }
 
 /** What a request asks of a model's JSON: nothing, any object, or an object following a schema. */
 export type JsonNeed = 'object' | 'schema' | null;
+
+export const logprobsAsked = (body: Body) => body.completion?.logprobs !== undefined;
 
 export function jsonNeed(body: Body): JsonNeed {
   const format = body.completion?.responseFormat;
@@ -84,6 +88,8 @@ export interface Reply {
   toolCalls?: ToolCall[];
   /** What the provider counted (input with the part read from its cache, output); absent: estimated here. */
   usage?: { input: number; output: number; cachedInput: number };
+  /** Each token's probability, as OpenAI writes them, when they were asked for. */
+  logprobs?: unknown[];
 }
 
 /** The text of a message's content, parts joined (images left out). */

@@ -21,6 +21,7 @@ export interface RouteInput {
   maxCost: number;
   needsVision: boolean;
   needsJson: JsonNeed;
+  needsLogprobs: boolean;
   canServe: (record: ModelRecord) => boolean;
   estimate: (record: ModelRecord) => number;
 }
@@ -40,8 +41,19 @@ export type Rejection =
   | 'cannot read images'
   | 'cannot answer in JSON'
   | 'cannot follow a JSON schema'
+  | 'cannot report token probabilities'
   | 'cannot answer here'
   | 'over max_cost';
+
+/** Providers whose API reports token probabilities (OpenAI's Chat Completions, on OpenAI or Azure). */
+const REPORTS_LOGPROBS = new Set(['openai', 'azure']);
+
+/** Why a model cannot report the token probabilities asked for, or null. */
+export function logprobsRefusal(r: ModelRecord, asked: boolean): Rejection | null {
+  return asked && (r.is_test_model || !REPORTS_LOGPROBS.has(r.provider ?? ''))
+    ? 'cannot report token probabilities'
+    : null;
+}
 
 /**
  * Why a model cannot write the JSON asked for, or null: it must support JSON, and a test model's
@@ -59,6 +71,8 @@ function rejection(input: RouteInput, model: CatalogueModel): Rejection | null {
   if (input.needsVision && !r.supports_vision) return 'cannot read images';
   const json = jsonRefusal(r, input.needsJson);
   if (json) return json;
+  const logprobs = logprobsRefusal(r, input.needsLogprobs);
+  if (logprobs) return logprobs;
   if (!input.canServe(r)) return 'cannot answer here';
   if (input.maxCost > 0 && input.estimate(r) > input.maxCost) return 'over max_cost';
   return null;

@@ -10,8 +10,17 @@ import { latencyBook } from './latency';
 import { finishChat, logFailure, summarize } from './ledger';
 import { ReachFailure } from './reach/reach';
 import type { Reaches } from './reach/reaches';
-import { jsonRefusal } from './routing';
-import { hasImages, jsonNeed, textOf, type Attempt, type ChatMessage, type Prepared, type Reply } from './request';
+import { jsonRefusal, logprobsRefusal } from './routing';
+import {
+  hasImages,
+  jsonNeed,
+  logprobsAsked,
+  textOf,
+  type Attempt,
+  type ChatMessage,
+  type Prepared,
+  type Reply,
+} from './request';
 
 /**
  * Runs the request. `onDelta`, when given, receives the reply as it is produced (streaming); a failure
@@ -111,6 +120,7 @@ function nextInChain(
   const at = chain.findIndex((m) => m.record.id === current.record.id);
   const needsVision = hasImages(prepared.body);
   const needsJson = jsonNeed(prepared.body);
+  const needsLogprobs = logprobsAsked(prepared.body);
   return chain
     .slice(at + 1)
     .find(
@@ -119,7 +129,8 @@ function nextInChain(
         !refused.has(m.record.provider ?? '') &&
         !isRetired(m.record) &&
         (!needsVision || m.record.supports_vision) &&
-        !jsonRefusal(m.record, needsJson),
+        !jsonRefusal(m.record, needsJson) &&
+        !logprobsRefusal(m.record, needsLogprobs),
     );
 }
 

@@ -66,6 +66,7 @@ export interface PromptSize {
   needsVision: boolean;
   /** JSON the reply must be (absent: text, as the playground's preview always is). */
   needsJson?: JsonNeed;
+  needsLogprobs?: boolean;
 }
 
 /** What routing weighs for a request of this size in this Space (the candidates are filled in by the caller). */
@@ -78,6 +79,7 @@ export function routeInput(db: Database, config: AppConfig, size: PromptSize) {
     maxCost: config.policies.max_cost ?? 0,
     needsVision: size.needsVision,
     needsJson: size.needsJson ?? null,
+    needsLogprobs: size.needsLogprobs ?? false,
     canServe,
     estimate: (r) => estimateCost(r, size.promptTokens, size.promptChars, Math.max(1, budget(r))),
   };

@@ -110,7 +110,16 @@ async function answer(
     const calls = completion.choices[0]?.message.tool_calls;
     if (calls?.length) events.send(chunk({ tool_calls: calls.map((call, index) => ({ index, ...call })) }));
     const last = chunk({}, completion.choices[0]?.finish_reason ?? 'stop');
-    events.send({ ...last, model: completion.model, usage: completion.usage, metadata: completion.metadata });
+    // Token probabilities, when asked for, come with the last choice (OpenAI's clients gather them by choice).
+    const logprobs = (completion.choices[0] as { logprobs?: unknown } | undefined)?.logprobs;
+    const lastChoices = logprobs ? [{ ...last.choices[0]!, logprobs }] : last.choices;
+    events.send({
+      ...last,
+      choices: lastChoices,
+      model: completion.model,
+      usage: completion.usage,
+      metadata: completion.metadata,
+    });
     // What OpenAI's stream_options.include_usage asks for: a last chunk with the usage and no choice.
     if (body.includeUsage) events.send({ ...last, model: completion.model, choices: [], usage: completion.usage });
     events.send('[DONE]');

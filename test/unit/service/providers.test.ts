@@ -246,6 +246,51 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.deepEqual(toGemini.generationConfig.responseJsonSchema.properties, schema.properties);
   });
 
+  it("reports OpenAI's token probabilities when asked, whole and streamed, and refuses them where a model cannot", async () => {
+    const app = await spaceWith([OPENAI, ANTHROPIC]);
+    const body = {
+      app_id: app,
+      model: OPENAI,
+      messages: [{ role: 'user', content: 'probable words' }],
+      logprobs: true,
+      top_logprobs: 2,
+    };
+    const res = await send(body, '/v1/chat/completions');
+    assert.equal(res.status, 200, res.text);
+    const sent = openai.seen.at(-1)!.body;
+    assert.deepEqual([sent.logprobs, sent.top_logprobs], [true, 2], 'asked of OpenAI as its reference says');
+    const choice = (
+      res.json as {
+        choices: Array<{
+          message: { content: string };
+          logprobs: { content: Array<{ token: string; top_logprobs: unknown[] }> };
+        }>;
+      }
+    ).choices[0]!;
+    assert.equal(choice.logprobs.content.map((t) => t.token).join(''), choice.message.content);
+    assert.ok(choice.logprobs.content.every((t) => t.top_logprobs.length === 2));
+    const streamed = await raw(service.url, 'POST', '/v1/chat/completions', {
+      token: service.token,
+      body: { ...body, stream: true },
+    });
+    const tokens = streamed.text
+      .split('\n')
+      .filter((l) => l.startsWith('data: {'))
+      .flatMap(
+        (l) =>
+          (JSON.parse(l.slice(6)) as { choices: Array<{ logprobs?: { content: Array<{ token: string }> } }> })
+            .choices[0]?.logprobs?.content ?? [],
+      )
+      .map((t) => t.token);
+    assert.equal(tokens.join(''), 'echo: probable words');
+    // Anthropic reports none: routing leaves it out, and a request naming it is refused, by name.
+    const routed = await send({ ...body, model: null }, '/v1/chat/completions');
+    assert.equal((routed.json as { model: string }).model, OPENAI);
+    const named = await send({ ...body, model: ANTHROPIC }, '/v1/chat/completions');
+    assert.equal(named.status, 422);
+    assert.match(named.text, /anthropic\/claude-haiku-4-5 cannot report token probabilities/);
+  });
+
   it('weighs the latency it measured of a model that answered, and the prior of one that has not; the receipt says which', async () => {
     const app = await spaceWith([OPENAI, 'openai/gpt-5-mini']);
     const preview = await client.previewRoute(app, { prompt: 'how fast?' });

@@ -48,6 +48,8 @@ interface Turn {
   tools: string[];
   stream: boolean;
   model: string;
+  /** Token probabilities asked for (OpenAI's logprobs), with how many alternatives per token. */
+  logprobs?: number;
 }
 
 type Reply = { kind: 'text'; text: string } | { kind: 'tool'; id: string; name: string; args: Record<string, unknown> };
@@ -179,12 +181,14 @@ const openAi: Dialect = {
     for (const t of tools)
       if (t.type !== 'function' || !t.function?.name)
         problems.push('openai: a tool is not {type: "function", function: {name}}');
+    if (b.top_logprobs !== undefined && b.logprobs !== true) problems.push('openai: top_logprobs without logprobs');
     const lastUser = [...(messages ?? [])].reverse().find((m) => m.role === 'user');
     return {
       text: textOf(lastUser?.content),
       tools: tools.map((t) => t.function!.name!),
       stream: b.stream === true,
       model: String(b.model),
+      ...(b.logprobs === true ? { logprobs: Number(b.top_logprobs ?? 0) } : {}),
     };
   },
   error: (status) => ({
@@ -223,25 +227,38 @@ const openAi: Dialect = {
                 ],
               },
         finish_reason: reply.kind === 'text' ? 'stop' : 'tool_calls',
-        logprobs: null,
+        logprobs:
+          reply.kind === 'text' && turn.logprobs !== undefined
+            ? { content: tokenLogprobs(reply.text.match(/.{1,6}/gs)!, turn.logprobs), refusal: null }
+            : null,
       },
     ],
     usage: openAiUsage(usage),
   }),
   events: (turn, reply, usage) => {
-    const chunk = (delta: unknown, finish: string | null) =>
+    const chunk = (delta: unknown, finish: string | null, logprobs: unknown = null) =>
       sse({
         id: 'chatcmpl-fake',
         object: 'chat.completion.chunk',
         created: Math.floor(Date.now() / 1000),
         model: turn.model,
-        choices: [{ index: 0, delta, finish_reason: finish }],
+        choices: [{ index: 0, delta, finish_reason: finish, ...(logprobs ? { logprobs } : {}) }],
       });
     const body =
       reply.kind === 'text'
         ? [
             chunk({ role: 'assistant', content: '' }, null),
-            ...reply.text.match(/.{1,6}/gs)!.map((piece) => chunk({ content: piece }, null)),
+            ...reply.text
+              .match(/.{1,6}/gs)!
+              .map((piece) =>
+                chunk(
+                  { content: piece },
+                  null,
+                  turn.logprobs !== undefined
+                    ? { content: tokenLogprobs([piece], turn.logprobs), refusal: null }
+                    : null,
+                ),
+              ),
           ]
         : [
             chunk(
@@ -271,6 +288,19 @@ const openAi: Dialect = {
     ];
   },
 };
+
+/** Token probabilities as OpenAI writes them: each token with its log probability, bytes and alternatives. */
+const tokenLogprobs = (tokens: string[], top: number) =>
+  tokens.map((token, i) => ({
+    token,
+    logprob: -0.01 * (i + 1),
+    bytes: [...Buffer.from(token)],
+    top_logprobs: Array.from({ length: top }, (_, k) => ({
+      token: k === 0 ? token : `${token}~${k}`,
+      logprob: -0.01 * (i + 1) - k,
+      bytes: null,
+    })),
+  }));
 
 const openAiUsage = (u: ProviderFake['usage']) => ({
   prompt_tokens: u.input,

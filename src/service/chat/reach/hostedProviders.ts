@@ -56,7 +56,7 @@ export class HostedProviders implements ModelReach {
       maxOutputTokens: g.maxTokens,
       temperature: g.temperature,
       ...toolOptions(g.tools),
-      ...strictness(provider, g.tools),
+      ...providerOptions(provider, g.tools),
       abortSignal: AbortSignal.any([g.signal, late.signal]),
     };
     try {
@@ -152,15 +152,19 @@ function sampling(options: ToolOptions): Partial<LanguageModelV4CallOptions> {
 }
 
 /**
- * A JSON schema is strict only when the request says so, as on OpenAI's own API (the OpenAI packages
- * of the AI SDK would make every schema strict, and a provider then refuses one that is not written
- * for strict mode).
+ * What only OpenAI's packages read: a JSON schema is strict only when the request says so, as on
+ * OpenAI's own API (they would make every schema strict, and a provider then refuses one that is not
+ * written for strict mode); and the token probabilities asked for.
  */
-function strictness(provider: string, options: ToolOptions): Partial<LanguageModelV4CallOptions> {
+function providerOptions(provider: string, options: ToolOptions): Partial<LanguageModelV4CallOptions> {
   const format = options.responseFormat;
-  if (format?.type !== 'json_schema') return {};
-  const strict = { strictJsonSchema: format.json_schema.strict === true };
-  return { providerOptions: { openai: strict, [provider]: strict } };
+  const openai = {
+    ...(format?.type === 'json_schema' ? { strictJsonSchema: format.json_schema.strict === true } : {}),
+    // Token probabilities, with so many alternatives of each (OpenAI's package reads them).
+    ...(options.logprobs !== undefined ? { logprobs: options.logprobs > 0 ? options.logprobs : true } : {}),
+  };
+  if (Object.keys(openai).length === 0) return {};
+  return { providerOptions: { openai, [provider]: openai } };
 }
 
 /** OpenAI's response_format as the AI SDK's: JSON, with the schema and its name where one is given. */
@@ -213,8 +217,14 @@ function usageOf(usage: LanguageModelV4Usage | undefined): Reply['usage'] {
   return { input: input ?? 0, output: output ?? 0, cachedInput: usage?.inputTokens.cacheRead ?? 0 };
 }
 
+/** The token probabilities OpenAI's package hands back in its metadata. */
+function logprobsOf(metadata: unknown): Pick<Reply, 'logprobs'> {
+  const list = (metadata as { openai?: { logprobs?: unknown } } | undefined)?.openai?.logprobs;
+  return Array.isArray(list) ? { logprobs: list } : {};
+}
+
 async function whole(result: ReturnType<LanguageModelV4['doGenerate']>): Promise<Reply> {
-  const { content, finishReason, usage } = await result;
+  const { content, finishReason, usage, providerMetadata } = await result;
   let text = '';
   const toolCalls: ToolCall[] = [];
   for (const part of content) {
@@ -226,6 +236,7 @@ async function whole(result: ReturnType<LanguageModelV4['doGenerate']>): Promise
     finishReason: finishOf(finishReason, toolCalls),
     ...(toolCalls.length ? { toolCalls } : {}),
     usage: usageOf(usage),
+    ...logprobsOf(providerMetadata),
   };
 }
 
@@ -236,13 +247,14 @@ async function streamed(
   const { stream } = await result;
   let text = '';
   const toolCalls: ToolCall[] = [];
-  let finish: { reason: LanguageModelV4FinishReason; usage: LanguageModelV4Usage } | undefined;
+  let finish: { reason: LanguageModelV4FinishReason; usage: LanguageModelV4Usage; metadata: unknown } | undefined;
   for await (const part of stream) {
     if (part.type === 'text-delta' && part.delta) {
       text += part.delta;
       onDelta(part.delta);
     } else if (part.type === 'tool-call') toolCalls.push(toolCallOf(part.toolCallId, part.toolName, part.input));
-    else if (part.type === 'finish') finish = { reason: part.finishReason, usage: part.usage };
+    else if (part.type === 'finish')
+      finish = { reason: part.finishReason, usage: part.usage, metadata: part.providerMetadata };
     else if (part.type === 'error') throw part.error;
   }
   if (!finish) throw new ReachFailure('the stream ended before the reply was complete');
@@ -251,6 +263,7 @@ async function streamed(
     finishReason: finishOf(finish.reason, toolCalls),
     ...(toolCalls.length ? { toolCalls } : {}),
     usage: usageOf(finish.usage),
+    ...logprobsOf(finish.metadata),
   };
 }
 

@@ -39,6 +39,7 @@ export async function callUpstream(call: UpstreamCall): Promise<Reply> {
         ...(call.options?.presencePenalty != null ? { presence_penalty: call.options.presencePenalty } : {}),
         ...(call.options?.reasoningEffort ? { reasoning_effort: call.options.reasoningEffort } : {}),
         ...(call.options?.responseFormat ? { response_format: call.options.responseFormat } : {}),
+        ...(call.options?.logprobs !== undefined ? { logprobs: true, top_logprobs: call.options.logprobs } : {}),
       }),
       signal: call.signal,
       headersTimeout: 120_000,
@@ -71,7 +72,11 @@ type WireToolCall = { index?: number; id?: string; function?: { name?: string; a
 function readJson(text: string): Reply {
   try {
     const json = JSON.parse(text) as {
-      choices?: Array<{ message?: { content?: string | null; tool_calls?: WireToolCall[] }; finish_reason?: string }>;
+      choices?: Array<{
+        message?: { content?: string | null; tool_calls?: WireToolCall[] };
+        finish_reason?: string;
+        logprobs?: { content?: unknown[] } | null;
+      }>;
     };
     const choice = json.choices?.[0];
     const toolCalls = (choice?.message?.tool_calls ?? []).map((c, i) => toolCall(c, i));
@@ -80,6 +85,7 @@ function readJson(text: string): Reply {
       text: choice?.message?.content ?? '',
       finishReason: finish(choice?.finish_reason, toolCalls),
       ...(toolCalls.length ? { toolCalls } : {}),
+      ...(Array.isArray(choice?.logprobs?.content) ? { logprobs: choice.logprobs.content } : {}),
     };
   } catch {
     throw new ReachFailure('upstream answered with an unexpected body');
@@ -100,6 +106,7 @@ async function readStream(body: AsyncIterable<unknown>, onDelta: (text: string) 
   let done = false;
   // Tool calls arrive in pieces, by index: the first piece has the id and name, later ones more arguments.
   const calls: WireToolCall[] = [];
+  const logprobs: unknown[] = [];
   const parser = createParser({
     onEvent: (event) => {
       if (event.data === '[DONE]') {
@@ -111,6 +118,7 @@ async function readStream(body: AsyncIterable<unknown>, onDelta: (text: string) 
           choices?: Array<{
             delta?: { content?: string | null; tool_calls?: WireToolCall[] };
             finish_reason?: string | null;
+            logprobs?: { content?: unknown[] } | null;
           }>;
         };
         const choice = chunk.choices?.[0];
@@ -125,6 +133,7 @@ async function readStream(body: AsyncIterable<unknown>, onDelta: (text: string) 
           if (piece.function?.name) call.function!.name += piece.function.name;
           if (piece.function?.arguments) call.function!.arguments += piece.function.arguments;
         }
+        if (Array.isArray(choice?.logprobs?.content)) logprobs.push(...choice.logprobs.content);
         if (choice?.finish_reason) reason = choice.finish_reason;
       } catch {
         // A keep-alive or vendor event that is not a chunk.
@@ -139,5 +148,10 @@ async function readStream(body: AsyncIterable<unknown>, onDelta: (text: string) 
   }
   if (!done && reason === null) throw new ReachFailure('upstream stream ended early');
   const toolCalls = calls.filter(Boolean).map((c, i) => toolCall(c, i));
-  return { text, finishReason: finish(reason, toolCalls), ...(toolCalls.length ? { toolCalls } : {}) };
+  return {
+    text,
+    finishReason: finish(reason, toolCalls),
+    ...(toolCalls.length ? { toolCalls } : {}),
+    ...(logprobs.length ? { logprobs } : {}),
+  };
 }
