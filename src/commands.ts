@@ -8,6 +8,7 @@ import * as promptFiles from './commands/promptFileCommands';
 import * as prompts from './commands/promptCommands';
 import * as providers from './commands/providerCommands';
 import * as spaces from './commands/spaceCommands';
+import { useChatModelForSmallTasks } from './chat/chatSetup';
 import type { Services } from './services';
 import { openWalkthrough } from './walkthrough';
 import { showDeprecatedModelIds } from './workspace/modelIds';
@@ -59,6 +60,7 @@ export const COMMANDS = {
   'llmSpaces.openWalkthrough': [openWalkthrough, 'Opening the walkthrough'],
   'llmSpaces.refreshLocalModels': [models.refreshLocalModels, 'Looking for model servers'],
   'llmSpaces.addProviderKey': [providers.addProviderKey, 'Adding the provider key'],
+  'llmSpaces.useChatModelForSmallTasks': [useChatModelForSmallTasks, "Setting the chat's utility model"],
   'llmSpaces.removeProviderKey': [providers.removeProviderKey, 'Removing the provider key'],
   'llmSpaces.copySpaceEndpoint': [endpoints.copySpaceEndpoint, "Copying the Space's endpoint"],
   'llmSpaces.openModelInPlayground': [models.openModelInPlayground, 'Opening the model in the playground'],

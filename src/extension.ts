@@ -12,6 +12,7 @@ import { PROMPT_SCHEME, PromptFileSystem } from './prompts/promptFileSystem';
 import { PromptStore } from './prompts/promptStore';
 import type { Services } from './services';
 import { SpacesChatProvider } from './chat/chatProvider';
+import { offerChatSetup } from './chat/chatSetup';
 import { CurrentSpace } from './chat/currentSpace';
 import { SpaceKeys } from './chat/spaceKeys';
 import { MCP_PROVIDER_ID, SpacesMcpServers } from './mcp/definitionProvider';
@@ -117,6 +118,13 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     ),
     ...registerCommands(services),
   );
+  // Once a Space can answer, say so if VS Code's chat would still refuse to send to it (chat/chatSetup.ts).
+  const chatSetup = connection.onDidChangeState((state) => {
+    if (state.kind !== 'ready') return;
+    chatSetup.dispose();
+    void offerChatSetup(context.globalState);
+  });
+  context.subscriptions.push(chatSetup);
   return services;
 }
 

@@ -27,9 +27,12 @@ export class OrganizationStore implements vscode.Disposable {
   private readonly subscription: vscode.Disposable;
 
   constructor(private readonly connection: Connection) {
-    this.subscription = connection.onDidChangeState(
-      (state) => state.kind === 'ready' && void this.refresh().catch(() => undefined),
-    );
+    // Ready (perhaps at another service): read it. Signed out: the organization known is no longer one
+    // this window may see.
+    this.subscription = connection.onDidChangeState((state) => {
+      if (state.kind === 'ready') void this.refresh().catch(() => undefined);
+      else if (state.kind === 'signed-out' && this.org) this.set(undefined);
+    });
     this.timer = setInterval(() => void this.refresh().catch(() => undefined), REFRESH_MS);
   }
 

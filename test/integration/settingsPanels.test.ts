@@ -284,6 +284,30 @@ describe('organization panel', () => {
     assert.equal((await client.getOrganization()).metrics_token ?? null, null);
     panel.dispose();
   });
+
+  it('follows a change made elsewhere (Edit Integrations…), so it never shows what is no longer so', async () => {
+    const api = await extension();
+    await vscode.commands.executeCommand('llmSpaces.openOrganization');
+    const panel = api.webviews.organization!;
+    const first = await callWebview<OrganizationData>(panel.channel, 'load', {});
+    assert.ok(first.ok, first.error?.message);
+    const reloads: unknown[] = [];
+    const sub = panel.channel.onDidPost((m) => m.type === 'event' && reloads.push(m.event));
+    // What the command does: the organization store saves the change.
+    await api.organization.updateIntegrations({
+      logs: { id: 'l-9', token: 'logs-secret-1234', endpoint: 'https://logs.example.com' },
+    });
+    await waitFor(() => reloads.length > 0 || undefined, 'the panel told to show the change');
+    const after = await callWebview<OrganizationData>(panel.channel, 'load', {});
+    assert.equal(after.result.org!.logs_id, 'l-9');
+    // Reading it again changes nothing: no loop of reloads.
+    const settled = reloads.length;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(reloads.length, settled);
+    sub.dispose();
+    await api.organization.updateIntegrations({ logs: null });
+    panel.dispose();
+  });
 });
 
 describe('webview security', () => {

@@ -54,6 +54,12 @@ export class OrganizationPanel extends PanelHost {
       panel.onDidDispose(() => this.dispose()),
       // Spend changes with every chat; show it fresh when the panel comes back into view.
       panel.onDidChangeViewState((e) => e.webviewPanel.visible && void this.channel.post({ type: 'reload' })),
+      // The organization changed elsewhere (a command, a reply's spend, another service, signing out):
+      // the panel follows, so it never shows an organization that is no longer the one in use.
+      s.organization.onDidChange((org) => {
+        if (JSON.stringify(org ?? null) !== JSON.stringify(this.org ?? null))
+          void this.channel.post({ type: 'reload' });
+      }),
     );
   }
 
@@ -80,7 +86,14 @@ export class OrganizationPanel extends PanelHost {
   }
 
   private async load(): Promise<OrganizationData> {
-    const org = await this.s.organization.refresh();
+    let org: Organization | undefined;
+    try {
+      org = await this.s.organization.refresh();
+    } catch (error) {
+      // Signed out, or nothing answers: nothing of the organization shown before stays.
+      this.org = undefined;
+      throw error;
+    }
     if (org) {
       this.org = org;
       return { org: masked(org), unavailable: null, rules: rulesOf(IntegrationGroup) };
