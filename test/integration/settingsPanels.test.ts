@@ -300,10 +300,11 @@ describe('organization panel', () => {
     await waitFor(() => reloads.length > 0 || undefined, 'the panel told to show the change');
     const after = await callWebview<OrganizationData>(panel.channel, 'load', {});
     assert.equal(after.result.org!.logs_id, 'l-9');
-    // Reading it again changes nothing: no loop of reloads.
+    // Reading it again changes nothing: the reloads stop (no loop of read, change, reload).
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     const settled = reloads.length;
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    assert.equal(reloads.length, settled);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    assert.equal(reloads.length, settled, 'no more reloads once nothing changes');
     sub.dispose();
     await api.organization.updateIntegrations({ logs: null });
     panel.dispose();

@@ -36,6 +36,8 @@ export class OrganizationPanel extends PanelHost {
   readonly channel: WebviewChannel<OrgCallsT, OrganizationResults, OrganizationEvent>;
   /** The last record read, with its real tokens (they stay here, in the host). */
   private org: Organization | undefined;
+  /** Reads of the panel's own under way (their answer goes to the page; no reload is needed). */
+  private reading = 0;
 
   constructor(
     panel: vscode.WebviewPanel,
@@ -57,7 +59,8 @@ export class OrganizationPanel extends PanelHost {
       // The organization changed elsewhere (a command, a reply's spend, another service, signing out):
       // the panel follows, so it never shows an organization that is no longer the one in use.
       s.organization.onDidChange((org) => {
-        if (JSON.stringify(org ?? null) !== JSON.stringify(this.org ?? null))
+        // A read of the panel's own is already on its way to the page.
+        if (this.reading === 0 && JSON.stringify(org ?? null) !== JSON.stringify(this.org ?? null))
           void this.channel.post({ type: 'reload' });
       }),
     );
@@ -87,12 +90,15 @@ export class OrganizationPanel extends PanelHost {
 
   private async load(): Promise<OrganizationData> {
     let org: Organization | undefined;
+    this.reading++;
     try {
       org = await this.s.organization.refresh();
     } catch (error) {
       // Signed out, or nothing answers: nothing of the organization shown before stays.
       this.org = undefined;
       throw error;
+    } finally {
+      this.reading--;
     }
     if (org) {
       this.org = org;
