@@ -4,7 +4,7 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { APICallError, generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
 import assert from 'node:assert/strict';
-import { removeDir, startService, type RunningService } from '../support/service';
+import { echoSpace, removeDir, startService, type RunningService } from '../support/service';
 
 describe('the AI SDK against the built-in service', function () {
   this.timeout(60_000);
@@ -13,16 +13,11 @@ describe('the AI SDK against the built-in service', function () {
 
   before(async () => {
     service = await startService();
-    const client = service.client();
-    const created = await client.createSpace({ name: 'For the AI SDK' });
-    const models = await client.getSpaceModels(created.id);
-    for (const s of models.base_model_settings)
-      if (s.active !== (s.namespace === 'test/echo'))
-        await client.toggleModel(created.id, s.id, s.namespace === 'test/echo');
+    const created = await echoSpace(service, 'For the AI SDK');
     provider = createOpenAICompatible({
       name: 'llm-spaces',
       baseURL: `${service.url}/v1`,
-      apiKey: created.created_key!,
+      apiKey: created.key,
       includeUsage: true,
     });
   });

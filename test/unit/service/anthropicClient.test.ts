@@ -3,7 +3,7 @@
 // Anthropic's events, a tool round trip, the token count, and errors in Anthropic's shape.
 import Anthropic from '@anthropic-ai/sdk';
 import assert from 'node:assert/strict';
-import { removeDir, startService, type RunningService } from '../support/service';
+import { echoSpace, removeDir, startService, type RunningService } from '../support/service';
 
 describe('the Anthropic SDK against the built-in service', function () {
   this.timeout(60_000);
@@ -12,14 +12,9 @@ describe('the Anthropic SDK against the built-in service', function () {
 
   before(async () => {
     service = await startService();
-    const client = service.client();
-    const created = await client.createSpace({ name: 'For the Anthropic SDK' });
-    const models = await client.getSpaceModels(created.id);
-    for (const s of models.base_model_settings)
-      if (s.active !== (s.namespace === 'test/echo'))
-        await client.toggleModel(created.id, s.id, s.namespace === 'test/echo');
+    const created = await echoSpace(service, 'For the Anthropic SDK');
     // The SDK sends the key as x-api-key; the base URL is the service's, as ANTHROPIC_BASE_URL would be.
-    anthropic = new Anthropic({ baseURL: service.url, apiKey: created.created_key!, maxRetries: 0 });
+    anthropic = new Anthropic({ baseURL: service.url, apiKey: created.key, maxRetries: 0 });
   });
   after(async () => {
     await service?.stop();

@@ -4,27 +4,20 @@
 // model list. Test models answer, so no provider is needed.
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
-import type { LlmSpacesClient } from '../../../src/api/client';
-import { removeDir, startService, type RunningService } from '../support/service';
+import { echoSpace, removeDir, startService, type RunningService } from '../support/service';
 
 describe('the OpenAI SDK against the built-in service', function () {
   this.timeout(60_000);
   let service: RunningService;
-  let client: LlmSpacesClient;
   let openai: OpenAI;
   let spaceName: string;
 
   before(async () => {
     service = await startService();
-    client = service.client();
-    const created = await client.createSpace({ name: 'For the OpenAI SDK' });
     spaceName = 'For the OpenAI SDK';
-    const models = await client.getSpaceModels(created.id);
-    for (const s of models.base_model_settings)
-      if (s.active !== (s.namespace === 'test/echo'))
-        await client.toggleModel(created.id, s.id, s.namespace === 'test/echo');
+    const created = await echoSpace(service, spaceName);
     // A Space key selects its Space: the SDK needs nothing but the base URL and the key.
-    openai = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: created.created_key!, maxRetries: 0 });
+    openai = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: created.key, maxRetries: 0 });
   });
   after(async () => {
     await service?.stop();

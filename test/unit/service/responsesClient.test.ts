@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import type { ChatMetadata } from '../../../src/api/schemas';
-import { removeDir, startService, type RunningService } from '../support/service';
+import { echoSpace, removeDir, startService, type RunningService } from '../support/service';
 
 describe("the OpenAI SDK's Responses API against the built-in service", function () {
   this.timeout(60_000);
@@ -13,13 +13,8 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
 
   before(async () => {
     service = await startService();
-    const client = service.client();
-    const created = await client.createSpace({ name: 'For Responses' });
-    const models = await client.getSpaceModels(created.id);
-    for (const s of models.base_model_settings)
-      if (s.active !== (s.namespace === 'test/echo'))
-        await client.toggleModel(created.id, s.id, s.namespace === 'test/echo');
-    openai = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: created.created_key!, maxRetries: 0 });
+    const created = await echoSpace(service, 'For Responses');
+    openai = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: created.key, maxRetries: 0 });
   });
   after(async () => {
     await service?.stop();
