@@ -29,11 +29,18 @@ describe("VS Code's chat in a fresh profile (playwright)", function () {
     // The offer, made once a Space can answer (toasts are hidden by the test driver: the center has it).
     await notification(page, 'asks for a Copilot sign-in before it sends');
     await runCommand(page, "LLM Spaces: Use the Chat's Model for Its Small Tasks");
-    await notification(page, 'now runs its small tasks (titles, summaries) on the model you chat with');
+    // VS Code writes the user's settings file a moment later.
+    const file = path.join(wb.server.userDataDir, 'User', 'settings.json');
+    const setting = () => {
+      try {
+        return (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>)['chat.byokUtilityModelDefault'];
+      } catch {
+        return undefined;
+      }
+    };
+    const deadline = Date.now() + 30_000;
+    while (setting() !== 'mainAgent' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     await wb.screenshot('08a-chat-setting-made');
-    const settings = JSON.parse(
-      readFileSync(path.join(wb.server.userDataDir, 'User', 'settings.json'), 'utf8'),
-    ) as Record<string, unknown>;
-    assert.equal(settings['chat.byokUtilityModelDefault'], 'mainAgent');
+    assert.equal(setting(), 'mainAgent');
   });
 });
