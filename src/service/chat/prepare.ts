@@ -12,9 +12,9 @@ import { appConfig, loadApp, requirePermission } from '../domain/spaces';
 import { Problem, invalid } from '../problem';
 import { providerSpec } from '../providers/providers';
 import { countTokens } from '../tokenizer';
-import { jsonRefusal, logprobsRefusal, type RouteInput } from './routing';
+import { capabilityRefusal, type Rejection, type RouteInput } from './routing';
 import { buildMessages, resolveAssistantVersion, resolveConversation } from './messages';
-import { hasImages, jsonNeed, logprobsAsked, textOf, type Body, type Prepared } from './request';
+import { needsOf, textOf, type Body, type Prepared } from './request';
 import { activeModels, failoverChain, routeInput, weighActive } from './weigh';
 
 /** Checks everything that can be checked before a model runs; throws a 4xx Problem and stores nothing. */
@@ -42,9 +42,7 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
     promptTokens,
     promptChars: text.length,
     maxTokens,
-    needsVision: hasImages(body),
-    needsJson: jsonNeed(body),
-    needsLogprobs: logprobsAsked(body),
+    ...needsOf(body),
   });
   const warnings: string[] = [];
   // A model named as the Space itself lets the Space route (GET /v1/models offers it for tools that must name one).
@@ -124,12 +122,9 @@ function explicitModel(
       `${r.namespace} was deprecated on ${r.deprecated_on} and is no longer served`,
       'model_deprecated',
     );
-  if (route.needsVision && !r.supports_vision)
-    throw invalid(['body', 'images'], `${r.namespace} cannot read images`, 'vision_unsupported');
-  const json = jsonRefusal(r, route.needsJson);
-  if (json) throw invalid(['body', 'response_format'], `${r.namespace} ${json}`, 'json_unsupported');
-  const logprobs = logprobsRefusal(r, route.needsLogprobs);
-  if (logprobs) throw invalid(['body', 'logprobs'], `${r.namespace} ${logprobs}`, 'logprobs_unsupported');
+  const unable = capabilityRefusal(r, route);
+  if (unable)
+    throw invalid(['body', ...REFUSED_FIELD[unable]!.loc], `${r.namespace} ${unable}`, REFUSED_FIELD[unable]!.type);
   if (budget(r) <= 0)
     throw invalid(
       ['body', 'prompt'],
@@ -143,6 +138,14 @@ function explicitModel(
     throw invalid(loc, `${r.namespace} cannot answer here: ${howToReach(r)}`, 'cannot_answer_here');
   return model;
 }
+
+/** The request's field a model cannot honour, and the kind of refusal, by what it cannot do. */
+const REFUSED_FIELD: Partial<Record<Rejection, { loc: string[]; type: string }>> = {
+  'cannot read images': { loc: ['images'], type: 'vision_unsupported' },
+  'cannot answer in JSON': { loc: ['response_format'], type: 'json_unsupported' },
+  'cannot follow a JSON schema': { loc: ['response_format'], type: 'json_unsupported' },
+  'cannot report token probabilities': { loc: ['logprobs'], type: 'logprobs_unsupported' },
+};
 
 /** What would let a model answer on this service, in words. */
 export function howToReach(r: ModelRecord): string {

@@ -35,9 +35,16 @@ export interface ToolOptions {
 /** What a request asks of a model's JSON: nothing, any object, or an object following a schema. */
 export type JsonNeed = 'object' | 'schema' | null;
 
-export const logprobsAsked = (body: Body) => body.completion?.logprobs !== undefined;
+/** What the request needs of a model beyond text (chat/routing.ts checks a model against it). */
+export function needsOf(body: Body): { needsVision: boolean; needsJson: JsonNeed; needsLogprobs: boolean } {
+  return {
+    needsVision: hasImages(body),
+    needsJson: jsonNeed(body),
+    needsLogprobs: body.completion?.logprobs !== undefined,
+  };
+}
 
-export function jsonNeed(body: Body): JsonNeed {
+function jsonNeed(body: Body): JsonNeed {
   const format = body.completion?.responseFormat;
   return format ? (format.type === 'json_schema' ? 'schema' : 'object') : null;
 }

@@ -15,13 +15,17 @@ import type { CatalogueModel } from '../domain/models';
 import { isRetired } from '../../shared/models';
 import type { JsonNeed } from './request';
 
-export interface RouteInput {
-  models: CatalogueModel[];
-  weights: Weights;
-  maxCost: number;
+/** What a request needs of a model beyond text: reading images, writing JSON, reporting token probabilities. */
+export interface Needs {
   needsVision: boolean;
   needsJson: JsonNeed;
   needsLogprobs: boolean;
+}
+
+export interface RouteInput extends Needs {
+  models: CatalogueModel[];
+  weights: Weights;
+  maxCost: number;
   canServe: (record: ModelRecord) => boolean;
   estimate: (record: ModelRecord) => number;
 }
@@ -45,11 +49,20 @@ export type Rejection =
   | 'cannot answer here'
   | 'over max_cost';
 
+/**
+ * What the request needs that the model cannot do, or null: the one check of routing, of a model the
+ * request names (prepare.ts) and of the next model of a failover chain (run.ts).
+ */
+export function capabilityRefusal(r: ModelRecord, needs: Needs): Rejection | null {
+  if (needs.needsVision && !r.supports_vision) return 'cannot read images';
+  return jsonRefusal(r, needs.needsJson) ?? logprobsRefusal(r, needs.needsLogprobs);
+}
+
 /** Providers whose API reports token probabilities (OpenAI's Chat Completions, on OpenAI or Azure). */
 const REPORTS_LOGPROBS = new Set(['openai', 'azure']);
 
 /** Why a model cannot report the token probabilities asked for, or null. */
-export function logprobsRefusal(r: ModelRecord, asked: boolean): Rejection | null {
+function logprobsRefusal(r: ModelRecord, asked: boolean): Rejection | null {
   return asked && (r.is_test_model || !REPORTS_LOGPROBS.has(r.provider ?? ''))
     ? 'cannot report token probabilities'
     : null;
@@ -59,7 +72,7 @@ export function logprobsRefusal(r: ModelRecord, asked: boolean): Rejection | nul
  * Why a model cannot write the JSON asked for, or null: it must support JSON, and a test model's
  * canned reply can be wrapped in an object but cannot follow a schema.
  */
-export function jsonRefusal(r: ModelRecord, need: JsonNeed): Rejection | null {
+function jsonRefusal(r: ModelRecord, need: JsonNeed): Rejection | null {
   if (!need) return null;
   if (!r.supports_json) return 'cannot answer in JSON';
   return need === 'schema' && r.is_test_model ? 'cannot follow a JSON schema' : null;
@@ -68,11 +81,8 @@ export function jsonRefusal(r: ModelRecord, need: JsonNeed): Rejection | null {
 function rejection(input: RouteInput, model: CatalogueModel): Rejection | null {
   const r = model.record;
   if (isRetired(r)) return 'deprecated';
-  if (input.needsVision && !r.supports_vision) return 'cannot read images';
-  const json = jsonRefusal(r, input.needsJson);
-  if (json) return json;
-  const logprobs = logprobsRefusal(r, input.needsLogprobs);
-  if (logprobs) return logprobs;
+  const unable = capabilityRefusal(r, input);
+  if (unable) return unable;
   if (!input.canServe(r)) return 'cannot answer here';
   if (input.maxCost > 0 && input.estimate(r) > input.maxCost) return 'over max_cost';
   return null;

@@ -10,17 +10,8 @@ import { latencyBook } from './latency';
 import { finishChat, logFailure, summarize } from './ledger';
 import { ReachFailure } from './reach/reach';
 import type { Reaches } from './reach/reaches';
-import { jsonRefusal, logprobsRefusal } from './routing';
-import {
-  hasImages,
-  jsonNeed,
-  logprobsAsked,
-  textOf,
-  type Attempt,
-  type ChatMessage,
-  type Prepared,
-  type Reply,
-} from './request';
+import { capabilityRefusal } from './routing';
+import { needsOf, textOf, type Attempt, type ChatMessage, type Prepared, type Reply } from './request';
 
 /**
  * Runs the request. `onDelta`, when given, receives the reply as it is produced (streaming); a failure
@@ -118,9 +109,7 @@ function nextInChain(
 ): CatalogueModel | undefined {
   const chain = prepared.chain;
   const at = chain.findIndex((m) => m.record.id === current.record.id);
-  const needsVision = hasImages(prepared.body);
-  const needsJson = jsonNeed(prepared.body);
-  const needsLogprobs = logprobsAsked(prepared.body);
+  const needs = needsOf(prepared.body);
   return chain
     .slice(at + 1)
     .find(
@@ -128,9 +117,7 @@ function nextInChain(
         !tried.includes(m.record.namespace) &&
         !refused.has(m.record.provider ?? '') &&
         !isRetired(m.record) &&
-        (!needsVision || m.record.supports_vision) &&
-        !jsonRefusal(m.record, needsJson) &&
-        !logprobsRefusal(m.record, needsLogprobs),
+        !capabilityRefusal(m.record, needs),
     );
 }
 

@@ -26,18 +26,13 @@ const counted = new WeakMap<Database, { commit: number; version: number }>();
 function configVersion(db: Database): number {
   const last = counted.get(db);
   if (last?.commit === db.version) return last.version;
-  let version: number;
-  try {
-    version = db.get<{ version: number }>('SELECT version FROM config_version')?.version ?? -1 - db.version;
-  } catch {
-    version = -1 - db.version;
-  }
+  const version = countNow(db) ?? -1 - db.version;
   counted.set(db, { commit: db.version, version });
   return version;
 }
 
-/** The change count as a transaction sees it: with its own writes. */
-function ownVersion(db: Database): number | undefined {
+/** The change count as the connection in use sees it (a transaction: with its own writes), if kept. */
+function countNow(db: Database): number | undefined {
   try {
     return db.get<{ version: number }>('SELECT version FROM config_version')?.version;
   } catch {
@@ -50,7 +45,7 @@ export function keptUntilChanged<T>(db: Database, key: string, read: () => T): T
   if (db.inTransaction) {
     // A transaction that changed none of it (a chat's log) sees what was kept; one that did reads anew.
     const entry = kept.get(db);
-    return entry && entry.entries.has(key) && ownVersion(db) === entry.version ? (entry.entries.get(key) as T) : read();
+    return entry && entry.entries.has(key) && countNow(db) === entry.version ? (entry.entries.get(key) as T) : read();
   }
   const version = configVersion(db);
   let entry = kept.get(db);
