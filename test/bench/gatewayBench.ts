@@ -5,16 +5,16 @@
 //   - Portkey's open-source gateway (`@portkey-ai/gateway`, which keeps no durable log);
 //   - the model server called directly (the baseline).
 // Throughput at 10 and 50 connections against a server that answers at once, and the latency each
-// gateway adds (p50, p99 over the direct call) at fixed rates of 100 and 500 requests a second against
-// a server that answers in 50 ms, as a provider's model would. Then the service's memory across
+// gateway adds (p50, p99 over the direct call) at fixed rates of 100 and 500 requests a second, evenly
+// spaced (paced.ts), against a server that answers in 50 ms, as a provider's model would. Then the service's memory across
 // 100,000 proxied requests. Medians of several runs; each run alternates the three.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { startService, type RunningService } from '../unit/support/service';
 import { load } from './load';
+import { paced } from './paced';
 import { BENCH_RATE_LIMIT } from './serviceBench';
 import { median } from './stats';
 
@@ -99,19 +99,11 @@ export interface GatewayFigures {
 const rssMB = (pid: number) =>
   Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
-/** Latency percentiles at a fixed rate: enough connections that the server's pace never holds the rate back. */
+/** Latency percentiles at a fixed rate, requests evenly spaced. */
 async function atRate(target: Target, rate: number, seconds: number): Promise<{ p50: number; p99: number }> {
-  const result = await autocannon({
-    url: target.url,
-    method: 'POST',
-    headers: target.headers,
-    body: target.body(SLOW),
-    connections: Math.max(20, Math.ceil((rate * SLOW_MS) / 1000) * 4),
-    overallRate: rate,
-    duration: seconds,
-  });
-  if (result.errors + result.non2xx > 0) throw new Error(`${target.name}: ${result.errors + result.non2xx} failed`);
-  return { p50: result.latency.p50, p99: result.latency.p99 };
+  const result = await paced(target.url, { headers: target.headers, body: target.body(SLOW), rate, seconds });
+  if (result.errors > 0) throw new Error(`${target.name}: ${result.errors} failed`);
+  return { p50: result.p50, p99: result.p99 };
 }
 
 export async function gatewayComparison(runs = 3, seconds = 4, requests = 100_000): Promise<GatewayFigures> {

@@ -528,4 +528,28 @@ describe('the first Space and a key handed over', function () {
     await put({ key: openai.key, base_url: openai.baseUrl, verified: true });
     assert.deepEqual(await firstSpaceModels(), after);
   });
+
+  it('sends with the key the provider has now: a replaced key or address takes effect on the next request', async () => {
+    const space = (await service.client().listSpaces()).items[0]!.id;
+    const chat = () =>
+      raw(service.url, 'POST', '/v1/chat/completions', {
+        token: service.token,
+        body: { app_id: space, model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'Hello' }] },
+      });
+    await put({ key: 'sk-mistyped-0123456789', base_url: openai.baseUrl, verified: true });
+    const refused = await chat();
+    assert.equal(refused.status, 502, refused.text);
+    assert.match(refused.text, /the OpenAI key was refused \(HTTP 401\)/);
+    await put({ key: openai.key, base_url: openai.baseUrl, verified: true });
+    const answered = await chat();
+    assert.equal(answered.status, 200, answered.text);
+    const elsewhere = await startOpenAiFake();
+    try {
+      await put({ key: elsewhere.key, base_url: elsewhere.baseUrl, verified: true });
+      assert.equal((await chat()).status, 200);
+      assert.equal(elsewhere.seen.length, 1, 'the new address is asked');
+    } finally {
+      await elsewhere.close();
+    }
+  });
 });

@@ -16,11 +16,14 @@ import { APICallError } from '@ai-sdk/provider';
 import type { ModelRecord, ToolCall } from '../../../api/schemas';
 import type { Cooldown } from '../../providers/cooldown';
 import type { ProviderKeys } from '../../providers/keys';
-import { providerSpec } from '../../providers/providers';
+import { providerSpec, type ProviderSpec, type Reach } from '../../providers/providers';
 import { textOf, type ChatMessage, type Reply, type ToolOptions } from '../request';
 import { ReachFailure, type Generation, type ModelReach } from './reach';
 
 export class HostedProviders implements ModelReach {
+  /** Each provider's models as made for the key and address it has now; made again when either changes. */
+  private readonly made = new Map<string, { reach: Reach; models: Map<string, LanguageModelV4> }>();
+
   constructor(
     private readonly keys: ProviderKeys,
     private readonly cooldown: Cooldown,
@@ -40,7 +43,7 @@ export class HostedProviders implements ModelReach {
     const reach = this.keys.reach(provider)!;
     if (!this.cooldown.allows(provider))
       throw new ReachFailure(`${spec.label} is cooling down after repeated failures; not asked`, 503);
-    const model = spec.model(reach, g.model.api_target || g.model.model);
+    const model = this.model(spec, reach, g.model.api_target || g.model.model);
     // A provider that hangs is a failure like any other: it is given up on, and the chain goes on.
     const wait = g.onDelta ? this.firstTokenMs : this.firstTokenMs * 5;
     const late = new AbortController();
@@ -74,6 +77,21 @@ export class HostedProviders implements ModelReach {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** The provider's model, made once for its key and address rather than for every request. */
+  private model(spec: ProviderSpec, reach: Reach, modelId: string): LanguageModelV4 {
+    let made = this.made.get(spec.id);
+    if (!made || made.reach.apiKey !== reach.apiKey || made.reach.baseURL !== reach.baseURL) {
+      made = { reach, models: new Map() };
+      this.made.set(spec.id, made);
+    }
+    let model = made.models.get(modelId);
+    if (!model) {
+      model = spec.model(reach, modelId);
+      made.models.set(modelId, model);
+    }
+    return model;
   }
 }
 
