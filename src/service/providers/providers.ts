@@ -8,6 +8,7 @@ import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createMistral } from '@ai-sdk/mistral';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { poolFetch } from './poolFetch';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { PROVIDER_NAMES, type ProviderName } from '../../shared/providerNames';
 
@@ -21,21 +22,24 @@ export interface ProviderSpec extends ProviderName {
   model: (reach: Reach, modelId: string) => LanguageModelV4;
 }
 
+/** What a provider package is made with: the key, the address, and the pooled fetch (poolFetch.ts). */
+const settings = (reach: Reach) => ({ ...reach, fetch: poolFetch });
+
 /** How each provider's models are made; the OpenAI-compatible ones share one package. */
 const MODELS: Record<string, ProviderSpec['model']> = {
   // Chat Completions, which proxies and OpenAI-compatible servers behind OPENAI_BASE_URL also speak.
-  openai: (reach, modelId) => createOpenAI(reach).chat(modelId),
-  anthropic: (reach, modelId) => createAnthropic(reach).messages(modelId),
-  google: (reach, modelId) => createGoogleGenerativeAI(reach).languageModel(modelId),
-  mistral: (reach, modelId) => createMistral(reach).languageModel(modelId),
+  openai: (reach, modelId) => createOpenAI(settings(reach)).chat(modelId),
+  anthropic: (reach, modelId) => createAnthropic(settings(reach)).messages(modelId),
+  google: (reach, modelId) => createGoogleGenerativeAI(settings(reach)).languageModel(modelId),
+  mistral: (reach, modelId) => createMistral(settings(reach)).languageModel(modelId),
   // The catalogue's model id is the deployment's name.
-  azure: (reach, modelId) => createAzure(reach).chat(modelId),
+  azure: (reach, modelId) => createAzure(settings(reach)).chat(modelId),
 };
 
 const compatible =
   (id: string): ProviderSpec['model'] =>
   (reach, modelId) =>
-    createOpenAICompatible({ name: id, ...reach, includeUsage: true }).chatModel(modelId);
+    createOpenAICompatible({ name: id, ...settings(reach), includeUsage: true }).chatModel(modelId);
 
 export const PROVIDERS: readonly ProviderSpec[] = PROVIDER_NAMES.map((name) => ({
   ...name,
