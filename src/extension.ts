@@ -18,6 +18,7 @@ import { SpaceKeys } from './chat/spaceKeys';
 import { MCP_PROVIDER_ID, SpacesMcpServers } from './mcp/definitionProvider';
 import { registerTools } from './tools/languageModelTools';
 import { CHAT_VENDOR } from './chat/spaceModels';
+import { registerSpacesParticipant } from './chat/chatParticipant';
 import { CatalogueStore } from './stores/catalogueStore';
 import { OrganizationStore } from './stores/organizationStore';
 import { SpacesStore } from './stores/spacesStore';
@@ -107,6 +108,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     chat,
     current,
     vscode.lm.registerLanguageModelChatProvider(CHAT_VENDOR, chat),
+    registerSpacesParticipant(),
     ...registerTools({ connection, spaces, catalogue, organization, current }),
     mcp,
     vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcp),

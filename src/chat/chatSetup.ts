@@ -3,8 +3,9 @@
 // before it sends anything, even to a Space. The setting `chat.byokUtilityModelDefault` set to
 // "mainAgent" runs those tasks on the model chatted with. This finds that state, says why in words,
 // and sets the setting when the user agrees (offered once; the command does it at any time). Whether
-// the chat then sends without Copilot is VS Code's to decide: some builds still ask for a sign-in in
-// agent mode, which the README says.
+// the chat's own agent then sends without Copilot is VS Code's to decide: builds without Copilot's
+// extension still ask for a sign-in in agent mode, which the README says; `@spaces`
+// (chatParticipant.ts) answers without it.
 import * as vscode from 'vscode';
 
 const t = vscode.l10n.t;
@@ -46,7 +47,7 @@ export async function offerChatSetup(state: vscode.Memento): Promise<void> {
   const later = t('Not Now');
   const answer = await vscode.window.showInformationMessage(
     t(
-      "VS Code's chat lists your Spaces, but it runs its small tasks (titles, summaries) on GitHub Copilot's model, so it asks for a Copilot sign-in before it sends. Run them on the model you chat with instead?",
+      "VS Code's chat lists your Spaces, but it runs its small tasks (titles, summaries) on GitHub Copilot's model, so it asks for a Copilot sign-in before it sends. Run them on the model you chat with instead? (Typing @spaces before a question asks a Space without Copilot.)",
     ),
     use,
     later,

@@ -85,7 +85,7 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
       dep?.kind === 'retired'
         ? t('deprecated {0}', dep.date)
         : offline
-          ? t('cannot answer here · {0}', price)
+          ? t('{0} · cannot answer here', price)
           : dep?.kind === 'soon'
             ? t('until {0}', dep.date)
             : price;

@@ -1,9 +1,8 @@
 // VS Code's chat in a fresh profile, as a new user meets it: the chat lists the Spaces but runs its
 // small tasks (titles, summaries) on GitHub Copilot's utility model by default, and so asks for a
 // Copilot sign-in before it sends. The extension says so once a Space can answer, and sets VS Code's
-// setting on request. (Sending from the chat view's own input still asks for a Copilot sign-in in
-// agent mode in this code-server build, so replies are tested through the language model API in the
-// host suite.)
+// setting on request. The chat's own agent still asks for a sign-in in this code-server build, which
+// has no Copilot extension; `@spaces` answers without one, and its replies are sent here.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -42,5 +41,35 @@ describe("VS Code's chat in a fresh profile (playwright)", function () {
     while (setting() !== 'mainAgent' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     await wb.screenshot('08a-chat-setting-made');
     assert.equal(setting(), 'mainAgent');
+  });
+
+  it('sends a message to a Space with @spaces, with no Copilot sign-in, and goes on with the conversation', async () => {
+    const { page } = wb;
+    const client = await wb.service();
+    // What the organization counted: each message that reached the service.
+    const logged = async () => (await client.getOrganization()).num_requests;
+    const before = await logged();
+    await runCommand(page, 'Chat: Open Chat');
+    const input = page.locator('.interactive-input-part .monaco-editor').first();
+    await input.click();
+    await page.keyboard.type('@spaces Hello from the chat');
+    await page.keyboard.press('Enter');
+    const replies = page.locator('.interactive-item-container.interactive-response');
+    const receipt = /— Routed to test\/\w+: .* · \$[\d.]+ · \d+ tokens/;
+    await replies.filter({ hasText: receipt }).first().waitFor({ timeout: 60_000 });
+    assert.equal(
+      await page.locator('.monaco-dialog-box', { hasText: 'Sign in to use GitHub Copilot' }).count(),
+      0,
+      'no Copilot sign-in was asked for',
+    );
+    await wb.screenshot('08b-chat-sent');
+    // The participant stays chosen: the next message goes to the Space with the first turn before it.
+    await input.click();
+    await page.keyboard.type('And again');
+    await page.keyboard.press('Enter');
+    await replies.nth(1).filter({ hasText: receipt }).waitFor({ timeout: 60_000 });
+    const deadline = Date.now() + 10_000;
+    while ((await logged()) < before + 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    assert.equal(await logged(), before + 2, 'both messages reached the service');
   });
 });

@@ -42,4 +42,20 @@ describe("The workbench of 'npm start' (playwright)", function () {
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: path.join(ARTIFACTS, '30-npm-start-error-toast.png') });
   });
+
+  it("says what the walkthrough's Refresh Local Models found, in a toast", async () => {
+    await runCommand(page, 'Notifications: Clear All Notifications');
+    await runCommand(page, 'LLM Spaces: Connect to Service…');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Built-in local service' }).click();
+    await runCommand(page, 'LLM Spaces: Get Started');
+    const step = page.locator('.getting-started-step', { hasText: 'Choose where models come from' }).first();
+    await step.click();
+    await step.locator('.button-link, a, .monaco-button', { hasText: 'Refresh Local Models' }).first().click();
+    // None runs here, unless this machine has one: either way the answer is said, not only the step ticked.
+    const toast = page.locator('.notification-toast', {
+      hasText: /No model server answers on this computer|Their models answer here at no cost/,
+    });
+    await toast.first().waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: path.join(ARTIFACTS, '32-walkthrough-refresh-said.png') });
+  });
 });

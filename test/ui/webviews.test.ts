@@ -105,6 +105,11 @@ describe('LLM Spaces webviews (playwright)', function () {
     const text = await prompt.inputValue();
     assert.match(text, /^```typescript src\/cart\.ts\n/, 'a fenced block with the language and file name');
     assert.ok(text.includes('export function total'), 'the selected code is the prompt');
+    // The conversation is empty, but the prompt box is not: the empty conversation says so.
+    assert.equal(
+      await frame.locator('.transcript .empty:visible').innerText(),
+      'Your prompt is ready below: press Send or Ctrl+Enter to send it.',
+    );
     await chooseModel(frame, 'test/echo');
     // The service's cost band for the request as it would be sent, over test/echo and the failover chain.
     const band = frame.locator('.estimate', { hasText: 'tokens to send' }).filter({ hasText: 'at test/echo' });
@@ -126,13 +131,32 @@ describe('LLM Spaces webviews (playwright)', function () {
       'the code block is highlighted',
     );
     await frame.locator('.turn .reply .code-actions vscode-button', { hasText: 'Insert at Cursor' }).first().waitFor();
+    assert.equal(await frame.locator('.transcript .empty:visible').count(), 0, 'no word of an empty conversation');
+    // "Copied." is said for a moment, not until something else is said.
+    await frame.locator('.turn .reply .code-actions vscode-button', { hasText: 'Copy' }).first().click();
+    const status = frame.locator('#app .status');
+    await status.filter({ hasText: 'Copied.' }).waitFor();
+    await status.filter({ hasText: 'Copied.' }).waitFor({ state: 'detached', timeout: 6000 });
     await wb.screenshot('11-playground-reply');
     // The routing receipt: one line under the reply, unfolding to the candidates the Space weighed.
     const receipt = frame.locator('.turn .meta .receipt').last();
     assert.equal(await receipt.locator('summary').innerText(), 'Sent to test/echo, the model asked for');
     await receipt.locator('summary').click();
     await receipt.locator('table[aria-label="Candidates"] td', { hasText: 'test/echo' }).first().waitFor();
-    await receipt.locator('table').first().scrollIntoViewIfNeeded();
+    // Unfolded at the foot of the conversation, it scrolls itself into view.
+    await frame.locator('.transcript').evaluate(
+      (log) =>
+        new Promise<void>((resolve, reject) => {
+          const details = log.querySelector('.turn:last-child .receipt')!;
+          const deadline = Date.now() + 5000;
+          const check = () => {
+            if (details.getBoundingClientRect().bottom <= log.getBoundingClientRect().bottom + 1) resolve();
+            else if (Date.now() > deadline) reject(new Error('the unfolded receipt is below the visible part'));
+            else setTimeout(check, 50);
+          };
+          check();
+        }),
+    );
     assert.doesNotMatch(
       await receipt.innerText(),
       /max_cost|[0-9a-f]{8}-[0-9a-f]{4}-/,
@@ -161,6 +185,17 @@ describe('LLM Spaces webviews (playwright)', function () {
     await frame.locator('vscode-button', { hasText: 'Rename…' }).click();
     const input = frame.locator('.rename vscode-textfield input');
     await input.waitFor();
+    // The whole row fits the panel: its Cancel is not cut off at the edge.
+    const overflow = await frame
+      .locator('.rename')
+      .evaluate((row) =>
+        [...row.children].map((c) => c.getBoundingClientRect().right - row.ownerDocument.documentElement.clientWidth),
+      );
+    assert.ok(
+      overflow.every((px) => px <= 0),
+      `past the panel's edge by ${overflow.join(', ')} px`,
+    );
+    await wb.screenshot('11b-playground-rename');
     assert.equal(await input.inputValue(), 'Code from src/cart.ts', 'the name of this conversation, not another');
     await input.fill('Cart review');
     await input.press('Enter');
@@ -541,6 +576,12 @@ describe('LLM Spaces webviews (playwright)', function () {
         (await chips.allInnerTexts()).map((c) => c.replace(/×$/, '').trim()),
         ['test/echo', 'test/lorem', 'local/llama3.2'],
       );
+      // The Space and Max tokens fields side by side, their labels on one line.
+      const labelTops = await frame
+        .locator('header.toolbar > .field > vscode-label')
+        .evaluateAll((labels) => labels.map((l) => Math.round(l.getBoundingClientRect().top)));
+      assert.equal(labelTops.length, 2);
+      assert.ok(Math.abs(labelTops[0]! - labelTops[1]!) <= 1, `labels at ${labelTops.join(' and ')} px`);
       await frame.locator('[data-path="prompt"] textarea').fill('Which is best for a code review?');
       await frame.locator('.actions vscode-button', { hasText: 'Compare' }).click();
       await frame.locator('.status', { hasText: 'All 3 models answered.' }).waitFor({ timeout: 60_000 });

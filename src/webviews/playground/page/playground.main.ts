@@ -59,7 +59,8 @@ const compareButton = h(
   t('Compare Models…'),
 );
 const transcript = new Transcript(h('section', { class: 'transcript', role: 'log', 'aria-label': t('Conversation') }), {
-  code: (action, code) => void call('codeAction', { action, code }).then(() => action === 'copy' && say(t('Copied.'))),
+  code: (action, code) =>
+    void call('codeAction', { action, code }).then(() => action === 'copy' && sayBriefly(t('Copied.'))),
   link: (href) => void call('openLink', { href }),
   costOf: (text) => {
     const model = form.chosenModel();
@@ -69,6 +70,7 @@ const transcript = new Transcript(h('section', { class: 'transcript', role: 'log
 
 const persist = () => {
   channel.setState<Saved>({ ...state, turns, images: small(state.images), files: small(state.files) });
+  document.getElementById('app')!.classList.toggle('has-draft', state.prompt.trim() !== '');
   // Rename is for a conversation that exists: not before the first prompt of a new one.
   renameButton.toggleAttribute('disabled', !state.conversation);
   renameButton.title = state.conversation
@@ -78,6 +80,11 @@ const persist = () => {
 /** Attachments survive a reload only while small: VS Code keeps webview state in memory. */
 const small = (list: Attachment[]) => (list.reduce((n, a) => n + a.dataUrl.length, 0) < 4_000_000 ? list : []);
 const say = (text: string) => (status.textContent = text);
+/** A word that is true only for a moment ("Copied."): gone after a few seconds unless replaced. */
+function sayBriefly(text: string): void {
+  say(text);
+  setTimeout(() => status.textContent === text && say(''), 3000);
+}
 
 async function call<K extends keyof PlaygroundResults & string>(
   method: K,

@@ -54,20 +54,22 @@ export class Transcript {
   show(turns: Turn[], notice: string | null = null): void {
     this.drawn.clear();
     const note = notice ? [h('p', { class: 'notice', role: 'note' }, notice)] : [];
+    // Which of the two is shown follows the prompt box (playground.css): empty, or holding a draft.
     if (turns.length === 0 && !notice)
       fill(
         this.root,
         h(
           'p',
-          { class: 'empty' },
+          { class: 'empty when-blank' },
           t('Send a prompt to start. Select code in an editor and press Ctrl+Alt+P to bring it here.'),
         ),
+        h('p', { class: 'empty when-draft' }, t('Your prompt is ready below: press Send or Ctrl+Enter to send it.')),
       );
     else fill(this.root, ...note, ...turns.map((turn) => this.turnElement(turn.prompt, turn.reply, turn.error)));
   }
 
   start(prompt: string): LiveTurn {
-    this.root.querySelector('.empty')?.remove();
+    for (const empty of this.root.querySelectorAll('.empty')) empty.remove();
     const reply = h('div', { class: 'reply markdown', 'aria-busy': 'true' });
     const meta = h('footer', { class: 'meta' }, t('Waiting for the first tokens…'));
     const article = h('article', { class: 'turn' }, this.promptElement(prompt), reply, meta);
@@ -269,7 +271,7 @@ function receiptElement(r: ReceiptView): HTMLElement {
         ),
       )
     : null;
-  return h(
+  const details = h(
     'details',
     { class: r.estimated ? 'receipt estimated' : 'receipt' },
     h('summary', {}, receiptLine(r, t)),
@@ -278,5 +280,10 @@ function receiptElement(r: ReceiptView): HTMLElement {
     excluded,
     inactive,
     attempts,
-  );
+  ) as HTMLDetailsElement;
+  // Unfolded at the foot of the conversation, its tables would open below what is in view.
+  details.addEventListener('toggle', () => {
+    if (details.open) details.scrollIntoView({ block: 'nearest' });
+  });
+  return details;
 }
