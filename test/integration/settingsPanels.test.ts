@@ -309,6 +309,40 @@ describe('organization panel', () => {
     await api.organization.updateIntegrations({ logs: null });
     panel.dispose();
   });
+
+  it('lets go of the organization on Sign Out: told to reload, it shows nothing of it', async () => {
+    const api = await extension();
+    const localUrl = api.connection.url!;
+    const token = (await api.connection.remoteToken())!;
+    let panel: typeof api.webviews.organization;
+    try {
+      await config().update('serviceUrl', localUrl, vscode.ConfigurationTarget.Global);
+      await vscode.commands.executeCommand('llmSpaces.signIn', token);
+      await waitFor(
+        () => (api.connection.mode === 'remote' && api.connection.state.kind === 'ready') || undefined,
+        'signed in',
+      );
+      await vscode.commands.executeCommand('llmSpaces.openOrganization');
+      panel = api.webviews.organization!;
+      const shown = await callWebview<OrganizationData>(panel.channel, 'load', {});
+      assert.ok(shown.ok && shown.result.org, shown.error?.message);
+      const reloads: unknown[] = [];
+      const sub = panel.channel.onDidPost((m) => m.type === 'event' && reloads.push(m.event));
+      await vscode.commands.executeCommand('llmSpaces.signOut');
+      await waitFor(() => reloads.length > 0 || undefined, 'the panel told to reload');
+      sub.dispose();
+      const after = await callWebview<OrganizationData>(panel.channel, 'load', {});
+      assert.ok(!after.ok, 'nothing of the organization is read once signed out');
+      assert.match(after.error!.message, /sign in/i);
+    } finally {
+      panel?.dispose();
+      await config().update('serviceUrl', undefined, vscode.ConfigurationTarget.Global);
+      await waitFor(
+        async () => (await api.connection.client()) && api.connection.mode === 'local',
+        'back on the built-in service',
+      );
+    }
+  });
 });
 
 describe('webview security', () => {
