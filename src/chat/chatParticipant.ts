@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
 import { CHAT_VENDOR } from './spaceModels';
 
 const t = vscode.l10n.t;
-export const PARTICIPANT_ID = 'llmSpaces.spaces';
+/** As package.json's chatParticipants names it. */
+const PARTICIPANT_ID = 'llmSpaces.spaces';
 
 export function registerSpacesParticipant(): vscode.Disposable {
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, answer);

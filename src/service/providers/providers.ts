@@ -8,9 +8,9 @@ import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createMistral } from '@ai-sdk/mistral';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { poolFetch } from './poolFetch';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { PROVIDER_NAMES, type ProviderName } from '../../shared/providerNames';
+import { poolFetch } from './poolFetch';
 
 export interface Reach {
   apiKey: string;
