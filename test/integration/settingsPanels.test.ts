@@ -328,8 +328,11 @@ describe('organization panel', () => {
       assert.ok(shown.ok && shown.result.org, shown.error?.message);
       const reloads: unknown[] = [];
       const sub = panel.channel.onDidPost((m) => m.type === 'event' && reloads.push(m.event));
+      // Signed out while a read is on its way to the page (as the page's own first read may be).
+      const reading = callWebview<OrganizationData>(panel.channel, 'load', {});
       await vscode.commands.executeCommand('llmSpaces.signOut');
       await waitFor(() => reloads.length > 0 || undefined, 'the panel told to reload');
+      await reading;
       sub.dispose();
       const after = await callWebview<OrganizationData>(panel.channel, 'load', {});
       assert.ok(!after.ok, 'nothing of the organization is read once signed out');

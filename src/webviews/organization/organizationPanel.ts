@@ -59,8 +59,13 @@ export class OrganizationPanel extends PanelHost {
       // The organization changed elsewhere (a command, a reply's spend, another service, signing out):
       // the panel follows, so it never shows an organization that is no longer the one in use.
       s.organization.onDidChange((org) => {
-        // A read of the panel's own is already on its way to the page.
-        if (this.reading === 0 && JSON.stringify(org ?? null) !== JSON.stringify(this.org ?? null))
+        // Gone (signed out, another service): whatever the page shows or is being sent goes, at once.
+        if (!org && (this.org || this.reading > 0)) {
+          this.org = undefined;
+          void this.channel.post({ type: 'reload' });
+        }
+        // Changed: unless a read of the panel's own is already on its way to the page.
+        else if (org && this.reading === 0 && JSON.stringify(org) !== JSON.stringify(this.org ?? null))
           void this.channel.post({ type: 'reload' });
       }),
     );
