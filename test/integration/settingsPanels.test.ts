@@ -318,8 +318,9 @@ describe('organization panel', () => {
     try {
       await config().update('serviceUrl', localUrl, vscode.ConfigurationTarget.Global);
       await vscode.commands.executeCommand('llmSpaces.signIn', token);
+      // Whether anything reads the service after the sign-in (a view, say) depends on the layout, so ask.
       await waitFor(
-        () => (api.connection.mode === 'remote' && api.connection.state.kind === 'ready') || undefined,
+        async () => api.connection.mode === 'remote' && (await api.connection.call((c) => c.checkToken()), true),
         'signed in',
       );
       await vscode.commands.executeCommand('llmSpaces.openOrganization');
