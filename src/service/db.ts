@@ -290,27 +290,13 @@ function openReader(dir: string): Connection {
   return new Connection(new DatabaseSync(path.join(dir, DB_FILE), { readOnly: true, timeout: 5000 }));
 }
 
-/**
- * How many WAL pages the COMMIT that reaches them copies into the database file (SQLite's default is
- * 1,000). The copy and its two syncs run on the event loop, inside that commit: with a log of code
- * selections, a commit's p99.9 is about 5 ms at 1,000 pages and 2.5 ms at 250, its median the same
- * (`npm run bench`). A worker thread with a connection of its own checkpointing instead made the
- * writer meet SQLite's busy handler, whose sleeps stalled a commit for up to 80 ms.
- */
-export const WAL_CHECKPOINT_PAGES = 250;
-
-/**
- * Takes the folder's lock and opens the connection that writes: WAL, synchronous=FULL, foreign keys,
- * smaller checkpoints.
- */
+/** Takes the folder's lock and opens the connection that writes: WAL, synchronous=FULL, foreign keys. */
 function openWriter(dir: string): { writer: Connection; lockPath: string } {
   const lockPath = acquireLock(dir);
   let writer: Connection | undefined;
   try {
     writer = new Connection(new DatabaseSync(path.join(dir, DB_FILE), { timeout: 5000 }));
-    writer.db.exec(
-      `PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES};`,
-    );
+    writer.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;');
     // Make the WAL and its index exist now: a reader can then open them on a folder gone read-only.
     writer.db.exec('BEGIN IMMEDIATE; COMMIT;');
     return { writer, lockPath };

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { startService } from '../unit/support/service';
 import { BENCH_RATE_LIMIT, clientOverhead, prismFor, serviceWithModels, throughputAgainstPrism } from './serviceBench';
 import { gatewayComparison } from './gatewayBench';
-import { checkpointComparison, durableChats, memoryAcrossChats, readDuringWrites } from './storageBench';
+import { durableChats, memoryAcrossChats, readDuringWrites } from './storageBench';
 import { playgroundFigures } from './uiBench';
 import { modelIdScan } from './workspaceBench';
 
@@ -218,13 +218,6 @@ async function main(): Promise<void> {
     prism.stop();
     await seeded.stop();
   }
-  step("a commit's pause with SQLite's checkpoint and with the service's");
-  const [sqlite, ours] = checkpointComparison();
-  rows.push([
-    `one chat's commit, 20,000 in a row, WAL copied every ${ours!.pages} pages (ours) / ${sqlite!.pages.toLocaleString('en-US')} (SQLite's default): p50 / p99.9 / longest`,
-    `${[ours!, sqlite!].map((c) => `${f(c.p50, 2)} / ${f(c.p999, 1)} / ${f(c.longest, 1)} ms`).join(' against ')}`,
-    '',
-  ]);
   const gateway = await gatewayRows(rows, step);
 
   const memory = await memoryAcrossChats(100_000);

@@ -1,28 +1,23 @@
 // Benchmarks of the service's storage: durable chats against Prism and against the storage floor (the
 // same transactions on bare node:sqlite with the same durability and batching), the service's memory
-// as the request log grows, a read's p99 while a write burst runs, and how long a commit holds the
-// thread with SQLite's checkpoint and with the service's.
+// as the request log grows, and a read's p99 while a write burst runs.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { WAL_CHECKPOINT_PAGES } from '../../src/service/db';
-import { removeDir, startService, tempDir, type RunningService } from '../unit/support/service';
+import { startService, tempDir, type RunningService } from '../unit/support/service';
 import { BENCH_RATE_LIMIT } from './serviceBench';
 import { load, type LoadFigures } from './load';
-import { median, percentile } from './stats';
+import { median } from './stats';
 
 /**
- * The chat's transactions (one request-log row with `prompt` and the same as its answer, one counter
- * update) on bare node:sqlite with the service's durability (WAL, synchronous=FULL), the WAL copied
- * into the file every `pages` pages.
+ * The storage floor: what node:sqlite alone commits, durably (WAL, synchronous=FULL), of the chat's
+ * transactions (one request-log row, one counter update), with `clients` writers each waiting for
+ * its commit before the next write, so every commit carries one write of each (group commit).
  */
-function chatWrites(
-  pages: number,
-  prompt = 'Say hello to the benchmark.',
-): { write: (n: number) => void; commit: () => void; close: () => void } {
+export function storageFloor(clients: number, seconds: number): number {
   const dir = tempDir('llm-spaces-floor-');
   const db = new DatabaseSync(path.join(dir, 'floor.sqlite'));
-  db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA wal_autocheckpoint = ${pages};
+  db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;
     CREATE TABLE requests (id TEXT PRIMARY KEY, org_id TEXT, app_id TEXT, prompt TEXT, response TEXT, prompt_tokens INTEGER, completion_tokens INTEGER, cost REAL, added_on TEXT);
     CREATE INDEX requests_added ON requests(added_on);
     CREATE TABLE orgs (id TEXT PRIMARY KEY, num_requests INTEGER, total_tokens INTEGER, total_tokens_cost REAL);
@@ -31,94 +26,26 @@ function chatWrites(
   const update = db.prepare(
     "UPDATE orgs SET num_requests = num_requests + 1, total_tokens = total_tokens + 14, total_tokens_cost = total_tokens_cost + 0.0001 WHERE id = 'org'",
   );
-  let open = false;
-  return {
-    write: (n) => {
-      if (!open) db.exec('BEGIN IMMEDIATE');
-      open = true;
-      insert.run({
-        id: `r${n}`,
-        org: 'org',
-        app: 'app',
-        prompt,
-        response: prompt,
-        now: new Date().toISOString(),
-      });
-      update.run();
-    },
-    commit: () => {
-      db.exec('COMMIT');
-      open = false;
-    },
-    close: () => {
-      db.close();
-      removeDir(dir);
-    },
-  };
-}
-
-/**
- * The storage floor: what node:sqlite alone commits of the chat's transactions, durably, with
- * `clients` writers each waiting for its commit before the next write, so every commit carries one
- * write of each (group commit).
- */
-export function storageFloor(clients: number, seconds: number): number {
-  const floor = chatWrites(WAL_CHECKPOINT_PAGES);
   let writes = 0;
   const end = performance.now() + seconds * 1000;
   while (performance.now() < end) {
-    for (let c = 0; c < clients; c++) floor.write(writes++);
-    floor.commit();
+    db.exec('BEGIN IMMEDIATE');
+    for (let c = 0; c < clients; c++) {
+      insert.run({
+        id: `r${writes}`,
+        org: 'org',
+        app: 'app',
+        prompt: 'Say hello to the benchmark.',
+        response: 'Say hello to the benchmark.',
+        now: new Date().toISOString(),
+      });
+      update.run();
+      writes++;
+    }
+    db.exec('COMMIT');
   }
-  floor.close();
+  db.close();
   return writes / seconds;
-}
-
-export interface CommitPauses {
-  pages: number;
-  p50: number;
-  p999: number;
-  longest: number;
-}
-
-/** A selection of code sent to a model: about 2,000 characters. */
-const SELECTION =
-  'export function total(items: Item[]): number {\n  return items.reduce((sum, i) => sum + i.price, 0);\n}\n'.repeat(
-    20,
-  );
-
-/**
- * How long `commits` commits of one chat's writes each hold the thread, back to back, with the WAL
- * copied every `pages` pages: the copy runs inside the commit that reaches them. The prompt is a code
- * selection, so the log grows by new pages as it does in use (short rows rewrite the same few pages,
- * which leaves a checkpoint little to copy).
- */
-function commitPauses(pages: number, commits: number): CommitPauses {
-  const writes = chatWrites(pages, SELECTION);
-  const took: number[] = [];
-  for (let n = 0; n < commits; n++) {
-    writes.write(n);
-    const start = performance.now();
-    writes.commit();
-    took.push(performance.now() - start);
-  }
-  writes.close();
-  return { pages, p50: percentile(took, 50), p999: percentile(took, 99.9), longest: Math.max(...took) };
-}
-
-/** Commit pauses with SQLite's default checkpoint (1,000 pages) and the service's, alternating; medians of `runs`. */
-export function checkpointComparison(runs = 3, commits = 20_000): CommitPauses[] {
-  const figures = new Map<number, CommitPauses[]>([
-    [1000, []],
-    [WAL_CHECKPOINT_PAGES, []],
-  ]);
-  for (let r = 0; r < runs; r++) for (const [pages, list] of figures) list.push(commitPauses(pages, commits));
-  return [...figures].map(([pages, list]) => ({
-    pages,
-    p50: median(list.map((x) => x.p50)),
-    p999: median(list.map((x) => x.p999)),
-    longest: median(list.map((x) => x.longest)),
-  }));
 }
 
 export interface DurableChat {
