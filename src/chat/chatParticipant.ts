@@ -1,6 +1,6 @@
 // `@spaces` in VS Code's chat: the conversation so far and the new prompt, sent to the Space chosen in
-// the chat's model picker (the Space chosen last when the picker holds another vendor's model), the
-// reply streamed back. VS Code's own agent needs GitHub Copilot's extension and a sign-in before it
+// the chat's model picker (the first Space VS Code lists when the picker holds another vendor's model),
+// the reply streamed back. VS Code's own agent needs GitHub Copilot's extension and a sign-in before it
 // sends; a participant of this extension answers without either.
 import * as vscode from 'vscode';
 import { CHAT_VENDOR } from './spaceModels';
