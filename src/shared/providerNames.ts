@@ -57,3 +57,9 @@ export const PROVIDER_NAMES: readonly ProviderName[] = [
 
 export const providerName = (id: string | null | undefined): ProviderName | undefined =>
   PROVIDER_NAMES.find((p) => p.id === id);
+
+/** The built-in service's own groups of models, as people name them. */
+const OWN_GROUPS: Readonly<Record<string, string>> = { local: 'Local model servers', test: 'Test models' };
+
+/** A provider as people name it: a hosted one by its name, the service's own groups in words, any other as the catalogue spells it. */
+export const providerLabel = (id: string): string => providerName(id)?.label ?? OWN_GROUPS[id] ?? id;

@@ -6,7 +6,7 @@ import type { CatalogueStore } from '../stores/catalogueStore';
 import { describeError } from '../userErrors';
 import { ANSWER_HERE_FIX, cannotAnswerHere, modelMarkdown, type ProviderGroup } from '../shared/modelCatalog';
 import { CAPABILITY_WORDS, deprecationOf, priceLine } from '../shared/models';
-import { providerName } from '../shared/providerNames';
+import { providerLabel, providerName } from '../shared/providerNames';
 import { linkedMarkdown } from './linkedMarkdown';
 import { noteItem } from './spaceNodes';
 
@@ -153,7 +153,7 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
  */
 function providerItem(group: ProviderGroup): vscode.TreeItem {
   const hosted = providerName(group.provider);
-  const item = new vscode.TreeItem(hosted?.label ?? group.provider, vscode.TreeItemCollapsibleState.Collapsed);
+  const item = new vscode.TreeItem(providerLabel(group.provider), vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `provider:${group.provider}`;
   item.iconPath = new vscode.ThemeIcon('organization');
   item.contextValue = 'provider';

@@ -125,6 +125,10 @@ describe('activation and views', () => {
       (hint.tooltip as vscode.MarkdownString).value,
       /Add a provider key.*start a local model server .*connect to the hosted service/,
     );
+    // Each group named for people: no catalogue ids such as "test" or "openai".
+    const names = groups.flatMap((g) => (g.kind === 'provider' ? [api.views.models.getTreeItem(g).label] : []));
+    assert.ok(names.includes('Test models') && names.includes('OpenAI'), names.join(', '));
+    assert.ok(!names.includes('test') && !names.includes('openai'), names.join(', '));
     const gpt = all.find((m) => m.namespace === 'openai/gpt-4o-mini')!;
     // The price first: at the sidebar's default width the end of the line is cut off.
     assert.match(

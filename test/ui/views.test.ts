@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { startFakeUpstream, type FakeUpstream } from '../unit/support/fakeUpstream';
 import { startHostedFake } from '../unit/support/hostedFake';
-import { providerName } from '../../src/shared/providerNames';
+import { providerLabel } from '../../src/shared/providerNames';
 import {
   filterModels,
   fullRowsOf,
@@ -44,7 +44,7 @@ describe('LLM Spaces in the workbench (playwright)', function () {
     const { page } = wb;
     await page.locator('.activitybar .action-item a[aria-label^="LLM Spaces"]').click();
     await rowsOf(page, 'Models')
-      .filter({ hasText: /^local/ })
+      .filter({ hasText: /^Local model servers/ })
       .first()
       .click();
     const llama = fullRowsOf(page, 'Models').filter({ hasText: 'llama3.2' }).first();
@@ -52,7 +52,7 @@ describe('LLM Spaces in the workbench (playwright)', function () {
     assert.match(await llama.innerText(), /\$0\.00 in \/ \$0\.00 out/);
     assert.doesNotMatch(await llama.innerText(), /cannot answer here/);
     await rowsOf(page, 'Models')
-      .filter({ hasText: /^local/ })
+      .filter({ hasText: /^Local model servers/ })
       .first()
       .click();
     await filterModels(page, 'gpt-4o-mini');
@@ -107,7 +107,7 @@ describe('LLM Spaces in the workbench (playwright)', function () {
     await rowsOf(page, 'Models').filter({ hasText: 'Only the test models answer here' }).waitFor({ timeout: 30_000 });
     await notification(page, 'No model server answers on this computer');
     await rowsOf(page, 'Models')
-      .filter({ hasText: /^local/ })
+      .filter({ hasText: /^Local model servers/ })
       .first()
       .click();
     await fullRowsOf(page, 'Models')
@@ -130,8 +130,10 @@ describe('LLM Spaces in the workbench (playwright)', function () {
       .waitFor();
     await rowsOf(page, 'Models').filter({ hasText: 'Only the test models answer here' }).waitFor({ state: 'detached' });
     await notification(page, 'Found Ollama (port 11434): 1 model');
+    // The rows moved up when the note above them went: the pointer, now on a model, would open its hover card over the row.
+    await page.mouse.move(0, 0);
     await rowsOf(page, 'Models')
-      .filter({ hasText: /^local/ })
+      .filter({ hasText: /^Local model servers/ })
       .first()
       .click();
   });
@@ -142,8 +144,8 @@ describe('LLM Spaces in the workbench (playwright)', function () {
     const client = await wb.service();
     const prompts = await client.listPrompts('all');
     await rowsOf(page, 'Prompts').filter({ hasText: prompts[0]!.title }).first().waitFor();
-    // Providers the service reaches are shown by name, others by their id.
-    const providers = new Set((await client.listModels()).map((m) => providerName(m.provider)?.label ?? m.provider));
+    // Providers are shown by name, the service's own groups in words.
+    const providers = new Set((await client.listModels()).map((m) => providerLabel(m.provider)));
     await rowsOf(page, 'Models').first().waitFor();
     const shownProviders = await rowsOf(page, 'Models').allInnerTexts();
     assert.ok(

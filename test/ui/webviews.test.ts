@@ -540,7 +540,7 @@ describe('LLM Spaces webviews (playwright)', function () {
       await runCommand(page, 'Notifications: Clear All Notifications');
       // Room for the Models view: the other two views folded (unfolded again at the end).
       for (const view of ['Spaces', 'Prompts']) await setFolded(page, view, true);
-      for (const provider of ['test', 'local']) {
+      for (const provider of ['Test models', 'Local model servers']) {
         const row = fullRowsOf(page, 'Models')
           .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${provider}$`) }) })
           .first();

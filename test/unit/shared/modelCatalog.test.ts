@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { ModelRecord } from '../../../src/api/schemas';
 import { arrange, arrangeFlat, modelMarkdown } from '../../../src/shared/modelCatalog';
 import { priceLine } from '../../../src/shared/models';
+import { providerLabel } from '../../../src/shared/providerNames';
 
 const model = (namespace: string, input: number, output: number, extra: Record<string, unknown> = {}) =>
   ModelRecord.parse({
@@ -38,11 +39,17 @@ describe('the model catalogue as the Models view arranges it', () => {
     );
   });
 
-  it('groups by provider otherwise, each group in the chosen order', () => {
+  it('groups by provider otherwise, in the order of their names for people, each group in the chosen order', () => {
     const groups = arrange(CATALOGUE, { text: '', capabilities: [], sort: 'price', flat: false });
     assert.deepEqual(
-      groups.map((g) => g.provider),
-      ['anthropic', 'local', 'mistral', 'openai'],
+      groups.map((g) => providerLabel(g.provider)),
+      ['Anthropic', 'Local model servers', 'Mistral', 'OpenAI'],
+    );
+    assert.equal(providerLabel('test'), 'Test models');
+    assert.equal(
+      providerLabel('cohere'),
+      'cohere',
+      'a provider we have no name for is shown as the catalogue spells it',
     );
     assert.deepEqual(
       groups.at(-1)!.models.map((m) => m.model),

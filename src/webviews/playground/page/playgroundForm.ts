@@ -9,6 +9,7 @@ import type {
   Turn,
 } from '../../../shared/protocol/playground';
 import { checkRules, type Rules } from '../../../shared/rules';
+import { providerLabel } from '../../../shared/providerNames';
 import { fill, h, valueOf } from '../../page/dom';
 import { field, fillSelect, select, textfield, type Field } from '../../page/fields';
 import { t } from '../../page/l10n';
@@ -117,7 +118,7 @@ export class PlaygroundForm {
         ...live.map((m) => ({
           value: m.namespace,
           label: m.namespace,
-          description: m.vision ? t('{0} · vision', m.provider) : m.provider,
+          description: m.vision ? t('{0} · reads images', providerLabel(m.provider)) : providerLabel(m.provider),
         })),
       ],
       this.state.model,
