@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { startFakeUpstream, type FakeUpstream } from '../unit/support/fakeUpstream';
 import { startHostedFake } from '../unit/support/hostedFake';
+import { providerOf } from '../../src/shared/models';
 import { providerLabel } from '../../src/shared/providerNames';
 import {
   filterModels,
@@ -145,7 +146,7 @@ describe('LLM Spaces in the workbench (playwright)', function () {
     const prompts = await client.listPrompts('all');
     await rowsOf(page, 'Prompts').filter({ hasText: prompts[0]!.title }).first().waitFor();
     // Providers are shown by name, the service's own groups in words.
-    const providers = new Set((await client.listModels()).map((m) => providerLabel(m.provider)));
+    const providers = new Set((await client.listModels()).map((m) => providerLabel(providerOf(m))));
     await rowsOf(page, 'Models').first().waitFor();
     const shownProviders = await rowsOf(page, 'Models').allInnerTexts();
     assert.ok(

@@ -137,6 +137,8 @@ describe('LLM Spaces webviews (playwright)', function () {
     const status = frame.locator('#app .status');
     await status.filter({ hasText: 'Copied.' }).waitFor();
     await status.filter({ hasText: 'Copied.' }).waitFor({ state: 'detached', timeout: 6000 });
+    // The README's first picture: the reply's end with its figures in view.
+    await figures.scrollIntoViewIfNeeded();
     await wb.screenshot('11-playground-reply');
     // The routing receipt: one line under the reply, unfolding to the candidates the Space weighed.
     const receipt = frame.locator('.turn .meta .receipt').last();
