@@ -111,6 +111,9 @@ describe('LLM Spaces in the workbench (playwright)', function () {
       .filter({ hasText: /^Local model servers/ })
       .first()
       .click();
+    // The pointer leaves the view: the rows move up under it when the note above them goes, and a model's
+    // hover card opened that way covers the group's row, and stays, since the row it belongs to is drawn anew.
+    await page.mouse.move(0, 0);
     await fullRowsOf(page, 'Models')
       .filter({ hasText: 'llama3.2' })
       .filter({ hasText: 'cannot answer here' })
@@ -131,8 +134,6 @@ describe('LLM Spaces in the workbench (playwright)', function () {
       .waitFor();
     await rowsOf(page, 'Models').filter({ hasText: 'Only the test models answer here' }).waitFor({ state: 'detached' });
     await notification(page, 'Found Ollama (port 11434): 1 model');
-    // The rows moved up when the note above them went: the pointer, now on a model, would open its hover card over the row.
-    await page.mouse.move(0, 0);
     await rowsOf(page, 'Models')
       .filter({ hasText: /^Local model servers/ })
       .first()
