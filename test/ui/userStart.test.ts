@@ -24,6 +24,12 @@ describe("The workbench of 'npm start' (playwright)", function () {
     await page.goto(started.url);
     await page.locator('.activitybar .action-item a[aria-label^="LLM Spaces"]').waitFor({ timeout: 120_000 });
   });
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') {
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: path.join(ARTIFACTS, 'failed-npm-start.png') });
+    }
+  });
   after(async () => {
     await browser?.close();
     await started?.server.stop();
@@ -47,6 +53,10 @@ describe("The workbench of 'npm start' (playwright)", function () {
     await runCommand(page, 'Notifications: Clear All Notifications');
     await runCommand(page, 'LLM Spaces: Connect to Service…');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Built-in local service' }).click();
+    // Back on the built-in service once the status bar shows this cycle's spend again.
+    await page
+      .locator('.statusbar-item[id$="llmSpaces.usage"]', { hasText: /\$[\d.]+ \/ \$/ })
+      .waitFor({ timeout: 60_000 });
     await runCommand(page, 'LLM Spaces: Get Started');
     const step = page.locator('.getting-started-step', { hasText: 'Choose where models come from' }).first();
     await step.click();
