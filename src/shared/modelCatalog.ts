@@ -11,7 +11,7 @@ import {
   supports,
   type Capability,
 } from './models';
-import { providerLabel, providerName } from './providerNames';
+import { providerName } from './providerNames';
 
 export type ModelSort = 'name' | 'price' | 'context';
 
@@ -65,11 +65,9 @@ export function arrange(models: readonly ModelRecord[], filter: ModelFilter): Pr
     if (!list) groups.set(provider, (list = []));
     list.push(m);
   }
-  // In the order of the names the view shows.
   return [...groups.entries()]
-    .map(([provider, list]) => ({ provider, label: providerLabel(provider), models: list }))
-    .sort((a, b) => a.label.localeCompare(b.label))
-    .map(({ provider, models }) => ({ provider, models: models.sort(compare[filter.sort]) }));
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([provider, list]) => ({ provider, models: list.sort(compare[filter.sort]) }));
 }
 
 /** The built-in service marks models nothing here serves (no model server for them); the hosted one answers for all. */

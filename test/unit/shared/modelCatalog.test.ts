@@ -39,7 +39,7 @@ describe('the model catalogue as the Models view arranges it', () => {
     );
   });
 
-  it('groups by provider otherwise, in the order of their names for people, each group in the chosen order', () => {
+  it('groups by provider otherwise, each named for people, each group in the chosen order', () => {
     const groups = arrange(CATALOGUE, { text: '', capabilities: [], sort: 'price', flat: false });
     assert.deepEqual(
       groups.map((g) => providerLabel(g.provider)),

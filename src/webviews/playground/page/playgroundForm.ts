@@ -115,11 +115,14 @@ export class PlaygroundForm {
       this.model.control,
       [
         { value: '', label: t("Automatic routing (by the Space's weights)") },
-        ...live.map((m) => ({
-          value: m.namespace,
-          label: m.namespace,
-          description: m.vision ? t('{0} · reads images', providerLabel(m.provider)) : providerLabel(m.provider),
-        })),
+        ...live.map((m) => {
+          const provider = providerLabel(m.provider);
+          return {
+            value: m.namespace,
+            label: m.namespace,
+            description: m.vision ? t('{0} · reads images', provider) : provider,
+          };
+        }),
       ],
       this.state.model,
     );
