@@ -96,7 +96,11 @@ function splitPlugin(bundle) {
 }
 
 function productBuilds() {
-  const builds = [{ ...nodeBase, entryPoints: ['src/service/main.ts'], outfile: 'dist/service.js' }];
+  const builds = [
+    { ...nodeBase, entryPoints: ['src/service/main.ts'], outfile: 'dist/service.js' },
+    // The request log's writer thread, started by the service beside it (src/service/ledgerThread.ts).
+    { ...nodeBase, entryPoints: ['src/service/ledgerWorker.ts'], outfile: 'dist/ledgerWorker.js' },
+  ];
   if (existsSync('src/extension.ts')) {
     builds.push(
       {

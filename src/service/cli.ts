@@ -18,6 +18,7 @@ import { buildApp } from './http/app';
 import { closeApp } from './http/lifecycle';
 import { refreshModelServers, type ModelServerOptions } from './modelServers';
 import { startRetention } from './retention';
+import { startLedgerThread } from './ledgerThread';
 import { StorageError } from './storageError';
 
 const USAGE = `Usage:
@@ -144,6 +145,7 @@ async function serve(values: Values): Promise<void> {
       console.error('Request failed:', error instanceof Error ? (error.stack ?? error.message) : error),
   });
   await findModelServers(db, servers);
+  await startLedgerThread(db);
   let address: string;
   try {
     address = await app.listen({ port, host: values.host });

@@ -9,6 +9,9 @@
 //
 // Reads outside a transaction go to a second connection, which sees only committed data: a write is
 // visible to others only once it is durable.
+//
+// The request log is written by a connection of its own on a thread of its own (ledgerThread.ts), a
+// Database opened with `openSharing`: the same group commit, off the event loop's thread.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
@@ -69,6 +72,8 @@ export class Database {
   private savepoints = 0;
   /** Where the service listens, recorded in the lock file (again when the lock is taken late). */
   private url: string | null = null;
+  /** What must stop before the connections close (the writer thread and its connection). */
+  private readonly beforeClose: Array<() => Promise<void>> = [];
 
   private constructor(
     /** Null while the folder cannot be written (read-only, full at start): reads go on, writes retry it. */
@@ -76,6 +81,8 @@ export class Database {
     private reader: Connection,
     readonly dataDir: string,
     private lockPath: string | null,
+    /** A second writer of a folder this process holds (openSharing): the first one owns the folder. */
+    private readonly sharing = false,
   ) {}
 
   /**
@@ -99,6 +106,40 @@ export class Database {
       if (writable) releaseLock(writable.lockPath);
       throw wrapStorage(error, dir);
     }
+  }
+
+  /**
+   * A second connection that writes to the database of a folder this process has opened, for a thread
+   * of its own: it takes no lock (the process holds the folder's), reads what it writes, and leaves the
+   * journal mode to the first. Throws unless the database is in WAL mode, where its commits wait for
+   * no reader.
+   */
+  static openSharing(dataDir: string): Database {
+    const dir = path.resolve(dataDir);
+    let connection: Connection | undefined;
+    try {
+      connection = new Connection(new DatabaseSync(path.join(dir, DB_FILE), { timeout: 5000 }));
+      connection.db.exec('PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;');
+      const mode = connection.all<{ journal_mode: string }>('PRAGMA journal_mode', {})[0]?.journal_mode;
+      if (mode !== 'wal') throw new Error(`The database is in ${mode} mode, not WAL.`);
+      // SQLite opens a file it cannot write read-only without a word; such a connection would share its
+      // read-only WAL index with the first connection's, which could then not write again.
+      connection.db.exec('BEGIN IMMEDIATE; ROLLBACK;');
+    } catch (error) {
+      connection?.close();
+      throw wrapStorage(error, dir, false) ?? error;
+    }
+    return new Database(connection, connection, dir, null, true);
+  }
+
+  /** Whether the folder could be written when last tried (its writer is open). */
+  get writable(): boolean {
+    return this.writerConnection !== null;
+  }
+
+  /** Runs `stop` (once) before the connections close. */
+  onClose(stop: () => Promise<void>): void {
+    this.beforeClose.push(stop);
   }
 
   /** The connection that writes, reopened if the folder could not be written before. */
@@ -267,8 +308,10 @@ export class Database {
   /** Waits for the open batch, then closes both connections and releases the folder. */
   async close(): Promise<void> {
     if (this.closed) return;
+    for (const stop of this.beforeClose.splice(0)) await stop();
     if (this.batch) await new Promise<void>((resolve) => this.batch!.push({ resolve, reject: () => resolve() }));
     this.closed = true;
+    if (this.sharing) return this.writerConnection?.close();
     this.reader.close();
     try {
       // A clean close checkpoints the WAL into the database file, and leaves it in rollback mode so that

@@ -1,15 +1,15 @@
 // What a request leaves behind: its log row, the organization's usage and costs, and its conversation,
-// in one transaction; and the answer in the chat completion's shape with its routing receipt.
+// in one transaction (logEntry.ts, written by the writer thread: ledgerThread.ts); and the answer in the
+// chat completion's shape with its routing receipt.
 import type { ChatCompletion } from '../../api/schemas';
 import { conversationName } from '../../shared/conversationName';
 import type { Database } from '../db';
-import { createConversation, findConversation, touchConversation } from '../domain/conversations';
 import { retiresSoon } from '../../shared/models';
 import type { CatalogueModel } from '../domain/models';
-import { countFailedRequest, recordUsage } from '../domain/orgs';
-import { insertRequest } from '../domain/requests';
+import { record } from '../ledgerThread';
 import { countTokens } from '../tokenizer';
 import { costOf, savingsOf, type Counts } from './pricing';
+import type { LogEntry } from './logEntry';
 import { deprecationWarning } from './prepare';
 import type { Attempt, Prepared, Reply } from './request';
 
@@ -49,9 +49,9 @@ export async function finishChat(
     if (retiresSoon(r)) warnings.push(deprecationWarning(r));
   }
   const warning = warnings.length ? warnings.join(' ') : null;
-  await db.transaction(() => {
-    ensureConversation(db, prepared);
-    insertRequest(db, {
+  await record(db, {
+    conversation: conversationOf(prepared),
+    request: {
       ...logOf(prepared),
       model: r.namespace,
       response:
@@ -66,8 +66,8 @@ export async function finishChat(
       latency: outcome.latency,
       status: 200,
       error: null,
-    });
-    recordUsage(db, prepared.caller.orgId, {
+    },
+    usage: {
       promptTokens: counts.promptTokens,
       completionTokens,
       promptCost: costs.prompt,
@@ -76,7 +76,7 @@ export async function finishChat(
       promptSavings: savings.prompt,
       completionSavings: savings.completion,
       totalSavings: savings.total,
-    });
+    },
   });
   return {
     id: prepared.requestId,
@@ -140,11 +140,10 @@ export function summarize(failures: string[]): string {
   return [...counts].map(([f, n]) => (n > 1 ? `${f} (${n} times)` : f)).join('; ');
 }
 
-function ensureConversation(db: Database, prepared: Prepared): void {
+/** The request's conversation, with the name a new one gets from the prompt. */
+function conversationOf(prepared: Prepared): LogEntry['conversation'] {
   const id = prepared.conversationId;
-  if (!id) return;
-  if (findConversation(db, prepared.config.row.id, id)) touchConversation(db, id);
-  else createConversation(db, prepared.config.row.id, { name: conversationName(prepared.body.prompt) }, id);
+  return id ? { appId: prepared.config.row.id, id, name: conversationName(prepared.body.prompt) } : null;
 }
 
 /** The parts of a log row that come from the request itself. */
@@ -183,9 +182,9 @@ export async function logFailure(db: Database, prepared: Prepared, failure: Fail
     completionChars: produced?.length ?? 0,
   };
   const costs = produced ? costOf(failure.model!.record, counts) : { prompt: 0, completion: 0, total: 0 };
-  await db.transaction(() => {
-    ensureConversation(db, prepared);
-    insertRequest(db, {
+  await record(db, {
+    conversation: conversationOf(prepared),
+    request: {
       ...logOf(prepared),
       model: failure.model?.record.namespace ?? null,
       response: failure.partial,
@@ -196,17 +195,18 @@ export async function logFailure(db: Database, prepared: Prepared, failure: Fail
       latency: (Date.now() - failure.started) / 1000,
       status: 502,
       error: summarize(failure.failures),
-    });
-    if (!produced) return countFailedRequest(db, prepared.caller.orgId);
-    recordUsage(db, prepared.caller.orgId, {
-      promptTokens: counts.promptTokens,
-      completionTokens: counts.completionTokens,
-      promptCost: costs.prompt,
-      completionCost: costs.completion,
-      totalCost: costs.total,
-      promptSavings: 0,
-      completionSavings: 0,
-      totalSavings: 0,
-    });
+    },
+    usage: produced
+      ? {
+          promptTokens: counts.promptTokens,
+          completionTokens: counts.completionTokens,
+          promptCost: costs.prompt,
+          completionCost: costs.completion,
+          totalCost: costs.total,
+          promptSavings: 0,
+          completionSavings: 0,
+          totalSavings: 0,
+        }
+      : null,
   });
 }

@@ -4,7 +4,8 @@
 import type { Database } from '../db';
 import { checkAssistantChoice, findVersion, latestVersionId } from '../domain/assistants';
 import type { Caller } from '../domain/caller';
-import { conversationExists, findConversation } from '../domain/conversations';
+import { findConversation } from '../domain/conversationRows';
+import { conversationExists } from '../domain/conversations';
 import { findPrompt } from '../domain/prompts';
 import { conversationTurns, requestInConversation } from '../domain/requests';
 import type { AppConfig } from '../domain/spaces';

@@ -3,18 +3,9 @@ import { randomUUID } from 'node:crypto';
 import type { Conversation, ConversationWithRequests, LoggedRequest } from '../../api/schemas';
 import type { Database } from '../db';
 import { notFound } from '../problem';
-import { laterThan, nowIso, parseJson } from './caller';
+import { laterThan, parseJson } from './caller';
 import { checkAssistantChoice } from './assistants';
-
-interface ConversationRow {
-  id: string;
-  app_id: string;
-  name: string;
-  settings: string | null;
-  deleted_on: string | null;
-  added_on: string;
-  modified_on: string;
-}
+import { findConversation, insertConversation, type ConversationRow } from './conversationRows';
 
 type Settings = { assistant_id?: string | null; assistant_version_id?: string | null } | null | undefined;
 
@@ -26,10 +17,6 @@ const toConversation = (row: ConversationRow): Conversation => ({
   added_on: row.added_on,
   modified_on: row.modified_on,
 });
-
-export function findConversation(db: Database, appId: string, id: string): ConversationRow | undefined {
-  return db.get<ConversationRow>('SELECT * FROM conversations WHERE id = $id AND app_id = $app', { id, app: appId });
-}
 
 /** Whether a conversation of any Space has this id. */
 export function conversationExists(db: Database, id: string): boolean {
@@ -48,17 +35,12 @@ export function createConversation(
   id: string = randomUUID(),
 ): Conversation {
   checkSettings(db, appId, body.settings);
-  const now = nowIso();
-  db.run(
-    'INSERT INTO conversations (id, app_id, name, settings, added_on, modified_on) VALUES ($id, $app, $name, $settings, $now, $now)',
-    {
-      id,
-      app: appId,
-      name: body.name,
-      settings: body.settings ? JSON.stringify(body.settings) : null,
-      now,
-    },
-  );
+  insertConversation(db, {
+    id,
+    appId,
+    name: body.name,
+    settings: body.settings ? JSON.stringify(body.settings) : null,
+  });
   return toConversation(findConversation(db, appId, id)!);
 }
 
@@ -110,6 +92,3 @@ export function updateConversation(
 }
 
 /** Marks the conversation as used now, so lists put it first. */
-export function touchConversation(db: Database, id: string): void {
-  db.run('UPDATE conversations SET modified_on = $now WHERE id = $id', { id, now: nowIso() });
-}

@@ -1,7 +1,9 @@
-// Persistence: data survives restarts; kill -9 in the middle of a burst loses no acknowledged write;
-// a second service on the same folder refuses to start; SIGTERM lets requests in flight finish.
+// Persistence: data survives restarts; kill -9 in the middle of a burst loses no acknowledged write, nor
+// a chat's log entry (written on the writer thread); a second service on the same folder refuses to
+// start; SIGTERM lets requests in flight finish.
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -58,6 +60,46 @@ describe('service durability', function () {
     const stored = new Set((await restarted.client().listPrompts('org')).map((p) => p.id));
     const lost = acknowledged.filter((id) => !stored.has(id));
     assert.deepEqual(lost, [], `${lost.length} of ${acknowledged.length} acknowledged writes were lost`);
+    await restarted.stop();
+    removeDir(service.dataDir);
+  });
+
+  it('loses no acknowledged chat when killed with SIGKILL in the middle of a burst: each answered chat is in its conversation', async () => {
+    const service = await startService();
+    const space = await service.client().createSpace({ name: 'Chat burst' });
+    const conversations = Array.from({ length: 8 }, () => randomUUID());
+    const acknowledged = new Map<string, string[]>(conversations.map((c) => [c, []]));
+    let killed = false;
+    const writer = async (conversation: string) => {
+      while (!killed) {
+        try {
+          const res = await raw(service.url, 'POST', '/v1/playground/chat', {
+            token: service.token,
+            body: { app_id: space.id, model: 'test/echo', prompt: 'burst', conversation_id: conversation },
+          });
+          if (res.status === 200) acknowledged.get(conversation)!.push((res.json as { id: string }).id);
+        } catch {
+          return; // the connection died with the process
+        }
+      }
+    };
+    const writers = conversations.map(writer);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    killed = true;
+    service.child.kill('SIGKILL');
+    await Promise.all(writers);
+    const total = [...acknowledged.values()].reduce((n, ids) => n + ids.length, 0);
+    assert.ok(total > 20, `only ${total} chats were acknowledged before the kill`);
+
+    const restarted = await startService({ dataDir: service.dataDir, orgs: [], token: service.token });
+    const lost: string[] = [];
+    for (const [conversation, ids] of acknowledged) {
+      if (ids.length === 0) continue;
+      const stored = await restarted.client().getConversation(space.id, conversation, true);
+      const logged = new Set((stored.requests ?? []).map((r) => r.id));
+      lost.push(...ids.filter((id) => !logged.has(id)));
+    }
+    assert.deepEqual(lost, [], `${lost.length} of ${total} acknowledged chats were lost`);
     await restarted.stop();
     removeDir(service.dataDir);
   });

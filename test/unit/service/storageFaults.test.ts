@@ -5,6 +5,7 @@
 // elsewhere these tests are skipped with the reason printed.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { closeSync, openSync, readdirSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { raw } from '../support/http';
@@ -149,6 +150,53 @@ describe('service storage under real faults', function () {
         [],
         'no refused write appears after the restart',
       );
+      await restarted.stop();
+    } finally {
+      unmount(dir);
+    }
+  });
+
+  it('a full disk: a chat whose log entry cannot be written is refused with 503, and neither its log row nor its conversation is visible', async function () {
+    if (reason) this.skip();
+    const dir = mountTmpfs(6 * 1024);
+    try {
+      const service = await startService({ dataDir: dir });
+      const space = await service.client().createSpace({ name: 'Full disk' });
+      const acknowledged: string[] = [];
+      const refused: string[] = [];
+      const chat = async (conversation: string) => {
+        const res = await raw(service.url, 'POST', '/v1/playground/chat', {
+          token: service.token,
+          body: { app_id: space.id, model: 'test/echo', prompt: BIG, conversation_id: conversation },
+        });
+        if (res.status === 200) acknowledged.push(conversation);
+        else {
+          assert.equal(res.status, 503, res.text);
+          assert.match((res.json as { detail: string }).detail, /the disk is full/);
+          refused.push(conversation);
+        }
+        return res.status;
+      };
+      assert.equal(await chat(randomUUID()), 200);
+      const fillers = fill(dir);
+      for (let i = 0; i < 40 && refused.length === 0; i++) await chat(randomUUID());
+      assert.ok(refused.length > 0, 'the full disk refused a chat');
+      const logged = async (target: RunningService, conversation: string) => {
+        const res = await raw(target.url, 'POST', `/v1/apps/${space.id}/conversations/${conversation}`, {
+          token: target.token,
+          body: { include_requests: true },
+        });
+        return res.status === 200 ? ((res.json as { requests?: unknown[] }).requests?.length ?? 0) : 0;
+      };
+      for (const c of refused) assert.equal(await logged(service, c), 0, 'a refused chat is not visible');
+      for (const c of acknowledged) assert.equal(await logged(service, c), 1, 'an answered chat is logged');
+
+      for (const f of fillers) rmSync(f);
+      assert.equal(await chat(randomUUID()), 200, 'chats work again once there is room');
+      await service.stop('SIGKILL');
+      const restarted = await startService({ dataDir: dir, orgs: [], token: service.token });
+      for (const c of acknowledged) assert.equal(await logged(restarted, c), 1, 'an answered chat survives the kill');
+      for (const c of refused) assert.equal(await logged(restarted, c), 0, 'no refused chat appears after the restart');
       await restarted.stop();
     } finally {
       unmount(dir);

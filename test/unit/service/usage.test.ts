@@ -2,12 +2,8 @@
 import assert from 'node:assert/strict';
 import { openDataFolder } from '../../../src/service/dataFolder';
 import { AlertEmails } from '../../../src/api/schemas';
-import {
-  defaultOrganizationId,
-  getOrganization,
-  migrateAlertStamps,
-  recordUsage,
-} from '../../../src/service/domain/orgs';
+import { defaultOrganizationId, getOrganization, migrateAlertStamps } from '../../../src/service/domain/orgs';
+import { recordUsage } from '../../../src/service/domain/usage';
 import { removeDir, tempDir } from '../support/service';
 
 const spend = (cost: number) => ({
