@@ -18,9 +18,20 @@ import { StorageError } from './storageError';
 /** The worker's file, beside this bundle (dist/service.js and dist/ledgerWorker.js). */
 const WORKER_FILE = path.join(__dirname, 'ledgerWorker.js');
 
-/** What the thread answers: ready (or why not) once, then each entry's outcome by its number. */
-export type WorkerAnswer =
-  { ready: true } | { ready: false; why: string } | { id: number; error?: { storage: boolean; message: string } };
+/** An entry's outcome, by its number. */
+export interface Outcome {
+  id: number;
+  error?: { storage: boolean; message: string };
+}
+
+/** What the thread answers: ready (or why not) once, then the outcomes of the entries of each commit. */
+export type WorkerAnswer = { ready: true } | { ready: false; why: string } | { outcomes: Outcome[] };
+
+/**
+ * What the thread is sent: the entries that finished in one turn of the event loop, together (a
+ * message costs more than the entry it carries), or that it is to end.
+ */
+export type WorkerOrder = { entries: Array<{ id: number; entry: LogEntry }> } | { close: true };
 
 interface Pending {
   resolve: () => void;
@@ -29,20 +40,21 @@ interface Pending {
 
 class LedgerThread {
   private readonly pending = new Map<number, Pending>();
+  /** Entries of this turn of the event loop, sent together after it. */
+  private outgoing: Array<{ id: number; entry: LogEntry }> = [];
   private next = 0;
   /** False once the thread stopped: entries go to the service's own connection again. */
   running = true;
 
   constructor(private readonly worker: Worker) {
     worker.on('message', (answer: WorkerAnswer) => {
-      if (!('id' in answer)) return;
-      const waiting = this.pending.get(answer.id);
-      this.pending.delete(answer.id);
-      if (!answer.error) waiting?.resolve();
-      else
-        waiting?.reject(
-          answer.error.storage ? new StorageError(answer.error.message) : new Error(answer.error.message),
-        );
+      if (!('outcomes' in answer)) return;
+      for (const { id, error } of answer.outcomes) {
+        const waiting = this.pending.get(id);
+        this.pending.delete(id);
+        if (!error) waiting?.resolve();
+        else waiting?.reject(error.storage ? new StorageError(error.message) : new Error(error.message));
+      }
     });
     worker.on('exit', () => this.stopped());
     worker.on('error', () => this.stopped());
@@ -50,17 +62,23 @@ class LedgerThread {
 
   write(entry: LogEntry): Promise<void> {
     const id = ++this.next;
-    return new Promise<void>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, entry });
-    });
+    if (this.outgoing.length === 0) setImmediate(() => this.send());
+    this.outgoing.push({ id, entry });
+    return new Promise<void>((resolve, reject) => this.pending.set(id, { resolve, reject }));
+  }
+
+  private send(): void {
+    const order: WorkerOrder = { entries: this.outgoing };
+    this.outgoing = [];
+    if (this.running && order.entries.length) this.worker.postMessage(order);
   }
 
   /** Lets the thread commit what it was sent, then ends it (at once, if it has not ended in 10 s). */
   async close(): Promise<void> {
     if (!this.running) return;
     const exited = new Promise((resolve) => this.worker.once('exit', resolve));
-    this.worker.postMessage({ close: true });
+    this.send();
+    this.worker.postMessage({ close: true } satisfies WorkerOrder);
     const late = setTimeout(() => void this.worker.terminate(), 10_000);
     await exited;
     clearTimeout(late);

@@ -1,10 +1,10 @@
 // The writer thread's side (ledgerThread.ts): its own connection to the service's database, each entry
 // written as the service's connection would (the same group commit: entries that arrive together share
-// one COMMIT), and the outcome sent back by the entry's number.
+// one COMMIT), and the outcomes of a commit sent back together, by the entries' numbers.
 import { parentPort, workerData } from 'node:worker_threads';
-import { writeEntry, type LogEntry } from './chat/logEntry';
+import { writeEntry } from './chat/logEntry';
 import { Database } from './db';
-import type { WorkerAnswer } from './ledgerThread';
+import type { Outcome, WorkerAnswer, WorkerOrder } from './ledgerThread';
 import { StorageError } from './storageError';
 
 const port = parentPort!;
@@ -21,28 +21,45 @@ try {
 
 /** Entries not yet answered: the thread ends only once each has been. */
 const unanswered = new Set<Promise<void>>();
+/** Outcomes of the last commit, sent together. */
+let outcomes: Outcome[] = [];
 
-port.on('message', (message: { id: number; entry: LogEntry } | { close: true }) => {
-  if ('close' in message) {
+function answer(outcome: Outcome): void {
+  if (outcomes.length === 0) setImmediate(flush);
+  outcomes.push(outcome);
+}
+
+function flush(): void {
+  if (outcomes.length) send({ outcomes });
+  outcomes = [];
+}
+
+port.on('message', (order: WorkerOrder) => {
+  if ('close' in order) {
     // The thread ends whether or not the connection closed cleanly (the engine recovers from its WAL).
     void Promise.all(unanswered)
-      .then(() => db.close())
+      .then(() => {
+        flush();
+        return db.close();
+      })
       .finally(() => process.exit(0));
     return;
   }
-  const answered = db
-    .transaction(() => writeEntry(db, message.entry))
-    .then(
-      () => send({ id: message.id }),
-      (error: Error) =>
-        send({
-          id: message.id,
-          error: {
-            storage: error instanceof StorageError,
-            message: error instanceof StorageError ? error.reason : error.message,
-          },
-        }),
-    );
-  unanswered.add(answered);
-  void answered.then(() => unanswered.delete(answered));
+  for (const { id, entry } of order.entries) {
+    const answered = db
+      .transaction(() => writeEntry(db, entry))
+      .then(
+        () => answer({ id }),
+        (error: Error) =>
+          answer({
+            id,
+            error: {
+              storage: error instanceof StorageError,
+              message: error instanceof StorageError ? error.reason : error.message,
+            },
+          }),
+      );
+    unanswered.add(answered);
+    void answered.then(() => unanswered.delete(answered));
+  }
 });

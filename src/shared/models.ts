@@ -9,10 +9,13 @@ export const todayIso = () => new Date().toISOString().slice(0, 10);
 
 type Dated = { deprecated_on?: string | null };
 
+// Today is asked for only when a model has a date: routing asks these of every model of a Space for
+// every request, and most models have none.
+
 /** A `deprecated_on` on or before today: the model is no longer served. */
-export const isRetired = (m: Dated, today = todayIso()) => !!m.deprecated_on && m.deprecated_on <= today;
+export const isRetired = (m: Dated, today?: string) => !!m.deprecated_on && m.deprecated_on <= (today ?? todayIso());
 /** A `deprecated_on` still ahead: the model answers, with a warning. */
-export const retiresSoon = (m: Dated, today = todayIso()) => !!m.deprecated_on && m.deprecated_on > today;
+export const retiresSoon = (m: Dated, today?: string) => !!m.deprecated_on && m.deprecated_on > (today ?? todayIso());
 
 export type Deprecation = { kind: 'retired' | 'soon'; date: string } | null;
 
