@@ -103,7 +103,12 @@ const threads = new WeakMap<Database, LedgerThread>();
 export async function startLedgerThread(db: Database, workerFile = WORKER_FILE): Promise<void> {
   // A folder read-only at start: its connection would be read-only too (see Database.openSharing).
   if (!db.writable || !existsSync(workerFile)) return;
-  const worker = new Worker(workerFile, { workerData: { dataDir: db.dataDir } });
+  const worker = new Worker(workerFile, {
+    workerData: { dataDir: db.dataDir },
+    // It keeps nothing between commits but the entries in flight: left to V8's defaults its heap grew
+    // to 77 MB of garbage over 400,000 requests (measured); a small young generation keeps it near 20.
+    resourceLimits: { maxYoungGenerationSizeMb: 4 },
+  });
   const ready = await new Promise<WorkerAnswer>((resolve) => {
     worker.once('message', resolve);
     worker.once('error', (error) => resolve({ ready: false, why: error.message }));

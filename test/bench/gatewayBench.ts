@@ -1,13 +1,16 @@
 // The gateway comparison: one OpenAI chat completion sent to the same fake model server by three
 // ways, on this machine in the same run:
 //   - the built-in service, through a Space with the user's OpenAI key (the provider's wire format by
-//     the AI SDK, routed, logged and billed durably: a COMMIT with fsync per request);
+//     the AI SDK, routed, logged and billed durably: each answer waits for the COMMIT, with its fsync,
+//     of its log entry on the service's writer thread);
 //   - Portkey's open-source gateway (`@portkey-ai/gateway`, which keeps no durable log);
+//   - a bare Node proxy (bareProxy.ts: node:http and an undici pool, nothing else), the least a gateway
+//     written in Node spends;
 //   - the model server called directly (the baseline).
 // Throughput at 10 and 50 connections against a server that answers at once, and the latency each
 // gateway adds (p50, p99 over the direct call) at fixed rates of 100 and 500 requests a second, evenly
-// spaced (paced.ts), against a server that answers in 50 ms, as a provider's model would. Then the service's memory across
-// 100,000 proxied requests. Medians of several runs; each run alternates the three.
+// spaced (paced.ts), against a server that answers in 50 ms, as a provider's model would. Then the
+// service's memory across 100,000 proxied requests. Medians of several runs; each run alternates them.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
@@ -27,7 +30,7 @@ const KEY = 'sk-bench-0123456789abcdef';
 const MESSAGES = [{ role: 'user', content: 'What is the answer?' }];
 
 interface Target {
-  name: 'service' | 'portkey' | 'direct';
+  name: 'service' | 'portkey' | 'bare' | 'direct';
   url: string;
   headers: Record<string, string>;
   body: (model: string) => string;
@@ -74,6 +77,12 @@ async function portkey(): Promise<{ url: string; child: ChildProcess }> {
   return { url: `http://127.0.0.1:${port}`, child };
 }
 
+async function bareProxy(serverUrl: string): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = await started([path.join(ROOT, 'out/test/bench/bareProxy.js'), String(port), serverUrl], /listening/);
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
 /** A Space whose key sends the benchmark's requests, with both models of the server active. */
 async function gatewayService(serverUrl: string): Promise<{ service: RunningService; key: string }> {
   const service = await startService({
@@ -91,8 +100,15 @@ async function gatewayService(serverUrl: string): Promise<{ service: RunningServ
 }
 
 export interface GatewayFigures {
-  throughput: Array<{ connections: number; service: number; portkey: number; direct: number; errors: number }>;
-  added: Array<{ rate: number; service: { p50: number; p99: number }; portkey: { p50: number; p99: number } }>;
+  throughput: Array<{
+    connections: number;
+    service: number;
+    portkey: number;
+    bare: number;
+    direct: number;
+    errors: number;
+  }>;
+  added: Array<{ rate: number } & Record<'service' | 'portkey' | 'bare', { p50: number; p99: number }>>;
   memory: { beforeMB: number; afterMB: number; requests: number; seconds: number };
 }
 
@@ -106,9 +122,19 @@ async function atRate(target: Target, rate: number, seconds: number): Promise<{ 
   return { p50: result.p50, p99: result.p99 };
 }
 
-export async function gatewayComparison(runs = 3, seconds = 4, requests = 100_000): Promise<GatewayFigures> {
+/**
+ * `runs` of each figure (their median is shown), `seconds` of load each, `pacedSeconds` at each fixed
+ * rate (at 100 requests a second, 8 s give 800 latencies, of which the p99 is the eighth slowest).
+ */
+export async function gatewayComparison(
+  runs = 5,
+  seconds = 4,
+  pacedSeconds = 8,
+  requests = 100_000,
+): Promise<GatewayFigures> {
   const server = await modelServer();
   const gateway = await portkey();
+  const bare = await bareProxy(server.url);
   const { service, key } = await gatewayService(server.url);
   const json = { 'content-type': 'application/json' };
   const targets: Target[] = [
@@ -130,6 +156,12 @@ export async function gatewayComparison(runs = 3, seconds = 4, requests = 100_00
       body: (model) => JSON.stringify({ model, messages: MESSAGES }),
     },
     {
+      name: 'bare',
+      url: `${bare.url}/v1/chat/completions`,
+      headers: { ...json, authorization: `Bearer ${KEY}` },
+      body: (model) => JSON.stringify({ model, messages: MESSAGES }),
+    },
+    {
       name: 'direct',
       url: `${server.url}/chat/completions`,
       headers: { ...json, authorization: `Bearer ${KEY}` },
@@ -137,20 +169,21 @@ export async function gatewayComparison(runs = 3, seconds = 4, requests = 100_00
     },
   ];
   try {
-    // Each answers before it is measured (and the service's pool and caches are warm).
+    // Each answers before it is measured, warmed alike at the most connections measured: its code
+    // compiled, its pools grown (the first seconds at 50 connections ran a fifth slower than the rest).
     for (const t of targets) {
       const warm = await load(t.url, {
         method: 'POST',
         headers: t.headers,
         body: t.body(FAST),
-        connections: 10,
-        amount: 2000,
+        connections: 50,
+        amount: 10_000,
       });
       if (warm.errors > 0) throw new Error(`${t.name} failed ${warm.errors} of its warm-up requests`);
     }
     const throughput: GatewayFigures['throughput'] = [];
     for (const connections of [10, 50]) {
-      const rps: Record<Target['name'], number[]> = { service: [], portkey: [], direct: [] };
+      const rps: Record<Target['name'], number[]> = { service: [], portkey: [], bare: [], direct: [] };
       let errors = 0;
       for (let r = 0; r < runs; r++)
         for (const t of targets) {
@@ -168,20 +201,26 @@ export async function gatewayComparison(runs = 3, seconds = 4, requests = 100_00
         connections,
         service: median(rps.service),
         portkey: median(rps.portkey),
+        bare: median(rps.bare),
         direct: median(rps.direct),
         errors,
       });
     }
     const added: GatewayFigures['added'] = [];
     for (const rate of [100, 500]) {
-      const at: Record<Target['name'], Array<{ p50: number; p99: number }>> = { service: [], portkey: [], direct: [] };
-      for (let r = 0; r < runs; r++) for (const t of targets) at[t.name].push(await atRate(t, rate, seconds));
+      const at: Record<Target['name'], Array<{ p50: number; p99: number }>> = {
+        service: [],
+        portkey: [],
+        bare: [],
+        direct: [],
+      };
+      for (let r = 0; r < runs; r++) for (const t of targets) at[t.name].push(await atRate(t, rate, pacedSeconds));
       const mid = (name: Target['name'], p: 'p50' | 'p99') => median(at[name].map((x) => x[p]));
-      const over = (name: 'service' | 'portkey') => ({
+      const over = (name: 'service' | 'portkey' | 'bare') => ({
         p50: mid(name, 'p50') - mid('direct', 'p50'),
         p99: mid(name, 'p99') - mid('direct', 'p99'),
       });
-      added.push({ rate, service: over('service'), portkey: over('portkey') });
+      added.push({ rate, service: over('service'), portkey: over('portkey'), bare: over('bare') });
     }
     // Memory across 100,000 proxied requests, each logged.
     const target = targets[0]!;
@@ -200,6 +239,7 @@ export async function gatewayComparison(runs = 3, seconds = 4, requests = 100_00
   } finally {
     await service.stop();
     gateway.child.kill('SIGTERM');
+    bare.child.kill('SIGTERM');
     server.child.kill('SIGTERM');
   }
 }

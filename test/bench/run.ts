@@ -76,20 +76,20 @@ function webviewScripts(entry: string): { atStart: number; beside: number; onDem
   return { atStart: sum([...start]), beside: sum(besideOnly), onDemand: sum(laterOnly) };
 }
 
-/** The gateway's figures against Portkey's and the model server called directly. */
+/** The gateway's figures against Portkey's, a bare Node proxy's and the model server called directly. */
 async function gatewayRows(rows: Array<[string, string, string]>, step: (what: string) => void) {
-  step("the gateway against Portkey's and the model server called directly");
+  step("the gateway against Portkey's, a bare Node proxy and the model server called directly");
   const gateway = await gatewayComparison();
   for (const t of gateway.throughput)
     rows.push([
-      `gateway, ${t.connections} connections: requests/s, ours / Portkey / model server direct`,
-      `${f(t.service, 0)} / ${f(t.portkey, 0)} / ${f(t.direct, 0)}: ${f(t.service / t.portkey, 2)}× Portkey, ${f(t.service / t.direct, 2)}× direct${t.errors ? `, ${t.errors} errors` : ''}`,
+      `gateway, ${t.connections} connections: requests/s, ours / Portkey / bare Node proxy / model server direct`,
+      `${f(t.service, 0)} / ${f(t.portkey, 0)} / ${f(t.bare, 0)} / ${f(t.direct, 0)}: ${f(t.service / t.portkey, 2)}× Portkey, ${f(t.service / t.bare, 2)}× bare proxy${t.errors ? `, ${t.errors} errors` : ''}`,
       '≥ 3× Portkey',
     ]);
   for (const a of gateway.added)
     rows.push([
       `gateway at ${a.rate} requests/s, evenly spaced (server answering in 50 ms): latency added over direct, p50 / p99`,
-      `ours ${f(a.service.p50, 1)} / ${f(a.service.p99, 1)} ms, Portkey ${f(a.portkey.p50, 1)} / ${f(a.portkey.p99, 1)} ms`,
+      `ours ${f(a.service.p50, 1)} / ${f(a.service.p99, 1)} ms, Portkey ${f(a.portkey.p50, 1)} / ${f(a.portkey.p99, 1)} ms, bare proxy ${f(a.bare.p50, 1)} / ${f(a.bare.p99, 1)} ms`,
       a.rate === 100 ? 'p99 < 5 ms' : '',
     ]);
   rows.push([
