@@ -145,7 +145,9 @@ async function serve(values: Values): Promise<void> {
       console.error('Request failed:', error instanceof Error ? (error.stack ?? error.message) : error),
   });
   await findModelServers(db, servers);
-  await startLedgerThread(db);
+  const noThread = await startLedgerThread(db);
+  if (noThread)
+    console.error(`The request log is written on the main thread: its writer thread did not start (${noThread}).`);
   let address: string;
   try {
     address = await app.listen({ port, host: values.host });

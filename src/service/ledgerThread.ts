@@ -96,13 +96,15 @@ class LedgerThread {
 const threads = new WeakMap<Database, LedgerThread>();
 
 /**
- * Starts the writer thread for the database's folder; resolves once its connection is open. Without
- * one (the folder cannot be written, no worker file), entries are written on the service's connection.
- * Tests bundled elsewhere name the worker file of dist/.
+ * Starts the writer thread for the database's folder; resolves once its connection is open, or with
+ * why it did not start on a folder that can be written. Without it (the folder cannot be written, no
+ * worker file), entries are written on the service's connection. Tests bundled elsewhere name the
+ * worker file of dist/.
  */
-export async function startLedgerThread(db: Database, workerFile = WORKER_FILE): Promise<void> {
+export async function startLedgerThread(db: Database, workerFile = WORKER_FILE): Promise<string | undefined> {
   // A folder read-only at start: its connection would be read-only too (see Database.openSharing).
-  if (!db.writable || !existsSync(workerFile)) return;
+  if (!db.writable) return undefined;
+  if (!existsSync(workerFile)) return `${path.basename(workerFile)} is missing`;
   const worker = new Worker(workerFile, {
     workerData: { dataDir: db.dataDir },
     // It keeps nothing between commits but the entries in flight: left to V8's defaults its heap grew
@@ -116,11 +118,12 @@ export async function startLedgerThread(db: Database, workerFile = WORKER_FILE):
   });
   if (!('ready' in ready) || !ready.ready) {
     await worker.terminate();
-    return;
+    return 'ready' in ready && !ready.ready ? ready.why : 'it did not say it was ready';
   }
   const thread = new LedgerThread(worker);
   threads.set(db, thread);
   db.onClose(() => thread.close());
+  return undefined;
 }
 
 /** Writes a request's log entry: on the writer thread if it runs, else on the service's connection. */

@@ -63,7 +63,7 @@ describe('the request log writer thread', function () {
   beforeEach(async () => {
     dir = tempDir();
     db = openDataFolder(dir);
-    await startLedgerThread(db, WORKER);
+    assert.equal(await startLedgerThread(db, WORKER), undefined, 'the thread started');
   });
   afterEach(async () => {
     await db.close();
@@ -126,6 +126,23 @@ describe('the request log writer thread', function () {
       assert.equal(reopened.prepare('SELECT count(*) AS n FROM requests WHERE id = ?').get(id)?.n, 1);
     } finally {
       reopened.close();
+    }
+  });
+});
+
+describe('without the request log writer thread', () => {
+  it('says why it did not start, and the service’s own connection writes the entries', async () => {
+    const dir = tempDir();
+    const db = openDataFolder(dir);
+    try {
+      const why = await startLedgerThread(db, path.join(dir, 'ledgerWorker.js'));
+      assert.equal(why, 'ledgerWorker.js is missing');
+      const id = randomUUID();
+      await record(db, entry(db, id, 0.5));
+      assert.equal(logged(db, id), 1);
+    } finally {
+      await db.close();
+      removeDir(dir);
     }
   });
 });
