@@ -113,6 +113,10 @@ function syncDataset(db: Database): void {
 }
 
 async function serve(values: Values): Promise<void> {
+  // The window that started the service may close while others go on using it (the extension starts it
+  // detached): the reading end of its output is then gone, and a line written there (the next pruning,
+  // the notice of a stop) must not end the service before it has closed its database.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
   const port = integer(values.port, 'port', 0);
   const retentionDays = integer(values['retention-days'], 'retention-days', 0);
   const upstreams = values.upstream ?? [];

@@ -104,6 +104,42 @@ describe('service durability', function () {
     removeDir(service.dataDir);
   });
 
+  it('keeps serving once the process that started it and read its output is gone, and then stops cleanly', async () => {
+    // As the extension starts it: detached, its output piped to a window that may close first.
+    const dataDir = tempDir();
+    const token = `lls_${randomUUID().replace(/-/g, '')}`;
+    const starter = `
+      const { spawn } = require('node:child_process');
+      const child = spawn(process.execPath, ${JSON.stringify([SERVICE, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--discover', 'off', '--token', token])}, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      child.stdout.on('data', (d) => {
+        const url = /listening on (\\S+)/.exec(String(d));
+        if (url) { console.log(JSON.stringify({ pid: child.pid, url: url[1] })); process.exit(0); }
+      });`;
+    const { stdout } = await run(process.execPath, ['-e', starter]);
+    const { pid, url } = JSON.parse(stdout) as { pid: number; url: string };
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    try {
+      const res = await raw(url, 'GET', '/v1/prompts?show=org', { token });
+      assert.equal(res.status, 200, res.text);
+      // Its notice of the stop goes to a pipe nobody reads any more.
+      process.kill(pid, 'SIGTERM');
+      for (let i = 0; i < 100 && alive(); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.ok(!alive(), 'the service stopped');
+      assert.ok(!existsSync(path.join(dataDir, 'service.lock')), 'it released the lock, as a clean stop does');
+      assert.ok(!existsSync(path.join(dataDir, 'llm-spaces.sqlite-wal')), 'it closed its database');
+    } finally {
+      if (alive()) process.kill(pid, 'SIGKILL');
+      removeDir(dataDir);
+    }
+  });
+
   it('refuses a second service, and an `org create`, on a data folder in use', async () => {
     const service = await startService();
     const second = run(process.execPath, [SERVICE, 'serve', '--port', '0', '--data', service.dataDir]);
