@@ -170,7 +170,7 @@ export async function gatewayComparison(
   ];
   try {
     // Each answers before it is measured, warmed alike at the most connections measured: its code
-    // compiled, its pools grown (the first seconds at 50 connections ran a fifth slower than the rest).
+    // compiled, its pools grown (the first run at 50 connections was a sixth slower than the next).
     for (const t of targets) {
       const warm = await load(t.url, {
         method: 'POST',
