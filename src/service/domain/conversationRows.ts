@@ -28,6 +28,7 @@ export function insertConversation(
   );
 }
 
+/** Marks the conversation as used now, so lists put it first. */
 export function touchConversation(db: Database, id: string): void {
   db.run('UPDATE conversations SET modified_on = $now WHERE id = $id', { id, now: nowIso() });
 }

@@ -90,5 +90,3 @@ export function updateConversation(
   });
   return toConversation(findConversation(db, appId, id)!);
 }
-
-/** Marks the conversation as used now, so lists put it first. */
