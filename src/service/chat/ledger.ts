@@ -2,14 +2,12 @@
 // in one transaction (logEntry.ts, written by the writer thread: ledgerThread.ts); and the answer in the
 // chat completion's shape with its routing receipt.
 import type { ChatCompletion } from '../../api/schemas';
-import { conversationName } from '../../shared/conversationName';
 import type { Database } from '../db';
 import { retiresSoon } from '../../shared/models';
 import type { CatalogueModel } from '../domain/models';
 import { record } from '../ledgerThread';
 import { countTokens } from '../tokenizer';
 import { costOf, savingsOf, type Counts } from './pricing';
-import type { LogEntry } from './logEntry';
 import { deprecationWarning } from './prepare';
 import type { Attempt, Prepared, Reply } from './request';
 
@@ -50,7 +48,6 @@ export async function finishChat(
   }
   const warning = warnings.length ? warnings.join(' ') : null;
   await record(db, {
-    conversation: conversationOf(prepared),
     request: {
       ...logOf(prepared),
       model: r.namespace,
@@ -140,12 +137,6 @@ export function summarize(failures: string[]): string {
   return [...counts].map(([f, n]) => (n > 1 ? `${f} (${n} times)` : f)).join('; ');
 }
 
-/** The request's conversation, with the name a new one gets from the prompt. */
-function conversationOf(prepared: Prepared): LogEntry['conversation'] {
-  const id = prepared.conversationId;
-  return id ? { appId: prepared.config.row.id, id, name: conversationName(prepared.body.prompt) } : null;
-}
-
 /** The parts of a log row that come from the request itself. */
 function logOf(prepared: Prepared) {
   return {
@@ -183,7 +174,6 @@ export async function logFailure(db: Database, prepared: Prepared, failure: Fail
   };
   const costs = produced ? costOf(failure.model!.record, counts) : { prompt: 0, completion: 0, total: 0 };
   await record(db, {
-    conversation: conversationOf(prepared),
     request: {
       ...logOf(prepared),
       model: failure.model?.record.namespace ?? null,

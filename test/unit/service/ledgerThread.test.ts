@@ -20,7 +20,6 @@ function entry(db: Database, id: string, cost: number, conversation?: string): L
   const orgId = defaultOrganizationId(db);
   const appId = db.get<{ id: string }>('SELECT id FROM apps WHERE org_id = $org', { org: orgId })!.id;
   return {
-    conversation: conversation ? { appId, id: conversation, name: 'Thread test' } : null,
     request: {
       id,
       orgId,
