@@ -32,18 +32,29 @@ export const poolFetch: typeof fetch = async (input, init) => {
       dispatcher: agent,
     });
   } catch (error) {
-    if (signal?.aborted) throw signal.reason ?? error;
-    // As the standard fetch says a network error, so that callers read it as they would its own.
-    throw new TypeError('fetch failed', { cause: error });
+    throw failed(error, signal);
   }
-  const headers = new Headers();
+  const headers: Array<[string, string]> = [];
   for (const [name, value] of Object.entries(answer.headers))
-    for (const one of Array.isArray(value) ? value : [value]) if (one !== undefined) headers.append(name, one);
-  const withBody = !NO_BODY.has(answer.statusCode) && init?.method !== 'HEAD';
-  if (!withBody) answer.body.resume();
-  return new Response(withBody ? (Readable.toWeb(answer.body) as ReadableStream<Uint8Array>) : null, {
-    status: answer.statusCode,
-    statusText: answer.statusText,
-    headers,
-  });
+    for (const one of Array.isArray(value) ? value : [value]) if (one !== undefined) headers.push([name, one]);
+  const shape = { status: answer.statusCode, statusText: answer.statusText, headers };
+  if (NO_BODY.has(answer.statusCode) || init?.method === 'HEAD') {
+    answer.body.resume();
+    return new Response(null, shape);
+  }
+  // A stream is handed on as it comes. Any other answer (JSON, an error's text) is read whole first:
+  // a Response made of its bytes costs a small part of one fed from a Node stream through a web one.
+  if (!String(answer.headers['content-type']).startsWith('text/event-stream')) {
+    try {
+      return new Response(await answer.body.bytes(), shape);
+    } catch (error) {
+      throw failed(error, signal);
+    }
+  }
+  return new Response(Readable.toWeb(answer.body) as ReadableStream<Uint8Array>, shape);
 };
+
+/** A request that failed as the standard fetch says it: the abort's reason, or a network error. */
+function failed(error: unknown, signal: AbortSignal | undefined): unknown {
+  return signal?.aborted ? (signal.reason ?? error) : new TypeError('fetch failed', { cause: error });
+}

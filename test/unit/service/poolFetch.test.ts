@@ -1,6 +1,7 @@
 // The pooled fetch the provider packages are given keeps the standard fetch's contract where the AI SDK
-// reads it: the answer's status, headers and streamed body; a network error as a TypeError with its
-// cause; an abort as the signal's reason; a status without a body.
+// reads it: the answer's status, headers and body (a stream piece by piece as it comes, anything else
+// whole); a network error as a TypeError with its cause; an abort as the signal's reason, before the
+// answer or in its body; a status without a body.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +11,7 @@ describe('the pooled fetch of the provider packages', function () {
   let server: Server;
   let base: string;
   const seen: Array<{ method?: string; headers: Record<string, unknown>; body: string }> = [];
+  let release = () => {};
 
   before(async () => {
     server = createServer((req, res) => {
@@ -19,6 +21,13 @@ describe('the pooled fetch of the provider packages', function () {
         seen.push({ method: req.method, headers: req.headers, body });
         if (req.url === '/empty') return res.writeHead(204).end();
         if (req.url === '/hang') return;
+        if (req.url === '/half') return res.writeHead(200, { 'content-type': 'application/json' }).write('{"id":');
+        if (req.url === '/stream') {
+          res.writeHead(200, { 'content-type': 'text/event-stream' }).write('data: {"n":1}\n\n');
+          // The rest only once the client says it read the first piece.
+          release = () => res.end('data: [DONE]\n\n');
+          return;
+        }
         res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '7', 'set-cookie': ['a=1', 'b=2'] });
         res.write('{"error":');
         setTimeout(() => res.end('{"message":"slow down"}}'), 20);
@@ -49,6 +58,18 @@ describe('the pooled fetch of the provider packages', function () {
     assert.equal(last.body, '{"model":"m"}');
   });
 
+  it('hands on a stream piece by piece, before the server has ended it', async () => {
+    const answer = await poolFetch(`${base}/stream`, { method: 'POST', body: '{}' });
+    assert.equal(answer.headers.get('content-type'), 'text/event-stream');
+    const reader = answer.body!.getReader();
+    const decoder = new TextDecoder();
+    assert.equal(decoder.decode((await reader.read()).value), 'data: {"n":1}\n\n');
+    release();
+    let rest = '';
+    for (let piece = await reader.read(); !piece.done; piece = await reader.read()) rest += decoder.decode(piece.value);
+    assert.equal(rest, 'data: [DONE]\n\n');
+  });
+
   it('answers a status without a body with none', async () => {
     const answer = await poolFetch(`${base}/empty`, { method: 'DELETE' });
     assert.equal(answer.status, 204);
@@ -71,6 +92,14 @@ describe('the pooled fetch of the provider packages', function () {
   it("rejects with the signal's reason when it is aborted", async () => {
     const stop = new AbortController();
     const pending = poolFetch(`${base}/hang`, { method: 'POST', body: '{}', signal: stop.signal });
+    const reason = new Error('given up');
+    setTimeout(() => stop.abort(reason), 50);
+    await assert.rejects(pending, (error: unknown) => error === reason);
+  });
+
+  it("rejects with the signal's reason when it is aborted while the body is coming", async () => {
+    const stop = new AbortController();
+    const pending = poolFetch(`${base}/half`, { method: 'POST', body: '{}', signal: stop.signal });
     const reason = new Error('given up');
     setTimeout(() => stop.abort(reason), 50);
     await assert.rejects(pending, (error: unknown) => error === reason);
