@@ -102,6 +102,9 @@ export function syncCatalogueModels(
 interface Catalogue {
   models: CatalogueModel[];
   byId: Map<string, CatalogueModel>;
+  byNamespace: Map<string, CatalogueModel>;
+  /** By bare name (`gpt-4o`): null where several models have it. */
+  byBareName: Map<string, CatalogueModel | null>;
 }
 
 /**
@@ -116,7 +119,13 @@ function catalogue(db: Database, orgId: string): Catalogue {
         { org: orgId },
       )
       .map(toModel);
-    return { models, byId: new Map(models.map((m) => [String(m.record.id), m])) };
+    const byNamespace = new Map<string, CatalogueModel>();
+    const byBareName = new Map<string, CatalogueModel | null>();
+    for (const m of models) {
+      if (!byNamespace.has(m.record.namespace)) byNamespace.set(m.record.namespace, m);
+      byBareName.set(m.record.model, byBareName.has(m.record.model) ? null : m);
+    }
+    return { models, byId: new Map(models.map((m) => [String(m.record.id), m])), byNamespace, byBareName };
   });
 }
 
@@ -137,13 +146,8 @@ export function findModel(db: Database, caller: Caller, id: string): CatalogueMo
 
 /** A model by namespace (`openai/gpt-4o`), by id, or by bare name when that name is unambiguous. */
 export function findModelByName(db: Database, caller: Caller, name: string): CatalogueModel | undefined {
-  const models = visibleModels(db, caller);
-  return (
-    models.find((m) => m.record.namespace === name || m.record.id === name) ??
-    (models.filter((m) => m.record.model === name).length === 1
-      ? models.find((m) => m.record.model === name)
-      : undefined)
-  );
+  const { byNamespace, byId, byBareName } = catalogue(db, caller.orgId);
+  return byNamespace.get(name) ?? byId.get(name) ?? byBareName.get(name) ?? undefined;
 }
 
 export function requireModel(db: Database, caller: Caller, id: string, loc: Array<string | number>): CatalogueModel {

@@ -133,13 +133,22 @@ export function loadApp(db: Database, caller: Caller, appId: string): AppRow {
   return row;
 }
 
+/** Each row's configuration, parsed once: loadApp hands out the same row until the Space changes. */
+const configs = new WeakMap<AppRow, AppConfig>();
+
+/** A Space's weights, policies and settings with their defaults; shared, so never to be changed. */
 export function appConfig(row: AppRow): AppConfig {
-  return {
-    row,
-    weights: { ...DEFAULT_WEIGHTS, ...parseJson<Partial<Weights>>(row.weights, {}) },
-    policies: { ...DEFAULT_POLICIES, ...parseJson<Partial<AppConfig['policies']>>(row.policies, {}) },
-    settings: { ...DEFAULT_SETTINGS, ...parseJson<SpaceSettings>(row.settings, {}) },
-  };
+  let config = configs.get(row);
+  if (!config) {
+    config = {
+      row,
+      weights: { ...DEFAULT_WEIGHTS, ...parseJson<Partial<Weights>>(row.weights, {}) },
+      policies: { ...DEFAULT_POLICIES, ...parseJson<Partial<AppConfig['policies']>>(row.policies, {}) },
+      settings: { ...DEFAULT_SETTINGS, ...parseJson<SpaceSettings>(row.settings, {}) },
+    };
+    configs.set(row, config);
+  }
+  return config;
 }
 
 export function spaceRecord(db: Database, caller: Caller, row: AppRow): Space {
