@@ -46,8 +46,16 @@ export class HostedProviders implements ModelReach {
     const model = this.model(spec, reach, g.model.api_target || g.model.model);
     // A provider that hangs is a failure like any other: it is given up on, and the chain goes on.
     const wait = g.onDelta ? this.firstTokenMs : this.firstTokenMs * 5;
-    const late = new AbortController();
-    const timer = setTimeout(() => late.abort(), wait);
+    // One signal for both ends: the client's going, and the wait running out. (AbortSignal.any does
+    // the same, but each listener undici adds to it costs more than this whole controller.)
+    const stop = new AbortController();
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      stop.abort();
+    }, wait);
+    const gone = () => stop.abort(g.signal.reason);
+    g.signal.addEventListener('abort', gone, { once: true });
     const onDelta =
       g.onDelta &&
       ((text: string) => {
@@ -60,7 +68,7 @@ export class HostedProviders implements ModelReach {
       temperature: g.temperature,
       ...toolOptions(g.tools),
       ...providerOptions(provider, g.tools),
-      abortSignal: AbortSignal.any([g.signal, late.signal]),
+      abortSignal: stop.signal,
     };
     try {
       const reply = onDelta ? await streamed(model.doStream(options), onDelta) : await whole(model.doGenerate(options));
@@ -68,7 +76,7 @@ export class HostedProviders implements ModelReach {
       return reply;
     } catch (error) {
       if (g.signal.aborted) throw error;
-      const failure = late.signal.aborted
+      const failure = late
         ? new ProviderFailure(`${spec.label} did not answer within ${wait / 1000} s`, 504, false, null)
         : failureOf(error, spec.label, this.keys.secrets());
       // A refused key is the user's to fix, not the provider's fault: it does not cool the provider.
@@ -76,6 +84,7 @@ export class HostedProviders implements ModelReach {
       throw failure;
     } finally {
       clearTimeout(timer);
+      g.signal.removeEventListener('abort', gone);
     }
   }
 
