@@ -161,4 +161,25 @@ describe('chat completions', function () {
     assert.equal(withCalls!.choices[0]!.delta.tool_calls![0]!.function.name, 'get_weather');
     assert.equal(calls.at(-1)!.choices[0]!.finish_reason, 'tool_calls');
   });
+
+  it('finds a named model by namespace, id, or a bare name only one model has', async () => {
+    const models = await service.client().listModels();
+    const hosted = models.filter((m) => !m.is_test_model && m.provider !== 'local');
+    const count = (name: string) => models.filter((m) => m.model === name).length;
+    const unique = hosted.find((m) => count(m.model) === 1)!;
+    const shared = hosted.find((m) => count(m.model) > 1)!;
+    assert.ok(unique && shared, 'the catalogue has a bare name of one model and one of several');
+    // A Space without a failover chain, so that a named model answers itself or not at all.
+    const space = await service.client().createSpace({ name: 'Named models' });
+    await service.client().updateSpace({ id: space.id, has_failover_chain: false });
+    const said = async (model: string) => {
+      const res = await post({ model, messages: [{ role: 'user', content: 'Hi' }] }, space.created_key);
+      assert.equal(res.status, 422, res.text);
+      return (res.json as { error: { message: string } }).error.message;
+    };
+    // Found, a hosted model without its provider's key cannot answer here, and says which it is.
+    for (const name of [unique.namespace, String(unique.id), unique.model])
+      assert.ok((await said(name)).startsWith(`model: ${unique.namespace} cannot answer here`), name);
+    assert.equal(await said(shared.model), `model: Unknown model "${shared.model}"`);
+  });
 });
