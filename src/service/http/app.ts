@@ -59,9 +59,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const chats = new Set<AbortController>();
   const reaches = new Reaches(db, options.engine);
   openChats.set(app, chats);
-  app.addHook('onRequest', async (_request, reply) => {
-    if (closing.has(app))
-      await reply.code(503).header('connection', 'close').send({ detail: 'The service is shutting down.' });
+  // The hooks every request passes are plain callbacks: an async one costs each request a promise.
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!closing.has(app)) return done();
+    reply.code(503).header('connection', 'close').send({ detail: 'The service is shutting down.' });
   });
 
   app.removeAllContentTypeParsers();
@@ -94,29 +95,33 @@ export function buildApp(options: AppOptions): FastifyInstance {
     return reply.code(404).send({ detail: 'Not Found' });
   });
 
-  const guard = async (request: FastifyRequest, reply: FastifyReply) => {
-    // A bearer token, or Anthropic's x-api-key (its clients send the key so).
+  /** Who calls (a bearer token, or Anthropic's x-api-key, which its clients send), within the rate limit. */
+  const authorize = (request: FastifyRequest, reply: FastifyReply): Problem | undefined => {
     const apiKey = request.headers['x-api-key'];
     const header = request.headers.authorization ?? (typeof apiKey === 'string' ? `Bearer ${apiKey}` : '');
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     const caller = match ? who(match[1]!) : undefined;
     if (!caller)
-      throw new Problem(401, match ? 'Invalid token' : 'Not authenticated', { 'www-authenticate': 'Bearer' });
+      return new Problem(401, match ? 'Invalid token' : 'Not authenticated', { 'www-authenticate': 'Bearer' });
     request.caller = caller;
     const verdict = limiter.take(caller.orgId);
     reply.headers(verdict.headers);
     if (!verdict.allowed)
-      throw new Problem(429, `Rate limit of ${verdict.limit} requests per minute exceeded`, {
+      return new Problem(429, `Rate limit of ${verdict.limit} requests per minute exceeded`, {
         ...verdict.headers,
         'retry-after': String(verdict.retryAfter),
       });
+    return undefined;
   };
+  /** The preHandler of a route: the caller, then whether a Space key may use it. */
+  const guard = (spec?: RouteSpec) => (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) =>
+    done(authorize(request, reply) ?? (spec && spaceKeyRefusal(spec, request.caller!)));
 
   for (const spec of ROUTES) {
     app.route({
       method: spec.method,
       url: spec.url,
-      preHandler: [guard, spaceKeyScope(spec)],
+      preHandler: guard(spec),
       config: { dialect: spec.dialect ?? 'conventions' },
       handler: spec.chat
         ? (request, reply) =>
@@ -140,7 +145,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.route({
     method: ['GET', 'POST', 'DELETE'],
     url: '/mcp',
-    preHandler: [guard],
+    preHandler: guard(),
     handler: (request, reply) => mcp.answer(request, reply),
   });
 
@@ -151,11 +156,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
 }
 
 /** Refuses a Space key on an endpoint that is the organization's alone (the README lists them). */
-function spaceKeyScope(spec: RouteSpec) {
-  return async (request: FastifyRequest) => {
-    if (request.caller?.appId && spec.spaceKey === 'refused')
-      throw new Problem(403, `A Space key cannot do this (${spec.summary.toLowerCase()}): use an organization token.`);
-  };
+function spaceKeyRefusal(spec: RouteSpec, caller: Caller): Problem | undefined {
+  if (caller.appId && spec.spaceKey === 'refused')
+    return new Problem(403, `A Space key cannot do this (${spec.summary.toLowerCase()}): use an organization token.`);
+  return undefined;
 }
 
 /** Memoizes `fn` per argument until the next write transaction. */

@@ -1,12 +1,13 @@
 // Persistence: data survives restarts; kill -9 in the middle of a burst loses no acknowledged write, nor
 // a chat's log entry (written on the writer thread); a second service on the same folder refuses to
-// start; SIGTERM lets requests in flight finish.
+// start; SIGTERM lets requests in flight finish, and answers one that comes then with 503.
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Client } from 'undici';
 import { raw } from '../support/http';
 import { SERVICE, removeDir, startService, tempDir } from '../support/service';
 
@@ -175,6 +176,33 @@ describe('service durability', function () {
     await reading;
     assert.ok(done, 'the stream reached its end');
     assert.equal(chunks.join(''), 'word '.repeat(200));
+    assert.equal(await exit, 0);
+    removeDir(service.dataDir);
+  });
+
+  it('answers a request that comes while it stops with 503, in words', async () => {
+    const service = await startService({ streamDelayMs: 20 });
+    const appId = (await service.client().listSpaces()).items[0]!.id;
+    const authorization = `Bearer ${service.token}`;
+    // Both on one connection: the second is read once the reply in flight has ended.
+    const connection = new Client(service.url, { pipelining: 2 });
+    const streaming = connection.request({
+      path: '/v1/playground/chat',
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json' },
+      body: JSON.stringify({ app_id: appId, prompt: 'word '.repeat(50), model: 'test/echo', stream: true }),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const exit = service.stop('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const late = connection.request({ path: '/v1/apps/', method: 'GET', headers: { authorization } });
+    const first = await streaming;
+    assert.equal(first.statusCode, 200);
+    assert.match(await first.body.text(), /data: \[DONE\]\n\n$/);
+    const second = await late;
+    assert.equal(second.statusCode, 503);
+    assert.deepEqual(await second.body.json(), { detail: 'The service is shutting down.' });
+    await connection.close();
     assert.equal(await exit, 0);
     removeDir(service.dataDir);
   });
