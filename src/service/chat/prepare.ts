@@ -2,7 +2,7 @@
 // conversation and assistant version, the messages as they will be sent (instructions and earlier
 // turns), the token counts, and the first model with the chain behind it. Throws a 4xx Problem and
 // stores nothing.
-import { randomUUID } from 'node:crypto';
+import { v7 as timeOrderedUuid } from 'uuid';
 import type { ModelRecord } from '../../api/schemas';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
@@ -86,7 +86,9 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
           .filter((m) => m.record.id !== first.record.id && canServe(m.record) && budget(m.record) > 0)
           .sort((a, b) => b.quality - a.quality || a.record.namespace.localeCompare(b.record.namespace));
   return {
-    requestId: randomUUID(),
+    // Time-ordered, so that the log's primary key grows at its end: a random one wrote a page of the
+    // index anywhere for each request, about a third of the writer thread's time.
+    requestId: timeOrderedUuid(),
     caller,
     config,
     body,

@@ -182,4 +182,15 @@ describe('chat completions', function () {
       assert.ok((await said(name)).startsWith(`model: ${unique.namespace} cannot answer here`), name);
     assert.equal(await said(shared.model), `model: Unknown model "${shared.model}"`);
   });
+
+  it("names each request with a time-ordered UUID, so that the log's key grows at its end", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await post({ model: 'test/echo', messages: [{ role: 'user', content: `Hi ${i}` }] }, spaceKey);
+      assert.equal(res.status, 200, res.text);
+      ids.push((res.json as { id: string }).id);
+    }
+    for (const id of ids) assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.deepEqual([...ids].sort(), ids);
+  });
 });
