@@ -93,7 +93,7 @@ async function gatewayRows(rows: Array<[string, string, string]>, step: (what: s
       a.rate === 100 ? 'p99 < 5 ms' : '',
     ]);
   rows.push([
-    `service memory (RSS) before / after ${gateway.memory.requests.toLocaleString('en-US')} proxied requests, each logged`,
+    `service memory (RSS) warm (after 10,000) / after ${gateway.memory.requests.toLocaleString('en-US')} more proxied requests, each logged`,
     `${f(gateway.memory.beforeMB, 0)} / ${f(gateway.memory.afterMB, 0)} MB (+${f(gateway.memory.afterMB - gateway.memory.beforeMB, 1)} MB, ${f(gateway.memory.requests / gateway.memory.seconds, 0)} requests/s)`,
     'growth < 50 MB',
   ]);
