@@ -2,8 +2,8 @@
 // through one undici agent that keeps a pool of open connections per provider's address. Node's
 // global fetch spends about three times the CPU per request of undici's own request API (measured in
 // test/bench; a gateway pays it on every reply), so the request goes through that API and its answer
-// is handed back as a standard Response, its body streamed. A redirect is handed back as it came,
-// not followed: the providers' APIs answer where they are asked.
+// is handed back as a standard Response: an event stream as it comes, any other body once read whole.
+// A redirect is handed back as it came, not followed: the providers' APIs answer where they are asked.
 import { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 
