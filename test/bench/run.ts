@@ -17,6 +17,8 @@ const run = promisify(execFile);
 const kb = (file: string) => statSync(path.join(ROOT, file)).size / 1024;
 const f = (n: number, digits = 1) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+/** A change, with its sign: +1.5, -2.0. */
+const signed = (n: number, digits = 1) => `${n < 0 ? '-' : '+'}${f(Math.abs(n), digits)}`;
 
 interface HostFigures {
   activationMs: number;
@@ -94,7 +96,7 @@ async function gatewayRows(rows: Array<[string, string, string]>, step: (what: s
     ]);
   rows.push([
     `service memory (RSS) warm (after 10,000) / after ${gateway.memory.requests.toLocaleString('en-US')} more proxied requests, each logged`,
-    `${f(gateway.memory.beforeMB, 0)} / ${f(gateway.memory.afterMB, 0)} MB (+${f(gateway.memory.afterMB - gateway.memory.beforeMB, 1)} MB, ${f(gateway.memory.requests / gateway.memory.seconds, 0)} requests/s)`,
+    `${f(gateway.memory.beforeMB, 0)} / ${f(gateway.memory.afterMB, 0)} MB (${signed(gateway.memory.afterMB - gateway.memory.beforeMB)} MB, ${f(gateway.memory.requests / gateway.memory.seconds, 0)} requests/s)`,
     'growth < 50 MB',
   ]);
   return gateway;
@@ -162,12 +164,12 @@ async function main(): Promise<void> {
     const chat = host.chatFirstToken;
     rows.push([
       "first token in VS Code's chat API vs. the same request to the service, medians of 15",
-      `${f(chat.providerMs, 1)} ms vs. ${f(chat.directMs, 1)} ms (+${f(chat.providerMs - chat.directMs, 1)} ms)`,
+      `${f(chat.providerMs, 1)} ms vs. ${f(chat.directMs, 1)} ms (${signed(chat.providerMs - chat.directMs)} ms)`,
       '< 10 ms added',
     ]);
     rows.push([
       'extension host memory with 10,000 models and 1,000 prompts loaded',
-      `heap ${f(host.memoryAfter.heapMB, 0)} MB (+${f(host.memoryAfter.heapMB - host.memoryBefore.heapMB, 1)}), RSS ${f(host.memoryAfter.rssMB, 0)} MB (+${f(host.memoryAfter.rssMB - host.memoryBefore.rssMB, 1)})`,
+      `heap ${f(host.memoryAfter.heapMB, 0)} MB (${signed(host.memoryAfter.heapMB - host.memoryBefore.heapMB)}), RSS ${f(host.memoryAfter.rssMB, 0)} MB (${signed(host.memoryAfter.rssMB - host.memoryBefore.rssMB)})`,
       '',
     ]);
   }
@@ -223,7 +225,7 @@ async function main(): Promise<void> {
   const memory = await memoryAcrossChats(100_000);
   rows.push([
     'service memory (RSS) before / after 100,000 logged chats / after 100,000 more',
-    `${f(memory.beforeMB, 0)} / ${f(memory.afterMB, 0)} / ${f(memory.againMB, 0)} MB (+${f(memory.afterMB - memory.beforeMB, 1)}, then +${f(memory.againMB - memory.afterMB, 1)} MB)`,
+    `${f(memory.beforeMB, 0)} / ${f(memory.afterMB, 0)} / ${f(memory.againMB, 0)} MB (${signed(memory.afterMB - memory.beforeMB)}, then ${signed(memory.againMB - memory.afterMB)} MB)`,
     'growth < 50 MB',
   ]);
   if (process.env.LLM_SPACES_BENCH_ONLY === 'service') return print(rows, { host: null, ui: null, gateway });
