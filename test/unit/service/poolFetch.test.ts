@@ -89,19 +89,15 @@ describe('the pooled fetch of the provider packages', function () {
     });
   });
 
-  it("rejects with the signal's reason when it is aborted", async () => {
-    const stop = new AbortController();
-    const pending = poolFetch(`${base}/hang`, { method: 'POST', body: '{}', signal: stop.signal });
-    const reason = new Error('given up');
-    setTimeout(() => stop.abort(reason), 50);
-    await assert.rejects(pending, (error: unknown) => error === reason);
-  });
-
-  it("rejects with the signal's reason when it is aborted while the body is coming", async () => {
-    const stop = new AbortController();
-    const pending = poolFetch(`${base}/half`, { method: 'POST', body: '{}', signal: stop.signal });
-    const reason = new Error('given up');
-    setTimeout(() => stop.abort(reason), 50);
-    await assert.rejects(pending, (error: unknown) => error === reason);
-  });
+  for (const [when, where] of [
+    ['before the answer', '/hang'],
+    ['while the body is coming', '/half'],
+  ])
+    it(`rejects with the signal's reason when it is aborted ${when}`, async () => {
+      const stop = new AbortController();
+      const pending = poolFetch(`${base}${where}`, { method: 'POST', body: '{}', signal: stop.signal });
+      const reason = new Error('given up');
+      setTimeout(() => stop.abort(reason), 50);
+      await assert.rejects(pending, (error: unknown) => error === reason);
+    });
 });
