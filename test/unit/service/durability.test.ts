@@ -184,13 +184,13 @@ describe('service durability', function () {
     const service = await startService({ streamDelayMs: 20 });
     const appId = (await service.client().listSpaces()).items[0]!.id;
     const authorization = `Bearer ${service.token}`;
-    // Both on one connection: the second is read once the reply in flight has ended.
+    // Both on one connection: the second is read once the reply in flight (over a second) has ended.
     const connection = new Client(service.url, { pipelining: 2 });
     const streaming = connection.request({
       path: '/v1/playground/chat',
       method: 'POST',
       headers: { authorization, 'content-type': 'application/json' },
-      body: JSON.stringify({ app_id: appId, prompt: 'word '.repeat(50), model: 'test/echo', stream: true }),
+      body: JSON.stringify({ app_id: appId, prompt: 'word '.repeat(200), model: 'test/echo', stream: true }),
     });
     await new Promise((resolve) => setTimeout(resolve, 200));
     const exit = service.stop('SIGTERM');
