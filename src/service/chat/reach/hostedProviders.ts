@@ -55,7 +55,9 @@ export class HostedProviders implements ModelReach {
       stop.abort();
     }, wait);
     const gone = () => stop.abort(g.signal.reason);
-    g.signal.addEventListener('abort', gone, { once: true });
+    // A client gone before the attempt starts (between two of them) stops it at once, as it would have.
+    if (g.signal.aborted) gone();
+    else g.signal.addEventListener('abort', gone, { once: true });
     const onDelta =
       g.onDelta &&
       ((text: string) => {
