@@ -13,6 +13,7 @@ import { defaultOrganizationId, getOrganization } from '../../../src/service/dom
 import { record, startLedgerThread } from '../../../src/service/ledgerThread';
 import { StorageError } from '../../../src/service/storageError';
 import { removeDir, SERVICE, tempDir } from '../support/service';
+import { spend } from '../support/usage';
 
 const WORKER = path.join(path.dirname(SERVICE), 'ledgerWorker.js');
 
@@ -38,16 +39,7 @@ function entry(db: Database, id: string, cost: number, conversation?: string): L
       error: null,
       privacyLevel: 1,
     },
-    usage: {
-      promptTokens: 3,
-      completionTokens: 4,
-      promptCost: cost / 2,
-      completionCost: cost / 2,
-      totalCost: cost,
-      promptSavings: 0,
-      completionSavings: 0,
-      totalSavings: 0,
-    },
+    usage: spend(cost, 3, 4),
   };
 }
 

@@ -5,17 +5,7 @@ import { AlertEmails } from '../../../src/api/schemas';
 import { defaultOrganizationId, getOrganization, migrateAlertStamps } from '../../../src/service/domain/orgs';
 import { recordUsage } from '../../../src/service/domain/usage';
 import { removeDir, tempDir } from '../support/service';
-
-const spend = (cost: number) => ({
-  promptTokens: 10,
-  completionTokens: 20,
-  promptCost: cost / 2,
-  completionCost: cost / 2,
-  totalCost: cost,
-  promptSavings: 0,
-  completionSavings: 0,
-  totalSavings: 0,
-});
+import { spend } from '../support/usage';
 
 describe('organization usage and alert e-mails', () => {
   it('adds each request to the counters and stamps each limit once, when spend crosses it', async () => {
