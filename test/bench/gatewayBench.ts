@@ -44,8 +44,18 @@ const freePort = () =>
     });
   });
 
-/** A child process, ready once `ready` matches what it printed. */
-async function started(command: string[], ready: RegExp, env: NodeJS.ProcessEnv = process.env): Promise<ChildProcess> {
+/**
+ * A server in a child process on a free port (`args` of that port), ready once `ready` matches what it
+ * printed; its URL is the port's, with `under` after it.
+ */
+async function started(
+  args: (port: number) => string[],
+  ready: RegExp,
+  under = '',
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const command = args(port);
   const child = spawn(process.execPath, command, { stdio: ['ignore', 'pipe', 'pipe'], env });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -55,33 +65,30 @@ async function started(command: string[], ready: RegExp, env: NodeJS.ProcessEnv 
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${command[0]} did not start:\n${out}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return child;
+  return { url: `http://127.0.0.1:${port}${under}`, child };
 }
 
-async function modelServer(): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = await started(
-    [path.join(ROOT, 'out/test/bench/fakeModelServer.js'), String(port), SLOW, String(SLOW_MS)],
+const modelServer = () =>
+  started(
+    (port) => [path.join(ROOT, 'out/test/bench/fakeModelServer.js'), String(port), SLOW, String(SLOW_MS)],
     /listening/,
+    '/v1',
   );
-  return { url: `http://127.0.0.1:${port}/v1`, child };
-}
 
-async function portkey(): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = await started(
-    [path.join(ROOT, 'node_modules/@portkey-ai/gateway/build/start-server.js'), `--port=${port}`, '--headless'],
+const portkey = () =>
+  started(
+    (port) => [
+      path.join(ROOT, 'node_modules/@portkey-ai/gateway/build/start-server.js'),
+      `--port=${port}`,
+      '--headless',
+    ],
     /running at/,
+    '',
     { ...process.env, NODE_ENV: 'production' },
   );
-  return { url: `http://127.0.0.1:${port}`, child };
-}
 
-async function bareProxy(serverUrl: string): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = await started([path.join(ROOT, 'out/test/bench/bareProxy.js'), String(port), serverUrl], /listening/);
-  return { url: `http://127.0.0.1:${port}`, child };
-}
+const bareProxy = (serverUrl: string) =>
+  started((port) => [path.join(ROOT, 'out/test/bench/bareProxy.js'), String(port), serverUrl], /listening/);
 
 /** A Space whose key sends the benchmark's requests, with both models of the server active. */
 async function gatewayService(serverUrl: string): Promise<{ service: RunningService; key: string }> {
