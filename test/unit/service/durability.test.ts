@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'undici';
+import { isAlive } from '../../../src/service/lockFile';
 import { raw } from '../support/http';
 import { SERVICE, removeDir, startService, tempDir } from '../support/service';
 
@@ -118,14 +119,7 @@ describe('service durability', function () {
       });`;
     const { stdout } = await run(process.execPath, ['-e', starter]);
     const { pid, url } = JSON.parse(stdout) as { pid: number; url: string };
-    const alive = () => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
+    const alive = () => isAlive(pid);
     try {
       const res = await raw(url, 'GET', '/v1/prompts?show=org', { token });
       assert.equal(res.status, 200, res.text);
