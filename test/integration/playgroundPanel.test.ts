@@ -82,6 +82,11 @@ describe('playground panel', () => {
       });
     const body = { app_id: appId, model: 'test/echo', prompt: 'Within the budget?' };
     const requests = async () => (await client.getOrganization()).num_requests;
+    // What the turn is told before its first piece, and, last, whether a piece came.
+    const stages = (events: unknown[]) =>
+      (events as Array<{ type: string; stage?: string }>)
+        .filter((event) => event.type === 'stage' || event.type === 'delta')
+        .map((event) => event.stage ?? event.type);
     try {
       spendUpTo(soft - 1e-9);
       const asked: string[] = [];
@@ -93,15 +98,18 @@ describe('playground panel', () => {
       assert.equal(asked.length, 1);
       assert.match(asked[0]!, /soft spending limit of \$20\.00, with \$20\.00 spent this cycle/);
       assert.equal(await requests(), before, 'nothing reached the service');
+      assert.deepEqual(stages(declined.events), ['asking'], 'the turn says it waits for the answer, not for tokens');
       panel.askBudget = async () => true;
       const sent = await callWebview<ReplyInfo>(panel.channel, 'send', { body });
       assert.ok(sent.ok, sent.error?.message);
+      assert.deepEqual([...new Set(stages(sent.events))], ['asking', 'sent', 'delta']);
       spendUpTo(hard - 1e-9);
       panel.askBudget = async (message) => (asked.push(message), true);
       const refused = await callWebview(panel.channel, 'send', { body });
       assert.equal(refused.ok, false);
       assert.match(refused.error!.message, /hard spending limit of \$50\.00, with \$50\.00 spent this cycle/);
       assert.equal(asked.length, 1, 'past the hard limit nobody is asked');
+      assert.deepEqual(stages(refused.events), []);
     } finally {
       await api.organization.refresh();
     }

@@ -743,6 +743,12 @@ describe('LLM Spaces webviews (playwright)', function () {
         asked,
         /Sending this request \(about \$0\.0000\d+\) would pass the organization's soft spending limit of \$5\.00, with \$5\.00 spent this cycle/,
       );
+      // Behind the dialog, the turn says it is not sent yet (not that it waits for tokens).
+      await frame
+        .locator('.turn .meta', {
+          hasText: 'Not sent yet: waiting for your answer, as it would pass the soft spending limit.',
+        })
+        .waitFor();
       await wb.screenshot('20-budget-guard');
       const requests = (await client.getOrganization()).num_requests;
       await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();

@@ -127,6 +127,11 @@ export interface PlaygroundResults {
 export type PlaygroundEvent =
   /** `at` (first piece only): when the host got it, in ms since the epoch, for the paint latency figure. */
   | { type: 'delta'; callId: number; content: string; at?: number }
+  /**
+   * Where a send stands before its first piece: the user is being asked whether to pass the soft
+   * spending limit, or (after that) it went to the service.
+   */
+  | { type: 'stage'; callId: number; stage: 'asking' | 'sent' }
   /** Text from "Send Selection to Playground" for the prompt box, and the Space to use if none is chosen. */
   | { type: 'draft'; prompt: string; appId: string | null }
   | { type: 'useSpace'; appId: string }

@@ -72,8 +72,11 @@ export class BudgetGuard {
     });
   }
 
-  /** Throws (in words) when these requests, together, may not or should not be sent. */
-  async check(bodies: readonly ChatDraft[]): Promise<void> {
+  /**
+   * Throws (in words) when these requests, together, may not or should not be sent; `asking` is told
+   * just before the user is asked whether to pass the soft limit.
+   */
+  async check(bodies: readonly ChatDraft[], asking?: () => void): Promise<void> {
     const org = this.s.organization.organization ?? (await this.s.organization.refresh().catch(() => undefined));
     // No limit, nothing to guard: the send is not held up by a preview of its cost.
     if (!org?.spending_limit_soft && !org?.spending_limit_hard) return;
@@ -96,6 +99,7 @@ export class BudgetGuard {
         ),
       );
     }
+    asking?.();
     const go = await this.ask(
       t(
         "Sending {0} would pass the organization's soft spending limit of {1}, with {2} spent this cycle. Send anyway?",

@@ -127,7 +127,12 @@ export class PlaygroundPanel extends StreamingPanel {
       },
       costBand: ({ body }) => this.guard.costBand(body),
       send: async ({ body }, callId) => {
-        await this.guard.check([body]);
+        let asked = false;
+        await this.guard.check([body], () => {
+          asked = true;
+          void this.channel.post({ type: 'stage', callId, stage: 'asking' });
+        });
+        if (asked) void this.channel.post({ type: 'stage', callId, stage: 'sent' });
         const reply = await this.stream(callId, body, (content, first) => {
           void this.channel.post({
             type: 'delta',

@@ -421,6 +421,8 @@ function wire(): void {
 channel.onEvent((event) => {
   if (event.type === 'delta') {
     if (streaming?.callId === event.callId) streaming.turn.append(event.content, event.at);
+  } else if (event.type === 'stage') {
+    if (streaming?.callId === event.callId) streaming.turn.stage(event.stage);
   } else if (event.type === 'draft') {
     form.read();
     state.prompt = state.prompt.trim() ? `${state.prompt.trimEnd()}\n\n${event.prompt}` : event.prompt;

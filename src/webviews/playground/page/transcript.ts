@@ -21,6 +21,8 @@ export interface TranscriptActions {
 export interface LiveTurn {
   /** `at`: when the host received the first piece (epoch ms), to report the latency to the first paint. */
   append(text: string, at?: number): void;
+  /** Where the send stands while no reply has come (see the 'stage' event). */
+  stage(stage: 'asking' | 'sent'): void;
   finish(reply: ReplyInfo): void;
   fail(message: string, stopped: boolean): void;
   readonly text: string;
@@ -95,6 +97,13 @@ export class Transcript {
     return {
       get text() {
         return text;
+      },
+      stage: (stage) => {
+        if (text) return;
+        meta.textContent =
+          stage === 'asking'
+            ? t('Not sent yet: waiting for your answer, as it would pass the soft spending limit.')
+            : t('Waiting for the first tokens…');
       },
       append: (delta, at) => {
         if (!text && at !== undefined) firstAt = at;
