@@ -41,3 +41,63 @@ export function tokenPieces(text: string, per: number): string[] {
   for (let i = 0; i < tokens.length; i += per) pieces.push(decode(tokens.slice(i, i + per)));
   return pieces;
 }
+
+/**
+ * Counts of long texts seen lately, the least recently used forgotten first once they hold more than
+ * `maxChars`. An agent (Cline, Claude Code, Continue) sends its whole conversation again on every turn:
+ * a system prompt of thousands of tokens, every file and tool result read so far. Counting 46,000 tokens
+ * takes about 8 ms of the event loop, which every other request waits for; remembered, a turn costs
+ * the count of what is new in it. A count is remembered for the organizations that sent the text: one
+ * that did not is counted afresh, so that how fast it is answered says nothing of what others sent.
+ */
+export class TokenMemo {
+  private readonly counts = new Map<string, { tokens: number; owners: string[] }>();
+  private chars = 0;
+
+  constructor(
+    private readonly maxChars: number,
+    /** Texts shorter than this are counted each time (faster than remembering them is worth). */
+    private readonly minChars: number,
+    private readonly count: (text: string) => number = countTokens,
+  ) {}
+
+  /**
+   * The tokens of these texts as one prompt of `owner`'s: each text's, and one for each line break
+   * between them (counted together, a break after punctuation can share its token: at most one apart).
+   */
+  prompt(owner: string, texts: readonly string[]): number {
+    let total = Math.max(0, texts.length - 1);
+    for (const text of texts) total += this.tokens(owner, text);
+    return total;
+  }
+
+  tokens(owner: string, text: string): number {
+    if (text.length < this.minChars || text.length > this.maxChars) return this.count(text);
+    const known = this.counts.get(text);
+    if (known) {
+      // Used again: it moves to the end of the map, last to be forgotten.
+      this.counts.delete(text);
+      this.counts.set(text, known);
+      if (known.owners.includes(owner)) return known.tokens;
+      known.owners.push(owner);
+      return this.count(text);
+    }
+    const tokens = this.count(text);
+    this.counts.set(text, { tokens, owners: [owner] });
+    this.chars += text.length;
+    for (const [old] of this.counts) {
+      if (this.chars <= this.maxChars) break;
+      this.counts.delete(old);
+      this.chars -= old.length;
+    }
+    return tokens;
+  }
+
+  /** How many characters of text it holds now. */
+  get held(): number {
+    return this.chars;
+  }
+}
+
+/** The service's memo: texts of 1,000 characters or more, up to 4 million characters in all (8 MB at most). */
+export const promptTokens = new TokenMemo(4_000_000, 1_000);

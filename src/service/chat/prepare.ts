@@ -11,7 +11,7 @@ import { findModel, findModelByName, type CatalogueModel } from '../domain/model
 import { appConfig, loadApp, requirePermission } from '../domain/spaces';
 import { Problem, invalid } from '../problem';
 import { providerSpec } from '../providers/providers';
-import { countTokens } from '../tokenizer';
+import { promptTokens as memo } from '../tokenizer';
 import { capabilityRefusal, type Rejection, type RouteInput } from './routing';
 import { buildMessages, resolveAssistantVersion, resolveConversation } from './messages';
 import { needsOf, textOf, type Body, type Prepared } from './request';
@@ -26,21 +26,20 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
   const conversation = resolveConversation(db, row.id, body);
   const version = resolveAssistantVersion(db, row.id, body, conversation?.settings ?? null, config);
   const messages = buildMessages(db, caller, config, version, conversation ? row.id : null, body);
-  const text = messages
-    .map(
-      (m) =>
-        textOf(m.content) +
-        ('tool_calls' in m && m.tool_calls
-          ? m.tool_calls.map((c) => c.function.name + c.function.arguments).join('')
-          : ''),
-    )
-    .join('\n');
-  const promptTokens = countTokens(text);
+  const texts = messages.map(
+    (m) =>
+      textOf(m.content) +
+      ('tool_calls' in m && m.tool_calls
+        ? m.tool_calls.map((c) => c.function.name + c.function.arguments).join('')
+        : ''),
+  );
+  const promptChars = texts.reduce((n, text) => n + text.length, Math.max(0, texts.length - 1));
+  const promptTokens = memo.prompt(caller.orgId, texts);
   const maxTokens = body.max_tokens ?? version?.max_tokens ?? config.settings.max_tokens ?? 1024;
   const temperature = body.temperature ?? version?.temperature ?? config.settings.temperature ?? 0.7;
   const { route, budget, canServe } = routeInput(db, config, {
     promptTokens,
-    promptChars: text.length,
+    promptChars,
     maxTokens,
     ...needsOf(body),
   });
@@ -98,7 +97,7 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
     chain,
     messages,
     promptTokens,
-    promptChars: text.length,
+    promptChars,
     maxTokens,
     temperature,
     conversationId: body.conversation_id ?? null,

@@ -2,7 +2,7 @@
 // without whitespace (which the tokenizer handles in quadratic time) encoded in pieces, losslessly.
 import assert from 'node:assert/strict';
 import { countTokens as reference } from 'gpt-tokenizer';
-import { countTokens, tokenPieces, tokenizerPieces, truncateTokens } from '../../../src/service/tokenizer';
+import { TokenMemo, countTokens, tokenPieces, tokenizerPieces, truncateTokens } from '../../../src/service/tokenizer';
 
 describe('service tokenizer', () => {
   it('counts ordinary text exactly as the tokenizer does', () => {
@@ -27,5 +27,66 @@ describe('service tokenizer', () => {
     const cut = truncateTokens(text, 10);
     assert.equal(cut.truncated, true);
     assert.ok(text.startsWith(cut.text));
+  });
+
+  describe('the memo of long texts (an agent sends its whole conversation on every turn)', () => {
+    /** A memo whose counts are the tokenizer's, and the texts it had to count. */
+    const memo = (maxChars: number, minChars: number) => {
+      const counted: string[] = [];
+      const m = new TokenMemo(maxChars, minChars, (text) => (counted.push(text), countTokens(text)));
+      return { m, counted };
+    };
+    const system = `You are a careful coding agent. ${'Follow the rules of this repository. '.repeat(40)}`.trim();
+    const file =
+      `Contents of src/total.ts:\n${'export const total = (xs: number[]) => xs.reduce((a, b) => a + b, 0);\n'.repeat(20)}`.trim();
+
+    /** Each text counted on its own, and one token for each line break between them. */
+    const separately = (texts: string[]) => texts.reduce((n, text) => n + countTokens(text), texts.length - 1);
+
+    it('counts a prompt as its texts one after another, within a token of each break of the texts joined', () => {
+      const { m } = memo(100_000, 100);
+      const texts = [system, file, 'What does total do?'];
+      assert.equal(m.prompt('org-a', texts), separately(texts));
+      const joined = countTokens(texts.join('\n'));
+      assert.ok(Math.abs(m.prompt('org-a', texts) - joined) <= texts.length - 1, `${joined} joined`);
+    });
+
+    it('counts a long text once for each organization that sends it, a short one every time', () => {
+      const { m, counted } = memo(100_000, 100);
+      const turn1 = [system, 'Read src/total.ts.'];
+      const turn2 = [system, 'Read src/total.ts.', file, 'What does total do?'];
+      const first = m.prompt('org-a', turn1);
+      const second = m.prompt('org-a', turn2);
+      assert.equal(second, separately(turn2));
+      assert.equal(first, separately(turn1));
+      assert.deepEqual(
+        counted,
+        [system, 'Read src/total.ts.', 'Read src/total.ts.', file, 'What does total do?'],
+        'the second turn counted only its short texts and the new file',
+      );
+      counted.length = 0;
+      // Another organization with the same text is counted afresh: it learns nothing of what org-a sent.
+      assert.equal(m.tokens('org-b', system), countTokens(system));
+      assert.deepEqual(counted, [system]);
+      assert.equal(m.tokens('org-b', system), countTokens(system));
+      assert.equal(m.tokens('org-a', system), countTokens(system));
+      assert.deepEqual(counted, [system], 'then remembered for both');
+    });
+
+    it('forgets the least recently used texts beyond its size, and never holds a text larger than it', () => {
+      const { m, counted } = memo(3_000, 100);
+      const texts = Array.from({ length: 6 }, (_, i) => `${i} ${'word '.repeat(200)}`);
+      for (const text of texts) m.tokens('org-a', text);
+      assert.ok(m.held <= 3_000, `holds ${m.held} characters`);
+      counted.length = 0;
+      m.tokens('org-a', texts[5]!);
+      m.tokens('org-a', texts[0]!);
+      assert.deepEqual(counted, [texts[0]], 'the newest is remembered, the oldest forgotten');
+      const huge = 'word '.repeat(1_000);
+      m.tokens('org-a', huge);
+      m.tokens('org-a', huge);
+      assert.equal(counted.filter((t) => t === huge).length, 2);
+      assert.ok(m.held <= 3_000);
+    });
   });
 });
