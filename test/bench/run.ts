@@ -6,7 +6,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startService } from '../unit/support/service';
-import { BENCH_RATE_LIMIT, clientOverhead, prismFor, serviceWithModels, throughputAgainstPrism } from './serviceBench';
+import {
+  BENCH_RATE_LIMIT,
+  agentTurns,
+  clientOverhead,
+  prismFor,
+  serviceWithModels,
+  throughputAgainstPrism,
+} from './serviceBench';
 import { gatewayComparison } from './gatewayBench';
 import { durableChats, memoryAcrossChats, readDuringWrites } from './storageBench';
 import { playgroundFigures } from './uiBench';
@@ -210,6 +217,12 @@ async function main(): Promise<void> {
         '≥ 5× Prism, ≥ 0.5× floor',
       ]);
     }
+    const agent = await agentTurns(seeded);
+    rows.push([
+      `an agent's next turn: its ${agent.tokens.toLocaleString('en-US')}-token conversation sent again with one new question (test/echo), ms to the answer, median of 15 / a conversation as large never sent`,
+      `${f(agent.seenMs, 1)} / ${f(agent.newMs, 1)} ms = ${f(agent.seenMs / agent.newMs, 2)}×`,
+      '',
+    ]);
     const r = await readDuringWrites(seeded);
     rows.push([
       'GET /v1/apps/{id}, 2 connections: p99 alone / during a 50-connection chat burst',

@@ -2,7 +2,7 @@
 // against raw undici listing 1,000 models, and the service's throughput and p99 latency against Prism
 // mocking the service's own /openapi.json, on this machine in the same run.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -136,4 +136,71 @@ export async function throughputAgainstPrism(
     results.push({ endpoint: c.endpoint, ours: o, prism: p, ratio: o.requestsPerSecond / p.requestsPerSecond });
   }
   return results;
+}
+
+/** Files of this repository an agent has read into its conversation (the service's largest). */
+const AGENT_FILES = [
+  'src/service/http/routes.ts',
+  'src/service/domain/spaces.ts',
+  'src/service/db.ts',
+  'src/service/chat/reach/hostedProviders.ts',
+  'src/service/cli.ts',
+  'src/service/modelServers.ts',
+  'src/service/domain/models.ts',
+  'src/service/http/app.ts',
+];
+
+/**
+ * An agent's next turn: its whole conversation (a system prompt, then each file it read as a tool
+ * result) sent again with one new question, to test/echo through /v1/chat/completions, against a
+ * conversation of the same size that was never sent (every text tagged with the run). Milliseconds to
+ * the answer, median of `runs`, the two interleaved; and the prompt's tokens.
+ */
+export async function agentTurns(
+  service: RunningService,
+  runs = 15,
+): Promise<{ seenMs: number; newMs: number; tokens: number }> {
+  const root = path.resolve(__dirname, '../../..');
+  const files = AGENT_FILES.map((file) => ({ file, text: readFileSync(path.join(root, file), 'utf8') }));
+  const conversation = (session: string) => [
+    { role: 'system', content: `${session}: you are a coding agent working in this repository.` },
+    ...files.flatMap(({ file, text }, i) => [
+      { role: 'user', content: `${session}: read ${file}.` },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: `call_${i}`, type: 'function', function: { name: 'read', arguments: `{"path":"${file}"}` } },
+        ],
+      },
+      { role: 'tool', tool_call_id: `call_${i}`, content: `${session}: ${file}\n${text}` },
+    ]),
+  ];
+  const space = (await service.client().listSpaces()).items[0]!;
+  const headers = { authorization: `Bearer ${service.token}`, 'content-type': 'application/json' };
+  const turn = async (messages: unknown[]) => {
+    const start = performance.now();
+    const res = await request(`${service.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ app_id: space.id, model: 'test/echo', messages, max_tokens: 16 }),
+    });
+    const answer = (await res.body.json()) as { usage?: { prompt_tokens: number } };
+    if (res.statusCode !== 200)
+      throw new Error(`the agent's turn answered ${res.statusCode}: ${JSON.stringify(answer)}`);
+    return { ms: performance.now() - start, tokens: answer.usage!.prompt_tokens };
+  };
+  const same = conversation('Session A');
+  await turn([...same, { role: 'user', content: 'What does the service do?' }]);
+  const seen: number[] = [];
+  const fresh: number[] = [];
+  let tokens = 0;
+  for (let r = 0; r < runs; r++) {
+    const question = { role: 'user', content: `Question ${r}: what does the service do?` };
+    const again = await turn([...same, question]);
+    seen.push(again.ms);
+    tokens = again.tokens;
+    fresh.push((await turn([...conversation(`Session ${r}`), question])).ms);
+  }
+  return { seenMs: median(seen), newMs: median(fresh), tokens };
 }
