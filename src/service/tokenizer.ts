@@ -8,7 +8,9 @@
 import { countTokens as count, decode, encode as encodeAll } from 'gpt-tokenizer';
 
 const MAX_RUN = 256;
-const LONG_RUN = new RegExp(`\\S{${MAX_RUN + 1},}`, 'g');
+// A run starts after whitespace (or at the start): tried from every character instead, the pattern
+// read each shorter run again from each of its characters: in code, almost half again the count's time.
+const LONG_RUN = new RegExp(`(?<!\\S)\\S{${MAX_RUN + 1},}`, 'g');
 
 /** The text in pieces the tokenizer handles in linear time; one piece when there is no long run. */
 export function tokenizerPieces(text: string): string[] {

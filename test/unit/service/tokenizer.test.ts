@@ -24,6 +24,16 @@ describe('service tokenizer', () => {
       pieces.reduce((n, p) => n + reference(p), 0),
     );
     assert.equal(tokenPieces(text, 4).join(''), text, 'streamed pieces put together are the text');
+    // Only runs longer than 256 are cut, wherever they start; a run of 256 is left whole.
+    const [a, b, c] = ['a'.repeat(300), 'b'.repeat(256), 'c'.repeat(600)];
+    assert.deepEqual(tokenizerPieces(`${a} ${b}\n${c}`), [
+      a.slice(0, 256),
+      a.slice(256),
+      ` ${b}\n`,
+      c.slice(0, 256),
+      c.slice(256, 512),
+      c.slice(512),
+    ]);
     const cut = truncateTokens(text, 10);
     assert.equal(cut.truncated, true);
     assert.ok(text.startsWith(cut.text));
