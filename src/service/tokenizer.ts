@@ -5,6 +5,7 @@
 // prompt of 150,000 characters without a space took ten seconds to count and blocked the service
 // meanwhile. Runs of more than MAX_RUN characters without whitespace are therefore encoded in pieces
 // of MAX_RUN; text without such a run is encoded exactly as before.
+import { createHash } from 'node:crypto';
 import { countTokens as count, decode, encode as encodeAll } from 'gpt-tokenizer';
 
 const MAX_RUN = 256;
@@ -45,19 +46,19 @@ export function tokenPieces(text: string, per: number): string[] {
 }
 
 /**
- * Counts of long texts seen lately, the least recently used forgotten first once they hold more than
- * `maxChars`. An agent (Cline, Claude Code, Continue) sends its whole conversation again on every turn:
- * a system prompt of thousands of tokens, every file and tool result read so far. Counting 46,000 tokens
- * takes about 8 ms of the event loop, which every other request waits for; remembered, a turn costs
- * the count of what is new in it. A count is remembered for the organizations that sent the text: one
- * that did not is counted afresh, so that how fast it is answered says nothing of what others sent.
+ * Counts of long texts seen lately, the least recently used forgotten first once it holds `maxEntries`.
+ * An agent (Cline, Claude Code, Continue) sends its whole conversation again on every turn: a system
+ * prompt of thousands of tokens, every file and tool result read so far. Counting 46,000 tokens takes
+ * about 8 ms of the event loop, which every other request waits for; remembered, a turn costs the count
+ * of what is new in it. A text is known by its SHA-256, so no prompt is kept once its request is done;
+ * and a count is remembered for the organizations that sent the text: one that did not is counted
+ * afresh, so that how fast it is answered says nothing of what others sent.
  */
 export class TokenMemo {
   private readonly counts = new Map<string, { tokens: number; owners: string[] }>();
-  private chars = 0;
 
   constructor(
-    private readonly maxChars: number,
+    private readonly maxEntries: number,
     /** Texts shorter than this are counted each time (faster than remembering them is worth). */
     private readonly minChars: number,
     private readonly count: (text: string) => number = countTokens,
@@ -74,32 +75,28 @@ export class TokenMemo {
   }
 
   tokens(owner: string, text: string): number {
-    if (text.length < this.minChars || text.length > this.maxChars) return this.count(text);
-    const known = this.counts.get(text);
+    if (text.length < this.minChars) return this.count(text);
+    const key = createHash('sha256').update(text).digest('base64');
+    const known = this.counts.get(key);
     if (known) {
       // Used again: it moves to the end of the map, last to be forgotten.
-      this.counts.delete(text);
-      this.counts.set(text, known);
+      this.counts.delete(key);
+      this.counts.set(key, known);
       if (known.owners.includes(owner)) return known.tokens;
       known.owners.push(owner);
       return this.count(text);
     }
     const tokens = this.count(text);
-    this.counts.set(text, { tokens, owners: [owner] });
-    this.chars += text.length;
-    for (const [old] of this.counts) {
-      if (this.chars <= this.maxChars) break;
-      this.counts.delete(old);
-      this.chars -= old.length;
-    }
+    this.counts.set(key, { tokens, owners: [owner] });
+    if (this.counts.size > this.maxEntries) this.counts.delete(this.counts.keys().next().value!);
     return tokens;
   }
 
-  /** How many characters of text it holds now. */
-  get held(): number {
-    return this.chars;
+  /** How many counts it holds now. */
+  get size(): number {
+    return this.counts.size;
   }
 }
 
-/** The service's memo: texts of 1,000 characters or more, up to 4 million characters in all (8 MB at most). */
-export const promptTokens = new TokenMemo(4_000_000, 1_000);
+/** The service's memo: 20,000 texts of 1,000 characters or more (a few MB). */
+export const promptTokens = new TokenMemo(20_000, 1_000);
