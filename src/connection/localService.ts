@@ -171,6 +171,8 @@ export class LocalService {
 
   /** Each window holds a lease file; the last one to let go stops the service. */
   private lease(): void {
+    // A window closed while the service was starting lets go of it at once: else nobody would stop it.
+    if (this.disposed) return this.release();
     const dir = path.join(this.options.dataDir, 'clients');
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, String(process.pid)), '');
@@ -178,6 +180,11 @@ export class LocalService {
 
   dispose(): void {
     this.disposed = true;
+    this.release();
+  }
+
+  /** Gives this window's lease back, and stops the service if no other window holds one. */
+  private release(): void {
     const dir = path.join(this.options.dataDir, 'clients');
     rmSync(path.join(dir, String(process.pid)), { force: true });
     let others: string[] = [];

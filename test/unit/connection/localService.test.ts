@@ -79,6 +79,17 @@ describe('built-in service lifecycle (LocalService)', function () {
     removeDir(dir);
   });
 
+  it('stops a service that was still starting when its only window closed', async () => {
+    const dir = tempDir();
+    const w = window(dir);
+    const starting = w.service.ensure();
+    w.service.dispose();
+    const a = await starting;
+    assert.ok(await waitDead(a.pid), 'nobody is left to stop it later');
+    assert.deepEqual(w.exits, [], 'not reported as a crash');
+    removeDir(dir);
+  });
+
   it('reports an unexpected exit, and starts a new service over the stale lock', async () => {
     const dir = tempDir();
     const w = window(dir);
