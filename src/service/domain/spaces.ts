@@ -17,15 +17,7 @@ import { laterThan, nowIso, parseJson, type Caller } from './caller';
 import { issueToken, revokeSpaceKeys } from './auth';
 import { cheapestFirst, isRetired } from '../../shared/models';
 import { providerKeys } from '../providers/keys';
-import {
-  findModel,
-  findModelByName,
-  requireModel,
-  setFailoverChain,
-  spaceModels,
-  visibleModels,
-  type CatalogueModel,
-} from './models';
+import { findModel, requireModel, setFailoverChain, spaceModels, visibleModels, type CatalogueModel } from './models';
 import { keptUntilChanged } from './configCache';
 import { answersHere } from './serving';
 import { findPrompt } from './prompts';
@@ -267,13 +259,16 @@ function setStartingModels(db: Database, caller: Caller, appId: string): Catalog
       app: appId,
       model: m.record.id,
     });
-  const chain = DEFAULT_FAILOVER.flatMap((ns) => findModelByName(db, caller, ns) ?? []).filter((m) =>
-    starting.includes(m),
-  );
+  // One model of each provider that answers, so that an outage of one fails over to another; at least
+  // two where there are two. Found among the starting models themselves: looked up in the catalogue
+  // after the writes above, each name read it again (the transaction had changed the configuration),
+  // as other objects than the starting ones, so that none matched and the chain was always the first two.
+  const chain = DEFAULT_FAILOVER.flatMap((ns) => starting.find((m) => m.record.namespace === ns) ?? []);
+  const more = starting.filter((m) => !chain.includes(m));
   setFailoverChain(
     db,
     appId,
-    (chain.length > 0 ? chain : starting.slice(0, 2)).map((m) => m.record.id!),
+    [...chain, ...more.slice(0, Math.max(0, 2 - chain.length))].map((m) => m.record.id!),
   );
   return starting;
 }

@@ -118,6 +118,9 @@ describe('hosted providers (fakes of their wire formats)', function () {
       'openai/gpt-5.4-nano',
     ]);
     assert.ok(!active.some((ns) => ns.startsWith('test/')), 'no test model while real ones answer');
+    // Its failover chain crosses providers: the first starter of each, in the order of STARTERS.
+    const chain = (await client.getSpaceModels(first.id)).failover_models.map((m) => m.namespace);
+    assert.deepEqual(chain, ['openai/gpt-5.4-mini', 'anthropic/claude-haiku-4-5', 'google/gemini-3.5-flash-lite']);
     assert.match(view.main.app.description ?? '', /^Routes to /);
     const reply = await client.chat({ app_id: first.id, prompt: 'first' });
     assert.ok(!reply.model.startsWith('test/'), reply.model);
