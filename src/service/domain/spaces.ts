@@ -260,9 +260,8 @@ function setStartingModels(db: Database, caller: Caller, appId: string): Catalog
       model: m.record.id,
     });
   // One model of each provider that answers, so that an outage of one fails over to another; at least
-  // two where there are two. Found among the starting models themselves: looked up in the catalogue
-  // after the writes above, each name read it again (the transaction had changed the configuration),
-  // as other objects than the starting ones, so that none matched and the chain was always the first two.
+  // two where there are two. Found among the starting models themselves: a lookup in the catalogue
+  // after the writes above would read it all again (the transaction changed the configuration).
   const chain = DEFAULT_FAILOVER.flatMap((ns) => starting.find((m) => m.record.namespace === ns) ?? []);
   const more = starting.filter((m) => !chain.includes(m));
   setFailoverChain(
