@@ -749,6 +749,7 @@ describe('LLM Spaces webviews (playwright)', function () {
           hasText: 'Not sent yet: waiting for your answer, as it would pass the soft spending limit.',
         })
         .waitFor();
+      assert.equal(await frame.locator('.turn .reply').last().getAttribute('aria-busy'), 'false', 'nothing under way');
       await wb.screenshot('20-budget-guard');
       const requests = (await client.getOrganization()).num_requests;
       await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();

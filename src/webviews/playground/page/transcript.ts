@@ -100,6 +100,8 @@ export class Transcript {
       },
       stage: (stage) => {
         if (text) return;
+        // Nothing is under way while the user is asked: no "…" in the reply's place.
+        reply.setAttribute('aria-busy', String(stage === 'sent'));
         meta.textContent =
           stage === 'asking'
             ? t('Not sent yet: waiting for your answer, as it would pass the soft spending limit.')
