@@ -11,13 +11,12 @@
 // gateway adds (p50, p99 over the direct call) at fixed rates of 100 and 500 requests a second, evenly
 // spaced (paced.ts), against a server that answers in 50 ms, as a provider's model would. Then the
 // service's memory across 100,000 proxied requests. Medians of several runs; each run alternates them.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { startService, type RunningService } from '../unit/support/service';
 import { load } from './load';
 import { paced } from './paced';
+import { started } from './processes';
 import { BENCH_RATE_LIMIT } from './serviceBench';
 import { median } from './stats';
 
@@ -34,38 +33,6 @@ interface Target {
   url: string;
   headers: Record<string, string>;
   body: (model: string) => string;
-}
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-  });
-
-/**
- * A server in a child process on a free port (`args` of that port), ready once `ready` matches what it
- * printed; its URL is the port's, with `under` after it.
- */
-async function started(
-  args: (port: number) => string[],
-  ready: RegExp,
-  under = '',
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const command = args(port);
-  const child = spawn(process.execPath, command, { stdio: ['ignore', 'pipe', 'pipe'], env });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const deadline = Date.now() + 60_000;
-  while (!ready.test(out)) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${command[0]} did not start:\n${out}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { url: `http://127.0.0.1:${port}${under}`, child };
 }
 
 const modelServer = () =>

@@ -1,9 +1,8 @@
 // Benchmarks of the local service and the typed client, on Node against real HTTP: the client
 // against raw undici listing 1,000 models, and the service's throughput and p99 latency against Prism
 // mocking the service's own /openapi.json, on this machine in the same run.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { request } from 'undici';
@@ -11,6 +10,7 @@ import { openDataFolder } from '../../src/service/dataFolder';
 import { insertCatalogueModel } from '../../src/service/domain/models';
 import { startService, tempDir, type RunningService } from '../unit/support/service';
 import { load, type LoadFigures as Load } from './load';
+import { started } from './processes';
 import { median } from './stats';
 import { syntheticModels } from './synthetic';
 
@@ -65,29 +65,9 @@ export async function clientOverhead(
   return { clientMs, rawMs, ratio: clientMs / rawMs, models };
 }
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-  });
-
-export async function startPrism(specFile: string): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
+export function startPrism(specFile: string): Promise<{ url: string; child: ChildProcess }> {
   const cli = path.resolve(__dirname, '../../../node_modules/@stoplight/prism-cli/dist/index.js');
-  const child = spawn(process.execPath, [cli, 'mock', '-h', '127.0.0.1', '-p', String(port), specFile], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const deadline = Date.now() + 60_000;
-  while (!/Prism is listening/.test(out)) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`Prism did not start:\n${out}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return { url: `http://127.0.0.1:${port}`, child };
+  return started((port) => [cli, 'mock', '-h', '127.0.0.1', '-p', String(port), specFile], /Prism is listening/);
 }
 
 export interface Throughput {
