@@ -127,12 +127,8 @@ export class PlaygroundPanel extends StreamingPanel {
       },
       costBand: ({ body }) => this.guard.costBand(body),
       send: async ({ body }, callId) => {
-        let asked = false;
-        await this.guard.check([body], () => {
-          asked = true;
-          void this.channel.post({ type: 'stage', callId, stage: 'asking' });
-        });
-        if (asked) void this.channel.post({ type: 'stage', callId, stage: 'sent' });
+        await this.guard.check([body], () => void this.channel.post({ type: 'stage', callId, stage: 'asking' }));
+        void this.channel.post({ type: 'stage', callId, stage: 'sent' });
         const reply = await this.stream(callId, body, (content, first) => {
           void this.channel.post({
             type: 'delta',
