@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startService, type RunningService } from '../unit/support/service';
 import { load } from './load';
-import { paced } from './paced';
+import { paced, pacedSyncs, type SyncFigures } from './paced';
 import { started } from './processes';
 import { BENCH_RATE_LIMIT } from './serviceBench';
 import { median } from './stats';
@@ -83,6 +83,8 @@ export interface GatewayFigures {
     errors: number;
   }>;
   added: Array<{ rate: number } & Record<'service' | 'portkey' | 'bare', { p50: number; p99: number }>>;
+  /** The disk's own fsync at 100 a second, as the log commits (paced.ts): medians of the runs, and the slowest. */
+  disk: SyncFigures;
   memory: { beforeMB: number; afterMB: number; requests: number; seconds: number };
 }
 
@@ -181,6 +183,7 @@ export async function gatewayComparison(
       });
     }
     const added: GatewayFigures['added'] = [];
+    const syncs: SyncFigures[] = [];
     for (const rate of [100, 500]) {
       const at: Record<Target['name'], Array<{ p50: number; p99: number }>> = {
         service: [],
@@ -188,7 +191,12 @@ export async function gatewayComparison(
         bare: [],
         direct: [],
       };
-      for (let r = 0; r < runs; r++) for (const t of targets) at[t.name].push(await atRate(t, rate, pacedSeconds));
+      for (let r = 0; r < runs; r++) {
+        for (const t of targets) at[t.name].push(await atRate(t, rate, pacedSeconds));
+        // What each request at this rate waits for on this disk, in the same run: a stall of its fsync
+        // holds up every request due during it, and a handful of those is the p99 of 800.
+        if (rate === 100) syncs.push(await pacedSyncs(service.dataDir, rate, pacedSeconds));
+      }
       const mid = (name: Target['name'], p: 'p50' | 'p99') => median(at[name].map((x) => x[p]));
       const over = (name: 'service' | 'portkey' | 'bare') => ({
         p50: mid(name, 'p50') - mid('direct', 'p50'),
@@ -208,7 +216,12 @@ export async function gatewayComparison(
     const spent = await burst(requests);
     if (spent.errors > 0) throw new Error(`${spent.errors} of ${requests} proxied requests failed`);
     const memory = { beforeMB, afterMB: rssMB(service.child.pid!), requests, seconds: (Date.now() - start) / 1000 };
-    return { throughput, added, memory };
+    const disk = {
+      p50: median(syncs.map((s) => s.p50)),
+      p99: median(syncs.map((s) => s.p99)),
+      slowest: Math.max(...syncs.map((s) => s.slowest)),
+    };
+    return { throughput, added, disk, memory };
   } finally {
     await service.stop();
     gateway.child.kill('SIGTERM');
