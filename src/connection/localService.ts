@@ -3,10 +3,10 @@
 // stopped by the last window that lets go of it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SERVICE_EXEC_ARGV } from '../service/launch';
-import { isAlive, readLock } from '../service/lockFile';
+import { isAlive, LEASES_DIR, liveLeases, readLock } from '../service/lockFile';
 
 export interface LocalServiceOptions {
   /** Folder of the extension, holding dist/service.js. */
@@ -101,6 +101,8 @@ export class LocalService {
       this.options.dataDir,
       '--retention-days',
       String(this.options.retentionDays()),
+      // Should every window end without letting go of it (a crash), it stops by itself.
+      '--stop-when-unused',
     ];
     const servers = this.options.modelServers();
     for (const url of servers.upstreams) args.push('--upstream', url);
@@ -173,7 +175,7 @@ export class LocalService {
   private lease(): void {
     // A window closed while the service was starting lets go of it at once: else nobody would stop it.
     if (this.disposed) return this.release();
-    const dir = path.join(this.options.dataDir, 'clients');
+    const dir = path.join(this.options.dataDir, LEASES_DIR);
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, String(process.pid)), '');
   }
@@ -185,20 +187,9 @@ export class LocalService {
 
   /** Gives this window's lease back, and stops the service if no other window holds one. */
   private release(): void {
-    const dir = path.join(this.options.dataDir, 'clients');
-    rmSync(path.join(dir, String(process.pid)), { force: true });
-    let others: string[] = [];
-    try {
-      others = readdirSync(dir).filter((name) => {
-        const alive = isAlive(Number(name));
-        if (!alive) rmSync(path.join(dir, name), { force: true });
-        return alive;
-      });
-    } catch {
-      others = [];
-    }
+    rmSync(path.join(this.options.dataDir, LEASES_DIR, String(process.pid)), { force: true });
     const lock = readLock(this.options.dataDir);
-    if (others.length === 0 && lock && isAlive(lock.pid)) {
+    if (liveLeases(this.options.dataDir).length === 0 && lock && isAlive(lock.pid)) {
       this.options.log('Last window closed: stopping the built-in service.');
       process.kill(lock.pid, 'SIGTERM');
     }

@@ -1,5 +1,5 @@
 // Command line of the built-in service (dist/service.js):
-//   serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>]… [--discover on|off] [--stream-delay-ms <n>] [--first-token-timeout-ms 60000] [--retention-days 90]
+//   serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>]… [--discover on|off] [--stream-delay-ms <n>] [--first-token-timeout-ms 60000] [--retention-days 90] [--stop-when-unused]
 //   org create --name <n> --data <dir> [--rate-limit <n>]
 //   org limit --rate-limit <n> --data <dir>     (the organization of the built-in service's windows)
 //   token create --data <dir>
@@ -19,10 +19,11 @@ import { closeApp } from './http/lifecycle';
 import { refreshModelServers, type ModelServerOptions } from './modelServers';
 import { startRetention } from './retention';
 import { startLedgerThread } from './ledgerThread';
+import { liveLeases } from './lockFile';
 import { StorageError } from './storageError';
 
 const USAGE = `Usage:
-  service serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>]… [--discover on|off] [--stream-delay-ms <n>] [--first-token-timeout-ms 60000] [--retention-days 90]
+  service serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>]… [--discover on|off] [--stream-delay-ms <n>] [--first-token-timeout-ms 60000] [--retention-days 90] [--stop-when-unused]
   service org create --name <name> --data <dir> [--rate-limit <n>]
   service org limit --rate-limit <n> --data <dir>
   service token create --data <dir>
@@ -33,6 +34,8 @@ The token may also come from the LLM_SPACES_TOKEN environment variable.
 --discover: look for Ollama (11434), LM Studio (1234), llama.cpp (8080) and vLLM (8000) on this
   computer at start and on refresh (default on).
 --retention-days: how long the request log keeps a request (0 keeps them all).
+--stop-when-unused: stop once no VS Code window holds a lease on the data folder (as the extension
+  starts it: a window that crashed, or closed while the service was starting, cannot stop it).
 org limit: requests per minute allowed to the organization VS Code's windows use (default 200).`;
 
 const options = {
@@ -45,6 +48,7 @@ const options = {
   'stream-delay-ms': { type: 'string', default: '15' },
   'first-token-timeout-ms': { type: 'string', default: '60000' },
   'retention-days': { type: 'string', default: '90' },
+  'stop-when-unused': { type: 'boolean', default: false },
   name: { type: 'string' },
   'rate-limit': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -56,6 +60,9 @@ class UsageError extends Error {}
 
 /** How long requests in flight may take once the service is asked to stop. */
 const SHUTDOWN_DEADLINE_MS = Number(process.env.LLM_SPACES_SHUTDOWN_MS) || 5000;
+
+/** How often a service started with --stop-when-unused looks for the windows' leases. */
+const LEASE_CHECK_MS = Number(process.env.LLM_SPACES_LEASE_CHECK_MS) || 30_000;
 
 function integer(value: string | undefined, flag: string, min: number): number {
   const n = Number(value);
@@ -125,7 +132,8 @@ async function serve(values: Values): Promise<void> {
     throw new UsageError(`--upstream must be an http(s) URL, e.g. http://127.0.0.1:11434/v1 (not ${bad}).`);
   if (values.discover !== 'on' && values.discover !== 'off') throw new UsageError('--discover must be on or off.');
   const servers = { upstreams, discover: values.discover === 'on' };
-  const db = openDataFolder(dataDir(values), (line) => console.log(line));
+  const folder = dataDir(values);
+  const db = openDataFolder(folder, (line) => console.log(line));
   let printToken: string | undefined;
   try {
     printToken = ensureToken(db, values.token ?? process.env.LLM_SPACES_TOKEN);
@@ -171,10 +179,10 @@ async function serve(values: Values): Promise<void> {
   if (upstreams[0]) console.log(`Catalogue models other than test and local ones are served by ${upstreams[0]}`);
 
   let stopping = false;
-  const stop = async (signal: string) => {
+  const stop = async (why: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: finishing requests in flight (at most ${SHUTDOWN_DEADLINE_MS / 1000} s)…`);
+    console.log(`${why}: finishing requests in flight (at most ${SHUTDOWN_DEADLINE_MS / 1000} s)…`);
     retention.stop();
     await closeApp(app, SHUTDOWN_DEADLINE_MS);
     await db.close();
@@ -182,6 +190,24 @@ async function serve(values: Values): Promise<void> {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  if (values['stop-when-unused'])
+    stopWhenUnused(folder, () => void stop('No window holds a lease on this data folder any more'));
+}
+
+/**
+ * Calls `stop` once no window holds a lease on the folder (lockFile.ts) at two checks in a row: the
+ * windows that used the service ended without letting go of it (the last one stops it as it closes).
+ * The first check comes a whole interval after the start, by when the window that started it holds one.
+ */
+function stopWhenUnused(folder: string, stop: () => void): void {
+  let unused = 0;
+  const timer = setInterval(() => {
+    unused = liveLeases(folder).length === 0 ? unused + 1 : 0;
+    if (unused < 2) return;
+    clearInterval(timer);
+    stop();
+  }, LEASE_CHECK_MS);
+  timer.unref();
 }
 
 /** Asks for model servers before the first request, so the first model list already has their models. */

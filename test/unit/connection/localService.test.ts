@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { LlmSpacesClient } from '../../../src/api/client';
 import { LocalService, type LocalServiceOptions } from '../../../src/connection/localService';
@@ -88,6 +88,29 @@ describe('built-in service lifecycle (LocalService)', function () {
     assert.ok(await waitDead(a.pid), 'nobody is left to stop it later');
     assert.deepEqual(w.exits, [], 'not reported as a crash');
     removeDir(dir);
+  });
+
+  it('a service whose windows all ended without letting go of it (a crash) stops by itself', async () => {
+    process.env.LLM_SPACES_LEASE_CHECK_MS = '200';
+    const dir = tempDir();
+    const w = window(dir);
+    const other = spawn('sleep', ['30']);
+    try {
+      const a = await w.service.ensure();
+      // The window that holds the only lease is another process, which then crashes.
+      writeFileSync(path.join(dir, 'clients', String(other.pid)), '');
+      rmSync(path.join(dir, 'clients', String(process.pid)));
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.ok(isAlive(a.pid), 'serving while a window holds a lease');
+      other.kill('SIGKILL');
+      assert.ok(await waitDead(a.pid), 'stopped once no live window held a lease');
+      assert.ok(!readLock(dir) || !isAlive(readLock(dir)!.pid), 'the folder is let go');
+    } finally {
+      other.kill();
+      delete process.env.LLM_SPACES_LEASE_CHECK_MS;
+      w.service.dispose();
+      removeDir(dir);
+    }
   });
 
   it('reports an unexpected exit, and starts a new service over the stale lock', async () => {
