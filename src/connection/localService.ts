@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SERVICE_EXEC_ARGV } from '../service/launch';
-import { isAlive, LEASES_DIR, liveLeases, readLock } from '../service/lockFile';
+import { builtAt, isAlive, LEASES_DIR, liveLeases, readLock } from '../service/lockFile';
 
 export interface LocalServiceOptions {
   /** Folder of the extension, holding dist/service.js. */
@@ -67,6 +67,13 @@ export class LocalService {
         await this.stop();
         continue;
       }
+      if (lock?.url && isAlive(lock.pid) && (lock.built ?? 0) < builtAt(this.script) && attempt === 0) {
+        // Started from an older build of the service (before an update or a rebuild, by a window that
+        // has not reloaded since): this window's is newer. An older window never restarts a newer one.
+        this.options.log('The running built-in service is older than this window\u2019s: restarting it.');
+        await this.stop();
+        continue;
+      }
       if (lock?.url && isAlive(lock.pid) && (await healthy(lock.url))) {
         this.lease();
         if (lock.pid !== this.child?.pid)
@@ -87,11 +94,15 @@ export class LocalService {
     throw new Error('The built-in service did not start.');
   }
 
+  /** The service this window runs: dist/service.js of its extension. */
+  private get script(): string {
+    return path.join(this.options.extensionPath, 'dist', 'service.js');
+  }
+
   private start(token: string): Promise<LocalEndpoint> {
-    const script = path.join(this.options.extensionPath, 'dist', 'service.js');
     const args = [
       ...SERVICE_EXEC_ARGV,
-      script,
+      this.script,
       'serve',
       '--port',
       String(this.options.port()),

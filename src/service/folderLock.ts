@@ -3,7 +3,7 @@
 // process that is gone is taken over.
 import { closeSync, existsSync, fsyncSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { LOCK_FILE, isAlive, readLock, type LockInfo } from './lockFile';
+import { LOCK_FILE, builtAt, isAlive, readLock, type LockInfo } from './lockFile';
 import { StorageError, storageCause } from './storageError';
 
 export class DataFolderLockedError extends Error {
@@ -51,9 +51,12 @@ function lockFailure(error: unknown, dir: string): StorageError {
   );
 }
 
-export function writeLock(lockPath: string, info: LockInfo): void {
+/** When the running service's file (dist/service.js) was written, which every lock it writes records. */
+const BUILT = builtAt(__filename);
+
+export function writeLock(lockPath: string, info: Omit<LockInfo, 'built'>): void {
   const temp = `${lockPath}.${process.pid}.tmp`;
-  writeFileSync(temp, JSON.stringify(info), { mode: 0o600 });
+  writeFileSync(temp, JSON.stringify({ ...info, built: BUILT } satisfies LockInfo), { mode: 0o600 });
   const fd = openSync(temp, 'r');
   try {
     fsyncSync(fd);

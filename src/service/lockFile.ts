@@ -2,7 +2,7 @@
 // windows that use the service (one empty file per extension host, named by its pid). Shared by the
 // service and the extension (which uses it to find a service another window started), so it imports
 // nothing heavy.
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 export const LOCK_FILE = 'service.lock';
@@ -14,6 +14,17 @@ export interface LockInfo {
   pid: number;
   url: string | null;
   startedAt: string;
+  /** When the service's own file was last written (its mtime, ms): a window runs a newer one if it has it. */
+  built?: number;
+}
+
+/** The mtime of a file in ms, or 0 if it cannot be read. */
+export function builtAt(file: string): number {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
 }
 
 export function readLock(dataDir: string): LockInfo | undefined {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { LlmSpacesClient } from '../../../src/api/client';
 import { LocalService, type LocalServiceOptions } from '../../../src/connection/localService';
@@ -110,6 +110,39 @@ describe('built-in service lifecycle (LocalService)', function () {
       delete process.env.LLM_SPACES_LEASE_CHECK_MS;
       w.service.dispose();
       removeDir(dir);
+    }
+  });
+
+  it('restarts a service of an older build for a newer window, never a newer one for an older window', async () => {
+    const dir = tempDir();
+    const older = tempDir();
+    const first = window(dir);
+    const shared = { getToken: async () => first.token(), storeToken: async () => undefined };
+    const windows = [first];
+    try {
+      const a = await first.service.ensure();
+      const lock = readLock(dir)!;
+      assert.equal(lock.built, statSync(path.join(ROOT, 'dist', 'service.js')).mtimeMs, 'the lock says its build');
+      // As if it had been started before an update or a rebuild of the service.
+      writeFileSync(path.join(dir, 'service.lock'), JSON.stringify({ ...lock, built: lock.built! - 60_000 }));
+      const newer = window(dir, shared);
+      windows.push(newer);
+      const b = await newer.service.ensure();
+      assert.notEqual(b.pid, a.pid, 'restarted from this window\u2019s build');
+      assert.ok(!isAlive(a.pid));
+      // A window that has not reloaded since the update runs an older file: it connects as it is.
+      mkdirSync(path.join(older, 'dist'));
+      writeFileSync(path.join(older, 'dist', 'service.js'), '');
+      utimesSync(path.join(older, 'dist', 'service.js'), new Date(2000, 0, 1), new Date(2000, 0, 1));
+      const stale = window(dir, { ...shared, extensionPath: older });
+      windows.push(stale);
+      assert.equal((await stale.service.ensure()).pid, b.pid, 'the newer service keeps serving');
+      for (const w of windows) w.service.dispose();
+      assert.ok(await waitDead(b.pid));
+    } finally {
+      for (const w of windows) w.service.dispose();
+      removeDir(dir);
+      removeDir(older);
     }
   });
 
