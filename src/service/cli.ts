@@ -34,7 +34,7 @@ The token may also come from the LLM_SPACES_TOKEN environment variable.
 --discover: look for Ollama (11434), LM Studio (1234), llama.cpp (8080) and vLLM (8000) on this
   computer at start and on refresh (default on).
 --retention-days: how long the request log keeps a request (0 keeps them all).
---stop-when-unused: stop once no VS Code window holds a lease on the data folder (as the extension
+--stop-when-unused: stop once no VS Code window uses the service (as the extension
   starts it: a window that crashed, or closed while the service was starting, cannot stop it).
 org limit: requests per minute allowed to the organization VS Code's windows use (default 200).`;
 
@@ -191,7 +191,7 @@ async function serve(values: Values): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
   if (values['stop-when-unused'])
-    stopWhenUnused(folder, () => void stop('No window holds a lease on this data folder any more'));
+    stopWhenUnused(folder, () => void stop('No VS Code window uses this service any more'));
 }
 
 /**
