@@ -73,6 +73,18 @@ async function gatewayService(serverUrl: string): Promise<{ service: RunningServ
   return { service, key: space.created_key! };
 }
 
+/** Latency percentiles in ms: of a target's answers, or added over the direct call. */
+interface Percentiles {
+  p50: number;
+  p99: number;
+}
+
+interface AddedAtRate extends Record<'service' | 'portkey' | 'bare', Percentiles> {
+  rate: number;
+  /** The service's p99 added in each run, over the direct call of the same run: how often the goal held. */
+  serviceP99s: number[];
+}
+
 export interface GatewayFigures {
   throughput: Array<{
     connections: number;
@@ -82,7 +94,7 @@ export interface GatewayFigures {
     direct: number;
     errors: number;
   }>;
-  added: Array<{ rate: number } & Record<'service' | 'portkey' | 'bare', { p50: number; p99: number }>>;
+  added: Array<AddedAtRate>;
   /** The disk's own fsync at 100 a second, as the log commits (paced.ts): medians of the runs, and the slowest. */
   disk: SyncFigures;
   memory: { beforeMB: number; afterMB: number; requests: number; seconds: number };
@@ -92,7 +104,7 @@ const rssMB = (pid: number) =>
   Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 /** Latency percentiles at a fixed rate, requests evenly spaced. */
-async function atRate(target: Target, rate: number, seconds: number): Promise<{ p50: number; p99: number }> {
+async function atRate(target: Target, rate: number, seconds: number): Promise<Percentiles> {
   const result = await paced(target.url, { headers: target.headers, body: target.body(SLOW), rate, seconds });
   if (result.errors > 0) throw new Error(`${target.name}: ${result.errors} failed`);
   return { p50: result.p50, p99: result.p99 };
@@ -185,7 +197,7 @@ export async function gatewayComparison(
     const added: GatewayFigures['added'] = [];
     const syncs: SyncFigures[] = [];
     for (const rate of [100, 500]) {
-      const at: Record<Target['name'], Array<{ p50: number; p99: number }>> = {
+      const at: Record<Target['name'], Percentiles[]> = {
         service: [],
         portkey: [],
         bare: [],
@@ -202,7 +214,8 @@ export async function gatewayComparison(
         p50: mid(name, 'p50') - mid('direct', 'p50'),
         p99: mid(name, 'p99') - mid('direct', 'p99'),
       });
-      added.push({ rate, service: over('service'), portkey: over('portkey'), bare: over('bare') });
+      const serviceP99s = at.service.map((x, r) => x.p99 - at.direct[r]!.p99);
+      added.push({ rate, service: over('service'), portkey: over('portkey'), bare: over('bare'), serviceP99s });
     }
     // Memory across 100,000 proxied requests, each logged, from the service as it is under that load:
     // after the paced runs its heap has shrunk, and growing back to its working size at 50
