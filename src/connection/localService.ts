@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SERVICE_EXEC_ARGV } from '../service/launch';
-import { builtAt, isAlive, LEASES_DIR, liveLeases, readLock } from '../service/lockFile';
+import { builtAt, isAlive, LEASES_DIR, liveLeases, readLock, type LockInfo } from '../service/lockFile';
 
 export interface LocalServiceOptions {
   /** Folder of the extension, holding dist/service.js. */
@@ -60,25 +60,19 @@ export class LocalService {
     const { token, fresh } = await this.token();
     for (let attempt = 0; attempt < 3; attempt++) {
       const lock = readLock(this.options.dataDir);
-      if (fresh && attempt === 0 && lock?.url && isAlive(lock.pid)) {
-        // A service started with a token this window no longer has (its secret storage was emptied, as
-        // a browser's can be): the service learns a new token only when it starts.
-        this.options.log('This window has no token for the running built-in service: restarting it with a new one.');
+      // A service that runs and says where it listens.
+      const live = lock?.url && isAlive(lock.pid) ? { ...lock, url: lock.url } : undefined;
+      const restart = live && attempt === 0 ? this.whyRestart(live, fresh) : undefined;
+      if (restart) {
+        this.options.log(restart);
         await this.stop();
         continue;
       }
-      if (lock?.url && isAlive(lock.pid) && (lock.built ?? 0) < builtAt(this.script) && attempt === 0) {
-        // Started from an older build of the service (before an update or a rebuild, by a window that
-        // has not reloaded since): this window's is newer. An older window never restarts a newer one.
-        this.options.log('The running built-in service is older than this window\u2019s: restarting it.');
-        await this.stop();
-        continue;
-      }
-      if (lock?.url && isAlive(lock.pid) && (await healthy(lock.url))) {
+      if (live && (await healthy(live.url))) {
         this.lease();
-        if (lock.pid !== this.child?.pid)
-          this.options.log(`Connected to the built-in service of another window at ${lock.url} (pid ${lock.pid}).`);
-        return { url: lock.url, token, pid: lock.pid };
+        if (live.pid !== this.child?.pid)
+          this.options.log(`Connected to the built-in service of another window at ${live.url} (pid ${live.pid}).`);
+        return { url: live.url, token, pid: live.pid };
       }
       if (lock && isAlive(lock.pid) && !lock.url) {
         // Another window is starting it right now.
@@ -92,6 +86,18 @@ export class LocalService {
       }
     }
     throw new Error('The built-in service did not start.');
+  }
+
+  /** Why this window restarts the running service before it connects, if it must. */
+  private whyRestart(lock: LockInfo, freshToken: boolean): string | undefined {
+    // Started with a token this window no longer has (its secret storage was emptied, as a browser's
+    // can be): the service learns a new token only when it starts.
+    if (freshToken) return 'This window has no token for the running built-in service: restarting it with a new one.';
+    // Started from an older build (before an update or a rebuild, by a window that has not reloaded
+    // since). An older window never restarts a newer one.
+    if ((lock.built ?? 0) < builtAt(this.script))
+      return 'The running built-in service is older than this window\u2019s: restarting it.';
+    return undefined;
   }
 
   /** The service this window runs: dist/service.js of its extension. */
