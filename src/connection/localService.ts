@@ -21,7 +21,7 @@ export interface LocalServiceOptions {
   /** The port to listen on; 0 takes a free one. */
   port: () => number;
   log: (message: string) => void;
-  /** Called when the service this window started exits on its own. */
+  /** Called when the service this window started exits on its own (a crash, not a requested stop). */
   onExit: (code: number | null) => void;
 }
 
@@ -165,7 +165,10 @@ export class LocalService {
         if (this.child === child) this.child = undefined;
         if (/already using the data folder/.test(output)) return reject(new FolderTaken());
         reject(new Error(`The built-in service exited with code ${code}.\n${output.trim()}`));
-        if (!this.disposed) this.options.onExit(code);
+        // A clean exit was asked for (another window restarted the service, or this one is restarting
+        // it): not a crash. The next call finds the service running now (Connection.call reconnects
+        // when its connection is refused).
+        if (!this.disposed && code !== 0) this.options.onExit(code);
       });
       // Let the window close while the service keeps serving other windows.
       child.unref();

@@ -130,6 +130,7 @@ describe('built-in service lifecycle (LocalService)', function () {
       const b = await newer.service.ensure();
       assert.notEqual(b.pid, a.pid, 'restarted from this window\u2019s build');
       assert.ok(!isAlive(a.pid));
+      assert.deepEqual(first.exits, [], 'a restart by another window is not reported as a crash');
       // A window that has not reloaded since the update runs an older file: it connects as it is.
       mkdirSync(path.join(older, 'dist'));
       writeFileSync(path.join(older, 'dist', 'service.js'), '');
