@@ -140,18 +140,21 @@ export class LocalService {
         () => reject(new Error(`The built-in service did not start within 20 s.\n${output}`)),
         20_000,
       );
-      child.stdout!.on('data', (d: Buffer) => {
+      const started = (d: Buffer) => {
         output += d.toString();
         const match = /listening on (http:\/\/\S+)/.exec(output);
-        if (match) {
-          clearTimeout(timer);
-          this.lease();
-          this.options.log(
-            `Built-in service listening on ${match[1]} (pid ${child.pid}), data in ${this.options.dataDir}.`,
-          );
-          resolve({ url: match[1]!, token, pid: child.pid! });
-        }
-      });
+        if (!match) return;
+        // Once: what the service prints later (its stop, a pruning) must not say it started again. The
+        // stream keeps flowing, so the service never waits on a full pipe.
+        child.stdout!.off('data', started);
+        clearTimeout(timer);
+        this.lease();
+        this.options.log(
+          `Built-in service listening on ${match[1]} (pid ${child.pid}), data in ${this.options.dataDir}.`,
+        );
+        resolve({ url: match[1]!, token, pid: child.pid! });
+      };
+      child.stdout!.on('data', started);
       child.stderr!.on('data', (d: Buffer) => {
         output += d.toString();
         this.options.log(`service: ${d.toString().trim()}`);

@@ -16,6 +16,7 @@ const ROOT = path.resolve(__dirname, '../../../..');
 function window(dataDir: string, overrides: Partial<LocalServiceOptions> = {}) {
   let token: string | undefined;
   const exits: Array<number | null> = [];
+  const logs: string[] = [];
   const service = new LocalService({
     extensionPath: ROOT,
     dataDir,
@@ -24,11 +25,11 @@ function window(dataDir: string, overrides: Partial<LocalServiceOptions> = {}) {
     modelServers: () => ({ upstreams: [], discover: false }),
     retentionDays: () => 90,
     port: () => 0,
-    log: () => undefined,
+    log: (line) => logs.push(line),
     onExit: (code) => exits.push(code),
     ...overrides,
   });
-  return { service, exits, token: () => token };
+  return { service, exits, logs, token: () => token };
 }
 
 const waitDead = async (pid: number) => {
@@ -131,6 +132,8 @@ describe('built-in service lifecycle (LocalService)', function () {
       assert.notEqual(b.pid, a.pid, 'restarted from this window\u2019s build');
       assert.ok(!isAlive(a.pid));
       assert.deepEqual(first.exits, [], 'a restart by another window is not reported as a crash');
+      const started = first.logs.filter((line) => line.startsWith('Built-in service listening'));
+      assert.equal(started.length, 1, 'what the service printed as it stopped did not read as a new start');
       // A window that has not reloaded since the update runs an older file: it connects as it is.
       mkdirSync(path.join(older, 'dist'));
       writeFileSync(path.join(older, 'dist', 'service.js'), '');
