@@ -124,6 +124,7 @@ async function serve(values: Values): Promise<void> {
   // detached): the reading end of its output is then gone, and a line written there (the next pruning,
   // the notice of a stop) must not end the service before it has closed its database.
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+  const stopOnSignals = catchStopSignals();
   const port = integer(values.port, 'port', 0);
   const retentionDays = integer(values['retention-days'], 'retention-days', 0);
   const upstreams = values.upstream ?? [];
@@ -188,10 +189,26 @@ async function serve(values: Values): Promise<void> {
     await db.close();
     process.exit(0);
   };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  stopOnSignals((why) => void stop(why));
   if (values['stop-when-unused'])
     stopWhenUnused(folder, () => void stop('No VS Code window uses this service any more'));
+}
+
+/**
+ * Handles SIGINT and SIGTERM from the first moment: a window may ask for a stop as soon as the lock
+ * names this process, before the service listens, and the signal's default action would end it before
+ * its database is closed. Returns the function that hands over the stop; one asked for meanwhile is
+ * carried out then.
+ */
+function catchStopSignals(): (stop: (why: string) => void) => void {
+  let asked: string | undefined;
+  let handler: ((why: string) => void) | undefined;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.on(signal, () => (handler ? handler(signal) : (asked ??= signal)));
+  return (stop) => {
+    handler = stop;
+    if (asked) stop(asked);
+  };
 }
 
 /**

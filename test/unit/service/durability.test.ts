@@ -2,7 +2,7 @@
 // a chat's log entry (written on the writer thread); a second service on the same folder refuses to
 // start; SIGTERM lets requests in flight finish, and answers one that comes then with 503.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -131,6 +131,32 @@ describe('service durability', function () {
       assert.ok(!existsSync(path.join(dataDir, 'llm-spaces.sqlite-wal')), 'it closed its database');
     } finally {
       if (alive()) process.kill(pid, 'SIGKILL');
+      removeDir(dataDir);
+    }
+  });
+
+  it('carries out a stop asked for while it starts (the lock names it, it does not listen yet) once it has started', async () => {
+    // A window that finds the lock may stop the service at once (a new token, a newer build).
+    const dataDir = tempDir();
+    const child = spawn(process.execPath, [SERVICE, 'serve', '--port', '0', '--data', dataDir, '--discover', 'off'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    for (const stream of [child.stdout, child.stderr]) stream.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<[number | null, string | null]>((resolve) =>
+      child.once('exit', (code, signal) => resolve([code, signal])),
+    );
+    try {
+      const lock = path.join(dataDir, 'service.lock');
+      for (let i = 0; i < 2000 && !existsSync(lock); i++) await new Promise((resolve) => setTimeout(resolve, 2));
+      assert.ok(existsSync(lock), `the lock was never taken:\n${out}`);
+      assert.ok(!/listening on/.test(out), 'asked before it listens');
+      child.kill('SIGTERM');
+      assert.deepEqual(await exited, [0, null], `a clean stop, not an end by the signal:\n${out}`);
+      assert.match(out, /listening on[\s\S]*SIGTERM: finishing requests in flight/);
+      assert.ok(!existsSync(lock), 'it released the lock, as a clean stop does');
+    } finally {
+      child.kill('SIGKILL');
       removeDir(dataDir);
     }
   });
