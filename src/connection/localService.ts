@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SERVICE_EXEC_ARGV } from '../service/launch';
-import { builtAt, isAlive, LEASES_DIR, liveLeases, readLock, type LockInfo } from '../service/lockFile';
+import { builtAt, LEASES_DIR, leaseText, liveLeases, readLock, stillRuns, type LockInfo } from '../service/lockFile';
 
 export interface LocalServiceOptions {
   /** Folder of the extension, holding dist/service.js. */
@@ -61,7 +61,7 @@ export class LocalService {
     for (let attempt = 0; attempt < 3; attempt++) {
       const lock = readLock(this.options.dataDir);
       // A service that runs and says where it listens.
-      const live = lock?.url && isAlive(lock.pid) ? { ...lock, url: lock.url } : undefined;
+      const live = lock?.url && stillRuns(lock) ? { ...lock, url: lock.url } : undefined;
       const restart = live && attempt === 0 ? this.whyRestart(live, fresh) : undefined;
       if (restart) {
         this.options.log(restart);
@@ -74,7 +74,7 @@ export class LocalService {
           this.options.log(`Connected to the built-in service of another window at ${live.url} (pid ${live.pid}).`);
         return { url: live.url, token, pid: live.pid };
       }
-      if (lock && isAlive(lock.pid) && !lock.url) {
+      if (lock && !lock.url && stillRuns(lock)) {
         // Another window is starting it right now.
         await delay(300);
         continue;
@@ -185,13 +185,13 @@ export class LocalService {
    */
   async stop(): Promise<void> {
     const lock = readLock(this.options.dataDir);
-    if (!lock || !isAlive(lock.pid)) return;
+    if (!lock || !stillRuns(lock)) return;
     process.kill(lock.pid, 'SIGTERM');
-    for (let i = 0; i < STOP_WAIT_MS / 100 && isAlive(lock.pid); i++) await delay(100);
-    if (!isAlive(lock.pid)) return;
+    for (let i = 0; i < STOP_WAIT_MS / 100 && stillRuns(lock); i++) await delay(100);
+    if (!stillRuns(lock)) return;
     this.options.log(`The built-in service (pid ${lock.pid}) did not stop within ${STOP_WAIT_MS / 1000} s: ending it.`);
     process.kill(lock.pid, 'SIGKILL');
-    for (let i = 0; i < 50 && isAlive(lock.pid); i++) await delay(100);
+    for (let i = 0; i < 50 && stillRuns(lock); i++) await delay(100);
   }
 
   /** Each window holds a lease file; the last one to let go stops the service. */
@@ -200,7 +200,7 @@ export class LocalService {
     if (this.disposed) return this.release();
     const dir = path.join(this.options.dataDir, LEASES_DIR);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, String(process.pid)), '');
+    writeFileSync(path.join(dir, String(process.pid)), leaseText());
   }
 
   dispose(): void {
@@ -212,7 +212,7 @@ export class LocalService {
   private release(): void {
     rmSync(path.join(this.options.dataDir, LEASES_DIR, String(process.pid)), { force: true });
     const lock = readLock(this.options.dataDir);
-    if (liveLeases(this.options.dataDir).length === 0 && lock && isAlive(lock.pid)) {
+    if (liveLeases(this.options.dataDir).length === 0 && lock && stillRuns(lock)) {
       this.options.log('Last window closed: stopping the built-in service.');
       process.kill(lock.pid, 'SIGTERM');
     }

@@ -3,7 +3,7 @@
 // process that is gone is taken over.
 import { closeSync, existsSync, fsyncSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { LOCK_FILE, builtAt, isAlive, readLock, type LockInfo } from './lockFile';
+import { LOCK_FILE, builtAt, processStart, readLock, stillRuns, type LockInfo } from './lockFile';
 import { StorageError, storageCause } from './storageError';
 
 export class DataFolderLockedError extends Error {
@@ -32,8 +32,9 @@ export function acquireLock(dir: string): string {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'EEXIST') throw lockFailure(error, dir);
       const holder = readLock(dir);
-      if (holder && holder.pid !== process.pid && isAlive(holder.pid)) throw new DataFolderLockedError(dir, holder);
-      // A lock left by a process that no longer runs (a crash, kill -9): take it over.
+      if (holder && holder.pid !== process.pid && stillRuns(holder)) throw new DataFolderLockedError(dir, holder);
+      // A lock left by a process that no longer runs (a crash, kill -9, even if its pid is now another
+      // process's): take it over.
       try {
         unlinkSync(lockPath);
       } catch (unlinkError) {
@@ -53,10 +54,12 @@ function lockFailure(error: unknown, dir: string): StorageError {
 
 /** When the running service's file (dist/service.js) was written, which every lock it writes records. */
 const BUILT = builtAt(__filename);
+/** When this process started, which every lock it writes records. */
+const SINCE = processStart(process.pid);
 
-export function writeLock(lockPath: string, info: Omit<LockInfo, 'built'>): void {
+export function writeLock(lockPath: string, info: Omit<LockInfo, 'built' | 'since'>): void {
   const temp = `${lockPath}.${process.pid}.tmp`;
-  writeFileSync(temp, JSON.stringify({ ...info, built: BUILT } satisfies LockInfo), { mode: 0o600 });
+  writeFileSync(temp, JSON.stringify({ ...info, since: SINCE, built: BUILT } satisfies LockInfo), { mode: 0o600 });
   const fd = openSync(temp, 'r');
   try {
     fsyncSync(fd);

@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import path from 'node:path';
 import { LlmSpacesClient } from '../../../src/api/client';
 import { LocalService, type LocalServiceOptions } from '../../../src/connection/localService';
-import { isAlive, readLock } from '../../../src/service/lockFile';
+import { isAlive, liveLeases, readLock, stillRuns } from '../../../src/service/lockFile';
 import { startFakeUpstream } from '../support/fakeUpstream';
 import { removeDir, tempDir } from '../support/service';
 
@@ -163,6 +163,44 @@ describe('built-in service lifecycle (LocalService)', function () {
     w.service.dispose();
     assert.ok(await waitDead(b.pid));
     removeDir(dir);
+  });
+
+  it('takes a lock and a lease whose pid is now another process\u2019s as left behind: the folder is free, and that process is sent nothing', async () => {
+    // After a crash or a reboot, the pid the lock and a lease name is given to some other process.
+    const dir = tempDir();
+    const stranger = spawn('sleep', ['30']);
+    const w = window(dir);
+    try {
+      const earlier = { pid: stranger.pid!, since: 'a process of an earlier boot' };
+      // Of an older build, so that a window would restart it, were it taken for the service.
+      writeFileSync(
+        path.join(dir, 'service.lock'),
+        JSON.stringify({ ...earlier, url: 'http://127.0.0.1:9', startedAt: '2026-01-01T00:00:00.000Z', built: 1 }),
+      );
+      mkdirSync(path.join(dir, 'clients'));
+      writeFileSync(path.join(dir, 'clients', String(stranger.pid)), earlier.since);
+      assert.ok(!stillRuns(earlier) && isAlive(stranger.pid!), 'the pid runs, but not the process that wrote them');
+      const a = await w.service.ensure();
+      assert.notEqual(a.pid, stranger.pid);
+      assert.equal(readLock(dir)!.pid, a.pid, 'the new service took the folder');
+      assert.deepEqual(
+        liveLeases(dir),
+        [process.pid],
+        'the stranger\u2019s lease is gone, this window\u2019s is there',
+      );
+      assert.deepEqual(
+        w.logs.filter((line) => /restarting|did not stop/.test(line)),
+        [],
+        'nothing was stopped',
+      );
+      assert.equal(stranger.exitCode ?? stranger.signalCode, null, 'the other process was sent no signal');
+      w.service.dispose();
+      assert.ok(await waitDead(a.pid), 'the last window stopped its service');
+    } finally {
+      w.service.dispose();
+      stranger.kill();
+      removeDir(dir);
+    }
   });
 
   it('hands the upstream setting to the service as --upstream', async () => {
