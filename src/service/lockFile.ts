@@ -62,15 +62,23 @@ export function processStart(pid: number): string | undefined {
       const ticks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
       return ticks && `${bootId()}:${ticks}`;
     }
-    if (process.platform === 'darwin')
-      return (
-        execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], { encoding: 'utf8', timeout: 2000 }).trim() ||
-        undefined
-      );
+    if (process.platform === 'darwin') return psStart(pid);
   } catch {
     // Gone, or not readable: only the pid can be checked.
   }
   return undefined;
+}
+
+/**
+ * A process's start as `ps` prints it (to the second), the same in every window and service whatever
+ * their language and time zone: a difference would take a running service for a stale one.
+ */
+export function psStart(pid: number): string | undefined {
+  const env = { LC_ALL: 'C', TZ: 'UTC' };
+  return (
+    execFileSync('/bin/ps', ['-o', 'lstart=', '-p', String(pid)], { encoding: 'utf8', timeout: 2000, env }).trim() ||
+    undefined
+  );
 }
 
 let boot: string | undefined;
