@@ -86,10 +86,25 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const patterns = ROUTES.map((r) => ({
     method: r.method,
     regex: new RegExp(`^${r.url.replace(/:[a-z_]+/g, '[^/]+')}$`),
+    dialect: r.dialect,
   }));
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    const allowed = [...new Set(patterns.filter((p) => p.regex.test(path)).map((p) => p.method))];
+    const matching = patterns.filter((p) => p.regex.test(path));
+    const allowed = [...new Set(matching.map((p) => p.method))];
+    const dialect = matching[0]?.dialect ?? unknownPathDialect(request, path);
+    if (dialect) {
+      // Another vendor's client (an SDK, Continue, Claude Code) shows what it is told in its own shape.
+      const what = `${request.method} ${path.length > 120 ? `${path.slice(0, 120)}…` : path}`;
+      return sendError(
+        reply,
+        allowed.length > 0
+          ? new Problem(405, `${what} is not served: use ${allowed.join(' or ')}.`, { allow: allowed.join(', ') })
+          : new Problem(404, `This LLM Spaces service does not serve ${what}. ${VENDOR_ROUTES}`),
+        undefined,
+        dialect,
+      );
+    }
     if (allowed.length > 0)
       return reply.code(405).header('allow', allowed.join(', ')).send({ detail: 'Method Not Allowed' });
     return reply.code(404).send({ detail: 'Not Found' });
@@ -236,4 +251,20 @@ async function handle(
   const result = await options.db.transaction(() => spec.handler!(ctx));
   reply.header('cache-control', 'no-store');
   return result;
+}
+
+/** What other vendors' clients can use here, for one that asked for something else (embeddings, say). */
+const VENDOR_ROUTES =
+  "Through a Space it answers OpenAI's POST /v1/chat/completions, POST /v1/responses and GET /v1/models, Anthropic's POST /v1/messages and POST /v1/messages/count_tokens, and MCP at /mcp.";
+
+/** The interface's own paths (service-interface.md, conventions.md), which answer in its shape. */
+const OWN_PATHS = /^\/v1\/(apps|prompts|orgs|internal|playground|providers)(\/|$)/;
+
+/**
+ * The shape an unknown path is answered in: Anthropic's for its clients (they send anthropic-version),
+ * OpenAI's for any other /v1 path not of the interface (/v1/embeddings, /v1/completions…), else none.
+ */
+function unknownPathDialect(request: FastifyRequest, path: string): ErrorDialect | undefined {
+  if (request.headers['anthropic-version'] !== undefined) return 'anthropic';
+  return path.startsWith('/v1/') && !OWN_PATHS.test(path) ? 'openai' : undefined;
 }

@@ -105,6 +105,16 @@ describe('the Anthropic SDK against the built-in service', function () {
     assert.ok(counted.input_tokens > 3 && counted.input_tokens < 20, String(counted.input_tokens));
   });
 
+  it("answers an API it does not serve (message batches) in Anthropic's shape, saying what it serves", async () => {
+    await assert.rejects(
+      anthropic.messages.batches.list(),
+      (error: unknown) =>
+        error instanceof Anthropic.NotFoundError &&
+        (error.error as { error?: { type?: string } }).error?.type === 'not_found_error' &&
+        /does not serve GET \/v1\/messages\/batches\. Through a Space/.test(error.message),
+    );
+  });
+
   it("answers errors in Anthropic's shape, with their words", async () => {
     const badKey = new Anthropic({ baseURL: service.url, apiKey: 'lls_not_a_key', maxRetries: 0 });
     await assert.rejects(

@@ -115,6 +115,24 @@ describe('the OpenAI SDK against the built-in service', function () {
     assert.deepEqual(ids, [spaceName, 'test/echo']);
   });
 
+  it('answers an API it does not serve (embeddings) in OpenAI shape, saying what it serves', async () => {
+    await assert.rejects(
+      openai.embeddings.create({ model: 'text-embedding-3-small', input: 'x' }),
+      (error: unknown) =>
+        error instanceof OpenAI.NotFoundError &&
+        /does not serve POST \/v1\/embeddings\. Through a Space it answers OpenAI's POST \/v1\/chat\/completions/.test(
+          error.message,
+        ),
+    );
+    await assert.rejects(
+      openai.get('/chat/completions'),
+      (error: unknown) =>
+        error instanceof OpenAI.APIError &&
+        error.status === 405 &&
+        /GET \/v1\/chat\/completions is not served: use POST/.test(error.message),
+    );
+  });
+
   it('answers errors in OpenAI shape, with their words, so the SDK shows the reason', async () => {
     const badKey = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: 'lls_not_a_key', maxRetries: 0 });
     await assert.rejects(

@@ -167,13 +167,20 @@ describe('service input validation', () => {
     assert.equal(big.status, 413);
   });
 
-  it('a wrong method → 405 with Allow; an unknown path → 404; both JSON', async () => {
+  it('a wrong method → 405 with Allow; an unknown path → 404; both JSON, in OpenAI\u2019s shape outside the interface', async () => {
     const res = await call('DELETE', '/v1/internal/models');
     assert.equal(res.status, 405);
     assert.equal(res.headers.allow, 'GET');
-    const missing = await call('GET', '/v1/nothing-here');
+    const missing = await call('GET', `/v1/apps/${appId}/nothing-here`);
     assert.equal(missing.status, 404);
     assert.equal((missing.json as { detail: string }).detail, 'Not Found');
+    // Not a path of the interface: another vendor's client asked (OpenAI's, unless it says Anthropic's).
+    const other = await call('GET', '/v1/nothing-here');
+    assert.equal(other.status, 404);
+    assert.match(
+      (other.json as { error: { message: string } }).error.message,
+      /does not serve GET \/v1\/nothing-here\./,
+    );
   });
 
   it('weights that are all zero after the merge are refused', async () => {
