@@ -80,12 +80,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
     }
   });
 
-  app.setErrorHandler((error, request, reply) =>
-    sendError(reply, error, options.logError, (request.routeOptions.config as { dialect?: ErrorDialect }).dialect),
-  );
+  app.setErrorHandler((error, request, reply) => sendError(reply, error, options.logError, dialectOf(request)));
   const patterns = ROUTES.map((r) => ({
     method: r.method,
-    regex: new RegExp(`^${r.url.replace(/:[a-z_]+/g, '[^/]+')}$`),
+    regex: new RegExp(`^${(r.slashes ? r.url.replace(/:[a-z_]+$/, '.+') : r.url).replace(/:[a-z_]+/g, '[^/]+')}$`),
     dialect: r.dialect,
   }));
   app.setNotFoundHandler((request, reply) => {
@@ -135,9 +133,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
   for (const spec of ROUTES) {
     app.route({
       method: spec.method,
-      url: spec.url,
+      // Fastify's wildcard takes the rest of the path, slashes and all (handle() names it).
+      url: spec.slashes ? spec.url.replace(/:[a-z_]+$/, '*') : spec.url,
       preHandler: guard(spec),
-      config: { dialect: spec.dialect ?? 'conventions' },
+      config: {
+        dialect: spec.dialect ?? 'conventions',
+        anthropicWhenAsked: spec.anthropicWhenAsked,
+      } satisfies RouteConfig,
       handler: spec.chat
         ? (request, reply) =>
             answerChat(
@@ -241,7 +243,8 @@ async function handle(
     db: options.db,
     caller: request.caller!,
     engine: options.engine,
-    params: spec.params ? parseInput(spec.params, request.params, 'path') : {},
+    anthropic: dialectOf(request) === 'anthropic',
+    params: spec.params ? parseInput(spec.params, pathParams(spec, request), 'path') : {},
     query: spec.query ? parseInput(spec.query, request.query, 'query') : {},
     body: spec.body
       ? parseInput(spec.body, request.body === undefined && spec.bodyOptional ? {} : request.body, 'body')
@@ -267,4 +270,23 @@ const OWN_PATHS = /^\/v1\/(apps|prompts|orgs|internal|playground|providers)(\/|$
 function unknownPathDialect(request: FastifyRequest, path: string): ErrorDialect | undefined {
   if (request.headers['anthropic-version'] !== undefined) return 'anthropic';
   return path.startsWith('/v1/') && !OWN_PATHS.test(path) ? 'openai' : undefined;
+}
+
+interface RouteConfig {
+  dialect: ErrorDialect;
+  anthropicWhenAsked?: true;
+}
+
+/** The shapes a route answers in (its errors too): its own, or Anthropic's where its clients may ask. */
+function dialectOf(request: FastifyRequest): ErrorDialect | undefined {
+  const config = request.routeOptions.config as Partial<RouteConfig>;
+  if (config.anthropicWhenAsked && request.headers['anthropic-version'] !== undefined) return 'anthropic';
+  return config.dialect;
+}
+
+/** The path's parameters by the names the route gives them (a wildcard's by its last one's). */
+function pathParams(spec: RouteSpec, request: FastifyRequest): unknown {
+  if (!spec.slashes) return request.params;
+  const { '*': rest, ...named } = request.params as Record<string, string>;
+  return { ...named, [/:([a-z_]+)$/.exec(spec.url)![1]!]: rest };
 }

@@ -13,7 +13,7 @@ import * as prompts from '../domain/prompts';
 import * as spaces from '../domain/spaces';
 import { completionRequest } from '../chat/completions';
 import { responsesRequest } from '../chat/responsesRequest';
-import { openAiModelList } from '../chat/modelList';
+import { modelById, modelList } from '../chat/modelList';
 import { countMessageTokens } from '../chat/messageTokens';
 import { messagesRequest } from '../chat/messagesRequest';
 import { previewRoute } from '../chat/preview';
@@ -30,6 +30,8 @@ export interface RouteContext<P, Q, B> {
   query: Q;
   body: B;
   engine: EngineOptions;
+  /** The caller is Anthropic's client (it sent `anthropic-version`): on a route for both vendors, its shapes. */
+  anthropic: boolean;
 }
 
 export interface RouteSpec<
@@ -65,6 +67,10 @@ export interface RouteSpec<
   chat?: (caller: Caller, body: unknown) => ChatRequest;
   /** Answers in another vendor's shapes for its clients (conventions.md): OpenAI's (Chat Completions, Responses) or Anthropic's. */
   dialect?: 'openai' | 'responses' | 'anthropic';
+  /** Read by both vendors' clients (the model list): Anthropic's, which send `anthropic-version`, get its shapes. */
+  anthropicWhenAsked?: true;
+  /** Its last path parameter may hold slashes, as a model's id does (openai/gpt-5-mini). */
+  slashes?: true;
 }
 
 const AppParams = z.object({ app_id: S.UuidInput });
@@ -74,6 +80,12 @@ const VersionParams = z.object({ app_id: S.UuidInput, assistant_id: S.UuidInput,
 const PromptParams = z.object({ prompt_id: S.UuidInput });
 const ProviderParams = z.object({ provider: z.string().min(1).max(40) });
 const ToggleParams = z.object({ app_id: S.UuidInput, model_id: S.UuidInput });
+/** Anthropic's paging of the model list; OpenAI's clients send none of it. */
+const ModelPageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  after_id: z.string().max(300).optional(),
+  before_id: z.string().max(300).optional(),
+});
 
 function route<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(spec: RouteSpec<P, Q, B>): RouteSpec {
   return spec as unknown as RouteSpec;
@@ -185,11 +197,27 @@ export const ROUTES: RouteSpec[] = [
     url: '/v1/models',
     spaceKey: 'read',
     summary:
-      "OpenAI's model list: the models that can answer here and each Space by its name (a Space key: its own Space and its active models)",
+      "OpenAI's or Anthropic's model list: the models that can answer here and each Space by its name (a Space key: its own Space and its active models)",
     extra: true,
-    response: z.looseObject({ object: z.literal('list'), data: z.array(z.looseObject({ id: z.string() })) }),
+    query: ModelPageQuery,
+    response: z.looseObject({ data: z.array(z.looseObject({ id: z.string() })) }),
     dialect: 'openai',
-    handler: (ctx) => openAiModelList(ctx.db, ctx.caller),
+    anthropicWhenAsked: true,
+    handler: (ctx) => modelList(ctx.db, ctx.caller, ctx.anthropic, ctx.query),
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/models/:model',
+    slashes: true,
+    spaceKey: 'read',
+    summary:
+      "One model of the list, by its id (which may hold slashes: openai/gpt-5-mini), in OpenAI's or Anthropic's shape",
+    extra: true,
+    params: z.object({ model: z.string().min(1).max(300) }),
+    response: z.looseObject({ id: z.string() }),
+    dialect: 'openai',
+    anthropicWhenAsked: true,
+    handler: (ctx) => modelById(ctx.db, ctx.caller, ctx.params.model, ctx.anthropic),
   }),
   route({
     method: 'POST',

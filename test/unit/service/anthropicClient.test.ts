@@ -97,6 +97,32 @@ describe('the Anthropic SDK against the built-in service', function () {
     assert.deepEqual(second.content, [{ type: 'text', text: 'a way in' }]);
   });
 
+  it("lists the Space and its models in Anthropic's shape, page by page, and gives one by its id", async () => {
+    const seen = [];
+    // One a page: the SDK follows has_more and last_id to the end.
+    for await (const model of anthropic.models.list({ limit: 1 })) seen.push(model);
+    assert.deepEqual(
+      seen.map((m) => [m.type, m.id, m.display_name]),
+      [
+        ['model', 'For the Anthropic SDK', 'Space: For the Anthropic SDK'],
+        ['model', 'test/echo', 'test/echo'],
+      ],
+    );
+    assert.ok(seen.every((m) => !Number.isNaN(Date.parse(m.created_at))));
+    const echo = await anthropic.models.retrieve('test/echo');
+    assert.deepEqual([echo.type, echo.id, echo.display_name], ['model', 'test/echo', 'test/echo']);
+    await assert.rejects(
+      anthropic.models.retrieve('nobody/nothing'),
+      (error: unknown) =>
+        error instanceof Anthropic.NotFoundError &&
+        (error.error as { error?: { type?: string } }).error?.type === 'not_found_error',
+    );
+    await assert.rejects(
+      anthropic.models.list({ after_id: 'nobody/nothing' }),
+      (error: unknown) => error instanceof Anthropic.UnprocessableEntityError && /query\.after_id/.test(error.message),
+    );
+  });
+
   it('counts the input tokens of a request', async () => {
     const counted = await anthropic.messages.countTokens({
       model: 'test/echo',

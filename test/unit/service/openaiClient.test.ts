@@ -113,6 +113,17 @@ describe('the OpenAI SDK against the built-in service', function () {
     const ids = [];
     for await (const model of openai.models.list()) ids.push(model.id);
     assert.deepEqual(ids, [spaceName, 'test/echo']);
+    // One by its id: the SDK escapes the slash of a model's id; the Space by its name.
+    const echo = await openai.models.retrieve('test/echo');
+    assert.deepEqual([echo.id, echo.object, echo.owned_by], ['test/echo', 'model', 'test']);
+    assert.equal((await openai.models.retrieve(spaceName)).id, spaceName);
+    await assert.rejects(
+      openai.models.retrieve('test/lorem'),
+      (error: unknown) =>
+        error instanceof OpenAI.NotFoundError &&
+        /test\/lorem does not exist here, or cannot answer here through this Space/.test(error.message),
+      'a model this Space has not turned on is not one of its list',
+    );
   });
 
   it('answers an API it does not serve (embeddings) in OpenAI shape, saying what it serves', async () => {

@@ -73,6 +73,8 @@ const CASES: Case[] = [
   { method: 'POST', route: '/v1/models/refresh', path: () => '/v1/models/refresh', body: () => ({}), key: 'refused' },
   { method: 'GET', route: '/v1/providers', path: () => '/v1/providers', key: 'refused' },
   { method: 'GET', route: '/v1/models', path: () => '/v1/models', key: 'read' },
+  // Its own Space, by the name a tool gives as the model.
+  { method: 'GET', route: '/v1/models/:model', path: () => '/v1/models/Keyed%20Space', key: 'read' },
   {
     method: 'POST',
     route: '/v1/messages',
