@@ -85,12 +85,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
     method: r.method,
     regex: new RegExp(`^${(r.slashes ? r.url.replace(/:[a-z_]+$/, '.+') : r.url).replace(/:[a-z_]+/g, '[^/]+')}$`),
     dialect: r.dialect,
+    anthropicWhenAsked: r.anthropicWhenAsked,
   }));
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const matching = patterns.filter((p) => p.regex.test(path));
     const allowed = [...new Set(matching.map((p) => p.method))];
-    const dialect = matching[0]?.dialect ?? unknownPathDialect(request, path);
+    const dialect = matching[0] ? dialectFor(matching[0], request) : unknownPathDialect(request, path);
     if (dialect) {
       // Another vendor's client (an SDK, Continue, Claude Code) shows what it is told in its own shape.
       const what = `${request.method} ${path.length > 120 ? `${path.slice(0, 120)}…` : path}`;
@@ -278,11 +279,12 @@ interface RouteConfig {
 }
 
 /** The shapes a route answers in (its errors too): its own, or Anthropic's where its clients may ask. */
-function dialectOf(request: FastifyRequest): ErrorDialect | undefined {
-  const config = request.routeOptions.config as Partial<RouteConfig>;
-  if (config.anthropicWhenAsked && request.headers['anthropic-version'] !== undefined) return 'anthropic';
-  return config.dialect;
+function dialectFor(route: Partial<RouteConfig>, request: FastifyRequest): ErrorDialect | undefined {
+  if (route.anthropicWhenAsked && request.headers['anthropic-version'] !== undefined) return 'anthropic';
+  return route.dialect;
 }
+
+const dialectOf = (request: FastifyRequest) => dialectFor(request.routeOptions.config as Partial<RouteConfig>, request);
 
 /** The path's parameters by the names the route gives them (a wildcard's by its last one's). */
 function pathParams(spec: RouteSpec, request: FastifyRequest): unknown {

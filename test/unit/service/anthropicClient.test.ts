@@ -139,6 +139,15 @@ describe('the Anthropic SDK against the built-in service', function () {
         (error.error as { error?: { type?: string } }).error?.type === 'not_found_error' &&
         /does not serve GET \/v1\/messages\/batches\. Through a Space/.test(error.message),
     );
+    await assert.rejects(
+      anthropic.post('/v1/models'),
+      (error: unknown) =>
+        error instanceof Anthropic.APIError &&
+        error.status === 405 &&
+        (error.error as { type?: string }).type === 'error' &&
+        /POST \/v1\/models is not served: use GET/.test(error.message),
+      'a path of both vendors, asked with the wrong method by Anthropic\u2019s client',
+    );
   });
 
   it("answers errors in Anthropic's shape, with their words", async () => {
