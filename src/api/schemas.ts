@@ -989,12 +989,52 @@ const AnthropicToolResult = z.object({
   content: z.union([z.string(), z.array(AnthropicText)]).optional(),
   is_error: z.boolean().optional(),
 });
+/** The model's own earlier reasoning, sent back in an assistant turn: read and left out (see below). */
+const AnthropicThinking = z.object({
+  type: z.literal('thinking'),
+  thinking: z.string(),
+  signature: z.string().optional(),
+});
+const AnthropicRedactedThinking = z.object({ type: z.literal('redacted_thinking'), data: z.string() });
 const AnthropicBlock = z.discriminatedUnion('type', [
   AnthropicText,
   AnthropicImage,
   AnthropicToolUse,
   AnthropicToolResult,
+  AnthropicThinking,
+  AnthropicRedactedThinking,
 ]);
+
+/** A threshold of Anthropic's context editing: input tokens or tool uses. */
+const EditCount = (unit: 'input_tokens' | 'tool_uses') => z.object({ type: z.literal(unit), value: z.int().min(0) });
+
+/**
+ * Anthropic's context editing (`context_management`), which Claude Code sends. The service keeps no
+ * thinking to send a model again (its replies carry none), so clearing thinking leaves nothing to do;
+ * clearing tool results is done as Anthropic describes it (chat/contextEdits.ts).
+ */
+export const AnthropicContextManagement = z.object({
+  edits: z
+    .array(
+      z.discriminatedUnion('type', [
+        z.object({
+          type: z.literal('clear_thinking_20251015'),
+          keep: z
+            .union([z.literal('all'), z.object({ type: z.literal('thinking_turns'), value: z.int().min(0) })])
+            .optional(),
+        }),
+        z.object({
+          type: z.literal('clear_tool_uses_20250919'),
+          trigger: z.union([EditCount('input_tokens'), EditCount('tool_uses')]).optional(),
+          keep: EditCount('tool_uses').optional(),
+          clear_at_least: EditCount('input_tokens').optional(),
+          exclude_tools: z.array(z.string().max(64)).max(128).optional(),
+          clear_tool_inputs: z.union([z.boolean(), z.array(z.string().max(64)).max(128)]).optional(),
+        }),
+      ]),
+    )
+    .max(10),
+});
 
 /** `POST /v1/messages`: Anthropic's request, routed through a Space like a chat completion. */
 export const AnthropicMessagesBody = z
@@ -1039,9 +1079,18 @@ export const AnthropicMessagesBody = z
     thinking: z
       .union([
         z.object({ type: z.literal('enabled'), budget_tokens: z.int().min(0) }),
+        z.object({ type: z.literal('adaptive'), budget_tokens: z.int().min(0).optional() }),
         z.object({ type: z.literal('disabled') }),
       ])
       .optional(),
+    /** How hard the model works (as a reasoning effort for the provider), and JSON that follows a schema. */
+    output_config: z
+      .object({
+        effort: nullish(z.enum(['low', 'medium', 'high', 'xhigh', 'max'])),
+        format: nullish(z.object({ type: z.literal('json_schema'), schema: z.record(z.string(), z.unknown()) })),
+      })
+      .optional(),
+    context_management: AnthropicContextManagement.optional(),
     /** The Space, when an organization token sends (a Space key needs none). */
     app_id: nullish(UuidInput),
   })

@@ -5,16 +5,22 @@
 import type { z } from 'zod';
 import type { AnthropicMessagesBody } from '../../api/schemas';
 import type { Caller } from '../domain/caller';
-import { promptOf, requestedSpace, type Body, type ChatMessage } from './request';
+import { promptTokens } from '../tokenizer';
+import { editContext } from './contextEdits';
+import { promptOf, requestedSpace, type Body, type ChatMessage, type ToolOptions } from './request';
 
 type Message = z.output<typeof AnthropicMessagesBody>['messages'][number];
 
 export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicMessagesBody>): Body {
   const system = typeof body.system === 'string' ? body.system : (body.system ?? []).map((b) => b.text).join('\n');
-  const messages: ChatMessage[] = [
+  const sent: ChatMessage[] = [
     ...(system ? [{ role: 'system' as const, content: system }] : []),
     ...body.messages.flatMap(chatMessages),
   ];
+  const messages = body.context_management
+    ? editContext(sent, body.context_management.edits, (texts) => promptTokens.prompt(caller.orgId, texts))
+    : sent;
+  const output = body.output_config;
   return {
     app_id: requestedSpace(caller, body.app_id),
     prompt: promptOf(messages),
@@ -31,11 +37,29 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
       toolChoice: toolChoice(body.tool_choice),
       stop: body.stop_sequences,
       topP: body.top_p,
+      reasoningEffort: output?.effort ? EFFORT[output.effort] : undefined,
+      // Anthropic's structured output always follows its schema.
+      responseFormat: output?.format
+        ? { type: 'json_schema', json_schema: { name: 'output', schema: output.format.schema, strict: true } }
+        : undefined,
     },
   };
 }
 
-/** One Anthropic message as the engine's: tool results are messages of their own, after the user's text. */
+/** Anthropic's effort as a provider's reasoning effort; its two above high are the most there is. */
+const EFFORT: Record<string, NonNullable<ToolOptions['reasoningEffort']>> = {
+  low: 'low',
+  medium: 'medium',
+  high: 'high',
+  xhigh: 'high',
+  max: 'high',
+};
+
+/**
+ * One Anthropic message as the engine's: tool results are messages of their own, after the user's text.
+ * A thinking block (the model's own earlier reasoning, sent back) is left out: the service asks no model
+ * for its thinking and sends none back, as Anthropic itself drops the thinking of earlier turns.
+ */
 function chatMessages(m: Message): ChatMessage[] {
   if (typeof m.content === 'string') return [{ role: m.role, content: m.content }];
   if (m.role === 'assistant') {

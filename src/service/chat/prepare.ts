@@ -14,7 +14,7 @@ import { providerSpec } from '../providers/providers';
 import { promptTokens as memo } from '../tokenizer';
 import { capabilityRefusal, type Rejection, type RouteInput } from './routing';
 import { buildMessages, resolveAssistantVersion, resolveConversation } from './messages';
-import { needsOf, textOf, type Body, type Prepared } from './request';
+import { messageText, needsOf, type Body, type Prepared } from './request';
 import { activeModels, failoverChain, routeInput, weighActive } from './weigh';
 
 /** Checks everything that can be checked before a model runs; throws a 4xx Problem and stores nothing. */
@@ -26,13 +26,7 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
   const conversation = resolveConversation(db, row.id, body);
   const version = resolveAssistantVersion(db, row.id, body, conversation?.settings ?? null, config);
   const messages = buildMessages(db, caller, config, version, conversation ? row.id : null, body);
-  const texts = messages.map(
-    (m) =>
-      textOf(m.content) +
-      ('tool_calls' in m && m.tool_calls
-        ? m.tool_calls.map((c) => c.function.name + c.function.arguments).join('')
-        : ''),
-  );
+  const texts = messages.map(messageText);
   const promptChars = texts.reduce((n, text) => n + text.length, Math.max(0, texts.length - 1));
   const promptTokens = memo.prompt(caller.orgId, texts);
   const maxTokens = body.max_tokens ?? version?.max_tokens ?? config.settings.max_tokens ?? 1024;

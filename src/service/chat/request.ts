@@ -107,6 +107,11 @@ export function textOf(content: ChatMessage['content']): string {
     : content.map((p) => (typeof p.text === 'string' ? p.text : '')).join('');
 }
 
+/** The text a message adds to the prompt, its tool calls' names and arguments too (what is counted). */
+export const messageText = (m: ChatMessage) =>
+  textOf(m.content) +
+  ('tool_calls' in m && m.tool_calls ? m.tool_calls.map((c) => c.function.name + c.function.arguments).join('') : '');
+
 /** Whether the request carries images: attached to a playground prompt, or as parts of a message. */
 export function hasImages(body: Body): boolean {
   if ((body.images?.length ?? 0) > 0) return true;

@@ -52,10 +52,29 @@ export function sendError(
 }
 
 function bodyIn(dialect: ErrorDialect, failure: Failure): unknown {
-  if (dialect === 'openai' || dialect === 'responses') return openAiError(failure.status, failure.body.detail);
-  if (dialect === 'anthropic')
-    return anthropicError(failure.status, openAiError(failure.status, failure.body.detail).error.message);
+  const detail = inVendorFields(dialect, failure.body.detail);
+  if (dialect === 'openai' || dialect === 'responses') return openAiError(failure.status, detail);
+  if (dialect === 'anthropic') return anthropicError(failure.status, openAiError(failure.status, detail).error.message);
   return failure.body;
+}
+
+/**
+ * The engine names a refused field as Chat Completions does (chat/prepare.ts); the other vendors'
+ * requests hold it elsewhere, and their clients are told where.
+ */
+const VENDOR_FIELDS: Partial<Record<ErrorDialect, Record<string, string[]>>> = {
+  anthropic: { response_format: ['output_config', 'format'] },
+  responses: { response_format: ['text', 'format'] },
+};
+
+function inVendorFields(dialect: ErrorDialect, detail: unknown): unknown {
+  const fields = VENDOR_FIELDS[dialect];
+  if (!fields || !Array.isArray(detail)) return detail;
+  return (detail as Array<{ loc?: Array<string | number> }>).map((issue) => {
+    const [where, field, ...rest] = issue.loc ?? [];
+    const named = where === 'body' && typeof field === 'string' ? fields[field] : undefined;
+    return named ? { ...issue, loc: [where, ...named, ...rest] } : issue;
+  });
 }
 
 const OPENAI_TYPES: Record<number, string> = {

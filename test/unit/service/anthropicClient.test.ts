@@ -123,6 +123,76 @@ describe('the Anthropic SDK against the built-in service', function () {
     );
   });
 
+  it('answers a request as Claude Code sends it: adaptive thinking, an effort, context editing, cache marks, earlier thinking', async () => {
+    // The fields of Claude Code 2.1 (beta messages): each of them was refused with a 422 before.
+    const history = [
+      {
+        role: 'user' as const,
+        content: [{ type: 'text' as const, text: 'List the files.', cache_control: { type: 'ephemeral' as const } }],
+      },
+      {
+        role: 'assistant' as const,
+        content: [
+          { type: 'thinking' as const, thinking: 'I should list them.', signature: 'sig' },
+          { type: 'tool_use' as const, id: 'toolu_1', name: 'Bash', input: { command: 'ls' } },
+        ],
+      },
+      {
+        role: 'user' as const,
+        content: [
+          { type: 'tool_result' as const, tool_use_id: 'toolu_1', content: 'README.md\nsrc\n'.repeat(200) },
+          { type: 'text' as const, text: 'Now say hello.' },
+        ],
+      },
+    ];
+    // Streamed, as Claude Code asks.
+    const message = await anthropic.beta.messages
+      .stream({
+        model: 'test/echo',
+        max_tokens: 32_000,
+        system: [{ type: 'text', text: 'You are Claude Code.', cache_control: { type: 'ephemeral' } }],
+        messages: history,
+        tools: [{ name: 'Bash', description: 'Runs a command', input_schema: { type: 'object', properties: {} } }],
+        metadata: { user_id: 'user_1_account__session_2' },
+        thinking: { type: 'adaptive' },
+        output_config: { effort: 'xhigh' },
+        context_management: { edits: [{ type: 'clear_thinking_20251015', keep: 'all' }] },
+        betas: ['context-management-2025-06-27'],
+      } as never)
+      .finalMessage();
+    assert.deepEqual((message as { content: unknown }).content, [{ type: 'text', text: 'Now say hello.' }]);
+    // Clearing the old tool results (keep none of one use) takes the long result out of the prompt.
+    const count = (edits: unknown[]) =>
+      anthropic.beta.messages.countTokens({
+        model: 'test/echo',
+        messages: history,
+        context_management: { edits },
+      } as never);
+    const whole = (await count([])).input_tokens;
+    const cleared = (
+      await count([
+        {
+          type: 'clear_tool_uses_20250919',
+          trigger: { type: 'tool_uses', value: 0 },
+          keep: { type: 'tool_uses', value: 0 },
+        },
+      ])
+    ).input_tokens;
+    assert.ok(whole > 1000 && cleared < 100, `${whole} tokens, ${cleared} once cleared`);
+    // JSON by a schema is asked for in output_config, and refused there by a model that cannot.
+    await assert.rejects(
+      anthropic.messages.create({
+        model: 'test/echo',
+        max_tokens: 100,
+        messages: [{ role: 'user', content: 'x' }],
+        output_config: { format: { type: 'json_schema', schema: { type: 'object' } } },
+      }),
+      (error: unknown) =>
+        error instanceof Anthropic.UnprocessableEntityError &&
+        /output_config\.format: test\/echo cannot follow a JSON schema/.test(error.message),
+    );
+  });
+
   it('counts the input tokens of a request', async () => {
     const counted = await anthropic.messages.countTokens({
       model: 'test/echo',

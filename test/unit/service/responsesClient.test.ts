@@ -119,6 +119,18 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
         /must be between 0 and 2/.test(error.message),
     );
     await assert.rejects(
+      openai.responses.create({
+        model: 'test/echo',
+        input: 'x',
+        text: { format: { type: 'json_schema', name: 'word', schema: { type: 'object' } } },
+      }),
+      (error: unknown) =>
+        error instanceof OpenAI.UnprocessableEntityError &&
+        error.param === 'text.format' &&
+        /test\/echo cannot follow a JSON schema/.test(error.message),
+      'the refused field as the Responses request names it',
+    );
+    await assert.rejects(
       openai.responses.create({ model: 'test/echo', input: 'x', store: true }),
       (error: unknown) =>
         error instanceof OpenAI.UnprocessableEntityError &&
