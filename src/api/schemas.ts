@@ -389,6 +389,12 @@ export const PromptDescription = text(1, PROMPT_DESCRIPTION_MAX);
 export const Temperature = z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1');
 export const MaxTokens = z.int().min(1, 'must be at least 1');
 
+/**
+ * The messages (or items) of one request to the vendors' surfaces: an agent's session of hundreds of
+ * tool calls runs past a thousand. Anthropic's own limit; the body's size bounds it first.
+ */
+const CONVERSATION_TURNS = 100_000;
+
 /** Routing weights are relative: non-negative, and not all zero once merged (checked by the service). */
 const Weight = z.number().min(0, 'must be 0 or more').max(1_000_000);
 
@@ -557,7 +563,7 @@ export type ResponseFormat = z.infer<typeof ResponseFormat>;
  */
 export const ChatCompletionsBody = z
   .object({
-    messages: z.array(CompletionMessage).min(1, 'must have at least one message').max(1000),
+    messages: z.array(CompletionMessage).min(1, 'must have at least one message').max(CONVERSATION_TURNS),
     model: nullish(z.string()),
     app_id: nullish(UuidInput),
     stream: nullish(z.boolean()),
@@ -1049,7 +1055,7 @@ export const AnthropicMessagesBody = z
         }),
       )
       .min(1, 'must have at least one message')
-      .max(1000),
+      .max(CONVERSATION_TURNS),
     system: z.union([z.string(), z.array(AnthropicText)]).optional(),
     stream: z.boolean().optional(),
     temperature: z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1').optional(),
@@ -1165,7 +1171,10 @@ const ResponsesFormat = z.discriminatedUnion('type', [
 export const ResponsesBody = z
   .object({
     model: nullish(z.string().max(300)),
-    input: z.union([ResponsesText, z.array(ResponsesItem).min(1, 'must have at least one item').max(1000)]),
+    input: z.union([
+      ResponsesText,
+      z.array(ResponsesItem).min(1, 'must have at least one item').max(CONVERSATION_TURNS),
+    ]),
     instructions: nullish(ResponsesText),
     app_id: nullish(UuidInput),
     stream: nullish(z.boolean()),

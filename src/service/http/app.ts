@@ -12,7 +12,7 @@ import { Problem, parseInput } from '../problem';
 import { openApiDocument } from './openapi';
 import { answerClientError, answerFrameworkError } from './clientErrors';
 import { answerChat } from './chatRoute';
-import { BODY_LIMIT, sendError, type ErrorDialect } from './errorAnswers';
+import { BODY_LIMIT, CHAT_BODY_LIMIT, sendError, tooLarge, type ErrorDialect } from './errorAnswers';
 import { closing, openChats } from './lifecycle';
 import { McpEndpoint } from './mcpRoute';
 import { RateLimiter } from './rateLimiter';
@@ -80,7 +80,16 @@ export function buildApp(options: AppOptions): FastifyInstance {
     }
   });
 
-  app.setErrorHandler((error, request, reply) => sendError(reply, error, options.logError, dialectOf(request)));
+  app.setErrorHandler((error, request, reply) =>
+    sendError(
+      reply,
+      (error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+        ? tooLarge(request.routeOptions.bodyLimit ?? BODY_LIMIT)
+        : error,
+      options.logError,
+      dialectOf(request),
+    ),
+  );
   const patterns = ROUTES.map((r) => ({
     method: r.method,
     regex: new RegExp(`^${(r.slashes ? r.url.replace(/:[a-z_]+$/, '.+') : r.url).replace(/:[a-z_]+/g, '[^/]+')}$`),
@@ -137,6 +146,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       // Fastify's wildcard takes the rest of the path, slashes and all (handle() names it).
       url: spec.slashes ? spec.url.replace(/:[a-z_]+$/, '*') : spec.url,
       preHandler: guard(spec),
+      bodyLimit: spec.chat ? CHAT_BODY_LIMIT : BODY_LIMIT,
       config: {
         dialect: spec.dialect ?? 'conventions',
         anthropicWhenAsked: spec.anthropicWhenAsked,

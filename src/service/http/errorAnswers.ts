@@ -10,6 +10,15 @@ import { anthropicError } from './anthropicAnswer';
 import { headersOf } from './eventStream';
 
 export const BODY_LIMIT = 1024 * 1024;
+/**
+ * A chat's request carries the whole conversation, images included, every turn (an agent's runs to
+ * hundreds of thousands of tokens): as much as Anthropic's Messages API takes.
+ */
+export const CHAT_BODY_LIMIT = 32 * 1024 * 1024;
+
+/** A body over its route's limit, in words. */
+export const tooLarge = (limit: number) =>
+  new Problem(413, `The request body is larger than this endpoint takes (${limit / 2 ** 20} MiB).`);
 
 interface Failure {
   status: number;

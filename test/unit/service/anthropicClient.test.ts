@@ -9,10 +9,12 @@ describe('the Anthropic SDK against the built-in service', function () {
   this.timeout(60_000);
   let service: RunningService;
   let anthropic: Anthropic;
+  let spaceId: string;
 
   before(async () => {
     service = await startService();
     const created = await echoSpace(service, 'For the Anthropic SDK');
+    spaceId = created.id;
     // The SDK sends the key as x-api-key; the base URL is the service's, as ANTHROPIC_BASE_URL would be.
     anthropic = new Anthropic({ baseURL: service.url, apiKey: created.key, maxRetries: 0 });
   });
@@ -190,6 +192,29 @@ describe('the Anthropic SDK against the built-in service', function () {
       (error: unknown) =>
         error instanceof Anthropic.UnprocessableEntityError &&
         /output_config\.format: test\/echo cannot follow a JSON schema/.test(error.message),
+    );
+  });
+
+  it('takes a long agent session (1,500 turns, 3 MB) and refuses one over 32 MiB in words', async () => {
+    const turns = Array.from({ length: 1500 }, (_, i) => ({
+      role: i % 2 === 0 ? ('user' as const) : ('assistant' as const),
+      content: `turn ${i}: ${'context '.repeat(250)}`,
+    }));
+    turns.push({ role: 'user', content: 'And now?' });
+    // 1,500 turns cost more than the Space's default policy lets a request (max_cost): lift it.
+    await service.client().updateSpace({ id: spaceId, policies: { max_cost: 0 } });
+    const message = await anthropic.messages.create({ model: 'test/echo', max_tokens: 100, messages: turns });
+    assert.deepEqual(message.content, [{ type: 'text', text: 'And now?' }]);
+    await assert.rejects(
+      anthropic.messages.create({
+        model: 'test/echo',
+        max_tokens: 100,
+        messages: [{ role: 'user', content: 'x'.repeat(33 * 2 ** 20) }],
+      }),
+      (error: unknown) =>
+        error instanceof Anthropic.APIError &&
+        error.status === 413 &&
+        /larger than this endpoint takes \(32 MiB\)/.test(error.message),
     );
   });
 

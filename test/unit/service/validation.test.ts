@@ -165,6 +165,10 @@ describe('service input validation', () => {
       body: { prompt: 'x'.repeat(1024 * 1024 + 10), title: 't', description: 'd' },
     });
     assert.equal(big.status, 413);
+    assert.equal(
+      (big.json as { detail: string }).detail,
+      'The request body is larger than this endpoint takes (1 MiB).',
+    );
   });
 
   it('a wrong method → 405 with Allow; an unknown path → 404; both JSON, in OpenAI\u2019s shape outside the interface', async () => {
