@@ -974,7 +974,10 @@ export type ProviderCheck = z.infer<typeof ProviderCheck>;
 
 // ---------------------------------------------------------------- Anthropic's Messages API (built-in service)
 
-const AnthropicText = z.object({ type: z.literal('text'), text: z.string() });
+/** A prompt-cache breakpoint: the provider may cache the prompt up to here (Anthropic's models read it). */
+const CacheControl = z.object({ type: z.literal('ephemeral'), ttl: z.enum(['5m', '1h']).optional() });
+export type CacheControl = z.infer<typeof CacheControl>;
+const AnthropicText = z.object({ type: z.literal('text'), text: z.string(), cache_control: CacheControl.optional() });
 const AnthropicImage = z.object({
   type: z.literal('image'),
   source: z.object({
@@ -982,18 +985,21 @@ const AnthropicImage = z.object({
     media_type: z.string().regex(/^image\/[a-z0-9.+-]+$/i, 'must be an image type'),
     data: z.string().max(20 * 1024 * 1024),
   }),
+  cache_control: CacheControl.optional(),
 });
 const AnthropicToolUse = z.object({
   type: z.literal('tool_use'),
   id: z.string().min(1).max(200),
   name: z.string().min(1).max(64),
   input: z.record(z.string(), z.unknown()),
+  cache_control: CacheControl.optional(),
 });
 const AnthropicToolResult = z.object({
   type: z.literal('tool_result'),
   tool_use_id: z.string().min(1).max(200),
   content: z.union([z.string(), z.array(AnthropicText)]).optional(),
   is_error: z.boolean().optional(),
+  cache_control: CacheControl.optional(),
 });
 /** The model's own earlier reasoning, sent back in an assistant turn: read and left out (see below). */
 const AnthropicThinking = z.object({
@@ -1067,6 +1073,7 @@ export const AnthropicMessagesBody = z
           name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -'),
           description: z.string().max(10_000).optional(),
           input_schema: z.record(z.string(), z.unknown()),
+          cache_control: CacheControl.optional(),
         }),
       )
       .max(128)

@@ -3,7 +3,7 @@
 // `system` becomes the system message, content blocks become parts, tool uses become tool calls and
 // tool results the tool's messages.
 import type { z } from 'zod';
-import type { AnthropicMessagesBody } from '../../api/schemas';
+import type { AnthropicMessagesBody, CacheControl } from '../../api/schemas';
 import type { Caller } from '../domain/caller';
 import { promptTokens } from '../tokenizer';
 import { editContext } from './contextEdits';
@@ -13,8 +13,9 @@ type Message = z.output<typeof AnthropicMessagesBody>['messages'][number];
 
 export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicMessagesBody>): Body {
   const system = typeof body.system === 'string' ? body.system : (body.system ?? []).map((b) => b.text).join('\n');
+  const systemCache = typeof body.system === 'string' ? undefined : cacheOf(body.system ?? []);
   const sent: ChatMessage[] = [
-    ...(system ? [{ role: 'system' as const, content: system }] : []),
+    ...(system ? [{ role: 'system' as const, content: system, ...systemCache }] : []),
     ...body.messages.flatMap(chatMessages),
   ];
   const messages = body.context_management
@@ -33,6 +34,7 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
       tools: body.tools?.map((t) => ({
         type: 'function' as const,
         function: { name: t.name, description: t.description, parameters: t.input_schema },
+        ...cacheOf([t]),
       })),
       toolChoice: toolChoice(body.tool_choice),
       stop: body.stop_sequences,
@@ -69,7 +71,14 @@ function chatMessages(m: Message): ChatMessage[] {
         ? [{ id: b.id, type: 'function' as const, function: { name: b.name, arguments: JSON.stringify(b.input) } }]
         : [],
     );
-    return [{ role: 'assistant', content: text || null, ...(calls.length ? { tool_calls: calls } : {}) }];
+    return [
+      {
+        role: 'assistant',
+        content: text || null,
+        ...(calls.length ? { tool_calls: calls } : {}),
+        ...cacheOf(m.content.filter((b) => b.type === 'text' || b.type === 'tool_use')),
+      },
+    ];
   }
   const results = m.content.flatMap((b): ChatMessage[] =>
     b.type === 'tool_result'
@@ -78,6 +87,7 @@ function chatMessages(m: Message): ChatMessage[] {
             role: 'tool',
             tool_call_id: b.tool_use_id,
             content: typeof b.content === 'string' ? b.content : (b.content ?? []).map((c) => c.text).join(''),
+            ...cacheOf([b, ...(typeof b.content === 'string' ? [] : (b.content ?? []))]),
           },
         ]
       : [],
@@ -89,7 +99,17 @@ function chatMessages(m: Message): ChatMessage[] {
         ? [{ type: 'image_url', image_url: { url: `data:${b.source.media_type};base64,${b.source.data}` } }]
         : [],
   );
-  return [...results, ...(parts.length ? [{ role: 'user' as const, content: parts }] : [])];
+  const userCache = cacheOf(m.content.filter((b) => b.type === 'text' || b.type === 'image'));
+  return [...results, ...(parts.length ? [{ role: 'user' as const, content: parts, ...userCache }] : [])];
+}
+
+/**
+ * The prompt-cache breakpoint of the message the blocks become: the last one marked. A mark moves to the
+ * end of its message, which the provider caches up to; a message never holds more marks than its blocks.
+ */
+function cacheOf(blocks: ReadonlyArray<{ cache_control?: CacheControl }>): { cache_control?: CacheControl } {
+  const marked = blocks.findLast((b) => b.cache_control)?.cache_control;
+  return marked ? { cache_control: marked } : {};
 }
 
 function toolChoice(choice: z.output<typeof AnthropicMessagesBody>['tool_choice']): unknown {

@@ -1,22 +1,36 @@
 // A chat request as the engine carries it from preparation to the ledger: the parsed body, what was
 // resolved against its Space, and the reply a model gave.
 import type { z } from 'zod';
-import type { ChatBody, ModelRecord, ResponseFormat, ResponsesBody, RoutePreview, ToolCall } from '../../api/schemas';
+import type {
+  CacheControl,
+  ChatBody,
+  ModelRecord,
+  ResponseFormat,
+  ResponsesBody,
+  RoutePreview,
+  ToolCall,
+} from '../../api/schemas';
 import type { Caller } from '../domain/caller';
 import type { CatalogueModel } from '../domain/models';
 import type { AppConfig } from '../domain/spaces';
 import { invalid } from '../problem';
 
-export type ChatMessage =
+export type ChatMessage = (
   | { role: 'system' | 'user'; content: string | Array<Record<string, unknown>> }
   | { role: 'assistant'; content: string | Array<Record<string, unknown>> | null; tool_calls?: ToolCall[] }
-  | { role: 'tool'; content: string | Array<Record<string, unknown>>; tool_call_id: string };
+  | { role: 'tool'; content: string | Array<Record<string, unknown>>; tool_call_id: string }
+) & {
+  /** A prompt-cache breakpoint at the end of this message (Anthropic's clients mark one on a block of it). */
+  cache_control?: CacheControl;
+};
 
 /** What a chat completion may add to a request: tools the model may call, and where to stop. */
 export interface ToolOptions {
   tools?: Array<{
     type: 'function';
     function: { name: string; description?: string; parameters?: Record<string, unknown> };
+    /** A prompt-cache breakpoint after this tool's definition. */
+    cache_control?: CacheControl;
   }>;
   toolChoice?: unknown;
   stop?: string | string[] | null;

@@ -88,6 +88,22 @@ describe('model servers on this computer', function () {
       'upstream:llama3.2:latest:hello',
       'the server gets the model by its own name',
     );
+    // Claude Code's prompt-cache marks are Anthropic's: a model server is not sent them.
+    const res = await raw(service.url, 'POST', '/v1/messages', {
+      token: service.token,
+      body: {
+        app_id: first.id,
+        model: 'local/llama3.2',
+        max_tokens: 50,
+        system: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }],
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: 'cached?', cache_control: { type: 'ephemeral' } }] },
+        ],
+      },
+    });
+    assert.equal(res.status, 200, res.text);
+    assert.doesNotMatch(JSON.stringify(ollama.received.at(-1)), /cache_control/);
+    assert.match(JSON.stringify(ollama.received.at(-1)), /cached\?/);
   });
 
   it('marks the models unavailable when the server goes away, keeps them for the Spaces that use them, and finds them again', async () => {

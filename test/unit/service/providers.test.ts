@@ -249,6 +249,58 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.deepEqual(toGemini.generationConfig.responseJsonSchema.properties, schema.properties);
   });
 
+  it("passes the prompt-cache marks of Anthropic's clients (Claude Code) to Anthropic, and to no other provider", async () => {
+    const ephemeral = { type: 'ephemeral' };
+    const body = (app: string, ns: string) => ({
+      app_id: app,
+      model: ns,
+      max_tokens: 100,
+      system: [
+        { type: 'text', text: 'You are a coding agent.' },
+        { type: 'text', text: 'Be brief.', cache_control: ephemeral },
+      ],
+      tools: [
+        { name: 'Read', input_schema: { type: 'object', properties: {} } },
+        { name: 'Bash', input_schema: { type: 'object', properties: {} }, cache_control: ephemeral },
+      ],
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Read the file.', cache_control: ephemeral }] },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: {} }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'toolu_1', content: 'the file', cache_control: ephemeral },
+            { type: 'text', text: 'Go on.' },
+          ],
+        },
+      ],
+    });
+    const app = await spaceWith([ANTHROPIC]);
+    const res = await send(body(app, ANTHROPIC), '/v1/messages');
+    assert.equal(res.status, 200, res.text);
+    type Block = { type: string; cache_control?: unknown };
+    const seen = anthropic.seen.at(-1)!.body as {
+      system: Block[];
+      tools: Array<{ name: string; cache_control?: unknown }>;
+      messages: Array<{ role: string; content: Block[] }>;
+    };
+    assert.deepEqual(seen.system.at(-1)!.cache_control, ephemeral, 'the system prompt');
+    assert.deepEqual(
+      seen.tools.map((t) => [t.name, t.cache_control]),
+      [
+        ['Read', undefined],
+        ['Bash', ephemeral],
+      ],
+    );
+    assert.deepEqual(seen.messages[0]!.content.at(-1)!.cache_control, ephemeral, 'the first question');
+    const result = seen.messages.at(-1)!.content.find((b) => b.type === 'tool_result')!;
+    assert.deepEqual(result.cache_control, ephemeral, 'the tool result');
+    assert.equal(JSON.stringify(seen).match(/cache_control/g)!.length, 4, 'no more marks than were sent');
+    const other = await spaceWith([OPENAI]);
+    assert.equal((await send(body(other, OPENAI), '/v1/messages')).status, 200);
+    assert.doesNotMatch(JSON.stringify(openai.seen.at(-1)!.body), /cache_control|cacheControl/);
+  });
+
   it("reports OpenAI's token probabilities when asked, whole and streamed, and refuses them where a model cannot", async () => {
     const app = await spaceWith([OPENAI, ANTHROPIC]);
     const body = {

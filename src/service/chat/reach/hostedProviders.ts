@@ -11,9 +11,10 @@ import type {
   LanguageModelV4TextPart,
   LanguageModelV4ToolChoice,
   LanguageModelV4Usage,
+  SharedV4ProviderOptions,
 } from '@ai-sdk/provider';
 import { APICallError } from '@ai-sdk/provider';
-import type { ModelRecord, ToolCall } from '../../../api/schemas';
+import type { CacheControl, ModelRecord, ToolCall } from '../../../api/schemas';
 import type { Cooldown } from '../../providers/cooldown';
 import type { ProviderKeys } from '../../providers/keys';
 import { providerSpec, type ProviderSpec, type Reach } from '../../providers/providers';
@@ -109,7 +110,9 @@ export class HostedProviders implements ModelReach {
 /** The engine's messages (OpenAI's shapes) as the AI SDK's prompt. */
 export function toPrompt(messages: readonly ChatMessage[]): LanguageModelV4Prompt {
   const toolNames = new Map<string, string>();
-  return messages.map((m): LanguageModelV4Prompt[number] => {
+  return messages.map((m): LanguageModelV4Prompt[number] => ({ ...asPromptMessage(m), ...cacheOptions(m) }));
+
+  function asPromptMessage(m: ChatMessage): LanguageModelV4Prompt[number] {
     switch (m.role) {
       case 'system':
         return { role: 'system', content: textOf(m.content) };
@@ -141,8 +144,15 @@ export function toPrompt(messages: readonly ChatMessage[]): LanguageModelV4Promp
           ],
         };
     }
-  });
+  }
 }
+
+/**
+ * A prompt-cache breakpoint as Anthropic's package reads it (on a message: after its last part). Other
+ * providers' packages leave it alone; OpenAI's and Gemini's cache long prompts by themselves.
+ */
+const cacheOptions = (marked: { cache_control?: CacheControl }): { providerOptions?: SharedV4ProviderOptions } =>
+  marked.cache_control ? { providerOptions: { anthropic: { cacheControl: marked.cache_control } } } : {};
 
 function userParts(content: ChatMessage['content']): Array<LanguageModelV4TextPart | LanguageModelV4FilePart> {
   if (content === null || typeof content === 'string') return [{ type: 'text', text: content ?? '' }];
@@ -220,6 +230,7 @@ function toolOptions(options: ToolOptions): Partial<LanguageModelV4CallOptions> 
       name: t.function.name,
       description: t.function.description,
       inputSchema: (t.function.parameters ?? { type: 'object', properties: {} }) as never,
+      ...cacheOptions(t),
     })),
     toolChoice: toolChoiceOf(options.toolChoice),
     ...(stop ? { stopSequences: stop } : {}),

@@ -27,11 +27,14 @@ export async function callUpstream(call: UpstreamCall): Promise<Reply> {
       headers: { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json' },
       body: JSON.stringify({
         model: call.model,
-        messages: call.messages,
+        // A cache mark is Anthropic's (hostedProviders.ts): a model server is not sent it.
+        messages: call.messages.map(withoutCacheMark),
         max_tokens: call.maxTokens,
         temperature: call.temperature,
         stream,
-        ...(call.options?.tools?.length ? { tools: call.options.tools, tool_choice: call.options.toolChoice } : {}),
+        ...(call.options?.tools?.length
+          ? { tools: call.options.tools.map(withoutCacheMark), tool_choice: call.options.toolChoice }
+          : {}),
         ...(call.options?.stop ? { stop: call.options.stop } : {}),
         ...(call.options?.topP != null ? { top_p: call.options.topP } : {}),
         ...(call.options?.seed != null ? { seed: call.options.seed } : {}),
@@ -154,4 +157,11 @@ async function readStream(body: AsyncIterable<unknown>, onDelta: (text: string) 
     ...(toolCalls.length ? { toolCalls } : {}),
     ...(logprobs.length ? { logprobs } : {}),
   };
+}
+
+function withoutCacheMark<T extends { cache_control?: unknown }>({
+  cache_control: _,
+  ...rest
+}: T): Omit<T, 'cache_control'> {
+  return rest;
 }
