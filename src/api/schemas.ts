@@ -395,6 +395,12 @@ export const MaxTokens = z.int().min(1, 'must be at least 1');
  */
 const CONVERSATION_TURNS = 100_000;
 
+/**
+ * OpenAI's reasoning efforts, as its current models take them (`none` for GPT-5.1 and later, `xhigh`
+ * for the largest). The AI SDK fits the one asked to what the chosen model supports.
+ */
+const ReasoningEffort = z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']);
+
 /** Routing weights are relative: non-negative, and not all zero once merged (checked by the service). */
 const Weight = z.number().min(0, 'must be 0 or more').max(1_000_000);
 
@@ -576,7 +582,7 @@ export const ChatCompletionsBody = z
     seed: nullish(z.int()),
     frequency_penalty: nullish(z.number().min(-2, 'must be between -2 and 2').max(2, 'must be between -2 and 2')),
     presence_penalty: nullish(z.number().min(-2, 'must be between -2 and 2').max(2, 'must be between -2 and 2')),
-    reasoning_effort: nullish(z.enum(['minimal', 'low', 'medium', 'high'])),
+    reasoning_effort: nullish(ReasoningEffort),
     /** One answer a request: what routing, logging and billing count. */
     n: nullish(z.literal(1, { error: 'only 1 is supported: one answer a request' })),
     /** Who asks, as the caller names them; kept with nothing else. */
@@ -1209,7 +1215,7 @@ export const ResponsesBody = z
     text: nullish(z.object({ format: ResponsesFormat.optional() })),
     reasoning: nullish(
       z.object({
-        effort: nullish(z.enum(['minimal', 'low', 'medium', 'high'])),
+        effort: nullish(ReasoningEffort),
         summary: nullish(z.enum(['auto', 'concise', 'detailed'])),
       }),
     ),

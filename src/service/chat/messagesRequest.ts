@@ -7,7 +7,7 @@ import type { AnthropicMessagesBody, CacheControl } from '../../api/schemas';
 import type { Caller } from '../domain/caller';
 import { promptTokens } from '../tokenizer';
 import { editContext } from './contextEdits';
-import { promptOf, requestedSpace, type Body, type ChatMessage, type ToolOptions } from './request';
+import { promptOf, requestedSpace, type Body, type ChatMessage } from './request';
 
 type Message = z.output<typeof AnthropicMessagesBody>['messages'][number];
 
@@ -39,7 +39,7 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
       toolChoice: toolChoice(body.tool_choice),
       stop: body.stop_sequences,
       topP: body.top_p,
-      reasoningEffort: output?.effort ? EFFORT[output.effort] : undefined,
+      reasoningEffort: output?.effort,
       // Anthropic's structured output always follows its schema.
       responseFormat: output?.format
         ? { type: 'json_schema', json_schema: { name: 'output', schema: output.format.schema, strict: true } }
@@ -47,15 +47,6 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
     },
   };
 }
-
-/** Anthropic's effort as a provider's reasoning effort; its two above high are the most there is. */
-const EFFORT: Record<string, NonNullable<ToolOptions['reasoningEffort']>> = {
-  low: 'low',
-  medium: 'medium',
-  high: 'high',
-  xhigh: 'high',
-  max: 'high',
-};
 
 /**
  * One Anthropic message as the engine's: tool results are messages of their own, after the user's text.

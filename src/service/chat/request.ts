@@ -39,7 +39,8 @@ export interface ToolOptions {
   seed?: number | null;
   frequencyPenalty?: number | null;
   presencePenalty?: number | null;
-  reasoningEffort?: 'minimal' | 'low' | 'medium' | 'high' | null;
+  /** As the AI SDK takes it (which fits it to the model); Anthropic's `max` too. */
+  reasoningEffort?: 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max' | null;
   /** JSON asked for: any object, or one following a schema (OpenAI's shapes); absent: text. */
   responseFormat?: Exclude<ResponseFormat, { type: 'text' }>;
   /** Token probabilities asked for, with how many alternatives of each token (OpenAI's logprobs). */

@@ -104,6 +104,18 @@ describe('model servers on this computer', function () {
     assert.equal(res.status, 200, res.text);
     assert.doesNotMatch(JSON.stringify(ollama.received.at(-1)), /cache_control/);
     assert.match(JSON.stringify(ollama.received.at(-1)), /cached\?/);
+    // Efforts above high are OpenAI's largest models' and Anthropic's: a model server is asked for high.
+    const effort = await raw(service.url, 'POST', '/v1/chat/completions', {
+      token: service.token,
+      body: {
+        app_id: first.id,
+        model: 'local/llama3.2',
+        messages: [{ role: 'user', content: 'x' }],
+        reasoning_effort: 'xhigh',
+      },
+    });
+    assert.equal(effort.status, 200, effort.text);
+    assert.equal((ollama.received.at(-1) as { reasoning_effort?: string }).reasoning_effort, 'high');
   });
 
   it('marks the models unavailable when the server goes away, keeps them for the Spaces that use them, and finds them again', async () => {

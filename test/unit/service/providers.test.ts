@@ -249,6 +249,21 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.deepEqual(toGemini.generationConfig.responseJsonSchema.properties, schema.properties);
   });
 
+  it("passes OpenAI's current reasoning efforts (none to xhigh) to its reasoning models", async () => {
+    const ns = 'openai/gpt-5.4-mini';
+    const app = await spaceWith([ns]);
+    const sent: unknown[] = [];
+    for (const effort of ['none', 'low', 'xhigh']) {
+      const res = await send(
+        { app_id: app, model: ns, messages: [{ role: 'user', content: 'think' }], reasoning_effort: effort },
+        '/v1/chat/completions',
+      );
+      assert.equal(res.status, 200, res.text);
+      sent.push(openai.seen.at(-1)!.body.reasoning_effort);
+    }
+    assert.deepEqual(sent, ['none', 'low', 'xhigh']);
+  });
+
   it("passes the prompt-cache marks of Anthropic's clients (Claude Code) to Anthropic, and to no other provider", async () => {
     const ephemeral = { type: 'ephemeral' };
     const body = (app: string, ns: string) => ({
@@ -276,8 +291,10 @@ describe('hosted providers (fakes of their wire formats)', function () {
       ],
     });
     const app = await spaceWith([ANTHROPIC]);
-    const res = await send(body(app, ANTHROPIC), '/v1/messages');
+    const res = await send({ ...body(app, ANTHROPIC), output_config: { effort: 'max' } }, '/v1/messages');
     assert.equal(res.status, 200, res.text);
+    // The effort reaches Haiku 4.5 in its own form, a thinking budget (the AI SDK's rule for the model).
+    assert.equal((anthropic.seen.at(-1)!.body.thinking as { type?: string } | undefined)?.type, 'enabled');
     type Block = { type: string; cache_control?: unknown };
     const seen = anthropic.seen.at(-1)!.body as {
       system: Block[];

@@ -40,7 +40,7 @@ export async function callUpstream(call: UpstreamCall): Promise<Reply> {
         ...(call.options?.seed != null ? { seed: call.options.seed } : {}),
         ...(call.options?.frequencyPenalty != null ? { frequency_penalty: call.options.frequencyPenalty } : {}),
         ...(call.options?.presencePenalty != null ? { presence_penalty: call.options.presencePenalty } : {}),
-        ...(call.options?.reasoningEffort ? { reasoning_effort: call.options.reasoningEffort } : {}),
+        ...(call.options?.reasoningEffort ? { reasoning_effort: serverEffort(call.options.reasoningEffort) } : {}),
         ...(call.options?.responseFormat ? { response_format: call.options.responseFormat } : {}),
         ...(call.options?.logprobs !== undefined ? { logprobs: true, top_logprobs: call.options.logprobs } : {}),
       }),
@@ -165,3 +165,6 @@ function withoutCacheMark<T extends { cache_control?: unknown }>({
 }: T): Omit<T, 'cache_control'> {
   return rest;
 }
+
+/** A model server takes OpenAI's efforts up to high (those of its models: gpt-oss, Qwen, DeepSeek). */
+const serverEffort = (effort: string) => (effort === 'xhigh' || effort === 'max' ? 'high' : effort);
