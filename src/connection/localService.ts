@@ -6,7 +6,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SERVICE_EXEC_ARGV } from '../service/launch';
-import { builtAt, LEASES_DIR, leaseText, liveLeases, readLock, stillRuns, type LockInfo } from '../service/lockFile';
+import {
+  builtAt,
+  isAlive,
+  LEASES_DIR,
+  liveLeases,
+  ownStart,
+  readLock,
+  stillRuns,
+  type LockInfo,
+} from '../service/lockFile';
 
 export interface LocalServiceOptions {
   /** Folder of the extension, holding dist/service.js. */
@@ -187,11 +196,13 @@ export class LocalService {
     const lock = readLock(this.options.dataDir);
     if (!lock || !stillRuns(lock)) return;
     process.kill(lock.pid, 'SIGTERM');
-    for (let i = 0; i < STOP_WAIT_MS / 100 && stillRuns(lock); i++) await delay(100);
+    // Waiting asks only whether the pid is alive (on macOS, who started it costs a `ps`); before a kill,
+    // that it is still the service's.
+    for (let i = 0; i < STOP_WAIT_MS / 100 && isAlive(lock.pid); i++) await delay(100);
     if (!stillRuns(lock)) return;
     this.options.log(`The built-in service (pid ${lock.pid}) did not stop within ${STOP_WAIT_MS / 1000} s: ending it.`);
     process.kill(lock.pid, 'SIGKILL');
-    for (let i = 0; i < 50 && stillRuns(lock); i++) await delay(100);
+    for (let i = 0; i < 50 && isAlive(lock.pid); i++) await delay(100);
   }
 
   /** Each window holds a lease file; the last one to let go stops the service. */
@@ -200,7 +211,7 @@ export class LocalService {
     if (this.disposed) return this.release();
     const dir = path.join(this.options.dataDir, LEASES_DIR);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, String(process.pid)), leaseText());
+    writeFileSync(path.join(dir, String(process.pid)), ownStart());
   }
 
   dispose(): void {

@@ -3,7 +3,7 @@
 // process that is gone is taken over.
 import { closeSync, existsSync, fsyncSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { LOCK_FILE, builtAt, processStart, readLock, stillRuns, type LockInfo } from './lockFile';
+import { LOCK_FILE, builtAt, ownStart, readLock, stillRuns, type LockInfo } from './lockFile';
 import { StorageError, storageCause } from './storageError';
 
 export class DataFolderLockedError extends Error {
@@ -54,12 +54,12 @@ function lockFailure(error: unknown, dir: string): StorageError {
 
 /** When the running service's file (dist/service.js) was written, which every lock it writes records. */
 const BUILT = builtAt(__filename);
-/** When this process started, which every lock it writes records. */
-const SINCE = processStart(process.pid);
 
 export function writeLock(lockPath: string, info: Omit<LockInfo, 'built' | 'since'>): void {
   const temp = `${lockPath}.${process.pid}.tmp`;
-  writeFileSync(temp, JSON.stringify({ ...info, since: SINCE, built: BUILT } satisfies LockInfo), { mode: 0o600 });
+  writeFileSync(temp, JSON.stringify({ ...info, since: ownStart() || undefined, built: BUILT } satisfies LockInfo), {
+    mode: 0o600,
+  });
   const fd = openSync(temp, 'r');
   try {
     fsyncSync(fd);

@@ -92,8 +92,9 @@ export function stillRuns(owner: { pid: number; since?: string }): boolean {
   return since === undefined || since === owner.since;
 }
 
-/** What a window writes in its lease: when its process started. */
-export const leaseText = () => processStart(process.pid) ?? '';
+let own: string | undefined;
+/** When this process started: what a window writes in its lease, and the service in its lock. */
+export const ownStart = () => (own ??= processStart(process.pid) ?? '');
 
 /** The pids of the windows that hold a lease on the folder's service; the leases of ended ones are removed. */
 export function liveLeases(dataDir: string): number[] {

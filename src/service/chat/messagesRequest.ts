@@ -13,9 +13,10 @@ type Message = z.output<typeof AnthropicMessagesBody>['messages'][number];
 
 export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicMessagesBody>): Body {
   const system = typeof body.system === 'string' ? body.system : (body.system ?? []).map((b) => b.text).join('\n');
-  const systemCache = typeof body.system === 'string' ? undefined : cacheOf(body.system ?? []);
   const sent: ChatMessage[] = [
-    ...(system ? [{ role: 'system' as const, content: system, ...systemCache }] : []),
+    ...(system
+      ? [{ role: 'system' as const, content: system, ...cacheOf(typeof body.system === 'string' ? [] : body.system!) }]
+      : []),
     ...body.messages.flatMap(chatMessages),
   ];
   const messages = body.context_management
