@@ -1,7 +1,7 @@
 // The one way errors reach the user: a message with the action that helps (Sign In, Connect…, Retry,
 // Show Log). Chosen by error type, never by message text; the token is never part of a message.
 import * as vscode from 'vscode';
-import { ApiError, RateLimitError, ValidationError } from './api/errors';
+import { ApiError, NetworkError, RateLimitError, ValidationError } from './api/errors';
 import { NotSignedInError } from './connection/connection';
 import type { Logger } from './logger';
 import { isDeclined } from './shared/declined';
@@ -57,9 +57,13 @@ export function describeError(error: unknown, what: string): UserError {
         actions: [],
       };
     case 'network':
+      return {
+        message: vscode.l10n.t('{0}: the service cannot be reached ({1}).', what, (error as NetworkError).reason),
+        actions: ['Retry', 'Connect…', 'Show Log'],
+      };
     case 'timeout':
       return {
-        message: vscode.l10n.t('{0}: the service cannot be reached ({1}).', what, error.message),
+        message: vscode.l10n.t('{0}: the service did not answer in time.', what),
         actions: ['Retry', 'Connect…', 'Show Log'],
       };
     case 'cancelled':

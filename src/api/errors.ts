@@ -92,8 +92,16 @@ export class HttpError extends ApiError {
   readonly kind = 'http';
 }
 
+/** No answer came: the request may not have reached the service. `reason` says why, in words. */
 export class NetworkError extends ApiError {
   readonly kind = 'network';
+  constructor(
+    readonly reason: string,
+    endpoint: string,
+    options?: ErrorOptions,
+  ) {
+    super(`The service could not be reached: ${reason}.`, endpoint, undefined, options);
+  }
 }
 
 export class TimeoutError extends ApiError {

@@ -20,6 +20,7 @@ import {
 } from './errors';
 import { ErrorBody, OpenAiErrorBody, collectLeftOut, issueField, type LeftOut, type ValidationIssue } from './schemas';
 import { fromWire, mentionsHostedNames } from './wire';
+import { networkWords } from '../shared/networkWords';
 
 export interface RequestLogEntry {
   method: string;
@@ -379,8 +380,8 @@ export function transportError(error: unknown, endpoint: string, signal: AbortSi
   if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
     return new TimeoutError('The service took too long to answer.', endpoint, undefined, { cause: error });
   }
-  const reason = code || (error instanceof Error ? error.name : 'unknown error');
-  return new NetworkError(`The service could not be reached (${reason}).`, endpoint, undefined, { cause: error });
+  const reason = networkWords(error) ?? `an unexpected network error (${code || (error as Error)?.name || 'unknown'})`;
+  return new NetworkError(reason, endpoint, { cause: error });
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined, endpoint: string): Promise<void> {

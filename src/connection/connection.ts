@@ -27,7 +27,11 @@ export const remoteTokenKey = (url: string) => `llmSpaces.token:${url}`;
 /** Where the key of one Space of one remote service is kept (chat completions on the hosted service need it). */
 export const spaceKeyKey = (url: string, spaceId: string) => `llmSpaces.spaceKey:${url}:${spaceId}`;
 
-const refused = (error: unknown) => (error as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED';
+const causeCode = (error: unknown) => (error as { cause?: { code?: string } }).cause?.code;
+const refused = (error: unknown) => causeCode(error) === 'ECONNREFUSED';
+/** A request on a client closed under it (by a reset while it was being made): it never went out. */
+const notSent = (error: unknown) =>
+  error instanceof NetworkError && ['UND_ERR_CLOSED', 'UND_ERR_DESTROYED'].includes(causeCode(error) ?? '');
 
 const BACKOFF_MS = [1000, 2000, 4000, 8000, 15_000, 30_000];
 
@@ -40,6 +44,8 @@ export class Connection implements vscode.Disposable {
   /** Fires when what the views show may be out of date: a reset, a failure, or a recovery from one. */
   readonly onDidNeedRefresh = this.stale.event;
   private stateValue: ConnectionState;
+  /** The service URL setting the current state follows ('' for the built-in service). */
+  private serviceUrl = readSettings().serviceUrl;
   private restartAttempt = 0;
   private restartTimer: NodeJS.Timeout | undefined;
   private readonly disposables: vscode.Disposable[] = [];
@@ -69,7 +75,11 @@ export class Connection implements vscode.Disposable {
         if (e.key === LOCAL_TOKEN_KEY || e.key === remoteTokenKey(readSettings().serviceUrl)) void this.reset();
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('llmSpaces.serviceUrl')) void this.reset();
+        // Only a change of service: choosing the one in use again must not cut the calls under way.
+        if (e.affectsConfiguration('llmSpaces.serviceUrl') && readSettings().serviceUrl !== this.serviceUrl) {
+          this.serviceUrl = readSettings().serviceUrl;
+          void this.reset();
+        }
         const restart = ['upstreamUrl', 'upstreamUrls', 'discoverModelServers', 'retentionDays', 'port'].some((key) =>
           e.affectsConfiguration(`llmSpaces.localService.${key}`),
         );
@@ -146,13 +156,17 @@ export class Connection implements vscode.Disposable {
   }
 
   /** Runs a call against the service, keeping the connection state current. */
-  async call<T>(fn: (client: LlmSpacesClient) => Promise<T>): Promise<T> {
+  async call<T>(fn: (client: LlmSpacesClient) => Promise<T>, again = false): Promise<T> {
+    const url = readSettings().serviceUrl;
     const client = await this.client();
     try {
       const result = await fn(client);
       if (this.stateValue.kind !== 'ready') this.setState({ kind: 'ready', mode: this.mode, url: client.baseUrl });
       return result;
     } catch (error) {
+      // The service was reconnected (the same one) while this call was made, so it never reached it.
+      if (!again && notSent(error) && this.current?.client !== client && readSettings().serviceUrl === url)
+        return this.call(fn, true);
       if (error instanceof UnauthorizedError && this.mode === 'remote') {
         this.setState({ kind: 'signed-out', mode: 'remote', url: client.baseUrl });
       } else if (

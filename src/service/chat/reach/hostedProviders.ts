@@ -20,6 +20,7 @@ import type { ProviderKeys } from '../../providers/keys';
 import { providerSpec, type ProviderSpec, type Reach } from '../../providers/providers';
 import { textOf, type ChatMessage, type Reply, type ToolOptions } from '../request';
 import { ReachFailure, type Generation, type ModelReach } from './reach';
+import { networkWords } from '../../../shared/networkWords';
 
 export class HostedProviders implements ModelReach {
   /** Each provider's models as made for the key and address it has now; made again when either changes. */
@@ -354,22 +355,8 @@ function failureOf(error: unknown, label: string, secrets: string[]): ProviderFa
   return new ProviderFailure(`${label} could not be reached: ${unreachable(error, message)}`, undefined, true, null);
 }
 
-/** Network failures by their system codes, in words. */
-const NETWORK_WORDS: Array<[RegExp, string]> = [
-  [/ENOTFOUND|EAI_AGAIN/, 'its address was not found (no network here, or a wrong base URL)'],
-  [/ECONNREFUSED/, 'nothing answers at its address (a wrong base URL, or the server is down)'],
-  [/ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT|ENETUNREACH|EHOSTUNREACH/, 'the connection timed out (no network here?)'],
-  [/ECONNRESET|EPIPE|UND_ERR_SOCKET/, 'the connection was cut'],
-  [/CERT|SSL|TLS/i, 'its certificate was not accepted'],
-];
-
 /** Why a provider could not be reached, in words; the library's own text when no code says. */
-function unreachable(error: unknown, said: string): string {
-  const codes = [said, (error as { code?: unknown }).code, (error as { cause?: { code?: unknown } }).cause?.code]
-    .filter((c): c is string => typeof c === 'string')
-    .join(' ');
-  return NETWORK_WORDS.find(([code]) => code.test(codes))?.[1] ?? said;
-}
+const unreachable = (error: unknown, said: string) => networkWords(error, said) ?? said;
 
 /** Takes the keys, and anything shaped like a key, out of a provider's text. */
 export function scrubbed(text: string, secrets: string[]): string {
