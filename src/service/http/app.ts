@@ -65,6 +65,24 @@ export function buildApp(options: AppOptions): FastifyInstance {
     reply.code(503).header('connection', 'close').send({ detail: 'The service is shutting down.' });
   });
 
+  // A body over its route's limit (by its length) is read to its end before the 413, up to twice the
+  // limit: answered while the client still sends, the connection is closed under it, and the client
+  // (an SDK, Claude Code) shows a connection error instead of the reason.
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    const limit = request.routeOptions.bodyLimit ?? BODY_LIMIT;
+    const length = Number(request.headers['content-length']);
+    if (!(length > limit && length <= 2 * limit)) return done(null, payload);
+    // A client that gives up while sending is told the same, on a connection that is gone.
+    const refuse = () => {
+      payload.off('error', refuse).off('end', refuse);
+      done(tooLarge(limit));
+    };
+    payload
+      .on('data', () => undefined)
+      .once('end', refuse)
+      .once('error', refuse);
+  });
+
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, text, done) => {
     if (text === '') return done(null, undefined);
