@@ -101,6 +101,10 @@ const modelRecordShape = {
   prompt_token_cost: price(),
   /** Per token of the prompt read from the provider's cache; absent: the prompt's price. */
   cache_read_token_cost: nullish(z.number().min(0)),
+  /** Per token of the prompt written to the provider's cache (for 5 minutes, at Anthropic); absent: the prompt's price. */
+  cache_write_token_cost: nullish(z.number().min(0)),
+  /** Per token of the prompt written to the provider's cache for an hour (Anthropic's); absent: the price above. */
+  cache_write_1h_token_cost: nullish(z.number().min(0)),
   base_cost: price(),
   /** An unit this client does not know is priced as tokens. */
   price_unit: PriceUnit.catch('tokens').default('tokens'),

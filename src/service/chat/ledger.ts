@@ -36,6 +36,8 @@ export async function finishChat(
     promptChars: prepared.promptChars,
     completionChars: produced.length,
     cachedTokens: reply.usage?.cachedInput ?? 0,
+    cacheWriteTokens: reply.usage?.cacheWrites ?? 0,
+    hourCacheWriteTokens: reply.usage?.hourCacheWrites ?? 0,
   };
   const costs = costOf(r, counts);
   const savings = savingsOf(costs, prepared.benchmark, counts);
@@ -96,7 +98,11 @@ export async function finishChat(
       prompt_tokens: counts.promptTokens,
       completion_tokens: completionTokens,
       total_tokens: counts.promptTokens + completionTokens,
-      prompt_tokens_details: { cached_tokens: counts.cachedTokens ?? 0 },
+      // cache_write_tokens as OpenRouter adds it: OpenAI's own answers have no such count.
+      prompt_tokens_details: {
+        cached_tokens: counts.cachedTokens ?? 0,
+        cache_write_tokens: counts.cacheWriteTokens ?? 0,
+      },
     },
     metadata: {
       app_id: prepared.config.row.id,

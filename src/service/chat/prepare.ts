@@ -36,6 +36,8 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
     promptChars,
     maxTokens,
     ...needsOf(body),
+    writesCache:
+      messages.some((m) => m.cache_control) || (body.completion?.tools ?? []).some((tool) => tool.cache_control),
   });
   const warnings: string[] = [];
   // A model named as the Space itself lets the Space route (GET /v1/models offers it for tools that must name one).

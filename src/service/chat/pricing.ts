@@ -6,8 +6,12 @@ export interface Counts {
   completionTokens: number;
   promptChars: number;
   completionChars: number;
-  /** Of the prompt's tokens, those the provider read from its cache (billed at its cache price). */
+  /** Of the prompt's tokens, those the provider read from its cache (billed at its cache-read price). */
   cachedTokens?: number;
+  /** Of the prompt's tokens, those the provider wrote to its cache (billed at its cache-write price). */
+  cacheWriteTokens?: number;
+  /** Of those written, the ones kept for an hour (billed at its one-hour cache-write price). */
+  hourCacheWriteTokens?: number;
 }
 
 export interface Costs {
@@ -19,9 +23,14 @@ export interface Costs {
 export function costOf(model: ModelRecord, counts: Counts): Costs {
   const byChars = model.price_unit === 'characters';
   const cached = byChars ? 0 : Math.min(counts.cachedTokens ?? 0, counts.promptTokens);
+  const written = byChars ? 0 : Math.min(counts.cacheWriteTokens ?? 0, counts.promptTokens - cached);
+  const hour = Math.min(counts.hourCacheWriteTokens ?? 0, written);
+  const writePrice = model.cache_write_token_cost ?? model.prompt_token_cost;
   const prompt =
-    (byChars ? counts.promptChars : counts.promptTokens - cached) * model.prompt_token_cost +
-    cached * (model.cache_read_token_cost ?? model.prompt_token_cost);
+    (byChars ? counts.promptChars : counts.promptTokens - cached - written) * model.prompt_token_cost +
+    cached * (model.cache_read_token_cost ?? model.prompt_token_cost) +
+    (written - hour) * writePrice +
+    hour * (model.cache_write_1h_token_cost ?? writePrice);
   const completion = (byChars ? counts.completionChars : counts.completionTokens) * model.completion_token_cost;
   return { prompt, completion, total: prompt + completion + model.base_cost };
 }
@@ -37,9 +46,25 @@ export function savingsOf(actual: Costs, benchmark: ModelRecord | undefined, cou
   };
 }
 
-/** Upper bound of a request's cost before it runs: the prompt plus a reply of `maxTokens` tokens. */
-export function estimateCost(model: ModelRecord, promptTokens: number, promptChars: number, maxTokens: number): number {
+/**
+ * Upper bound of a request's cost before it runs: the prompt plus a reply of `maxTokens` tokens. A
+ * prompt with cache marks may be written to the provider's cache whole, for an hour at most.
+ */
+export function estimateCost(
+  model: ModelRecord,
+  promptTokens: number,
+  promptChars: number,
+  maxTokens: number,
+  writesCache = false,
+): number {
   // About four characters per token when a model bills by character.
-  return costOf(model, { promptTokens, completionTokens: maxTokens, promptChars, completionChars: maxTokens * 4 })
-    .total;
+  const bound = costOf(model, {
+    promptTokens,
+    completionTokens: maxTokens,
+    promptChars,
+    completionChars: maxTokens * 4,
+  });
+  if (!writesCache || model.price_unit === 'characters') return bound.total;
+  const dearestWrite = Math.max(model.cache_write_token_cost ?? 0, model.cache_write_1h_token_cost ?? 0);
+  return bound.total + promptTokens * Math.max(0, dearestWrite - model.prompt_token_cost);
 }

@@ -108,8 +108,11 @@ export interface Reply {
   text: string;
   finishReason: 'stop' | 'length' | 'tool_calls';
   toolCalls?: ToolCall[];
-  /** What the provider counted (input with the part read from its cache, output); absent: estimated here. */
-  usage?: { input: number; output: number; cachedInput: number };
+  /**
+   * What the provider counted: all the input, with the parts read from and written to its cache (of
+   * which `hourCacheWrites` for an hour), and the output. Absent: estimated here.
+   */
+  usage?: { input: number; output: number; cachedInput: number; cacheWrites: number; hourCacheWrites: number };
   /** Each token's probability, as OpenAI writes them, when they were asked for. */
   logprobs?: unknown[];
 }

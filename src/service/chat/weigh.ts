@@ -67,6 +67,8 @@ export interface PromptSize {
   /** JSON the reply must be (absent: text, as the playground's preview always is). */
   needsJson?: JsonNeed;
   needsLogprobs?: boolean;
+  /** The prompt marks cache breakpoints: it may be written to the provider's cache (at its price). */
+  writesCache?: boolean;
 }
 
 /** What routing weighs for a request of this size in this Space (the candidates are filled in by the caller). */
@@ -81,7 +83,8 @@ export function routeInput(db: Database, config: AppConfig, size: PromptSize) {
     needsJson: size.needsJson ?? null,
     needsLogprobs: size.needsLogprobs ?? false,
     canServe,
-    estimate: (r) => estimateCost(r, size.promptTokens, size.promptChars, Math.max(1, budget(r))),
+    estimate: (r) =>
+      estimateCost(r, size.promptTokens, size.promptChars, Math.max(1, budget(r)), size.writesCache ?? false),
   };
   return { route, budget, canServe };
 }

@@ -105,6 +105,12 @@ const perMillion = (value: unknown): number | undefined =>
       ? (value as { base: number }).base
       : undefined;
 
+/** A price per million as a price per token, or null when the dataset has none. */
+const perToken = (value: unknown): number | null => {
+  const million = perMillion(value);
+  return million === undefined ? null : million / 1e6;
+};
+
 /** The stated rule for quality (see the top of this file). */
 export const qualityOf = (outputPerMillion: number) =>
   Math.min(95, Math.round(40 + 12 * Math.log2(1 + outputPerMillion)));
@@ -132,8 +138,11 @@ export function datasetModels(now: string): DatasetModel[] {
         supports_vision: known?.modalities?.input?.includes('image') ?? SEE_IMAGES.has(provider.id),
         completion_token_cost: output / 1e6,
         prompt_token_cost: input / 1e6,
-        cache_read_token_cost:
-          perMillion(price?.cache_read_mtok) !== undefined ? perMillion(price?.cache_read_mtok)! / 1e6 : null,
+        cache_read_token_cost: perToken(price?.cache_read_mtok),
+        cache_write_token_cost: perToken(price?.cache_write_mtok),
+        cache_write_1h_token_cost: perToken(
+          (price as { cache_write_1h_mtok?: unknown } | undefined)?.cache_write_1h_mtok,
+        ),
         base_cost: 0,
         price_unit: 'tokens',
         model: m.id,

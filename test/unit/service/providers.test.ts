@@ -146,7 +146,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
         prompt_tokens: 11,
         completion_tokens: 7,
         total_tokens: 18,
-        prompt_tokens_details: { cached_tokens: 3 },
+        prompt_tokens_details: { cached_tokens: 3, cache_write_tokens: 0 },
       });
       assert.equal(reply.metadata.routing.usage, 'provider');
       const m = byName(ns);
@@ -291,12 +291,49 @@ describe('hosted providers (fakes of their wire formats)', function () {
       ],
     });
     const app = await spaceWith([ANTHROPIC]);
+    Object.assign(anthropic.usage, { written: 4, hour: 1 });
     const res = await send({ ...body(app, ANTHROPIC), output_config: { effort: 'max' } }, '/v1/messages');
+    const asked = anthropic.seen.at(-1)!;
+    const streamed = await send({ ...body(app, ANTHROPIC), stream: true }, '/v1/messages');
+    Object.assign(anthropic.usage, { written: 0, hour: 0 });
     assert.equal(res.status, 200, res.text);
+    // What Anthropic wrote to its cache is said as it says it, and billed at its cache-write price.
+    const answer = res.json as {
+      usage: Record<string, number>;
+      llm_spaces: { costs: { total_tokens: number } };
+    };
+    assert.deepEqual(answer.usage, {
+      input_tokens: 4,
+      output_tokens: 7,
+      cache_creation_input_tokens: 4,
+      cache_read_input_tokens: 3,
+    });
+    const m = byName(ANTHROPIC);
+    // An hour's write costs more than five minutes', which cost more than the plain prompt.
+    assert.ok(
+      m.cache_write_1h_token_cost! > m.cache_write_token_cost! && m.cache_write_token_cost! > m.prompt_token_cost,
+    );
+    const expected =
+      4 * m.prompt_token_cost +
+      3 * m.cache_read_token_cost! +
+      3 * m.cache_write_token_cost! +
+      m.cache_write_1h_token_cost! +
+      7 * m.completion_token_cost;
+    assert.ok(
+      Math.abs(answer.llm_spaces.costs.total_tokens - expected) < 1e-12,
+      `${answer.llm_spaces.costs.total_tokens}`,
+    );
+    // Streamed, the same counts and cost arrive with the message's last delta.
+    const delta = JSON.parse(/event: message_delta\ndata: (.*)/.exec(streamed.text)![1]!) as typeof answer;
+    assert.deepEqual(delta.usage, answer.usage);
+    assert.ok(
+      Math.abs(delta.llm_spaces.costs.total_tokens - expected) < 1e-12,
+      `${delta.llm_spaces.costs.total_tokens}`,
+    );
     // The effort reaches Haiku 4.5 in its own form, a thinking budget (the AI SDK's rule for the model).
-    assert.equal((anthropic.seen.at(-1)!.body.thinking as { type?: string } | undefined)?.type, 'enabled');
+    assert.equal((asked.body.thinking as { type?: string } | undefined)?.type, 'enabled');
     type Block = { type: string; cache_control?: unknown };
-    const seen = anthropic.seen.at(-1)!.body as {
+    const seen = asked.body as {
       system: Block[];
       tools: Array<{ name: string; cache_control?: unknown }>;
       messages: Array<{ role: string; content: Block[] }>;

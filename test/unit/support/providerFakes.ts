@@ -36,8 +36,8 @@ export interface ProviderFake {
   failNext: (...failures: Failure[]) => void;
   /** Forgets the failures not yet used, and lets go of the requests left hanging. */
   recover: () => void;
-  /** Token counts the next answers report. */
-  usage: { input: number; output: number; cached: number };
+  /** Token counts the next answers report (`written` to the cache, `hour` of them for an hour: Anthropic's alone). */
+  usage: { input: number; output: number; cached: number; written: number; hour: number };
   close: () => Promise<void>;
 }
 
@@ -82,7 +82,7 @@ async function startFake(dialect: Dialect, versionPath: string, key: string): Pr
   const seen: SeenRequest[] = [];
   const problems: string[] = [];
   const failures: Failure[] = [];
-  const usage = { input: 11, output: 7, cached: 3 };
+  const usage = { input: 11, output: 7, cached: 3, written: 0, hour: 0 };
   const hanging = new Set<ServerResponse>();
   const server: Server = createServer((req, res) => {
     let text = '';
@@ -302,6 +302,12 @@ const tokenLogprobs = (tokens: string[], top: number) =>
     })),
   }));
 
+/** Anthropic's split of the cache writes by how long they are kept. */
+const anthropicWrites = (u: ProviderFake['usage']) => ({
+  ephemeral_5m_input_tokens: u.written - u.hour,
+  ephemeral_1h_input_tokens: u.hour,
+});
+
 const openAiUsage = (u: ProviderFake['usage']) => ({
   prompt_tokens: u.input,
   completion_tokens: u.output,
@@ -365,10 +371,11 @@ const anthropic: Dialect = {
     stop_reason: reply.kind === 'text' ? 'end_turn' : 'tool_use',
     stop_sequence: null,
     usage: {
-      input_tokens: usage.input - usage.cached,
+      input_tokens: usage.input - usage.cached - usage.written,
       output_tokens: usage.output,
       cache_read_input_tokens: usage.cached,
-      cache_creation_input_tokens: 0,
+      cache_creation_input_tokens: usage.written,
+      cache_creation: anthropicWrites(usage),
     },
   }),
   events: (turn, reply, usage) => [
@@ -384,10 +391,11 @@ const anthropic: Dialect = {
           stop_reason: null,
           stop_sequence: null,
           usage: {
-            input_tokens: usage.input - usage.cached,
+            input_tokens: usage.input - usage.cached - usage.written,
             output_tokens: 1,
             cache_read_input_tokens: usage.cached,
-            cache_creation_input_tokens: 0,
+            cache_creation_input_tokens: usage.written,
+            cache_creation: anthropicWrites(usage),
           },
         },
       },

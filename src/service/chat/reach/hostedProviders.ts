@@ -250,12 +250,22 @@ function finishOf(reason: LanguageModelV4FinishReason, toolCalls: ToolCall[]): R
   return reason.unified === 'length' ? 'length' : 'stop';
 }
 
-/** The provider's own counts: input (with what was read from its cache), output. */
+/** The provider's own counts: input (with what was read from and written to its cache), output. */
 function usageOf(usage: LanguageModelV4Usage | undefined): Reply['usage'] {
   const input = usage?.inputTokens.total;
   const output = usage?.outputTokens.total;
   if (input === undefined && output === undefined) return undefined;
-  return { input: input ?? 0, output: output ?? 0, cachedInput: usage?.inputTokens.cacheRead ?? 0 };
+  const cacheWrites = usage?.inputTokens.cacheWrite ?? 0;
+  // Anthropic's own usage splits its writes by how long they are kept; an hour costs more.
+  const hour = (usage?.raw as { cache_creation?: { ephemeral_1h_input_tokens?: unknown } } | undefined)?.cache_creation
+    ?.ephemeral_1h_input_tokens;
+  return {
+    input: input ?? 0,
+    output: output ?? 0,
+    cachedInput: usage?.inputTokens.cacheRead ?? 0,
+    cacheWrites,
+    hourCacheWrites: typeof hour === 'number' ? Math.min(Math.max(0, hour), cacheWrites) : 0,
+  };
 }
 
 /** The token probabilities OpenAI's package hands back in its metadata. */
