@@ -567,6 +567,22 @@ export const ResponseFormat = z.discriminatedUnion('type', [
 ]);
 export type ResponseFormat = z.infer<typeof ResponseFormat>;
 
+/** How long a reply should be (OpenAI's `verbosity`). */
+const Verbosity = z.enum(['low', 'medium', 'high']);
+
+/** Fields OpenAI's clients (Codex, the Agents SDK) send with a chat completion or a response. */
+const OPENAI_HINTS = {
+  /** Groups requests that share a prompt for OpenAI's cache; other providers cache without it. */
+  prompt_cache_key: nullish(z.string().max(1024)),
+  /** Who asks, as OpenAI's newer clients name them instead of `user`; kept with nothing else. */
+  safety_identifier: nullish(z.string().max(256)),
+  service_tier: nullish(
+    z.enum(['auto', 'default'], {
+      error: 'only auto or default is supported: the flex and priority tiers cost otherwise than the catalogue lists',
+    }),
+  ),
+};
+
 /**
  * `POST /v1/chat/completions`: OpenAI's request. A Space key selects its Space; an organization token
  * names it with `app_id`. `model` null or absent: the Space's routing.
@@ -601,6 +617,9 @@ export const ChatCompletionsBody = z
     /** Token probabilities: OpenAI's models report them; a model that cannot is left out or refused. */
     logprobs: nullish(z.boolean()),
     top_logprobs: nullish(z.int().min(0, 'must be between 0 and 20').max(20, 'must be between 0 and 20')),
+    ...OPENAI_HINTS,
+    /** How long the reply should be (OpenAI's GPT-5 models); a hint other models go without. */
+    verbosity: nullish(Verbosity),
   })
   // A field this service cannot honour is refused by its name, never dropped without a word.
   .strict();
@@ -1216,7 +1235,7 @@ export const ResponsesBody = z
     parallel_tool_calls: nullish(
       z.literal(true, { error: 'only true is supported: a model may ask for several tools at once' }),
     ),
-    text: nullish(z.object({ format: ResponsesFormat.optional() })),
+    text: nullish(z.object({ format: ResponsesFormat.optional(), verbosity: nullish(Verbosity) })),
     reasoning: nullish(
       z.object({
         effort: nullish(ReasoningEffort),
@@ -1232,6 +1251,7 @@ export const ResponsesBody = z
     ),
     metadata: nullish(z.record(z.string().max(64), z.string().max(512))),
     user: nullish(z.string().max(256)),
+    ...OPENAI_HINTS,
   })
   // A field this service cannot honour is refused by its name, never dropped without a word.
   .strict();

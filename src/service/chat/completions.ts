@@ -33,6 +33,8 @@ export function completionRequest(caller: Caller, body: z.output<typeof ChatComp
       reasoningEffort: body.reasoning_effort,
       responseFormat: body.response_format?.type === 'text' ? undefined : body.response_format,
       logprobs: body.logprobs ? (body.top_logprobs ?? 0) : undefined,
+      promptCacheKey: body.prompt_cache_key,
+      verbosity: body.verbosity,
     },
   };
 }

@@ -45,6 +45,9 @@ export interface ToolOptions {
   responseFormat?: Exclude<ResponseFormat, { type: 'text' }>;
   /** Token probabilities asked for, with how many alternatives of each token (OpenAI's logprobs). */
   logprobs?: number;
+  /** OpenAI's hints, which other models go without: the prompt's cache key, and how long to answer. */
+  promptCacheKey?: string | null;
+  verbosity?: 'low' | 'medium' | 'high' | null;
 }
 
 /** What a request asks of a model's JSON: nothing, any object, or an object following a schema. */

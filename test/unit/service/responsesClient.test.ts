@@ -105,6 +105,22 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     assert.deepEqual(JSON.parse(response.output_text), { text: 'As JSON' });
   });
 
+  it('takes what Codex sends with each turn: a prompt cache key, verbosity, the service tier, no storing', async () => {
+    const response = await openai.responses.create({
+      model: 'test/echo',
+      instructions: 'You are a coding agent.',
+      input: [{ role: 'user', content: [{ type: 'input_text', text: 'Fix the build.' }] }],
+      prompt_cache_key: 'codex-session-1',
+      text: { verbosity: 'low' },
+      service_tier: 'auto',
+      reasoning: { effort: 'low', summary: 'auto' },
+      include: ['reasoning.encrypted_content'],
+      store: false,
+      parallel_tool_calls: true,
+    });
+    assert.equal(response.output_text, 'Fix the build.');
+  });
+
   it('answers errors in OpenAI shape with their words, and refuses what it cannot honour by name', async () => {
     const badKey = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: 'lls_not_a_key', maxRetries: 0 });
     await assert.rejects(

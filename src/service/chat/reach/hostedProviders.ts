@@ -194,7 +194,7 @@ function sampling(options: ToolOptions): Partial<LanguageModelV4CallOptions> {
 /**
  * What only OpenAI's packages read: a JSON schema is strict only when the request says so, as on
  * OpenAI's own API (they would make every schema strict, and a provider then refuses one that is not
- * written for strict mode); and the token probabilities asked for.
+ * written for strict mode); the token probabilities asked for; the prompt's cache key and verbosity.
  */
 function providerOptions(provider: string, options: ToolOptions): Partial<LanguageModelV4CallOptions> {
   const format = options.responseFormat;
@@ -202,6 +202,8 @@ function providerOptions(provider: string, options: ToolOptions): Partial<Langua
     ...(format?.type === 'json_schema' ? { strictJsonSchema: format.json_schema.strict === true } : {}),
     // Token probabilities, with so many alternatives of each (OpenAI's package reads them).
     ...(options.logprobs !== undefined ? { logprobs: options.logprobs > 0 ? options.logprobs : true } : {}),
+    ...(options.promptCacheKey ? { promptCacheKey: options.promptCacheKey } : {}),
+    ...(options.verbosity ? { textVerbosity: options.verbosity } : {}),
   };
   if (Object.keys(openai).length === 0) return {};
   return { providerOptions: { openai, [provider]: openai } };
