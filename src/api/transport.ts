@@ -121,7 +121,11 @@ export class Transport {
     });
   }
 
+  /** Set once closed: a request that fails then is not tried again here (the caller may, on a new one). */
+  private closed = false;
+
   async close(): Promise<void> {
+    this.closed = true;
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
 
@@ -162,7 +166,7 @@ export class Transport {
         const typed = error instanceof ApiError ? error : transportError(error, endpoint, call.signal);
         const transient =
           typed instanceof NetworkError || (typed instanceof TimeoutError && !(error instanceof ApiError));
-        if (call.idempotent && transient && networkAttempts < this.options.retries) {
+        if (call.idempotent && transient && !this.closed && networkAttempts < this.options.retries) {
           await sleep(this.backoff(networkAttempts++), call.signal, endpoint);
           continue;
         }

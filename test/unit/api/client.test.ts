@@ -128,6 +128,18 @@ describe('typed client', function () {
     assert.equal(log.length, 3);
   });
 
+  it('says in words why nothing answered, and does not try again on a client closed under a request', async () => {
+    const nowhere = new LlmSpacesClient({ baseUrl: 'http://127.0.0.1:9', token: () => service.token, retries: 0 });
+    const refused = (await failure(nowhere.listModels())) as NetworkError;
+    assert.equal(refused.reason, 'nothing answers at its address (a wrong URL, or the server is down)');
+    const client = viaFault();
+    void client.close();
+    const closed = (await failure(client.listModels())) as NetworkError;
+    assert.ok(closed instanceof NetworkError);
+    assert.equal(closed.reason, 'the connection was closed before the request was sent');
+    assert.equal(log.length, 1, 'one attempt: a closed client cannot answer a retry');
+  });
+
   it('times out a request that never answers, and can be cancelled with an AbortSignal', async () => {
     fault.script.push({ kind: 'hang' });
     const started = Date.now();
