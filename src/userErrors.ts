@@ -58,7 +58,7 @@ export function describeError(error: unknown, what: string): UserError {
       };
     case 'network':
       return {
-        message: vscode.l10n.t('{0}: the service cannot be reached ({1}).', what, (error as NetworkError).reason),
+        message: vscode.l10n.t('{0}: the service cannot be reached; {1}.', what, (error as NetworkError).reason),
         actions: ['Retry', 'Connect…', 'Show Log'],
       };
     case 'timeout':

@@ -141,7 +141,7 @@ describe('error states', () => {
     const gone = await reportsDuring(api, () =>
       vscode.commands.executeCommand('llmSpaces.createPrompt', { title: 'x', description: 'y' }),
     );
-    assert.match(gone[0]!.message, /cannot be reached \(nothing answers at its address/);
+    assert.match(gone[0]!.message, /cannot be reached; nothing answers at its address \(a wrong URL/);
     assert.doesNotMatch(gone[0]!.message, /ECONN|UND_ERR|The service could not/);
     assert.ok(gone[0]!.actions.includes('Retry') && gone[0]!.actions.includes('Show Log'));
     assert.equal(api.connection.state.kind, 'unreachable');
