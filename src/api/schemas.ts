@@ -609,9 +609,8 @@ export const ChatCompletionsBody = z
     user: nullish(z.string().max(256)),
     tools: z.array(CompletionTool).max(128).optional(),
     tool_choice: ToolChoice.optional(),
-    parallel_tool_calls: nullish(
-      z.literal(true, { error: 'only true is supported: a model may ask for several tools at once' }),
-    ),
+    /** false: at most one tool call a reply (Codex sends it for models that cannot run tools side by side). */
+    parallel_tool_calls: nullish(z.boolean()),
     stop: nullish(z.union([z.string(), z.array(z.string()).max(4)])),
     response_format: ResponseFormat.optional(),
     /** Token probabilities: OpenAI's models report them; a model that cannot is left out or refused. */
@@ -1232,9 +1231,8 @@ export const ResponsesBody = z
     tool_choice: z
       .union([z.enum(['auto', 'none', 'required']), z.object({ type: z.literal('function'), name: z.string() })])
       .optional(),
-    parallel_tool_calls: nullish(
-      z.literal(true, { error: 'only true is supported: a model may ask for several tools at once' }),
-    ),
+    /** false: at most one tool call a reply (Codex sends it for models that cannot run tools side by side). */
+    parallel_tool_calls: nullish(z.boolean()),
     text: nullish(z.object({ format: ResponsesFormat.optional(), verbosity: nullish(Verbosity) })),
     reasoning: nullish(
       z.object({

@@ -33,6 +33,7 @@ export function completionRequest(caller: Caller, body: z.output<typeof ChatComp
       reasoningEffort: body.reasoning_effort,
       responseFormat: body.response_format?.type === 'text' ? undefined : body.response_format,
       logprobs: body.logprobs ? (body.top_logprobs ?? 0) : undefined,
+      parallelToolCalls: body.parallel_tool_calls,
       promptCacheKey: body.prompt_cache_key,
       verbosity: body.verbosity,
     },

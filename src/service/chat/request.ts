@@ -45,6 +45,8 @@ export interface ToolOptions {
   responseFormat?: Exclude<ResponseFormat, { type: 'text' }>;
   /** Token probabilities asked for, with how many alternatives of each token (OpenAI's logprobs). */
   logprobs?: number;
+  /** false: at most one tool call a reply (asked of the provider, and held to here). */
+  parallelToolCalls?: boolean | null;
   /** OpenAI's hints, which other models go without: the prompt's cache key, and how long to answer. */
   promptCacheKey?: string | null;
   verbosity?: 'low' | 'medium' | 'high' | null;

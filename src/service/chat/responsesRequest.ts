@@ -38,6 +38,7 @@ export function responsesRequest(caller: Caller, body: z.output<typeof Responses
       topP: body.top_p,
       reasoningEffort: body.reasoning?.effort,
       responseFormat: responseFormat(body.text?.format),
+      parallelToolCalls: body.parallel_tool_calls,
       promptCacheKey: body.prompt_cache_key,
       verbosity: body.text?.verbosity,
     },

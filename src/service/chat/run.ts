@@ -81,7 +81,7 @@ export async function runChat(
       attempts.push({ namespace: current.record.namespace, status_code: 200, error: null });
       if (reaches.for(current.record).measured)
         latencyBook.record(current.record.namespace, (firstDelta ?? Date.now()) - attemptStarted);
-      return finishChat(db, prepared, current, reply, {
+      return finishChat(db, prepared, current, oneCallIfAsked(reply, prepared), {
         retries: failures.length,
         failures,
         attempts,
@@ -93,6 +93,16 @@ export async function runChat(
   }
   await logFailure(db, prepared, { failures, started, model: null, partial: null });
   throw new Problem(502, `No model could answer: ${summarize(failures)}`);
+}
+
+/**
+ * The reply with its first tool call alone when the request asked for one a reply
+ * (parallel_tool_calls false), from a provider that does not take that request.
+ */
+function oneCallIfAsked(reply: Reply, prepared: Prepared): Reply {
+  const calls = reply.toolCalls;
+  if (prepared.body.completion?.parallelToolCalls !== false || !calls || calls.length < 2) return reply;
+  return { ...reply, toolCalls: calls.slice(0, 1) };
 }
 
 /** Why a request was stopped: the service's own reason (it shut down), or the client left. */

@@ -116,6 +116,28 @@ describe('model servers on this computer', function () {
     });
     assert.equal(effort.status, 200, effort.text);
     assert.equal((ollama.received.at(-1) as { reasoning_effort?: string }).reasoning_effort, 'high');
+    // One tool call a reply, when asked (Codex does): asked of the server, and held to here.
+    const calls = async (parallel?: boolean) => {
+      const res = await raw(service.url, 'POST', '/v1/chat/completions', {
+        token: service.token,
+        body: {
+          app_id: first.id,
+          model: 'local/llama3.2',
+          messages: [{ role: 'user', content: 'use every tool' }],
+          tools: ['read', 'grep'].map((name) => ({ type: 'function', function: { name, parameters: {} } })),
+          ...(parallel === undefined ? {} : { parallel_tool_calls: parallel }),
+        },
+      });
+      assert.equal(res.status, 200, res.text);
+      const sent = ollama.received.at(-1) as { parallel_tool_calls?: boolean };
+      const answer = res.json as { choices: Array<{ message: { tool_calls: Array<{ function: { name: string } }> } }> };
+      return {
+        sent: sent.parallel_tool_calls,
+        names: answer.choices[0]!.message.tool_calls.map((c) => c.function.name),
+      };
+    };
+    assert.deepEqual(await calls(), { sent: undefined, names: ['read', 'grep'] });
+    assert.deepEqual(await calls(false), { sent: false, names: ['read'] });
   });
 
   it('marks the models unavailable when the server goes away, keeps them for the Spaces that use them, and finds them again', async () => {

@@ -212,6 +212,26 @@ describe('hosted providers (fakes of their wire formats)', function () {
     });
   }
 
+  it('asks OpenAI and Anthropic for one tool call a reply when the client does, each in its own words', async () => {
+    const app = await spaceWith([OPENAI, ANTHROPIC]);
+    const ask = (model: string) =>
+      send(
+        {
+          app_id: app,
+          model,
+          messages: [{ role: 'user', content: 'call lookup {"word":"one"}' }],
+          tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } }],
+          parallel_tool_calls: false,
+        },
+        '/v1/chat/completions',
+      );
+    assert.equal((await ask(OPENAI)).status, 200);
+    assert.equal(openai.seen.at(-1)!.body.parallel_tool_calls, false);
+    assert.equal((await ask(ANTHROPIC)).status, 200);
+    const choice = anthropic.seen.at(-1)!.body.tool_choice as { type: string; disable_parallel_tool_use?: boolean };
+    assert.deepEqual(choice, { type: 'auto', disable_parallel_tool_use: true });
+  });
+
   it('passes JSON asked by a schema to each provider in its own form', async () => {
     const schema = { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] };
     const sent: Array<Record<string, unknown>> = [];

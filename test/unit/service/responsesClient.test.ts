@@ -116,7 +116,7 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
       reasoning: { effort: 'low', summary: 'auto' },
       include: ['reasoning.encrypted_content'],
       store: false,
-      parallel_tool_calls: true,
+      parallel_tool_calls: false,
     });
     assert.equal(response.output_text, 'Fix the build.');
   });

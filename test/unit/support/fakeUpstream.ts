@@ -105,10 +105,16 @@ export async function startFakeUpstream(options: FakeServerOptions = {}): Promis
       if (tool && last.role === 'user') {
         const args = JSON.stringify({ q: prompt });
         if (!body.stream) {
+          // Asked to use every tool, it asks for each at once, as a model that runs tools side by side.
+          const names = /every tool/.test(prompt) ? body.tools!.map((t) => t.function.name) : [tool];
           const message = {
             role: 'assistant',
             content: null,
-            tool_calls: [{ id: 'call_up_1', type: 'function', function: { name: tool, arguments: args } }],
+            tool_calls: names.map((name, i) => ({
+              id: `call_up_${i + 1}`,
+              type: 'function',
+              function: { name, arguments: args },
+            })),
           };
           res
             .writeHead(200, { 'content-type': 'application/json' })

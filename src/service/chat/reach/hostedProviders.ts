@@ -195,6 +195,7 @@ function sampling(options: ToolOptions): Partial<LanguageModelV4CallOptions> {
  * What only OpenAI's packages read: a JSON schema is strict only when the request says so, as on
  * OpenAI's own API (they would make every schema strict, and a provider then refuses one that is not
  * written for strict mode); the token probabilities asked for; the prompt's cache key and verbosity.
+ * One tool call a reply is asked in each provider's own words (others are held to it in chat/run.ts).
  */
 function providerOptions(provider: string, options: ToolOptions): Partial<LanguageModelV4CallOptions> {
   const format = options.responseFormat;
@@ -204,9 +205,14 @@ function providerOptions(provider: string, options: ToolOptions): Partial<Langua
     ...(options.logprobs !== undefined ? { logprobs: options.logprobs > 0 ? options.logprobs : true } : {}),
     ...(options.promptCacheKey ? { promptCacheKey: options.promptCacheKey } : {}),
     ...(options.verbosity ? { textVerbosity: options.verbosity } : {}),
+    ...(options.parallelToolCalls === false ? { parallelToolCalls: false } : {}),
   };
-  if (Object.keys(openai).length === 0) return {};
-  return { providerOptions: { openai, [provider]: openai } };
+  const own =
+    provider === 'anthropic' && options.parallelToolCalls === false
+      ? { ...openai, disableParallelToolUse: true }
+      : openai;
+  if (Object.keys(own).length === 0) return {};
+  return { providerOptions: { openai, [provider]: own } };
 }
 
 /** OpenAI's response_format as the AI SDK's: JSON, with the schema and its name where one is given. */

@@ -33,7 +33,11 @@ export async function callUpstream(call: UpstreamCall): Promise<Reply> {
         temperature: call.temperature,
         stream,
         ...(call.options?.tools?.length
-          ? { tools: call.options.tools.map(withoutCacheMark), tool_choice: call.options.toolChoice }
+          ? {
+              tools: call.options.tools.map(withoutCacheMark),
+              tool_choice: call.options.toolChoice,
+              ...(call.options.parallelToolCalls === false ? { parallel_tool_calls: false } : {}),
+            }
           : {}),
         ...(call.options?.stop ? { stop: call.options.stop } : {}),
         ...(call.options?.topP != null ? { top_p: call.options.topP } : {}),
