@@ -106,10 +106,26 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
   });
 
   it('takes what Codex sends with each turn: a prompt cache key, verbosity, the service tier, no storing', async () => {
+    // Fields this SDK version does not type yet, which Codex sends.
+    const codexOnly: Record<string, unknown> = { client_metadata: { 'x-codex-turn': '1' } };
     const response = await openai.responses.create({
+      ...codexOnly,
       model: 'test/echo',
       instructions: 'You are a coding agent.',
-      input: [{ role: 'user', content: [{ type: 'input_text', text: 'Fix the build.' }] }],
+      input: [
+        { role: 'developer', content: [{ type: 'input_text', text: 'Ask before running commands.' }] },
+        { role: 'user', content: [{ type: 'input_text', text: 'Fix the build.' }] },
+      ],
+      tools: [
+        {
+          type: 'function',
+          name: 'shell',
+          description: 'Runs a command.',
+          strict: false,
+          parameters: { type: 'object', properties: { command: { type: 'array', items: { type: 'string' } } } },
+        },
+      ],
+      tool_choice: 'auto',
       prompt_cache_key: 'codex-session-1',
       text: { verbosity: 'low' },
       service_tier: 'auto',
