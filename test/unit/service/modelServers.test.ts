@@ -104,31 +104,24 @@ describe('model servers on this computer', function () {
     assert.equal(res.status, 200, res.text);
     assert.doesNotMatch(JSON.stringify(ollama.received.at(-1)), /cache_control/);
     assert.match(JSON.stringify(ollama.received.at(-1)), /cached\?/);
+    /** A chat completion of llama3.2, answered 200, with what the server received. */
+    const complete = async (content: string, extra: Record<string, unknown>) => {
+      const res = await raw(service.url, 'POST', '/v1/chat/completions', {
+        token: service.token,
+        body: { app_id: first.id, model: 'local/llama3.2', messages: [{ role: 'user', content }], ...extra },
+      });
+      assert.equal(res.status, 200, res.text);
+      return res;
+    };
     // Efforts above high are OpenAI's largest models' and Anthropic's: a model server is asked for high.
-    const effort = await raw(service.url, 'POST', '/v1/chat/completions', {
-      token: service.token,
-      body: {
-        app_id: first.id,
-        model: 'local/llama3.2',
-        messages: [{ role: 'user', content: 'x' }],
-        reasoning_effort: 'xhigh',
-      },
-    });
-    assert.equal(effort.status, 200, effort.text);
+    await complete('x', { reasoning_effort: 'xhigh' });
     assert.equal((ollama.received.at(-1) as { reasoning_effort?: string }).reasoning_effort, 'high');
     // One tool call a reply, when asked (Codex does): asked of the server, and held to here.
     const calls = async (parallel?: boolean) => {
-      const res = await raw(service.url, 'POST', '/v1/chat/completions', {
-        token: service.token,
-        body: {
-          app_id: first.id,
-          model: 'local/llama3.2',
-          messages: [{ role: 'user', content: 'use every tool' }],
-          tools: ['read', 'grep'].map((name) => ({ type: 'function', function: { name, parameters: {} } })),
-          ...(parallel === undefined ? {} : { parallel_tool_calls: parallel }),
-        },
+      const res = await complete('use every tool', {
+        tools: ['read', 'grep'].map((name) => ({ type: 'function', function: { name, parameters: {} } })),
+        ...(parallel === undefined ? {} : { parallel_tool_calls: parallel }),
       });
-      assert.equal(res.status, 200, res.text);
       const sent = ollama.received.at(-1) as { parallel_tool_calls?: boolean };
       const answer = res.json as { choices: Array<{ message: { tool_calls: Array<{ function: { name: string } }> } }> };
       return {
