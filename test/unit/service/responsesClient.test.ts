@@ -135,6 +135,11 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
       parallel_tool_calls: false,
     });
     assert.equal(response.output_text, 'Fix the build.');
+    // Echoed as asked, as OpenAI's responses do.
+    assert.deepEqual(
+      [response.parallel_tool_calls, response.prompt_cache_key, response.text?.verbosity, response.service_tier],
+      [false, 'codex-session-1', 'low', 'default'],
+    );
   });
 
   it('answers errors in OpenAI shape with their words, and refuses what it cannot honour by name', async () => {
