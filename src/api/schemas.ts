@@ -801,7 +801,16 @@ export const DeleteResult = z.looseObject({ success: z.boolean() });
 
 // ---------------------------------------------------------------- playground response (conventions.md)
 
-export const Usage = z.looseObject({ prompt_tokens: z.int(), completion_tokens: z.int(), total_tokens: z.int() });
+export const Usage = z.looseObject({
+  prompt_tokens: z.int(),
+  completion_tokens: z.int(),
+  total_tokens: z.int(),
+  /** Of the prompt's tokens, those read from and written to the provider's cache (a service may not say). */
+  prompt_tokens_details: z
+    .looseObject({ cached_tokens: z.int().optional(), cache_write_tokens: z.int().optional() })
+    .optional()
+    .catch(undefined),
+});
 const CostTriple = z.looseObject({
   prompt_tokens: z.number(),
   completion_tokens: z.number(),

@@ -12,11 +12,10 @@ import { promptOf, requestedSpace, type Body, type ChatMessage } from './request
 type Message = z.output<typeof AnthropicMessagesBody>['messages'][number];
 
 export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicMessagesBody>): Body {
-  const system = typeof body.system === 'string' ? body.system : (body.system ?? []).map((b) => b.text).join('\n');
+  const blocks = typeof body.system === 'string' ? [] : (body.system ?? []);
+  const system = typeof body.system === 'string' ? body.system : blocks.map((b) => b.text).join('\n');
   const sent: ChatMessage[] = [
-    ...(system
-      ? [{ role: 'system' as const, content: system, ...cacheOf(typeof body.system === 'string' ? [] : body.system!) }]
-      : []),
+    ...(system ? [{ role: 'system' as const, content: system, ...cacheOf(blocks) }] : []),
     ...body.messages.flatMap(chatMessages),
   ];
   const messages = body.context_management

@@ -7,10 +7,8 @@ import type { EventStream } from './eventStream';
 const STOP_REASONS: Record<string, string> = { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' };
 
 const usageOf = (c: ChatCompletion) => {
-  const details = (c.usage as { prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number } })
-    .prompt_tokens_details;
-  const cached = details?.cached_tokens ?? 0;
-  const written = details?.cache_write_tokens ?? 0;
+  const cached = c.usage.prompt_tokens_details?.cached_tokens ?? 0;
+  const written = c.usage.prompt_tokens_details?.cache_write_tokens ?? 0;
   return {
     input_tokens: c.usage.prompt_tokens - cached - written,
     output_tokens: c.usage.completion_tokens,

@@ -10,8 +10,7 @@ import type { EventStream } from './eventStream';
 type Request = z.output<typeof ResponsesBody>;
 
 const usageOf = (c: ChatCompletion) => {
-  const cached =
-    (c.usage as { prompt_tokens_details?: { cached_tokens?: number } }).prompt_tokens_details?.cached_tokens ?? 0;
+  const cached = c.usage.prompt_tokens_details?.cached_tokens ?? 0;
   return {
     input_tokens: c.usage.prompt_tokens,
     input_tokens_details: { cached_tokens: cached },
