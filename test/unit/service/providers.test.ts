@@ -367,8 +367,10 @@ describe('hosted providers (fakes of their wire formats)', function () {
       Math.abs(delta.llm_spaces.costs.total_tokens - expected) < 1e-12,
       `${delta.llm_spaces.costs.total_tokens}`,
     );
-    // The effort reaches Haiku 4.5 in its own form, a thinking budget (the AI SDK's rule for the model).
-    assert.equal((asked.body.thinking as { type?: string } | undefined)?.type, 'enabled');
+    // Haiku 4.5 thinks by budget, and 100 tokens hold none (Anthropic's least is 1,024): it answers
+    // without thinking, within the max_tokens asked.
+    assert.equal(asked.body.thinking, undefined);
+    assert.equal(asked.body.max_tokens, 100);
     type Block = { type: string; cache_control?: unknown };
     const seen = asked.body as {
       system: Block[];
@@ -390,6 +392,36 @@ describe('hosted providers (fakes of their wire formats)', function () {
     const other = await spaceWith([OPENAI]);
     assert.equal((await send(body(other, OPENAI), '/v1/messages')).status, 200);
     assert.doesNotMatch(JSON.stringify(openai.seen.at(-1)!.body), /cache_control|cacheControl/);
+  });
+
+  it("gives an effort on a model that thinks by budget its thinking inside max_tokens, which the Space's max_cost priced", async () => {
+    const app = await spaceWith([ANTHROPIC]);
+    const m = byName(ANTHROPIC);
+    // Room for 8,000 tokens of output and the prompt, not for the 38,400-token budget (60% of Haiku
+    // 4.5's 64,000) the AI SDK would add on top of them.
+    const maxCost = 9_000 * m.completion_token_cost;
+    await client.updateSpace({ id: app, policies: { max_cost: maxCost } });
+    const ask = (effort: string, maxTokens: number) =>
+      send(
+        {
+          app_id: app,
+          model: ANTHROPIC,
+          max_tokens: maxTokens,
+          messages: [{ role: 'user', content: 'Think it over.' }],
+          output_config: { effort },
+        },
+        '/v1/messages',
+      );
+    const high = await ask('high', 8_000);
+    assert.equal(high.status, 200, high.text);
+    const asked = anthropic.seen.at(-1)!.body as { max_tokens: number; thinking?: unknown };
+    assert.equal(asked.max_tokens, 8_000);
+    assert.deepEqual(asked.thinking, { type: 'enabled', budget_tokens: 4_800 });
+    assert.ok(asked.max_tokens * m.completion_token_cost < maxCost);
+    // The least budget, when a low effort's share of max_tokens is smaller.
+    assert.equal((await ask('low', 4_000)).status, 200);
+    assert.deepEqual(anthropic.seen.at(-1)!.body.thinking, { type: 'enabled', budget_tokens: 1_024 });
+    assert.equal(anthropic.seen.at(-1)!.body.max_tokens, 4_000);
   });
 
   it("reports OpenAI's token probabilities when asked, whole and streamed, and refuses them where a model cannot", async () => {

@@ -14,6 +14,8 @@ import type {
   SharedV4ProviderOptions,
 } from '@ai-sdk/provider';
 import { APICallError } from '@ai-sdk/provider';
+import { getModelCapabilities } from '@ai-sdk/anthropic/internal';
+import { mapReasoningToProviderBudget } from '@ai-sdk/provider-utils';
 import type { CacheControl, ModelRecord, ToolCall } from '../../../api/schemas';
 import type { Cooldown } from '../../providers/cooldown';
 import type { ProviderKeys } from '../../providers/keys';
@@ -45,7 +47,8 @@ export class HostedProviders implements ModelReach {
     const reach = this.keys.reach(provider)!;
     if (!this.cooldown.allows(provider))
       throw new ReachFailure(`${spec.label} is cooling down after repeated failures; not asked`, 503);
-    const model = this.model(spec, reach, g.model.api_target || g.model.model);
+    const modelId = g.model.api_target || g.model.model;
+    const model = this.model(spec, reach, modelId);
     // A provider that hangs is a failure like any other: it is given up on, and the chain goes on.
     const wait = g.onDelta ? this.firstTokenMs : this.firstTokenMs * 5;
     // One signal for both ends: the client's going, and the wait running out. (AbortSignal.any does
@@ -66,12 +69,15 @@ export class HostedProviders implements ModelReach {
         clearTimeout(timer);
         g.onDelta!(text);
       });
+    const thinking =
+      provider === 'anthropic' ? thinkingWithin(modelId, g.maxTokens, g.tools.reasoningEffort) : undefined;
     const options: LanguageModelV4CallOptions = {
       prompt: toPrompt(g.messages),
-      maxOutputTokens: g.maxTokens,
+      maxOutputTokens: thinking?.maxOutputTokens ?? g.maxTokens,
       temperature: g.temperature,
       ...toolOptions(g.tools),
-      ...providerOptions(provider, g.tools),
+      ...(thinking ? { reasoning: undefined } : {}),
+      ...providerOptions(provider, g.tools, thinking?.budgetTokens),
       abortSignal: stop.signal,
     };
     try {
@@ -192,12 +198,46 @@ function sampling(options: ToolOptions): Partial<LanguageModelV4CallOptions> {
 }
 
 /**
+ * An effort for one of Anthropic's models that think by budget (Claude Haiku 4.5, Sonnet 4.5, Opus
+ * 4.1…): a thinking budget inside the request's max_tokens, where Anthropic's API counts thinking and
+ * where the Space's max_cost priced it. Left to the AI SDK, the budget (a share of the model's whole
+ * output: 60% of 64,000 tokens for Haiku 4.5 at high) was added on top of max_tokens, and so to the
+ * bill. Here it is the same share of max_tokens; a max_tokens too small for Anthropic's least budget
+ * (1,024 tokens and a token of answer) is answered without thinking. Undefined where the SDK's own rule
+ * stands: no effort, `none`, or a model that thinks adaptively (within max_tokens).
+ */
+function thinkingWithin(
+  modelId: string,
+  maxTokens: number,
+  effort: ToolOptions['reasoningEffort'],
+): { maxOutputTokens: number; budgetTokens?: number } | undefined {
+  if (!effort || effort === 'none') return undefined;
+  const model = getModelCapabilities(modelId);
+  if (model.supportsAdaptiveThinking || model.rejectsBudgetThinking) return undefined;
+  const least = 1024;
+  const budget = mapReasoningToProviderBudget({
+    reasoning: effort,
+    maxOutputTokens: maxTokens,
+    maxReasoningBudget: maxTokens - 1,
+    minReasoningBudget: least,
+    warnings: [],
+  });
+  if (budget < least) return { maxOutputTokens: maxTokens };
+  return { maxOutputTokens: maxTokens - budget, budgetTokens: budget };
+}
+
+/**
  * What only OpenAI's packages read: a JSON schema is strict only when the request says so, as on
  * OpenAI's own API (they would make every schema strict, and a provider then refuses one that is not
  * written for strict mode); the token probabilities asked for; the prompt's cache key and verbosity.
- * One tool call a reply is asked in each provider's own words (others are held to it in chat/run.ts).
+ * One tool call a reply is asked in each provider's own words (others are held to it in chat/run.ts),
+ * and an Anthropic model's thinking budget where one is set (thinkingWithin).
  */
-function providerOptions(provider: string, options: ToolOptions): Partial<LanguageModelV4CallOptions> {
+function providerOptions(
+  provider: string,
+  options: ToolOptions,
+  thinkingBudget?: number,
+): Partial<LanguageModelV4CallOptions> {
   const format = options.responseFormat;
   const openai = {
     ...(format?.type === 'json_schema' ? { strictJsonSchema: format.json_schema.strict === true } : {}),
@@ -208,8 +248,12 @@ function providerOptions(provider: string, options: ToolOptions): Partial<Langua
     ...(options.parallelToolCalls === false ? { parallelToolCalls: false } : {}),
   };
   const own =
-    provider === 'anthropic' && options.parallelToolCalls === false
-      ? { ...openai, disableParallelToolUse: true }
+    provider === 'anthropic'
+      ? {
+          ...openai,
+          ...(options.parallelToolCalls === false ? { disableParallelToolUse: true } : {}),
+          ...(thinkingBudget ? { thinking: { type: 'enabled', budgetTokens: thinkingBudget } } : {}),
+        }
       : openai;
   if (Object.keys(own).length === 0) return {};
   return { providerOptions: { openai, [provider]: own } };
