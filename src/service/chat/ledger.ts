@@ -48,6 +48,7 @@ export async function finishChat(
     );
     if (retiresSoon(r)) warnings.push(deprecationWarning(r));
   }
+  if (reply.warning) warnings.push(reply.warning);
   const warning = warnings.length ? warnings.join(' ') : null;
   await record(db, {
     request: {

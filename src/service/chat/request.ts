@@ -120,6 +120,8 @@ export interface Reply {
   usage?: { input: number; output: number; cachedInput: number; cacheWrites: number; hourCacheWrites: number };
   /** Each token's probability, as OpenAI writes them, when they were asked for. */
   logprobs?: unknown[];
+  /** What the answer is to say about how the model was asked (an effort it could not take). */
+  warning?: string;
 }
 
 /** The text of a message's content, parts joined (images left out). */

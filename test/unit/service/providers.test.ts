@@ -371,6 +371,10 @@ describe('hosted providers (fakes of their wire formats)', function () {
     // without thinking, within the max_tokens asked.
     assert.equal(asked.body.thinking, undefined);
     assert.equal(asked.body.max_tokens, 100);
+    assert.equal(
+      (res.json as { llm_spaces: { warning: string } }).llm_spaces.warning,
+      'anthropic/claude-haiku-4-5 answered without thinking: a max_tokens of 100 cannot hold its least thinking budget (1,024 tokens) and an answer.',
+    );
     type Block = { type: string; cache_control?: unknown };
     const seen = asked.body as {
       system: Block[];
@@ -417,6 +421,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     const asked = anthropic.seen.at(-1)!.body as { max_tokens: number; thinking?: unknown };
     assert.equal(asked.max_tokens, 8_000);
     assert.deepEqual(asked.thinking, { type: 'enabled', budget_tokens: 4_800 });
+    assert.equal((high.json as { llm_spaces: { warning: unknown } }).llm_spaces.warning, null);
     assert.ok(asked.max_tokens * m.completion_token_cost < maxCost);
     // The least budget, when a low effort's share of max_tokens is smaller.
     assert.equal((await ask('low', 4_000)).status, 200);

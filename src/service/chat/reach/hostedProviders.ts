@@ -83,6 +83,8 @@ export class HostedProviders implements ModelReach {
     try {
       const reply = onDelta ? await streamed(model.doStream(options), onDelta) : await whole(model.doGenerate(options));
       this.cooldown.succeeded(provider);
+      if (thinking && !thinking.budgetTokens)
+        reply.warning = `${g.model.namespace} answered without thinking: a max_tokens of ${g.maxTokens.toLocaleString('en-US')} cannot hold its least thinking budget (1,024 tokens) and an answer.`;
       return reply;
     } catch (error) {
       if (g.signal.aborted) throw error;
