@@ -1,7 +1,11 @@
-// The AI SDK from npm (`ai` with `@ai-sdk/openai-compatible`) against the built-in service, as an app
-// written with it would send through a Space: generate, stream, a tool round trip, and an error whose
-// words reach the caller.
+// The AI SDK from npm against the built-in service, as an app written with it would send through a
+// Space: generate, stream, a tool round trip, and an error whose words reach the caller. Through
+// `@ai-sdk/openai-compatible`, and through the providers such an app names first: `@ai-sdk/openai`
+// (the Responses API by default, Chat Completions by `.chat`) and `@ai-sdk/anthropic` (Messages).
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LanguageModel } from 'ai';
 import { APICallError, generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
 import assert from 'node:assert/strict';
 import { echoSpace, removeDir, startService, type RunningService } from '../support/service';
@@ -10,6 +14,8 @@ describe('the AI SDK against the built-in service', function () {
   this.timeout(60_000);
   let service: RunningService;
   let provider: ReturnType<typeof createOpenAICompatible>;
+  /** The same Space through each vendor's own AI SDK provider. */
+  const vendors: Record<string, (model: string) => LanguageModel> = {};
 
   before(async () => {
     service = await startService();
@@ -20,6 +26,11 @@ describe('the AI SDK against the built-in service', function () {
       apiKey: created.key,
       includeUsage: true,
     });
+    const openai = createOpenAI({ baseURL: `${service.url}/v1`, apiKey: created.key });
+    const anthropic = createAnthropic({ baseURL: `${service.url}/v1`, apiKey: created.key });
+    vendors['@ai-sdk/openai (Responses)'] = (model) => openai(model);
+    vendors['@ai-sdk/openai (Chat Completions)'] = (model) => openai.chat(model);
+    vendors['@ai-sdk/anthropic (Messages)'] = (model) => anthropic(model);
   });
   after(async () => {
     await service?.stop();
@@ -68,6 +79,63 @@ describe('the AI SDK against the built-in service', function () {
     assert.deepEqual(asked, { word: 'space' });
     assert.match(result.text, /where routing happens/);
   });
+
+  for (const name of [
+    '@ai-sdk/openai (Responses)',
+    '@ai-sdk/openai (Chat Completions)',
+    '@ai-sdk/anthropic (Messages)',
+  ]) {
+    it(`generates, streams, calls a tool and passes the service's words through ${name}`, async () => {
+      const model = vendors[name]!;
+      // maxOutputTokens named: the Anthropic package caps a model it does not know at 4,096, and says so.
+      const settings = { maxRetries: 0, maxOutputTokens: 500 };
+      const generated = await generateText({ model: model('test/echo'), prompt: `Generated via ${name}`, ...settings });
+      assert.equal(generated.text, `Generated via ${name}`);
+      assert.ok((generated.usage.inputTokens ?? 0) > 0 && (generated.usage.outputTokens ?? 0) > 0);
+      assert.equal(generated.finishReason, 'stop');
+      assert.deepEqual(generated.warnings, []);
+
+      const streamed = streamText({ model: model('test/echo'), prompt: `Streamed via ${name}`, ...settings });
+      let text = '';
+      for await (const piece of streamed.textStream) text += piece;
+      assert.equal(text, `Streamed via ${name}`);
+      assert.ok(((await streamed.usage).outputTokens ?? 0) > 0);
+      assert.equal(await streamed.finishReason, 'stop');
+
+      let asked: unknown;
+      const result = await generateText({
+        model: model('test/echo'),
+        prompt: 'call lookup {"word":"space"}',
+        tools: {
+          lookup: tool({
+            description: 'Looks a word up',
+            inputSchema: jsonSchema<{ word: string }>({
+              type: 'object',
+              properties: { word: { type: 'string' } },
+              required: ['word'],
+            }),
+            execute: async (input) => {
+              asked = input;
+              return 'where routing happens';
+            },
+          }),
+        },
+        stopWhen: stepCountIs(2),
+        ...settings,
+      });
+      assert.deepEqual(asked, { word: 'space' });
+      assert.equal(result.steps.length, 2);
+      assert.match(result.text, /where routing happens/);
+
+      await assert.rejects(
+        generateText({ model: model('nobody/nothing'), prompt: 'x', ...settings }),
+        (error: unknown) =>
+          APICallError.isInstance(error) &&
+          error.statusCode === 422 &&
+          /Unknown model "nobody\/nothing"/.test(error.message),
+      );
+    });
+  }
 
   it("passes the service's words in an error", async () => {
     await assert.rejects(
