@@ -1,4 +1,4 @@
-// The words a person reads for the service's enumerations (plans, statuses, cycles). Shared by the host
+// The words a person reads for the service's enumerations (plans, statuses, cycles, alerts). Shared by the host
 // and the webviews; a value this version does not know is shown in plain words, never as `_TRIAL_`.
 
 const PLANS: Record<string, string> = {
@@ -20,6 +20,17 @@ const SPACES_PLANS: Record<string, string> = {
 const STATUSES: Record<string, string> = { active: 'Active', unpaid: 'Unpaid' };
 const CYCLES: Record<string, string> = { monthly: 'Monthly', yearly: 'Yearly' };
 const SANDBOX: Record<string, string> = { up_to_date: 'up to date', outdated: 'outdated' };
+/** The alert e-mails the organization record stamps (usage_N: N% of the hard spending limit). */
+const ALERTS: Record<string, string> = {
+  soft_limit: 'Soft spending limit passed',
+  hard_limit: 'Hard spending limit reached',
+  payment_failed: 'Payment failed',
+  usage_reset: 'Usage reset for the new cycle',
+  usage_50: 'Half of the hard limit spent',
+  usage_80: '80% of the hard limit spent',
+  usage_90: '90% of the hard limit spent',
+  usage_100: 'All of the hard limit spent',
+};
 const PERMISSIONS: Record<string, string> = {
   view: 'view',
   edit: 'edit',
@@ -48,6 +59,7 @@ export const spacesPlanLabel = label(SPACES_PLANS);
 export const subscriptionStatusLabel = label(STATUSES);
 export const billingCycleLabel = label(CYCLES);
 export const sandboxStatusLabel = label(SANDBOX);
+export const alertLabel = label(ALERTS);
 /** A permission on a Space in words ("manage keys"); one this version does not know in lower-case words. */
 export const permissionLabel = (value: string) => PERMISSIONS[value] ?? plainWords(value).toLowerCase();
 

@@ -1,6 +1,7 @@
 // Enumerations of the service as a person reads them.
 import assert from 'node:assert/strict';
 import {
+  alertLabel,
   billingCycleLabel,
   permissionLabel,
   planLabel,
@@ -28,6 +29,9 @@ describe('labels for people', () => {
     assert.equal(spacesPlanLabel('FREE'), 'Free');
     assert.equal(subscriptionStatusLabel('unpaid'), 'Unpaid');
     assert.equal(billingCycleLabel('yearly'), 'Yearly');
+    assert.equal(alertLabel('usage_80'), '80% of the hard limit spent');
+    assert.equal(alertLabel('soft_limit'), 'Soft spending limit passed');
+    assert.equal(alertLabel('usage_75'), 'Usage 75', 'an alert this version does not know, in plain words');
     assert.equal(sandboxStatusLabel('up_to_date'), 'up to date');
   });
 

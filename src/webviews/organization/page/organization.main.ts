@@ -4,6 +4,7 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-label/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import {
+  alertLabel,
   billingCycleLabel,
   planLabel,
   spacesPlanLabel,
@@ -134,7 +135,7 @@ function subscription(org: MaskedOrganization): HTMLElement {
     h('h3', {}, t('Alert e-mails sent')),
     alerts.length
       ? table(
-          alerts.map(([k, at]) => [k.replace(/_/g, ' '), whenLabel(at)]),
+          alerts.map(([k, at]) => [alertLabel(k), whenLabel(at)]),
           t('Alert e-mails sent'),
         )
       : h('p', { class: 'hint' }, t('None this cycle.')),
@@ -143,7 +144,12 @@ function subscription(org: MaskedOrganization): HTMLElement {
 
 function integration(group: 'metrics' | 'logs', org: MaskedOrganization | null): HTMLElement {
   const groupName = group === 'metrics' ? t('Metrics') : t('Logs');
-  const id = field('id', t('Id'), textfield(org?.[`${group}_id`] ?? ''));
+  const id = field(
+    'id',
+    t('Account ID'),
+    textfield(org?.[`${group}_id`] ?? ''),
+    t('The ID your {0} service gives your account or instance, sent with the token.', groupName.toLowerCase()),
+  );
   const token = field(
     'token',
     t('Token'),
