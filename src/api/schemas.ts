@@ -1038,7 +1038,7 @@ const AnthropicToolResult = z.object({
   is_error: z.boolean().optional(),
   cache_control: CacheControl.optional(),
 });
-/** The model's own earlier reasoning, sent back in an assistant turn: read and left out (see below). */
+/** The model's own earlier thinking, sent back in an assistant turn: to an Anthropic model, signed as it was given. */
 const AnthropicThinking = z.object({
   type: z.literal('thinking'),
   thinking: z.string(),
@@ -1058,9 +1058,8 @@ const AnthropicBlock = z.discriminatedUnion('type', [
 const EditCount = (unit: 'input_tokens' | 'tool_uses') => z.object({ type: z.literal(unit), value: z.int().min(0) });
 
 /**
- * Anthropic's context editing (`context_management`), which Claude Code sends. The service keeps no
- * thinking to send a model again (its replies carry none), so clearing thinking leaves nothing to do;
- * clearing tool results is done as Anthropic describes it (chat/contextEdits.ts).
+ * Anthropic's context editing (`context_management`), which Claude Code sends: clearing old tool
+ * results and old thinking, done as Anthropic describes them (chat/contextEdits.ts).
  */
 export const AnthropicContextManagement = z.object({
   edits: z
@@ -1123,8 +1122,8 @@ export const AnthropicMessagesBody = z
       .optional(),
     metadata: z.object({ user_id: z.string().max(256).optional() }).optional(),
     /**
-     * Extended thinking, as Claude Code asks for it: accepted so that such clients work; the reply
-     * carries no thinking blocks (the README says so).
+     * Extended thinking, as Claude Code asks for it: an Anthropic model thinks so (a budget inside
+     * max_tokens), and its reply carries its thinking blocks; other providers' models go without.
      */
     thinking: z
       .union([

@@ -1,6 +1,6 @@
 // Anthropic's clearing of old tool results (`clear_tool_uses_20250919` in `context_management`, which
-// Claude Code sends), done on the engine's messages before the request is routed, so it applies to
-// whichever model answers. Once the prompt passes the trigger (100,000 input tokens unless told), the
+// Claude Code sends) and of old thinking (`clear_thinking_20251015`), done on the engine's messages
+// before the request is routed, so it applies to whichever model answers. Once the prompt passes the trigger (100,000 input tokens unless told), the
 // results of all but the last `keep` tool uses (3 unless told) are replaced by a placeholder, leaving
 // those of `exclude_tools`; with `clear_tool_inputs`, the calls' arguments too. With `clear_at_least`,
 // nothing is cleared unless that many tokens would be. The client keeps its whole history: it sends it
@@ -11,6 +11,7 @@ import { messageText, textOf, type ChatMessage } from './request';
 
 type Edit = z.output<typeof AnthropicContextManagement>['edits'][number];
 type ClearToolUses = Extract<Edit, { type: 'clear_tool_uses_20250919' }>;
+type ClearThinking = Extract<Edit, { type: 'clear_thinking_20251015' }>;
 
 /** What takes a cleared tool result's place, so the model knows there was one. */
 export const CLEARED_RESULT = '[This tool result was cleared to save context.]';
@@ -18,9 +19,24 @@ export const CLEARED_RESULT = '[This tool result was cleared to save context.]';
 /** The messages with the edits made; `count` gives the tokens of texts (the prompt's tokenizer). */
 export function editContext(messages: ChatMessage[], edits: Edit[], count: (texts: string[]) => number): ChatMessage[] {
   let edited = messages;
-  for (const edit of edits) if (edit.type === 'clear_tool_uses_20250919') edited = clearToolUses(edited, edit, count);
-  // clear_thinking_20251015: the engine's messages hold no thinking (messagesRequest.ts leaves it out).
+  for (const edit of edits)
+    edited =
+      edit.type === 'clear_tool_uses_20250919' ? clearToolUses(edited, edit, count) : clearThinking(edited, edit);
   return edited;
+}
+
+/**
+ * clear_thinking_20251015: the thinking of all but the last `keep` assistant turns that have some (one
+ * unless told; `all` keeps every one) is left out of what is sent.
+ */
+function clearThinking(messages: ChatMessage[], edit: ClearThinking): ChatMessage[] {
+  if (edit.keep === 'all') return messages;
+  const thinkingTurns = messages.flatMap((m, at) => (m.role === 'assistant' && m.thinking?.length ? [at] : []));
+  const cleared = new Set(thinkingTurns.slice(0, Math.max(0, thinkingTurns.length - (edit.keep?.value ?? 1))));
+  if (cleared.size === 0) return messages;
+  return messages.map((m, at) => {
+    return cleared.has(at) && m.role === 'assistant' ? { ...m, thinking: undefined } : m;
+  });
 }
 
 function clearToolUses(

@@ -7,7 +7,7 @@ import type { AnthropicMessagesBody, CacheControl } from '../../api/schemas';
 import type { Caller } from '../domain/caller';
 import { promptTokens } from '../tokenizer';
 import { editContext } from './contextEdits';
-import { promptOf, requestedSpace, type Body, type ChatMessage } from './request';
+import { promptOf, requestedSpace, type Body, type ChatMessage, type ThinkingBlock, type ToolOptions } from './request';
 
 type Message = z.output<typeof AnthropicMessagesBody>['messages'][number];
 
@@ -40,6 +40,7 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
       stop: body.stop_sequences,
       topP: body.top_p,
       reasoningEffort: output?.effort,
+      thinking: thinkingOf(body.thinking),
       // Anthropic's structured output always follows its schema.
       responseFormat: output?.format
         ? { type: 'json_schema', json_schema: { name: 'output', schema: output.format.schema, strict: true } }
@@ -48,10 +49,18 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
   };
 }
 
+/** Anthropic's `thinking` as the engine carries it to an Anthropic model (budget_tokens of adaptive is deprecated). */
+function thinkingOf(thinking: z.output<typeof AnthropicMessagesBody>['thinking']): ToolOptions['thinking'] {
+  if (!thinking) return undefined;
+  return thinking.type === 'enabled'
+    ? { type: 'enabled', budgetTokens: thinking.budget_tokens }
+    : { type: thinking.type };
+}
+
 /**
  * One Anthropic message as the engine's: tool results are messages of their own, after the user's text.
- * A thinking block (the model's own earlier reasoning, sent back) is left out: the service asks no model
- * for its thinking and sends none back, as Anthropic itself drops the thinking of earlier turns.
+ * The model's own thinking, sent back signed, is kept for an Anthropic model (which needs it back in a
+ * turn that called tools); a thinking block without its signature cannot be sent back, and is left out.
  */
 function chatMessages(m: Message): ChatMessage[] {
   if (typeof m.content === 'string') return [{ role: m.role, content: m.content }];
@@ -62,11 +71,19 @@ function chatMessages(m: Message): ChatMessage[] {
         ? [{ id: b.id, type: 'function' as const, function: { name: b.name, arguments: JSON.stringify(b.input) } }]
         : [],
     );
+    const thinking = m.content.flatMap((b): ThinkingBlock[] =>
+      b.type === 'redacted_thinking'
+        ? [{ redacted: b.data }]
+        : b.type === 'thinking' && b.signature
+          ? [{ thinking: b.thinking, signature: b.signature }]
+          : [],
+    );
     return [
       {
         role: 'assistant',
         content: text || null,
         ...(calls.length ? { tool_calls: calls } : {}),
+        ...(thinking.length ? { thinking } : {}),
         ...cacheOf(m.content.filter((b) => b.type === 'text' || b.type === 'tool_use')),
       },
     ];

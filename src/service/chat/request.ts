@@ -15,9 +15,24 @@ import type { CatalogueModel } from '../domain/models';
 import type { AppConfig } from '../domain/spaces';
 import { invalid } from '../problem';
 
+/**
+ * A block of an Anthropic model's thinking, as it gave it: its text with the signature Anthropic checks
+ * when it is sent back, or the encrypted data of a redacted one.
+ */
+export type ThinkingBlock = { thinking: string; signature: string } | { redacted: string };
+
+/** A piece of thinking as it streams: text, the block's signature (its end), or a redacted block whole. */
+export type ThinkingPiece = { thinking: string } | { signature: string } | { redacted: string };
+
 export type ChatMessage = (
   | { role: 'system' | 'user'; content: string | Array<Record<string, unknown>> }
-  | { role: 'assistant'; content: string | Array<Record<string, unknown>> | null; tool_calls?: ToolCall[] }
+  | {
+      role: 'assistant';
+      content: string | Array<Record<string, unknown>> | null;
+      tool_calls?: ToolCall[];
+      /** The model's thinking before this turn, sent back by Anthropic's clients (only Anthropic reads it). */
+      thinking?: ThinkingBlock[];
+    }
   | { role: 'tool'; content: string | Array<Record<string, unknown>>; tool_call_id: string }
 ) & {
   /** A prompt-cache breakpoint at the end of this message (Anthropic's clients mark one on a block of it). */
@@ -41,6 +56,8 @@ export interface ToolOptions {
   presencePenalty?: number | null;
   /** As the AI SDK takes it (which fits it to the model); Anthropic's `max` too. */
   reasoningEffort?: 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max' | null;
+  /** Anthropic's extended thinking as its clients ask for it (other providers go without). */
+  thinking?: { type: 'enabled'; budgetTokens: number } | { type: 'adaptive' } | { type: 'disabled' };
   /** JSON asked for: any object, or one following a schema (OpenAI's shapes); absent: text. */
   responseFormat?: Exclude<ResponseFormat, { type: 'text' }>;
   /** Token probabilities asked for, with how many alternatives of each token (OpenAI's logprobs). */
@@ -122,6 +139,8 @@ export interface Reply {
   logprobs?: unknown[];
   /** What the answer is to say about how the model was asked (an effort it could not take). */
   warning?: string;
+  /** An Anthropic model's thinking, in its order, for Anthropic's clients to send back. */
+  thinking?: ThinkingBlock[];
 }
 
 /** The text of a message's content, parts joined (images left out). */

@@ -11,12 +11,24 @@ import { finishChat, logFailure, summarize } from './ledger';
 import { ReachFailure } from './reach/reach';
 import type { Reaches } from './reach/reaches';
 import { capabilityRefusal } from './routing';
-import { needsOf, textOf, type Attempt, type ChatMessage, type Prepared, type Reply } from './request';
+import {
+  needsOf,
+  textOf,
+  type Attempt,
+  type ChatMessage,
+  type Prepared,
+  type Reply,
+  type ThinkingBlock,
+  type ThinkingPiece,
+} from './request';
+
+/** A completion, with an Anthropic model's thinking for Anthropic's clients (no other answer carries it). */
+export type Completed = ChatCompletion & { thinking?: ThinkingBlock[] };
 
 /**
- * Runs the request. `onDelta`, when given, receives the reply as it is produced (streaming); a failure
- * after the first delta cannot be retried: it is logged with the text streamed so far, as a failure
- * without streaming is, and thrown.
+ * Runs the request. `onDelta`, when given, receives the reply as it is produced (streaming), and
+ * `onThinking` an Anthropic model's thinking; a failure after the first piece of either cannot be
+ * retried: it is logged with the text streamed so far, as a failure without streaming is, and thrown.
  */
 export async function runChat(
   db: Database,
@@ -24,7 +36,8 @@ export async function runChat(
   reaches: Reaches,
   onDelta: ((text: string) => void) | undefined,
   signal: AbortSignal,
-): Promise<ChatCompletion> {
+  onThinking?: (piece: ThinkingPiece) => void,
+): Promise<Completed> {
   const started = Date.now();
   const policies = prepared.config.policies;
   const maxSame = policies.max_same_model_retries ?? 1;
@@ -46,13 +59,21 @@ export async function runChat(
       streamed = (streamed ?? '') + text;
       onDelta(text);
     });
+  const emitThinking =
+    onDelta &&
+    onThinking &&
+    ((piece: ThinkingPiece) => {
+      firstDelta ??= Date.now();
+      streamed ??= '';
+      onThinking(piece);
+    });
   while (current) {
     for (let same = 0; same <= maxSame; same++) {
       const attemptStarted = Date.now();
       firstDelta = undefined;
       let reply: Reply;
       try {
-        reply = await generate(reaches, current, prepared, emit, signal);
+        reply = await generate(reaches, current, prepared, emit, emitThinking, signal);
       } catch (error) {
         const failure = `${current.record.namespace}: ${signal.aborted ? abortReason(signal) : (error as Error).message}`;
         if (signal.aborted || streamed !== null) {
@@ -81,12 +102,13 @@ export async function runChat(
       attempts.push({ namespace: current.record.namespace, status_code: 200, error: null });
       if (reaches.for(current.record).measured)
         latencyBook.record(current.record.namespace, (firstDelta ?? Date.now()) - attemptStarted);
-      return finishChat(db, prepared, current, oneCallIfAsked(reply, prepared), {
+      const completion = await finishChat(db, prepared, current, oneCallIfAsked(reply, prepared), {
         retries: failures.length,
         failures,
         attempts,
         latency: (Date.now() - attemptStarted) / 1000,
       });
+      return reply.thinking ? { ...completion, thinking: reply.thinking } : completion;
     }
     current = switches < maxSwitch ? nextInChain(prepared, current, tried, refused) : undefined;
     switches++;
@@ -137,6 +159,7 @@ function generate(
   model: CatalogueModel,
   prepared: Prepared,
   onDelta: ((text: string) => void) | undefined,
+  onThinking: ((piece: ThinkingPiece) => void) | undefined,
   signal: AbortSignal,
 ): Promise<Reply> {
   const r = model.record;
@@ -158,6 +181,7 @@ function generate(
     temperature: prepared.temperature,
     tools: body.completion ?? {},
     onDelta,
+    onThinking,
     signal,
   });
 }

@@ -2,6 +2,8 @@
 // events (message_start, content_block_*, message_delta, message_stop, error) and its errors. The
 // routing receipt and the costs ride along as `llm_spaces`, an extra field of the message.
 import type { ChatCompletion } from '../../api/schemas';
+import type { ThinkingBlock, ThinkingPiece } from '../chat/request';
+import type { Completed } from '../chat/run';
 import type { EventStream } from './eventStream';
 
 const STOP_REASONS: Record<string, string> = { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' };
@@ -17,8 +19,8 @@ const usageOf = (c: ChatCompletion) => {
   };
 };
 
-/** The content blocks of a reply: its text, then each tool the model asks for. */
-function blocksOf(c: ChatCompletion): Array<Record<string, unknown>> {
+/** The content blocks of a reply: the model's thinking, its text, then each tool the model asks for. */
+function blocksOf(c: Completed): Array<Record<string, unknown>> {
   const message = c.choices[0]?.message;
   const text = message?.content ? [{ type: 'text', text: message.content }] : [];
   const tools = (message?.tool_calls ?? []).map((call) => ({
@@ -27,8 +29,14 @@ function blocksOf(c: ChatCompletion): Array<Record<string, unknown>> {
     name: call.function.name,
     input: parseInput(call.function.arguments),
   }));
-  return [...text, ...tools];
+  return [...(c.thinking ?? []).map(thinkingBlock), ...text, ...tools];
 }
+
+/** A block of thinking as Anthropic writes it, for the client to send back as it is. */
+const thinkingBlock = (b: ThinkingBlock) =>
+  'redacted' in b
+    ? { type: 'redacted_thinking', data: b.redacted }
+    : { type: 'thinking', thinking: b.thinking, signature: b.signature };
 
 function parseInput(text: string): unknown {
   try {
@@ -38,7 +46,7 @@ function parseInput(text: string): unknown {
   }
 }
 
-export function anthropicMessage(c: ChatCompletion): Record<string, unknown> {
+export function anthropicMessage(c: Completed): Record<string, unknown> {
   return {
     id: `msg_${c.id.replace(/-/g, '')}`,
     type: 'message',
@@ -52,9 +60,10 @@ export function anthropicMessage(c: ChatCompletion): Record<string, unknown> {
   };
 }
 
-/** Writes a reply as Anthropic's stream: text as it comes, then the tool uses, then the end. */
+/** Writes a reply as Anthropic's stream: thinking and text as they come, then the tool uses, then the end. */
 export class AnthropicStream {
   private textOpen = false;
+  private thinkingOpen = false;
   private next = 0;
 
   constructor(
@@ -83,7 +92,51 @@ export class AnthropicStream {
     });
   }
 
+  /** Thinking: its text opens a block, the signature closes it; a redacted block comes whole. */
+  thinking(piece: ThinkingPiece): void {
+    this.closeText();
+    if ('redacted' in piece) {
+      this.closeThinking();
+      const index = this.next++;
+      this.send('content_block_start', { index, content_block: { type: 'redacted_thinking', data: piece.redacted } });
+      this.send('content_block_stop', { index });
+      return;
+    }
+    if (!this.thinkingOpen) {
+      this.send('content_block_start', {
+        index: this.next,
+        content_block: { type: 'thinking', thinking: '', signature: '' },
+      });
+      this.thinkingOpen = true;
+    }
+    if ('thinking' in piece)
+      this.send('content_block_delta', {
+        index: this.next,
+        delta: { type: 'thinking_delta', thinking: piece.thinking },
+      });
+    else {
+      this.send('content_block_delta', {
+        index: this.next,
+        delta: { type: 'signature_delta', signature: piece.signature },
+      });
+      this.closeThinking();
+    }
+  }
+
+  private closeThinking(): void {
+    if (!this.thinkingOpen) return;
+    this.send('content_block_stop', { index: this.next++ });
+    this.thinkingOpen = false;
+  }
+
+  private closeText(): void {
+    if (!this.textOpen) return;
+    this.send('content_block_stop', { index: this.next++ });
+    this.textOpen = false;
+  }
+
   delta(text: string): void {
+    this.closeThinking();
     if (!this.textOpen) {
       this.send('content_block_start', { index: this.next, content_block: { type: 'text', text: '' } });
       this.textOpen = true;
@@ -92,10 +145,8 @@ export class AnthropicStream {
   }
 
   finish(c: ChatCompletion): void {
-    if (this.textOpen) {
-      this.send('content_block_stop', { index: this.next++ });
-      this.textOpen = false;
-    }
+    this.closeThinking();
+    this.closeText();
     for (const block of blocksOf(c).filter((b) => b.type === 'tool_use')) {
       const index = this.next++;
       this.send('content_block_start', { index, content_block: { ...block, input: {} } });

@@ -7,7 +7,7 @@ import type { Caller } from '../domain/caller';
 import type { Database } from '../db';
 import { prepareChat } from '../chat/prepare';
 import type { Reaches } from '../chat/reach/reaches';
-import type { Body, Prepared } from '../chat/request';
+import type { Body, Prepared, ThinkingPiece } from '../chat/request';
 import { runChat } from '../chat/run';
 import { Problem } from '../problem';
 import { StorageError } from '../storageError';
@@ -69,7 +69,8 @@ async function answer(
       const completion = await runChat(options.db, prepared, options.reaches, undefined, abort.signal);
       if (options.dialect === 'anthropic') return anthropicMessage(completion);
       if (options.dialect === 'responses') return responseObject(completion, body.responses!, created(Date.now()));
-      return { ...completion, created: created(completion.created) };
+      // Thinking is for Anthropic's clients, which send it back; no other answer carries it.
+      return { ...completion, thinking: undefined, created: created(completion.created) };
     } catch (error) {
       throw shutDown() ? new Problem(503, 'The service is shutting down.') : error;
     }
@@ -137,6 +138,8 @@ async function answer(
 interface NamedEvents {
   start(): void;
   delta(text: string): void;
+  /** A model's thinking as it comes, where the vendor's clients read it (Anthropic's). */
+  thinking?(piece: ThinkingPiece): void;
   finish(completion: ChatCompletion): void;
   error(status: number, detail: string): void;
 }
@@ -166,6 +169,11 @@ async function streamNamed(
         stream.delta(text);
       },
       abort.signal,
+      stream.thinking &&
+        ((piece) => {
+          begin();
+          stream.thinking!(piece);
+        }),
     );
     begin();
     stream.finish(completion);

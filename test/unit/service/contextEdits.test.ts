@@ -1,4 +1,4 @@
-// Anthropic's clearing of old tool results (context_management), as the service does it for any model.
+// Anthropic's clearing of old tool results and old thinking (context_management), as the service does it.
 import assert from 'node:assert/strict';
 import { CLEARED_RESULT, editContext } from '../../../src/service/chat/contextEdits';
 import type { ChatMessage } from '../../../src/service/chat/request';
@@ -69,8 +69,20 @@ describe('context editing: clearing old tool results', () => {
     assert.equal(results(cleared)[0], CLEARED_RESULT);
   });
 
-  it('leaves the messages as they are for clearing thinking (they hold none)', () => {
-    const sent = conversation(5);
+  it('clears the thinking of all but the last turns that have some (one unless told), or keeps it all', () => {
+    const sent = conversation(4).map((m, at): ChatMessage =>
+      m.role === 'assistant' && at !== 3 ? { ...m, thinking: [{ thinking: `thought ${at}`, signature: `s${at}` }] } : m,
+    );
+    const kept = (messages: ChatMessage[]) =>
+      messages.flatMap((m) =>
+        m.role === 'assistant' && m.thinking ? m.thinking.map((b) => ('thinking' in b ? b.thinking : '')) : [],
+      );
+    assert.deepEqual(kept(sent), ['thought 1', 'thought 5', 'thought 7']);
     assert.equal(editContext(sent, [{ type: 'clear_thinking_20251015', keep: 'all' }], words), sent);
+    assert.deepEqual(kept(editContext(sent, [{ type: 'clear_thinking_20251015' }], words)), ['thought 7']);
+    const two = { type: 'clear_thinking_20251015' as const, keep: { type: 'thinking_turns' as const, value: 2 } };
+    assert.deepEqual(kept(editContext(sent, [two], words)), ['thought 5', 'thought 7']);
+    // Nothing else moves.
+    assert.deepEqual(results(editContext(sent, [two], words)), results(sent));
   });
 });

@@ -88,7 +88,7 @@ describe('model servers on this computer', function () {
       'upstream:llama3.2:latest:hello',
       'the server gets the model by its own name',
     );
-    // Claude Code's prompt-cache marks are Anthropic's: a model server is not sent them.
+    // Claude Code's prompt-cache marks and thinking are Anthropic's: a model server is not sent them.
     const res = await raw(service.url, 'POST', '/v1/messages', {
       token: service.token,
       body: {
@@ -97,12 +97,21 @@ describe('model servers on this computer', function () {
         max_tokens: 50,
         system: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }],
         messages: [
+          { role: 'user', content: 'Hello' },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'thinking', thinking: 'A greeting.', signature: 'sig-from-anthropic' },
+              { type: 'text', text: 'Hi.' },
+            ],
+          },
           { role: 'user', content: [{ type: 'text', text: 'cached?', cache_control: { type: 'ephemeral' } }] },
         ],
       },
     });
     assert.equal(res.status, 200, res.text);
-    assert.doesNotMatch(JSON.stringify(ollama.received.at(-1)), /cache_control/);
+    // Neither Anthropic's cache marks nor an Anthropic model's thinking reach a model server.
+    assert.doesNotMatch(JSON.stringify(ollama.received.at(-1)), /cache_control|thinking|sig-from-anthropic/);
     assert.match(JSON.stringify(ollama.received.at(-1)), /cached\?/);
     /** A chat completion of llama3.2, answered 200, with what the server received. */
     const complete = async (content: string, extra: Record<string, unknown>) => {

@@ -2,6 +2,7 @@
 // and fakes of OpenAI's, Anthropic's and Gemini's wire formats behind them: plain, streamed and tool
 // answers, billing from the provider's counts, each failure of "When a provider fails", the cooldown,
 // the keys handed over by the extension, and no key anywhere it must not be.
+import Anthropic from '@anthropic-ai/sdk';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -31,8 +32,12 @@ describe('hosted providers (fakes of their wire formats)', function () {
 
   const byName = (ns: string) => models.find((m) => m.namespace === ns)!;
 
+  /** Each Space's key, by its id, for a vendor's SDK to send with. */
+  const keys = new Map<string, string>();
+
   async function spaceWith(active: string[], failover: string[] = []) {
     const created = await client.createSpace({ name: `providers ${active.join(',')} ${failover.join(',')}` });
+    keys.set(created.id, created.created_key);
     const current = await client.getSpaceModels(created.id);
     for (const s of current.base_model_settings) {
       const want = active.includes(s.namespace);
@@ -367,13 +372,13 @@ describe('hosted providers (fakes of their wire formats)', function () {
       Math.abs(delta.llm_spaces.costs.total_tokens - expected) < 1e-12,
       `${delta.llm_spaces.costs.total_tokens}`,
     );
-    // Haiku 4.5 thinks by budget, and 100 tokens hold none (Anthropic's least is 1,024): it answers
-    // without thinking, within the max_tokens asked.
-    assert.equal(asked.body.thinking, undefined);
+    // The conversation's last turn called a tool, and Claude Code sent back no thinking before it:
+    // Anthropic would refuse the effort's thinking, so the model answers without it, and says why.
+    assert.deepEqual(asked.body.thinking, { type: 'disabled' });
     assert.equal(asked.body.max_tokens, 100);
     assert.equal(
       (res.json as { llm_spaces: { warning: string } }).llm_spaces.warning,
-      'anthropic/claude-haiku-4-5 answered without thinking: a max_tokens of 100 cannot hold its least thinking budget (1,024 tokens) and an answer.',
+      'anthropic/claude-haiku-4-5 answered without thinking: the turn it continues called tools without the thinking before those calls, which Anthropic needs back.',
     );
     type Block = { type: string; cache_control?: unknown };
     const seen = asked.body as {
@@ -427,6 +432,146 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.equal((await ask('low', 4_000)).status, 200);
     assert.deepEqual(anthropic.seen.at(-1)!.body.thinking, { type: 'enabled', budget_tokens: 1_024 });
     assert.equal(anthropic.seen.at(-1)!.body.max_tokens, 4_000);
+    // No thinking when max_tokens cannot hold the least budget and an answer; the answer says why.
+    const small = await ask('high', 1_000);
+    assert.equal(small.status, 200, small.text);
+    assert.equal(anthropic.seen.at(-1)!.body.thinking, undefined);
+    assert.equal(anthropic.seen.at(-1)!.body.max_tokens, 1_000);
+    assert.equal(
+      (small.json as { llm_spaces: { warning: string } }).llm_spaces.warning,
+      'anthropic/claude-haiku-4-5 answered without thinking: a max_tokens of 1,000 cannot hold its least thinking budget (1,024 tokens) and an answer.',
+    );
+  });
+
+  it("hands Claude Code an Anthropic model's thinking, whole and streamed, and sends it back signed in a tool loop", async () => {
+    const app = await spaceWith([ANTHROPIC]);
+    const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
+    const tools = [{ name: 'Read', input_schema: { type: 'object' as const, properties: {} } }];
+    const first = {
+      model: ANTHROPIC,
+      max_tokens: 3_000,
+      thinking: { type: 'enabled' as const, budget_tokens: 2_000 },
+      tools,
+      messages: [{ role: 'user' as const, content: 'call Read {"path":"a.ts"}' }],
+    };
+    const whole = await sdk.messages.create(first);
+    // Asked as Anthropic counts it: the budget inside max_tokens.
+    assert.deepEqual(anthropic.seen.at(-1)!.body.thinking, { type: 'enabled', budget_tokens: 2_000 });
+    assert.equal(anthropic.seen.at(-1)!.body.max_tokens, 3_000);
+    assert.deepEqual(
+      whole.content.map((b) => b.type),
+      ['thinking', 'tool_use'],
+    );
+    const thought = whole.content[0] as { thinking: string; signature: string };
+    assert.equal(thought.thinking, 'Thinking about: call Read {"path":"a.ts"}');
+    assert.match(thought.signature, /^sig-/);
+    // Streamed, the SDK's helper puts the same blocks together from thinking_delta and signature_delta.
+    const streamed = await sdk.messages.stream(first).finalMessage();
+    assert.deepEqual(streamed.content, whole.content);
+    // The next turn sends the thinking back before the tool use, as Anthropic needs in a tool loop.
+    const next = await sdk.messages.create({
+      ...first,
+      messages: [
+        ...first.messages,
+        { role: 'assistant', content: streamed.content },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: (streamed.content[1] as { id: string }).id, content: 'the file' },
+            { type: 'text', text: 'Now explain it.' },
+          ],
+        },
+      ],
+    });
+    assert.deepEqual(
+      next.content.map((b) => b.type),
+      ['thinking', 'text'],
+    );
+    const sent = anthropic.seen.at(-1)!.body.messages as Array<{
+      role: string;
+      content: Array<Record<string, unknown>>;
+    }>;
+    assert.deepEqual(sent[1]!.content[0], {
+      type: 'thinking',
+      thinking: thought.thinking,
+      signature: thought.signature,
+    });
+    assert.equal((next as unknown as { llm_spaces: { warning: unknown } }).llm_spaces.warning, null);
+    // OpenAI's shapes carry no thinking.
+    const chat = await send(
+      {
+        app_id: app,
+        model: ANTHROPIC,
+        max_tokens: 3_000,
+        reasoning_effort: 'low',
+        messages: [{ role: 'user', content: 'Think first.' }],
+      },
+      '/v1/chat/completions',
+    );
+    assert.equal(chat.status, 200, chat.text);
+    assert.equal(anthropic.seen.at(-1)!.body.thinking !== undefined, true);
+    assert.doesNotMatch(chat.text, /thinking|signature/i);
+  });
+
+  it('waits for the answer of a model that thinks longer than a provider may take to start, its thinking streamed', async () => {
+    const app = await spaceWith([ANTHROPIC]);
+    const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
+    // The service gives a provider 1 s to start answering (firstTokenTimeoutMs); this one thinks for 1.5 s.
+    anthropic.thinkingMs = 1_500;
+    const before = anthropic.seen.length;
+    try {
+      const events: string[] = [];
+      const stream = sdk.messages.stream({
+        model: ANTHROPIC,
+        max_tokens: 3_000,
+        thinking: { type: 'enabled', budget_tokens: 1_024 },
+        messages: [{ role: 'user', content: 'Think long.' }],
+      });
+      stream.on('streamEvent', (event) =>
+        events.push(event.type === 'content_block_delta' ? event.delta.type : event.type),
+      );
+      const message = await stream.finalMessage();
+      assert.deepEqual(
+        message.content.map((b) => b.type),
+        ['thinking', 'text'],
+      );
+      assert.equal((message.content[1] as { text: string }).text, 'echo: Think long.');
+      // The thinking came as it was produced, before the answer.
+      assert.ok(events.indexOf('thinking_delta') < events.indexOf('signature_delta'));
+      assert.ok(events.indexOf('signature_delta') < events.indexOf('text_delta'));
+      assert.equal(anthropic.seen.length - before, 1, 'asked once: not given up on and asked again');
+    } finally {
+      anthropic.thinkingMs = 0;
+    }
+  });
+
+  it('answers a tool loop of a client that keeps no thinking (any OpenAI-shaped one) without thinking, not refused', async () => {
+    const app = await spaceWith([ANTHROPIC]);
+    const res = await send(
+      {
+        app_id: app,
+        model: ANTHROPIC,
+        max_tokens: 3_000,
+        reasoning_effort: 'high',
+        tools: [{ type: 'function', function: { name: 'Read', parameters: { type: 'object', properties: {} } } }],
+        messages: [
+          { role: 'user', content: 'Read a.ts' },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'Read', arguments: '{}' } }],
+          },
+          { role: 'tool', tool_call_id: 'toolu_1', content: 'the file' },
+        ],
+      },
+      '/v1/chat/completions',
+    );
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(anthropic.seen.at(-1)!.body.thinking, { type: 'disabled' });
+    assert.match(
+      (res.json as { metadata: { warning: string } }).metadata.warning,
+      /answered without thinking: the turn it continues called tools without the thinking before those calls/,
+    );
   });
 
   it("reports OpenAI's token probabilities when asked, whole and streamed, and refuses them where a model cannot", async () => {

@@ -8,7 +8,10 @@
 // Each checks the requests it gets against its reference and records what is wrong with one in
 // `problems`, answers "echo: <last user text>" (or the tool call `call <tool> <JSON>` asks for) with
 // usage that includes cached input, and can be told to fail the next requests: an HTTP status (with
-// Retry-After), a stream cut before its first token, or no answer at all.
+// Retry-After), a stream cut before its first token, or no answer at all. Anthropic's thinks first when
+// asked (a signed thinking block, which it checks when sent back) and refuses what its extended-thinking
+// reference refuses (a budget out of bounds, a tool loop whose last turn lost its thinking) with a 400.
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -36,6 +39,8 @@ export interface ProviderFake {
   failNext: (...failures: Failure[]) => void;
   /** Forgets the failures not yet used, and lets go of the requests left hanging. */
   recover: () => void;
+  /** How long a streamed reply thinks before it answers (Anthropic's, when thinking is on). */
+  thinkingMs?: number;
   /** Token counts the next answers report (`written` to the cache, `hour` of them for an hour: Anthropic's alone). */
   usage: { input: number; output: number; cached: number; written: number; hour: number };
   close: () => Promise<void>;
@@ -50,6 +55,10 @@ interface Turn {
   model: string;
   /** Token probabilities asked for (OpenAI's logprobs), with how many alternatives per token. */
   logprobs?: number;
+  /** The model thinks first (Anthropic's extended thinking, asked for). */
+  thinks?: boolean;
+  /** Why the provider refuses the request (400), in its words. */
+  refused?: string;
 }
 
 type Reply = { kind: 'text'; text: string } | { kind: 'tool'; id: string; name: string; args: Record<string, unknown> };
@@ -72,7 +81,7 @@ interface Dialect {
   read: (req: SeenRequest, problems: string[]) => Turn | null;
   /** The key the request carries, where this API wants it. */
   keyOf: (req: SeenRequest) => unknown;
-  error: (status: number) => unknown;
+  error: (status: number, message?: string) => unknown;
   whole: (turn: Turn, reply: Reply, usage: ProviderFake['usage']) => unknown;
   /** The stream's events, as written to the wire. */
   events: (turn: Turn, reply: Reply, usage: ProviderFake['usage']) => string[];
@@ -114,19 +123,27 @@ async function startFake(dialect: Dialect, versionPath: string, key: string): Pr
         if (failure.retryAfter !== undefined) headers['retry-after'] = String(failure.retryAfter);
         return void res.writeHead(failure.status, headers).end(JSON.stringify(dialect.error(failure.status)));
       }
+      if (turn.refused)
+        return void res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify(dialect.error(400, turn.refused)));
       const reply = replyTo(turn);
       if (!turn.stream)
         return void res
           .writeHead(200, { 'content-type': 'application/json' })
           .end(JSON.stringify(dialect.whole(turn, reply, usage)));
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      for (const event of dialect.events(turn, reply, usage)) res.write(event);
-      res.end();
+      void (async () => {
+        for (const event of dialect.events(turn, reply, usage))
+          if (event !== THOUGHT) res.write(event);
+          else if (fake.thinkingMs) await new Promise((resolve) => setTimeout(resolve, fake.thinkingMs));
+        res.end();
+      })();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  const fake: ProviderFake = {
     baseUrl: `http://127.0.0.1:${port}${versionPath}`,
     key,
     seen,
@@ -144,7 +161,11 @@ async function startFake(dialect: Dialect, versionPath: string, key: string): Pr
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+  return fake;
 }
+
+/** Where a stream's thinking ends: the fake waits `thinkingMs` there before the answer. */
+const THOUGHT = '';
 
 const textOf = (content: unknown): string =>
   typeof content === 'string'
@@ -336,14 +357,20 @@ const anthropic: Dialect = {
     for (const t of tools)
       if (!t.name || !t.input_schema) problems.push('anthropic: a tool is not {name, input_schema}');
     const lastUser = [...(messages ?? [])].reverse().find((m) => m.role === 'user');
+    const thinking = b.thinking as { type?: string; budget_tokens?: number } | undefined;
+    const thinks = thinking?.type === 'enabled' || thinking?.type === 'adaptive';
+    const refused = thinkingRefusal(thinking, b.max_tokens, messages ?? []);
+    if (refused) problems.push(`anthropic: ${refused}`);
     return {
       text: textOf(lastUser?.content),
       tools: tools.map((t) => t.name!),
       stream: b.stream === true,
       model: String(b.model),
+      thinks,
+      ...(refused ? { refused } : {}),
     };
   },
-  error: (status) => ({
+  error: (status, message) => ({
     type: 'error',
     error: {
       type:
@@ -356,7 +383,8 @@ const anthropic: Dialect = {
               : status === 404
                 ? 'not_found_error'
                 : 'api_error',
-      message: status === 401 ? 'invalid x-api-key' : status === 529 ? 'Overloaded' : 'Internal server error',
+      message:
+        message ?? (status === 401 ? 'invalid x-api-key' : status === 529 ? 'Overloaded' : 'Internal server error'),
     },
   }),
   whole: (turn, reply, usage) => ({
@@ -364,10 +392,12 @@ const anthropic: Dialect = {
     type: 'message',
     role: 'assistant',
     model: turn.model,
-    content:
-      reply.kind === 'text'
+    content: [
+      ...(turn.thinks ? [{ type: 'thinking', thinking: thoughtOf(turn), signature: signed(thoughtOf(turn)) }] : []),
+      ...(reply.kind === 'text'
         ? [{ type: 'text', text: reply.text }]
-        : [{ type: 'tool_use', id: reply.id, name: reply.name, input: reply.args }],
+        : [{ type: 'tool_use', id: reply.id, name: reply.name, input: reply.args }]),
+    ],
     stop_reason: reply.kind === 'text' ? 'end_turn' : 'tool_use',
     stop_sequence: null,
     usage: {
@@ -401,10 +431,11 @@ const anthropic: Dialect = {
       },
       'message_start',
     ),
+    ...(turn.thinks ? [...thinkingEvents(thoughtOf(turn)), THOUGHT] : []),
     ...(reply.kind === 'text'
       ? [
           sse(
-            { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+            { type: 'content_block_start', index: last(turn), content_block: { type: 'text', text: '' } },
             'content_block_start',
           ),
           sse({ type: 'ping' }, 'ping'),
@@ -412,7 +443,7 @@ const anthropic: Dialect = {
             .match(/.{1,6}/gs)!
             .map((piece) =>
               sse(
-                { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece } },
+                { type: 'content_block_delta', index: last(turn), delta: { type: 'text_delta', text: piece } },
                 'content_block_delta',
               ),
             ),
@@ -421,7 +452,7 @@ const anthropic: Dialect = {
           sse(
             {
               type: 'content_block_start',
-              index: 0,
+              index: last(turn),
               content_block: { type: 'tool_use', id: reply.id, name: reply.name, input: {} },
             },
             'content_block_start',
@@ -429,13 +460,13 @@ const anthropic: Dialect = {
           sse(
             {
               type: 'content_block_delta',
-              index: 0,
+              index: last(turn),
               delta: { type: 'input_json_delta', partial_json: JSON.stringify(reply.args) },
             },
             'content_block_delta',
           ),
         ]),
-    sse({ type: 'content_block_stop', index: 0 }, 'content_block_stop'),
+    sse({ type: 'content_block_stop', index: last(turn) }, 'content_block_stop'),
     sse(
       {
         type: 'message_delta',
@@ -447,6 +478,66 @@ const anthropic: Dialect = {
     sse({ type: 'message_stop' }, 'message_stop'),
   ],
 };
+
+/** The index of a reply's one block of text or tool use: after the thinking, when the model thinks. */
+const last = (turn: Turn) => (turn.thinks ? 1 : 0);
+
+/** What the fake "thinks" about a turn. */
+const thoughtOf = (turn: Turn) => `Thinking about: ${turn.text}`;
+
+/** The signature of a block of thinking, which Anthropic checks when the block is sent back. */
+const signed = (thinking: string) => `sig-${createHash('sha256').update(thinking).digest('base64url').slice(0, 24)}`;
+
+/** A block of thinking as Anthropic streams it: its text in pieces, then its signature. */
+const thinkingEvents = (thinking: string) => [
+  sse(
+    { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } },
+    'content_block_start',
+  ),
+  ...thinking
+    .match(/.{1,8}/gs)!
+    .map((piece) =>
+      sse(
+        { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: piece } },
+        'content_block_delta',
+      ),
+    ),
+  sse(
+    { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: signed(thinking) } },
+    'content_block_delta',
+  ),
+  sse({ type: 'content_block_stop', index: 0 }, 'content_block_stop'),
+];
+
+/**
+ * Why Anthropic refuses a request's thinking, by its extended-thinking reference: a budget of at
+ * least 1,024 tokens and under max_tokens; thinking sent back as it was signed; and, with thinking
+ * on, a last assistant turn that called tools starting with the thinking before those calls.
+ */
+function thinkingRefusal(
+  thinking: { type?: string; budget_tokens?: number } | undefined,
+  maxTokens: unknown,
+  messages: Array<{ role: string; content: unknown }>,
+): string | undefined {
+  const blocks = (m: { content: unknown }) =>
+    (Array.isArray(m.content) ? m.content : []) as Array<{ type?: string; thinking?: string; signature?: string }>;
+  for (const m of messages)
+    for (const b of blocks(m))
+      if (b.type === 'thinking' && b.signature !== signed(b.thinking ?? ''))
+        return 'Invalid `signature` in `thinking` block';
+  if (thinking?.type === 'enabled') {
+    const budget = thinking.budget_tokens ?? 0;
+    if (budget < 1024) return 'thinking.enabled.budget_tokens: Input should be greater than or equal to 1024';
+    if (typeof maxTokens === 'number' && budget >= maxTokens)
+      return '`max_tokens` must be greater than `thinking.budget_tokens`';
+  }
+  if (thinking?.type !== 'enabled' && thinking?.type !== 'adaptive') return undefined;
+  const at = messages.findLastIndex((m) => m.role === 'assistant');
+  const turn = at >= 0 ? blocks(messages[at]!) : [];
+  if (turn.some((b) => b.type === 'tool_use') && !['thinking', 'redacted_thinking'].includes(turn[0]?.type ?? ''))
+    return `messages.${at}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${turn[0]?.type}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks).`;
+  return undefined;
+}
 
 export const startAnthropicFake = (key = 'sk-ant-fake-0123456789abcdef') => startFake(anthropic, '/v1', key);
 

@@ -8,6 +8,7 @@ import type {
   LanguageModelV4FilePart,
   LanguageModelV4FinishReason,
   LanguageModelV4Prompt,
+  LanguageModelV4ReasoningPart,
   LanguageModelV4TextPart,
   LanguageModelV4ToolChoice,
   LanguageModelV4Usage,
@@ -20,7 +21,14 @@ import type { CacheControl, ModelRecord, ToolCall } from '../../../api/schemas';
 import type { Cooldown } from '../../providers/cooldown';
 import type { ProviderKeys } from '../../providers/keys';
 import { providerSpec, type ProviderSpec, type Reach } from '../../providers/providers';
-import { textOf, type ChatMessage, type Reply, type ToolOptions } from '../request';
+import {
+  textOf,
+  type ChatMessage,
+  type Reply,
+  type ThinkingBlock,
+  type ThinkingPiece,
+  type ToolOptions,
+} from '../request';
 import { ReachFailure, type Generation, type ModelReach } from './reach';
 import { networkWords } from '../../../shared/networkWords';
 
@@ -63,28 +71,25 @@ export class HostedProviders implements ModelReach {
     // A client gone before the attempt starts (between two of them) stops it at once, as it would have.
     if (g.signal.aborted) gone();
     else g.signal.addEventListener('abort', gone, { once: true });
-    const onDelta =
-      g.onDelta &&
-      ((text: string) => {
-        clearTimeout(timer);
-        g.onDelta!(text);
-      });
-    const thinking =
-      provider === 'anthropic' ? thinkingWithin(modelId, g.maxTokens, g.tools.reasoningEffort) : undefined;
+    // The first piece of thinking is the model answering as much as the first piece of text.
+    const answering = () => clearTimeout(timer);
+    const anthropic = provider === 'anthropic';
+    const thinking = anthropic ? anthropicThinking(modelId, g.maxTokens, g.tools, g.messages) : undefined;
     const options: LanguageModelV4CallOptions = {
-      prompt: toPrompt(g.messages),
+      prompt: toPrompt(g.messages, anthropic),
       maxOutputTokens: thinking?.maxOutputTokens ?? g.maxTokens,
       temperature: g.temperature,
       ...toolOptions(g.tools),
-      ...(thinking ? { reasoning: undefined } : {}),
-      ...providerOptions(provider, g.tools, thinking?.budgetTokens),
+      ...(thinking?.withoutEffort ? { reasoning: undefined } : {}),
+      ...providerOptions(provider, g.tools, thinking?.thinking),
       abortSignal: stop.signal,
     };
     try {
-      const reply = onDelta ? await streamed(model.doStream(options), onDelta) : await whole(model.doGenerate(options));
+      const reply = g.onDelta
+        ? await streamed(model.doStream(options), answering, g.onDelta, anthropic ? g.onThinking : undefined)
+        : await whole(model.doGenerate(options));
       this.cooldown.succeeded(provider);
-      if (thinking && !thinking.budgetTokens)
-        reply.warning = `${g.model.namespace} answered without thinking: a max_tokens of ${g.maxTokens.toLocaleString('en-US')} cannot hold its least thinking budget (1,024 tokens) and an answer.`;
+      if (thinking?.without) reply.warning = `${g.model.namespace} answered without thinking: ${thinking.without}.`;
       return reply;
     } catch (error) {
       if (g.signal.aborted) throw error;
@@ -117,7 +122,7 @@ export class HostedProviders implements ModelReach {
 }
 
 /** The engine's messages (OpenAI's shapes) as the AI SDK's prompt. */
-export function toPrompt(messages: readonly ChatMessage[]): LanguageModelV4Prompt {
+export function toPrompt(messages: readonly ChatMessage[], withThinking = false): LanguageModelV4Prompt {
   const toolNames = new Map<string, string>();
   return messages.map((m): LanguageModelV4Prompt[number] => ({ ...asPromptMessage(m), ...cacheOptions(m) }));
 
@@ -138,7 +143,12 @@ export function toPrompt(messages: readonly ChatMessage[]): LanguageModelV4Promp
             input: parseArguments(c.function.arguments),
           };
         });
-        return { role: 'assistant', content: [...(text ? [{ type: 'text' as const, text }] : []), ...calls] };
+        // An Anthropic model's own thinking goes back first, signed as it gave it; no other provider reads it.
+        const thought = withThinking ? (m.thinking ?? []).map(reasoningPart) : [];
+        return {
+          role: 'assistant',
+          content: [...thought, ...(text ? [{ type: 'text' as const, text }] : []), ...calls],
+        };
       }
       case 'tool':
         return {
@@ -154,6 +164,13 @@ export function toPrompt(messages: readonly ChatMessage[]): LanguageModelV4Promp
         };
     }
   }
+}
+
+/** A block of thinking as Anthropic's package sends it back: its text and signature, or the redacted data. */
+function reasoningPart(block: ThinkingBlock): LanguageModelV4ReasoningPart {
+  return 'redacted' in block
+    ? { type: 'reasoning', text: '', providerOptions: { anthropic: { redactedData: block.redacted } } }
+    : { type: 'reasoning', text: block.thinking, providerOptions: { anthropic: { signature: block.signature } } };
 }
 
 /**
@@ -199,33 +216,76 @@ function sampling(options: ToolOptions): Partial<LanguageModelV4CallOptions> {
   };
 }
 
+/** Anthropic's least thinking budget; a budget must also leave max_tokens room for an answer. */
+const LEAST_BUDGET = 1024;
+
+/** How an Anthropic model thinks for a request, as the AI SDK call says it (anthropicThinking). */
+interface AnthropicThinking {
+  /** Anthropic's `thinking`, for the SDK to send as it is. */
+  thinking?: Record<string, unknown>;
+  /** The answer's share of max_tokens: the SDK adds a budget given here on top of it. */
+  maxOutputTokens?: number;
+  /** The effort is said here instead, so the SDK does not fit it to the model again. */
+  withoutEffort?: boolean;
+  /** Why the model answers without the thinking asked for, for the answer's warning. */
+  without?: string;
+}
+
 /**
- * An effort for one of Anthropic's models that think by budget (Claude Haiku 4.5, Sonnet 4.5, Opus
- * 4.1…): a thinking budget inside the request's max_tokens, where Anthropic's API counts thinking and
- * where the Space's max_cost priced it. Left to the AI SDK, the budget (a share of the model's whole
- * output: 60% of 64,000 tokens for Haiku 4.5 at high) was added on top of max_tokens, and so to the
- * bill. Here it is the same share of max_tokens; a max_tokens too small for Anthropic's least budget
- * (1,024 tokens and a token of answer) is answered without thinking. Undefined where the SDK's own rule
- * stands: no effort, `none`, or a model that thinks adaptively (within max_tokens).
+ * How an Anthropic model is to think: as its client asked (`thinking`, Claude Code's way), or as the
+ * effort asks. Undefined where the AI SDK's own rule stands (no thinking asked; a model that thinks
+ * adaptively, given the effort; a model that cannot think).
+ * - A model that thinks by budget (Claude Haiku 4.5, Sonnet 4.5, Opus 4.1…) gets its budget inside the
+ *   request's max_tokens, where Anthropic counts thinking and where the Space's max_cost priced it.
+ *   Left to the SDK, a budget for an effort (a share of the model's whole output: 60% of 64,000 tokens
+ *   for Haiku 4.5 at high) was added on top of max_tokens, and so to the bill. Here it is the same
+ *   share of max_tokens; a max_tokens that cannot hold Anthropic's least budget and an answer is
+ *   answered without thinking.
+ * - With thinking on, Anthropic refuses a conversation whose last turn called tools without sending
+ *   back the thinking before those calls (a client that does not keep it: any OpenAI-shaped one). Such
+ *   a turn is answered without thinking rather than refused.
  */
-function thinkingWithin(
+function anthropicThinking(
   modelId: string,
   maxTokens: number,
-  effort: ToolOptions['reasoningEffort'],
-): { maxOutputTokens: number; budgetTokens?: number } | undefined {
-  if (!effort || effort === 'none') return undefined;
+  options: ToolOptions,
+  messages: readonly ChatMessage[],
+): AnthropicThinking | undefined {
+  const asked = options.thinking;
+  const effort = options.reasoningEffort;
+  const wanted = asked ? asked.type !== 'disabled' : !!effort && effort !== 'none';
+  if (!wanted) return asked ? { thinking: { type: 'disabled' }, withoutEffort: true } : undefined;
   const model = getModelCapabilities(modelId);
-  if (model.supportsAdaptiveThinking || model.rejectsBudgetThinking) return undefined;
-  const least = 1024;
-  const budget = mapReasoningToProviderBudget({
-    reasoning: effort,
-    maxOutputTokens: maxTokens,
-    maxReasoningBudget: maxTokens - 1,
-    minReasoningBudget: least,
-    warnings: [],
-  });
-  if (budget < least) return { maxOutputTokens: maxTokens };
-  return { maxOutputTokens: maxTokens - budget, budgetTokens: budget };
+  if (!model.supportsAdaptiveThinking && model.rejectsBudgetThinking) return undefined;
+  const lastTurn = messages.findLast((m) => m.role === 'assistant');
+  if (lastTurn?.tool_calls?.length && !lastTurn.thinking?.length)
+    return {
+      thinking: { type: 'disabled' },
+      withoutEffort: true,
+      without: 'the turn it continues called tools without the thinking before those calls, which Anthropic needs back',
+    };
+  if (model.supportsAdaptiveThinking) return asked ? { thinking: { type: 'adaptive' } } : undefined;
+  const budget =
+    asked?.type === 'enabled'
+      ? Math.min(asked.budgetTokens, maxTokens - 1)
+      : mapReasoningToProviderBudget({
+          reasoning: effort ?? 'high',
+          maxOutputTokens: maxTokens,
+          maxReasoningBudget: maxTokens - 1,
+          minReasoningBudget: LEAST_BUDGET,
+          warnings: [],
+        });
+  if (budget < LEAST_BUDGET)
+    return {
+      maxOutputTokens: maxTokens,
+      withoutEffort: true,
+      without: `a max_tokens of ${maxTokens.toLocaleString('en-US')} cannot hold its least thinking budget (1,024 tokens) and an answer`,
+    };
+  return {
+    maxOutputTokens: maxTokens - budget,
+    thinking: { type: 'enabled', budgetTokens: budget },
+    withoutEffort: true,
+  };
 }
 
 /**
@@ -233,12 +293,12 @@ function thinkingWithin(
  * OpenAI's own API (they would make every schema strict, and a provider then refuses one that is not
  * written for strict mode); the token probabilities asked for; the prompt's cache key and verbosity.
  * One tool call a reply is asked in each provider's own words (others are held to it in chat/run.ts),
- * and an Anthropic model's thinking budget where one is set (thinkingWithin).
+ * and how an Anthropic model thinks where that is said (anthropicThinking).
  */
 function providerOptions(
   provider: string,
   options: ToolOptions,
-  thinkingBudget?: number,
+  thinking?: Record<string, unknown>,
 ): Partial<LanguageModelV4CallOptions> {
   const format = options.responseFormat;
   const openai = {
@@ -254,7 +314,7 @@ function providerOptions(
       ? {
           ...openai,
           ...(options.parallelToolCalls === false ? { disableParallelToolUse: true } : {}),
-          ...(thinkingBudget ? { thinking: { type: 'enabled', budgetTokens: thinkingBudget } } : {}),
+          ...(thinking ? { thinking } : {}),
         }
       : openai;
   if (Object.keys(own).length === 0) return {};
@@ -332,31 +392,76 @@ async function whole(result: ReturnType<LanguageModelV4['doGenerate']>): Promise
   const { content, finishReason, usage, providerMetadata } = await result;
   let text = '';
   const toolCalls: ToolCall[] = [];
+  const thinking: ThinkingBlock[] = [];
   for (const part of content) {
     if (part.type === 'text') text += part.text;
     if (part.type === 'tool-call') toolCalls.push(toolCallOf(part.toolCallId, part.toolName, part.input));
+    if (part.type === 'reasoning') {
+      const signed = anthropicSigned(part.providerMetadata);
+      if ('redacted' in signed) thinking.push({ redacted: signed.redacted });
+      else if (signed.signature) thinking.push({ thinking: part.text, signature: signed.signature });
+    }
   }
   return {
     text,
     finishReason: finishOf(finishReason, toolCalls),
     ...(toolCalls.length ? { toolCalls } : {}),
+    ...(thinking.length ? { thinking } : {}),
     usage: usageOf(usage),
     ...logprobsOf(providerMetadata),
   };
 }
 
+/** What Anthropic's package says of a piece of thinking: its signature, or a redacted block's data. */
+function anthropicSigned(metadata: unknown): { signature?: string } | { redacted: string } {
+  const said = (metadata as { anthropic?: { signature?: unknown; redactedData?: unknown } } | undefined)?.anthropic;
+  if (typeof said?.redactedData === 'string') return { redacted: said.redactedData };
+  return typeof said?.signature === 'string' ? { signature: said.signature } : {};
+}
+
+/**
+ * A streamed reply: its text to `onDelta` as it comes, and an Anthropic model's thinking to `onThinking`
+ * (text, then the block's signature; a redacted block whole). `answering` hears of the first of either.
+ */
 async function streamed(
   result: ReturnType<LanguageModelV4['doStream']>,
+  answering: () => void,
   onDelta: (text: string) => void,
+  onThinking: ((piece: ThinkingPiece) => void) | undefined,
 ): Promise<Reply> {
   const { stream } = await result;
   let text = '';
   const toolCalls: ToolCall[] = [];
+  const thinking: ThinkingBlock[] = [];
+  /** The thinking block under way, by the stream's id of it. */
+  const open = new Map<string, string>();
+  const think = (piece: ThinkingPiece) => {
+    answering();
+    onThinking?.(piece);
+  };
   let finish: { reason: LanguageModelV4FinishReason; usage: LanguageModelV4Usage; metadata: unknown } | undefined;
   for await (const part of stream) {
     if (part.type === 'text-delta' && part.delta) {
       text += part.delta;
+      answering();
       onDelta(part.delta);
+    } else if (part.type === 'reasoning-start') {
+      const signed = anthropicSigned(part.providerMetadata);
+      if ('redacted' in signed) {
+        thinking.push({ redacted: signed.redacted });
+        think({ redacted: signed.redacted });
+      } else open.set(part.id, '');
+    } else if (part.type === 'reasoning-delta' && open.has(part.id)) {
+      const signed = anthropicSigned(part.providerMetadata);
+      if (part.delta) {
+        open.set(part.id, open.get(part.id)! + part.delta);
+        think({ thinking: part.delta });
+      }
+      if ('signature' in signed && signed.signature) {
+        thinking.push({ thinking: open.get(part.id)!, signature: signed.signature });
+        open.delete(part.id);
+        think({ signature: signed.signature });
+      }
     } else if (part.type === 'tool-call') toolCalls.push(toolCallOf(part.toolCallId, part.toolName, part.input));
     else if (part.type === 'finish')
       finish = { reason: part.finishReason, usage: part.usage, metadata: part.providerMetadata };
@@ -367,6 +472,7 @@ async function streamed(
     text,
     finishReason: finishOf(finish.reason, toolCalls),
     ...(toolCalls.length ? { toolCalls } : {}),
+    ...(thinking.length ? { thinking } : {}),
     usage: usageOf(finish.usage),
     ...logprobsOf(finish.metadata),
   };

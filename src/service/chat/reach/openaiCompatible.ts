@@ -28,7 +28,8 @@ export async function callUpstream(call: UpstreamCall): Promise<Reply> {
       body: JSON.stringify({
         model: call.model,
         // A cache mark is Anthropic's (hostedProviders.ts): a model server is not sent it.
-        messages: call.messages.map(withoutCacheMark),
+        // OpenAI's fields alone: no cache mark, and no Anthropic model's thinking (JSON leaves undefined out).
+        messages: call.messages.map((m) => ({ ...withoutCacheMark(m), thinking: undefined })),
         max_tokens: call.maxTokens,
         temperature: call.temperature,
         stream,

@@ -2,7 +2,7 @@
 // servers on this computer or behind --upstream, hosted providers) says which models it reaches and
 // generates a reply for one attempt; the engine (run.ts) retries and fails over around it.
 import type { ModelRecord } from '../../../api/schemas';
-import type { ChatMessage, Reply, ToolOptions } from '../request';
+import type { ChatMessage, Reply, ThinkingPiece, ToolOptions } from '../request';
 
 /** One attempt of one model at a request. */
 export interface Generation {
@@ -18,6 +18,8 @@ export interface Generation {
   tools: ToolOptions;
   /** Receives the reply as it is produced, when the client streams. */
   onDelta?: (text: string) => void;
+  /** Receives an Anthropic model's thinking as it is produced, when the client streams and reads it. */
+  onThinking?: (piece: ThinkingPiece) => void;
   signal: AbortSignal;
 }
 
