@@ -151,10 +151,15 @@ export function textOf(content: ChatMessage['content']): string {
     : content.map((p) => (typeof p.text === 'string' ? p.text : '')).join('');
 }
 
-/** The text a message adds to the prompt, its tool calls' names and arguments too (what is counted). */
+/**
+ * The text a message adds to the prompt, its tool calls' names and arguments too (what is counted), and
+ * the thinking sent back with it, which an Anthropic model reads as input (a redacted block's size is
+ * not known here).
+ */
 export const messageText = (m: ChatMessage) =>
   textOf(m.content) +
-  ('tool_calls' in m && m.tool_calls ? m.tool_calls.map((c) => c.function.name + c.function.arguments).join('') : '');
+  ('tool_calls' in m && m.tool_calls ? m.tool_calls.map((c) => c.function.name + c.function.arguments).join('') : '') +
+  ('thinking' in m && m.thinking ? m.thinking.map((b) => ('thinking' in b ? b.thinking : '')).join('') : '');
 
 /** Whether the request carries images: attached to a playground prompt, or as parts of a message. */
 export function hasImages(body: Body): boolean {

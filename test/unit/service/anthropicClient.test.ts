@@ -224,6 +224,25 @@ describe('the Anthropic SDK against the built-in service', function () {
       messages: [{ role: 'user', content: 'How many tokens is this?' }],
     });
     assert.ok(counted.input_tokens > 3 && counted.input_tokens < 20, String(counted.input_tokens));
+    // Thinking sent back is input the model reads: counted too.
+    const turn = (thinking: string) =>
+      anthropic.messages.countTokens({
+        model: 'test/echo',
+        messages: [
+          { role: 'user', content: 'Read a.ts' },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'thinking', thinking, signature: 'sig' },
+              { type: 'tool_use', id: 'toolu_1', name: 'Read', input: {} },
+            ],
+          },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'the file' }] },
+        ],
+      });
+    const short = (await turn('Read it.')).input_tokens;
+    const long = (await turn('I should read the file first, then see what it exports. '.repeat(20))).input_tokens;
+    assert.ok(long - short > 150, `${short} then ${long}`);
   });
 
   it("answers an API it does not serve (message batches) in Anthropic's shape, saying what it serves", async () => {
