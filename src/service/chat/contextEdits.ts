@@ -1,10 +1,11 @@
 // Anthropic's clearing of old tool results (`clear_tool_uses_20250919` in `context_management`, which
 // Claude Code sends) and of old thinking (`clear_thinking_20251015`), done on the engine's messages
-// before the request is routed, so it applies to whichever model answers. Once the prompt passes the trigger (100,000 input tokens unless told), the
-// results of all but the last `keep` tool uses (3 unless told) are replaced by a placeholder, leaving
-// those of `exclude_tools`; with `clear_tool_inputs`, the calls' arguments too. With `clear_at_least`,
-// nothing is cleared unless that many tokens would be. The client keeps its whole history: it sends it
-// again each turn, and the same edit is made again.
+// before the request is routed, so it applies to whichever model answers. Once the prompt passes the
+// trigger (100,000 input tokens unless told), the results of all but the last `keep` tool uses (3
+// unless told) are replaced by a placeholder, leaving those of `exclude_tools`; with
+// `clear_tool_inputs`, the calls' arguments too. With `clear_at_least`, nothing is cleared unless
+// that many tokens would be. The client keeps its whole history: it sends it again each turn, and the
+// same edit is made again.
 import type { z } from 'zod';
 import type { AnthropicContextManagement } from '../../api/schemas';
 import { messageText, textOf, type ChatMessage } from './request';
@@ -34,9 +35,7 @@ function clearThinking(messages: ChatMessage[], edit: ClearThinking): ChatMessag
   const thinkingTurns = messages.flatMap((m, at) => (m.role === 'assistant' && m.thinking?.length ? [at] : []));
   const cleared = new Set(thinkingTurns.slice(0, Math.max(0, thinkingTurns.length - (edit.keep?.value ?? 1))));
   if (cleared.size === 0) return messages;
-  return messages.map((m, at) => {
-    return cleared.has(at) && m.role === 'assistant' ? { ...m, thinking: undefined } : m;
-  });
+  return messages.map((m, at) => (cleared.has(at) && m.role === 'assistant' ? { ...m, thinking: undefined } : m));
 }
 
 function clearToolUses(

@@ -49,7 +49,7 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
   };
 }
 
-/** Anthropic's `thinking` as the engine carries it to an Anthropic model (budget_tokens of adaptive is deprecated). */
+/** Anthropic's `thinking` as the engine carries it (an adaptive one's budget_tokens, deprecated by Anthropic, left out). */
 function thinkingOf(thinking: z.output<typeof AnthropicMessagesBody>['thinking']): ToolOptions['thinking'] {
   if (!thinking) return undefined;
   return thinking.type === 'enabled'
