@@ -10,7 +10,8 @@
 // usage that includes cached input, and can be told to fail the next requests: an HTTP status (with
 // Retry-After), a stream cut before its first token, or no answer at all. Anthropic's thinks first when
 // asked (a signed thinking block, which it checks when sent back) and refuses what its extended-thinking
-// reference refuses (a budget out of bounds, a tool loop whose last turn lost its thinking) with a 400.
+// reference refuses (a budget out of bounds, a signature it did not give, a tool loop whose last turn
+// lost its thinking) with a 400.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
