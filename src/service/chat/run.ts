@@ -60,7 +60,6 @@ export async function runChat(
       onDelta(text);
     });
   const emitThinking =
-    onDelta &&
     onThinking &&
     ((piece: ThinkingPiece) => {
       firstDelta ??= Date.now();

@@ -537,8 +537,13 @@ describe('hosted providers (fakes of their wire formats)', function () {
       );
       assert.equal((message.content[1] as { text: string }).text, 'echo: Think long.');
       // The thinking came as it was produced, before the answer.
-      assert.ok(events.indexOf('thinking_delta') < events.indexOf('signature_delta'));
-      assert.ok(events.indexOf('signature_delta') < events.indexOf('text_delta'));
+      const at = (type: string) => events.indexOf(type);
+      assert.ok(
+        at('thinking_delta') >= 0 &&
+          at('thinking_delta') < at('signature_delta') &&
+          at('signature_delta') < at('text_delta'),
+        events.join(' '),
+      );
       assert.equal(anthropic.seen.length - before, 1, 'asked once: not given up on and asked again');
     } finally {
       anthropic.thinkingMs = 0;

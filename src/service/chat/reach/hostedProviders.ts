@@ -277,7 +277,6 @@ function anthropicThinking(
         });
   if (budget < LEAST_BUDGET)
     return {
-      maxOutputTokens: maxTokens,
       withoutEffort: true,
       without: `a max_tokens of ${maxTokens.toLocaleString('en-US')} cannot hold its least thinking budget (1,024 tokens) and an answer`,
     };
@@ -397,9 +396,9 @@ async function whole(result: ReturnType<LanguageModelV4['doGenerate']>): Promise
     if (part.type === 'text') text += part.text;
     if (part.type === 'tool-call') toolCalls.push(toolCallOf(part.toolCallId, part.toolName, part.input));
     if (part.type === 'reasoning') {
-      const signed = anthropicSigned(part.providerMetadata);
-      if ('redacted' in signed) thinking.push({ redacted: signed.redacted });
-      else if (signed.signature) thinking.push({ thinking: part.text, signature: signed.signature });
+      const { redacted, signature } = anthropicSigned(part.providerMetadata);
+      if (redacted !== undefined) thinking.push({ redacted });
+      else if (signature) thinking.push({ thinking: part.text, signature });
     }
   }
   return {
@@ -413,10 +412,12 @@ async function whole(result: ReturnType<LanguageModelV4['doGenerate']>): Promise
 }
 
 /** What Anthropic's package says of a piece of thinking: its signature, or a redacted block's data. */
-function anthropicSigned(metadata: unknown): { signature?: string } | { redacted: string } {
+function anthropicSigned(metadata: unknown): { signature?: string; redacted?: string } {
   const said = (metadata as { anthropic?: { signature?: unknown; redactedData?: unknown } } | undefined)?.anthropic;
-  if (typeof said?.redactedData === 'string') return { redacted: said.redactedData };
-  return typeof said?.signature === 'string' ? { signature: said.signature } : {};
+  return {
+    ...(typeof said?.signature === 'string' ? { signature: said.signature } : {}),
+    ...(typeof said?.redactedData === 'string' ? { redacted: said.redactedData } : {}),
+  };
 }
 
 /**
@@ -446,21 +447,21 @@ async function streamed(
       answering();
       onDelta(part.delta);
     } else if (part.type === 'reasoning-start') {
-      const signed = anthropicSigned(part.providerMetadata);
-      if ('redacted' in signed) {
-        thinking.push({ redacted: signed.redacted });
-        think({ redacted: signed.redacted });
+      const { redacted } = anthropicSigned(part.providerMetadata);
+      if (redacted !== undefined) {
+        thinking.push({ redacted });
+        think({ redacted });
       } else open.set(part.id, '');
     } else if (part.type === 'reasoning-delta' && open.has(part.id)) {
-      const signed = anthropicSigned(part.providerMetadata);
+      const { signature } = anthropicSigned(part.providerMetadata);
       if (part.delta) {
         open.set(part.id, open.get(part.id)! + part.delta);
         think({ thinking: part.delta });
       }
-      if ('signature' in signed && signed.signature) {
-        thinking.push({ thinking: open.get(part.id)!, signature: signed.signature });
+      if (signature) {
+        thinking.push({ thinking: open.get(part.id)!, signature });
         open.delete(part.id);
-        think({ signature: signed.signature });
+        think({ signature });
       }
     } else if (part.type === 'tool-call') toolCalls.push(toolCallOf(part.toolCallId, part.toolName, part.input));
     else if (part.type === 'finish')

@@ -27,9 +27,7 @@ export async function callUpstream(call: UpstreamCall): Promise<Reply> {
       headers: { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json' },
       body: JSON.stringify({
         model: call.model,
-        // A cache mark is Anthropic's (hostedProviders.ts): a model server is not sent it.
-        // OpenAI's fields alone: no cache mark, and no Anthropic model's thinking (JSON leaves undefined out).
-        messages: call.messages.map((m) => ({ ...withoutCacheMark(m), thinking: undefined })),
+        messages: call.messages.map(openAiMessage),
         max_tokens: call.maxTokens,
         temperature: call.temperature,
         stream,
@@ -164,6 +162,19 @@ async function readStream(body: AsyncIterable<unknown>, onDelta: (text: string) 
   };
 }
 
+/**
+ * A message as OpenAI's API has it: its cache mark and an Anthropic model's thinking are Anthropic's
+ * (hostedProviders.ts), and a model server is not sent them.
+ */
+function openAiMessage({
+  cache_control: _mark,
+  thinking: _thinking,
+  ...message
+}: ChatMessage & { thinking?: unknown }) {
+  return message;
+}
+
+/** A tool's definition without its cache mark (Anthropic's), as a model server takes it. */
 function withoutCacheMark<T extends { cache_control?: unknown }>({
   cache_control: _,
   ...rest
