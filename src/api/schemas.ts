@@ -1167,7 +1167,24 @@ const ResponsesPart = z.discriminatedUnion('type', [
   }),
 ]);
 
-/** One item of a Responses request's input: a message, a function call the model made, or its output. */
+/**
+ * The model's reasoning before a turn, as a client sends it back (Codex, and OpenAI's SDKs with `store`
+ * false): its summary, and the `encrypted_content` this service gave it, which carries an Anthropic
+ * model's signed thinking. Reasoning another service gave is read as nothing.
+ */
+const ResponsesReasoning = z.object({
+  type: z.literal('reasoning'),
+  id: z.string().max(200).optional(),
+  status: z.string().max(40).optional(),
+  summary: z.array(z.object({ type: z.literal('summary_text'), text: ResponsesText })).max(1000),
+  content: nullish(z.array(z.object({ type: z.enum(['reasoning_text', 'text']), text: ResponsesText })).max(1000)),
+  encrypted_content: nullish(ResponsesText),
+});
+
+/**
+ * One item of a Responses request's input: a message, the model's reasoning, a function call it made,
+ * or its output.
+ */
 const ResponsesItem = z.union([
   z.object({
     type: z.literal('message').optional(),
@@ -1191,6 +1208,7 @@ const ResponsesItem = z.union([
     call_id: z.string().min(1).max(200),
     output: z.union([ResponsesText, z.array(ResponsesPart).max(1000)]),
   }),
+  ResponsesReasoning,
 ]);
 
 /** How the reply is written (`text.format`): text, any JSON object, or JSON following a schema. */
@@ -1248,7 +1266,10 @@ export const ResponsesBody = z
         summary: nullish(z.enum(['auto', 'concise', 'detailed'])),
       }),
     ),
-    /** Extras a client may ask to have included; this service produces none of them (no reasoning items). */
+    /**
+     * Extras a client may ask to have included: an Anthropic model's signed thinking, carried in its
+     * reasoning item's `encrypted_content` for the client to send back (no other model's is given).
+     */
     include: z.array(z.literal('reasoning.encrypted_content')).max(10).optional(),
     store: nullish(
       z.literal(false, {

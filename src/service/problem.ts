@@ -19,7 +19,6 @@ export const forbidden = (why: string) => new Problem(403, why);
 export const invalid = (loc: Array<string | number>, msg: string, type = 'value_error') =>
   new Problem(422, [{ loc, msg, type }]);
 
-/** Parses input with a zod schema; failures become a 422 whose `loc` starts with `where`. */
 /** How deep a request's JSON may nest: far more than any request of the interface needs. */
 export const MAX_DEPTH = 64;
 

@@ -2,11 +2,13 @@
 // into the engine's request, so it is routed, logged and billed through the Space like a chat
 // completion. `instructions` becomes the system message, input items become messages (a function
 // call the model made, the assistant's tool call; its output, the tool's message), and `text.format`
-// the JSON asked for.
+// the JSON asked for. A reasoning item this service gave carries an Anthropic model's thinking back to
+// the assistant turn it came before (carriedThinking.ts).
 import type { z } from 'zod';
 import type { ResponsesBody } from '../../api/schemas';
 import type { Caller } from '../domain/caller';
-import { promptOf, requestedSpace, type Body, type ChatMessage, type ToolOptions } from './request';
+import { openThinking } from './carriedThinking';
+import { promptOf, requestedSpace, type Body, type ChatMessage, type ThinkingBlock, type ToolOptions } from './request';
 
 type Input = z.output<typeof ResponsesBody>['input'];
 type Item = Exclude<Input, string>[number];
@@ -47,25 +49,41 @@ export function responsesRequest(caller: Caller, body: z.output<typeof Responses
 
 /**
  * The items as chat messages, in their order: function calls the model made in a row become one
- * assistant message with several tool calls, after the text it wrote with them.
+ * assistant message with several tool calls, after the text it wrote with them; the thinking a
+ * reasoning item carries goes with the assistant's turn that follows it.
  */
 function chatMessages(input: Input): ChatMessage[] {
   if (typeof input === 'string') return [{ role: 'user', content: input }];
   const messages: ChatMessage[] = [];
-  for (const item of input) {
-    if (item.type === 'function_call') {
+  /** Thinking read from reasoning items, for the assistant's next turn. */
+  let thinking: ThinkingBlock[] = [];
+  /** The assistant's turn a function call joins (the one before it, unless thinking came between). */
+  const assistantTurn = (content: string | null) => {
+    const last = messages.at(-1);
+    if (content === null && last?.role === 'assistant' && thinking.length === 0) return last;
+    const turn: Extract<ChatMessage, { role: 'assistant' }> = { role: 'assistant', content };
+    if (thinking.length) turn.thinking = thinking;
+    thinking = [];
+    messages.push(turn);
+    return turn;
+  };
+  for (const [i, item] of input.entries()) {
+    if (item.type === 'reasoning') {
+      const carried =
+        item.encrypted_content && openThinking(item.encrypted_content, ['body', 'input', i, 'encrypted_content']);
+      if (carried) thinking.push(...carried);
+    } else if (item.type === 'function_call') {
+      const turn = assistantTurn(null);
       const call = {
         id: item.call_id,
         type: 'function' as const,
         function: { name: item.name, arguments: item.arguments },
       };
-      const last = messages.at(-1);
-      if (last?.role === 'assistant') last.tool_calls = [...(last.tool_calls ?? []), call];
-      else messages.push({ role: 'assistant', content: null, tool_calls: [call] });
+      turn.tool_calls = [...(turn.tool_calls ?? []), call];
     } else if (item.type === 'function_call_output') {
       messages.push({ role: 'tool', tool_call_id: item.call_id, content: textOf(item.output) });
     } else if (item.role === 'assistant') {
-      messages.push({ role: 'assistant', content: textOf(item.content) });
+      assistantTurn(textOf(item.content));
     } else {
       const role = item.role === 'user' ? 'user' : 'system';
       messages.push({ role, content: typeof item.content === 'string' ? item.content : item.content.map(partOf) });

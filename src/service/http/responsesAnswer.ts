@@ -2,12 +2,34 @@
 // server-sent events (response.created … response.completed, each with its sequence number) and an
 // error event. What the request asked is echoed as OpenAI does; the routing receipt and the costs
 // ride along as `llm_spaces`, an extra field of the response (`metadata` is the caller's own there).
+// An Anthropic model's thinking comes first, as a reasoning item: its text as the summary when one is
+// asked for, and its signed blocks as `encrypted_content` when that is included, for the client to send
+// back (carriedThinking.ts).
 import type { z } from 'zod';
 import type { ChatCompletion, ResponsesBody } from '../../api/schemas';
+import { sealThinking } from '../chat/carriedThinking';
+import type { ThinkingBlock, ThinkingPiece } from '../chat/request';
+import type { Completed } from '../chat/run';
 import { openAiError } from './errorAnswers';
 import type { EventStream } from './eventStream';
 
 type Request = z.output<typeof ResponsesBody>;
+
+/** A reasoning item's summary: the text of each block the model thought, when a summary is asked for. */
+const summaryOf = (blocks: ThinkingBlock[], request: Request) =>
+  request.reasoning?.summary
+    ? blocks.flatMap((b) => ('thinking' in b && b.thinking ? [{ type: 'summary_text', text: b.thinking }] : []))
+    : [];
+
+/** The reasoning item of a reply with thinking, whole. */
+function reasoningItem(id: string, blocks: ThinkingBlock[], request: Request): Record<string, unknown> {
+  return {
+    type: 'reasoning',
+    id,
+    summary: summaryOf(blocks, request),
+    ...(request.include?.includes('reasoning.encrypted_content') ? { encrypted_content: sealThinking(blocks) } : {}),
+  };
+}
 
 const usageOf = (c: ChatCompletion) => {
   const cached = c.usage.prompt_tokens_details?.cached_tokens ?? 0;
@@ -22,8 +44,9 @@ const usageOf = (c: ChatCompletion) => {
 
 const compact = (id: string) => id.replace(/-/g, '');
 
-/** The output items of a reply: its message (when it wrote text), then each function it calls. */
-function outputOf(c: ChatCompletion): Array<Record<string, unknown>> {
+/** The output items of a reply: its reasoning, its message (when it wrote text), then each function it calls. */
+function outputOf(c: Completed, request: Request): Array<Record<string, unknown>> {
+  const reasoning = c.thinking?.length ? [reasoningItem(`rs_${compact(c.id)}`, c.thinking, request)] : [];
   const message = c.choices[0]?.message;
   const text = message?.content
     ? [
@@ -44,7 +67,7 @@ function outputOf(c: ChatCompletion): Array<Record<string, unknown>> {
     arguments: call.function.arguments,
     status: 'completed',
   }));
-  return [...text, ...calls];
+  return [...reasoning, ...text, ...calls];
 }
 
 /** The fields of a response that echo what was asked, before and after it ran. */
@@ -72,7 +95,7 @@ function echoed(request: Request) {
 }
 
 /** The response object; a reply cut at max_output_tokens is `incomplete`, as OpenAI marks it. */
-export function responseObject(c: ChatCompletion, request: Request, createdAt: number): Record<string, unknown> {
+export function responseObject(c: Completed, request: Request, createdAt: number): Record<string, unknown> {
   const cut = c.choices[0]?.finish_reason === 'length';
   return {
     id: `resp_${compact(c.id)}`,
@@ -82,20 +105,34 @@ export function responseObject(c: ChatCompletion, request: Request, createdAt: n
     error: null,
     incomplete_details: cut ? { reason: 'max_output_tokens' } : null,
     model: c.model,
-    output: outputOf(c),
+    output: outputOf(c, request),
     usage: usageOf(c),
     ...echoed(request),
     llm_spaces: c.metadata,
   };
 }
 
-/** Writes a reply as the Responses stream: text as it comes, then the function calls, then the end. */
+/**
+ * Writes a reply as the Responses stream: thinking as it comes (a reasoning item, with its summary's
+ * text when a summary is asked for), then text as it comes, then the function calls, then the end.
+ */
 export class ResponsesStream {
   private sequence = 0;
+  /** The index the next output item takes. */
+  private items = 0;
   private text = '';
-  private textOpen = false;
+  /** The message's index, once its text began. */
+  private messageIndex?: number;
+  /** The reasoning item's index while it is open, the blocks thought so far, and the text of the one in progress. */
+  private reasoningIndex?: number;
+  private readonly blocks: ThinkingBlock[] = [];
+  private thought = '';
+  /** The summary parts sent; the last one is open while `partOpen`. */
+  private parts = 0;
+  private partOpen = false;
   private readonly responseId: string;
   private readonly messageId: string;
+  private readonly reasoningId: string;
 
   constructor(
     private readonly events: EventStream,
@@ -106,6 +143,7 @@ export class ResponsesStream {
   ) {
     this.responseId = `resp_${compact(requestId)}`;
     this.messageId = `msg_${compact(requestId)}`;
+    this.reasoningId = `rs_${compact(requestId)}`;
   }
 
   private send(type: string, data: Record<string, unknown>): void {
@@ -129,40 +167,97 @@ export class ResponsesStream {
     this.send('response.in_progress', { response });
   }
 
-  delta(text: string): void {
-    const at = { item_id: this.messageId, output_index: 0 };
-    if (!this.textOpen) {
+  /** Thinking: its text goes to the summary part of its block, which a signature ends. */
+  thinking(piece: ThinkingPiece): void {
+    if (this.reasoningIndex === undefined) {
+      if (this.messageIndex !== undefined) return; // thinking after the text began has no place in the stream
+      this.reasoningIndex = this.items++;
       this.send('response.output_item.added', {
-        output_index: 0,
+        output_index: this.reasoningIndex,
+        item: { type: 'reasoning', id: this.reasoningId, summary: [] },
+      });
+    }
+    if ('redacted' in piece) {
+      this.endBlock();
+      this.blocks.push(piece);
+      return;
+    }
+    if ('signature' in piece) {
+      this.blocks.push({ thinking: this.thought, signature: piece.signature });
+      this.endBlock();
+      return;
+    }
+    this.thought += piece.thinking;
+    if (!this.request.reasoning?.summary || !piece.thinking) return;
+    const at = { item_id: this.reasoningId, output_index: this.reasoningIndex, summary_index: this.parts };
+    if (!this.partOpen) {
+      this.send('response.reasoning_summary_part.added', { ...at, part: { type: 'summary_text', text: '' } });
+      this.partOpen = true;
+    }
+    this.send('response.reasoning_summary_text.delta', { ...at, delta: piece.thinking });
+  }
+
+  /** A block of thinking ended: its summary part, if one is open, ends with it. */
+  private endBlock(): void {
+    const text = this.thought;
+    this.thought = '';
+    if (!this.partOpen) return;
+    const at = { item_id: this.reasoningId, output_index: this.reasoningIndex, summary_index: this.parts++ };
+    this.send('response.reasoning_summary_text.done', { ...at, text });
+    this.send('response.reasoning_summary_part.done', { ...at, part: { type: 'summary_text', text } });
+    this.partOpen = false;
+  }
+
+  /** The reasoning item ends when the model begins to write, or the reply ends. */
+  private endReasoning(): void {
+    if (this.reasoningIndex === undefined) return;
+    this.endBlock();
+    this.send('response.output_item.done', {
+      output_index: this.reasoningIndex,
+      item: reasoningItem(this.reasoningId, this.blocks, this.request),
+    });
+    this.reasoningIndex = undefined;
+  }
+
+  delta(text: string): void {
+    if (this.messageIndex === undefined) {
+      this.endReasoning();
+      this.messageIndex = this.items++;
+      this.send('response.output_item.added', {
+        output_index: this.messageIndex,
         item: { type: 'message', id: this.messageId, status: 'in_progress', role: 'assistant', content: [] },
       });
       this.send('response.content_part.added', {
-        ...at,
+        item_id: this.messageId,
+        output_index: this.messageIndex,
         content_index: 0,
         part: { type: 'output_text', text: '', annotations: [] },
       });
-      this.textOpen = true;
     }
     this.text += text;
+    const at = { item_id: this.messageId, output_index: this.messageIndex };
     this.send('response.output_text.delta', { ...at, content_index: 0, delta: text, logprobs: [] });
   }
 
-  finish(c: ChatCompletion): void {
+  finish(c: Completed): void {
+    this.endReasoning();
     const response = responseObject(c, this.request, this.createdAt);
     const output = response.output as Array<Record<string, unknown>>;
-    let index = 0;
-    if (this.textOpen) {
-      const at = { item_id: this.messageId, output_index: index };
+    if (this.messageIndex !== undefined) {
+      const at = { item_id: this.messageId, output_index: this.messageIndex };
       this.send('response.output_text.done', { ...at, content_index: 0, text: this.text, logprobs: [] });
       this.send('response.content_part.done', {
         ...at,
         content_index: 0,
         part: { type: 'output_text', text: this.text, annotations: [] },
       });
-      this.send('response.output_item.done', { output_index: index, item: output[index] });
-      index++;
+      this.send('response.output_item.done', {
+        output_index: this.messageIndex,
+        item: output.find((o) => o.type === 'message'),
+      });
     }
     for (const item of output.filter((o) => o.type === 'function_call')) {
+      const index = this.items++;
       const at = { item_id: item.id, output_index: index };
       this.send('response.output_item.added', {
         output_index: index,
@@ -171,7 +266,6 @@ export class ResponsesStream {
       this.send('response.function_call_arguments.delta', { ...at, delta: item.arguments });
       this.send('response.function_call_arguments.done', { ...at, name: item.name, arguments: item.arguments });
       this.send('response.output_item.done', { output_index: index, item });
-      index++;
     }
     this.send(response.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response });
   }

@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import OpenAI from 'openai';
 import type { LlmSpacesClient } from '../../../src/api/client';
 import type { ModelRecord, ProviderState } from '../../../src/api/schemas';
 import { raw } from '../support/http';
@@ -548,6 +549,115 @@ describe('hosted providers (fakes of their wire formats)', function () {
     } finally {
       anthropic.thinkingMs = 0;
     }
+  });
+
+  it("carries an Anthropic model's thinking through Codex's stateless Responses tool loop, signed, whole and streamed", async () => {
+    const app = await spaceWith([ANTHROPIC]);
+    const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
+    // As Codex asks: an effort with a summary, the reasoning's content included, nothing stored.
+    const first = {
+      model: ANTHROPIC,
+      max_output_tokens: 3_000,
+      reasoning: { effort: 'high' as const, summary: 'auto' as const },
+      include: ['reasoning.encrypted_content' as const],
+      store: false,
+      tools: [
+        { type: 'function' as const, name: 'Read', parameters: { type: 'object', properties: {} }, strict: false },
+      ],
+      input: [{ role: 'user' as const, content: 'call Read {"path":"a.ts"}' }],
+    };
+    const whole = await sdk.responses.create(first);
+    assert.deepEqual(
+      whole.output.map((o) => o.type),
+      ['reasoning', 'function_call'],
+    );
+    const reasoning = whole.output[0] as OpenAI.Responses.ResponseReasoningItem;
+    assert.deepEqual(reasoning.summary, [{ type: 'summary_text', text: 'Thinking about: call Read {"path":"a.ts"}' }]);
+    assert.ok(reasoning.encrypted_content);
+    // Streamed: the summary as it comes, then the same items, the reasoning first.
+    const stream = sdk.responses.stream(first);
+    const deltas: string[] = [];
+    stream.on('response.reasoning_summary_text.delta', (event) => deltas.push(event.delta));
+    const streamed = await stream.finalResponse();
+    assert.equal(deltas.join(''), reasoning.summary[0]!.text);
+    const done = streamed.output[0] as OpenAI.Responses.ResponseReasoningItem;
+    assert.deepEqual(
+      [done.type, done.summary, done.encrypted_content],
+      ['reasoning', reasoning.summary, reasoning.encrypted_content],
+    );
+    const call = streamed.output[1] as OpenAI.Responses.ResponseFunctionToolCall;
+    assert.equal(call.name, 'Read');
+    // The next turn sends the items back as they came, with the tool's output: Anthropic gets the
+    // thinking signed, before the tool use, and thinks again.
+    const second = {
+      ...first,
+      input: [
+        ...first.input,
+        ...[done, call],
+        { type: 'function_call_output' as const, call_id: call.call_id, output: 'the file' },
+      ],
+    };
+    const next = await sdk.responses.create(second);
+    const sent = anthropic.seen.at(-1)!.body;
+    // (The fake refuses a block whose signature is not the one it gave: see afterEach.)
+    const back = (sent.messages as Array<{ content: Array<Record<string, unknown>> }>)[1]!.content[0]!;
+    assert.deepEqual([back.type, back.thinking], ['thinking', reasoning.summary[0]!.text]);
+    assert.match(String(back.signature), /^sig-/);
+    assert.notDeepEqual(sent.thinking, { type: 'disabled' });
+    assert.deepEqual(
+      next.output.map((o) => o.type),
+      ['reasoning', 'message'],
+    );
+    assert.equal((next as unknown as { llm_spaces: { warning: unknown } }).llm_spaces.warning, null);
+    // Streamed, the reasoning item ends before the message begins, as the SDK puts them together.
+    const nextStreamed = await sdk.responses.stream(second).finalResponse();
+    assert.deepEqual(
+      nextStreamed.output.map((o) => o.type),
+      ['reasoning', 'message'],
+    );
+    assert.equal(nextStreamed.output_text, next.output_text);
+  });
+
+  it("leaves out reasoning another service gave, and refuses this service's mark on what it did not write", async () => {
+    const app = await spaceWith([ANTHROPIC]);
+    const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
+    const loop = (encrypted: string) =>
+      sdk.responses.create({
+        model: ANTHROPIC,
+        max_output_tokens: 3_000,
+        reasoning: { effort: 'high' },
+        store: false,
+        tools: [{ type: 'function', name: 'Read', parameters: { type: 'object', properties: {} }, strict: false }],
+        input: [
+          { role: 'user', content: 'Read a.ts' },
+          { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: encrypted },
+          { type: 'function_call', call_id: 'call_1', name: 'Read', arguments: '{}' },
+          { type: 'function_call_output', call_id: 'call_1', output: 'the file' },
+        ],
+      });
+    // OpenAI's own (Fernet) reasoning cannot go to Anthropic: the turn goes without thinking, and says so.
+    const other = await loop('gAAAAABpZ2F0ZXdheS1vdGhlcg==');
+    assert.deepEqual(anthropic.seen.at(-1)!.body.thinking, { type: 'disabled' });
+    assert.match((other as unknown as { llm_spaces: { warning: string } }).llm_spaces.warning, /without thinking/);
+    assert.deepEqual(
+      other.output.map((o) => o.type),
+      ['message'],
+    );
+    // Without a summary or the content asked for, the reasoning item is there, bare, as OpenAI gives it.
+    const bare = await sdk.responses.create({
+      model: ANTHROPIC,
+      max_output_tokens: 3_000,
+      reasoning: { effort: 'high' },
+      input: 'Think first.',
+    });
+    assert.deepEqual(bare.output[0], { type: 'reasoning', id: `rs_${bare.id.slice('resp_'.length)}`, summary: [] });
+    await assert.rejects(
+      loop('llm-spaces.thinking.1.bm90IHRoaW5raW5n'),
+      (error: unknown) =>
+        error instanceof OpenAI.UnprocessableEntityError &&
+        error.param === 'input.1.encrypted_content' &&
+        /is not reasoning this service gave/.test(error.message),
+    );
   });
 
   it('answers a tool loop of a client that keeps no thinking (any OpenAI-shaped one) without thinking, not refused', async () => {
