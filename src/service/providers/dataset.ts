@@ -47,6 +47,7 @@ const PRICES_ID: Record<string, string> = { xai: 'x-ai' };
 interface DevModel {
   id: string;
   tool_call?: boolean;
+  reasoning?: boolean;
   attachment?: boolean;
   knowledge?: string;
   open_weights?: boolean;
@@ -95,6 +96,14 @@ function devModel(dev: Record<string, DevModel>, id: string): DevModel | undefin
     .filter((k) => k.startsWith(`${base}-`) && /^\d{8}$|^\d{4}-\d{2}-\d{2}$/.test(k.slice(base.length + 1)))
     .sort();
   return snapshots.length ? dev[snapshots.at(-1)!] : undefined;
+}
+
+/**
+ * Whether a provider's model reasons, as models.dev says: undefined where it does not say. A reasoning
+ * effort is for such a model only; OpenAI refuses one for any other (a 400).
+ */
+export function reasons(provider: string, modelId: string): boolean | undefined {
+  return devModel(DEV[provider]?.models ?? {}, modelId)?.reasoning;
 }
 
 /** A price per million as a number: tiered prices start at their base. */

@@ -290,6 +290,27 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.deepEqual(sent, ['none', 'low', 'xhigh']);
   });
 
+  it('gives an effort only to a model that reasons, as Codex sends one whichever model the Space picks', async () => {
+    const app = await spaceWith([OPENAI]);
+    // OpenAI refuses an effort for gpt-4o-mini with a 400; the fake too (see afterEach).
+    const chat = await send(
+      { app_id: app, model: OPENAI, messages: [{ role: 'user', content: 'think' }], reasoning_effort: 'medium' },
+      '/v1/chat/completions',
+    );
+    assert.equal(chat.status, 200, chat.text);
+    assert.equal(openai.seen.at(-1)!.body.reasoning_effort, undefined);
+    const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
+    const response = await sdk.responses.create({
+      model: OPENAI,
+      reasoning: { effort: 'medium', summary: 'auto' },
+      include: ['reasoning.encrypted_content'],
+      store: false,
+      input: 'think',
+    });
+    assert.equal(response.output_text, 'echo: think');
+    assert.equal(openai.seen.at(-1)!.body.reasoning_effort, undefined);
+  });
+
   it("passes OpenAI's prompt cache key and verbosity to OpenAI, takes them from any client, and refuses a dearer tier", async () => {
     const app = await spaceWith([OPENAI, ANTHROPIC]);
     const hints = { prompt_cache_key: 'session-42', verbosity: 'low', service_tier: 'auto', safety_identifier: 'u1' };

@@ -8,7 +8,8 @@
 // Each checks the requests it gets against its reference and records what is wrong with one in
 // `problems`, answers "echo: <last user text>" (or the tool call `call <tool> <JSON>` asks for) with
 // usage that includes cached input, and can be told to fail the next requests: an HTTP status (with
-// Retry-After), a stream cut before its first token, or no answer at all. Anthropic's thinks first when
+// Retry-After), a stream cut before its first token, or no answer at all. OpenAI's refuses an effort
+// for a model that does not reason, with a 400 in its words. Anthropic's thinks first when
 // asked (a signed thinking block, which it checks when sent back) and refuses what its extended-thinking
 // reference refuses (a budget out of bounds, a signature it did not give, a tool loop whose last turn
 // lost its thinking) with a 400.
@@ -204,8 +205,15 @@ const openAi: Dialect = {
       if (t.type !== 'function' || !t.function?.name)
         problems.push('openai: a tool is not {type: "function", function: {name}}');
     if (b.top_logprobs !== undefined && b.logprobs !== true) problems.push('openai: top_logprobs without logprobs');
+    // Only OpenAI's reasoning models (the o-series, GPT-5 but its chat models) take an effort.
+    const refused =
+      b.reasoning_effort !== undefined && !/^(o\d|gpt-5(?!-chat))/.test(String(b.model))
+        ? "Unsupported parameter: 'reasoning_effort' is not supported with this model."
+        : undefined;
+    if (refused) problems.push(`openai: ${refused} (${String(b.model)})`);
     const lastUser = [...(messages ?? [])].reverse().find((m) => m.role === 'user');
     return {
+      ...(refused ? { refused } : {}),
       text: textOf(lastUser?.content),
       tools: tools.map((t) => t.function!.name!),
       stream: b.stream === true,
@@ -213,17 +221,18 @@ const openAi: Dialect = {
       ...(b.logprobs === true ? { logprobs: Number(b.top_logprobs ?? 0) } : {}),
     };
   },
-  error: (status) => ({
+  error: (status, refused) => ({
     error: {
-      message:
-        status === 401
+      message: refused
+        ? refused
+        : status === 401
           ? 'Incorrect API key provided.'
           : status === 429
             ? 'Rate limit reached.'
             : 'The server had an error.',
       type: status === 401 ? 'invalid_request_error' : status === 429 ? 'rate_limit_exceeded' : 'server_error',
-      param: null,
-      code: status === 401 ? 'invalid_api_key' : null,
+      param: refused ? 'reasoning_effort' : null,
+      code: status === 401 ? 'invalid_api_key' : refused ? 'unsupported_parameter' : null,
     },
   }),
   whole: (turn, reply, usage) => ({

@@ -19,6 +19,7 @@ import { getModelCapabilities } from '@ai-sdk/anthropic/internal';
 import { mapReasoningToProviderBudget } from '@ai-sdk/provider-utils';
 import type { CacheControl, ModelRecord, ToolCall } from '../../../api/schemas';
 import type { Cooldown } from '../../providers/cooldown';
+import { reasons } from '../../providers/dataset';
 import type { ProviderKeys } from '../../providers/keys';
 import { providerSpec, type ProviderSpec, type Reach } from '../../providers/providers';
 import {
@@ -74,14 +75,17 @@ export class HostedProviders implements ModelReach {
     // The first piece of thinking is the model answering as much as the first piece of text.
     const answering = () => clearTimeout(timer);
     const anthropic = provider === 'anthropic';
-    const thinking = anthropic ? anthropicThinking(modelId, g.maxTokens, g.tools, g.messages) : undefined;
+    // An effort goes only to a model that reasons: a Space routes an agent's effort to whichever model
+    // it picks, and OpenAI refuses one for any other model (a 400) where others ignore it.
+    const asked = reasons(provider, modelId) === false ? { ...g.tools, reasoningEffort: undefined } : g.tools;
+    const thinking = anthropic ? anthropicThinking(modelId, g.maxTokens, asked, g.messages) : undefined;
     const options: LanguageModelV4CallOptions = {
       prompt: toPrompt(g.messages, anthropic),
       maxOutputTokens: thinking?.maxOutputTokens ?? g.maxTokens,
       temperature: g.temperature,
-      ...toolOptions(g.tools),
+      ...toolOptions(asked),
       ...(thinking?.withoutEffort ? { reasoning: undefined } : {}),
-      ...providerOptions(provider, g.tools, thinking?.thinking),
+      ...providerOptions(provider, asked, thinking?.thinking),
       abortSignal: stop.signal,
     };
     try {
