@@ -64,7 +64,7 @@ export const SNIPPETS: readonly Snippet[] = [
     label: 'Codex CLI',
     detail: t('a provider in ~/.codex/config.toml'),
     text: (v1, key, space) =>
-      `# ~/.codex/config.toml\nmodel = "${space}"\nmodel_provider = "llm-spaces"\n\n[model_providers.llm-spaces]\nname = "LLM Spaces"\nbase_url = "${v1}"\nenv_key = "LLM_SPACES_KEY"\nwire_api = "responses"\n\n# and in the shell\nexport LLM_SPACES_KEY=${key}\n`,
+      `# ~/.codex/config.toml\nmodel = "${space}"\nmodel_provider = "llm-spaces"\n# Codex asks a model it does not know by name to reason only when told it can; the\n# Space gives the effort only to models that reason (and Claude's thinking back each turn).\nmodel_supports_reasoning_summaries = true\nmodel_reasoning_effort = "medium"\n\n[model_providers.llm-spaces]\nname = "LLM Spaces"\nbase_url = "${v1}"\nenv_key = "LLM_SPACES_KEY"\nwire_api = "responses"\n\n# and in the shell\nexport LLM_SPACES_KEY=${key}\n`,
   },
   {
     label: "VS Code's Custom Endpoint",
