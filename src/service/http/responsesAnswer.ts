@@ -79,7 +79,7 @@ function echoed(request: Request) {
     parallel_tool_calls: request.parallel_tool_calls ?? true,
     previous_response_id: null,
     prompt_cache_key: request.prompt_cache_key ?? null,
-    reasoning: { effort: request.reasoning?.effort ?? null, summary: null },
+    reasoning: { effort: request.reasoning?.effort ?? null, summary: request.reasoning?.summary ?? null },
     safety_identifier: request.safety_identifier ?? null,
     // The tier it ran in: auto runs in the default one, the only one taken here.
     service_tier: 'default',

@@ -592,6 +592,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
       whole.output.map((o) => o.type),
       ['reasoning', 'function_call'],
     );
+    assert.deepEqual(whole.reasoning, { effort: 'high', summary: 'auto' }, 'echoed as asked');
     const reasoning = whole.output[0] as OpenAI.Responses.ResponseReasoningItem;
     assert.deepEqual(reasoning.summary, [{ type: 'summary_text', text: 'Thinking about: call Read {"path":"a.ts"}' }]);
     assert.ok(reasoning.encrypted_content);
