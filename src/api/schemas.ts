@@ -97,6 +97,12 @@ const modelRecordShape = {
   supports_penalties: flag(),
   supports_stream: flag(),
   supports_vision: flag(),
+  /**
+   * Whether the model reasons before it answers (it takes a reasoning effort); absent where nobody
+   * says (the hosted service, most model servers). The built-in service sends an effort to no model
+   * that does not reason: OpenAI and Ollama refuse one with a 400.
+   */
+  supports_reasoning: nullish(z.boolean()),
   completion_token_cost: price(),
   prompt_token_cost: price(),
   /** Per token of the prompt read from the provider's cache; absent: the prompt's price. */

@@ -32,6 +32,8 @@ export interface FoundModel {
   contextWindow: number | null;
   vision: boolean;
   tools: boolean;
+  /** Whether it reasons (takes a reasoning effort), where the server says: Ollama does. */
+  thinks?: boolean;
   size: string | null;
 }
 
@@ -157,6 +159,7 @@ async function addOllamaDetails(
         const capabilities = Array.isArray(shown.capabilities) ? shown.capabilities : [];
         model.vision ||= capabilities.includes('vision');
         model.tools ||= capabilities.includes('tools');
+        if (Array.isArray(shown.capabilities)) model.thinks = capabilities.includes('thinking');
       } catch {
         // An older Ollama, or a model it cannot describe: the list is enough.
       }
@@ -173,11 +176,15 @@ function seededRecord(entry: CatalogueEntry, found: FoundModel): ModelRecord {
     entry.flags +
     (found.tools && !entry.flags.includes('f') ? 'f' : '') +
     (found.vision && !entry.flags.includes('v') ? 'v' : '');
-  return catalogueRecord(
-    { ...entry, context: found.contextWindow ?? entry.context, flags },
-    '2026-01-01T00:00:00.000Z',
+  return withReasoning(
+    catalogueRecord({ ...entry, context: found.contextWindow ?? entry.context, flags }, '2026-01-01T00:00:00.000Z'),
+    found,
   );
 }
+
+/** A record with whether its model reasons, where the server said. */
+const withReasoning = (record: ModelRecord, found: FoundModel): ModelRecord =>
+  found.thinks === undefined ? record : { ...record, supports_reasoning: found.thinks };
 
 function localRecord(found: FoundModel, server: ServerCandidate, now: string): ModelRecord {
   const context = found.contextWindow ?? ASSUMED_CONTEXT;
@@ -186,7 +193,7 @@ function localRecord(found: FoundModel, server: ServerCandidate, now: string): M
     found.contextWindow === null
       ? ` The server does not say its context window; ${ASSUMED_CONTEXT.toLocaleString('en-US')} tokens are assumed.`
       : '';
-  return catalogueRecord(
+  const record = catalogueRecord(
     {
       provider: 'local',
       model: localName(found.id),
@@ -202,6 +209,7 @@ function localRecord(found: FoundModel, server: ServerCandidate, now: string): M
     },
     now,
   );
+  return withReasoning(record, found);
 }
 
 /** The catalogue's own local entries (e.g. local/llama3.2) stand for the same model when a server offers it. */

@@ -42,7 +42,7 @@ export function priceLine(
   return `${perMillion(m.prompt_token_cost)} in / ${perMillion(m.completion_token_cost)} out per ${unit}${m.base_cost ? ` + ${money(m.base_cost)} per request` : ''}`;
 }
 
-export const CAPABILITIES = ['functions', 'json', 'n', 'penalties', 'stream', 'vision'] as const;
+export const CAPABILITIES = ['functions', 'json', 'n', 'penalties', 'stream', 'vision', 'reasoning'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
 /** What each capability means, for people. */
@@ -53,6 +53,7 @@ export const CAPABILITY_WORDS: Record<Capability, { label: string; detail: strin
   penalties: { label: 'penalties', detail: 'frequency and presence penalties against repetition' },
   stream: { label: 'streams', detail: 'sends its reply piece by piece as it is written' },
   vision: { label: 'reads images', detail: 'takes images in the prompt' },
+  reasoning: { label: 'reasons', detail: 'thinks before it answers, as hard as the reasoning effort asks' },
 };
 
 export const supports = (m: ModelRecord, c: Capability) => m[`supports_${c}`] === true;

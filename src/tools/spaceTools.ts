@@ -136,7 +136,7 @@ export const TOOL_SPECS = [
         text: { type: 'string', description: 'Words to find in the name, provider or description.' },
         capabilities: {
           type: 'array',
-          items: { type: 'string', enum: ['vision', 'functions', 'json', 'stream'] },
+          items: { type: 'string', enum: ['vision', 'functions', 'json', 'stream', 'reasoning'] },
           description: 'Capabilities every model found must have.',
         },
         maxInputPrice: {
@@ -365,6 +365,7 @@ const CAPABILITY_FIELDS = {
   functions: 'supports_functions',
   json: 'supports_json',
   stream: 'supports_stream',
+  reasoning: 'supports_reasoning',
 } as const;
 
 export async function findModels(data: ToolData, input: unknown): Promise<ToolAnswer> {

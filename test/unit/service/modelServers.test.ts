@@ -27,7 +27,7 @@ describe('model servers on this computer', function () {
       ollama: true,
       models: [
         { id: 'llama3.2:latest', context: 131_072, capabilities: ['completion', 'tools'] },
-        { id: 'qwen3:8b', context: 40_960, capabilities: ['completion', 'vision'] },
+        { id: 'qwen3:8b', context: 40_960, capabilities: ['completion', 'vision', 'thinking'] },
         { id: 'nomic-embed-text:latest', context: 8192, capabilities: ['embedding'] },
       ],
     }).catch((error: Error) => {
@@ -47,17 +47,18 @@ describe('model servers on this computer', function () {
     const llama = byNamespace(models, 'local/llama3.2')!;
     assert.equal(llama.answers_here, true);
     assert.equal(llama.served_by, 'Ollama (port 11434)');
-    assert.equal(llama.supports_functions, true);
+    assert.deepEqual([llama.supports_functions, llama.supports_reasoning], [true, false]);
     const qwen = byNamespace(models, 'local/qwen3:8b')!;
     assert.deepEqual(
       [
         qwen.context_window,
         qwen.supports_vision,
+        qwen.supports_reasoning,
         qwen.prompt_token_cost,
         qwen.completion_token_cost,
         qwen.answers_here,
       ],
-      [40_960, true, 0, 0, true],
+      [40_960, true, true, 0, 0, true],
     );
     assert.match(qwen.description, /Found on Ollama \(port 11434\), 3\.2B parameters/);
     assert.equal(
@@ -113,18 +114,35 @@ describe('model servers on this computer', function () {
     // Neither Anthropic's cache marks nor an Anthropic model's thinking reach a model server.
     assert.doesNotMatch(JSON.stringify(ollama.received.at(-1)), /cache_control|thinking|sig-from-anthropic/);
     assert.match(JSON.stringify(ollama.received.at(-1)), /cached\?/);
-    /** A chat completion of llama3.2, answered 200, with what the server received. */
-    const complete = async (content: string, extra: Record<string, unknown>) => {
+    /** A chat completion (of llama3.2 unless told), answered 200, with what the server received. */
+    const complete = async (content: string, extra: Record<string, unknown>, model = 'local/llama3.2') => {
       const res = await raw(service.url, 'POST', '/v1/chat/completions', {
         token: service.token,
-        body: { app_id: first.id, model: 'local/llama3.2', messages: [{ role: 'user', content }], ...extra },
+        body: { app_id: first.id, model, messages: [{ role: 'user', content }], ...extra },
       });
       assert.equal(res.status, 200, res.text);
       return res;
     };
     // Efforts above high are OpenAI's largest models' and Anthropic's: a model server is asked for high.
-    await complete('x', { reasoning_effort: 'xhigh' });
-    assert.equal((ollama.received.at(-1) as { reasoning_effort?: string }).reasoning_effort, 'high');
+    await complete('x', { reasoning_effort: 'xhigh' }, 'local/qwen3:8b');
+    assert.equal(ollama.received.at(-1)!.reasoning_effort, 'high');
+    // A model Ollama says does not think is sent no effort (Ollama refuses one), as Claude Code asks.
+    const claudeCode = await raw(service.url, 'POST', '/v1/messages', {
+      token: service.token,
+      body: {
+        app_id: first.id,
+        model: 'local/llama3.2',
+        max_tokens: 50,
+        thinking: { type: 'adaptive' },
+        output_config: { effort: 'high' },
+        messages: [{ role: 'user', content: 'Think hard.' }],
+      },
+    });
+    assert.equal(claudeCode.status, 200, claudeCode.text);
+    assert.deepEqual(
+      [ollama.received.at(-1)!.model, ollama.received.at(-1)!.reasoning_effort],
+      ['llama3.2:latest', undefined],
+    );
     // One tool call a reply, when asked (Codex does): asked of the server, and held to here.
     const calls = async (parallel?: boolean) => {
       const res = await complete('use every tool', {

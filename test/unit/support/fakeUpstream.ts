@@ -2,7 +2,8 @@
 // `upstream:<model>:<prompt>`, streams when asked, fails or breaks off for the models it is told to,
 // and records what it received. Given tools, it asks for the first one (arguments {"q": <prompt>}),
 // its call streamed in two pieces. Given models, it lists them at /v1/models, and as Ollama does at
-// /api/tags and /api/show (context window and capabilities) when told to be Ollama.
+// /api/tags and /api/show (context window and capabilities) when told to be Ollama; as Ollama, it
+// refuses a reasoning effort for a model without the "thinking" capability (a 400 in Ollama's words).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -14,6 +15,7 @@ export interface UpstreamRequest {
   stream: boolean;
   tools?: Array<{ type: 'function'; function: { name: string } }>;
   tool_choice?: unknown;
+  reasoning_effort?: string;
 }
 
 export interface FakeUpstream {
@@ -84,6 +86,20 @@ export async function startFakeUpstream(options: FakeServerOptions = {}): Promis
       }
       const body = JSON.parse(text) as UpstreamRequest;
       received.push(body);
+      const served = options.models?.find((m) => m.id === body.model);
+      if (options.ollama && body.reasoning_effort !== undefined && !served?.capabilities?.includes('thinking')) {
+        res.writeHead(400, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            error: {
+              message: `"${body.model}" does not support thinking`,
+              type: 'invalid_request_error',
+              param: null,
+              code: null,
+            },
+          }),
+        );
+        return;
+      }
       if (failing.has(body.model)) {
         res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"model crashed"}');
         return;

@@ -19,7 +19,6 @@ import { getModelCapabilities } from '@ai-sdk/anthropic/internal';
 import { mapReasoningToProviderBudget } from '@ai-sdk/provider-utils';
 import type { CacheControl, ModelRecord, ToolCall } from '../../../api/schemas';
 import type { Cooldown } from '../../providers/cooldown';
-import { reasons } from '../../providers/dataset';
 import type { ProviderKeys } from '../../providers/keys';
 import { providerSpec, type ProviderSpec, type Reach } from '../../providers/providers';
 import {
@@ -77,7 +76,7 @@ export class HostedProviders implements ModelReach {
     const anthropic = provider === 'anthropic';
     // An effort goes only to a model that reasons: a Space routes an agent's effort to whichever model
     // it picks, and OpenAI refuses one for any other model (a 400) where others ignore it.
-    const asked = reasons(provider, modelId) === false ? { ...g.tools, reasoningEffort: undefined } : g.tools;
+    const asked = g.model.supports_reasoning === false ? { ...g.tools, reasoningEffort: undefined } : g.tools;
     const thinking = anthropic ? anthropicThinking(modelId, g.maxTokens, asked, g.messages) : undefined;
     const options: LanguageModelV4CallOptions = {
       prompt: toPrompt(g.messages, anthropic),
