@@ -369,7 +369,7 @@ const anthropic: Dialect = {
     const lastUser = [...(messages ?? [])].reverse().find((m) => m.role === 'user');
     const thinking = b.thinking as { type?: string; budget_tokens?: number } | undefined;
     const thinks = thinking?.type === 'enabled' || thinking?.type === 'adaptive';
-    const refused = thinkingRefusal(thinking, b.max_tokens, messages ?? []);
+    const refused = thinkingRefusal(thinking, b.max_tokens, messages ?? [], String(b.model));
     if (refused) problems.push(`anthropic: ${refused}`);
     return {
       text: textOf(lastUser?.content),
@@ -520,15 +520,19 @@ const thinkingEvents = (thinking: string) => [
 ];
 
 /**
- * Why Anthropic refuses a request's thinking, by its extended-thinking reference: a budget of at
- * least 1,024 tokens and under max_tokens; thinking sent back as it was signed; and, with thinking
- * on, a last assistant turn that called tools starting with the thinking before those calls.
+ * Why Anthropic refuses a request's thinking, by its extended-thinking reference: a model that thinks
+ * (Claude 3.7 Sonnet and later, not Claude 3.5); a budget of at least 1,024 tokens and under
+ * max_tokens; thinking sent back as it was signed; and, with thinking on, a last assistant turn that
+ * called tools starting with the thinking before those calls.
  */
 function thinkingRefusal(
   thinking: { type?: string; budget_tokens?: number } | undefined,
   maxTokens: unknown,
   messages: Array<{ role: string; content: unknown }>,
+  model: string,
 ): string | undefined {
+  if ((thinking?.type === 'enabled' || thinking?.type === 'adaptive') && /^claude-3-5-/.test(model))
+    return `thinking: ${model} does not support extended thinking`;
   const blocks = (m: { content: unknown }) =>
     (Array.isArray(m.content) ? m.content : []) as Array<{ type?: string; thinking?: string; signature?: string }>;
   for (const m of messages)
