@@ -655,6 +655,23 @@ describe('hosted providers (fakes of their wire formats)', function () {
       ['reasoning', 'message'],
     );
     assert.equal(nextStreamed.output_text, next.output_text);
+    // Codex keeps a reasoning item without its id, and writes its content as null.
+    const codex = await send(
+      {
+        ...second,
+        app_id: app,
+        input: [
+          ...first.input,
+          { type: 'reasoning', summary: done.summary, content: null, encrypted_content: done.encrypted_content },
+          { type: 'function_call', name: call.name, arguments: call.arguments, call_id: call.call_id },
+          second.input.at(-1),
+        ],
+      },
+      '/v1/responses',
+    );
+    assert.equal(codex.status, 200, codex.text);
+    const resent = anthropic.seen.at(-1)!.body.messages as Array<{ content: Array<Record<string, unknown>> }>;
+    assert.equal(resent[1]!.content[0]!.type, 'thinking');
   });
 
   it("leaves out reasoning another service gave, and refuses this service's mark on what it did not write", async () => {
