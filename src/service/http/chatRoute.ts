@@ -7,7 +7,7 @@ import type { Caller } from '../domain/caller';
 import type { Database } from '../db';
 import { prepareChat } from '../chat/prepare';
 import type { Reaches } from '../chat/reach/reaches';
-import type { Body, Prepared, ThinkingPiece } from '../chat/request';
+import type { Body, Prepared, ThinkingBlock, ThinkingPiece } from '../chat/request';
 import { runChat } from '../chat/run';
 import { Problem } from '../problem';
 import { StorageError } from '../storageError';
@@ -69,8 +69,15 @@ async function answer(
       const completion = await runChat(options.db, prepared, options.reaches, undefined, abort.signal);
       if (options.dialect === 'anthropic') return anthropicMessage(completion);
       if (options.dialect === 'responses') return responseObject(completion, body.responses!, created(Date.now()));
-      // Thinking is for Anthropic's clients, which send it back; no other answer carries it.
-      return { ...completion, thinking: undefined, created: created(completion.created) };
+      // Signed thinking is for Anthropic's clients, which send it back; OpenAI's get its text to show.
+      const answer = { ...completion, thinking: undefined, created: created(completion.created) };
+      const thought = options.dialect === 'openai' ? thinkingText(completion.thinking) : '';
+      if (!thought) return answer;
+      const [first, ...rest] = completion.choices;
+      return {
+        ...answer,
+        choices: [{ ...first!, message: { ...first!.message, reasoning_content: thought } }, ...rest],
+      };
     } catch (error) {
       throw shutDown() ? new Problem(503, 'The service is shutting down.') : error;
     }
@@ -107,6 +114,11 @@ async function answer(
       options.reaches,
       (text) => events.send(chunk({ content: text })),
       abort.signal,
+      options.dialect === 'openai'
+        ? (piece) => {
+            if ('thinking' in piece && piece.thinking) events.send(chunk({ reasoning_content: piece.thinking }));
+          }
+        : undefined,
     );
     const calls = completion.choices[0]?.message.tool_calls;
     if (calls?.length) events.send(chunk({ tool_calls: calls.map((call, index) => ({ index, ...call })) }));
@@ -133,6 +145,14 @@ async function answer(
   }
   return reply;
 }
+
+/**
+ * The text of a model's thinking, as OpenAI-compatible clients show it (`reasoning_content`, as
+ * DeepSeek's API and LiteLLM name it; Cline, Roo Code and the AI SDK read it): no signature, and
+ * nothing of a redacted block.
+ */
+const thinkingText = (blocks: ThinkingBlock[] | undefined) =>
+  (blocks ?? []).map((b) => ('thinking' in b ? b.thinking : '')).join('');
 
 /** A vendor's stream of named events (Anthropic's Messages, OpenAI's Responses). */
 interface NamedEvents {

@@ -536,20 +536,30 @@ describe('hosted providers (fakes of their wire formats)', function () {
       signature: thought.signature,
     });
     assert.equal((next as unknown as { llm_spaces: { warning: unknown } }).llm_spaces.warning, null);
-    // OpenAI's shapes carry no thinking.
-    const chat = await send(
-      {
-        app_id: app,
-        model: ANTHROPIC,
-        max_tokens: 3_000,
-        reasoning_effort: 'low',
-        messages: [{ role: 'user', content: 'Think first.' }],
-      },
-      '/v1/chat/completions',
-    );
+    // Chat Completions carry the thinking's text to show, as `reasoning_content` (DeepSeek's and
+    // LiteLLM's name, which Cline and the AI SDK read), whole and streamed, and never a signature.
+    const ask = {
+      model: ANTHROPIC,
+      max_tokens: 3_000,
+      reasoning_effort: 'low' as const,
+      messages: [{ role: 'user' as const, content: 'Think first.' }],
+    };
+    const chat = await send({ ...ask, app_id: app }, '/v1/chat/completions');
     assert.equal(chat.status, 200, chat.text);
     assert.equal(anthropic.seen.at(-1)!.body.thinking !== undefined, true);
-    assert.doesNotMatch(chat.text, /thinking|signature/i);
+    const said = (chat.json as { choices: Array<{ message: { content: string; reasoning_content: string } }> })
+      .choices[0]!.message;
+    assert.deepEqual([said.reasoning_content, said.content], ['Thinking about: Think first.', 'echo: Think first.']);
+    assert.doesNotMatch(chat.text, /signature|sig-/i);
+    const openaiSdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
+    let reasoning = '';
+    let text = '';
+    for await (const piece of await openaiSdk.chat.completions.create({ ...ask, stream: true })) {
+      const delta = piece.choices[0]?.delta as { content?: string; reasoning_content?: string } | undefined;
+      reasoning += delta?.reasoning_content ?? '';
+      text += delta?.content ?? '';
+    }
+    assert.deepEqual([reasoning, text], [said.reasoning_content, said.content]);
   });
 
   it('waits for the answer of a model that thinks longer than a provider may take to start, its thinking streamed', async () => {
