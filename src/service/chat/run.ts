@@ -22,7 +22,7 @@ import {
   type ThinkingPiece,
 } from './request';
 
-/** A completion, with an Anthropic model's thinking for Anthropic's clients (no other answer carries it). */
+/** A completion, with an Anthropic model's thinking: signed blocks for clients that send them back. */
 export type Completed = ChatCompletion & { thinking?: ThinkingBlock[] };
 
 /**

@@ -158,7 +158,7 @@ const thinkingText = (blocks: ThinkingBlock[] | undefined) =>
 interface NamedEvents {
   start(): void;
   delta(text: string): void;
-  /** A model's thinking as it comes, where the vendor's clients read it (Anthropic's). */
+  /** A model's thinking as it comes (Anthropic's blocks, or OpenAI's reasoning item). */
   thinking?(piece: ThinkingPiece): void;
   finish(completion: ChatCompletion): void;
   error(status: number, detail: string): void;
