@@ -21,8 +21,12 @@ import { invalid } from '../problem';
  */
 export type ThinkingBlock = { thinking: string; signature: string } | { redacted: string };
 
-/** A piece of thinking as it streams: text, the block's signature (its end), or a redacted block whole. */
-export type ThinkingPiece = { thinking: string } | { signature: string } | { redacted: string };
+/**
+ * A piece of thinking as it streams: an Anthropic model's text, its block's signature (its end), or a
+ * redacted block whole; or the reasoning of a model that signs nothing (a model server's), to show and
+ * never to send back.
+ */
+export type ThinkingPiece = { thinking: string } | { signature: string } | { redacted: string } | { reasoning: string };
 
 export type ChatMessage = (
   | { role: 'system' | 'user'; content: string | Array<Record<string, unknown>> }
@@ -141,6 +145,8 @@ export interface Reply {
   warning?: string;
   /** An Anthropic model's thinking, in its order, for Anthropic's clients to send back. */
   thinking?: ThinkingBlock[];
+  /** The reasoning of a model that signs nothing (a model server's), to show. */
+  reasoning?: string;
 }
 
 /** The text of a message's content, parts joined (images left out). */

@@ -23,7 +23,7 @@ import {
 } from './request';
 
 /** A completion, with an Anthropic model's thinking: signed blocks for clients that send them back. */
-export type Completed = ChatCompletion & { thinking?: ThinkingBlock[] };
+export type Completed = ChatCompletion & { thinking?: ThinkingBlock[]; reasoning?: string };
 
 /**
  * Runs the request. `onDelta`, when given, receives the reply as it is produced (streaming), and
@@ -107,7 +107,8 @@ export async function runChat(
         attempts,
         latency: (Date.now() - attemptStarted) / 1000,
       });
-      return reply.thinking ? { ...completion, thinking: reply.thinking } : completion;
+      if (!reply.thinking && !reply.reasoning) return completion;
+      return { ...completion, thinking: reply.thinking, reasoning: reply.reasoning };
     }
     current = switches < maxSwitch ? nextInChain(prepared, current, tried, refused) : undefined;
     switches++;

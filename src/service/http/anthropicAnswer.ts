@@ -92,8 +92,12 @@ export class AnthropicStream {
     });
   }
 
-  /** Thinking: its text opens a block, the signature closes it; a redacted block comes whole. */
+  /**
+   * Thinking: its text opens a block, the signature closes it; a redacted block comes whole. Reasoning
+   * nobody signed is not given: Claude Code would send it back, and Anthropic refuses it unsigned.
+   */
   thinking(piece: ThinkingPiece): void {
+    if ('reasoning' in piece) return;
     this.closeText();
     if ('redacted' in piece) {
       this.closeThinking();

@@ -71,7 +71,7 @@ async function answer(
       if (options.dialect === 'responses') return responseObject(completion, body.responses!, created(Date.now()));
       // Signed thinking is for Anthropic's clients, which send it back; OpenAI's get its text to show.
       const answer = { ...completion, thinking: undefined, created: created(completion.created) };
-      const thought = options.dialect === 'openai' ? thinkingText(completion.thinking) : '';
+      const thought = options.dialect === 'openai' ? thinkingText(completion.thinking) || completion.reasoning : '';
       if (!thought) return answer;
       const [first, ...rest] = completion.choices;
       return {
@@ -116,7 +116,8 @@ async function answer(
       abort.signal,
       options.dialect === 'openai'
         ? (piece) => {
-            if ('thinking' in piece && piece.thinking) events.send(chunk({ reasoning_content: piece.thinking }));
+            const text = 'thinking' in piece ? piece.thinking : 'reasoning' in piece ? piece.reasoning : '';
+            if (text) events.send(chunk({ reasoning_content: text }));
           }
         : undefined,
     );
@@ -147,9 +148,9 @@ async function answer(
 }
 
 /**
- * The text of a model's thinking, as OpenAI-compatible clients show it (`reasoning_content`, as
- * DeepSeek's API and LiteLLM name it; Cline, Roo Code and the AI SDK read it): no signature, and
- * nothing of a redacted block.
+ * The text of an Anthropic model's thinking, as OpenAI-compatible clients show it (`reasoning_content`,
+ * as DeepSeek's API and LiteLLM name it; Cline, Roo Code and the AI SDK read it): no signature, and
+ * nothing of a redacted block. A model server's reasoning is shown the same way.
  */
 const thinkingText = (blocks: ThinkingBlock[] | undefined) =>
   (blocks ?? []).map((b) => ('thinking' in b ? b.thinking : '')).join('');

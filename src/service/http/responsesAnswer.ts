@@ -15,19 +15,31 @@ import type { EventStream } from './eventStream';
 
 type Request = z.output<typeof ResponsesBody>;
 
-/** A reasoning item's summary: the text of each block the model thought, when a summary is asked for. */
-const summaryOf = (blocks: ThinkingBlock[], request: Request) =>
-  request.reasoning?.summary
-    ? blocks.flatMap((b) => ('thinking' in b && b.thinking ? [{ type: 'summary_text', text: b.thinking }] : []))
-    : [];
+/** What a model thought: an Anthropic model's signed blocks, or the reasoning of a model that signs nothing. */
+interface Thought {
+  blocks: ThinkingBlock[];
+  reasoning?: string;
+}
 
-/** The reasoning item of a reply with thinking, whole. */
-function reasoningItem(id: string, blocks: ThinkingBlock[], request: Request): Record<string, unknown> {
+/**
+ * A reasoning item's summary, when one is asked for: the text of each block the model thought, or its
+ * unsigned reasoning.
+ */
+const summaryOf = ({ blocks, reasoning }: Thought, request: Request) =>
+  !request.reasoning?.summary
+    ? []
+    : reasoning
+      ? [{ type: 'summary_text', text: reasoning }]
+      : blocks.flatMap((b) => ('thinking' in b && b.thinking ? [{ type: 'summary_text', text: b.thinking }] : []));
+
+/** The reasoning item of a reply with thinking, whole; only signed blocks are carried back. */
+function reasoningItem(id: string, thought: Thought, request: Request): Record<string, unknown> {
+  const carried = thought.blocks.length > 0 && request.include?.includes('reasoning.encrypted_content');
   return {
     type: 'reasoning',
     id,
-    summary: summaryOf(blocks, request),
-    ...(request.include?.includes('reasoning.encrypted_content') ? { encrypted_content: sealThinking(blocks) } : {}),
+    summary: summaryOf(thought, request),
+    ...(carried ? { encrypted_content: sealThinking(thought.blocks) } : {}),
   };
 }
 
@@ -46,7 +58,9 @@ const compact = (id: string) => id.replace(/-/g, '');
 
 /** The output items of a reply: its reasoning, its message (when it wrote text), then each function it calls. */
 function outputOf(c: Completed, request: Request): Array<Record<string, unknown>> {
-  const reasoning = c.thinking?.length ? [reasoningItem(`rs_${compact(c.id)}`, c.thinking, request)] : [];
+  const thought = { blocks: c.thinking ?? [], reasoning: c.reasoning };
+  const reasoning =
+    thought.blocks.length || thought.reasoning ? [reasoningItem(`rs_${compact(c.id)}`, thought, request)] : [];
   const message = c.choices[0]?.message;
   const text = message?.content
     ? [
@@ -127,6 +141,8 @@ export class ResponsesStream {
   private reasoningIndex?: number;
   private readonly blocks: ThinkingBlock[] = [];
   private thought = '';
+  /** Reasoning nobody signed (a model server's), shown in the summary and carried nowhere. */
+  private unsigned = '';
   /** The summary parts sent; the last one is open while `partOpen`. */
   private parts = 0;
   private partOpen = false;
@@ -187,14 +203,16 @@ export class ResponsesStream {
       this.endBlock();
       return;
     }
-    this.thought += piece.thinking;
-    if (!this.request.reasoning?.summary || !piece.thinking) return;
+    const text = 'thinking' in piece ? piece.thinking : piece.reasoning;
+    this.thought += text;
+    if ('reasoning' in piece) this.unsigned += text;
+    if (!this.request.reasoning?.summary || !text) return;
     const at = { item_id: this.reasoningId, output_index: this.reasoningIndex, summary_index: this.parts };
     if (!this.partOpen) {
       this.send('response.reasoning_summary_part.added', { ...at, part: { type: 'summary_text', text: '' } });
       this.partOpen = true;
     }
-    this.send('response.reasoning_summary_text.delta', { ...at, delta: piece.thinking });
+    this.send('response.reasoning_summary_text.delta', { ...at, delta: text });
   }
 
   /** A block of thinking ended: its summary part, if one is open, ends with it. */
@@ -214,7 +232,7 @@ export class ResponsesStream {
     this.endBlock();
     this.send('response.output_item.done', {
       output_index: this.reasoningIndex,
-      item: reasoningItem(this.reasoningId, this.blocks, this.request),
+      item: reasoningItem(this.reasoningId, { blocks: this.blocks, reasoning: this.unsigned }, this.request),
     });
     this.reasoningIndex = undefined;
   }

@@ -124,8 +124,58 @@ describe('model servers on this computer', function () {
       return res;
     };
     // Efforts above high are OpenAI's largest models' and Anthropic's: a model server is asked for high.
-    await complete('x', { reasoning_effort: 'xhigh' }, 'local/qwen3:8b');
+    const thought = await complete('x', { reasoning_effort: 'xhigh' }, 'local/qwen3:8b');
     assert.equal(ollama.received.at(-1)!.reasoning_effort, 'high');
+    // What the model thought is shown as OpenAI-compatible clients read it, whole and streamed.
+    const said = (thought.json as { choices: Array<{ message: Record<string, unknown> }> }).choices[0]!.message;
+    assert.deepEqual([said.reasoning_content, said.content], ['thinking over x', 'upstream:qwen3:8b:x']);
+    const streamed = await complete('y', { reasoning_effort: 'low', stream: true }, 'local/qwen3:8b');
+    /** The data of a stream's events. */
+    const events = (text: string) =>
+      text
+        .split('\n')
+        .filter((line) => line.startsWith('data: {'))
+        .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
+    const deltas = events(streamed.text).map(
+      (e) => (e as { choices: Array<{ delta?: Record<string, string> }> }).choices[0]?.delta,
+    );
+    assert.equal(deltas.map((d) => d?.reasoning_content ?? '').join(''), 'thinking over y');
+    // In OpenAI's Responses as a reasoning item's summary, carried back nowhere: nobody signed it.
+    const response = await raw(service.url, 'POST', '/v1/responses', {
+      token: service.token,
+      body: {
+        app_id: first.id,
+        model: 'local/qwen3:8b',
+        input: 'z',
+        reasoning: { effort: 'low', summary: 'auto' },
+        include: ['reasoning.encrypted_content'],
+        store: false,
+      },
+    });
+    assert.equal(response.status, 200, response.text);
+    assert.deepEqual((response.json as { output: Array<Record<string, unknown>> }).output[0], {
+      type: 'reasoning',
+      id: (response.json as { output: Array<{ id: string }> }).output[0]!.id,
+      summary: [{ type: 'summary_text', text: 'thinking over z' }],
+    });
+    // Not to Anthropic's clients: Claude Code would send it back, and Anthropic refuses it unsigned.
+    const messages = await raw(service.url, 'POST', '/v1/messages', {
+      token: service.token,
+      body: {
+        app_id: first.id,
+        model: 'local/qwen3:8b',
+        max_tokens: 50,
+        stream: true,
+        output_config: { effort: 'low' },
+        messages: [{ role: 'user', content: 'w' }],
+      },
+    });
+    assert.equal(messages.status, 200, messages.text);
+    const blocks = events(messages.text).flatMap((e) =>
+      e.type === 'content_block_delta' ? [(e as { delta: { type: string; text?: string } }).delta] : [],
+    );
+    assert.deepEqual([...new Set(blocks.map((d) => d.type))], ['text_delta']);
+    assert.equal(blocks.map((d) => d.text).join(''), 'upstream:qwen3:8b:w');
     // A model Ollama says does not think is sent no effort (Ollama refuses one), as Claude Code asks.
     const claudeCode = await raw(service.url, 'POST', '/v1/messages', {
       token: service.token,

@@ -3,7 +3,9 @@
 // and records what it received. Given tools, it asks for the first one (arguments {"q": <prompt>}),
 // its call streamed in two pieces. Given models, it lists them at /v1/models, and as Ollama does at
 // /api/tags and /api/show (context window and capabilities) when told to be Ollama; as Ollama, it
-// refuses a reasoning effort for a model without the "thinking" capability (a 400 in Ollama's words).
+// refuses a reasoning effort for a model without the "thinking" capability (a 400 in Ollama's words),
+// and a model with it, given an effort, thinks first: `reasoning` as Ollama writes it (other servers
+// write `reasoning_content`), streamed before the text.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -149,17 +151,24 @@ export async function startFakeUpstream(options: FakeServerOptions = {}): Promis
         res.end('data: [DONE]\n\n');
         return;
       }
+      const thought = body.reasoning_effort && body.reasoning_effort !== 'none' ? `thinking over ${prompt}` : '';
+      const named = options.ollama ? 'reasoning' : 'reasoning_content';
       if (!body.stream) {
+        const message = { role: 'assistant', content: reply, ...(thought ? { [named]: thought } : {}) };
         res.writeHead(200, { 'content-type': 'application/json' }).end(
           JSON.stringify({
             id: 'x',
             object: 'chat.completion',
-            choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: reply } }],
+            choices: [{ index: 0, finish_reason: 'stop', message }],
           }),
         );
         return;
       }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (const piece of thought.match(/.{1,5}/gs) ?? [])
+        res.write(
+          `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: '', [named]: piece }, finish_reason: null }] })}\n\n`,
+        );
       for (const piece of reply.match(/.{1,5}/gs) ?? [])
         res.write(
           `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })}\n\n`,

@@ -32,6 +32,7 @@ export class ModelServers implements ModelReach {
         // cannot. An effort does not go to a model that does not reason: Ollama refuses it (a 400).
         options: r.supports_reasoning === false ? { ...g.tools, reasoningEffort: undefined } : g.tools,
         onDelta: g.onDelta,
+        onReasoning: g.onThinking && ((text) => g.onThinking!({ reasoning: text })),
         signal: g.signal,
       });
     } catch (error) {

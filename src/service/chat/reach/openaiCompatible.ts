@@ -1,5 +1,7 @@
 // Forwards a request to an OpenAI-compatible server (Ollama, llama.cpp, vLLM, LiteLLM…), found on
 // this computer or given with --upstream, under the model's name there, streaming the reply through.
+// A reasoning model's thinking, which servers write as `reasoning_content` (vLLM, llama.cpp, LM Studio)
+// or `reasoning` (Ollama), is passed on to be shown.
 import { createParser } from 'eventsource-parser';
 import { request } from 'undici';
 
@@ -15,6 +17,8 @@ export interface UpstreamCall {
   temperature: number;
   options?: ToolOptions;
   onDelta?: (text: string) => void;
+  /** Receives the model's reasoning as it streams, when the client reads it. */
+  onReasoning?: (text: string) => void;
   signal: AbortSignal;
 }
 
@@ -65,7 +69,7 @@ export async function callUpstream(call: UpstreamCall): Promise<Reply> {
       response.statusCode,
     );
   }
-  return stream ? readStream(response.body, call.onDelta!) : readJson(await response.body.text());
+  return stream ? readStream(response.body, call.onDelta!, call.onReasoning) : readJson(await response.body.text());
 }
 
 function finish(reason: unknown, toolCalls: ToolCall[]): Reply['finishReason'] {
@@ -75,11 +79,18 @@ function finish(reason: unknown, toolCalls: ToolCall[]): Reply['finishReason'] {
 
 type WireToolCall = { index?: number; id?: string; function?: { name?: string; arguments?: string } };
 
+/** What a message or a delta says besides its text and tool calls: the model's reasoning, by either name. */
+type Reasoned = { reasoning_content?: unknown; reasoning?: unknown };
+const reasoningOf = (part: Reasoned | undefined) => {
+  const said = part?.reasoning_content ?? part?.reasoning;
+  return typeof said === 'string' ? said : '';
+};
+
 function readJson(text: string): Reply {
   try {
     const json = JSON.parse(text) as {
       choices?: Array<{
-        message?: { content?: string | null; tool_calls?: WireToolCall[] };
+        message?: { content?: string | null; tool_calls?: WireToolCall[] } & Reasoned;
         finish_reason?: string;
         logprobs?: { content?: unknown[] } | null;
       }>;
@@ -87,7 +98,9 @@ function readJson(text: string): Reply {
     const choice = json.choices?.[0];
     const toolCalls = (choice?.message?.tool_calls ?? []).map((c, i) => toolCall(c, i));
     if (typeof choice?.message?.content !== 'string' && toolCalls.length === 0) throw new Error('no message');
+    const reasoning = reasoningOf(choice?.message);
     return {
+      ...(reasoning ? { reasoning } : {}),
       text: choice?.message?.content ?? '',
       finishReason: finish(choice?.finish_reason, toolCalls),
       ...(toolCalls.length ? { toolCalls } : {}),
@@ -106,8 +119,13 @@ function toolCall(wire: WireToolCall, index: number): ToolCall {
   };
 }
 
-async function readStream(body: AsyncIterable<unknown>, onDelta: (text: string) => void): Promise<Reply> {
+async function readStream(
+  body: AsyncIterable<unknown>,
+  onDelta: (text: string) => void,
+  onReasoning: ((text: string) => void) | undefined,
+): Promise<Reply> {
   let text = '';
+  let reasoning = '';
   let reason: unknown = null;
   let done = false;
   // Tool calls arrive in pieces, by index: the first piece has the id and name, later ones more arguments.
@@ -122,12 +140,17 @@ async function readStream(body: AsyncIterable<unknown>, onDelta: (text: string) 
       try {
         const chunk = JSON.parse(event.data) as {
           choices?: Array<{
-            delta?: { content?: string | null; tool_calls?: WireToolCall[] };
+            delta?: { content?: string | null; tool_calls?: WireToolCall[] } & Reasoned;
             finish_reason?: string | null;
             logprobs?: { content?: unknown[] } | null;
           }>;
         };
         const choice = chunk.choices?.[0];
+        const thought = reasoningOf(choice?.delta);
+        if (thought) {
+          reasoning += thought;
+          onReasoning?.(thought);
+        }
         if (choice?.delta?.content) {
           text += choice.delta.content;
           onDelta(choice.delta.content);
@@ -155,6 +178,7 @@ async function readStream(body: AsyncIterable<unknown>, onDelta: (text: string) 
   if (!done && reason === null) throw new ReachFailure('upstream stream ended early');
   const toolCalls = calls.filter(Boolean).map((c, i) => toolCall(c, i));
   return {
+    ...(reasoning ? { reasoning } : {}),
     text,
     finishReason: finish(reason, toolCalls),
     ...(toolCalls.length ? { toolCalls } : {}),

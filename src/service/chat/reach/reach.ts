@@ -18,7 +18,7 @@ export interface Generation {
   tools: ToolOptions;
   /** Receives the reply as it is produced, when the client streams. */
   onDelta?: (text: string) => void;
-  /** Receives an Anthropic model's thinking as it is produced, when the client streams and reads it. */
+  /** Receives a model's thinking (Anthropic's signed, a model server's not) as it is produced, when the client streams and reads it. */
   onThinking?: (piece: ThinkingPiece) => void;
   signal: AbortSignal;
 }
