@@ -75,6 +75,21 @@ export function whenLabel(when: string | number | Date | null | undefined, withT
   return withTime ? `${date}, ${timeLabel(at)}` : date;
 }
 
+/**
+ * A day or a month as people read it, in the same style ("23 Sept 2026", "May 2024"): the catalogue's
+ * dates (a deprecation, a training cut-off) are days or months, not instants, so no time zone moves
+ * them. Anything unreadable as it came.
+ */
+export function dayLabel(iso: string): string {
+  const day = /^(\d{4})-(\d{2})(?:-(\d{2}))?$/.exec(iso);
+  if (!day) return iso;
+  const at = new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3] ?? 1)));
+  if (Number.isNaN(at.getTime())) return iso;
+  return day[3]
+    ? at.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' })
+    : at.toLocaleDateString('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+}
+
 /** The time of day in the same style ("14:05"). */
 export const timeLabel = (at: Date = new Date()) =>
   at.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });

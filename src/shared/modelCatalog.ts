@@ -11,6 +11,7 @@ import {
   supports,
   type Capability,
 } from './models';
+import { dayLabel } from './labels';
 import { providerName } from './providerNames';
 
 export type ModelSort = 'name' | 'price' | 'context';
@@ -117,7 +118,7 @@ export function modelMarkdown(m: ModelRecord, today?: string): string {
     `- $(credit-card) ${priceLine(m)}`,
     `- $(symbol-ruler) context window ${m.context_window.toLocaleString('en-US')} tokens`,
     // A cut-off nobody gave is left out rather than written as "unknown".
-    ...(m.until ? [`- $(calendar) training data until ${m.until}`] : []),
+    ...(m.until ? [`- $(calendar) training data until ${dayLabel(m.until)}`] : []),
     `- $(check-all) ${
       capabilitiesOf(m)
         .map((c) => CAPABILITY_WORDS[c].label)

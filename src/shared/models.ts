@@ -2,6 +2,7 @@
 // the pickers, the workspace's model ids, the agent tools): when a model is retired, what it costs
 // listed as people read it, which capabilities it has, and "cheapest first". No vscode, no zod here.
 import type { ModelRecord } from '../api/schemas';
+import { dayLabel } from './labels';
 import { money, perMillion } from './money';
 
 /** Today as the catalogue writes dates (YYYY-MM-DD, UTC). */
@@ -19,9 +20,10 @@ export const retiresSoon = (m: Dated, today?: string) => !!m.deprecated_on && m.
 
 export type Deprecation = { kind: 'retired' | 'soon'; date: string } | null;
 
+/** Whether a model is retired or retires soon, with the day as people read it. */
 export function deprecationOf(m: Dated, today = todayIso()): Deprecation {
   if (!m.deprecated_on) return null;
-  return { kind: isRetired(m, today) ? 'retired' : 'soon', date: m.deprecated_on };
+  return { kind: isRetired(m, today) ? 'retired' : 'soon', date: dayLabel(m.deprecated_on) };
 }
 
 type Priced = Pick<ModelRecord, 'prompt_token_cost' | 'completion_token_cost' | 'namespace'>;

@@ -12,7 +12,7 @@ import { modelMarkdown } from '../shared/modelCatalog';
 import { priceLine } from '../shared/models';
 import { STALE_AFTER_MS, type CatalogueCache } from './catalogueCache';
 import { ModelIndex, type FoundId } from './modelIndex';
-import { whenLabel } from '../shared/labels';
+import { dayLabel, whenLabel } from '../shared/labels';
 
 const t = vscode.l10n.t;
 
@@ -192,13 +192,13 @@ export class WorkspaceModelIds implements vscode.HoverProvider, vscode.CodeActio
       f.kind === 'retired'
         ? new vscode.Diagnostic(
             range,
-            t('{0} was deprecated on {1} and is no longer served.', m!.namespace, m!.deprecated_on!),
+            t('{0} was deprecated on {1} and is no longer served.', m!.namespace, dayLabel(m!.deprecated_on!)),
             vscode.DiagnosticSeverity.Error,
           )
         : f.kind === 'soon'
           ? new vscode.Diagnostic(
               range,
-              t('{0} is deprecated: it stops being served on {1}.', m!.namespace, m!.deprecated_on!),
+              t('{0} is deprecated: it stops being served on {1}.', m!.namespace, dayLabel(m!.deprecated_on!)),
               vscode.DiagnosticSeverity.Warning,
             )
           : new vscode.Diagnostic(
@@ -342,8 +342,8 @@ export async function showDeprecatedModelIds(ids: WorkspaceModelIds): Promise<vo
       description: `${vscode.workspace.asRelativePath(p.uri, false)}:${p.range.start.line + 1}`,
       detail:
         p.found.kind === 'retired'
-          ? t('no longer served since {0}', p.found.model!.deprecated_on!)
-          : t('stops being served on {0}', p.found.model!.deprecated_on!),
+          ? t('no longer served since {0}', dayLabel(p.found.model!.deprecated_on!))
+          : t('stops being served on {0}', dayLabel(p.found.model!.deprecated_on!)),
       place: p,
     })),
     {

@@ -10,6 +10,7 @@ import type { Connection } from '../../src/connection/connection';
 import { CatalogueCache } from '../../src/workspace/catalogueCache';
 import { WorkspaceModelIds } from '../../src/workspace/modelIds';
 import { extension, waitFor } from './support';
+import { dayLabel } from '../../src/shared/labels';
 
 const folder = () => vscode.workspace.workspaceFolders![0]!.uri;
 const write = async (relative: string, text: string) => {
@@ -55,12 +56,14 @@ describe('model ids in the workspace', () => {
     );
     const by = (line: number) => diagnostics.find((d) => d.range.start.line === line)!;
     assert.equal(by(1).severity, vscode.DiagnosticSeverity.Error);
-    assert.equal(by(1).message, 'mistral/mistral-tiny was deprecated on 2026-09-23 and is no longer served.');
+    // The day in words, as every view writes one (dayLabel: "23 Sept 2026").
+    const retiredOn = dayLabel('2026-09-23');
+    assert.equal(by(1).message, `mistral/mistral-tiny was deprecated on ${retiredOn} and is no longer served.`);
     assert.deepEqual([by(1).range.start.character, by(1).range.end.character], [14, 34]);
     assert.equal(by(2).severity, vscode.DiagnosticSeverity.Error);
     assert.equal(
       by(2).message,
-      'google/gemini-2.5-flash-preview was deprecated on 2026-09-23 and is no longer served.',
+      `google/gemini-2.5-flash-preview was deprecated on ${retiredOn} and is no longer served.`,
     );
     assert.equal(by(3).severity, vscode.DiagnosticSeverity.Information);
     assert.match(
@@ -80,7 +83,7 @@ describe('model ids in the workspace', () => {
     assert.match(text, /\*\*mistral\/mistral-tiny\*\*/);
     assert.match(text, /\$0\.25 in \/ \$0\.25 out per M tokens/);
     assert.match(text, /context window 32,768 tokens/);
-    assert.match(text, /Deprecated on 2026-09-23: no longer served/);
+    assert.ok(text.includes(`Deprecated on ${dayLabel('2026-09-23')}: no longer served`), text);
     const current = hoverText(
       await vscode.commands.executeCommand<vscode.Hover[]>(
         'vscode.executeHoverProvider',

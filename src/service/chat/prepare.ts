@@ -6,6 +6,7 @@ import { uuidv7 as timeOrderedUuid } from 'uuidv7';
 import type { ModelRecord } from '../../api/schemas';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
+import { dayLabel } from '../../shared/labels';
 import { isRetired, retiresSoon } from '../../shared/models';
 import { findModel, findModelByName, type CatalogueModel } from '../domain/models';
 import { appConfig, loadApp, requirePermission } from '../domain/spaces';
@@ -118,7 +119,7 @@ function explicitModel(
   if (isRetired(r))
     throw invalid(
       loc,
-      `${r.namespace} was deprecated on ${r.deprecated_on} and is no longer served`,
+      `${r.namespace} was deprecated on ${dayLabel(r.deprecated_on!)} and is no longer served`,
       'model_deprecated',
     );
   const unable = capabilityRefusal(r, route);
@@ -127,7 +128,7 @@ function explicitModel(
   if (budget(r) <= 0)
     throw invalid(
       ['body', 'prompt'],
-      `The prompt is longer than the context window of ${r.namespace} (${r.context_window} tokens)`,
+      `The prompt is longer than the context window of ${r.namespace} (${r.context_window.toLocaleString('en-US')} tokens)`,
       'context_window',
     );
   if (route.maxCost > 0 && route.estimate(r) > route.maxCost)
@@ -156,7 +157,7 @@ export function howToReach(r: ModelRecord): string {
 }
 
 export function deprecationWarning(r: ModelRecord): string {
-  return `${r.namespace} is deprecated and will stop being served on ${r.deprecated_on}.`;
+  return `${r.namespace} is deprecated and will stop being served on ${dayLabel(r.deprecated_on!)}.`;
 }
 
 function checkAttachments(body: Body): void {

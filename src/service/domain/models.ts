@@ -1,6 +1,7 @@
 // The model catalogue as a caller sees it, and the models of a Space.
 import type { ModelRecord, ModelSetting } from '../../api/schemas';
 import type { Database } from '../db';
+import { dayLabel } from '../../shared/labels';
 import { isRetired } from '../../shared/models';
 import { invalid, notFound } from '../problem';
 import { parseJson, type Caller } from './caller';
@@ -225,7 +226,7 @@ export function toggleModel(db: Database, caller: Caller, appId: string, modelId
   if (enable && isRetired(model.record))
     throw invalid(
       ['path', 'model_id'],
-      `${model.record.namespace} was deprecated on ${model.record.deprecated_on} and can no longer be enabled`,
+      `${model.record.namespace} was deprecated on ${dayLabel(model.record.deprecated_on!)} and can no longer be enabled`,
       'model_deprecated',
     );
   db.run(

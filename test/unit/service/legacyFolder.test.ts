@@ -9,6 +9,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { raw } from '../support/http';
 import { removeDir, startService, tempDir } from '../support/service';
+import { dayLabel } from '../../../src/shared/labels';
 
 const FIXTURE = path.resolve(__dirname, '../../../../test/fixtures/legacy-0.1.0');
 const TOKEN = 'lls_legacy_fixture_token_0123456789';
@@ -94,7 +95,7 @@ describe('a data folder of the sql.js service', function () {
         body: { app_id: main.id, prompt: 'x', model: 'anthropic/claude-3-5-haiku' },
       });
       assert.equal(retired.status, 422);
-      assert.match(retired.text, new RegExp(`anthropic/claude-3-5-haiku was deprecated on ${today}`));
+      assert.match(retired.text, new RegExp(`anthropic/claude-3-5-haiku was deprecated on ${dayLabel(today)}`));
 
       // A second start writes nothing again.
       await service.stop();

@@ -7,6 +7,7 @@ import type { ModelRecord } from '../../../src/api/schemas';
 import { startFakeUpstream, type FakeUpstream } from '../support/fakeUpstream';
 import { locs, raw } from '../support/http';
 import { removeDir, startService, type RunningService } from '../support/service';
+import { dayLabel } from '../../../src/shared/labels';
 
 describe('playground engine', function () {
   this.timeout(30_000);
@@ -285,7 +286,9 @@ describe('playground engine', function () {
     assert.deepEqual(locs(retired.json), ['body.model']);
     assert.match(
       JSON.stringify(retired.json),
-      new RegExp(`mistral/mistral-tiny was deprecated on ${deprecated.deprecated_on} and is no longer served`),
+      new RegExp(
+        `mistral/mistral-tiny was deprecated on ${dayLabel(deprecated.deprecated_on!)} and is no longer served`,
+      ),
     );
   });
 

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import {
   alertLabel,
   billingCycleLabel,
+  dayLabel,
   permissionLabel,
   planLabel,
   plainWords,
@@ -51,5 +52,21 @@ describe('labels for people', () => {
     // Epoch milliseconds (the organization's trial end, the catalogue saved on disk) in the same style.
     assert.equal(whenLabel(new Date(2026, 11, 8, 9, 30).getTime(), false), '8 Dec 2026');
     assert.equal(timeLabel(new Date(2026, 10, 21, 0, 26, 52)), '00:26');
+  });
+
+  it("writes the catalogue's days and months in words, whatever the time zone", () => {
+    // A day is the same day west of Greenwich too: it is no instant.
+    const zone = process.env.TZ;
+    try {
+      for (const tz of ['UTC', 'America/Los_Angeles', 'Pacific/Kiritimati']) {
+        process.env.TZ = tz;
+        assert.equal(dayLabel('2026-11-21'), '21 Nov 2026', tz);
+        assert.equal(dayLabel('2024-05'), 'May 2024', tz);
+      }
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+    assert.equal(dayLabel('soon'), 'soon');
   });
 });
