@@ -113,9 +113,12 @@ export class ModelIndex {
 
   /**
    * What could replace a model: same provider, not deprecated, at least its context window and every
-   * capability it has, chat if it is chat; cheapest first (then by namespace).
+   * capability it has, chat if it is chat. Its own family first (the longest start of the name in
+   * common: gemini-2.5-flash for gemini-2.5-flash-preview, before an older gemini-1.5 that costs less),
+   * then cheapest first (then by namespace).
    */
   successors(model: ModelRecord): ModelRecord[] {
+    const kin = (m: ModelRecord) => sharedStart(m.model, model.model);
     const provider = providerOf(model);
     const capabilities = Object.keys(model).filter(
       (k) => k.startsWith('supports_') && (model as Record<string, unknown>)[k] === true,
@@ -128,7 +131,7 @@ export class ModelIndex {
           m.is_chat === model.is_chat &&
           capabilities.every((k) => (m as Record<string, unknown>)[k] === true),
       )
-      .sort(cheapestFirst);
+      .sort((a, b) => kin(b) - kin(a) || cheapestFirst(a, b));
   }
 
   /** The form of a successor that matches the found id's form: its namespace for a namespace, else its api_target. */
@@ -137,4 +140,13 @@ export class ModelIndex {
       ? successor.namespace
       : successor.api_target || successor.namespace;
   }
+}
+
+/** How many whole words two model names share from their start (`gemini-2.5-flash-preview` and `gemini-2.5-flash`: 3). */
+function sharedStart(a: string, b: string): number {
+  const x = a.split(/[-.:/]/);
+  const y = b.split(/[-.:/]/);
+  let n = 0;
+  while (n < x.length && n < y.length && x[n] === y[n]) n++;
+  return n;
 }

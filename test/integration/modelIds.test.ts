@@ -94,7 +94,7 @@ describe('model ids in the workspace', () => {
     assert.match(current, /\*\*openai\/gpt-4o-mini\*\*/, 'found by its api target');
   });
 
-  it('offers successors as quick fixes, cheapest first, and replaces the id with the one chosen', async () => {
+  it('offers successors as quick fixes, its own family first, then cheapest, and replaces the id with the one chosen', async () => {
     const error = ours(config).find((d) => d.range.start.line === 1)!;
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
       'vscode.executeCodeActionProvider',
@@ -104,15 +104,16 @@ describe('model ids in the workspace', () => {
     );
     const titles = actions.filter((a) => a.title.startsWith('Replace with')).map((a) => a.title);
     assert.ok(titles.length >= 2, titles.join(' | '));
-    // The same provider's, cheapest first, each with its price.
-    const prices = titles.map((title) => {
-      const price = /^Replace with mistral\/\S+ \(\$([\d.]+) in \/ \$([\d.]+) out per M tokens\)$/.exec(title);
+    // The same provider's, each with its price: mistral-… (the family of mistral-tiny) first, then
+    // the others, each cheapest first.
+    const offered = titles.map((title) => {
+      const price = /^Replace with mistral\/(\S+) \(\$([\d.]+) in \/ \$([\d.]+) out per M tokens\)$/.exec(title);
       assert.ok(price, title);
-      return Number(price[1]) + Number(price[2]);
+      return [price[1]!.startsWith('mistral-') ? 0 : 1, Number(price[2]) + Number(price[3])] as const;
     });
     assert.deepEqual(
-      prices,
-      [...prices].sort((a, b) => a - b),
+      offered,
+      [...offered].sort((a, b) => a[0] - b[0] || a[1] - b[1]),
     );
     assert.ok(!actions.some((a) => a.isPreferred), 'offered, not applied for you');
     const second = actions.find((a) => a.title === titles[1])!;

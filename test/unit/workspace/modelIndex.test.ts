@@ -50,7 +50,7 @@ describe('model ids in a file', () => {
     assert.equal(index.at(line, 32), undefined);
   });
 
-  it('offers successors of the same provider with the capabilities and context window, cheapest first', () => {
+  it('offers successors of the same provider with the capabilities and context window, its own family first, then cheapest', () => {
     const old = models.find((m) => m.namespace === 'openai/gpt-3.5-turbo-0613')!;
     const successors = index.successors(old);
     assert.equal(successors[0]?.namespace, 'openai/gpt-4.1-nano');
@@ -65,10 +65,38 @@ describe('model ids in a file', () => {
       ),
     );
     assert.ok(!successors.some((m) => m.namespace === 'openai/o4-mini'), 'o4-mini lacks n and penalties');
-    const costs = successors.map((m) => m.prompt_token_cost + m.completion_token_cost);
+    // The GPT family (gpt-4.1-nano…) before OpenAI's others (o-series, chatgpt-…), each cheapest first.
+    const family = (m: { model: string }) => (m.model.startsWith('gpt-') ? 0 : 1);
+    const order = successors.map((m) => [family(m), m.prompt_token_cost + m.completion_token_cost] as const);
     assert.deepEqual(
-      costs,
-      [...costs].sort((a, b) => a - b),
+      order,
+      [...order].sort((a, b) => a[0] - b[0] || a[1] - b[1]),
+    );
+    assert.ok(new Set(order.map(([f]) => f)).size === 2, 'both kinds are offered');
+    // A retired preview is followed by its own model, not by an older one that costs less.
+    const gemini = (model: string, price: number, deprecated_on: string | null = null) => ({
+      ...models[0]!,
+      provider: 'google',
+      model,
+      namespace: `google/${model}`,
+      api_target: model,
+      prompt_token_cost: price,
+      completion_token_cost: price,
+      deprecated_on,
+    });
+    const preview = gemini('gemini-2.5-flash-preview', 2e-7, '2026-09-23');
+    const geminis = new ModelIndex(
+      [
+        preview,
+        gemini('gemini-1.5-flash-8b', 1e-8),
+        gemini('gemini-2.0-flash-lite', 5e-8),
+        gemini('gemini-2.5-flash', 3e-7),
+      ],
+      '2026-11-21',
+    );
+    assert.deepEqual(
+      geminis.successors(preview).map((m) => m.model),
+      ['gemini-2.5-flash', 'gemini-2.0-flash-lite', 'gemini-1.5-flash-8b'],
     );
     assert.deepEqual(texts('model="claude-2.1"'), ['claude-2.1:retired'], 'by its api target too');
     const claude = index.scan('anthropic/claude-2.1')[0]!;
