@@ -142,7 +142,10 @@ export class ModelIndex {
   }
 }
 
-/** How many whole words two model names share from their start (`gemini-2.5-flash-preview` and `gemini-2.5-flash`: 3). */
+/**
+ * How many whole words two model names share from their start, a version's parts counted apart
+ * (`gemini-2.5-flash-preview` and `gemini-2.5-flash`: 4; and `gemini-1.5-flash`: 1).
+ */
 function sharedStart(a: string, b: string): number {
   const x = a.split(/[-.:/]/);
   const y = b.split(/[-.:/]/);

@@ -22,7 +22,10 @@ import {
   type ThinkingPiece,
 } from './request';
 
-/** A completion, with an Anthropic model's thinking: signed blocks for clients that send them back. */
+/**
+ * A completion, with what the model thought: an Anthropic model's signed blocks, for the clients that
+ * send them back, or the reasoning of a model that signs nothing (a model server's), to show.
+ */
 export type Completed = ChatCompletion & { thinking?: ThinkingBlock[]; reasoning?: string };
 
 /**
