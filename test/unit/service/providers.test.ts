@@ -71,6 +71,9 @@ describe('hosted providers (fakes of their wire formats)', function () {
         ANTHROPIC_BASE_URL: anthropic.baseUrl.replace(/\/v1$/, ''),
         GEMINI_API_KEY: gemini.key,
         GEMINI_BASE_URL: gemini.baseUrl,
+        // DeepSeek's API is OpenAI's Chat Completions: the OpenAI fake plays it.
+        DEEPSEEK_API_KEY: openai.key,
+        DEEPSEEK_BASE_URL: openai.baseUrl,
       },
     });
     client = service.client();
@@ -118,6 +121,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     // Each provider's current small models of our choice (STARTERS), no older ones.
     assert.deepEqual(active.sort(), [
       'anthropic/claude-haiku-4-5',
+      'deepseek/deepseek-chat',
       'google/gemini-3.5-flash',
       'google/gemini-3.5-flash-lite',
       'openai/gpt-5.4-mini',
@@ -126,7 +130,12 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.ok(!active.some((ns) => ns.startsWith('test/')), 'no test model while real ones answer');
     // Its failover chain crosses providers: the first starter of each, in the order of STARTERS.
     const chain = (await client.getSpaceModels(first.id)).failover_models.map((m) => m.namespace);
-    assert.deepEqual(chain, ['openai/gpt-5.4-mini', 'anthropic/claude-haiku-4-5', 'google/gemini-3.5-flash-lite']);
+    assert.deepEqual(chain, [
+      'openai/gpt-5.4-mini',
+      'anthropic/claude-haiku-4-5',
+      'google/gemini-3.5-flash-lite',
+      'deepseek/deepseek-chat',
+    ]);
     assert.match(view.main.app.description ?? '', /^Routes to /);
     const reply = await client.chat({ app_id: first.id, prompt: 'first' });
     assert.ok(!reply.model.startsWith('test/'), reply.model);
@@ -560,6 +569,29 @@ describe('hosted providers (fakes of their wire formats)', function () {
       text += delta?.content ?? '';
     }
     assert.deepEqual([reasoning, text], [said.reasoning_content, said.content]);
+  });
+
+  it("shows another provider's reasoning (DeepSeek's reasoner) to OpenAI-shaped clients, and none to Anthropic's", async () => {
+    const ns = 'deepseek/deepseek-reasoner';
+    const app = await spaceWith([ns]);
+    const ask = { model: ns, messages: [{ role: 'user' as const, content: 'Why?' }] };
+    const chat = await send({ ...ask, app_id: app }, '/v1/chat/completions');
+    assert.equal(chat.status, 200, chat.text);
+    const said = (chat.json as { choices: Array<{ message: { content: string; reasoning_content: string } }> })
+      .choices[0]!.message;
+    assert.deepEqual([said.reasoning_content, said.content], ['Thinking about: Why?', 'echo: Why?']);
+    const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
+    let reasoning = '';
+    for await (const piece of await sdk.chat.completions.create({ ...ask, stream: true }))
+      reasoning += (piece.choices[0]?.delta as { reasoning_content?: string } | undefined)?.reasoning_content ?? '';
+    assert.equal(reasoning, said.reasoning_content);
+    // Unsigned, it is no thinking block for Claude Code to send back to Anthropic.
+    const claude = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
+    const message = await claude.messages.stream({ ...ask, max_tokens: 500 }).finalMessage();
+    assert.deepEqual(
+      message.content.map((b) => b.type),
+      ['text'],
+    );
   });
 
   it('waits for the answer of a model that thinks longer than a provider may take to start, its thinking streamed', async () => {

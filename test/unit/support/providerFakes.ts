@@ -9,7 +9,9 @@
 // `problems`, answers "echo: <last user text>" (or the tool call `call <tool> <JSON>` asks for) with
 // usage that includes cached input, and can be told to fail the next requests: an HTTP status (with
 // Retry-After), a stream cut before its first token, or no answer at all. OpenAI's refuses an effort
-// for a model that does not reason, with a 400 in its words. Anthropic's thinks first when
+// for a model that does not reason, with a 400 in its words; it also plays DeepSeek (whose API is
+// OpenAI's Chat Completions), whose deepseek-reasoner writes its reasoning as `reasoning_content`
+// before its answer. Anthropic's thinks first when
 // asked (a signed thinking block, which it checks when sent back) and refuses what its extended-thinking
 // reference refuses (a budget out of bounds, a signature it did not give, a tool loop whose last turn
 // lost its thinking) with a 400.
@@ -57,7 +59,7 @@ interface Turn {
   model: string;
   /** Token probabilities asked for (OpenAI's logprobs), with how many alternatives per token. */
   logprobs?: number;
-  /** The model thinks first (Anthropic's extended thinking, asked for). */
+  /** The model thinks first (Anthropic's extended thinking, asked for; DeepSeek's reasoner always). */
   thinks?: boolean;
   /** Why the provider refuses the request (400), in its words. */
   refused?: string;
@@ -214,6 +216,7 @@ const openAi: Dialect = {
     const lastUser = [...(messages ?? [])].reverse().find((m) => m.role === 'user');
     return {
       ...(refused ? { refused } : {}),
+      thinks: String(b.model).startsWith('deepseek-reasoner'),
       text: textOf(lastUser?.content),
       tools: tools.map((t) => t.function!.name!),
       stream: b.stream === true,
@@ -245,7 +248,12 @@ const openAi: Dialect = {
         index: 0,
         message:
           reply.kind === 'text'
-            ? { role: 'assistant', content: reply.text, refusal: null }
+            ? {
+                role: 'assistant',
+                content: reply.text,
+                refusal: null,
+                ...(turn.thinks ? { reasoning_content: thoughtOf(turn) } : {}),
+              }
             : {
                 role: 'assistant',
                 content: null,
@@ -279,6 +287,9 @@ const openAi: Dialect = {
       reply.kind === 'text'
         ? [
             chunk({ role: 'assistant', content: '' }, null),
+            ...(turn.thinks ? thoughtOf(turn).match(/.{1,6}/gs)! : []).map((piece) =>
+              chunk({ reasoning_content: piece }, null),
+            ),
             ...reply.text
               .match(/.{1,6}/gs)!
               .map((piece) =>

@@ -91,8 +91,8 @@ export class HostedProviders implements ModelReach {
     };
     try {
       const reply = g.onDelta
-        ? await streamed(model.doStream(options), answering, g.onDelta, anthropic ? g.onThinking : undefined)
-        : await whole(model.doGenerate(options));
+        ? await streamed(model.doStream(options), answering, g.onDelta, g.onThinking, anthropic)
+        : await whole(model.doGenerate(options), anthropic);
       this.cooldown.succeeded(provider);
       if (thinking?.without) reply.warning = `${g.model.namespace} answered without thinking: ${thinking.without}.`;
       return reply;
@@ -392,15 +392,21 @@ function logprobsOf(metadata: unknown): Pick<Reply, 'logprobs'> {
   return Array.isArray(list) ? { logprobs: list } : {};
 }
 
-async function whole(result: ReturnType<LanguageModelV4['doGenerate']>): Promise<Reply> {
+/**
+ * A whole reply. An Anthropic model's thinking comes as signed blocks; any other model's reasoning
+ * (DeepSeek's, Grok's, Gemini's thoughts) as text to show, which nobody signed.
+ */
+async function whole(result: ReturnType<LanguageModelV4['doGenerate']>, signed: boolean): Promise<Reply> {
   const { content, finishReason, usage, providerMetadata } = await result;
   let text = '';
+  let reasoning = '';
   const toolCalls: ToolCall[] = [];
   const thinking: ThinkingBlock[] = [];
   for (const part of content) {
     if (part.type === 'text') text += part.text;
     if (part.type === 'tool-call') toolCalls.push(toolCallOf(part.toolCallId, part.toolName, part.input));
-    if (part.type === 'reasoning') {
+    if (part.type === 'reasoning' && !signed) reasoning += part.text;
+    if (part.type === 'reasoning' && signed) {
       const { redacted, signature } = anthropicSigned(part.providerMetadata);
       if (redacted !== undefined) thinking.push({ redacted });
       else if (signature) thinking.push({ thinking: part.text, signature });
@@ -411,6 +417,7 @@ async function whole(result: ReturnType<LanguageModelV4['doGenerate']>): Promise
     finishReason: finishOf(finishReason, toolCalls),
     ...(toolCalls.length ? { toolCalls } : {}),
     ...(thinking.length ? { thinking } : {}),
+    ...(reasoning ? { reasoning } : {}),
     usage: usageOf(usage),
     ...logprobsOf(providerMetadata),
   };
@@ -427,16 +434,19 @@ function anthropicSigned(metadata: unknown): { signature?: string; redacted?: st
 
 /**
  * A streamed reply: its text to `onDelta` as it comes, and an Anthropic model's thinking to `onThinking`
- * (text, then the block's signature; a redacted block whole). `answering` hears of the first of either.
+ * (text, then the block's signature; a redacted block whole), or any other model's reasoning as text
+ * nobody signed. `answering` hears of the first of either.
  */
 async function streamed(
   result: ReturnType<LanguageModelV4['doStream']>,
   answering: () => void,
   onDelta: (text: string) => void,
   onThinking: ((piece: ThinkingPiece) => void) | undefined,
+  signed: boolean,
 ): Promise<Reply> {
   const { stream } = await result;
   let text = '';
+  let reasoning = '';
   const toolCalls: ToolCall[] = [];
   const thinking: ThinkingBlock[] = [];
   /** The thinking block under way, by the stream's id of it. */
@@ -451,7 +461,12 @@ async function streamed(
       text += part.delta;
       answering();
       onDelta(part.delta);
-    } else if (part.type === 'reasoning-start') {
+    } else if (part.type === 'reasoning-delta' && !signed) {
+      if (part.delta) {
+        reasoning += part.delta;
+        think({ reasoning: part.delta });
+      }
+    } else if (part.type === 'reasoning-start' && signed) {
       const { redacted } = anthropicSigned(part.providerMetadata);
       if (redacted !== undefined) {
         thinking.push({ redacted });
@@ -479,6 +494,7 @@ async function streamed(
     finishReason: finishOf(finish.reason, toolCalls),
     ...(toolCalls.length ? { toolCalls } : {}),
     ...(thinking.length ? { thinking } : {}),
+    ...(reasoning ? { reasoning } : {}),
     usage: usageOf(finish.usage),
     ...logprobsOf(finish.metadata),
   };
