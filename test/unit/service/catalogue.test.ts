@@ -60,11 +60,18 @@ describe('the catalogue from the shipped datasets', function () {
     assert.equal(flash.answers_here, false, 'no key, no answer');
     assert.equal(byName('openai/gpt-4o-mini')!.supports_vision, true, 'capabilities from models.dev');
     assert.deepEqual(
-      ['openai/gpt-4o-mini', 'openai/o3', 'openai/gpt-5.4', 'anthropic/claude-haiku-4-5'].map(
-        (ns) => byName(ns)!.supports_reasoning,
-      ),
-      [false, true, true, undefined],
-      "which models reason (take an effort): models.dev's word, else the AI SDK's for OpenAI's; else none",
+      [
+        'openai/gpt-4o-mini',
+        'openai/o3',
+        'openai/gpt-5.4',
+        'anthropic/claude-haiku-4-5',
+        'anthropic/claude-3-5-haiku-latest',
+        'google/gemini-2.0-flash',
+        'google/gemini-3.5-flash',
+        'deepseek/deepseek-v3.2',
+      ].map((ns) => byName(ns)!.supports_reasoning),
+      [false, true, true, true, false, false, true, undefined],
+      "which models reason (take an effort): models.dev's word, else the AI SDK's for OpenAI's, else the providers' lists by version; else none",
     );
     assert.ok(!models.some((m) => /embedding|whisper|dall-e|tts/.test(m.namespace)), 'chat models only');
     assert.equal(mini.added_by, DATASET.name);

@@ -77,8 +77,8 @@ export class HostedProviders implements ModelReach {
     // An effort (or Anthropic's thinking) goes only to a model that reasons: a Space routes an agent's
     // effort to whichever model it picks, and OpenAI and Anthropic refuse one for any other model (a
     // 400) where others ignore it.
-    const asked =
-      g.model.supports_reasoning === false ? { ...g.tools, reasoningEffort: undefined, thinking: undefined } : g.tools;
+    const unable = g.model.supports_reasoning === false && (g.tools.reasoningEffort || g.tools.thinking);
+    const asked = unable ? { ...g.tools, reasoningEffort: undefined, thinking: undefined } : g.tools;
     const thinking = anthropic ? anthropicThinking(modelId, g.maxTokens, asked, g.messages) : undefined;
     const options: LanguageModelV4CallOptions = {
       prompt: toPrompt(g.messages, anthropic),
