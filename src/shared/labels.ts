@@ -63,6 +63,9 @@ export const alertLabel = label(ALERTS);
 /** A permission on a Space in words ("manage keys"); one this version does not know in lower-case words. */
 export const permissionLabel = (value: string) => PERMISSIONS[value] ?? plainWords(value).toLowerCase();
 
+/** How every view writes a day ("21 Nov 2026"). */
+const DAY_STYLE = { day: 'numeric', month: 'short', year: 'numeric' } as const;
+
 /**
  * A timestamp as people read it, the one style of every view ("21 Nov 2026, 14:05", or "21 Nov 2026"
  * without the time): an ISO string, epoch milliseconds or a Date; anything unreadable as it came.
@@ -71,7 +74,7 @@ export function whenLabel(when: string | number | Date | null | undefined, withT
   if (when === null || when === undefined || when === '') return '—';
   const at = new Date(when);
   if (Number.isNaN(at.getTime())) return String(when);
-  const date = at.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+  const date = at.toLocaleDateString('en-GB', DAY_STYLE);
   return withTime ? `${date}, ${timeLabel(at)}` : date;
 }
 
@@ -86,7 +89,7 @@ export function dayLabel(iso: string): string {
   const at = new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3] ?? 1)));
   if (Number.isNaN(at.getTime())) return iso;
   return day[3]
-    ? at.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' })
+    ? at.toLocaleDateString('en-GB', { ...DAY_STYLE, timeZone: 'UTC' })
     : at.toLocaleDateString('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 }
 

@@ -23,8 +23,8 @@ export type ThinkingBlock = { thinking: string; signature: string } | { redacted
 
 /**
  * A piece of thinking as it streams: an Anthropic model's text, its block's signature (its end), or a
- * redacted block whole; or the reasoning of a model that signs nothing (a model server's), to show and
- * never to send back.
+ * redacted block whole; or the reasoning of a model that signs nothing (any other provider's or model
+ * server's), to show and never to send back.
  */
 export type ThinkingPiece = { thinking: string } | { signature: string } | { redacted: string } | { reasoning: string };
 
@@ -145,7 +145,7 @@ export interface Reply {
   warning?: string;
   /** An Anthropic model's thinking, in its order, for Anthropic's clients to send back. */
   thinking?: ThinkingBlock[];
-  /** The reasoning of a model that signs nothing (a model server's), to show. */
+  /** The reasoning of a model that signs nothing (any other provider's or model server's), to show. */
   reasoning?: string;
 }
 
@@ -158,6 +158,13 @@ export function textOf(content: ChatMessage['content']): string {
 }
 
 /**
+ * The text of an Anthropic model's thinking: no signature, and nothing of a redacted block (its size is
+ * not known here).
+ */
+export const thinkingText = (blocks: readonly ThinkingBlock[] | undefined) =>
+  (blocks ?? []).map((b) => ('thinking' in b ? b.thinking : '')).join('');
+
+/**
  * The text a message adds to the prompt, its tool calls' names and arguments too (what is counted), and
  * the thinking sent back with it, which an Anthropic model reads as input (a redacted block's size is
  * not known here).
@@ -165,7 +172,7 @@ export function textOf(content: ChatMessage['content']): string {
 export const messageText = (m: ChatMessage) =>
   textOf(m.content) +
   ('tool_calls' in m && m.tool_calls ? m.tool_calls.map((c) => c.function.name + c.function.arguments).join('') : '') +
-  ('thinking' in m && m.thinking ? m.thinking.map((b) => ('thinking' in b ? b.thinking : '')).join('') : '');
+  ('thinking' in m ? thinkingText(m.thinking) : '');
 
 /** Whether the request carries images: attached to a playground prompt, or as parts of a message. */
 export function hasImages(body: Body): boolean {

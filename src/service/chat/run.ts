@@ -1,7 +1,7 @@
 // Runs a prepared request: the first model, then retries on the same model and switches along the
 // chain as the Space's policies say. Each attempt goes through the way that reaches its model
 // (reach/); the ledger records the answer or the failure.
-import type { ChatCompletion } from '../../api/schemas';
+import type { ChatCompletion, ModelRecord } from '../../api/schemas';
 import type { Database } from '../db';
 import type { CatalogueModel } from '../domain/models';
 import { isRetired } from '../../shared/models';
@@ -20,17 +20,19 @@ import {
   type Reply,
   type ThinkingBlock,
   type ThinkingPiece,
+  type ToolOptions,
 } from './request';
 
 /**
  * A completion, with what the model thought: an Anthropic model's signed blocks, for the clients that
- * send them back, or the reasoning of a model that signs nothing (a model server's), to show.
+ * send them back, or the reasoning of a model that signs nothing (any other provider's or model
+ * server's), to show.
  */
 export type Completed = ChatCompletion & { thinking?: ThinkingBlock[]; reasoning?: string };
 
 /**
  * Runs the request. `onDelta`, when given, receives the reply as it is produced (streaming), and
- * `onThinking` an Anthropic model's thinking; a failure after the first piece of either cannot be
+ * `onThinking` the model's thinking (ThinkingPiece); a failure after the first piece of either cannot be
  * retried: it is logged with the text streamed so far, as a failure without streaming is, and thrown.
  */
 export async function runChat(
@@ -157,6 +159,16 @@ function nextInChain(
 }
 
 /** One attempt of one model, through the way that reaches it. */
+/**
+ * What a request asks of a model, less an effort or thinking the model cannot take: a Space routes an
+ * agent's effort to whichever model it picks, and OpenAI, Anthropic and Ollama refuse one for a model
+ * that does not reason (a 400) where others ignore it.
+ */
+function withinReach(r: ModelRecord, options: ToolOptions): ToolOptions {
+  const unable = r.supports_reasoning === false && (options.reasoningEffort || options.thinking);
+  return unable ? { ...options, reasoningEffort: undefined, thinking: undefined } : options;
+}
+
 function generate(
   reaches: Reaches,
   model: CatalogueModel,
@@ -182,7 +194,7 @@ function generate(
     files: body.files?.length ?? 0,
     maxTokens: Math.max(1, Math.min(prepared.maxTokens, r.context_window - prepared.promptTokens)),
     temperature: prepared.temperature,
-    tools: body.completion ?? {},
+    tools: withinReach(r, body.completion ?? {}),
     onDelta,
     onThinking,
     signal,

@@ -7,7 +7,7 @@ import type { Caller } from '../domain/caller';
 import type { Database } from '../db';
 import { prepareChat } from '../chat/prepare';
 import type { Reaches } from '../chat/reach/reaches';
-import type { Body, Prepared, ThinkingBlock, ThinkingPiece } from '../chat/request';
+import { thinkingText, type Body, type Prepared, type ThinkingPiece } from '../chat/request';
 import { runChat } from '../chat/run';
 import { Problem } from '../problem';
 import { StorageError } from '../storageError';
@@ -69,7 +69,9 @@ async function answer(
       const completion = await runChat(options.db, prepared, options.reaches, undefined, abort.signal);
       if (options.dialect === 'anthropic') return anthropicMessage(completion);
       if (options.dialect === 'responses') return responseObject(completion, body.responses!, created(Date.now()));
-      // Signed thinking is for Anthropic's clients, which send it back; OpenAI's get its text to show.
+      // Signed thinking is for Anthropic's clients, which send it back. OpenAI-compatible clients get its
+      // text to show, as `reasoning_content` (DeepSeek's API and LiteLLM's name, which Cline, Roo Code and
+      // the AI SDK read), and any other model's reasoning the same way.
       const answer = { ...completion, thinking: undefined, created: created(completion.created) };
       const thought = options.dialect === 'openai' ? thinkingText(completion.thinking) || completion.reasoning : '';
       if (!thought) return answer;
@@ -146,14 +148,6 @@ async function answer(
   }
   return reply;
 }
-
-/**
- * The text of an Anthropic model's thinking, as OpenAI-compatible clients show it (`reasoning_content`,
- * as DeepSeek's API and LiteLLM name it; Cline, Roo Code and the AI SDK read it): no signature, and
- * nothing of a redacted block. A model server's reasoning is shown the same way.
- */
-const thinkingText = (blocks: ThinkingBlock[] | undefined) =>
-  (blocks ?? []).map((b) => ('thinking' in b ? b.thinking : '')).join('');
 
 /** A vendor's stream of named events (Anthropic's Messages, OpenAI's Responses). */
 interface NamedEvents {

@@ -2,9 +2,9 @@
 // server-sent events (response.created … response.completed, each with its sequence number) and an
 // error event. What the request asked is echoed as OpenAI does; the routing receipt and the costs
 // ride along as `llm_spaces`, an extra field of the response (`metadata` is the caller's own there).
-// An Anthropic model's thinking comes first, as a reasoning item: its text as the summary when one is
-// asked for, and its signed blocks as `encrypted_content` when that is included, for the client to send
-// back (carriedThinking.ts).
+// A model's thinking comes first, as a reasoning item: its text as the summary when one is asked for,
+// and an Anthropic model's signed blocks as `encrypted_content` when that is included, for the client
+// to send back (carriedThinking.ts).
 import type { z } from 'zod';
 import type { ChatCompletion, ResponsesBody } from '../../api/schemas';
 import { sealThinking } from '../chat/carriedThinking';
@@ -141,7 +141,7 @@ export class ResponsesStream {
   private reasoningIndex?: number;
   private readonly blocks: ThinkingBlock[] = [];
   private thought = '';
-  /** Reasoning nobody signed (a model server's), shown in the summary and carried nowhere. */
+  /** Reasoning nobody signed (another provider's or a model server's), shown in the summary and carried nowhere. */
   private unsigned = '';
   /** The summary parts sent; the last one is open while `partOpen`. */
   private parts = 0;

@@ -74,19 +74,14 @@ export class HostedProviders implements ModelReach {
     // The first piece of thinking is the model answering as much as the first piece of text.
     const answering = () => clearTimeout(timer);
     const anthropic = provider === 'anthropic';
-    // An effort (or Anthropic's thinking) goes only to a model that reasons: a Space routes an agent's
-    // effort to whichever model it picks, and OpenAI and Anthropic refuse one for any other model (a
-    // 400) where others ignore it.
-    const unable = g.model.supports_reasoning === false && (g.tools.reasoningEffort || g.tools.thinking);
-    const asked = unable ? { ...g.tools, reasoningEffort: undefined, thinking: undefined } : g.tools;
-    const thinking = anthropic ? anthropicThinking(modelId, g.maxTokens, asked, g.messages) : undefined;
+    const thinking = anthropic ? anthropicThinking(modelId, g.maxTokens, g.tools, g.messages) : undefined;
     const options: LanguageModelV4CallOptions = {
       prompt: toPrompt(g.messages, anthropic),
       maxOutputTokens: thinking?.maxOutputTokens ?? g.maxTokens,
       temperature: g.temperature,
-      ...toolOptions(asked),
+      ...toolOptions(g.tools),
       ...(thinking?.withoutEffort ? { reasoning: undefined } : {}),
-      ...providerOptions(provider, asked, thinking?.thinking),
+      ...providerOptions(provider, g.tools, thinking?.thinking),
       abortSignal: stop.signal,
     };
     try {
@@ -406,7 +401,7 @@ async function whole(result: ReturnType<LanguageModelV4['doGenerate']>, signed: 
     if (part.type === 'text') text += part.text;
     if (part.type === 'tool-call') toolCalls.push(toolCallOf(part.toolCallId, part.toolName, part.input));
     if (part.type === 'reasoning' && !signed) reasoning += part.text;
-    if (part.type === 'reasoning' && signed) {
+    else if (part.type === 'reasoning') {
       const { redacted, signature } = anthropicSigned(part.providerMetadata);
       if (redacted !== undefined) thinking.push({ redacted });
       else if (signature) thinking.push({ thinking: part.text, signature });

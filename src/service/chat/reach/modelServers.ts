@@ -28,9 +28,8 @@ export class ModelServers implements ModelReach {
         messages: g.messages,
         maxTokens: g.maxTokens,
         temperature: g.temperature,
-        // Tools and sampling go to the server whatever the catalogue says of the model: it says if it
-        // cannot. An effort does not go to a model that does not reason: Ollama refuses it (a 400).
-        options: r.supports_reasoning === false ? { ...g.tools, reasoningEffort: undefined } : g.tools,
+        // Tools and sampling go to the server whatever the catalogue says of the model: it says if it cannot.
+        options: g.tools,
         onDelta: g.onDelta,
         onReasoning: g.onThinking && ((text) => g.onThinking!({ reasoning: text })),
         signal: g.signal,
