@@ -294,9 +294,71 @@ describe('hosted providers (fakes of their wire formats)', function () {
         '/v1/chat/completions',
       );
       assert.equal(res.status, 200, res.text);
-      sent.push(openai.seen.at(-1)!.body.reasoning_effort);
+      sent.push((openai.seen.at(-1)!.body.reasoning as { effort?: string } | undefined)?.effort);
     }
     assert.deepEqual(sent, ['none', 'low', 'xhigh']);
+  });
+
+  it("lets OpenAI's reasoning models reason while they call tools (its Responses API), and shows their summary", async () => {
+    const ns = 'openai/gpt-5.4-mini';
+    const app = await spaceWith([ns]);
+    const tools = [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: {} } } }];
+    const ask = {
+      model: ns,
+      reasoning_effort: 'high' as const,
+      tools,
+      messages: [{ role: 'user', content: 'call lookup {"q":1}' }],
+    };
+    const first = await send({ ...ask, app_id: app }, '/v1/chat/completions');
+    assert.equal(first.status, 200, first.text);
+    const sent = openai.seen.at(-1)!;
+    // On Chat Completions OpenAI holds GPT-5.6 and later to no reasoning when function tools are sent.
+    assert.equal(sent.path, '/v1/responses');
+    assert.deepEqual(
+      [(sent.body.reasoning as { effort: string }).effort, (sent.body.tools as Array<{ name: string }>)[0]!.name],
+      ['high', 'lookup'],
+    );
+    // OpenAI keeps no copy of the conversation, as on Chat Completions.
+    assert.equal(sent.body.store, false);
+    const message = (
+      first.json as {
+        choices: Array<{
+          message: { reasoning_content: string; tool_calls: Array<{ id: string; function: { arguments: string } }> };
+        }>;
+      }
+    ).choices[0]!.message;
+    assert.equal(message.reasoning_content, 'Thinking about: call lookup {"q":1}');
+    assert.equal(message.tool_calls[0]!.function.arguments, '{"q":1}');
+    // The tool's result goes back as the call's output (the fake checks it answers a call it was sent).
+    const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
+    let reasoning = '';
+    let text = '';
+    const stream = await sdk.chat.completions.create({
+      ...ask,
+      tools: tools as never,
+      stream: true,
+      messages: [
+        ...ask.messages,
+        { role: 'assistant', content: null, tool_calls: message.tool_calls as never },
+        { role: 'tool', tool_call_id: message.tool_calls[0]!.id, content: 'found it' },
+        { role: 'user', content: 'and so?' },
+      ] as never,
+    });
+    for await (const piece of stream) {
+      const delta = piece.choices[0]?.delta as { content?: string; reasoning_content?: string } | undefined;
+      reasoning += delta?.reasoning_content ?? '';
+      text += delta?.content ?? '';
+    }
+    assert.deepEqual([reasoning, text], ['Thinking about: and so?', 'echo: and so?']);
+    const items = openai.seen.at(-1)!.body.input as Array<{ type?: string; output?: string }>;
+    assert.deepEqual(
+      items.filter((i) => i.type === 'function_call_output').map((i) => i.output),
+      ['found it'],
+    );
+    // A model that does not reason stays on Chat Completions.
+    const plain = await send({ app_id: await spaceWith([OPENAI]), model: OPENAI, prompt: 'plain' });
+    assert.equal(plain.status, 200, plain.text);
+    assert.equal(openai.seen.at(-1)!.path, '/v1/chat/completions');
   });
 
   it('gives an effort only to a model that reasons, as Codex sends one whichever model the Space picks', async () => {

@@ -9,7 +9,8 @@
 // `problems`, answers "echo: <last user text>" (or the tool call `call <tool> <JSON>` asks for) with
 // usage that includes cached input, and can be told to fail the next requests: an HTTP status (with
 // Retry-After), a stream cut before its first token, or no answer at all. OpenAI's refuses an effort
-// for a model that does not reason, with a 400 in its words; it also plays DeepSeek (whose API is
+// for a model that does not reason, with a 400 in its words, and speaks its Responses API as well
+// (POST {base}/responses: input items, reasoning with a summary when asked); it also plays DeepSeek (whose API is
 // OpenAI's Chat Completions), whose deepseek-reasoner writes its reasoning as `reasoning_content`
 // before its answer. Anthropic's thinks first when
 // asked (a signed thinking block, which it checks when sent back) and refuses what its extended-thinking
@@ -63,6 +64,13 @@ interface Turn {
   thinks?: boolean;
   /** Why the provider refuses the request (400), in its words. */
   refused?: string;
+  /** Asked on OpenAI's Responses API, which answers in its own items and events. */
+  responses?: {
+    /** A summary of the reasoning is asked for (`reasoning.summary`). */
+    summary: boolean;
+    /** The reasoning is to come back encrypted (`include`: reasoning.encrypted_content). */
+    encrypted: boolean;
+  };
 }
 
 type Reply = { kind: 'text'; text: string } | { kind: 'tool'; id: string; name: string; args: Record<string, unknown> };
@@ -186,13 +194,17 @@ const sse = (data: unknown, event?: string) => `${event ? `event: ${event}\n` : 
 
 // ---------------------------------------------------------------- OpenAI Chat Completions
 
+/** OpenAI's reasoning models: the o-series and GPT-5 but its chat models (its model list). */
+const reasonsAtOpenAi = (model: unknown) => /^(o\d|gpt-5(?!-chat))/.test(String(model));
+
 const openAi: Dialect = {
   keyOf: (req) => /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1],
   read: (req, problems) => {
-    if (!req.path.startsWith('/v1/chat/completions')) return null;
-    const b = req.body;
     if (!/^Bearer \S+$/.test(req.headers.authorization ?? ''))
       problems.push('openai: Authorization is not "Bearer <key>"');
+    if (req.path.startsWith('/v1/responses')) return readResponses(req.body, problems);
+    if (!req.path.startsWith('/v1/chat/completions')) return null;
+    const b = req.body;
     if (typeof b.model !== 'string' || !b.model) problems.push('openai: model is missing');
     const messages = b.messages as Array<{ role: string; content: unknown }> | undefined;
     if (!Array.isArray(messages) || messages.length === 0) problems.push('openai: messages is missing or empty');
@@ -209,7 +221,7 @@ const openAi: Dialect = {
     if (b.top_logprobs !== undefined && b.logprobs !== true) problems.push('openai: top_logprobs without logprobs');
     // Only OpenAI's reasoning models (the o-series, GPT-5 but its chat models) take an effort.
     const refused =
-      b.reasoning_effort !== undefined && !/^(o\d|gpt-5(?!-chat))/.test(String(b.model))
+      b.reasoning_effort !== undefined && !reasonsAtOpenAi(b.model)
         ? "Unsupported parameter: 'reasoning_effort' is not supported with this model."
         : undefined;
     if (refused) problems.push(`openai: ${refused} (${String(b.model)})`);
@@ -234,102 +246,295 @@ const openAi: Dialect = {
             ? 'Rate limit reached.'
             : 'The server had an error.',
       type: status === 401 ? 'invalid_request_error' : status === 429 ? 'rate_limit_exceeded' : 'server_error',
-      param: refused ? 'reasoning_effort' : null,
+      param: refused ? (/'([^']+)'/.exec(refused)?.[1] ?? null) : null,
       code: status === 401 ? 'invalid_api_key' : refused ? 'unsupported_parameter' : null,
     },
   }),
-  whole: (turn, reply, usage) => ({
-    id: 'chatcmpl-fake',
-    object: 'chat.completion',
-    created: Math.floor(Date.now() / 1000),
-    model: turn.model,
-    choices: [
-      {
-        index: 0,
-        message:
-          reply.kind === 'text'
-            ? {
-                role: 'assistant',
-                content: reply.text,
-                refusal: null,
-                ...(turn.thinks ? { reasoning_content: thoughtOf(turn) } : {}),
-              }
-            : {
-                role: 'assistant',
-                content: null,
-                tool_calls: [
-                  {
-                    id: reply.id,
-                    type: 'function',
-                    function: { name: reply.name, arguments: JSON.stringify(reply.args) },
-                  },
-                ],
-              },
-        finish_reason: reply.kind === 'text' ? 'stop' : 'tool_calls',
-        logprobs:
-          reply.kind === 'text' && turn.logprobs !== undefined
-            ? { content: tokenLogprobs(reply.text.match(/.{1,6}/gs)!, turn.logprobs), refusal: null }
-            : null,
-      },
-    ],
-    usage: openAiUsage(usage),
-  }),
-  events: (turn, reply, usage) => {
-    const chunk = (delta: unknown, finish: string | null, logprobs: unknown = null) =>
-      sse({
-        id: 'chatcmpl-fake',
-        object: 'chat.completion.chunk',
-        created: Math.floor(Date.now() / 1000),
-        model: turn.model,
-        choices: [{ index: 0, delta, finish_reason: finish, ...(logprobs ? { logprobs } : {}) }],
-      });
-    const body =
-      reply.kind === 'text'
-        ? [
-            chunk({ role: 'assistant', content: '' }, null),
-            ...(turn.thinks ? thoughtOf(turn).match(/.{1,6}/gs)! : []).map((piece) =>
-              chunk({ reasoning_content: piece }, null),
-            ),
-            ...reply.text
-              .match(/.{1,6}/gs)!
-              .map((piece) =>
-                chunk(
-                  { content: piece },
-                  null,
-                  turn.logprobs !== undefined
-                    ? { content: tokenLogprobs([piece], turn.logprobs), refusal: null }
-                    : null,
-                ),
-              ),
-          ]
-        : [
-            chunk(
-              {
-                role: 'assistant',
-                content: null,
-                tool_calls: [
-                  { index: 0, id: reply.id, type: 'function', function: { name: reply.name, arguments: '' } },
-                ],
-              },
-              null,
-            ),
-            chunk({ tool_calls: [{ index: 0, function: { arguments: JSON.stringify(reply.args) } }] }, null),
-          ];
-    return [
-      ...body,
-      chunk({}, reply.kind === 'text' ? 'stop' : 'tool_calls'),
-      sse({
-        id: 'chatcmpl-fake',
-        object: 'chat.completion.chunk',
-        created: Math.floor(Date.now() / 1000),
-        model: turn.model,
-        choices: [],
-        usage: openAiUsage(usage),
-      }),
-      'data: [DONE]\n\n',
-    ];
-  },
+  whole: (turn, reply, usage) => (turn.responses ? responsesWhole(turn, reply, usage) : chatWhole(turn, reply, usage)),
+  events: (turn, reply, usage) =>
+    turn.responses ? responsesEvents(turn, reply, usage) : chatEvents(turn, reply, usage),
 };
+
+const chatWhole = (turn: Turn, reply: Reply, usage: ProviderFake['usage']) => ({
+  id: 'chatcmpl-fake',
+  object: 'chat.completion',
+  created: Math.floor(Date.now() / 1000),
+  model: turn.model,
+  choices: [
+    {
+      index: 0,
+      message:
+        reply.kind === 'text'
+          ? {
+              role: 'assistant',
+              content: reply.text,
+              refusal: null,
+              ...(turn.thinks ? { reasoning_content: thoughtOf(turn) } : {}),
+            }
+          : {
+              role: 'assistant',
+              content: null,
+              tool_calls: [
+                {
+                  id: reply.id,
+                  type: 'function',
+                  function: { name: reply.name, arguments: JSON.stringify(reply.args) },
+                },
+              ],
+            },
+      finish_reason: reply.kind === 'text' ? 'stop' : 'tool_calls',
+      logprobs:
+        reply.kind === 'text' && turn.logprobs !== undefined
+          ? { content: tokenLogprobs(reply.text.match(/.{1,6}/gs)!, turn.logprobs), refusal: null }
+          : null,
+    },
+  ],
+  usage: openAiUsage(usage),
+});
+
+function chatEvents(turn: Turn, reply: Reply, usage: ProviderFake['usage']): string[] {
+  const chunk = (delta: unknown, finish: string | null, logprobs: unknown = null) =>
+    sse({
+      id: 'chatcmpl-fake',
+      object: 'chat.completion.chunk',
+      created: Math.floor(Date.now() / 1000),
+      model: turn.model,
+      choices: [{ index: 0, delta, finish_reason: finish, ...(logprobs ? { logprobs } : {}) }],
+    });
+  const body =
+    reply.kind === 'text'
+      ? [
+          chunk({ role: 'assistant', content: '' }, null),
+          ...(turn.thinks ? thoughtOf(turn).match(/.{1,6}/gs)! : []).map((piece) =>
+            chunk({ reasoning_content: piece }, null),
+          ),
+          ...reply.text
+            .match(/.{1,6}/gs)!
+            .map((piece) =>
+              chunk(
+                { content: piece },
+                null,
+                turn.logprobs !== undefined ? { content: tokenLogprobs([piece], turn.logprobs), refusal: null } : null,
+              ),
+            ),
+        ]
+      : [
+          chunk(
+            {
+              role: 'assistant',
+              content: null,
+              tool_calls: [{ index: 0, id: reply.id, type: 'function', function: { name: reply.name, arguments: '' } }],
+            },
+            null,
+          ),
+          chunk({ tool_calls: [{ index: 0, function: { arguments: JSON.stringify(reply.args) } }] }, null),
+        ];
+  return [
+    ...body,
+    chunk({}, reply.kind === 'text' ? 'stop' : 'tool_calls'),
+    sse({
+      id: 'chatcmpl-fake',
+      object: 'chat.completion.chunk',
+      created: Math.floor(Date.now() / 1000),
+      model: turn.model,
+      choices: [],
+      usage: openAiUsage(usage),
+    }),
+    'data: [DONE]\n\n',
+  ];
+}
+
+// ---------------------------------------------------------------- OpenAI Responses
+// POST {base}/responses: `input` items (messages with input_text / output_text parts, function_call,
+// function_call_output, reasoning), tools named at their top level, `reasoning: {effort, summary}`,
+// `max_output_tokens`; the answer is `output` items, streamed as named events ending response.completed.
+
+/** Chat Completions' parameters that are not the Responses API's. */
+const NOT_RESPONSES = [
+  'messages',
+  'max_tokens',
+  'max_completion_tokens',
+  'reasoning_effort',
+  'stop',
+  'n',
+  'seed',
+  'frequency_penalty',
+  'presence_penalty',
+  'response_format',
+];
+
+function readResponses(b: Record<string, unknown>, problems: string[]): Turn {
+  if (typeof b.model !== 'string' || !b.model) problems.push('openai responses: model is missing');
+  for (const name of NOT_RESPONSES)
+    if (b[name] !== undefined) problems.push(`openai responses: ${name} is not a Responses parameter`);
+  const input = typeof b.input === 'string' ? [{ role: 'user', content: b.input }] : b.input;
+  if (!Array.isArray(input) || input.length === 0) problems.push('openai responses: input is missing or empty');
+  const items = (Array.isArray(input) ? input : []) as Array<Record<string, unknown>>;
+  const calls = new Set<unknown>();
+  let lastUser = '';
+  for (const item of items) {
+    const type = item.type ?? 'message';
+    if (type === 'message') {
+      if (!['user', 'assistant', 'system', 'developer'].includes(String(item.role)))
+        problems.push(`openai responses: unknown role ${String(item.role)}`);
+      const parts = typeof item.content === 'string' ? [{ type: 'input_text', text: item.content }] : item.content;
+      if (!Array.isArray(parts)) problems.push('openai responses: a message has no content');
+      const allowed =
+        item.role === 'assistant' ? ['output_text', 'refusal'] : ['input_text', 'input_image', 'input_file'];
+      for (const part of (Array.isArray(parts) ? parts : []) as Array<{ type?: string; text?: unknown }>)
+        if (!allowed.includes(String(part.type)))
+          problems.push(`openai responses: a ${String(item.role)} message has a ${String(part.type)} part`);
+      if (item.role === 'user')
+        lastUser = ((Array.isArray(parts) ? parts : []) as Array<{ type?: string; text?: unknown }>)
+          .map((p) => (p.type === 'input_text' && typeof p.text === 'string' ? p.text : ''))
+          .join('');
+    } else if (type === 'function_call') {
+      if (typeof item.call_id !== 'string' || typeof item.name !== 'string' || typeof item.arguments !== 'string')
+        problems.push('openai responses: a function_call lacks call_id, name or its arguments as a string');
+      calls.add(item.call_id);
+    } else if (type === 'function_call_output') {
+      if (!calls.has(item.call_id)) problems.push('openai responses: a function_call_output answers no function_call');
+      if (typeof item.output !== 'string' && !Array.isArray(item.output))
+        problems.push('openai responses: a function_call_output has no output');
+    } else if (type === 'reasoning') {
+      if (!Array.isArray(item.summary)) problems.push('openai responses: a reasoning item has no summary list');
+    } else if (type === 'item_reference' && b.store === false)
+      problems.push('openai responses: an item_reference with store false (nothing was kept to refer to)');
+    else if (type !== 'item_reference') problems.push(`openai responses: unknown input item ${String(type)}`);
+  }
+  const tools = (b.tools as Array<{ type?: string; name?: string; function?: unknown }> | undefined) ?? [];
+  for (const t of tools)
+    if (t.type !== 'function' || !t.name || t.function !== undefined)
+      problems.push('openai responses: a tool is not {type: "function", name, parameters}');
+  const reasoning = b.reasoning as { effort?: string; summary?: string } | undefined;
+  const reasons = reasonsAtOpenAi(b.model);
+  const refused =
+    reasoning?.effort !== undefined && !reasons
+      ? "Unsupported parameter: 'reasoning.effort' is not supported with this model."
+      : reasons && b.temperature !== undefined && reasoning?.effort !== 'none'
+        ? "Unsupported parameter: 'temperature' is not supported with this model."
+        : undefined;
+  if (refused) problems.push(`openai responses: ${refused} (${String(b.model)})`);
+  const include = Array.isArray(b.include) ? b.include : [];
+  return {
+    ...(refused ? { refused } : {}),
+    thinks: reasons && reasoning?.effort !== 'none',
+    text: lastUser,
+    tools: tools.map((t) => t.name!),
+    stream: b.stream === true,
+    model: String(b.model),
+    responses: {
+      summary: reasoning?.summary !== undefined,
+      encrypted: include.includes('reasoning.encrypted_content'),
+    },
+  };
+}
+
+/** The reasoning item a reasoning model writes first: its summary when asked, its encrypted self when asked. */
+const reasoningItem = (turn: Turn) => ({
+  id: 'rs_fake',
+  type: 'reasoning',
+  summary: turn.responses!.summary ? [{ type: 'summary_text', text: thoughtOf(turn) }] : [],
+  ...(turn.responses!.encrypted ? { encrypted_content: `enc-${Buffer.from(thoughtOf(turn)).toString('base64')}` } : {}),
+});
+
+const answerItem = (reply: Reply) =>
+  reply.kind === 'text'
+    ? {
+        id: 'msg_fake',
+        type: 'message',
+        status: 'completed',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: reply.text, annotations: [] }],
+      }
+    : {
+        id: 'fc_fake',
+        type: 'function_call',
+        status: 'completed',
+        call_id: reply.id,
+        name: reply.name,
+        arguments: JSON.stringify(reply.args),
+      };
+
+const responseOf = (turn: Turn, status: string, output: unknown[], usage?: ProviderFake['usage']) => ({
+  id: 'resp_fake',
+  object: 'response',
+  created_at: Math.floor(Date.now() / 1000),
+  status,
+  model: turn.model,
+  output,
+  incomplete_details: null,
+  usage: usage
+    ? {
+        input_tokens: usage.input,
+        input_tokens_details: { cached_tokens: usage.cached },
+        output_tokens: usage.output,
+        output_tokens_details: { reasoning_tokens: turn.thinks ? Math.min(2, usage.output) : 0 },
+        total_tokens: usage.input + usage.output,
+      }
+    : null,
+});
+
+const responsesWhole = (turn: Turn, reply: Reply, usage: ProviderFake['usage']) =>
+  responseOf(turn, 'completed', [...(turn.thinks ? [reasoningItem(turn)] : []), answerItem(reply)], usage);
+
+function responsesEvents(turn: Turn, reply: Reply, usage: ProviderFake['usage']): string[] {
+  let sequence = 0;
+  const event = (type: string, fields: Record<string, unknown>) =>
+    sse({ type, sequence_number: sequence++, ...fields }, type);
+  const out: string[] = [
+    event('response.created', { response: responseOf(turn, 'in_progress', []) }),
+    event('response.in_progress', { response: responseOf(turn, 'in_progress', []) }),
+  ];
+  const output: unknown[] = [];
+  if (turn.thinks) {
+    const item = reasoningItem(turn);
+    const at = { item_id: item.id, output_index: 0, summary_index: 0 };
+    out.push(event('response.output_item.added', { output_index: 0, item: { ...item, summary: [] } }));
+    if (turn.responses!.summary) {
+      const text = thoughtOf(turn);
+      out.push(event('response.reasoning_summary_part.added', { ...at, part: { type: 'summary_text', text: '' } }));
+      for (const delta of text.match(/.{1,6}/gs)!)
+        out.push(event('response.reasoning_summary_text.delta', { ...at, delta }));
+      out.push(event('response.reasoning_summary_text.done', { ...at, text }));
+      out.push(event('response.reasoning_summary_part.done', { ...at, part: { type: 'summary_text', text } }));
+    }
+    out.push(event('response.output_item.done', { output_index: 0, item }), THOUGHT);
+    output.push(item);
+  }
+  const item = answerItem(reply);
+  const index = output.length;
+  if (reply.kind === 'text') {
+    const at = { item_id: item.id, output_index: index, content_index: 0 };
+    out.push(
+      event('response.output_item.added', {
+        output_index: index,
+        item: { ...item, status: 'in_progress', content: [] },
+      }),
+      event('response.content_part.added', { ...at, part: { type: 'output_text', text: '', annotations: [] } }),
+      ...reply.text
+        .match(/.{1,6}/gs)!
+        .map((delta) => event('response.output_text.delta', { ...at, delta, logprobs: [] })),
+      event('response.output_text.done', { ...at, text: reply.text, logprobs: [] }),
+      event('response.content_part.done', { ...at, part: { type: 'output_text', text: reply.text, annotations: [] } }),
+    );
+  } else {
+    const args = JSON.stringify(reply.args);
+    const at = { item_id: item.id, output_index: index };
+    out.push(
+      event('response.output_item.added', {
+        output_index: index,
+        item: { ...item, status: 'in_progress', arguments: '' },
+      }),
+      event('response.function_call_arguments.delta', { ...at, delta: args }),
+      event('response.function_call_arguments.done', { ...at, arguments: args }),
+    );
+  }
+  out.push(event('response.output_item.done', { output_index: index, item }));
+  output.push(item);
+  out.push(event('response.completed', { response: responseOf(turn, 'completed', output, usage) }));
+  return out;
+}
 
 /** Token probabilities as OpenAI writes them: each token with its log probability, bytes and alternatives. */
 const tokenLogprobs = (tokens: string[], top: number) =>

@@ -56,7 +56,8 @@ export class HostedProviders implements ModelReach {
     if (!this.cooldown.allows(provider))
       throw new ReachFailure(`${spec.label} is cooling down after repeated failures; not asked`, 503);
     const modelId = g.model.api_target || g.model.model;
-    const model = this.model(spec, reach, modelId);
+    const reasons = g.model.supports_reasoning === true;
+    const model = this.model(spec, reach, modelId, reasons);
     // A provider that hangs is a failure like any other: it is given up on, and the chain goes on.
     const wait = g.onDelta ? this.firstTokenMs : this.firstTokenMs * 5;
     // One signal for both ends: the client's going, and the wait running out. (AbortSignal.any does
@@ -81,7 +82,7 @@ export class HostedProviders implements ModelReach {
       temperature: g.temperature,
       ...toolOptions(g.tools),
       ...(thinking?.withoutEffort ? { reasoning: undefined } : {}),
-      ...providerOptions(provider, g.tools, thinking?.thinking),
+      ...providerOptions(provider, g.tools, thinking?.thinking, reasons),
       abortSignal: stop.signal,
     };
     try {
@@ -106,16 +107,17 @@ export class HostedProviders implements ModelReach {
   }
 
   /** The provider's model, made once for its key and address rather than for every request. */
-  private model(spec: ProviderSpec, reach: Reach, modelId: string): LanguageModelV4 {
+  private model(spec: ProviderSpec, reach: Reach, modelId: string, reasons: boolean): LanguageModelV4 {
     let made = this.made.get(spec.id);
     if (!made || made.reach.apiKey !== reach.apiKey || made.reach.baseURL !== reach.baseURL) {
       made = { reach, models: new Map() };
       this.made.set(spec.id, made);
     }
-    let model = made.models.get(modelId);
+    const key = reasons ? `${modelId} reasons` : modelId;
+    let model = made.models.get(key);
     if (!model) {
-      model = spec.model(reach, modelId);
-      made.models.set(modelId, model);
+      model = spec.model(reach, modelId, reasons);
+      made.models.set(key, model);
     }
     return model;
   }
@@ -290,17 +292,21 @@ function anthropicThinking(
 /**
  * What only OpenAI's packages read: a JSON schema is strict only when the request says so, as on
  * OpenAI's own API (they would make every schema strict, and a provider then refuses one that is not
- * written for strict mode); the token probabilities asked for; the prompt's cache key and verbosity.
+ * written for strict mode); the token probabilities asked for; the prompt's cache key and verbosity;
+ * and, for OpenAI's reasoning models (its Responses API, providers.ts), that OpenAI keeps no copy of
+ * the conversation (the Responses API keeps one unless told not to; Chat Completions does not).
  * One tool call a reply is asked in each provider's own words (others are held to it in chat/run.ts),
  * and how an Anthropic model thinks where that is said (anthropicThinking).
  */
 function providerOptions(
   provider: string,
   options: ToolOptions,
-  thinking?: Record<string, unknown>,
+  thinking: Record<string, unknown> | undefined,
+  reasons: boolean,
 ): Partial<LanguageModelV4CallOptions> {
   const format = options.responseFormat;
   const openai = {
+    ...(provider === 'openai' && reasons ? { store: false } : {}),
     ...(format?.type === 'json_schema' ? { strictJsonSchema: format.json_schema.strict === true } : {}),
     // Token probabilities, with so many alternatives of each (OpenAI's package reads them).
     ...(options.logprobs !== undefined ? { logprobs: options.logprobs > 0 ? options.logprobs : true } : {}),
