@@ -1,10 +1,11 @@
-// An Anthropic model's thinking, carried by a client that cannot hold Anthropic's blocks. OpenAI's
-// Responses clients (Codex) keep a reasoning item's `encrypted_content` as it came and send it back
-// with the next turn, as they must for a stateless conversation: the blocks ride in it with their
+// A model's thinking, carried by a client that cannot hold it as the model gave it. OpenAI's Responses
+// clients (Codex) keep a reasoning item's `encrypted_content` as it came and send it back with the next
+// turn, as they must for a stateless conversation: an Anthropic model's blocks ride in it with their
 // signatures, so a tool loop of Codex's on a Claude model keeps its thinking (Anthropic refuses a tool
-// loop that lost it). Anthropic checks the signatures. The text is the model's own thinking, which the
-// reasoning summary shows anyway, so it is not encrypted, only marked as this service's: reasoning
-// another service gave is told apart and left out.
+// loop that lost it), and an OpenAI model's reasoning items with OpenAI's encryption of them. The
+// providers check what is theirs. The text is the model's own thinking, which the reasoning summary
+// shows anyway, so it is not encrypted again, only marked as this service's: reasoning another service
+// gave is told apart and left out.
 import { z } from 'zod';
 import { invalid } from '../problem';
 import type { ThinkingBlock } from './request';
@@ -16,6 +17,12 @@ const Blocks = z
     z.union([
       z.strictObject({ thinking: z.string(), signature: z.string().min(1) }),
       z.strictObject({ redacted: z.string().min(1) }),
+      z.strictObject({
+        item: z.string().min(1),
+        summary: z.array(z.string()).max(1000),
+        encrypted: z.string().min(1),
+        model: z.string().min(1),
+      }),
     ]),
   )
   .min(1)

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { AnthropicMessagesBody, CacheControl } from '../../api/schemas';
 import type { Caller } from '../domain/caller';
 import { promptTokens } from '../tokenizer';
+import { openThinking } from './carriedThinking';
 import { editContext } from './contextEdits';
 import { promptOf, requestedSpace, type Body, type ChatMessage, type ThinkingBlock, type ToolOptions } from './request';
 
@@ -16,7 +17,7 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
   const system = typeof body.system === 'string' ? body.system : blocks.map((b) => b.text).join('\n');
   const sent: ChatMessage[] = [
     ...(system ? [{ role: 'system' as const, content: system, ...cacheOf(blocks) }] : []),
-    ...body.messages.flatMap(chatMessages),
+    ...body.messages.flatMap((m, i) => chatMessages(m, i)),
   ];
   const messages = body.context_management
     ? editContext(sent, body.context_management.edits, (texts) => promptTokens.prompt(caller.orgId, texts))
@@ -61,8 +62,10 @@ function thinkingOf(thinking: z.output<typeof AnthropicMessagesBody>['thinking']
  * One Anthropic message as the engine's: tool results are messages of their own, after the user's text.
  * The model's own thinking, sent back signed, is kept for an Anthropic model (which needs it back in a
  * turn that called tools); a thinking block without its signature cannot be sent back, and is left out.
+ * A block whose signature is this service's mark carries an OpenAI model's reasoning items
+ * (carriedThinking.ts, anthropicAnswer.ts), for that model.
  */
-function chatMessages(m: Message): ChatMessage[] {
+function chatMessages(m: Message, at: number): ChatMessage[] {
   if (typeof m.content === 'string') return [{ role: m.role, content: m.content }];
   if (m.role === 'assistant') {
     const text = m.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
@@ -71,11 +74,13 @@ function chatMessages(m: Message): ChatMessage[] {
         ? [{ id: b.id, type: 'function' as const, function: { name: b.name, arguments: JSON.stringify(b.input) } }]
         : [],
     );
-    const thinking = m.content.flatMap((b): ThinkingBlock[] =>
+    const thinking = m.content.flatMap((b, j): ThinkingBlock[] =>
       b.type === 'redacted_thinking'
         ? [{ redacted: b.data }]
         : b.type === 'thinking' && b.signature
-          ? [{ thinking: b.thinking, signature: b.signature }]
+          ? (openThinking(b.signature, ['body', 'messages', at, 'content', j, 'signature']) ?? [
+              { thinking: b.thinking, signature: b.signature },
+            ])
           : [],
     );
     return [

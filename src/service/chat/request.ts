@@ -15,18 +15,40 @@ import type { CatalogueModel } from '../domain/models';
 import type { AppConfig } from '../domain/spaces';
 import { invalid } from '../problem';
 
+/** Anthropic's block of thinking: its text with the signature Anthropic checks, or a redacted one's data. */
+export type AnthropicBlock = { thinking: string; signature: string } | { redacted: string };
+
 /**
- * A block of an Anthropic model's thinking, as it gave it: its text with the signature Anthropic checks
- * when it is sent back, or the encrypted data of a redacted one.
+ * A reasoning item of an OpenAI reasoning model (its Responses API): its id, the parts of its summary,
+ * and its reasoning encrypted by OpenAI, which the model reads again when it is sent back. It goes back
+ * only to the model that wrote it (`model`, its namespace).
  */
-export type ThinkingBlock = { thinking: string; signature: string } | { redacted: string };
+export interface OpenAiReasoning {
+  item: string;
+  summary: string[];
+  encrypted: string;
+  model: string;
+}
+
+/**
+ * A model's thinking as it gave it, to be sent back to it in later turns: an Anthropic model's blocks,
+ * or an OpenAI reasoning model's items.
+ */
+export type ThinkingBlock = AnthropicBlock | OpenAiReasoning;
+
+export const isAnthropicBlock = (b: ThinkingBlock): b is AnthropicBlock => !('item' in b);
 
 /**
  * A piece of thinking as it streams: an Anthropic model's text, its block's signature (its end), or a
- * redacted block whole; or the reasoning of a model that signs nothing (any other provider's or model
- * server's), to show and never to send back.
+ * redacted block whole; the reasoning of a model that signs nothing (any other provider's or model
+ * server's, and an OpenAI model's summary), to show; or an OpenAI reasoning item whole, at its end.
  */
-export type ThinkingPiece = { thinking: string } | { signature: string } | { redacted: string } | { reasoning: string };
+export type ThinkingPiece =
+  | { thinking: string }
+  | { signature: string }
+  | { redacted: string }
+  | { reasoning: string }
+  | { item: OpenAiReasoning };
 
 export type ChatMessage = (
   | { role: 'system' | 'user'; content: string | Array<Record<string, unknown>> }
@@ -143,7 +165,7 @@ export interface Reply {
   logprobs?: unknown[];
   /** What the answer is to say about how the model was asked (an effort it could not take). */
   warning?: string;
-  /** An Anthropic model's thinking, in its order, for Anthropic's clients to send back. */
+  /** An Anthropic or OpenAI model's thinking, in its order, for clients to send back. */
   thinking?: ThinkingBlock[];
   /** The reasoning of a model that signs nothing (any other provider's or model server's), to show. */
   reasoning?: string;

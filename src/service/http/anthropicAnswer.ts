@@ -2,7 +2,8 @@
 // events (message_start, content_block_*, message_delta, message_stop, error) and its errors. The
 // routing receipt and the costs ride along as `llm_spaces`, an extra field of the message.
 import type { ChatCompletion } from '../../api/schemas';
-import type { ThinkingBlock, ThinkingPiece } from '../chat/request';
+import { sealThinking } from '../chat/carriedThinking';
+import type { OpenAiReasoning, ThinkingBlock, ThinkingPiece } from '../chat/request';
 import type { Completed } from '../chat/run';
 import type { EventStream } from './eventStream';
 
@@ -32,11 +33,19 @@ function blocksOf(c: Completed): Array<Record<string, unknown>> {
   return [...(c.thinking ?? []).map(thinkingBlock), ...text, ...tools];
 }
 
-/** A block of thinking as Anthropic writes it, for the client to send back as it is. */
+/**
+ * A block of thinking as Anthropic writes it, for the client to send back as it is. An OpenAI model's
+ * reasoning item is a thinking block too: its summary as the text, the item under this service's mark
+ * as the signature, so that Claude Code sends it back to that model (messagesRequest.ts).
+ */
 const thinkingBlock = (b: ThinkingBlock) =>
   'redacted' in b
     ? { type: 'redacted_thinking', data: b.redacted }
-    : { type: 'thinking', thinking: b.thinking, signature: b.signature };
+    : 'item' in b
+      ? { type: 'thinking', thinking: summaryText(b), signature: sealThinking([b]) }
+      : { type: 'thinking', thinking: b.thinking, signature: b.signature };
+
+const summaryText = (item: OpenAiReasoning) => item.summary.join('\n\n');
 
 function parseInput(text: string): unknown {
   try {
@@ -93,16 +102,26 @@ export class AnthropicStream {
   }
 
   /**
-   * Thinking: its text opens a block, the signature closes it; a redacted block comes whole. Reasoning
-   * nobody signed is not given: Claude Code would send it back, and Anthropic refuses it unsigned.
+   * Thinking: its text opens a block, the signature closes it; a redacted block comes whole, and an
+   * OpenAI model's reasoning item whole at its end (its summary streamed as it came would be reasoning
+   * nobody signed until then). Reasoning nobody signed is not given: Claude Code would send it back,
+   * and Anthropic refuses it unsigned.
    */
   thinking(piece: ThinkingPiece): void {
     if ('reasoning' in piece) return;
     this.closeText();
-    if ('redacted' in piece) {
+    if ('redacted' in piece || 'item' in piece) {
       this.closeThinking();
       const index = this.next++;
-      this.send('content_block_start', { index, content_block: { type: 'redacted_thinking', data: piece.redacted } });
+      const block = thinkingBlock('item' in piece ? piece.item : piece);
+      this.send('content_block_start', {
+        index,
+        content_block: block.type === 'thinking' ? { ...block, thinking: '', signature: '' } : block,
+      });
+      if (block.type === 'thinking') {
+        this.send('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: block.thinking } });
+        this.send('content_block_delta', { index, delta: { type: 'signature_delta', signature: block.signature } });
+      }
       this.send('content_block_stop', { index });
       return;
     }

@@ -3,8 +3,8 @@
 // error event. What the request asked is echoed as OpenAI does; the routing receipt and the costs
 // ride along as `llm_spaces`, an extra field of the response (`metadata` is the caller's own there).
 // A model's thinking comes first, as a reasoning item: its text as the summary when one is asked for,
-// and an Anthropic model's signed blocks as `encrypted_content` when that is included, for the client
-// to send back (carriedThinking.ts).
+// and an Anthropic model's signed blocks or an OpenAI model's reasoning items as `encrypted_content`
+// when that is included, for the client to send back (carriedThinking.ts).
 import type { z } from 'zod';
 import type { ChatCompletion, ResponsesBody } from '../../api/schemas';
 import { sealThinking } from '../chat/carriedThinking';
@@ -15,7 +15,7 @@ import type { EventStream } from './eventStream';
 
 type Request = z.output<typeof ResponsesBody>;
 
-/** What a model thought: an Anthropic model's signed blocks, or the reasoning of a model that signs nothing. */
+/** What a model thought: the blocks it is to get back, and the reasoning to show of a model that signs nothing. */
 interface Thought {
   blocks: ThinkingBlock[];
   reasoning?: string;
@@ -32,7 +32,7 @@ const summaryOf = ({ blocks, reasoning }: Thought, request: Request) =>
       ? [{ type: 'summary_text', text: reasoning }]
       : blocks.flatMap((b) => ('thinking' in b && b.thinking ? [{ type: 'summary_text', text: b.thinking }] : []));
 
-/** The reasoning item of a reply with thinking, whole; only signed blocks are carried back. */
+/** The reasoning item of a reply with thinking, whole; only what the model is to get back is carried. */
 function reasoningItem(id: string, thought: Thought, request: Request): Record<string, unknown> {
   const carried = thought.blocks.length > 0 && request.include?.includes('reasoning.encrypted_content');
   return {
@@ -193,9 +193,9 @@ export class ResponsesStream {
         item: { type: 'reasoning', id: this.reasoningId, summary: [] },
       });
     }
-    if ('redacted' in piece) {
+    if ('redacted' in piece || 'item' in piece) {
       this.endBlock();
-      this.blocks.push(piece);
+      this.blocks.push('item' in piece ? piece.item : piece);
       return;
     }
     if ('signature' in piece) {

@@ -693,6 +693,98 @@ describe('hosted providers (fakes of their wire formats)', function () {
     }
   });
 
+  it("carries an OpenAI model's reasoning, as OpenAI encrypted it, through Codex's and Claude Code's tool loops", async () => {
+    const ns = 'openai/gpt-5.4-mini';
+    const app = await spaceWith([ns]);
+    /** The reasoning items OpenAI was sent in the last request: their ids and encrypted content. */
+    const sentBack = () =>
+      (openai.seen.at(-1)!.body.input as Array<{ type?: string; id?: string; encrypted_content?: string }>)
+        .filter((i) => i.type === 'reasoning')
+        .map((i) => [i.id, i.encrypted_content]);
+    const given = (text: string) => `enc-${Buffer.from(`Thinking about: ${text}`).toString('base64url')}`;
+    // Codex: the Responses API, stateless, the reasoning's content included; streamed, as Codex asks.
+    const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
+    const first = {
+      model: ns,
+      reasoning: { effort: 'medium' as const, summary: 'auto' as const },
+      include: ['reasoning.encrypted_content' as const],
+      store: false,
+      tools: [
+        { type: 'function' as const, name: 'Read', parameters: { type: 'object', properties: {} }, strict: false },
+      ],
+      input: [{ role: 'user' as const, content: 'call Read {"path":"a.ts"}' }],
+    };
+    const streamed = await sdk.responses.stream(first).finalResponse();
+    const [reasoning, call] = streamed.output as [
+      OpenAI.Responses.ResponseReasoningItem,
+      OpenAI.Responses.ResponseFunctionToolCall,
+    ];
+    assert.deepEqual(
+      [reasoning.type, reasoning.summary, call.type],
+      ['reasoning', [{ type: 'summary_text', text: 'Thinking about: call Read {"path":"a.ts"}' }], 'function_call'],
+    );
+    // OpenAI's encryption rides under this service's mark, never bare.
+    assert.match(reasoning.encrypted_content ?? '', /^llm-spaces\.thinking\.1\./);
+    const output = { type: 'function_call_output' as const, call_id: call.call_id, output: 'the file' };
+    const next = await sdk.responses.create({ ...first, input: [...first.input, reasoning, call, output] });
+    // OpenAI gets its reasoning item back as it gave it, before the call it made (see afterEach).
+    const back = sentBack();
+    assert.equal(back.length, 1);
+    assert.match(String(back[0]![0]), /^rs_\d+$/);
+    assert.equal(back[0]![1], given('call Read {"path":"a.ts"}'));
+    // (The fake answers the last user message again: it calls the tool again, after reasoning anew.)
+    assert.deepEqual(
+      next.output.map((o) => o.type),
+      ['reasoning', 'function_call'],
+    );
+    // Claude Code: the reasoning is a thinking block, its summary the text, the item its signature.
+    const claude = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
+    const ask = {
+      model: ns,
+      max_tokens: 2_000,
+      thinking: { type: 'enabled' as const, budget_tokens: 1_024 },
+      tools: [{ name: 'Read', input_schema: { type: 'object' as const, properties: {} } }],
+      messages: [{ role: 'user' as const, content: 'call Read {"path":"b.ts"}' }],
+    };
+    const message = await claude.messages.stream(ask).finalMessage();
+    assert.deepEqual(
+      message.content.map((b) => b.type),
+      ['thinking', 'tool_use'],
+    );
+    const thought = message.content[0] as Anthropic.ThinkingBlock;
+    assert.match(thought.signature, /^llm-spaces\.thinking\.1\./);
+    const use = message.content[1] as Anthropic.ToolUseBlock;
+    const again = await claude.messages.create({
+      ...ask,
+      messages: [
+        ...ask.messages,
+        { role: 'assistant', content: message.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'the file' }] },
+      ],
+    });
+    assert.equal(sentBack()[0]![1], given('call Read {"path":"b.ts"}'));
+    assert.deepEqual(
+      again.content.map((b) => b.type),
+      ['thinking', 'tool_use'],
+    );
+    // Sent to another model, the items stay behind: OpenAI's encryption is for the model that wrote it.
+    const other = new Anthropic({
+      baseURL: service.url,
+      apiKey: keys.get(await spaceWith(['openai/gpt-5.4-nano']))!,
+      maxRetries: 0,
+    });
+    await other.messages.create({
+      ...ask,
+      model: 'openai/gpt-5.4-nano',
+      messages: [
+        ...ask.messages,
+        { role: 'assistant', content: message.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'the file' }] },
+      ],
+    });
+    assert.deepEqual(sentBack(), []);
+  });
+
   it("carries an Anthropic model's thinking through Codex's stateless Responses tool loop, signed, whole and streamed", async () => {
     const app = await spaceWith([ANTHROPIC]);
     const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });

@@ -70,6 +70,8 @@ interface Turn {
     summary: boolean;
     /** The reasoning is to come back encrypted (`include`: reasoning.encrypted_content). */
     encrypted: boolean;
+    /** This response's number, in its items' ids (each of OpenAI's ids is its own). */
+    serial: number;
   };
 }
 
@@ -363,6 +365,11 @@ const NOT_RESPONSES = [
   'response_format',
 ];
 
+let responses = 0;
+
+/** The reasoning OpenAI encrypts for a stateless conversation; the fake reads back only its own. */
+const encrypt = (thought: string) => `enc-${Buffer.from(thought).toString('base64url')}`;
+
 function readResponses(b: Record<string, unknown>, problems: string[]): Turn {
   if (typeof b.model !== 'string' || !b.model) problems.push('openai responses: model is missing');
   for (const name of NOT_RESPONSES)
@@ -372,7 +379,7 @@ function readResponses(b: Record<string, unknown>, problems: string[]): Turn {
   const items = (Array.isArray(input) ? input : []) as Array<Record<string, unknown>>;
   const calls = new Set<unknown>();
   let lastUser = '';
-  for (const item of items) {
+  for (const [i, item] of items.entries()) {
     const type = item.type ?? 'message';
     if (type === 'message') {
       if (!['user', 'assistant', 'system', 'developer'].includes(String(item.role)))
@@ -398,6 +405,18 @@ function readResponses(b: Record<string, unknown>, problems: string[]): Turn {
         problems.push('openai responses: a function_call_output has no output');
     } else if (type === 'reasoning') {
       if (!Array.isArray(item.summary)) problems.push('openai responses: a reasoning item has no summary list');
+      // Without a stored response, the reasoning is only what its encrypted content says.
+      const encrypted = typeof item.encrypted_content === 'string' ? item.encrypted_content : '';
+      if (b.store === false && !encrypted.startsWith('enc-'))
+        problems.push('openai responses: a reasoning item with store false lacks the encrypted content it was given');
+      else if (encrypted && !/^rs_\d+$/.test(String(item.id)))
+        problems.push(`openai responses: reasoning item ${String(item.id)} was not given by this server`);
+      // OpenAI: "Item rs_… of type reasoning was provided without its required following item".
+      const next = items[i + 1];
+      if (next?.type !== 'function_call' && !(next?.role === 'assistant' && (next.type ?? 'message') === 'message'))
+        problems.push(
+          `openai responses: reasoning item ${String(item.id)} was provided without its required following item`,
+        );
     } else if (type === 'item_reference' && b.store === false)
       problems.push('openai responses: an item_reference with store false (nothing was kept to refer to)');
     else if (type !== 'item_reference') problems.push(`openai responses: unknown input item ${String(type)}`);
@@ -426,29 +445,30 @@ function readResponses(b: Record<string, unknown>, problems: string[]): Turn {
     responses: {
       summary: reasoning?.summary !== undefined,
       encrypted: include.includes('reasoning.encrypted_content'),
+      serial: ++responses,
     },
   };
 }
 
 /** The reasoning item a reasoning model writes first: its summary when asked, its encrypted self when asked. */
 const reasoningItem = (turn: Turn) => ({
-  id: 'rs_fake',
+  id: `rs_${turn.responses!.serial}`,
   type: 'reasoning',
   summary: turn.responses!.summary ? [{ type: 'summary_text', text: thoughtOf(turn) }] : [],
-  ...(turn.responses!.encrypted ? { encrypted_content: `enc-${Buffer.from(thoughtOf(turn)).toString('base64')}` } : {}),
+  ...(turn.responses!.encrypted ? { encrypted_content: encrypt(thoughtOf(turn)) } : {}),
 });
 
-const answerItem = (reply: Reply) =>
+const answerItem = (turn: Turn, reply: Reply) =>
   reply.kind === 'text'
     ? {
-        id: 'msg_fake',
+        id: `msg_${turn.responses!.serial}`,
         type: 'message',
         status: 'completed',
         role: 'assistant',
         content: [{ type: 'output_text', text: reply.text, annotations: [] }],
       }
     : {
-        id: 'fc_fake',
+        id: `fc_${turn.responses!.serial}`,
         type: 'function_call',
         status: 'completed',
         call_id: reply.id,
@@ -457,7 +477,7 @@ const answerItem = (reply: Reply) =>
       };
 
 const responseOf = (turn: Turn, status: string, output: unknown[], usage?: ProviderFake['usage']) => ({
-  id: 'resp_fake',
+  id: `resp_${turn.responses!.serial}`,
   object: 'response',
   created_at: Math.floor(Date.now() / 1000),
   status,
@@ -476,7 +496,7 @@ const responseOf = (turn: Turn, status: string, output: unknown[], usage?: Provi
 });
 
 const responsesWhole = (turn: Turn, reply: Reply, usage: ProviderFake['usage']) =>
-  responseOf(turn, 'completed', [...(turn.thinks ? [reasoningItem(turn)] : []), answerItem(reply)], usage);
+  responseOf(turn, 'completed', [...(turn.thinks ? [reasoningItem(turn)] : []), answerItem(turn, reply)], usage);
 
 function responsesEvents(turn: Turn, reply: Reply, usage: ProviderFake['usage']): string[] {
   let sequence = 0;
@@ -502,7 +522,7 @@ function responsesEvents(turn: Turn, reply: Reply, usage: ProviderFake['usage'])
     out.push(event('response.output_item.done', { output_index: 0, item }), THOUGHT);
     output.push(item);
   }
-  const item = answerItem(reply);
+  const item = answerItem(turn, reply);
   const index = output.length;
   if (reply.kind === 'text') {
     const at = { item_id: item.id, output_index: index, content_index: 0 };

@@ -25,6 +25,8 @@ import {
   textOf,
   type ChatMessage,
   type Reply,
+  isAnthropicBlock,
+  type OpenAiReasoning,
   type ThinkingBlock,
   type ThinkingPiece,
   type ToolOptions,
@@ -75,9 +77,18 @@ export class HostedProviders implements ModelReach {
     // The first piece of thinking is the model answering as much as the first piece of text.
     const answering = () => clearTimeout(timer);
     const anthropic = provider === 'anthropic';
+    // What thinking goes back to the model: an Anthropic model's blocks to any Anthropic model (each
+    // checks the signatures), an OpenAI model's reasoning items to the model that wrote them.
+    const kept: Kept = anthropic
+      ? 'anthropic'
+      : provider === 'openai' && reasons
+        ? { openai: g.model.namespace }
+        : undefined;
+    const carried: ((b: ThinkingBlock) => boolean) | undefined =
+      kept === 'anthropic' ? isAnthropicBlock : kept ? (b) => 'item' in b && b.model === kept.openai : undefined;
     const thinking = anthropic ? anthropicThinking(modelId, g.maxTokens, g.tools, g.messages) : undefined;
     const options: LanguageModelV4CallOptions = {
-      prompt: toPrompt(g.messages, anthropic),
+      prompt: toPrompt(g.messages, carried),
       maxOutputTokens: thinking?.maxOutputTokens ?? g.maxTokens,
       temperature: g.temperature,
       ...toolOptions(g.tools),
@@ -87,8 +98,8 @@ export class HostedProviders implements ModelReach {
     };
     try {
       const reply = g.onDelta
-        ? await streamed(model.doStream(options), answering, g.onDelta, g.onThinking, anthropic)
-        : await whole(model.doGenerate(options), anthropic);
+        ? await streamed(model.doStream(options), answering, g.onDelta, g.onThinking, kept)
+        : await whole(model.doGenerate(options), kept);
       this.cooldown.succeeded(provider);
       if (thinking?.without) reply.warning = `${g.model.namespace} answered without thinking: ${thinking.without}.`;
       return reply;
@@ -123,8 +134,11 @@ export class HostedProviders implements ModelReach {
   }
 }
 
-/** The engine's messages (OpenAI's shapes) as the AI SDK's prompt. */
-export function toPrompt(messages: readonly ChatMessage[], withThinking = false): LanguageModelV4Prompt {
+/** The engine's messages (OpenAI's shapes) as the AI SDK's prompt, with the thinking `carried` keeps. */
+export function toPrompt(
+  messages: readonly ChatMessage[],
+  carried?: (b: ThinkingBlock) => boolean,
+): LanguageModelV4Prompt {
   const toolNames = new Map<string, string>();
   return messages.map((m): LanguageModelV4Prompt[number] => ({ ...asPromptMessage(m), ...cacheOptions(m) }));
 
@@ -145,8 +159,8 @@ export function toPrompt(messages: readonly ChatMessage[], withThinking = false)
             input: parseArguments(c.function.arguments),
           };
         });
-        // An Anthropic model's own thinking goes back first, signed as it gave it; no other provider reads it.
-        const thought = withThinking ? (m.thinking ?? []).map(reasoningPart) : [];
+        // The model's own thinking goes back first, as it gave it (signed, or encrypted by OpenAI).
+        const thought = carried ? (m.thinking ?? []).filter(carried).flatMap(reasoningParts) : [];
         return {
           role: 'assistant',
           content: [...thought, ...(text ? [{ type: 'text' as const, text }] : []), ...calls],
@@ -168,11 +182,25 @@ export function toPrompt(messages: readonly ChatMessage[], withThinking = false)
   }
 }
 
-/** A block of thinking as Anthropic's package sends it back: its text and signature, or the redacted data. */
-function reasoningPart(block: ThinkingBlock): LanguageModelV4ReasoningPart {
-  return 'redacted' in block
-    ? { type: 'reasoning', text: '', providerOptions: { anthropic: { redactedData: block.redacted } } }
-    : { type: 'reasoning', text: block.thinking, providerOptions: { anthropic: { signature: block.signature } } };
+/**
+ * Thinking as the provider's package sends it back: an Anthropic block's text and signature, or the
+ * redacted data; an OpenAI reasoning item as one part for each part of its summary (at least one), each
+ * naming the item and its encrypted reasoning, which OpenAI's package joins into the item again.
+ */
+function reasoningParts(block: ThinkingBlock): LanguageModelV4ReasoningPart[] {
+  if ('item' in block) {
+    const openai = { itemId: block.item, reasoningEncryptedContent: block.encrypted };
+    return (block.summary.length ? block.summary : ['']).map((text) => ({
+      type: 'reasoning',
+      text,
+      providerOptions: { openai },
+    }));
+  }
+  return [
+    'redacted' in block
+      ? { type: 'reasoning', text: '', providerOptions: { anthropic: { redactedData: block.redacted } } }
+      : { type: 'reasoning', text: block.thinking, providerOptions: { anthropic: { signature: block.signature } } },
+  ];
 }
 
 /**
@@ -260,7 +288,7 @@ function anthropicThinking(
   const model = getModelCapabilities(modelId);
   if (!model.supportsAdaptiveThinking && model.rejectsBudgetThinking) return undefined;
   const lastTurn = messages.findLast((m) => m.role === 'assistant');
-  if (lastTurn?.tool_calls?.length && !lastTurn.thinking?.length)
+  if (lastTurn?.tool_calls?.length && !lastTurn.thinking?.some(isAnthropicBlock))
     return {
       thinking: { type: 'disabled' },
       withoutEffort: true,
@@ -394,20 +422,44 @@ function logprobsOf(metadata: unknown): Pick<Reply, 'logprobs'> {
 }
 
 /**
- * A whole reply. An Anthropic model's thinking comes as signed blocks; any other model's reasoning
- * (DeepSeek's, Grok's, Gemini's thoughts) as text to show, which nobody signed.
+ * What of a model's reasoning is kept to go back to it: an Anthropic model's signed blocks, or the
+ * reasoning items of the OpenAI reasoning model named; none of any other model's.
  */
-async function whole(result: ReturnType<LanguageModelV4['doGenerate']>, signed: boolean): Promise<Reply> {
+type Kept = 'anthropic' | { openai: string } | undefined;
+
+/** An OpenAI reasoning item's id and encrypted reasoning, as OpenAI's package says them of a reasoning part. */
+function openAiItem(metadata: unknown): { id?: string; encrypted?: string } {
+  const said = (metadata as { openai?: { itemId?: unknown; reasoningEncryptedContent?: unknown } } | undefined)?.openai;
+  return {
+    ...(typeof said?.itemId === 'string' ? { id: said.itemId } : {}),
+    ...(typeof said?.reasoningEncryptedContent === 'string' ? { encrypted: said.reasoningEncryptedContent } : {}),
+  };
+}
+
+/**
+ * A whole reply. An Anthropic model's thinking comes as signed blocks; any other model's reasoning
+ * (DeepSeek's, Grok's, Gemini's thoughts, an OpenAI model's summary) as text to show, which nobody
+ * signed, and an OpenAI reasoning model's items as OpenAI encrypted them, to go back.
+ */
+async function whole(result: ReturnType<LanguageModelV4['doGenerate']>, kept: Kept): Promise<Reply> {
   const { content, finishReason, usage, providerMetadata } = await result;
   let text = '';
   let reasoning = '';
   const toolCalls: ToolCall[] = [];
   const thinking: ThinkingBlock[] = [];
+  const items = new Map<string, OpenAiReasoning>();
   for (const part of content) {
     if (part.type === 'text') text += part.text;
     if (part.type === 'tool-call') toolCalls.push(toolCallOf(part.toolCallId, part.toolName, part.input));
-    if (part.type === 'reasoning' && !signed) reasoning += part.text;
-    else if (part.type === 'reasoning') {
+    if (part.type === 'reasoning' && kept !== 'anthropic') {
+      // Each part of an OpenAI model's summary is a paragraph of its own.
+      if (part.text) reasoning += (reasoning ? '\n\n' : '') + part.text;
+      const { id, encrypted } = kept ? openAiItem(part.providerMetadata) : {};
+      if (id === undefined || encrypted === undefined) continue;
+      const item = items.get(id) ?? { item: id, summary: [], encrypted, model: kept!.openai };
+      if (!items.has(id)) thinking.push(items.set(id, item).get(id)!);
+      if (part.text) item.summary.push(part.text);
+    } else if (part.type === 'reasoning') {
       const { redacted, signature } = anthropicSigned(part.providerMetadata);
       if (redacted !== undefined) thinking.push({ redacted });
       else if (signature) thinking.push({ thinking: part.text, signature });
@@ -436,22 +488,27 @@ function anthropicSigned(metadata: unknown): { signature?: string; redacted?: st
 /**
  * A streamed reply: its text to `onDelta` as it comes, and an Anthropic model's thinking to `onThinking`
  * (text, then the block's signature; a redacted block whole), or any other model's reasoning as text
- * nobody signed. `answering` hears of the first of either.
+ * nobody signed; an OpenAI reasoning model's item follows its summary, whole, once it ends. `answering`
+ * hears of the first of either.
  */
 async function streamed(
   result: ReturnType<LanguageModelV4['doStream']>,
   answering: () => void,
   onDelta: (text: string) => void,
   onThinking: ((piece: ThinkingPiece) => void) | undefined,
-  signed: boolean,
+  kept: Kept,
 ): Promise<Reply> {
   const { stream } = await result;
+  const signed = kept === 'anthropic';
   let text = '';
   let reasoning = '';
   const toolCalls: ToolCall[] = [];
   const thinking: ThinkingBlock[] = [];
   /** The thinking block under way, by the stream's id of it. */
   const open = new Map<string, string>();
+  /** An OpenAI model's reasoning items, by their id, and the part of a summary each part of the stream is. */
+  const items = new Map<string, OpenAiReasoning>();
+  const summaryParts = new Map<string, { item: OpenAiReasoning; at: number }>();
   const think = (piece: ThinkingPiece) => {
     answering();
     onThinking?.(piece);
@@ -462,11 +519,30 @@ async function streamed(
       text += part.delta;
       answering();
       onDelta(part.delta);
+    } else if (part.type === 'reasoning-start' && kept && !signed) {
+      const { id } = openAiItem(part.providerMetadata);
+      if (id === undefined) continue;
+      const item = items.get(id) ?? { item: id, summary: [], encrypted: '', model: kept.openai };
+      items.set(id, item);
+      summaryParts.set(part.id, { item, at: item.summary.push('') - 1 });
     } else if (part.type === 'reasoning-delta' && !signed) {
       if (part.delta) {
-        reasoning += part.delta;
-        think({ reasoning: part.delta });
+        const slot = summaryParts.get(part.id);
+        // Each part of an OpenAI model's summary is a paragraph of its own.
+        const delta = slot && slot.item.summary[slot.at] === '' && reasoning ? `\n\n${part.delta}` : part.delta;
+        if (slot) slot.item.summary[slot.at] += part.delta;
+        reasoning += delta;
+        think({ reasoning: delta });
       }
+    } else if (part.type === 'reasoning-end' && kept && !signed) {
+      // The item's encrypted reasoning comes with its end (the ends of its summary's earlier parts lack it).
+      const slot = summaryParts.get(part.id);
+      const { encrypted } = openAiItem(part.providerMetadata);
+      if (!slot || encrypted === undefined || slot.item.encrypted) continue;
+      const item = { ...slot.item, summary: slot.item.summary.filter(Boolean), encrypted };
+      slot.item.encrypted = encrypted;
+      thinking.push(item);
+      think({ item });
     } else if (part.type === 'reasoning-start' && signed) {
       const { redacted } = anthropicSigned(part.providerMetadata);
       if (redacted !== undefined) {
