@@ -31,24 +31,39 @@ export interface OpenAiReasoning {
 }
 
 /**
- * A model's thinking as it gave it, to be sent back to it in later turns: an Anthropic model's blocks,
- * or an OpenAI reasoning model's items.
+ * A Gemini model's thought signature on one of its function calls (`call`, the call's id): Gemini 3
+ * wants it back with that call, and reads its earlier reasoning from it. It goes back only to the
+ * model that gave it.
  */
-export type ThinkingBlock = AnthropicBlock | OpenAiReasoning;
+export interface GeminiSignature {
+  call: string;
+  geminiSignature: string;
+  model: string;
+}
 
-export const isAnthropicBlock = (b: ThinkingBlock): b is AnthropicBlock => !('item' in b);
+/** Reasoning another provider than Anthropic gave, to go back to the model that gave it. */
+export type ProviderReasoning = OpenAiReasoning | GeminiSignature;
+
+/**
+ * A model's thinking as it gave it, to be sent back to it in later turns: an Anthropic model's blocks,
+ * an OpenAI reasoning model's items, or a Gemini model's thought signatures.
+ */
+export type ThinkingBlock = AnthropicBlock | ProviderReasoning;
+
+export const isAnthropicBlock = (b: ThinkingBlock): b is AnthropicBlock => 'thinking' in b || 'redacted' in b;
 
 /**
  * A piece of thinking as it streams: an Anthropic model's text, its block's signature (its end), or a
  * redacted block whole; the reasoning of a model that signs nothing (any other provider's or model
- * server's, and an OpenAI model's summary), to show; or an OpenAI reasoning item whole, at its end.
+ * server's, and an OpenAI model's summary), to show; or another provider's reasoning to go back, whole
+ * (an OpenAI reasoning item at its end, a Gemini signature with its call).
  */
 export type ThinkingPiece =
   | { thinking: string }
   | { signature: string }
   | { redacted: string }
   | { reasoning: string }
-  | { item: OpenAiReasoning };
+  | { carried: ProviderReasoning };
 
 export type ChatMessage = (
   | { role: 'system' | 'user'; content: string | Array<Record<string, unknown>> }
@@ -165,7 +180,7 @@ export interface Reply {
   logprobs?: unknown[];
   /** What the answer is to say about how the model was asked (an effort it could not take). */
   warning?: string;
-  /** An Anthropic or OpenAI model's thinking, in its order, for clients to send back. */
+  /** An Anthropic, OpenAI or Gemini model's thinking, in its order, for clients to send back. */
   thinking?: ThinkingBlock[];
   /** The reasoning of a model that signs nothing (any other provider's or model server's), to show. */
   reasoning?: string;

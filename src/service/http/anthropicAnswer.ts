@@ -3,7 +3,7 @@
 // routing receipt and the costs ride along as `llm_spaces`, an extra field of the message.
 import type { ChatCompletion } from '../../api/schemas';
 import { sealThinking } from '../chat/carriedThinking';
-import type { OpenAiReasoning, ThinkingBlock, ThinkingPiece } from '../chat/request';
+import type { ThinkingBlock, ThinkingPiece } from '../chat/request';
 import type { Completed } from '../chat/run';
 import type { EventStream } from './eventStream';
 
@@ -34,18 +34,17 @@ function blocksOf(c: Completed): Array<Record<string, unknown>> {
 }
 
 /**
- * A block of thinking as Anthropic writes it, for the client to send back as it is. An OpenAI model's
- * reasoning item is a thinking block too: its summary as the text, the item under this service's mark
- * as the signature, so that Claude Code sends it back to that model (messagesRequest.ts).
+ * A block of thinking as Anthropic writes it, for the client to send back as it is. Another provider's
+ * reasoning is a thinking block too, under this service's mark as its signature, so that Claude Code
+ * sends it back to that model (messagesRequest.ts): an OpenAI model's item with its summary as the text,
+ * a Gemini model's thought signature with none.
  */
 const thinkingBlock = (b: ThinkingBlock) =>
   'redacted' in b
     ? { type: 'redacted_thinking', data: b.redacted }
-    : 'item' in b
-      ? { type: 'thinking', thinking: summaryText(b), signature: sealThinking([b]) }
-      : { type: 'thinking', thinking: b.thinking, signature: b.signature };
-
-const summaryText = (item: OpenAiReasoning) => item.summary.join('\n\n');
+    : 'thinking' in b
+      ? { type: 'thinking', thinking: b.thinking, signature: b.signature }
+      : { type: 'thinking', thinking: 'item' in b ? b.summary.join('\n\n') : '', signature: sealThinking([b]) };
 
 function parseInput(text: string): unknown {
   try {
@@ -102,18 +101,18 @@ export class AnthropicStream {
   }
 
   /**
-   * Thinking: its text opens a block, the signature closes it; a redacted block comes whole, and an
-   * OpenAI model's reasoning item whole at its end (its summary streamed as it came would be reasoning
-   * nobody signed until then). Reasoning nobody signed is not given: Claude Code would send it back,
+   * Thinking: its text opens a block, the signature closes it; a redacted block comes whole, and another
+   * provider's reasoning whole when it is (an OpenAI model's summary streamed as it came would be
+   * reasoning nobody signed until then). Reasoning nobody signed is not given: Claude Code would send it back,
    * and Anthropic refuses it unsigned.
    */
   thinking(piece: ThinkingPiece): void {
     if ('reasoning' in piece) return;
     this.closeText();
-    if ('redacted' in piece || 'item' in piece) {
+    if ('redacted' in piece || 'carried' in piece) {
       this.closeThinking();
       const index = this.next++;
-      const block = thinkingBlock('item' in piece ? piece.item : piece);
+      const block = thinkingBlock('carried' in piece ? piece.carried : piece);
       this.send('content_block_start', {
         index,
         content_block: block.type === 'thinking' ? { ...block, thinking: '', signature: '' } : block,

@@ -3,8 +3,9 @@
 // error event. What the request asked is echoed as OpenAI does; the routing receipt and the costs
 // ride along as `llm_spaces`, an extra field of the response (`metadata` is the caller's own there).
 // A model's thinking comes first, as a reasoning item: its text as the summary when one is asked for,
-// and an Anthropic model's signed blocks or an OpenAI model's reasoning items as `encrypted_content`
-// when that is included, for the client to send back (carriedThinking.ts).
+// and what the model is to get back (an Anthropic model's signed blocks, an OpenAI model's reasoning
+// items, a Gemini model's thought signatures) as `encrypted_content` when that is included, for the
+// client to send back (carriedThinking.ts).
 import type { z } from 'zod';
 import type { ChatCompletion, ResponsesBody } from '../../api/schemas';
 import { sealThinking } from '../chat/carriedThinking';
@@ -193,9 +194,9 @@ export class ResponsesStream {
         item: { type: 'reasoning', id: this.reasoningId, summary: [] },
       });
     }
-    if ('redacted' in piece || 'item' in piece) {
+    if ('redacted' in piece || 'carried' in piece) {
       this.endBlock();
-      this.blocks.push('item' in piece ? piece.item : piece);
+      this.blocks.push('carried' in piece ? piece.carried : piece);
       return;
     }
     if ('signature' in piece) {

@@ -12,7 +12,13 @@ import OpenAI from 'openai';
 import type { LlmSpacesClient } from '../../../src/api/client';
 import type { ModelRecord, ProviderState } from '../../../src/api/schemas';
 import { raw } from '../support/http';
-import { startAnthropicFake, startGeminiFake, startOpenAiFake, type ProviderFake } from '../support/providerFakes';
+import {
+  SKIP_SIGNATURE,
+  startAnthropicFake,
+  startGeminiFake,
+  startOpenAiFake,
+  type ProviderFake,
+} from '../support/providerFakes';
 import { removeDir, startService, type RunningService } from '../support/service';
 
 const OPENAI = 'openai/gpt-4o-mini';
@@ -783,6 +789,90 @@ describe('hosted providers (fakes of their wire formats)', function () {
       ],
     });
     assert.deepEqual(sentBack(), []);
+  });
+
+  it("gives Gemini 3 its thought signatures back with its calls in Codex's and Claude Code's tool loops", async () => {
+    const ns = 'google/gemini-3.5-flash';
+    const app = await spaceWith([ns]);
+    /** The thought signature of the model's call Gemini was sent in the last request. */
+    const sentBack = () =>
+      (gemini.seen.at(-1)!.body.contents as Array<{ role: string; parts: Array<{ thoughtSignature?: string }> }>).find(
+        (c) => c.role === 'model',
+      )?.parts[0]?.thoughtSignature;
+    const signed = (text: string) => `gsig-${Buffer.from(text).toString('base64url')}`;
+    // Codex: stateless, the reasoning's content included, streamed.
+    const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
+    const first = {
+      model: ns,
+      include: ['reasoning.encrypted_content' as const],
+      store: false,
+      tools: [
+        { type: 'function' as const, name: 'Read', parameters: { type: 'object', properties: {} }, strict: false },
+      ],
+      input: [{ role: 'user' as const, content: 'call Read {"path":"a.ts"}' }],
+    };
+    const streamed = await sdk.responses.stream(first).finalResponse();
+    assert.deepEqual(
+      streamed.output.map((o) => o.type),
+      ['reasoning', 'function_call'],
+    );
+    const [reasoning, call] = streamed.output as [
+      OpenAI.Responses.ResponseReasoningItem,
+      OpenAI.Responses.ResponseFunctionToolCall,
+    ];
+    assert.match(reasoning.encrypted_content ?? '', /^llm-spaces\.thinking\.1\./);
+    const output = { type: 'function_call_output' as const, call_id: call.call_id, output: 'the file' };
+    await sdk.responses.create({ ...first, input: [...first.input, reasoning, call, output] });
+    // (Gemini 3 refuses a call of the current turn without its signature or with another: see afterEach.)
+    assert.equal(sentBack(), signed('call Read {"path":"a.ts"}'));
+    // Claude Code: the signature rides as a thinking block's, with no text.
+    const claude = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
+    const ask = {
+      model: ns,
+      max_tokens: 1_000,
+      tools: [{ name: 'Read', input_schema: { type: 'object' as const, properties: {} } }],
+      messages: [{ role: 'user' as const, content: 'call Read {"path":"b.ts"}' }],
+    };
+    const message = await claude.messages.create(ask);
+    assert.deepEqual(
+      message.content.map((b) => b.type),
+      ['thinking', 'tool_use'],
+    );
+    assert.equal((message.content[0] as Anthropic.ThinkingBlock).thinking, '');
+    const use = message.content[1] as Anthropic.ToolUseBlock;
+    const again = await claude.messages
+      .stream({
+        ...ask,
+        messages: [
+          ...ask.messages,
+          { role: 'assistant', content: message.content },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'the file' }] },
+        ],
+      })
+      .finalMessage();
+    assert.equal(sentBack(), signed('call Read {"path":"b.ts"}'));
+    assert.equal(again.stop_reason, 'end_turn');
+    // A client that keeps no thinking (Chat Completions): the AI SDK sends Google's sentinel instead.
+    const chat = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
+    const tools = [
+      { type: 'function' as const, function: { name: 'Read', parameters: { type: 'object', properties: {} } } },
+    ];
+    const asked = await chat.chat.completions.create({
+      model: ns,
+      tools,
+      messages: [{ role: 'user', content: 'call Read {"path":"c.ts"}' }],
+    });
+    const calls = asked.choices[0]!.message.tool_calls!;
+    await chat.chat.completions.create({
+      model: ns,
+      tools,
+      messages: [
+        { role: 'user', content: 'call Read {"path":"c.ts"}' },
+        asked.choices[0]!.message,
+        { role: 'tool', tool_call_id: calls[0]!.id, content: 'the file' },
+      ],
+    });
+    assert.equal(sentBack(), SKIP_SIGNATURE);
   });
 
   it("carries an Anthropic model's thinking through Codex's stateless Responses tool loop, signed, whole and streamed", async () => {

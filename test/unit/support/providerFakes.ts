@@ -15,7 +15,9 @@
 // before its answer. Anthropic's thinks first when
 // asked (a signed thinking block, which it checks when sent back) and refuses what its extended-thinking
 // reference refuses (a budget out of bounds, a signature it did not give, a tool loop whose last turn
-// lost its thinking) with a 400.
+// lost its thinking) with a 400. Gemini 3 models sign their function calls and refuse, as Google's
+// thought-signatures guide says, a call of the current turn sent back without its signature (or
+// Google's sentinel) or with one they did not give.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -810,24 +812,29 @@ const gemini: Dialect = {
       (b.tools as Array<{ functionDeclarations?: Array<{ name?: string }> }> | undefined) ?? []
     ).flatMap((t) => t.functionDeclarations ?? []);
     const lastUser = [...(contents ?? [])].reverse().find((c) => c.role === 'user');
+    const refused = /^gemini-3/.test(match[1]!) ? unsignedCall(contents ?? []) : undefined;
+    if (refused) problems.push(`gemini: ${refused}`);
     return {
+      ...(refused ? { refused } : {}),
       text: (lastUser?.parts ?? []).map((p) => p.text ?? '').join(''),
       tools: declarations.map((d) => d.name ?? ''),
       stream: match[2] === 'streamGenerateContent',
       model: match[1]!,
     };
   },
-  error: (status) => ({
+  error: (status, refused) => ({
     error: {
       code: status,
-      message:
-        status === 401 || status === 403
+      message: refused
+        ? refused
+        : status === 401 || status === 403
           ? 'API key not valid. Please pass a valid API key.'
           : status === 429
             ? 'Resource has been exhausted.'
             : 'Internal error.',
-      status:
-        status === 401 || status === 403
+      status: refused
+        ? 'INVALID_ARGUMENT'
+        : status === 401 || status === 403
           ? 'UNAUTHENTICATED'
           : status === 429
             ? 'RESOURCE_EXHAUSTED'
@@ -836,13 +843,7 @@ const gemini: Dialect = {
               : 'INTERNAL',
     },
   }),
-  whole: (turn, reply, usage) =>
-    geminiChunk(
-      turn,
-      reply.kind === 'text' ? [{ text: reply.text }] : [{ functionCall: { name: reply.name, args: reply.args } }],
-      usage,
-      true,
-    ),
+  whole: (turn, reply, usage) => geminiChunk(turn, geminiParts(turn, reply), usage, true),
   events: (turn, reply, usage) =>
     reply.kind === 'text'
       ? reply.text
@@ -851,10 +852,46 @@ const gemini: Dialect = {
             (piece, i, all) =>
               `data: ${JSON.stringify(geminiChunk(turn, [{ text: piece }], usage, i === all.length - 1))}\r\n\r\n`,
           )
-      : [
-          `data: ${JSON.stringify(geminiChunk(turn, [{ functionCall: { name: reply.name, args: reply.args } }], usage, true))}\r\n\r\n`,
-        ],
+      : [`data: ${JSON.stringify(geminiChunk(turn, geminiParts(turn, reply), usage, true))}\r\n\r\n`],
 };
+
+/** Google's sentinel for a call replayed without its signature, which Gemini 3 accepts. */
+export const SKIP_SIGNATURE = 'skip_thought_signature_validator';
+
+/** The thought signature Gemini 3 gives its first function call of a step; the fake reads back only its own. */
+const thoughtSigned = (text: string) => `gsig-${Buffer.from(text).toString('base64url')}`;
+
+/** A reply's parts: its text, or the function call, signed by a Gemini 3 model. */
+const geminiParts = (turn: Turn, reply: Reply) =>
+  reply.kind === 'text'
+    ? [{ text: reply.text }]
+    : [
+        {
+          functionCall: { name: reply.name, args: reply.args },
+          ...(/^gemini-3/.test(turn.model) ? { thoughtSignature: thoughtSigned(turn.text) } : {}),
+        },
+      ];
+
+/**
+ * Gemini 3's rule (its thought-signatures guide): in the current turn (since the last user text), the
+ * first function call of each of the model's steps comes back with the signature it came with, or the
+ * sentinel; a missing or altered one is refused with a 400.
+ */
+function unsignedCall(contents: Array<{ role?: string; parts?: Array<Record<string, unknown>> }>): string | undefined {
+  const start = contents.findLastIndex(
+    (c) => c.role === 'user' && (c.parts ?? []).some((p) => typeof p.text === 'string'),
+  );
+  for (const c of contents.slice(start + 1)) {
+    const first = (c.parts ?? []).find((p) => p.functionCall !== undefined);
+    if (c.role !== 'model' || !first) continue;
+    const name = (first.functionCall as { name?: string }).name;
+    const signature = first.thoughtSignature;
+    if (signature === undefined)
+      return `Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call \`default_api:${name}\`. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.`;
+    if (signature !== SKIP_SIGNATURE && !String(signature).startsWith('gsig-')) return 'Corrupted thought signature.';
+  }
+  return undefined;
+}
 
 function geminiChunk(turn: Turn, parts: unknown[], usage: ProviderFake['usage'], last: boolean) {
   return {

@@ -78,14 +78,19 @@ export class HostedProviders implements ModelReach {
     const answering = () => clearTimeout(timer);
     const anthropic = provider === 'anthropic';
     // What thinking goes back to the model: an Anthropic model's blocks to any Anthropic model (each
-    // checks the signatures), an OpenAI model's reasoning items to the model that wrote them.
+    // checks the signatures), an OpenAI model's reasoning items and a Gemini model's thought signatures
+    // to the model that gave them.
     const kept: Kept = anthropic
       ? 'anthropic'
-      : provider === 'openai' && reasons
-        ? { openai: g.model.namespace }
+      : (provider === 'openai' && reasons) || provider === 'google'
+        ? { provider, model: g.model.namespace }
         : undefined;
     const carried: ((b: ThinkingBlock) => boolean) | undefined =
-      kept === 'anthropic' ? isAnthropicBlock : kept ? (b) => 'item' in b && b.model === kept.openai : undefined;
+      kept === 'anthropic'
+        ? isAnthropicBlock
+        : kept
+          ? (b) => !isAnthropicBlock(b) && b.model === kept.model && 'item' in b === (kept.provider === 'openai')
+          : undefined;
     const thinking = anthropic ? anthropicThinking(modelId, g.maxTokens, g.tools, g.messages) : undefined;
     const options: LanguageModelV4CallOptions = {
       prompt: toPrompt(g.messages, carried),
@@ -150,17 +155,23 @@ export function toPrompt(
         return { role: 'user', content: userParts(m.content) };
       case 'assistant': {
         const text = textOf(m.content);
+        const kept = carried ? (m.thinking ?? []).filter(carried) : [];
         const calls = (m.tool_calls ?? []).map((c) => {
           toolNames.set(c.id, c.function.name);
+          // A Gemini model's thought signature goes back with the call it came with.
+          const signed = kept.find((b) => 'call' in b && b.call === c.id);
           return {
             type: 'tool-call' as const,
             toolCallId: c.id,
             toolName: c.function.name,
             input: parseArguments(c.function.arguments),
+            ...(signed && 'call' in signed
+              ? { providerOptions: { google: { thoughtSignature: signed.geminiSignature } } }
+              : {}),
           };
         });
         // The model's own thinking goes back first, as it gave it (signed, or encrypted by OpenAI).
-        const thought = carried ? (m.thinking ?? []).filter(carried).flatMap(reasoningParts) : [];
+        const thought = kept.flatMap(reasoningParts);
         return {
           role: 'assistant',
           content: [...thought, ...(text ? [{ type: 'text' as const, text }] : []), ...calls],
@@ -188,6 +199,7 @@ export function toPrompt(
  * naming the item and its encrypted reasoning, which OpenAI's package joins into the item again.
  */
 function reasoningParts(block: ThinkingBlock): LanguageModelV4ReasoningPart[] {
+  if ('call' in block) return [];
   if ('item' in block) {
     const openai = { itemId: block.item, reasoningEncryptedContent: block.encrypted };
     return (block.summary.length ? block.summary : ['']).map((text) => ({
@@ -423,9 +435,16 @@ function logprobsOf(metadata: unknown): Pick<Reply, 'logprobs'> {
 
 /**
  * What of a model's reasoning is kept to go back to it: an Anthropic model's signed blocks, or the
- * reasoning items of the OpenAI reasoning model named; none of any other model's.
+ * reasoning items of the OpenAI reasoning model named, or the thought signatures of the Gemini model
+ * named; none of any other model's.
  */
-type Kept = 'anthropic' | { openai: string } | undefined;
+type Kept = 'anthropic' | { provider: 'openai' | 'google'; model: string } | undefined;
+
+/** A Gemini model's thought signature, as Google's package says it of a part. */
+function thoughtSignature(metadata: unknown): string | undefined {
+  const said = (metadata as { google?: { thoughtSignature?: unknown } } | undefined)?.google?.thoughtSignature;
+  return typeof said === 'string' && said ? said : undefined;
+}
 
 /** An OpenAI reasoning item's id and encrypted reasoning, as OpenAI's package says them of a reasoning part. */
 function openAiItem(metadata: unknown): { id?: string; encrypted?: string } {
@@ -450,13 +469,17 @@ async function whole(result: ReturnType<LanguageModelV4['doGenerate']>, kept: Ke
   const items = new Map<string, OpenAiReasoning>();
   for (const part of content) {
     if (part.type === 'text') text += part.text;
-    if (part.type === 'tool-call') toolCalls.push(toolCallOf(part.toolCallId, part.toolName, part.input));
+    if (part.type === 'tool-call') {
+      toolCalls.push(toolCallOf(part.toolCallId, part.toolName, part.input));
+      const signature = kept !== 'anthropic' && kept?.provider === 'google' && thoughtSignature(part.providerMetadata);
+      if (signature) thinking.push({ call: part.toolCallId, geminiSignature: signature, model: kept!.model });
+    }
     if (part.type === 'reasoning' && kept !== 'anthropic') {
       // Each part of an OpenAI model's summary is a paragraph of its own.
       if (part.text) reasoning += (reasoning ? '\n\n' : '') + part.text;
-      const { id, encrypted } = kept ? openAiItem(part.providerMetadata) : {};
+      const { id, encrypted } = kept?.provider === 'openai' ? openAiItem(part.providerMetadata) : {};
       if (id === undefined || encrypted === undefined) continue;
-      const item = items.get(id) ?? { item: id, summary: [], encrypted, model: kept!.openai };
+      const item = items.get(id) ?? { item: id, summary: [], encrypted, model: kept!.model };
       if (!items.has(id)) thinking.push(items.set(id, item).get(id)!);
       if (part.text) item.summary.push(part.text);
     } else if (part.type === 'reasoning') {
@@ -521,8 +544,8 @@ async function streamed(
       onDelta(part.delta);
     } else if (part.type === 'reasoning-start' && kept && !signed) {
       const { id } = openAiItem(part.providerMetadata);
-      if (id === undefined) continue;
-      const item = items.get(id) ?? { item: id, summary: [], encrypted: '', model: kept.openai };
+      if (id === undefined || kept.provider !== 'openai') continue;
+      const item = items.get(id) ?? { item: id, summary: [], encrypted: '', model: kept.model };
       items.set(id, item);
       summaryParts.set(part.id, { item, at: item.summary.push('') - 1 });
     } else if (part.type === 'reasoning-delta' && !signed) {
@@ -542,7 +565,7 @@ async function streamed(
       const item = { ...slot.item, summary: slot.item.summary.filter(Boolean), encrypted };
       slot.item.encrypted = encrypted;
       thinking.push(item);
-      think({ item });
+      think({ carried: item });
     } else if (part.type === 'reasoning-start' && signed) {
       const { redacted } = anthropicSigned(part.providerMetadata);
       if (redacted !== undefined) {
@@ -560,8 +583,14 @@ async function streamed(
         open.delete(part.id);
         think({ signature });
       }
-    } else if (part.type === 'tool-call') toolCalls.push(toolCallOf(part.toolCallId, part.toolName, part.input));
-    else if (part.type === 'finish')
+    } else if (part.type === 'tool-call') {
+      toolCalls.push(toolCallOf(part.toolCallId, part.toolName, part.input));
+      const signature = kept !== 'anthropic' && kept?.provider === 'google' && thoughtSignature(part.providerMetadata);
+      if (!signature) continue;
+      const carried = { call: part.toolCallId, geminiSignature: signature, model: kept!.model };
+      thinking.push(carried);
+      think({ carried });
+    } else if (part.type === 'finish')
       finish = { reason: part.finishReason, usage: part.usage, metadata: part.providerMetadata };
     else if (part.type === 'error') throw part.error;
   }
