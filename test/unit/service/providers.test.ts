@@ -662,6 +662,29 @@ describe('hosted providers (fakes of their wire formats)', function () {
     );
   });
 
+  it('waits for an OpenAI reasoning model that reasons longer than a provider may take to start, once it began', async () => {
+    const ns = 'openai/gpt-5.4-mini';
+    const app = await spaceWith([ns]);
+    // The service gives a provider 1 s to start answering (firstTokenTimeoutMs); this one reasons for
+    // 1.5 s after it said it began, with no summary asked, so nothing else comes until it is done.
+    openai.thinkingMs = 1_500;
+    const before = openai.seen.length;
+    try {
+      const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
+      let text = '';
+      for await (const piece of await sdk.chat.completions.create({
+        model: ns,
+        stream: true,
+        messages: [{ role: 'user', content: 'Reason long.' }],
+      }))
+        text += piece.choices[0]?.delta?.content ?? '';
+      assert.equal(text, 'echo: Reason long.');
+      assert.equal(openai.seen.length - before, 1, 'asked once, not given up on');
+    } finally {
+      openai.thinkingMs = 0;
+    }
+  });
+
   it('waits for the answer of a model that thinks longer than a provider may take to start, its thinking streamed', async () => {
     const app = await spaceWith([ANTHROPIC]);
     const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });

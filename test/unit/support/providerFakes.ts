@@ -512,7 +512,8 @@ function responsesEvents(turn: Turn, reply: Reply, usage: ProviderFake['usage'])
   if (turn.thinks) {
     const item = reasoningItem(turn);
     const at = { item_id: item.id, output_index: 0, summary_index: 0 };
-    out.push(event('response.output_item.added', { output_index: 0, item: { ...item, summary: [] } }));
+    // The item is announced as the model begins to reason, long before anything else comes.
+    out.push(event('response.output_item.added', { output_index: 0, item: { ...item, summary: [] } }), THOUGHT);
     if (turn.responses!.summary) {
       const text = thoughtOf(turn);
       out.push(event('response.reasoning_summary_part.added', { ...at, part: { type: 'summary_text', text: '' } }));
@@ -521,7 +522,7 @@ function responsesEvents(turn: Turn, reply: Reply, usage: ProviderFake['usage'])
       out.push(event('response.reasoning_summary_text.done', { ...at, text }));
       out.push(event('response.reasoning_summary_part.done', { ...at, part: { type: 'summary_text', text } }));
     }
-    out.push(event('response.output_item.done', { output_index: 0, item }), THOUGHT);
+    out.push(event('response.output_item.done', { output_index: 0, item }));
     output.push(item);
   }
   const item = answerItem(turn, reply);

@@ -538,6 +538,9 @@ async function streamed(
   };
   let finish: { reason: LanguageModelV4FinishReason; usage: LanguageModelV4Usage; metadata: unknown } | undefined;
   for await (const part of stream) {
+    // A model that says it began to reason is answering, however long it reasons before anything else
+    // comes (OpenAI's reasoning models say nothing more until they are done, unless asked a summary).
+    if (part.type === 'reasoning-start') answering();
     if (part.type === 'text-delta' && part.delta) {
       text += part.delta;
       answering();
