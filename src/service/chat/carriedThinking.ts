@@ -3,9 +3,9 @@
 // turn, as they must for a stateless conversation: an Anthropic model's blocks ride in it with their
 // signatures, so a tool loop of Codex's on a Claude model keeps its thinking (Anthropic refuses a tool
 // loop that lost it), an OpenAI model's reasoning items with OpenAI's encryption of them, and a Gemini
-// model's thought signatures with the calls they sign. The providers check what is theirs. The text is the model's own thinking, which the reasoning summary
-// shows anyway, so it is not encrypted again, only marked as this service's: reasoning another service
-// gave is told apart and left out.
+// model's thought signatures with the calls they sign. The providers check what is theirs. The text is
+// the model's own thinking, which the reasoning summary shows anyway, so it is not encrypted again, only
+// marked as this service's: reasoning another service gave is told apart and left out.
 import { z } from 'zod';
 import { invalid } from '../problem';
 import type { ThinkingBlock } from './request';

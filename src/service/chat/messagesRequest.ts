@@ -62,8 +62,9 @@ function thinkingOf(thinking: z.output<typeof AnthropicMessagesBody>['thinking']
  * One Anthropic message as the engine's: tool results are messages of their own, after the user's text.
  * The model's own thinking, sent back signed, is kept for an Anthropic model (which needs it back in a
  * turn that called tools); a thinking block without its signature cannot be sent back, and is left out.
- * A block whose signature is this service's mark carries an OpenAI model's reasoning items
- * (carriedThinking.ts, anthropicAnswer.ts), for that model.
+ * A block whose signature is this service's mark carries another provider's reasoning (an OpenAI
+ * model's items, a Gemini model's thought signatures: carriedThinking.ts, anthropicAnswer.ts), for the
+ * model that gave it.
  */
 function chatMessages(m: Message, at: number): ChatMessage[] {
   if (typeof m.content === 'string') return [{ role: m.role, content: m.content }];

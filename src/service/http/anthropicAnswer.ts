@@ -103,8 +103,8 @@ export class AnthropicStream {
   /**
    * Thinking: its text opens a block, the signature closes it; a redacted block comes whole, and another
    * provider's reasoning whole when it is (an OpenAI model's summary streamed as it came would be
-   * reasoning nobody signed until then). Reasoning nobody signed is not given: Claude Code would send it back,
-   * and Anthropic refuses it unsigned.
+   * reasoning nobody signed until then). Reasoning nobody signed is not given: Claude Code would send
+   * it back, and Anthropic refuses it unsigned.
    */
   thinking(piece: ThinkingPiece): void {
     if ('reasoning' in piece) return;

@@ -89,7 +89,8 @@ export class HostedProviders implements ModelReach {
       kept === 'anthropic'
         ? isAnthropicBlock
         : kept
-          ? (b) => !isAnthropicBlock(b) && b.model === kept.model && 'item' in b === (kept.provider === 'openai')
+          ? (b) =>
+              !isAnthropicBlock(b) && b.model === kept.model && (kept.provider === 'openai' ? 'item' in b : 'call' in b)
           : undefined;
     const thinking = anthropic ? anthropicThinking(modelId, g.maxTokens, g.tools, g.messages) : undefined;
     const options: LanguageModelV4CallOptions = {
@@ -458,7 +459,8 @@ function openAiItem(metadata: unknown): { id?: string; encrypted?: string } {
 /**
  * A whole reply. An Anthropic model's thinking comes as signed blocks; any other model's reasoning
  * (DeepSeek's, Grok's, Gemini's thoughts, an OpenAI model's summary) as text to show, which nobody
- * signed, and an OpenAI reasoning model's items as OpenAI encrypted them, to go back.
+ * signed; and, to go back, an OpenAI reasoning model's items as OpenAI encrypted them and a Gemini
+ * model's thought signatures with their calls.
  */
 async function whole(result: ReturnType<LanguageModelV4['doGenerate']>, kept: Kept): Promise<Reply> {
   const { content, finishReason, usage, providerMetadata } = await result;
@@ -479,8 +481,12 @@ async function whole(result: ReturnType<LanguageModelV4['doGenerate']>, kept: Ke
       if (part.text) reasoning += (reasoning ? '\n\n' : '') + part.text;
       const { id, encrypted } = kept?.provider === 'openai' ? openAiItem(part.providerMetadata) : {};
       if (id === undefined || encrypted === undefined) continue;
-      const item = items.get(id) ?? { item: id, summary: [], encrypted, model: kept!.model };
-      if (!items.has(id)) thinking.push(items.set(id, item).get(id)!);
+      let item = items.get(id);
+      if (!item) {
+        item = { item: id, summary: [], encrypted, model: kept!.model };
+        items.set(id, item);
+        thinking.push(item);
+      }
       if (part.text) item.summary.push(part.text);
     } else if (part.type === 'reasoning') {
       const { redacted, signature } = anthropicSigned(part.providerMetadata);
@@ -511,8 +517,9 @@ function anthropicSigned(metadata: unknown): { signature?: string; redacted?: st
 /**
  * A streamed reply: its text to `onDelta` as it comes, and an Anthropic model's thinking to `onThinking`
  * (text, then the block's signature; a redacted block whole), or any other model's reasoning as text
- * nobody signed; an OpenAI reasoning model's item follows its summary, whole, once it ends. `answering`
- * hears of the first of either.
+ * nobody signed; an OpenAI reasoning model's item follows its summary, whole, once it ends, and a Gemini
+ * model's thought signature comes with its call. `answering` hears of the first of either, or of a
+ * model beginning to reason.
  */
 async function streamed(
   result: ReturnType<LanguageModelV4['doStream']>,
