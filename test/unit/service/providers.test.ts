@@ -65,6 +65,23 @@ describe('hosted providers (fakes of their wire formats)', function () {
     return res;
   }
 
+  /** The first turn of Codex's tool loop: stateless, the reasoning's content included, one tool to call. */
+  const codexTurn = (model: string, path: string) => ({
+    model,
+    include: ['reasoning.encrypted_content' as const],
+    store: false,
+    tools: [{ type: 'function' as const, name: 'Read', parameters: { type: 'object', properties: {} }, strict: false }],
+    input: [{ role: 'user' as const, content: `call Read {"path":"${path}"}` }],
+  });
+
+  /** The first turn of Claude Code's tool loop, with one tool to call. */
+  const claudeTurn = (model: string, path: string) => ({
+    model,
+    max_tokens: 2_000,
+    tools: [{ name: 'Read', input_schema: { type: 'object' as const, properties: {} } }],
+    messages: [{ role: 'user' as const, content: `call Read {"path":"${path}"}` }],
+  });
+
   before(async () => {
     [openai, anthropic, gemini] = await Promise.all([startOpenAiFake(), startAnthropicFake(), startGeminiFake()]);
     service = await startService({
@@ -733,16 +750,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     const given = (text: string) => `enc-${Buffer.from(`Thinking about: ${text}`).toString('base64url')}`;
     // Codex: the Responses API, stateless, the reasoning's content included; streamed, as Codex asks.
     const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
-    const first = {
-      model: ns,
-      reasoning: { effort: 'medium' as const, summary: 'auto' as const },
-      include: ['reasoning.encrypted_content' as const],
-      store: false,
-      tools: [
-        { type: 'function' as const, name: 'Read', parameters: { type: 'object', properties: {} }, strict: false },
-      ],
-      input: [{ role: 'user' as const, content: 'call Read {"path":"a.ts"}' }],
-    };
+    const first = { ...codexTurn(ns, 'a.ts'), reasoning: { effort: 'medium' as const, summary: 'auto' as const } };
     const streamed = await sdk.responses.stream(first).finalResponse();
     const [reasoning, call] = streamed.output as [
       OpenAI.Responses.ResponseReasoningItem,
@@ -768,13 +776,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     );
     // Claude Code: the reasoning is a thinking block, its summary the text, the item its signature.
     const claude = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
-    const ask = {
-      model: ns,
-      max_tokens: 2_000,
-      thinking: { type: 'enabled' as const, budget_tokens: 1_024 },
-      tools: [{ name: 'Read', input_schema: { type: 'object' as const, properties: {} } }],
-      messages: [{ role: 'user' as const, content: 'call Read {"path":"b.ts"}' }],
-    };
+    const ask = { ...claudeTurn(ns, 'b.ts'), thinking: { type: 'enabled' as const, budget_tokens: 1_024 } };
     const message = await claude.messages.stream(ask).finalMessage();
     assert.deepEqual(
       message.content.map((b) => b.type),
@@ -825,15 +827,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     const signed = (text: string) => `gsig-${Buffer.from(text).toString('base64url')}`;
     // Codex: stateless, the reasoning's content included, streamed.
     const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
-    const first = {
-      model: ns,
-      include: ['reasoning.encrypted_content' as const],
-      store: false,
-      tools: [
-        { type: 'function' as const, name: 'Read', parameters: { type: 'object', properties: {} }, strict: false },
-      ],
-      input: [{ role: 'user' as const, content: 'call Read {"path":"a.ts"}' }],
-    };
+    const first = codexTurn(ns, 'a.ts');
     const streamed = await sdk.responses.stream(first).finalResponse();
     assert.deepEqual(
       streamed.output.map((o) => o.type),
@@ -850,12 +844,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.equal(sentBack(), signed('call Read {"path":"a.ts"}'));
     // Claude Code: the signature rides as a thinking block's, with no text.
     const claude = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
-    const ask = {
-      model: ns,
-      max_tokens: 1_000,
-      tools: [{ name: 'Read', input_schema: { type: 'object' as const, properties: {} } }],
-      messages: [{ role: 'user' as const, content: 'call Read {"path":"b.ts"}' }],
-    };
+    const ask = claudeTurn(ns, 'b.ts');
     const message = await claude.messages.create(ask);
     assert.deepEqual(
       message.content.map((b) => b.type),
