@@ -54,6 +54,8 @@ export async function runChat(
   const attempts: Attempt[] = [];
   let current: CatalogueModel | undefined = prepared.first;
   let switches = 0;
+  /** The model that refused the reasoning asked, this request: it answers without, and says so. */
+  let refusedReasoning: string | undefined;
   let streamed: string | null = null;
   /** When the attempt under way gave its first piece (its latency, for routing). */
   let firstDelta: number | undefined;
@@ -95,6 +97,13 @@ export async function runChat(
           status_code: error instanceof ReachFailure && error.status ? error.status : 502,
           error: failure.slice(current.record.namespace.length + 2),
         });
+        // A model that refuses the reasoning asked is asked again at once without it (not a retry of
+        // the Space's), and from then on (withinReach).
+        if (refusesReasoning(error, current.record, prepared)) {
+          refusedReasoning = current.record.namespace;
+          same--;
+          continue;
+        }
         tried.push(current.record.namespace);
         // Asking the same provider again is pointless when it refused the key, cools down or asked to wait.
         if (error instanceof ReachFailure && error.status && [401, 403, 429, 503].includes(error.status)) {
@@ -104,6 +113,13 @@ export async function runChat(
         continue;
       }
       attempts.push({ namespace: current.record.namespace, status_code: 200, error: null });
+      if (refusedReasoning === current.record.namespace)
+        reply.warning = [
+          reply.warning,
+          `${refusedReasoning} refused the reasoning asked of it, so it answered without; it is asked for none from now on.`,
+        ]
+          .filter(Boolean)
+          .join(' ');
       if (reaches.for(current.record).measured)
         latencyBook.record(current.record.namespace, (firstDelta ?? Date.now()) - attemptStarted);
       const completion = await finishChat(db, prepared, current, oneCallIfAsked(reply, prepared), {
@@ -158,17 +174,52 @@ function nextInChain(
     );
 }
 
-/** One attempt of one model, through the way that reaches it. */
+/**
+ * Models that refused a reasoning effort or thinking while this service runs. The catalogue does not
+ * say of every model whether it takes one (xAI's Grok 4 reasons but refuses an effort; many newer
+ * models are in no dataset yet), and a Space routes an agent's effort to whichever model it picks.
+ */
+const refusingReasoning = new Set<string>();
+
+/** Whether a request's options ask a model to reason: an effort, or thinking that is not off. */
+const asksReasoning = (options: ToolOptions) =>
+  !!options.reasoningEffort || (!!options.thinking && options.thinking.type !== 'disabled');
+
+/**
+ * A provider's words for a parameter of reasoning it does not take, as OpenAI ("Unsupported parameter:
+ * 'reasoning_effort'"), xAI ("does not support parameter reasoningEffort") and Ollama ("does not
+ * support thinking") say it; not a bad value of one (a budget, a signature), which the client must fix.
+ */
+const REFUSED_REASONING =
+  /reasoning[_ .]?effort|\b(thinking|reasoning)\b.{0,40}\bnot (be )?(supported|permitted|allowed)|(does not|doesn't) support (the )?(parameter )?(thinking|reasoning)/i;
+
+/**
+ * Whether a failure is the model refusing the reasoning it was asked: a 400 in those words, to an
+ * attempt that asked for some. The model is then remembered as one that refuses it.
+ */
+function refusesReasoning(error: unknown, r: ModelRecord, prepared: Prepared): boolean {
+  const refused =
+    error instanceof ReachFailure &&
+    error.status === 400 &&
+    REFUSED_REASONING.test(error.message) &&
+    asksReasoning(withinReach(r, prepared.body.completion ?? {}));
+  if (refused) refusingReasoning.add(r.namespace);
+  return refused;
+}
+
 /**
  * What a request asks of a model, less an effort or thinking the model cannot take: a Space routes an
  * agent's effort to whichever model it picks, and OpenAI, Anthropic and Ollama refuse one for a model
- * that does not reason (a 400) where others ignore it.
+ * that does not reason (a 400) where others ignore it; so does a model that refused one before.
  */
 function withinReach(r: ModelRecord, options: ToolOptions): ToolOptions {
-  const unable = r.supports_reasoning === false && (options.reasoningEffort || options.thinking);
+  const unable =
+    (r.supports_reasoning === false || refusingReasoning.has(r.namespace)) &&
+    (options.reasoningEffort || options.thinking);
   return unable ? { ...options, reasoningEffort: undefined, thinking: undefined } : options;
 }
 
+/** One attempt of one model, through the way that reaches it. */
 function generate(
   reaches: Reaches,
   model: CatalogueModel,

@@ -322,6 +322,47 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.deepEqual(sent, ['none', 'low', 'xhigh']);
   });
 
+  it("asks a model that refuses the reasoning effort again at once without one, and from then on (xAI's Grok 4)", async () => {
+    // xAI's key, handed over, to the OpenAI fake, which plays xAI for Grok's models.
+    const put = await raw(service.url, 'PUT', '/v1/providers/xai/key', {
+      token: service.token,
+      body: { key: openai.key, base_url: openai.baseUrl },
+    });
+    assert.equal(put.status, 200, put.text);
+    try {
+      // Nobody's dataset says whether Grok 4 takes an effort; it reasons, and refuses one.
+      const ns = 'xai/grok-4-0709';
+      assert.equal(byName(ns).supports_reasoning, undefined);
+      const app = await spaceWith([ns]);
+      const ask = { app_id: app, model: ns, reasoning_effort: 'high', messages: [{ role: 'user', content: 'Grok?' }] };
+      const before = openai.seen.length;
+      const first = await send(ask, '/v1/chat/completions');
+      assert.equal(first.status, 200, first.text);
+      assert.deepEqual(
+        openai.seen.slice(before).map((r) => r.body.reasoning_effort),
+        ['high', undefined],
+      );
+      // The fake recorded the refusal it was sent; that one was expected.
+      assert.deepEqual(openai.problems.splice(0), [
+        `openai: Model grok-4-0709 does not support parameter reasoningEffort. (grok-4-0709)`,
+      ]);
+      const said = first.json as { choices: Array<{ message: { content: string } }>; metadata: { warning: string } };
+      assert.equal(said.choices[0]!.message.content, 'echo: Grok?');
+      assert.match(
+        said.metadata.warning,
+        /^xai\/grok-4-0709 refused the reasoning asked of it, so it answered without/,
+      );
+      // It is not asked for one again: one request, no warning.
+      const again = await send(ask, '/v1/chat/completions');
+      assert.equal(again.status, 200, again.text);
+      assert.equal(openai.seen.length, before + 3);
+      assert.equal(openai.seen.at(-1)!.body.reasoning_effort, undefined);
+      assert.equal((again.json as { metadata: { warning: unknown } }).metadata.warning, null);
+    } finally {
+      await raw(service.url, 'DELETE', '/v1/providers/xai/key', { token: service.token });
+    }
+  });
+
   it("lets OpenAI's reasoning models reason while they call tools (its Responses API), and shows their summary", async () => {
     const ns = 'openai/gpt-5.4-mini';
     const app = await spaceWith([ns]);

@@ -1,6 +1,7 @@
 // Fakes of three hosted providers' wire formats, written from their published API references, for tests
 // of the built-in service's way to them (no network here):
 //   OpenAI Chat Completions  POST {base}/chat/completions, Authorization: Bearer, SSE chunks ending [DONE]
+//   OpenAI Responses         POST {base}/responses, input items, named SSE events ending response.completed
 //   Anthropic Messages       POST {base}/messages, x-api-key + anthropic-version, max_tokens required,
 //                            system outside messages, named SSE events (message_start … message_stop)
 //   Google Gemini            POST {base}/models/{model}:generateContent (:streamGenerateContent?alt=sse),
@@ -8,16 +9,18 @@
 // Each checks the requests it gets against its reference and records what is wrong with one in
 // `problems`, answers "echo: <last user text>" (or the tool call `call <tool> <JSON>` asks for) with
 // usage that includes cached input, and can be told to fail the next requests: an HTTP status (with
-// Retry-After), a stream cut before its first token, or no answer at all. OpenAI's refuses an effort
-// for a model that does not reason, with a 400 in its words, and speaks its Responses API as well
-// (POST {base}/responses: input items, reasoning with a summary when asked); it also plays DeepSeek (whose API is
-// OpenAI's Chat Completions), whose deepseek-reasoner writes its reasoning as `reasoning_content`
-// before its answer. Anthropic's thinks first when
-// asked (a signed thinking block, which it checks when sent back) and refuses what its extended-thinking
-// reference refuses (a budget out of bounds, a signature it did not give, a tool loop whose last turn
-// lost its thinking) with a 400. Gemini 3 models sign their function calls and refuse, as Google's
-// thought-signatures guide says, a call of the current turn sent back without its signature (or
-// Google's sentinel) or with one they did not give.
+// Retry-After), a stream cut before its first token, or no answer at all.
+// - OpenAI's refuses an effort for a model that does not reason, with a 400 in its words; its reasoning
+//   models reason first on the Responses API (a summary when asked, encrypted when included, which it
+//   checks when sent back). It also plays DeepSeek (whose API is OpenAI's Chat Completions), whose
+//   deepseek-reasoner writes its reasoning as `reasoning_content` before its answer, and xAI, whose
+//   Grok 4 reasons but refuses a reasoning effort, in xAI's words.
+// - Anthropic's thinks first when asked (a signed thinking block, which it checks when sent back) and
+//   refuses what its extended-thinking reference refuses (a budget out of bounds, a signature it did not
+//   give, a tool loop whose last turn lost its thinking) with a 400.
+// - Gemini 3 models sign their function calls and refuse, as Google's thought-signatures guide says, a
+//   call of the current turn sent back without its signature (or Google's sentinel) or with one they did
+//   not give.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -223,11 +226,19 @@ const openAi: Dialect = {
       if (t.type !== 'function' || !t.function?.name)
         problems.push('openai: a tool is not {type: "function", function: {name}}');
     if (b.top_logprobs !== undefined && b.logprobs !== true) problems.push('openai: top_logprobs without logprobs');
-    // Only OpenAI's reasoning models (the o-series, GPT-5 but its chat models) take an effort.
+    // Only OpenAI's reasoning models (the o-series, GPT-5 but its chat models) take an effort; of xAI's
+    // Grok models, Grok 3 mini and Grok 4.3 and later (Grok 4 reasons, but refuses one).
+    const model = String(b.model);
     const refused =
-      b.reasoning_effort !== undefined && !reasonsAtOpenAi(b.model)
-        ? "Unsupported parameter: 'reasoning_effort' is not supported with this model."
-        : undefined;
+      b.reasoning_effort === undefined
+        ? undefined
+        : model.startsWith('grok-')
+          ? /^grok-(3-mini|4\.([3-9]|\d\d))/.test(model)
+            ? undefined
+            : `Model ${model} does not support parameter reasoningEffort.`
+          : reasonsAtOpenAi(model)
+            ? undefined
+            : "Unsupported parameter: 'reasoning_effort' is not supported with this model.";
     if (refused) problems.push(`openai: ${refused} (${String(b.model)})`);
     const lastUser = [...(messages ?? [])].reverse().find((m) => m.role === 'user');
     return {
