@@ -18,8 +18,11 @@ export interface Reach {
 }
 
 export interface ProviderSpec extends ProviderName {
-  /** The model, reached with this key at this base URL; `reasons` when the catalogue says it reasons. */
-  model: (reach: Reach, modelId: string, reasons: boolean) => LanguageModelV4;
+  /**
+   * The model, reached with this key at this base URL; `responses` for an OpenAI reasoning model where
+   * OpenAI's Responses API is spoken.
+   */
+  model: (reach: Reach, modelId: string, responses: boolean) => LanguageModelV4;
 }
 
 /** What a provider package is made with: the key, the address, and the pooled fetch (poolFetch.ts). */
@@ -31,8 +34,9 @@ const MODELS: Record<string, ProviderSpec['model']> = {
   // Chat Completions GPT-5.6 and later are held to no reasoning when a request has function tools)
   // and writes a summary of its reasoning; any other through Chat Completions, which proxies and
   // OpenAI-compatible servers behind OPENAI_BASE_URL also speak, with stop sequences and penalties.
-  openai: (reach, modelId, reasons) =>
-    reasons ? createOpenAI(settings(reach)).responses(modelId) : createOpenAI(settings(reach)).chat(modelId),
+  // (A server there that does not know the Responses API gets reasoning models that way too.)
+  openai: (reach, modelId, responses) =>
+    responses ? createOpenAI(settings(reach)).responses(modelId) : createOpenAI(settings(reach)).chat(modelId),
   anthropic: (reach, modelId) => createAnthropic(settings(reach)).messages(modelId),
   google: (reach, modelId) => createGoogleGenerativeAI(settings(reach)).languageModel(modelId),
   mistral: (reach, modelId) => createMistral(settings(reach)).languageModel(modelId),

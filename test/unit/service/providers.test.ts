@@ -1367,6 +1367,37 @@ describe('the first Space and a key handed over', function () {
     assert.deepEqual(await firstSpaceModels(), after);
   });
 
+  it("sends OpenAI's reasoning models through Chat Completions to a server that does not know the Responses API", async () => {
+    const proxy = await startOpenAiFake(undefined, { responses: false });
+    try {
+      await put({ key: proxy.key, base_url: proxy.baseUrl, verified: true });
+      const space = (await service.client().listSpaces()).items[0]!.id;
+      const ask = () =>
+        raw(service.url, 'POST', '/v1/chat/completions', {
+          token: service.token,
+          body: { app_id: space, model: 'openai/gpt-5.4-mini', messages: [{ role: 'user', content: 'Hello' }] },
+        });
+      const first = await ask();
+      assert.equal(first.status, 200, first.text);
+      assert.equal(
+        (first.json as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content,
+        'echo: Hello',
+      );
+      // Asked once on the Responses API (404), then at once on Chat Completions; from then on only that.
+      assert.deepEqual(
+        proxy.seen.map((r) => r.path),
+        ['/v1/responses', '/v1/chat/completions'],
+      );
+      assert.equal((await ask()).status, 200);
+      assert.equal(proxy.seen.at(-1)!.path, '/v1/chat/completions');
+      assert.equal(proxy.seen.length, 3);
+      assert.deepEqual(proxy.problems, []);
+    } finally {
+      await proxy.close();
+      await put({ key: openai.key, base_url: openai.baseUrl, verified: true });
+    }
+  });
+
   it('sends with the key the provider has now: a replaced key or address takes effect on the next request', async () => {
     const space = (await service.client().listSpaces()).items[0]!.id;
     const chat = () =>

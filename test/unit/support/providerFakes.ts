@@ -204,12 +204,12 @@ const sse = (data: unknown, event?: string) => `${event ? `event: ${event}\n` : 
 /** OpenAI's reasoning models: the o-series and GPT-5 but its chat models (its model list). */
 const reasonsAtOpenAi = (model: unknown) => /^(o\d|gpt-5(?!-chat))/.test(String(model));
 
-const openAi: Dialect = {
+const openAi = (responses: boolean): Dialect => ({
   keyOf: (req) => /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1],
   read: (req, problems) => {
     if (!/^Bearer \S+$/.test(req.headers.authorization ?? ''))
       problems.push('openai: Authorization is not "Bearer <key>"');
-    if (req.path.startsWith('/v1/responses')) return readResponses(req.body, problems);
+    if (req.path.startsWith('/v1/responses')) return responses ? readResponses(req.body, problems) : null;
     if (!req.path.startsWith('/v1/chat/completions')) return null;
     const b = req.body;
     if (typeof b.model !== 'string' || !b.model) problems.push('openai: model is missing');
@@ -259,8 +259,15 @@ const openAi: Dialect = {
           ? 'Incorrect API key provided.'
           : status === 429
             ? 'Rate limit reached.'
-            : 'The server had an error.',
-      type: status === 401 ? 'invalid_request_error' : status === 429 ? 'rate_limit_exceeded' : 'server_error',
+            : status === 404
+              ? 'Not Found'
+              : 'The server had an error.',
+      type:
+        status === 401 || status === 404
+          ? 'invalid_request_error'
+          : status === 429
+            ? 'rate_limit_exceeded'
+            : 'server_error',
       param: refused ? (/'([^']+)'/.exec(refused)?.[1] ?? null) : null,
       code: status === 401 ? 'invalid_api_key' : refused ? 'unsupported_parameter' : null,
     },
@@ -268,7 +275,7 @@ const openAi: Dialect = {
   whole: (turn, reply, usage) => (turn.responses ? responsesWhole(turn, reply, usage) : chatWhole(turn, reply, usage)),
   events: (turn, reply, usage) =>
     turn.responses ? responsesEvents(turn, reply, usage) : chatEvents(turn, reply, usage),
-};
+});
 
 const chatWhole = (turn: Turn, reply: Reply, usage: ProviderFake['usage']) => ({
   id: 'chatcmpl-fake',
@@ -596,7 +603,9 @@ const openAiUsage = (u: ProviderFake['usage']) => ({
   prompt_tokens_details: { cached_tokens: u.cached },
 });
 
-export const startOpenAiFake = (key = 'sk-fake-openai-0123456789abcdef') => startFake(openAi, '/v1', key);
+/** OpenAI's fake; `responses: false` plays a proxy that speaks only Chat Completions (404 for the rest). */
+export const startOpenAiFake = (key = 'sk-fake-openai-0123456789abcdef', { responses = true } = {}) =>
+  startFake(openAi(responses), '/v1', key);
 
 // ---------------------------------------------------------------- Anthropic Messages
 

@@ -34,9 +34,17 @@ import {
 import { ReachFailure, type Generation, type ModelReach } from './reach';
 import { networkWords } from '../../../shared/networkWords';
 
+/** OpenAI's own address, which speaks every API of OpenAI's. */
+const OPENAI_OWN = /^https:\/\/api\.openai\.com(\/|$)/;
+
 export class HostedProviders implements ModelReach {
   /** Each provider's models as made for the key and address it has now; made again when either changes. */
   private readonly made = new Map<string, { reach: Reach; models: Map<string, LanguageModelV4> }>();
+  /**
+   * Addresses behind OPENAI_BASE_URL that answered 404 to OpenAI's Responses API (a proxy or server that
+   * speaks only Chat Completions): OpenAI's reasoning models go to them through Chat Completions.
+   */
+  private readonly chatOnly = new Set<string>();
 
   constructor(
     private readonly keys: ProviderKeys,
@@ -58,8 +66,9 @@ export class HostedProviders implements ModelReach {
     if (!this.cooldown.allows(provider))
       throw new ReachFailure(`${spec.label} is cooling down after repeated failures; not asked`, 503);
     const modelId = g.model.api_target || g.model.model;
-    const reasons = g.model.supports_reasoning === true;
-    const model = this.model(spec, reach, modelId, reasons);
+    // OpenAI's reasoning models go through its Responses API (providers.ts), where it is spoken.
+    const responses = provider === 'openai' && g.model.supports_reasoning === true && !this.chatOnly.has(reach.baseURL);
+    const model = this.model(spec, reach, modelId, responses);
     // A provider that hangs is a failure like any other: it is given up on, and the chain goes on.
     const wait = g.onDelta ? this.firstTokenMs : this.firstTokenMs * 5;
     // One signal for both ends: the client's going, and the wait running out. (AbortSignal.any does
@@ -82,7 +91,7 @@ export class HostedProviders implements ModelReach {
     // to the model that gave them.
     const kept: Kept = anthropic
       ? 'anthropic'
-      : (provider === 'openai' && reasons) || provider === 'google'
+      : responses || provider === 'google'
         ? { provider, model: g.model.namespace }
         : undefined;
     const carried: ((b: ThinkingBlock) => boolean) | undefined =
@@ -99,7 +108,7 @@ export class HostedProviders implements ModelReach {
       temperature: g.temperature,
       ...toolOptions(g.tools),
       ...(thinking?.withoutEffort ? { reasoning: undefined } : {}),
-      ...providerOptions(provider, g.tools, thinking?.thinking, reasons),
+      ...providerOptions(provider, g.tools, thinking?.thinking, responses),
       abortSignal: stop.signal,
     };
     try {
@@ -114,7 +123,12 @@ export class HostedProviders implements ModelReach {
       const failure = late
         ? new ProviderFailure(`${spec.label} did not answer within ${wait / 1000} s`, 504, false, null)
         : failureOf(error, spec.label, this.keys.secrets());
-      // A refused key is the user's to fix, not the provider's fault: it does not cool the provider.
+      // A server that does not know the Responses API (its path is not found, not the model): the
+      // same request once more through Chat Completions, and so from then on at that address.
+      if (responses && failure.status === 404 && !OPENAI_OWN.test(reach.baseURL) && !/model/i.test(failure.message)) {
+        this.chatOnly.add(reach.baseURL);
+        return this.generate(g);
+      } // A refused key is the user's to fix, not the provider's fault: it does not cool the provider.
       if (failure.status !== 401 && failure.status !== 403) this.cooldown.failed(provider, failure.retryAfterMs);
       throw failure;
     } finally {
@@ -124,16 +138,16 @@ export class HostedProviders implements ModelReach {
   }
 
   /** The provider's model, made once for its key and address rather than for every request. */
-  private model(spec: ProviderSpec, reach: Reach, modelId: string, reasons: boolean): LanguageModelV4 {
+  private model(spec: ProviderSpec, reach: Reach, modelId: string, responses: boolean): LanguageModelV4 {
     let made = this.made.get(spec.id);
     if (!made || made.reach.apiKey !== reach.apiKey || made.reach.baseURL !== reach.baseURL) {
       made = { reach, models: new Map() };
       this.made.set(spec.id, made);
     }
-    const key = reasons ? `${modelId} reasons` : modelId;
+    const key = responses ? `${modelId} responses` : modelId;
     let model = made.models.get(key);
     if (!model) {
-      model = spec.model(reach, modelId, reasons);
+      model = spec.model(reach, modelId, responses);
       made.models.set(key, model);
     }
     return model;
@@ -343,11 +357,11 @@ function providerOptions(
   provider: string,
   options: ToolOptions,
   thinking: Record<string, unknown> | undefined,
-  reasons: boolean,
+  responses: boolean,
 ): Partial<LanguageModelV4CallOptions> {
   const format = options.responseFormat;
   const openai = {
-    ...(provider === 'openai' && reasons ? { store: false } : {}),
+    ...(responses ? { store: false } : {}),
     ...(format?.type === 'json_schema' ? { strictJsonSchema: format.json_schema.strict === true } : {}),
     // Token probabilities, with so many alternatives of each (OpenAI's package reads them).
     ...(options.logprobs !== undefined ? { logprobs: options.logprobs > 0 ? options.logprobs : true } : {}),
