@@ -26,6 +26,7 @@ import {
   type ChatMessage,
   type Reply,
   isAnthropicBlock,
+  type GeminiSignature,
   type OpenAiReasoning,
   type ThinkingBlock,
   type ThinkingPiece,
@@ -94,16 +95,9 @@ export class HostedProviders implements ModelReach {
       : responses || provider === 'google'
         ? { provider, model: g.model.namespace }
         : undefined;
-    const carried: ((b: ThinkingBlock) => boolean) | undefined =
-      kept === 'anthropic'
-        ? isAnthropicBlock
-        : kept
-          ? (b) =>
-              !isAnthropicBlock(b) && b.model === kept.model && (kept.provider === 'openai' ? 'item' in b : 'call' in b)
-          : undefined;
     const thinking = anthropic ? anthropicThinking(modelId, g.maxTokens, g.tools, g.messages) : undefined;
     const options: LanguageModelV4CallOptions = {
-      prompt: toPrompt(g.messages, carried),
+      prompt: toPrompt(g.messages, carriedBack(kept)),
       maxOutputTokens: thinking?.maxOutputTokens ?? g.maxTokens,
       temperature: g.temperature,
       ...toolOptions(g.tools),
@@ -455,10 +449,25 @@ function logprobsOf(metadata: unknown): Pick<Reply, 'logprobs'> {
  */
 type Kept = 'anthropic' | { provider: 'openai' | 'google'; model: string } | undefined;
 
-/** A Gemini model's thought signature, as Google's package says it of a part. */
-function thoughtSignature(metadata: unknown): string | undefined {
-  const said = (metadata as { google?: { thoughtSignature?: unknown } } | undefined)?.google?.thoughtSignature;
-  return typeof said === 'string' && said ? said : undefined;
+/** Which of the thinking sent back in a conversation goes to the model that `kept` names. */
+function carriedBack(kept: Kept): ((b: ThinkingBlock) => boolean) | undefined {
+  if (kept === 'anthropic') return isAnthropicBlock;
+  if (!kept) return undefined;
+  return (b) =>
+    !isAnthropicBlock(b) && b.model === kept.model && (kept.provider === 'openai' ? 'item' in b : 'call' in b);
+}
+
+/** A Gemini model's thought signature on a call it made, as Google's package says it, to go back with the call. */
+function geminiSigned(
+  call: { toolCallId: string; providerMetadata?: unknown },
+  kept: Kept,
+): GeminiSignature | undefined {
+  if (kept === 'anthropic' || kept?.provider !== 'google') return undefined;
+  const said = (call.providerMetadata as { google?: { thoughtSignature?: unknown } } | undefined)?.google
+    ?.thoughtSignature;
+  return typeof said === 'string' && said
+    ? { call: call.toolCallId, geminiSignature: said, model: kept.model }
+    : undefined;
 }
 
 /** An OpenAI reasoning item's id and encrypted reasoning, as OpenAI's package says them of a reasoning part. */
@@ -487,8 +496,8 @@ async function whole(result: ReturnType<LanguageModelV4['doGenerate']>, kept: Ke
     if (part.type === 'text') text += part.text;
     if (part.type === 'tool-call') {
       toolCalls.push(toolCallOf(part.toolCallId, part.toolName, part.input));
-      const signature = kept !== 'anthropic' && kept?.provider === 'google' && thoughtSignature(part.providerMetadata);
-      if (signature) thinking.push({ call: part.toolCallId, geminiSignature: signature, model: kept!.model });
+      const signed = geminiSigned(part, kept);
+      if (signed) thinking.push(signed);
     }
     if (part.type === 'reasoning' && kept !== 'anthropic') {
       // Each part of an OpenAI model's summary is a paragraph of its own.
@@ -609,11 +618,10 @@ async function streamed(
       }
     } else if (part.type === 'tool-call') {
       toolCalls.push(toolCallOf(part.toolCallId, part.toolName, part.input));
-      const signature = kept !== 'anthropic' && kept?.provider === 'google' && thoughtSignature(part.providerMetadata);
-      if (!signature) continue;
-      const carried = { call: part.toolCallId, geminiSignature: signature, model: kept!.model };
-      thinking.push(carried);
-      think({ carried });
+      const signed = geminiSigned(part, kept);
+      if (!signed) continue;
+      thinking.push(signed);
+      think({ carried: signed });
     } else if (part.type === 'finish')
       finish = { reason: part.finishReason, usage: part.usage, metadata: part.providerMetadata };
     else if (part.type === 'error') throw part.error;

@@ -18,7 +18,10 @@ export interface Generation {
   tools: ToolOptions;
   /** Receives the reply as it is produced, when the client streams. */
   onDelta?: (text: string) => void;
-  /** Receives a model's thinking (Anthropic's signed, a model server's not) as it is produced, when the client streams and reads it. */
+  /**
+   * Receives a model's thinking as it is produced (ThinkingPiece: what goes back to it, and reasoning
+   * only to show), when the client streams and reads it.
+   */
   onThinking?: (piece: ThinkingPiece) => void;
   signal: AbortSignal;
 }
