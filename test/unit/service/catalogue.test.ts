@@ -59,6 +59,11 @@ describe('the catalogue from the shipped datasets', function () {
     assert.equal(flash.provider, 'google');
     assert.equal(flash.answers_here, false, 'no key, no answer');
     assert.equal(byName('openai/gpt-4o-mini')!.supports_vision, true, 'capabilities from models.dev');
+    assert.equal(
+      byName('openai/gpt-5.4-mini')!.supports_vision,
+      true,
+      "else from the AI SDK's table of OpenAI's models",
+    );
     assert.deepEqual(
       [
         'openai/gpt-4o-mini',
