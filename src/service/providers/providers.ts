@@ -19,8 +19,8 @@ export interface Reach {
 
 export interface ProviderSpec extends ProviderName {
   /**
-   * The model, reached with this key at this base URL; `responses` for an OpenAI reasoning model where
-   * OpenAI's Responses API is spoken.
+   * The model, reached with this key at this base URL; `responses` for a reasoning model of OpenAI's
+   * (at OpenAI or Azure) where the Responses API is spoken.
    */
   model: (reach: Reach, modelId: string, responses: boolean) => LanguageModelV4;
 }
@@ -40,8 +40,10 @@ const MODELS: Record<string, ProviderSpec['model']> = {
   anthropic: (reach, modelId) => createAnthropic(settings(reach)).messages(modelId),
   google: (reach, modelId) => createGoogleGenerativeAI(settings(reach)).languageModel(modelId),
   mistral: (reach, modelId) => createMistral(settings(reach)).languageModel(modelId),
-  // The catalogue's model id is the deployment's name.
-  azure: (reach, modelId) => createAzure(settings(reach)).chat(modelId),
+  // The catalogue's model id is the deployment's name; as at OpenAI, a reasoning model's deployment
+  // through the Responses API (Azure's v1 API speaks both).
+  azure: (reach, modelId, responses) =>
+    responses ? createAzure(settings(reach)).responses(modelId) : createAzure(settings(reach)).chat(modelId),
 };
 
 const compatible =

@@ -16,6 +16,7 @@ import {
   SKIP_SIGNATURE,
   startAnthropicFake,
   startGeminiFake,
+  startAzureFake,
   startOpenAiFake,
   type ProviderFake,
 } from '../support/providerFakes';
@@ -25,6 +26,15 @@ const OPENAI = 'openai/gpt-4o-mini';
 const OPENAI_2 = 'openai/gpt-4o';
 const ANTHROPIC = 'anthropic/claude-haiku-4-5';
 const GEMINI = 'google/gemini-2.0-flash';
+
+/** The first turn of Codex's tool loop: stateless, the reasoning's content included, one tool to call. */
+const codexTurn = (model: string, path: string) => ({
+  model,
+  include: ['reasoning.encrypted_content' as const],
+  store: false,
+  tools: [{ type: 'function' as const, name: 'Read', parameters: { type: 'object', properties: {} }, strict: false }],
+  input: [{ role: 'user' as const, content: `call Read {"path":"${path}"}` }],
+});
 
 describe('hosted providers (fakes of their wire formats)', function () {
   this.timeout(60_000);
@@ -64,15 +74,6 @@ describe('hosted providers (fakes of their wire formats)', function () {
     answers.push(res.text);
     return res;
   }
-
-  /** The first turn of Codex's tool loop: stateless, the reasoning's content included, one tool to call. */
-  const codexTurn = (model: string, path: string) => ({
-    model,
-    include: ['reasoning.encrypted_content' as const],
-    store: false,
-    tools: [{ type: 'function' as const, name: 'Read', parameters: { type: 'object', properties: {} }, strict: false }],
-    input: [{ role: 'user' as const, content: `call Read {"path":"${path}"}` }],
-  });
 
   /** The first turn of Claude Code's tool loop, with one tool to call. */
   const claudeTurn = (model: string, path: string) => ({
@@ -1314,8 +1315,8 @@ describe('the first Space and a key handed over', function () {
     const view = await client.getSpace(first.id);
     return view.main.base_model_settings.filter((m) => m.active).map((m) => m.namespace);
   };
-  const put = (body: Record<string, unknown>) =>
-    raw(service.url, 'PUT', '/v1/providers/openai/key', { token: service.token, body });
+  const put = (body: Record<string, unknown>, provider = 'openai') =>
+    raw(service.url, 'PUT', `/v1/providers/${provider}/key`, { token: service.token, body });
   const check = async () =>
     (await raw(service.url, 'POST', '/v1/providers/openai/check', { token: service.token, body: {} })).json as {
       ok: boolean;
@@ -1419,6 +1420,65 @@ describe('the first Space and a key handed over', function () {
       assert.equal(elsewhere.seen.length, 1, 'the new address is asked');
     } finally {
       await elsewhere.close();
+    }
+  });
+
+  it("sends Azure OpenAI's deployments with its key as api-key, a reasoning model's through the Responses API, its reasoning carried back", async () => {
+    const azure = await startAzureFake();
+    try {
+      await put({ key: azure.key, base_url: azure.baseUrl, verified: true }, 'azure');
+      const space = (await service.client().listSpaces()).items[0]!.id;
+      const ask = (route: string, body: Record<string, unknown>) =>
+        raw(service.url, 'POST', route, { token: service.token, body: { app_id: space, ...body } });
+      // A deployment of a model that does not reason: Chat Completions, the deployment's name as the model.
+      const plain = await ask('/v1/chat/completions', {
+        model: 'azure/gpt-4o-mini',
+        messages: [{ role: 'user', content: 'Hello' }],
+      });
+      assert.equal(plain.status, 200, plain.text);
+      const sent = azure.seen.at(-1)!;
+      assert.deepEqual(
+        [sent.path, sent.body.model, sent.headers.authorization],
+        ['/openai/v1/chat/completions', 'gpt-4o-mini', undefined],
+      );
+      // A reasoning model's deployment: the Responses API, where it reasons while it calls tools (on
+      // Chat Completions the AI SDK holds GPT-5.6 and later to none), Azure keeping no copy.
+      const turn = { ...codexTurn('azure/gpt-5-mini', 'a.ts'), reasoning: { effort: 'low', summary: 'auto' } };
+      const first = await ask('/v1/responses', turn);
+      assert.equal(first.status, 200, first.text);
+      const asked = azure.seen.at(-1)!;
+      assert.deepEqual(
+        [
+          asked.path,
+          asked.body.model,
+          asked.body.store,
+          (asked.body.reasoning as { effort?: string } | undefined)?.effort,
+        ],
+        ['/openai/v1/responses', 'gpt-5-mini', false, 'low'],
+      );
+      const output = (first.json as { output: Array<{ type: string; call_id?: string }> }).output;
+      assert.deepEqual(
+        output.map((o) => o.type),
+        ['reasoning', 'function_call'],
+      );
+      // Codex's next turn: Azure gets its reasoning item back, as it encrypted it (the fake checks it).
+      const call = output[1]!;
+      const next = await ask('/v1/responses', {
+        ...turn,
+        input: [...turn.input, ...output, { type: 'function_call_output', call_id: call.call_id, output: 'the file' }],
+      });
+      assert.equal(next.status, 200, next.text);
+      const back = (azure.seen.at(-1)!.body.input as Array<{ type?: string; encrypted_content?: string }>).filter(
+        (i) => i.type === 'reasoning',
+      );
+      assert.deepEqual(
+        back.map((i) => i.encrypted_content),
+        [`enc-${Buffer.from('Thinking about: call Read {"path":"a.ts"}').toString('base64url')}`],
+      );
+      assert.deepEqual(azure.problems, []);
+    } finally {
+      await azure.close();
+      await raw(service.url, 'DELETE', '/v1/providers/azure/key', { token: service.token });
     }
   });
 });

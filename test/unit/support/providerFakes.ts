@@ -204,13 +204,18 @@ const sse = (data: unknown, event?: string) => `${event ? `event: ${event}\n` : 
 /** OpenAI's reasoning models: the o-series and GPT-5 but its chat models (its model list). */
 const reasonsAtOpenAi = (model: unknown) => /^(o\d|gpt-5(?!-chat))/.test(String(model));
 
-const openAi = (responses: boolean): Dialect => ({
-  keyOf: (req) => /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1],
+/**
+ * OpenAI's API, or Azure OpenAI's v1 API (`azure`): the same wire format under /openai/v1, with the key
+ * in an `api-key` header and a deployment's name as the model.
+ */
+const openAi = (responses: boolean, azure = false): Dialect => ({
+  keyOf: (req) => (azure ? req.headers['api-key'] : /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1]),
   read: (req, problems) => {
-    if (!/^Bearer \S+$/.test(req.headers.authorization ?? ''))
-      problems.push('openai: Authorization is not "Bearer <key>"');
-    if (req.path.startsWith('/v1/responses')) return responses ? readResponses(req.body, problems) : null;
-    if (!req.path.startsWith('/v1/chat/completions')) return null;
+    if (azure ? !req.headers['api-key'] : !/^Bearer \S+$/.test(req.headers.authorization ?? ''))
+      problems.push(azure ? 'azure: api-key is missing' : 'openai: Authorization is not "Bearer <key>"');
+    const root = azure ? '/openai/v1' : '/v1';
+    if (req.path.startsWith(`${root}/responses`)) return responses ? readResponses(req.body, problems) : null;
+    if (!req.path.startsWith(`${root}/chat/completions`)) return null;
     const b = req.body;
     if (typeof b.model !== 'string' || !b.model) problems.push('openai: model is missing');
     const messages = b.messages as Array<{ role: string; content: unknown }> | undefined;
@@ -606,6 +611,13 @@ const openAiUsage = (u: ProviderFake['usage']) => ({
 /** OpenAI's fake; `responses: false` plays a proxy that speaks only Chat Completions (404 for the rest). */
 export const startOpenAiFake = (key = 'sk-fake-openai-0123456789abcdef', { responses = true } = {}) =>
   startFake(openAi(responses), '/v1', key);
+
+/**
+ * Azure OpenAI's fake, at the base URL a resource's v1 API has (`…/openai/v1`; for a host of Azure's own
+ * the AI SDK adds the `/v1` and `api-version=v1` itself).
+ */
+export const startAzureFake = (key = 'azure-fake-key-0123456789abcdef') =>
+  startFake(openAi(true, true), '/openai/v1', key);
 
 // ---------------------------------------------------------------- Anthropic Messages
 

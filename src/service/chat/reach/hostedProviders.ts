@@ -37,13 +37,15 @@ import { networkWords } from '../../../shared/networkWords';
 
 /** OpenAI's own address, which speaks every API of OpenAI's. */
 const OPENAI_OWN = /^https:\/\/api\.openai\.com(\/|$)/;
+/** The providers whose reasoning models speak OpenAI's Responses API: OpenAI and Azure OpenAI. */
+const RESPONSES_PROVIDERS = new Set(['openai', 'azure']);
 
 export class HostedProviders implements ModelReach {
   /** Each provider's models as made for the key and address it has now; made again when either changes. */
   private readonly made = new Map<string, { reach: Reach; models: Map<string, LanguageModelV4> }>();
   /**
-   * Addresses behind OPENAI_BASE_URL that answered 404 to OpenAI's Responses API (a proxy or server that
-   * speaks only Chat Completions): OpenAI's reasoning models go to them through Chat Completions.
+   * Addresses behind OPENAI_BASE_URL (or Azure's) that answered 404 to the Responses API (a proxy or
+   * server that speaks only Chat Completions): OpenAI's reasoning models go to them through Chat Completions.
    */
   private readonly chatOnly = new Set<string>();
 
@@ -67,8 +69,9 @@ export class HostedProviders implements ModelReach {
     if (!this.cooldown.allows(provider))
       throw new ReachFailure(`${spec.label} is cooling down after repeated failures; not asked`, 503);
     const modelId = g.model.api_target || g.model.model;
-    // OpenAI's reasoning models go through its Responses API (providers.ts), where it is spoken.
-    const responses = provider === 'openai' && g.model.supports_reasoning === true && !this.chatOnly.has(reach.baseURL);
+    // OpenAI's reasoning models, at OpenAI or Azure, go through the Responses API (providers.ts) where it is spoken.
+    const responses =
+      RESPONSES_PROVIDERS.has(provider) && g.model.supports_reasoning === true && !this.chatOnly.has(reach.baseURL);
     const model = this.model(spec, reach, modelId, responses);
     // A provider that hangs is a failure like any other: it is given up on, and the chain goes on.
     const wait = g.onDelta ? this.firstTokenMs : this.firstTokenMs * 5;
@@ -92,9 +95,11 @@ export class HostedProviders implements ModelReach {
     // to the model that gave them.
     const kept: Kept = anthropic
       ? 'anthropic'
-      : responses || provider === 'google'
-        ? { provider, model: g.model.namespace }
-        : undefined;
+      : responses
+        ? { provider: provider as 'openai' | 'azure', model: g.model.namespace }
+        : provider === 'google'
+          ? { provider, model: g.model.namespace }
+          : undefined;
     const thinking = anthropic ? anthropicThinking(modelId, g.maxTokens, g.tools, g.messages) : undefined;
     const options: LanguageModelV4CallOptions = {
       prompt: toPrompt(g.messages, carriedBack(kept)),
@@ -117,9 +122,14 @@ export class HostedProviders implements ModelReach {
       const failure = late
         ? new ProviderFailure(`${spec.label} did not answer within ${wait / 1000} s`, 504, false, null)
         : failureOf(error, spec.label, this.keys.secrets());
-      // A server that does not know the Responses API (its path is not found, not the model): the
-      // same request once more through Chat Completions, and so from then on at that address.
-      if (responses && failure.status === 404 && !OPENAI_OWN.test(reach.baseURL) && !/model/i.test(failure.message)) {
+      // A server that does not know the Responses API (its path is not found, not the model or Azure's
+      // deployment): the same request once more through Chat Completions, and so from then on at that address.
+      if (
+        responses &&
+        failure.status === 404 &&
+        !OPENAI_OWN.test(reach.baseURL) &&
+        !/model|deployment/i.test(failure.message)
+      ) {
         this.chatOnly.add(reach.baseURL);
         return this.generate(g);
       } // A refused key is the user's to fix, not the provider's fault: it does not cool the provider.
@@ -210,11 +220,13 @@ export function toPrompt(
 function reasoningParts(block: ThinkingBlock): LanguageModelV4ReasoningPart[] {
   if ('call' in block) return [];
   if ('item' in block) {
-    const openai = { itemId: block.item, reasoningEncryptedContent: block.encrypted };
+    // Azure's package reads the item under its own name, OpenAI's under its (the block goes back only
+    // to the model that wrote it, of one of them).
+    const item = { itemId: block.item, reasoningEncryptedContent: block.encrypted };
     return (block.summary.length ? block.summary : ['']).map((text) => ({
       type: 'reasoning',
       text,
-      providerOptions: { openai },
+      providerOptions: { openai: item, azure: item },
     }));
   }
   return [
@@ -447,14 +459,14 @@ function logprobsOf(metadata: unknown): Pick<Reply, 'logprobs'> {
  * reasoning items of the OpenAI reasoning model named, or the thought signatures of the Gemini model
  * named; none of any other model's.
  */
-type Kept = 'anthropic' | { provider: 'openai' | 'google'; model: string } | undefined;
+type Kept = 'anthropic' | { provider: 'openai' | 'azure' | 'google'; model: string } | undefined;
 
 /** Which of the thinking sent back in a conversation goes to the model that `kept` names. */
 function carriedBack(kept: Kept): ((b: ThinkingBlock) => boolean) | undefined {
   if (kept === 'anthropic') return isAnthropicBlock;
   if (!kept) return undefined;
   return (b) =>
-    !isAnthropicBlock(b) && b.model === kept.model && (kept.provider === 'openai' ? 'item' in b : 'call' in b);
+    !isAnthropicBlock(b) && b.model === kept.model && (kept.provider === 'google' ? 'call' in b : 'item' in b);
 }
 
 /** A Gemini model's thought signature on a call it made, as Google's package says it, to go back with the call. */
@@ -470,9 +482,15 @@ function geminiSigned(
     : undefined;
 }
 
-/** An OpenAI reasoning item's id and encrypted reasoning, as OpenAI's package says them of a reasoning part. */
-function openAiItem(metadata: unknown): { id?: string; encrypted?: string } {
-  const said = (metadata as { openai?: { itemId?: unknown; reasoningEncryptedContent?: unknown } } | undefined)?.openai;
+/**
+ * An OpenAI reasoning item's id and encrypted reasoning, as OpenAI's package says them of a reasoning
+ * part (Azure's package under its own name); none for another provider's.
+ */
+function openAiItem(metadata: unknown, kept: Kept): { id?: string; encrypted?: string } {
+  if (kept === 'anthropic' || (kept?.provider !== 'openai' && kept?.provider !== 'azure')) return {};
+  const said = (metadata as Record<string, { itemId?: unknown; reasoningEncryptedContent?: unknown }> | undefined)?.[
+    kept.provider
+  ];
   return {
     ...(typeof said?.itemId === 'string' ? { id: said.itemId } : {}),
     ...(typeof said?.reasoningEncryptedContent === 'string' ? { encrypted: said.reasoningEncryptedContent } : {}),
@@ -502,7 +520,7 @@ async function whole(result: ReturnType<LanguageModelV4['doGenerate']>, kept: Ke
     if (part.type === 'reasoning' && kept !== 'anthropic') {
       // Each part of an OpenAI model's summary is a paragraph of its own.
       if (part.text) reasoning += (reasoning ? '\n\n' : '') + part.text;
-      const { id, encrypted } = kept?.provider === 'openai' ? openAiItem(part.providerMetadata) : {};
+      const { id, encrypted } = openAiItem(part.providerMetadata, kept);
       if (id === undefined || encrypted === undefined) continue;
       let item = items.get(id);
       if (!item) {
@@ -576,8 +594,8 @@ async function streamed(
       answering();
       onDelta(part.delta);
     } else if (part.type === 'reasoning-start' && kept && !signed) {
-      const { id } = openAiItem(part.providerMetadata);
-      if (id === undefined || kept.provider !== 'openai') continue;
+      const { id } = openAiItem(part.providerMetadata, kept);
+      if (id === undefined) continue;
       const item = items.get(id) ?? { item: id, summary: [], encrypted: '', model: kept.model };
       items.set(id, item);
       summaryParts.set(part.id, { item, at: item.summary.push('') - 1 });
@@ -593,7 +611,7 @@ async function streamed(
     } else if (part.type === 'reasoning-end' && kept && !signed) {
       // The item's encrypted reasoning comes with its end (the ends of its summary's earlier parts lack it).
       const slot = summaryParts.get(part.id);
-      const { encrypted } = openAiItem(part.providerMetadata);
+      const { encrypted } = openAiItem(part.providerMetadata, kept);
       if (!slot || encrypted === undefined || slot.item.encrypted) continue;
       const item = { ...slot.item, summary: slot.item.summary.filter(Boolean), encrypted };
       slot.item.encrypted = encrypted;
