@@ -105,8 +105,9 @@ export async function runChat(
           continue;
         }
         tried.push(current.record.namespace);
-        // Asking the same provider again is pointless when it refused the key, cools down or asked to wait.
-        if (error instanceof ReachFailure && error.status && [401, 403, 429, 503].includes(error.status)) {
+        // Asking the same provider again is pointless when it refused the key, has no such model, cools
+        // down or asked to wait.
+        if (error instanceof ReachFailure && error.status && [401, 403, 404, 429, 503].includes(error.status)) {
           if (error.status === 401 || error.status === 403) refused.add(current.record.provider ?? '');
           break;
         }

@@ -103,6 +103,8 @@ export const STARTERS: Readonly<Record<string, readonly string[]>> = {
   deepseek: ['deepseek/deepseek-chat'],
   xai: ['xai/grok-4-fast-non-reasoning'],
   groq: ['groq/llama-3.3-70b-versatile'],
+  // Azure's models answer only through deployments named as them: the ones most often made.
+  azure: ['azure/gpt-4.1-mini', 'azure/gpt-4o-mini'],
 };
 /** The first Space's failover chain, of the models it starts with. */
 const DEFAULT_FAILOVER = [...Object.values(STARTERS).map((names) => names[0]!), 'test/echo'];

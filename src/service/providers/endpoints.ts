@@ -2,11 +2,11 @@
 // extension (kept in memory), and a check that a key works. Never answers a key.
 import type { ModelRecord, ProviderCheck, ProviderKeyBody, ProviderState } from '../../api/schemas';
 import { cheapestFirst, isRetired } from '../../shared/models';
-import { HostedProviders } from '../chat/reach/hostedProviders';
+import { HostedProviders, NoDeployment } from '../chat/reach/hostedProviders';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
 import { visibleModels } from '../domain/models';
-import { settleUntouchedSpaces } from '../domain/spaces';
+import { STARTERS, settleUntouchedSpaces } from '../domain/spaces';
 import { Problem, invalid } from '../problem';
 import { Cooldown, providerCooldown } from './cooldown';
 import { providerKeys } from './keys';
@@ -58,11 +58,15 @@ export function removeProviderKey(db: Database, provider: string): ProviderState
   return listProviders().find((p) => p.id === spec.id)!;
 }
 
-/** Asks the provider's cheapest current model for a word, with the key it has. */
+/**
+ * Asks the provider's cheapest current model for a word, with the key it has (Azure's first starter:
+ * its models answer only through deployments named as them, and that is the one most likely made).
+ * Azure's answer that no such deployment exists comes after it took the key: the key works.
+ */
 export async function checkProvider(db: Database, caller: Caller, provider: string): Promise<ProviderCheck> {
   const spec = known(provider);
   if (!providerKeys.has(spec.id)) return { ok: false, message: `There is no ${spec.label} key.`, model: null };
-  const model = cheapestModel(db, caller, spec.id);
+  const model = modelToTry(db, caller, spec.id);
   if (!model)
     return { ok: false, message: `The catalogue has no ${spec.label} model to try the key with.`, model: null };
   const reach = new HostedProviders(providerKeys, new Cooldown());
@@ -82,6 +86,14 @@ export async function checkProvider(db: Database, caller: Caller, provider: stri
     await db.transaction(() => settleUntouchedSpaces(db));
     return { ok: true, message: `The ${spec.label} key works: ${model.namespace} answered.`, model: model.namespace };
   } catch (error) {
+    if (error instanceof NoDeployment) {
+      await db.transaction(() => settleUntouchedSpaces(db));
+      return {
+        ok: true,
+        message: `The ${spec.label} key works, but ${error.message}.`,
+        model: model.namespace,
+      };
+    }
     return {
       ok: false,
       message: `The ${spec.label} key did not work: ${(error as Error).message}.`,
@@ -90,9 +102,10 @@ export async function checkProvider(db: Database, caller: Caller, provider: stri
   }
 }
 
-function cheapestModel(db: Database, caller: Caller, provider: string): ModelRecord | undefined {
-  return visibleModels(db, caller)
+function modelToTry(db: Database, caller: Caller, provider: string): ModelRecord | undefined {
+  const current = visibleModels(db, caller)
     .map((m) => m.record)
-    .filter((r) => r.provider === provider && !r.is_test_model && !isRetired(r) && r.is_chat)
-    .sort(cheapestFirst)[0];
+    .filter((r) => r.provider === provider && !r.is_test_model && !isRetired(r) && r.is_chat);
+  const starter = provider === 'azure' ? current.find((r) => r.namespace === STARTERS.azure![0]) : undefined;
+  return starter ?? current.sort(cheapestFirst)[0];
 }

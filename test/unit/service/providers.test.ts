@@ -1424,12 +1424,62 @@ describe('the first Space and a key handed over', function () {
   });
 
   it("sends Azure OpenAI's deployments with its key as api-key, a reasoning model's through the Responses API, its reasoning carried back", async () => {
-    const azure = await startAzureFake();
+    const azure = await startAzureFake(undefined, ['gpt-4o-mini', 'gpt-5-mini']);
     try {
-      await put({ key: azure.key, base_url: azure.baseUrl, verified: true }, 'azure');
-      const space = (await service.client().listSpaces()).items[0]!.id;
+      await put({ key: azure.key, base_url: azure.baseUrl }, 'azure');
+      // The key is tried with the deployment most often made; Azure says there is none by that name
+      // only once it took the key.
+      const check = await raw(service.url, 'POST', '/v1/providers/azure/check', { token: service.token, body: {} });
+      assert.deepEqual(check.json, {
+        ok: true,
+        message:
+          'The Azure OpenAI key works, but your Azure OpenAI resource has no deployment named gpt-4.1-mini: deploy the model under that name, or turn azure/gpt-4.1-mini off in the Spaces that use it.',
+        model: 'azure/gpt-4.1-mini',
+      });
+      const client = service.client();
+      const catalogue = await client.listModels();
+      const space = (await client.createSpace({ name: 'Azure' })).id;
+      await client.updateSpace({
+        id: space,
+        has_failover_chain: true,
+        failover_model_ids: ['azure/gpt-4.1-mini', 'azure/gpt-4o-mini'].map(
+          (ns) => catalogue.find((m) => m.namespace === ns)!.id!,
+        ),
+      });
       const ask = (route: string, body: Record<string, unknown>) =>
         raw(service.url, 'POST', route, { token: service.token, body: { app_id: space, ...body } });
+      // A model without a deployment: said so in words in the receipt, asked once a request (not again),
+      // the Space failing over to the next of its chain; Azure is not cooled down for it, as it would
+      // be for failures of its own.
+      for (let i = 0; i < 3; i++) {
+        const missing = await ask('/v1/chat/completions', {
+          model: 'azure/gpt-4.1-mini',
+          messages: [{ role: 'user', content: 'Hello' }],
+        });
+        assert.equal(missing.status, 200, missing.text);
+        const { warning, routing } = (
+          missing.json as { metadata: { warning: string; routing: { attempts: Array<{ status_code: number }> } } }
+        ).metadata;
+        assert.match(warning, /has no deployment named gpt-4\.1-mini: deploy the model under that name/);
+        assert.deepEqual(
+          routing.attempts.map((a) => a.status_code),
+          [404, 200],
+        );
+      }
+      assert.equal(azure.seen.filter((r) => r.body.model === 'gpt-4.1-mini').length, 4, 'the check, then once each');
+      // Named in a Space without a failover chain, it fails the request, again and again.
+      const alone = await client.createSpace({ name: 'Azure, no failover chain' });
+      await client.updateSpace({ id: alone.id, has_failover_chain: false });
+      for (let i = 0; i < 3; i++) {
+        const failed = await raw(service.url, 'POST', '/v1/chat/completions', {
+          token: service.token,
+          body: { app_id: alone.id, model: 'azure/gpt-4.1-mini', messages: [{ role: 'user', content: 'Hello' }] },
+        });
+        assert.equal(failed.status, 502, failed.text);
+        assert.match(failed.text, /has no deployment named gpt-4\.1-mini/);
+      }
+      const states = (await raw(service.url, 'GET', '/v1/providers', { token: service.token })).json as ProviderState[];
+      assert.equal(states.find((p) => p.id === 'azure')!.cooling_until, null);
       // A deployment of a model that does not reason: Chat Completions, the deployment's name as the model.
       const plain = await ask('/v1/chat/completions', {
         model: 'azure/gpt-4o-mini',

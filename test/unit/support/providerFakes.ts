@@ -67,8 +67,9 @@ interface Turn {
   logprobs?: number;
   /** The model thinks first (Anthropic's extended thinking, asked for; DeepSeek's reasoner always). */
   thinks?: boolean;
-  /** Why the provider refuses the request (400), in its words. */
+  /** Why the provider refuses the request (400, or `refusedWith`), in its words. */
   refused?: string;
+  refusedWith?: number;
   /** Asked on OpenAI's Responses API, which answers in its own items and events. */
   responses?: {
     /** A summary of the reasoning is asked for (`reasoning.summary`). */
@@ -144,8 +145,8 @@ async function startFake(dialect: Dialect, versionPath: string, key: string): Pr
       }
       if (turn.refused)
         return void res
-          .writeHead(400, { 'content-type': 'application/json' })
-          .end(JSON.stringify(dialect.error(400, turn.refused)));
+          .writeHead(turn.refusedWith ?? 400, { 'content-type': 'application/json' })
+          .end(JSON.stringify(dialect.error(turn.refusedWith ?? 400, turn.refused)));
       const reply = replyTo(turn);
       if (!turn.stream)
         return void res
@@ -616,8 +617,30 @@ export const startOpenAiFake = (key = 'sk-fake-openai-0123456789abcdef', { respo
  * Azure OpenAI's fake, at the base URL a resource's v1 API has (`…/openai/v1`; for a host of Azure's own
  * the AI SDK adds the `/v1` and `api-version=v1` itself).
  */
-export const startAzureFake = (key = 'azure-fake-key-0123456789abcdef') =>
-  startFake(openAi(true, true), '/openai/v1', key);
+export const startAzureFake = (key = 'azure-fake-key-0123456789abcdef', deployments?: readonly string[]) =>
+  startFake(azureOpenAi(deployments), '/openai/v1', key);
+
+/** Azure's word for a model no deployment of the resource is named as. */
+export const NO_DEPLOYMENT =
+  'The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.';
+
+/** Azure OpenAI's v1 API; with `deployments`, a model no deployment is named as is answered 404, as Azure does. */
+function azureOpenAi(deployments?: readonly string[]): Dialect {
+  const dialect = openAi(true, true);
+  return {
+    ...dialect,
+    read: (req, problems) => {
+      const turn = dialect.read(req, problems);
+      return turn && deployments && !deployments.includes(turn.model)
+        ? { ...turn, refused: NO_DEPLOYMENT, refusedWith: 404 }
+        : turn;
+    },
+    error: (status, refused) =>
+      refused === NO_DEPLOYMENT
+        ? { error: { code: 'DeploymentNotFound', message: refused } }
+        : dialect.error(status, refused),
+  };
+}
 
 // ---------------------------------------------------------------- Anthropic Messages
 

@@ -132,8 +132,13 @@ export class HostedProviders implements ModelReach {
       ) {
         this.chatOnly.add(reach.baseURL);
         return this.generate(g);
-      } // A refused key is the user's to fix, not the provider's fault: it does not cool the provider.
-      if (failure.status !== 401 && failure.status !== 403) this.cooldown.failed(provider, failure.retryAfterMs);
+      }
+      // A refused key, or a model the provider does not have (an Azure deployment not made), is the
+      // user's to fix, not the provider's fault: it does not cool the provider.
+      if (failure.status !== 401 && failure.status !== 403 && failure.status !== 404)
+        this.cooldown.failed(provider, failure.retryAfterMs);
+      if (provider === 'azure' && failure.status === 404 && /deployment/i.test(failure.message))
+        throw new NoDeployment(modelId, g.model.namespace);
       throw failure;
     } finally {
       clearTimeout(timer);
@@ -670,6 +675,21 @@ export class ProviderFailure extends ReachFailure {
     readonly retryAfterMs: number | null,
   ) {
     super(message, status, unreachable);
+  }
+}
+
+/**
+ * Azure's 404 for a model no deployment is named as: its models answer only through deployments named
+ * as them. The key was taken.
+ */
+export class NoDeployment extends ProviderFailure {
+  constructor(modelId: string, namespace: string) {
+    super(
+      `your Azure OpenAI resource has no deployment named ${modelId}: deploy the model under that name, or turn ${namespace} off in the Spaces that use it`,
+      404,
+      false,
+      null,
+    );
   }
 }
 
