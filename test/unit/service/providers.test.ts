@@ -1423,7 +1423,7 @@ describe('the first Space and a key handed over', function () {
     }
   });
 
-  it("sends Azure OpenAI's deployments with its key as api-key, a reasoning model's through the Responses API, its reasoning carried back", async () => {
+  it("reaches Azure's deployments named as their models, says which is missing without cooling Azure down, and reasons through the Responses API", async () => {
     const azure = await startAzureFake(undefined, ['gpt-4o-mini', 'gpt-5-mini']);
     try {
       await put({ key: azure.key, base_url: azure.baseUrl }, 'azure');
@@ -1470,8 +1470,9 @@ describe('the first Space and a key handed over', function () {
       // Named in a Space without a failover chain, it fails the request, again and again.
       const alone = await client.createSpace({ name: 'Azure, no failover chain' });
       await client.updateSpace({ id: alone.id, has_failover_chain: false });
+      let failed = { status: 0, text: '' };
       for (let i = 0; i < 3; i++) {
-        const failed = await raw(service.url, 'POST', '/v1/chat/completions', {
+        failed = await raw(service.url, 'POST', '/v1/chat/completions', {
           token: service.token,
           body: { app_id: alone.id, model: 'azure/gpt-4.1-mini', messages: [{ role: 'user', content: 'Hello' }] },
         });
@@ -1526,6 +1527,9 @@ describe('the first Space and a key handed over', function () {
         [`enc-${Buffer.from('Thinking about: call Read {"path":"a.ts"}').toString('base64url')}`],
       );
       assert.deepEqual(azure.problems, []);
+      // Azure's key is in no answer and not in the service's output.
+      for (const said of [check.text, failed.text, plain.text, first.text, next.text, service.output()])
+        assert.ok(!said.includes(azure.key), 'the Azure key is shown');
     } finally {
       await azure.close();
       await raw(service.url, 'DELETE', '/v1/providers/azure/key', { token: service.token });
