@@ -58,6 +58,13 @@ export const PROVIDER_NAMES: readonly ProviderName[] = [
 export const providerName = (id: string | null | undefined): ProviderName | undefined =>
   PROVIDER_NAMES.find((p) => p.id === id);
 
+/**
+ * Whether a model's bare name (`gpt-4o-mini`) is its own: not for a provider that serves its makers'
+ * models under their names (Azure OpenAI serves OpenAI's), whose models are named with it
+ * (`azure/gpt-4o-mini`) unless no other model has the name.
+ */
+export const ownsBareNames = (provider: string | null | undefined): boolean => provider !== 'azure';
+
 /** The built-in service's own groups of models, as people name them. */
 const OWN_GROUPS: Readonly<Record<string, string>> = { local: 'Local model servers', test: 'Test models' };
 

@@ -4,6 +4,7 @@
 // unit tests run it on Node; one pass over the text with one regular expression and map lookups.
 import type { ModelRecord } from '../api/schemas';
 import { cheapestFirst, deprecationOf, providerOf } from '../shared/models';
+import { ownsBareNames } from '../shared/providerNames';
 
 /** What a found id is: a catalogue model (retired, to be retired, or current), or unknown to it. */
 export type IdKind = 'retired' | 'soon' | 'current' | 'unknown';
@@ -48,9 +49,17 @@ export class ModelIndex {
       const provider = m.namespace.includes('/') ? m.namespace.slice(0, m.namespace.indexOf('/')) : m.provider;
       if (provider) this.providers.set(provider, (this.providers.get(provider) ?? 0) + 1);
     }
-    // A namespace wins over another model's api_target of the same text.
-    for (const m of models)
-      if (m.api_target && distinctive(m.api_target) && !this.ids.has(m.api_target)) this.ids.set(m.api_target, m);
+    // A namespace wins over another model's api_target of the same text, and a maker's model over the
+    // same model served under its name by another provider (OpenAI's `gpt-4o-mini` over Azure's).
+    for (const own of [true, false])
+      for (const m of models)
+        if (
+          ownsBareNames(m.provider) === own &&
+          m.api_target &&
+          distinctive(m.api_target) &&
+          !this.ids.has(m.api_target)
+        )
+          this.ids.set(m.api_target, m);
   }
 
   get size(): number {

@@ -3,6 +3,7 @@ import type { ModelRecord, ModelSetting } from '../../api/schemas';
 import type { Database } from '../db';
 import { dayLabel } from '../../shared/labels';
 import { isRetired } from '../../shared/models';
+import { ownsBareNames } from '../../shared/providerNames';
 import { invalid, notFound } from '../problem';
 import { parseJson, type Caller } from './caller';
 import { keptUntilChanged } from './configCache';
@@ -124,8 +125,11 @@ function catalogue(db: Database, orgId: string): Catalogue {
     const byBareName = new Map<string, CatalogueModel | null>();
     for (const m of models) {
       if (!byNamespace.has(m.record.namespace)) byNamespace.set(m.record.namespace, m);
-      byBareName.set(m.record.model, byBareName.has(m.record.model) ? null : m);
+      if (ownsBareNames(m.record.provider)) byBareName.set(m.record.model, byBareName.has(m.record.model) ? null : m);
     }
+    // Azure's `gpt-4o-mini` is OpenAI's model: it takes a bare name only where no maker's model has it.
+    for (const m of models)
+      if (!ownsBareNames(m.record.provider) && !byBareName.has(m.record.model)) byBareName.set(m.record.model, m);
     return { models, byId: new Map(models.map((m) => [String(m.record.id), m])), byNamespace, byBareName };
   });
 }

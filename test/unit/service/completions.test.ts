@@ -162,10 +162,11 @@ describe('chat completions', function () {
     assert.equal(calls.at(-1)!.choices[0]!.finish_reason, 'tool_calls');
   });
 
-  it('finds a named model by namespace, id, or a bare name only one model has', async () => {
+  it("finds a named model by namespace, id, or a bare name only one model has (its maker's, not Azure's)", async () => {
     const models = await service.client().listModels();
-    const hosted = models.filter((m) => !m.is_test_model && m.provider !== 'local');
-    const count = (name: string) => models.filter((m) => m.model === name).length;
+    // Azure serves OpenAI's models under their names: those names are OpenAI's (below).
+    const hosted = models.filter((m) => !m.is_test_model && m.provider !== 'local' && m.provider !== 'azure');
+    const count = (name: string) => hosted.filter((m) => m.model === name).length;
     const unique = hosted.find((m) => count(m.model) === 1)!;
     const shared = hosted.find((m) => count(m.model) > 1)!;
     assert.ok(unique && shared, 'the catalogue has a bare name of one model and one of several');
@@ -181,6 +182,9 @@ describe('chat completions', function () {
     for (const name of [unique.namespace, String(unique.id), unique.model])
       assert.ok((await said(name)).startsWith(`model: ${unique.namespace} cannot answer here`), name);
     assert.equal(await said(shared.model), `model: Unknown model "${shared.model}"`);
+    assert.ok(models.some((m) => m.namespace === 'azure/gpt-4o-mini'));
+    assert.match(await said('gpt-4o-mini'), /^model: openai\/gpt-4o-mini cannot answer here/);
+    assert.match(await said('azure/gpt-4o-mini'), /^model: azure\/gpt-4o-mini cannot answer here/);
   });
 
   it("names each request with a time-ordered UUID, so that the log's key grows at its end", async () => {

@@ -43,6 +43,21 @@ describe('model ids in a file', () => {
     assert.deepEqual(texts('gpt-4o.'), ['gpt-4o:current'], 'punctuation after an id is not part of it');
   });
 
+  it("takes a bare id as its maker's model, not as the same model another provider serves under its name", () => {
+    const openai = models.find((m) => m.namespace === 'openai/gpt-4o')!;
+    const azure = { ...openai, namespace: 'azure/gpt-4o', provider: 'azure' };
+    for (const order of [
+      [azure, openai],
+      [openai, azure],
+    ])
+      assert.equal(new ModelIndex(order, '2026-11-21').scan('"model": "gpt-4o"')[0]?.model?.namespace, 'openai/gpt-4o');
+    assert.equal(
+      new ModelIndex([azure], '2026-11-21').scan('"model": "gpt-4o"')[0]?.model?.namespace,
+      'azure/gpt-4o',
+      'unless no other model has the name',
+    );
+  });
+
   it('finds the id under a cursor, for the hover', () => {
     const line = '  model: anthropic/claude-2.1 # old';
     assert.equal(index.at(line, 15)?.text, 'anthropic/claude-2.1');
