@@ -121,7 +121,9 @@ function askKey(provider: ProviderName): Thenable<string | undefined> {
 function askAzureUrl(): Thenable<string | undefined> {
   return vscode.window.showInputBox({
     title: t('Azure OpenAI resource'),
-    prompt: t('The base URL of your Azure OpenAI resource, e.g. https://my-resource.openai.azure.com/openai'),
+    prompt: t(
+      'The endpoint of your Azure OpenAI resource, as the Azure portal shows it, e.g. https://my-resource.openai.azure.com',
+    ),
     value: 'https://',
     ignoreFocusOut: true,
     validateInput: (value) =>

@@ -59,8 +59,19 @@ export const PROVIDERS: readonly ProviderSpec[] = PROVIDER_NAMES.map((name) => (
 export const providerSpec = (id: string | null | undefined): ProviderSpec | undefined =>
   PROVIDERS.find((p) => p.id === id);
 
-/** A base URL as the provider's SDK wants it: Anthropic's with `/v1` (either spelling is accepted). */
+/** Azure's hosts of a resource's OpenAI API, which is under `/openai` (a Foundry project's is not). */
+const AZURE_HOST = /\.(openai\.azure\.com|cognitiveservices\.azure\.com|services\.ai\.azure\.com)$/;
+
+/**
+ * A base URL as the provider's SDK wants it: Anthropic's with `/v1` (either spelling is accepted);
+ * an Azure resource's as `https://<resource>…azure.com/openai`, whichever of its addresses was given
+ * (the endpoint the Azure portal shows, with `/openai` or `/openai/v1`, or a whole request's URL).
+ */
 export function normalizeBaseUrl(spec: ProviderSpec, url: string): string {
   const clean = url.trim().replace(/\/+$/, '');
-  return spec.id === 'anthropic' && !/\/v1$/.test(clean) ? `${clean}/v1` : clean;
+  if (spec.id === 'anthropic') return /\/v1$/.test(clean) ? clean : `${clean}/v1`;
+  const azure = spec.id === 'azure' && URL.canParse(clean) ? new URL(clean) : undefined;
+  if (azure && AZURE_HOST.test(azure.hostname) && !azure.pathname.startsWith('/api/projects/'))
+    return `${azure.origin}/openai`;
+  return clean;
 }
