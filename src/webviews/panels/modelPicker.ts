@@ -5,6 +5,7 @@
 import type { ModelBrief } from '../../shared/protocol/playground';
 import { perMillion } from '../../shared/money';
 import { isRetired } from '../../shared/models';
+import { ownsBareNames } from '../../shared/providerNames';
 
 export interface PickerModel extends ModelBrief {
   active: boolean;
@@ -49,6 +50,8 @@ export function rankModels<M extends PickerModel>(models: readonly M[], query: s
         a.rank - b.rank ||
         Number(b.m.active) - Number(a.m.active) ||
         Number(b.m.answersHere) - Number(a.m.answersHere) ||
+        // OpenAI's gpt-4o-mini before Azure's, which serves it under OpenAI's name.
+        Number(ownsBareNames(b.m.provider)) - Number(ownsBareNames(a.m.provider)) ||
         a.m.namespace.localeCompare(b.m.namespace),
     )
     .map((x) => x.m);

@@ -46,6 +46,16 @@ describe('the playground model picker', () => {
     assert.equal(rankModels(CATALOGUE, 'openai/gpt-4o')[0]!.namespace, 'openai/gpt-4o');
   });
 
+  it("ranks a model that answers here first, then its maker's before the same model Azure serves under its name", () => {
+    const same = [model('azure/gpt-4o-mini'), model('openai/gpt-4o-mini')];
+    assert.deepEqual(
+      rankModels(same, 'gpt-4o-mini').map((m) => m.namespace),
+      ['openai/gpt-4o-mini', 'azure/gpt-4o-mini'],
+    );
+    const onlyAzure = [model('azure/gpt-4o-mini'), model('openai/gpt-4o-mini', { answersHere: false })];
+    assert.equal(rankModels(onlyAzure, 'gpt-4o-mini')[0]!.namespace, 'azure/gpt-4o-mini');
+  });
+
   it('ranks exact, then prefix, then a word start, then anywhere', () => {
     const m = model('openai/ft:gpt-4o-mini:acme:support');
     assert.equal(matchRank(m, 'openai/ft:gpt-4o-mini:acme:support'), 0);
