@@ -62,6 +62,8 @@ export const COMMANDS = {
   'llmSpaces.addProviderKey': [providers.addProviderKey, 'Adding the provider key'],
   'llmSpaces.useChatModelForSmallTasks': [useChatModelForSmallTasks, "Setting the chat's utility model"],
   'llmSpaces.removeProviderKey': [providers.removeProviderKey, 'Removing the provider key'],
+  'llmSpaces.addAzureDeployment': [providers.addAzureDeployment, 'Adding the Azure deployment'],
+  'llmSpaces.removeAzureDeployment': [providers.removeAzureDeployment, 'Removing the Azure deployment'],
   'llmSpaces.copySpaceEndpoint': [endpoints.copySpaceEndpoint, "Copying the Space's endpoint"],
   'llmSpaces.openModelInPlayground': [models.openModelInPlayground, 'Opening the model in the playground'],
   'llmSpaces.showModelsAsList': [models.showModelsAsList, 'Showing the models as one list'],

@@ -320,6 +320,28 @@ export class LlmSpacesClient {
     });
   }
 
+  /** Adds an Azure deployment named otherwise than its model, as the organization's `azure/<deployment>`. */
+  addAzureDeployment(deployment: string, model: string, signal?: AbortSignal) {
+    return this.transport.send({
+      method: 'PUT',
+      path: `/v1/providers/azure/deployments/${seg(deployment)}`,
+      body: { model },
+      schema: ModelRecord,
+      idempotent: true,
+      signal,
+    });
+  }
+
+  removeAzureDeployment(deployment: string, signal?: AbortSignal) {
+    return this.transport.send({
+      method: 'DELETE',
+      path: `/v1/providers/azure/deployments/${seg(deployment)}`,
+      schema: DeleteResult,
+      idempotent: true,
+      signal,
+    });
+  }
+
   /** Tries a provider's key with a one-word request; the answer says in words whether it works. */
   checkProvider(provider: string, signal?: AbortSignal) {
     return this.transport.send({

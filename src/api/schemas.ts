@@ -992,6 +992,10 @@ export const ProviderKeyBody = z.object({
 });
 export type ProviderKeyBody = z.infer<typeof ProviderKeyBody>;
 
+/** An Azure OpenAI deployment of the organization, by the OpenAI model it runs (`openai/gpt-5.4`, or `gpt-5.4`). */
+export const AzureDeploymentBody = z.object({ model: z.string().trim().min(1).max(200) });
+export type AzureDeploymentBody = z.infer<typeof AzureDeploymentBody>;
+
 /** A hosted provider as the built-in service can reach it. */
 export const ProviderState = z.looseObject({
   id: z.string(),

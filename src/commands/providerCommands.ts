@@ -1,9 +1,11 @@
 // Add Provider Key… and Remove Provider Key…: the user's own keys for hosted providers, for the
 // built-in service (the hosted LLM Spaces service reaches providers with keys of its own).
 import * as vscode from 'vscode';
-import type { ProviderState } from '../api/schemas';
+import type { ModelRecord, ProviderState } from '../api/schemas';
 import type { Services } from '../services';
-import { PROVIDER_NAMES, providerName, type ProviderName } from '../shared/providerNames';
+import { perMillion } from '../shared/money';
+import { isRetired } from '../shared/models';
+import { AZURE_DEPLOYMENT_NAME, PROVIDER_NAMES, providerName, type ProviderName } from '../shared/providerNames';
 
 const t = vscode.l10n.t;
 
@@ -131,4 +133,100 @@ function askAzureUrl(): Thenable<string | undefined> {
         ? undefined
         : t('An https URL, please.'),
   });
+}
+
+/** What a test or another extension may pass instead of being asked: the deployment and the model it runs. */
+interface DeploymentPreset {
+  deployment: string;
+  model: string;
+}
+
+const isDeploymentPreset = (v: unknown): v is DeploymentPreset =>
+  typeof (v as DeploymentPreset | null)?.deployment === 'string' && typeof (v as DeploymentPreset).model === 'string';
+
+/**
+ * Add Azure Deployment…: an Azure OpenAI deployment named otherwise than its model, or of a model the
+ * catalogue's Azure list lacks, as the organization's model `azure/<deployment>`, at the prices and
+ * with the capabilities of the OpenAI model it runs.
+ */
+export async function addAzureDeployment(s: Services, arg?: unknown): Promise<void> {
+  if (!builtInOnly(s)) return;
+  const preset = isDeploymentPreset(arg) ? arg : undefined;
+  const deployment = (
+    preset?.deployment ??
+    (await vscode.window.showInputBox({
+      title: t('Add Azure Deployment'),
+      prompt: t('The name of the deployment, as your Azure OpenAI resource has it (Azure AI Foundry, Deployments).'),
+      ignoreFocusOut: true,
+      validateInput: (value) =>
+        AZURE_DEPLOYMENT_NAME.test(value.trim())
+          ? undefined
+          : t('2 to 64 letters, digits, dots, dashes or underscores, please.'),
+    }))
+  )?.trim();
+  if (!deployment) return;
+  const model = preset?.model ?? (await pickDeployedModel(s, deployment));
+  if (!model) return;
+  const added = await s.connection.call((c) => c.addAzureDeployment(deployment, model));
+  await s.catalogue.reload();
+  s.spaces.refresh();
+  void vscode.window.showInformationMessage(
+    t(
+      '{0} answers through your deployment {1}, at the prices of {2}. Turn it on in a Space to route to it.',
+      added.namespace,
+      deployment,
+      model,
+    ),
+  );
+}
+
+/** The OpenAI model a deployment runs, chosen from the catalogue's current ones. */
+async function pickDeployedModel(s: Services, deployment: string): Promise<string | undefined> {
+  const models = (await s.catalogue.models()).filter(
+    (m) => m.provider === 'openai' && !m.is_test_model && !isRetired(m),
+  );
+  const pick = await vscode.window.showQuickPick(
+    models.map((m) => ({
+      label: m.namespace,
+      description: t(
+        '{0} in · {1} out per M tokens',
+        perMillion(m.prompt_token_cost),
+        perMillion(m.completion_token_cost),
+      ),
+      namespace: m.namespace,
+    })),
+    {
+      title: t('Add Azure Deployment'),
+      placeHolder: t('Which model does {0} run?', deployment),
+      matchOnDescription: true,
+      ignoreFocusOut: true,
+    },
+  );
+  return pick?.namespace;
+}
+
+/** Remove Azure Deployment…: forgets a deployment added, and takes it out of the Spaces that had it. */
+export async function removeAzureDeployment(s: Services, arg?: unknown): Promise<void> {
+  if (!builtInOnly(s)) return;
+  const named = (arg as { deployment?: unknown } | null)?.deployment;
+  let deployment = typeof named === 'string' ? named : undefined;
+  if (!deployment) {
+    const added = (await s.catalogue.models()).filter((m: ModelRecord) => m.provider === 'azure' && m.org_id);
+    if (added.length === 0) {
+      void vscode.window.showInformationMessage(t('No Azure deployment was added.'));
+      return;
+    }
+    deployment = (
+      await vscode.window.showQuickPick(
+        added.map((m) => ({ label: m.model, description: m.description, deployment: m.model })),
+        { title: t('Remove Azure Deployment'), placeHolder: t('Which deployment should be forgotten?') },
+      )
+    )?.deployment;
+    if (!deployment) return;
+  }
+  const gone = deployment;
+  await s.connection.call((c) => c.removeAzureDeployment(gone));
+  await s.catalogue.reload();
+  s.spaces.refresh();
+  vscode.window.setStatusBarMessage(t('The Azure deployment {0} is forgotten.', gone), 4000);
 }

@@ -65,6 +65,9 @@ export const providerName = (id: string | null | undefined): ProviderName | unde
  */
 export const ownsBareNames = (provider: string | null | undefined): boolean => provider !== 'azure';
 
+/** A name Azure allows for a deployment. */
+export const AZURE_DEPLOYMENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{1,63}$/;
+
 /** The built-in service's own groups of models, as people name them. */
 const OWN_GROUPS: Readonly<Record<string, string>> = { local: 'Local model servers', test: 'Test models' };
 

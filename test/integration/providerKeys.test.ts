@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ProviderState } from '../../src/api/schemas';
 import type { ReplyInfo } from '../../src/shared/protocol/playground';
-import { startOpenAiFake, type ProviderFake } from '../unit/support/providerFakes';
+import { startAzureFake, startOpenAiFake, type ProviderFake } from '../unit/support/providerFakes';
 import { callWebview, extension, messagesDuring, serviceClient, waitFor } from './support';
 
 const MODEL = 'openai/gpt-4o-mini';
@@ -88,5 +88,43 @@ describe('provider keys', function () {
       async () => (await client.listModels()).find((m) => m.namespace === MODEL)!.answers_here === false || undefined,
       'the model no longer answering',
     );
+  });
+
+  it("adds an Azure deployment named otherwise than its model, which answers at that model's prices, and forgets it", async () => {
+    const azure = await startAzureFake(undefined, ['prod-gpt5']);
+    const api = await extension();
+    const client = await serviceClient(api);
+    try {
+      await vscode.commands.executeCommand('llmSpaces.addProviderKey', {
+        provider: 'azure',
+        key: azure.key,
+        baseUrl: azure.baseUrl,
+      });
+      const shown = await messagesDuring(() =>
+        vscode.commands.executeCommand('llmSpaces.addAzureDeployment', {
+          deployment: 'prod-gpt5',
+          model: 'openai/gpt-5.4',
+        }),
+      );
+      assert.deepEqual(shown, [
+        'azure/prod-gpt5 answers through your deployment prod-gpt5, at the prices of openai/gpt-5.4. Turn it on in a Space to route to it.',
+      ]);
+      const models = await api.catalogue.models();
+      const mine = models.find((m) => m.namespace === 'azure/prod-gpt5')!;
+      const runs = models.find((m) => m.namespace === 'openai/gpt-5.4')!;
+      assert.deepEqual(
+        [mine.answers_here, mine.prompt_token_cost, mine.completion_token_cost],
+        [true, runs.prompt_token_cost, runs.completion_token_cost],
+      );
+      const reply = await client.chat({ app_id: spaceId, prompt: 'through Azure', model: 'azure/prod-gpt5' });
+      assert.equal(reply.choices[0]!.message.content, 'echo: through Azure');
+      assert.equal(azure.seen.at(-1)!.body.model, 'prod-gpt5');
+      await vscode.commands.executeCommand('llmSpaces.removeAzureDeployment', { deployment: 'prod-gpt5' });
+      assert.ok(!(await api.catalogue.models()).some((m) => m.namespace === 'azure/prod-gpt5'));
+      assert.deepEqual(azure.problems, []);
+    } finally {
+      await vscode.commands.executeCommand('llmSpaces.removeProviderKey', { provider: 'azure' });
+      await azure.close();
+    }
   });
 });

@@ -22,6 +22,8 @@ import type { Body as ChatRequest } from '../chat/request';
 import { parseInput } from '../problem';
 import { refreshModelServers } from '../modelServers';
 import { checkProvider, listProviders, removeProviderKey, setProviderKey } from '../providers/endpoints';
+import { addAzureDeployment, removeAzureDeployment } from '../providers/azureDeployments';
+import { AZURE_DEPLOYMENT_NAME } from '../../shared/providerNames';
 
 export interface RouteContext<P, Q, B> {
   db: Database;
@@ -79,6 +81,10 @@ const AppAssistantParams = z.object({ app_id: S.UuidInput, assistant_id: S.UuidI
 const VersionParams = z.object({ app_id: S.UuidInput, assistant_id: S.UuidInput, version_id: S.UuidInput });
 const PromptParams = z.object({ prompt_id: S.UuidInput });
 const ProviderParams = z.object({ provider: z.string().min(1).max(40) });
+/** An Azure deployment's name, as Azure allows it. */
+const DeploymentParams = z.object({
+  deployment: z.string().regex(AZURE_DEPLOYMENT_NAME, 'must be 2 to 64 letters, digits, dots, dashes or underscores'),
+});
 const ToggleParams = z.object({ app_id: S.UuidInput, model_id: S.UuidInput });
 /** Anthropic's paging of the model list; OpenAI's clients send none of it. */
 const ModelPageQuery = z.object({
@@ -524,6 +530,30 @@ export const ROUTES: RouteSpec[] = [
     response: S.ProviderState,
     writes: true,
     handler: (ctx) => removeProviderKey(ctx.db, ctx.params.provider),
+  }),
+  route({
+    method: 'PUT',
+    url: '/v1/providers/azure/deployments/:deployment',
+    spaceKey: 'refused',
+    summary:
+      "Add an Azure OpenAI deployment named otherwise than its model, as the organization's model azure/<deployment>, priced as the OpenAI model it runs",
+    extra: true,
+    params: DeploymentParams,
+    body: S.AzureDeploymentBody,
+    response: S.ModelRecord,
+    writes: true,
+    handler: (ctx) => addAzureDeployment(ctx.db, ctx.caller, ctx.params.deployment, ctx.body),
+  }),
+  route({
+    method: 'DELETE',
+    url: '/v1/providers/azure/deployments/:deployment',
+    spaceKey: 'refused',
+    summary: "Forget an Azure OpenAI deployment added, and take it out of the organization's Spaces",
+    extra: true,
+    params: DeploymentParams,
+    response: S.DeleteResult,
+    writes: true,
+    handler: (ctx) => removeAzureDeployment(ctx.db, ctx.caller, ctx.params.deployment),
   }),
   route({
     method: 'POST',

@@ -149,4 +149,30 @@ describe('service authentication and organization isolation', () => {
     });
     assert.equal(chat.status, 200);
   });
+
+  it("an Azure deployment added is its organization's own: another sees none and may add one of the same name", async () => {
+    const deploy = (token: string, model: string) =>
+      raw(service.url, 'PUT', '/v1/providers/azure/deployments/prod-gpt5', { token, body: { model } });
+    const models = async (token: string) =>
+      (
+        (await raw(service.url, 'GET', '/v1/internal/models', { token })).json as Array<{
+          namespace: string;
+          model: string;
+          api_target: string;
+          prompt_token_cost: number;
+        }>
+      ).filter((m) => m.namespace === 'azure/prod-gpt5');
+    assert.equal((await deploy(a.token, 'openai/gpt-5.4')).status, 200);
+    assert.deepEqual(await models(bToken), []);
+    assert.equal(
+      (await raw(service.url, 'DELETE', '/v1/providers/azure/deployments/prod-gpt5', { token: bToken })).status,
+      404,
+    );
+    assert.equal((await deploy(bToken, 'openai/gpt-5.4-mini')).status, 200);
+    const [ofA] = await models(a.token);
+    const [ofB] = await models(bToken);
+    assert.ok(ofA && ofB);
+    assert.ok(ofA.prompt_token_cost > ofB.prompt_token_cost, 'each priced as the model it runs');
+    assert.equal(ofA.api_target, 'prod-gpt5');
+  });
 });

@@ -1535,4 +1535,79 @@ describe('the first Space and a key handed over', function () {
       await raw(service.url, 'DELETE', '/v1/providers/azure/key', { token: service.token });
     }
   });
+
+  it('adds an Azure deployment named otherwise than its model, priced and reasoning as the model it runs', async () => {
+    const azure = await startAzureFake(undefined, ['prod-gpt5']);
+    const client = service.client();
+    const deploy = (name: string, model: string) =>
+      raw(service.url, 'PUT', `/v1/providers/azure/deployments/${name}`, { token: service.token, body: { model } });
+    try {
+      await put({ key: azure.key, base_url: azure.baseUrl, verified: true }, 'azure');
+      const added = await deploy('prod-gpt5', 'openai/gpt-5.4');
+      assert.equal(added.status, 200, added.text);
+      const models = await client.listModels();
+      const runs = models.find((m) => m.namespace === 'openai/gpt-5.4')!;
+      const mine = models.find((m) => m.namespace === 'azure/prod-gpt5')!;
+      assert.deepEqual(
+        [mine.prompt_token_cost, mine.completion_token_cost, mine.context_window, mine.supports_reasoning],
+        [runs.prompt_token_cost, runs.completion_token_cost, runs.context_window, true],
+      );
+      assert.deepEqual([mine.answers_here, mine.is_public, mine.provider], [true, false, 'azure']);
+      // What is not a deployment to add is refused in words.
+      const refusals = await Promise.all([
+        deploy('gpt-4o-mini', 'openai/gpt-4o-mini'),
+        deploy('prod-claude', 'anthropic/claude-haiku-4-5'),
+        deploy('x', 'openai/gpt-5.4'),
+      ]);
+      assert.deepEqual(
+        refusals.map((r) => r.status),
+        [409, 422, 422],
+      );
+      assert.match(refusals[0]!.text, /azure\/gpt-4o-mini is in the catalogue already/);
+      assert.deepEqual(
+        (refusals[1]!.json as { detail: Array<{ msg: string }> }).detail[0]!.msg,
+        '"anthropic/claude-haiku-4-5" is not an OpenAI model of the catalogue',
+      );
+      // A Space sends to it by the deployment's name, through the Responses API as the model reasons,
+      // and bills it at the model's prices.
+      const space = (await client.createSpace({ name: 'Azure deployment' })).id;
+      await client.updateSpace({ id: space, has_failover_chain: false });
+      const ask = () =>
+        raw(service.url, 'POST', '/v1/chat/completions', {
+          token: service.token,
+          body: { app_id: space, model: 'azure/prod-gpt5', messages: [{ role: 'user', content: 'Hello' }] },
+        });
+      const res = await ask();
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual([azure.seen.at(-1)!.path, azure.seen.at(-1)!.body.model], ['/openai/v1/responses', 'prod-gpt5']);
+      const cost = (res.json as { metadata: { costs: { total_tokens: number } } }).metadata.costs.total_tokens;
+      const expected =
+        8 * runs.prompt_token_cost +
+        3 * (runs.cache_read_token_cost ?? runs.prompt_token_cost) +
+        7 * runs.completion_token_cost;
+      assert.ok(Math.abs(cost - expected) < 1e-12, `${cost} vs ${expected}`);
+      await client.toggleModel(space, mine.id!, true);
+      // Forgotten, it is no model any more, not in the Space that had it on either, and not twice.
+      const removed = await raw(service.url, 'DELETE', '/v1/providers/azure/deployments/prod-gpt5', {
+        token: service.token,
+      });
+      assert.equal(removed.status, 200, removed.text);
+      assert.ok(!(await client.getSpaceModels(space)).base_model_settings.some((m) => m.id === mine.id));
+      const after = await ask();
+      assert.equal(after.status, 422, after.text);
+      assert.equal(
+        (after.json as { error: { message: string } }).error.message,
+        'model: Unknown model "azure/prod-gpt5"',
+      );
+      assert.equal(
+        (await raw(service.url, 'DELETE', '/v1/providers/azure/deployments/prod-gpt5', { token: service.token }))
+          .status,
+        404,
+      );
+      assert.deepEqual(azure.problems, []);
+    } finally {
+      await azure.close();
+      await raw(service.url, 'DELETE', '/v1/providers/azure/key', { token: service.token });
+    }
+  });
 });

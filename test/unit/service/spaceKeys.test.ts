@@ -98,6 +98,19 @@ const CASES: Case[] = [
   },
   { method: 'DELETE', route: '/v1/providers/:provider/key', path: () => '/v1/providers/mistral/key', key: 'refused' },
   {
+    method: 'PUT',
+    route: '/v1/providers/azure/deployments/:deployment',
+    path: () => '/v1/providers/azure/deployments/prod-gpt5',
+    body: () => ({ model: 'openai/gpt-5.4' }),
+    key: 'refused',
+  },
+  {
+    method: 'DELETE',
+    route: '/v1/providers/azure/deployments/:deployment',
+    path: () => '/v1/providers/azure/deployments/prod-gpt5',
+    key: 'refused',
+  },
+  {
     method: 'POST',
     route: '/v1/providers/:provider/check',
     path: () => '/v1/providers/mistral/check',

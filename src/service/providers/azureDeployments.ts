@@ -1,0 +1,76 @@
+// Azure OpenAI deployments of an organization (built-in service only). Azure reaches a model only
+// through a deployment, named as its owner chose: the catalogue's `azure/gpt-4o-mini` is a deployment
+// named `gpt-4o-mini`. One named otherwise (`prod-gpt5`), or of a model the catalogue's Azure list
+// lacks, is added here as the organization's own model, `azure/<deployment>`, with the price and
+// capabilities of the OpenAI model it runs; Spaces route to it like any other.
+import type { AzureDeploymentBody, ModelRecord } from '../../api/schemas';
+import { isRetired } from '../../shared/models';
+import { stableId } from '../catalogue';
+import type { Database } from '../db';
+import { nowIso, type Caller } from '../domain/caller';
+import { findModelByName, visibleModels } from '../domain/models';
+import { Problem, invalid, notFound } from '../problem';
+
+/** The row's unique key: a deployment's namespace is the organization's own. */
+const rowKey = (caller: Caller, namespace: string) => `${caller.orgId}:${namespace}`;
+
+export function addAzureDeployment(
+  db: Database,
+  caller: Caller,
+  deployment: string,
+  body: AzureDeploymentBody,
+): ModelRecord {
+  const namespace = `azure/${deployment}`;
+  const taken = visibleModels(db, caller).find((m) => m.record.namespace === namespace);
+  if (taken && taken.record.org_id === null)
+    throw new Problem(
+      409,
+      `${namespace} is in the catalogue already: a deployment named ${deployment} answers as it, with nothing to add`,
+    );
+  const source = findModelByName(db, caller, body.model);
+  if (!source || (source.record.provider !== 'openai' && source.record.provider !== 'azure') || source.record.org_id)
+    throw invalid(['body', 'model'], `"${body.model}" is not an OpenAI model of the catalogue`, 'not_found');
+  if (isRetired(source.record))
+    throw invalid(['body', 'model'], `${source.record.namespace} is no longer served`, 'model_deprecated');
+  const now = nowIso();
+  const record: ModelRecord = {
+    ...source.record,
+    id: stableId('model', rowKey(caller, namespace)),
+    namespace,
+    model: deployment,
+    api_target: deployment,
+    provider: 'azure',
+    description: `Your Azure OpenAI deployment ${deployment}, of ${source.record.namespace}.`,
+    org_id: caller.orgId,
+    app_id: null,
+    is_public: false,
+    is_service_owner: false,
+    default_active: false,
+    added_by: caller.identity,
+    added_on: taken?.record.added_on ?? now,
+    modified_on: now,
+  };
+  db.run(
+    `INSERT INTO models (id, namespace, org_id, record, quality, latency_ms) VALUES ($id, $key, $org, $record, $quality, $latency)
+     ON CONFLICT (id) DO UPDATE SET record = $record, quality = $quality, latency_ms = $latency`,
+    {
+      id: record.id,
+      key: rowKey(caller, namespace),
+      org: caller.orgId,
+      record: JSON.stringify(record),
+      quality: source.quality,
+      latency: source.latencyMs,
+    },
+  );
+  return record;
+}
+
+/** Forgets a deployment, and takes it out of the organization's Spaces. */
+export function removeAzureDeployment(db: Database, caller: Caller, deployment: string): { success: true } {
+  const id = stableId('model', rowKey(caller, `azure/${deployment}`));
+  if (!db.get('SELECT 1 AS found FROM models WHERE id = $id AND org_id = $org', { id, org: caller.orgId }))
+    throw notFound(`The Azure deployment ${deployment}`);
+  db.run('DELETE FROM app_models WHERE model_id = $id', { id });
+  db.run('DELETE FROM models WHERE id = $id', { id });
+  return { success: true };
+}
