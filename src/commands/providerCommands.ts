@@ -209,24 +209,24 @@ async function pickDeployedModel(s: Services, deployment: string): Promise<strin
 export async function removeAzureDeployment(s: Services, arg?: unknown): Promise<void> {
   if (!builtInOnly(s)) return;
   const named = (arg as { deployment?: unknown } | null)?.deployment;
-  let deployment = typeof named === 'string' ? named : undefined;
-  if (!deployment) {
-    const added = (await s.catalogue.models()).filter((m: ModelRecord) => m.provider === 'azure' && m.org_id);
-    if (added.length === 0) {
-      void vscode.window.showInformationMessage(t('No Azure deployment was added.'));
-      return;
-    }
-    deployment = (
-      await vscode.window.showQuickPick(
-        added.map((m) => ({ label: m.model, description: m.description, deployment: m.model })),
-        { title: t('Remove Azure Deployment'), placeHolder: t('Which deployment should be forgotten?') },
-      )
-    )?.deployment;
-    if (!deployment) return;
-  }
-  const gone = deployment;
-  await s.connection.call((c) => c.removeAzureDeployment(gone));
+  const deployment = typeof named === 'string' ? named : await pickAddedDeployment(s);
+  if (!deployment) return;
+  await s.connection.call((c) => c.removeAzureDeployment(deployment));
   await s.catalogue.reload();
   s.spaces.refresh();
-  vscode.window.setStatusBarMessage(t('The Azure deployment {0} is forgotten.', gone), 4000);
+  vscode.window.setStatusBarMessage(t('The Azure deployment {0} is forgotten.', deployment), 4000);
+}
+
+/** One of the deployments added, as the user picks it; none, said so, when none was added. */
+async function pickAddedDeployment(s: Services): Promise<string | undefined> {
+  const added = (await s.catalogue.models()).filter((m: ModelRecord) => m.provider === 'azure' && m.org_id);
+  if (added.length === 0) {
+    void vscode.window.showInformationMessage(t('No Azure deployment was added.'));
+    return undefined;
+  }
+  const pick = await vscode.window.showQuickPick(
+    added.map((m) => ({ label: m.model, description: m.description, deployment: m.model })),
+    { title: t('Remove Azure Deployment'), placeHolder: t('Which deployment should be forgotten?') },
+  );
+  return pick?.deployment;
 }

@@ -30,18 +30,23 @@ function toModel(row: ModelRow): CatalogueModel {
   };
 }
 
-/** Adds (or, found again, updates) a model of the public catalogue, with the figures routing scores it by. */
+/**
+ * Adds (or, found again, updates) a model of the catalogue, with the figures routing scores it by: a
+ * public one, or an organization's own (`org_id`), whose namespace is unique only within it.
+ */
 export function insertCatalogueModel(
   db: Database,
   record: ModelRecord,
   figures: { quality: number; latencyMs: number },
 ): void {
+  const org = record.org_id ?? null;
   db.run(
-    `INSERT INTO models (id, namespace, org_id, record, quality, latency_ms) VALUES ($id, $namespace, NULL, $record, $quality, $latency)
+    `INSERT INTO models (id, namespace, org_id, record, quality, latency_ms) VALUES ($id, $namespace, $org, $record, $quality, $latency)
      ON CONFLICT (id) DO UPDATE SET record = $record, quality = $quality, latency_ms = $latency`,
     {
       id: record.id,
-      namespace: record.namespace,
+      namespace: org ? `${org}:${record.namespace}` : record.namespace,
+      org,
       record: JSON.stringify(record),
       quality: figures.quality,
       latency: figures.latencyMs,

@@ -8,11 +8,11 @@ import { isRetired } from '../../shared/models';
 import { stableId } from '../catalogue';
 import type { Database } from '../db';
 import { nowIso, type Caller } from '../domain/caller';
-import { findModelByName, visibleModels } from '../domain/models';
+import { findModelByName, insertCatalogueModel } from '../domain/models';
 import { Problem, invalid, notFound } from '../problem';
 
-/** The row's unique key: a deployment's namespace is the organization's own. */
-const rowKey = (caller: Caller, namespace: string) => `${caller.orgId}:${namespace}`;
+/** A deployment's model id: its namespace is the organization's own. */
+const deploymentId = (caller: Caller, deployment: string) => stableId('model', `${caller.orgId}:azure/${deployment}`);
 
 export function addAzureDeployment(
   db: Database,
@@ -21,7 +21,7 @@ export function addAzureDeployment(
   body: AzureDeploymentBody,
 ): ModelRecord {
   const namespace = `azure/${deployment}`;
-  const taken = visibleModels(db, caller).find((m) => m.record.namespace === namespace);
+  const taken = findModelByName(db, caller, namespace);
   if (taken && taken.record.org_id === null)
     throw new Problem(
       409,
@@ -35,7 +35,7 @@ export function addAzureDeployment(
   const now = nowIso();
   const record: ModelRecord = {
     ...source.record,
-    id: stableId('model', rowKey(caller, namespace)),
+    id: deploymentId(caller, deployment),
     namespace,
     model: deployment,
     api_target: deployment,
@@ -50,24 +50,13 @@ export function addAzureDeployment(
     added_on: taken?.record.added_on ?? now,
     modified_on: now,
   };
-  db.run(
-    `INSERT INTO models (id, namespace, org_id, record, quality, latency_ms) VALUES ($id, $key, $org, $record, $quality, $latency)
-     ON CONFLICT (id) DO UPDATE SET record = $record, quality = $quality, latency_ms = $latency`,
-    {
-      id: record.id,
-      key: rowKey(caller, namespace),
-      org: caller.orgId,
-      record: JSON.stringify(record),
-      quality: source.quality,
-      latency: source.latencyMs,
-    },
-  );
+  insertCatalogueModel(db, record, source);
   return record;
 }
 
 /** Forgets a deployment, and takes it out of the organization's Spaces. */
 export function removeAzureDeployment(db: Database, caller: Caller, deployment: string): { success: true } {
-  const id = stableId('model', rowKey(caller, `azure/${deployment}`));
+  const id = deploymentId(caller, deployment);
   if (!db.get('SELECT 1 AS found FROM models WHERE id = $id AND org_id = $org', { id, org: caller.orgId }))
     throw notFound(`The Azure deployment ${deployment}`);
   db.run('DELETE FROM app_models WHERE model_id = $id', { id });

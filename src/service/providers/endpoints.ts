@@ -70,6 +70,7 @@ export async function checkProvider(db: Database, caller: Caller, provider: stri
   if (!model)
     return { ok: false, message: `The catalogue has no ${spec.label} model to try the key with.`, model: null };
   const reach = new HostedProviders(providerKeys, new Cooldown());
+  let message: string;
   try {
     await reach.generate({
       model,
@@ -83,23 +84,18 @@ export async function checkProvider(db: Database, caller: Caller, provider: stri
       // Answered within the extension's request timeout (30 s by default).
       signal: AbortSignal.timeout(20_000),
     });
-    await db.transaction(() => settleUntouchedSpaces(db));
-    return { ok: true, message: `The ${spec.label} key works: ${model.namespace} answered.`, model: model.namespace };
+    message = `The ${spec.label} key works: ${model.namespace} answered.`;
   } catch (error) {
-    if (error instanceof NoDeployment) {
-      await db.transaction(() => settleUntouchedSpaces(db));
+    if (error instanceof NoDeployment) message = `The ${spec.label} key works, but ${error.message}.`;
+    else
       return {
-        ok: true,
-        message: `The ${spec.label} key works, but ${error.message}.`,
+        ok: false,
+        message: `The ${spec.label} key did not work: ${(error as Error).message}.`,
         model: model.namespace,
       };
-    }
-    return {
-      ok: false,
-      message: `The ${spec.label} key did not work: ${(error as Error).message}.`,
-      model: model.namespace,
-    };
   }
+  await db.transaction(() => settleUntouchedSpaces(db));
+  return { ok: true, message, model: model.namespace };
 }
 
 function modelToTry(db: Database, caller: Caller, provider: string): ModelRecord | undefined {

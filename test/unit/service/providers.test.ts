@@ -1317,6 +1317,12 @@ describe('the first Space and a key handed over', function () {
   };
   const put = (body: Record<string, unknown>, provider = 'openai') =>
     raw(service.url, 'PUT', `/v1/providers/${provider}/key`, { token: service.token, body });
+  /** "Hello" to a model through a Space, as an OpenAI client sends it. */
+  const hello = (space: string, model: string) =>
+    raw(service.url, 'POST', '/v1/chat/completions', {
+      token: service.token,
+      body: { app_id: space, model, messages: [{ role: 'user', content: 'Hello' }] },
+    });
   const check = async () =>
     (await raw(service.url, 'POST', '/v1/providers/openai/check', { token: service.token, body: {} })).json as {
       ok: boolean;
@@ -1373,11 +1379,7 @@ describe('the first Space and a key handed over', function () {
     try {
       await put({ key: proxy.key, base_url: proxy.baseUrl, verified: true });
       const space = (await service.client().listSpaces()).items[0]!.id;
-      const ask = () =>
-        raw(service.url, 'POST', '/v1/chat/completions', {
-          token: service.token,
-          body: { app_id: space, model: 'openai/gpt-5.4-mini', messages: [{ role: 'user', content: 'Hello' }] },
-        });
+      const ask = () => hello(space, 'openai/gpt-5.4-mini');
       const first = await ask();
       assert.equal(first.status, 200, first.text);
       assert.equal(
@@ -1401,11 +1403,7 @@ describe('the first Space and a key handed over', function () {
 
   it('sends with the key the provider has now: a replaced key or address takes effect on the next request', async () => {
     const space = (await service.client().listSpaces()).items[0]!.id;
-    const chat = () =>
-      raw(service.url, 'POST', '/v1/chat/completions', {
-        token: service.token,
-        body: { app_id: space, model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'Hello' }] },
-      });
+    const chat = () => hello(space, 'openai/gpt-4o-mini');
     await put({ key: 'sk-mistyped-0123456789', base_url: openai.baseUrl, verified: true });
     const refused = await chat();
     assert.equal(refused.status, 502, refused.text);
@@ -1446,16 +1444,13 @@ describe('the first Space and a key handed over', function () {
           (ns) => catalogue.find((m) => m.namespace === ns)!.id!,
         ),
       });
-      const ask = (route: string, body: Record<string, unknown>) =>
-        raw(service.url, 'POST', route, { token: service.token, body: { app_id: space, ...body } });
+      const respond = (body: Record<string, unknown>) =>
+        raw(service.url, 'POST', '/v1/responses', { token: service.token, body: { app_id: space, ...body } });
       // A model without a deployment: said so in words in the receipt, asked once a request (not again),
       // the Space failing over to the next of its chain; Azure is not cooled down for it, as it would
       // be for failures of its own.
       for (let i = 0; i < 3; i++) {
-        const missing = await ask('/v1/chat/completions', {
-          model: 'azure/gpt-4.1-mini',
-          messages: [{ role: 'user', content: 'Hello' }],
-        });
+        const missing = await hello(space, 'azure/gpt-4.1-mini');
         assert.equal(missing.status, 200, missing.text);
         const { warning, routing } = (
           missing.json as { metadata: { warning: string; routing: { attempts: Array<{ status_code: number }> } } }
@@ -1472,20 +1467,14 @@ describe('the first Space and a key handed over', function () {
       await client.updateSpace({ id: alone.id, has_failover_chain: false });
       let failed = { status: 0, text: '' };
       for (let i = 0; i < 3; i++) {
-        failed = await raw(service.url, 'POST', '/v1/chat/completions', {
-          token: service.token,
-          body: { app_id: alone.id, model: 'azure/gpt-4.1-mini', messages: [{ role: 'user', content: 'Hello' }] },
-        });
+        failed = await hello(alone.id, 'azure/gpt-4.1-mini');
         assert.equal(failed.status, 502, failed.text);
         assert.match(failed.text, /has no deployment named gpt-4\.1-mini/);
       }
       const states = (await raw(service.url, 'GET', '/v1/providers', { token: service.token })).json as ProviderState[];
       assert.equal(states.find((p) => p.id === 'azure')!.cooling_until, null);
       // A deployment of a model that does not reason: Chat Completions, the deployment's name as the model.
-      const plain = await ask('/v1/chat/completions', {
-        model: 'azure/gpt-4o-mini',
-        messages: [{ role: 'user', content: 'Hello' }],
-      });
+      const plain = await hello(space, 'azure/gpt-4o-mini');
       assert.equal(plain.status, 200, plain.text);
       const sent = azure.seen.at(-1)!;
       assert.deepEqual(
@@ -1495,7 +1484,7 @@ describe('the first Space and a key handed over', function () {
       // A reasoning model's deployment: the Responses API, where it reasons while it calls tools (on
       // Chat Completions the AI SDK holds GPT-5.6 and later to none), Azure keeping no copy.
       const turn = { ...codexTurn('azure/gpt-5-mini', 'a.ts'), reasoning: { effort: 'low', summary: 'auto' } };
-      const first = await ask('/v1/responses', turn);
+      const first = await respond(turn);
       assert.equal(first.status, 200, first.text);
       const asked = azure.seen.at(-1)!;
       assert.deepEqual(
@@ -1514,7 +1503,7 @@ describe('the first Space and a key handed over', function () {
       );
       // Codex's next turn: Azure gets its reasoning item back, as it encrypted it (the fake checks it).
       const call = output[1]!;
-      const next = await ask('/v1/responses', {
+      const next = await respond({
         ...turn,
         input: [...turn.input, ...output, { type: 'function_call_output', call_id: call.call_id, output: 'the file' }],
       });
@@ -1572,11 +1561,7 @@ describe('the first Space and a key handed over', function () {
       // and bills it at the model's prices.
       const space = (await client.createSpace({ name: 'Azure deployment' })).id;
       await client.updateSpace({ id: space, has_failover_chain: false });
-      const ask = () =>
-        raw(service.url, 'POST', '/v1/chat/completions', {
-          token: service.token,
-          body: { app_id: space, model: 'azure/prod-gpt5', messages: [{ role: 'user', content: 'Hello' }] },
-        });
+      const ask = () => hello(space, 'azure/prod-gpt5');
       const res = await ask();
       assert.equal(res.status, 200, res.text);
       assert.deepEqual([azure.seen.at(-1)!.path, azure.seen.at(-1)!.body.model], ['/openai/v1/responses', 'prod-gpt5']);

@@ -122,23 +122,19 @@ export class HostedProviders implements ModelReach {
       const failure = late
         ? new ProviderFailure(`${spec.label} did not answer within ${wait / 1000} s`, 504, false, null)
         : failureOf(error, spec.label, this.keys.secrets());
-      // A server that does not know the Responses API (its path is not found, not the model or Azure's
-      // deployment): the same request once more through Chat Completions, and so from then on at that address.
-      if (
-        responses &&
-        failure.status === 404 &&
-        !OPENAI_OWN.test(reach.baseURL) &&
-        !/model|deployment/i.test(failure.message)
-      ) {
+      // A 404 for the model (at Azure, for a deployment not made), or for the path.
+      const noModel = failure.status === 404 && /model|deployment/i.test(failure.message);
+      // A server that does not know the Responses API (the path is not found): the same request once
+      // more through Chat Completions, and so from then on at that address.
+      if (responses && failure.status === 404 && !noModel && !OPENAI_OWN.test(reach.baseURL)) {
         this.chatOnly.add(reach.baseURL);
         return this.generate(g);
       }
-      // A refused key, or a model the provider does not have (an Azure deployment not made), is the
-      // user's to fix, not the provider's fault: it does not cool the provider.
+      // A refused key, or a model the provider does not have, is the user's to fix, not the provider's
+      // fault: it does not cool the provider.
       if (failure.status !== 401 && failure.status !== 403 && failure.status !== 404)
         this.cooldown.failed(provider, failure.retryAfterMs);
-      if (provider === 'azure' && failure.status === 404 && /deployment/i.test(failure.message))
-        throw new NoDeployment(modelId, g.model.namespace);
+      if (provider === 'azure' && noModel) throw new NoDeployment(modelId, g.model.namespace);
       throw failure;
     } finally {
       clearTimeout(timer);
