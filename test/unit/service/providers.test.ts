@@ -1374,6 +1374,27 @@ describe('the first Space and a key handed over', function () {
     assert.deepEqual(await firstSpaceModels(), after);
   });
 
+  it('says how to reach a model of the failover chain that cannot answer here, and answers from the next', async () => {
+    const client = service.client();
+    const catalogue = await client.listModels();
+    const space = (await client.createSpace({ name: 'Chain past a model without its key' })).id;
+    await client.updateSpace({
+      id: space,
+      has_failover_chain: true,
+      failover_model_ids: ['mistral/mistral-small-latest', 'test/echo'].map(
+        (ns) => catalogue.find((m) => m.namespace === ns)!.id!,
+      ),
+    });
+    const res = await hello(space, 'mistral/mistral-small-latest');
+    assert.equal(res.status, 200, res.text);
+    const { model, warning } = (res.json as { metadata: { model: { namespace: string }; warning: string } }).metadata;
+    assert.equal(model.namespace, 'test/echo');
+    assert.match(
+      warning,
+      /mistral\/mistral-small-latest: cannot answer here: add your Mistral key \(LLM Spaces: Add Provider Key…, or MISTRAL_API_KEY for the standalone service\)/,
+    );
+  });
+
   it("sends OpenAI's reasoning models through Chat Completions to a server that does not know the Responses API", async () => {
     const proxy = await startOpenAiFake(undefined, { responses: false });
     try {

@@ -3,6 +3,7 @@
 import type { ModelRecord } from '../../../api/schemas';
 import type { Database } from '../../db';
 import { markServerGone, servingOf } from '../../domain/serving';
+import { howToReach } from '../prepare';
 import type { Reply } from '../request';
 import { callUpstream } from './openaiCompatible';
 import { ReachFailure, type Generation, type ModelReach } from './reach';
@@ -20,7 +21,8 @@ export class ModelServers implements ModelReach {
   async generate(g: Generation): Promise<Reply> {
     const r = g.model;
     const serving = servingOf(this.db, r);
-    if (!serving?.available) throw new ReachFailure(`no model server here serves ${r.namespace}`);
+    // Not served here (a hosted model without its provider's key, a server not running): said how to reach it.
+    if (!serving?.available) throw new ReachFailure(`cannot answer here: ${howToReach(r)}`);
     try {
       return await callUpstream({
         baseUrl: serving.baseUrl,
