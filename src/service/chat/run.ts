@@ -106,7 +106,7 @@ export async function runChat(
         }
         tried.push(current.record.namespace);
         // Asking the same provider again is pointless when it refused the key, has no such model, cools
-        // down or asked to wait.
+        // down, asked to wait, or cannot be reached here at all.
         if (error instanceof ReachFailure && error.status && [401, 403, 404, 429, 503].includes(error.status)) {
           if (error.status === 401 || error.status === 403) refused.add(current.record.provider ?? '');
           break;

@@ -1393,6 +1393,8 @@ describe('the first Space and a key handed over', function () {
       warning,
       /mistral\/mistral-small-latest: cannot answer here: add your Mistral key \(LLM Spaces: Add Provider Key…, or MISTRAL_API_KEY for the standalone service\)/,
     );
+    // Asked once: a model that cannot answer here will not answer a second time either.
+    assert.doesNotMatch(warning, /times\)/);
   });
 
   it("sends OpenAI's reasoning models through Chat Completions to a server that does not know the Responses API", async () => {

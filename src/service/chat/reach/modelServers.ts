@@ -21,8 +21,9 @@ export class ModelServers implements ModelReach {
   async generate(g: Generation): Promise<Reply> {
     const r = g.model;
     const serving = servingOf(this.db, r);
-    // Not served here (a hosted model without its provider's key, a server not running): said how to reach it.
-    if (!serving?.available) throw new ReachFailure(`cannot answer here: ${howToReach(r)}`);
+    // Not served here (a hosted model without its provider's key, a server not running): said how to
+    // reach it, as unavailable (503), so that the request does not ask it again.
+    if (!serving?.available) throw new ReachFailure(`cannot answer here: ${howToReach(r)}`, 503);
     try {
       return await callUpstream({
         baseUrl: serving.baseUrl,
