@@ -629,6 +629,33 @@ export const ChatCompletionsBody = z
   // A field this service cannot honour is refused by its name, never dropped without a word.
   .strict();
 
+/** The most texts one embeddings request may carry (OpenAI's own limit). */
+export const EMBEDDING_INPUTS = 2048;
+
+/** OpenAI's Embeddings request (POST /v1/embeddings), of text: token ids are not taken. */
+export const EmbeddingsBody = z
+  .object({
+    model: z.string().min(1).max(300),
+    input: z.union(
+      [
+        z.string(),
+        z
+          .array(z.string())
+          .min(1, 'must have at least one text')
+          .max(EMBEDDING_INPUTS, `must have at most ${EMBEDDING_INPUTS} texts`),
+      ],
+      {
+        error: `must be a text or a list of texts (token ids are not taken: send the text)`,
+      },
+    ),
+    app_id: nullish(UuidInput),
+    encoding_format: nullish(z.enum(['float', 'base64'])),
+    dimensions: nullish(z.int().min(1).max(65_536)),
+    /** Who asks, as the caller names them; kept with nothing else. */
+    user: nullish(z.string().max(256)),
+  })
+  .strict();
+
 // ---------------------------------------------------------------- the built-in service's own endpoints
 
 /** A routing candidate: its three scores in [0, 1], their weighted mean, and its estimated cost in dollars. */

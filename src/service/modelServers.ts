@@ -8,7 +8,14 @@ import type { ModelRecord } from '../api/schemas';
 import { CATALOGUE, catalogueRecord, type CatalogueEntry } from './catalogue';
 import type { Database } from './db';
 import { insertCatalogueModel } from './domain/models';
-import { hostOf, recordServing, setForwarding, type Serving } from './domain/serving';
+import {
+  hostOf,
+  recordServing,
+  setEmbeddingServers,
+  setForwarding,
+  type EmbeddingServing,
+  type Serving,
+} from './domain/serving';
 import { settleUntouchedSpaces } from './domain/spaces';
 
 /** The model servers people run locally, on their default ports. */
@@ -35,6 +42,8 @@ export interface FoundModel {
   /** Whether it reasons (takes a reasoning effort), where the server says: Ollama does. */
   thinks?: boolean;
   size: string | null;
+  /** An embedding model: it cannot chat, and is offered for POST /v1/embeddings alone. */
+  embeds?: true;
 }
 
 export interface ServerReport {
@@ -115,14 +124,14 @@ export async function askServer(candidate: ServerCandidate, timeoutMs: number): 
   const models = new Map<string, FoundModel>();
   for (const item of listed.data) {
     const entry = record(item);
-    if (typeof entry.id !== 'string' || entry.id === '' || /embed/i.test(entry.id) || entry.type === 'embeddings')
-      continue;
+    if (typeof entry.id !== 'string' || entry.id === '') continue;
     models.set(entry.id, {
       id: entry.id,
       contextWindow: statedContext(entry),
       vision: entry.type === 'vlm',
       tools: false,
       size: null,
+      ...(/embed/i.test(entry.id) || entry.type === 'embeddings' ? { embeds: true as const } : {}),
     });
   }
   await addOllamaDetails(candidate, models, timeoutMs);
@@ -238,9 +247,14 @@ export async function refreshModelServers(db: Database, options: ModelServerOpti
   const reports: ServerReport[] = [];
   await db.transaction(() => {
     const serving = new Map<string, Omit<Serving, 'available'>>();
+    const embedding = new Map<string, EmbeddingServing>();
     for (const { candidate, models, problem } of asked) {
       const offered: string[] = [];
       for (const found of models) {
+        if (found.embeds) {
+          if (!embedding.has(found.id)) embedding.set(found.id, { baseUrl: candidate.baseUrl, target: found.id });
+          continue;
+        }
         const seeded = catalogueEntryFor(found);
         const fresh = seeded ? seededRecord(seeded, found) : localRecord(found, candidate, now);
         const id = fresh.id!;
@@ -258,6 +272,7 @@ export async function refreshModelServers(db: Database, options: ModelServerOpti
       });
     }
     recordServing(db, serving, now);
+    setEmbeddingServers(db, embedding);
     settleUntouchedSpaces(db);
   });
   return reports;

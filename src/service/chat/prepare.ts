@@ -42,6 +42,9 @@ class RandomBatches {
  */
 const requestIds = new V7Generator(new RandomBatches());
 
+/** A new request's id (its log row's key). */
+export const newRequestId = (): string => requestIds.generate().toString();
+
 /** Checks everything that can be checked before a model runs; throws a 4xx Problem and stores nothing. */
 export function prepareChat(db: Database, caller: Caller, body: Body): Prepared {
   const row = loadApp(db, caller, body.app_id);
@@ -106,7 +109,7 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
           .filter((m) => m.record.id !== first.record.id && canServe(m.record) && budget(m.record) > 0)
           .sort((a, b) => b.quality - a.quality || a.record.namespace.localeCompare(b.record.namespace));
   return {
-    requestId: requestIds.generate().toString(),
+    requestId: newRequestId(),
     caller,
     config,
     body,
@@ -168,7 +171,7 @@ const REFUSED_FIELD: Partial<Record<Rejection, { loc: string[]; type: string }>>
 };
 
 /** What would let a model answer on this service, in words. */
-export function howToReach(r: ModelRecord): string {
+export function howToReach(r: Pick<ModelRecord, 'provider'>): string {
   const spec = providerSpec(r.provider);
   if (spec)
     return `add your ${spec.label} key (LLM Spaces: Add Provider Key…, or ${spec.keyVars[0]} for the standalone service)`;

@@ -43,6 +43,31 @@ export function setForwarding(db: Database, baseUrl: string | null): void {
   else forwarding.delete(db);
 }
 
+/** Where an embedding model of a model server answers (POST /v1/embeddings), and its name there. */
+export interface EmbeddingServing {
+  baseUrl: string;
+  target: string;
+}
+
+/** The embedding models the last refresh found, by their names on their servers (not in the catalogue). */
+const embeddingServers = new WeakMap<Database, ReadonlyMap<string, EmbeddingServing>>();
+
+export function setEmbeddingServers(db: Database, found: ReadonlyMap<string, EmbeddingServing>): void {
+  embeddingServers.set(db, found);
+}
+
+/**
+ * Where a model server's embedding model, named as its server names it or as `local/<name>`, answers:
+ * one a refresh found, else the first --upstream URL, which this service forwards any name to.
+ */
+export function embeddingServing(db: Database, name: string): EmbeddingServing | null {
+  const found = embeddingServers.get(db);
+  const local = found?.get(name) ?? found?.get(name.replace(/^local\//, ''));
+  if (local) return local;
+  const forward = forwarding.get(db);
+  return forward ? { baseUrl: forward.baseUrl, target: name } : null;
+}
+
 export function hostOf(baseUrl: string): string {
   try {
     return new URL(baseUrl).host;

@@ -12,6 +12,7 @@ import * as orgs from '../domain/orgs';
 import * as prompts from '../domain/prompts';
 import * as spaces from '../domain/spaces';
 import { completionRequest } from '../chat/completions';
+import { embed } from '../chat/embeddings';
 import { responsesRequest } from '../chat/responsesRequest';
 import { modelById, modelList } from '../chat/modelList';
 import { countMessageTokens } from '../chat/messageTokens';
@@ -248,6 +249,18 @@ export const ROUTES: RouteSpec[] = [
     response: z.looseObject({ object: z.literal('response') }),
     chat: (caller, body) => responsesRequest(caller, parseInput(S.ResponsesBody, body, 'body')),
     dialect: 'responses',
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/embeddings',
+    spaceKey: 'own Space',
+    extra: true,
+    summary:
+      "OpenAI's Embeddings API through a Space, logged and billed there: the embedding model named (OpenAI's, Azure's, Google's, Mistral's, or a model server's), never another",
+    body: S.EmbeddingsBody,
+    response: z.looseObject({ object: z.literal('list') }),
+    dialect: 'openai',
+    handler: (ctx) => embed(ctx.db, ctx.caller, ctx.body),
   }),
   route({
     method: 'POST',

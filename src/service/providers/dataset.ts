@@ -239,3 +239,45 @@ export function datasetModels(now: string): DatasetModel[] {
     });
   });
 }
+
+/** An embedding model (POST /v1/embeddings): not a chat model, so not in the catalogue Spaces route over. */
+export interface EmbeddingModel {
+  /** As requests name it: `openai/text-embedding-3-small`. */
+  namespace: string;
+  provider: string;
+  /** The id the provider's API takes. */
+  model: string;
+  /** Dollars per input token. */
+  inputCost: number;
+  description: string;
+  /** Retired from this day (ISO), as the dataset says; null while served. */
+  deprecatedOn: string | null;
+}
+
+const EMBEDDING = /embed/i;
+
+/**
+ * The embedding models of the providers whose embeddings the service reaches (`reaches`), from the
+ * same price list: a model whose id names embeddings and that has an input price.
+ */
+export function embeddingModels(reaches: (provider: string) => boolean, now: string): EmbeddingModel[] {
+  const today = now.slice(0, 10);
+  return PROVIDER_NAMES.filter((provider) => reaches(provider.id)).flatMap((provider) => {
+    const prices = findProvider({ providerId: PRICES_ID[provider.id] ?? provider.id });
+    return (prices?.models ?? []).flatMap((m): EmbeddingModel[] => {
+      const price = Array.isArray(m.prices) ? m.prices.at(-1)?.prices : m.prices;
+      const input = perMillion(price?.input_mtok);
+      if (input === undefined || !EMBEDDING.test(m.id) || FINE_TUNE_PRICE.test(m.id)) return [];
+      return [
+        {
+          namespace: `${provider.id}/${m.id}`,
+          provider: provider.id,
+          model: m.id,
+          inputCost: input / 1e6,
+          description: m.description ?? m.name ?? m.id,
+          deprecatedOn: m.deprecated ? (DATASET.date < today ? DATASET.date : today) : null,
+        },
+      ];
+    });
+  });
+}

@@ -8,7 +8,7 @@ import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createMistral } from '@ai-sdk/mistral';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { EmbeddingModelV4, LanguageModelV4 } from '@ai-sdk/provider';
 import { PROVIDER_NAMES, type ProviderName } from '../../shared/providerNames';
 import { poolFetch } from './poolFetch';
 
@@ -50,6 +50,24 @@ const compatible =
   (id: string): ProviderSpec['model'] =>
   (reach, modelId) =>
     createOpenAICompatible({ name: id, ...settings(reach), includeUsage: true }).chatModel(modelId);
+
+/**
+ * The providers whose embedding models the service reaches (POST /v1/embeddings), each through its
+ * package's embedding model: OpenAI's, Azure's (a deployment's name), Google's and Mistral's.
+ */
+const EMBEDDERS: Record<string, (reach: Reach, modelId: string) => EmbeddingModelV4> = {
+  openai: (reach, modelId) => createOpenAI(settings(reach)).embedding(modelId),
+  azure: (reach, modelId) => createAzure(settings(reach)).embedding(modelId),
+  google: (reach, modelId) => createGoogleGenerativeAI(settings(reach)).embedding(modelId),
+  mistral: (reach, modelId) => createMistral(settings(reach)).embedding(modelId),
+};
+
+/** The provider's embedding model, reached with this key at this base URL; undefined for a provider without. */
+export const embeddingModel = (provider: string, reach: Reach, modelId: string): EmbeddingModelV4 | undefined =>
+  EMBEDDERS[provider]?.(reach, modelId);
+
+/** Whether the service reaches the provider's embedding models. */
+export const embeds = (provider: string): boolean => provider in EMBEDDERS;
 
 export const PROVIDERS: readonly ProviderSpec[] = PROVIDER_NAMES.map((name) => ({
   ...name,

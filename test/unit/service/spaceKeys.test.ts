@@ -126,6 +126,13 @@ const CASES: Case[] = [
   },
   {
     method: 'POST',
+    route: '/v1/embeddings',
+    path: () => '/v1/embeddings',
+    body: (i) => ({ app_id: i.app, input: 'hi', model: 'test/embed' }),
+    key: 'own Space',
+  },
+  {
+    method: 'POST',
     route: '/v1/responses',
     path: () => '/v1/responses',
     body: (i) => ({ app_id: i.app, input: 'hi', model: 'test/echo' }),

@@ -5,9 +5,11 @@
 // /api/tags and /api/show (context window and capabilities) when told to be Ollama; as Ollama, it
 // refuses a reasoning effort for a model without the "thinking" capability (a 400 in Ollama's words),
 // and a model with it, given an effort, thinks first: `reasoning` as Ollama writes it (other servers
-// write `reasoning_content`), streamed before the text.
+// write `reasoning_content`), streamed before the text. It embeds texts at /v1/embeddings, 768 numbers
+// each, as Ollama's OpenAI-compatible API does.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fakeVector } from './providerFakes';
 
 export interface UpstreamRequest {
   model: string;
@@ -24,6 +26,8 @@ export interface FakeUpstream {
   url: string;
   received: UpstreamRequest[];
   failing: Set<string>;
+  /** The embeddings requests it received. */
+  embedded: Array<{ model: string; input: string | string[] }>;
   /** Models whose reply breaks off after its first pieces: the connection is cut mid-answer. */
   breaking: Set<string>;
   close: () => Promise<void>;
@@ -73,6 +77,7 @@ export async function startFakeUpstream(options: FakeServerOptions = {}): Promis
   const received: UpstreamRequest[] = [];
   const failing = new Set<string>();
   const breaking = new Set<string>();
+  const embedded: FakeUpstream['embedded'] = [];
   const server = http.createServer((req, res) => {
     let text = '';
     req.on('data', (d: Buffer) => (text += d.toString()));
@@ -80,6 +85,23 @@ export async function startFakeUpstream(options: FakeServerOptions = {}): Promis
       const listed = options.models ? listing(req.url ?? '', text, options) : undefined;
       if (listed) {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(listed));
+        return;
+      }
+      if (req.url === '/v1/embeddings') {
+        // As Ollama's and vLLM's OpenAI-compatible /v1/embeddings answer: a vector of 768 numbers a text.
+        const asked = JSON.parse(text) as { model: string; input: string | string[] };
+        embedded.push(asked);
+        if (failing.has(asked.model)) {
+          res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"model crashed"}');
+          return;
+        }
+        const texts = typeof asked.input === 'string' ? [asked.input] : asked.input;
+        const data = texts.map((t, index) => ({ object: 'embedding', index, embedding: fakeVector(t, 768) }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(
+            JSON.stringify({ object: 'list', data, model: asked.model, usage: { prompt_tokens: 5, total_tokens: 5 } }),
+          );
         return;
       }
       if (req.url !== '/v1/chat/completions') {
@@ -186,6 +208,7 @@ export async function startFakeUpstream(options: FakeServerOptions = {}): Promis
     url: `http://127.0.0.1:${port}/v1`,
     received,
     failing,
+    embedded,
     breaking,
     close: () =>
       new Promise((resolve) => {

@@ -6,6 +6,7 @@
 //                            system outside messages, named SSE events (message_start … message_stop)
 //   Google Gemini            POST {base}/models/{model}:generateContent (:streamGenerateContent?alt=sse),
 //                            x-goog-api-key, contents with user/model roles
+//   Embeddings               OpenAI's POST {base}/embeddings, Gemini's :embedContent and :batchEmbedContents
 // Each checks the requests it gets against its reference and records what is wrong with one in
 // `problems`, answers "echo: <last user text>" (or the tool call `call <tool> <JSON>` asks for) with
 // usage that includes cached input, and can be told to fail the next requests: an HTTP status (with
@@ -105,6 +106,8 @@ interface Dialect {
   whole: (turn: Turn, reply: Reply, usage: ProviderFake['usage']) => unknown;
   /** The stream's events, as written to the wire. */
   events: (turn: Turn, reply: Reply, usage: ProviderFake['usage']) => string[];
+  /** Checks and answers an embeddings request (200, or the provider's refusal); null when the request is not one. */
+  embed?: (req: SeenRequest, problems: string[]) => { status: number; body: unknown } | null;
 }
 
 async function startFake(dialect: Dialect, versionPath: string, key: string): Promise<ProviderFake> {
@@ -125,8 +128,9 @@ async function startFake(dialect: Dialect, versionPath: string, key: string): Pr
       }
       const request: SeenRequest = { path: req.url ?? '', headers: req.headers, body };
       seen.push(request);
-      const turn = dialect.read(request, problems);
-      if (!turn)
+      const embedded = dialect.embed?.(request, problems) ?? null;
+      const turn = embedded === null ? dialect.read(request, problems) : null;
+      if (!turn && embedded === null)
         return void res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify(dialect.error(404)));
       // Another key is refused, as the provider refuses it.
       if (dialect.keyOf(request) !== key)
@@ -143,6 +147,11 @@ async function startFake(dialect: Dialect, versionPath: string, key: string): Pr
         if (failure.retryAfter !== undefined) headers['retry-after'] = String(failure.retryAfter);
         return void res.writeHead(failure.status, headers).end(JSON.stringify(dialect.error(failure.status)));
       }
+      if (embedded !== null)
+        return void res
+          .writeHead(embedded.status, { 'content-type': 'application/json' })
+          .end(JSON.stringify(embedded.body));
+      if (!turn) return;
       if (turn.refused)
         return void res
           .writeHead(turn.refusedWith ?? 400, { 'content-type': 'application/json' })
@@ -211,6 +220,10 @@ const reasonsAtOpenAi = (model: unknown) => /^(o\d|gpt-5(?!-chat))/.test(String(
  */
 const openAi = (responses: boolean, azure = false): Dialect => ({
   keyOf: (req) => (azure ? req.headers['api-key'] : /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1]),
+  embed: (req, problems) =>
+    req.path.startsWith(azure ? '/openai/v1/embeddings' : '/v1/embeddings')
+      ? openAiEmbeddings(req.body, problems)
+      : null,
   read: (req, problems) => {
     if (azure ? !req.headers['api-key'] : !/^Bearer \S+$/.test(req.headers.authorization ?? ''))
       problems.push(azure ? 'azure: api-key is missing' : 'openai: Authorization is not "Bearer <key>"');
@@ -609,6 +622,60 @@ const openAiUsage = (u: ProviderFake['usage']) => ({
   prompt_tokens_details: { cached_tokens: u.cached },
 });
 
+/**
+ * OpenAI's Embeddings API, by its reference: `input` a text or a list of them (or of token ids), the
+ * model's vectors (1,536 numbers; 3,072 for text-embedding-3-large) or `dimensions` of them (only
+ * text-embedding-3 models take it), as numbers or, with `encoding_format: base64`, as little-endian
+ * float32s. A vector is made from the text's hash, so one text always gets the same.
+ */
+function openAiEmbeddings(b: Record<string, unknown>, problems: string[]): { status: number; body: unknown } {
+  const model = String(b.model ?? '');
+  if (!model) problems.push('openai embeddings: model is missing');
+  const input = typeof b.input === 'string' ? [b.input] : b.input;
+  if (!Array.isArray(input) || input.length === 0 || !input.every((t) => typeof t === 'string'))
+    problems.push('openai embeddings: input is not a text or a list of texts');
+  if (b.encoding_format !== undefined && b.encoding_format !== 'float' && b.encoding_format !== 'base64')
+    problems.push(`openai embeddings: unknown encoding_format ${String(b.encoding_format)}`);
+  if (b.dimensions !== undefined && !/^text-embedding-3/.test(model))
+    return {
+      status: 400,
+      body: {
+        error: {
+          message: 'This model does not support specifying dimensions.',
+          type: 'invalid_request_error',
+          param: null,
+          code: null,
+        },
+      },
+    };
+  const size = typeof b.dimensions === 'number' ? b.dimensions : /3-large/.test(model) ? 3072 : 1536;
+  const texts = (Array.isArray(input) ? input : []).map(String);
+  const vectorOf = (text: string) => fakeVector(text, size);
+  const tokens = texts.reduce((n, text) => n + text.split(/\s+/).filter(Boolean).length, 0);
+  return {
+    status: 200,
+    body: {
+      object: 'list',
+      data: texts.map((text, index) => ({
+        object: 'embedding',
+        index,
+        embedding:
+          b.encoding_format === 'base64'
+            ? Buffer.from(new Float32Array(vectorOf(text)).buffer).toString('base64')
+            : vectorOf(text),
+      })),
+      model,
+      usage: { prompt_tokens: tokens, total_tokens: tokens },
+    },
+  };
+}
+
+/** The fakes' vector for a text (OpenAI's, of `size` numbers), for a test to compare what it got. */
+export const fakeVector = (text: string, size = 1536): number[] => {
+  const hash = createHash('sha256').update(text).digest();
+  return Array.from({ length: size }, (_, i) => (hash[i % hash.length]! - 128) / 128);
+};
+
 /** OpenAI's fake; `responses: false` plays a proxy that speaks only Chat Completions (404 for the rest). */
 export const startOpenAiFake = (key = 'sk-fake-openai-0123456789abcdef', { responses = true } = {}) =>
   startFake(openAi(responses), '/v1', key);
@@ -853,6 +920,7 @@ export const startAnthropicFake = (key = 'sk-ant-fake-0123456789abcdef') => star
 
 const gemini: Dialect = {
   keyOf: (req) => req.headers['x-goog-api-key'],
+  embed: geminiEmbeddings,
   read: (req, problems) => {
     const match = /^\/v1beta\/models\/([^:/?]+):(generateContent|streamGenerateContent)(\?alt=sse)?$/.exec(req.path);
     if (!match) return null;
@@ -918,6 +986,31 @@ export const SKIP_SIGNATURE = 'skip_thought_signature_validator';
 const thoughtSigned = (text: string) => `gsig-${Buffer.from(text).toString('base64url')}`;
 
 /** A reply's parts: its text, or the function call, signed by a Gemini 3 model. */
+/**
+ * Gemini's embeddings, by its reference: `models/{model}:embedContent` ({model, content: {parts}},
+ * answered {embedding: {values}}) and `:batchEmbedContents` ({requests: [the same]}, answered
+ * {embeddings: [{values}]}), each request naming its model as `models/{model}`; 3,072 numbers, or
+ * `outputDimensionality` of them. No token count.
+ */
+function geminiEmbeddings(req: SeenRequest, problems: string[]): { status: number; body: unknown } | null {
+  const match = /^\/v1beta\/models\/([^:/?]+):(embedContent|batchEmbedContents)$/.exec(req.path);
+  if (!match) return null;
+  if (!req.headers['x-goog-api-key']) problems.push('gemini: x-goog-api-key is missing');
+  type One = { model?: unknown; content?: { parts?: Array<{ text?: unknown }> }; outputDimensionality?: unknown };
+  const one = (r: One) => {
+    if (r.model !== `models/${match[1]}`)
+      problems.push(`gemini embeddings: model ${String(r.model)} is not models/${match[1]}`);
+    const text = r.content?.parts?.map((p) => (typeof p.text === 'string' ? p.text : '')).join('') ?? '';
+    if (!r.content?.parts?.length) problems.push('gemini embeddings: content has no parts');
+    return { values: fakeVector(text, typeof r.outputDimensionality === 'number' ? r.outputDimensionality : 3072) };
+  };
+  if (match[2] === 'embedContent') return { status: 200, body: { embedding: one(req.body as One) } };
+  const requests = (req.body as { requests?: One[] }).requests;
+  if (!Array.isArray(requests) || requests.length === 0)
+    problems.push('gemini embeddings: requests is missing or empty');
+  return { status: 200, body: { embeddings: (requests ?? []).map(one) } };
+}
+
 const geminiParts = (turn: Turn, reply: Reply) =>
   reply.kind === 'text'
     ? [{ text: reply.text }]

@@ -689,7 +689,7 @@ export class NoDeployment extends ProviderFailure {
   }
 }
 
-function failureOf(error: unknown, label: string, secrets: string[]): ProviderFailure {
+export function failureOf(error: unknown, label: string, secrets: string[]): ProviderFailure {
   const scrub = (text: string) => scrubbed(text, secrets);
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;

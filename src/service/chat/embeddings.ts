@@ -1,0 +1,309 @@
+// POST /v1/embeddings (OpenAI's Embeddings API) through a Space: the model the request names, at its
+// provider with the user's key (providers.ts) or at the model server that serves it, logged and billed
+// in the Space as a chat is. Vectors of two models cannot be compared, so an embeddings request is never
+// routed or failed over to another model: it is answered by the model named, or refused in words.
+import type { EmbeddingModelV4 } from '@ai-sdk/provider';
+import { request } from 'undici';
+import type { z } from 'zod';
+import type { EmbeddingsBody } from '../../api/schemas';
+import { dayLabel } from '../../shared/labels';
+import { ownsBareNames } from '../../shared/providerNames';
+import type { Database } from '../db';
+import type { Caller } from '../domain/caller';
+import { findModelByName } from '../domain/models';
+import { embeddingServing } from '../domain/serving';
+import { appConfig, loadApp, requirePermission } from '../domain/spaces';
+import { record } from '../ledgerThread';
+import { Problem, invalid } from '../problem';
+import { embeddingModels, type EmbeddingModel } from '../providers/dataset';
+import { providerKeys } from '../providers/keys';
+import { embeddingModel, embeds, providerSpec } from '../providers/providers';
+import { countTokens } from '../tokenizer';
+import { howToReach, newRequestId } from './prepare';
+import { ProviderFailure, failureOf } from './reach/hostedProviders';
+import { ReachFailure } from './reach/reach';
+import { requestedSpace } from './request';
+
+type Body = z.output<typeof EmbeddingsBody>;
+
+export interface EmbeddingsAnswer {
+  object: 'list';
+  data: Array<{ object: 'embedding'; index: number; embedding: number[] | string }>;
+  model: string;
+  usage: { prompt_tokens: number; total_tokens: number };
+}
+
+/** The embedding models of the providers reached, from the price list this build ships. */
+export const EMBEDDING_MODELS: readonly EmbeddingModel[] = embeddingModels(embeds, new Date().toISOString());
+
+/** How long a provider or model server may take to embed one request's texts. */
+const EMBED_TIMEOUT_MS = 120_000;
+
+/** How much of the texts the log keeps (a batch of a codebase's chunks would be megabytes). */
+const LOGGED_CHARS = 4_000;
+
+/**
+ * The service's own embedding model, which needs no provider (as the test chat models): a hashed bag of
+ * words, so that texts sharing words are near each other; for trying a client, not for search.
+ */
+export const TEST_EMBEDDING_MODEL = 'test/embed';
+const TEST_DIMENSIONS = 256;
+const TEST_MAX_DIMENSIONS = 3072;
+
+/** Who answers: a hosted provider's embedding model, a model server's model under its name there, or the test model. */
+type Target =
+  | { kind: 'test' }
+  | { kind: 'hosted'; model: EmbeddingModel }
+  | { kind: 'server'; namespace: string; baseUrl: string; target: string; inputCost: number };
+
+interface Embedded {
+  vectors: number[][];
+  /** The provider's count of the texts' tokens, when it gave one. */
+  tokens: number | undefined;
+}
+
+export async function embed(db: Database, caller: Caller, body: Body): Promise<EmbeddingsAnswer> {
+  const row = loadApp(db, caller, requestedSpace(caller, body.app_id));
+  requirePermission(caller, 'use_playground');
+  const config = appConfig(row);
+  const values = typeof body.input === 'string' ? [body.input] : body.input;
+  const target = resolve(db, caller, body.model);
+  if (target.kind === 'test' && (body.dimensions ?? 0) > TEST_MAX_DIMENSIONS)
+    throw invalid(['body', 'dimensions'], `${TEST_EMBEDDING_MODEL} makes at most ${TEST_MAX_DIMENSIONS}`, 'too_big');
+  const namespace =
+    target.kind === 'test'
+      ? TEST_EMBEDDING_MODEL
+      : target.kind === 'hosted'
+        ? target.model.namespace
+        : target.namespace;
+  const inputCost = target.kind === 'test' ? 0 : target.kind === 'hosted' ? target.model.inputCost : target.inputCost;
+  const counted = values.reduce((n, text) => n + countTokens(text), 0);
+  const maxCost = config.policies.max_cost ?? 0;
+  if (maxCost > 0 && counted * inputCost > maxCost)
+    throw invalid(
+      ['body', 'input'],
+      `${namespace} may cost more than this Space's max_cost of $${maxCost}`,
+      'max_cost',
+    );
+  const started = Date.now();
+  const log = {
+    id: newRequestId(),
+    orgId: caller.orgId,
+    appId: row.id,
+    conversationId: null,
+    parentRequestId: null,
+    model: namespace,
+    prompt: loggedTexts(values),
+    savings: 0,
+    privacyLevel: config.policies.privacy_level ?? 1,
+  };
+  let embedded: Embedded;
+  try {
+    embedded =
+      target.kind === 'test'
+        ? { vectors: values.map((text) => bagOfWords(text, body.dimensions ?? TEST_DIMENSIONS)), tokens: undefined }
+        : target.kind === 'hosted'
+          ? await embedHosted(target.model, values, body.dimensions ?? undefined)
+          : await embedAtServer(target, values, body.dimensions ?? undefined);
+  } catch (error) {
+    const failure = error instanceof ReachFailure ? error : new ReachFailure((error as Error).message);
+    await record(db, {
+      request: {
+        ...log,
+        response: null,
+        promptTokens: counted,
+        completionTokens: 0,
+        cost: 0,
+        latency: (Date.now() - started) / 1000,
+        status: 502,
+        error: `${namespace}: ${failure.message}`,
+      },
+      usage: null,
+    });
+    throw answerOf(failure, namespace);
+  }
+  const tokens = embedded.tokens ?? counted;
+  const cost = tokens * inputCost;
+  const dimensions = embedded.vectors[0]?.length ?? 0;
+  await record(db, {
+    request: {
+      ...log,
+      response: `${values.length === 1 ? '1 embedding' : `${values.length} embeddings`} of ${dimensions} dimensions`,
+      promptTokens: tokens,
+      completionTokens: 0,
+      cost,
+      latency: (Date.now() - started) / 1000,
+      status: 200,
+      error: null,
+    },
+    usage: {
+      promptTokens: tokens,
+      completionTokens: 0,
+      promptCost: cost,
+      completionCost: 0,
+      totalCost: cost,
+      promptSavings: 0,
+      completionSavings: 0,
+      totalSavings: 0,
+    },
+  });
+  const base64 = body.encoding_format === 'base64';
+  return {
+    object: 'list',
+    data: embedded.vectors.map((vector, index) => ({
+      object: 'embedding',
+      index,
+      embedding: base64 ? Buffer.from(new Float32Array(vector).buffer).toString('base64') : vector,
+    })),
+    model: namespace,
+    usage: { prompt_tokens: tokens, total_tokens: tokens },
+  };
+}
+
+/**
+ * The model a request names: an embedding model by its namespace or its provider's id (the maker's
+ * first: `text-embedding-3-small` is OpenAI's, not Azure's), or a model server's embedding model (as
+ * the server names it, or `local/<name>`; with --upstream, any name goes there). A chat model, a model
+ * retired, or one that cannot answer here is refused in words.
+ */
+function resolve(db: Database, caller: Caller, name: string): Target {
+  const loc = ['body', 'model'];
+  if (name === TEST_EMBEDDING_MODEL) return { kind: 'test' };
+  const named =
+    EMBEDDING_MODELS.find((m) => m.namespace === name) ??
+    EMBEDDING_MODELS.filter((m) => m.model === name).sort(
+      (a, b) => Number(ownsBareNames(b.provider)) - Number(ownsBareNames(a.provider)),
+    )[0];
+  if (named?.deprecatedOn && named.deprecatedOn <= new Date().toISOString().slice(0, 10))
+    throw invalid(
+      loc,
+      `${named.namespace} was deprecated on ${dayLabel(named.deprecatedOn)} and is no longer served`,
+      'model_deprecated',
+    );
+  if (named && providerKeys.has(named.provider)) return { kind: 'hosted', model: named };
+  // A chat model is not forwarded to --upstream as an embedding model: it is refused below.
+  const chat = named ? undefined : findModelByName(db, caller, name);
+  const server = chat ? null : embeddingServing(db, named?.model ?? name);
+  if (server)
+    return {
+      kind: 'server',
+      namespace: named?.namespace ?? (name.includes('/') ? name : `local/${name}`),
+      ...server,
+      inputCost: named?.inputCost ?? 0,
+    };
+  if (named) throw invalid(loc, `${named.namespace} cannot answer here: ${howToReach(named)}`, 'cannot_answer_here');
+  const offered = EMBEDDING_MODELS.filter((m) => !m.deprecatedOn)
+    .map((m) => m.namespace)
+    .join(', ');
+  throw invalid(
+    loc,
+    `${chat ? `${chat.record.namespace} is a chat model, not an embedding model` : `Unknown embedding model "${name}"`}. The embedding models here: ${offered}, those of a model server on this computer, and ${TEST_EMBEDDING_MODEL} (no provider needed).`,
+    chat ? 'not_embedding_model' : 'not_found',
+  );
+}
+
+/** Through the provider's package, in as many calls as its API takes texts at once. */
+async function embedHosted(model: EmbeddingModel, values: string[], dimensions: number | undefined): Promise<Embedded> {
+  const spec = providerSpec(model.provider)!;
+  const reach = providerKeys.reach(model.provider)!;
+  const embedder: EmbeddingModelV4 = embeddingModel(model.provider, reach, model.model)!;
+  const perCall = Number((await embedder.maxEmbeddingsPerCall) ?? values.length) || values.length;
+  const signal = AbortSignal.timeout(EMBED_TIMEOUT_MS);
+  const vectors: number[][] = [];
+  let tokens: number | undefined = 0;
+  try {
+    for (let at = 0; at < values.length; at += perCall) {
+      const result = await embedder.doEmbed({
+        values: values.slice(at, at + perCall),
+        dimensions,
+        abortSignal: signal,
+      });
+      vectors.push(...result.embeddings);
+      tokens = result.usage && tokens !== undefined ? tokens + result.usage.tokens : undefined;
+    }
+  } catch (error) {
+    if (signal.aborted) throw new ReachFailure(`${spec.label} did not answer within ${EMBED_TIMEOUT_MS / 1000} s`, 504);
+    throw failureOf(error, spec.label, providerKeys.secrets());
+  }
+  return { vectors, tokens };
+}
+
+/** At an OpenAI-compatible model server (Ollama, LM Studio, llama.cpp, vLLM): its /embeddings. */
+async function embedAtServer(
+  target: Extract<Target, { kind: 'server' }>,
+  values: string[],
+  dimensions: number | undefined,
+): Promise<Embedded> {
+  let response;
+  try {
+    response = await request(`${target.baseUrl.replace(/\/+$/, '')}/embeddings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: target.target, input: values, encoding_format: 'float', dimensions }),
+      signal: AbortSignal.timeout(EMBED_TIMEOUT_MS),
+    });
+  } catch (error) {
+    throw new ReachFailure(
+      `the model server could not be reached (${(error as { code?: string }).code ?? (error as Error).name})`,
+      undefined,
+      true,
+    );
+  }
+  const text = await response.body.text().catch(() => '');
+  if (response.statusCode >= 400)
+    throw new ReachFailure(
+      `the model server answered ${response.statusCode}${text ? `: ${text.slice(0, 200)}` : ''}`,
+      response.statusCode,
+    );
+  return readVectors(text, values.length);
+}
+
+/** An OpenAI-shaped embeddings answer, read tolerantly: one vector of numbers for each text, in its order. */
+function readVectors(text: string, count: number): Embedded {
+  let json: { data?: Array<{ index?: unknown; embedding?: unknown }>; usage?: { prompt_tokens?: unknown } };
+  try {
+    json = JSON.parse(text) as typeof json;
+  } catch {
+    throw new ReachFailure('the model server answered with a body that is not JSON');
+  }
+  const data = Array.isArray(json.data) ? json.data : [];
+  const vectors = data
+    .map((d, i) => ({ at: typeof d.index === 'number' ? d.index : i, vector: d.embedding }))
+    .sort((a, b) => a.at - b.at)
+    .map((d) => d.vector);
+  if (vectors.length !== count || !vectors.every((v) => Array.isArray(v) && v.every((x) => typeof x === 'number')))
+    throw new ReachFailure(`the model server answered without one vector of numbers for each of the ${count} texts`);
+  const tokens = json.usage?.prompt_tokens;
+  return { vectors: vectors as number[][], tokens: typeof tokens === 'number' ? tokens : undefined };
+}
+
+/** What the caller is answered when the model failed: its own mistake as a 400, a wait as a 429, else a 502. */
+function answerOf(failure: ReachFailure, namespace: string): Problem {
+  const said = `${namespace} could not embed the texts: ${failure.message}`;
+  if (failure.status === 400 || failure.status === 422) return new Problem(400, said);
+  if (failure.status === 429) {
+    const wait = failure instanceof ProviderFailure ? failure.retryAfterMs : null;
+    return new Problem(429, said, wait ? { 'retry-after': String(Math.ceil(wait / 1000)) } : {});
+  }
+  return new Problem(502, said);
+}
+
+/** The texts as the log keeps them: the first ones, up to a few thousand characters, and how many there were. */
+function loggedTexts(values: string[]): string {
+  const joined = values.join('\n\n');
+  const head = joined.length > LOGGED_CHARS ? `${joined.slice(0, LOGGED_CHARS)}…` : joined;
+  return values.length === 1 ? head : `(${values.length} texts) ${head}`;
+}
+
+/** The test model's vector: each word (lower-cased) adds one at the place its hash names; of length one. */
+function bagOfWords(text: string, dimensions: number): number[] {
+  const vector = new Array<number>(dimensions).fill(0);
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    let hash = 2166136261;
+    for (let i = 0; i < word.length; i++) hash = Math.imul(hash ^ word.charCodeAt(i), 16777619);
+    const at = (hash >>> 0) % dimensions;
+    vector[at] = vector[at]! + 1;
+  }
+  const length = Math.sqrt(vector.reduce((sum, x) => sum + x * x, 0)) || 1;
+  return vector.map((x) => x / length);
+}

@@ -1,0 +1,246 @@
+// POST /v1/embeddings through a Space, with the official OpenAI SDK and the AI SDK as a client (as
+// Continue's codebase index or a RAG script sends it), fakes of OpenAI's and Gemini's embeddings APIs
+// and an OpenAI-compatible model server behind the service: the vectors come back as the provider made
+// them (as numbers, or base64 as the OpenAI SDK asks by default), in one call or as many as the
+// provider takes, billed and counted in the organization; what cannot be embedded is refused in words.
+import { createOpenAI } from '@ai-sdk/openai';
+import { embed, embedMany } from 'ai';
+import assert from 'node:assert/strict';
+import OpenAI from 'openai';
+import type { LlmSpacesClient } from '../../../src/api/client';
+import { startFakeUpstream, type FakeUpstream } from '../support/fakeUpstream';
+import { raw } from '../support/http';
+import { fakeVector, startGeminiFake, startOpenAiFake, type ProviderFake } from '../support/providerFakes';
+import { echoSpace, removeDir, startService, type RunningService } from '../support/service';
+
+/** A float32 rounding of a vector, as base64 carries it. */
+const float32 = (vector: number[]) => [...new Float32Array(vector)];
+
+describe('embeddings through a Space', function () {
+  this.timeout(60_000);
+  let openaiFake: ProviderFake;
+  let gemini: ProviderFake;
+  let server: FakeUpstream;
+  let service: RunningService;
+  let client: LlmSpacesClient;
+  let spaceKey: string;
+  let sdk: OpenAI;
+  const answers: string[] = [];
+
+  before(async () => {
+    [openaiFake, gemini] = await Promise.all([startOpenAiFake(), startGeminiFake()]);
+    server = await startFakeUpstream({ models: [{ id: 'llama3.2' }, { id: 'nomic-embed-text' }] });
+    service = await startService({
+      upstream: server.url,
+      env: {
+        OPENAI_API_KEY: openaiFake.key,
+        OPENAI_BASE_URL: openaiFake.baseUrl,
+        GEMINI_API_KEY: gemini.key,
+        GEMINI_BASE_URL: gemini.baseUrl,
+      },
+    });
+    client = service.client();
+    spaceKey = (await echoSpace(service, 'For embeddings')).key;
+    sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: spaceKey, maxRetries: 0 });
+  });
+  after(async () => {
+    await service?.stop();
+    await Promise.all([openaiFake?.close(), gemini?.close(), server?.close()]);
+    if (service) removeDir(service.dataDir);
+  });
+  afterEach(() => {
+    assert.deepEqual([...openaiFake.problems, ...gemini.problems], []);
+  });
+
+  async function post(body: Record<string, unknown>) {
+    const res = await raw(service.url, 'POST', '/v1/embeddings', { token: spaceKey, body });
+    answers.push(res.text);
+    return res;
+  }
+
+  it("embeds with the OpenAI SDK: its default base64 and plain numbers, the provider's vectors, billed at the model's price", async () => {
+    const before = await client.getOrganization();
+    const texts = ['function total(items)', 'the cart of a shop', 'Hello'];
+    // The SDK asks for base64 unless told otherwise, and decodes it into numbers itself.
+    const answer = await sdk.embeddings.create({ model: 'text-embedding-3-small', input: texts });
+    assert.equal(answer.model, 'openai/text-embedding-3-small');
+    assert.deepEqual(
+      answer.data.map((d) => d.embedding),
+      texts.map((t) => float32(fakeVector(t))),
+    );
+    const sent = openaiFake.seen.at(-1)!;
+    assert.equal(sent.path, '/v1/embeddings');
+    assert.deepEqual([sent.body.model, sent.body.input], ['text-embedding-3-small', texts]);
+    // The provider's count: the fake counts words.
+    assert.equal(answer.usage.prompt_tokens, 8);
+    const after = await client.getOrganization();
+    assert.equal(after.num_requests - before.num_requests, 1);
+    assert.equal(after.prompt_tokens - before.prompt_tokens, 8);
+    assert.equal(after.completion_tokens, before.completion_tokens);
+    assert.ok(Math.abs(after.total_tokens_cost - before.total_tokens_cost - (8 * 0.02) / 1e6) < 1e-15);
+
+    const floats = await sdk.embeddings.create({
+      model: 'openai/text-embedding-3-large',
+      input: 'one text',
+      encoding_format: 'float',
+      dimensions: 256,
+    });
+    assert.deepEqual(floats.data[0]!.embedding, fakeVector('one text', 256));
+    assert.equal(openaiFake.seen.at(-1)!.body.dimensions, 256);
+  });
+
+  it("embeds with the AI SDK's embed and embedMany through the service", async () => {
+    const provider = createOpenAI({ baseURL: `${service.url}/v1`, apiKey: spaceKey });
+    const model = provider.embedding('openai/text-embedding-3-small');
+    const one = await embed({ model, value: 'a single text', maxRetries: 0 });
+    assert.deepEqual(one.embedding, fakeVector('a single text'));
+    const many = await embedMany({ model, values: ['first', 'second'], maxRetries: 0 });
+    assert.deepEqual(many.embeddings, [fakeVector('first'), fakeVector('second')]);
+    assert.equal(many.usage.tokens, 2);
+  });
+
+  it("reaches Gemini's embeddings, one text or a batch, with the dimensions asked", async () => {
+    const single = await sdk.embeddings.create({
+      model: 'google/gemini-embedding-001',
+      input: 'one',
+      encoding_format: 'float',
+      dimensions: 8,
+    });
+    assert.deepEqual(single.data[0]!.embedding, fakeVector('one', 8));
+    assert.match(gemini.seen.at(-1)!.path, /\/models\/gemini-embedding-001:embedContent$/);
+    assert.equal(gemini.seen.at(-1)!.body.outputDimensionality, 8);
+    const batch = await sdk.embeddings.create({
+      model: 'gemini-embedding-001',
+      input: ['two', 'three'],
+      encoding_format: 'float',
+    });
+    assert.deepEqual(
+      batch.data.map((d) => d.embedding),
+      [fakeVector('two', 3072), fakeVector('three', 3072)],
+    );
+    assert.match(gemini.seen.at(-1)!.path, /:batchEmbedContents$/);
+    // Gemini counts no tokens: the service's own count is billed.
+    assert.ok(batch.usage.prompt_tokens > 0);
+  });
+
+  it("reaches a model server's embedding model, by its name there or as local/<name>", async () => {
+    for (const model of ['nomic-embed-text', 'local/nomic-embed-text']) {
+      const answer = await sdk.embeddings.create({
+        model,
+        input: ['chunk one', 'chunk two'],
+        encoding_format: 'float',
+      });
+      assert.equal(answer.model, 'local/nomic-embed-text');
+      assert.deepEqual(
+        answer.data.map((d) => d.embedding),
+        [fakeVector('chunk one', 768), fakeVector('chunk two', 768)],
+      );
+      const sent = server.embedded.at(-1)!;
+      assert.deepEqual([sent.model, sent.input], ['nomic-embed-text', ['chunk one', 'chunk two']]);
+    }
+    // Its model server failing is said, with the server's words.
+    server.failing.add('nomic-embed-text');
+    try {
+      const res = await post({ model: 'nomic-embed-text', input: 'x' });
+      assert.equal(res.status, 502, res.text);
+      assert.match(res.text, /local\/nomic-embed-text could not embed the texts: the model server answered 500/);
+    } finally {
+      server.failing.delete('nomic-embed-text');
+    }
+  });
+
+  it('refuses in words what it cannot embed, in OpenAI’s error shape', async () => {
+    const refusals: Array<[Record<string, unknown>, RegExp]> = [
+      [{ model: 'openai/gpt-4o-mini', input: 'x' }, /openai\/gpt-4o-mini is a chat model, not an embedding model/],
+      [{ model: 'text-embedding-3-small', input: [[1, 2, 3]] }, /token ids are not taken: send the text/],
+      [{ model: 'text-embedding-3-small', input: [] }, /input: must have at least one text/],
+      [{ model: 'text-embedding-3-small', input: 'x', truncate: 'END' }, /truncate/],
+    ];
+    for (const [body, words] of refusals) {
+      const res = await post(body);
+      assert.equal(res.status, 422, `${JSON.stringify(body)}: ${res.text}`);
+      assert.match((res.json as { error: { message: string } }).error.message, words);
+    }
+  });
+
+  it("says a provider's refusal and its rate limit in words, and logs the failure without billing it", async () => {
+    const before = await client.getOrganization();
+    openaiFake.failNext({ status: 429, retryAfter: 7 });
+    const limited = await post({ model: 'text-embedding-3-small', input: 'x' });
+    assert.equal(limited.status, 429, limited.text);
+    assert.equal(limited.headers['retry-after'], '7');
+    assert.match(limited.text, /OpenAI is rate limiting \(HTTP 429, retry after 7 s\)/);
+    // OpenAI refuses dimensions for a model before text-embedding-3: the caller's to fix, so a 400.
+    const refused = await post({ model: 'text-embedding-ada-002', input: 'x', dimensions: 64 });
+    assert.equal(refused.status, 400, refused.text);
+    assert.match(
+      refused.text,
+      /openai\/text-embedding-ada-002 could not embed the texts: OpenAI answered HTTP 400: This model does not support specifying dimensions/,
+    );
+    const after = await client.getOrganization();
+    assert.equal(after.num_requests - before.num_requests, 2, 'each failure is counted as a request');
+    assert.equal(after.total_tokens_cost, before.total_tokens_cost, 'and costs nothing');
+  });
+
+  it("keeps to the Space's max_cost, and the provider's key out of every answer and the service's output", async () => {
+    const created = await client.createSpace({ name: 'Embeddings on a budget' });
+    await client.updateSpace({ id: created.id, policies: { max_cost: 1e-9 } });
+    const res = await raw(service.url, 'POST', '/v1/embeddings', {
+      token: created.created_key,
+      body: { model: 'text-embedding-3-large', input: 'a text long enough to cost more than a billionth' },
+    });
+    assert.equal(res.status, 422, res.text);
+    assert.match(res.text, /may cost more than this Space's max_cost/);
+    for (const text of [...answers, res.text, service.output()]) {
+      assert.ok(!text.includes(openaiFake.key) && !text.includes(gemini.key), 'no key in what the service said');
+    }
+  });
+});
+
+describe('embeddings without a provider', function () {
+  this.timeout(30_000);
+  let service: RunningService;
+  before(async () => {
+    service = await startService();
+  });
+  after(async () => {
+    await service?.stop();
+    if (service) removeDir(service.dataDir);
+  });
+
+  it('embeds with the test model, near for texts that share words', async () => {
+    const key = (await echoSpace(service, 'Test embeddings')).key;
+    const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: key, maxRetries: 0 });
+    const answer = await sdk.embeddings.create({
+      model: 'test/embed',
+      input: ['the total of a cart', 'the cart total', 'weather in Paris'],
+    });
+    assert.equal(answer.model, 'test/embed');
+    const [a, b, c] = answer.data.map((d) => d.embedding);
+    const cosine = (x: number[], y: number[]) => x.reduce((n, v, i) => n + v * y[i]!, 0);
+    assert.equal(a!.length, 256);
+    assert.ok(Math.abs(cosine(a!, a!) - 1) < 1e-6, 'of length one');
+    assert.ok(cosine(a!, b!) > 0.5 && cosine(a!, c!) < 0.2, `${cosine(a!, b!)} ${cosine(a!, c!)}`);
+    const sized = await sdk.embeddings.create({ model: 'test/embed', input: 'x', dimensions: 16 });
+    assert.equal(sized.data[0]!.embedding.length, 16);
+  });
+
+  it('says how to reach an embedding model whose provider has no key, and which embedding models there are', async () => {
+    const key = (await echoSpace(service, 'Without keys')).key;
+    const ask = (model: string) =>
+      raw(service.url, 'POST', '/v1/embeddings', { token: key, body: { model, input: 'x' } });
+    const keyless = await ask('mistral/mistral-embed');
+    assert.equal(keyless.status, 422, keyless.text);
+    assert.match(
+      keyless.text,
+      /mistral\/mistral-embed cannot answer here: add your Mistral key \(LLM Spaces: Add Provider Key…, or MISTRAL_API_KEY for the standalone service\)/,
+    );
+    // Without --upstream, a name no provider or model server has is unknown.
+    const unknown = await ask('no-such-embedder');
+    assert.equal(unknown.status, 422, unknown.text);
+    assert.match(
+      unknown.text,
+      /Unknown embedding model \\"no-such-embedder\\"\. The embedding models here: openai\/text-embedding-3-large, .*mistral\/mistral-embed/,
+    );
+  });
+});
