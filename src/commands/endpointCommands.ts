@@ -3,6 +3,7 @@
 // the clipboard. The Space's key goes in only after asking; otherwise a placeholder stands for it.
 import * as vscode from 'vscode';
 import { readSettings, setLocalServicePort } from '../settings';
+import { PROVIDER_NAMES, providerName } from '../shared/providerNames';
 import type { Services } from '../services';
 import type { SpaceNode } from '../views/spaceNodes';
 
@@ -14,8 +15,17 @@ const SHARED_PORT = 8787;
 interface Snippet {
   label: string;
   detail: string;
-  /** The text, given the /v1 base URL, the key, and the Space's name (which lets the Space route). */
-  text: (v1: string, key: string, space: string) => string;
+  /**
+   * The text, given the /v1 base URL, the key, the Space's name (which lets the Space route), and the
+   * embedding model to suggest (the built-in service's; undefined for a service without embeddings).
+   */
+  text: (v1: string, key: string, space: string, embedding?: Embedding) => string;
+}
+
+/** An embedding model to suggest: one whose provider has a key here, else OpenAI's, which needs one. */
+interface Embedding {
+  model: string;
+  answers: boolean;
 }
 
 export const SNIPPETS: readonly Snippet[] = [
@@ -46,8 +56,11 @@ export const SNIPPETS: readonly Snippet[] = [
   {
     label: 'Continue',
     detail: t('a model in config.yaml'),
-    text: (v1, key, space) =>
-      `models:\n  - name: ${space} (LLM Spaces)\n    provider: openai\n    model: ${space}\n    apiBase: ${v1}\n    apiKey: ${key}\n`,
+    text: (v1, key, space, embedding) =>
+      `models:\n  - name: ${space} (LLM Spaces)\n    provider: openai\n    model: ${space}\n    apiBase: ${v1}\n    apiKey: ${key}\n` +
+      (embedding
+        ? `  # Continue's codebase index, through the same Space${embedding.answers ? '' : ' (add your OpenAI key first: LLM Spaces: Add Provider Key…, or name local/nomic-embed-text from Ollama)'}\n  - name: Embeddings (LLM Spaces)\n    provider: openai\n    model: ${embedding.model}\n    apiBase: ${v1}\n    apiKey: ${key}\n    roles: [embed]\n`
+        : ''),
   },
   {
     label: 'Cline',
@@ -92,7 +105,8 @@ export async function copySpaceEndpoint(s: Services, node?: unknown): Promise<vo
   const v1 = `${s.connection.url}/v1`;
   const key = await keyToInclude(s, space);
   if (key === undefined) return;
-  await vscode.env.clipboard.writeText(snippet.snippet.text(v1, key, space.name));
+  const embedding = s.connection.mode === 'local' ? await embeddingToSuggest(s) : undefined;
+  await vscode.env.clipboard.writeText(snippet.snippet.text(v1, key, space.name, embedding));
   void vscode.window.showInformationMessage(
     key === PLACEHOLDER
       ? t(
@@ -110,6 +124,17 @@ export async function copySpaceEndpoint(s: Services, node?: unknown): Promise<vo
 }
 
 const PLACEHOLDER = '<your Space key>';
+
+/** The built-in service's embedding model of the first provider with a key here (OpenAI's if none has one). */
+async function embeddingToSuggest(s: Services): Promise<Embedding> {
+  const providers = await (await s.connection.client()).listProviders().catch(() => []);
+  const keyed = PROVIDER_NAMES.find(
+    (p) => p.embeddingModel && providers.some((state) => state.id === p.id && state.has_key),
+  );
+  return keyed
+    ? { model: keyed.embeddingModel!, answers: true }
+    : { model: providerName('openai')!.embeddingModel!, answers: false };
+}
 
 async function spaceOf(s: Services, node: unknown): Promise<{ id: string; name: string } | undefined> {
   const n = node as SpaceNode | undefined;

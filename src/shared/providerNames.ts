@@ -14,6 +14,8 @@ export interface ProviderName {
   defaultBaseUrl: string;
   /** Where people get a key. */
   keysPage: string;
+  /** The embedding model to suggest with its key (for a tool's codebase index), where it has one here. */
+  embeddingModel?: string;
 }
 
 const compatible = (id: string, label: string, defaultBaseUrl: string, keysPage: string): ProviderName => ({
@@ -26,7 +28,10 @@ const compatible = (id: string, label: string, defaultBaseUrl: string, keysPage:
 });
 
 export const PROVIDER_NAMES: readonly ProviderName[] = [
-  compatible('openai', 'OpenAI', 'https://api.openai.com/v1', 'https://platform.openai.com/api-keys'),
+  {
+    ...compatible('openai', 'OpenAI', 'https://api.openai.com/v1', 'https://platform.openai.com/api-keys'),
+    embeddingModel: 'openai/text-embedding-3-small',
+  },
   compatible('anthropic', 'Anthropic', 'https://api.anthropic.com/v1', 'https://console.anthropic.com/settings/keys'),
   {
     id: 'google',
@@ -35,11 +40,16 @@ export const PROVIDER_NAMES: readonly ProviderName[] = [
     baseUrlVar: 'GEMINI_BASE_URL',
     defaultBaseUrl: 'https://generativelanguage.googleapis.com/v1beta',
     keysPage: 'https://aistudio.google.com/app/apikey',
+    embeddingModel: 'google/gemini-embedding-001',
   },
-  compatible('mistral', 'Mistral', 'https://api.mistral.ai/v1', 'https://console.mistral.ai/api-keys'),
+  {
+    ...compatible('mistral', 'Mistral', 'https://api.mistral.ai/v1', 'https://console.mistral.ai/api-keys'),
+    embeddingModel: 'mistral/mistral-embed',
+  },
   {
     ...compatible('azure', 'Azure OpenAI', '', 'https://portal.azure.com/'),
     keyVars: ['AZURE_API_KEY', 'AZURE_OPENAI_API_KEY'],
+    embeddingModel: 'azure/text-embedding-3-small',
   },
   compatible('deepseek', 'DeepSeek', 'https://api.deepseek.com/v1', 'https://platform.deepseek.com/api_keys'),
   compatible('groq', 'Groq', 'https://api.groq.com/openai/v1', 'https://console.groq.com/keys'),

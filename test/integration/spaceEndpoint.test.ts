@@ -1,6 +1,6 @@
 // Copy Space Endpoint for Other Tools…: the snippet for the chosen tool on the clipboard, with the
 // built-in service's /v1 URL and the Space's name; the key only when the user says so, and a key put
-// there works for another tool.
+// there works for another tool. Continue's also gets an embedding model for its codebase index.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { extension, serviceClient } from './support';
@@ -65,5 +65,24 @@ describe('copy a Space endpoint for other tools', function () {
     const ids = ((await models.json()) as { data: Array<{ id: string }> }).data.map((m) => m.id);
     assert.equal(ids[0], 'My first Space', "the key is the Space's own: it sees its Space");
     assert.ok((await client.listSpaces()).items.length > 0);
+  });
+
+  it("gives Continue the built-in service's embedding model for its codebase index, saying what it needs", async () => {
+    const api = await extension();
+    await api.connection.client();
+    const v1 = `${api.connection.url}/v1`;
+    await answering(['My first Space', 'Continue'], ['Copy Anyway', 'Leave a Placeholder'], () =>
+      vscode.commands.executeCommand('llmSpaces.copySpaceEndpoint'),
+    );
+    const config = await vscode.env.clipboard.readText();
+    assert.match(config, /^models:\n {2}- name: My first Space \(LLM Spaces\)\n/);
+    // No provider has a key in this test: OpenAI's model, with what it needs.
+    assert.match(config, /# Continue's codebase index, through the same Space \(add your OpenAI key first/);
+    assert.match(
+      config,
+      new RegExp(
+        `- name: Embeddings \\(LLM Spaces\\)\\n {4}provider: openai\\n {4}model: openai/text-embedding-3-small\\n {4}apiBase: ${v1.replace(/[.]/g, '\\.')}\\n {4}apiKey: <your Space key>\\n {4}roles: \\[embed\\]`,
+      ),
+    );
   });
 });
