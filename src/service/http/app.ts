@@ -164,7 +164,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       // Fastify's wildcard takes the rest of the path, slashes and all (handle() names it).
       url: spec.slashes ? spec.url.replace(/:[a-z_]+$/, '*') : spec.url,
       preHandler: guard(spec),
-      bodyLimit: spec.chat ? CHAT_BODY_LIMIT : BODY_LIMIT,
+      bodyLimit: spec.chat || spec.largeBody ? CHAT_BODY_LIMIT : BODY_LIMIT,
       config: {
         dialect: spec.dialect ?? 'conventions',
         anthropicWhenAsked: spec.anthropicWhenAsked,

@@ -52,6 +52,8 @@ export interface RouteSpec<
   body?: B;
   /** A body may be left out entirely (it then parses as `{}`). */
   bodyOptional?: boolean;
+  /** Takes a body as large as a chat's (a batch of texts to embed), not the 1 MB of the rest. */
+  largeBody?: true;
   response: z.ZodType;
   /** Changes data: runs in one transaction, answered only once it is on disk. */
   writes?: boolean;
@@ -258,6 +260,7 @@ export const ROUTES: RouteSpec[] = [
     summary:
       "OpenAI's Embeddings API through a Space, logged and billed there: the embedding model named (OpenAI's, Azure's, Google's, Mistral's, or a model server's), never another",
     body: S.EmbeddingsBody,
+    largeBody: true,
     response: z.looseObject({ object: z.literal('list') }),
     dialect: 'openai',
     handler: (ctx) => embed(ctx.db, ctx.caller, ctx.body),

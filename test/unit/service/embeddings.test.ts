@@ -223,6 +223,11 @@ describe('embeddings without a provider', function () {
     assert.ok(cosine(a!, b!) > 0.5 && cosine(a!, c!) < 0.2, `${cosine(a!, b!)} ${cosine(a!, c!)}`);
     const sized = await sdk.embeddings.create({ model: 'test/embed', input: 'x', dimensions: 16 });
     assert.equal(sized.data[0]!.embedding.length, 16);
+    // A codebase index sends its chunks in batches of megabytes, as much as a chat's body may be.
+    const chunks = Array.from({ length: 1000 }, (_, i) => `chunk ${i} ${'of a source file '.repeat(200)}`);
+    const batch = await sdk.embeddings.create({ model: 'test/embed', input: chunks, encoding_format: 'float' });
+    assert.ok(JSON.stringify(chunks).length > 3_000_000);
+    assert.equal(batch.data.length, 1000);
   });
 
   it('says how to reach an embedding model whose provider has no key, and which embedding models there are', async () => {
