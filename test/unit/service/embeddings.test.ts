@@ -1,6 +1,6 @@
 // POST /v1/embeddings through a Space, with the official OpenAI SDK and the AI SDK as a client (as
-// Continue's codebase index or a RAG script sends it), fakes of OpenAI's and Gemini's embeddings APIs
-// and an OpenAI-compatible model server behind the service: the vectors come back as the provider made
+// Continue's codebase index or a RAG script sends it), fakes of OpenAI's (also playing Azure's and
+// Mistral's) and Gemini's embeddings APIs and an OpenAI-compatible model server behind the service: the vectors come back as the provider made
 // them (as numbers, or base64 as the OpenAI SDK asks by default), in one call or as many as the
 // provider takes, billed and counted in the organization; what cannot be embedded is refused in words.
 import { createOpenAI } from '@ai-sdk/openai';
@@ -10,7 +10,13 @@ import OpenAI from 'openai';
 import type { LlmSpacesClient } from '../../../src/api/client';
 import { startFakeUpstream, type FakeUpstream } from '../support/fakeUpstream';
 import { raw } from '../support/http';
-import { fakeVector, startGeminiFake, startOpenAiFake, type ProviderFake } from '../support/providerFakes';
+import {
+  fakeVector,
+  startAzureFake,
+  startGeminiFake,
+  startOpenAiFake,
+  type ProviderFake,
+} from '../support/providerFakes';
 import { echoSpace, removeDir, startService, type RunningService } from '../support/service';
 
 /** A float32 rounding of a vector, as base64 carries it. */
@@ -20,6 +26,7 @@ describe('embeddings through a Space', function () {
   this.timeout(60_000);
   let openaiFake: ProviderFake;
   let gemini: ProviderFake;
+  let azure: ProviderFake;
   let server: FakeUpstream;
   let service: RunningService;
   let client: LlmSpacesClient;
@@ -28,7 +35,7 @@ describe('embeddings through a Space', function () {
   const answers: string[] = [];
 
   before(async () => {
-    [openaiFake, gemini] = await Promise.all([startOpenAiFake(), startGeminiFake()]);
+    [openaiFake, gemini, azure] = await Promise.all([startOpenAiFake(), startGeminiFake(), startAzureFake()]);
     server = await startFakeUpstream({ models: [{ id: 'llama3.2' }, { id: 'nomic-embed-text' }] });
     service = await startService({
       upstream: server.url,
@@ -37,6 +44,11 @@ describe('embeddings through a Space', function () {
         OPENAI_BASE_URL: openaiFake.baseUrl,
         GEMINI_API_KEY: gemini.key,
         GEMINI_BASE_URL: gemini.baseUrl,
+        AZURE_API_KEY: azure.key,
+        AZURE_BASE_URL: azure.baseUrl,
+        // Mistral's embeddings API is OpenAI's: the OpenAI fake plays it.
+        MISTRAL_API_KEY: openaiFake.key,
+        MISTRAL_BASE_URL: openaiFake.baseUrl,
       },
     });
     client = service.client();
@@ -45,11 +57,11 @@ describe('embeddings through a Space', function () {
   });
   after(async () => {
     await service?.stop();
-    await Promise.all([openaiFake?.close(), gemini?.close(), server?.close()]);
+    await Promise.all([openaiFake?.close(), gemini?.close(), azure?.close(), server?.close()]);
     if (service) removeDir(service.dataDir);
   });
   afterEach(() => {
-    assert.deepEqual([...openaiFake.problems, ...gemini.problems], []);
+    assert.deepEqual([...openaiFake.problems, ...gemini.problems, ...azure.problems], []);
   });
 
   async function post(body: Record<string, unknown>) {
@@ -123,6 +135,27 @@ describe('embeddings through a Space', function () {
     assert.ok(batch.usage.prompt_tokens > 0);
   });
 
+  it("reaches Azure's deployment named as its model, and Mistral's embeddings, each with its own key", async () => {
+    const atAzure = await sdk.embeddings.create({
+      model: 'azure/text-embedding-3-small',
+      input: ['one', 'two'],
+      encoding_format: 'float',
+    });
+    assert.equal(atAzure.model, 'azure/text-embedding-3-small');
+    assert.deepEqual(atAzure.data[1]!.embedding, fakeVector('two'));
+    const sent = azure.seen.at(-1)!;
+    assert.equal(sent.path, '/openai/v1/embeddings');
+    assert.deepEqual([sent.body.model, sent.headers['api-key']], ['text-embedding-3-small', azure.key]);
+
+    const atMistral = await sdk.embeddings.create({ model: 'mistral-embed', input: 'three', encoding_format: 'float' });
+    assert.equal(atMistral.model, 'mistral/mistral-embed');
+    assert.deepEqual(atMistral.data[0]!.embedding, fakeVector('three'));
+    assert.deepEqual(
+      [openaiFake.seen.at(-1)!.path, openaiFake.seen.at(-1)!.body.model],
+      ['/v1/embeddings', 'mistral-embed'],
+    );
+  });
+
   it("reaches a model server's embedding model, by its name there or as local/<name>", async () => {
     for (const model of ['nomic-embed-text', 'local/nomic-embed-text']) {
       const answer = await sdk.embeddings.create({
@@ -182,7 +215,7 @@ describe('embeddings through a Space', function () {
     assert.equal(after.total_tokens_cost, before.total_tokens_cost, 'and costs nothing');
   });
 
-  it("keeps to the Space's max_cost, and the provider's key out of every answer and the service's output", async () => {
+  it("keeps to the Space's max_cost, and the providers' keys out of every answer and the service's output", async () => {
     const created = await client.createSpace({ name: 'Embeddings on a budget' });
     await client.updateSpace({ id: created.id, policies: { max_cost: 1e-9 } });
     const res = await raw(service.url, 'POST', '/v1/embeddings', {
@@ -192,7 +225,8 @@ describe('embeddings through a Space', function () {
     assert.equal(res.status, 422, res.text);
     assert.match(res.text, /may cost more than this Space's max_cost/);
     for (const text of [...answers, res.text, service.output()]) {
-      assert.ok(!text.includes(openaiFake.key) && !text.includes(gemini.key), 'no key in what the service said');
+      for (const secret of [openaiFake.key, gemini.key, azure.key])
+        assert.ok(!text.includes(secret), 'no key in what the service said');
     }
   });
 });
