@@ -985,7 +985,6 @@ export const SKIP_SIGNATURE = 'skip_thought_signature_validator';
 /** The thought signature Gemini 3 gives its first function call of a step; the fake reads back only its own. */
 const thoughtSigned = (text: string) => `gsig-${Buffer.from(text).toString('base64url')}`;
 
-/** A reply's parts: its text, or the function call, signed by a Gemini 3 model. */
 /**
  * Gemini's embeddings, by its reference: `models/{model}:embedContent` ({model, content: {parts}},
  * answered {embedding: {values}}) and `:batchEmbedContents` ({requests: [the same]}, answered
@@ -1011,6 +1010,7 @@ function geminiEmbeddings(req: SeenRequest, problems: string[]): { status: numbe
   return { status: 200, body: { embeddings: (requests ?? []).map(one) } };
 }
 
+/** A reply's parts: its text, or the function call, signed by a Gemini 3 model. */
 const geminiParts = (turn: Turn, reply: Reply) =>
   reply.kind === 'text'
     ? [{ text: reply.text }]
