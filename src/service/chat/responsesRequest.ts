@@ -57,10 +57,18 @@ function chatMessages(input: Input): ChatMessage[] {
   const messages: ChatMessage[] = [];
   /** Thinking read from reasoning items, for the assistant's next turn. */
   let thinking: ThinkingBlock[] = [];
-  /** The assistant's turn a function call joins (the one before it, unless thinking came between). */
+  /**
+   * The assistant's turn a function call joins: the one before it, unless thinking came after its
+   * calls; thinking after its text joins it too (what the model thought after it wrote, as this
+   * service's stream gives it: message, reasoning, call).
+   */
   const assistantTurn = (content: string | null) => {
     const last = messages.at(-1);
-    if (content === null && last?.role === 'assistant' && thinking.length === 0) return last;
+    if (content === null && last?.role === 'assistant' && (thinking.length === 0 || !last.tool_calls)) {
+      if (thinking.length) last.thinking = [...(last.thinking ?? []), ...thinking];
+      thinking = [];
+      return last;
+    }
     const turn: Extract<ChatMessage, { role: 'assistant' }> = { role: 'assistant', content };
     if (thinking.length) turn.thinking = thinking;
     thinking = [];

@@ -57,11 +57,18 @@ const usageOf = (c: ChatCompletion) => {
 
 const compact = (id: string) => id.replace(/-/g, '');
 
-/** The output items of a reply: its reasoning, its message (when it wrote text), then each function it calls. */
-function outputOf(c: Completed, request: Request): Array<Record<string, unknown>> {
-  const thought = { blocks: c.thinking ?? [], reasoning: c.reasoning };
+/**
+ * The output items of a reply: its reasoning, its message (when it wrote text), then each function it
+ * calls. The last `late` blocks of its thinking, which the model gave after it began to write (a Gemini
+ * model's signature on a call after its text), are a reasoning item of their own after the message, as
+ * the stream gave them.
+ */
+function outputOf(c: Completed, request: Request, late = 0): Array<Record<string, unknown>> {
+  const blocks = c.thinking ?? [];
+  const thought = { blocks: blocks.slice(0, blocks.length - late), reasoning: c.reasoning };
   const reasoning =
     thought.blocks.length || thought.reasoning ? [reasoningItem(`rs_${compact(c.id)}`, thought, request)] : [];
+  const after = late ? [reasoningItem(lateReasoningId(c.id), { blocks: blocks.slice(-late) }, request)] : [];
   const message = c.choices[0]?.message;
   const text = message?.content
     ? [
@@ -82,8 +89,11 @@ function outputOf(c: Completed, request: Request): Array<Record<string, unknown>
     arguments: call.function.arguments,
     status: 'completed',
   }));
-  return [...reasoning, ...text, ...calls];
+  return [...reasoning, ...text, ...after, ...calls];
 }
+
+/** The id of the reasoning item given after the message. */
+const lateReasoningId = (requestId: string) => `rs_${compact(requestId)}_after`;
 
 /** The fields of a response that echo what was asked, before and after it ran. */
 function echoed(request: Request) {
@@ -109,8 +119,11 @@ function echoed(request: Request) {
   };
 }
 
-/** The response object; a reply cut at max_output_tokens is `incomplete`, as OpenAI marks it. */
-export function responseObject(c: Completed, request: Request, createdAt: number): Record<string, unknown> {
+/**
+ * The response object; a reply cut at max_output_tokens is `incomplete`, as OpenAI marks it. `late`:
+ * the blocks of thinking a stream gave after the message (outputOf).
+ */
+export function responseObject(c: Completed, request: Request, createdAt: number, late = 0): Record<string, unknown> {
   const cut = c.choices[0]?.finish_reason === 'length';
   return {
     id: `resp_${compact(c.id)}`,
@@ -120,7 +133,7 @@ export function responseObject(c: Completed, request: Request, createdAt: number
     error: null,
     incomplete_details: cut ? { reason: 'max_output_tokens' } : null,
     model: c.model,
-    output: outputOf(c, request),
+    output: outputOf(c, request, late),
     usage: usageOf(c),
     ...echoed(request),
     llm_spaces: c.metadata,
@@ -144,6 +157,13 @@ export class ResponsesStream {
   private thought = '';
   /** Reasoning nobody signed (another provider's or a model server's), shown in the summary and carried nowhere. */
   private unsigned = '';
+  /**
+   * Thinking given after the text began (a Gemini model's signature on a call it made after writing,
+   * an Anthropic model's thinking between text and a tool): a reasoning item after the message, with
+   * the text of the block in progress.
+   */
+  private readonly late: ThinkingBlock[] = [];
+  private lateThought = '';
   /** The summary parts sent; the last one is open while `partOpen`. */
   private parts = 0;
   private partOpen = false;
@@ -187,7 +207,7 @@ export class ResponsesStream {
   /** Thinking: its text goes to the summary part of its block, which a signature ends. */
   thinking(piece: ThinkingPiece): void {
     if (this.reasoningIndex === undefined) {
-      if (this.messageIndex !== undefined) return; // thinking after the text began has no place in the stream
+      if (this.messageIndex !== undefined) return this.thinkingLate(piece);
       this.reasoningIndex = this.items++;
       this.send('response.output_item.added', {
         output_index: this.reasoningIndex,
@@ -214,6 +234,17 @@ export class ResponsesStream {
       this.partOpen = true;
     }
     this.send('response.reasoning_summary_text.delta', { ...at, delta: text });
+  }
+
+  /** Thinking after the text began: kept for its own item after the message (finish); unsigned reasoning is not. */
+  private thinkingLate(piece: ThinkingPiece): void {
+    if ('redacted' in piece) this.late.push(piece);
+    else if ('carried' in piece) this.late.push(piece.carried);
+    else if ('thinking' in piece) this.lateThought += piece.thinking;
+    else if ('signature' in piece) {
+      this.late.push({ thinking: this.lateThought, signature: piece.signature });
+      this.lateThought = '';
+    }
   }
 
   /** A block of thinking ended: its summary part, if one is open, ends with it. */
@@ -260,7 +291,7 @@ export class ResponsesStream {
 
   finish(c: Completed): void {
     this.endReasoning();
-    const response = responseObject(c, this.request, this.createdAt);
+    const response = responseObject(c, this.request, this.createdAt, this.late.length);
     const output = response.output as Array<Record<string, unknown>>;
     if (this.messageIndex !== undefined) {
       const at = { item_id: this.messageId, output_index: this.messageIndex };
@@ -274,6 +305,12 @@ export class ResponsesStream {
         output_index: this.messageIndex,
         item: output.find((o) => o.type === 'message'),
       });
+    }
+    const after = output.find((o) => o.id === lateReasoningId(c.id));
+    if (after) {
+      const index = this.items++;
+      this.send('response.output_item.added', { output_index: index, item: { ...after, summary: [] } });
+      this.send('response.output_item.done', { output_index: index, item: after });
     }
     for (const item of output.filter((o) => o.type === 'function_call')) {
       const index = this.items++;

@@ -929,6 +929,46 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.equal(sentBack(), SKIP_SIGNATURE);
   });
 
+  it('gives Gemini 3 the signature of a call it made after writing, streamed to Codex after the message', async () => {
+    const ns = 'google/gemini-3.5-flash';
+    const app = await spaceWith([ns]);
+    const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
+    const asked = 'Let me read it. | call Read {"path":"d.ts"}';
+    const first = { ...codexTurn(ns, 'd.ts'), input: [{ role: 'user' as const, content: asked }] };
+    // Codex builds the turn from each item as its stream says it is done.
+    const done: OpenAI.Responses.ResponseOutputItem[] = [];
+    const stream = sdk.responses.stream(first);
+    stream.on('response.output_item.done', (event) => done.push(event.item));
+    const streamed = await stream.finalResponse();
+    assert.deepEqual(
+      done.map((o) => o.type),
+      ['message', 'reasoning', 'function_call'],
+      'the signature comes when the model gave it: after its text, before its call',
+    );
+    assert.deepEqual(
+      streamed.output.map((o) => [o.type, o.id]),
+      done.map((o) => [o.type, o.id]),
+      'the response says the same items in the same order',
+    );
+    const output = {
+      type: 'function_call_output' as const,
+      call_id: (done[2] as { call_id: string }).call_id,
+      output: 'the file',
+    };
+    await sdk.responses.create({ ...first, input: [...first.input, ...done, output] } as typeof first);
+    const model = (
+      gemini.seen.at(-1)!.body.contents as Array<{ role: string; parts: Array<Record<string, unknown>> }>
+    ).filter((c) => c.role === 'model');
+    assert.equal(model.length, 1, 'the text and the call are one turn of the model');
+    assert.deepEqual(
+      model[0]!.parts.map((p) => [p.text ?? null, p.thoughtSignature ?? null]),
+      [
+        ['Let me read it.', null],
+        [null, `gsig-${Buffer.from(asked).toString('base64url')}`],
+      ],
+    );
+  });
+
   it("carries an Anthropic model's thinking through Codex's stateless Responses tool loop, signed, whole and streamed", async () => {
     const app = await spaceWith([ANTHROPIC]);
     const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });

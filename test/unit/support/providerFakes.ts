@@ -82,17 +82,21 @@ interface Turn {
   };
 }
 
-type Reply = { kind: 'text'; text: string } | { kind: 'tool'; id: string; name: string; args: Record<string, unknown> };
+type Reply =
+  | { kind: 'text'; text: string }
+  /** A tool call, and (Gemini's fake) the text the model wrote before it. */
+  | { kind: 'tool'; id: string; name: string; args: Record<string, unknown>; preface?: string };
 
-/** What a fake answers: an echo, or the tool call the text asks for. */
+/** What a fake answers: an echo, or the tool call the text asks for (`<text> | call <tool> <JSON>`: after writing). */
 function replyTo(turn: Turn): Reply {
-  const call = /^call\s+(\S+)\s*([\s\S]*)$/.exec(turn.text.trim());
-  if (call && turn.tools.includes(call[1]!))
+  const call = /^(?:([\s\S]+?)\s*\|\s*)?call\s+(\S+)\s*([\s\S]*)$/.exec(turn.text.trim());
+  if (call && turn.tools.includes(call[2]!))
     return {
       kind: 'tool',
-      id: `call_${call[1]}`,
-      name: call[1]!,
-      args: JSON.parse(call[2]!.trim() || '{}') as Record<string, unknown>,
+      id: `call_${call[2]}`,
+      name: call[2]!,
+      args: JSON.parse(call[3]!.trim() || '{}') as Record<string, unknown>,
+      ...(call[1] ? { preface: call[1] } : {}),
     };
   return { kind: 'text', text: `echo: ${turn.text}` };
 }
@@ -1010,11 +1014,12 @@ function geminiEmbeddings(req: SeenRequest, problems: string[]): { status: numbe
   return { status: 200, body: { embeddings: (requests ?? []).map(one) } };
 }
 
-/** A reply's parts: its text, or the function call, signed by a Gemini 3 model. */
+/** A reply's parts: its text, or the function call (after the text written before it), signed by a Gemini 3 model. */
 const geminiParts = (turn: Turn, reply: Reply) =>
   reply.kind === 'text'
     ? [{ text: reply.text }]
     : [
+        ...(reply.preface ? [{ text: reply.preface }] : []),
         {
           functionCall: { name: reply.name, args: reply.args },
           ...(/^gemini-3/.test(turn.model) ? { thoughtSignature: thoughtSigned(turn.text) } : {}),
