@@ -16,6 +16,7 @@ import { appConfig, loadApp, requirePermission } from '../domain/spaces';
 import { record } from '../ledgerThread';
 import { Problem, invalid } from '../problem';
 import { embeddingModels, type EmbeddingModel } from '../providers/dataset';
+import { providerCooldown } from '../providers/cooldown';
 import { providerKeys } from '../providers/keys';
 import { embeddingModel, embeds, providerSpec } from '../providers/providers';
 import { countTokens } from '../tokenizer';
@@ -202,10 +203,22 @@ function resolve(db: Database, caller: Caller, name: string): Target {
   );
 }
 
-/** Through the provider's package, in as many calls as its API takes texts at once. */
+/**
+ * Through the provider's package, in as many calls as its API takes texts at once. A provider that
+ * keeps failing cools down for embeddings and chats alike (cooldown.ts): its outage is the same.
+ */
 async function embedHosted(model: EmbeddingModel, values: string[], dimensions: number | undefined): Promise<Embedded> {
   const spec = providerSpec(model.provider)!;
   const reach = providerKeys.reach(model.provider)!;
+  if (!providerCooldown.allows(model.provider)) {
+    const until = providerCooldown.coolingUntil(model.provider);
+    throw new ProviderFailure(
+      `${spec.label} is cooling down after repeated failures; not asked`,
+      503,
+      false,
+      until === null ? null : until - Date.now(),
+    );
+  }
   const embedder: EmbeddingModelV4 = embeddingModel(model.provider, reach, model.model)!;
   const perCall = Number((await embedder.maxEmbeddingsPerCall) ?? values.length) || values.length;
   const signal = AbortSignal.timeout(EMBED_TIMEOUT_MS);
@@ -222,9 +235,15 @@ async function embedHosted(model: EmbeddingModel, values: string[], dimensions: 
       tokens = result.usage && tokens !== undefined ? tokens + result.usage.tokens : undefined;
     }
   } catch (error) {
-    if (signal.aborted) throw new ReachFailure(`${spec.label} did not answer within ${EMBED_TIMEOUT_MS / 1000} s`, 504);
-    throw failureOf(error, spec.label, providerKeys.secrets());
+    const failure = signal.aborted
+      ? new ProviderFailure(`${spec.label} did not answer within ${EMBED_TIMEOUT_MS / 1000} s`, 504, false, null)
+      : failureOf(error, spec.label, providerKeys.secrets());
+    // The caller's mistake (a 4xx but a rate limit) says nothing of the provider's health.
+    if (failure.status === undefined || failure.status === 429 || failure.status >= 500)
+      providerCooldown.failed(model.provider, failure.retryAfterMs);
+    throw failure;
   }
+  providerCooldown.succeeded(model.provider);
   return { vectors, tokens };
 }
 
@@ -277,13 +296,14 @@ function readVectors(text: string, count: number): Embedded {
   return { vectors: vectors as number[][], tokens: typeof tokens === 'number' ? tokens : undefined };
 }
 
-/** What the caller is answered when the model failed: its own mistake as a 400, a wait as a 429, else a 502. */
+/** What the caller is answered when the model failed: its own mistake as a 400, a wait as a 429 or 503, else a 502. */
 function answerOf(failure: ReachFailure, namespace: string): Problem {
   const said = `${namespace} could not embed the texts: ${failure.message}`;
   if (failure.status === 400 || failure.status === 422) return new Problem(400, said);
-  if (failure.status === 429) {
+  // A rate limit, or a provider cooling down: the caller is told when to try again.
+  if (failure.status === 429 || failure.status === 503) {
     const wait = failure instanceof ProviderFailure ? failure.retryAfterMs : null;
-    return new Problem(429, said, wait ? { 'retry-after': String(Math.ceil(wait / 1000)) } : {});
+    return new Problem(failure.status, said, wait ? { 'retry-after': String(Math.ceil(wait / 1000)) } : {});
   }
   return new Problem(502, said);
 }

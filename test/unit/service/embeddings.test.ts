@@ -196,22 +196,32 @@ describe('embeddings through a Space', function () {
     }
   });
 
-  it("says a provider's refusal and its rate limit in words, and logs the failure without billing it", async () => {
+  it("says a provider's refusal and its rate limit in words, cools it down after the limit, and logs each failure without billing it", async () => {
     const before = await client.getOrganization();
-    openaiFake.failNext({ status: 429, retryAfter: 7 });
-    const limited = await post({ model: 'text-embedding-3-small', input: 'x' });
-    assert.equal(limited.status, 429, limited.text);
-    assert.equal(limited.headers['retry-after'], '7');
-    assert.match(limited.text, /OpenAI is rate limiting \(HTTP 429, retry after 7 s\)/);
-    // OpenAI refuses dimensions for a model before text-embedding-3: the caller's to fix, so a 400.
+    // OpenAI refuses dimensions for a model before text-embedding-3: the caller's to fix, so a 400,
+    // which says nothing of OpenAI's health.
     const refused = await post({ model: 'text-embedding-ada-002', input: 'x', dimensions: 64 });
     assert.equal(refused.status, 400, refused.text);
     assert.match(
       refused.text,
       /openai\/text-embedding-ada-002 could not embed the texts: OpenAI answered HTTP 400: This model does not support specifying dimensions/,
     );
+    openaiFake.failNext({ status: 429, retryAfter: 7 });
+    const limited = await post({ model: 'text-embedding-3-small', input: 'x' });
+    assert.equal(limited.status, 429, limited.text);
+    assert.equal(limited.headers['retry-after'], '7');
+    assert.match(limited.text, /OpenAI is rate limiting \(HTTP 429, retry after 7 s\)/);
+    // Asked to wait, OpenAI is left alone for a while (chats too): not asked, and the caller told when to come back.
+    const asked = openaiFake.seen.length;
+    const cooling = await post({ model: 'text-embedding-3-small', input: 'x' });
+    assert.equal(cooling.status, 503, cooling.text);
+    assert.match(cooling.text, /OpenAI is cooling down after repeated failures; not asked/);
+    assert.ok(Number(cooling.headers['retry-after']) > 0, `retry-after ${cooling.headers['retry-after']}`);
+    assert.equal(openaiFake.seen.length, asked);
+    const providers = await client.listProviders();
+    assert.ok(providers.find((p) => p.id === 'openai')!.cooling_until, 'GET /v1/providers says so');
     const after = await client.getOrganization();
-    assert.equal(after.num_requests - before.num_requests, 2, 'each failure is counted as a request');
+    assert.equal(after.num_requests - before.num_requests, 3, 'each failure is counted as a request');
     assert.equal(after.total_tokens_cost, before.total_tokens_cost, 'and costs nothing');
   });
 
