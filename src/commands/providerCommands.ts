@@ -3,8 +3,7 @@
 import * as vscode from 'vscode';
 import type { ModelRecord, ProviderState } from '../api/schemas';
 import type { Services } from '../services';
-import { perMillion } from '../shared/money';
-import { isRetired } from '../shared/models';
+import { isRetired, priceLine } from '../shared/models';
 import { AZURE_DEPLOYMENT_NAME, PROVIDER_NAMES, providerName, type ProviderName } from '../shared/providerNames';
 
 const t = vscode.l10n.t;
@@ -188,11 +187,7 @@ async function pickDeployedModel(s: Services, deployment: string): Promise<strin
   const pick = await vscode.window.showQuickPick(
     models.map((m) => ({
       label: m.namespace,
-      description: t(
-        '{0} in · {1} out per M tokens',
-        perMillion(m.prompt_token_cost),
-        perMillion(m.completion_token_cost),
-      ),
+      description: priceLine(m),
       namespace: m.namespace,
     })),
     {

@@ -6,7 +6,7 @@ import type { EmbeddingModelV4 } from '@ai-sdk/provider';
 import { request } from 'undici';
 import type { z } from 'zod';
 import type { EmbeddingsBody } from '../../api/schemas';
-import { dayLabel } from '../../shared/labels';
+import { isRetired } from '../../shared/models';
 import { ownsBareNames } from '../../shared/providerNames';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
@@ -20,8 +20,8 @@ import { providerCooldown } from '../providers/cooldown';
 import { providerKeys } from '../providers/keys';
 import { embeddingModel, embeds, providerSpec } from '../providers/providers';
 import { countTokens } from '../tokenizer';
-import { howToReach, newRequestId } from './prepare';
-import { ProviderFailure, failureOf } from './reach/hostedProviders';
+import { howToReach, newRequestId, retired } from './prepare';
+import { ProviderFailure, failureOf, notAskedWhileCooling } from './reach/hostedProviders';
 import { ReachFailure } from './reach/reach';
 import { requestedSpace } from './request';
 
@@ -51,11 +51,13 @@ export const TEST_EMBEDDING_MODEL = 'test/embed';
 const TEST_DIMENSIONS = 256;
 const TEST_MAX_DIMENSIONS = 3072;
 
-/** Who answers: a hosted provider's embedding model, a model server's model under its name there, or the test model. */
-type Target =
-  | { kind: 'test' }
-  | { kind: 'hosted'; model: EmbeddingModel }
-  | { kind: 'server'; namespace: string; baseUrl: string; target: string; inputCost: number };
+/**
+ * Who answers, named as the log and the answer name it and priced per input token: a hosted provider's
+ * embedding model, a model server's model under its name there, or the test model.
+ */
+type Target = { namespace: string; inputCost: number } & (
+  { kind: 'test' } | { kind: 'hosted'; model: EmbeddingModel } | { kind: 'server'; baseUrl: string; target: string }
+);
 
 interface Embedded {
   vectors: number[][];
@@ -68,16 +70,11 @@ export async function embed(db: Database, caller: Caller, body: Body): Promise<E
   requirePermission(caller, 'use_playground');
   const config = appConfig(row);
   const values = typeof body.input === 'string' ? [body.input] : body.input;
+  const dimensions = body.dimensions ?? undefined;
   const target = resolve(db, caller, body.model);
-  if (target.kind === 'test' && (body.dimensions ?? 0) > TEST_MAX_DIMENSIONS)
+  if (target.kind === 'test' && (dimensions ?? 0) > TEST_MAX_DIMENSIONS)
     throw invalid(['body', 'dimensions'], `${TEST_EMBEDDING_MODEL} makes at most ${TEST_MAX_DIMENSIONS}`, 'too_big');
-  const namespace =
-    target.kind === 'test'
-      ? TEST_EMBEDDING_MODEL
-      : target.kind === 'hosted'
-        ? target.model.namespace
-        : target.namespace;
-  const inputCost = target.kind === 'test' ? 0 : target.kind === 'hosted' ? target.model.inputCost : target.inputCost;
+  const { namespace, inputCost } = target;
   const counted = values.reduce((n, text) => n + countTokens(text), 0);
   const maxCost = config.policies.max_cost ?? 0;
   if (maxCost > 0 && counted * inputCost > maxCost)
@@ -102,10 +99,10 @@ export async function embed(db: Database, caller: Caller, body: Body): Promise<E
   try {
     embedded =
       target.kind === 'test'
-        ? { vectors: values.map((text) => bagOfWords(text, body.dimensions ?? TEST_DIMENSIONS)), tokens: undefined }
+        ? { vectors: values.map((text) => bagOfWords(text, dimensions ?? TEST_DIMENSIONS)), tokens: undefined }
         : target.kind === 'hosted'
-          ? await embedHosted(target.model, values, body.dimensions ?? undefined)
-          : await embedAtServer(target, values, body.dimensions ?? undefined);
+          ? await embedHosted(target.model, values, dimensions)
+          : await embedAtServer(target, values, dimensions);
   } catch (error) {
     const failure = error instanceof ReachFailure ? error : new ReachFailure((error as Error).message);
     await record(db, {
@@ -125,11 +122,11 @@ export async function embed(db: Database, caller: Caller, body: Body): Promise<E
   }
   const tokens = embedded.tokens ?? counted;
   const cost = tokens * inputCost;
-  const dimensions = embedded.vectors[0]?.length ?? 0;
+  const made = embedded.vectors[0]?.length ?? 0;
   await record(db, {
     request: {
       ...log,
-      response: `${values.length === 1 ? '1 embedding' : `${values.length} embeddings`} of ${dimensions} dimensions`,
+      response: `${values.length === 1 ? '1 embedding' : `${values.length} embeddings`} of ${made} dimensions`,
       promptTokens: tokens,
       completionTokens: 0,
       cost,
@@ -169,19 +166,15 @@ export async function embed(db: Database, caller: Caller, body: Body): Promise<E
  */
 function resolve(db: Database, caller: Caller, name: string): Target {
   const loc = ['body', 'model'];
-  if (name === TEST_EMBEDDING_MODEL) return { kind: 'test' };
+  if (name === TEST_EMBEDDING_MODEL) return { kind: 'test', namespace: TEST_EMBEDDING_MODEL, inputCost: 0 };
   const named =
     EMBEDDING_MODELS.find((m) => m.namespace === name) ??
     EMBEDDING_MODELS.filter((m) => m.model === name).sort(
       (a, b) => Number(ownsBareNames(b.provider)) - Number(ownsBareNames(a.provider)),
     )[0];
-  if (named?.deprecatedOn && named.deprecatedOn <= new Date().toISOString().slice(0, 10))
-    throw invalid(
-      loc,
-      `${named.namespace} was deprecated on ${dayLabel(named.deprecatedOn)} and is no longer served`,
-      'model_deprecated',
-    );
-  if (named && providerKeys.has(named.provider)) return { kind: 'hosted', model: named };
+  if (named && isRetired(named)) throw retired(named, loc);
+  if (named && providerKeys.has(named.provider))
+    return { kind: 'hosted', model: named, namespace: named.namespace, inputCost: named.inputCost };
   // A chat model is not forwarded to --upstream as an embedding model: it is refused below.
   const chat = named ? undefined : findModelByName(db, caller, name);
   const server = chat ? null : embeddingServing(db, named?.model ?? name);
@@ -193,7 +186,7 @@ function resolve(db: Database, caller: Caller, name: string): Target {
       inputCost: named?.inputCost ?? 0,
     };
   if (named) throw invalid(loc, `${named.namespace} cannot answer here: ${howToReach(named)}`, 'cannot_answer_here');
-  const offered = EMBEDDING_MODELS.filter((m) => !m.deprecatedOn)
+  const offered = EMBEDDING_MODELS.filter((m) => !m.deprecated_on)
     .map((m) => m.namespace)
     .join(', ');
   throw invalid(
@@ -210,15 +203,8 @@ function resolve(db: Database, caller: Caller, name: string): Target {
 async function embedHosted(model: EmbeddingModel, values: string[], dimensions: number | undefined): Promise<Embedded> {
   const spec = providerSpec(model.provider)!;
   const reach = providerKeys.reach(model.provider)!;
-  if (!providerCooldown.allows(model.provider)) {
-    const until = providerCooldown.coolingUntil(model.provider);
-    throw new ProviderFailure(
-      `${spec.label} is cooling down after repeated failures; not asked`,
-      503,
-      false,
-      until === null ? null : until - Date.now(),
-    );
-  }
+  const cooling = notAskedWhileCooling(providerCooldown, model.provider, spec.label);
+  if (cooling) throw cooling;
   const embedder: EmbeddingModelV4 = embeddingModel(model.provider, reach, model.model)!;
   const perCall = Number((await embedder.maxEmbeddingsPerCall) ?? values.length) || values.length;
   const signal = AbortSignal.timeout(EMBED_TIMEOUT_MS);

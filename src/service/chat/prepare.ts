@@ -139,12 +139,7 @@ function explicitModel(
   const model = findModelByName(db, caller, name);
   if (!model) throw invalid(loc, `Unknown model "${name}"`, 'not_found');
   const r = model.record;
-  if (isRetired(r))
-    throw invalid(
-      loc,
-      `${r.namespace} was deprecated on ${dayLabel(r.deprecated_on!)} and is no longer served`,
-      'model_deprecated',
-    );
+  if (isRetired(r)) throw retired(r, loc);
   const unable = capabilityRefusal(r, route);
   if (unable)
     throw invalid(['body', ...REFUSED_FIELD[unable]!.loc], `${r.namespace} ${unable}`, REFUSED_FIELD[unable]!.type);
@@ -178,6 +173,14 @@ export function howToReach(r: Pick<ModelRecord, 'provider'>): string {
   if (r.provider === 'local') return 'start the model server that serves it, then refresh the local models';
   return 'no provider key or model server here reaches it';
 }
+
+/** The refusal of a model retired (its `deprecated_on` passed), chat or embedding model alike. */
+export const retired = (r: { namespace: string; deprecated_on?: string | null }, loc: string[]) =>
+  invalid(
+    loc,
+    `${r.namespace} was deprecated on ${dayLabel(r.deprecated_on!)} and is no longer served`,
+    'model_deprecated',
+  );
 
 export function deprecationWarning(r: ModelRecord): string {
   return `${r.namespace} is deprecated and will stop being served on ${dayLabel(r.deprecated_on!)}.`;

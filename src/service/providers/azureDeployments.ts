@@ -9,6 +9,7 @@ import { stableId } from '../catalogue';
 import type { Database } from '../db';
 import { nowIso, type Caller } from '../domain/caller';
 import { findModelByName, insertCatalogueModel } from '../domain/models';
+import { retired } from '../chat/prepare';
 import { Problem, invalid, notFound } from '../problem';
 
 /** A deployment's model id: its namespace is the organization's own. */
@@ -30,8 +31,7 @@ export function addAzureDeployment(
   const source = findModelByName(db, caller, body.model);
   if (!source || (source.record.provider !== 'openai' && source.record.provider !== 'azure') || source.record.org_id)
     throw invalid(['body', 'model'], `"${body.model}" is not an OpenAI model of the catalogue`, 'not_found');
-  if (isRetired(source.record))
-    throw invalid(['body', 'model'], `${source.record.namespace} is no longer served`, 'model_deprecated');
+  if (isRetired(source.record)) throw retired(source.record, ['body', 'model']);
   const now = nowIso();
   const record: ModelRecord = {
     ...source.record,

@@ -174,15 +174,25 @@ function servedAtOthersPrice(prices: Provider, dev: Record<string, DevModel>): M
   });
 }
 
+/** A provider's price list, under genai-prices' name for it. */
+const priceListOf = (provider: string) => findProvider({ providerId: PRICES_ID[provider] ?? provider });
+
+/** A model's prices now: the last of its prices by date, where it has several. */
+const currentPrices = (m: ModelInfo) => (Array.isArray(m.prices) ? m.prices.at(-1)?.prices : m.prices);
+
+/** The day a model the dataset calls deprecated is retired from: the dataset's date, or today if earlier. */
+const retiredOn = (m: ModelInfo, today: string) =>
+  m.deprecated ? (DATASET.date < today ? DATASET.date : today) : null;
+
 /** Every chat model of every provider the service reaches, as catalogue records. */
 export function datasetModels(now: string): DatasetModel[] {
   const today = now.slice(0, 10);
   return PROVIDER_NAMES.flatMap((provider) => {
-    const prices = findProvider({ providerId: PRICES_ID[provider.id] ?? provider.id });
+    const prices = priceListOf(provider.id);
     if (!prices) return [];
     const dev = DEV[provider.id]?.models ?? {};
     return [...prices.models, ...servedAtOthersPrice(prices, dev)].flatMap((m): DatasetModel[] => {
-      const price = Array.isArray(m.prices) ? m.prices.at(-1)?.prices : m.prices;
+      const price = currentPrices(m);
       const input = perMillion(price?.input_mtok);
       const output = perMillion(price?.output_mtok);
       if (input === undefined || output === undefined || NOT_CHAT_MODEL.test(m.id) || FINE_TUNE_PRICE.test(m.id))
@@ -231,7 +241,7 @@ export function datasetModels(now: string): DatasetModel[] {
         owner: null,
         at: null,
         api_target: m.id,
-        deprecated_on: m.deprecated ? (DATASET.date < today ? DATASET.date : today) : null,
+        deprecated_on: retiredOn(m, today),
         parent_id: null,
         prompt_id: null,
       };
@@ -249,9 +259,8 @@ export interface EmbeddingModel {
   model: string;
   /** Dollars per input token. */
   inputCost: number;
-  description: string;
   /** Retired from this day (ISO), as the dataset says; null while served. */
-  deprecatedOn: string | null;
+  deprecated_on: string | null;
 }
 
 const EMBEDDING = /embed/i;
@@ -263,10 +272,8 @@ const EMBEDDING = /embed/i;
 export function embeddingModels(reaches: (provider: string) => boolean, now: string): EmbeddingModel[] {
   const today = now.slice(0, 10);
   return PROVIDER_NAMES.filter((provider) => reaches(provider.id)).flatMap((provider) => {
-    const prices = findProvider({ providerId: PRICES_ID[provider.id] ?? provider.id });
-    return (prices?.models ?? []).flatMap((m): EmbeddingModel[] => {
-      const price = Array.isArray(m.prices) ? m.prices.at(-1)?.prices : m.prices;
-      const input = perMillion(price?.input_mtok);
+    return (priceListOf(provider.id)?.models ?? []).flatMap((m): EmbeddingModel[] => {
+      const input = perMillion(currentPrices(m)?.input_mtok);
       if (input === undefined || !EMBEDDING.test(m.id) || FINE_TUNE_PRICE.test(m.id)) return [];
       return [
         {
@@ -274,8 +281,7 @@ export function embeddingModels(reaches: (provider: string) => boolean, now: str
           provider: provider.id,
           model: m.id,
           inputCost: input / 1e6,
-          description: m.description ?? m.name ?? m.id,
-          deprecatedOn: m.deprecated ? (DATASET.date < today ? DATASET.date : today) : null,
+          deprecated_on: retiredOn(m, today),
         },
       ];
     });

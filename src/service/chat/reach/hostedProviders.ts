@@ -66,8 +66,8 @@ export class HostedProviders implements ModelReach {
     const provider = g.model.provider!;
     const spec = providerSpec(provider)!;
     const reach = this.keys.reach(provider)!;
-    if (!this.cooldown.allows(provider))
-      throw new ReachFailure(`${spec.label} is cooling down after repeated failures; not asked`, 503);
+    const cooling = notAskedWhileCooling(this.cooldown, provider, spec.label);
+    if (cooling) throw cooling;
     const modelId = g.model.api_target || g.model.model;
     // OpenAI's reasoning models, at OpenAI or Azure, go through the Responses API (providers.ts) where it is spoken.
     const responses =
@@ -672,6 +672,21 @@ export class ProviderFailure extends ReachFailure {
   ) {
     super(message, status, unreachable);
   }
+}
+
+/**
+ * The failure of a request not sent because its provider cools down (cooldown.ts), with how long it
+ * still does; null when the provider may be asked (which, once the wait is over, makes this one the probe).
+ */
+export function notAskedWhileCooling(cooldown: Cooldown, provider: string, label: string): ProviderFailure | null {
+  if (cooldown.allows(provider)) return null;
+  const until = cooldown.coolingUntil(provider);
+  return new ProviderFailure(
+    `${label} is cooling down after repeated failures; not asked`,
+    503,
+    false,
+    until === null ? null : until - Date.now(),
+  );
 }
 
 /**
