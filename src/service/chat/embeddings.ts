@@ -16,7 +16,7 @@ import { appConfig, loadApp, requirePermission } from '../domain/spaces';
 import { record } from '../ledgerThread';
 import { Problem, invalid } from '../problem';
 import { embeddingModels, type EmbeddingModel } from '../providers/dataset';
-import { providerCooldown } from '../providers/cooldown';
+import { countsAgainstProvider, providerCooldown } from '../providers/cooldown';
 import { providerKeys } from '../providers/keys';
 import { embeddingModel, embeds, providerSpec } from '../providers/providers';
 import { countTokens } from '../tokenizer';
@@ -224,9 +224,7 @@ async function embedHosted(model: EmbeddingModel, values: string[], dimensions: 
     const failure = signal.aborted
       ? new ProviderFailure(`${spec.label} did not answer within ${EMBED_TIMEOUT_MS / 1000} s`, 504, false, null)
       : failureOf(error, spec.label, providerKeys.secrets());
-    // The caller's mistake (a 4xx but a rate limit) says nothing of the provider's health.
-    if (failure.status === undefined || failure.status === 429 || failure.status >= 500)
-      providerCooldown.failed(model.provider, failure.retryAfterMs);
+    if (countsAgainstProvider(failure.status)) providerCooldown.failed(model.provider, failure.retryAfterMs);
     throw failure;
   }
   providerCooldown.succeeded(model.provider);

@@ -50,5 +50,14 @@ export class Cooldown {
   }
 }
 
+/**
+ * Whether a failure says the provider is unwell, and so counts toward its cooldown: no answer (a refused
+ * connection, a timeout), a rate limit or a 5xx. A request it refused as the caller's mistake (400, 422),
+ * a refused key or a model it does not have is the user's to fix: other requests may still be answered.
+ */
+export function countsAgainstProvider(status: number | undefined): boolean {
+  return status === undefined || status === 429 || status >= 500;
+}
+
 /** This process's cooldowns, shared by every request and shown by GET /v1/providers. */
 export const providerCooldown = new Cooldown();

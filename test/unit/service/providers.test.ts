@@ -1178,6 +1178,19 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.equal(source('openai/gpt-5-mini'), 'prior');
   });
 
+  it("does not cool a provider down for requests it refused as the caller's mistake", async () => {
+    const app = await spaceWith([GEMINI], [GEMINI, OPENAI]);
+    assert.equal(((await send({ app_id: app, prompt: 'zero' })).json as { model: string }).model, GEMINI);
+    gemini.failNext({ status: 400 }, { status: 400 }, { status: 400 });
+    for (const prompt of ['one', 'two', 'three']) await send({ app_id: app, prompt });
+    const states = (await raw(service.url, 'GET', '/v1/providers', { token: service.token })).json as ProviderState[];
+    assert.equal(states.find((p) => p.id === 'google')!.cooling_until, null, 'Gemini is not cooling down');
+    const before = gemini.seen.length;
+    const reply = (await send({ app_id: app, prompt: 'four' })).json as { model: string };
+    assert.equal(gemini.seen.length, before + 1, 'the next request reached Gemini');
+    assert.equal(reply.model, GEMINI);
+  });
+
   it('skips a provider whose key is refused, says so in words, and answers from the next provider of the chain', async () => {
     const app = await spaceWith([OPENAI], [OPENAI, OPENAI_2, ANTHROPIC]);
     const before = openai.seen.length;

@@ -18,7 +18,7 @@ import { APICallError } from '@ai-sdk/provider';
 import { getModelCapabilities } from '@ai-sdk/anthropic/internal';
 import { mapReasoningToProviderBudget } from '@ai-sdk/provider-utils';
 import type { CacheControl, ModelRecord, ToolCall } from '../../../api/schemas';
-import type { Cooldown } from '../../providers/cooldown';
+import { countsAgainstProvider, type Cooldown } from '../../providers/cooldown';
 import type { ProviderKeys } from '../../providers/keys';
 import { providerSpec, type ProviderSpec, type Reach } from '../../providers/providers';
 import {
@@ -130,10 +130,7 @@ export class HostedProviders implements ModelReach {
         this.chatOnly.add(reach.baseURL);
         return this.generate(g);
       }
-      // A refused key, or a model the provider does not have, is the user's to fix, not the provider's
-      // fault: it does not cool the provider.
-      if (failure.status !== 401 && failure.status !== 403 && failure.status !== 404)
-        this.cooldown.failed(provider, failure.retryAfterMs);
+      if (countsAgainstProvider(failure.status)) this.cooldown.failed(provider, failure.retryAfterMs);
       if (provider === 'azure' && noModel) throw new NoDeployment(modelId, g.model.namespace);
       throw failure;
     } finally {
