@@ -10,6 +10,7 @@ import type { Database } from './db';
 import { insertCatalogueModel } from './domain/models';
 import {
   hostOf,
+  localName,
   recordServing,
   setEmbeddingServers,
   setForwarding,
@@ -176,9 +177,6 @@ async function addOllamaDetails(
   );
 }
 
-/** `llama3.2:latest` is offered as `local/llama3.2`: the tag everyone leaves out. */
-export const localName = (id: string) => id.replace(/:latest$/, '');
-
 /** What the server says of a model the catalogue already lists: its context window and capabilities win. */
 function seededRecord(entry: CatalogueEntry, found: FoundModel): ModelRecord {
   const flags =
@@ -252,7 +250,9 @@ export async function refreshModelServers(db: Database, options: ModelServerOpti
       const offered: string[] = [];
       for (const found of models) {
         if (found.embeds) {
-          if (!embedding.has(found.id)) embedding.set(found.id, { baseUrl: candidate.baseUrl, target: found.id });
+          const namespace = `local/${localName(found.id)}`;
+          if (!embedding.has(namespace))
+            embedding.set(namespace, { baseUrl: candidate.baseUrl, target: found.id, namespace });
           continue;
         }
         const seeded = catalogueEntryFor(found);
@@ -272,7 +272,7 @@ export async function refreshModelServers(db: Database, options: ModelServerOpti
       });
     }
     recordServing(db, serving, now);
-    setEmbeddingServers(db, embedding);
+    setEmbeddingServers(db, [...embedding.values()]);
     settleUntouchedSpaces(db);
   });
   return reports;

@@ -11,7 +11,7 @@ import { ownsBareNames } from '../../shared/providerNames';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
 import { findModelByName } from '../domain/models';
-import { embeddingServing } from '../domain/serving';
+import { embeddingServing, servedEmbeddingModels } from '../domain/serving';
 import { appConfig, loadApp, requirePermission } from '../domain/spaces';
 import { record } from '../ledgerThread';
 import { Problem, invalid } from '../problem';
@@ -50,6 +50,21 @@ const LOGGED_CHARS = 4_000;
 export const TEST_EMBEDDING_MODEL = 'test/embed';
 const TEST_DIMENSIONS = 256;
 const TEST_MAX_DIMENSIONS = 3072;
+
+/**
+ * The embedding models that answer here now, as GET /v1/models lists them: the test model, those of
+ * the providers with a key, and the model servers'.
+ */
+export function embeddingModelsHere(db: Database): Array<{ namespace: string; ownedBy: string }> {
+  return [
+    { namespace: TEST_EMBEDDING_MODEL, ownedBy: 'llm-spaces' },
+    ...EMBEDDING_MODELS.filter((m) => !isRetired(m) && providerKeys.has(m.provider)).map((m) => ({
+      namespace: m.namespace,
+      ownedBy: m.provider,
+    })),
+    ...servedEmbeddingModels(db).map((m) => ({ namespace: m.namespace, ownedBy: 'local' })),
+  ];
+}
 
 /**
  * Who answers, named as the log and the answer name it and priced per input token: a hosted provider's
@@ -181,8 +196,9 @@ function resolve(db: Database, caller: Caller, name: string): Target {
   if (server)
     return {
       kind: 'server',
-      namespace: named?.namespace ?? (name.includes('/') ? name : `local/${name}`),
-      ...server,
+      baseUrl: server.baseUrl,
+      target: server.target,
+      namespace: named?.namespace ?? server.namespace,
       inputCost: named?.inputCost ?? 0,
     };
   if (named) throw invalid(loc, `${named.namespace} cannot answer here: ${howToReach(named)}`, 'cannot_answer_here');

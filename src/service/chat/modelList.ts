@@ -1,12 +1,14 @@
 // GET /v1/models and GET /v1/models/{model}, for tools that ask which models there are: the models that
 // can answer here, and each Space by its name, which lets the Space route (for tools that must name a
-// model). A Space key sees its own Space and the models it has turned on. In OpenAI's form, or in
+// model). A Space key sees its own Space and the models it has turned on. In OpenAI's form, with the
+// embedding models that answer here (POST /v1/embeddings, never routed, so open to every Space), or in
 // Anthropic's (paged, with display names) for its clients, which send `anthropic-version`.
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
 import { appModelRows, findModel, visibleModels, type CatalogueModel } from '../domain/models';
 import { answersHere } from '../domain/serving';
 import { Problem, invalid } from '../problem';
+import { embeddingModelsHere } from './embeddings';
 import { isRetired } from '../../shared/models';
 
 /** One model of the list, before it takes a vendor's shape. */
@@ -42,7 +44,8 @@ export interface ModelPage {
 const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000) || 0;
 const rfc3339 = (iso: string) => new Date(Date.parse(iso) || 0).toISOString();
 
-function listed(db: Database, caller: Caller): Listed[] {
+/** The Spaces and the models that answer here; with `embeddings`, the embedding models too (OpenAI's list has them). */
+function listed(db: Database, caller: Caller, embeddings: boolean): Listed[] {
   const spaces = db.all<{ id: string; name: string | null; added_on: string }>(
     'SELECT id, name, added_on FROM apps WHERE org_id = $org AND ($app IS NULL OR id = $app) ORDER BY added_on',
     { org: caller.orgId, app: caller.appId },
@@ -69,6 +72,12 @@ function listed(db: Database, caller: Caller): Listed[] {
         ownedBy: m.record.provider ?? 'llm-spaces',
         displayName: m.record.namespace,
       })),
+    ...(embeddings ? embeddingModelsHere(db) : []).map((m) => ({
+      id: m.namespace,
+      added: '',
+      ownedBy: m.ownedBy,
+      displayName: m.namespace,
+    })),
   ];
 }
 
@@ -93,7 +102,7 @@ export function modelList(
 ):
   | { object: 'list'; data: OpenAiModel[] }
   | { data: AnthropicModel[]; first_id: string | null; last_id: string | null; has_more: boolean } {
-  const all = listed(db, caller);
+  const all = listed(db, caller, !forAnthropic);
   if (!forAnthropic) return { object: 'list', data: all.map(openAi) };
   const limit = page.limit ?? 20;
   const at = (field: 'after_id' | 'before_id', id: string) => {
@@ -121,7 +130,7 @@ export function modelById(
   id: string,
   forAnthropic: boolean,
 ): OpenAiModel | AnthropicModel {
-  const found = listed(db, caller).find((m) => m.id === id);
+  const found = listed(db, caller, !forAnthropic).find((m) => m.id === id);
   if (!found)
     throw new Problem(
       404,

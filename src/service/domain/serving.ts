@@ -43,30 +43,43 @@ export function setForwarding(db: Database, baseUrl: string | null): void {
   else forwarding.delete(db);
 }
 
-/** Where an embedding model of a model server answers (POST /v1/embeddings), and its name there. */
+/** Where an embedding model of a model server answers (POST /v1/embeddings), and its names there and here. */
 export interface EmbeddingServing {
   baseUrl: string;
+  /** As the server names it: `nomic-embed-text:latest`. */
   target: string;
+  /** As requests and the log name it: `local/nomic-embed-text`. */
+  namespace: string;
 }
 
-/** The embedding models the last refresh found, by their names on their servers (not in the catalogue). */
+/** The embedding models the last refresh found, by their names here (not in the catalogue). */
 const embeddingServers = new WeakMap<Database, ReadonlyMap<string, EmbeddingServing>>();
 
-export function setEmbeddingServers(db: Database, found: ReadonlyMap<string, EmbeddingServing>): void {
-  embeddingServers.set(db, found);
+export function setEmbeddingServers(db: Database, found: readonly EmbeddingServing[]): void {
+  embeddingServers.set(db, new Map(found.map((served) => [served.namespace, served])));
+}
+
+/** The model servers' embedding models the last refresh found. */
+export function servedEmbeddingModels(db: Database): EmbeddingServing[] {
+  return [...(embeddingServers.get(db)?.values() ?? [])];
 }
 
 /**
- * Where a model server's embedding model, named as its server names it or as `local/<name>`, answers:
- * one a refresh found, else the first --upstream URL, which this service forwards any name to.
+ * Where a model server's embedding model, named as its server names it or as `local/<name>` (with or
+ * without Ollama's `:latest`), answers: one a refresh found, else the first --upstream URL, which this
+ * service forwards any name to.
  */
 export function embeddingServing(db: Database, name: string): EmbeddingServing | null {
-  const found = embeddingServers.get(db);
-  const local = found?.get(name) ?? found?.get(name.replace(/^local\//, ''));
+  const local = embeddingServers.get(db)?.get(`local/${localName(name.replace(/^local\//, ''))}`);
   if (local) return local;
   const forward = forwarding.get(db);
-  return forward ? { baseUrl: forward.baseUrl, target: name } : null;
+  return forward
+    ? { baseUrl: forward.baseUrl, target: name, namespace: name.includes('/') ? name : `local/${name}` }
+    : null;
 }
+
+/** `llama3.2:latest` is offered as `local/llama3.2`: the tag everyone leaves out. */
+export const localName = (id: string) => id.replace(/:latest$/, '');
 
 export function hostOf(baseUrl: string): string {
   try {

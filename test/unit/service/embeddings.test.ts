@@ -36,7 +36,8 @@ describe('embeddings through a Space', function () {
 
   before(async () => {
     [openaiFake, gemini, azure] = await Promise.all([startOpenAiFake(), startGeminiFake(), startAzureFake()]);
-    server = await startFakeUpstream({ models: [{ id: 'llama3.2' }, { id: 'nomic-embed-text' }] });
+    // As Ollama lists it: with its tag.
+    server = await startFakeUpstream({ models: [{ id: 'llama3.2' }, { id: 'nomic-embed-text:latest' }] });
     service = await startService({
       upstream: server.url,
       env: {
@@ -156,8 +157,8 @@ describe('embeddings through a Space', function () {
     );
   });
 
-  it("reaches a model server's embedding model, by its name there or as local/<name>", async () => {
-    for (const model of ['nomic-embed-text', 'local/nomic-embed-text']) {
+  it("reaches a model server's embedding model, by its name there or as local/<name>, with or without Ollama's tag", async () => {
+    for (const model of ['nomic-embed-text', 'local/nomic-embed-text', 'nomic-embed-text:latest']) {
       const answer = await sdk.embeddings.create({
         model,
         input: ['chunk one', 'chunk two'],
@@ -169,17 +170,42 @@ describe('embeddings through a Space', function () {
         [fakeVector('chunk one', 768), fakeVector('chunk two', 768)],
       );
       const sent = server.embedded.at(-1)!;
-      assert.deepEqual([sent.model, sent.input], ['nomic-embed-text', ['chunk one', 'chunk two']]);
+      assert.deepEqual([sent.model, sent.input], ['nomic-embed-text:latest', ['chunk one', 'chunk two']]);
     }
     // Its model server failing is said, with the server's words.
-    server.failing.add('nomic-embed-text');
+    server.failing.add('nomic-embed-text:latest');
     try {
       const res = await post({ model: 'nomic-embed-text', input: 'x' });
       assert.equal(res.status, 502, res.text);
       assert.match(res.text, /local\/nomic-embed-text could not embed the texts: the model server answered 500/);
     } finally {
-      server.failing.delete('nomic-embed-text');
+      server.failing.delete('nomic-embed-text:latest');
     }
+  });
+
+  it('lists the embedding models that answer here in OpenAI’s model list, and none in Anthropic’s', async () => {
+    const ids: string[] = [];
+    for await (const model of sdk.models.list()) ids.push(model.id);
+    for (const id of [
+      'test/embed',
+      'openai/text-embedding-3-small',
+      'azure/text-embedding-3-large',
+      'google/gemini-embedding-001',
+      'mistral/mistral-embed',
+      'local/nomic-embed-text',
+    ])
+      assert.ok(ids.includes(id), `${id} is listed: ${ids.join(', ')}`);
+    // No provider key, no listing: Voyage's and Cohere's models are not reached here.
+    assert.ok(!ids.some((id) => /^(voyage|cohere)\//.test(id)), ids.join(', '));
+    const one = await sdk.models.retrieve('local/nomic-embed-text');
+    assert.deepEqual([one.id, one.owned_by], ['local/nomic-embed-text', 'local']);
+    const anthropic = await raw(service.url, 'GET', '/v1/models?limit=1000', {
+      token: spaceKey,
+      headers: { 'anthropic-version': '2023-06-01' },
+    });
+    const anthropicIds = (anthropic.json as { data: Array<{ id: string }> }).data.map((m) => m.id);
+    assert.ok(anthropicIds.includes('test/echo'), anthropicIds.join(', '));
+    assert.ok(!anthropicIds.some((id) => /test\/embed|embedding-|-embed/.test(id)), anthropicIds.join(', '));
   });
 
   it('refuses in words what it cannot embed, in OpenAI’s error shape', async () => {

@@ -112,7 +112,8 @@ describe('the OpenAI SDK against the built-in service', function () {
     assert.equal(completion.model, 'test/echo');
     const ids = [];
     for await (const model of openai.models.list()) ids.push(model.id);
-    assert.deepEqual(ids, [spaceName, 'test/echo']);
+    // The Space, the model it has turned on, and the embedding model that needs no provider.
+    assert.deepEqual(ids, [spaceName, 'test/echo', 'test/embed']);
     // One by its id: the SDK escapes the slash of a model's id; the Space by its name.
     const echo = await openai.models.retrieve('test/echo');
     assert.deepEqual([echo.id, echo.object, echo.owned_by], ['test/echo', 'model', 'test']);
