@@ -3,7 +3,6 @@
 // in the Space as a chat is. Vectors of two models cannot be compared, so an embeddings request is never
 // routed or failed over to another model: it is answered by the model named, or refused in words.
 import type { EmbeddingModelV4 } from '@ai-sdk/provider';
-import { request } from 'undici';
 import type { z } from 'zod';
 import type { EmbeddingsBody } from '../../api/schemas';
 import { isRetired } from '../../shared/models';
@@ -22,6 +21,7 @@ import { embeddingModel, embeds, providerSpec } from '../providers/providers';
 import { countTokens } from '../tokenizer';
 import { howToReach, newRequestId, retired } from './prepare';
 import { ProviderFailure, failureOf, notAskedWhileCooling } from './reach/hostedProviders';
+import { postToServer } from './reach/openaiCompatible';
 import { ReachFailure } from './reach/reach';
 import { requestedSpace } from './request';
 
@@ -253,27 +253,14 @@ async function embedAtServer(
   values: string[],
   dimensions: number | undefined,
 ): Promise<Embedded> {
-  let response;
-  try {
-    response = await request(`${target.baseUrl.replace(/\/+$/, '')}/embeddings`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: target.target, input: values, encoding_format: 'float', dimensions }),
-      signal: AbortSignal.timeout(EMBED_TIMEOUT_MS),
-    });
-  } catch (error) {
-    throw new ReachFailure(
-      `the model server could not be reached (${(error as { code?: string }).code ?? (error as Error).name})`,
-      undefined,
-      true,
-    );
-  }
+  const signal = AbortSignal.timeout(EMBED_TIMEOUT_MS);
+  const response = await postToServer(
+    target.baseUrl,
+    '/embeddings',
+    { model: target.target, input: values, encoding_format: 'float', dimensions },
+    { signal, accept: 'application/json', timeoutMs: EMBED_TIMEOUT_MS },
+  );
   const text = await response.body.text().catch(() => '');
-  if (response.statusCode >= 400)
-    throw new ReachFailure(
-      `the model server answered ${response.statusCode}${text ? `: ${text.slice(0, 200)}` : ''}`,
-      response.statusCode,
-    );
   return readVectors(text, values.length);
 }
 

@@ -354,7 +354,7 @@ describe('playground engine', function () {
       body: { app_id: app, prompt: 'x', model: 'openai/gpt-4o-mini' },
     });
     assert.equal(named.status, 502, JSON.stringify(named.json));
-    assert.match(JSON.stringify(named.json), /openai\/gpt-4o-mini: upstream answered 500/);
+    assert.match(JSON.stringify(named.json), /openai\/gpt-4o-mini: the model server answered 500/);
     assert.deepEqual(
       upstream.received.map((r) => r.model),
       ['gpt-4o-mini', 'gpt-4o-mini'],

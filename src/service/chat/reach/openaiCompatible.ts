@@ -3,7 +3,7 @@
 // A reasoning model's thinking, which servers write as `reasoning_content` (vLLM, llama.cpp, LM Studio)
 // or `reasoning` (Ollama), is passed on to be shown.
 import { createParser } from 'eventsource-parser';
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
 
 import type { ToolCall } from '../../../api/schemas';
 import type { ChatMessage, Reply, ToolOptions } from '../request';
@@ -24,52 +24,71 @@ export interface UpstreamCall {
 
 export async function callUpstream(call: UpstreamCall): Promise<Reply> {
   const stream = call.onDelta !== undefined;
+  const response = await postToServer(
+    call.baseUrl,
+    '/chat/completions',
+    {
+      model: call.model,
+      messages: call.messages.map(openAiMessage),
+      max_tokens: call.maxTokens,
+      temperature: call.temperature,
+      stream,
+      ...(call.options?.tools?.length
+        ? {
+            tools: call.options.tools.map(withoutCacheMark),
+            tool_choice: call.options.toolChoice,
+            ...(call.options.parallelToolCalls === false ? { parallel_tool_calls: false } : {}),
+          }
+        : {}),
+      ...(call.options?.stop ? { stop: call.options.stop } : {}),
+      ...(call.options?.topP != null ? { top_p: call.options.topP } : {}),
+      ...(call.options?.seed != null ? { seed: call.options.seed } : {}),
+      ...(call.options?.frequencyPenalty != null ? { frequency_penalty: call.options.frequencyPenalty } : {}),
+      ...(call.options?.presencePenalty != null ? { presence_penalty: call.options.presencePenalty } : {}),
+      ...(call.options?.reasoningEffort ? { reasoning_effort: serverEffort(call.options.reasoningEffort) } : {}),
+      ...(call.options?.responseFormat ? { response_format: call.options.responseFormat } : {}),
+      ...(call.options?.logprobs !== undefined ? { logprobs: true, top_logprobs: call.options.logprobs } : {}),
+    },
+    { signal: call.signal, accept: stream ? 'text/event-stream' : 'application/json', timeoutMs: 120_000 },
+  );
+  return stream ? readStream(response.body, call.onDelta!, call.onReasoning) : readJson(await response.body.text());
+}
+
+/**
+ * A JSON POST to an OpenAI-compatible server's `path` (under its base URL, which ends in /v1): its
+ * answer when it is not an error, else a ReachFailure saying in words what happened.
+ */
+export async function postToServer(
+  baseUrl: string,
+  path: string,
+  body: unknown,
+  options: { signal: AbortSignal; accept: string; timeoutMs: number },
+): Promise<Dispatcher.ResponseData> {
   let response;
   try {
-    response = await request(`${call.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
+    response = await request(`${baseUrl.replace(/\/+$/, '')}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json' },
-      body: JSON.stringify({
-        model: call.model,
-        messages: call.messages.map(openAiMessage),
-        max_tokens: call.maxTokens,
-        temperature: call.temperature,
-        stream,
-        ...(call.options?.tools?.length
-          ? {
-              tools: call.options.tools.map(withoutCacheMark),
-              tool_choice: call.options.toolChoice,
-              ...(call.options.parallelToolCalls === false ? { parallel_tool_calls: false } : {}),
-            }
-          : {}),
-        ...(call.options?.stop ? { stop: call.options.stop } : {}),
-        ...(call.options?.topP != null ? { top_p: call.options.topP } : {}),
-        ...(call.options?.seed != null ? { seed: call.options.seed } : {}),
-        ...(call.options?.frequencyPenalty != null ? { frequency_penalty: call.options.frequencyPenalty } : {}),
-        ...(call.options?.presencePenalty != null ? { presence_penalty: call.options.presencePenalty } : {}),
-        ...(call.options?.reasoningEffort ? { reasoning_effort: serverEffort(call.options.reasoningEffort) } : {}),
-        ...(call.options?.responseFormat ? { response_format: call.options.responseFormat } : {}),
-        ...(call.options?.logprobs !== undefined ? { logprobs: true, top_logprobs: call.options.logprobs } : {}),
-      }),
-      signal: call.signal,
-      headersTimeout: 120_000,
-      bodyTimeout: 120_000,
+      headers: { 'content-type': 'application/json', accept: options.accept },
+      body: JSON.stringify(body),
+      signal: options.signal,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
     });
   } catch (error) {
     throw new ReachFailure(
-      `upstream unreachable (${(error as { code?: string }).code ?? (error as Error).name})`,
+      `the model server could not be reached (${(error as { code?: string }).code ?? (error as Error).name})`,
       undefined,
-      !call.signal.aborted,
+      !options.signal.aborted,
     );
   }
   if (response.statusCode >= 400) {
     const text = await response.body.text().catch(() => '');
     throw new ReachFailure(
-      `upstream answered ${response.statusCode}${text ? `: ${text.slice(0, 200)}` : ''}`,
+      `the model server answered ${response.statusCode}${text ? `: ${text.slice(0, 200)}` : ''}`,
       response.statusCode,
     );
   }
-  return stream ? readStream(response.body, call.onDelta!, call.onReasoning) : readJson(await response.body.text());
+  return response;
 }
 
 function finish(reason: unknown, toolCalls: ToolCall[]): Reply['finishReason'] {
@@ -107,7 +126,7 @@ function readJson(text: string): Reply {
       ...(Array.isArray(choice?.logprobs?.content) ? { logprobs: choice.logprobs.content } : {}),
     };
   } catch {
-    throw new ReachFailure('upstream answered with an unexpected body');
+    throw new ReachFailure('the model server answered with an unexpected body');
   }
 }
 
