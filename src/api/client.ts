@@ -10,6 +10,7 @@ import {
   Conversation,
   ConversationWithRequests,
   DeleteResult,
+  EmbeddingModelRecord,
   Health,
   ModelRecord,
   Organization,
@@ -149,6 +150,17 @@ export class LlmSpacesClient {
       method: 'GET',
       path: '/v1/internal/models',
       schema: records(ModelRecord),
+      idempotent: true,
+      signal,
+    });
+  }
+
+  /** The built-in service's embedding models (POST /v1/embeddings); the hosted service has none. */
+  listEmbeddingModels(signal?: AbortSignal) {
+    return this.transport.send({
+      method: 'GET',
+      path: '/v1/internal/embedding-models',
+      schema: records(EmbeddingModelRecord),
       idempotent: true,
       signal,
     });

@@ -656,6 +656,21 @@ export const EmbeddingsBody = z
   })
   .strict();
 
+/**
+ * An embedding model the built-in service knows (GET /v1/internal/embedding-models), for the Models
+ * view: POST /v1/embeddings takes it by its namespace, and never routes it.
+ */
+export const EmbeddingModelRecord = z.looseObject({
+  namespace: z.string(),
+  provider: z.string(),
+  /** Dollars per input token. */
+  prompt_token_cost: z.number().catch(0),
+  answers_here: z.boolean().catch(false),
+  /** Retired from this day (ISO date), or soon to be. */
+  deprecated_on: nullish(z.string()),
+});
+export type EmbeddingModelRecord = z.infer<typeof EmbeddingModelRecord>;
+
 // ---------------------------------------------------------------- the built-in service's own endpoints
 
 /** A routing candidate: its three scores in [0, 1], their weighted mean, and its estimated cost in dollars. */

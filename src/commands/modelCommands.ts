@@ -58,7 +58,7 @@ export function openModelInPlayground(s: Services, node: ModelNode | undefined):
 export const refreshModels = (s: Services) => s.catalogue.reload();
 
 export async function copyNamespace(_s: Services, node: ModelNode): Promise<void> {
-  if (node.kind !== 'model') return;
+  if (node.kind !== 'model' && node.kind !== 'embeddingModel') return;
   await vscode.env.clipboard.writeText(node.model.namespace);
   vscode.window.setStatusBarMessage(t('Copied {0}', node.model.namespace), 3000);
 }

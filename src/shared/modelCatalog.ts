@@ -1,6 +1,6 @@
 // Filtering, sorting, grouping and describing the model catalogue. No vscode here: it is unit tested
 // and benchmarked with 10,000 models.
-import type { ModelRecord } from '../api/schemas';
+import type { EmbeddingModelRecord, ModelRecord } from '../api/schemas';
 import {
   CAPABILITY_WORDS,
   capabilitiesOf,
@@ -13,6 +13,7 @@ import {
 } from './models';
 import { dayLabel } from './labels';
 import { providerName } from './providerNames';
+import { perMillion } from './money';
 
 export type ModelSort = 'name' | 'price' | 'context';
 
@@ -71,6 +72,46 @@ export function arrange(models: readonly ModelRecord[], filter: ModelFilter): Pr
     .map(([provider, list]) => ({ provider, models: list.sort(compare[filter.sort]) }));
 }
 
+/**
+ * The embedding models under the filter, by name or by price: none under a capability filter (those
+ * are chat models' capabilities); "embed" finds them all.
+ */
+export function arrangeEmbeddings(
+  models: readonly EmbeddingModelRecord[],
+  filter: ModelFilter,
+): EmbeddingModelRecord[] {
+  if (filter.capabilities.length) return [];
+  const words = filter.text.toLowerCase().split(/\s+/).filter(Boolean);
+  return models
+    .filter((m) => words.every((w) => `${m.namespace} embedding`.toLowerCase().includes(w)))
+    .sort(
+      (a, b) =>
+        (filter.sort === 'price' ? a.prompt_token_cost - b.prompt_token_cost : 0) ||
+        (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0),
+    );
+}
+
+/** The markdown of an embedding model's tooltip (codicons allowed). */
+export function embeddingMarkdown(m: EmbeddingModelRecord, today?: string): string {
+  const dep = deprecationOf(m, today);
+  const lines = [
+    `**${m.namespace}**`,
+    '',
+    "An embedding model: it turns texts into vectors for search (Continue's codebase index, a RAG script), through `POST /v1/embeddings` on a Space's endpoint. It is never routed: a request is answered by the model it names, as vectors of two models cannot be compared.",
+    '',
+    `- $(credit-card) ${perMillion(m.prompt_token_cost)} per M input tokens`,
+  ];
+  if (cannotAnswerHere(m) && dep?.kind !== 'retired')
+    lines.push('', `$(debug-disconnect) **Cannot answer here.** ${answerHereFix(m, false)}`);
+  if (dep?.kind === 'retired') lines.push('', `$(error) **Deprecated on ${dep.date}: no longer served.**`);
+  if (dep?.kind === 'soon') lines.push('', `$(warning) Deprecated: stops being served on ${dep.date}.`);
+  lines.push(
+    '',
+    '[Copy Space Endpoint for Other Tools…](command:llmSpaces.copySpaceEndpoint) sets Continue up with one.',
+  );
+  return lines.join('\n');
+}
+
 /** The built-in service marks models nothing here serves (no model server for them); the hosted one answers for all. */
 export const cannotAnswerHere = (m: Pick<ModelRecord, 'answers_here'>) => m.answers_here === false;
 
@@ -84,13 +125,17 @@ export const LINKED_COMMANDS = [
   'llmSpaces.refreshLocalModels',
   'llmSpaces.connect',
   'llmSpaces.openWalkthrough',
+  'llmSpaces.copySpaceEndpoint',
 ];
 
-/** What would let this model answer here, as markdown with a command link: its provider's key, or a server. */
-export function answerHereFix(m: Pick<ModelRecord, 'provider'>): string {
+/**
+ * What would let this model answer here, as markdown with a command link: its provider's key, or a
+ * server; or the hosted service, which answers for every chat model (`hostedToo`) but embeds nothing.
+ */
+export function answerHereFix(m: Pick<ModelRecord, 'provider'>, hostedToo = true): string {
   const hosted = providerName(m.provider);
   if (hosted)
-    return `[Add your ${hosted.label} key](command:llmSpaces.addProviderKey) (${hosted.keyVars[0]} for the standalone service), or [connect to the hosted service](command:llmSpaces.connect).`;
+    return `[Add your ${hosted.label} key](command:llmSpaces.addProviderKey) (${hosted.keyVars[0]} for the standalone service)${hostedToo ? ', or [connect to the hosted service](command:llmSpaces.connect)' : ''}.`;
   if (m.provider === 'local')
     return 'Start the model server that serves it, then [refresh the local models](command:llmSpaces.refreshLocalModels).';
   return ANSWER_HERE_FIX;

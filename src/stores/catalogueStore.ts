@@ -3,15 +3,16 @@
 import * as vscode from 'vscode';
 import { reachedMilestone } from '../walkthrough';
 import { unreadableIn } from '../api/leftOut';
-import type { ModelRecord } from '../api/schemas';
+import type { EmbeddingModelRecord, ModelRecord } from '../api/schemas';
 import type { Connection } from '../connection/connection';
-import { arrange, arrangeFlat, type ModelFilter, type ProviderGroup } from '../shared/modelCatalog';
+import { arrange, arrangeEmbeddings, arrangeFlat, type ModelFilter, type ProviderGroup } from '../shared/modelCatalog';
 import { CAPABILITIES } from '../shared/models';
 
 const FILTER_KEY = 'llmSpaces.models.filter';
 
 export class CatalogueStore implements vscode.Disposable {
   private loaded: Promise<ModelRecord[]> | undefined;
+  private embeddingsLoaded: Promise<EmbeddingModelRecord[]> | undefined;
   readonly filter: ModelFilter = { text: '', capabilities: [], sort: 'name', flat: false };
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when the catalogue was dropped or replaced, or the filter changed. */
@@ -47,6 +48,20 @@ export class CatalogueStore implements vscode.Disposable {
     return loading;
   }
 
+  /**
+   * The built-in service's embedding models under the current filter; none from the hosted service,
+   * which has no embeddings, nor while they cannot be read (asked again at the next use).
+   */
+  async arrangedEmbeddings(): Promise<EmbeddingModelRecord[]> {
+    if (this.connection.mode !== 'local') return [];
+    if (!this.embeddingsLoaded) {
+      const reading = this.connection.call((c) => c.listEmbeddingModels());
+      this.embeddingsLoaded = reading;
+      reading.catch(() => this.embeddingsLoaded === reading && (this.embeddingsLoaded = undefined));
+    }
+    return arrangeEmbeddings(await this.embeddingsLoaded.catch(() => []), this.filter);
+  }
+
   /** How many models of the catalogue as last read could not be read and were left out. */
   async unreadable(): Promise<number> {
     return unreadableIn(await this.models());
@@ -65,6 +80,7 @@ export class CatalogueStore implements vscode.Disposable {
   /** Reads the catalogue again at the next use. */
   reload(): void {
     this.loaded = undefined;
+    this.embeddingsLoaded = undefined;
     this.changed.fire();
   }
 

@@ -1,11 +1,18 @@
 // The Models view: the catalogue store grouped by provider, filtered and sorted from the title bar.
 // Built for large catalogues: grouping is one pass, tooltips are made lazily.
 import * as vscode from 'vscode';
-import type { ModelRecord } from '../api/schemas';
+import type { EmbeddingModelRecord, ModelRecord } from '../api/schemas';
 import type { CatalogueStore } from '../stores/catalogueStore';
 import { describeError } from '../userErrors';
-import { ANSWER_HERE_FIX, cannotAnswerHere, modelMarkdown, type ProviderGroup } from '../shared/modelCatalog';
-import { CAPABILITY_WORDS, deprecationOf, priceLine } from '../shared/models';
+import {
+  ANSWER_HERE_FIX,
+  cannotAnswerHere,
+  embeddingMarkdown,
+  modelMarkdown,
+  type ProviderGroup,
+} from '../shared/modelCatalog';
+import { CAPABILITY_WORDS, deprecationOf, priceLine, type Deprecation } from '../shared/models';
+import { perMillion } from '../shared/money';
 import { providerLabel, providerName } from '../shared/providerNames';
 import { linkedMarkdown } from './linkedMarkdown';
 import { noteItem } from './spaceNodes';
@@ -15,6 +22,9 @@ const t = vscode.l10n.t;
 export type ModelNode =
   | { kind: 'provider'; group: ProviderGroup }
   | { kind: 'model'; model: ModelRecord }
+  /** The embedding models (POST /v1/embeddings), apart: they are never routed. */
+  | { kind: 'embeddings'; models: EmbeddingModelRecord[] }
+  | { kind: 'embeddingModel'; model: EmbeddingModelRecord }
   | { kind: 'unreadable'; count: number }
   /** Nothing but the test models can answer here: says how to get real ones. */
   | { kind: 'testOnly' };
@@ -74,41 +84,16 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
         true,
       );
     if (node.kind === 'provider') return providerItem(node.group);
+    if (node.kind === 'embeddings') return embeddingsItem(node.models);
+    if (node.kind === 'embeddingModel') return embeddingItem(node.model);
     const m = node.model;
     const dep = deprecationOf(m);
     // In one list across providers the provider is part of the name.
     const item = new vscode.TreeItem(this.store.filter.flat ? m.namespace : m.model || m.namespace);
     item.id = `model:${m.namespace}`;
     const offline = cannotAnswerHere(m) && dep?.kind !== 'retired';
-    const price = priceLine(m).split(' per ')[0] ?? '';
-    item.description =
-      dep?.kind === 'retired'
-        ? t('deprecated {0}', dep.date)
-        : offline
-          ? t('{0} · cannot answer here', price)
-          : dep?.kind === 'soon'
-            ? t('until {0}', dep.date)
-            : price;
-    item.iconPath = new vscode.ThemeIcon(
-      dep?.kind === 'retired'
-        ? 'circle-slash'
-        : offline
-          ? 'debug-disconnect'
-          : dep?.kind === 'soon'
-            ? 'warning'
-            : m.is_test_model
-              ? 'beaker'
-              : m.provider === 'local'
-                ? 'vm'
-                : 'hubot',
-      dep?.kind === 'retired'
-        ? new vscode.ThemeColor('list.errorForeground')
-        : offline
-          ? new vscode.ThemeColor('disabledForeground')
-          : dep?.kind === 'soon'
-            ? new vscode.ThemeColor('list.warningForeground')
-            : undefined,
-    );
+    item.description = stateLine(dep, offline, priceLine(m).split(' per ')[0] ?? '');
+    item.iconPath = modelIcon(dep, offline, m.is_test_model ? 'beaker' : m.provider === 'local' ? 'vm' : 'hubot');
     item.contextValue = dep?.kind === 'retired' ? 'model.retired' : 'model';
     item.accessibilityInformation = { label: `${m.namespace}, ${String(item.description)}` };
     return item;
@@ -116,25 +101,29 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
 
   resolveTreeItem(item: vscode.TreeItem, node: ModelNode): vscode.TreeItem {
     if (node.kind === 'model') item.tooltip = linkedMarkdown(modelMarkdown(node.model));
+    if (node.kind === 'embeddingModel') item.tooltip = linkedMarkdown(embeddingMarkdown(node.model));
     return item;
   }
 
   async getChildren(node?: ModelNode): Promise<ModelNode[]> {
-    if (node && node.kind !== 'provider') return [];
     if (node?.kind === 'provider') return node.group.models.map((model) => ({ kind: 'model', model }));
+    if (node?.kind === 'embeddings') return node.models.map((model) => ({ kind: 'embeddingModel', model }));
+    if (node) return [];
     try {
       const unreadable = await this.store.unreadable();
       // One arrangement only: the flat list, or the groups by provider.
       const shown: ModelNode[] = this.store.filter.flat
         ? (await this.store.arrangedFlat()).map((model) => ({ kind: 'model', model }))
         : (await this.store.arranged()).map((group) => ({ kind: 'provider', group }));
-      this.view.message = shown.length ? undefined : t('No model matches the filter.');
+      const embeddings = await this.store.arrangedEmbeddings();
+      this.view.message = shown.length || embeddings.length ? undefined : t('No model matches the filter.');
       const models = await this.store.models();
       const testOnly = models.some(cannotAnswerHere) && !models.some((m) => !m.is_test_model && !cannotAnswerHere(m));
       return [
         ...(testOnly ? [{ kind: 'testOnly' } as const] : []),
         ...(unreadable ? [{ kind: 'unreadable', count: unreadable } as const] : []),
         ...shown,
+        ...(embeddings.length ? [{ kind: 'embeddings', models: embeddings } as const] : []),
       ];
     } catch (error) {
       this.view.message = describeError(error, t('Loading the model catalogue')).message;
@@ -178,5 +167,57 @@ function providerItem(group: ProviderGroup): vscode.TreeItem {
     );
     item.tooltip.isTrusted = { enabledCommands: ['llmSpaces.addProviderKey'] };
   }
+  return item;
+}
+
+/** A model's state in a word or two: retired, cannot answer here, retiring soon, else its price. */
+function stateLine(dep: Deprecation, offline: boolean, price: string): string {
+  if (dep?.kind === 'retired') return t('deprecated {0}', dep.date);
+  if (offline) return t('{0} · cannot answer here', price);
+  return dep?.kind === 'soon' ? t('until {0}', dep.date) : price;
+}
+
+/** A model's icon: its state's when it is retired, cannot answer here or retires soon, else its kind's. */
+function modelIcon(dep: Deprecation, offline: boolean, kind: string): vscode.ThemeIcon {
+  if (dep?.kind === 'retired')
+    return new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('list.errorForeground'));
+  if (offline) return new vscode.ThemeIcon('debug-disconnect', new vscode.ThemeColor('disabledForeground'));
+  if (dep?.kind === 'soon') return new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+  return new vscode.ThemeIcon(kind);
+}
+
+/** The embedding models' group, after the providers': apart, since a Space never routes them. */
+function embeddingsItem(models: EmbeddingModelRecord[]): vscode.TreeItem {
+  const item = new vscode.TreeItem(t('Embedding models'), vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = 'embeddings';
+  item.iconPath = new vscode.ThemeIcon('symbol-array');
+  const answering = models.filter((m) => !cannotAnswerHere(m) && deprecationOf(m)?.kind !== 'retired').length;
+  item.description = t(
+    '{0} · {1} can answer here',
+    models.length === 1 ? t('1 model') : t('{0} models', models.length),
+    answering,
+  );
+  item.tooltip = linkedMarkdown(
+    t(
+      "Models that turn texts into vectors for search (Continue's codebase index, a RAG script), through POST /v1/embeddings on a Space's endpoint. A request is answered by the model it names, never routed to another. [Copy Space Endpoint for Other Tools…](command:llmSpaces.copySpaceEndpoint) sets Continue up with one.",
+    ),
+  );
+  item.contextValue = 'embeddings';
+  return item;
+}
+
+function embeddingItem(m: EmbeddingModelRecord): vscode.TreeItem {
+  const dep = deprecationOf(m);
+  const item = new vscode.TreeItem(m.namespace);
+  item.id = `embedding:${m.namespace}`;
+  const offline = cannotAnswerHere(m) && dep?.kind !== 'retired';
+  item.description = stateLine(dep, offline, t('{0} in', perMillion(m.prompt_token_cost)));
+  item.iconPath = modelIcon(
+    dep,
+    offline,
+    m.provider === 'test' ? 'beaker' : m.provider === 'local' ? 'vm' : 'symbol-array',
+  );
+  item.contextValue = 'model.embedding';
+  item.accessibilityInformation = { label: `${m.namespace}, ${t('embedding model')}, ${String(item.description)}` };
   return item;
 }

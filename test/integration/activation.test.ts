@@ -161,6 +161,44 @@ describe('activation and views', () => {
     api.catalogue.setFilter({ sort: 'name' });
   });
 
+  it('lists the embedding models apart, after the providers, with their prices, and copies one’s name', async () => {
+    const api = await extension();
+    api.catalogue.setFilter({ text: '', capabilities: [], sort: 'price', flat: false });
+    const top = await api.views.models.getChildren();
+    const group = top.at(-1)!;
+    assert.equal(group.kind, 'embeddings');
+    const groupItem = api.views.models.getTreeItem(group);
+    assert.equal(groupItem.label, 'Embedding models');
+    // No provider key in this suite: only the test model answers.
+    assert.match(String(groupItem.description), /^\d+ models · 1 can answer here$/);
+    const children = await api.views.models.getChildren(group);
+    const names = children.map((n) => (n.kind === 'embeddingModel' ? n.model.namespace : ''));
+    assert.ok(names.includes('test/embed') && names.includes('google/gemini-embedding-001'), names.join(', '));
+    const costs = children.map((n) => (n.kind === 'embeddingModel' ? n.model.prompt_token_cost : -1));
+    assert.deepEqual(
+      costs,
+      [...costs].sort((a, b) => a - b),
+      'cheapest first, as the view is sorted',
+    );
+    const small = children.find(
+      (n) => n.kind === 'embeddingModel' && n.model.namespace === 'openai/text-embedding-3-small',
+    )!;
+    const item = api.views.models.resolveTreeItem(api.views.models.getTreeItem(small), small);
+    assert.equal(item.description, '$0.020 in · cannot answer here');
+    assert.equal(item.contextValue, 'model.embedding');
+    assert.match((item.tooltip as vscode.MarkdownString).value, /never routed/);
+    assert.match((item.tooltip as vscode.MarkdownString).value, /Add your OpenAI key/);
+    await vscode.commands.executeCommand('llmSpaces.copyNamespace', small);
+    assert.equal(await vscode.env.clipboard.readText(), 'openai/text-embedding-3-small');
+    // A chat capability asked for leaves them out; their name finds them.
+    api.catalogue.setFilter({ capabilities: ['vision'] });
+    assert.ok(!(await api.views.models.getChildren()).some((n) => n.kind === 'embeddings'));
+    api.catalogue.setFilter({ capabilities: [], text: 'embed' });
+    const found = await api.views.models.getChildren();
+    assert.equal(found.at(-1)!.kind, 'embeddings');
+    api.catalogue.setFilter({ text: '', sort: 'name' });
+  });
+
   it('shows the models as one list sorted across providers, keeps that across reloads, and opens a model in the playground', async () => {
     const api = await extension();
     api.catalogue.setFilter({ text: '', capabilities: [], sort: 'price' });

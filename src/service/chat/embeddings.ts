@@ -4,7 +4,7 @@
 // routed or failed over to another model: it is answered by the model named, or refused in words.
 import type { EmbeddingModelV4 } from '@ai-sdk/provider';
 import type { z } from 'zod';
-import type { EmbeddingsBody } from '../../api/schemas';
+import type { EmbeddingModelRecord, EmbeddingsBody } from '../../api/schemas';
 import { isRetired } from '../../shared/models';
 import { ownsBareNames } from '../../shared/providerNames';
 import type { Database } from '../db';
@@ -52,17 +52,32 @@ const TEST_DIMENSIONS = 256;
 const TEST_MAX_DIMENSIONS = 3072;
 
 /**
- * The embedding models that answer here now, as GET /v1/models lists them: the test model, those of
- * the providers with a key, and the model servers'.
+ * Every embedding model a request may name, for the Models view and GET /v1/models: the test model, the
+ * providers' (each answers with its key, or at --upstream), and the model servers'.
  */
-export function embeddingModelsHere(db: Database): Array<{ namespace: string; ownedBy: string }> {
+export function embeddingCatalogue(db: Database): EmbeddingModelRecord[] {
   return [
-    { namespace: TEST_EMBEDDING_MODEL, ownedBy: 'llm-spaces' },
-    ...EMBEDDING_MODELS.filter((m) => !isRetired(m) && providerKeys.has(m.provider)).map((m) => ({
+    {
+      namespace: TEST_EMBEDDING_MODEL,
+      provider: 'test',
+      prompt_token_cost: 0,
+      answers_here: true,
+      deprecated_on: null,
+    },
+    ...EMBEDDING_MODELS.map((m) => ({
       namespace: m.namespace,
-      ownedBy: m.provider,
+      provider: m.provider,
+      prompt_token_cost: m.inputCost,
+      answers_here: !isRetired(m) && (providerKeys.has(m.provider) || embeddingServing(db, m.model) !== null),
+      deprecated_on: m.deprecated_on,
     })),
-    ...servedEmbeddingModels(db).map((m) => ({ namespace: m.namespace, ownedBy: 'local' })),
+    ...servedEmbeddingModels(db).map((m) => ({
+      namespace: m.namespace,
+      provider: 'local',
+      prompt_token_cost: 0,
+      answers_here: true,
+      deprecated_on: null,
+    })),
   ];
 }
 

@@ -8,7 +8,7 @@ import type { Caller } from '../domain/caller';
 import { appModelRows, findModel, visibleModels, type CatalogueModel } from '../domain/models';
 import { answersHere } from '../domain/serving';
 import { Problem, invalid } from '../problem';
-import { embeddingModelsHere } from './embeddings';
+import { embeddingCatalogue } from './embeddings';
 import { isRetired } from '../../shared/models';
 
 /** One model of the list, before it takes a vendor's shape. */
@@ -72,10 +72,10 @@ function listed(db: Database, caller: Caller, embeddings: boolean): Listed[] {
         ownedBy: m.record.provider ?? 'llm-spaces',
         displayName: m.record.namespace,
       })),
-    ...(embeddings ? embeddingModelsHere(db) : []).map((m) => ({
+    ...(embeddings ? embeddingCatalogue(db).filter((m) => m.answers_here) : []).map((m) => ({
       id: m.namespace,
       added: '',
-      ownedBy: m.ownedBy,
+      ownedBy: m.provider,
       displayName: m.namespace,
     })),
   ];

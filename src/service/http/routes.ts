@@ -12,7 +12,7 @@ import * as orgs from '../domain/orgs';
 import * as prompts from '../domain/prompts';
 import * as spaces from '../domain/spaces';
 import { completionRequest } from '../chat/completions';
-import { embed } from '../chat/embeddings';
+import { embed, embeddingCatalogue } from '../chat/embeddings';
 import { responsesRequest } from '../chat/responsesRequest';
 import { modelById, modelList } from '../chat/modelList';
 import { countMessageTokens } from '../chat/messageTokens';
@@ -157,6 +157,16 @@ export const ROUTES: RouteSpec[] = [
     response: z.array(S.ModelRecord),
     cacheable: true,
     handler: (ctx) => models.listModels(ctx.db, ctx.caller),
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/internal/embedding-models',
+    spaceKey: 'read',
+    summary:
+      'The embedding models POST /v1/embeddings takes: each with its price per input token and whether it answers here',
+    extra: true,
+    response: z.array(S.EmbeddingModelRecord),
+    handler: (ctx) => embeddingCatalogue(ctx.db),
   }),
   route({
     method: 'PUT',

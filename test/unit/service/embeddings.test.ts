@@ -208,6 +208,34 @@ describe('embeddings through a Space', function () {
     assert.ok(!anthropicIds.some((id) => /test\/embed|embedding-|-embed/.test(id)), anthropicIds.join(', '));
   });
 
+  it('lists every embedding model it knows for the Models view, with its price and whether it answers here', async () => {
+    const listed = await client.listEmbeddingModels();
+    const byName = new Map(listed.map((m) => [m.namespace, m]));
+    assert.deepEqual(
+      [byName.get('test/embed'), byName.get('local/nomic-embed-text')].map((m) => [m?.provider, m?.answers_here]),
+      [
+        ['test', true],
+        ['local', true],
+      ],
+    );
+    const small = byName.get('openai/text-embedding-3-small')!;
+    assert.equal(small.answers_here, true);
+    assert.ok(Math.abs(small.prompt_token_cost * 1e6 - 0.02) < 1e-9, `$${small.prompt_token_cost * 1e6} per M tokens`);
+    // A service with no key and no model server: the providers' models are listed, none answers.
+    const bare = await startService();
+    try {
+      const none = await bare.client().listEmbeddingModels();
+      assert.ok(none.some((m) => m.namespace === 'openai/text-embedding-3-small' && !m.answers_here));
+      assert.deepEqual(
+        none.filter((m) => m.answers_here).map((m) => m.namespace),
+        ['test/embed'],
+      );
+    } finally {
+      await bare.stop();
+      removeDir(bare.dataDir);
+    }
+  });
+
   it('refuses in words what it cannot embed, in OpenAI’s error shape', async () => {
     const refusals: Array<[Record<string, unknown>, RegExp]> = [
       [{ model: 'openai/gpt-4o-mini', input: 'x' }, /openai\/gpt-4o-mini is a chat model, not an embedding model/],

@@ -50,6 +50,12 @@ const CASES: Case[] = [
   { method: 'GET', route: '/v1/prompts', path: () => '/v1/prompts?show=all', key: 'read' },
   { method: 'GET', route: '/v1/internal/models', path: () => '/v1/internal/models', key: 'read' },
   {
+    method: 'GET',
+    route: '/v1/internal/embedding-models',
+    path: () => '/v1/internal/embedding-models',
+    key: 'read',
+  },
+  {
     method: 'PUT',
     route: '/v1/apps/:app_id/conversations/:conversation_id',
     path: (i) => `/v1/apps/${i.app}/conversations/${i.conversation}`,

@@ -1,8 +1,15 @@
 // The Models view's arrangement: one list across providers answers "what is cheapest?", capability
 // names are words, and a model nothing serves says how to change that.
 import assert from 'node:assert/strict';
-import { ModelRecord } from '../../../src/api/schemas';
-import { arrange, arrangeFlat, modelMarkdown } from '../../../src/shared/modelCatalog';
+import { EmbeddingModelRecord, ModelRecord } from '../../../src/api/schemas';
+import {
+  arrange,
+  arrangeEmbeddings,
+  arrangeFlat,
+  embeddingMarkdown,
+  modelMarkdown,
+  type ModelFilter,
+} from '../../../src/shared/modelCatalog';
 import { priceLine } from '../../../src/shared/models';
 import { providerLabel } from '../../../src/shared/providerNames';
 
@@ -82,5 +89,40 @@ describe('the model catalogue as the Models view arranges it', () => {
     );
     assert.match(retired, /Deprecated on 13 Sept? 2024: no longer served/);
     assert.doesNotMatch(retired, /Cannot answer here|model server|key/, 'no advice to make a retired model answer');
+  });
+
+  it('lists the embedding models by name or price, leaves them out under a chat capability, and says what they are for', () => {
+    const embedding = (namespace: string, input: number, answers: boolean) =>
+      EmbeddingModelRecord.parse({
+        namespace,
+        provider: namespace.split('/')[0],
+        prompt_token_cost: input / 1e6,
+        answers_here: answers,
+      });
+    const all = [
+      embedding('openai/text-embedding-3-large', 0.13, true),
+      embedding('test/embed', 0, true),
+      embedding('mistral/mistral-embed', 0.1, false),
+    ];
+    const filter: ModelFilter = { text: '', capabilities: [], sort: 'name', flat: false };
+    assert.deepEqual(
+      arrangeEmbeddings(all, filter).map((m) => m.namespace),
+      ['mistral/mistral-embed', 'openai/text-embedding-3-large', 'test/embed'],
+    );
+    assert.deepEqual(
+      arrangeEmbeddings(all, { ...filter, sort: 'price' }).map((m) => m.namespace),
+      ['test/embed', 'mistral/mistral-embed', 'openai/text-embedding-3-large'],
+    );
+    assert.deepEqual(
+      arrangeEmbeddings(all, { ...filter, text: 'OpenAI large' }).map((m) => m.namespace),
+      ['openai/text-embedding-3-large'],
+    );
+    assert.equal(arrangeEmbeddings(all, { ...filter, text: 'embedding' }).length, 3);
+    assert.deepEqual(arrangeEmbeddings(all, { ...filter, capabilities: ['functions'] }), []);
+    const card = embeddingMarkdown(all[2]!);
+    assert.match(card, /\$0\.10 per M input tokens/);
+    assert.match(card, /Cannot answer here.*Add your Mistral key/);
+    assert.doesNotMatch(card, /hosted service/, 'the hosted service has no embeddings');
+    assert.doesNotMatch(embeddingMarkdown(all[0]!), /Cannot answer here/);
   });
 });
