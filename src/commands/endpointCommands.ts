@@ -3,7 +3,7 @@
 // the clipboard. The Space's key goes in only after asking; otherwise a placeholder stands for it.
 import * as vscode from 'vscode';
 import { readSettings, setLocalServicePort } from '../settings';
-import { PROVIDER_NAMES, providerName } from '../shared/providerNames';
+import { embeddingToSuggest } from '../shared/modelCatalog';
 import type { Services } from '../services';
 import type { SpaceNode } from '../views/spaceNodes';
 
@@ -22,7 +22,7 @@ interface Snippet {
   text: (v1: string, key: string, space: string, embedding?: Embedding) => string;
 }
 
-/** An embedding model to suggest: one whose provider has a key here, else OpenAI's, which needs one. */
+/** An embedding model to suggest (modelCatalog.ts embeddingToSuggest), and whether it answers here now. */
 interface Embedding {
   model: string;
   answers: boolean;
@@ -105,7 +105,10 @@ export async function copySpaceEndpoint(s: Services, node?: unknown): Promise<vo
   const v1 = `${s.connection.url}/v1`;
   const key = await keyToInclude(s, space);
   if (key === undefined) return;
-  const embedding = s.connection.mode === 'local' ? await embeddingToSuggest(s) : undefined;
+  const embedding =
+    s.connection.mode === 'local'
+      ? embeddingToSuggest(await s.connection.call((c) => c.listEmbeddingModels()).catch(() => []))
+      : undefined;
   await vscode.env.clipboard.writeText(snippet.snippet.text(v1, key, space.name, embedding));
   void vscode.window.showInformationMessage(
     key === PLACEHOLDER
@@ -124,17 +127,6 @@ export async function copySpaceEndpoint(s: Services, node?: unknown): Promise<vo
 }
 
 const PLACEHOLDER = '<your Space key>';
-
-/** The built-in service's embedding model of the first provider with a key here (OpenAI's if none has one). */
-async function embeddingToSuggest(s: Services): Promise<Embedding> {
-  const providers = await (await s.connection.client()).listProviders().catch(() => []);
-  const keyed = PROVIDER_NAMES.find(
-    (p) => p.embeddingModel && providers.some((state) => state.id === p.id && state.has_key),
-  );
-  return keyed
-    ? { model: keyed.embeddingModel!, answers: true }
-    : { model: providerName('openai')!.embeddingModel!, answers: false };
-}
 
 async function spaceOf(s: Services, node: unknown): Promise<{ id: string; name: string } | undefined> {
   const n = node as SpaceNode | undefined;

@@ -12,7 +12,7 @@ import {
   type Capability,
 } from './models';
 import { dayLabel } from './labels';
-import { providerName } from './providerNames';
+import { PROVIDER_NAMES, providerName } from './providerNames';
 import { perMillion } from './money';
 
 export type ModelSort = 'name' | 'price' | 'context';
@@ -110,6 +110,20 @@ export function embeddingMarkdown(m: EmbeddingModelRecord, today?: string): stri
     '[Copy Space Endpoint for Other Tools…](command:llmSpaces.copySpaceEndpoint) sets Continue up with one.',
   );
   return lines.join('\n');
+}
+
+/**
+ * The embedding model to suggest for a tool's codebase index: the first provider's default one that
+ * answers here (a key added), else a model server's, else OpenAI's, which needs a key (`answers`
+ * false). Never the test model, which is not for search.
+ */
+export function embeddingToSuggest(models: readonly EmbeddingModelRecord[]): { model: string; answers: boolean } {
+  const answering = (namespace: string | undefined) =>
+    models.some((m) => m.namespace === namespace && !cannotAnswerHere(m));
+  const keyed = PROVIDER_NAMES.find((p) => answering(p.embeddingModel))?.embeddingModel;
+  const local = models.find((m) => m.provider === 'local' && !cannotAnswerHere(m))?.namespace;
+  const chosen = keyed ?? local;
+  return chosen ? { model: chosen, answers: true } : { model: providerName('openai')!.embeddingModel!, answers: false };
 }
 
 /** The built-in service marks models nothing here serves (no model server for them); the hosted one answers for all. */

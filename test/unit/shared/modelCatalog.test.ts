@@ -7,6 +7,7 @@ import {
   arrangeEmbeddings,
   arrangeFlat,
   embeddingMarkdown,
+  embeddingToSuggest,
   modelMarkdown,
   type ModelFilter,
 } from '../../../src/shared/modelCatalog';
@@ -124,5 +125,17 @@ describe('the model catalogue as the Models view arranges it', () => {
     assert.match(card, /Cannot answer here.*Add your Mistral key/);
     assert.doesNotMatch(card, /hosted service/, 'the hosted service has no embeddings');
     assert.doesNotMatch(embeddingMarkdown(all[0]!), /Cannot answer here/);
+  });
+
+  it("suggests a tool the embedding model of a provider with a key, else a model server's, never the test model", () => {
+    const listed = (namespace: string, answers: boolean) =>
+      EmbeddingModelRecord.parse({ namespace, provider: namespace.split('/')[0], answers_here: answers });
+    const none = [listed('test/embed', true), listed('openai/text-embedding-3-small', false)];
+    assert.deepEqual(embeddingToSuggest(none), { model: 'openai/text-embedding-3-small', answers: false });
+    const ollama = [...none, listed('local/nomic-embed-text', true)];
+    assert.deepEqual(embeddingToSuggest(ollama), { model: 'local/nomic-embed-text', answers: true });
+    const gemini = [...ollama, listed('google/gemini-embedding-001', true)];
+    assert.deepEqual(embeddingToSuggest(gemini), { model: 'google/gemini-embedding-001', answers: true });
+    assert.deepEqual(embeddingToSuggest([]), { model: 'openai/text-embedding-3-small', answers: false });
   });
 });
