@@ -632,7 +632,25 @@ export const ChatCompletionsBody = z
 /** The most texts one embeddings request may carry (OpenAI's own limit). */
 export const EMBEDDING_INPUTS = 2048;
 
-/** OpenAI's Embeddings request (POST /v1/embeddings), of text: token ids are not taken. */
+/** The most tokens one text may have (OpenAI's embedding models' context). */
+export const EMBEDDING_TOKENS = 8192;
+
+/**
+ * The highest id of an ordinary token of cl100k_base, the encoding clients send token ids in (tiktoken's
+ * for these models); above it are special tokens, which tiktoken does not write into a text's ids.
+ */
+const CL100K_LAST = 100_255;
+
+/** A text as token ids. */
+const TokenIds = z
+  .array(z.int().min(0).max(CL100K_LAST, `must be token ids of cl100k_base (0 to ${CL100K_LAST})`))
+  .min(1, 'must have at least one token')
+  .max(EMBEDDING_TOKENS, `must have at most ${EMBEDDING_TOKENS} tokens`);
+
+/**
+ * OpenAI's Embeddings request (POST /v1/embeddings): a text, texts, or each as token ids of
+ * cl100k_base, as LangChain's OpenAIEmbeddings sends them by default (it cuts long texts with tiktoken).
+ */
 export const EmbeddingsBody = z
   .object({
     model: z.string().min(1).max(300),
@@ -643,9 +661,14 @@ export const EmbeddingsBody = z
           .array(z.string())
           .min(1, 'must have at least one text')
           .max(EMBEDDING_INPUTS, `must have at most ${EMBEDDING_INPUTS} texts`),
+        TokenIds,
+        z
+          .array(TokenIds)
+          .min(1, 'must have at least one text')
+          .max(EMBEDDING_INPUTS, `must have at most ${EMBEDDING_INPUTS} texts`),
       ],
       {
-        error: `must be a text or a list of texts (token ids are not taken: send the text)`,
+        error: `must be a text, 1 to ${EMBEDDING_INPUTS} texts, or token ids of cl100k_base (of one text, or a list for each)`,
       },
     ),
     app_id: nullish(UuidInput),

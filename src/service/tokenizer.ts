@@ -7,6 +7,7 @@
 // of MAX_RUN; text without such a run is encoded exactly as before.
 import { createHash } from 'node:crypto';
 import { countTokens as count, decode, encode as encodeAll } from 'gpt-tokenizer';
+import type * as Cl100k from 'gpt-tokenizer/encoding/cl100k_base';
 
 const MAX_RUN = 256;
 // A run starts after whitespace (or at the start): tried from every character instead, the pattern
@@ -29,6 +30,18 @@ export function tokenizerPieces(text: string): string[] {
 const encode = (text: string): number[] => tokenizerPieces(text).flatMap((piece) => encodeAll(piece));
 
 export const countTokens = (text: string): number => tokenizerPieces(text).reduce((n, piece) => n + count(piece), 0);
+
+let cl100k: typeof Cl100k | undefined;
+
+/**
+ * The text of token ids of cl100k_base: the encoding tiktoken gives OpenAI's embedding models, and any
+ * model it does not know, so what LangChain's OpenAIEmbeddings sends in place of text.
+ */
+export function textOfTokenIds(ids: readonly number[]): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use: building its ranks takes about 100 ms, which no start should pay for a rare request
+  cl100k ??= require('gpt-tokenizer/encoding/cl100k_base') as typeof Cl100k;
+  return cl100k.decode(ids);
+}
 
 /** The text cut to at most `max` tokens, and whether it was cut. */
 export function truncateTokens(text: string, max: number): { text: string; tokens: number; truncated: boolean } {

@@ -18,7 +18,7 @@ import { embeddingModels, type EmbeddingModel } from '../providers/dataset';
 import { countsAgainstProvider, providerCooldown } from '../providers/cooldown';
 import { providerKeys } from '../providers/keys';
 import { embeddingModel, embeds, providerSpec } from '../providers/providers';
-import { countTokens } from '../tokenizer';
+import { countTokens, textOfTokenIds } from '../tokenizer';
 import { howToReach, newRequestId, retired } from './prepare';
 import { ProviderFailure, failureOf, notAskedWhileCooling } from './reach/hostedProviders';
 import { postToServer } from './reach/openaiCompatible';
@@ -99,7 +99,7 @@ export async function embed(db: Database, caller: Caller, body: Body): Promise<E
   const row = loadApp(db, caller, requestedSpace(caller, body.app_id));
   requirePermission(caller, 'use_playground');
   const config = appConfig(row);
-  const values = typeof body.input === 'string' ? [body.input] : body.input;
+  const values = textsOf(body.input);
   const dimensions = body.dimensions ?? undefined;
   const target = resolve(db, caller, body.model);
   if (target.kind === 'test' && (dimensions ?? 0) > TEST_MAX_DIMENSIONS)
@@ -308,6 +308,15 @@ function answerOf(failure: ReachFailure, namespace: string): Problem {
     return new Problem(failure.status, said, wait ? { 'retry-after': String(Math.ceil(wait / 1000)) } : {});
   }
   return new Problem(502, said);
+}
+
+/** The texts of a request's input: a text, texts, or token ids of each (read back into their text). */
+function textsOf(input: Body['input']): string[] {
+  if (typeof input === 'string') return [input];
+  const [first] = input;
+  if (typeof first === 'string') return input as string[];
+  if (typeof first === 'number') return [textOfTokenIds(input as number[])];
+  return (input as number[][]).map(textOfTokenIds);
 }
 
 /** The texts as the log keeps them: the first ones, up to a few thousand characters, and how many there were. */

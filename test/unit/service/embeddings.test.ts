@@ -6,6 +6,7 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { embed, embedMany } from 'ai';
 import assert from 'node:assert/strict';
+import { getEncoding } from 'js-tiktoken';
 import OpenAI from 'openai';
 import type { LlmSpacesClient } from '../../../src/api/client';
 import { startFakeUpstream, type FakeUpstream } from '../support/fakeUpstream';
@@ -100,6 +101,29 @@ describe('embeddings through a Space', function () {
     });
     assert.deepEqual(floats.data[0]!.embedding, fakeVector('one text', 256));
     assert.equal(openaiFake.seen.at(-1)!.body.dimensions, 256);
+  });
+
+  it('takes texts as token ids of cl100k_base, as LangChain sends them, and embeds their text', async () => {
+    // LangChain's OpenAIEmbeddings cuts each text with tiktoken (js-tiktoken in JavaScript) and sends the ids.
+    const cl100k = getEncoding('cl100k_base');
+    const texts = ['function total(items) { return 42 }', 'naïve café — 東京'];
+    const many = await sdk.embeddings.create({
+      model: 'text-embedding-3-small',
+      input: texts.map((t) => cl100k.encode(t)),
+      encoding_format: 'float',
+    });
+    assert.deepEqual(
+      many.data.map((d) => d.embedding),
+      texts.map((t) => fakeVector(t)),
+    );
+    assert.deepEqual(openaiFake.seen.at(-1)!.body.input, texts, 'the provider is sent the texts');
+    const one = await sdk.embeddings.create({
+      model: 'test/embed',
+      input: cl100k.encode(texts[0]!),
+      encoding_format: 'float',
+    });
+    const text = await sdk.embeddings.create({ model: 'test/embed', input: texts[0]!, encoding_format: 'float' });
+    assert.deepEqual(one.data[0]!.embedding, text.data[0]!.embedding);
   });
 
   it("embeds with the AI SDK's embed and embedMany through the service", async () => {
@@ -239,8 +263,10 @@ describe('embeddings through a Space', function () {
   it('refuses in words what it cannot embed, in OpenAI’s error shape', async () => {
     const refusals: Array<[Record<string, unknown>, RegExp]> = [
       [{ model: 'openai/gpt-4o-mini', input: 'x' }, /openai\/gpt-4o-mini is a chat model, not an embedding model/],
-      [{ model: 'text-embedding-3-small', input: [[1, 2, 3]] }, /token ids are not taken: send the text/],
-      [{ model: 'text-embedding-3-small', input: [] }, /input: must have at least one text/],
+      [{ model: 'text-embedding-3-small', input: [[1, 2, 100_300]] }, /token ids of cl100k_base \(0 to 100255\)/],
+      [{ model: 'text-embedding-3-small', input: ['text', 42] }, /must be a text, 1 to 2048 texts, or token ids/],
+      [{ model: 'text-embedding-3-small', input: [[]] }, /must have at least one token/],
+      [{ model: 'text-embedding-3-small', input: [] }, /input: must be a text, 1 to 2048 texts, or token ids/],
       [{ model: 'text-embedding-3-small', input: 'x', truncate: 'END' }, /truncate/],
     ];
     for (const [body, words] of refusals) {
