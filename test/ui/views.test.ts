@@ -29,7 +29,10 @@ describe('LLM Spaces in the workbench (playwright)', function () {
     ollama = await startFakeUpstream({
       port: 11434,
       ollama: true,
-      models: [{ id: 'llama3.2:latest', context: 131_072, capabilities: ['completion', 'tools'] }],
+      models: [
+        { id: 'llama3.2:latest', context: 131_072, capabilities: ['completion', 'tools'] },
+        { id: 'nomic-embed-text:latest' },
+      ],
     });
     wb = await openWorkbench();
   });
@@ -125,7 +128,7 @@ describe('LLM Spaces in the workbench (playwright)', function () {
     ollama = await startFakeUpstream({
       port: 11434,
       ollama: true,
-      models: [{ id: 'llama3.2:latest', context: 131_072 }],
+      models: [{ id: 'llama3.2:latest', context: 131_072 }, { id: 'nomic-embed-text:latest' }],
     });
     await runCommand(page, 'LLM Spaces: Refresh Local Models');
     await fullRowsOf(page, 'Models')
@@ -152,10 +155,34 @@ describe('LLM Spaces in the workbench (playwright)', function () {
     await rowsOf(page, 'Models').first().waitFor();
     const shownProviders = await rowsOf(page, 'Models').allInnerTexts();
     assert.ok(
-      shownProviders.length > 0 && shownProviders.every((p) => providers.has(p)),
+      shownProviders.length > 0 && shownProviders.every((p) => providers.has(p) || p === 'Embedding models'),
       `providers shown: ${shownProviders.join(', ')}`,
     );
     await wb.screenshot('01-views');
+  });
+
+  it("lists the embedding models apart, with their prices, Ollama's answering, and says what they are for", async () => {
+    const { page } = wb;
+    await filterModels(page, 'embed');
+    const group = rowsOf(page, 'Models')
+      .filter({ hasText: /^Embedding models$/ })
+      .first();
+    await group.click();
+    const local = fullRowsOf(page, 'Models').filter({ hasText: 'local/nomic-embed-text' }).first();
+    await local.waitFor({ timeout: 30_000 });
+    assert.doesNotMatch(await local.innerText(), /cannot answer here/);
+    const openai = fullRowsOf(page, 'Models').filter({ hasText: 'openai/text-embedding-3-small' }).first();
+    assert.match(await openai.innerText(), /\$0\.020 in · cannot answer here/);
+    await openai.locator('.label-name').hover();
+    const hover = page.locator('.monaco-hover:visible', { hasText: 'openai/text-embedding-3-small' }).first();
+    await hover.waitFor({ timeout: 20_000 });
+    const card = await hover.innerText();
+    assert.match(card, /never routed/);
+    assert.match(card, /Add your OpenAI key/);
+    await wb.screenshot('01a-embedding-models');
+    await page.mouse.move(0, 0);
+    await group.click();
+    await filterModels(page, '');
   });
 
   it('expands a Space to its configuration', async () => {
