@@ -110,12 +110,12 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
     if (node?.kind === 'embeddings') return node.models.map((model) => ({ kind: 'embeddingModel', model }));
     if (node) return [];
     try {
-      const unreadable = await this.store.unreadable();
+      // The embedding models are asked for at once, not after the catalogue.
+      const [unreadable, embeddings] = await Promise.all([this.store.unreadable(), this.store.arrangedEmbeddings()]);
       // One arrangement only: the flat list, or the groups by provider.
       const shown: ModelNode[] = this.store.filter.flat
         ? (await this.store.arrangedFlat()).map((model) => ({ kind: 'model', model }))
         : (await this.store.arranged()).map((group) => ({ kind: 'provider', group }));
-      const embeddings = await this.store.arrangedEmbeddings();
       this.view.message = shown.length || embeddings.length ? undefined : t('No model matches the filter.');
       const models = await this.store.models();
       const testOnly = models.some(cannotAnswerHere) && !models.some((m) => !m.is_test_model && !cannotAnswerHere(m));
@@ -191,7 +191,8 @@ function embeddingsItem(models: EmbeddingModelRecord[]): vscode.TreeItem {
   const item = new vscode.TreeItem(t('Embedding models'), vscode.TreeItemCollapsibleState.Collapsed);
   item.id = 'embeddings';
   item.iconPath = new vscode.ThemeIcon('symbol-array');
-  const answering = models.filter((m) => !cannotAnswerHere(m) && deprecationOf(m)?.kind !== 'retired').length;
+  // The service says a retired model cannot answer.
+  const answering = models.filter((m) => !cannotAnswerHere(m)).length;
   item.description = t(
     '{0} · {1} can answer here',
     models.length === 1 ? t('1 model') : t('{0} models', models.length),

@@ -114,17 +114,47 @@ export async function embed(db: Database, caller: Caller, body: Body): Promise<E
       'max_cost',
     );
   const started = Date.now();
-  const log = {
-    id: newRequestId(),
-    orgId: caller.orgId,
-    appId: row.id,
-    conversationId: null,
-    parentRequestId: null,
-    model: namespace,
-    prompt: loggedTexts(values),
-    savings: 0,
-    privacyLevel: config.policies.privacy_level ?? 1,
-  };
+  /** The request in the Space's log, billed (usage) only when answered. */
+  const logged = (outcome: {
+    status: number;
+    tokens: number;
+    cost: number;
+    response: string | null;
+    error: string | null;
+  }) =>
+    record(db, {
+      request: {
+        id: newRequestId(),
+        orgId: caller.orgId,
+        appId: row.id,
+        conversationId: null,
+        parentRequestId: null,
+        model: namespace,
+        prompt: loggedTexts(values),
+        response: outcome.response,
+        promptTokens: outcome.tokens,
+        completionTokens: 0,
+        cost: outcome.cost,
+        savings: 0,
+        latency: (Date.now() - started) / 1000,
+        status: outcome.status,
+        error: outcome.error,
+        privacyLevel: config.policies.privacy_level ?? 1,
+      },
+      usage:
+        outcome.status === 200
+          ? {
+              promptTokens: outcome.tokens,
+              completionTokens: 0,
+              promptCost: outcome.cost,
+              completionCost: 0,
+              totalCost: outcome.cost,
+              promptSavings: 0,
+              completionSavings: 0,
+              totalSavings: 0,
+            }
+          : null,
+    });
   let embedded: Embedded;
   try {
     embedded =
@@ -135,46 +165,14 @@ export async function embed(db: Database, caller: Caller, body: Body): Promise<E
           : await embedAtServer(target, values, dimensions);
   } catch (error) {
     const failure = error instanceof ReachFailure ? error : new ReachFailure((error as Error).message);
-    await record(db, {
-      request: {
-        ...log,
-        response: null,
-        promptTokens: counted,
-        completionTokens: 0,
-        cost: 0,
-        latency: (Date.now() - started) / 1000,
-        status: 502,
-        error: `${namespace}: ${failure.message}`,
-      },
-      usage: null,
-    });
+    await logged({ status: 502, tokens: counted, cost: 0, response: null, error: `${namespace}: ${failure.message}` });
     throw answerOf(failure, namespace);
   }
   const tokens = embedded.tokens ?? counted;
   const cost = tokens * inputCost;
   const made = embedded.vectors[0]?.length ?? 0;
-  await record(db, {
-    request: {
-      ...log,
-      response: `${values.length === 1 ? '1 embedding' : `${values.length} embeddings`} of ${made} dimensions`,
-      promptTokens: tokens,
-      completionTokens: 0,
-      cost,
-      latency: (Date.now() - started) / 1000,
-      status: 200,
-      error: null,
-    },
-    usage: {
-      promptTokens: tokens,
-      completionTokens: 0,
-      promptCost: cost,
-      completionCost: 0,
-      totalCost: cost,
-      promptSavings: 0,
-      completionSavings: 0,
-      totalSavings: 0,
-    },
-  });
+  const response = `${values.length === 1 ? '1 embedding' : `${values.length} embeddings`} of ${made} dimensions`;
+  await logged({ status: 200, tokens, cost, response, error: null });
   const base64 = body.encoding_format === 'base64';
   return {
     object: 'list',

@@ -245,19 +245,6 @@ describe('embeddings through a Space', function () {
     const small = byName.get('openai/text-embedding-3-small')!;
     assert.equal(small.answers_here, true);
     assert.ok(Math.abs(small.prompt_token_cost * 1e6 - 0.02) < 1e-9, `$${small.prompt_token_cost * 1e6} per M tokens`);
-    // A service with no key and no model server: the providers' models are listed, none answers.
-    const bare = await startService();
-    try {
-      const none = await bare.client().listEmbeddingModels();
-      assert.ok(none.some((m) => m.namespace === 'openai/text-embedding-3-small' && !m.answers_here));
-      assert.deepEqual(
-        none.filter((m) => m.answers_here).map((m) => m.namespace),
-        ['test/embed'],
-      );
-    } finally {
-      await bare.stop();
-      removeDir(bare.dataDir);
-    }
   });
 
   it('refuses in words what it cannot embed, in OpenAI’s error shape', async () => {
@@ -330,6 +317,15 @@ describe('embeddings without a provider', function () {
   after(async () => {
     await service?.stop();
     if (service) removeDir(service.dataDir);
+  });
+
+  it("lists the providers' embedding models, none of which answers without its key", async () => {
+    const listed = await service.client().listEmbeddingModels();
+    assert.ok(listed.some((m) => m.namespace === 'openai/text-embedding-3-small' && !m.answers_here));
+    assert.deepEqual(
+      listed.filter((m) => m.answers_here).map((m) => m.namespace),
+      ['test/embed'],
+    );
   });
 
   it('embeds with the test model, near for texts that share words', async () => {
