@@ -629,6 +629,37 @@ export const ChatCompletionsBody = z
   // A field this service cannot honour is refused by its name, never dropped without a word.
   .strict();
 
+/**
+ * OpenAI's legacy text completion (POST /v1/completions), as code completion tools send it (Continue's
+ * autocomplete, Twinny): a prompt to continue, and for filling in the middle the text after the cursor.
+ */
+export const TextCompletionsBody = z
+  .object({
+    model: nullish(z.string().max(300)),
+    prompt: z.union([z.string(), z.array(z.string()).length(1)], {
+      error: 'must be a text (one prompt a request; token ids are not taken)',
+    }),
+    suffix: nullish(z.string()),
+    app_id: nullish(UuidInput),
+    stream: nullish(z.boolean()),
+    stream_options: nullish(z.object({ include_usage: z.boolean().optional() })),
+    temperature: ChatCompletionsBody.shape.temperature,
+    max_tokens: nullish(MaxTokens),
+    top_p: ChatCompletionsBody.shape.top_p,
+    seed: nullish(z.int()),
+    frequency_penalty: ChatCompletionsBody.shape.frequency_penalty,
+    presence_penalty: ChatCompletionsBody.shape.presence_penalty,
+    // Code completion tools stop at many markers (a model server takes them all; OpenAI's API, 4).
+    stop: nullish(z.union([z.string(), z.array(z.string()).max(32)])),
+    /** One answer a request: what routing, logging and billing count. */
+    n: ChatCompletionsBody.shape.n,
+    best_of: nullish(z.literal(1, { error: 'only 1 is supported: one answer a request' })),
+    echo: nullish(z.literal(false, { error: 'is not supported: the answer holds the completion only' })),
+    logprobs: nullish(z.literal(0, { error: 'is not supported on text completions (chat completions report them)' })),
+    user: ChatCompletionsBody.shape.user,
+  })
+  .strict();
+
 /** The most texts one embeddings request may carry (OpenAI's own limit). */
 export const EMBEDDING_INPUTS = 2048;
 

@@ -86,6 +86,12 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
   } else {
     const ranked = weighed.ranked;
     if (ranked.length === 0) {
+      if (route.needsInfill)
+        throw invalid(
+          ['body', 'suffix'],
+          'No active model of this Space can fill in the middle of a text (suffix): only a model server\u2019s model can (Ollama, llama.cpp, vLLM, LM Studio); turn one on in this Space, or send the prompt without a suffix',
+          'infill_unsupported',
+        );
       throw new Problem(422, [
         {
           loc: ['body', 'model'],
@@ -163,6 +169,7 @@ const REFUSED_FIELD: Partial<Record<Rejection, { loc: string[]; type: string }>>
   'cannot answer in JSON': { loc: ['response_format'], type: 'json_unsupported' },
   'cannot follow a JSON schema': { loc: ['response_format'], type: 'json_unsupported' },
   'cannot report token probabilities': { loc: ['logprobs'], type: 'logprobs_unsupported' },
+  'cannot fill in the middle': { loc: ['suffix'], type: 'infill_unsupported' },
 };
 
 /** What would let a model answer on this service, in words. */

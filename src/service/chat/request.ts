@@ -108,17 +108,28 @@ export interface ToolOptions {
   /** OpenAI's hints, which other models go without: the prompt's cache key, and how long to answer. */
   promptCacheKey?: string | null;
   verbosity?: 'low' | 'medium' | 'high' | null;
+  /**
+   * A text completion (OpenAI's legacy API): the prompt, the one user message, is continued as it is,
+   * not answered; with `suffix`, the text is to fill in before it (a code model's fill in the middle).
+   */
+  textCompletion?: { suffix: string | null };
 }
 
 /** What a request asks of a model's JSON: nothing, any object, or an object following a schema. */
 export type JsonNeed = 'object' | 'schema' | null;
 
 /** What the request needs of a model beyond text (chat/routing.ts checks a model against it). */
-export function needsOf(body: Body): { needsVision: boolean; needsJson: JsonNeed; needsLogprobs: boolean } {
+export function needsOf(body: Body): {
+  needsVision: boolean;
+  needsJson: JsonNeed;
+  needsLogprobs: boolean;
+  needsInfill: boolean;
+} {
   return {
     needsVision: hasImages(body),
     needsJson: jsonNeed(body),
     needsLogprobs: body.completion?.logprobs !== undefined,
+    needsInfill: (body.completion?.textCompletion?.suffix ?? null) !== null,
   };
 }
 

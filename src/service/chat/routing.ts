@@ -15,11 +15,15 @@ import type { CatalogueModel } from '../domain/models';
 import { isRetired } from '../../shared/models';
 import type { JsonNeed } from './request';
 
-/** What a request needs of a model beyond text: reading images, writing JSON, reporting token probabilities. */
+/**
+ * What a request needs of a model beyond text: reading images, writing JSON, reporting token
+ * probabilities, filling in the middle of a text.
+ */
 export interface Needs {
   needsVision: boolean;
   needsJson: JsonNeed;
   needsLogprobs: boolean;
+  needsInfill?: boolean;
 }
 
 export interface RouteInput extends Needs {
@@ -46,6 +50,7 @@ export type Rejection =
   | 'cannot answer in JSON'
   | 'cannot follow a JSON schema'
   | 'cannot report token probabilities'
+  | 'cannot fill in the middle'
   | 'cannot answer here'
   | 'over max_cost';
 
@@ -55,6 +60,8 @@ export type Rejection =
  */
 export function capabilityRefusal(r: ModelRecord, needs: Needs): Rejection | null {
   if (needs.needsVision && !r.supports_vision) return 'cannot read images';
+  // A hosted provider's chat model answers a prompt; only a model server's code model fills in the middle.
+  if (needs.needsInfill && !r.is_test_model && r.provider !== 'local') return 'cannot fill in the middle';
   return jsonRefusal(r, needs.needsJson) ?? logprobsRefusal(r, needs.needsLogprobs);
 }
 

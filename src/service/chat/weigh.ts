@@ -67,6 +67,7 @@ export interface PromptSize {
   /** JSON the reply must be (absent: text, as the playground's preview always is). */
   needsJson?: JsonNeed;
   needsLogprobs?: boolean;
+  needsInfill?: boolean;
   /** The prompt marks cache breakpoints: it may be written to the provider's cache (at its price). */
   writesCache?: boolean;
 }
@@ -82,6 +83,7 @@ export function routeInput(db: Database, config: AppConfig, size: PromptSize) {
     needsVision: size.needsVision,
     needsJson: size.needsJson ?? null,
     needsLogprobs: size.needsLogprobs ?? false,
+    needsInfill: size.needsInfill ?? false,
     canServe,
     estimate: (r) =>
       estimateCost(r, size.promptTokens, size.promptChars, Math.max(1, budget(r)), size.writesCache ?? false),

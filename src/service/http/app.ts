@@ -285,16 +285,16 @@ async function handle(
   return result;
 }
 
-/** What other vendors' clients can use here, for one that asked for something else (legacy completions, say). */
+/** What other vendors' clients can use here, for one that asked for something else (images, say). */
 const VENDOR_ROUTES =
-  "Through a Space it answers OpenAI's POST /v1/chat/completions, POST /v1/responses, POST /v1/embeddings and GET /v1/models, Anthropic's POST /v1/messages and POST /v1/messages/count_tokens, and MCP at /mcp.";
+  "Through a Space it answers OpenAI's POST /v1/chat/completions, POST /v1/responses, POST /v1/completions, POST /v1/embeddings and GET /v1/models, Anthropic's POST /v1/messages and POST /v1/messages/count_tokens, and MCP at /mcp.";
 
 /** The interface's own paths (service-interface.md, conventions.md), which answer in its shape. */
 const OWN_PATHS = /^\/v1\/(apps|prompts|orgs|internal|playground|providers)(\/|$)/;
 
 /**
  * The shape an unknown path is answered in: Anthropic's for its clients (they send anthropic-version),
- * OpenAI's for any other /v1 path not of the interface (/v1/completions, /v1/images…), else none.
+ * OpenAI's for any other /v1 path not of the interface (/v1/images, /v1/audio…), else none.
  */
 function unknownPathDialect(request: FastifyRequest, path: string): ErrorDialect | undefined {
   if (request.headers['anthropic-version'] !== undefined) return 'anthropic';

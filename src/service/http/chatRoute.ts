@@ -61,6 +61,7 @@ async function answer(
   });
   const shutDown = () => abort.signal.reason instanceof ShutdownError;
   const wantsStream = body.stream ?? /^text\/event-stream/i.test(request.headers.accept ?? '');
+  const textCompletion = body.completion?.textCompletion !== undefined;
   // OpenAI's clients read `created` in seconds; the playground's in milliseconds (conventions.md).
   const openai = options.dialect === 'openai' || options.dialect === 'responses';
   const created = (ms: number) => (openai ? Math.floor(ms / 1000) : ms);
@@ -69,6 +70,7 @@ async function answer(
       const completion = await runChat(options.db, prepared, options.reaches, undefined, abort.signal);
       if (options.dialect === 'anthropic') return anthropicMessage(completion);
       if (options.dialect === 'responses') return responseObject(completion, body.responses!, created(Date.now()));
+      if (textCompletion) return textCompletionObject(completion, created(completion.created));
       // Signed thinking is for Anthropic's clients, which send it back. OpenAI-compatible clients get its
       // text to show, as `reasoning_content` (DeepSeek's API and LiteLLM's name, which Cline, Roo Code and
       // the AI SDK read), and any other model's reasoning the same way.
@@ -97,8 +99,16 @@ async function answer(
   }
   const started = created(Date.now());
   let first = true;
-  /** A chunk; the first of the reply says whose it is (`role`), as OpenAI's stream does. */
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => {
+  /** A chunk; the first of a chat's reply says whose it is (`role`), as OpenAI's stream does. */
+  const chunk = (delta: { content?: string; [more: string]: unknown }, finish: string | null = null) => {
+    if (textCompletion)
+      return {
+        id: prepared.requestId,
+        object: 'text_completion',
+        created: started,
+        model: prepared.first.record.namespace,
+        choices: [{ index: 0, text: delta.content ?? '', logprobs: null, finish_reason: finish }],
+      };
     const withRole = first ? { role: 'assistant', ...delta } : delta;
     first = false;
     return {
@@ -116,7 +126,7 @@ async function answer(
       options.reaches,
       (text) => events.send(chunk({ content: text })),
       abort.signal,
-      options.dialect === 'openai'
+      options.dialect === 'openai' && !textCompletion
         ? (piece) => {
             const text = 'thinking' in piece ? piece.thinking : 'reasoning' in piece ? piece.reasoning : '';
             if (text) events.send(chunk({ reasoning_content: text }));
@@ -147,6 +157,22 @@ async function answer(
     events.end();
   }
   return reply;
+}
+
+/** OpenAI's answer to a text completion (POST /v1/completions): the chat's reply as its one choice's text. */
+function textCompletionObject(completion: ChatCompletion, created: number) {
+  const [choice] = completion.choices;
+  return {
+    id: completion.id,
+    object: 'text_completion',
+    created,
+    model: completion.model,
+    choices: [
+      { index: 0, text: choice?.message.content ?? '', logprobs: null, finish_reason: choice?.finish_reason ?? 'stop' },
+    ],
+    usage: completion.usage,
+    metadata: completion.metadata,
+  };
 }
 
 /** A vendor's stream of named events (Anthropic's Messages, OpenAI's Responses). */

@@ -12,6 +12,7 @@ import * as orgs from '../domain/orgs';
 import * as prompts from '../domain/prompts';
 import * as spaces from '../domain/spaces';
 import { completionRequest } from '../chat/completions';
+import { textCompletionRequest } from '../chat/textCompletions';
 import { embed, embeddingCatalogue } from '../chat/embeddings';
 import { responsesRequest } from '../chat/responsesRequest';
 import { modelById, modelList } from '../chat/modelList';
@@ -248,6 +249,18 @@ export const ROUTES: RouteSpec[] = [
     body: S.ChatCompletionsBody,
     response: S.ChatCompletion,
     chat: (caller, body) => completionRequest(caller, parseInput(S.ChatCompletionsBody, body, 'body')),
+    dialect: 'openai',
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/completions',
+    spaceKey: 'own Space',
+    extra: true,
+    summary:
+      "OpenAI's legacy text completion through a Space, as code completion tools send it: a model server continues the prompt as it is (and fills in before suffix), a hosted chat model answers it (JSON, or server-sent events with stream: true)",
+    body: S.TextCompletionsBody,
+    response: z.looseObject({ object: z.literal('text_completion') }),
+    chat: (caller, body) => textCompletionRequest(caller, parseInput(S.TextCompletionsBody, body, 'body')),
     dialect: 'openai',
   }),
   route({

@@ -127,12 +127,12 @@ describe('the OpenAI SDK against the built-in service', function () {
     );
   });
 
-  it('answers an API it does not serve (legacy completions) in OpenAI shape, saying what it serves', async () => {
+  it('answers an API it does not serve (images) in OpenAI shape, saying what it serves', async () => {
     await assert.rejects(
-      openai.completions.create({ model: 'test/echo', prompt: 'x' }),
+      openai.images.generate({ model: 'test/echo', prompt: 'x' }),
       (error: unknown) =>
         error instanceof OpenAI.NotFoundError &&
-        /does not serve POST \/v1\/completions\. Through a Space it answers OpenAI's POST \/v1\/chat\/completions, POST \/v1\/responses, POST \/v1\/embeddings/.test(
+        /does not serve POST \/v1\/images\/generations\. Through a Space it answers OpenAI's POST \/v1\/chat\/completions, POST \/v1\/responses, POST \/v1\/completions, POST \/v1\/embeddings/.test(
           error.message,
         ),
     );

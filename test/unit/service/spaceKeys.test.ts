@@ -132,6 +132,13 @@ const CASES: Case[] = [
   },
   {
     method: 'POST',
+    route: '/v1/completions',
+    path: () => '/v1/completions',
+    body: (i) => ({ app_id: i.app, prompt: 'hi', model: 'test/echo' }),
+    key: 'own Space',
+  },
+  {
+    method: 'POST',
     route: '/v1/embeddings',
     path: () => '/v1/embeddings',
     body: (i) => ({ app_id: i.app, input: 'hi', model: 'test/embed' }),

@@ -6,7 +6,9 @@
 // refuses a reasoning effort for a model without the "thinking" capability (a 400 in Ollama's words),
 // and a model with it, given an effort, thinks first: `reasoning` as Ollama writes it (other servers
 // write `reasoning_content`), streamed before the text. It embeds texts at /v1/embeddings, 768 numbers
-// each, as Ollama's OpenAI-compatible API does.
+// each, as Ollama's OpenAI-compatible API does, and continues a prompt at /v1/completions (OpenAI's legacy
+// text completion, which Ollama, llama.cpp, vLLM and LM Studio serve): `more:<model>:<prompt>`, or with a
+// suffix `fill:<model>:<prompt>|<suffix>`, streamed in pieces of five when asked.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fakeVector } from './providerFakes';
@@ -22,12 +24,25 @@ export interface UpstreamRequest {
   reasoning_effort?: string;
 }
 
+/** A legacy text completion as OpenAI's reference has it (the fields a gateway may send). */
+export interface TextCompletionRequest {
+  model: string;
+  prompt: string;
+  suffix?: string;
+  max_tokens?: number;
+  temperature?: number;
+  stop?: string | string[];
+  stream?: boolean;
+}
+
 export interface FakeUpstream {
   url: string;
   received: UpstreamRequest[];
   failing: Set<string>;
   /** The embeddings requests it received. */
   embedded: Array<{ model: string; input: string | string[] }>;
+  /** The text completions it received (POST /v1/completions). */
+  continued: TextCompletionRequest[];
   /** Models whose reply breaks off after its first pieces: the connection is cut mid-answer. */
   breaking: Set<string>;
   close: () => Promise<void>;
@@ -78,6 +93,7 @@ export async function startFakeUpstream(options: FakeServerOptions = {}): Promis
   const failing = new Set<string>();
   const breaking = new Set<string>();
   const embedded: FakeUpstream['embedded'] = [];
+  const continued: TextCompletionRequest[] = [];
   const server = http.createServer((req, res) => {
     let text = '';
     req.on('data', (d: Buffer) => (text += d.toString()));
@@ -102,6 +118,41 @@ export async function startFakeUpstream(options: FakeServerOptions = {}): Promis
           .end(
             JSON.stringify({ object: 'list', data, model: asked.model, usage: { prompt_tokens: 5, total_tokens: 5 } }),
           );
+        return;
+      }
+      if (req.url === '/v1/completions') {
+        const asked = JSON.parse(text) as TextCompletionRequest & { messages?: unknown };
+        continued.push(asked);
+        if (typeof asked.prompt !== 'string' || asked.messages !== undefined) {
+          res
+            .writeHead(400, { 'content-type': 'application/json' })
+            .end('{"error":{"message":"prompt must be a string","type":"invalid_request_error"}}');
+          return;
+        }
+        const more =
+          asked.suffix === undefined
+            ? `more:${asked.model}:${asked.prompt}`
+            : `fill:${asked.model}:${asked.prompt}|${asked.suffix}`;
+        const head = { id: 'cmpl-1', object: 'text_completion', created: 1, model: asked.model };
+        if (!asked.stream) {
+          res.writeHead(200, { 'content-type': 'application/json' }).end(
+            JSON.stringify({
+              ...head,
+              choices: [{ text: more, index: 0, logprobs: null, finish_reason: 'stop' }],
+              usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
+            }),
+          );
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        for (const piece of more.match(/.{1,5}/gs) ?? [])
+          res.write(
+            `data: ${JSON.stringify({ ...head, choices: [{ text: piece, index: 0, logprobs: null, finish_reason: null }] })}\n\n`,
+          );
+        res.write(
+          `data: ${JSON.stringify({ ...head, choices: [{ text: '', index: 0, logprobs: null, finish_reason: 'stop' }] })}\n\n`,
+        );
+        res.end('data: [DONE]\n\n');
         return;
       }
       if (req.url !== '/v1/chat/completions') {
@@ -209,6 +260,7 @@ export async function startFakeUpstream(options: FakeServerOptions = {}): Promis
     received,
     failing,
     embedded,
+    continued,
     breaking,
     close: () =>
       new Promise((resolve) => {

@@ -1,12 +1,13 @@
 // Forwards a request to an OpenAI-compatible server (Ollama, llama.cpp, vLLM, LiteLLM…), found on
 // this computer or given with --upstream, under the model's name there, streaming the reply through.
 // A reasoning model's thinking, which servers write as `reasoning_content` (vLLM, llama.cpp, LM Studio)
-// or `reasoning` (Ollama), is passed on to be shown.
+// or `reasoning` (Ollama), is passed on to be shown. A text completion (OpenAI's legacy API, code
+// completion tools') goes to the server's own /v1/completions.
 import { createParser } from 'eventsource-parser';
 import { request, type Dispatcher } from 'undici';
 
 import type { ToolCall } from '../../../api/schemas';
-import type { ChatMessage, Reply, ToolOptions } from '../request';
+import { textOf, type ChatMessage, type Reply, type ToolOptions } from '../request';
 import { ReachFailure } from './reach';
 
 export interface UpstreamCall {
@@ -24,30 +25,39 @@ export interface UpstreamCall {
 
 export async function callUpstream(call: UpstreamCall): Promise<Reply> {
   const stream = call.onDelta !== undefined;
+  const options = call.options;
+  const text = options?.textCompletion;
   const response = await postToServer(
     call.baseUrl,
-    '/chat/completions',
+    text ? '/completions' : '/chat/completions',
     {
       model: call.model,
-      messages: call.messages.map(openAiMessage),
+      // A text completion's prompt goes as it is: a code completion tool wrote it for the model's own
+      // template (its fill-in-the-middle markers), which the server's chat template would wrap again.
+      ...(text
+        ? {
+            prompt: textOf(call.messages.findLast((m) => m.role === 'user')?.content ?? ''),
+            ...(text.suffix !== null ? { suffix: text.suffix } : {}),
+          }
+        : { messages: call.messages.map(openAiMessage) }),
       max_tokens: call.maxTokens,
       temperature: call.temperature,
       stream,
-      ...(call.options?.tools?.length
+      ...(options?.tools?.length
         ? {
-            tools: call.options.tools.map(withoutCacheMark),
-            tool_choice: call.options.toolChoice,
-            ...(call.options.parallelToolCalls === false ? { parallel_tool_calls: false } : {}),
+            tools: options.tools.map(withoutCacheMark),
+            tool_choice: options.toolChoice,
+            ...(options.parallelToolCalls === false ? { parallel_tool_calls: false } : {}),
           }
         : {}),
-      ...(call.options?.stop ? { stop: call.options.stop } : {}),
-      ...(call.options?.topP != null ? { top_p: call.options.topP } : {}),
-      ...(call.options?.seed != null ? { seed: call.options.seed } : {}),
-      ...(call.options?.frequencyPenalty != null ? { frequency_penalty: call.options.frequencyPenalty } : {}),
-      ...(call.options?.presencePenalty != null ? { presence_penalty: call.options.presencePenalty } : {}),
-      ...(call.options?.reasoningEffort ? { reasoning_effort: serverEffort(call.options.reasoningEffort) } : {}),
-      ...(call.options?.responseFormat ? { response_format: call.options.responseFormat } : {}),
-      ...(call.options?.logprobs !== undefined ? { logprobs: true, top_logprobs: call.options.logprobs } : {}),
+      ...(options?.stop ? { stop: options.stop } : {}),
+      ...(options?.topP != null ? { top_p: options.topP } : {}),
+      ...(options?.seed != null ? { seed: options.seed } : {}),
+      ...(options?.frequencyPenalty != null ? { frequency_penalty: options.frequencyPenalty } : {}),
+      ...(options?.presencePenalty != null ? { presence_penalty: options.presencePenalty } : {}),
+      ...(options?.reasoningEffort ? { reasoning_effort: serverEffort(options.reasoningEffort) } : {}),
+      ...(options?.responseFormat ? { response_format: options.responseFormat } : {}),
+      ...(options?.logprobs !== undefined ? { logprobs: true, top_logprobs: options.logprobs } : {}),
     },
     { signal: call.signal, accept: stream ? 'text/event-stream' : 'application/json', timeoutMs: 120_000 },
   );
@@ -110,17 +120,20 @@ function readJson(text: string): Reply {
     const json = JSON.parse(text) as {
       choices?: Array<{
         message?: { content?: string | null; tool_calls?: WireToolCall[] } & Reasoned;
+        /** A text completion's. */
+        text?: string;
         finish_reason?: string;
         logprobs?: { content?: unknown[] } | null;
       }>;
     };
     const choice = json.choices?.[0];
     const toolCalls = (choice?.message?.tool_calls ?? []).map((c, i) => toolCall(c, i));
-    if (typeof choice?.message?.content !== 'string' && toolCalls.length === 0) throw new Error('no message');
+    const content = choice?.message ? choice.message.content : choice?.text;
+    if (typeof content !== 'string' && toolCalls.length === 0) throw new Error('no message');
     const reasoning = reasoningOf(choice?.message);
     return {
       ...(reasoning ? { reasoning } : {}),
-      text: choice?.message?.content ?? '',
+      text: content ?? '',
       finishReason: finish(choice?.finish_reason, toolCalls),
       ...(toolCalls.length ? { toolCalls } : {}),
       ...(Array.isArray(choice?.logprobs?.content) ? { logprobs: choice.logprobs.content } : {}),
@@ -160,6 +173,8 @@ async function readStream(
         const chunk = JSON.parse(event.data) as {
           choices?: Array<{
             delta?: { content?: string | null; tool_calls?: WireToolCall[] } & Reasoned;
+            /** A text completion's piece. */
+            text?: string;
             finish_reason?: string | null;
             logprobs?: { content?: unknown[] } | null;
           }>;
@@ -170,9 +185,10 @@ async function readStream(
           reasoning += thought;
           onReasoning?.(thought);
         }
-        if (choice?.delta?.content) {
-          text += choice.delta.content;
-          onDelta(choice.delta.content);
+        const content = choice?.delta ? choice.delta.content : choice?.text;
+        if (content) {
+          text += content;
+          onDelta(content);
         }
         for (const piece of choice?.delta?.tool_calls ?? []) {
           const at = piece.index ?? calls.length;
