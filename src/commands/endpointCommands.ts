@@ -3,7 +3,7 @@
 // the clipboard. The Space's key goes in only after asking; otherwise a placeholder stands for it.
 import * as vscode from 'vscode';
 import { readSettings, setLocalServicePort } from '../settings';
-import { embeddingToSuggest } from '../shared/modelCatalog';
+import { autocompleteToSuggest, embeddingToSuggest } from '../shared/modelCatalog';
 import type { Services } from '../services';
 import type { SpaceNode } from '../views/spaceNodes';
 
@@ -17,9 +17,17 @@ interface Snippet {
   detail: string;
   /**
    * The text, given the /v1 base URL, the key, the Space's name (which lets the Space route), and the
-   * embedding model to suggest (the built-in service's; undefined for a service without embeddings).
+   * models to suggest for embeddings and autocomplete (the built-in service's: undefined for a service
+   * without embeddings, or with no model server's model for autocomplete).
    */
-  text: (v1: string, key: string, space: string, embedding?: Embedding) => string;
+  text: (v1: string, key: string, space: string, suggested?: Suggested) => string;
+}
+
+/** Models a tool may use beside the Space for other work. */
+interface Suggested {
+  embedding?: Embedding;
+  /** A model server's model, which continues a code completion tool's prompt as it is. */
+  autocomplete?: string;
 }
 
 /** An embedding model to suggest (modelCatalog.ts embeddingToSuggest), and whether it answers here now. */
@@ -56,10 +64,13 @@ export const SNIPPETS: readonly Snippet[] = [
   {
     label: 'Continue',
     detail: t('a model in config.yaml'),
-    text: (v1, key, space, embedding) =>
+    text: (v1, key, space, { embedding, autocomplete } = {}) =>
       `models:\n  - name: ${space} (LLM Spaces)\n    provider: openai\n    model: ${space}\n    apiBase: ${v1}\n    apiKey: ${key}\n` +
       (embedding
         ? `  # Continue's codebase index, through the same Space${embedding.answers ? '' : ' (add your OpenAI key first: LLM Spaces: Add Provider Key…, or name local/nomic-embed-text from Ollama)'}\n  - name: Embeddings (LLM Spaces)\n    provider: openai\n    model: ${embedding.model}\n    apiBase: ${v1}\n    apiKey: ${key}\n    roles: [embed]\n`
+        : '') +
+      (autocomplete
+        ? `  # Continue's autocomplete, through the same Space: a model server's model continues the code as it is\n  - name: Autocomplete (LLM Spaces)\n    provider: openai\n    model: ${autocomplete}\n    apiBase: ${v1}\n    apiKey: ${key}\n    roles: [autocomplete]\n`
         : ''),
   },
   {
@@ -105,11 +116,14 @@ export async function copySpaceEndpoint(s: Services, node?: unknown): Promise<vo
   const v1 = `${s.connection.url}/v1`;
   const key = await keyToInclude(s, space);
   if (key === undefined) return;
-  const embedding =
+  const suggested: Suggested =
     s.connection.mode === 'local'
-      ? embeddingToSuggest(await s.connection.call((c) => c.listEmbeddingModels()).catch(() => []))
-      : undefined;
-  await vscode.env.clipboard.writeText(snippet.snippet.text(v1, key, space.name, embedding));
+      ? {
+          embedding: embeddingToSuggest(await s.connection.call((c) => c.listEmbeddingModels()).catch(() => [])),
+          autocomplete: autocompleteToSuggest(await s.catalogue.models().catch(() => [])),
+        }
+      : {};
+  await vscode.env.clipboard.writeText(snippet.snippet.text(v1, key, space.name, suggested));
   void vscode.window.showInformationMessage(
     key === PLACEHOLDER
       ? t(

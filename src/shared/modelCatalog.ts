@@ -126,6 +126,16 @@ export function embeddingToSuggest(models: readonly EmbeddingModelRecord[]): { m
   return chosen ? { model: chosen, answers: true } : { model: providerName('openai')!.embeddingModel!, answers: false };
 }
 
+/**
+ * The model to offer Continue's autocomplete, or undefined: a model server's model that answers here,
+ * a code model first (by its name). Only such a model continues a prompt as it is (POST
+ * /v1/completions); a hosted chat model would answer a code completion tool's prompt as a message.
+ */
+export function autocompleteToSuggest(models: readonly ModelRecord[]): string | undefined {
+  const local = models.filter((m) => m.provider === 'local' && !cannotAnswerHere(m));
+  return (local.find((m) => /cod(e|er|estral)/i.test(m.namespace)) ?? local[0])?.namespace;
+}
+
 /** The built-in service marks models nothing here serves (no model server for them); the hosted one answers for all. */
 export const cannotAnswerHere = (m: Pick<ModelRecord, 'answers_here'>) => m.answers_here === false;
 

@@ -84,5 +84,8 @@ describe('copy a Space endpoint for other tools', function () {
         `- name: Embeddings \\(LLM Spaces\\)\\n {4}provider: openai\\n {4}model: openai/text-embedding-3-small\\n {4}apiBase: ${v1.replace(/[.]/g, '\\.')}\\n {4}apiKey: <your Space key>\\n {4}roles: \\[embed\\]`,
       ),
     );
+    // No model server runs here: no model to offer its autocomplete (a hosted chat model would answer
+    // a code completion tool's prompt as a message).
+    assert.doesNotMatch(config, /roles: \[autocomplete\]/);
   });
 });

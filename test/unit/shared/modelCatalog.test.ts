@@ -8,6 +8,7 @@ import {
   arrangeFlat,
   embeddingMarkdown,
   embeddingToSuggest,
+  autocompleteToSuggest,
   modelMarkdown,
   type ModelFilter,
 } from '../../../src/shared/modelCatalog';
@@ -137,5 +138,13 @@ describe('the model catalogue as the Models view arranges it', () => {
     const gemini = [...ollama, listed('google/gemini-embedding-001', true)];
     assert.deepEqual(embeddingToSuggest(gemini), { model: 'google/gemini-embedding-001', answers: true });
     assert.deepEqual(embeddingToSuggest([]), { model: 'openai/text-embedding-3-small', answers: false });
+  });
+
+  it("offers Continue's autocomplete a model server's model that answers here, a code model first, else none", () => {
+    assert.equal(autocompleteToSuggest(CATALOGUE), undefined, 'a model server not running, and hosted chat models');
+    const running = [...CATALOGUE, model('local/llama3.1', 0, 0, { answers_here: true })];
+    assert.equal(autocompleteToSuggest(running), 'local/llama3.1');
+    const coder = [...running, model('local/qwen2.5-coder:1.5b', 0, 0, { answers_here: true })];
+    assert.equal(autocompleteToSuggest(coder), 'local/qwen2.5-coder:1.5b');
   });
 });
