@@ -7,10 +7,11 @@ import { money, perMillion } from './money';
 
 /**
  * A model id that names what is not a chat model (embeddings, images, audio, speech, video, moderation,
- * search): the catalogue lists chat models only.
+ * search, and OpenAI's models of text completion only, which its Chat Completions refuse): the
+ * catalogue lists chat models only.
  */
 export const NOT_CHAT_MODEL =
-  /embed|tts|whisper|transcri|dall-e|image|audio|realtime|moderation|search|computer-use|rerank|speech|sora|video|veo|imagen|lyria/i;
+  /embed|tts|whisper|transcri|dall-e|image|audio|realtime|moderation|search|computer-use|rerank|speech|sora|video|veo|imagen|lyria|gpt-3\.5-turbo-instruct|davinci-002|babbage-002/i;
 
 /** Today as the catalogue writes dates (YYYY-MM-DD, UTC). */
 export const todayIso = () => new Date().toISOString().slice(0, 10);

@@ -8,7 +8,8 @@
 // models does, or (for reasoning) Anthropic's and Google's own lists by version. Stated rules fill what none says, and are the same
 // for every model:
 //   - chat models only: a model with an input and an output price, whose id does not name embeddings,
-//     images, audio, speech, video, moderation or search, nor a price of fine-tuned models (`ft:…`);
+//     images, audio, speech, video, moderation or search, nor a price of fine-tuned models (`ft:…`),
+//     nor OpenAI's models of text completion only (gpt-3.5-turbo-instruct, davinci-002, babbage-002);
 //   - a provider that serves others' models at their price (Azure OpenAI serves OpenAI's: genai-prices
 //     lists only Azure's own and prices the rest by OpenAI's list) has, beside its own, each model
 //     models.dev lists for it that those lists price;

@@ -79,6 +79,8 @@ describe('the catalogue from the shipped datasets', function () {
       "which models reason (take an effort): models.dev's word, else the AI SDK's for OpenAI's, else the providers' lists by version; else none",
     );
     assert.ok(!models.some((m) => /embedding|whisper|dall-e|tts/.test(m.namespace)), 'chat models only');
+    // models.dev lists it for Azure, but it answers text completions only: a chat to it is refused there.
+    assert.equal(byName('azure/gpt-3.5-turbo-instruct'), undefined, 'no model of text completion only');
     // Azure OpenAI serves OpenAI's models at OpenAI's prices (the price list has only Azure's own):
     // each that models.dev lists for Azure, a deployment named by its id; a dated snapshot is the model.
     const azure = (ns: string) => {
