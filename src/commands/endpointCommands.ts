@@ -116,13 +116,14 @@ export async function copySpaceEndpoint(s: Services, node?: unknown): Promise<vo
   const v1 = `${s.connection.url}/v1`;
   const key = await keyToInclude(s, space);
   if (key === undefined) return;
-  const suggested: Suggested =
-    s.connection.mode === 'local'
-      ? {
-          embedding: embeddingToSuggest(await s.connection.call((c) => c.listEmbeddingModels()).catch(() => [])),
-          autocomplete: autocompleteToSuggest(await s.catalogue.models().catch(() => [])),
-        }
-      : {};
+  let suggested: Suggested = {};
+  if (s.connection.mode === 'local') {
+    const [embeddings, models] = await Promise.all([
+      s.connection.call((c) => c.listEmbeddingModels()).catch(() => []),
+      s.catalogue.models().catch(() => []),
+    ]);
+    suggested = { embedding: embeddingToSuggest(embeddings), autocomplete: autocompleteToSuggest(models) };
+  }
   await vscode.env.clipboard.writeText(snippet.snippet.text(v1, key, space.name, suggested));
   void vscode.window.showInformationMessage(
     key === PLACEHOLDER

@@ -121,7 +121,7 @@ export function embeddingToSuggest(models: readonly EmbeddingModelRecord[]): { m
   const answering = (namespace: string | undefined) =>
     models.some((m) => m.namespace === namespace && !cannotAnswerHere(m));
   const keyed = PROVIDER_NAMES.find((p) => answering(p.embeddingModel))?.embeddingModel;
-  const local = models.find((m) => m.provider === 'local' && !cannotAnswerHere(m))?.namespace;
+  const local = models.find(answersAtModelServer)?.namespace;
   const chosen = keyed ?? local;
   return chosen ? { model: chosen, answers: true } : { model: providerName('openai')!.embeddingModel!, answers: false };
 }
@@ -132,12 +132,16 @@ export function embeddingToSuggest(models: readonly EmbeddingModelRecord[]): { m
  * /v1/completions); a hosted chat model would answer a code completion tool's prompt as a message.
  */
 export function autocompleteToSuggest(models: readonly ModelRecord[]): string | undefined {
-  const local = models.filter((m) => m.provider === 'local' && !cannotAnswerHere(m));
+  const local = models.filter(answersAtModelServer);
   return (local.find((m) => /cod(e|er|estral)/i.test(m.namespace)) ?? local[0])?.namespace;
 }
 
 /** The built-in service marks models nothing here serves (no model server for them); the hosted one answers for all. */
 export const cannotAnswerHere = (m: Pick<ModelRecord, 'answers_here'>) => m.answers_here === false;
+
+/** A model of a model server on this computer (Ollama, LM Studio…) that answers now. */
+const answersAtModelServer = (m: Pick<ModelRecord, 'provider' | 'answers_here'>) =>
+  m.provider === 'local' && !cannotAnswerHere(m);
 
 /** What to do when only the test models answer, as markdown with command links. */
 export const ANSWER_HERE_FIX =

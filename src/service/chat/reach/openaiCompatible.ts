@@ -7,7 +7,7 @@ import { createParser } from 'eventsource-parser';
 import { request, type Dispatcher } from 'undici';
 
 import type { ToolCall } from '../../../api/schemas';
-import { textOf, type ChatMessage, type Reply, type ToolOptions } from '../request';
+import { promptOf, type ChatMessage, type Reply, type ToolOptions } from '../request';
 import { ReachFailure } from './reach';
 
 export interface UpstreamCall {
@@ -36,7 +36,7 @@ export async function callUpstream(call: UpstreamCall): Promise<Reply> {
       // template (its fill-in-the-middle markers), which the server's chat template would wrap again.
       ...(text
         ? {
-            prompt: textOf(call.messages.findLast((m) => m.role === 'user')?.content ?? ''),
+            prompt: promptOf(call.messages),
             ...(text.suffix !== null ? { suffix: text.suffix } : {}),
           }
         : { messages: call.messages.map(openAiMessage) }),
