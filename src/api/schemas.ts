@@ -660,6 +660,31 @@ export const TextCompletionsBody = z
   })
   .strict();
 
+/**
+ * Mistral's fill in the middle (POST /v1/fim/completions), as Continue sends it for Codestral (`provider:
+ * mistral`) and Mistral's SDK (`fim.complete`): the text before the cursor and the text after it.
+ */
+export const FimCompletionsBody = z
+  .object({
+    model: nullish(z.string().max(300)),
+    prompt: z.string(),
+    suffix: nullish(z.string()),
+    app_id: nullish(UuidInput),
+    stream: nullish(z.boolean()),
+    temperature: ChatCompletionsBody.shape.temperature,
+    max_tokens: nullish(MaxTokens),
+    top_p: ChatCompletionsBody.shape.top_p,
+    random_seed: nullish(z.int()),
+    // Continue sends these too; a model server takes them, Mistral's own API goes without.
+    frequency_penalty: ChatCompletionsBody.shape.frequency_penalty,
+    presence_penalty: ChatCompletionsBody.shape.presence_penalty,
+    stop: TextCompletionsBody.shape.stop,
+    min_tokens: nullish(z.literal(0, { error: 'is not supported: a model stops where it ends' })),
+    /** A hint for the provider's cache, which no model here needs. */
+    prompt_cache_key: nullish(z.string().max(1024)),
+  })
+  .strict();
+
 /** The most texts one embeddings request may carry (OpenAI's own limit). */
 export const EMBEDDING_INPUTS = 2048;
 

@@ -13,6 +13,17 @@ import { money, perMillion } from './money';
 export const NOT_CHAT_MODEL =
   /embed|tts|whisper|transcri|dall-e|image|audio|realtime|moderation|search|computer-use|rerank|speech|sora|video|veo|imagen|lyria|gpt-3\.5-turbo-instruct|davinci-002|babbage-002/i;
 
+/**
+ * The hosted models with an API of their provider's to fill in the middle of a text (a code completion
+ * tool's suffix): Mistral's Codestral (its fill-in-the-middle API), DeepSeek's chat model (its beta text
+ * completion). How the service reaches them: src/service/providers/fim.ts.
+ */
+const FILLS_IN_MIDDLE: Record<string, RegExp> = { mistral: /^codestral(?!-mamba)/, deepseek: /^deepseek-chat$/ };
+
+/** Whether a hosted provider's model fills in the middle, by its id at the provider. */
+export const fillsInMiddle = (r: Pick<ModelRecord, 'provider' | 'model' | 'api_target'>): boolean =>
+  !!FILLS_IN_MIDDLE[r.provider ?? '']?.test(r.api_target || r.model);
+
 /** Today as the catalogue writes dates (YYYY-MM-DD, UTC). */
 export const todayIso = () => new Date().toISOString().slice(0, 10);
 

@@ -148,6 +148,8 @@ export type Body = z.output<typeof ChatBody> & {
   includeUsage?: boolean;
   /** A Responses request as asked, which its answer echoes (http/responsesAnswer.ts). */
   responses?: z.output<typeof ResponsesBody>;
+  /** A text completion answered in a chat completion's shape (Mistral's fill in the middle). */
+  asChat?: true;
 };
 
 /** Everything checked and resolved before a model runs (prepare.ts). */

@@ -12,7 +12,7 @@
 // and the highest wins; ties go to the cheaper, then to the namespace that sorts first.
 import type { ModelRecord, Weights } from '../../api/schemas';
 import type { CatalogueModel } from '../domain/models';
-import { isRetired } from '../../shared/models';
+import { fillsInMiddle, isRetired } from '../../shared/models';
 import type { JsonNeed } from './request';
 
 /**
@@ -60,8 +60,10 @@ export type Rejection =
  */
 export function capabilityRefusal(r: ModelRecord, needs: Needs): Rejection | null {
   if (needs.needsVision && !r.supports_vision) return 'cannot read images';
-  // A hosted provider's chat model answers a prompt; only a model server's code model fills in the middle.
-  if (needs.needsInfill && !r.is_test_model && r.provider !== 'local') return 'cannot fill in the middle';
+  // A hosted provider's chat model answers a prompt; a model server's code model fills in the middle, and
+  // so do the hosted models with an API for it (Codestral, DeepSeek's chat model).
+  if (needs.needsInfill && !r.is_test_model && r.provider !== 'local' && !fillsInMiddle(r))
+    return 'cannot fill in the middle';
   return jsonRefusal(r, needs.needsJson) ?? logprobsRefusal(r, needs.needsLogprobs);
 }
 

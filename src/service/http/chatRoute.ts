@@ -61,7 +61,8 @@ async function answer(
   });
   const shutDown = () => abort.signal.reason instanceof ShutdownError;
   const wantsStream = body.stream ?? /^text\/event-stream/i.test(request.headers.accept ?? '');
-  const textCompletion = body.completion?.textCompletion !== undefined;
+  // A text completion answers in OpenAI's legacy shape (`text`), unless its API answers as a chat (Mistral's).
+  const textCompletion = body.completion?.textCompletion !== undefined && !body.asChat;
   // OpenAI's clients read `created` in seconds; the playground's in milliseconds (conventions.md).
   const openai = options.dialect === 'openai' || options.dialect === 'responses';
   const created = (ms: number) => (openai ? Math.floor(ms / 1000) : ms);
@@ -135,7 +136,8 @@ async function answer(
     );
     const calls = completion.choices[0]?.message.tool_calls;
     if (calls?.length) events.send(chunk({ tool_calls: calls.map((call, index) => ({ index, ...call })) }));
-    const last = chunk({}, completion.choices[0]?.finish_reason ?? 'stop');
+    // Mistral's last chunk has text, if none (Continue reads each chunk's delta.content).
+    const last = chunk(body.asChat ? { content: '' } : {}, completion.choices[0]?.finish_reason ?? 'stop');
     // Token probabilities, when asked for, come with the last choice (OpenAI's clients gather them by choice).
     const logprobs = (completion.choices[0] as { logprobs?: unknown } | undefined)?.logprobs;
     const lastChoices = logprobs ? [{ ...last.choices[0]!, logprobs }] : last.choices;

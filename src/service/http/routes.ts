@@ -12,7 +12,7 @@ import * as orgs from '../domain/orgs';
 import * as prompts from '../domain/prompts';
 import * as spaces from '../domain/spaces';
 import { completionRequest } from '../chat/completions';
-import { textCompletionRequest } from '../chat/textCompletions';
+import { fimRequest, textCompletionRequest } from '../chat/textCompletions';
 import { embed, embeddingCatalogue } from '../chat/embeddings';
 import { responsesRequest } from '../chat/responsesRequest';
 import { modelById, modelList } from '../chat/modelList';
@@ -261,6 +261,18 @@ export const ROUTES: RouteSpec[] = [
     body: S.TextCompletionsBody,
     response: z.looseObject({ object: z.literal('text_completion') }),
     chat: (caller, body) => textCompletionRequest(caller, parseInput(S.TextCompletionsBody, body, 'body')),
+    dialect: 'openai',
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/fim/completions',
+    spaceKey: 'own Space',
+    extra: true,
+    summary:
+      "Mistral's fill in the middle through a Space, as Continue sends it for Codestral: Codestral, DeepSeek's chat model or a model server's model writes what goes between prompt and suffix (a chat completion's shape: JSON, or server-sent events with stream: true)",
+    body: S.FimCompletionsBody,
+    response: z.looseObject({ object: z.literal('chat.completion') }),
+    chat: (caller, body) => fimRequest(caller, parseInput(S.FimCompletionsBody, body, 'body')),
     dialect: 'openai',
   }),
   route({

@@ -139,6 +139,13 @@ const CASES: Case[] = [
   },
   {
     method: 'POST',
+    route: '/v1/fim/completions',
+    path: () => '/v1/fim/completions',
+    body: (i) => ({ app_id: i.app, prompt: 'hi', suffix: '!', model: 'test/echo' }),
+    key: 'own Space',
+  },
+  {
+    method: 'POST',
     route: '/v1/embeddings',
     path: () => '/v1/embeddings',
     body: (i) => ({ app_id: i.app, input: 'hi', model: 'test/embed' }),

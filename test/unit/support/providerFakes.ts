@@ -80,6 +80,8 @@ interface Turn {
     /** This response's number, in its items' ids (each of OpenAI's ids is its own). */
     serial: number;
   };
+  /** Asked to fill in the middle (`text` is the prompt): Mistral's answer is a chat's, DeepSeek's a text completion's. */
+  fim?: { suffix: string; provider: 'mistral' | 'deepseek' };
 }
 
 type Reply =
@@ -712,6 +714,186 @@ function azureOpenAi(deployments?: readonly string[]): Dialect {
         : dialect.error(status, refused),
   };
 }
+
+// ---------------------------------------------------------------- Fill in the middle
+// Mistral's POST /v1/fim/completions (Codestral): `prompt` and `suffix`, a seed as `random_seed`, no
+// penalties and no stream_options; the answer is a chat completion's (`message`; streamed, `delta`
+// chunks, the last with the usage). DeepSeek's beta POST /beta/completions: OpenAI's legacy text
+// completion with `suffix`, for deepseek-chat, max_tokens at most 4096; the answer is `text` (streamed,
+// the usage in a last chunk when stream_options.include_usage asks). The fill is
+// `<between "prompt" and "suffix">`; the rest of each API is OpenAI's Chat Completions (the fake above).
+
+/** The body fields each API's reference lists. */
+const FIM_FIELDS = {
+  mistral: [
+    'model',
+    'prompt',
+    'suffix',
+    'temperature',
+    'top_p',
+    'max_tokens',
+    'stream',
+    'stop',
+    'random_seed',
+    'metadata',
+    'min_tokens',
+    'prompt_cache_key',
+  ],
+  deepseek: [
+    'model',
+    'prompt',
+    'suffix',
+    'echo',
+    'frequency_penalty',
+    'presence_penalty',
+    'logprobs',
+    'max_tokens',
+    'stop',
+    'stream',
+    'stream_options',
+    'temperature',
+    'top_p',
+  ],
+};
+
+export const fimFill = (prompt: string, suffix: string) =>
+  `<between ${JSON.stringify(prompt)} and ${JSON.stringify(suffix)}>`;
+
+function withFim(provider: 'mistral' | 'deepseek'): Dialect {
+  const chat = openAi(false);
+  const path = provider === 'mistral' ? '/v1/fim/completions' : '/beta/completions';
+  return {
+    ...chat,
+    read: (req, problems) => {
+      if (!req.path.startsWith(path)) return chat.read(req, problems);
+      const b = req.body;
+      if (!/^Bearer \S+$/.test(req.headers.authorization ?? ''))
+        problems.push(`${provider}: Authorization is not "Bearer <key>"`);
+      for (const name of Object.keys(b))
+        if (!FIM_FIELDS[provider].includes(name)) problems.push(`${provider} fim: ${name} is not a parameter`);
+      const model = String(b.model);
+      if (provider === 'mistral' ? !/^codestral/.test(model) : model !== 'deepseek-chat')
+        problems.push(`${provider} fim: ${model} does not fill in the middle`);
+      if (typeof b.prompt !== 'string') problems.push(`${provider} fim: prompt is not a text`);
+      if (b.suffix !== undefined && typeof b.suffix !== 'string')
+        problems.push(`${provider} fim: suffix is not a text`);
+      if (provider === 'deepseek' && typeof b.max_tokens === 'number' && b.max_tokens > 4096)
+        problems.push('deepseek fim: max_tokens is over 4096');
+      if (
+        provider === 'deepseek' &&
+        b.stream === true &&
+        (b.stream_options as { include_usage?: unknown })?.include_usage !== true
+      )
+        problems.push('deepseek fim: a stream without stream_options.include_usage reports no usage');
+      return {
+        text: String(b.prompt),
+        tools: [],
+        stream: b.stream === true,
+        model,
+        fim: { suffix: typeof b.suffix === 'string' ? b.suffix : '', provider },
+      };
+    },
+    whole: (turn, reply, usage) => (turn.fim ? fimWhole(turn, turn.fim, usage) : chat.whole(turn, reply, usage)),
+    events: (turn, reply, usage) => (turn.fim ? fimEvents(turn, turn.fim, usage) : chat.events(turn, reply, usage)),
+  };
+}
+
+const deepSeekUsage = (u: ProviderFake['usage']) => ({
+  prompt_tokens: u.input,
+  completion_tokens: u.output,
+  total_tokens: u.input + u.output,
+  prompt_cache_hit_tokens: u.cached,
+  prompt_cache_miss_tokens: u.input - u.cached,
+});
+
+function fimWhole(turn: Turn, fim: NonNullable<Turn['fim']>, usage: ProviderFake['usage']) {
+  const text = fimFill(turn.text, fim.suffix);
+  const created = Math.floor(Date.now() / 1000);
+  return fim.provider === 'mistral'
+    ? {
+        id: 'cmpl-fake',
+        object: 'chat.completion',
+        model: turn.model,
+        created,
+        usage: {
+          prompt_tokens: usage.input,
+          completion_tokens: usage.output,
+          total_tokens: usage.input + usage.output,
+        },
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: text, tool_calls: null, prefix: false },
+            finish_reason: 'stop',
+          },
+        ],
+      }
+    : {
+        id: 'cmpl-fake',
+        object: 'text_completion',
+        created,
+        model: turn.model,
+        system_fingerprint: 'fp_fake',
+        choices: [{ index: 0, text, logprobs: null, finish_reason: 'stop' }],
+        usage: deepSeekUsage(usage),
+      };
+}
+
+function fimEvents(turn: Turn, fim: NonNullable<Turn['fim']>, usage: ProviderFake['usage']): string[] {
+  const created = Math.floor(Date.now() / 1000);
+  const pieces = fimFill(turn.text, fim.suffix).match(/.{1,6}/gs)!;
+  if (fim.provider === 'mistral') {
+    const chunk = (delta: unknown, finish: string | null, more: object = {}) =>
+      sse({
+        id: 'cmpl-fake',
+        object: 'chat.completion.chunk',
+        created,
+        model: turn.model,
+        choices: [{ index: 0, delta, finish_reason: finish }],
+        ...more,
+      });
+    return [
+      chunk({ role: 'assistant', content: '' }, null),
+      ...pieces.map((piece) => chunk({ content: piece }, null)),
+      chunk({ content: '' }, 'stop', {
+        usage: {
+          prompt_tokens: usage.input,
+          completion_tokens: usage.output,
+          total_tokens: usage.input + usage.output,
+        },
+      }),
+      'data: [DONE]\n\n',
+    ];
+  }
+  const chunk = (text: string, finish: string | null) =>
+    sse({
+      id: 'cmpl-fake',
+      object: 'text_completion',
+      created,
+      model: turn.model,
+      choices: [{ index: 0, text, logprobs: null, finish_reason: finish }],
+    });
+  return [
+    ...pieces.map((piece) => chunk(piece, null)),
+    chunk('', 'stop'),
+    sse({
+      id: 'cmpl-fake',
+      object: 'text_completion',
+      created,
+      model: turn.model,
+      choices: [],
+      usage: deepSeekUsage(usage),
+    }),
+    'data: [DONE]\n\n',
+  ];
+}
+
+/** Mistral's fake: its Chat Completions (OpenAI's shape) and Codestral's fill in the middle. */
+export const startMistralFake = (key = 'sk-fake-mistral-0123456789abcdef') => startFake(withFim('mistral'), '/v1', key);
+
+/** DeepSeek's fake: its Chat Completions (OpenAI's shape) and its beta fill in the middle. */
+export const startDeepSeekFake = (key = 'sk-fake-deepseek-0123456789abcdef') =>
+  startFake(withFim('deepseek'), '/v1', key);
 
 // ---------------------------------------------------------------- Anthropic Messages
 

@@ -20,6 +20,7 @@ import { mapReasoningToProviderBudget } from '@ai-sdk/provider-utils';
 import type { CacheControl, ModelRecord, ToolCall } from '../../../api/schemas';
 import { countsAgainstProvider, type Cooldown } from '../../providers/cooldown';
 import type { ProviderKeys } from '../../providers/keys';
+import { fimModel, fimOptions } from '../../providers/fim';
 import { providerSpec, type ProviderSpec, type Reach } from '../../providers/providers';
 import {
   textOf,
@@ -42,7 +43,7 @@ const RESPONSES_PROVIDERS = new Set(['openai', 'azure']);
 
 export class HostedProviders implements ModelReach {
   /** Each provider's models as made for the key and address it has now; made again when either changes. */
-  private readonly made = new Map<string, { reach: Reach; models: Map<string, LanguageModelV4> }>();
+  private readonly made = new Map<string, { reach: Reach; models: Map<string, LanguageModelV4 | undefined> }>();
   /**
    * Addresses behind OPENAI_BASE_URL (or Azure's) that answered 404 to the Responses API (a proxy or
    * server that speaks only Chat Completions): OpenAI's reasoning models go to them through Chat Completions.
@@ -72,7 +73,10 @@ export class HostedProviders implements ModelReach {
     // OpenAI's reasoning models, at OpenAI or Azure, go through the Responses API (providers.ts) where it is spoken.
     const responses =
       RESPONSES_PROVIDERS.has(provider) && g.model.supports_reasoning === true && !this.chatOnly.has(reach.baseURL);
-    const model = this.model(spec, reach, modelId, responses);
+    // A text completion goes to the provider's own fill-in-the-middle where it has one (../../providers/fim.ts).
+    const text = g.tools.textCompletion;
+    const fim = text && this.model(spec, reach, modelId, 'fim');
+    const model = fim || this.model(spec, reach, modelId, responses ? 'responses' : 'chat')!;
     // A provider that hangs is a failure like any other: it is given up on, and the chain goes on.
     const wait = g.onDelta ? this.firstTokenMs : this.firstTokenMs * 5;
     // One signal for both ends: the client's going, and the wait running out. (AbortSignal.any does
@@ -108,6 +112,7 @@ export class HostedProviders implements ModelReach {
       ...toolOptions(g.tools),
       ...(thinking?.withoutEffort ? { reasoning: undefined } : {}),
       ...providerOptions(provider, g.tools, thinking?.thinking, responses),
+      ...(fim ? { providerOptions: fimOptions(text.suffix) } : {}),
       abortSignal: stop.signal,
     };
     try {
@@ -139,20 +144,23 @@ export class HostedProviders implements ModelReach {
     }
   }
 
-  /** The provider's model, made once for its key and address rather than for every request. */
-  private model(spec: ProviderSpec, reach: Reach, modelId: string, responses: boolean): LanguageModelV4 {
+  /**
+   * The provider's model, made once for its key and address rather than for every request: for Chat
+   * Completions, the Responses API, or filling in the middle (undefined where the model cannot).
+   */
+  private model(spec: ProviderSpec, reach: Reach, modelId: string, api: 'chat' | 'responses' | 'fim') {
     let made = this.made.get(spec.id);
     if (!made || made.reach.apiKey !== reach.apiKey || made.reach.baseURL !== reach.baseURL) {
       made = { reach, models: new Map() };
       this.made.set(spec.id, made);
     }
-    const key = responses ? `${modelId} responses` : modelId;
-    let model = made.models.get(key);
-    if (!model) {
-      model = spec.model(reach, modelId, responses);
-      made.models.set(key, model);
-    }
-    return model;
+    const key = `${modelId} ${api}`;
+    if (!made.models.has(key))
+      made.models.set(
+        key,
+        api === 'fim' ? fimModel(spec.id, reach, modelId) : spec.model(reach, modelId, api === 'responses'),
+      );
+    return made.models.get(key);
   }
 }
 
