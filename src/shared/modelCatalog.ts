@@ -5,6 +5,8 @@ import {
   CAPABILITY_WORDS,
   capabilitiesOf,
   deprecationOf,
+  fillsInMiddle,
+  isRetired,
   priceKey,
   priceLine,
   providerOf,
@@ -127,13 +129,20 @@ export function embeddingToSuggest(models: readonly EmbeddingModelRecord[]): { m
 }
 
 /**
- * The model to offer Continue's autocomplete, or undefined: a model server's model that answers here,
- * a code model first (by its name). Only such a model continues a prompt as it is (POST
- * /v1/completions); a hosted chat model would answer a code completion tool's prompt as a message.
+ * The model to offer Continue's autocomplete, or undefined, and whether it takes the text after the
+ * cursor on its own API (`fim`): a model server's code model (by its name), which continues Continue's
+ * prompt as it is (POST /v1/completions); else a hosted model with an API to fill in the middle
+ * (Codestral, DeepSeek's chat model), reached through the Space's POST /v1/fim/completions; else any
+ * model server's model. A hosted chat model would answer a code completion tool's prompt as a message.
  */
-export function autocompleteToSuggest(models: readonly ModelRecord[]): string | undefined {
+export function autocompleteToSuggest(models: readonly ModelRecord[]): { model: string; fim: boolean } | undefined {
   const local = models.filter(answersAtModelServer);
-  return (local.find((m) => /cod(e|er|estral)/i.test(m.namespace)) ?? local[0])?.namespace;
+  const code = local.find((m) => /cod(e|er|estral)/i.test(m.namespace));
+  const filling = models.filter((m) => fillsInMiddle(m) && !cannotAnswerHere(m) && !isRetired(m));
+  // Codestral is made for code completion; DeepSeek's chat model fills in the middle beside chatting.
+  const fills = filling.find((m) => m.provider === 'mistral') ?? filling[0];
+  const chosen = code ?? fills ?? local[0];
+  return chosen && { model: chosen.namespace, fim: chosen === fills };
 }
 
 /** The built-in service marks models nothing here serves (no model server for them); the hosted one answers for all. */

@@ -140,11 +140,20 @@ describe('the model catalogue as the Models view arranges it', () => {
     assert.deepEqual(embeddingToSuggest([]), { model: 'openai/text-embedding-3-small', answers: false });
   });
 
-  it("offers Continue's autocomplete a model server's model that answers here, a code model first, else none", () => {
+  it("offers Continue's autocomplete a code model of a model server, else a hosted model that fills in the middle", () => {
     assert.equal(autocompleteToSuggest(CATALOGUE), undefined, 'a model server not running, and hosted chat models');
     const running = [...CATALOGUE, model('local/llama3.1', 0, 0, { answers_here: true })];
-    assert.equal(autocompleteToSuggest(running), 'local/llama3.1');
-    const coder = [...running, model('local/qwen2.5-coder:1.5b', 0, 0, { answers_here: true })];
-    assert.equal(autocompleteToSuggest(coder), 'local/qwen2.5-coder:1.5b');
+    assert.deepEqual(autocompleteToSuggest(running), { model: 'local/llama3.1', fim: false });
+    // Codestral with a Mistral key, and DeepSeek's chat model: Codestral first, before a model server's chat model.
+    const keyed = [
+      ...running,
+      model('deepseek/deepseek-chat', 0.28, 0.42, { answers_here: true }),
+      model('mistral/codestral-2508', 0.3, 0.9, { answers_here: true }),
+    ];
+    assert.deepEqual(autocompleteToSuggest(keyed), { model: 'mistral/codestral-2508', fim: true });
+    const keyless = keyed.map((m) => (m.provider === 'local' ? m : { ...m, answers_here: false }));
+    assert.deepEqual(autocompleteToSuggest(keyless), { model: 'local/llama3.1', fim: false }, 'no key: not offered');
+    const coder = [...keyed, model('local/qwen2.5-coder:1.5b', 0, 0, { answers_here: true })];
+    assert.deepEqual(autocompleteToSuggest(coder), { model: 'local/qwen2.5-coder:1.5b', fim: false });
   });
 });
