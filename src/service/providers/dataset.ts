@@ -19,7 +19,9 @@
 //   - quality (what routing weighs for "quality", 0-100): no public benchmark covers these models
 //     alike, so it rises with the price of output, 40 + 12 * log2(1 + dollars per million output
 //     tokens), at most 95: the providers price their strongest models highest;
-//   - latency: a prior of 1,000 ms until this service has measured the model (chat/latency.ts).
+//   - latency: a prior of 1,000 ms until this service has measured the model (chat/latency.ts);
+//   - the id a request names the model by at its provider: the price list's, unless that is only a
+//     label (apiIdOf below).
 // A deprecated model is retired from the dataset's date on.
 import { openaiModelCatalog } from '@ai-sdk/openai/internal';
 import { calcPrice, findProvider, type ModelInfo, type Provider } from '@pydantic/genai-prices';
@@ -175,6 +177,25 @@ function servedAtOthersPrice(prices: Provider, dev: Record<string, DevModel>): M
   });
 }
 
+/**
+ * The id the provider's API takes for a model of its price list. The list names a few models by a label
+ * its own entry does not price (Mistral's `codestral`, which it prices as `codestral-latest` and
+ * `codestral-2501`): such a model is called by the id models.dev lists that the entry prices, its
+ * `-latest` alias first, else the newest. Fireworks' API names its models under
+ * `accounts/fireworks/models/`, which its price list leaves out.
+ */
+function apiIdOf(provider: string, m: ModelInfo, prices: Provider, dev: Record<string, DevModel>): string {
+  const pricedAs = (id: string) => calcPrice({}, id, { providerId: prices.id })?.model === m;
+  // Most entries name their own id in their rule: asked first, as a price lookup costs far more.
+  const named = JSON.stringify(m.match ?? null).includes(JSON.stringify(m.id));
+  let id = m.id;
+  if (!dev[id] && !named && !pricedAs(id)) {
+    const listed = Object.keys(dev).filter(pricedAs).sort();
+    id = listed.find((d) => d.endsWith('-latest')) ?? listed.at(-1) ?? id;
+  }
+  return provider === 'fireworks' && !id.startsWith('accounts/') ? `accounts/fireworks/models/${id}` : id;
+}
+
 /** A provider's price list, under genai-prices' name for it. */
 const priceListOf = (provider: string) => findProvider({ providerId: PRICES_ID[provider] ?? provider });
 
@@ -241,7 +262,7 @@ export function datasetModels(now: string): DatasetModel[] {
         provider: provider.id,
         owner: null,
         at: null,
-        api_target: m.id,
+        api_target: apiIdOf(provider.id, m, prices, dev),
         deprecated_on: retiredOn(m, today),
         parent_id: null,
         prompt_id: null,

@@ -95,6 +95,30 @@ describe('the catalogue from the shipped datasets', function () {
     assert.equal(mini.added_by, DATASET.name);
   });
 
+  it("calls each model by the id its provider's API takes, where the price list names it by a label", () => {
+    const target = (ns: string) => byName(ns)?.api_target;
+    assert.deepEqual(
+      [
+        'mistral/codestral',
+        'mistral/mistral-medium-3-1',
+        'mistral/mistral-small-latest',
+        'openai/gpt-4o-mini',
+        'anthropic/claude-3-5-haiku-latest',
+        'fireworks/gpt-oss-120b',
+      ].map(target),
+      [
+        // Priced as codestral-latest and codestral-2501; models.dev lists codestral-latest.
+        'codestral-latest',
+        // Priced as mistral-medium-2505 and -2508, both listed: the newest.
+        'mistral-medium-2508',
+        'mistral-small-latest',
+        'gpt-4o-mini',
+        'claude-3-5-haiku-latest',
+        'accounts/fireworks/models/gpt-oss-120b',
+      ],
+    );
+  });
+
   it('rates quality by the stated rule, and writes nothing again when the dataset did not change', async () => {
     assert.equal(qualityOf(0), 40);
     assert.equal(qualityOf(15), 88);

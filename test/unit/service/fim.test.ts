@@ -90,7 +90,7 @@ describe('filling in the middle at hosted providers', function () {
     const sent = mistral.seen.at(-1)!;
     assert.equal(sent.path, '/v1/fim/completions');
     assert.deepEqual(sent.body, {
-      model: 'codestral',
+      model: 'codestral-latest',
       prompt,
       suffix: '\n\nprint(add(2, 3))',
       max_tokens: 64,
