@@ -1,9 +1,11 @@
 // Copy Space Endpoint for Other Tools…: the snippet for the chosen tool on the clipboard, with the
 // built-in service's /v1 URL and the Space's name; the key only when the user says so, and a key put
-// there works for another tool. Continue's also gets an embedding model for its codebase index.
+// there works for another tool. Continue's also gets an embedding model for its codebase index, and
+// with a Mistral key Codestral for its autocomplete, whose request the Space answers.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { extension, serviceClient } from './support';
+import { fimFill, startMistralFake } from '../unit/support/providerFakes';
+import { extension, messagesDuring, serviceClient } from './support';
 
 type Window = {
   showQuickPick: (...args: unknown[]) => Thenable<unknown>;
@@ -87,5 +89,55 @@ describe('copy a Space endpoint for other tools', function () {
     // No model server runs here: no model to offer its autocomplete (a hosted chat model would answer
     // a code completion tool's prompt as a message).
     assert.doesNotMatch(config, /roles: \[autocomplete\]/);
+  });
+
+  it("gives Continue Codestral for autocomplete with a Mistral key, and the Space answers Continue's request", async () => {
+    const api = await extension();
+    await api.connection.client();
+    const v1 = `${api.connection.url}/v1`;
+    const mistral = await startMistralFake();
+    try {
+      const shown = await messagesDuring(() =>
+        vscode.commands.executeCommand('llmSpaces.addProviderKey', {
+          provider: 'mistral',
+          key: mistral.key,
+          baseUrl: mistral.baseUrl,
+        }),
+      );
+      assert.match(shown[0] ?? '', /^The Mistral key works/);
+      await answering(['My first Space', 'Continue'], ['Copy Anyway', 'Make a New Key and Include It'], () =>
+        vscode.commands.executeCommand('llmSpaces.copySpaceEndpoint'),
+      );
+      const config = await vscode.env.clipboard.readText();
+      const entry =
+        /- name: Autocomplete \(LLM Spaces\)\n {4}provider: (\S+)\n {4}model: (\S+)\n {4}apiBase: (\S+)\n {4}apiKey: (\S+)\n {4}roles: \[autocomplete\]/.exec(
+          config,
+        );
+      assert.ok(entry, 'an autocomplete entry');
+      const [, provider, model, apiBase, key] = entry;
+      assert.deepEqual([provider, model, apiBase], ['mistral', 'mistral/codestral', v1]);
+      assert.match(config, /# Continue's autocomplete, through the same Space: the model fills in the middle/);
+      // What Continue's Mistral provider sends for autocomplete: POST {apiBase}/fim/completions, streamed.
+      const answer = await fetch(`${apiBase}/fim/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model, prompt: 'const x = ', suffix: ';\n', max_tokens: 64, stream: true }),
+      });
+      assert.equal(answer.status, 200);
+      const text = (await answer.text())
+        .split('\n\n')
+        .filter((e) => e.startsWith('data: {'))
+        .map(
+          (e) =>
+            (JSON.parse(e.slice(6)) as { choices: Array<{ delta: { content: string } }> }).choices[0]!.delta.content,
+        )
+        .join('');
+      assert.equal(text, fimFill('const x = ', ';\n'));
+      assert.equal(mistral.seen.at(-1)!.path, '/v1/fim/completions');
+      assert.deepEqual(mistral.problems, []);
+    } finally {
+      await vscode.commands.executeCommand('llmSpaces.removeProviderKey', { provider: 'mistral' });
+      await mistral.close();
+    }
   });
 });
