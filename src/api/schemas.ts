@@ -679,7 +679,7 @@ export const FimCompletionsBody = z
     frequency_penalty: ChatCompletionsBody.shape.frequency_penalty,
     presence_penalty: ChatCompletionsBody.shape.presence_penalty,
     stop: TextCompletionsBody.shape.stop,
-    min_tokens: nullish(z.literal(0, { error: 'is not supported: a model stops where it ends' })),
+    min_tokens: nullish(z.literal(0, { error: 'is not supported: the model decides where its answer ends' })),
     /** A hint for the provider's cache, which no model here needs. */
     prompt_cache_key: nullish(z.string().max(1024)),
   })
