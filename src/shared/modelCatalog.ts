@@ -207,6 +207,8 @@ export function modelMarkdown(m: ModelRecord, today?: string): string {
         .join(' · ') || 'no extra capabilities'
     }`,
     `- $(tag) ${flagsOf(m).join(' · ')}`,
+    // What a code completion tool needs (a suffix), which its price and capabilities do not say.
+    ...(fillsInMiddle(m) ? ['- $(code) fills in the middle of code, for autocomplete through a Space'] : []),
   ];
   if (m.served_by && !m.is_test_model) lines.push(`- $(server) answered by ${m.served_by}`);
   // A retired model can answer nowhere: how to make it answer here would be advice to no end.

@@ -72,6 +72,11 @@ describe('the model catalogue as the Models view arranges it', () => {
     assert.match(card, /reads images · calls tools|calls tools · .*reads images/);
     assert.doesNotMatch(card, /functions|vision/);
     assert.doesNotMatch(card, /training data until/, 'a cut-off nobody gave is left out, not "unknown"');
+    assert.doesNotMatch(card, /fills in the middle/);
+    assert.match(
+      modelMarkdown(model('mistral/codestral', 0.3, 0.9, { api_target: 'codestral-latest' })),
+      /\(`codestral-latest`\)[\s\S]*fills in the middle of code, for autocomplete through a Space/,
+    );
     assert.match(
       modelMarkdown(model('openai/gpt-5-mini', 0.25, 2, { until: '2024-05' })),
       /training data until May 2024/,
