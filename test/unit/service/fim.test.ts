@@ -17,7 +17,7 @@ import {
   startOpenAiFake,
   type ProviderFake,
 } from '../support/providerFakes';
-import { removeDir, startService, type RunningService } from '../support/service';
+import { removeDir, spaceOf, startService, type RunningService } from '../support/service';
 
 const CODESTRAL = 'mistral/codestral';
 const DEEPSEEK = 'deepseek/deepseek-chat';
@@ -32,16 +32,8 @@ describe('filling in the middle at hosted providers', function () {
   let server: FakeUpstream;
   let service: RunningService;
 
-  /** A Space whose active models are these, and its key. */
-  async function spaceOf(name: string, active: string[]): Promise<string> {
-    const client = service.client();
-    const space = await client.createSpace({ name });
-    for (const s of (await client.getSpaceModels(space.id)).base_model_settings) {
-      const want = active.includes(s.namespace);
-      if (s.active !== want) await client.toggleModel(space.id, s.id, want);
-    }
-    return space.created_key!;
-  }
+  /** The key of a new Space whose active models are these. */
+  const spaceKey = async (name: string, active: string[]) => (await spaceOf(service, name, active)).key;
 
   before(async () => {
     [mistral, deepseek, openai] = await Promise.all([startMistralFake(), startDeepSeekFake(), startOpenAiFake()]);
@@ -72,7 +64,7 @@ describe('filling in the middle at hosted providers', function () {
   it("sends a text completion's prompt and suffix to Codestral's fill in the middle, as they are", async () => {
     const sdk = new OpenAI({
       baseURL: `${service.url}/v1`,
-      apiKey: await spaceOf('Codestral', [CODESTRAL]),
+      apiKey: await spaceKey('Codestral', [CODESTRAL]),
       maxRetries: 0,
     });
     const prompt = 'def add(a, b):\n    ';
@@ -109,7 +101,7 @@ describe('filling in the middle at hosted providers', function () {
   it("streams DeepSeek's beta fill in the middle, held to its 4K tokens, with its usage", async () => {
     const sdk = new OpenAI({
       baseURL: `${service.url}/v1`,
-      apiKey: await spaceOf('DeepSeek', [DEEPSEEK]),
+      apiKey: await spaceKey('DeepSeek', [DEEPSEEK]),
       maxRetries: 0,
     });
     const stream = await sdk.completions.create({
@@ -137,7 +129,7 @@ describe('filling in the middle at hosted providers', function () {
   it('routes a suffix to a model that fills in the middle, passing over the hosted chat model', async () => {
     const sdk = new OpenAI({
       baseURL: `${service.url}/v1`,
-      apiKey: await spaceOf('Mixed', [CODESTRAL, HOSTED]),
+      apiKey: await spaceKey('Mixed', [CODESTRAL, HOSTED]),
       maxRetries: 0,
     });
     const before = openai.seen.length;
@@ -157,7 +149,7 @@ describe('filling in the middle at hosted providers', function () {
   it("fails over to the chain's next model that fills in the middle, saying in words why", async () => {
     const sdk = new OpenAI({
       baseURL: `${service.url}/v1`,
-      apiKey: await spaceOf('Refused', [CODESTRAL]),
+      apiKey: await spaceKey('Refused', [CODESTRAL]),
       maxRetries: 0,
     });
     mistral.failNext({ status: 401 });
@@ -175,7 +167,7 @@ describe('filling in the middle at hosted providers', function () {
   });
 
   it("serves Mistral's POST /v1/fim/completions to Mistral's own SDK, whole and streamed", async () => {
-    const client = new Mistral({ apiKey: await spaceOf('Mistral SDK', [CODESTRAL]), serverURL: service.url });
+    const client = new Mistral({ apiKey: await spaceKey('Mistral SDK', [CODESTRAL]), serverURL: service.url });
     const whole = await client.fim.complete({
       model: CODESTRAL,
       prompt: 'def f(x):',
@@ -204,7 +196,7 @@ describe('filling in the middle at hosted providers', function () {
 
   it("takes Continue's Codestral autocomplete request, on a model server's model too", async () => {
     // core/llm/llms/OpenAI.ts, _streamFim: POST {apiBase}fim/completions, every chunk's delta.content read.
-    const key = await spaceOf('Continue', [CODESTRAL, CODER]);
+    const key = await spaceKey('Continue', [CODESTRAL, CODER]);
     for (const model of [CODESTRAL, CODER]) {
       const res = await raw(service.url, 'POST', '/v1/fim/completions', {
         token: key,
@@ -235,7 +227,7 @@ describe('filling in the middle at hosted providers', function () {
   });
 
   it('refuses in words what Mistral takes and the service does not', async () => {
-    const key = await spaceOf('Refusals', [CODESTRAL]);
+    const key = await spaceKey('Refusals', [CODESTRAL]);
     const refusals: Array<[Record<string, unknown>, RegExp]> = [
       [{ prompt: 'x', min_tokens: 5 }, /min_tokens.*is not supported/],
       [{ prompt: 'x', metadata: { a: 1 } }, /metadata is not a field here/],

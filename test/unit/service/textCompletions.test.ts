@@ -11,7 +11,7 @@ import OpenAI from 'openai';
 import { startFakeUpstream, type FakeUpstream } from '../support/fakeUpstream';
 import { raw } from '../support/http';
 import { startOpenAiFake, type ProviderFake } from '../support/providerFakes';
-import { removeDir, startService, type RunningService } from '../support/service';
+import { removeDir, spaceOf, startService, type RunningService } from '../support/service';
 
 const CODER = 'local/qwen2.5-coder:1.5b';
 const HOSTED = 'openai/gpt-4o-mini';
@@ -31,15 +31,8 @@ describe('text completions through a Space', function () {
       upstream: server.url,
       env: { OPENAI_API_KEY: provider.key, OPENAI_BASE_URL: provider.baseUrl },
     });
-    const client = service.client();
-    const space = await client.createSpace({ name: 'Autocomplete' });
-    const models = await client.getSpaceModels(space.id);
     // Both are candidates of the Space's routing unless a request needs what one cannot do.
-    for (const s of models.base_model_settings) {
-      const want = s.namespace === CODER || s.namespace === HOSTED;
-      if (s.active !== want) await client.toggleModel(space.id, s.id, want);
-    }
-    key = space.created_key!;
+    key = (await spaceOf(service, 'Autocomplete', [CODER, HOSTED])).key;
     sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: key, maxRetries: 0 });
   });
   after(async () => {
@@ -159,12 +152,8 @@ describe('text completions through a Space', function () {
   });
 
   it('says what a Space of hosted chat models lacks to fill in the middle', async () => {
-    const client = service.client();
-    const space = await client.createSpace({ name: 'Hosted only' });
-    for (const s of (await client.getSpaceModels(space.id)).base_model_settings)
-      if (s.active !== (s.namespace === HOSTED)) await client.toggleModel(space.id, s.id, s.namespace === HOSTED);
     const res = await raw(service.url, 'POST', '/v1/completions', {
-      token: space.created_key!,
+      token: (await spaceOf(service, 'Hosted only', [HOSTED])).key,
       body: { prompt: 'let x = ', suffix: ';' },
     });
     assert.equal(res.status, 422, res.text);

@@ -150,16 +150,23 @@ export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/**
- * A new Space whose only active model is test/echo, as the tests of other vendors' clients use one:
- * its id and the key that selects it (the SDKs need nothing else).
- */
-export async function echoSpace(service: RunningService, name: string): Promise<{ id: string; key: string }> {
+/** A new Space whose active models are these and no other: its id and the key that selects it. */
+export async function spaceOf(
+  service: RunningService,
+  name: string,
+  active: readonly string[],
+): Promise<{ id: string; key: string }> {
   const client = service.client();
   const created = await client.createSpace({ name });
   const models = await client.getSpaceModels(created.id);
   for (const s of models.base_model_settings)
-    if (s.active !== (s.namespace === 'test/echo'))
-      await client.toggleModel(created.id, s.id, s.namespace === 'test/echo');
+    if (s.active !== active.includes(s.namespace))
+      await client.toggleModel(created.id, s.id, active.includes(s.namespace));
   return { id: created.id, key: created.created_key! };
 }
+
+/**
+ * A new Space whose only active model is test/echo, as the tests of other vendors' clients use one:
+ * its id and the key that selects it (the SDKs need nothing else).
+ */
+export const echoSpace = (service: RunningService, name: string) => spaceOf(service, name, ['test/echo']);
