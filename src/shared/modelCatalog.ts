@@ -4,6 +4,7 @@ import type { EmbeddingModelRecord, ModelRecord } from '../api/schemas';
 import {
   CAPABILITY_WORDS,
   capabilitiesOf,
+  cheapestFirst,
   deprecationOf,
   fillsInMiddle,
   isRetired,
@@ -132,15 +133,16 @@ export function embeddingToSuggest(models: readonly EmbeddingModelRecord[]): { m
  * The model to offer Continue's autocomplete, or undefined, and whether it takes the text after the
  * cursor on its own API (`fim`): a model server's code model (by its name), which continues Continue's
  * prompt as it is (POST /v1/completions); else a hosted model with an API to fill in the middle
- * (Codestral, DeepSeek's chat model), reached through the Space's POST /v1/fim/completions; else any
+ * (Codestral, else the cheapest: DeepSeek's V4 Flash), reached through the Space's POST /v1/fim/completions; else any
  * model server's model. A hosted chat model would answer a code completion tool's prompt as a message.
  */
 export function autocompleteToSuggest(models: readonly ModelRecord[]): { model: string; fim: boolean } | undefined {
   const local = models.filter(answersAtModelServer);
   const code = local.find((m) => /cod(e|er|estral)/i.test(m.namespace));
   const filling = models.filter((m) => fillsInMiddle(m) && !cannotAnswerHere(m) && !isRetired(m));
-  // Codestral is made for code completion; DeepSeek's chat model fills in the middle beside chatting.
-  const fills = filling.find((m) => m.provider === 'mistral') ?? filling[0];
+  // Codestral is made for code completion; DeepSeek's models fill in the middle beside chatting, and
+  // autocomplete wants the quickest and cheapest of them.
+  const fills = filling.find((m) => m.provider === 'mistral') ?? [...filling].sort(cheapestFirst)[0];
   const chosen = code ?? fills ?? local[0];
   return chosen && { model: chosen.namespace, fim: chosen === fills };
 }

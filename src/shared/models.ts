@@ -15,10 +15,14 @@ export const NOT_CHAT_MODEL =
 
 /**
  * The hosted models with an API of their provider's to fill in the middle of a text (a code completion
- * tool's suffix): Mistral's Codestral (its fill-in-the-middle API), DeepSeek's chat model (its beta text
- * completion). How the service reaches them: src/service/providers/fim.ts.
+ * tool's suffix): Mistral's Codestral (its fill-in-the-middle API), DeepSeek's V4 models (its beta text
+ * completion; before them its chat model, deepseek-chat, retired on 2026-07-24). How the service
+ * reaches them: src/service/providers/fim.ts.
  */
-const FILLS_IN_MIDDLE: Record<string, RegExp> = { mistral: /^codestral(?!-mamba)/, deepseek: /^deepseek-chat$/ };
+const FILLS_IN_MIDDLE: Record<string, RegExp> = {
+  mistral: /^codestral(?!-mamba)/,
+  deepseek: /^deepseek-v4-(flash|pro)$/,
+};
 
 /** Whether a hosted provider's model fills in the middle, by its id at the provider. */
 export const fillsInMiddle = (r: Pick<ModelRecord, 'provider' | 'model' | 'api_target'>): boolean =>
@@ -45,7 +49,7 @@ export function deprecationOf(m: Dated, today = todayIso()): Deprecation {
   return { kind: isRetired(m, today) ? 'retired' : 'soon', date: dayLabel(m.deprecated_on) };
 }
 
-type Priced = Pick<ModelRecord, 'prompt_token_cost' | 'completion_token_cost' | 'namespace'>;
+export type Priced = Pick<ModelRecord, 'prompt_token_cost' | 'completion_token_cost' | 'namespace'>;
 
 /** Price of input plus output per unit: what "cheapest" compares. */
 export const priceKey = (m: Pick<ModelRecord, 'prompt_token_cost' | 'completion_token_cost'>) =>

@@ -10,7 +10,10 @@ export interface ProviderName {
   keyVars: string[];
   /** The variable that points the provider elsewhere (a proxy, a test's fake). */
   baseUrlVar: string;
-  /** Its own address, with the API's version path; '' when each user has their own (Azure). */
+  /**
+   * Its own address, with the API's version path where its documentation gives one (DeepSeek's has
+   * none); '' when each user has their own (Azure).
+   */
   defaultBaseUrl: string;
   /** Where people get a key. */
   keysPage: string;
@@ -51,7 +54,7 @@ export const PROVIDER_NAMES: readonly ProviderName[] = [
     keyVars: ['AZURE_API_KEY', 'AZURE_OPENAI_API_KEY'],
     embeddingModel: 'azure/text-embedding-3-small',
   },
-  compatible('deepseek', 'DeepSeek', 'https://api.deepseek.com/v1', 'https://platform.deepseek.com/api_keys'),
+  compatible('deepseek', 'DeepSeek', 'https://api.deepseek.com', 'https://platform.deepseek.com/api_keys'),
   compatible('groq', 'Groq', 'https://api.groq.com/openai/v1', 'https://console.groq.com/keys'),
   compatible('xai', 'xAI', 'https://api.x.ai/v1', 'https://console.x.ai/'),
   compatible('openrouter', 'OpenRouter', 'https://openrouter.ai/api/v1', 'https://openrouter.ai/settings/keys'),

@@ -89,7 +89,7 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
       if (route.needsInfill)
         throw invalid(
           ['body', 'suffix'],
-          'No active model of this Space can fill in the middle of a text (suffix): a model server\u2019s model can (Ollama, llama.cpp, vLLM, LM Studio), and so can Mistral\u2019s Codestral and DeepSeek\u2019s deepseek-chat with their provider\u2019s key; turn one on in this Space, or send the prompt without a suffix',
+          'No active model of this Space can fill in the middle of a text (suffix): a model server\u2019s model can (Ollama, llama.cpp, vLLM, LM Studio), and so can Mistral\u2019s Codestral and DeepSeek\u2019s V4 models with their provider\u2019s key; turn one on in this Space, or send the prompt without a suffix',
           'infill_unsupported',
         );
       throw new Problem(422, [

@@ -15,7 +15,8 @@ import type { Database } from '../db';
 import { forbidden, invalid, notFound } from '../problem';
 import { laterThan, nowIso, parseJson, type Caller } from './caller';
 import { issueToken, revokeSpaceKeys } from './auth';
-import { cheapestFirst, isRetired } from '../../shared/models';
+import { isRetired } from '../../shared/models';
+import { byListing } from '../providers/dataset';
 import { providerKeys } from '../providers/keys';
 import { findModel, requireModel, setFailoverChain, spaceModels, visibleModels, type CatalogueModel } from './models';
 import { keptUntilChanged } from './configCache';
@@ -93,15 +94,15 @@ export const DEFAULT_SETTINGS = {
  * What a new Space starts with for a provider that has a key: our choice of each provider's current
  * small models in the shipped dataset (which does not say which models are current; a test keeps
  * every one of them in it). A provider without a choice here, or whose choices left the catalogue,
- * starts with its two cheapest models that call tools.
+ * starts with its two cheapest models that call tools, of those models.dev lists if any (byListing).
  */
 export const STARTERS: Readonly<Record<string, readonly string[]>> = {
   openai: ['openai/gpt-5.4-mini', 'openai/gpt-5.4-nano'],
   anthropic: ['anthropic/claude-haiku-4-5'],
   google: ['google/gemini-3.5-flash-lite', 'google/gemini-3.5-flash'],
   mistral: ['mistral/mistral-small-latest', 'mistral/mistral-medium-latest'],
-  deepseek: ['deepseek/deepseek-chat'],
-  xai: ['xai/grok-4-fast-non-reasoning'],
+  deepseek: ['deepseek/deepseek-v4-flash'],
+  xai: ['xai/grok-4.3'],
   groq: ['groq/llama-3.3-70b-versatile'],
   // Azure's models answer only through deployments named as them: the ones most often made.
   azure: ['azure/gpt-4.1-mini', 'azure/gpt-4o-mini'],
@@ -247,7 +248,9 @@ function startingModels(db: Database, caller: Caller): CatalogueModel[] {
   );
   const cheapest = [...byProvider.entries()].flatMap(([provider, models]) => {
     const starters = models.filter((m) => STARTERS[provider ?? '']?.includes(m.record.namespace));
-    return starters.length > 0 ? starters : models.sort((a, b) => cheapestFirst(a.record, b.record)).slice(0, 2);
+    if (starters.length > 0) return starters;
+    const { listed, unlisted } = byListing(models.map((m) => m.record));
+    return (listed.length > 0 ? listed : unlisted).slice(0, 2).map((r) => models.find((m) => m.record === r)!);
   });
   const real = [...chosen, ...cheapest];
   return real.length > 0 ? real : answering.filter((m) => m.record.is_test_model && m.record.default_active);

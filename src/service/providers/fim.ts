@@ -1,7 +1,7 @@
 // Filling in the middle at the hosted providers that offer it to code completion tools:
 //   - Mistral's Codestral models: POST {base}/fim/completions with `prompt` and `suffix`, answered in
 //     the shape of a chat completion (`message`, `delta`), `random_seed` for a seed;
-//   - DeepSeek's chat model: its beta text completion, POST /beta/completions (OpenAI's legacy shape,
+//   - DeepSeek's V4 models: its beta text completion, POST /beta/completions (OpenAI's legacy shape,
 //     `text`) with `suffix`, at most 4K tokens of answer.
 // The AI SDK has no such model (its completion models write the prompt as a conversation, user: and
 // assistant:, which would spoil a prompt written for fill-in-the-middle), so this is a LanguageModelV4

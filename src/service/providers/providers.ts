@@ -4,6 +4,7 @@
 // come from the variables its own SDK reads, and its base URL includes the API's version path.
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createAzure } from '@ai-sdk/azure';
+import { createDeepSeek } from '@ai-sdk/deepseek';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createMistral } from '@ai-sdk/mistral';
 import { createOpenAI } from '@ai-sdk/openai';
@@ -44,6 +45,9 @@ const MODELS: Record<string, ProviderSpec['model']> = {
   // through the Responses API (Azure's v1 API speaks both).
   azure: (reach, modelId, responses) =>
     responses ? createAzure(settings(reach)).responses(modelId) : createAzure(settings(reach)).chat(modelId),
+  // DeepSeek's own package: its V4 models think unless `thinking` turns it off (an effort of none), and
+  // it reports the input read from its cache as `prompt_cache_hit_tokens`, which OpenAI's shape lacks.
+  deepseek: (reach, modelId) => createDeepSeek(settings(reach)).chat(modelId),
 };
 
 const compatible =

@@ -6,8 +6,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ModelRecord } from '../../../src/api/schemas';
+import { cheapestFirst, isRetired } from '../../../src/shared/models';
 import { STARTERS } from '../../../src/service/domain/spaces';
-import { DATASET, datasetModels, qualityOf } from '../../../src/service/providers/dataset';
+import { byListing, DATASET, datasetModels, qualityOf } from '../../../src/service/providers/dataset';
 import { removeDir, startService, type RunningService } from '../support/service';
 
 const ROOT = path.resolve(__dirname, '../../../..');
@@ -73,9 +74,10 @@ describe('the catalogue from the shipped datasets', function () {
         'anthropic/claude-3-5-haiku-latest',
         'google/gemini-2.0-flash',
         'google/gemini-3.5-flash',
+        'deepseek/deepseek-v4-flash',
         'deepseek/deepseek-v3.2',
       ].map((ns) => byName(ns)!.supports_reasoning),
-      [false, true, true, true, false, false, true, undefined],
+      [false, true, true, true, false, false, true, true, undefined],
       "which models reason (take an effort): models.dev's word, else the AI SDK's for OpenAI's, else the providers' lists by version; else none",
     );
     assert.ok(!models.some((m) => /embedding|whisper|dall-e|tts/.test(m.namespace)), 'chat models only');
@@ -117,6 +119,42 @@ describe('the catalogue from the shipped datasets', function () {
         'accounts/fireworks/models/gpt-oss-120b',
       ],
     );
+  });
+
+  it("retires the models their provider retired where the price list has not caught up: DeepSeek's and xAI's", () => {
+    const retired = (day: string, provider: string) =>
+      datasetModels(`${day}T00:00:00.000Z`)
+        .filter((m) => m.record.provider === provider && m.record.deprecated_on)
+        .map((m) => `${m.record.namespace} ${m.record.deprecated_on}`);
+    const deepseek = ['deepseek/deepseek-chat 2026-07-24', 'deepseek/deepseek-reasoner 2026-07-24'];
+    // Listed as current by the price list; dated before the day (a warning) and after it (refused).
+    assert.deepEqual(retired('2026-06-01', 'deepseek'), deepseek);
+    assert.deepEqual(retired('2026-11-24', 'deepseek'), deepseek);
+    assert.deepEqual(retired('2026-11-24', 'xai').sort(), [
+      'xai/grok-2-1212 2026-09-23',
+      'xai/grok-3 2026-05-15',
+      'xai/grok-4-0709 2026-05-15',
+      'xai/grok-4-1-fast-non-reasoning 2026-05-15',
+      'xai/grok-4-1-fast-reasoning 2026-05-15',
+      'xai/grok-4-fast-non-reasoning 2026-05-15',
+      'xai/grok-4-fast-reasoning 2026-05-15',
+      'xai/grok-code-fast-1 2026-05-15',
+    ]);
+    assert.equal(isRetired(byName('deepseek/deepseek-chat')!), true);
+    for (const current of ['deepseek/deepseek-v4-flash', 'xai/grok-4.3', 'xai/grok-3-mini'])
+      assert.equal(byName(current)!.deprecated_on, null, current);
+  });
+
+  it("tells a provider's models models.dev lists from those only the price list keeps, retired long ago", () => {
+    const groq = datasetModels('2026-11-24T00:00:00.000Z')
+      .map((m) => m.record)
+      .filter((r) => r.provider === 'groq' && !r.deprecated_on);
+    const { listed, unlisted } = byListing(groq);
+    assert.equal(listed[0]!.namespace, 'groq/llama-3.1-8b-instant');
+    // Groq retired its Llama 3.2 previews in 2025; the price list lists them, and they are the cheapest.
+    assert.equal(unlisted[0]!.namespace, 'groq/llama-3.2-1b-preview');
+    assert.ok(cheapestFirst(unlisted[0]!, listed[0]!) < 0);
+    assert.ok(listed.some((r) => r.namespace === 'groq/llama-3.3-70b-versatile'));
   });
 
   it('rates quality by the stated rule, and writes nothing again when the dataset did not change', async () => {

@@ -20,7 +20,7 @@ import {
 import { removeDir, spaceOf, startService, type RunningService } from '../support/service';
 
 const CODESTRAL = 'mistral/codestral';
-const DEEPSEEK = 'deepseek/deepseek-chat';
+const DEEPSEEK = 'deepseek/deepseek-v4-flash';
 const HOSTED = 'openai/gpt-4o-mini';
 const CODER = 'local/qwen2.5-coder:1.5b';
 
@@ -154,7 +154,7 @@ describe('filling in the middle at hosted providers', function () {
     });
     mistral.failNext({ status: 401 });
     const completion = await sdk.completions.create({ model: CODESTRAL, prompt: 'a', suffix: 'b' });
-    // A new Space's failover chain holds DeepSeek's chat model, which fills in the middle too.
+    // A new Space's failover chain holds DeepSeek's V4 Flash, which fills in the middle too.
     assert.equal(completion.model, DEEPSEEK);
     assert.equal(completion.choices[0]!.text, fimFill('a', 'b'));
     assert.equal(deepseek.seen.at(-1)!.path, '/beta/completions');

@@ -11,6 +11,7 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import type { LlmSpacesClient } from '../../../src/api/client';
 import type { ModelRecord, ProviderState } from '../../../src/api/schemas';
+import { cheapestFirst } from '../../../src/shared/models';
 import { raw } from '../support/http';
 import {
   SKIP_SIGNATURE,
@@ -145,7 +146,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     // Each provider's current small models of our choice (STARTERS), no older ones.
     assert.deepEqual(active.sort(), [
       'anthropic/claude-haiku-4-5',
-      'deepseek/deepseek-chat',
+      'deepseek/deepseek-v4-flash',
       'google/gemini-3.5-flash',
       'google/gemini-3.5-flash-lite',
       'openai/gpt-5.4-mini',
@@ -158,7 +159,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
       'openai/gpt-5.4-mini',
       'anthropic/claude-haiku-4-5',
       'google/gemini-3.5-flash-lite',
-      'deepseek/deepseek-chat',
+      'deepseek/deepseek-v4-flash',
     ]);
     assert.match(view.main.app.description ?? '', /^Routes to /);
     const reply = await client.chat({ app_id: first.id, prompt: 'first' });
@@ -323,7 +324,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.deepEqual(sent, ['none', 'low', 'xhigh']);
   });
 
-  it("asks a model that refuses the reasoning effort again at once without one, and from then on (xAI's Grok 4)", async () => {
+  it("asks a model that refuses the reasoning effort again at once without one, and from then on (xAI's Grok 4.20)", async () => {
     // xAI's key, handed over, to the OpenAI fake, which plays xAI for Grok's models.
     const put = await raw(service.url, 'PUT', '/v1/providers/xai/key', {
       token: service.token,
@@ -331,8 +332,8 @@ describe('hosted providers (fakes of their wire formats)', function () {
     });
     assert.equal(put.status, 200, put.text);
     try {
-      // Nobody's dataset says whether Grok 4 takes an effort; it reasons, and refuses one.
-      const ns = 'xai/grok-4-0709';
+      // Nobody's dataset says whether Grok 4.20 takes an effort; it reasons, and refuses one.
+      const ns = 'xai/grok-4.20';
       assert.equal(byName(ns).supports_reasoning, undefined);
       const app = await spaceWith([ns]);
       const ask = { app_id: app, model: ns, reasoning_effort: 'high', messages: [{ role: 'user', content: 'Grok?' }] };
@@ -345,14 +346,11 @@ describe('hosted providers (fakes of their wire formats)', function () {
       );
       // The fake recorded the refusal it was sent; that one was expected.
       assert.deepEqual(openai.problems.splice(0), [
-        `openai: Model grok-4-0709 does not support parameter reasoningEffort. (grok-4-0709)`,
+        `openai: Model grok-4.20 does not support parameter reasoningEffort. (grok-4.20)`,
       ]);
       const said = first.json as { choices: Array<{ message: { content: string } }>; metadata: { warning: string } };
       assert.equal(said.choices[0]!.message.content, 'echo: Grok?');
-      assert.match(
-        said.metadata.warning,
-        /^xai\/grok-4-0709 refused the reasoning asked of it, so it answered without/,
-      );
+      assert.match(said.metadata.warning, /^xai\/grok-4\.20 refused the reasoning asked of it, so it answered without/);
       // It is not asked for one again: one request, no warning.
       const again = await send(ask, '/v1/chat/completions');
       assert.equal(again.status, 200, again.text);
@@ -698,8 +696,8 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.deepEqual([reasoning, text], [said.reasoning_content, said.content]);
   });
 
-  it("shows another provider's reasoning (DeepSeek's reasoner) to OpenAI-shaped clients, and none to Anthropic's", async () => {
-    const ns = 'deepseek/deepseek-reasoner';
+  it("shows another provider's reasoning (DeepSeek's V4, which thinks unless asked not to) to OpenAI-shaped clients, and none to Anthropic's", async () => {
+    const ns = 'deepseek/deepseek-v4-flash';
     const app = await spaceWith([ns]);
     const ask = { model: ns, messages: [{ role: 'user' as const, content: 'Why?' }] };
     const chat = await send({ ...ask, app_id: app }, '/v1/chat/completions');
@@ -707,6 +705,13 @@ describe('hosted providers (fakes of their wire formats)', function () {
     const said = (chat.json as { choices: Array<{ message: { content: string; reasoning_content: string } }> })
       .choices[0]!.message;
     assert.deepEqual([said.reasoning_content, said.content], ['Thinking about: Why?', 'echo: Why?']);
+    // What DeepSeek read from its cache (its prompt_cache_hit_tokens) is billed as cached input.
+    const usage = (chat.json as { usage: { prompt_tokens: number; prompt_tokens_details?: { cached_tokens: number } } })
+      .usage;
+    assert.deepEqual(
+      [usage.prompt_tokens, usage.prompt_tokens_details?.cached_tokens],
+      [openai.usage.input, openai.usage.cached],
+    );
     const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
     let reasoning = '';
     for await (const piece of await sdk.chat.completions.create({ ...ask, stream: true }))
@@ -719,6 +724,33 @@ describe('hosted providers (fakes of their wire formats)', function () {
       message.content.map((b) => b.type),
       ['text'],
     );
+    // An effort of none turns its thinking off, in DeepSeek's words.
+    const quick = await send({ ...ask, app_id: app, reasoning_effort: 'none' }, '/v1/chat/completions');
+    assert.equal(quick.status, 200, quick.text);
+    const plain = (quick.json as { choices: Array<{ message: { content: string; reasoning_content?: string } }> })
+      .choices[0]!.message;
+    assert.deepEqual([plain.reasoning_content, plain.content], [undefined, 'echo: Why?']);
+    assert.deepEqual(openai.seen.at(-1)!.body.thinking, { type: 'disabled' });
+  });
+
+  it("refuses DeepSeek's retired names in words, and starts no Space with them", async () => {
+    const retired = models.filter((m) => /^deepseek\/deepseek-(chat|reasoner)$/.test(m.namespace));
+    assert.deepEqual(
+      retired.map((m) => [m.namespace, m.deprecated_on]),
+      [
+        ['deepseek/deepseek-chat', '2026-07-24'],
+        ['deepseek/deepseek-reasoner', '2026-07-24'],
+      ],
+    );
+    const app = await spaceWith(['deepseek/deepseek-v4-flash']);
+    const before = openai.seen.length;
+    const chat = await send(
+      { app_id: app, model: 'deepseek/deepseek-chat', messages: [{ role: 'user', content: 'hi' }] },
+      '/v1/chat/completions',
+    );
+    assert.equal(chat.status, 422, chat.text);
+    assert.match(chat.text, /deepseek\/deepseek-chat was deprecated on 24 Jul 2026 and is no longer served/);
+    assert.equal(openai.seen.length, before, 'DeepSeek was not asked');
   });
 
   it('waits for an OpenAI reasoning model that reasons longer than a provider may take to start, once it began', async () => {
@@ -1670,5 +1702,51 @@ describe('the first Space and a key handed over', function () {
       await azure.close();
       await raw(service.url, 'DELETE', '/v1/providers/azure/key', { token: service.token });
     }
+  });
+});
+
+describe('a provider whose price list keeps models it retired long ago (Together AI)', function () {
+  this.timeout(60_000);
+  let openai: ProviderFake;
+  let service: RunningService;
+
+  before(async () => {
+    openai = await startOpenAiFake();
+    service = await startService();
+  });
+  after(async () => {
+    await service?.stop();
+    await openai?.close();
+    if (service) removeDir(service.dataDir);
+  });
+
+  it('tries its key with a model models.dev lists, and starts a new Space with such models first', async () => {
+    const client = service.client();
+    const together = (await client.listModels()).filter((m) => m.provider === 'together' && !m.deprecated_on);
+    // The price list's cheapest is a model Together no longer serves (and nothing marks so).
+    assert.equal([...together].sort(cheapestFirst)[0]!.namespace, 'together/google/gemma-2b');
+    // Together's API is OpenAI's Chat Completions: the OpenAI fake plays it.
+    const put = await raw(service.url, 'PUT', '/v1/providers/together/key', {
+      token: service.token,
+      body: { key: openai.key, base_url: openai.baseUrl },
+    });
+    assert.equal(put.status, 200, put.text);
+    const check = await raw(service.url, 'POST', '/v1/providers/together/check', { token: service.token, body: {} });
+    assert.deepEqual(check.json, {
+      ok: true,
+      message: 'The Together AI key works: together/meta-llama/Llama-3.3-70B-Instruct-Turbo answered.',
+      model: 'together/meta-llama/Llama-3.3-70B-Instruct-Turbo',
+    });
+    assert.equal(openai.seen.at(-1)!.body.model, 'meta-llama/Llama-3.3-70B-Instruct-Turbo');
+    const space = await client.createSpace({ name: 'Together' });
+    const active = (await client.getSpaceModels(space.id)).base_model_settings
+      .filter((m) => m.active)
+      .map((m) => m.namespace);
+    // Of Together's models, only the one models.dev lists (and calls tools), not gemma-2b.
+    assert.deepEqual(
+      active.filter((ns) => ns.startsWith('together/')),
+      ['together/meta-llama/Llama-3.3-70B-Instruct-Turbo'],
+    );
+    assert.deepEqual(openai.problems, []);
   });
 });

@@ -161,7 +161,7 @@ describe('text completions through a Space', function () {
     assert.equal(error.param, 'suffix');
     assert.match(
       error.message,
-      /No active model of this Space can fill in the middle of a text \(suffix\): a model server.s model can .*and so can Mistral.s Codestral and DeepSeek.s deepseek-chat with their provider.s key/,
+      /No active model of this Space can fill in the middle of a text \(suffix\): a model server.s model can .*and so can Mistral.s Codestral and DeepSeek.s V4 models with their provider.s key/,
     );
   });
 

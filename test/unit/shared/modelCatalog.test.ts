@@ -149,12 +149,17 @@ describe('the model catalogue as the Models view arranges it', () => {
     assert.equal(autocompleteToSuggest(CATALOGUE), undefined, 'a model server not running, and hosted chat models');
     const running = [...CATALOGUE, model('local/llama3.1', 0, 0, { answers_here: true })];
     assert.deepEqual(autocompleteToSuggest(running), { model: 'local/llama3.1', fim: false });
-    // Codestral with a Mistral key, and DeepSeek's chat model: Codestral first, before a model server's chat model.
-    const keyed = [
+    // DeepSeek's V4 models fill in the middle: the cheaper one, before a model server's chat model;
+    // its retired chat model no more.
+    const deepseek = [
       ...running,
-      model('deepseek/deepseek-chat', 0.28, 0.42, { answers_here: true }),
-      model('mistral/codestral-2508', 0.3, 0.9, { answers_here: true }),
+      model('deepseek/deepseek-v4-pro', 1.74, 3.48, { answers_here: true }),
+      model('deepseek/deepseek-v4-flash', 0.14, 0.28, { answers_here: true }),
+      model('deepseek/deepseek-chat', 0.28, 0.42, { answers_here: true, deprecated_on: '2026-07-24' }),
     ];
+    assert.deepEqual(autocompleteToSuggest(deepseek), { model: 'deepseek/deepseek-v4-flash', fim: true });
+    // Codestral with a Mistral key first, as it is made for code completion.
+    const keyed = [...deepseek, model('mistral/codestral-2508', 0.3, 0.9, { answers_here: true })];
     assert.deepEqual(autocompleteToSuggest(keyed), { model: 'mistral/codestral-2508', fim: true });
     const keyless = keyed.map((m) => (m.provider === 'local' ? m : { ...m, answers_here: false }));
     assert.deepEqual(autocompleteToSuggest(keyless), { model: 'local/llama3.1', fim: false }, 'no key: not offered');

@@ -14,7 +14,9 @@
 // - OpenAI's refuses an effort for a model that does not reason, with a 400 in its words; its reasoning
 //   models reason first on the Responses API (a summary when asked, encrypted when included, which it
 //   checks when sent back). It also plays DeepSeek (whose API is OpenAI's Chat Completions), whose
-//   deepseek-reasoner writes its reasoning as `reasoning_content` before its answer, and xAI, whose
+//   V4 models write their reasoning as `reasoning_content` before their answer unless
+//   `thinking: {type: "disabled"}` turns it off, and which refuses the names it retired on 2026-07-24,
+//   deepseek-chat and deepseek-reasoner, and xAI, whose
 //   Grok 4 reasons but refuses a reasoning effort, in xAI's words.
 // - Anthropic's thinks first when asked (a signed thinking block, which it checks when sent back) and
 //   refuses what its extended-thinking reference refuses (a budget out of bounds, a signature it did not
@@ -251,14 +253,16 @@ const openAi = (responses: boolean, azure = false): Dialect => ({
       if (t.type !== 'function' || !t.function?.name)
         problems.push('openai: a tool is not {type: "function", function: {name}}');
     if (b.top_logprobs !== undefined && b.logprobs !== true) problems.push('openai: top_logprobs without logprobs');
-    // Only OpenAI's reasoning models (the o-series, GPT-5 but its chat models) take an effort; of xAI's
-    // Grok models, Grok 3 mini and Grok 4.3 and later (Grok 4 reasons, but refuses one).
+    // Only OpenAI's reasoning models (the o-series, GPT-5 but its chat models) and DeepSeek's V4 models
+    // take an effort; of xAI's Grok models, Grok 3 mini and Grok 4.3 and later (Grok 4.20 reasons, but
+    // refuses one: its reasoning is a model of its own).
     const model = String(b.model);
-    const refused =
-      b.reasoning_effort === undefined
+    const refused = /^deepseek-(chat|reasoner)$/.test(model)
+      ? 'Model Not Exist'
+      : b.reasoning_effort === undefined || model.startsWith('deepseek-v4-')
         ? undefined
         : model.startsWith('grok-')
-          ? /^grok-(3-mini|4\.([3-9]|\d\d))/.test(model)
+          ? /^grok-(3-mini|4\.[3-9](?!\d))/.test(model)
             ? undefined
             : `Model ${model} does not support parameter reasoningEffort.`
           : reasonsAtOpenAi(model)
@@ -268,7 +272,7 @@ const openAi = (responses: boolean, azure = false): Dialect => ({
     const lastUser = [...(messages ?? [])].reverse().find((m) => m.role === 'user');
     return {
       ...(refused ? { refused } : {}),
-      thinks: String(b.model).startsWith('deepseek-reasoner'),
+      thinks: model.startsWith('deepseek-v4-') && (b.thinking as { type?: unknown })?.type !== 'disabled',
       text: textOf(lastUser?.content),
       tools: tools.map((t) => t.function!.name!),
       stream: b.stream === true,
@@ -336,7 +340,7 @@ const chatWhole = (turn: Turn, reply: Reply, usage: ProviderFake['usage']) => ({
           : null,
     },
   ],
-  usage: openAiUsage(usage),
+  usage: chatUsage(turn, usage),
 });
 
 function chatEvents(turn: Turn, reply: Reply, usage: ProviderFake['usage']): string[] {
@@ -385,7 +389,7 @@ function chatEvents(turn: Turn, reply: Reply, usage: ProviderFake['usage']): str
       created: Math.floor(Date.now() / 1000),
       model: turn.model,
       choices: [],
-      usage: openAiUsage(usage),
+      usage: chatUsage(turn, usage),
     }),
     'data: [DONE]\n\n',
   ];
@@ -628,6 +632,10 @@ const openAiUsage = (u: ProviderFake['usage']) => ({
   prompt_tokens_details: { cached_tokens: u.cached },
 });
 
+/** A chat's usage: DeepSeek says what it read from its cache in words of its own. */
+const chatUsage = (turn: Turn, u: ProviderFake['usage']) =>
+  turn.model.startsWith('deepseek-') ? deepSeekUsage(u) : openAiUsage(u);
+
 /**
  * OpenAI's Embeddings API, by its reference: `input` a text or a list of them (or of token ids), the
  * model's vectors (1,536 numbers; 3,072 for text-embedding-3-large) or `dimensions` of them (only
@@ -719,7 +727,7 @@ function azureOpenAi(deployments?: readonly string[]): Dialect {
 // Mistral's POST /v1/fim/completions (Codestral): `prompt` and `suffix`, a seed as `random_seed`, no
 // penalties and no stream_options; the answer is a chat completion's (`message`; streamed, `delta`
 // chunks, the last with the usage). DeepSeek's beta POST /beta/completions: OpenAI's legacy text
-// completion with `suffix`, for deepseek-chat, max_tokens at most 4096; the answer is `text` (streamed,
+// completion with `suffix`, for its V4 models, max_tokens at most 4096; the answer is `text` (streamed,
 // the usage in a last chunk when stream_options.include_usage asks). The fill is
 // `<between "prompt" and "suffix">`; the rest of each API is OpenAI's Chat Completions (the fake above).
 
@@ -772,7 +780,7 @@ function withFim(provider: 'mistral' | 'deepseek'): Dialect {
       for (const name of Object.keys(b))
         if (!FIM_FIELDS[provider].includes(name)) problems.push(`${provider} fim: ${name} is not a parameter`);
       const model = String(b.model);
-      if (provider === 'mistral' ? !/^codestral/.test(model) : model !== 'deepseek-chat')
+      if (provider === 'mistral' ? !/^codestral/.test(model) : !/^deepseek-v4-(flash|pro)$/.test(model))
         problems.push(`${provider} fim: ${model} does not fill in the middle`);
       if (typeof b.prompt !== 'string') problems.push(`${provider} fim: prompt is not a text`);
       if (b.suffix !== undefined && typeof b.suffix !== 'string')
