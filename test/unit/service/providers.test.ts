@@ -1703,24 +1703,8 @@ describe('the first Space and a key handed over', function () {
       await raw(service.url, 'DELETE', '/v1/providers/azure/key', { token: service.token });
     }
   });
-});
 
-describe('a provider whose price list keeps models it retired long ago (Together AI)', function () {
-  this.timeout(60_000);
-  let openai: ProviderFake;
-  let service: RunningService;
-
-  before(async () => {
-    openai = await startOpenAiFake();
-    service = await startService();
-  });
-  after(async () => {
-    await service?.stop();
-    await openai?.close();
-    if (service) removeDir(service.dataDir);
-  });
-
-  it('tries its key with a model models.dev lists, and starts a new Space with such models first', async () => {
+  it('tries a key with a model models.dev lists where the price list keeps models the provider retired long ago (Together AI), and starts a new Space with those', async () => {
     const client = service.client();
     const together = (await client.listModels()).filter((m) => m.provider === 'together' && !m.deprecated_on);
     // The price list's cheapest is a model Together no longer serves (and nothing marks so).
