@@ -133,8 +133,9 @@ export function embeddingToSuggest(models: readonly EmbeddingModelRecord[]): { m
  * The model to offer Continue's autocomplete, or undefined, and whether it takes the text after the
  * cursor on its own API (`fim`): a model server's code model (by its name), which continues Continue's
  * prompt as it is (POST /v1/completions); else a hosted model with an API to fill in the middle
- * (Codestral, else the cheapest: DeepSeek's V4 Flash), reached through the Space's POST /v1/fim/completions; else any
- * model server's model. A hosted chat model would answer a code completion tool's prompt as a message.
+ * (Codestral, else the cheapest: DeepSeek's V4 Flash), reached through the Space's POST
+ * /v1/fim/completions; else any model server's model. A hosted chat model would answer a code
+ * completion tool's prompt as a message.
  */
 export function autocompleteToSuggest(models: readonly ModelRecord[]): { model: string; fim: boolean } | undefined {
   const local = models.filter(answersAtModelServer);

@@ -63,8 +63,8 @@ export function removeProviderKey(db: Database, provider: string): ProviderState
  * Asks a current model of the provider for a word, with the key it has: its first starter (STARTERS,
  * our choice of its current models; Azure's is the deployment most likely made, as its models answer
  * only through deployments named as them), else its cheapest that models.dev lists (byListing: the
- * price list's cheapest may be long retired), else its cheapest. Azure's answer that no such deployment exists comes after
- * it took the key: the key works.
+ * price list's cheapest may be long retired), else its cheapest. Azure's answer that no such
+ * deployment exists comes after it took the key: the key works.
  */
 export async function checkProvider(db: Database, caller: Caller, provider: string): Promise<ProviderCheck> {
   const spec = known(provider);
