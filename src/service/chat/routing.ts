@@ -61,7 +61,7 @@ export type Rejection =
 export function capabilityRefusal(r: ModelRecord, needs: Needs): Rejection | null {
   if (needs.needsVision && !r.supports_vision) return 'cannot read images';
   // A hosted provider's chat model answers a prompt; a model server's code model fills in the middle, and
-  // so do the hosted models with an API for it (Codestral, DeepSeek's chat model).
+  // so do the hosted models with an API for it (Codestral, DeepSeek's V4 models).
   if (needs.needsInfill && !r.is_test_model && r.provider !== 'local' && !fillsInMiddle(r))
     return 'cannot fill in the middle';
   return jsonRefusal(r, needs.needsJson) ?? logprobsRefusal(r, needs.needsLogprobs);

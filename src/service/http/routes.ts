@@ -269,7 +269,7 @@ export const ROUTES: RouteSpec[] = [
     spaceKey: 'own Space',
     extra: true,
     summary:
-      "Mistral's fill in the middle through a Space, as Continue sends it for Codestral: Codestral, DeepSeek's chat model or a model server's model writes what goes between prompt and suffix (a chat completion's shape: JSON, or server-sent events with stream: true)",
+      "Mistral's fill in the middle through a Space, as Continue sends it for Codestral: Codestral, DeepSeek's V4 models or a model server's model write what goes between prompt and suffix (a chat completion's shape: JSON, or server-sent events with stream: true)",
     body: S.FimCompletionsBody,
     response: z.looseObject({ object: z.literal('chat.completion') }),
     chat: (caller, body) => fimRequest(caller, parseInput(S.FimCompletionsBody, body, 'body')),

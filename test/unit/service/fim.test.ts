@@ -1,6 +1,6 @@
 // Filling in the middle at hosted providers, and Mistral's own API for it served through a Space:
 // - a text completion with a suffix, sent with the OpenAI SDK, reaches Mistral's Codestral on its
-//   POST /v1/fim/completions and DeepSeek's chat model on its beta POST /beta/completions (fakes of
+//   POST /v1/fim/completions and DeepSeek's V4 Flash on its beta POST /beta/completions (fakes of
 //   both, which check each request against the provider's reference), streamed or not, billed by the
 //   provider's own counts; routing takes them where a hosted chat model is passed over;
 // - POST /v1/fim/completions, as Mistral's SDK (`fim.complete`, `fim.stream`) and Continue's Codestral

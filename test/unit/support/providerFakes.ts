@@ -814,6 +814,13 @@ const deepSeekUsage = (u: ProviderFake['usage']) => ({
   prompt_cache_miss_tokens: u.input - u.cached,
 });
 
+/** Mistral's usage: the counts only, no cache details. */
+const mistralUsage = (u: ProviderFake['usage']) => ({
+  prompt_tokens: u.input,
+  completion_tokens: u.output,
+  total_tokens: u.input + u.output,
+});
+
 function fimWhole(turn: Turn, fim: NonNullable<Turn['fim']>, usage: ProviderFake['usage']) {
   const text = fimFill(turn.text, fim.suffix);
   const created = Math.floor(Date.now() / 1000);
@@ -823,11 +830,7 @@ function fimWhole(turn: Turn, fim: NonNullable<Turn['fim']>, usage: ProviderFake
         object: 'chat.completion',
         model: turn.model,
         created,
-        usage: {
-          prompt_tokens: usage.input,
-          completion_tokens: usage.output,
-          total_tokens: usage.input + usage.output,
-        },
+        usage: mistralUsage(usage),
         choices: [
           {
             index: 0,
@@ -863,13 +866,7 @@ function fimEvents(turn: Turn, fim: NonNullable<Turn['fim']>, usage: ProviderFak
     return [
       chunk({ role: 'assistant', content: '' }, null),
       ...pieces.map((piece) => chunk({ content: piece }, null)),
-      chunk({ content: '' }, 'stop', {
-        usage: {
-          prompt_tokens: usage.input,
-          completion_tokens: usage.output,
-          total_tokens: usage.input + usage.output,
-        },
-      }),
+      chunk({ content: '' }, 'stop', { usage: mistralUsage(usage) }),
       'data: [DONE]\n\n',
     ];
   }
