@@ -53,6 +53,8 @@ export type ClientOptions = TransportOptions;
 
 export type ChatStreamEvent =
   | { type: 'delta'; content: string }
+  /** A piece of the model's reasoning, before its reply (where the model and the service show it). */
+  | { type: 'thinking'; content: string }
   /** A tool call the model asks for, whole (its pieces are put together before it is handed on). */
   | { type: 'toolCall'; id: string; name: string; arguments: string }
   | { type: 'done'; id: string; model: string; finishReason: string | null; usage: Usage; metadata: ChatMetadata };
@@ -187,7 +189,8 @@ export class LlmSpacesClient {
   }
 
   /**
-   * The playground reply as it streams: `delta` events, then exactly one `done` with usage and metadata.
+   * The playground reply as it streams: `thinking` and `delta` events, then exactly one `done` with usage
+   * and metadata.
    * An error event, a cut connection or a stream without `[DONE]` throws a StreamError; it never hangs
    * longer than the transport's idle timeout.
    */
@@ -195,7 +198,7 @@ export class LlmSpacesClient {
     return this.events('/v1/playground/chat', { ...body, stream: true }, signal);
   }
 
-  /** A chat completion as it streams (conventions.md): text deltas, whole tool calls, then `done`. */
+  /** A chat completion as it streams (conventions.md): reasoning and text deltas, whole tool calls, then `done`. */
   completionStream(body: ChatCompletionsBody, signal?: AbortSignal): AsyncGenerator<ChatStreamEvent, void, undefined> {
     return this.events('/v1/chat/completions', { ...body, stream: true }, signal);
   }
@@ -521,6 +524,8 @@ function* chunkEvents(data: string, endpoint: string, calls: ToolCallPieces): Ge
   if (openAiFailure.success) throw new StreamError(openAiFailure.data.error.message, endpoint);
   const chunk = parseBody(ChatChunk, data, endpoint, 200);
   const choice = chunk.choices[0];
+  const thought = choice?.delta.reasoning_content || choice?.delta.reasoning;
+  if (thought) yield { type: 'thinking', content: thought };
   const content = choice?.delta.content ?? '';
   if (content) yield { type: 'delta', content };
   if (choice?.delta.tool_calls) calls.add(choice.delta.tool_calls);

@@ -1015,6 +1015,9 @@ export const ChatChunk = z.looseObject({
       index: z.int(),
       delta: z.looseObject({
         content: z.string().nullish(),
+        /** The model's reasoning as it thinks (DeepSeek's and the built-in service's name; OpenRouter's is `reasoning`). */
+        reasoning_content: z.string().nullish().catch(undefined),
+        reasoning: z.string().nullish().catch(undefined),
         tool_calls: z
           .array(
             z.looseObject({

@@ -121,6 +121,8 @@ export class SpacesChatProvider implements vscode.LanguageModelChatProvider<Spac
             text.push(event.content);
             continue;
           }
+          // VS Code's chat has no place for a model's reasoning in a stable API (its thinking part is proposed).
+          if (event.type === 'thinking') continue;
           text.flush();
           if (event.type === 'toolCall')
             progress.report(

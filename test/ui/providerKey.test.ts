@@ -1,10 +1,22 @@
 // The first run with a provider key, as a user does it: Add Provider Key… from the Command Palette, the
 // provider picked, the key typed into a password box, the result told in words; the Models view then
-// says the provider has a key and its models answer, and the first Space routes to them. A fake of
-// OpenAI's wire format stands in for OpenAI (the service is pointed at it with OPENAI_BASE_URL).
+// says the provider has a key and its models answer, and the first Space routes to them. Then a second
+// key, DeepSeek's, whose model thinks before it answers: the playground shows its reasoning. A fake of
+// OpenAI's wire format stands in for both (the service is pointed at it with OPENAI_BASE_URL and
+// DEEPSEEK_BASE_URL).
 import assert from 'node:assert/strict';
 import { startOpenAiFake, type ProviderFake } from '../unit/support/providerFakes';
-import { filterModels, fullRowsOf, notification, openWorkbench, runCommandAndPick, type Workbench } from './workbench';
+import {
+  chooseModel,
+  filterModels,
+  fullRowsOf,
+  notification,
+  openWorkbench,
+  runCommand,
+  runCommandAndPick,
+  webview,
+  type Workbench,
+} from './workbench';
 
 describe('A provider key on the first run (playwright)', function () {
   this.timeout(180_000);
@@ -13,12 +25,15 @@ describe('A provider key on the first run (playwright)', function () {
 
   before(async () => {
     openai = await startOpenAiFake();
-    // The built-in service the extension starts inherits it: OpenAI is reached at the fake.
+    // The built-in service the extension starts inherits them: OpenAI is reached at the fake, and so
+    // is DeepSeek (its API is OpenAI's Chat Completions, which the fake plays with DeepSeek's models).
     process.env.OPENAI_BASE_URL = openai.baseUrl;
+    process.env.DEEPSEEK_BASE_URL = openai.baseUrl;
     try {
       wb = await openWorkbench();
     } finally {
       delete process.env.OPENAI_BASE_URL;
+      delete process.env.DEEPSEEK_BASE_URL;
     }
   });
   afterEach(async function () {
@@ -76,5 +91,45 @@ describe('A provider key on the first run (playwright)', function () {
     assert.deepEqual(openai.problems, []);
     assert.ok(!(await page.content()).includes(openai.key), 'the key is nowhere on the page');
     await filterModels(page, '');
+  });
+
+  it("shows a model's reasoning in the playground while it thinks, folded once the reply starts", async () => {
+    const { page } = wb;
+    await runCommandAndPick(page, 'LLM Spaces: Add Provider Key…', 'platform.deepseek.com');
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: /^DeepSeek key$/ }).waitFor();
+    await page.locator('.quick-input-widget input').fill(openai.key);
+    const asked = openai.seen.length;
+    await page.keyboard.press('Enter');
+    // As above: the key is tried first (DeepSeek's model, at the fake), then the answer is told.
+    const tried = () => openai.seen.slice(asked).some((r) => r.body.model === 'deepseek-v4-flash');
+    for (const deadline = Date.now() + 30_000; !tried() && Date.now() < deadline;) await page.waitForTimeout(200);
+    await page.waitForTimeout(1_000);
+    await notification(page, 'The DeepSeek key works');
+    // DeepSeek's V4 models think unless told not to.
+    const ns = 'deepseek/deepseek-v4-flash';
+    const client = await wb.service();
+    const first = (await client.listSpaces()).items.find((s) => s.name === 'My first Space')!;
+    const setting = (await client.getSpaceModels(first.id)).base_model_settings.find((m) => m.namespace === ns)!;
+    if (!setting.active) await client.toggleModel(first.id, setting.id, true);
+    await runCommand(page, 'LLM Spaces: Open Playground');
+    const frame = webview(page);
+    await chooseModel(frame, ns);
+    const question = 'Why is the sky blue?';
+    await frame.locator('[data-path="prompt"] textarea').fill(question);
+    await frame.locator('[data-path="prompt"] textarea').press('Control+Enter');
+    await frame.locator('.turn .meta .figures').last().waitFor({ timeout: 30_000 });
+    const turn = frame.locator('.turn').last();
+    assert.equal(await turn.locator('.reply').innerText(), `echo: ${question}`);
+    const thinking = turn.locator('details.thinking');
+    assert.equal(await thinking.locator('.thought').textContent(), `Thinking about: ${question}`);
+    assert.match(await thinking.locator('summary').innerText(), /^Thought for (less than a second|\d+ s)$/);
+    assert.equal(await thinking.getAttribute('open'), null, 'folded once the reply started');
+    await wb.screenshot('32-playground-thought-folded');
+    await thinking.locator('summary').click();
+    await turn.locator('details.thinking[open] .thought').waitFor();
+    await wb.screenshot('32a-playground-thought-unfolded');
+    assert.equal(openai.seen.at(-1)!.body.model, 'deepseek-v4-flash');
+    assert.deepEqual(openai.problems, []);
+    assert.ok(!(await page.content()).includes(openai.key), 'the key is nowhere on the page');
   });
 });

@@ -4,14 +4,19 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FrameLocator, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { startFakeUpstream } from '../unit/support/fakeUpstream';
 import { startHostedFake } from '../unit/support/hostedFake';
-import { fullRowsOf, openWorkbench, rowsOf, runCommand, runCommandAndPick, type Workbench } from './workbench';
-
-/** The content frame of the webview panel in the active editor group. */
-const webview = (page: Page): FrameLocator =>
-  page.locator('iframe.webview.ready').last().contentFrame().frameLocator('#active-frame');
+import {
+  chooseModel,
+  fullRowsOf,
+  openWorkbench,
+  rowsOf,
+  runCommand,
+  runCommandAndPick,
+  webview,
+  type Workbench,
+} from './workbench';
 
 async function closeAllEditors(page: Page): Promise<void> {
   await runCommand(page, 'View: Close All Editors');
@@ -55,18 +60,6 @@ async function setFolded(page: Page, title: string, folded: boolean): Promise<vo
 async function choose(select: Locator, label: string | RegExp): Promise<void> {
   await select.click();
   await select.getByRole('option', { name: label, exact: true }).click();
-}
-
-async function chooseModel(frame: FrameLocator, namespace: string): Promise<void> {
-  await frame
-    .locator(`[data-path="model"] vscode-option[value="${namespace}"]`)
-    .waitFor({ state: 'attached', timeout: 60_000 });
-  const input = frame.locator('[data-path="model"] input');
-  await input.click();
-  await input.fill(namespace);
-  // Typing filters the options; ArrowDown makes the first match active, Enter picks it.
-  await input.press('ArrowDown');
-  await input.press('Enter');
 }
 
 describe('LLM Spaces webviews (playwright)', function () {

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { LlmSpacesClient } from '../../src/api/client';
 import { readLock } from '../../src/service/lockFile';
 import {
@@ -166,4 +166,21 @@ export async function notification(page: Page, text: string): Promise<void> {
     .first()
     .waitFor({ timeout: 30_000 });
   await runCommand(page, 'Notifications: Clear All Notifications');
+}
+
+/** The content frame of the webview panel in the active editor group. */
+export const webview = (page: Page): FrameLocator =>
+  page.locator('iframe.webview.ready').last().contentFrame().frameLocator('#active-frame');
+
+/** Picks a model in a webview's model field (the playground's, the comparison's) by typing its name. */
+export async function chooseModel(frame: FrameLocator, namespace: string): Promise<void> {
+  await frame
+    .locator(`[data-path="model"] vscode-option[value="${namespace}"]`)
+    .waitFor({ state: 'attached', timeout: 60_000 });
+  const input = frame.locator('[data-path="model"] input');
+  await input.click();
+  await input.fill(namespace);
+  // Typing filters the options; ArrowDown makes the first match active, Enter picks it.
+  await input.press('ArrowDown');
+  await input.press('Enter');
 }

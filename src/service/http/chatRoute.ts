@@ -72,11 +72,11 @@ async function answer(
       if (options.dialect === 'anthropic') return anthropicMessage(completion);
       if (options.dialect === 'responses') return responseObject(completion, body.responses!, created(Date.now()));
       if (textCompletion) return textCompletionObject(completion, created(completion.created));
-      // Signed thinking is for Anthropic's clients, which send it back. OpenAI-compatible clients get its
-      // text to show, as `reasoning_content` (DeepSeek's API and LiteLLM's name, which Cline, Roo Code and
-      // the AI SDK read), and any other model's reasoning the same way.
-      const answer = { ...completion, thinking: undefined, created: created(completion.created) };
-      const thought = options.dialect === 'openai' ? thinkingText(completion.thinking) || completion.reasoning : '';
+      // Signed thinking is for Anthropic's clients, which send it back. OpenAI-compatible clients and the
+      // playground get its text to show, as `reasoning_content` (DeepSeek's API and LiteLLM's name, which
+      // Cline, Roo Code and the AI SDK read), and any other model's reasoning the same way.
+      const answer = { ...completion, thinking: undefined, reasoning: undefined, created: created(completion.created) };
+      const thought = thinkingText(completion.thinking) || completion.reasoning;
       if (!thought) return answer;
       const [first, ...rest] = completion.choices;
       return {
@@ -127,7 +127,7 @@ async function answer(
       options.reaches,
       (text) => events.send(chunk({ content: text })),
       abort.signal,
-      options.dialect === 'openai' && !textCompletion
+      !textCompletion
         ? (piece) => {
             const text = 'thinking' in piece ? piece.thinking : 'reasoning' in piece ? piece.reasoning : '';
             if (text) events.send(chunk({ reasoning_content: text }));

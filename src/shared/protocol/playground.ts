@@ -96,6 +96,13 @@ export interface Turn {
   prompt: string;
   reply: ReplyInfo | null;
   error: string | null;
+  /** The model's reasoning shown before the reply, and how long it thought (not kept by the service). */
+  thought?: Thought;
+}
+
+export interface Thought {
+  text: string;
+  seconds: number;
 }
 
 export interface Attachment {
@@ -127,6 +134,8 @@ export interface PlaygroundResults {
 export type PlaygroundEvent =
   /** `at` (first piece only): when the host got it, in ms since the epoch, for the paint latency figure. */
   | { type: 'delta'; callId: number; content: string; at?: number }
+  /** A piece of the model's reasoning, before its reply's text. */
+  | { type: 'thinking'; callId: number; content: string }
   /**
    * Where a send stands before its first piece: the user is being asked whether to pass the soft
    * spending limit, or (after that) it went to the service.

@@ -110,9 +110,12 @@ export class ComparePanel extends StreamingPanel {
         };
         this.keep(callId, run);
         try {
-          run.reply = await this.stream(callId, body, (content) => {
-            run.text += content;
-            void this.channel.post({ type: 'delta', callId, content });
+          // Columns compare replies side by side; a model's reasoning is not shown there.
+          run.reply = await this.stream(callId, body, {
+            delta: (content) => {
+              run.text += content;
+              void this.channel.post({ type: 'delta', callId, content });
+            },
           });
           this.s.organization.recordReply(run.reply);
           return run.reply;

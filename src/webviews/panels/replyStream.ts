@@ -1,5 +1,5 @@
 // A playground request sent and read as it streams, for the playground and the comparison alike: each
-// piece of text as it arrives, then the reply with its figures.
+// piece of reasoning and text as it arrives, then the reply with its figures.
 import * as vscode from 'vscode';
 import type { LlmSpacesClient } from '../../api/client';
 import type { ChatDraft, ReplyInfo } from '../../shared/protocol/playground';
@@ -7,17 +7,24 @@ import { replyInfo } from './playgroundData';
 
 const t = vscode.l10n.t;
 
-/** `first` is true for the first piece of text. */
+/** What a reply's pieces go to: `first` is true for the first piece of text. */
+export interface ReplyPieces {
+  delta(content: string, first: boolean): void;
+  /** The model's reasoning as it comes, where the model and the service show it. */
+  thinking?(content: string): void;
+}
+
 export async function streamReply(
   client: LlmSpacesClient,
   body: ChatDraft,
   signal: AbortSignal,
-  onDelta: (content: string, first: boolean) => void,
+  on: ReplyPieces,
 ): Promise<ReplyInfo> {
   let content = '';
   for await (const event of client.chatStream(body, signal)) {
-    if (event.type === 'delta') {
-      onDelta(event.content, !content);
+    if (event.type === 'thinking') on.thinking?.(event.content);
+    else if (event.type === 'delta') {
+      on.delta(event.content, !content);
       content += event.content;
     } else if (event.type === 'done') {
       return replyInfo(content, event);

@@ -5,7 +5,7 @@ import type * as vscode from 'vscode';
 import type { ChatDraft, ReplyInfo } from '../../shared/protocol/playground';
 import { BudgetGuard, type GuardDeps } from './budgetGuard';
 import { PanelHost } from './panelHost';
-import { streamReply } from './replyStream';
+import { streamReply, type ReplyPieces } from './replyStream';
 
 export abstract class StreamingPanel extends PanelHost {
   private readonly running = new Map<number, AbortController>();
@@ -33,15 +33,11 @@ export abstract class StreamingPanel extends PanelHost {
   protected abstract reconnected(): void;
 
   /** Sends a request as call `callId` and streams its reply; `stop(callId)` ends it. */
-  protected async stream(
-    callId: number,
-    body: ChatDraft,
-    onDelta: (content: string, first: boolean) => void,
-  ): Promise<ReplyInfo> {
+  protected async stream(callId: number, body: ChatDraft, on: ReplyPieces): Promise<ReplyInfo> {
     const abort = new AbortController();
     this.running.set(callId, abort);
     try {
-      return await this.deps.connection.call((c) => streamReply(c, body, abort.signal, onDelta));
+      return await this.deps.connection.call((c) => streamReply(c, body, abort.signal, on));
     } finally {
       this.running.delete(callId);
     }

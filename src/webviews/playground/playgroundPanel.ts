@@ -1,5 +1,6 @@
 // The playground chat panel, host side. The webview never sees a token: it asks, and the host calls
-// the service, streams the reply back as `delta` events, and answers the call with the reply's figures.
+// the service, streams the reply back as `thinking` and `delta` events, and answers the call with the
+// reply's figures.
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { LlmSpacesClient } from '../../api/client';
@@ -129,13 +130,15 @@ export class PlaygroundPanel extends StreamingPanel {
       send: async ({ body }, callId) => {
         await this.guard.check([body], () => void this.channel.post({ type: 'stage', callId, stage: 'asking' }));
         void this.channel.post({ type: 'stage', callId, stage: 'sent' });
-        const reply = await this.stream(callId, body, (content, first) => {
-          void this.channel.post({
-            type: 'delta',
-            callId,
-            content,
-            at: first ? performance.timeOrigin + performance.now() : undefined,
-          });
+        const reply = await this.stream(callId, body, {
+          delta: (content, first) =>
+            void this.channel.post({
+              type: 'delta',
+              callId,
+              content,
+              at: first ? performance.timeOrigin + performance.now() : undefined,
+            }),
+          thinking: (content) => void this.channel.post({ type: 'thinking', callId, content }),
         });
         this.s.organization.recordReply(reply);
         this.s.reachedMilestone('replied');

@@ -18,6 +18,7 @@ import {
 } from '../../../src/api/errors';
 import type { RequestLogEntry } from '../../../src/api/transport';
 import { startFaultServer, type FaultServer } from '../support/faultServer';
+import { raw } from '../support/http';
 import { removeDir, startService, type RunningService } from '../support/service';
 
 describe('typed client', function () {
@@ -206,6 +207,44 @@ describe('typed client', function () {
       assert.equal(done.metadata.model.namespace, 'test/echo');
       assert.ok(done.usage.total_tokens > 0);
     }
+  });
+
+  it("hands on a model's reasoning before its text, by either name a service gives it, and skips one it cannot read", async () => {
+    // The built-in service's own stream of a test model, with reasoning put before its text: named as
+    // the built-in service and DeepSeek name it, as OpenRouter names it, and once as no text at all.
+    const real = await raw(service.url, 'POST', '/v1/playground/chat', {
+      token: service.token,
+      body: { app_id: appId, prompt: 'one two three', model: 'test/echo', stream: true },
+    });
+    const events = real.text.split('\n\n').filter((e) => e.startsWith('data: {'));
+    const head = JSON.parse(events[0]!.slice('data: '.length)) as Record<string, unknown>;
+    const thinking = (delta: Record<string, unknown>) =>
+      `data: ${JSON.stringify({ ...head, choices: [{ index: 0, delta, finish_reason: null }] })}`;
+    const body = [
+      thinking({ reasoning_content: 'First ' }),
+      thinking({ reasoning: 'this.' }),
+      thinking({ reasoning_content: 7 }),
+      ...events,
+      'data: [DONE]',
+    ];
+    fault.script.push({
+      kind: 'status',
+      status: 200,
+      body: `${body.join('\n\n')}\n\n`,
+      headers: { 'content-type': 'text/event-stream' },
+    });
+    const seen: string[] = [];
+    for await (const event of viaFault().chatStream({ app_id: appId, prompt: 'one two three', model: 'test/echo' }))
+      seen.push(event.type === 'done' ? 'done' : `${event.type}:${'content' in event ? event.content : ''}`);
+    assert.deepEqual(seen.slice(0, 2), ['thinking:First ', 'thinking:this.']);
+    assert.equal(
+      seen
+        .slice(2, -1)
+        .map((e) => e.replace(/^delta:/, ''))
+        .join(''),
+      'one two three',
+    );
+    assert.equal(seen.at(-1), 'done');
   });
 
   it('ends a stream cut mid-way, or ended without [DONE], with a StreamError and never hangs', async () => {

@@ -696,7 +696,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.deepEqual([reasoning, text], [said.reasoning_content, said.content]);
   });
 
-  it("shows another provider's reasoning (DeepSeek's V4, which thinks unless asked not to) to OpenAI-shaped clients, and none to Anthropic's", async () => {
+  it("shows another provider's reasoning (DeepSeek's V4, which thinks unless asked not to) to OpenAI-shaped clients and the playground, and none to Anthropic's", async () => {
     const ns = 'deepseek/deepseek-v4-flash';
     const app = await spaceWith([ns]);
     const ask = { model: ns, messages: [{ role: 'user' as const, content: 'Why?' }] };
@@ -717,6 +717,30 @@ describe('hosted providers (fakes of their wire formats)', function () {
     for await (const piece of await sdk.chat.completions.create({ ...ask, stream: true }))
       reasoning += (piece.choices[0]?.delta as { reasoning_content?: string } | undefined)?.reasoning_content ?? '';
     assert.equal(reasoning, said.reasoning_content);
+    // The playground shows it too: whole, and streamed (through the extension's client) before the reply.
+    const asked = { app_id: app, model: ns, prompt: 'Why?' };
+    const playground = await send(asked);
+    assert.equal(playground.status, 200, playground.text);
+    const shown = (playground.json as { choices: Array<{ message: { reasoning_content: string } }> }).choices[0]!;
+    assert.equal(shown.message.reasoning_content, said.reasoning_content);
+    const events: string[] = [];
+    for await (const event of client.chatStream(asked))
+      if (event.type === 'thinking' || event.type === 'delta') events.push(`${event.type}:${event.content}`);
+    const firstText = events.findIndex((e) => e.startsWith('delta:'));
+    assert.equal(
+      events
+        .slice(0, firstText)
+        .map((e) => e.replace(/^thinking:/, ''))
+        .join(''),
+      said.reasoning_content,
+    );
+    assert.equal(
+      events
+        .slice(firstText)
+        .map((e) => e.replace(/^delta:/, ''))
+        .join(''),
+      said.content,
+    );
     // Unsigned, it is no thinking block for Claude Code to send back to Anthropic.
     const claude = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
     const message = await claude.messages.stream({ ...ask, max_tokens: 500 }).finalMessage();

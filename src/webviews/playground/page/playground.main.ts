@@ -273,7 +273,7 @@ async function send(): Promise<void> {
       streaming = { callId: id, turn: live };
     });
     live.finish(reply);
-    turns.push({ prompt, reply, error: null });
+    turns.push({ prompt, reply, error: null, thought: live.thought });
     state.parentRequestId = reply.id;
     form.showReplies(turns, reply.id);
     state.prompt = '';
@@ -284,7 +284,12 @@ async function send(): Promise<void> {
   } catch (error) {
     const failure = error instanceof CallFailed ? error.error : { message: String(error), fields: {} };
     live.fail(failure.message, !!failure.cancelled);
-    turns.push({ prompt, reply: null, error: failure.cancelled ? t('Stopped.') : failure.message });
+    turns.push({
+      prompt,
+      reply: null,
+      error: failure.cancelled ? t('Stopped.') : failure.message,
+      thought: live.thought,
+    });
     const rest = markFields(form.all, failure.fields);
     if (rest.length) say(rest.join('; '));
   } finally {
@@ -421,6 +426,8 @@ function wire(): void {
 channel.onEvent((event) => {
   if (event.type === 'delta') {
     if (streaming?.callId === event.callId) streaming.turn.append(event.content, event.at);
+  } else if (event.type === 'thinking') {
+    if (streaming?.callId === event.callId) streaming.turn.think(event.content);
   } else if (event.type === 'stage') {
     if (streaming?.callId === event.callId) streaming.turn.stage(event.stage);
   } else if (event.type === 'draft') {

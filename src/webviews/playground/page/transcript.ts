@@ -1,6 +1,6 @@
 // The conversation as it is shown: each turn's prompt and reply rendered as sanitized markdown, the
 // reply's figures underneath, and Copy / Insert at Cursor / Replace Selection on every code block.
-import type { ReplyInfo, Turn } from '../../../shared/protocol/playground';
+import type { ReplyInfo, Thought, Turn } from '../../../shared/protocol/playground';
 import { fill, h } from '../../page/dom';
 import { money } from '../../page/values';
 import { stoppedNote } from './estimate';
@@ -21,11 +21,15 @@ export interface TranscriptActions {
 export interface LiveTurn {
   /** `at`: when the host received the first piece (epoch ms), to report the latency to the first paint. */
   append(text: string, at?: number): void;
+  /** A piece of the model's reasoning, shown unfolded while it thinks and folded once the reply starts. */
+  think(text: string): void;
   /** Where the send stands while no reply has come (see the 'stage' event). */
   stage(stage: 'asking' | 'sent'): void;
   finish(reply: ReplyInfo): void;
   fail(message: string, stopped: boolean): void;
   readonly text: string;
+  /** What the model thought before the reply, if it showed it. */
+  readonly thought: Thought | undefined;
 }
 
 export class Transcript {
@@ -67,7 +71,7 @@ export class Transcript {
         ),
         h('p', { class: 'empty when-draft' }, t('Your prompt is ready below: press Send or Ctrl+Enter to send it.')),
       );
-    else fill(this.root, ...note, ...turns.map((turn) => this.turnElement(turn.prompt, turn.reply, turn.error)));
+    else fill(this.root, ...note, ...turns.map((turn) => this.turnElement(turn)));
   }
 
   start(prompt: string): LiveTurn {
@@ -82,11 +86,13 @@ export class Transcript {
     let firstAt: number | undefined;
     const frames = watchFrames();
     let live: LiveMarkdown | undefined;
+    let thinking: ThinkingView | undefined;
     const paint = () => {
       frame = 0;
       const stick = nearBottom(this.root);
+      thinking?.paint();
       // Finished blocks are drawn once, without highlighting; see LiveMarkdown.
-      (live ??= new LiveMarkdown(reply)).update(text);
+      if (text) (live ??= new LiveMarkdown(reply)).update(text);
       if (stick) article.scrollIntoView({ block: 'end' });
       if (firstAt !== undefined) {
         void reply.offsetHeight;
@@ -98,6 +104,9 @@ export class Transcript {
       get text() {
         return text;
       },
+      get thought() {
+        return thinking?.thought();
+      },
       stage: (stage) => {
         if (text) return;
         // Nothing is under way while the user is asked: no "…" in the reply's place.
@@ -107,15 +116,26 @@ export class Transcript {
             ? t('Not sent yet: waiting for your answer, as it would pass the soft spending limit.')
             : t('Waiting for the first tokens…');
       },
+      think: (piece) => {
+        if (!thinking) {
+          thinking = new ThinkingView();
+          reply.before(thinking.element);
+          meta.textContent = t('Thinking…');
+        }
+        thinking.add(piece);
+        if (!frame) frame = requestAnimationFrame(paint);
+      },
       append: (delta, at) => {
         if (!text && at !== undefined) firstAt = at;
         if (!text) meta.textContent = t('Receiving the reply…');
+        if (!text) thinking?.done();
         text += delta;
         if (!frame) frame = requestAnimationFrame(paint);
       },
       finish: (info) => {
         cancelAnimationFrame(frame);
         frames.stop();
+        thinking?.done();
         reply.removeAttribute('aria-busy');
         this.fillReply(reply, info.content || text);
         const footer = metaOf(info);
@@ -128,6 +148,7 @@ export class Transcript {
       fail: (message, stopped) => {
         cancelAnimationFrame(frame);
         frames.stop();
+        thinking?.done();
         reply.removeAttribute('aria-busy');
         this.fillReply(reply, text);
         meta.replaceWith(
@@ -141,11 +162,12 @@ export class Transcript {
     };
   }
 
-  private turnElement(prompt: string, reply: ReplyInfo | null, error: string | null): HTMLElement {
+  private turnElement({ prompt, reply, error, thought }: Turn): HTMLElement {
     const body = h('div', { class: 'reply markdown' });
     if (reply) this.fillReply(body, reply.content);
     const footer = reply ? metaOf(reply) : h('footer', { class: 'meta error' }, error ?? t('No reply.'));
-    return h('article', { class: 'turn' }, this.promptElement(prompt), body, footer);
+    const thinking = thought ? ThinkingView.finished(thought) : null;
+    return h('article', { class: 'turn' }, this.promptElement(prompt), thinking, body, footer);
   }
 
   private promptElement(prompt: string): HTMLElement {
@@ -175,6 +197,69 @@ export class Transcript {
         ),
       );
     }
+  }
+}
+
+/**
+ * A model's reasoning above its reply: unfolded while it thinks, with its text as plain text (it is
+ * the model talking to itself, not the answer), folded to "Thought for 4 s" once the reply starts,
+ * unless the user opened or closed it meanwhile.
+ */
+class ThinkingView {
+  readonly element: HTMLDetailsElement;
+  private readonly summary = h('summary', {}, t('Thinking…'));
+  private readonly body = h('div', { class: 'thought' });
+  private text = '';
+  private shown = 0;
+  private readonly started = performance.now();
+  private seconds: number | undefined;
+  private touched = false;
+
+  constructor() {
+    this.element = h('details', { class: 'thinking', open: true }, this.summary, this.body);
+    this.summary.addEventListener('click', () => (this.touched = true));
+  }
+
+  static finished(thought: Thought): HTMLElement {
+    const view = new ThinkingView();
+    view.add(thought.text);
+    view.paint();
+    view.end(thought.seconds);
+    view.element.open = false;
+    return view.element;
+  }
+
+  add(piece: string): void {
+    this.text += piece;
+  }
+
+  /** New text is appended as it is, without drawing again what is shown; followed while it is read at its end. */
+  paint(): void {
+    if (this.shown === this.text.length) return;
+    const stick = this.body.scrollHeight - this.body.scrollTop - this.body.clientHeight < 24;
+    this.body.append(this.text.slice(this.shown));
+    this.shown = this.text.length;
+    if (stick) this.body.scrollTop = this.body.scrollHeight;
+  }
+
+  /** The reply started (or ended): the reasoning folds away, with how long it took. */
+  done(): void {
+    if (this.seconds !== undefined) return;
+    this.paint();
+    this.end((performance.now() - this.started) / 1000);
+    if (!this.touched) this.element.open = false;
+  }
+
+  thought(): Thought | undefined {
+    return this.text
+      ? { text: this.text, seconds: this.seconds ?? (performance.now() - this.started) / 1000 }
+      : undefined;
+  }
+
+  private end(seconds: number): void {
+    this.seconds = seconds;
+    this.summary.textContent =
+      seconds < 1 ? t('Thought for less than a second') : t('Thought for {0} s', Math.round(seconds));
   }
 }
 
