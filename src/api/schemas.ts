@@ -147,6 +147,8 @@ const modelRecordShape = {
   answers_here: nullish(z.boolean()),
   /** Who answers for it there, for people ("Ollama (port 11434)"). */
   served_by: nullish(z.string()),
+  /** False where the provider has a key but does not list the model for it (retired, or not open to the account). */
+  offered_to_key: nullish(z.boolean()).catch(undefined),
 };
 
 export interface ModelRecord extends z.infer<z.ZodObject<typeof modelRecordShape>> {
@@ -224,6 +226,7 @@ export const ModelSetting = z.looseObject({
   answers_here: nullish(z.boolean()),
   /** Who answers for it there, for people ("Ollama (port 11434)"). */
   served_by: nullish(z.string()),
+  offered_to_key: nullish(z.boolean()).catch(undefined),
 });
 
 export const Permission = z.enum(['view', 'edit', 'delete', 'manage_keys', 'use_playground']);

@@ -7,6 +7,7 @@ import { syncCatalogueModels } from './domain/models';
 import { DATASET, datasetModels } from './providers/dataset';
 import { listProviders } from './providers/endpoints';
 import { providerKeys } from './providers/keys';
+import { offeredModels } from './providers/offered';
 import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -147,6 +148,8 @@ async function serve(values: Values): Promise<void> {
   providerKeys.loadEnvironment(process.env);
   const withKeys = listProviders().filter((p) => p.has_key);
   if (withKeys.length) console.log(`Provider keys from the environment: ${withKeys.map((p) => p.label).join(', ')}`);
+  // Which models each key reaches, read while the service starts and answers (offered.ts).
+  for (const provider of withKeys) void offeredModels.refresh(provider.id);
   const app = buildApp({
     db,
     engine: {

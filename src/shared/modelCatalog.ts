@@ -213,9 +213,15 @@ export function modelMarkdown(m: ModelRecord, today?: string): string {
     // What a code completion tool needs (a suffix), which its price and capabilities do not say.
     ...(fillsInMiddle(m) ? ['- $(code) fills in the middle of code, for autocomplete through a Space'] : []),
   ];
-  if (m.served_by && !m.is_test_model) lines.push(`- $(server) answered by ${m.served_by}`);
+  if (m.served_by && !m.is_test_model && m.offered_to_key !== false)
+    lines.push(`- $(server) answered by ${m.served_by}`);
   // A retired model can answer nowhere: how to make it answer here would be advice to no end.
-  if (cannotAnswerHere(m) && dep?.kind !== 'retired')
+  if (cannotAnswerHere(m) && dep?.kind !== 'retired' && m.offered_to_key === false)
+    lines.push(
+      '',
+      `$(debug-disconnect) **Not offered to your key:** ${m.served_by ?? 'its provider'} does not list it among the models your key can use. It may be retired, or not open to your account.`,
+    );
+  else if (cannotAnswerHere(m) && dep?.kind !== 'retired')
     lines.push('', `$(debug-disconnect) **Cannot answer here:** no key or server here reaches it. ${answerHereFix(m)}`);
   if (dep?.kind === 'retired') lines.push('', `$(error) **Deprecated on ${dep.date}: no longer served.**`);
   if (dep?.kind === 'soon') lines.push('', `$(warning) Deprecated: stops being served on ${dep.date}.`);

@@ -92,7 +92,7 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
     const item = new vscode.TreeItem(this.store.filter.flat ? m.namespace : m.model || m.namespace);
     item.id = `model:${m.namespace}`;
     const offline = cannotAnswerHere(m) && dep?.kind !== 'retired';
-    item.description = stateLine(dep, offline, priceLine(m).split(' per ')[0] ?? '');
+    item.description = stateLine(dep, offline, priceLine(m).split(' per ')[0] ?? '', m.offered_to_key === false);
     item.iconPath = modelIcon(dep, offline, m.is_test_model ? 'beaker' : m.provider === 'local' ? 'vm' : 'hubot');
     item.contextValue = dep?.kind === 'retired' ? 'model.retired' : 'model';
     item.accessibilityInformation = { label: `${m.namespace}, ${String(item.description)}` };
@@ -153,7 +153,9 @@ function providerItem(group: ProviderGroup): vscode.TreeItem {
     item.description = count;
     return item;
   }
-  const hasKey = group.models.some((m) => m.answers_here === true && m.served_by === hosted.label);
+  const hasKey = group.models.some(
+    (m) => (m.answers_here === true && m.served_by === hosted.label) || m.offered_to_key === false,
+  );
   item.description = hasKey ? t('{0} · key added', count) : t('{0} · no key', count);
   item.iconPath = new vscode.ThemeIcon(hasKey ? 'key' : 'organization');
   if (!hasKey) {
@@ -170,9 +172,14 @@ function providerItem(group: ProviderGroup): vscode.TreeItem {
   return item;
 }
 
-/** A model's state in a word or two: retired, cannot answer here, retiring soon, else its price. */
-function stateLine(dep: Deprecation, offline: boolean, price: string): string {
+/**
+ * A model's state in a word or two: retired, not offered to the key the provider has (`unlisted`),
+ * cannot answer here, retiring soon, else its price.
+ */
+function stateLine(dep: Deprecation, offline: boolean, price: string, unlisted = false): string {
   if (dep?.kind === 'retired') return t('deprecated {0}', dep.date);
+  // Its provider has a key, so the user expects it to answer: what it costs is for the tooltip.
+  if (offline && unlisted) return t('not for your key');
   if (offline) return t('{0} · cannot answer here', price);
   return dep?.kind === 'soon' ? t('until {0}', dep.date) : price;
 }

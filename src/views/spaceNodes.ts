@@ -212,7 +212,11 @@ export function toTreeItem(node: SpaceNode): vscode.TreeItem {
       const inChat = isPinned(node.spaceId, s.namespace);
       const offline = !s.globally_disabled && cannotAnswerHere(s);
       const state = s.globally_disabled ? t('deprecated') : s.active ? t('active') : t('off');
-      const described = offline ? t('{0} · cannot answer here', state) : state;
+      const described = !offline
+        ? state
+        : s.offered_to_key === false
+          ? t('{0} · not for your key', state)
+          : t('{0} · cannot answer here', state);
       item.description = inChat ? t("{0} · in VS Code's chat", described) : described;
       item.iconPath = new vscode.ThemeIcon(
         s.globally_disabled

@@ -12,6 +12,7 @@ import { isRetired, retiresSoon } from '../../shared/models';
 import { findModel, findModelByName, type CatalogueModel } from '../domain/models';
 import { appConfig, loadApp, requirePermission } from '../domain/spaces';
 import { Problem, invalid } from '../problem';
+import { providerKeys } from '../providers/keys';
 import { providerSpec } from '../providers/providers';
 import { promptTokens as memo } from '../tokenizer';
 import { capabilityRefusal, type Rejection, type RouteInput } from './routing';
@@ -175,6 +176,9 @@ const REFUSED_FIELD: Partial<Record<Rejection, { loc: string[]; type: string }>>
 /** What would let a model answer on this service, in words. */
 export function howToReach(r: Pick<ModelRecord, 'provider'>): string {
   const spec = providerSpec(r.provider);
+  // The key is there, but the provider's list of models for it does not have this one (offered.ts).
+  if (spec && providerKeys.has(spec.id))
+    return `${spec.label} does not list it among the models your key can use (it may be retired, or not open to your account)`;
   if (spec)
     return `add your ${spec.label} key (LLM Spaces: Add Provider Key…, or ${spec.keyVars[0]} for the standalone service)`;
   if (r.provider === 'local') return 'start the model server that serves it, then refresh the local models';

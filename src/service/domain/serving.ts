@@ -4,6 +4,7 @@
 // service forwards to an upstream given by the user (--upstream, e.g. a LiteLLM proxy or an Ollama
 // serving the catalogue's own local models).
 import { providerKeys } from '../providers/keys';
+import { offeredModels } from '../providers/offered';
 import { providerSpec } from '../providers/providers';
 import type { ModelRecord } from '../../api/schemas';
 import type { Database } from '../db';
@@ -117,17 +118,31 @@ export function servingOf(db: Database, record: Pick<ModelRecord, 'id' | 'is_tes
   return forward ? { ...forward, available: true } : null;
 }
 
-export function answersHere(db: Database, record: Pick<ModelRecord, 'id' | 'is_test_model' | 'provider'>): boolean {
-  return record.is_test_model || providerKeys.has(record.provider) || servingOf(db, record)?.available === true;
+type Reachable = Pick<ModelRecord, 'id' | 'is_test_model' | 'provider' | 'model' | 'api_target'>;
+
+/** Whether the provider's key reaches the model: a key, and the model in the provider's list for it (offered.ts). */
+export const keyReaches = (record: Pick<ModelRecord, 'provider' | 'model' | 'api_target'>): boolean =>
+  providerKeys.has(record.provider) && offeredModels.offers(record.provider!, record.api_target || record.model);
+
+export function answersHere(db: Database, record: Reachable): boolean {
+  return record.is_test_model || keyReaches(record) || servingOf(db, record)?.available === true;
 }
 
-/** What the model lists of the built-in service add to each model: whether it answers here, and by whom. */
-export function servingFields(db: Database, record: ModelRecord): { answers_here: boolean; served_by: string | null } {
+/**
+ * What the model lists of the built-in service add to each model: whether it answers here, by whom,
+ * and (false) when the provider has a key but does not list the model for it.
+ */
+export function servingFields(
+  db: Database,
+  record: ModelRecord,
+): { answers_here: boolean; served_by: string | null; offered_to_key?: false } {
   if (record.is_test_model) return { answers_here: true, served_by: 'this service' };
-  if (providerKeys.has(record.provider))
-    return { answers_here: true, served_by: providerSpec(record.provider)?.label ?? null };
+  if (keyReaches(record)) return { answers_here: true, served_by: providerSpec(record.provider)?.label ?? null };
   const serving = servingOf(db, record);
-  return { answers_here: serving?.available === true, served_by: serving?.server ?? null };
+  if (serving?.available) return { answers_here: true, served_by: serving.server };
+  if (providerKeys.has(record.provider))
+    return { answers_here: false, served_by: providerSpec(record.provider)?.label ?? null, offered_to_key: false };
+  return { answers_here: false, served_by: serving?.server ?? null };
 }
 
 /** Records what a refresh found; a model no server offers any more stays, marked unavailable. */

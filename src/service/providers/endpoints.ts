@@ -6,11 +6,13 @@ import { HostedProviders, NoDeployment } from '../chat/reach/hostedProviders';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
 import { visibleModels } from '../domain/models';
+import { keyReaches } from '../domain/serving';
 import { STARTERS, settleUntouchedSpaces } from '../domain/spaces';
 import { Problem, invalid } from '../problem';
 import { Cooldown, providerCooldown } from './cooldown';
 import { byListing } from './dataset';
 import { providerKeys } from './keys';
+import { offeredModels } from './offered';
 import { PROVIDERS, providerSpec, type ProviderSpec } from './providers';
 
 export function listProviders(): ProviderState[] {
@@ -40,6 +42,9 @@ export function setProviderKey(db: Database, provider: string, body: ProviderKey
     throw invalid(['body', 'base_url'], 'Azure OpenAI needs the base URL of your resource', 'missing');
   providerKeys.set(spec.id, body.key, body.base_url ?? null);
   providerCooldown.succeeded(spec.id);
+  // Which models the key reaches is read in the background; a key check waits for it.
+  offeredModels.forget(spec.id);
+  void offeredModels.refresh(spec.id);
   // A Space nobody has changed follows what answers now, this provider's models too, once the key is
   // known to work: a new key is tried first (checkProvider), so a mistyped one routes nothing to it.
   if (body.verified) settleUntouchedSpaces(db);
@@ -55,21 +60,30 @@ export function removeProviderKey(db: Database, provider: string): ProviderState
       'environment',
     );
   providerKeys.remove(spec.id);
+  offeredModels.forget(spec.id);
   settleUntouchedSpaces(db);
   return listProviders().find((p) => p.id === spec.id)!;
 }
 
 /**
- * Asks a current model of the provider for a word, with the key it has: its first starter (STARTERS,
- * our choice of its current models; Azure's is the deployment most likely made, as its models answer
- * only through deployments named as them), else its cheapest that models.dev lists (byListing: the
- * price list's cheapest may be long retired), else its cheapest. Azure's answer that no such
- * deployment exists comes after it took the key: the key works.
+ * Asks a current model of the provider for a word, with the key it has, of those the provider lists
+ * for the key (read first, offered.ts): the first of its starters it lists (STARTERS, our choice of its
+ * current models; Azure's is the deployment most likely made, as its models answer only through
+ * deployments named as them), else its cheapest that models.dev lists (byListing: the price list's
+ * cheapest may be long retired), else its cheapest. Azure's answer that no such deployment exists
+ * comes after it took the key: the key works.
  */
 export async function checkProvider(db: Database, caller: Caller, provider: string): Promise<ProviderCheck> {
   const spec = known(provider);
   if (!providerKeys.has(spec.id)) return { ok: false, message: `There is no ${spec.label} key.`, model: null };
+  await offeredModels.refresh(spec.id);
   const model = modelToTry(db, caller, spec.id);
+  if (!model && offeredModels.listed(spec.id))
+    return {
+      ok: false,
+      message: `${spec.label} lists none of the catalogue's current models for this key, so it cannot be tried.`,
+      model: null,
+    };
   if (!model)
     return { ok: false, message: `The catalogue has no ${spec.label} model to try the key with.`, model: null };
   const reach = new HostedProviders(providerKeys, new Cooldown());
@@ -104,8 +118,8 @@ export async function checkProvider(db: Database, caller: Caller, provider: stri
 function modelToTry(db: Database, caller: Caller, provider: string): ModelRecord | undefined {
   const current = visibleModels(db, caller)
     .map((m) => m.record)
-    .filter((r) => r.provider === provider && !r.is_test_model && !isRetired(r) && r.is_chat);
-  const starter = current.find((r) => r.namespace === STARTERS[provider]?.[0]);
+    .filter((r) => r.provider === provider && !r.is_test_model && !isRetired(r) && r.is_chat && keyReaches(r));
+  const starter = STARTERS[provider]?.flatMap((ns) => current.find((r) => r.namespace === ns) ?? [])[0];
   const { listed, unlisted } = byListing(current);
   return starter ?? listed[0] ?? unlisted[0];
 }

@@ -47,8 +47,10 @@ export interface ModelBrief {
   byCharacters: boolean;
   contextWindow: number;
   deprecatedOn: string | null;
-  /** False when nothing serves it where the service runs (no model server for it). */
+  /** False when nothing serves it where the service runs (no key or model server for it). */
   answersHere: boolean;
+  /** Its provider has a key but does not list it for that key (retired, or not open to the account). */
+  notOffered: boolean;
   tools: boolean;
 }
 

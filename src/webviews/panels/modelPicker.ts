@@ -74,7 +74,8 @@ export function describeModel(m: PickerModel): { description: string; detail: st
   const context = contextLabel(m.contextWindow);
   const state = [
     m.active && '$(pass-filled) active in this Space',
-    !m.answersHere && '$(debug-disconnect) cannot answer here',
+    !m.answersHere &&
+      (m.notOffered ? '$(debug-disconnect) not offered to your key' : '$(debug-disconnect) cannot answer here'),
     m.deprecatedOn && `$(warning) deprecated on ${m.deprecatedOn}`,
   ];
   const capabilities = [m.vision && '$(eye) reads images', m.tools && '$(tools) calls tools'];

@@ -18,6 +18,7 @@ export function modelBrief(m: ModelRecord): ModelBrief {
     contextWindow: m.context_window,
     deprecatedOn: m.deprecated_on ?? null,
     answersHere: m.answers_here !== false,
+    notOffered: m.offered_to_key === false,
     tools: m.supports_functions,
   };
 }

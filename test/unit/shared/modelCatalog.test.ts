@@ -91,6 +91,12 @@ describe('the model catalogue as the Models view arranges it', () => {
       noKey,
       /\[Add your Anthropic key\]\(command:llmSpaces\.addProviderKey\) \(ANTHROPIC_API_KEY for the standalone service\)/,
     );
+    // The key is there, but the provider's list for it has not this model: no advice to add a key.
+    const unlisted = modelMarkdown(
+      model('groq/llama2-70b-4096', 0.7, 0.8, { answers_here: false, served_by: 'Groq', offered_to_key: false }),
+    );
+    assert.match(unlisted, /\*\*Not offered to your key:\*\* Groq does not list it among the models your key can use/);
+    assert.doesNotMatch(unlisted, /Add your|answered by/);
     const retired = modelMarkdown(
       model('openai/gpt-3.5-turbo-0613', 1.5, 2, { answers_here: false, deprecated_on: '2024-09-13' }),
     );

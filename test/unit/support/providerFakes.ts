@@ -7,6 +7,8 @@
 //   Google Gemini            POST {base}/models/{model}:generateContent (:streamGenerateContent?alt=sse),
 //                            x-goog-api-key, contents with user/model roles
 //   Embeddings               OpenAI's POST {base}/embeddings, Gemini's :embedContent and :batchEmbedContents
+//   Lists of models          GET {base}/models, when a test gives one (`listed`): OpenAI's whole, Anthropic's
+//                            in pages by `limit` and `after_id`, Gemini's by `pageSize` and `pageToken`
 // Each checks the requests it gets against its reference and records what is wrong with one in
 // `problems`, answers "echo: <last user text>" (or the tool call `call <tool> <JSON>` asks for) with
 // usage that includes cached input, and can be told to fail the next requests: an HTTP status (with
@@ -56,6 +58,14 @@ export interface ProviderFake {
   thinkingMs?: number;
   /** Token counts the next answers report (`written` to the cache, `hour` of them for an hour: Anthropic's alone). */
   usage: { input: number; output: number; cached: number; written: number; hour: number };
+  /**
+   * The models its list of models (GET …/models) names for the key, in the API's own shape and pages;
+   * unset, the list is not found (a 404). Lists asked for are counted in `listings`, not kept in `seen`.
+   */
+  listed?: string[];
+  /** The most entries one page of the list holds (the APIs' own maximum is 1,000). */
+  listPage?: number;
+  listings: number;
   close: () => Promise<void>;
 }
 
@@ -116,6 +126,18 @@ interface Dialect {
   events: (turn: Turn, reply: Reply, usage: ProviderFake['usage']) => string[];
   /** Checks and answers an embeddings request (200, or the provider's refusal); null when the request is not one. */
   embed?: (req: SeenRequest, problems: string[]) => { status: number; body: unknown } | null;
+  /**
+   * A page of the list of models (`ids`, at most `page` of them); null when the request is not for
+   * the list. A page the reference does not allow is a problem and a 400.
+   */
+  list?: (url: URL, ids: string[], page: number, problems: string[]) => { status: number; body: unknown } | null;
+}
+
+/** The `ids` after the one named (all of them when none is), at most `size` of them, and whether more follow. */
+function pageOf(ids: string[], after: string | null, size: number): { items: string[]; more: boolean } {
+  const start = after === null ? 0 : ids.indexOf(after) + 1;
+  const items = ids.slice(start, start + size);
+  return { items, more: start + size < ids.length };
 }
 
 async function startFake(dialect: Dialect, versionPath: string, key: string): Promise<ProviderFake> {
@@ -135,6 +157,17 @@ async function startFake(dialect: Dialect, versionPath: string, key: string): Pr
         problems.push(`${req.url}: the body is not JSON`);
       }
       const request: SeenRequest = { path: req.url ?? '', headers: req.headers, body };
+      const listing =
+        req.method === 'GET'
+          ? (dialect.list?.(new URL(request.path, 'http://fake'), fake.listed ?? [], fake.listPage ?? 1000, problems) ??
+            null)
+          : null;
+      if (listing) {
+        fake.listings++;
+        const status = !fake.listed ? 404 : dialect.keyOf(request) === key ? listing.status : 401;
+        const answer = status === listing.status ? listing.body : dialect.error(status);
+        return void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+      }
       seen.push(request);
       const embedded = dialect.embed?.(request, problems) ?? null;
       const turn = embedded === null ? dialect.read(request, problems) : null;
@@ -186,6 +219,7 @@ async function startFake(dialect: Dialect, versionPath: string, key: string): Pr
     seen,
     problems,
     usage,
+    listings: 0,
     failNext: (...next) => failures.push(...next),
     recover: () => {
       failures.length = 0;
@@ -228,6 +262,17 @@ const reasonsAtOpenAi = (model: unknown) => /^(o\d|gpt-5(?!-chat))/.test(String(
  */
 const openAi = (responses: boolean, azure = false): Dialect => ({
   keyOf: (req) => (azure ? req.headers['api-key'] : /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1]),
+  // GET /v1/models: every model at once, no pages (Azure's models are its deployments: no such list).
+  list: (url, ids) =>
+    !azure && url.pathname === '/v1/models'
+      ? {
+          status: 200,
+          body: {
+            object: 'list',
+            data: ids.map((id) => ({ id, object: 'model', created: 1_767_225_600, owned_by: 'system' })),
+          },
+        }
+      : null,
   embed: (req, problems) =>
     req.path.startsWith(azure ? '/openai/v1/embeddings' : '/v1/embeddings')
       ? openAiEmbeddings(req.body, problems)
@@ -694,6 +739,16 @@ export const fakeVector = (text: string, size = 1536): number[] => {
 export const startOpenAiFake = (key = 'sk-fake-openai-0123456789abcdef', { responses = true } = {}) =>
   startFake(openAi(responses), '/v1', key);
 
+/** Together's API: OpenAI's Chat Completions, and its list of models as a bare array of OpenAI's entries. */
+export const startTogetherFake = (key = 'tgp_v1_fake-together-0123456789abcdef') => {
+  const chat = openAi(false);
+  const list: Dialect['list'] = (url, ids, page, problems) => {
+    const answer = chat.list!(url, ids, page, problems);
+    return answer && { ...answer, body: (answer.body as { data: unknown[] }).data };
+  };
+  return startFake({ ...chat, list }, '/v1', key);
+};
+
 /**
  * Azure OpenAI's fake, at the base URL a resource's v1 API has (`…/openai/v1`; for a host of Azure's own
  * the AI SDK adds the `/v1` and `api-version=v1` itself).
@@ -904,6 +959,25 @@ export const startDeepSeekFake = (key = 'sk-fake-deepseek-0123456789abcdef') =>
 
 const anthropic: Dialect = {
   keyOf: (req) => req.headers['x-api-key'],
+  // GET /v1/models: newest first, `limit` a page (1 to 1,000; 20 unless said), the next after `after_id`.
+  list: (url, ids, page, problems) => {
+    if (url.pathname !== '/v1/models') return null;
+    const limit = Number(url.searchParams.get('limit') ?? 20);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+      problems.push(`anthropic models: limit ${limit} is not 1 to 1000`);
+      return { status: 400, body: anthropic.error(400, 'limit: must be between 1 and 1000') };
+    }
+    const { items, more } = pageOf(ids, url.searchParams.get('after_id'), Math.min(limit, page));
+    return {
+      status: 200,
+      body: {
+        data: items.map((id) => ({ type: 'model', id, display_name: id, created_at: '2026-01-01T00:00:00Z' })),
+        first_id: items[0] ?? null,
+        last_id: items.at(-1) ?? null,
+        has_more: more,
+      },
+    };
+  },
   read: (req, problems) => {
     if (!req.path.startsWith('/v1/messages')) return null;
     const b = req.body;
@@ -1111,6 +1185,28 @@ export const startAnthropicFake = (key = 'sk-ant-fake-0123456789abcdef') => star
 
 const gemini: Dialect = {
   keyOf: (req) => req.headers['x-goog-api-key'],
+  // GET /v1beta/models: `models/<id>` names, `pageSize` a page (50 unless said, at most 1,000), the next
+  // by the opaque `nextPageToken` of the page before.
+  list: (url, ids, page, problems) => {
+    if (url.pathname !== '/v1beta/models') return null;
+    const size = Number(url.searchParams.get('pageSize') ?? 50);
+    if (!Number.isInteger(size) || size < 1) problems.push(`gemini models: pageSize ${size} is not a page`);
+    const token = url.searchParams.get('pageToken');
+    const after = token === null ? null : Buffer.from(token, 'base64url').toString();
+    const { items, more } = pageOf(ids, after, Math.min(size, 1000, page));
+    return {
+      status: 200,
+      body: {
+        models: items.map((id) => ({
+          name: `models/${id}`,
+          version: '001',
+          displayName: id,
+          supportedGenerationMethods: ['generateContent', 'countTokens'],
+        })),
+        ...(more ? { nextPageToken: Buffer.from(items.at(-1)!).toString('base64url') } : {}),
+      },
+    };
+  },
   embed: geminiEmbeddings,
   read: (req, problems) => {
     const match = /^\/v1beta\/models\/([^:/?]+):(generateContent|streamGenerateContent)(\?alt=sse)?$/.exec(req.path);

@@ -27,6 +27,7 @@ const model = (namespace: string, promptCost: number, byCharacters = false): Mod
   contextWindow: 8000,
   deprecatedOn: null,
   answersHere: true,
+  notOffered: false,
   tools: false,
 });
 
@@ -73,6 +74,11 @@ describe('the estimate before sending', () => {
     assert.equal(
       cannotAnswerNote({ ...model('anthropic/claude-haiku-4-5', 1e-6), answersHere: false }),
       'anthropic/claude-haiku-4-5 cannot answer here now: no provider key or model server here reaches it.',
+    );
+    // The key is there, but the provider's list for it has not the model: no word of a missing key.
+    assert.equal(
+      cannotAnswerNote({ ...model('groq/llama2-70b-4096', 1e-6), answersHere: false, notOffered: true }),
+      'groq/llama2-70b-4096 cannot answer here: its provider does not list it among the models your key can use.',
     );
     assert.equal(cannotAnswerNote(undefined), null, 'routing picks only models that answer');
   });

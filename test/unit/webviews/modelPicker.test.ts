@@ -24,6 +24,7 @@ const model = (namespace: string, extra: Partial<PickerModel> = {}): PickerModel
   contextWindow: 128_000,
   deprecatedOn: null,
   answersHere: true,
+  notOffered: false,
   active: false,
   ...extra,
 });
@@ -80,6 +81,10 @@ describe('the playground model picker', () => {
       model('local/llama3.2', { promptCost: 0, completionCost: 0, contextWindow: 131_072, answersHere: false }),
     );
     assert.deepEqual(local, { description: 'free · 131K context', detail: '$(debug-disconnect) cannot answer here' });
+    assert.equal(
+      describeModel(model('groq/llama2-70b-4096', { answersHere: false, notOffered: true })).detail,
+      '$(debug-disconnect) not offered to your key',
+    );
     assert.equal(contextLabel(1_048_576), '1M');
     assert.equal(contextLabel(2_097_152), '2.1M');
   });

@@ -17,9 +17,10 @@ const promptTokens = (count: number) =>
 
 /** Said with the estimate when the chosen model cannot answer here, before anything is sent. */
 export function cannotAnswerNote(chosen: ModelBrief | undefined): string | null {
-  return chosen && !chosen.answersHere
-    ? t('{0} cannot answer here now: no provider key or model server here reaches it.', chosen.namespace)
-    : null;
+  if (!chosen || chosen.answersHere) return null;
+  return chosen.notOffered
+    ? t('{0} cannot answer here: its provider does not list it among the models your key can use.', chosen.namespace)
+    : t('{0} cannot answer here now: no provider key or model server here reaches it.', chosen.namespace);
 }
 
 /** "≈ 120 tokens · $0.000360 at openai/gpt-4o", or the range over the models routing may choose. */

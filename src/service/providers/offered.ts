@@ -1,0 +1,182 @@
+// The models each provider offers to the key the service has, read from its list of models (GET
+// /models) when the key is added or checked and when the service starts with one: the price list keeps
+// models their providers retired long ago without saying so (Groq's Llama 2, Together's Qwen 1.5), and
+// a key may not reach every model (a newer model held back for an account). A model its provider does
+// not list cannot answer here. Kept in memory with the key; a provider whose list could not be read
+// offers, as before, every model of the catalogue.
+import { providerKeys } from './keys';
+import { poolFetch } from './poolFetch';
+import type { Reach } from './providers';
+
+/** How long a provider may take to list its models. */
+const LIST_TIMEOUT_MS = 15_000;
+/** Pages read at most (Anthropic's and Gemini's lists come in pages of up to 1,000). */
+const MAX_PAGES = 20;
+/** Ids read at most: more is not a list of models. */
+const MAX_IDS = 50_000;
+
+interface Listing {
+  ids: ReadonlySet<string>;
+  /** The catalogue's ids already matched against the list, and the answer. */
+  matched: Map<string, boolean>;
+}
+
+/** One page of a provider's list: its models' ids, and where the next page is (if any). */
+interface Page {
+  ids: string[];
+  next: string | null;
+}
+
+export class OfferedModels {
+  private readonly listings = new Map<string, Listing>();
+  /** The refresh under way of each provider and the key it reads with, so that two callers wait for the same one. */
+  private readonly pending = new Map<string, { key: string | undefined; done: Promise<void> }>();
+
+  /**
+   * Whether the provider offers the model its API names `apiId` to the key: it lists that id, a dated
+   * snapshot of it (`claude-sonnet-4-5-20250929`, `gpt-4o-2024-08-06`, `grok-4.20-0309-reasoning`), or
+   * its `-latest` alias; true while its list is not known.
+   */
+  offers(provider: string, apiId: string): boolean {
+    const listing = this.listings.get(provider);
+    if (!listing) return true;
+    let answer = listing.matched.get(apiId);
+    if (answer === undefined) {
+      answer = matches(listing.ids, apiId);
+      listing.matched.set(apiId, answer);
+    }
+    return answer;
+  }
+
+  /** Whether the provider's list of models is known (it answered with one). */
+  listed(provider: string): boolean {
+    return this.listings.has(provider);
+  }
+
+  /**
+   * Reads the provider's list with the key it has now. A list that cannot be read (no answer, a
+   * refusal, a shape not known) leaves the provider offering every model: the key check says in
+   * words what is wrong with a key, not this.
+   */
+  refresh(provider: string): Promise<void> {
+    const key = providerKeys.reach(provider)?.apiKey;
+    const under = this.pending.get(provider);
+    if (under && under.key === key) return under.done;
+    const done = this.read(provider).finally(() => {
+      if (this.pending.get(provider)?.done === done) this.pending.delete(provider);
+    });
+    this.pending.set(provider, { key, done });
+    return done;
+  }
+
+  forget(provider: string): void {
+    if (this.listings.delete(provider)) providerKeys.version++;
+  }
+
+  private async read(provider: string): Promise<void> {
+    const reach = providerKeys.reach(provider);
+    const lister = listerOf(provider);
+    if (!reach || !lister) return this.forget(provider);
+    const ids = new Set<string>();
+    let next: string | null = null;
+    try {
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const answer = await lister(reach, next);
+        for (const id of answer.ids) if (ids.size < MAX_IDS) ids.add(id);
+        next = answer.next;
+        if (!next) break;
+      }
+    } catch {
+      return this.forget(provider);
+    }
+    // The key changed while its list was read: the list is of another key.
+    if (providerKeys.reach(provider)?.apiKey !== reach.apiKey) return;
+    if (ids.size === 0) return this.forget(provider);
+    this.listings.set(provider, { ids, matched: new Map() });
+    providerKeys.version++;
+  }
+}
+
+/** This process's lists (one service, one set of keys). */
+export const offeredModels = new OfferedModels();
+
+/** A snapshot's suffix: a date or a version number after the model's own id. */
+const SNAPSHOT = /^-\d{4}/;
+
+function matches(ids: ReadonlySet<string>, apiId: string): boolean {
+  if (ids.has(apiId)) return true;
+  // `claude-3-7-sonnet-latest` and `claude-opus-4-0` name the snapshots of what precedes them.
+  const stem = apiId.replace(/-(latest|0)$/, '');
+  if (ids.has(`${stem}-latest`)) return true;
+  for (const id of ids) if (id.startsWith(`${stem}-`) && SNAPSHOT.test(id.slice(stem.length))) return true;
+  return false;
+}
+
+type Lister = (reach: Reach, next: string | null) => Promise<Page>;
+
+/** GET of a list, as JSON; anything but a 200 with JSON is a list not read. */
+async function getJson(url: string, headers: Record<string, string>): Promise<unknown> {
+  const answer = await poolFetch(url, { headers, signal: AbortSignal.timeout(LIST_TIMEOUT_MS) });
+  if (answer.status !== 200) {
+    await answer.body?.cancel();
+    throw new Error(`listing models answered ${answer.status}`);
+  }
+  return answer.json();
+}
+
+/** The `id`s of a list's entries (or `name`s, without Gemini's `models/`), each a string; others are skipped. */
+function idsOf(entries: unknown, field: 'id' | 'name'): string[] {
+  if (!Array.isArray(entries)) throw new Error('not a list of models');
+  const ids: string[] = [];
+  for (const entry of entries as unknown[]) {
+    const value = entry && typeof entry === 'object' ? (entry as Record<string, unknown>)[field] : undefined;
+    if (typeof value === 'string' && value) ids.push(value.replace(/^models\//, ''));
+  }
+  return ids;
+}
+
+const field = (body: unknown, name: string): unknown =>
+  body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+
+/**
+ * OpenAI's list, and every API that copies it (`{"data": [{"id"}]}`): Mistral, DeepSeek, Groq, xAI,
+ * OpenRouter, Fireworks, Cerebras. Together answers the same entries as a bare array.
+ */
+const openAiList: Lister = async (reach) => {
+  const body = await getJson(`${reach.baseURL}/models`, { authorization: `Bearer ${reach.apiKey}` });
+  return { ids: idsOf(Array.isArray(body) ? body : field(body, 'data'), 'id'), next: null };
+};
+
+/** Anthropic's, in pages: `after_id` the last id of the page before, while `has_more`. */
+const anthropicList: Lister = async (reach, next) => {
+  const query = new URLSearchParams({ limit: '1000', ...(next ? { after_id: next } : {}) });
+  const body = await getJson(`${reach.baseURL}/models?${query}`, {
+    'x-api-key': reach.apiKey,
+    'anthropic-version': '2023-06-01',
+  });
+  const ids = idsOf(field(body, 'data'), 'id');
+  const last = field(body, 'last_id');
+  return { ids, next: field(body, 'has_more') === true && typeof last === 'string' && last ? last : null };
+};
+
+/** Gemini's, in pages: `models/<id>` names, the next page by its token. */
+const geminiList: Lister = async (reach, next) => {
+  const query = new URLSearchParams({ pageSize: '1000', ...(next ? { pageToken: next } : {}) });
+  const body = await getJson(`${reach.baseURL}/models?${query}`, { 'x-goog-api-key': reach.apiKey });
+  const token = field(body, 'nextPageToken');
+  return { ids: idsOf(field(body, 'models'), 'name'), next: typeof token === 'string' && token ? token : null };
+};
+
+/**
+ * How a provider lists its models: Anthropic and Gemini their own way, any other as OpenAI does. Azure's
+ * models answer through the deployments a resource made, which the key check finds
+ * (azureDeployments.ts), not through a list of models.
+ */
+const listerOf = (provider: string): Lister | undefined =>
+  provider === 'azure'
+    ? undefined
+    : provider === 'anthropic'
+      ? anthropicList
+      : provider === 'google'
+        ? geminiList
+        : openAiList;
