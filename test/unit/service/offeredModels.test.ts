@@ -144,6 +144,19 @@ describe('the models a provider lists for its key', function () {
       /openai\/gpt-5\.4-mini cannot answer here: OpenAI does not list it among the models your key can use/,
     );
     assert.equal(openai.seen.length, before, 'OpenAI was not asked');
+    // With a failover chain, it is passed over for the chain's next model, OpenAI still not asked for it.
+    const mini = settings.find((s) => s.namespace === 'openai/gpt-4o-mini')!;
+    await client.updateSpace({ id: space.id, has_failover_chain: true, failover_model_ids: [mini.id!] });
+    const failedOver = await client.chat({ app_id: space.id, model: 'openai/gpt-5.4-mini', prompt: 'And you?' });
+    assert.equal(failedOver.metadata.model.namespace, 'openai/gpt-4o-mini');
+    assert.deepEqual(
+      openai.seen.slice(before).map((r) => r.body.model),
+      ['gpt-4o-mini'],
+    );
+    assert.match(
+      JSON.stringify(failedOver.metadata.routing?.attempts ?? []),
+      /OpenAI does not list it among the models your key can use/,
+    );
     const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: space.created_key!, maxRetries: 0 });
     const ids = (await sdk.models.list()).data.map((m) => m.id);
     assert.ok(ids.includes('openai/gpt-4o-mini'));

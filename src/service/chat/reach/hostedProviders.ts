@@ -20,6 +20,7 @@ import { mapReasoningToProviderBudget } from '@ai-sdk/provider-utils';
 import type { CacheControl, ModelRecord, ToolCall } from '../../../api/schemas';
 import { countsAgainstProvider, type Cooldown } from '../../providers/cooldown';
 import type { ProviderKeys } from '../../providers/keys';
+import { offeredModels } from '../../providers/offered';
 import { fimModel, fimOptions } from '../../providers/fim';
 import { providerSpec, type ProviderSpec, type Reach } from '../../providers/providers';
 import {
@@ -59,8 +60,14 @@ export class HostedProviders implements ModelReach {
 
   readonly measured = true;
 
+  /** A model of a provider with a key, which the provider lists for that key (offered.ts). */
   reaches(model: ModelRecord): boolean {
-    return !model.is_test_model && !!providerSpec(model.provider) && this.keys.has(model.provider);
+    return (
+      !model.is_test_model &&
+      !!providerSpec(model.provider) &&
+      this.keys.has(model.provider) &&
+      offeredModels.offers(model.provider!, model.api_target || model.model)
+    );
   }
 
   async generate(g: Generation): Promise<Reply> {
