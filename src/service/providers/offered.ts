@@ -3,13 +3,16 @@
 // models their providers retired long ago without saying so (Groq's Llama 2, Together's Qwen 1.5), and
 // a key may not reach every model (a newer model held back for an account). A model its provider does
 // not list cannot answer here. Kept in memory with the key; a provider whose list could not be read
-// offers, as before, every model of the catalogue.
+// offers every model of the catalogue.
 import { providerKeys } from './keys';
 import { poolFetch } from './poolFetch';
 import type { Reach } from './providers';
 
-/** How long a provider may take to list its models. */
-const LIST_TIMEOUT_MS = 15_000;
+/**
+ * How long a provider may take to list its models, all pages: a key check waits for the list before
+ * its own request (20 s at most), both within the extension's 30 s.
+ */
+const LIST_TIMEOUT_MS = 8_000;
 /** Pages read at most (Anthropic's and Gemini's lists come in pages of up to 1,000). */
 const MAX_PAGES = 20;
 /** Ids read at most: more is not a list of models. */
@@ -77,21 +80,10 @@ export class OfferedModels {
     const reach = providerKeys.reach(provider);
     const lister = listerOf(provider);
     if (!reach || !lister) return this.forget(provider);
-    const ids = new Set<string>();
-    let next: string | null = null;
-    try {
-      for (let page = 0; page < MAX_PAGES; page++) {
-        const answer = await lister(reach, next);
-        for (const id of answer.ids) if (ids.size < MAX_IDS) ids.add(id);
-        next = answer.next;
-        if (!next) break;
-      }
-    } catch {
-      return this.forget(provider);
-    }
-    // The key changed while its list was read: the list is of another key.
+    const ids = await readAll(lister, reach);
+    // The key changed while its list was read: the list is of another key, whose own read decides.
     if (providerKeys.reach(provider)?.apiKey !== reach.apiKey) return;
-    if (ids.size === 0) return this.forget(provider);
+    if (!ids) return this.forget(provider);
     this.listings.set(provider, { ids, matched: new Map() });
     providerKeys.version++;
   }
@@ -99,6 +91,24 @@ export class OfferedModels {
 
 /** This process's lists (one service, one set of keys). */
 export const offeredModels = new OfferedModels();
+
+/** Every page of a provider's list, read one after another; undefined when it could not be read or is empty. */
+async function readAll(lister: Lister, reach: Reach): Promise<Set<string> | undefined> {
+  const signal = AbortSignal.timeout(LIST_TIMEOUT_MS);
+  const ids = new Set<string>();
+  let next: string | null = null;
+  try {
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const answer = await lister(reach, next, signal);
+      for (const id of answer.ids) if (ids.size < MAX_IDS) ids.add(id);
+      next = answer.next;
+      if (!next) break;
+    }
+  } catch {
+    return undefined;
+  }
+  return ids.size > 0 ? ids : undefined;
+}
 
 /** A snapshot's suffix: a date or a version number after the model's own id. */
 const SNAPSHOT = /^-\d{4}/;
@@ -112,11 +122,11 @@ function matches(ids: ReadonlySet<string>, apiId: string): boolean {
   return false;
 }
 
-type Lister = (reach: Reach, next: string | null) => Promise<Page>;
+type Lister = (reach: Reach, next: string | null, signal: AbortSignal) => Promise<Page>;
 
 /** GET of a list, as JSON; anything but a 200 with JSON is a list not read. */
-async function getJson(url: string, headers: Record<string, string>): Promise<unknown> {
-  const answer = await poolFetch(url, { headers, signal: AbortSignal.timeout(LIST_TIMEOUT_MS) });
+async function getJson(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<unknown> {
+  const answer = await poolFetch(url, { headers, signal });
   if (answer.status !== 200) {
     await answer.body?.cancel();
     throw new Error(`listing models answered ${answer.status}`);
@@ -142,27 +152,25 @@ const field = (body: unknown, name: string): unknown =>
  * OpenAI's list, and every API that copies it (`{"data": [{"id"}]}`): Mistral, DeepSeek, Groq, xAI,
  * OpenRouter, Fireworks, Cerebras. Together answers the same entries as a bare array.
  */
-const openAiList: Lister = async (reach) => {
-  const body = await getJson(`${reach.baseURL}/models`, { authorization: `Bearer ${reach.apiKey}` });
+const openAiList: Lister = async (reach, _next, signal) => {
+  const body = await getJson(`${reach.baseURL}/models`, { authorization: `Bearer ${reach.apiKey}` }, signal);
   return { ids: idsOf(Array.isArray(body) ? body : field(body, 'data'), 'id'), next: null };
 };
 
 /** Anthropic's, in pages: `after_id` the last id of the page before, while `has_more`. */
-const anthropicList: Lister = async (reach, next) => {
+const anthropicList: Lister = async (reach, next, signal) => {
   const query = new URLSearchParams({ limit: '1000', ...(next ? { after_id: next } : {}) });
-  const body = await getJson(`${reach.baseURL}/models?${query}`, {
-    'x-api-key': reach.apiKey,
-    'anthropic-version': '2023-06-01',
-  });
+  const headers = { 'x-api-key': reach.apiKey, 'anthropic-version': '2023-06-01' };
+  const body = await getJson(`${reach.baseURL}/models?${query}`, headers, signal);
   const ids = idsOf(field(body, 'data'), 'id');
   const last = field(body, 'last_id');
   return { ids, next: field(body, 'has_more') === true && typeof last === 'string' && last ? last : null };
 };
 
 /** Gemini's, in pages: `models/<id>` names, the next page by its token. */
-const geminiList: Lister = async (reach, next) => {
+const geminiList: Lister = async (reach, next, signal) => {
   const query = new URLSearchParams({ pageSize: '1000', ...(next ? { pageToken: next } : {}) });
-  const body = await getJson(`${reach.baseURL}/models?${query}`, { 'x-goog-api-key': reach.apiKey });
+  const body = await getJson(`${reach.baseURL}/models?${query}`, { 'x-goog-api-key': reach.apiKey }, signal);
   const token = field(body, 'nextPageToken');
   return { ids: idsOf(field(body, 'models'), 'name'), next: typeof token === 'string' && token ? token : null };
 };
