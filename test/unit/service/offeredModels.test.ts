@@ -186,6 +186,33 @@ describe('the models a provider lists for its key', function () {
     assert.ok(!service.output().includes(groq.key), 'the key is not in the output');
   });
 
+  it('reads the list again when the provider says it has no such model, which from then on shows so', async () => {
+    // OpenAI retires o4-mini while the service runs: gone from its list, and refused by name.
+    openai.listed = OPENAI_LISTED.filter((id) => id !== 'o4-mini');
+    const listings = openai.listings;
+    try {
+      assert.deepEqual(await state('openai/o4-mini'), [true, null, 'OpenAI'], 'still listed, as last read');
+      const space = await client.createSpace({ name: 'Retired meanwhile' });
+      await client.updateSpace({ id: space.id, has_failover_chain: false });
+      const refused = await raw(service.url, 'POST', '/v1/chat/completions', {
+        token: service.token,
+        body: { app_id: space.id, model: 'openai/o4-mini', messages: [{ role: 'user', content: 'hi' }] },
+      });
+      assert.equal(refused.status, 502, refused.text);
+      assert.match(refused.text, /does not exist or you do not have access to it/);
+      await listed('openai/o4-mini');
+      assert.equal(openai.listings, listings + 1, 'read once more');
+      const named = await raw(service.url, 'POST', '/v1/chat/completions', {
+        token: service.token,
+        body: { app_id: space.id, model: 'openai/o4-mini', messages: [{ role: 'user', content: 'hi' }] },
+      });
+      assert.equal(named.status, 422, named.text);
+      assert.deepEqual(openai.problems, []);
+    } finally {
+      openai.listed = OPENAI_LISTED;
+    }
+  });
+
   it("reads Together's list, a bare array, and starts no Space with its long-retired models", async () => {
     const together = await startTogetherFake();
     together.listed = ['meta-llama/Llama-3.3-70B-Instruct-Turbo', 'Qwen/Qwen3-235B-A22B-Instruct-2507-tput'];

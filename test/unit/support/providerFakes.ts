@@ -131,6 +131,8 @@ interface Dialect {
    * the list. A page the reference does not allow is a problem and a 400.
    */
   list?: (url: URL, ids: string[], page: number, problems: string[]) => { status: number; body: unknown } | null;
+  /** The words of the 404 for a model the provider does not serve to the key. */
+  noModel?: (model: string) => string;
 }
 
 /** The `ids` after the one named (all of them when none is), at most `size` of them, and whether more follow. */
@@ -193,6 +195,11 @@ async function startFake(dialect: Dialect, versionPath: string, key: string): Pr
           .writeHead(embedded.status, { 'content-type': 'application/json' })
           .end(JSON.stringify(embedded.body));
       if (!turn) return;
+      // A model its list names not (when a test gives one) is refused, as the provider refuses it.
+      if (fake.listed && dialect.noModel && !fake.listed.includes(turn.model))
+        return void res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify(dialect.error(404, dialect.noModel(turn.model))));
       if (turn.refused)
         return void res
           .writeHead(turn.refusedWith ?? 400, { 'content-type': 'application/json' })
@@ -342,10 +349,18 @@ const openAi = (responses: boolean, azure = false): Dialect => ({
           : status === 429
             ? 'rate_limit_exceeded'
             : 'server_error',
-      param: refused ? (/'([^']+)'/.exec(refused)?.[1] ?? null) : null,
-      code: status === 401 ? 'invalid_api_key' : refused ? 'unsupported_parameter' : null,
+      param: refused && status !== 404 ? (/'([^']+)'/.exec(refused)?.[1] ?? null) : null,
+      code:
+        status === 401
+          ? 'invalid_api_key'
+          : status === 404 && refused
+            ? 'model_not_found'
+            : refused
+              ? 'unsupported_parameter'
+              : null,
     },
   }),
+  noModel: (model) => `The model \`${model}\` does not exist or you do not have access to it.`,
   whole: (turn, reply, usage) => (turn.responses ? responsesWhole(turn, reply, usage) : chatWhole(turn, reply, usage)),
   events: (turn, reply, usage) =>
     turn.responses ? responsesEvents(turn, reply, usage) : chatEvents(turn, reply, usage),

@@ -144,6 +144,9 @@ export class HostedProviders implements ModelReach {
       }
       if (countsAgainstProvider(failure.status)) this.cooldown.failed(provider, failure.retryAfterMs);
       if (provider === 'azure' && noModel) throw new NoDeployment(modelId, g.model.namespace);
+      // The provider says it has no such model (retired while the service runs, or not open to the key):
+      // its list is read again, so that the model shows as not for this key and is no longer routed to.
+      if (noModel) void offeredModels.refresh(provider);
       throw failure;
     } finally {
       clearTimeout(timer);
