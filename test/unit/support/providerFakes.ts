@@ -195,7 +195,7 @@ async function startFake(dialect: Dialect, versionPath: string, key: string): Pr
           .writeHead(embedded.status, { 'content-type': 'application/json' })
           .end(JSON.stringify(embedded.body));
       if (!turn) return;
-      // A model its list names not (when a test gives one) is refused, as the provider refuses it.
+      // A model its list does not name (when a test gives one) is refused, as the provider refuses it.
       if (fake.listed && dialect.noModel && !fake.listed.includes(turn.model))
         return void res
           .writeHead(404, { 'content-type': 'application/json' })
