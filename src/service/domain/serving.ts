@@ -122,7 +122,7 @@ type Reachable = Pick<ModelRecord, 'id' | 'is_test_model' | 'provider' | 'model'
 
 /** Whether the provider's key reaches the model: a key, and the model in the provider's list for it (offered.ts). */
 export const keyReaches = (record: Pick<ModelRecord, 'provider' | 'model' | 'api_target'>): boolean =>
-  providerKeys.has(record.provider) && offeredModels.offers(record.provider!, record.api_target || record.model);
+  providerKeys.has(record.provider) && offeredModels.offers(record);
 
 export function answersHere(db: Database, record: Reachable): boolean {
   return record.is_test_model || keyReaches(record) || servingOf(db, record)?.available === true;

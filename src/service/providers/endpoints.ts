@@ -43,8 +43,7 @@ export function setProviderKey(db: Database, provider: string, body: ProviderKey
   providerKeys.set(spec.id, body.key, body.base_url ?? null);
   providerCooldown.succeeded(spec.id);
   // Which models the key reaches is read in the background; a key check waits for it.
-  offeredModels.forget(spec.id);
-  void offeredModels.refresh(spec.id);
+  void offeredModels.follow(spec.id);
   // A Space nobody has changed follows what answers now, this provider's models too, once the key is
   // known to work: a new key is tried first (checkProvider), so a mistyped one routes nothing to it.
   if (body.verified) settleUntouchedSpaces(db);

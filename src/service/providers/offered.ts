@@ -6,6 +6,7 @@
 // offers every model of the catalogue.
 import { providerKeys } from './keys';
 import { poolFetch } from './poolFetch';
+import type { ModelRecord } from '../../api/schemas';
 import type { Reach } from './providers';
 
 /**
@@ -19,6 +20,8 @@ const MAX_PAGES = 20;
 const MAX_IDS = 50_000;
 
 interface Listing {
+  /** The key and address it was read with. */
+  reach: Reach;
   ids: ReadonlySet<string>;
   /** The catalogue's ids already matched against the list, and the answer. */
   matched: Map<string, boolean>;
@@ -32,17 +35,18 @@ interface Page {
 
 export class OfferedModels {
   private readonly listings = new Map<string, Listing>();
-  /** The refresh under way of each provider and the key it reads with, so that two callers wait for the same one. */
-  private readonly pending = new Map<string, { key: string | undefined; done: Promise<void> }>();
+  /** The refresh under way of each provider and the key and address it reads with, so that two callers wait for the same one. */
+  private readonly pending = new Map<string, { reach: Reach | undefined; done: Promise<void> }>();
 
   /**
-   * Whether the provider offers the model its API names `apiId` to the key: it lists that id, a dated
-   * snapshot of it (`claude-sonnet-4-5-20250929`, `gpt-4o-2024-08-06`, `grok-4.20-0309-reasoning`), or
-   * its `-latest` alias; true while its list is not known.
+   * Whether the provider offers the model to the key, by the id its API takes: the list has that id, a
+   * dated snapshot of it (`claude-sonnet-4-5-20250929`, `gpt-4o-2024-08-06`,
+   * `grok-4.20-0309-reasoning`), or its `-latest` alias; true while the list is not known.
    */
-  offers(provider: string, apiId: string): boolean {
-    const listing = this.listings.get(provider);
+  offers(model: Pick<ModelRecord, 'provider' | 'model' | 'api_target'>): boolean {
+    const listing = this.listings.get(model.provider ?? '');
     if (!listing) return true;
+    const apiId = model.api_target || model.model;
     let answer = listing.matched.get(apiId);
     if (answer === undefined) {
       answer = matches(listing.ids, apiId);
@@ -62,14 +66,24 @@ export class OfferedModels {
    * words what is wrong with a key, not this.
    */
   refresh(provider: string): Promise<void> {
-    const key = providerKeys.reach(provider)?.apiKey;
+    const reach = providerKeys.reach(provider);
     const under = this.pending.get(provider);
-    if (under && under.key === key) return under.done;
+    if (under && sameReach(under.reach, reach)) return under.done;
     const done = this.read(provider).finally(() => {
       if (this.pending.get(provider)?.done === done) this.pending.delete(provider);
     });
-    this.pending.set(provider, { key, done });
+    this.pending.set(provider, { reach, done });
     return done;
+  }
+
+  /**
+   * The provider's key was handed over (again): a list read with another key or address is forgotten,
+   * and the list is read with this one. The same key handed over at each start keeps its list meanwhile.
+   */
+  follow(provider: string): Promise<void> {
+    const listing = this.listings.get(provider);
+    if (listing && !sameReach(listing.reach, providerKeys.reach(provider))) this.forget(provider);
+    return this.refresh(provider);
   }
 
   forget(provider: string): void {
@@ -82,12 +96,14 @@ export class OfferedModels {
     if (!reach || !lister) return this.forget(provider);
     const ids = await readAll(lister, reach);
     // The key changed while its list was read: the list is of another key, whose own read decides.
-    if (providerKeys.reach(provider)?.apiKey !== reach.apiKey) return;
+    if (!sameReach(providerKeys.reach(provider), reach)) return;
     if (!ids) return this.forget(provider);
-    this.listings.set(provider, { ids, matched: new Map() });
+    this.listings.set(provider, { reach, ids, matched: new Map() });
     providerKeys.version++;
   }
 }
+
+const sameReach = (a: Reach | undefined, b: Reach | undefined) => a?.apiKey === b?.apiKey && a?.baseURL === b?.baseURL;
 
 /** This process's lists (one service, one set of keys). */
 export const offeredModels = new OfferedModels();

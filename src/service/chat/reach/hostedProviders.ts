@@ -66,7 +66,7 @@ export class HostedProviders implements ModelReach {
       !model.is_test_model &&
       !!providerSpec(model.provider) &&
       this.keys.has(model.provider) &&
-      offeredModels.offers(model.provider!, model.api_target || model.model)
+      offeredModels.offers(model)
     );
   }
 
