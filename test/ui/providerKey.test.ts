@@ -146,18 +146,37 @@ describe('A provider key on the first run (playwright)', function () {
     await chooseModel(frame, ns);
     const question = 'Why is the sky blue?';
     await frame.locator('[data-path="prompt"] textarea').fill(question);
-    await frame.locator('[data-path="prompt"] textarea').press('Control+Enter');
-    await frame.locator('.turn .meta .figures').last().waitFor({ timeout: 30_000 });
+    // The model thinks for 3 s after its reasoning, before its answer: the reasoning shows meanwhile.
+    openai.thinkingMs = 3_000;
+    try {
+      await frame.locator('[data-path="prompt"] textarea').press('Control+Enter');
+      const live = frame.locator('.turn').last();
+      await live.locator('details.thinking[open] .thought', { hasText: `Thinking about: ${question}` }).waitFor();
+      assert.equal(await live.locator('details.thinking summary').innerText(), 'Thinking…');
+      assert.equal(await live.locator('.meta').innerText(), 'The model thinks before it answers…');
+      assert.equal(await live.locator('.reply').innerText(), '', 'no reply yet');
+      assert.equal(
+        await live
+          .locator('.reply')
+          .evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el, '::after').content),
+        'none',
+        'no "…" in the reply\'s place under the reasoning',
+      );
+      await wb.screenshot('32-playground-thinking');
+      await frame.locator('.turn .meta .figures').last().waitFor({ timeout: 30_000 });
+    } finally {
+      openai.thinkingMs = undefined;
+    }
     const turn = frame.locator('.turn').last();
     assert.equal(await turn.locator('.reply').innerText(), `echo: ${question}`);
     const thinking = turn.locator('details.thinking');
     assert.equal(await thinking.locator('.thought').textContent(), `Thinking about: ${question}`);
     assert.match(await thinking.locator('summary').innerText(), /^Thought for (less than a second|\d+ s)$/);
     assert.equal(await thinking.getAttribute('open'), null, 'folded once the reply started');
-    await wb.screenshot('32-playground-thought-folded');
+    await wb.screenshot('32b-playground-thought-folded');
     await thinking.locator('summary').click();
     await turn.locator('details.thinking[open] .thought').waitFor();
-    await wb.screenshot('32a-playground-thought-unfolded');
+    await wb.screenshot('32c-playground-thought-unfolded');
     assert.equal(openai.seen.at(-1)!.body.model, 'deepseek-v4-flash');
     assert.deepEqual(openai.problems, []);
     assert.ok(!(await page.content()).includes(openai.key), 'the key is nowhere on the page');

@@ -54,7 +54,7 @@ export interface ProviderFake {
   failNext: (...failures: Failure[]) => void;
   /** Forgets the failures not yet used, and lets go of the requests left hanging. */
   recover: () => void;
-  /** How long a streamed reply thinks before it answers (Anthropic's, when thinking is on). */
+  /** How long a streamed reply thinks, after its reasoning, before it answers (a model that thinks). */
   thinkingMs?: number;
   /** Token counts the next answers report (`written` to the cache, `hour` of them for an hour: Anthropic's alone). */
   usage: { input: number; output: number; cached: number; written: number; hour: number };
@@ -416,9 +416,14 @@ function chatEvents(turn: Turn, reply: Reply, usage: ProviderFake['usage']): str
     reply.kind === 'text'
       ? [
           chunk({ role: 'assistant', content: '' }, null),
-          ...(turn.thinks ? thoughtOf(turn).match(/.{1,6}/gs)! : []).map((piece) =>
-            chunk({ reasoning_content: piece }, null),
-          ),
+          ...(turn.thinks
+            ? [
+                ...thoughtOf(turn)
+                  .match(/.{1,6}/gs)!
+                  .map((piece) => chunk({ reasoning_content: piece }, null)),
+                THOUGHT,
+              ]
+            : []),
           ...reply.text
             .match(/.{1,6}/gs)!
             .map((piece) =>

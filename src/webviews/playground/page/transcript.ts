@@ -120,7 +120,7 @@ export class Transcript {
         if (!thinking) {
           thinking = new ThinkingView();
           reply.before(thinking.element);
-          meta.textContent = t('Thinking…');
+          meta.textContent = t('The model thinks before it answers…');
         }
         thinking.add(piece);
         if (!frame) frame = requestAnimationFrame(paint);
