@@ -1,5 +1,5 @@
 // Command line of the built-in service (dist/service.js):
-//   serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>]… [--discover on|off] [--stream-delay-ms <n>] [--first-token-timeout-ms 60000] [--retention-days 90] [--stop-when-unused]
+//   serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>]… [--discover on|off] [--stream-delay-ms <n>] [--first-token-timeout-ms 60000] [--retention-days 90] [--model-lists-every-ms 21600000] [--stop-when-unused]
 //   org create --name <n> --data <dir> [--rate-limit <n>]
 //   org limit --rate-limit <n> --data <dir>     (the organization of the built-in service's windows)
 //   token create --data <dir>
@@ -7,7 +7,7 @@ import { syncCatalogueModels } from './domain/models';
 import { DATASET, datasetModels } from './providers/dataset';
 import { listProviders } from './providers/endpoints';
 import { providerKeys } from './providers/keys';
-import { offeredModels } from './providers/offered';
+import { MODEL_LISTS_EVERY_MS, offeredModels } from './providers/offered';
 import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -24,7 +24,7 @@ import { liveLeases } from './lockFile';
 import { StorageError } from './storageError';
 
 const USAGE = `Usage:
-  service serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>]… [--discover on|off] [--stream-delay-ms <n>] [--first-token-timeout-ms 60000] [--retention-days 90] [--stop-when-unused]
+  service serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>]… [--discover on|off] [--stream-delay-ms <n>] [--first-token-timeout-ms 60000] [--retention-days 90] [--model-lists-every-ms 21600000] [--stop-when-unused]
   service org create --name <name> --data <dir> [--rate-limit <n>]
   service org limit --rate-limit <n> --data <dir>
   service token create --data <dir>
@@ -35,6 +35,8 @@ The token may also come from the LLM_SPACES_TOKEN environment variable.
 --discover: look for Ollama (11434), LM Studio (1234), llama.cpp (8080) and vLLM (8000) on this
   computer at start and on refresh (default on).
 --retention-days: how long the request log keeps a request (0 keeps them all).
+--model-lists-every-ms: how often the lists of models of the providers with a key are read again
+  (default every 6 hours).
 --stop-when-unused: stop once no VS Code window uses the service (as the extension
   starts it: a window that crashed, or closed while the service was starting, cannot stop it).
 org limit: requests per minute allowed to the organization VS Code's windows use (default 200).`;
@@ -49,6 +51,7 @@ const options = {
   'stream-delay-ms': { type: 'string', default: '15' },
   'first-token-timeout-ms': { type: 'string', default: '60000' },
   'retention-days': { type: 'string', default: '90' },
+  'model-lists-every-ms': { type: 'string', default: String(MODEL_LISTS_EVERY_MS) },
   'stop-when-unused': { type: 'boolean', default: false },
   name: { type: 'string' },
   'rate-limit': { type: 'string' },
@@ -128,6 +131,7 @@ async function serve(values: Values): Promise<void> {
   const stopOnSignals = catchStopSignals();
   const port = integer(values.port, 'port', 0);
   const retentionDays = integer(values['retention-days'], 'retention-days', 0);
+  const listsEveryMs = integer(values['model-lists-every-ms'], 'model-lists-every-ms', 1000);
   const upstreams = values.upstream ?? [];
   const bad = upstreams.find((u) => !/^https?:\/\//.test(u));
   if (bad !== undefined)
@@ -150,6 +154,7 @@ async function serve(values: Values): Promise<void> {
   if (withKeys.length) console.log(`Provider keys from the environment: ${withKeys.map((p) => p.label).join(', ')}`);
   // Which models each key reaches, read while the service starts and answers (offered.ts).
   for (const provider of withKeys) void offeredModels.refresh(provider.id);
+  const stopListing = offeredModels.keepFresh(listsEveryMs);
   const app = buildApp({
     db,
     engine: {
@@ -188,6 +193,7 @@ async function serve(values: Values): Promise<void> {
     stopping = true;
     console.log(`${why}: finishing requests in flight (at most ${SHUTDOWN_DEADLINE_MS / 1000} s)…`);
     retention.stop();
+    stopListing();
     await closeApp(app, SHUTDOWN_DEADLINE_MS);
     await db.close();
     process.exit(0);

@@ -1,13 +1,17 @@
 // The models each provider offers to the key the service has, read from its list of models (GET
-// /models) when the key is added or checked and when the service starts with one: the price list keeps
+// /models) when the key is added or checked, when the service starts with one, when the provider says
+// it has no such model, and every few hours (a model released or retired meanwhile): the price list keeps
 // models their providers retired long ago without saying so (Groq's Llama 2, Together's Qwen 1.5), and
 // a key may not reach every model (a newer model held back for an account). A model its provider does
 // not list cannot answer here. Kept in memory with the key; a provider whose list could not be read
-// offers every model of the catalogue.
+// offers every model of the catalogue, unless a list read before with the same key stands.
 import { providerKeys } from './keys';
 import { poolFetch } from './poolFetch';
 import type { ModelRecord } from '../../api/schemas';
-import type { Reach } from './providers';
+import { PROVIDERS, type Reach } from './providers';
+
+/** How often the lists of the providers with a key are read again while the service runs. */
+export const MODEL_LISTS_EVERY_MS = 6 * 60 * 60_000;
 
 /**
  * How long a provider may take to list its models, all pages: a key check waits for the list before
@@ -62,8 +66,8 @@ export class OfferedModels {
 
   /**
    * Reads the provider's list with the key it has now. A list that cannot be read (no answer, a
-   * refusal, a shape not known) leaves the provider offering every model: the key check says in
-   * words what is wrong with a key, not this.
+   * refusal, a shape not known) leaves the one read before with this key, or else the provider
+   * offering every model: the key check says in words what is wrong with a key, not this.
    */
   refresh(provider: string): Promise<void> {
     const reach = providerKeys.reach(provider);
@@ -90,6 +94,18 @@ export class OfferedModels {
     if (this.listings.delete(provider)) providerKeys.version++;
   }
 
+  /**
+   * Reads the list of every provider with a key again every `everyMs`, so that a model a provider
+   * released or retired since shows so without a restart. Returns what stops it.
+   */
+  keepFresh(everyMs = MODEL_LISTS_EVERY_MS): () => void {
+    const timer = setInterval(() => {
+      for (const spec of PROVIDERS) if (providerKeys.has(spec.id)) void this.refresh(spec.id);
+    }, everyMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
   private async read(provider: string): Promise<void> {
     const reach = providerKeys.reach(provider);
     const lister = listerOf(provider);
@@ -97,7 +113,12 @@ export class OfferedModels {
     const ids = await readAll(lister, reach);
     // The key changed while its list was read: the list is of another key, whose own read decides.
     if (!sameReach(providerKeys.reach(provider), reach)) return;
-    if (!ids) return this.forget(provider);
+    // A list that could not be read this time (the provider down for a moment) leaves the one read
+    // before with this key standing; without one, every model is offered.
+    if (!ids) {
+      if (!sameReach(this.listings.get(provider)?.reach, reach)) this.forget(provider);
+      return;
+    }
     this.listings.set(provider, { reach, ids, matched: new Map() });
     providerKeys.version++;
   }

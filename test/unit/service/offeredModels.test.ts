@@ -213,6 +213,50 @@ describe('the models a provider lists for its key', function () {
     }
   });
 
+  it("reads Anthropic's and Gemini's lists again when either says in its own words that it has no such model", async () => {
+    const space = await client.createSpace({ name: 'Retired at Anthropic and Google' });
+    await client.updateSpace({ id: space.id, has_failover_chain: false });
+    const ask = (model: string) =>
+      raw(service.url, 'POST', '/v1/chat/completions', {
+        token: service.token,
+        body: { app_id: space.id, model, messages: [{ role: 'user', content: 'hi' }] },
+      });
+    // Cheap models, within the Space's default cap on a request's cost; Anthropic's listed as a snapshot.
+    const cases = [
+      {
+        fake: anthropic,
+        listedIds: ANTHROPIC_LISTED,
+        namespace: 'anthropic/claude-haiku-4-5',
+        retired: 'claude-haiku-4-5-20251001',
+        said: /model: claude-haiku-4-5/,
+      },
+      {
+        fake: gemini,
+        listedIds: GEMINI_LISTED,
+        namespace: 'google/gemini-2.0-flash',
+        retired: 'gemini-2.0-flash',
+        said: /gemini-2\.0-flash is not found/,
+      },
+    ];
+    for (const { fake, listedIds, namespace, retired, said } of cases) {
+      fake.listed = listedIds.filter((id) => id !== retired);
+      const listings = fake.listings;
+      try {
+        const refused = await ask(namespace);
+        assert.equal(refused.status, 502, refused.text);
+        assert.match(refused.text, said);
+        await listed(namespace);
+        assert.ok(fake.listings > listings, `${namespace}: its list was read again`);
+        const named = await ask(namespace);
+        assert.equal(named.status, 422, named.text);
+        assert.match(named.text, /does not list it among the models your key can use/);
+        assert.deepEqual(fake.problems, []);
+      } finally {
+        fake.listed = listedIds;
+      }
+    }
+  });
+
   it("reads Together's list, a bare array, and starts no Space with its long-retired models", async () => {
     const together = await startTogetherFake();
     together.listed = ['meta-llama/Llama-3.3-70B-Instruct-Turbo', 'Qwen/Qwen3-235B-A22B-Instruct-2507-tput'];
@@ -233,5 +277,61 @@ describe('the models a provider lists for its key', function () {
       await client.removeProviderKey('together');
       await together.close();
     }
+  });
+});
+
+describe('the lists of models, read again while the service runs', function () {
+  this.timeout(60_000);
+  let openai: ProviderFake;
+  let service: RunningService;
+  let client: LlmSpacesClient;
+
+  const offered = async (namespace: string) =>
+    (await client.listModels()).find((m) => m.namespace === namespace)?.offered_to_key !== false;
+  async function until(what: string, test: () => Promise<boolean>): Promise<void> {
+    for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
+      if (await test()) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.fail(what);
+  }
+
+  before(async () => {
+    openai = await startOpenAiFake();
+    openai.listed = ['gpt-4o-mini', 'gpt-4.1-nano'];
+    service = await startService({
+      env: { OPENAI_API_KEY: openai.key, OPENAI_BASE_URL: openai.baseUrl },
+      modelListsEveryMs: 1000,
+    });
+    client = service.client();
+    await until('the first list was never taken in', async () => !(await offered('openai/gpt-4.1-mini')));
+  });
+  after(async () => {
+    await service?.stop();
+    await openai?.close();
+    if (service) removeDir(service.dataDir);
+  });
+
+  it('shows a model the provider released since as offered, one it retired as not, and keeps the list when a read fails', async () => {
+    assert.deepEqual(
+      [await offered('openai/gpt-4o-mini'), await offered('openai/gpt-4.1-nano')],
+      [true, true],
+      'listed at start',
+    );
+    // The provider releases GPT-4.1 mini to the key and retires GPT-4.1 nano: no key handed over, no
+    // request refused, no restart.
+    openai.listed = ['gpt-4o-mini', 'gpt-4.1-mini'];
+    await until('the list was never read again', async () => await offered('openai/gpt-4.1-mini'));
+    assert.equal(await offered('openai/gpt-4.1-nano'), false);
+    // The list cannot be read for a while (a 404 here): the one read before stands.
+    openai.listed = undefined;
+    const listings = openai.listings;
+    await until('no read was tried', async () => openai.listings >= listings + 2);
+    assert.deepEqual(
+      [await offered('openai/gpt-4o-mini'), await offered('openai/gpt-4.1-mini'), await offered('openai/gpt-4.1-nano')],
+      [true, true, false],
+    );
+    assert.deepEqual(openai.problems, []);
+    assert.ok(!service.output().includes(openai.key), 'the key is not in the output');
   });
 });

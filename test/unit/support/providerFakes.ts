@@ -135,6 +135,13 @@ interface Dialect {
   noModel?: (model: string) => string;
 }
 
+/** Whether a provider whose list is `listed` serves `model`: listed as it is, or a dated snapshot of it. */
+const servedAs = (listed: string[], model: string) =>
+  listed.some(
+    (id) =>
+      id === model || (id.startsWith(`${model}-`) && /^-\d{8}$|^-\d{4}-\d{2}-\d{2}$/.test(id.slice(model.length))),
+  );
+
 /** The `ids` after the one named (all of them when none is), at most `size` of them, and whether more follow. */
 function pageOf(ids: string[], after: string | null, size: number): { items: string[]; more: boolean } {
   const start = after === null ? 0 : ids.indexOf(after) + 1;
@@ -195,8 +202,9 @@ async function startFake(dialect: Dialect, versionPath: string, key: string): Pr
           .writeHead(embedded.status, { 'content-type': 'application/json' })
           .end(JSON.stringify(embedded.body));
       if (!turn) return;
-      // A model its list does not name (when a test gives one) is refused, as the provider refuses it.
-      if (fake.listed && dialect.noModel && !fake.listed.includes(turn.model))
+      // A model its list does not name (when a test gives one) is refused, as the provider refuses it;
+      // an alias of a dated snapshot listed (`claude-sonnet-4-5`, `gpt-4o`) answers.
+      if (fake.listed && dialect.noModel && !servedAs(fake.listed, turn.model))
         return void res
           .writeHead(404, { 'content-type': 'application/json' })
           .end(JSON.stringify(dialect.error(404, dialect.noModel(turn.model))));
@@ -1043,6 +1051,7 @@ const anthropic: Dialect = {
         message ?? (status === 401 ? 'invalid x-api-key' : status === 529 ? 'Overloaded' : 'Internal server error'),
     },
   }),
+  noModel: (model) => `model: ${model}`,
   whole: (turn, reply, usage) => ({
     id: 'msg_fake',
     type: 'message',
@@ -1263,17 +1272,20 @@ const gemini: Dialect = {
           : status === 429
             ? 'Resource has been exhausted.'
             : 'Internal error.',
-      status: refused
-        ? 'INVALID_ARGUMENT'
-        : status === 401 || status === 403
-          ? 'UNAUTHENTICATED'
-          : status === 429
-            ? 'RESOURCE_EXHAUSTED'
-            : status === 404
-              ? 'NOT_FOUND'
-              : 'INTERNAL',
+      status:
+        status === 404
+          ? 'NOT_FOUND'
+          : refused
+            ? 'INVALID_ARGUMENT'
+            : status === 401 || status === 403
+              ? 'UNAUTHENTICATED'
+              : status === 429
+                ? 'RESOURCE_EXHAUSTED'
+                : 'INTERNAL',
     },
   }),
+  noModel: (model) =>
+    `models/${model} is not found for API version v1beta, or is not supported for generateContent. Call ListModels to see the list of available models and their supported methods.`,
   whole: (turn, reply, usage) => geminiChunk(turn, geminiParts(turn, reply), usage, true),
   events: (turn, reply, usage) =>
     reply.kind === 'text'

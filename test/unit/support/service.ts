@@ -35,6 +35,8 @@ export interface ServiceOptions {
   rateLimit?: number;
   /** How long a hosted provider may take to its first token (the service's default: 60 s). */
   firstTokenTimeoutMs?: number;
+  /** How often the providers' lists of models are read again (the service's default: 6 hours). */
+  modelListsEveryMs?: number;
   /** Environment variables for the service (provider keys and base URLs); this machine's own are never passed. */
   env?: Record<string, string>;
 }
@@ -101,6 +103,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   ];
   if (options.token) args.push('--token', options.token);
   if (options.firstTokenTimeoutMs) args.push('--first-token-timeout-ms', String(options.firstTokenTimeoutMs));
+  if (options.modelListsEveryMs) args.push('--model-lists-every-ms', String(options.modelListsEveryMs));
   if (options.upstream) args.push('--upstream', options.upstream);
   args.push('--discover', options.discover ? 'on' : 'off');
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: serviceEnv(options.env) });
