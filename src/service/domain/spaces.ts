@@ -284,7 +284,7 @@ const ROUTING_DESCRIPTION = /^Routes (to|only to) |^Routes playground requests a
 export function routingDescription(models: CatalogueModel[]): string {
   const real = models.filter((m) => !m.record.is_test_model);
   if (real.length === 0) {
-    return 'Routes only to the test models, which answer without a model server. For real replies, start a local model server (Ollama, LM Studio, llama.cpp or vLLM) and choose Refresh Local Models, or connect to the hosted service.';
+    return 'Routes only to the test models, which answer without a model server. For real replies, add a provider key (Add Provider Key…), start a local model server (Ollama, LM Studio, llama.cpp or vLLM) and choose Refresh Local Models, or connect to the hosted service.';
   }
   const names = real.map((m) => m.record.model);
   const listed = names.length <= 3 ? names : [...names.slice(0, 3), `${names.length - 3} more`];
