@@ -97,6 +97,11 @@ export interface ToolOptions {
   presencePenalty?: number | null;
   /** As the AI SDK takes it (which fits it to the model); Anthropic's `max` too. */
   reasoningEffort?: 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max' | null;
+  /**
+   * The summary of an OpenAI reasoning model's reasoning a Responses client asks for; others get
+   * OpenAI's `auto`, to show what the model thought.
+   */
+  reasoningSummary?: 'auto' | 'concise' | 'detailed' | null;
   /** Anthropic's extended thinking as its clients ask for it (other providers go without). */
   thinking?: { type: 'enabled'; budgetTokens: number } | { type: 'adaptive' } | { type: 'disabled' };
   /** JSON asked for: any object, or one following a schema (OpenAI's shapes); absent: text. */

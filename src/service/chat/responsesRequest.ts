@@ -39,6 +39,7 @@ export function responsesRequest(caller: Caller, body: z.output<typeof Responses
           : body.tool_choice,
       topP: body.top_p,
       reasoningEffort: body.reasoning?.effort,
+      reasoningSummary: body.reasoning?.summary,
       responseFormat: responseFormat(body.text?.format),
       parallelToolCalls: body.parallel_tool_calls,
       promptCacheKey: body.prompt_cache_key,

@@ -781,7 +781,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     const ns = 'openai/gpt-5.4-mini';
     const app = await spaceWith([ns]);
     // The service gives a provider 1 s to start answering (firstTokenTimeoutMs); this one reasons for
-    // 1.5 s after it said it began, with no summary asked, so nothing else comes until it is done.
+    // 1.5 s after it said it began, and nothing else comes until it is done (its summary, its answer).
     openai.thinkingMs = 1_500;
     const before = openai.seen.length;
     try {

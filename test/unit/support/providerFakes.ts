@@ -56,6 +56,11 @@ export interface ProviderFake {
   recover: () => void;
   /** How long a streamed reply thinks, after its reasoning, before it answers (a model that thinks). */
   thinkingMs?: number;
+  /**
+   * OpenAI's: the key's organization is one OpenAI has not verified, so a request through the
+   * Responses API asking a summary of the reasoning is refused, in OpenAI's words.
+   */
+  unverified?: boolean;
   /** Token counts the next answers report (`written` to the cache, `hour` of them for an hour: Anthropic's alone). */
   usage: { input: number; output: number; cached: number; written: number; hour: number };
   /**
@@ -208,6 +213,8 @@ async function startFake(dialect: Dialect, versionPath: string, key: string): Pr
         return void res
           .writeHead(404, { 'content-type': 'application/json' })
           .end(JSON.stringify(dialect.error(404, dialect.noModel(turn.model))));
+      if (fake.unverified && turn.responses?.summary)
+        return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(UNVERIFIED));
       if (turn.refused)
         return void res
           .writeHead(turn.refusedWith ?? 400, { 'content-type': 'application/json' })
@@ -249,6 +256,17 @@ async function startFake(dialect: Dialect, versionPath: string, key: string): Pr
   };
   return fake;
 }
+
+/** OpenAI's refusal of a reasoning summary to an organization it has not verified, as it answers it. */
+const UNVERIFIED = {
+  error: {
+    message:
+      'Your organization must be verified to generate reasoning summaries. Please go to: https://platform.openai.com/settings/organization/general and click on Verify Organization. If you just verified, it can take up to 15 minutes for access to propagate.',
+    type: 'invalid_request_error',
+    param: 'reasoning.summary',
+    code: 'unsupported_value',
+  },
+};
 
 /** Where a stream's thinking ends: the fake waits `thinkingMs` there before the answer. */
 const THOUGHT = '';

@@ -41,10 +41,27 @@ import { networkWords } from '../../../shared/networkWords';
 const OPENAI_OWN = /^https:\/\/api\.openai\.com(\/|$)/;
 /** The providers whose reasoning models speak OpenAI's Responses API: OpenAI and Azure OpenAI. */
 const RESPONSES_PROVIDERS = new Set(['openai', 'azure']);
+/**
+ * OpenAI's refusal of a reasoning summary to an organization it has not verified ("Your organization
+ * must be verified to generate reasoning summaries", a 400 for `reasoning.summary`).
+ */
+const SUMMARY_REFUSED = /verified to generate reasoning summar/i;
+/** How long a key whose summaries were refused is not asked for one: verifying takes OpenAI minutes to apply. */
+const SUMMARY_ASKED_AGAIN_MS = 60 * 60_000;
+const WITHOUT_SUMMARY = (label: string) =>
+  `${label} shows a reasoning model's thinking only to organizations it has verified, so this reply comes without it. ` +
+  'Verify yours at https://platform.openai.com/settings/organization/general to see it here.';
 
 export class HostedProviders implements ModelReach {
-  /** Each provider's models as made for the key and address it has now; made again when either changes. */
-  private readonly made = new Map<string, { reach: Reach; models: Map<string, LanguageModelV4 | undefined> }>();
+  /**
+   * Each provider's models as made for the key and address it has now, made again when either changes;
+   * and when the provider last refused that key its reasoning models' summaries (OpenAI refuses them to
+   * an organization it has not verified).
+   */
+  private readonly made = new Map<
+    string,
+    { reach: Reach; models: Map<string, LanguageModelV4 | undefined>; summariesRefusedAt: number | null }
+  >();
   /**
    * Addresses behind OPENAI_BASE_URL (or Azure's) that answered 404 to the Responses API (a proxy or
    * server that speaks only Chat Completions): OpenAI's reasoning models go to them through Chat Completions.
@@ -84,6 +101,10 @@ export class HostedProviders implements ModelReach {
     const text = g.tools.textCompletion;
     const fim = text && this.model(spec, reach, modelId, 'fim');
     const model = fim || this.model(spec, reach, modelId, responses ? 'responses' : 'chat')!;
+    // What the model thought, as OpenAI summarises it, unless the key's organization was refused it lately.
+    const made = this.made.get(spec.id)!;
+    const summaries =
+      responses && (made.summariesRefusedAt === null || Date.now() - made.summariesRefusedAt > SUMMARY_ASKED_AGAIN_MS);
     // A provider that hangs is a failure like any other: it is given up on, and the chain goes on.
     const wait = g.onDelta ? this.firstTokenMs : this.firstTokenMs * 5;
     // One signal for both ends: the client's going, and the wait running out. (AbortSignal.any does
@@ -118,7 +139,7 @@ export class HostedProviders implements ModelReach {
       temperature: g.temperature,
       ...toolOptions(g.tools),
       ...(thinking?.withoutEffort ? { reasoning: undefined } : {}),
-      ...providerOptions(provider, g.tools, thinking?.thinking, responses),
+      ...providerOptions(provider, g.tools, thinking?.thinking, responses && { summaries }),
       ...(fim ? { providerOptions: fimOptions(text.suffix) } : {}),
       abortSignal: stop.signal,
     };
@@ -142,6 +163,14 @@ export class HostedProviders implements ModelReach {
         this.chatOnly.add(reach.baseURL);
         return this.generate(g);
       }
+      // An organization OpenAI has not verified gets no summaries: the same request once more without
+      // one, and so for the next hour with this key, the first reply saying why no thinking shows.
+      if (summaries && failure.status === 400 && SUMMARY_REFUSED.test(failure.message)) {
+        made.summariesRefusedAt = Date.now();
+        const reply = await this.generate(g);
+        reply.warning ??= WITHOUT_SUMMARY(spec.label);
+        return reply;
+      }
       if (countsAgainstProvider(failure.status)) this.cooldown.failed(provider, failure.retryAfterMs);
       if (provider === 'azure' && noModel) throw new NoDeployment(modelId, g.model.namespace);
       // The provider says it has no such model (retired while the service runs, or not open to the key):
@@ -161,7 +190,7 @@ export class HostedProviders implements ModelReach {
   private model(spec: ProviderSpec, reach: Reach, modelId: string, api: 'chat' | 'responses' | 'fim') {
     let made = this.made.get(spec.id);
     if (!made || made.reach.apiKey !== reach.apiKey || made.reach.baseURL !== reach.baseURL) {
-      made = { reach, models: new Map() };
+      made = { reach, models: new Map(), summariesRefusedAt: null };
       this.made.set(spec.id, made);
     }
     const key = `${modelId} ${api}`;
@@ -379,11 +408,16 @@ function providerOptions(
   provider: string,
   options: ToolOptions,
   thinking: Record<string, unknown> | undefined,
-  responses: boolean,
+  /** Through OpenAI's Responses API, and whether a summary of the reasoning may be asked for. */
+  responses: false | { summaries: boolean },
 ): Partial<LanguageModelV4CallOptions> {
   const format = options.responseFormat;
   const openai = {
-    ...(responses ? { store: false } : {}),
+    // Nothing kept at OpenAI; the summary asked for explicitly (the SDK asks a detailed one with any
+    // effort, which an organization OpenAI has not verified is refused), or none.
+    ...(responses
+      ? { store: false, reasoningSummary: responses.summaries ? (options.reasoningSummary ?? 'auto') : null }
+      : {}),
     ...(format?.type === 'json_schema' ? { strictJsonSchema: format.json_schema.strict === true } : {}),
     // Token probabilities, with so many alternatives of each (OpenAI's package reads them).
     ...(options.logprobs !== undefined ? { logprobs: options.logprobs > 0 ? options.logprobs : true } : {}),
