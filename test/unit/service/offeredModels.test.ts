@@ -199,7 +199,10 @@ describe('the models a provider lists for its key', function () {
         body: { app_id: space.id, model: 'openai/o4-mini', messages: [{ role: 'user', content: 'hi' }] },
       });
       assert.equal(refused.status, 502, refused.text);
-      assert.match(refused.text, /does not exist or you do not have access to it/);
+      assert.match(
+        refused.text,
+        /OpenAI has no model o4-mini that your key can use \(HTTP 404: The model `o4-mini` does not exist or you do not have access to it\.\)/,
+      );
       await listed('openai/o4-mini');
       assert.equal(openai.listings, listings + 1, 'read once more');
       const named = await raw(service.url, 'POST', '/v1/chat/completions', {
@@ -228,14 +231,14 @@ describe('the models a provider lists for its key', function () {
         listedIds: ANTHROPIC_LISTED,
         namespace: 'anthropic/claude-haiku-4-5',
         retired: 'claude-haiku-4-5-20251001',
-        said: /model: claude-haiku-4-5/,
+        said: /Anthropic has no model claude-haiku-4-5 that your key can use \(HTTP 404: model: claude-haiku-4-5\)/,
       },
       {
         fake: gemini,
         listedIds: GEMINI_LISTED,
         namespace: 'google/gemini-2.0-flash',
         retired: 'gemini-2.0-flash',
-        said: /gemini-2\.0-flash is not found/,
+        said: /Google Gemini has no model gemini-2\.0-flash that your key can use \(HTTP 404: models\/gemini-2\.0-flash is not found/,
       },
     ];
     for (const { fake, listedIds, namespace, retired, said } of cases) {

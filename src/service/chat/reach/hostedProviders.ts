@@ -175,8 +175,16 @@ export class HostedProviders implements ModelReach {
       if (provider === 'azure' && noModel) throw new NoDeployment(modelId, g.model.namespace);
       // The provider says it has no such model (retired while the service runs, or not open to the key):
       // its list is read again, so that the model shows as not for this key and is no longer routed to.
-      if (noModel) void offeredModels.refresh(provider);
-      throw failure;
+      if (!noModel) throw failure;
+      void offeredModels.refresh(provider);
+      // Said plainly first: Anthropic's own words are only "model: <id>".
+      const said = failure.message.replace(`${spec.label} answered HTTP 404: `, '');
+      throw new ProviderFailure(
+        `${spec.label} has no model ${modelId} that your key can use (HTTP 404: ${said})`,
+        404,
+        false,
+        null,
+      );
     } finally {
       clearTimeout(timer);
       g.signal.removeEventListener('abort', gone);
