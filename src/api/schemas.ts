@@ -1304,6 +1304,20 @@ const ResponsesPart = z.discriminatedUnion('type', [
   }),
 ]);
 
+/** OpenAI's tools that run at OpenAI (web search, file search, code, images, MCP servers, computer use). */
+export const OPENAI_HOSTED_TOOLS = [
+  'web_search',
+  'web_search_2025_08_26',
+  'web_search_preview',
+  'web_search_preview_2025_03_11',
+  'file_search',
+  'code_interpreter',
+  'image_generation',
+  'mcp',
+  'computer_use_preview',
+  'tool_search',
+] as const;
+
 /**
  * The model's reasoning before a turn, as a client sends it back (Codex, and OpenAI's SDKs with `store`
  * false): its summary, and the `encrypted_content` this service gave it, which carries an Anthropic
@@ -1345,8 +1359,62 @@ const ResponsesItem = z.union([
     call_id: z.string().min(1).max(200),
     output: z.union([ResponsesText, z.array(ResponsesPart).max(1000)]),
   }),
+  // A custom tool's call (its input free text, as Codex's apply_patch takes a patch), and its output.
+  z.object({
+    type: z.literal('custom_tool_call'),
+    id: z.string().max(200).optional(),
+    status: z.string().max(40).optional(),
+    call_id: z.string().min(1).max(200),
+    name: z.string().min(1).max(64),
+    input: ResponsesText,
+  }),
+  z.object({
+    type: z.literal('custom_tool_call_output'),
+    id: z.string().max(200).optional(),
+    status: z.string().max(40).optional(),
+    call_id: z.string().min(1).max(200),
+    output: z.union([ResponsesText, z.array(ResponsesPart).max(1000)]),
+  }),
   ResponsesReasoning,
 ]);
+
+const ResponsesToolName = z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, _ . or -');
+
+/**
+ * A tool a Responses request offers: a function; a custom tool, whose input is free text (following a
+ * grammar, when one is given), as Codex offers apply_patch; or one of OpenAI's hosted tools, which
+ * run at OpenAI (Codex offers web search by default): accepted, and not given to the model, which the
+ * reply says.
+ */
+const ResponsesTool = z.discriminatedUnion(
+  'type',
+  [
+    z.object({
+      type: z.literal('function'),
+      name: ResponsesToolName,
+      description: nullish(z.string().max(10_000)),
+      parameters: nullish(z.record(z.string(), z.unknown())),
+      strict: nullish(z.boolean()),
+    }),
+    z.object({
+      type: z.literal('custom'),
+      name: ResponsesToolName,
+      description: nullish(z.string().max(10_000)),
+      format: nullish(
+        z.discriminatedUnion('type', [
+          z.object({ type: z.literal('text') }),
+          z.object({
+            type: z.literal('grammar'),
+            syntax: z.enum(['lark', 'regex']),
+            definition: z.string().max(100_000),
+          }),
+        ]),
+      ),
+    }),
+    z.looseObject({ type: z.enum(OPENAI_HOSTED_TOOLS) }),
+  ],
+  { error: "must be a function, a custom tool, or one of OpenAI's hosted tools" },
+);
 
 /** How the reply is written (`text.format`): text, any JSON object, or JSON following a schema. */
 const ResponsesFormat = z.discriminatedUnion('type', [
@@ -1379,20 +1447,12 @@ export const ResponsesBody = z
     max_output_tokens: nullish(MaxTokens),
     temperature: nullish(z.number().min(0, 'must be between 0 and 2').max(2, 'must be between 0 and 2')),
     top_p: nullish(z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1')),
-    tools: z
-      .array(
-        z.object({
-          type: z.literal('function', { error: 'only function tools are supported here' }),
-          name: z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, _ . or -'),
-          description: nullish(z.string().max(10_000)),
-          parameters: nullish(z.record(z.string(), z.unknown())),
-          strict: nullish(z.boolean()),
-        }),
-      )
-      .max(128)
-      .optional(),
+    tools: z.array(ResponsesTool).max(128).optional(),
     tool_choice: z
-      .union([z.enum(['auto', 'none', 'required']), z.object({ type: z.literal('function'), name: z.string() })])
+      .union([
+        z.enum(['auto', 'none', 'required']),
+        z.object({ type: z.enum(['function', 'custom']), name: z.string() }),
+      ])
       .optional(),
     /** false: at most one tool call a reply (Codex sends it for models that cannot run tools side by side). */
     parallel_tool_calls: nullish(z.boolean()),

@@ -68,7 +68,7 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
     writesCache:
       messages.some((m) => m.cache_control) || (body.completion?.tools ?? []).some((tool) => tool.cache_control),
   });
-  const warnings: string[] = [];
+  const warnings: string[] = [...(body.warnings ?? [])];
   // A model named as the Space itself lets the Space route (GET /v1/models offers it for tools that must name one).
   const named = body.model === row.name ? null : body.model;
   const modelId = named ?? version?.model_id ?? null;

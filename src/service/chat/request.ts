@@ -155,6 +155,8 @@ export type Body = z.output<typeof ChatBody> & {
   responses?: z.output<typeof ResponsesBody>;
   /** A text completion answered in a chat completion's shape (Mistral's fill in the middle). */
   asChat?: true;
+  /** What the reply is to say of how the request was read (tools not given to the model). */
+  warnings?: string[];
 };
 
 /** Everything checked and resolved before a model runs (prepare.ts). */

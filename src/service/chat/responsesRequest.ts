@@ -3,9 +3,11 @@
 // completion. `instructions` becomes the system message, input items become messages (a function
 // call the model made, the assistant's tool call; its output, the tool's message), and `text.format`
 // the JSON asked for. A reasoning item this service gave carries an Anthropic model's thinking back to
-// the assistant turn it came before (carriedThinking.ts).
+// the assistant turn it came before (carriedThinking.ts). A custom tool (free text in, as Codex's
+// apply_patch) is given to the model as a function of one text argument, `input`; OpenAI's hosted tools
+// are not given to it, and the reply says so.
 import type { z } from 'zod';
-import type { ResponsesBody } from '../../api/schemas';
+import { OPENAI_HOSTED_TOOLS, type ResponsesBody } from '../../api/schemas';
 import type { Caller } from '../domain/caller';
 import { openThinking } from './carriedThinking';
 import { promptOf, requestedSpace, type Body, type ChatMessage, type ThinkingBlock, type ToolOptions } from './request';
@@ -13,13 +15,26 @@ import { promptOf, requestedSpace, type Body, type ChatMessage, type ThinkingBlo
 type Input = z.output<typeof ResponsesBody>['input'];
 type Item = Exclude<Input, string>[number];
 type Part = Exclude<Extract<Item, { role: string }>['content'], string>[number];
+type Tool = NonNullable<z.output<typeof ResponsesBody>['tools']>[number];
+type FunctionTool = NonNullable<ToolOptions['tools']>[number];
+
+const HOSTED: ReadonlySet<string> = new Set(OPENAI_HOSTED_TOOLS);
 
 export function responsesRequest(caller: Caller, body: z.output<typeof ResponsesBody>): Body {
   const messages: ChatMessage[] = [
     ...(body.instructions ? [{ role: 'system' as const, content: body.instructions }] : []),
     ...chatMessages(body.input),
   ];
+  const hosted = [...new Set((body.tools ?? []).flatMap((t) => (HOSTED.has(t.type) ? [t.type] : [])))];
+  const tools = (body.tools ?? []).flatMap((t) => functionOf(t) ?? []);
   return {
+    ...(hosted.length
+      ? {
+          warnings: [
+            `OpenAI's hosted tools (${hosted.join(', ')}) run only at OpenAI, so the model was not given them.`,
+          ],
+        }
+      : {}),
     app_id: requestedSpace(caller, body.app_id),
     prompt: promptOf(messages),
     model: body.model ?? null,
@@ -29,10 +44,7 @@ export function responsesRequest(caller: Caller, body: z.output<typeof Responses
     responses: body,
     completion: {
       messages,
-      tools: body.tools?.map((t) => ({
-        type: 'function' as const,
-        function: { name: t.name, description: t.description ?? undefined, parameters: t.parameters ?? undefined },
-      })),
+      tools: tools.length ? tools : undefined,
       toolChoice:
         typeof body.tool_choice === 'object'
           ? { type: 'function', function: { name: body.tool_choice.name } }
@@ -46,6 +58,55 @@ export function responsesRequest(caller: Caller, body: z.output<typeof Responses
       verbosity: body.text?.verbosity,
     },
   };
+}
+
+/**
+ * A tool as the function the model is given: a function as it is; a custom tool as a function of its
+ * text, with the grammar the text follows (if any) in its description; a hosted tool, none.
+ */
+function functionOf(tool: Tool): FunctionTool | undefined {
+  if (tool.type === 'function')
+    return {
+      type: 'function',
+      function: {
+        name: tool.name,
+        description: tool.description ?? undefined,
+        parameters: tool.parameters ?? undefined,
+      },
+    };
+  if (tool.type !== 'custom') return undefined;
+  const format = tool.format?.type === 'grammar' ? tool.format : undefined;
+  return {
+    type: 'function',
+    function: {
+      name: tool.name,
+      description: tool.description ?? undefined,
+      parameters: {
+        type: 'object',
+        properties: {
+          input: {
+            type: 'string',
+            description: format
+              ? `The whole input, as text following this ${format.syntax === 'lark' ? 'Lark' : 'regular expression'} grammar:\n${format.definition}`
+              : 'The whole input, as text.',
+          },
+        },
+        required: ['input'],
+        additionalProperties: false,
+      },
+    },
+  };
+}
+
+/** The text of a custom tool's call, from the arguments of the function the model was given for it. */
+export function customInputOf(args: string): string {
+  try {
+    const input = (JSON.parse(args) as { input?: unknown } | null)?.input;
+    if (typeof input === 'string') return input;
+  } catch {
+    // Not JSON: the model wrote the text itself.
+  }
+  return args;
 }
 
 /**
@@ -81,15 +142,18 @@ function chatMessages(input: Input): ChatMessage[] {
       const carried =
         item.encrypted_content && openThinking(item.encrypted_content, ['body', 'input', i, 'encrypted_content']);
       if (carried) thinking.push(...carried);
-    } else if (item.type === 'function_call') {
+    } else if (item.type === 'function_call' || item.type === 'custom_tool_call') {
       const turn = assistantTurn(null);
       const call = {
         id: item.call_id,
         type: 'function' as const,
-        function: { name: item.name, arguments: item.arguments },
+        function: {
+          name: item.name,
+          arguments: item.type === 'function_call' ? item.arguments : JSON.stringify({ input: item.input }),
+        },
       };
       turn.tool_calls = [...(turn.tool_calls ?? []), call];
-    } else if (item.type === 'function_call_output') {
+    } else if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output') {
       messages.push({ role: 'tool', tool_call_id: item.call_id, content: textOf(item.output) });
     } else if (item.role === 'assistant') {
       assistantTurn(textOf(item.content));

@@ -5,10 +5,12 @@
 // A model's thinking comes first, as a reasoning item: its text as the summary when one is asked for,
 // and what the model is to get back (an Anthropic model's signed blocks, an OpenAI model's reasoning
 // items, a Gemini model's thought signatures) as `encrypted_content` when that is included, for the
-// client to send back (carriedThinking.ts).
+// client to send back (carriedThinking.ts). A call of a custom tool of the request is a
+// `custom_tool_call` with its text as `input`.
 import type { z } from 'zod';
 import type { ChatCompletion, ResponsesBody } from '../../api/schemas';
 import { sealThinking } from '../chat/carriedThinking';
+import { customInputOf } from '../chat/responsesRequest';
 import type { ThinkingBlock, ThinkingPiece } from '../chat/request';
 import type { Completed } from '../chat/run';
 import { openAiError } from './errorAnswers';
@@ -81,16 +83,30 @@ function outputOf(c: Completed, request: Request, late = 0): Array<Record<string
         },
       ]
     : [];
-  const calls = (message?.tool_calls ?? []).map((call, i) => ({
-    type: 'function_call',
-    id: `fc_${compact(c.id)}_${i}`,
-    call_id: call.id,
-    name: call.function.name,
-    arguments: call.function.arguments,
-    status: 'completed',
-  }));
+  const custom = new Set((request.tools ?? []).flatMap((t) => (t.type === 'custom' ? [t.name] : [])));
+  const calls = (message?.tool_calls ?? []).map((call, i) =>
+    custom.has(call.function.name)
+      ? {
+          type: 'custom_tool_call',
+          id: `ctc_${compact(c.id)}_${i}`,
+          call_id: call.id,
+          name: call.function.name,
+          input: customInputOf(call.function.arguments),
+          status: 'completed',
+        }
+      : {
+          type: 'function_call',
+          id: `fc_${compact(c.id)}_${i}`,
+          call_id: call.id,
+          name: call.function.name,
+          arguments: call.function.arguments,
+          status: 'completed',
+        },
+  );
   return [...reasoning, ...text, ...after, ...calls];
 }
+
+const isCall = (item: Record<string, unknown>) => item.type === 'function_call' || item.type === 'custom_tool_call';
 
 /** The id of the reasoning item given after the message. */
 const lateReasoningId = (requestId: string) => `rs_${compact(requestId)}_after`;
@@ -312,15 +328,24 @@ export class ResponsesStream {
       this.send('response.output_item.added', { output_index: index, item: { ...after, summary: [] } });
       this.send('response.output_item.done', { output_index: index, item: after });
     }
-    for (const item of output.filter((o) => o.type === 'function_call')) {
+    for (const item of output.filter(isCall)) {
       const index = this.items++;
       const at = { item_id: item.id, output_index: index };
-      this.send('response.output_item.added', {
-        output_index: index,
-        item: { ...item, arguments: '', status: 'in_progress' },
-      });
-      this.send('response.function_call_arguments.delta', { ...at, delta: item.arguments });
-      this.send('response.function_call_arguments.done', { ...at, name: item.name, arguments: item.arguments });
+      if (item.type === 'custom_tool_call') {
+        this.send('response.output_item.added', {
+          output_index: index,
+          item: { ...item, input: '', status: 'in_progress' },
+        });
+        this.send('response.custom_tool_call_input.delta', { ...at, delta: item.input });
+        this.send('response.custom_tool_call_input.done', { ...at, input: item.input });
+      } else {
+        this.send('response.output_item.added', {
+          output_index: index,
+          item: { ...item, arguments: '', status: 'in_progress' },
+        });
+        this.send('response.function_call_arguments.delta', { ...at, delta: item.arguments });
+        this.send('response.function_call_arguments.done', { ...at, name: item.name, arguments: item.arguments });
+      }
       this.send('response.output_item.done', { output_index: index, item });
     }
     this.send(response.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response });

@@ -914,6 +914,58 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.deepEqual(sentBack(), []);
   });
 
+  it("gives Claude Codex's apply_patch, a custom tool, as a tool of one text input, and its call and result back", async () => {
+    const app = await spaceWith([ANTHROPIC]);
+    const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
+    const patch = '*** Begin Patch\n*** Update File: a.ts\n@@\n-old\n+new\n*** End Patch\n';
+    const grammar = 'start: begin_patch hunk+ end_patch';
+    const tools = [
+      { type: 'custom', name: 'apply_patch', format: { type: 'grammar', syntax: 'lark', definition: grammar } },
+      { type: 'web_search', external_web_access: false },
+    ];
+    const ask = `call apply_patch ${JSON.stringify({ input: patch })}`;
+    const first = await sdk.responses.create({ model: ANTHROPIC, store: false, input: ask, tools: tools as never });
+    const call = first.output.find((o) => o.type === 'custom_tool_call');
+    assert.ok(call && call.type === 'custom_tool_call', JSON.stringify(first.output));
+    assert.equal(call.input, patch);
+    const sent = anthropic.seen.at(-1)!.body as {
+      tools: Array<{ name: string; input_schema: { properties: { input: { type: string; description: string } } } }>;
+    };
+    // Only apply_patch: web search runs at OpenAI only.
+    assert.deepEqual(
+      sent.tools.map((t) => t.name),
+      ['apply_patch'],
+    );
+    assert.equal(sent.tools[0]!.input_schema.properties.input.type, 'string');
+    assert.match(sent.tools[0]!.input_schema.properties.input.description, /Lark grammar:\nstart: begin_patch/);
+    const second = await sdk.responses.create({
+      model: ANTHROPIC,
+      store: false,
+      tools: tools as never,
+      input: [
+        { role: 'user', content: ask },
+        { type: 'custom_tool_call', call_id: call.call_id, name: 'apply_patch', input: patch },
+        { type: 'custom_tool_call_output', call_id: call.call_id, output: 'Success. Updated a.ts' },
+        { role: 'user', content: 'Done?' },
+      ],
+    });
+    assert.equal(second.output_text, 'echo: Done?');
+    const messages = (anthropic.seen.at(-1)!.body as { messages: Array<{ role: string; content: unknown }> }).messages;
+    assert.deepEqual(messages.slice(1, 3), [
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: call.call_id, name: 'apply_patch', input: { input: patch } }],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: call.call_id, content: 'Success. Updated a.ts' },
+          { type: 'text', text: 'Done?' },
+        ],
+      },
+    ]);
+  });
+
   it("gives Gemini 3 its thought signatures back with its calls in Codex's and Claude Code's tool loops", async () => {
     const ns = 'google/gemini-3.5-flash';
     const app = await spaceWith([ns]);

@@ -96,6 +96,61 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     assert.equal(answer.output_text, 'a door every tool goes through', "test/echo answers with the function's output");
   });
 
+  it("gives Codex's custom tool (apply_patch) as a function of its text, and its web search to no model, saying so", async () => {
+    const patch = '*** Begin Patch\n*** Add File: hello.txt\n+Hello\n*** End Patch\n';
+    // As Codex offers its tools: apply_patch as free text following a grammar, OpenAI's web search, a function.
+    const tools = [
+      {
+        type: 'custom' as const,
+        name: 'apply_patch',
+        description: 'Edits files with a patch.',
+        format: { type: 'grammar' as const, syntax: 'lark' as const, definition: 'start: begin_patch hunk+ end_patch' },
+      },
+      { type: 'web_search' as const, external_web_access: false },
+      {
+        type: 'function' as const,
+        name: 'exec_command',
+        parameters: { type: 'object', properties: {} },
+        strict: false,
+      },
+    ];
+    const ask = `call apply_patch ${JSON.stringify({ input: patch })}`;
+    const asked = await openai.responses.create({ model: 'test/echo', input: ask, tools: tools as never });
+    const call = asked.output.find((item) => item.type === 'custom_tool_call');
+    assert.ok(call && call.type === 'custom_tool_call', JSON.stringify(asked.output));
+    assert.deepEqual([call.name, call.input], ['apply_patch', patch], 'the text itself, not a JSON of it');
+    assert.deepEqual(
+      (asked.tools as Array<{ type: string }>).map((t) => t.type),
+      ['custom', 'web_search', 'function'],
+      'echoed as asked',
+    );
+    const receipt = (asked as unknown as { llm_spaces: ChatMetadata }).llm_spaces;
+    assert.match(
+      receipt.warning ?? '',
+      /OpenAI's hosted tools \(web_search\) run only at OpenAI, so the model was not given them\./,
+    );
+
+    // Streamed, its input comes as custom_tool_call_input events, which the SDK puts together.
+    const stream = openai.responses.stream({ model: 'test/echo', input: ask, tools: tools as never });
+    let streamedInput = '';
+    stream.on('response.custom_tool_call_input.delta', (event) => (streamedInput += event.delta));
+    const final = await stream.finalResponse();
+    const streamedCall = final.output.find((item) => item.type === 'custom_tool_call');
+    assert.deepEqual([streamedInput, streamedCall && 'input' in streamedCall && streamedCall.input], [patch, patch]);
+
+    // The call and its output sent back, as Codex sends the next turn.
+    const answer = await openai.responses.create({
+      model: 'test/echo',
+      tools: tools as never,
+      input: [
+        { role: 'user', content: ask },
+        { type: 'custom_tool_call', call_id: call.call_id, name: 'apply_patch', input: patch },
+        { type: 'custom_tool_call_output', call_id: call.call_id, output: 'Success. Updated hello.txt' },
+      ],
+    });
+    assert.equal(answer.output_text, 'Success. Updated hello.txt', "test/echo answers with the tool's output");
+  });
+
   it('writes JSON when text.format asks for an object', async () => {
     const response = await openai.responses.create({
       model: 'test/echo',
@@ -180,9 +235,10 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
         error instanceof OpenAI.UnprocessableEntityError && /previous_response_id is not a field/.test(error.message),
     );
     await assert.rejects(
-      openai.responses.create({ model: 'test/echo', input: 'x', tools: [{ type: 'web_search' }] }),
+      openai.responses.create({ model: 'test/echo', input: 'x', tools: [{ type: 'local_shell' }] }),
       (error: unknown) =>
-        error instanceof OpenAI.UnprocessableEntityError && /only function tools are supported/.test(error.message),
+        error instanceof OpenAI.UnprocessableEntityError &&
+        /must be a function, a custom tool, or one of OpenAI's hosted tools/.test(error.message),
     );
     await assert.rejects(
       openai.responses.create({ model: 'nobody/nothing', input: 'x' }),
