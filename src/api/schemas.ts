@@ -1350,6 +1350,8 @@ const ResponsesItem = z.union([
     status: z.string().max(40).optional(),
     call_id: z.string().min(1).max(200),
     name: z.string().min(1).max(64),
+    /** The namespace of the tool called, for a tool of a namespace. */
+    namespace: z.string().min(1).max(64).optional(),
     arguments: ResponsesText,
   }),
   z.object({
@@ -1366,6 +1368,8 @@ const ResponsesItem = z.union([
     status: z.string().max(40).optional(),
     call_id: z.string().min(1).max(200),
     name: z.string().min(1).max(64),
+    /** The namespace of the tool called, for a tool of a namespace. */
+    namespace: z.string().min(1).max(64).optional(),
     input: ResponsesText,
   }),
   z.object({
@@ -1386,34 +1390,49 @@ const ResponsesToolName = z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'must be 1 
  * run at OpenAI (Codex offers web search by default): accepted, and not given to the model, which the
  * reply says.
  */
+const ResponsesFunctionTool = z.object({
+  type: z.literal('function'),
+  name: ResponsesToolName,
+  description: nullish(z.string().max(10_000)),
+  parameters: nullish(z.record(z.string(), z.unknown())),
+  strict: nullish(z.boolean()),
+});
+const ResponsesCustomTool = z.object({
+  type: z.literal('custom'),
+  name: ResponsesToolName,
+  description: nullish(z.string().max(10_000)),
+  format: nullish(
+    z.discriminatedUnion('type', [
+      z.object({ type: z.literal('text') }),
+      z.object({
+        type: z.literal('grammar'),
+        syntax: z.enum(['lark', 'regex']),
+        definition: z.string().max(100_000),
+      }),
+    ]),
+  ),
+});
 const ResponsesTool = z.discriminatedUnion(
   'type',
   [
+    ResponsesFunctionTool,
+    ResponsesCustomTool,
+    // Functions and custom tools grouped under a name (Codex groups an MCP server's tools so).
     z.object({
-      type: z.literal('function'),
+      type: z.literal('namespace'),
       name: ResponsesToolName,
       description: nullish(z.string().max(10_000)),
-      parameters: nullish(z.record(z.string(), z.unknown())),
-      strict: nullish(z.boolean()),
-    }),
-    z.object({
-      type: z.literal('custom'),
-      name: ResponsesToolName,
-      description: nullish(z.string().max(10_000)),
-      format: nullish(
-        z.discriminatedUnion('type', [
-          z.object({ type: z.literal('text') }),
-          z.object({
-            type: z.literal('grammar'),
-            syntax: z.enum(['lark', 'regex']),
-            definition: z.string().max(100_000),
+      tools: z
+        .array(
+          z.discriminatedUnion('type', [ResponsesFunctionTool, ResponsesCustomTool], {
+            error: 'must be a function or a custom tool',
           }),
-        ]),
-      ),
+        )
+        .max(128),
     }),
     z.looseObject({ type: z.enum(OPENAI_HOSTED_TOOLS) }),
   ],
-  { error: "must be a function, a custom tool, or one of OpenAI's hosted tools" },
+  { error: "must be a function, a custom tool, a namespace of them, or one of OpenAI's hosted tools" },
 );
 
 /** How the reply is written (`text.format`): text, any JSON object, or JSON following a schema. */

@@ -4,8 +4,10 @@
 // call the model made, the assistant's tool call; its output, the tool's message), and `text.format`
 // the JSON asked for. A reasoning item this service gave carries an Anthropic model's thinking back to
 // the assistant turn it came before (carriedThinking.ts). A custom tool (free text in, as Codex's
-// apply_patch) is given to the model as a function of one text argument, `input`; OpenAI's hosted tools
-// are not given to it, and the reply says so.
+// apply_patch) is given to the model as a function of one text argument, `input`; a namespace's tools
+// as functions named `<namespace>__<name>`; OpenAI's hosted tools are not given to it, and the reply
+// says so.
+import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { OPENAI_HOSTED_TOOLS, type ResponsesBody } from '../../api/schemas';
 import type { Caller } from '../domain/caller';
@@ -16,9 +18,43 @@ type Input = z.output<typeof ResponsesBody>['input'];
 type Item = Exclude<Input, string>[number];
 type Part = Exclude<Extract<Item, { role: string }>['content'], string>[number];
 type Tool = NonNullable<z.output<typeof ResponsesBody>['tools']>[number];
+type OwnTool = Extract<Tool, { type: 'function' | 'custom' }>;
 type FunctionTool = NonNullable<ToolOptions['tools']>[number];
 
 const HOSTED: ReadonlySet<string> = new Set(OPENAI_HOSTED_TOOLS);
+
+/** A tool as the request names it: its name, its namespace (if any), and whether its input is free text. */
+export interface NamedTool {
+  name: string;
+  namespace?: string;
+  custom: boolean;
+}
+
+/**
+ * The name a model knows a namespace's tool by: `<namespace>__<name>`, or, past the 64 characters
+ * providers allow, a digest of the namespace before the name.
+ */
+export function flatToolName(namespace: string, name: string): string {
+  const flat = `${namespace}__${name}`;
+  if (flat.length <= 64) return flat;
+  return `${createHash('sha256').update(namespace).digest('hex').slice(0, 8)}__${name}`.slice(0, 64);
+}
+
+/** The request's own tools (hosted ones aside), by the name the model knows each by. */
+export function toolsByModelName(tools: readonly Tool[] | undefined): Map<string, { tool: OwnTool; named: NamedTool }> {
+  const byName = new Map<string, { tool: OwnTool; named: NamedTool }>();
+  for (const t of tools ?? []) {
+    if (t.type === 'function' || t.type === 'custom')
+      byName.set(t.name, { tool: t, named: { name: t.name, custom: t.type === 'custom' } });
+    else if (t.type === 'namespace')
+      for (const inner of t.tools)
+        byName.set(flatToolName(t.name, inner.name), {
+          tool: inner,
+          named: { name: inner.name, namespace: t.name, custom: inner.type === 'custom' },
+        });
+  }
+  return byName;
+}
 
 export function responsesRequest(caller: Caller, body: z.output<typeof ResponsesBody>): Body {
   const messages: ChatMessage[] = [
@@ -26,7 +62,7 @@ export function responsesRequest(caller: Caller, body: z.output<typeof Responses
     ...chatMessages(body.input),
   ];
   const hosted = [...new Set((body.tools ?? []).flatMap((t) => (HOSTED.has(t.type) ? [t.type] : [])))];
-  const tools = (body.tools ?? []).flatMap((t) => functionOf(t) ?? []);
+  const tools = [...toolsByModelName(body.tools)].map(([name, { tool }]) => functionOf(name, tool));
   return {
     ...(hosted.length
       ? {
@@ -61,25 +97,20 @@ export function responsesRequest(caller: Caller, body: z.output<typeof Responses
 }
 
 /**
- * A tool as the function the model is given: a function as it is; a custom tool as a function of its
- * text, with the grammar the text follows (if any) in its description; a hosted tool, none.
+ * A tool as the function the model is given, under `name`: a function as it is; a custom tool as a
+ * function of its text, with the grammar the text follows (if any) in its description.
  */
-function functionOf(tool: Tool): FunctionTool | undefined {
+function functionOf(name: string, tool: OwnTool): FunctionTool {
   if (tool.type === 'function')
     return {
       type: 'function',
-      function: {
-        name: tool.name,
-        description: tool.description ?? undefined,
-        parameters: tool.parameters ?? undefined,
-      },
+      function: { name, description: tool.description ?? undefined, parameters: tool.parameters ?? undefined },
     };
-  if (tool.type !== 'custom') return undefined;
   const format = tool.format?.type === 'grammar' ? tool.format : undefined;
   return {
     type: 'function',
     function: {
-      name: tool.name,
+      name,
       description: tool.description ?? undefined,
       parameters: {
         type: 'object',
@@ -148,7 +179,7 @@ function chatMessages(input: Input): ChatMessage[] {
         id: item.call_id,
         type: 'function' as const,
         function: {
-          name: item.name,
+          name: item.namespace ? flatToolName(item.namespace, item.name) : item.name,
           arguments: item.type === 'function_call' ? item.arguments : JSON.stringify({ input: item.input }),
         },
       };

@@ -10,7 +10,7 @@
 import type { z } from 'zod';
 import type { ChatCompletion, ResponsesBody } from '../../api/schemas';
 import { sealThinking } from '../chat/carriedThinking';
-import { customInputOf } from '../chat/responsesRequest';
+import { customInputOf, toolsByModelName } from '../chat/responsesRequest';
 import type { ThinkingBlock, ThinkingPiece } from '../chat/request';
 import type { Completed } from '../chat/run';
 import { openAiError } from './errorAnswers';
@@ -83,14 +83,20 @@ function outputOf(c: Completed, request: Request, late = 0): Array<Record<string
         },
       ]
     : [];
-  const custom = new Set((request.tools ?? []).flatMap((t) => (t.type === 'custom' ? [t.name] : [])));
-  const calls = (message?.tool_calls ?? []).map((call, i) =>
-    custom.has(call.function.name)
+  // Each call under the name and namespace the request gave its tool.
+  const tools = toolsByModelName(request.tools);
+  const calls = (message?.tool_calls ?? []).map((call, i) => {
+    const named = tools.get(call.function.name)?.named;
+    const name = {
+      name: named?.name ?? call.function.name,
+      ...(named?.namespace ? { namespace: named.namespace } : {}),
+    };
+    return named?.custom
       ? {
           type: 'custom_tool_call',
           id: `ctc_${compact(c.id)}_${i}`,
           call_id: call.id,
-          name: call.function.name,
+          ...name,
           input: customInputOf(call.function.arguments),
           status: 'completed',
         }
@@ -98,11 +104,11 @@ function outputOf(c: Completed, request: Request, late = 0): Array<Record<string
           type: 'function_call',
           id: `fc_${compact(c.id)}_${i}`,
           call_id: call.id,
-          name: call.function.name,
+          ...name,
           arguments: call.function.arguments,
           status: 'completed',
-        },
-  );
+        };
+  });
   return [...reasoning, ...text, ...after, ...calls];
 }
 

@@ -922,6 +922,12 @@ describe('hosted providers (fakes of their wire formats)', function () {
     const tools = [
       { type: 'custom', name: 'apply_patch', format: { type: 'grammar', syntax: 'lark', definition: grammar } },
       { type: 'web_search', external_web_access: false },
+      {
+        type: 'namespace',
+        name: 'mcp__docs',
+        description: 'Tools of the docs server.',
+        tools: [{ type: 'function', name: 'search', parameters: { type: 'object', properties: {} } }],
+      },
     ];
     const ask = `call apply_patch ${JSON.stringify({ input: patch })}`;
     const first = await sdk.responses.create({ model: ANTHROPIC, store: false, input: ask, tools: tools as never });
@@ -931,10 +937,10 @@ describe('hosted providers (fakes of their wire formats)', function () {
     const sent = anthropic.seen.at(-1)!.body as {
       tools: Array<{ name: string; input_schema: { properties: { input: { type: string; description: string } } } }>;
     };
-    // Only apply_patch: web search runs at OpenAI only.
+    // Web search runs at OpenAI only; the namespace's tool is named with it.
     assert.deepEqual(
       sent.tools.map((t) => t.name),
-      ['apply_patch'],
+      ['apply_patch', 'mcp__docs__search'],
     );
     assert.equal(sent.tools[0]!.input_schema.properties.input.type, 'string');
     assert.match(sent.tools[0]!.input_schema.properties.input.description, /Lark grammar:\nstart: begin_patch/);
@@ -946,20 +952,28 @@ describe('hosted providers (fakes of their wire formats)', function () {
         { role: 'user', content: ask },
         { type: 'custom_tool_call', call_id: call.call_id, name: 'apply_patch', input: patch },
         { type: 'custom_tool_call_output', call_id: call.call_id, output: 'Success. Updated a.ts' },
+        { type: 'function_call', call_id: 'call_docs', namespace: 'mcp__docs', name: 'search', arguments: '{}' },
+        { type: 'function_call_output', call_id: 'call_docs', output: 'Nothing found.' },
         { role: 'user', content: 'Done?' },
       ],
     });
     assert.equal(second.output_text, 'echo: Done?');
     const messages = (anthropic.seen.at(-1)!.body as { messages: Array<{ role: string; content: unknown }> }).messages;
-    assert.deepEqual(messages.slice(1, 3), [
+    assert.deepEqual(messages.slice(1), [
       {
         role: 'assistant',
         content: [{ type: 'tool_use', id: call.call_id, name: 'apply_patch', input: { input: patch } }],
       },
       {
         role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: call.call_id, content: 'Success. Updated a.ts' }],
+      },
+      // The namespace's call under the name Claude was given the tool by.
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'call_docs', name: 'mcp__docs__search', input: {} }] },
+      {
+        role: 'user',
         content: [
-          { type: 'tool_result', tool_use_id: call.call_id, content: 'Success. Updated a.ts' },
+          { type: 'tool_result', tool_use_id: 'call_docs', content: 'Nothing found.' },
           { type: 'text', text: 'Done?' },
         ],
       },

@@ -151,6 +151,54 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     assert.equal(answer.output_text, 'Success. Updated hello.txt', "test/echo answers with the tool's output");
   });
 
+  it("gives a namespace's tools (an MCP server's, as Codex groups them) and answers their calls under it", async () => {
+    const tools = [
+      {
+        type: 'namespace',
+        name: 'mcp__calendar',
+        description: 'Tools of the calendar server.',
+        tools: [
+          {
+            type: 'function',
+            name: 'create_event',
+            parameters: { type: 'object', properties: { title: { type: 'string' } } },
+          },
+          { type: 'custom', name: 'raw_query' },
+        ],
+      },
+    ];
+    const asked = await openai.responses.create({
+      model: 'test/echo',
+      input: 'call mcp__calendar__create_event {"title":"Review"}',
+      tools: tools as never,
+    });
+    const call = asked.output.find((item) => item.type === 'function_call');
+    assert.ok(call && call.type === 'function_call', JSON.stringify(asked.output));
+    assert.deepEqual(
+      [call.namespace, call.name, JSON.parse(call.arguments)],
+      ['mcp__calendar', 'create_event', { title: 'Review' }],
+    );
+    const custom = await openai.responses.create({
+      model: 'test/echo',
+      input: 'call mcp__calendar__raw_query {"input":"SELECT 1"}',
+      tools: tools as never,
+    });
+    const raw = custom.output.find((item) => item.type === 'custom_tool_call');
+    assert.ok(raw && raw.type === 'custom_tool_call', JSON.stringify(custom.output));
+    assert.deepEqual([raw.namespace, raw.name, raw.input], ['mcp__calendar', 'raw_query', 'SELECT 1']);
+    // Sent back under its namespace, the call is the one the model made.
+    const answer = await openai.responses.create({
+      model: 'test/echo',
+      tools: tools as never,
+      input: [
+        { role: 'user', content: 'call mcp__calendar__create_event {"title":"Review"}' },
+        call,
+        { type: 'function_call_output', call_id: call.call_id, output: 'Created.' },
+      ],
+    });
+    assert.equal(answer.output_text, 'Created.');
+  });
+
   it('writes JSON when text.format asks for an object', async () => {
     const response = await openai.responses.create({
       model: 'test/echo',
@@ -238,7 +286,7 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
       openai.responses.create({ model: 'test/echo', input: 'x', tools: [{ type: 'local_shell' }] }),
       (error: unknown) =>
         error instanceof OpenAI.UnprocessableEntityError &&
-        /must be a function, a custom tool, or one of OpenAI's hosted tools/.test(error.message),
+        /must be a function, a custom tool, a namespace of them, or one of OpenAI's hosted tools/.test(error.message),
     );
     await assert.rejects(
       openai.responses.create({ model: 'nobody/nothing', input: 'x' }),
