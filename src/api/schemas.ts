@@ -1222,6 +1222,9 @@ export const AnthropicContextManagement = z.object({
 });
 
 /** `POST /v1/messages`: Anthropic's request, routed through a Space like a chat completion. */
+/** Anthropic's tools that run at Anthropic: web search and fetch, code execution. */
+export const ANTHROPIC_SERVER_TOOL = /^(web_search|web_fetch|code_execution)_\d{8}$/;
+
 export const AnthropicMessagesBody = z
   .object({
     model: z.string().min(1).max(300),
@@ -1240,14 +1243,30 @@ export const AnthropicMessagesBody = z
     temperature: z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1').optional(),
     top_p: z.number().min(0).max(1).optional(),
     stop_sequences: z.array(z.string()).max(4).optional(),
+    /**
+     * The tools the client runs; and Anthropic's server tools, which run at Anthropic (Claude Code asks
+     * one request to search the web so): accepted, and not given to the model, which the reply says.
+     */
     tools: z
       .array(
-        z.object({
-          name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -'),
-          description: z.string().max(10_000).optional(),
-          input_schema: z.record(z.string(), z.unknown()),
-          cache_control: CacheControl.optional(),
-        }),
+        z
+          .object({
+            type: z
+              .union([
+                z.literal('custom'),
+                z.string().regex(ANTHROPIC_SERVER_TOOL, 'must be custom or one of Anthropic’s server tools'),
+              ])
+              .optional(),
+            name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -'),
+            description: z.string().max(10_000).optional(),
+            input_schema: z.record(z.string(), z.unknown()).optional(),
+            cache_control: CacheControl.optional(),
+          })
+          .check((ctx) => {
+            const server = ctx.value.type !== undefined && ctx.value.type !== 'custom';
+            if (!server && !ctx.value.input_schema)
+              ctx.issues.push({ code: 'custom', input: ctx.value, path: ['input_schema'], message: 'is required' });
+          }),
       )
       .max(128)
       .optional(),

@@ -23,7 +23,18 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
     ? editContext(sent, body.context_management.edits, (texts) => promptTokens.prompt(caller.orgId, texts))
     : sent;
   const output = body.output_config;
+  const servers = [...new Set((body.tools ?? []).flatMap((t) => (t.type && t.type !== 'custom' ? [t.type] : [])))];
+  const tools = (body.tools ?? []).flatMap((t) =>
+    t.input_schema && (!t.type || t.type === 'custom') ? [{ ...t, input_schema: t.input_schema }] : [],
+  );
   return {
+    ...(servers.length
+      ? {
+          warnings: [
+            `Anthropic's server tools (${servers.join(', ')}) run only at Anthropic, so the model was not given them.`,
+          ],
+        }
+      : {}),
     app_id: requestedSpace(caller, body.app_id),
     prompt: promptOf(messages),
     model: body.model,
@@ -32,11 +43,13 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
     stream: body.stream,
     completion: {
       messages,
-      tools: body.tools?.map((t) => ({
-        type: 'function' as const,
-        function: { name: t.name, description: t.description, parameters: t.input_schema },
-        ...cacheOf([t]),
-      })),
+      tools: tools.length
+        ? tools.map((t) => ({
+            type: 'function' as const,
+            function: { name: t.name, description: t.description, parameters: t.input_schema },
+            ...cacheOf([t]),
+          }))
+        : undefined,
       toolChoice: toolChoice(body.tool_choice),
       stop: body.stop_sequences,
       topP: body.top_p,

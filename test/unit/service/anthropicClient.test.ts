@@ -99,6 +99,44 @@ describe('the Anthropic SDK against the built-in service', function () {
     assert.deepEqual(second.content, [{ type: 'text', text: 'a way in' }]);
   });
 
+  it("answers Claude Code's web search request without Anthropic's server tool, saying so, and refuses a tool it cannot give", async () => {
+    // As Claude Code's WebSearch tool asks: one request with Anthropic's web search, which runs at Anthropic.
+    const message = await anthropic.messages.create({
+      model: 'test/echo',
+      max_tokens: 200,
+      system: 'You are an assistant for performing a web search tool use',
+      messages: [{ role: 'user', content: 'Perform a web search for the query: gateway' }],
+      tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 8 }],
+    });
+    assert.deepEqual(message.content, [{ type: 'text', text: 'Perform a web search for the query: gateway' }]);
+    const warning = (message as unknown as { llm_spaces: { warning: string | null } }).llm_spaces.warning;
+    assert.match(
+      warning ?? '',
+      /Anthropic's server tools \(web_search_20250305\) run only at Anthropic, so the model was not given them\./,
+    );
+    // A tool marked custom is a tool like any other; one of Anthropic's that the client runs is refused in words.
+    const custom = await anthropic.messages.create({
+      model: 'test/echo',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'call Read {"path":"a.ts"}' }],
+      tools: [
+        { type: 'custom', name: 'Read', input_schema: { type: 'object', properties: { path: { type: 'string' } } } },
+      ],
+    });
+    assert.equal(custom.content[0]?.type, 'tool_use');
+    await assert.rejects(
+      anthropic.messages.create({
+        model: 'test/echo',
+        max_tokens: 100,
+        messages: [{ role: 'user', content: 'x' }],
+        tools: [{ type: 'bash_20250124', name: 'bash' }],
+      }),
+      (error: unknown) =>
+        error instanceof Anthropic.UnprocessableEntityError &&
+        /tools\.0\.type: must be custom or one of Anthropic’s server tools/.test(error.message),
+    );
+  });
+
   it("lists the Space and its models in Anthropic's shape, page by page, and gives one by its id", async () => {
     const seen = [];
     // One a page: the SDK follows has_more and last_id to the end.
