@@ -1221,10 +1221,10 @@ export const AnthropicContextManagement = z.object({
     .max(10),
 });
 
-/** `POST /v1/messages`: Anthropic's request, routed through a Space like a chat completion. */
 /** Anthropic's tools that run at Anthropic: web search and fetch, code execution. */
 export const ANTHROPIC_SERVER_TOOL = /^(web_search|web_fetch|code_execution)_\d{8}$/;
 
+/** `POST /v1/messages`: Anthropic's request, routed through a Space like a chat completion. */
 export const AnthropicMessagesBody = z
   .object({
     model: z.string().min(1).max(300),
@@ -1403,12 +1403,6 @@ const ResponsesItem = z.union([
 
 const ResponsesToolName = z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, _ . or -');
 
-/**
- * A tool a Responses request offers: a function; a custom tool, whose input is free text (following a
- * grammar, when one is given), as Codex offers apply_patch; or one of OpenAI's hosted tools, which
- * run at OpenAI (Codex offers web search by default): accepted, and not given to the model, which the
- * reply says.
- */
 const ResponsesFunctionTool = z.object({
   type: z.literal('function'),
   name: ResponsesToolName,
@@ -1431,6 +1425,12 @@ const ResponsesCustomTool = z.object({
     ]),
   ),
 });
+/**
+ * A tool a Responses request offers: a function; a custom tool, whose input is free text (following a
+ * grammar, when one is given), as Codex offers apply_patch; a namespace of them; or one of OpenAI's
+ * hosted tools, which run at OpenAI (Codex offers web search by default): accepted, and not given to
+ * the model, which the reply says.
+ */
 const ResponsesTool = z.discriminatedUnion(
   'type',
   [

@@ -24,7 +24,7 @@ type FunctionTool = NonNullable<ToolOptions['tools']>[number];
 const HOSTED: ReadonlySet<string> = new Set(OPENAI_HOSTED_TOOLS);
 
 /** A tool as the request names it: its name, its namespace (if any), and whether its input is free text. */
-export interface NamedTool {
+interface NamedTool {
   name: string;
   namespace?: string;
   custom: boolean;
@@ -34,7 +34,7 @@ export interface NamedTool {
  * The name a model knows a namespace's tool by: `<namespace>__<name>`, or, past the 64 characters
  * providers allow, a digest of the namespace before the name.
  */
-export function flatToolName(namespace: string, name: string): string {
+function flatToolName(namespace: string, name: string): string {
   const flat = `${namespace}__${name}`;
   if (flat.length <= 64) return flat;
   return `${createHash('sha256').update(namespace).digest('hex').slice(0, 8)}__${name}`.slice(0, 64);

@@ -6,7 +6,7 @@
 // and what the model is to get back (an Anthropic model's signed blocks, an OpenAI model's reasoning
 // items, a Gemini model's thought signatures) as `encrypted_content` when that is included, for the
 // client to send back (carriedThinking.ts). A call of a custom tool of the request is a
-// `custom_tool_call` with its text as `input`.
+// `custom_tool_call` with its text as `input`; a call of a namespace's tool names its namespace.
 import type { z } from 'zod';
 import type { ChatCompletion, ResponsesBody } from '../../api/schemas';
 import { sealThinking } from '../chat/carriedThinking';

@@ -177,7 +177,7 @@ export class HostedProviders implements ModelReach {
       // its list is read again, so that the model shows as not for this key and is no longer routed to.
       if (!noModel) throw failure;
       void offeredModels.refresh(provider);
-      // Said plainly first: Anthropic's own words are only "model: <id>".
+      // In plain words first, then the provider's own (Anthropic's are only "model: <id>").
       const said = failure.message.replace(`${spec.label} answered HTTP 404: `, '');
       throw new ProviderFailure(
         `${spec.label} has no model ${modelId} that your key can use (HTTP 404: ${said})`,
