@@ -84,6 +84,8 @@ export class Transcript {
     let text = '';
     let frame = 0;
     let firstAt: number | undefined;
+    // When the request went: a model may think a while before it shows any of it (OpenAI's do).
+    let sentAt = performance.now();
     const frames = watchFrames();
     let live: LiveMarkdown | undefined;
     let thinking: ThinkingView | undefined;
@@ -111,6 +113,7 @@ export class Transcript {
         if (text) return;
         // Nothing is under way while the user is asked: no "…" in the reply's place.
         reply.setAttribute('aria-busy', String(stage === 'sent'));
+        if (stage === 'sent') sentAt = performance.now();
         meta.textContent =
           stage === 'asking'
             ? t('Not sent yet: waiting for your answer, as it would pass the soft spending limit.')
@@ -118,7 +121,7 @@ export class Transcript {
       },
       think: (piece) => {
         if (!thinking) {
-          thinking = new ThinkingView();
+          thinking = new ThinkingView(sentAt);
           reply.before(thinking.element);
           meta.textContent = t('The model thinks before it answers…');
         }
@@ -211,11 +214,11 @@ class ThinkingView {
   private readonly body = h('div', { class: 'thought' });
   private text = '';
   private shown = 0;
-  private readonly started = performance.now();
   private seconds: number | undefined;
   private touched = false;
 
-  constructor() {
+  /** `started`: when the request went, from which the model's thinking is timed. */
+  constructor(private readonly started = performance.now()) {
     this.element = h('details', { class: 'thinking', open: true }, this.summary, this.body);
     this.summary.addEventListener('click', () => (this.touched = true));
   }
