@@ -8,7 +8,15 @@ import type { Caller } from '../domain/caller';
 import { promptTokens } from '../tokenizer';
 import { openThinking } from './carriedThinking';
 import { editContext } from './contextEdits';
-import { promptOf, requestedSpace, type Body, type ChatMessage, type ThinkingBlock, type ToolOptions } from './request';
+import {
+  promptOf,
+  requestedSpace,
+  toolsNotGiven,
+  type Body,
+  type ChatMessage,
+  type ThinkingBlock,
+  type ToolOptions,
+} from './request';
 
 type Message = z.output<typeof AnthropicMessagesBody>['messages'][number];
 
@@ -23,18 +31,11 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
     ? editContext(sent, body.context_management.edits, (texts) => promptTokens.prompt(caller.orgId, texts))
     : sent;
   const output = body.output_config;
-  const servers = [...new Set((body.tools ?? []).flatMap((t) => (t.type && t.type !== 'custom' ? [t.type] : [])))];
-  const tools = (body.tools ?? []).flatMap((t) =>
-    t.input_schema && (!t.type || t.type === 'custom') ? [{ ...t, input_schema: t.input_schema }] : [],
-  );
+  // Anthropic's server tools (a type other than custom) run at Anthropic; the model gets the others.
+  const tools = (body.tools ?? []).filter((t) => !t.type || t.type === 'custom');
+  const servers = (body.tools ?? []).flatMap((t) => (t.type && t.type !== 'custom' ? [t.type] : []));
   return {
-    ...(servers.length
-      ? {
-          warnings: [
-            `Anthropic's server tools (${servers.join(', ')}) run only at Anthropic, so the model was not given them.`,
-          ],
-        }
-      : {}),
+    ...toolsNotGiven('Anthropic', 'server tools', servers),
     app_id: requestedSpace(caller, body.app_id),
     prompt: promptOf(messages),
     model: body.model,

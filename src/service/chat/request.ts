@@ -239,6 +239,18 @@ export function hasImages(body: Body): boolean {
   );
 }
 
+/**
+ * What a request of another vendor's API says of the tools it offered that run only at that vendor
+ * (`types`, in the order given): the model was not given them.
+ */
+export function toolsNotGiven(vendor: 'OpenAI' | 'Anthropic', kind: string, types: string[]): Pick<Body, 'warnings'> {
+  const named = [...new Set(types)];
+  if (named.length === 0) return {};
+  return {
+    warnings: [`${vendor}'s ${kind} (${named.join(', ')}) run only at ${vendor}, so the model was not given them.`],
+  };
+}
+
 /** The Space a request of another vendor's API goes through: the key's own, or the one app_id names. */
 export function requestedSpace(caller: Caller, appId: string | null | undefined): string {
   const id = appId ?? caller.appId;

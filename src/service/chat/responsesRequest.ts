@@ -12,7 +12,15 @@ import type { z } from 'zod';
 import { OPENAI_HOSTED_TOOLS, type ResponsesBody } from '../../api/schemas';
 import type { Caller } from '../domain/caller';
 import { openThinking } from './carriedThinking';
-import { promptOf, requestedSpace, type Body, type ChatMessage, type ThinkingBlock, type ToolOptions } from './request';
+import {
+  promptOf,
+  requestedSpace,
+  toolsNotGiven,
+  type Body,
+  type ChatMessage,
+  type ThinkingBlock,
+  type ToolOptions,
+} from './request';
 
 type Input = z.output<typeof ResponsesBody>['input'];
 type Item = Exclude<Input, string>[number];
@@ -61,16 +69,13 @@ export function responsesRequest(caller: Caller, body: z.output<typeof Responses
     ...(body.instructions ? [{ role: 'system' as const, content: body.instructions }] : []),
     ...chatMessages(body.input),
   ];
-  const hosted = [...new Set((body.tools ?? []).flatMap((t) => (HOSTED.has(t.type) ? [t.type] : [])))];
   const tools = [...toolsByModelName(body.tools)].map(([name, { tool }]) => functionOf(name, tool));
   return {
-    ...(hosted.length
-      ? {
-          warnings: [
-            `OpenAI's hosted tools (${hosted.join(', ')}) run only at OpenAI, so the model was not given them.`,
-          ],
-        }
-      : {}),
+    ...toolsNotGiven(
+      'OpenAI',
+      'hosted tools',
+      (body.tools ?? []).flatMap((t) => (HOSTED.has(t.type) ? [t.type] : [])),
+    ),
     app_id: requestedSpace(caller, body.app_id),
     prompt: promptOf(messages),
     model: body.model ?? null,

@@ -32,6 +32,15 @@ const GEMINI_LISTED = ['gemini-2.5-flash', 'gemini-2.5-pro', 'gemini-2.0-flash',
 /** Groq's models of today: none of Llama 2, Mixtral or the Llama 3.2 previews. */
 const GROQ_LISTED = ['llama-3.1-8b-instant', 'llama-3.3-70b-versatile', 'openai/gpt-oss-20b', 'openai/gpt-oss-120b'];
 
+/** Waits until `test` holds, for at most 15 s; else fails with `what`. */
+async function until(what: string, test: () => Promise<boolean>): Promise<void> {
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
+    if (await test()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.fail(what);
+}
+
 describe('the models a provider lists for its key', function () {
   this.timeout(60_000);
   let openai: ProviderFake;
@@ -51,13 +60,14 @@ describe('the models a provider lists for its key', function () {
     return [m.answers_here, m.offered_to_key ?? null, m.served_by];
   };
   /** Waits until the list read in the background has been taken in (a model it leaves out shows so). */
-  async function listed(namespace: string): Promise<void> {
-    for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
-      if ((await model(namespace)).offered_to_key === false) return;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    assert.fail(`${namespace} was never shown as not listed`);
-  }
+  const listed = (namespace: string) =>
+    until(`${namespace} was never shown as not listed`, async () => (await model(namespace)).offered_to_key === false);
+  /** A chat completion through the Space, naming the model. */
+  const ask = (appId: string, namespace: string) =>
+    raw(service.url, 'POST', '/v1/chat/completions', {
+      token: service.token,
+      body: { app_id: appId, model: namespace, messages: [{ role: 'user', content: 'hi' }] },
+    });
 
   before(async () => {
     [openai, anthropic, gemini, groq] = await Promise.all([
@@ -134,10 +144,7 @@ describe('the models a provider lists for its key', function () {
       JSON.stringify(routed.metadata.routing),
     );
     const before = openai.seen.length;
-    const named = await raw(service.url, 'POST', '/v1/chat/completions', {
-      token: service.token,
-      body: { app_id: space.id, model: 'openai/gpt-5.4-mini', messages: [{ role: 'user', content: 'hi' }] },
-    });
+    const named = await ask(space.id, 'openai/gpt-5.4-mini');
     assert.equal(named.status, 422, named.text);
     assert.match(
       named.text,
@@ -194,10 +201,7 @@ describe('the models a provider lists for its key', function () {
       assert.deepEqual(await state('openai/o4-mini'), [true, null, 'OpenAI'], 'still listed, as last read');
       const space = await client.createSpace({ name: 'Retired meanwhile' });
       await client.updateSpace({ id: space.id, has_failover_chain: false });
-      const refused = await raw(service.url, 'POST', '/v1/chat/completions', {
-        token: service.token,
-        body: { app_id: space.id, model: 'openai/o4-mini', messages: [{ role: 'user', content: 'hi' }] },
-      });
+      const refused = await ask(space.id, 'openai/o4-mini');
       assert.equal(refused.status, 502, refused.text);
       assert.match(
         refused.text,
@@ -205,10 +209,7 @@ describe('the models a provider lists for its key', function () {
       );
       await listed('openai/o4-mini');
       assert.equal(openai.listings, listings + 1, 'read once more');
-      const named = await raw(service.url, 'POST', '/v1/chat/completions', {
-        token: service.token,
-        body: { app_id: space.id, model: 'openai/o4-mini', messages: [{ role: 'user', content: 'hi' }] },
-      });
+      const named = await ask(space.id, 'openai/o4-mini');
       assert.equal(named.status, 422, named.text);
       assert.deepEqual(openai.problems, []);
     } finally {
@@ -219,11 +220,6 @@ describe('the models a provider lists for its key', function () {
   it("reads Anthropic's and Gemini's lists again when either says in its own words that it has no such model", async () => {
     const space = await client.createSpace({ name: 'Retired at Anthropic and Google' });
     await client.updateSpace({ id: space.id, has_failover_chain: false });
-    const ask = (model: string) =>
-      raw(service.url, 'POST', '/v1/chat/completions', {
-        token: service.token,
-        body: { app_id: space.id, model, messages: [{ role: 'user', content: 'hi' }] },
-      });
     // Cheap models, within the Space's default cap on a request's cost; Anthropic's listed as a snapshot.
     const cases = [
       {
@@ -245,12 +241,12 @@ describe('the models a provider lists for its key', function () {
       fake.listed = listedIds.filter((id) => id !== retired);
       const listings = fake.listings;
       try {
-        const refused = await ask(namespace);
+        const refused = await ask(space.id, namespace);
         assert.equal(refused.status, 502, refused.text);
         assert.match(refused.text, said);
         await listed(namespace);
         assert.ok(fake.listings > listings, `${namespace}: its list was read again`);
-        const named = await ask(namespace);
+        const named = await ask(space.id, namespace);
         assert.equal(named.status, 422, named.text);
         assert.match(named.text, /does not list it among the models your key can use/);
         assert.deepEqual(fake.problems, []);
@@ -291,14 +287,6 @@ describe('the lists of models, read again while the service runs', function () {
 
   const offered = async (namespace: string) =>
     (await client.listModels()).find((m) => m.namespace === namespace)?.offered_to_key !== false;
-  async function until(what: string, test: () => Promise<boolean>): Promise<void> {
-    for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
-      if (await test()) return;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    assert.fail(what);
-  }
-
   before(async () => {
     openai = await startOpenAiFake();
     openai.listed = ['gpt-4o-mini', 'gpt-4.1-nano'];
