@@ -1182,6 +1182,34 @@ const AnthropicThinking = z.object({
   signature: z.string().optional(),
 });
 const AnthropicRedactedThinking = z.object({ type: z.literal('redacted_thinking'), data: z.string() });
+/** A server tool the model ran at Anthropic in an earlier turn (its web search), sent back as it was given. */
+const AnthropicServerToolUse = z.object({
+  type: z.literal('server_tool_use'),
+  id: z.string().min(1).max(200),
+  name: z.string().min(1).max(64),
+  input: z.record(z.string(), z.unknown()),
+  cache_control: CacheControl.optional(),
+});
+/** What that web search found (the pages' content encrypted by Anthropic), or why it found nothing. */
+const AnthropicWebSearchToolResult = z.object({
+  type: z.literal('web_search_tool_result'),
+  tool_use_id: z.string().min(1).max(200),
+  content: z.union([
+    z
+      .array(
+        z.object({
+          type: z.literal('web_search_result'),
+          url: z.string().max(8192),
+          title: nullish(z.string().max(2000)),
+          page_age: nullish(z.string().max(200)),
+          encrypted_content: z.string(),
+        }),
+      )
+      .max(100),
+    z.object({ type: z.literal('web_search_tool_result_error'), error_code: z.string().max(100) }),
+  ]),
+  cache_control: CacheControl.optional(),
+});
 const AnthropicBlock = z.discriminatedUnion('type', [
   AnthropicText,
   AnthropicImage,
@@ -1189,6 +1217,8 @@ const AnthropicBlock = z.discriminatedUnion('type', [
   AnthropicToolResult,
   AnthropicThinking,
   AnthropicRedactedThinking,
+  AnthropicServerToolUse,
+  AnthropicWebSearchToolResult,
 ]);
 
 /** A threshold of Anthropic's context editing: input tokens or tool uses. */
@@ -1244,8 +1274,10 @@ export const AnthropicMessagesBody = z
     top_p: z.number().min(0).max(1).optional(),
     stop_sequences: z.array(z.string()).max(4).optional(),
     /**
-     * The tools the client runs; and Anthropic's server tools, which run at Anthropic (Claude Code asks
-     * one request to search the web so): accepted, and not given to the model, which the reply says.
+     * The tools the client runs; and Anthropic's server tools, which run at Anthropic. Its web search
+     * (Claude Code asks one request to search the web so) is given to Anthropic's models with how far
+     * they may search; the others, and any tool of Anthropic's to other models, are not given to the
+     * model, which the reply says.
      */
     tools: z
       .array(
@@ -1261,6 +1293,18 @@ export const AnthropicMessagesBody = z
             description: z.string().max(10_000).optional(),
             input_schema: z.record(z.string(), z.unknown()).optional(),
             cache_control: CacheControl.optional(),
+            max_uses: z.int().min(1).optional(),
+            allowed_domains: z.array(z.string().max(253)).max(200).optional(),
+            blocked_domains: z.array(z.string().max(253)).max(200).optional(),
+            user_location: z
+              .object({
+                type: z.literal('approximate'),
+                city: z.string().max(200).optional(),
+                region: z.string().max(200).optional(),
+                country: z.string().max(2).optional(),
+                timezone: z.string().max(100).optional(),
+              })
+              .optional(),
           })
           .check((ctx) => {
             const server = ctx.value.type !== undefined && ctx.value.type !== 'custom';

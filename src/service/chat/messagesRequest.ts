@@ -14,8 +14,11 @@ import {
   toolsNotGiven,
   type Body,
   type ChatMessage,
+  ANTHROPIC_WEB_SEARCH,
   type ThinkingBlock,
   type ToolOptions,
+  type WebSearch,
+  type WebSearchAsked,
 } from './request';
 
 type Message = z.output<typeof AnthropicMessagesBody>['messages'][number];
@@ -31,9 +34,11 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
     ? editContext(sent, body.context_management.edits, (texts) => promptTokens.prompt(caller.orgId, texts))
     : sent;
   const output = body.output_config;
-  // Anthropic's server tools (a type other than custom) run at Anthropic; the model gets the others.
+  // Anthropic's server tools (a type other than custom) run at Anthropic: its web search is asked of
+  // Anthropic's models (chat/run.ts says when another model answered without it), the others of none.
   const tools = (body.tools ?? []).filter((t) => !t.type || t.type === 'custom');
-  const servers = (body.tools ?? []).flatMap((t) => (t.type && t.type !== 'custom' ? [t.type] : []));
+  const search = body.tools?.find((t) => t.type && ANTHROPIC_WEB_SEARCH.has(t.type));
+  const servers = (body.tools ?? []).flatMap((t) => (t.type && t.type !== 'custom' && t !== search ? [t.type] : []));
   return {
     ...toolsNotGiven('Anthropic', 'server tools', servers),
     app_id: requestedSpace(caller, body.app_id),
@@ -52,6 +57,7 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
           }))
         : undefined,
       toolChoice: toolChoice(body.tool_choice),
+      ...(search ? { webSearch: webSearchOf(search) } : {}),
       stop: body.stop_sequences,
       topP: body.top_p,
       reasoningEffort: output?.effort,
@@ -61,6 +67,17 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
         ? { type: 'json_schema', json_schema: { name: 'output', schema: output.format.schema, strict: true } }
         : undefined,
     },
+  };
+}
+
+/** Anthropic's web search tool as the engine carries it: its version, and how far the model may search. */
+function webSearchOf(tool: NonNullable<z.output<typeof AnthropicMessagesBody>['tools']>[number]): WebSearchAsked {
+  return {
+    type: tool.type!,
+    ...(tool.max_uses !== undefined ? { maxUses: tool.max_uses } : {}),
+    ...(tool.allowed_domains ? { allowedDomains: tool.allowed_domains } : {}),
+    ...(tool.blocked_domains ? { blockedDomains: tool.blocked_domains } : {}),
+    ...(tool.user_location ? { userLocation: tool.user_location } : {}),
   };
 }
 
@@ -98,12 +115,14 @@ function chatMessages(m: Message, at: number): ChatMessage[] {
             ])
           : [],
     );
+    const searches = searchesOf(m.content);
     return [
       {
         role: 'assistant',
         content: text || null,
         ...(calls.length ? { tool_calls: calls } : {}),
         ...(thinking.length ? { thinking } : {}),
+        ...(searches.length ? { searches } : {}),
         ...cacheOf(m.content.filter((b) => b.type === 'text' || b.type === 'tool_use')),
       },
     ];
@@ -129,6 +148,26 @@ function chatMessages(m: Message, at: number): ChatMessage[] {
   );
   const userCache = cacheOf(m.content.filter((b) => b.type === 'text' || b.type === 'image'));
   return [...results, ...(parts.length ? [{ role: 'user' as const, content: parts, ...userCache }] : [])];
+}
+
+/**
+ * The web searches an Anthropic model ran in a turn: each `server_tool_use` of its web search with the
+ * result that answers it. Anthropic's other server tools, which no model is given here, are left out.
+ */
+function searchesOf(blocks: Extract<Message['content'], unknown[]>): WebSearch[] {
+  const found = new Map<string, WebSearch['results']>();
+  for (const b of blocks)
+    if (b.type === 'web_search_tool_result')
+      found.set(
+        b.tool_use_id,
+        Array.isArray(b.content)
+          ? b.content.map((r) => ({ ...r, title: r.title ?? null, page_age: r.page_age ?? null }))
+          : { error_code: b.content.error_code },
+      );
+  return blocks.flatMap((b) => {
+    const results = b.type === 'server_tool_use' && b.name === 'web_search' ? found.get(b.id) : undefined;
+    return results && b.type === 'server_tool_use' ? [{ id: b.id, input: b.input, results }] : [];
+  });
 }
 
 /**

@@ -63,7 +63,40 @@ export type ThinkingPiece =
   | { signature: string }
   | { redacted: string }
   | { reasoning: string }
-  | { carried: ProviderReasoning };
+  | { carried: ProviderReasoning }
+  | { search: WebSearch };
+
+/** The versions of Anthropic's web search the AI SDK's Anthropic package can ask for (its provider tools). */
+export const ANTHROPIC_WEB_SEARCH = new Set(['web_search_20250305', 'web_search_20260209', 'web_search_20260318']);
+
+/** Anthropic's web search as its client asked for it: the version, and how far the model may search. */
+export interface WebSearchAsked {
+  type: string;
+  maxUses?: number;
+  allowedDomains?: string[];
+  blockedDomains?: string[];
+  userLocation?: { type: 'approximate'; city?: string; region?: string; country?: string; timezone?: string };
+}
+
+/** One page a web search found, in Anthropic's words; its content encrypted by Anthropic, for the model to read again. */
+export interface WebSearchResult {
+  type: 'web_search_result';
+  url: string;
+  title: string | null;
+  page_age: string | null;
+  encrypted_content: string;
+}
+
+/**
+ * A web search an Anthropic model ran at Anthropic (its server tool): the call's id and input (the
+ * query), and what it found, or why it found nothing (Anthropic's error code). It goes back only to
+ * Anthropic's models.
+ */
+export interface WebSearch {
+  id: string;
+  input: Record<string, unknown>;
+  results: WebSearchResult[] | { error_code: string };
+}
 
 export type ChatMessage = (
   | { role: 'system' | 'user'; content: string | Array<Record<string, unknown>> }
@@ -73,6 +106,8 @@ export type ChatMessage = (
       tool_calls?: ToolCall[];
       /** The model's thinking before this turn, sent back by Anthropic's clients (only Anthropic reads it). */
       thinking?: ThinkingBlock[];
+      /** The web searches an Anthropic model ran in this turn, before its text (only Anthropic reads them). */
+      searches?: WebSearch[];
     }
   | { role: 'tool'; content: string | Array<Record<string, unknown>>; tool_call_id: string }
 ) & {
@@ -102,6 +137,8 @@ export interface ToolOptions {
    * OpenAI's `auto`, to show what the model thought.
    */
   reasoningSummary?: 'auto' | 'concise' | 'detailed' | null;
+  /** Anthropic's web search, which an Anthropic model runs at Anthropic (other models go without). */
+  webSearch?: WebSearchAsked;
   /** Anthropic's extended thinking as its clients ask for it (other providers go without). */
   thinking?: { type: 'enabled'; budgetTokens: number } | { type: 'adaptive' } | { type: 'disabled' };
   /** JSON asked for: any object, or one following a schema (OpenAI's shapes); absent: text. */
@@ -204,6 +241,8 @@ export interface Reply {
   thinking?: ThinkingBlock[];
   /** The reasoning of a model that signs nothing (any other provider's or model server's), to show. */
   reasoning?: string;
+  /** The web searches an Anthropic model ran before it answered. */
+  searches?: WebSearch[];
 }
 
 /** The text of a message's content, parts joined (images left out). */

@@ -21,6 +21,7 @@ import {
   type ThinkingBlock,
   type ThinkingPiece,
   type ToolOptions,
+  type WebSearch,
 } from './request';
 
 /**
@@ -28,7 +29,7 @@ import {
  * send them back, or the reasoning of a model that signs nothing (any other provider's or model
  * server's), to show.
  */
-export type Completed = ChatCompletion & { thinking?: ThinkingBlock[]; reasoning?: string };
+export type Completed = ChatCompletion & { thinking?: ThinkingBlock[]; reasoning?: string; searches?: WebSearch[] };
 
 /**
  * Runs the request. `onDelta`, when given, receives the reply as it is produced (streaming), and
@@ -115,12 +116,19 @@ export async function runChat(
       }
       attempts.push({ namespace: current.record.namespace, status_code: 200, error: null });
       if (refusedReasoning === current.record.namespace)
-        reply.warning = [
-          reply.warning,
+        warn(
+          reply,
           `${refusedReasoning} refused the reasoning asked of it, so it answered without; it is asked for none from now on.`,
-        ]
-          .filter(Boolean)
-          .join(' ');
+        );
+      // Anthropic's web search runs only on Anthropic's own models.
+      if (
+        prepared.body.completion?.webSearch &&
+        (current.record.provider !== 'anthropic' || current.record.is_test_model)
+      )
+        warn(
+          reply,
+          `Anthropic's web search runs only on Anthropic's models, so ${current.record.namespace} answered without searching.`,
+        );
       if (reaches.for(current.record).measured)
         latencyBook.record(current.record.namespace, (firstDelta ?? Date.now()) - attemptStarted);
       const completion = await finishChat(db, prepared, current, oneCallIfAsked(reply, prepared), {
@@ -129,14 +137,19 @@ export async function runChat(
         attempts,
         latency: (Date.now() - attemptStarted) / 1000,
       });
-      if (!reply.thinking && !reply.reasoning) return completion;
-      return { ...completion, thinking: reply.thinking, reasoning: reply.reasoning };
+      if (!reply.thinking && !reply.reasoning && !reply.searches) return completion;
+      return { ...completion, thinking: reply.thinking, reasoning: reply.reasoning, searches: reply.searches };
     }
     current = switches < maxSwitch ? nextInChain(prepared, current, tried, refused) : undefined;
     switches++;
   }
   await logFailure(db, prepared, { failures, started, model: null, partial: null });
   throw new Problem(502, `No model could answer: ${summarize(failures)}`);
+}
+
+/** Adds to what the reply's answer is to say of how the model was asked. */
+function warn(reply: Reply, words: string): void {
+  reply.warning = reply.warning ? `${reply.warning} ${words}` : words;
 }
 
 /**

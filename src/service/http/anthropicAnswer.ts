@@ -1,15 +1,15 @@
 // A chat completion in the shapes of Anthropic's Messages API: the message, its named server-sent
 // events (message_start, content_block_*, message_delta, message_stop, error) and its errors. The
 // routing receipt and the costs ride along as `llm_spaces`, an extra field of the message.
-import type { ChatCompletion } from '../../api/schemas';
 import { sealThinking } from '../chat/carriedThinking';
-import type { ThinkingBlock, ThinkingPiece } from '../chat/request';
+import type { ThinkingBlock, ThinkingPiece, WebSearch } from '../chat/request';
 import type { Completed } from '../chat/run';
 import type { EventStream } from './eventStream';
 
 const STOP_REASONS: Record<string, string> = { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' };
 
-const usageOf = (c: ChatCompletion) => {
+/** Anthropic's usage, with the web searches the model ran (which Anthropic bills apart). */
+const usageOf = (c: Completed) => {
   const cached = c.usage.prompt_tokens_details?.cached_tokens ?? 0;
   const written = c.usage.prompt_tokens_details?.cache_write_tokens ?? 0;
   return {
@@ -17,10 +17,24 @@ const usageOf = (c: ChatCompletion) => {
     output_tokens: c.usage.completion_tokens,
     cache_creation_input_tokens: written,
     cache_read_input_tokens: cached,
+    ...(c.searches?.length ? { server_tool_use: { web_search_requests: c.searches.length } } : {}),
   };
 };
 
-/** The content blocks of a reply: the model's thinking, its text, then each tool the model asks for. */
+/** A web search the model ran, as Anthropic writes it: the call, then what it found. */
+const searchBlocks = (s: WebSearch) => [
+  { type: 'server_tool_use', id: s.id, name: 'web_search', input: s.input },
+  {
+    type: 'web_search_tool_result',
+    tool_use_id: s.id,
+    content: Array.isArray(s.results) ? s.results : { type: 'web_search_tool_result_error', ...s.results },
+  },
+];
+
+/**
+ * The content blocks of a reply: the model's thinking, the web searches it ran, its text, then each
+ * tool the model asks for.
+ */
 function blocksOf(c: Completed): Array<Record<string, unknown>> {
   const message = c.choices[0]?.message;
   const text = message?.content ? [{ type: 'text', text: message.content }] : [];
@@ -30,7 +44,7 @@ function blocksOf(c: Completed): Array<Record<string, unknown>> {
     name: call.function.name,
     input: parseInput(call.function.arguments),
   }));
-  return [...(c.thinking ?? []).map(thinkingBlock), ...text, ...tools];
+  return [...(c.thinking ?? []).map(thinkingBlock), ...(c.searches ?? []).flatMap(searchBlocks), ...text, ...tools];
 }
 
 /**
@@ -109,6 +123,20 @@ export class AnthropicStream {
   thinking(piece: ThinkingPiece): void {
     if ('reasoning' in piece) return;
     this.closeText();
+    if ('search' in piece) {
+      this.closeThinking();
+      const [call, result] = searchBlocks(piece.search);
+      const index = this.next++;
+      this.send('content_block_start', { index, content_block: { ...call, input: {} } });
+      this.send('content_block_delta', {
+        index,
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(piece.search.input) },
+      });
+      this.send('content_block_stop', { index });
+      this.send('content_block_start', { index: this.next, content_block: result });
+      this.send('content_block_stop', { index: this.next++ });
+      return;
+    }
     if ('redacted' in piece || 'carried' in piece) {
       this.closeThinking();
       const index = this.next++;
@@ -166,7 +194,7 @@ export class AnthropicStream {
     this.send('content_block_delta', { index: this.next, delta: { type: 'text_delta', text } });
   }
 
-  finish(c: ChatCompletion): void {
+  finish(c: Completed): void {
     this.closeThinking();
     this.closeText();
     for (const block of blocksOf(c).filter((b) => b.type === 'tool_use')) {

@@ -228,6 +228,8 @@ export class ResponsesStream {
 
   /** Thinking: its text goes to the summary part of its block, which a signature ends. */
   thinking(piece: ThinkingPiece): void {
+    // Web searches are asked only through Anthropic's Messages API.
+    if ('search' in piece) return;
     if (this.reasoningIndex === undefined) {
       if (this.messageIndex !== undefined) return this.thinkingLate(piece);
       this.reasoningIndex = this.items++;

@@ -99,20 +99,28 @@ describe('the Anthropic SDK against the built-in service', function () {
     assert.deepEqual(second.content, [{ type: 'text', text: 'a way in' }]);
   });
 
-  it("answers Claude Code's web search request without Anthropic's server tool, saying so, and refuses a tool it cannot give", async () => {
-    // As Claude Code's WebSearch tool asks: one request with Anthropic's web search, which runs at Anthropic.
+  it("answers Claude Code's web search request on a model that cannot search, saying so, and refuses a tool it cannot give", async () => {
+    // As Claude Code's WebSearch tool asks: one request with Anthropic's web search, which runs only on
+    // Anthropic's models (providers.test.ts); and its web fetch, which is given to no model.
     const message = await anthropic.messages.create({
       model: 'test/echo',
       max_tokens: 200,
       system: 'You are an assistant for performing a web search tool use',
       messages: [{ role: 'user', content: 'Perform a web search for the query: gateway' }],
-      tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 8 }],
+      tools: [
+        { type: 'web_search_20250305', name: 'web_search', max_uses: 8 },
+        { type: 'web_fetch_20250910', name: 'web_fetch' },
+      ],
     });
     assert.deepEqual(message.content, [{ type: 'text', text: 'Perform a web search for the query: gateway' }]);
     const warning = (message as unknown as { llm_spaces: { warning: string | null } }).llm_spaces.warning;
     assert.match(
       warning ?? '',
-      /Anthropic's server tools \(web_search_20250305\) run only at Anthropic, so the model was not given them\./,
+      /Anthropic's server tools \(web_fetch_20250910\) run only at Anthropic, so the model was not given them\./,
+    );
+    assert.match(
+      warning ?? '',
+      /Anthropic's web search runs only on Anthropic's models, so test\/echo answered without searching\./,
     );
     // A tool marked custom is a tool like any other; one of Anthropic's that the client runs is refused in words.
     const custom = await anthropic.messages.create({

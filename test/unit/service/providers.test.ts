@@ -696,6 +696,95 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.deepEqual([reasoning, text], [said.reasoning_content, said.content]);
   });
 
+  it("runs Claude Code's web search at Anthropic for an Anthropic model, whole and streamed, and sends the search back in later turns", async () => {
+    const app = await spaceWith([ANTHROPIC]);
+    const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
+    // As Claude Code's WebSearch tool asks: one request with Anthropic's web search and how far it may go.
+    const search = {
+      type: 'web_search_20250305' as const,
+      name: 'web_search' as const,
+      max_uses: 8,
+      allowed_domains: ['example.com'],
+      user_location: { type: 'approximate' as const, country: 'DE', timezone: 'Europe/Berlin' },
+    };
+    const ask = {
+      model: ANTHROPIC,
+      max_tokens: 2_000,
+      system: 'You are an assistant for performing a web search tool use',
+      messages: [{ role: 'user' as const, content: 'Perform a web search for the query: gateway' }],
+      tools: [search],
+    };
+    const whole = await sdk.messages.create(ask);
+    // Anthropic was given the tool as the client asked it, with its limits.
+    const given = anthropic.seen.at(-1)!.body.tools as Array<Record<string, unknown>>;
+    assert.deepEqual(given, [
+      {
+        type: 'web_search_20250305',
+        name: 'web_search',
+        max_uses: 8,
+        allowed_domains: ['example.com'],
+        user_location: { type: 'approximate', country: 'DE', timezone: 'Europe/Berlin' },
+      },
+    ]);
+    assert.deepEqual(
+      whole.content.map((b) => b.type),
+      ['server_tool_use', 'web_search_tool_result', 'text'],
+    );
+    const [use, result] = whole.content as [Anthropic.ServerToolUseBlock, Anthropic.WebSearchToolResultBlock];
+    assert.deepEqual(use.input, { query: 'Perform a web search for the query: gateway' });
+    assert.equal(result.tool_use_id, use.id);
+    const pages = result.content as Anthropic.WebSearchResultBlock[];
+    assert.deepEqual(
+      pages.map((p) => [p.title, p.page_age]),
+      [
+        ['Page 1 on Perform a web search for the query: gateway', 'November 26, 2026'],
+        ['Page 2 on Perform a web search for the query: gateway', 'November 26, 2026'],
+      ],
+    );
+    assert.match(pages[0]!.encrypted_content, /^enc-/);
+    assert.equal(whole.usage.server_tool_use?.web_search_requests, 1);
+    assert.equal((whole as unknown as { llm_spaces: { warning: unknown } }).llm_spaces.warning, null);
+    // Streamed, the SDK's helper puts the same blocks together from Anthropic's events.
+    const streamed = await sdk.messages.stream(ask).finalMessage();
+    assert.deepEqual(streamed.content, whole.content);
+    assert.equal(streamed.usage.server_tool_use?.web_search_requests, 1);
+    // The next turn sends the search back as it was given (the pages' encrypted content, which
+    // Anthropic checks), before the text; the fake finds nothing wrong with it (afterEach).
+    await sdk.messages.create({
+      ...ask,
+      messages: [
+        ...ask.messages,
+        { role: 'assistant', content: whole.content },
+        { role: 'user', content: 'And more?' },
+      ],
+    });
+    const sent = anthropic.seen.at(-1)!.body.messages as Array<{
+      role: string;
+      content: Array<Record<string, unknown>>;
+    }>;
+    assert.deepEqual(
+      sent[1]!.content.map((b) => b.type),
+      ['server_tool_use', 'web_search_tool_result', 'text'],
+    );
+    assert.deepEqual(sent[1]!.content[1]!.content, JSON.parse(JSON.stringify(pages)));
+    // To a model of another provider the search is not given, and the answer says so in words.
+    const other = await spaceWith([OPENAI]);
+    const elsewhere = await new Anthropic({
+      baseURL: service.url,
+      apiKey: keys.get(other)!,
+      maxRetries: 0,
+    }).messages.create({ ...ask, model: OPENAI });
+    assert.deepEqual(
+      elsewhere.content.map((b) => b.type),
+      ['text'],
+    );
+    assert.equal(openai.seen.at(-1)!.body.tools, undefined);
+    assert.equal(
+      (elsewhere as unknown as { llm_spaces: { warning: unknown } }).llm_spaces.warning,
+      `Anthropic's web search runs only on Anthropic's models, so ${OPENAI} answered without searching.`,
+    );
+  });
+
   it("shows another provider's reasoning (DeepSeek's V4, which thinks unless asked not to) to OpenAI-shaped clients and the playground, and none to Anthropic's", async () => {
     const ns = 'deepseek/deepseek-v4-flash';
     const app = await spaceWith([ns]);

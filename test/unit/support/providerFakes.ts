@@ -22,7 +22,9 @@
 //   Grok 4 reasons but refuses a reasoning effort, in xAI's words.
 // - Anthropic's thinks first when asked (a signed thinking block, which it checks when sent back) and
 //   refuses what its extended-thinking reference refuses (a budget out of bounds, a signature it did not
-//   give, a tool loop whose last turn lost its thinking) with a 400.
+//   give, a tool loop whose last turn lost its thinking) with a 400. Offered its web search tool, it
+//   searches for the text first (a server_tool_use and its web_search_tool_result, as its web search
+//   reference shows them), and checks a search sent back: its result beside it, the content it encrypted.
 // - Gemini 3 models sign their function calls and refuse, as Google's thought-signatures guide says, a
 //   call of the current turn sent back without its signature (or Google's sentinel) or with one they did
 //   not give.
@@ -85,6 +87,8 @@ interface Turn {
   logprobs?: number;
   /** The model thinks first (Anthropic's extended thinking, asked for; DeepSeek's reasoner always). */
   thinks?: boolean;
+  /** Anthropic's: the web search tool is offered, so the model searches the web for the text first. */
+  search?: string;
   /** Why the provider refuses the request (400, or `refusedWith`), in its words. */
   refused?: string;
   refusedWith?: number;
@@ -1035,9 +1039,14 @@ const anthropic: Dialect = {
     for (const m of messages ?? [])
       if (!['user', 'assistant'].includes(m.role))
         problems.push(`anthropic: role ${m.role} in messages (system goes in "system")`);
-    const tools = (b.tools as Array<{ name?: string; input_schema?: unknown }> | undefined) ?? [];
+    const tools = (b.tools as Array<{ type?: string; name?: string; input_schema?: unknown }> | undefined) ?? [];
+    const search = tools.find((t) => /^web_search_\d{8}$/.test(t.type ?? ''));
     for (const t of tools)
-      if (!t.name || !t.input_schema) problems.push('anthropic: a tool is not {name, input_schema}');
+      if (t === search ? t.name !== 'web_search' || t.input_schema : !t.name || !t.input_schema)
+        problems.push(
+          `anthropic: a tool is not {name, input_schema} nor {type, name: "web_search"}: ${JSON.stringify(t)}`,
+        );
+    problems.push(...searchesSentBack(messages ?? []));
     const lastUser = [...(messages ?? [])].reverse().find((m) => m.role === 'user');
     const thinking = b.thinking as { type?: string; budget_tokens?: number } | undefined;
     const thinks = thinking?.type === 'enabled' || thinking?.type === 'adaptive';
@@ -1049,6 +1058,7 @@ const anthropic: Dialect = {
       stream: b.stream === true,
       model: String(b.model),
       thinks,
+      ...(search ? { search: textOf(lastUser?.content) } : {}),
       ...(refused ? { refused } : {}),
     };
   },
@@ -1077,6 +1087,7 @@ const anthropic: Dialect = {
     model: turn.model,
     content: [
       ...(turn.thinks ? [{ type: 'thinking', thinking: thoughtOf(turn), signature: signed(thoughtOf(turn)) }] : []),
+      ...(turn.search !== undefined ? searchBlocks(turn.search) : []),
       ...(reply.kind === 'text'
         ? [{ type: 'text', text: reply.text }]
         : [{ type: 'tool_use', id: reply.id, name: reply.name, input: reply.args }]),
@@ -1089,6 +1100,7 @@ const anthropic: Dialect = {
       cache_read_input_tokens: usage.cached,
       cache_creation_input_tokens: usage.written,
       cache_creation: anthropicWrites(usage),
+      ...(turn.search !== undefined ? { server_tool_use: { web_search_requests: 1 } } : {}),
     },
   }),
   events: (turn, reply, usage) => [
@@ -1115,6 +1127,7 @@ const anthropic: Dialect = {
       'message_start',
     ),
     ...(turn.thinks ? [...thinkingEvents(thoughtOf(turn)), THOUGHT] : []),
+    ...(turn.search !== undefined ? searchEvents(turn.search, turn.thinks ? 1 : 0) : []),
     ...(reply.kind === 'text'
       ? [
           sse(
@@ -1154,7 +1167,10 @@ const anthropic: Dialect = {
       {
         type: 'message_delta',
         delta: { stop_reason: reply.kind === 'text' ? 'end_turn' : 'tool_use', stop_sequence: null },
-        usage: { output_tokens: usage.output },
+        usage: {
+          output_tokens: usage.output,
+          ...(turn.search !== undefined ? { server_tool_use: { web_search_requests: 1 } } : {}),
+        },
       },
       'message_delta',
     ),
@@ -1162,8 +1178,73 @@ const anthropic: Dialect = {
   ],
 };
 
-/** The index of a reply's one block of text or tool use: after the thinking, when the model thinks. */
-const last = (turn: Turn) => (turn.thinks ? 1 : 0);
+/** The index of a reply's one block of text or tool use: after the thinking and the search, when there are. */
+const last = (turn: Turn) => (turn.thinks ? 1 : 0) + (turn.search !== undefined ? 2 : 0);
+
+/** What the fake's web search finds for a query: two pages, their content "encrypted" (a digest the fake checks). */
+const pagesFound = (query: string) =>
+  [1, 2].map((n) => {
+    const url = `https://example.com/${n}?q=${encodeURIComponent(query)}`;
+    return {
+      type: 'web_search_result',
+      title: `Page ${n} on ${query}`,
+      url,
+      encrypted_content: sealed(url),
+      page_age: 'November 26, 2026',
+    };
+  });
+
+const sealed = (url: string) => `enc-${createHash('sha256').update(url).digest('base64url').slice(0, 32)}`;
+
+/** The fake's one search for a query: its id, as Anthropic's are (srvtoolu_…), from the query. */
+const searchId = (query: string) => `srvtoolu_${createHash('sha256').update(query).digest('hex').slice(0, 20)}`;
+
+/** A web search as Anthropic's message has it: the server tool's use, then its result. */
+const searchBlocks = (query: string) => [
+  { type: 'server_tool_use', id: searchId(query), name: 'web_search', input: { query } },
+  { type: 'web_search_tool_result', tool_use_id: searchId(query), content: pagesFound(query) },
+];
+
+/** A web search as Anthropic streams it (its web search reference): the use with its input in pieces, then the result whole. */
+const searchEvents = (query: string, index: number) => {
+  const [use, result] = searchBlocks(query);
+  return [
+    sse({ type: 'content_block_start', index, content_block: { ...use, input: {} } }, 'content_block_start'),
+    sse(
+      {
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(use!.input) },
+      },
+      'content_block_delta',
+    ),
+    sse({ type: 'content_block_stop', index }, 'content_block_stop'),
+    sse({ type: 'content_block_start', index: index + 1, content_block: result }, 'content_block_start'),
+    sse({ type: 'content_block_stop', index: index + 1 }, 'content_block_stop'),
+  ];
+};
+
+/**
+ * What is wrong with the web searches sent back in a conversation: each server_tool_use needs its
+ * web_search_tool_result in the same message, with the pages as the fake gave them.
+ */
+function searchesSentBack(messages: Array<{ role: string; content: unknown }>): string[] {
+  const problems: string[] = [];
+  for (const m of messages) {
+    if (!Array.isArray(m.content)) continue;
+    const blocks = m.content as Array<Record<string, unknown>>;
+    for (const use of blocks.filter((b) => b.type === 'server_tool_use')) {
+      const result = blocks.find((b) => b.type === 'web_search_tool_result' && b.tool_use_id === use.id);
+      const pages = result?.content as Array<{ url?: string; encrypted_content?: string }> | undefined;
+      if (m.role !== 'assistant') problems.push(`anthropic: server_tool_use in a ${m.role} message`);
+      if (!Array.isArray(pages))
+        problems.push(`anthropic: server_tool_use ${String(use.id)} has no web_search_tool_result`);
+      else if (pages.some((p) => p.encrypted_content !== sealed(p.url ?? '')))
+        problems.push(`anthropic: web_search_tool_result ${String(use.id)} has encrypted_content it did not give`);
+    }
+  }
+  return problems;
+}
 
 /** What the fake "thinks" about a turn. */
 const thoughtOf = (turn: Turn) => `Thinking about: ${turn.text}`;

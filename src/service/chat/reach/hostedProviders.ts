@@ -10,7 +10,11 @@ import type {
   LanguageModelV4Prompt,
   LanguageModelV4ReasoningPart,
   LanguageModelV4TextPart,
+  LanguageModelV4ToolCall,
+  LanguageModelV4ToolCallPart,
   LanguageModelV4ToolChoice,
+  LanguageModelV4ToolResult,
+  LanguageModelV4ToolResultPart,
   LanguageModelV4Usage,
   SharedV4ProviderOptions,
 } from '@ai-sdk/provider';
@@ -33,6 +37,9 @@ import {
   type ThinkingBlock,
   type ThinkingPiece,
   type ToolOptions,
+  type WebSearch,
+  type WebSearchAsked,
+  type WebSearchResult,
 } from '../request';
 import { ReachFailure, type Generation, type ModelReach } from './reach';
 import { networkWords } from '../../../shared/networkWords';
@@ -134,10 +141,10 @@ export class HostedProviders implements ModelReach {
           : undefined;
     const thinking = anthropic ? anthropicThinking(modelId, g.maxTokens, g.tools, g.messages) : undefined;
     const options: LanguageModelV4CallOptions = {
-      prompt: toPrompt(g.messages, carriedBack(kept)),
+      prompt: toPrompt(g.messages, carriedBack(kept), anthropic),
       maxOutputTokens: thinking?.maxOutputTokens ?? g.maxTokens,
       temperature: g.temperature,
-      ...toolOptions(g.tools),
+      ...toolOptions(g.tools, anthropic),
       ...(thinking?.withoutEffort ? { reasoning: undefined } : {}),
       ...providerOptions(provider, g.tools, thinking?.thinking, responses && { summaries }),
       ...(fim ? { providerOptions: fimOptions(text.suffix) } : {}),
@@ -211,10 +218,14 @@ export class HostedProviders implements ModelReach {
   }
 }
 
-/** The engine's messages (OpenAI's shapes) as the AI SDK's prompt, with the thinking `carried` keeps. */
-export function toPrompt(
+/**
+ * The engine's messages (OpenAI's shapes) as the AI SDK's prompt, with the thinking `carried` keeps,
+ * and to an Anthropic model the web searches it ran.
+ */
+function toPrompt(
   messages: readonly ChatMessage[],
-  carried?: (b: ThinkingBlock) => boolean,
+  carried: ((b: ThinkingBlock) => boolean) | undefined,
+  anthropic: boolean,
 ): LanguageModelV4Prompt {
   const toolNames = new Map<string, string>();
   return messages.map((m): LanguageModelV4Prompt[number] => ({ ...asPromptMessage(m), ...cacheOptions(m) }));
@@ -242,11 +253,13 @@ export function toPrompt(
               : {}),
           };
         });
-        // The model's own thinking goes back first, as it gave it (signed, or encrypted by OpenAI).
+        // The model's own thinking goes back first, as it gave it (signed, or encrypted by OpenAI), then
+        // the searches it ran before its text.
         const thought = kept.flatMap(reasoningParts);
+        const searched = anthropic ? (m.searches ?? []).flatMap(searchParts) : [];
         return {
           role: 'assistant',
-          content: [...thought, ...(text ? [{ type: 'text' as const, text }] : []), ...calls],
+          content: [...thought, ...searched, ...(text ? [{ type: 'text' as const, text }] : []), ...calls],
         };
       }
       case 'tool':
@@ -263,6 +276,31 @@ export function toPrompt(
         };
     }
   }
+}
+
+/** A web search an Anthropic model ran, as Anthropic's package sends it back: the call, then what it found. */
+function searchParts(search: WebSearch): Array<LanguageModelV4ToolCallPart | LanguageModelV4ToolResultPart> {
+  const { results } = search;
+  return [
+    { type: 'tool-call', toolCallId: search.id, toolName: 'web_search', input: search.input, providerExecuted: true },
+    {
+      type: 'tool-result',
+      toolCallId: search.id,
+      toolName: 'web_search',
+      output: Array.isArray(results)
+        ? {
+            type: 'json',
+            value: results.map((r) => ({
+              type: r.type,
+              url: r.url,
+              title: r.title,
+              pageAge: r.page_age,
+              encryptedContent: r.encrypted_content,
+            })),
+          }
+        : { type: 'error-json', value: { errorCode: results.error_code } },
+    },
+  ];
 }
 
 /**
@@ -459,22 +497,36 @@ function responseFormatOf(
   };
 }
 
-function toolOptions(options: ToolOptions): Partial<LanguageModelV4CallOptions> {
+/** The request's tools as the AI SDK's, with Anthropic's web search for an Anthropic model where it was asked. */
+function toolOptions(options: ToolOptions, anthropic: boolean): Partial<LanguageModelV4CallOptions> {
   const stop = options.stop ? (Array.isArray(options.stop) ? options.stop : [options.stop]) : undefined;
-  if (!options.tools?.length) return { ...sampling(options), ...(stop ? { stopSequences: stop } : {}) };
+  const search = anthropic && options.webSearch ? [webSearchTool(options.webSearch)] : [];
+  if (!options.tools?.length && !search.length)
+    return { ...sampling(options), ...(stop ? { stopSequences: stop } : {}) };
   return {
     ...sampling(options),
-    tools: options.tools.map((t) => ({
-      type: 'function' as const,
-      name: t.function.name,
-      description: t.function.description,
-      inputSchema: (t.function.parameters ?? { type: 'object', properties: {} }) as never,
-      ...cacheOptions(t),
-    })),
+    tools: [
+      ...(options.tools ?? []).map((t) => ({
+        type: 'function' as const,
+        name: t.function.name,
+        description: t.function.description,
+        inputSchema: (t.function.parameters ?? { type: 'object', properties: {} }) as never,
+        ...cacheOptions(t),
+      })),
+      ...search,
+    ],
     toolChoice: toolChoiceOf(options.toolChoice),
     ...(stop ? { stopSequences: stop } : {}),
   };
 }
+
+/** Anthropic's web search as its package's provider tool, with how far the model may search. */
+const webSearchTool = ({ type, ...args }: WebSearchAsked) => ({
+  type: 'provider' as const,
+  id: `anthropic.${type}` as const,
+  name: 'web_search',
+  args,
+});
 
 /** OpenAI's tool_choice as the AI SDK's. */
 function toolChoiceOf(choice: unknown): LanguageModelV4ToolChoice | undefined {
@@ -568,8 +620,10 @@ async function whole(result: ReturnType<LanguageModelV4['doGenerate']>, kept: Ke
   const toolCalls: ToolCall[] = [];
   const thinking: ThinkingBlock[] = [];
   const items = new Map<string, OpenAiReasoning>();
+  const searches = new Searches();
   for (const part of content) {
     if (part.type === 'text') text += part.text;
+    if ((part.type === 'tool-call' || part.type === 'tool-result') && searches.took(part)) continue;
     if (part.type === 'tool-call') {
       toolCalls.push(toolCallOf(part.toolCallId, part.toolName, part.input));
       const signed = geminiSigned(part, kept);
@@ -599,9 +653,63 @@ async function whole(result: ReturnType<LanguageModelV4['doGenerate']>, kept: Ke
     ...(toolCalls.length ? { toolCalls } : {}),
     ...(thinking.length ? { thinking } : {}),
     ...(reasoning ? { reasoning } : {}),
+    ...searches.ran(),
     usage: usageOf(usage),
     ...logprobsOf(providerMetadata),
   };
+}
+
+/**
+ * The web searches an Anthropic model ran at Anthropic, as its package tells of them: a call the
+ * provider ran (not one for the client), then its result, by the call's id.
+ */
+class Searches {
+  private readonly calls = new Map<string, Record<string, unknown>>();
+  private readonly done: WebSearch[] = [];
+
+  /** Takes a part that tells of a search (true), and says when the search is whole (`onSearch`). */
+  took(part: LanguageModelV4ToolCall | LanguageModelV4ToolResult, onSearch?: (search: WebSearch) => void): boolean {
+    if (part.toolName !== 'web_search') return false;
+    if (part.type === 'tool-call') {
+      if (!part.providerExecuted) return false;
+      this.calls.set(part.toolCallId, objectOf(parseArguments(part.input)));
+      return true;
+    }
+    const input = this.calls.get(part.toolCallId);
+    if (!input) return false;
+    const search: WebSearch = { id: part.toolCallId, input, results: searchResultsOf(part.result, part.isError) };
+    this.done.push(search);
+    onSearch?.(search);
+    return true;
+  }
+
+  ran(): Pick<Reply, 'searches'> {
+    return this.done.length ? { searches: this.done } : {};
+  }
+}
+
+const objectOf = (value: unknown): Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+/** What Anthropic's package says a web search found, back in Anthropic's words; an error as its code. */
+function searchResultsOf(result: unknown, isError: boolean | undefined): WebSearch['results'] {
+  if (isError || !Array.isArray(result)) {
+    const code = (result as { errorCode?: unknown } | null)?.errorCode;
+    return { error_code: typeof code === 'string' ? code : 'unavailable' };
+  }
+  return result.flatMap((r: Record<string, unknown>): WebSearchResult[] =>
+    typeof r?.url === 'string' && typeof r.encryptedContent === 'string'
+      ? [
+          {
+            type: 'web_search_result',
+            url: r.url,
+            title: typeof r.title === 'string' ? r.title : null,
+            page_age: typeof r.pageAge === 'string' ? r.pageAge : null,
+            encrypted_content: r.encryptedContent,
+          },
+        ]
+      : [],
+  );
 }
 
 /** What Anthropic's package says of a piece of thinking: its signature, or a redacted block's data. */
@@ -642,6 +750,7 @@ async function streamed(
     answering();
     onThinking?.(piece);
   };
+  const searches = new Searches();
   let finish: { reason: LanguageModelV4FinishReason; usage: LanguageModelV4Usage; metadata: unknown } | undefined;
   for await (const part of stream) {
     // A model that says it began to reason is answering, however long it reasons before anything else
@@ -692,7 +801,12 @@ async function streamed(
         open.delete(part.id);
         think({ signature });
       }
-    } else if (part.type === 'tool-call') {
+    } else if (
+      (part.type === 'tool-call' || part.type === 'tool-result') &&
+      searches.took(part, (search) => think({ search }))
+    )
+      continue;
+    else if (part.type === 'tool-call') {
       toolCalls.push(toolCallOf(part.toolCallId, part.toolName, part.input));
       const signed = geminiSigned(part, kept);
       if (!signed) continue;
@@ -709,6 +823,7 @@ async function streamed(
     ...(toolCalls.length ? { toolCalls } : {}),
     ...(thinking.length ? { thinking } : {}),
     ...(reasoning ? { reasoning } : {}),
+    ...searches.ran(),
     usage: usageOf(finish.usage),
     ...logprobsOf(finish.metadata),
   };
