@@ -767,6 +767,28 @@ describe('hosted providers (fakes of their wire formats)', function () {
       ['server_tool_use', 'web_search_tool_result', 'text'],
     );
     assert.deepEqual(sent[1]!.content[1]!.content, JSON.parse(JSON.stringify(pages)));
+    // A search Anthropic could not run comes as its error, and goes back so.
+    const failed = await sdk.messages
+      .stream({
+        ...ask,
+        messages: [{ role: 'user', content: 'Search for: max_uses_exceeded' }],
+      })
+      .finalMessage();
+    assert.deepEqual(failed.content[1], {
+      type: 'web_search_tool_result',
+      tool_use_id: (failed.content[0] as Anthropic.ServerToolUseBlock).id,
+      content: { type: 'web_search_tool_result_error', error_code: 'max_uses_exceeded' },
+    });
+    await sdk.messages.create({
+      ...ask,
+      messages: [
+        { role: 'user', content: 'Search for: max_uses_exceeded' },
+        { role: 'assistant', content: failed.content },
+        { role: 'user', content: 'Try again.' },
+      ],
+    });
+    const again = anthropic.seen.at(-1)!.body.messages as Array<{ content: Array<Record<string, unknown>> }>;
+    assert.deepEqual(again[1]!.content[1], failed.content[1]);
     // To a model of another provider the search is not given, and the answer says so in words.
     const other = await spaceWith([OPENAI]);
     const elsewhere = await new Anthropic({

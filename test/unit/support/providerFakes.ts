@@ -1199,11 +1199,21 @@ const sealed = (url: string) => `enc-${createHash('sha256').update(url).digest('
 /** The fake's one search for a query: its id, as Anthropic's are (srvtoolu_…), from the query. */
 const searchId = (query: string) => `srvtoolu_${createHash('sha256').update(query).digest('hex').slice(0, 20)}`;
 
-/** A web search as Anthropic's message has it: the server tool's use, then its result. */
-const searchBlocks = (query: string) => [
-  { type: 'server_tool_use', id: searchId(query), name: 'web_search', input: { query } },
-  { type: 'web_search_tool_result', tool_use_id: searchId(query), content: pagesFound(query) },
-];
+/**
+ * A web search as Anthropic's message has it: the server tool's use, then its result; for a query that
+ * names one, the error Anthropic gives in its place (`too_many_requests`, `max_uses_exceeded`, …).
+ */
+const searchBlocks = (query: string) => {
+  const failed = /\b(too_many_requests|max_uses_exceeded|unavailable)\b/.exec(query)?.[1];
+  return [
+    { type: 'server_tool_use', id: searchId(query), name: 'web_search', input: { query } },
+    {
+      type: 'web_search_tool_result',
+      tool_use_id: searchId(query),
+      content: failed ? { type: 'web_search_tool_result_error', error_code: failed } : pagesFound(query),
+    },
+  ];
+};
 
 /** A web search as Anthropic streams it (its web search reference): the use with its input in pieces, then the result whole. */
 const searchEvents = (query: string, index: number) => {
@@ -1235,11 +1245,14 @@ function searchesSentBack(messages: Array<{ role: string; content: unknown }>): 
     const blocks = m.content as Array<Record<string, unknown>>;
     for (const use of blocks.filter((b) => b.type === 'server_tool_use')) {
       const result = blocks.find((b) => b.type === 'web_search_tool_result' && b.tool_use_id === use.id);
-      const pages = result?.content as Array<{ url?: string; encrypted_content?: string }> | undefined;
+      const pages = result?.content as
+        Array<{ url?: string; encrypted_content?: string }> | { type?: string; error_code?: string } | undefined;
       if (m.role !== 'assistant') problems.push(`anthropic: server_tool_use in a ${m.role} message`);
-      if (!Array.isArray(pages))
-        problems.push(`anthropic: server_tool_use ${String(use.id)} has no web_search_tool_result`);
-      else if (pages.some((p) => p.encrypted_content !== sealed(p.url ?? '')))
+      if (!pages) problems.push(`anthropic: server_tool_use ${String(use.id)} has no web_search_tool_result`);
+      else if (!Array.isArray(pages)) {
+        if (pages.type !== 'web_search_tool_result_error' || !pages.error_code)
+          problems.push(`anthropic: web_search_tool_result ${String(use.id)} is neither pages nor an error`);
+      } else if (pages.some((p) => p.encrypted_content !== sealed(p.url ?? '')))
         problems.push(`anthropic: web_search_tool_result ${String(use.id)} has encrypted_content it did not give`);
     }
   }
