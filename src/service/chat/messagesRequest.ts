@@ -9,12 +9,12 @@ import { promptTokens } from '../tokenizer';
 import { openThinking } from './carriedThinking';
 import { editContext } from './contextEdits';
 import {
+  ANTHROPIC_WEB_SEARCH,
   promptOf,
   requestedSpace,
   toolsNotGiven,
   type Body,
   type ChatMessage,
-  ANTHROPIC_WEB_SEARCH,
   type ThinkingBlock,
   type ToolOptions,
   type WebSearch,
