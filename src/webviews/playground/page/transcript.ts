@@ -295,7 +295,8 @@ function metaOf(r: ReplyInfo): HTMLElement {
     r.namespace,
     `${r.usage.total_tokens.toLocaleString()} tokens (${r.usage.prompt_tokens.toLocaleString()} in, ${r.usage.completion_tokens.toLocaleString()} out)`,
     money(r.costs.total_tokens),
-    `saved ${money(r.savings.total_tokens)}`,
+    // What the Space's benchmark model would have cost more; nothing to say without one, or when it costs less.
+    ...(r.savings.total_tokens > 0 ? [`saved ${money(r.savings.total_tokens)}`] : []),
     `${r.latencySeconds.toFixed(2)} s`,
   ];
   if (r.retries > 0) parts.push(`${r.retries} ${r.retries === 1 ? 'retry' : 'retries'}`);
