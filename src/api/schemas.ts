@@ -1367,12 +1367,16 @@ const ResponsesPart = z.discriminatedUnion('type', [
   }),
 ]);
 
-/** OpenAI's tools that run at OpenAI (web search, file search, code, images, MCP servers, computer use). */
-export const OPENAI_HOSTED_TOOLS = [
+/** OpenAI's web search, which its reasoning models run at OpenAI. */
+export const OPENAI_WEB_SEARCH = [
   'web_search',
   'web_search_2025_08_26',
   'web_search_preview',
   'web_search_preview_2025_03_11',
+] as const;
+
+/** OpenAI's other tools that run at OpenAI (file search, code, images, MCP servers, computer use). */
+export const OPENAI_OTHER_HOSTED_TOOLS = [
   'file_search',
   'code_interpreter',
   'image_generation',
@@ -1443,6 +1447,14 @@ const ResponsesItem = z.union([
     output: z.union([ResponsesText, z.array(ResponsesPart).max(1000)]),
   }),
   ResponsesReasoning,
+  // A web search an OpenAI model ran: it goes back to the model in the reasoning item this service gave
+  // (carriedThinking.ts), where it sits among that model's reasoning, so the item itself is read as nothing.
+  z.object({
+    type: z.literal('web_search_call'),
+    id: z.string().max(200).optional(),
+    status: z.string().max(40).optional(),
+    action: z.record(z.string(), z.unknown()).optional(),
+  }),
 ]);
 
 const ResponsesToolName = z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, _ . or -');
@@ -1469,11 +1481,28 @@ const ResponsesCustomTool = z.object({
     ]),
   ),
 });
+/** OpenAI's web search as a Responses request offers it (Codex does by default), with how far the model may search. */
+const ResponsesWebSearchTool = z.object({
+  type: z.enum(OPENAI_WEB_SEARCH),
+  external_web_access: nullish(z.boolean()),
+  filters: nullish(z.object({ allowed_domains: nullish(z.array(z.string().max(253)).max(100)) })),
+  search_context_size: nullish(z.enum(['low', 'medium', 'high'])),
+  user_location: nullish(
+    z.object({
+      type: z.literal('approximate'),
+      city: nullish(z.string().max(200)),
+      country: nullish(z.string().max(2)),
+      region: nullish(z.string().max(200)),
+      timezone: nullish(z.string().max(100)),
+    }),
+  ),
+});
+
 /**
  * A tool a Responses request offers: a function; a custom tool, whose input is free text (following a
- * grammar, when one is given), as Codex offers apply_patch; a namespace of them; or one of OpenAI's
- * hosted tools, which run at OpenAI (Codex offers web search by default): accepted, and not given to
- * the model, which the reply says.
+ * grammar, when one is given), as Codex offers apply_patch; a namespace of them; OpenAI's web search,
+ * which its reasoning models run at OpenAI; or one of OpenAI's other hosted tools, which run only at
+ * OpenAI: accepted, and not given to the model, which the reply says.
  */
 const ResponsesTool = z.discriminatedUnion(
   'type',
@@ -1493,7 +1522,8 @@ const ResponsesTool = z.discriminatedUnion(
         )
         .max(128),
     }),
-    z.looseObject({ type: z.enum(OPENAI_HOSTED_TOOLS) }),
+    ResponsesWebSearchTool,
+    z.looseObject({ type: z.enum(OPENAI_OTHER_HOSTED_TOOLS) }),
   ],
   { error: "must be a function, a custom tool, a namespace of them, or one of OpenAI's hosted tools" },
 );

@@ -2,10 +2,11 @@
 // clients (Codex) keep a reasoning item's `encrypted_content` as it came and send it back with the next
 // turn, as they must for a stateless conversation: an Anthropic model's blocks ride in it with their
 // signatures, so a tool loop of Codex's on a Claude model keeps its thinking (Anthropic refuses a tool
-// loop that lost it), an OpenAI model's reasoning items with OpenAI's encryption of them, and a Gemini
-// model's thought signatures with the calls they sign. The providers check what is theirs. The text is
-// the model's own thinking, which the reasoning summary shows anyway, so it is not encrypted again, only
-// marked as this service's: reasoning another service gave is told apart and left out.
+// loop that lost it), an OpenAI model's reasoning items with OpenAI's encryption of them and the web
+// searches it ran between them, and a Gemini model's thought signatures with the calls they sign. The
+// providers check what is theirs. The text is the model's own thinking, which the reasoning summary
+// shows anyway, so it is not encrypted again, only marked as this service's: reasoning another service
+// gave is told apart and left out.
 import { z } from 'zod';
 import { invalid } from '../problem';
 import type { ThinkingBlock } from './request';
@@ -24,6 +25,12 @@ const Blocks = z
         model: z.string().min(1),
       }),
       z.strictObject({ call: z.string().min(1), geminiSignature: z.string().min(1), model: z.string().min(1) }),
+      z.strictObject({
+        webSearchCall: z.string().min(1),
+        result: z.record(z.string(), z.unknown()),
+        failed: z.string().optional(),
+        model: z.string().min(1),
+      }),
     ]),
   )
   .min(1)

@@ -41,8 +41,21 @@ export interface GeminiSignature {
   model: string;
 }
 
+/**
+ * A web search an OpenAI reasoning model ran at OpenAI (its hosted tool) between its reasoning items:
+ * the item's id, and what it did as OpenAI's package says it (`search` with its query, `openPage`,
+ * `findInPage`; the pages when OpenAI gave them), or `failed` with OpenAI's status. It goes back only
+ * to the model that ran it, in its place among that model's reasoning.
+ */
+export interface OpenAiSearch {
+  webSearchCall: string;
+  result: Record<string, unknown>;
+  failed?: string;
+  model: string;
+}
+
 /** Reasoning another provider than Anthropic gave, to go back to the model that gave it. */
-export type ProviderReasoning = OpenAiReasoning | GeminiSignature;
+export type ProviderReasoning = OpenAiReasoning | GeminiSignature | OpenAiSearch;
 
 /**
  * A model's thinking as it gave it, to be sent back to it in later turns: an Anthropic model's blocks,
@@ -139,6 +152,11 @@ export interface ToolOptions {
   reasoningSummary?: 'auto' | 'concise' | 'detailed' | null;
   /** Anthropic's web search, which an Anthropic model runs at Anthropic (other models go without). */
   webSearch?: WebSearchAsked;
+  /**
+   * OpenAI's web search as a Responses client asks for it (its options as OpenAI's package takes
+   * them), which OpenAI's reasoning models run at OpenAI (other models go without).
+   */
+  openAiWebSearch?: { preview: boolean; options: Record<string, unknown> };
   /** Anthropic's extended thinking as its clients ask for it (other providers go without). */
   thinking?: { type: 'enabled'; budgetTokens: number } | { type: 'adaptive' } | { type: 'disabled' };
   /** JSON asked for: any object, or one following a schema (OpenAI's shapes); absent: text. */

@@ -5,11 +5,12 @@
 // the JSON asked for. A reasoning item this service gave carries an Anthropic model's thinking back to
 // the assistant turn it came before (carriedThinking.ts). A custom tool (free text in, as Codex's
 // apply_patch) is given to the model as a function of one text argument, `input`; a namespace's tools
-// as functions named `<namespace>__<name>`; OpenAI's hosted tools are not given to it, and the reply
-// says so.
+// as functions named `<namespace>__<name>`; OpenAI's web search is asked of OpenAI's reasoning models
+// (chat/run.ts says when another model answered without it), its other hosted tools of none, and the
+// reply says so.
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import { OPENAI_HOSTED_TOOLS, type ResponsesBody } from '../../api/schemas';
+import { OPENAI_OTHER_HOSTED_TOOLS, OPENAI_WEB_SEARCH, type ResponsesBody } from '../../api/schemas';
 import type { Caller } from '../domain/caller';
 import { openThinking } from './carriedThinking';
 import {
@@ -29,7 +30,9 @@ type Tool = NonNullable<z.output<typeof ResponsesBody>['tools']>[number];
 type OwnTool = Extract<Tool, { type: 'function' | 'custom' }>;
 type FunctionTool = NonNullable<ToolOptions['tools']>[number];
 
-const HOSTED: ReadonlySet<string> = new Set(OPENAI_HOSTED_TOOLS);
+const HOSTED: ReadonlySet<string> = new Set(OPENAI_OTHER_HOSTED_TOOLS);
+const WEB_SEARCH: ReadonlySet<string> = new Set(OPENAI_WEB_SEARCH);
+type WebSearchTool = Extract<Tool, { type: (typeof OPENAI_WEB_SEARCH)[number] }>;
 
 /** A tool as the request names it: its name, its namespace (if any), and whether its input is free text. */
 interface NamedTool {
@@ -70,6 +73,7 @@ export function responsesRequest(caller: Caller, body: z.output<typeof Responses
     ...chatMessages(body.input),
   ];
   const tools = [...toolsByModelName(body.tools)].map(([name, { tool }]) => functionOf(name, tool));
+  const search = body.tools?.find((t): t is WebSearchTool => WEB_SEARCH.has(t.type));
   return {
     ...toolsNotGiven(
       'OpenAI',
@@ -97,6 +101,26 @@ export function responsesRequest(caller: Caller, body: z.output<typeof Responses
       parallelToolCalls: body.parallel_tool_calls,
       promptCacheKey: body.prompt_cache_key,
       verbosity: body.text?.verbosity,
+      ...(search ? { openAiWebSearch: webSearchOptions(search) } : {}),
+    },
+  };
+}
+
+/** OpenAI's web search as its package takes it: its own options, and the preview's fewer ones. */
+function webSearchOptions(tool: WebSearchTool): NonNullable<ToolOptions['openAiWebSearch']> {
+  const preview = tool.type.startsWith('web_search_preview');
+  const location = tool.user_location
+    ? Object.fromEntries(Object.entries(tool.user_location).filter(([, v]) => v != null))
+    : undefined;
+  return {
+    preview,
+    options: {
+      ...(tool.search_context_size ? { searchContextSize: tool.search_context_size } : {}),
+      ...(location ? { userLocation: location } : {}),
+      ...(!preview && tool.external_web_access != null ? { externalWebAccess: tool.external_web_access } : {}),
+      ...(!preview && tool.filters?.allowed_domains
+        ? { filters: { allowedDomains: tool.filters.allowed_domains } }
+        : {}),
     },
   };
 }
@@ -189,6 +213,9 @@ function chatMessages(input: Input): ChatMessage[] {
         },
       };
       turn.tool_calls = [...(turn.tool_calls ?? []), call];
+    } else if (item.type === 'web_search_call') {
+      // Carried in the reasoning item before it, in its place (carriedThinking.ts).
+      continue;
     } else if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output') {
       messages.push({ role: 'tool', tool_call_id: item.call_id, content: textOf(item.output) });
     } else if (item.role === 'assistant') {

@@ -129,6 +129,17 @@ export async function runChat(
           reply,
           `Anthropic's web search runs only on Anthropic's models, so ${current.record.namespace} answered without searching.`,
         );
+      // OpenAI's web search runs only on OpenAI's reasoning models (through its Responses API).
+      if (
+        prepared.body.completion?.openAiWebSearch &&
+        (current.record.provider !== 'openai' ||
+          current.record.supports_reasoning !== true ||
+          current.record.is_test_model)
+      )
+        warn(
+          reply,
+          `OpenAI's web search runs only on OpenAI's reasoning models, so ${current.record.namespace} answered without searching.`,
+        );
       if (reaches.for(current.record).measured)
         latencyBook.record(current.record.namespace, (firstDelta ?? Date.now()) - attemptStarted);
       const completion = await finishChat(db, prepared, current, oneCallIfAsked(reply, prepared), {

@@ -5,13 +5,15 @@
 // A model's thinking comes first, as a reasoning item: its text as the summary when one is asked for,
 // and what the model is to get back (an Anthropic model's signed blocks, an OpenAI model's reasoning
 // items, a Gemini model's thought signatures) as `encrypted_content` when that is included, for the
-// client to send back (carriedThinking.ts). A call of a custom tool of the request is a
-// `custom_tool_call` with its text as `input`; a call of a namespace's tool names its namespace.
+// client to send back (carriedThinking.ts). A web search an OpenAI model ran is a `web_search_call`
+// after it (it goes back to the model inside the reasoning item, in its place). A call of a custom tool
+// of the request is a `custom_tool_call` with its text as `input`; a call of a namespace's tool names
+// its namespace.
 import type { z } from 'zod';
 import type { ChatCompletion, ResponsesBody } from '../../api/schemas';
 import { sealThinking } from '../chat/carriedThinking';
 import { customInputOf, toolsByModelName } from '../chat/responsesRequest';
-import type { ThinkingBlock, ThinkingPiece } from '../chat/request';
+import type { OpenAiSearch, ThinkingBlock, ThinkingPiece } from '../chat/request';
 import type { Completed } from '../chat/run';
 import { openAiError } from './errorAnswers';
 import type { EventStream } from './eventStream';
@@ -59,6 +61,25 @@ const usageOf = (c: ChatCompletion) => {
 
 const compact = (id: string) => id.replace(/-/g, '');
 
+/** OpenAI's names of a web search's actions, which its package renames. */
+const SEARCH_ACTIONS: Record<string, string> = { search: 'search', openPage: 'open_page', findInPage: 'find_in_page' };
+
+/** A web search an OpenAI model ran, as OpenAI's item has it: what it did (its pages with it), or that it failed. */
+function webSearchCall(search: OpenAiSearch): Record<string, unknown> {
+  const base = { type: 'web_search_call', id: search.webSearchCall };
+  if (search.failed) return { ...base, status: search.failed };
+  const { action, sources } = search.result as { action?: Record<string, unknown>; sources?: unknown };
+  const type = typeof action?.type === 'string' ? SEARCH_ACTIONS[action.type] : undefined;
+  return {
+    ...base,
+    status: 'completed',
+    ...(type ? { action: { ...action, type, ...(type === 'search' && sources ? { sources } : {}) } } : {}),
+  };
+}
+
+const searchesIn = (blocks: readonly ThinkingBlock[]) =>
+  blocks.flatMap((b) => ('webSearchCall' in b ? [webSearchCall(b)] : []));
+
 /**
  * The output items of a reply: its reasoning, its message (when it wrote text), then each function it
  * calls. The last `late` blocks of its thinking, which the model gave after it began to write (a Gemini
@@ -71,6 +92,7 @@ function outputOf(c: Completed, request: Request, late = 0): Array<Record<string
   const reasoning =
     thought.blocks.length || thought.reasoning ? [reasoningItem(`rs_${compact(c.id)}`, thought, request)] : [];
   const after = late ? [reasoningItem(lateReasoningId(c.id), { blocks: blocks.slice(-late) }, request)] : [];
+  const searches = searchesIn(blocks);
   const message = c.choices[0]?.message;
   const text = message?.content
     ? [
@@ -109,7 +131,7 @@ function outputOf(c: Completed, request: Request, late = 0): Array<Record<string
           status: 'completed',
         };
   });
-  return [...reasoning, ...text, ...after, ...calls];
+  return [...reasoning, ...searches, ...text, ...after, ...calls];
 }
 
 const isCall = (item: Record<string, unknown>) => item.type === 'function_call' || item.type === 'custom_tool_call';
@@ -241,6 +263,7 @@ export class ResponsesStream {
     if ('redacted' in piece || 'carried' in piece) {
       this.endBlock();
       this.blocks.push('carried' in piece ? piece.carried : piece);
+      if ('carried' in piece && 'webSearchCall' in piece.carried) this.searched(piece.carried);
       return;
     }
     if ('signature' in piece) {
@@ -263,12 +286,32 @@ export class ResponsesStream {
   /** Thinking after the text began: kept for its own item after the message (finish); unsigned reasoning is not. */
   private thinkingLate(piece: ThinkingPiece): void {
     if ('redacted' in piece) this.late.push(piece);
-    else if ('carried' in piece) this.late.push(piece.carried);
-    else if ('thinking' in piece) this.lateThought += piece.thinking;
+    else if ('carried' in piece) {
+      this.late.push(piece.carried);
+      if ('webSearchCall' in piece.carried) this.searched(piece.carried);
+    } else if ('thinking' in piece) this.lateThought += piece.thinking;
     else if ('signature' in piece) {
       this.late.push({ thinking: this.lateThought, signature: piece.signature });
       this.lateThought = '';
     }
+  }
+
+  /**
+   * A web search the model ran, as OpenAI streams one (its item, then in progress, searching and
+   * completed), told when it is over; it goes back to the model in the reasoning item.
+   */
+  private searched(search: OpenAiSearch): void {
+    const item = webSearchCall(search);
+    const index = this.items++;
+    const at = { output_index: index, item_id: search.webSearchCall };
+    this.send('response.output_item.added', {
+      output_index: index,
+      item: { type: 'web_search_call', id: search.webSearchCall, status: 'in_progress' },
+    });
+    this.send('response.web_search_call.in_progress', at);
+    this.send('response.web_search_call.searching', at);
+    if (!search.failed) this.send('response.web_search_call.completed', at);
+    this.send('response.output_item.done', { output_index: index, item });
   }
 
   /** A block of thinking ended: its summary part, if one is open, ends with it. */

@@ -424,6 +424,110 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.equal(openai.seen.at(-1)!.path, '/v1/chat/completions');
   });
 
+  it("runs Codex's web search at OpenAI for an OpenAI reasoning model, whole and streamed, and sends it back in its place", async () => {
+    const ns = 'openai/gpt-5.4-mini';
+    const app = await spaceWith([ns]);
+    const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
+    // As Codex asks: its web search among its tools, stateless, the reasoning to come back encrypted.
+    const ask = {
+      model: ns,
+      store: false,
+      include: ['reasoning.encrypted_content' as const],
+      reasoning: { effort: 'low' as const, summary: 'auto' as const },
+      tools: [
+        {
+          type: 'web_search' as const,
+          search_context_size: 'low' as const,
+          filters: { allowed_domains: ['example.com'] },
+          user_location: { type: 'approximate' as const, country: 'DE' },
+        },
+      ],
+      input: 'What is new in gateways?',
+    };
+    const whole = await sdk.responses.create(ask);
+    const given = openai.seen.at(-1)!.body;
+    assert.equal(openai.seen.at(-1)!.path, '/v1/responses');
+    assert.deepEqual(given.tools, [
+      {
+        type: 'web_search',
+        filters: { allowed_domains: ['example.com'] },
+        search_context_size: 'low',
+        user_location: { type: 'approximate', country: 'DE' },
+      },
+    ]);
+    assert.deepEqual(
+      whole.output.map((o) => o.type),
+      ['reasoning', 'web_search_call', 'message'],
+    );
+    const call = whole.output[1] as OpenAI.Responses.ResponseFunctionWebSearch;
+    assert.equal(call.status, 'completed');
+    assert.deepEqual(call.action, {
+      type: 'search',
+      query: 'What is new in gateways?',
+      sources: [1, 2].map((n) => ({
+        type: 'url',
+        url: `https://example.com/${n}?q=What%20is%20new%20in%20gateways%3F`,
+      })),
+    });
+    assert.equal(whole.output_text, 'echo: What is new in gateways?');
+    assert.equal((whole as unknown as { llm_spaces: { warning: unknown } }).llm_spaces.warning, null);
+    // Streamed, as OpenAI streams a search; the SDK's helper puts the same response together.
+    const events: string[] = [];
+    const stream = sdk.responses.stream(ask);
+    stream.on('event', (e) => events.push(e.type));
+    const streamed = await stream.finalResponse();
+    assert.deepEqual(
+      streamed.output.map((o) => o.type),
+      ['reasoning', 'web_search_call', 'message'],
+    );
+    assert.deepEqual(streamed.output[1], { ...call, id: (streamed.output[1] as { id: string }).id });
+    for (const type of [
+      'response.web_search_call.in_progress',
+      'response.web_search_call.searching',
+      'response.web_search_call.completed',
+    ])
+      assert.ok(events.includes(type), `${type} in ${events.join(', ')}`);
+    // The next turn, as Codex sends it: everything back. OpenAI gets its reasoning item, then the
+    // search, then the message, in their order (the fake checks each follows as it must).
+    await sdk.responses.create({
+      ...ask,
+      input: [
+        { role: 'user', content: ask.input },
+        ...(streamed.output as never[]),
+        { role: 'user', content: 'More?' },
+      ],
+    });
+    const items = openai.seen.at(-1)!.body.input as Array<{
+      type?: string;
+      role?: string;
+      id?: string;
+      action?: unknown;
+    }>;
+    assert.deepEqual(
+      items.map((i) => i.type ?? i.role),
+      ['user', 'reasoning', 'web_search_call', 'assistant', 'user'],
+    );
+    const search = items[2]!;
+    assert.equal(search.id, (streamed.output[1] as { id: string }).id);
+    assert.deepEqual(search.action, call.action);
+    // A model of another provider answers without searching, and says so.
+    const other = await spaceWith([ANTHROPIC]);
+    const elsewhere = await new OpenAI({
+      baseURL: `${service.url}/v1`,
+      apiKey: keys.get(other)!,
+      maxRetries: 0,
+    }).responses.create({ ...ask, model: ANTHROPIC, reasoning: undefined });
+    assert.deepEqual(
+      elsewhere.output.map((o) => o.type),
+      ['message'],
+    );
+    assert.equal(anthropic.seen.at(-1)!.body.tools, undefined);
+    assert.equal(
+      (elsewhere as unknown as { llm_spaces: { warning: unknown } }).llm_spaces.warning,
+      `OpenAI's web search runs only on OpenAI's reasoning models, so ${ANTHROPIC} answered without searching.`,
+    );
+  });
+
   it('gives an effort only to a model that reasons, as Codex sends one whichever model the Space picks', async () => {
     const app = await spaceWith([OPENAI]);
     // OpenAI refuses an effort for gpt-4o-mini with a 400; the fake too (see afterEach).

@@ -96,9 +96,10 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     assert.equal(answer.output_text, 'a door every tool goes through', "test/echo answers with the function's output");
   });
 
-  it("gives Codex's custom tool (apply_patch) as a function of its text, and its web search to no model, saying so", async () => {
+  it("gives Codex's custom tool (apply_patch) as a function of its text, and its web search to no model but OpenAI's, saying so", async () => {
     const patch = '*** Begin Patch\n*** Add File: hello.txt\n+Hello\n*** End Patch\n';
-    // As Codex offers its tools: apply_patch as free text following a grammar, OpenAI's web search, a function.
+    // As Codex offers its tools: apply_patch as free text following a grammar, OpenAI's web search, a
+    // function; and a tool that runs only at OpenAI (its file search).
     const tools = [
       {
         type: 'custom' as const,
@@ -107,6 +108,7 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
         format: { type: 'grammar' as const, syntax: 'lark' as const, definition: 'start: begin_patch hunk+ end_patch' },
       },
       { type: 'web_search' as const, external_web_access: false },
+      { type: 'file_search' as const, vector_store_ids: ['vs_1'] },
       {
         type: 'function' as const,
         name: 'exec_command',
@@ -121,13 +123,17 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     assert.deepEqual([call.name, call.input], ['apply_patch', patch], 'the text itself, not a JSON of it');
     assert.deepEqual(
       (asked.tools as Array<{ type: string }>).map((t) => t.type),
-      ['custom', 'web_search', 'function'],
+      ['custom', 'web_search', 'file_search', 'function'],
       'echoed as asked',
     );
     const receipt = (asked as unknown as { llm_spaces: ChatMetadata }).llm_spaces;
     assert.match(
       receipt.warning ?? '',
-      /OpenAI's hosted tools \(web_search\) run only at OpenAI, so the model was not given them\./,
+      /OpenAI's web search runs only on OpenAI's reasoning models, so test\/echo answered without searching\./,
+    );
+    assert.match(
+      receipt.warning ?? '',
+      /OpenAI's hosted tools \(file_search\) run only at OpenAI, so the model was not given them\./,
     );
 
     // Streamed, its input comes as custom_tool_call_input events, which the SDK puts together.

@@ -15,7 +15,8 @@
 // Retry-After), a stream cut before its first token, or no answer at all.
 // - OpenAI's refuses an effort for a model that does not reason, with a 400 in its words; its reasoning
 //   models reason first on the Responses API (a summary when asked, encrypted when included, which it
-//   checks when sent back). It also plays DeepSeek (whose API is OpenAI's Chat Completions), whose
+//   checks when sent back), and, offered the web search tool, search for the text after reasoning (a
+//   web_search_call item, its pages' URLs when included, which it checks when sent back). It also plays DeepSeek (whose API is OpenAI's Chat Completions), whose
 //   V4 models write their reasoning as `reasoning_content` before their answer unless
 //   `thinking: {type: "disabled"}` turns it off, and which refuses the names it retired on 2026-07-24,
 //   deepseek-chat and deepseek-reasoner, and xAI, whose
@@ -87,7 +88,7 @@ interface Turn {
   logprobs?: number;
   /** The model thinks first (Anthropic's extended thinking, asked for; DeepSeek's reasoner always). */
   thinks?: boolean;
-  /** Anthropic's: the web search tool is offered, so the model searches the web for the text first. */
+  /** Anthropic's and OpenAI's Responses: the web search tool is offered, so the model searches the web for the text first. */
   search?: string;
   /** Why the provider refuses the request (400, or `refusedWith`), in its words. */
   refused?: string;
@@ -98,6 +99,8 @@ interface Turn {
     summary: boolean;
     /** The reasoning is to come back encrypted (`include`: reasoning.encrypted_content). */
     encrypted: boolean;
+    /** A web search's pages are to come with it (`include`: web_search_call.action.sources). */
+    sources: boolean;
     /** This response's number, in its items' ids (each of OpenAI's ids is its own). */
     serial: number;
   };
@@ -528,7 +531,11 @@ function readResponses(b: Record<string, unknown>, problems: string[]): Turn {
     if (type === 'message') {
       if (!['user', 'assistant', 'system', 'developer'].includes(String(item.role)))
         problems.push(`openai responses: unknown role ${String(item.role)}`);
-      const parts = typeof item.content === 'string' ? [{ type: 'input_text', text: item.content }] : item.content;
+      // Text alone is a message's one part (an easy input message, of any role).
+      const parts =
+        typeof item.content === 'string'
+          ? [{ type: item.role === 'assistant' ? 'output_text' : 'input_text', text: item.content }]
+          : item.content;
       if (!Array.isArray(parts)) problems.push('openai responses: a message has no content');
       const allowed =
         item.role === 'assistant' ? ['output_text', 'refusal'] : ['input_text', 'input_image', 'input_file'];
@@ -557,18 +564,31 @@ function readResponses(b: Record<string, unknown>, problems: string[]): Turn {
         problems.push(`openai responses: reasoning item ${String(item.id)} was not given by this server`);
       // OpenAI: "Item rs_… of type reasoning was provided without its required following item".
       const next = items[i + 1];
-      if (next?.type !== 'function_call' && !(next?.role === 'assistant' && (next.type ?? 'message') === 'message'))
+      if (
+        next?.type !== 'function_call' &&
+        next?.type !== 'web_search_call' &&
+        !(next?.role === 'assistant' && (next.type ?? 'message') === 'message')
+      )
         problems.push(
           `openai responses: reasoning item ${String(item.id)} was provided without its required following item`,
+        );
+    } else if (type === 'web_search_call') {
+      const action = item.action as { type?: string; query?: unknown } | undefined;
+      if (!/^ws_\d+$/.test(String(item.id)))
+        problems.push(`openai responses: web_search_call ${String(item.id)} was not given by this server`);
+      if (item.status !== 'completed' || action?.type !== 'search' || typeof action.query !== 'string')
+        problems.push(
+          `openai responses: web_search_call ${String(item.id)} is not as it was given: ${JSON.stringify(item)}`,
         );
     } else if (type === 'item_reference' && b.store === false)
       problems.push('openai responses: an item_reference with store false (nothing was kept to refer to)');
     else if (type !== 'item_reference') problems.push(`openai responses: unknown input item ${String(type)}`);
   }
   const tools = (b.tools as Array<{ type?: string; name?: string; function?: unknown }> | undefined) ?? [];
+  const search = tools.find((t) => t.type === 'web_search' || t.type === 'web_search_preview');
   for (const t of tools)
-    if (t.type !== 'function' || !t.name || t.function !== undefined)
-      problems.push('openai responses: a tool is not {type: "function", name, parameters}');
+    if (t !== search && (t.type !== 'function' || !t.name || t.function !== undefined))
+      problems.push('openai responses: a tool is not {type: "function", name, parameters} nor web search');
   const reasoning = b.reasoning as { effort?: string; summary?: string } | undefined;
   const reasons = reasonsAtOpenAi(b.model);
   const refused =
@@ -579,8 +599,10 @@ function readResponses(b: Record<string, unknown>, problems: string[]): Turn {
         : undefined;
   if (refused) problems.push(`openai responses: ${refused} (${String(b.model)})`);
   const include = Array.isArray(b.include) ? b.include : [];
+  if (search && !reasons) problems.push(`openai responses: web search is not supported with ${String(b.model)}`);
   return {
     ...(refused ? { refused } : {}),
+    ...(search ? { search: lastUser } : {}),
     thinks: reasons && reasoning?.effort !== 'none',
     text: lastUser,
     tools: tools.map((t) => t.name!),
@@ -589,10 +611,30 @@ function readResponses(b: Record<string, unknown>, problems: string[]): Turn {
     responses: {
       summary: reasoning?.summary !== undefined,
       encrypted: include.includes('reasoning.encrypted_content'),
+      sources: include.includes('web_search_call.action.sources'),
       serial: ++responses,
     },
   };
 }
+
+/** The web search a reasoning model runs for the text, as OpenAI's item has it (its pages when included). */
+const webSearchItem = (turn: Turn) => ({
+  id: `ws_${turn.responses!.serial}`,
+  type: 'web_search_call',
+  status: 'completed',
+  action: {
+    type: 'search',
+    query: turn.search,
+    ...(turn.responses!.sources
+      ? {
+          sources: [1, 2].map((n) => ({
+            type: 'url',
+            url: `https://example.com/${n}?q=${encodeURIComponent(turn.search ?? '')}`,
+          })),
+        }
+      : {}),
+  },
+});
 
 /** The reasoning item a reasoning model writes first: its summary when asked, its encrypted self when asked. */
 const reasoningItem = (turn: Turn) => ({
@@ -640,7 +682,16 @@ const responseOf = (turn: Turn, status: string, output: unknown[], usage?: Provi
 });
 
 const responsesWhole = (turn: Turn, reply: Reply, usage: ProviderFake['usage']) =>
-  responseOf(turn, 'completed', [...(turn.thinks ? [reasoningItem(turn)] : []), answerItem(turn, reply)], usage);
+  responseOf(
+    turn,
+    'completed',
+    [
+      ...(turn.thinks ? [reasoningItem(turn)] : []),
+      ...(turn.search !== undefined ? [webSearchItem(turn)] : []),
+      answerItem(turn, reply),
+    ],
+    usage,
+  );
 
 function responsesEvents(turn: Turn, reply: Reply, usage: ProviderFake['usage']): string[] {
   let sequence = 0;
@@ -665,6 +716,22 @@ function responsesEvents(turn: Turn, reply: Reply, usage: ProviderFake['usage'])
       out.push(event('response.reasoning_summary_part.done', { ...at, part: { type: 'summary_text', text } }));
     }
     out.push(event('response.output_item.done', { output_index: 0, item }));
+    output.push(item);
+  }
+  if (turn.search !== undefined) {
+    // As OpenAI streams a web search: its item, in progress, searching, completed, then the item whole.
+    const item = webSearchItem(turn);
+    const at = { output_index: output.length, item_id: item.id };
+    out.push(
+      event('response.output_item.added', {
+        output_index: at.output_index,
+        item: { id: item.id, type: item.type, status: 'in_progress' },
+      }),
+      event('response.web_search_call.in_progress', at),
+      event('response.web_search_call.searching', at),
+      event('response.web_search_call.completed', at),
+      event('response.output_item.done', { output_index: at.output_index, item }),
+    );
     output.push(item);
   }
   const item = answerItem(turn, reply);

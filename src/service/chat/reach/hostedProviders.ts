@@ -34,6 +34,7 @@ import {
   isAnthropicBlock,
   type GeminiSignature,
   type OpenAiReasoning,
+  type OpenAiSearch,
   type ThinkingBlock,
   type ThinkingPiece,
   type ToolOptions,
@@ -140,11 +141,13 @@ export class HostedProviders implements ModelReach {
           ? { provider, model: g.model.namespace }
           : undefined;
     const thinking = anthropic ? anthropicThinking(modelId, g.maxTokens, g.tools, g.messages) : undefined;
+    // Where the model may search the web: Anthropic's models and OpenAI's reasoning models, at their provider.
+    const searchAt = anthropic ? 'anthropic' : responses && provider === 'openai' ? 'openai' : undefined;
     const options: LanguageModelV4CallOptions = {
       prompt: toPrompt(g.messages, carriedBack(kept), anthropic),
       maxOutputTokens: thinking?.maxOutputTokens ?? g.maxTokens,
       temperature: g.temperature,
-      ...toolOptions(g.tools, anthropic),
+      ...toolOptions(g.tools, searchAt),
       ...(thinking?.withoutEffort ? { reasoning: undefined } : {}),
       ...providerOptions(provider, g.tools, thinking?.thinking, responses && { summaries }),
       ...(fim ? { providerOptions: fimOptions(text.suffix) } : {}),
@@ -306,10 +309,28 @@ function searchParts(search: WebSearch): Array<LanguageModelV4ToolCallPart | Lan
 /**
  * Thinking as the provider's package sends it back: an Anthropic block's text and signature, or the
  * redacted data; an OpenAI reasoning item as one part for each part of its summary (at least one), each
- * naming the item and its encrypted reasoning, which OpenAI's package joins into the item again.
+ * naming the item and its encrypted reasoning, which OpenAI's package joins into the item again; a web
+ * search an OpenAI model ran as its call and result, which the package makes its item again (one that
+ * failed, of which OpenAI's package keeps nothing to send, is left out).
  */
-function reasoningParts(block: ThinkingBlock): LanguageModelV4ReasoningPart[] {
+function reasoningParts(
+  block: ThinkingBlock,
+): Array<LanguageModelV4ReasoningPart | LanguageModelV4ToolCallPart | LanguageModelV4ToolResultPart> {
   if ('call' in block) return [];
+  if ('webSearchCall' in block) {
+    const id = block.webSearchCall;
+    return block.failed
+      ? []
+      : [
+          { type: 'tool-call', toolCallId: id, toolName: 'web_search', input: {}, providerExecuted: true },
+          {
+            type: 'tool-result',
+            toolCallId: id,
+            toolName: 'web_search',
+            output: { type: 'json', value: block.result as never },
+          },
+        ];
+  }
   if ('item' in block) {
     // Azure's package reads the item under its own name, OpenAI's under its (the block goes back only
     // to the model that wrote it, of one of them).
@@ -497,10 +518,21 @@ function responseFormatOf(
   };
 }
 
-/** The request's tools as the AI SDK's, with Anthropic's web search for an Anthropic model where it was asked. */
-function toolOptions(options: ToolOptions, anthropic: boolean): Partial<LanguageModelV4CallOptions> {
+/**
+ * The request's tools as the AI SDK's, with the web search asked of a model whose provider runs it
+ * (`searchAt`): Anthropic's for an Anthropic model, OpenAI's for an OpenAI reasoning model.
+ */
+function toolOptions(
+  options: ToolOptions,
+  searchAt: 'anthropic' | 'openai' | undefined,
+): Partial<LanguageModelV4CallOptions> {
   const stop = options.stop ? (Array.isArray(options.stop) ? options.stop : [options.stop]) : undefined;
-  const search = anthropic && options.webSearch ? [webSearchTool(options.webSearch)] : [];
+  const search =
+    searchAt === 'anthropic' && options.webSearch
+      ? [anthropicSearchTool(options.webSearch)]
+      : searchAt === 'openai' && options.openAiWebSearch
+        ? [openAiSearchTool(options.openAiWebSearch)]
+        : [];
   if (!options.tools?.length && !search.length)
     return { ...sampling(options), ...(stop ? { stopSequences: stop } : {}) };
   return {
@@ -521,11 +553,19 @@ function toolOptions(options: ToolOptions, anthropic: boolean): Partial<Language
 }
 
 /** Anthropic's web search as its package's provider tool, with how far the model may search. */
-const webSearchTool = ({ type, ...args }: WebSearchAsked) => ({
+const anthropicSearchTool = ({ type, ...args }: WebSearchAsked) => ({
   type: 'provider' as const,
   id: `anthropic.${type}` as const,
   name: 'web_search',
   args,
+});
+
+/** OpenAI's web search (or its preview) as its package's provider tool, under the name the package parses its calls by. */
+const openAiSearchTool = ({ preview, options }: NonNullable<ToolOptions['openAiWebSearch']>) => ({
+  type: 'provider' as const,
+  id: preview ? ('openai.web_search_preview' as const) : ('openai.web_search' as const),
+  name: 'web_search',
+  args: options,
 });
 
 /** OpenAI's tool_choice as the AI SDK's. */
@@ -576,7 +616,9 @@ function carriedBack(kept: Kept): ((b: ThinkingBlock) => boolean) | undefined {
   if (kept === 'anthropic') return isAnthropicBlock;
   if (!kept) return undefined;
   return (b) =>
-    !isAnthropicBlock(b) && b.model === kept.model && (kept.provider === 'google' ? 'call' in b : 'item' in b);
+    !isAnthropicBlock(b) &&
+    b.model === kept.model &&
+    (kept.provider === 'google' ? 'call' in b : 'item' in b || 'webSearchCall' in b);
 }
 
 /** A Gemini model's thought signature on a call it made, as Google's package says it, to go back with the call. */
@@ -620,7 +662,10 @@ async function whole(result: ReturnType<LanguageModelV4['doGenerate']>, kept: Ke
   const toolCalls: ToolCall[] = [];
   const thinking: ThinkingBlock[] = [];
   const items = new Map<string, OpenAiReasoning>();
-  const searches = new Searches();
+  // An OpenAI model's searches are part of its reasoning, in their place; an Anthropic model's stand apart.
+  const searches = new Searches(kept, (search) => {
+    if ('webSearchCall' in search) thinking.push(search);
+  });
   for (const part of content) {
     if (part.type === 'text') text += part.text;
     if ((part.type === 'tool-call' || part.type === 'tool-result') && searches.took(part)) continue;
@@ -660,15 +705,22 @@ async function whole(result: ReturnType<LanguageModelV4['doGenerate']>, kept: Ke
 }
 
 /**
- * The web searches an Anthropic model ran at Anthropic, as its package tells of them: a call the
- * provider ran (not one for the client), then its result, by the call's id.
+ * The web searches a model ran at its provider, as the provider's package tells of them: a call the
+ * provider ran (not one for the client), then its result, by the call's id. An Anthropic model's are
+ * the answer's own; an OpenAI reasoning model's, part of its reasoning to go back to it (`kept`).
  */
 class Searches {
   private readonly calls = new Map<string, Record<string, unknown>>();
   private readonly done: WebSearch[] = [];
 
-  /** Takes a part that tells of a search (true), and says when the search is whole (`onSearch`). */
-  took(part: LanguageModelV4ToolCall | LanguageModelV4ToolResult, onSearch?: (search: WebSearch) => void): boolean {
+  constructor(
+    private readonly kept: Kept,
+    /** Hears of each search once it is whole. */
+    private readonly onSearch: (search: WebSearch | OpenAiSearch) => void,
+  ) {}
+
+  /** Takes a part that tells of a search (true). */
+  took(part: LanguageModelV4ToolCall | LanguageModelV4ToolResult): boolean {
     if (part.toolName !== 'web_search') return false;
     if (part.type === 'tool-call') {
       if (!part.providerExecuted) return false;
@@ -677,9 +729,19 @@ class Searches {
     }
     const input = this.calls.get(part.toolCallId);
     if (!input) return false;
+    if (this.kept !== 'anthropic' && this.kept?.provider === 'openai') {
+      const result = objectOf(part.result);
+      this.onSearch({
+        webSearchCall: part.toolCallId,
+        result,
+        ...(part.isError ? { failed: typeof result.status === 'string' ? result.status : 'failed' } : {}),
+        model: this.kept.model,
+      });
+      return true;
+    }
     const search: WebSearch = { id: part.toolCallId, input, results: searchResultsOf(part.result, part.isError) };
     this.done.push(search);
-    onSearch?.(search);
+    this.onSearch(search);
     return true;
   }
 
@@ -750,7 +812,11 @@ async function streamed(
     answering();
     onThinking?.(piece);
   };
-  const searches = new Searches();
+  const searches = new Searches(kept, (search) => {
+    if (!('webSearchCall' in search)) return think({ search });
+    thinking.push(search);
+    think({ carried: search });
+  });
   let finish: { reason: LanguageModelV4FinishReason; usage: LanguageModelV4Usage; metadata: unknown } | undefined;
   for await (const part of stream) {
     // A model that says it began to reason is answering, however long it reasons before anything else
@@ -801,11 +867,7 @@ async function streamed(
         open.delete(part.id);
         think({ signature });
       }
-    } else if (
-      (part.type === 'tool-call' || part.type === 'tool-result') &&
-      searches.took(part, (search) => think({ search }))
-    )
-      continue;
+    } else if ((part.type === 'tool-call' || part.type === 'tool-result') && searches.took(part)) continue;
     else if (part.type === 'tool-call') {
       toolCalls.push(toolCallOf(part.toolCallId, part.toolName, part.input));
       const signed = geminiSigned(part, kept);
