@@ -1586,8 +1586,11 @@ export const ResponsesBody = z
       }),
     ),
     metadata: nullish(z.record(z.string().max(64), z.string().max(512))),
-    /** What Codex says of itself (its version, the turn); kept with nothing else, as `metadata`. */
-    client_metadata: nullish(z.record(z.string().max(64), z.string().max(512))),
+    /**
+     * What Codex says of itself (its version; the turn, as JSON of a few kilobytes since Codex 0.171);
+     * kept with nothing else, as `metadata`.
+     */
+    client_metadata: nullish(z.record(z.string().max(64), z.string().max(65_536))),
     user: nullish(z.string().max(256)),
     ...OPENAI_HINTS,
   })

@@ -215,8 +215,15 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
   });
 
   it('takes what Codex sends with each turn: a prompt cache key, verbosity, the service tier, no storing', async () => {
-    // Fields this SDK version does not type yet, which Codex sends.
-    const codexOnly: Record<string, unknown> = { client_metadata: { 'x-codex-turn': '1' } };
+    // Fields this SDK version does not type yet, which Codex sends: Codex 0.171 says of each turn, in
+    // JSON, the workspace it runs in (774 characters in a run here).
+    const turnMetadata = JSON.stringify({
+      turn_id: 'a'.repeat(36),
+      workspaces: { '/work': { remote: 'x'.repeat(700) } },
+    });
+    const codexOnly: Record<string, unknown> = {
+      client_metadata: { 'x-codex-turn': '1', 'x-codex-turn-metadata': turnMetadata },
+    };
     const response = await openai.responses.create({
       ...codexOnly,
       model: 'test/echo',
