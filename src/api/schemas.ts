@@ -1576,10 +1576,13 @@ export const ResponsesBody = z
       }),
     ),
     /**
-     * Extras a client may ask to have included: an Anthropic model's signed thinking, carried in its
-     * reasoning item's `encrypted_content` for the client to send back (no other model's is given).
+     * Extras a client may ask to have included: a model's reasoning to send back, carried in its
+     * reasoning item's `encrypted_content`; the pages an OpenAI model's web search found.
      */
-    include: z.array(z.literal('reasoning.encrypted_content')).max(10).optional(),
+    include: z
+      .array(z.enum(['reasoning.encrypted_content', 'web_search_call.action.sources']))
+      .max(10)
+      .optional(),
     store: nullish(
       z.literal(false, {
         error: 'only false is supported: responses are logged in the Space but cannot be fetched back by id',

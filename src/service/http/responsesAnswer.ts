@@ -64,21 +64,27 @@ const compact = (id: string) => id.replace(/-/g, '');
 /** OpenAI's names of a web search's actions, which its package renames. */
 const SEARCH_ACTIONS: Record<string, string> = { search: 'search', openPage: 'open_page', findInPage: 'find_in_page' };
 
-/** A web search an OpenAI model ran, as OpenAI's item has it: what it did (its pages with it), or that it failed. */
-function webSearchCall(search: OpenAiSearch): Record<string, unknown> {
+/**
+ * A web search an OpenAI model ran, as OpenAI's item has it: what it did (with the pages it found when
+ * the request's `include` asks for them), or that it failed.
+ */
+function webSearchCall(search: OpenAiSearch, request: Request): Record<string, unknown> {
   const base = { type: 'web_search_call', id: search.webSearchCall };
   if (search.failed) return { ...base, status: search.failed };
   const { action, sources } = search.result as { action?: Record<string, unknown>; sources?: unknown };
+  const withSources = request.include?.includes('web_search_call.action.sources');
   const type = typeof action?.type === 'string' ? SEARCH_ACTIONS[action.type] : undefined;
   return {
     ...base,
     status: 'completed',
-    ...(type ? { action: { ...action, type, ...(type === 'search' && sources ? { sources } : {}) } } : {}),
+    ...(type
+      ? { action: { ...action, type, ...(type === 'search' && sources && withSources ? { sources } : {}) } }
+      : {}),
   };
 }
 
-const searchesIn = (blocks: readonly ThinkingBlock[]) =>
-  blocks.flatMap((b) => ('webSearchCall' in b ? [webSearchCall(b)] : []));
+const searchesIn = (blocks: readonly ThinkingBlock[], request: Request) =>
+  blocks.flatMap((b) => ('webSearchCall' in b ? [webSearchCall(b, request)] : []));
 
 /**
  * The output items of a reply: its reasoning, its message (when it wrote text), then each function it
@@ -92,7 +98,7 @@ function outputOf(c: Completed, request: Request, late = 0): Array<Record<string
   const reasoning =
     thought.blocks.length || thought.reasoning ? [reasoningItem(`rs_${compact(c.id)}`, thought, request)] : [];
   const after = late ? [reasoningItem(lateReasoningId(c.id), { blocks: blocks.slice(-late) }, request)] : [];
-  const searches = searchesIn(blocks);
+  const searches = searchesIn(blocks, request);
   const message = c.choices[0]?.message;
   const text = message?.content
     ? [
@@ -301,7 +307,7 @@ export class ResponsesStream {
    * completed), told when it is over; it goes back to the model in the reasoning item.
    */
   private searched(search: OpenAiSearch): void {
-    const item = webSearchCall(search);
+    const item = webSearchCall(search, this.request);
     const index = this.items++;
     const at = { output_index: index, item_id: search.webSearchCall };
     this.send('response.output_item.added', {

@@ -461,9 +461,14 @@ describe('hosted providers (fakes of their wire formats)', function () {
     );
     const call = whole.output[1] as OpenAI.Responses.ResponseFunctionWebSearch;
     assert.equal(call.status, 'completed');
-    assert.deepEqual(call.action, {
-      type: 'search',
-      query: 'What is new in gateways?',
+    assert.deepEqual(call.action, { type: 'search', query: 'What is new in gateways?' });
+    // The pages it found, when the request asks for them.
+    const withPages = await sdk.responses.create({
+      ...ask,
+      include: [...ask.include, 'web_search_call.action.sources' as const],
+    });
+    assert.deepEqual((withPages.output[1] as OpenAI.Responses.ResponseFunctionWebSearch).action, {
+      ...call.action,
       sources: [1, 2].map((n) => ({
         type: 'url',
         url: `https://example.com/${n}?q=What%20is%20new%20in%20gateways%3F`,
@@ -509,7 +514,8 @@ describe('hosted providers (fakes of their wire formats)', function () {
     );
     const search = items[2]!;
     assert.equal(search.id, (streamed.output[1] as { id: string }).id);
-    assert.deepEqual(search.action, call.action);
+    // As OpenAI gave it, with its pages (which the service asks for, to send back whole).
+    assert.deepEqual(search.action, (withPages.output[1] as OpenAI.Responses.ResponseFunctionWebSearch).action);
     // A model of another provider answers without searching, and says so.
     const other = await spaceWith([ANTHROPIC]);
     const elsewhere = await new OpenAI({
