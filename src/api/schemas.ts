@@ -546,11 +546,17 @@ export const CompletionMessage = z.discriminatedUnion('role', [
   }),
 ]);
 
+/**
+ * What a tool does, for the model: agents write pages of it (Claude Code's longest is over 10,000
+ * characters), bounded by the body's own limit and this.
+ */
+const ToolDescription = z.string().max(200_000);
+
 export const CompletionTool = z.object({
   type: z.literal('function'),
   function: z.object({
     name: z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, _ . or -'),
-    description: z.string().max(10_000).optional(),
+    description: ToolDescription.optional(),
     parameters: z.record(z.string(), z.unknown()).optional(),
   }),
 });
@@ -1290,7 +1296,7 @@ export const AnthropicMessagesBody = z
               ])
               .optional(),
             name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -'),
-            description: z.string().max(10_000).optional(),
+            description: ToolDescription.optional(),
             input_schema: z.record(z.string(), z.unknown()).optional(),
             cache_control: CacheControl.optional(),
             max_uses: z.int().min(1).optional(),
@@ -1462,14 +1468,14 @@ const ResponsesToolName = z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'must be 1 
 const ResponsesFunctionTool = z.object({
   type: z.literal('function'),
   name: ResponsesToolName,
-  description: nullish(z.string().max(10_000)),
+  description: nullish(ToolDescription),
   parameters: nullish(z.record(z.string(), z.unknown())),
   strict: nullish(z.boolean()),
 });
 const ResponsesCustomTool = z.object({
   type: z.literal('custom'),
   name: ResponsesToolName,
-  description: nullish(z.string().max(10_000)),
+  description: nullish(ToolDescription),
   format: nullish(
     z.discriminatedUnion('type', [
       z.object({ type: z.literal('text') }),
@@ -1513,7 +1519,7 @@ const ResponsesTool = z.discriminatedUnion(
     z.object({
       type: z.literal('namespace'),
       name: ResponsesToolName,
-      description: nullish(z.string().max(10_000)),
+      description: nullish(ToolDescription),
       tools: z
         .array(
           z.discriminatedUnion('type', [ResponsesFunctionTool, ResponsesCustomTool], {

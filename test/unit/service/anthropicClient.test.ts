@@ -60,7 +60,8 @@ describe('the Anthropic SDK against the built-in service', function () {
     const tools = [
       {
         name: 'lookup',
-        description: 'Looks a word up',
+        // As long as Claude Code's longest (over 10,000 characters in 2.1.332).
+        description: `Looks a word up. ${'Say which word, and why. '.repeat(600)}`,
         input_schema: { type: 'object' as const, properties: { word: { type: 'string' } } },
       },
     ];
