@@ -6,6 +6,7 @@ import type { EmbeddingModelV4 } from '@ai-sdk/provider';
 import type { z } from 'zod';
 import type { EmbeddingModelRecord, EmbeddingsBody } from '../../api/schemas';
 import { isRetired } from '../../shared/models';
+import { money } from '../../shared/money';
 import { ownsBareNames } from '../../shared/providerNames';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
@@ -15,6 +16,7 @@ import { appConfig, loadApp, requirePermission } from '../domain/spaces';
 import { record } from '../ledgerThread';
 import { Problem, invalid } from '../problem';
 import { embeddingModels, type EmbeddingModel } from '../providers/dataset';
+import { RAISE_MAX_COST } from './routing';
 import { countsAgainstProvider, providerCooldown } from '../providers/cooldown';
 import { providerKeys } from '../providers/keys';
 import { embeddingModel, embeds, providerSpec } from '../providers/providers';
@@ -110,7 +112,7 @@ export async function embed(db: Database, caller: Caller, body: Body): Promise<E
   if (maxCost > 0 && counted * inputCost > maxCost)
     throw invalid(
       ['body', 'input'],
-      `${namespace} may cost more than this Space's max_cost of $${maxCost}`,
+      `${namespace} may cost ${money(counted * inputCost)} for this input, more than this Space's max_cost of ${money(maxCost)}: ${RAISE_MAX_COST}`,
       'max_cost',
     );
   const started = Date.now();

@@ -15,7 +15,8 @@ import { Problem, invalid } from '../problem';
 import { providerKeys } from '../providers/keys';
 import { providerSpec } from '../providers/providers';
 import { promptTokens as memo } from '../tokenizer';
-import { capabilityRefusal, type Rejection, type RouteInput } from './routing';
+import { money } from '../../shared/money';
+import { capabilityRefusal, RAISE_MAX_COST, type Rejection, type RouteInput } from './routing';
 import { buildMessages, resolveAssistantVersion, resolveConversation } from './messages';
 import { messageText, needsOf, type Body, type Prepared } from './request';
 import { activeModels, failoverChain, routeInput, weighActive } from './weigh';
@@ -157,7 +158,11 @@ function explicitModel(
       'context_window',
     );
   if (route.maxCost > 0 && route.estimate(r) > route.maxCost)
-    throw invalid(loc, `${r.namespace} may cost more than this Space's max_cost of $${route.maxCost}`, 'max_cost');
+    throw invalid(
+      loc,
+      `${r.namespace} may cost up to ${money(route.estimate(r))} for this request (its prompt and the longest reply its max_tokens allows), more than this Space's max_cost of ${money(route.maxCost)}: ${RAISE_MAX_COST}, or ask for fewer max_tokens`,
+      'max_cost',
+    );
   // Named, it answers itself or not at all: nothing replaces it unless the Space's failover chain says so.
   if (!route.canServe(r) && !mayFailOver)
     throw invalid(loc, `${r.namespace} cannot answer here: ${howToReach(r)}`, 'cannot_answer_here');

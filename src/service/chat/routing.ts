@@ -43,6 +43,9 @@ export interface Scored {
   qualityScore: number;
 }
 
+/** What to do about a request the Space's max_cost refuses, in the words of its settings editor. */
+export const RAISE_MAX_COST = "raise the Space's cost cap per request (max_cost; 0 means no cap) in its settings";
+
 /** Why an active model is not a candidate, in the words of the routing receipt (conventions.md). */
 export type Rejection =
   | 'deprecated'

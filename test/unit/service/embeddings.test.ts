@@ -300,7 +300,10 @@ describe('embeddings through a Space', function () {
       body: { model: 'text-embedding-3-large', input: 'a text long enough to cost more than a billionth' },
     });
     assert.equal(res.status, 422, res.text);
-    assert.match(res.text, /may cost more than this Space's max_cost/);
+    assert.match(
+      res.text,
+      /may cost \$[\d.]+ for this input, more than this Space's max_cost of \$[\d.]+: raise the Space's cost cap per request/,
+    );
     for (const text of [...answers, res.text, service.output()]) {
       for (const secret of [openaiFake.key, gemini.key, azure.key])
         assert.ok(!text.includes(secret), 'no key in what the service said');

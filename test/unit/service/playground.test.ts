@@ -69,6 +69,16 @@ describe('playground engine', function () {
       'mistral/mistral-small-latest',
       'gpt-4o may cost more than $0.0005 for 100 tokens',
     );
+    // Named, it is refused in words that say what it may cost and what to do.
+    const named = await raw(service.url, 'POST', '/v1/chat/completions', {
+      token: service.token,
+      body: { app_id: app, model: 'openai/gpt-4o', messages: [{ role: 'user', content: 'hi' }] },
+    });
+    assert.equal(named.status, 422);
+    assert.match(
+      named.text,
+      /openai\/gpt-4o may cost up to \$0\.001\d* for this request \(its prompt and the longest reply its max_tokens allows\), more than this Space's max_cost of \$0\.0005\d*: raise the Space's cost cap per request \(max_cost; 0 means no cap\) in its settings, or ask for fewer max_tokens/,
+    );
     for (const privacy_level of [1, 2, 3]) {
       await client.updateSpace({ id: app, policies: { max_cost: 0, privacy_level } });
       assert.equal(
