@@ -1,0 +1,200 @@
+// Claude Code and Codex from npm, run as their users run them (`claude -p`, `codex exec`), against the
+// built-in service through a Space, with fakes of Anthropic's and OpenAI's APIs behind it
+// (providerFakes.ts, which check every request against the providers' references). Each once found a
+// request the service refused that the provider takes: Codex 0.171's turn metadata, Claude Code's
+// longest tool description; these runs keep them honest as both move on.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { startAnthropicFake, startOpenAiFake, type ProviderFake } from '../support/providerFakes';
+import { removeDir, SERVICE, spaceOf, startService, tempDir, type RunningService } from '../support/service';
+
+const run = promisify(execFile);
+const CHECKOUT = path.dirname(path.dirname(SERVICE));
+const CLAUDE = path.join(CHECKOUT, 'node_modules/@anthropic-ai/claude-code/bin/claude.exe');
+const CODEX = path.join(CHECKOUT, 'node_modules/@openai/codex/bin/codex.js');
+const CLAUDE_MODEL = 'anthropic/claude-haiku-4-5';
+const CODEX_MODEL = 'openai/gpt-5.4-mini';
+
+/** What a command wrote, whether it succeeded or not (an agent that got an error exits with 1). */
+async function output(command: Promise<{ stdout: string }>): Promise<string> {
+  try {
+    return (await command).stdout;
+  } catch (error) {
+    const failed = error as { stdout?: string; stderr?: string };
+    return `${failed.stdout ?? ''}${failed.stderr ?? ''}`;
+  }
+}
+
+describe('Claude Code and Codex against the built-in service', function () {
+  this.timeout(120_000);
+  let openai: ProviderFake;
+  let anthropic: ProviderFake;
+  let service: RunningService;
+  /** The Space both agents send through: Claude Haiku 4.5, GPT-5.4 mini and test/echo, no cost cap. */
+  let key: string;
+  let home: string;
+  let work: string;
+
+  before(async () => {
+    [openai, anthropic] = await Promise.all([startOpenAiFake(), startAnthropicFake()]);
+    service = await startService({
+      env: {
+        OPENAI_API_KEY: openai.key,
+        OPENAI_BASE_URL: openai.baseUrl,
+        ANTHROPIC_API_KEY: anthropic.key,
+        ANTHROPIC_BASE_URL: anthropic.baseUrl,
+      },
+    });
+    const space = await spaceOf(service, 'Agents', [CLAUDE_MODEL, CODEX_MODEL, 'test/echo']);
+    // An agent's request is priced at its whole max_tokens (Claude Code asks 32,000), far over the $0.02
+    // a new Space allows a request.
+    await service.client().updateSpace({ id: space.id, policies: { max_cost: 0 } });
+    key = space.key;
+    home = tempDir('llm-spaces-agent-home-');
+    work = tempDir('llm-spaces-agent-work-');
+    // Codex, as its user sets it up for a provider of their own: the Space's address and key.
+    mkdirSync(path.join(home, '.codex'));
+    writeFileSync(
+      path.join(home, '.codex', 'config.toml'),
+      [
+        `model = "${CODEX_MODEL}"`,
+        'model_provider = "spaces"',
+        'model_reasoning_effort = "low"',
+        'model_reasoning_summary = "auto"',
+        'web_search = "live"',
+        '[model_providers.spaces]',
+        'name = "LLM Spaces"',
+        `base_url = "${service.url}/v1"`,
+        'env_key = "LLM_SPACES_KEY"',
+        'wire_api = "responses"',
+      ].join('\n'),
+    );
+  });
+  after(async () => {
+    await service?.stop();
+    await Promise.all([openai?.close(), anthropic?.close()]);
+    for (const dir of [service?.dataDir, home, work]) if (dir) removeDir(dir);
+  });
+  afterEach(() => {
+    assert.deepEqual([...openai.problems, ...anthropic.problems], [], 'every request followed its reference');
+  });
+
+  /** Claude Code in print mode, as ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY point it at a Space. */
+  const claude = (args: string[], spaceKey = key) =>
+    run(CLAUDE, ['-p', ...args], {
+      cwd: work,
+      timeout: 90_000,
+      env: {
+        PATH: process.env.PATH,
+        HOME: home,
+        ANTHROPIC_BASE_URL: service.url,
+        ANTHROPIC_API_KEY: spaceKey,
+        DISABLE_TELEMETRY: '1',
+        DISABLE_AUTOUPDATER: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      },
+    });
+
+  /**
+   * Codex's `exec`, its events as JSON lines. Its sandbox is Codex's own business, not this test's:
+   * the work folder is a temporary one, and the sandbox needs what a container may not give.
+   */
+  const codex = async (args: string[]) => {
+    const running = run(
+      process.execPath,
+      [CODEX, 'exec', '--skip-git-repo-check', '--json', '--sandbox', 'danger-full-access', ...args],
+      {
+        cwd: work,
+        timeout: 90_000,
+        env: { PATH: process.env.PATH, HOME: home, CODEX_HOME: path.join(home, '.codex'), LLM_SPACES_KEY: key },
+      },
+    );
+    // Codex reads more of the prompt from its input until it ends.
+    running.child.stdin?.end();
+    const { stdout } = await running;
+    return stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { type: string; item?: Record<string, unknown> });
+  };
+  const completed = (events: Awaited<ReturnType<typeof codex>>, type: string) =>
+    events.flatMap((e) => (e.type === 'item.completed' && e.item?.type === type ? [e.item] : []));
+
+  it("runs Claude Code's turn and its tool loop through the Space: the tool runs, and its result goes back", async () => {
+    const command = 'printf "Hello from Claude Code through a Space" > hello.txt';
+    const said = JSON.parse(
+      (
+        await claude([
+          `Please | call Bash ${JSON.stringify({ command, description: 'Write the greeting' })}`,
+          '--model',
+          'claude-haiku-4-5',
+          '--allowedTools',
+          'Bash',
+          '--max-turns',
+          '3',
+          '--output-format',
+          'json',
+        ])
+      ).stdout,
+    ) as { is_error: boolean; num_turns: number };
+    assert.equal(said.is_error, false);
+    assert.equal(said.num_turns, 2, 'the tool call, then the answer from its result');
+    assert.equal(readFileSync(path.join(work, 'hello.txt'), 'utf8'), 'Hello from Claude Code through a Space');
+    // Anthropic got Claude Code's request as it sent it (its tools among them), then the tool's result.
+    const [first, second] = anthropic.seen.slice(-2).map((r) => r.body);
+    assert.equal(first!.model, 'claude-haiku-4-5');
+    assert.ok((first!.tools as Array<{ name: string }>).some((t) => t.name === 'Bash'));
+    const last = (second!.messages as Array<{ content: Array<{ type: string }> | string }>).at(-1)!;
+    assert.ok(Array.isArray(last.content) && last.content.some((b) => b.type === 'tool_result'));
+  });
+
+  it("tells Claude Code in words what a request over a new Space's cost cap may cost, and how to lift the cap", async () => {
+    const capped = await spaceOf(service, 'Capped', [CLAUDE_MODEL]);
+    const said = await output(claude(['Hello', '--model', 'claude-haiku-4-5'], capped.key));
+    assert.match(
+      said,
+      /may cost up to \$[\d.]+ for this request .*more than this Space's max_cost of \$0\.020: raise the Space's cost cap per request/,
+    );
+  });
+
+  it("runs Codex's turn with its web search on an OpenAI reasoning model, and its next turn sends the search back in its place", async () => {
+    const turn = await codex(['What is new in gateways?']);
+    assert.deepEqual(
+      completed(turn, 'web_search').map((i) => i.query),
+      ['What is new in gateways?'],
+    );
+    assert.deepEqual(
+      completed(turn, 'agent_message').map((i) => i.text),
+      ['echo: What is new in gateways?'],
+    );
+    assert.deepEqual(
+      completed(turn, 'reasoning').map((i) => i.text),
+      ['Thinking about: What is new in gateways?'],
+    );
+    const asked = openai.seen.at(-1)!.body;
+    assert.ok((asked.tools as Array<{ type: string }>).some((t) => t.type === 'web_search'));
+    const next = await codex(['resume', '--last', 'And what about routers?']);
+    assert.deepEqual(
+      completed(next, 'agent_message').map((i) => i.text),
+      ['echo: And what about routers?'],
+    );
+    // OpenAI got the first turn's reasoning, its search and its answer, in that order.
+    const items = (openai.seen.at(-1)!.body.input as Array<{ type?: string; role?: string }>).map(
+      (i) => i.type ?? i.role,
+    );
+    const at = items.indexOf('reasoning');
+    assert.deepEqual(items.slice(at), ['reasoning', 'web_search_call', 'assistant', 'user']);
+  });
+
+  it("runs Codex's tool loop through the Space: its command runs, and its output goes back", async () => {
+    const cmd = 'printf "Hello from Codex through a Space" > codex.txt && cat codex.txt';
+    const turn = await codex(['-m', 'test/echo', `call exec_command ${JSON.stringify({ cmd })}`]);
+    assert.equal(readFileSync(path.join(work, 'codex.txt'), 'utf8'), 'Hello from Codex through a Space');
+    // test/echo answers from the tool's result, which Codex sent back.
+    const [answer] = completed(turn, 'agent_message').map((i) => String(i.text));
+    assert.match(answer ?? '', /Hello from Codex through a Space/);
+  });
+});
