@@ -68,8 +68,9 @@ export const isAnthropicBlock = (b: ThinkingBlock): b is AnthropicBlock => 'thin
 /**
  * A piece of thinking as it streams: an Anthropic model's text, its block's signature (its end), or a
  * redacted block whole; the reasoning of a model that signs nothing (any other provider's or model
- * server's, and an OpenAI model's summary), to show; or another provider's reasoning to go back, whole
- * (an OpenAI reasoning item at its end, a Gemini signature with its call).
+ * server's, and an OpenAI model's summary), to show; another provider's reasoning to go back, whole
+ * (an OpenAI reasoning item at its end, a web search an OpenAI model ran, a Gemini signature with its
+ * call); or a web search an Anthropic model ran, whole, which its answer shows where it ran.
  */
 export type ThinkingPiece =
   | { thinking: string }

@@ -37,6 +37,9 @@ const codexTurn = (model: string, path: string) => ({
   input: [{ role: 'user' as const, content: `call Read {"path":"${path}"}` }],
 });
 
+/** The warning of a vendor's answer (Anthropic's message, OpenAI's response), in its field `llm_spaces`. */
+const warningOf = (answer: unknown) => (answer as { llm_spaces: { warning: unknown } }).llm_spaces.warning;
+
 describe('hosted providers (fakes of their wire formats)', function () {
   this.timeout(60_000);
   let openai: ProviderFake;
@@ -475,7 +478,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
       })),
     });
     assert.equal(whole.output_text, 'echo: What is new in gateways?');
-    assert.equal((whole as unknown as { llm_spaces: { warning: unknown } }).llm_spaces.warning, null);
+    assert.equal(warningOf(whole), null);
     // Streamed, as OpenAI streams a search; the SDK's helper puts the same response together.
     const events: string[] = [];
     const stream = sdk.responses.stream(ask);
@@ -529,7 +532,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     );
     assert.equal(anthropic.seen.at(-1)!.body.tools, undefined);
     assert.equal(
-      (elsewhere as unknown as { llm_spaces: { warning: unknown } }).llm_spaces.warning,
+      warningOf(elsewhere),
       `OpenAI's web search runs only on OpenAI's reasoning models, so ${ANTHROPIC} answered without searching.`,
     );
   });
@@ -779,7 +782,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
       thinking: thought.thinking,
       signature: thought.signature,
     });
-    assert.equal((next as unknown as { llm_spaces: { warning: unknown } }).llm_spaces.warning, null);
+    assert.equal(warningOf(next), null);
     // Chat Completions carry the thinking's text to show, as `reasoning_content` (DeepSeek's and
     // LiteLLM's name, which Cline and the AI SDK read), whole and streamed, and never a signature.
     const ask = {
@@ -853,7 +856,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     );
     assert.match(pages[0]!.encrypted_content, /^enc-/);
     assert.equal(whole.usage.server_tool_use?.web_search_requests, 1);
-    assert.equal((whole as unknown as { llm_spaces: { warning: unknown } }).llm_spaces.warning, null);
+    assert.equal(warningOf(whole), null);
     // Streamed, the SDK's helper puts the same blocks together from Anthropic's events.
     const streamed = await sdk.messages.stream(ask).finalMessage();
     assert.deepEqual(streamed.content, whole.content);
@@ -912,7 +915,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     );
     assert.equal(openai.seen.at(-1)!.body.tools, undefined);
     assert.equal(
-      (elsewhere as unknown as { llm_spaces: { warning: unknown } }).llm_spaces.warning,
+      warningOf(elsewhere),
       `Anthropic's web search runs only on Anthropic's models, so ${OPENAI} answered without searching.`,
     );
   });
@@ -1370,7 +1373,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
       next.output.map((o) => o.type),
       ['reasoning', 'message'],
     );
-    assert.equal((next as unknown as { llm_spaces: { warning: unknown } }).llm_spaces.warning, null);
+    assert.equal(warningOf(next), null);
     // Streamed, the reasoning item ends before the message begins, as the SDK puts them together.
     const nextStreamed = await sdk.responses.stream(second).finalResponse();
     assert.deepEqual(
