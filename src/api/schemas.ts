@@ -1267,10 +1267,15 @@ export const AnthropicMessagesBody = z
     max_tokens: MaxTokens,
     messages: z
       .array(
-        z.object({
-          role: z.enum(['user', 'assistant']),
-          content: z.union([z.string(), z.array(AnthropicBlock).max(1000)]),
-        }),
+        z.discriminatedUnion('role', [
+          z.object({
+            role: z.enum(['user', 'assistant']),
+            content: z.union([z.string(), z.array(AnthropicBlock).max(1000)]),
+          }),
+          // Instructions in the course of the conversation (Anthropic's mid-conversation system
+          // messages), as Claude Code 2.1 sends its environment to a model it does not know.
+          z.object({ role: z.literal('system'), content: z.union([z.string(), z.array(AnthropicText).max(1000)]) }),
+        ]),
       )
       .min(1, 'must have at least one message')
       .max(CONVERSATION_TURNS),

@@ -90,7 +90,8 @@ function thinkingOf(thinking: z.output<typeof AnthropicMessagesBody>['thinking']
 }
 
 /**
- * One Anthropic message as the engine's: tool results are messages of their own, after the user's text.
+ * One Anthropic message as the engine's: instructions in the course of the conversation are a system
+ * message there; tool results are messages of their own, after the user's text.
  * The model's own thinking, sent back signed, is kept for an Anthropic model (which needs it back in a
  * turn that called tools); a thinking block without its signature cannot be sent back, and is left out.
  * A block whose signature is this service's mark carries another provider's reasoning (an OpenAI
@@ -98,6 +99,14 @@ function thinkingOf(thinking: z.output<typeof AnthropicMessagesBody>['thinking']
  * model that gave it.
  */
 function chatMessages(m: Message, at: number): ChatMessage[] {
+  if (m.role === 'system')
+    return [
+      {
+        role: 'system',
+        content: typeof m.content === 'string' ? m.content : m.content.map((b) => b.text).join('\n'),
+        ...(typeof m.content === 'string' ? {} : cacheOf(m.content)),
+      },
+    ];
   if (typeof m.content === 'string') return [{ role: m.role, content: m.content }];
   if (m.role === 'assistant') {
     const text = m.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');

@@ -151,6 +151,21 @@ describe('Claude Code and Codex against the built-in service', function () {
     assert.ok(Array.isArray(last.content) && last.content.some((b) => b.type === 'tool_result'));
   });
 
+  it('runs Claude Code on an OpenAI model through the Space, with the instructions it adds for a model it does not know', async () => {
+    const said = JSON.parse(
+      (await claude(['Hello there', '--model', CODEX_MODEL, '--output-format', 'json'])).stdout,
+    ) as { is_error: boolean; result: string };
+    assert.equal(said.is_error, false);
+    assert.match(said.result, /^echo: /);
+    // Its environment came as a system message after the user's (Anthropic's mid-conversation kind),
+    // and reached OpenAI in its place.
+    const input = openai.seen.at(-1)!.body.input as Array<{ role?: string }>;
+    assert.deepEqual(
+      input.map((i) => i.role),
+      ['developer', 'user', 'developer'],
+    );
+  });
+
   it("tells Claude Code in words what a request over a new Space's cost cap may cost, and how to lift the cap", async () => {
     const capped = await spaceOf(service, 'Capped', [CLAUDE_MODEL]);
     const said = await output(claude(['Hello', '--model', 'claude-haiku-4-5'], capped.key));

@@ -920,6 +920,43 @@ describe('hosted providers (fakes of their wire formats)', function () {
     );
   });
 
+  it("passes instructions given in the course of a conversation (Claude Code's, to a model it does not know) to Anthropic and to OpenAI", async () => {
+    const app = await spaceWith([ANTHROPIC, OPENAI]);
+    const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
+    const ask = (model: string) =>
+      sdk.messages.create({
+        model,
+        max_tokens: 200,
+        system: 'You are a coding agent.',
+        messages: [
+          { role: 'user', content: 'Hello' },
+          { role: 'system', content: [{ type: 'text', text: 'Environment: linux, /work' }] },
+        ],
+      });
+    const claude = await ask(ANTHROPIC);
+    assert.deepEqual(claude.content, [{ type: 'text', text: 'echo: Hello' }]);
+    // Anthropic takes them in their place with its mid-conversation-system beta (the fake checks both).
+    const sent = anthropic.seen.at(-1)!;
+    assert.deepEqual(
+      (sent.body.messages as Array<{ role: string; content: unknown }>).map((m) => [m.role, m.content]),
+      [
+        ['user', [{ type: 'text', text: 'Hello' }]],
+        ['system', [{ type: 'text', text: 'Environment: linux, /work' }]],
+      ],
+    );
+    assert.match(String(sent.headers['anthropic-beta']), /mid-conversation-system-2026-04-07/);
+    // OpenAI takes a system message anywhere.
+    assert.deepEqual((await ask(OPENAI)).content, [{ type: 'text', text: 'echo: Hello' }]);
+    assert.deepEqual(
+      (openai.seen.at(-1)!.body.messages as Array<{ role: string; content: unknown }>).map((m) => [m.role, m.content]),
+      [
+        ['system', 'You are a coding agent.'],
+        ['user', 'Hello'],
+        ['system', 'Environment: linux, /work'],
+      ],
+    );
+  });
+
   it("shows another provider's reasoning (DeepSeek's V4, which thinks unless asked not to) to OpenAI-shaped clients and the playground, and none to Anthropic's", async () => {
     const ns = 'deepseek/deepseek-v4-flash';
     const app = await spaceWith([ns]);

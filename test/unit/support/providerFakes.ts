@@ -1103,9 +1103,13 @@ const anthropic: Dialect = {
     if (typeof b.max_tokens !== 'number') problems.push('anthropic: max_tokens is required');
     const messages = b.messages as Array<{ role: string; content: unknown }> | undefined;
     if (!Array.isArray(messages) || messages.length === 0) problems.push('anthropic: messages is missing or empty');
-    for (const m of messages ?? [])
-      if (!['user', 'assistant'].includes(m.role))
-        problems.push(`anthropic: role ${m.role} in messages (system goes in "system")`);
+    // Instructions in the course of the conversation are system messages there, in beta.
+    const midSystem = String(req.headers['anthropic-beta'] ?? '').includes('mid-conversation-system-2026-04-07');
+    for (const [i, m] of (messages ?? []).entries())
+      if (m.role === 'system' ? !midSystem || i === 0 : !['user', 'assistant'].includes(m.role))
+        problems.push(
+          `anthropic: role ${m.role} at messages.${i} (system goes in "system", or later with the mid-conversation-system beta)`,
+        );
     const tools = (b.tools as Array<{ type?: string; name?: string; input_schema?: unknown }> | undefined) ?? [];
     const search = tools.find((t) => /^web_search_\d{8}$/.test(t.type ?? ''));
     for (const t of tools)
