@@ -1157,6 +1157,13 @@ describe('hosted providers (fakes of their wire formats)', function () {
       again.content.map((b) => b.type),
       ['thinking', 'tool_use'],
     );
+    // A turn sent back with its thinking alone (Claude Code keeps no call it took for a repeat) leaves
+    // the item out: OpenAI refuses a reasoning item nothing follows (the fake checks it, afterEach).
+    await claude.messages.create({
+      ...ask,
+      messages: [...ask.messages, { role: 'assistant', content: [thought] }, { role: 'user', content: 'Go on.' }],
+    });
+    assert.deepEqual(sentBack(), []);
     // Sent to another model, the items stay behind: OpenAI's encryption is for the model that wrote it.
     const other = new Anthropic({
       baseURL: service.url,

@@ -257,8 +257,11 @@ function toPrompt(
           };
         });
         // The model's own thinking goes back first, as it gave it (signed, or encrypted by OpenAI), then
-        // the searches it ran before its text.
-        const thought = kept.flatMap(reasoningParts);
+        // the searches it ran before its text. OpenAI refuses a reasoning item that nothing follows
+        // ("provided without its required following item"), as in a turn whose client kept only the
+        // thinking (its call dropped): such a turn's OpenAI items are left out.
+        const followed = !!text || calls.length > 0;
+        const thought = (followed ? kept : kept.filter(isAnthropicBlock)).flatMap(reasoningParts);
         const searched = anthropic ? (m.searches ?? []).flatMap(searchParts) : [];
         return {
           role: 'assistant',
