@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { readSettings, setLocalServicePort } from '../settings';
 import { autocompleteToSuggest, embeddingToSuggest } from '../shared/modelCatalog';
+import { SNIPPET_TEXTS, type SnippetText, type Suggested } from '../shared/toolSnippets';
 import type { Services } from '../services';
 import type { SpaceNode } from '../views/spaceNodes';
 
@@ -15,95 +16,28 @@ const SHARED_PORT = 8787;
 interface Snippet {
   label: string;
   detail: string;
-  /**
-   * The text, given the /v1 base URL, the key, the Space's name (which lets the Space route), and the
-   * models to suggest for embeddings and autocomplete (the built-in service's: undefined for a service
-   * without embeddings, or with no model server's model for autocomplete).
-   */
-  text: (v1: string, key: string, space: string, suggested?: Suggested) => string;
-}
-
-/** Models a tool may use beside the Space for other work. */
-interface Suggested {
-  embedding?: Embedding;
-  /**
-   * A model server's model, which continues a code completion tool's prompt as it is, or a hosted model
-   * that fills in the middle on its own API (`fim`).
-   */
-  autocomplete?: { model: string; fim: boolean };
-}
-
-/** An embedding model to suggest (modelCatalog.ts embeddingToSuggest), and whether it answers here now. */
-interface Embedding {
-  model: string;
-  answers: boolean;
+  text: SnippetText;
 }
 
 export const SNIPPETS: readonly Snippet[] = [
   {
     label: 'OpenAI SDK (Python, JavaScript)',
     detail: t('Chat Completions and the model list'),
-    text: (v1, key, space) =>
-      `# Python\nfrom openai import OpenAI\nclient = OpenAI(base_url="${v1}", api_key="${key}")\nclient.chat.completions.create(model="${space}", messages=[{"role": "user", "content": "Hello"}])\n\n// JavaScript\nimport OpenAI from 'openai';\nconst client = new OpenAI({ baseURL: '${v1}', apiKey: '${key}' });\nawait client.chat.completions.create({ model: '${space}', messages: [{ role: 'user', content: 'Hello' }] });\n`,
+    text: SNIPPET_TEXTS.openaiSdk,
   },
-  {
-    label: 'AI SDK',
-    detail: '@ai-sdk/openai-compatible',
-    text: (v1, key, space) =>
-      `import { createOpenAICompatible } from '@ai-sdk/openai-compatible';\nimport { generateText } from 'ai';\nconst spaces = createOpenAICompatible({ name: 'llm-spaces', baseURL: '${v1}', apiKey: '${key}', includeUsage: true });\nconst { text } = await generateText({ model: spaces('${space}'), prompt: 'Hello' });\n`,
-  },
-  {
-    label: 'Claude Code',
-    detail: t("Anthropic's Messages API"),
-    text: (v1, key, space) =>
-      `export ANTHROPIC_BASE_URL=${v1.replace(/\/v1$/, '')}\nexport ANTHROPIC_API_KEY=${key}\nexport ANTHROPIC_MODEL="${space}"\nclaude\n`,
-  },
-  {
-    label: 'Anthropic SDK',
-    detail: t("Anthropic's Messages API"),
-    text: (v1, key, space) =>
-      `import Anthropic from '@anthropic-ai/sdk';\nconst client = new Anthropic({ baseURL: '${v1.replace(/\/v1$/, '')}', apiKey: '${key}' });\nawait client.messages.create({ model: '${space}', max_tokens: 1024, messages: [{ role: 'user', content: 'Hello' }] });\n`,
-  },
-  {
-    label: 'Continue',
-    detail: t('a model in config.yaml'),
-    text: (v1, key, space, { embedding, autocomplete } = {}) =>
-      `models:\n  - name: ${space} (LLM Spaces)\n    provider: openai\n    model: ${space}\n    apiBase: ${v1}\n    apiKey: ${key}\n` +
-      (embedding
-        ? `  # Continue's codebase index, through the same Space${embedding.answers ? '' : ' (add your OpenAI key first: LLM Spaces: Add Provider Key…, or name local/nomic-embed-text from Ollama)'}\n  - name: Embeddings (LLM Spaces)\n    provider: openai\n    model: ${embedding.model}\n    apiBase: ${v1}\n    apiKey: ${key}\n    roles: [embed]\n`
-        : '') +
-      (autocomplete
-        ? `  # Continue's autocomplete, through the same Space: ${autocomplete.fim ? "the model fills in the middle, sent the text after the cursor too (Mistral's request, which the Space takes)" : "a model server's model continues the code as it is"}\n  - name: Autocomplete (LLM Spaces)\n    provider: ${autocomplete.fim ? 'mistral' : 'openai'}\n    model: ${autocomplete.model}\n    apiBase: ${v1}\n    apiKey: ${key}\n    roles: [autocomplete]\n`
-        : ''),
-  },
-  {
-    label: 'Cline',
-    detail: t('API Provider: OpenAI Compatible'),
-    text: (v1, key, space) => `Base URL: ${v1}\nAPI Key: ${key}\nModel ID: ${space}\n`,
-  },
-  {
-    label: 'aider',
-    detail: t('OpenAI-compatible endpoint'),
-    text: (v1, key, space) =>
-      `export OPENAI_API_BASE=${v1}\nexport OPENAI_API_KEY=${key}\naider --model openai/${space}\n`,
-  },
-  {
-    label: 'Codex CLI',
-    detail: t('a provider in ~/.codex/config.toml'),
-    text: (v1, key, space) =>
-      `# ~/.codex/config.toml\nmodel = "${space}"\nmodel_provider = "llm-spaces"\n# Codex asks a model it does not know by name to reason only when told it can; the\n# Space gives the effort only to models that reason (and Claude's thinking back each turn).\nmodel_supports_reasoning_summaries = true\nmodel_reasoning_effort = "medium"\n\n[model_providers.llm-spaces]\nname = "LLM Spaces"\nbase_url = "${v1}"\nenv_key = "LLM_SPACES_KEY"\nwire_api = "responses"\n\n# and in the shell\nexport LLM_SPACES_KEY=${key}\n`,
-  },
+  { label: 'AI SDK', detail: '@ai-sdk/openai-compatible', text: SNIPPET_TEXTS.aiSdk },
+  { label: 'Claude Code', detail: t("Anthropic's Messages API"), text: SNIPPET_TEXTS.claudeCode },
+  { label: 'Anthropic SDK', detail: t("Anthropic's Messages API"), text: SNIPPET_TEXTS.anthropicSdk },
+  { label: 'Continue', detail: t('a model in config.yaml'), text: SNIPPET_TEXTS.continue },
+  { label: 'Cline', detail: t('API Provider: OpenAI Compatible'), text: SNIPPET_TEXTS.cline },
+  { label: 'aider', detail: t('OpenAI-compatible endpoint'), text: SNIPPET_TEXTS.aider },
+  { label: 'Codex CLI', detail: t('a provider in ~/.codex/config.toml'), text: SNIPPET_TEXTS.codex },
   {
     label: "VS Code's Custom Endpoint",
     detail: t('Chat Completions URL for a custom model'),
-    text: (v1, key, space) => `URL: ${v1}/chat/completions\nAPI key: ${key}\nModel: ${space}\n`,
+    text: SNIPPET_TEXTS.customEndpoint,
   },
-  {
-    label: 'curl',
-    detail: t('one request'),
-    text: (v1, key, space) =>
-      `curl ${v1}/chat/completions \\\n  -H "Authorization: Bearer ${key}" \\\n  -H "Content-Type: application/json" \\\n  -d '{"model": "${space}", "messages": [{"role": "user", "content": "Hello"}]}'\n`,
-  },
+  { label: 'curl', detail: t('one request'), text: SNIPPET_TEXTS.curl },
 ];
 
 export async function copySpaceEndpoint(s: Services, node?: unknown): Promise<void> {

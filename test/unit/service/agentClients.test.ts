@@ -1,8 +1,10 @@
 // Claude Code and Codex from npm, run as their users run them (`claude -p`, `codex exec`), against the
-// built-in service through a Space, with fakes of Anthropic's and OpenAI's APIs behind it
+// built-in service through a Space, set up with what Copy Space Endpoint for Other Tools… gives a user
+// to paste (shared/toolSnippets.ts), with fakes of Anthropic's and OpenAI's APIs behind it
 // (providerFakes.ts, which check every request against the providers' references). Each once found a
 // request the service refused that the provider takes: Codex 0.171's turn metadata, Claude Code's
-// longest tool description; these runs keep them honest as both move on.
+// longest tool description and its system message for a model it does not know; these runs keep them
+// honest as both move on.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,6 +12,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { startAnthropicFake, startOpenAiFake, type ProviderFake } from '../support/providerFakes';
 import { removeDir, SERVICE, spaceOf, startService, tempDir, type RunningService } from '../support/service';
+import { SNIPPET_TEXTS } from '../../../src/shared/toolSnippets';
 
 const run = promisify(execFile);
 const CHECKOUT = path.dirname(path.dirname(SERVICE));
@@ -17,6 +20,10 @@ const CLAUDE = path.join(CHECKOUT, 'node_modules/@anthropic-ai/claude-code/bin/c
 const CODEX = path.join(CHECKOUT, 'node_modules/@openai/codex/bin/codex.js');
 const CLAUDE_MODEL = 'anthropic/claude-haiku-4-5';
 const CODEX_MODEL = 'openai/gpt-5.4-mini';
+
+/** The variables a snippet's shell lines export (`export NAME=value`). */
+const exported = (snippet: string) =>
+  Object.fromEntries([...snippet.matchAll(/^export (\w+)="?([^"\n]*)"?$/gm)].map((m) => [m[1]!, m[2]!]));
 
 /** What a command wrote, whether it succeeded or not (an agent that got an error exits with 1). */
 async function output(command: Promise<{ stdout: string }>): Promise<string> {
@@ -35,6 +42,9 @@ describe('Claude Code and Codex against the built-in service', function () {
   let service: RunningService;
   /** The Space both agents send through: Claude Haiku 4.5, GPT-5.4 mini and test/echo, no cost cap. */
   let key: string;
+  /** What a user pastes for Claude Code and for Codex (its shell line's key aside). */
+  let claudeEnv: Record<string, string>;
+  let codexEnv: Record<string, string>;
   let home: string;
   let work: string;
 
@@ -55,23 +65,13 @@ describe('Claude Code and Codex against the built-in service', function () {
     key = space.key;
     home = tempDir('llm-spaces-agent-home-');
     work = tempDir('llm-spaces-agent-work-');
-    // Codex, as its user sets it up for a provider of their own: the Space's address and key.
+    const v1 = `${service.url}/v1`;
+    claudeEnv = exported(SNIPPET_TEXTS.claudeCode(v1, key, 'Agents'));
+    // Codex's configuration as the snippet gives it, with its web search live (Codex's own setting).
+    const [toml, shell] = SNIPPET_TEXTS.codex(v1, key, 'Agents').split('# and in the shell');
+    codexEnv = exported(shell!);
     mkdirSync(path.join(home, '.codex'));
-    writeFileSync(
-      path.join(home, '.codex', 'config.toml'),
-      [
-        `model = "${CODEX_MODEL}"`,
-        'model_provider = "spaces"',
-        'model_reasoning_effort = "low"',
-        'model_reasoning_summary = "auto"',
-        'web_search = "live"',
-        '[model_providers.spaces]',
-        'name = "LLM Spaces"',
-        `base_url = "${service.url}/v1"`,
-        'env_key = "LLM_SPACES_KEY"',
-        'wire_api = "responses"',
-      ].join('\n'),
-    );
+    writeFileSync(path.join(home, '.codex', 'config.toml'), `web_search = "live"\n${toml}`);
   });
   after(async () => {
     await service?.stop();
@@ -90,7 +90,7 @@ describe('Claude Code and Codex against the built-in service', function () {
       env: {
         PATH: process.env.PATH,
         HOME: home,
-        ANTHROPIC_BASE_URL: service.url,
+        ...claudeEnv,
         ANTHROPIC_API_KEY: spaceKey,
         DISABLE_TELEMETRY: '1',
         DISABLE_AUTOUPDATER: '1',
@@ -109,7 +109,7 @@ describe('Claude Code and Codex against the built-in service', function () {
       {
         cwd: work,
         timeout: 90_000,
-        env: { PATH: process.env.PATH, HOME: home, CODEX_HOME: path.join(home, '.codex'), LLM_SPACES_KEY: key },
+        env: { PATH: process.env.PATH, HOME: home, CODEX_HOME: path.join(home, '.codex'), ...codexEnv },
       },
     );
     // Codex reads more of the prompt from its input until it ends.
@@ -176,7 +176,7 @@ describe('Claude Code and Codex against the built-in service', function () {
   });
 
   it("runs Codex's turn with its web search on an OpenAI reasoning model, and its next turn sends the search back in its place", async () => {
-    const turn = await codex(['What is new in gateways?']);
+    const turn = await codex(['-m', CODEX_MODEL, 'What is new in gateways?']);
     assert.deepEqual(
       completed(turn, 'web_search').map((i) => i.query),
       ['What is new in gateways?'],
@@ -191,7 +191,7 @@ describe('Claude Code and Codex against the built-in service', function () {
     );
     const asked = openai.seen.at(-1)!.body;
     assert.ok((asked.tools as Array<{ type: string }>).some((t) => t.type === 'web_search'));
-    const next = await codex(['resume', '--last', 'And what about routers?']);
+    const next = await codex(['-m', CODEX_MODEL, 'resume', '--last', 'And what about routers?']);
     assert.deepEqual(
       completed(next, 'agent_message').map((i) => i.text),
       ['echo: And what about routers?'],
