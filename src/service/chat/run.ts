@@ -27,7 +27,7 @@ import {
 /**
  * A completion, with what the model thought: an Anthropic model's signed blocks, for the clients that
  * send them back, or the reasoning of a model that signs nothing (any other provider's or model
- * server's), to show.
+ * server's), to show; and the web searches an Anthropic model ran, for Anthropic's clients.
  */
 export type Completed = ChatCompletion & { thinking?: ThinkingBlock[]; reasoning?: string; searches?: WebSearch[] };
 
