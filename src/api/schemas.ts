@@ -1260,6 +1260,13 @@ export const AnthropicContextManagement = z.object({
 /** Anthropic's tools that run at Anthropic: web search and fetch, code execution. */
 export const ANTHROPIC_SERVER_TOOL = /^(web_search|web_fetch|code_execution)_\d{8}$/;
 
+/** The versions of Anthropic's web search the AI SDK's Anthropic package can ask for (its provider tools). */
+export const ANTHROPIC_WEB_SEARCH: ReadonlySet<string> = new Set([
+  'web_search_20250305',
+  'web_search_20260209',
+  'web_search_20260318',
+]);
+
 /** `POST /v1/messages`: Anthropic's request, routed through a Space like a chat completion. */
 export const AnthropicMessagesBody = z
   .object({

@@ -3,13 +3,12 @@
 // `system` becomes the system message, content blocks become parts, tool uses become tool calls and
 // tool results the tool's messages.
 import type { z } from 'zod';
-import type { AnthropicMessagesBody, CacheControl } from '../../api/schemas';
+import { ANTHROPIC_WEB_SEARCH, type AnthropicMessagesBody, type CacheControl } from '../../api/schemas';
 import type { Caller } from '../domain/caller';
 import { promptTokens } from '../tokenizer';
 import { openThinking } from './carriedThinking';
 import { editContext } from './contextEdits';
 import {
-  ANTHROPIC_WEB_SEARCH,
   promptOf,
   requestedSpace,
   toolsNotGiven,
@@ -74,10 +73,10 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
 function webSearchOf(tool: NonNullable<z.output<typeof AnthropicMessagesBody>['tools']>[number]): WebSearchAsked {
   return {
     type: tool.type!,
-    ...(tool.max_uses !== undefined ? { maxUses: tool.max_uses } : {}),
-    ...(tool.allowed_domains ? { allowedDomains: tool.allowed_domains } : {}),
-    ...(tool.blocked_domains ? { blockedDomains: tool.blocked_domains } : {}),
-    ...(tool.user_location ? { userLocation: tool.user_location } : {}),
+    maxUses: tool.max_uses,
+    allowedDomains: tool.allowed_domains,
+    blockedDomains: tool.blocked_domains,
+    userLocation: tool.user_location,
   };
 }
 

@@ -80,9 +80,6 @@ export type ThinkingPiece =
   | { carried: ProviderReasoning }
   | { search: WebSearch };
 
-/** The versions of Anthropic's web search the AI SDK's Anthropic package can ask for (its provider tools). */
-export const ANTHROPIC_WEB_SEARCH = new Set(['web_search_20250305', 'web_search_20260209', 'web_search_20260318']);
-
 /** Anthropic's web search as its client asked for it: the version, and how far the model may search. */
 export interface WebSearchAsked {
   type: string;

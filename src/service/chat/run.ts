@@ -120,26 +120,8 @@ export async function runChat(
           reply,
           `${refusedReasoning} refused the reasoning asked of it, so it answered without; it is asked for none from now on.`,
         );
-      // Anthropic's web search runs only on Anthropic's own models.
-      if (
-        prepared.body.completion?.webSearch &&
-        (current.record.provider !== 'anthropic' || current.record.is_test_model)
-      )
-        warn(
-          reply,
-          `Anthropic's web search runs only on Anthropic's models, so ${current.record.namespace} answered without searching.`,
-        );
-      // OpenAI's web search runs only on OpenAI's reasoning models (through its Responses API).
-      if (
-        prepared.body.completion?.openAiWebSearch &&
-        (current.record.provider !== 'openai' ||
-          current.record.supports_reasoning !== true ||
-          current.record.is_test_model)
-      )
-        warn(
-          reply,
-          `OpenAI's web search runs only on OpenAI's reasoning models, so ${current.record.namespace} answered without searching.`,
-        );
+      const unsearched = searchNotRun(current.record, prepared.body.completion ?? {});
+      if (unsearched) warn(reply, unsearched);
       if (reaches.for(current.record).measured)
         latencyBook.record(current.record.namespace, (firstDelta ?? Date.now()) - attemptStarted);
       const completion = await finishChat(db, prepared, current, oneCallIfAsked(reply, prepared), {
@@ -156,6 +138,30 @@ export async function runChat(
   }
   await logFailure(db, prepared, { failures, started, model: null, partial: null });
   throw new Problem(502, `No model could answer: ${summarize(failures)}`);
+}
+
+/**
+ * Each vendor's web search, which runs only at that vendor, on the models that can run it: Anthropic's
+ * on its models, OpenAI's on its reasoning models (through its Responses API).
+ */
+const WEB_SEARCHES = [
+  {
+    asked: (o: ToolOptions) => !!o.webSearch,
+    runs: (r: ModelRecord) => r.provider === 'anthropic',
+    words: "Anthropic's web search runs only on Anthropic's models",
+  },
+  {
+    asked: (o: ToolOptions) => !!o.openAiWebSearch,
+    runs: (r: ModelRecord) => r.provider === 'openai' && r.supports_reasoning === true,
+    words: "OpenAI's web search runs only on OpenAI's reasoning models",
+  },
+];
+
+/** What the answer is to say of a web search asked of a model that cannot run it. */
+function searchNotRun(r: ModelRecord, options: ToolOptions): string | undefined {
+  const search = WEB_SEARCHES.find((s) => s.asked(options));
+  if (!search || (search.runs(r) && !r.is_test_model)) return undefined;
+  return `${search.words}, so ${r.namespace} answered without searching.`;
 }
 
 /** Adds to what the reply's answer is to say of how the model was asked. */
