@@ -111,6 +111,8 @@ const modelRecordShape = {
   cache_write_token_cost: nullish(z.number().min(0)),
   /** Per token of the prompt written to the provider's cache for an hour (Anthropic's); absent: the price above. */
   cache_write_1h_token_cost: nullish(z.number().min(0)),
+  /** Per web search the model runs at its provider (Anthropic's, OpenAI's), beside its tokens; absent: none known. */
+  web_search_cost: nullish(z.number().min(0)),
   base_cost: price(),
   /** An unit this client does not know is priced as tokens. */
   price_unit: PriceUnit.catch('tokens').default('tokens'),

@@ -38,6 +38,7 @@ export async function finishChat(
     cachedTokens: reply.usage?.cachedInput ?? 0,
     cacheWriteTokens: reply.usage?.cacheWrites ?? 0,
     hourCacheWriteTokens: reply.usage?.hourCacheWrites ?? 0,
+    webSearches: reply.webSearches ?? 0,
   };
   const costs = costOf(r, counts);
   const savings = savingsOf(costs, prepared.benchmark, counts);
@@ -179,7 +180,7 @@ export async function logFailure(db: Database, prepared: Prepared, failure: Fail
     promptChars: prepared.promptChars,
     completionChars: produced?.length ?? 0,
   };
-  const costs = produced ? costOf(failure.model!.record, counts) : { prompt: 0, completion: 0, total: 0 };
+  const costs = produced ? costOf(failure.model!.record, counts) : { prompt: 0, completion: 0, searches: 0, total: 0 };
   await record(db, {
     request: {
       ...logOf(prepared),

@@ -68,6 +68,7 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
     ...needsOf(body),
     writesCache:
       messages.some((m) => m.cache_control) || (body.completion?.tools ?? []).some((tool) => tool.cache_control),
+    completion: body.completion,
   });
   const warnings: string[] = [...(body.warnings ?? [])];
   // A model named as the Space itself lets the Space route (GET /v1/models offers it for tools that must name one).
@@ -157,12 +158,17 @@ function explicitModel(
       `The prompt is longer than the context window of ${r.namespace} (${r.context_window.toLocaleString('en-US')} tokens)`,
       'context_window',
     );
-  if (route.maxCost > 0 && route.estimate(r) > route.maxCost)
+  if (route.maxCost > 0 && route.estimate(r) > route.maxCost) {
+    const searches = route.searches?.(r) ?? 0;
+    const what = searches
+      ? `its prompt, the longest reply its max_tokens allows, and ${searches === 1 ? 'a web search' : `${searches} web searches`} at ${money(r.web_search_cost ?? 0)} each`
+      : 'its prompt and the longest reply its max_tokens allows';
     throw invalid(
       loc,
-      `${r.namespace} may cost up to ${money(route.estimate(r))} for this request (its prompt and the longest reply its max_tokens allows), more than this Space's max_cost of ${money(route.maxCost)}: ${RAISE_MAX_COST}, or ask for fewer max_tokens`,
+      `${r.namespace} may cost up to ${money(route.estimate(r))} for this request (${what}), more than this Space's max_cost of ${money(route.maxCost)}: ${RAISE_MAX_COST}, or ask for fewer max_tokens${searches > 1 ? ' or web searches (max_uses)' : ''}`,
       'max_cost',
     );
+  }
   // Named, it answers itself or not at all: nothing replaces it unless the Space's failover chain says so.
   if (!route.canServe(r) && !mayFailOver)
     throw invalid(loc, `${r.namespace} cannot answer here: ${howToReach(r)}`, 'cannot_answer_here');

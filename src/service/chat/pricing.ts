@@ -1,4 +1,5 @@
-// Costs from a model's listed prices: per token, or per character when price_unit is characters.
+// Costs from a model's listed prices: per token, or per character when price_unit is characters, and
+// per web search the model ran at its provider.
 import type { ModelRecord } from '../../api/schemas';
 
 export interface Counts {
@@ -12,11 +13,15 @@ export interface Counts {
   cacheWriteTokens?: number;
   /** Of those written, the ones kept for an hour (billed at its one-hour cache-write price). */
   hourCacheWriteTokens?: number;
+  /** Web searches the model ran at its provider (billed apart from its tokens). */
+  webSearches?: number;
 }
 
 export interface Costs {
   prompt: number;
   completion: number;
+  /** The web searches' (in the total, not in the prompt's or the completion's). */
+  searches: number;
   total: number;
 }
 
@@ -32,23 +37,29 @@ export function costOf(model: ModelRecord, counts: Counts): Costs {
     (written - hour) * writePrice +
     hour * (model.cache_write_1h_token_cost ?? writePrice);
   const completion = (byChars ? counts.completionChars : counts.completionTokens) * model.completion_token_cost;
-  return { prompt, completion, total: prompt + completion + model.base_cost };
+  const searches = (counts.webSearches ?? 0) * (model.web_search_cost ?? 0);
+  return { prompt, completion, searches, total: prompt + completion + searches + model.base_cost };
 }
 
-/** What the benchmark model would have cost for the same text, minus what this one cost. */
+/**
+ * What the benchmark model would have cost for the same text, minus what this one cost. Its web
+ * searches are taken to cost the same (many models cannot search at all).
+ */
 export function savingsOf(actual: Costs, benchmark: ModelRecord | undefined, counts: Counts): Costs {
-  if (!benchmark) return { prompt: 0, completion: 0, total: 0 };
-  const reference = costOf(benchmark, counts);
+  if (!benchmark) return { prompt: 0, completion: 0, searches: 0, total: 0 };
+  const reference = costOf(benchmark, { ...counts, webSearches: 0 });
   return {
     prompt: reference.prompt - actual.prompt,
     completion: reference.completion - actual.completion,
-    total: reference.total - actual.total,
+    searches: 0,
+    total: reference.total + actual.searches - actual.total,
   };
 }
 
 /**
- * Upper bound of a request's cost before it runs: the prompt plus a reply of `maxTokens` tokens. A
- * prompt with cache marks may be written to the provider's cache whole, for an hour at most.
+ * Upper bound of a request's cost before it runs: the prompt plus a reply of `maxTokens` tokens and
+ * the web searches it may run. A prompt with cache marks may be written to the provider's cache
+ * whole, for an hour at most.
  */
 export function estimateCost(
   model: ModelRecord,
@@ -56,6 +67,7 @@ export function estimateCost(
   promptChars: number,
   maxTokens: number,
   writesCache = false,
+  webSearches = 0,
 ): number {
   // About four characters per token when a model bills by character.
   const bound = costOf(model, {
@@ -63,6 +75,7 @@ export function estimateCost(
     completionTokens: maxTokens,
     promptChars,
     completionChars: maxTokens * 4,
+    webSearches,
   });
   if (!writesCache || model.price_unit === 'characters') return bound.total;
   const dearestWrite = Math.max(model.cache_write_token_cost ?? 0, model.cache_write_1h_token_cost ?? 0);

@@ -259,6 +259,8 @@ export interface Reply {
   reasoning?: string;
   /** The web searches an Anthropic model ran before it answered. */
   searches?: WebSearch[];
+  /** How many web searches the model ran at its provider, which bills each (one that failed is not billed). */
+  webSearches?: number;
 }
 
 /** The text of a message's content, parts joined (images left out). */

@@ -31,7 +31,10 @@ export interface RouteInput extends Needs {
   weights: Weights;
   maxCost: number;
   canServe: (record: ModelRecord) => boolean;
+  /** What the request may cost on a model at most. */
   estimate: (record: ModelRecord) => number;
+  /** Of which the web searches it may run there (each billed apart). */
+  searches?: (record: ModelRecord) => number;
 }
 
 export interface Scored {

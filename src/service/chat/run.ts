@@ -11,6 +11,7 @@ import { finishChat, logFailure, summarize } from './ledger';
 import { ReachFailure } from './reach/reach';
 import type { Reaches } from './reach/reaches';
 import { capabilityRefusal } from './routing';
+import { searchNotRun } from './webSearches';
 import {
   needsOf,
   textOf,
@@ -138,30 +139,6 @@ export async function runChat(
   }
   await logFailure(db, prepared, { failures, started, model: null, partial: null });
   throw new Problem(502, `No model could answer: ${summarize(failures)}`);
-}
-
-/**
- * Each vendor's web search, which runs only at that vendor, on the models that can run it: Anthropic's
- * on its models, OpenAI's on its reasoning models (through its Responses API).
- */
-const WEB_SEARCHES = [
-  {
-    asked: (o: ToolOptions) => !!o.webSearch,
-    runs: (r: ModelRecord) => r.provider === 'anthropic',
-    words: "Anthropic's web search runs only on Anthropic's models",
-  },
-  {
-    asked: (o: ToolOptions) => !!o.openAiWebSearch,
-    runs: (r: ModelRecord) => r.provider === 'openai' && r.supports_reasoning === true,
-    words: "OpenAI's web search runs only on OpenAI's reasoning models",
-  },
-];
-
-/** What the answer is to say of a web search asked of a model that cannot run it. */
-function searchNotRun(r: ModelRecord, options: ToolOptions): string | undefined {
-  const search = WEB_SEARCHES.find((s) => s.asked(options));
-  if (!search || (search.runs(r) && !r.is_test_model)) return undefined;
-  return `${search.words}, so ${r.namespace} answered without searching.`;
 }
 
 /** Adds to what the reply's answer is to say of how the model was asked. */

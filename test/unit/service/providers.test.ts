@@ -40,6 +40,12 @@ const codexTurn = (model: string, path: string) => ({
 /** The warning of a vendor's answer (Anthropic's message, OpenAI's response), in its field `llm_spaces`. */
 const warningOf = (answer: unknown) => (answer as { llm_spaces: { warning: unknown } }).llm_spaces.warning;
 
+/** Checks what an answer's receipt says the request cost. */
+function assertCost(answer: unknown, expected: number): void {
+  const cost = (answer as { llm_spaces: { costs: { total_tokens: number } } }).llm_spaces.costs.total_tokens;
+  assert.ok(Math.abs(cost - expected) < 1e-12, `cost ${cost}, expected ${expected}`);
+}
+
 describe('hosted providers (fakes of their wire formats)', function () {
   this.timeout(60_000);
   let openai: ProviderFake;
@@ -52,6 +58,9 @@ describe('hosted providers (fakes of their wire formats)', function () {
   const answers: string[] = [];
 
   const byName = (ns: string) => models.find((m) => m.namespace === ns)!;
+  /** What a fake's usage costs on a model: 11 tokens in (3 of them read from the cache), 7 out. */
+  const tokensCost = (m: ModelRecord) =>
+    8 * m.prompt_token_cost + 3 * (m.cache_read_token_cost ?? m.prompt_token_cost) + 7 * m.completion_token_cost;
 
   /** Each Space's key, by its id, for a vendor's SDK to send with. */
   const keys = new Map<string, string>();
@@ -479,6 +488,10 @@ describe('hosted providers (fakes of their wire formats)', function () {
     });
     assert.equal(whole.output_text, 'echo: What is new in gateways?');
     assert.equal(warningOf(whole), null);
+    // OpenAI bills each search apart from the tokens, as the price dataset lists it for the model.
+    const m = byName(ns);
+    assert.equal(m.web_search_cost, 0.01);
+    assertCost(whole, tokensCost(m) + 0.01);
     // Streamed, as OpenAI streams a search; the SDK's helper puts the same response together.
     const events: string[] = [];
     const stream = sdk.responses.stream(ask);
@@ -827,6 +840,15 @@ describe('hosted providers (fakes of their wire formats)', function () {
       messages: [{ role: 'user' as const, content: 'Perform a web search for the query: gateway' }],
       tools: [search],
     };
+    // Each search is billed: a new Space's cost cap counts the eight the tool allows, and says so.
+    await assert.rejects(
+      sdk.messages.create(ask),
+      (e: Error) =>
+        e.message.includes(
+          `${ANTHROPIC} may cost up to $0.090 for this request (its prompt, the longest reply its max_tokens allows, and 8 web searches at $0.010 each), more than this Space's max_cost of $0.020`,
+        ) && e.message.endsWith('or ask for fewer max_tokens or web searches (max_uses)"}}'),
+    );
+    await client.updateSpace({ id: app, policies: { max_cost: 0 } });
     const whole = await sdk.messages.create(ask);
     // Anthropic was given the tool as the client asked it, with its limits.
     const given = anthropic.seen.at(-1)!.body.tools as Array<Record<string, unknown>>;
@@ -857,6 +879,10 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.match(pages[0]!.encrypted_content, /^enc-/);
     assert.equal(whole.usage.server_tool_use?.web_search_requests, 1);
     assert.equal(warningOf(whole), null);
+    // Anthropic bills each search apart from the tokens, as the price dataset lists it for the model.
+    const m = byName(ANTHROPIC);
+    assert.equal(m.web_search_cost, 0.01);
+    assertCost(whole, tokensCost(m) + 0.01);
     // Streamed, the SDK's helper puts the same blocks together from Anthropic's events.
     const streamed = await sdk.messages.stream(ask).finalMessage();
     assert.deepEqual(streamed.content, whole.content);
@@ -902,6 +928,11 @@ describe('hosted providers (fakes of their wire formats)', function () {
     });
     const again = anthropic.seen.at(-1)!.body.messages as Array<{ content: Array<Record<string, unknown>> }>;
     assert.deepEqual(again[1]!.content[1], failed.content[1]);
+    // A search that failed is not billed.
+    assertCost(
+      await sdk.messages.create({ ...ask, messages: [{ role: 'user', content: 'Search for: max_uses_exceeded' }] }),
+      tokensCost(m),
+    );
     // To a model of another provider the search is not given, and the answer says so in words.
     const other = await spaceWith([OPENAI]);
     const elsewhere = await new Anthropic({

@@ -715,6 +715,8 @@ async function whole(result: ReturnType<LanguageModelV4['doGenerate']>, kept: Ke
 class Searches {
   private readonly calls = new Map<string, Record<string, unknown>>();
   private readonly done: WebSearch[] = [];
+  /** The searches that ran (a failed one is not billed). */
+  private billed = 0;
 
   constructor(
     private readonly kept: Kept,
@@ -732,6 +734,7 @@ class Searches {
     }
     const input = this.calls.get(part.toolCallId);
     if (!input) return false;
+    if (!part.isError) this.billed++;
     if (this.kept !== 'anthropic' && this.kept?.provider === 'openai') {
       const result = objectOf(part.result);
       this.onSearch({
@@ -748,8 +751,11 @@ class Searches {
     return true;
   }
 
-  ran(): Pick<Reply, 'searches'> {
-    return this.done.length ? { searches: this.done } : {};
+  ran(): Pick<Reply, 'searches' | 'webSearches'> {
+    return {
+      ...(this.done.length ? { searches: this.done } : {}),
+      ...(this.billed ? { webSearches: this.billed } : {}),
+    };
   }
 }
 
