@@ -160,7 +160,7 @@ function chatMessages(m: Message, at: number): ChatMessage[] {
 
 /**
  * The web searches an Anthropic model ran in a turn: each `server_tool_use` of its web search with the
- * result that answers it. Anthropic's other server tools, which no model is given here, are left out.
+ * result that answers it, and where it came in the turn's text. Anthropic's other server tools, which no model is given here, are left out.
  */
 function searchesOf(blocks: Extract<Message['content'], unknown[]>): WebSearch[] {
   const found = new Map<string, WebSearch['results']>();
@@ -172,9 +172,14 @@ function searchesOf(blocks: Extract<Message['content'], unknown[]>): WebSearch[]
           ? b.content.map((r) => ({ ...r, title: r.title ?? null, page_age: r.page_age ?? null }))
           : { error_code: b.content.error_code },
       );
+  // Each search keeps its place in the text: after as much of it as came before.
+  let written = 0;
   return blocks.flatMap((b) => {
+    if (b.type === 'text') written += b.text.length;
     const results = b.type === 'server_tool_use' && b.name === 'web_search' ? found.get(b.id) : undefined;
-    return results && b.type === 'server_tool_use' ? [{ id: b.id, input: b.input, results }] : [];
+    return results && b.type === 'server_tool_use'
+      ? [{ id: b.id, input: b.input, results, ...(written ? { after: written } : {}) }]
+      : [];
   });
 }
 

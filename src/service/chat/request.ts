@@ -107,6 +107,8 @@ export interface WebSearch {
   id: string;
   input: Record<string, unknown>;
   results: WebSearchResult[] | { error_code: string };
+  /** Of the turn's text, how many characters the model wrote before it searched (absent: none). */
+  after?: number;
 }
 
 export type ChatMessage = (
@@ -261,6 +263,30 @@ export interface Reply {
   searches?: WebSearch[];
   /** How many web searches the model ran at its provider, which bills each (one that failed is not billed). */
   webSearches?: number;
+}
+
+/**
+ * A turn's text with its web searches where the model ran them: each search after the text written
+ * before it, as blocks of the caller's shapes (Anthropic's answer, the request to Anthropic's package).
+ */
+export function textAndSearches<T>(
+  text: string,
+  searches: readonly WebSearch[],
+  textBlock: (text: string) => T,
+  searchBlocks: (search: WebSearch) => T[],
+): T[] {
+  const blocks: T[] = [];
+  let from = 0;
+  const upTo = (to: number) => {
+    if (to > from) blocks.push(textBlock(text.slice(from, to)));
+    from = Math.max(from, to);
+  };
+  for (const search of searches) {
+    upTo(search.after ?? 0);
+    blocks.push(...searchBlocks(search));
+  }
+  upTo(text.length);
+  return blocks;
 }
 
 /** The text of a message's content, parts joined (images left out). */

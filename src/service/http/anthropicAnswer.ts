@@ -2,7 +2,7 @@
 // events (message_start, content_block_*, message_delta, message_stop, error) and its errors. The
 // routing receipt and the costs ride along as `llm_spaces`, an extra field of the message.
 import { sealThinking } from '../chat/carriedThinking';
-import type { ThinkingBlock, ThinkingPiece, WebSearch } from '../chat/request';
+import { textAndSearches, type ThinkingBlock, type ThinkingPiece, type WebSearch } from '../chat/request';
 import type { Completed } from '../chat/run';
 import type { EventStream } from './eventStream';
 
@@ -32,19 +32,27 @@ const searchBlocks = (s: WebSearch) => [
 ];
 
 /**
- * The content blocks of a reply: the model's thinking, the web searches it ran, its text, then each
- * tool the model asks for.
+ * The content blocks of a reply: the model's thinking, its text with the web searches it ran where it
+ * ran them, then each tool the model asks for.
  */
 function blocksOf(c: Completed): Array<Record<string, unknown>> {
   const message = c.choices[0]?.message;
-  const text = message?.content ? [{ type: 'text', text: message.content }] : [];
   const tools = (message?.tool_calls ?? []).map((call) => ({
     type: 'tool_use',
     id: call.id,
     name: call.function.name,
     input: parseInput(call.function.arguments),
   }));
-  return [...(c.thinking ?? []).map(thinkingBlock), ...(c.searches ?? []).flatMap(searchBlocks), ...text, ...tools];
+  return [
+    ...(c.thinking ?? []).map(thinkingBlock),
+    ...textAndSearches<Record<string, unknown>>(
+      message?.content ?? '',
+      c.searches ?? [],
+      (text) => ({ type: 'text', text }),
+      searchBlocks,
+    ),
+    ...tools,
+  ];
 }
 
 /**

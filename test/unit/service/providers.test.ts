@@ -14,6 +14,7 @@ import type { ModelRecord, ProviderState } from '../../../src/api/schemas';
 import { cheapestFirst } from '../../../src/shared/models';
 import { raw } from '../support/http';
 import {
+  SEARCH_LEAD,
   SKIP_SIGNATURE,
   startAnthropicFake,
   startGeminiFake,
@@ -861,11 +862,17 @@ describe('hosted providers (fakes of their wire formats)', function () {
         user_location: { type: 'approximate', country: 'DE', timezone: 'Europe/Berlin' },
       },
     ]);
+    // What the model wrote before it searched comes before the search, whole as streamed.
     assert.deepEqual(
       whole.content.map((b) => b.type),
-      ['server_tool_use', 'web_search_tool_result', 'text'],
+      ['text', 'server_tool_use', 'web_search_tool_result', 'text'],
     );
-    const [use, result] = whole.content as [Anthropic.ServerToolUseBlock, Anthropic.WebSearchToolResultBlock];
+    assert.equal((whole.content[0] as Anthropic.TextBlock).text, SEARCH_LEAD);
+    const [, use, result] = whole.content as [
+      Anthropic.TextBlock,
+      Anthropic.ServerToolUseBlock,
+      Anthropic.WebSearchToolResultBlock,
+    ];
     assert.deepEqual(use.input, { query: 'Perform a web search for the query: gateway' });
     assert.equal(result.tool_use_id, use.id);
     const pages = result.content as Anthropic.WebSearchResultBlock[];
@@ -888,7 +895,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.deepEqual(streamed.content, whole.content);
     assert.equal(streamed.usage.server_tool_use?.web_search_requests, 1);
     // The next turn sends the search back as it was given (the pages' encrypted content, which
-    // Anthropic checks), before the text; the fake finds nothing wrong with it (afterEach).
+    // Anthropic checks), in its place in the text; the fake finds nothing wrong with it (afterEach).
     await sdk.messages.create({
       ...ask,
       messages: [
@@ -903,9 +910,13 @@ describe('hosted providers (fakes of their wire formats)', function () {
     }>;
     assert.deepEqual(
       sent[1]!.content.map((b) => b.type),
-      ['server_tool_use', 'web_search_tool_result', 'text'],
+      ['text', 'server_tool_use', 'web_search_tool_result', 'text'],
     );
-    assert.deepEqual(sent[1]!.content[1]!.content, JSON.parse(JSON.stringify(pages)));
+    assert.deepEqual(
+      [sent[1]!.content[0]!.text, sent[1]!.content[3]!.text],
+      [SEARCH_LEAD, (whole.content[3] as Anthropic.TextBlock).text],
+    );
+    assert.deepEqual(sent[1]!.content[2]!.content, JSON.parse(JSON.stringify(pages)));
     // A search Anthropic could not run comes as its error, and goes back so.
     const failed = await sdk.messages
       .stream({
@@ -913,9 +924,9 @@ describe('hosted providers (fakes of their wire formats)', function () {
         messages: [{ role: 'user', content: 'Search for: max_uses_exceeded' }],
       })
       .finalMessage();
-    assert.deepEqual(failed.content[1], {
+    assert.deepEqual(failed.content[2], {
       type: 'web_search_tool_result',
-      tool_use_id: (failed.content[0] as Anthropic.ServerToolUseBlock).id,
+      tool_use_id: (failed.content[1] as Anthropic.ServerToolUseBlock).id,
       content: { type: 'web_search_tool_result_error', error_code: 'max_uses_exceeded' },
     });
     await sdk.messages.create({
@@ -927,7 +938,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
       ],
     });
     const again = anthropic.seen.at(-1)!.body.messages as Array<{ content: Array<Record<string, unknown>> }>;
-    assert.deepEqual(again[1]!.content[1], failed.content[1]);
+    assert.deepEqual(again[1]!.content[2], failed.content[2]);
     // A search that failed is not billed.
     assertCost(
       await sdk.messages.create({ ...ask, messages: [{ role: 'user', content: 'Search for: max_uses_exceeded' }] }),

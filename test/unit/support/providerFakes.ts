@@ -24,8 +24,8 @@
 // - Anthropic's thinks first when asked (a signed thinking block, which it checks when sent back) and
 //   refuses what its extended-thinking reference refuses (a budget out of bounds, a signature it did not
 //   give, a tool loop whose last turn lost its thinking) with a 400. Offered its web search tool, it
-//   searches for the text first (a server_tool_use and its web_search_tool_result, as its web search
-//   reference shows them), and checks a search sent back: its result beside it, the content it encrypted.
+//   says so and searches for the text first (a text, a server_tool_use and its web_search_tool_result,
+//   as its web search reference shows them), and checks a search sent back: its result beside it, the content it encrypted.
 // - Gemini 3 models sign their function calls and refuse, as Google's thought-signatures guide says, a
 //   call of the current turn sent back without its signature (or Google's sentinel) or with one they did
 //   not give.
@@ -1158,7 +1158,7 @@ const anthropic: Dialect = {
     model: turn.model,
     content: [
       ...(turn.thinks ? [{ type: 'thinking', thinking: thoughtOf(turn), signature: signed(thoughtOf(turn)) }] : []),
-      ...(turn.search !== undefined ? searchBlocks(turn.search) : []),
+      ...(turn.search !== undefined ? [{ type: 'text', text: SEARCH_LEAD }, ...searchBlocks(turn.search)] : []),
       ...(reply.kind === 'text'
         ? [{ type: 'text', text: reply.text }]
         : [{ type: 'tool_use', id: reply.id, name: reply.name, input: reply.args }]),
@@ -1198,7 +1198,9 @@ const anthropic: Dialect = {
       'message_start',
     ),
     ...(turn.thinks ? [...thinkingEvents(thoughtOf(turn)), THOUGHT] : []),
-    ...(turn.search !== undefined ? searchEvents(turn.search, turn.thinks ? 1 : 0) : []),
+    ...(turn.search !== undefined
+      ? [...textEvents(SEARCH_LEAD, turn.thinks ? 1 : 0), ...searchEvents(turn.search, turn.thinks ? 2 : 1)]
+      : []),
     ...(reply.kind === 'text'
       ? [
           sse(
@@ -1250,7 +1252,17 @@ const anthropic: Dialect = {
 };
 
 /** The index of a reply's one block of text or tool use: after the thinking and the search, when there are. */
-const last = (turn: Turn) => (turn.thinks ? 1 : 0) + (turn.search !== undefined ? 2 : 0);
+const last = (turn: Turn) => (turn.thinks ? 1 : 0) + (turn.search !== undefined ? 3 : 0);
+
+/** What a model that searches writes first, as in Anthropic's web search reference. */
+export const SEARCH_LEAD = "I'll search the web for that.";
+
+/** A text block as Anthropic streams it, whole in one delta. */
+const textEvents = (text: string, index: number) => [
+  sse({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } }, 'content_block_start'),
+  sse({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } }, 'content_block_delta'),
+  sse({ type: 'content_block_stop', index }, 'content_block_stop'),
+];
 
 /** What the fake's web search finds for a query: two pages, their content "encrypted" (a digest the fake checks). */
 const pagesFound = (query: string) =>

@@ -28,6 +28,7 @@ import { offeredModels } from '../../providers/offered';
 import { fimModel, fimOptions } from '../../providers/fim';
 import { providerSpec, type ProviderSpec, type Reach } from '../../providers/providers';
 import {
+  textAndSearches,
   textOf,
   type ChatMessage,
   type Reply,
@@ -257,16 +258,18 @@ function toPrompt(
           };
         });
         // The model's own thinking goes back first, as it gave it (signed, or encrypted by OpenAI), then
-        // the searches it ran before its text. OpenAI refuses a reasoning item that nothing follows
-        // ("provided without its required following item"), as in a turn whose client kept only the
-        // thinking (its call dropped): such a turn's OpenAI items are left out.
+        // its text with the searches it ran where it ran them. OpenAI refuses a reasoning item that
+        // nothing follows ("provided without its required following item"), as in a turn whose client
+        // kept only the thinking (its call dropped): such a turn's OpenAI items are left out.
         const followed = !!text || calls.length > 0;
         const thought = (followed ? kept : kept.filter(isAnthropicBlock)).flatMap(reasoningParts);
-        const searched = anthropic ? (m.searches ?? []).flatMap(searchParts) : [];
-        return {
-          role: 'assistant',
-          content: [...thought, ...searched, ...(text ? [{ type: 'text' as const, text }] : []), ...calls],
-        };
+        const written = textAndSearches<LanguageModelV4TextPart | SearchPart>(
+          text,
+          anthropic ? (m.searches ?? []) : [],
+          (piece) => ({ type: 'text', text: piece }),
+          searchParts,
+        );
+        return { role: 'assistant', content: [...thought, ...written, ...calls] };
       }
       case 'tool':
         return {
@@ -284,8 +287,10 @@ function toPrompt(
   }
 }
 
+type SearchPart = LanguageModelV4ToolCallPart | LanguageModelV4ToolResultPart;
+
 /** A web search an Anthropic model ran, as Anthropic's package sends it back: the call, then what it found. */
-function searchParts(search: WebSearch): Array<LanguageModelV4ToolCallPart | LanguageModelV4ToolResultPart> {
+function searchParts(search: WebSearch): SearchPart[] {
   const { results } = search;
   return [
     { type: 'tool-call', toolCallId: search.id, toolName: 'web_search', input: search.input, providerExecuted: true },
@@ -668,6 +673,7 @@ async function whole(result: ReturnType<LanguageModelV4['doGenerate']>, kept: Ke
   // An OpenAI model's searches are part of its reasoning, in their place; an Anthropic model's stand apart.
   const searches = new Searches(kept, (search) => {
     if ('webSearchCall' in search) thinking.push(search);
+    else if (text) search.after = text.length;
   });
   for (const part of content) {
     if (part.type === 'text') text += part.text;
