@@ -263,6 +263,11 @@ export interface Reply {
   searches?: WebSearch[];
   /** How many web searches the model ran at its provider, which bills each (one that failed is not billed). */
   webSearches?: number;
+  /**
+   * Anthropic paused the model's turn in the course of its server tools' work (its web search): the
+   * client is to send the turn back as it is for the model to go on (Anthropic's pause_turn).
+   */
+  paused?: true;
 }
 
 /**

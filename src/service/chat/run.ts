@@ -28,9 +28,15 @@ import {
 /**
  * A completion, with what the model thought: an Anthropic model's signed blocks, for the clients that
  * send them back, or the reasoning of a model that signs nothing (any other provider's or model
- * server's), to show; and the web searches an Anthropic model ran, for Anthropic's clients.
+ * server's), to show; and the web searches an Anthropic model ran, and whether Anthropic paused its turn
+ * (to go on when the client sends it back), for Anthropic's clients.
  */
-export type Completed = ChatCompletion & { thinking?: ThinkingBlock[]; reasoning?: string; searches?: WebSearch[] };
+export type Completed = ChatCompletion & {
+  thinking?: ThinkingBlock[];
+  reasoning?: string;
+  searches?: WebSearch[];
+  paused?: true;
+};
 
 /**
  * Runs the request. `onDelta`, when given, receives the reply as it is produced (streaming), and
@@ -131,8 +137,14 @@ export async function runChat(
         attempts,
         latency: (Date.now() - attemptStarted) / 1000,
       });
-      if (!reply.thinking && !reply.reasoning && !reply.searches) return completion;
-      return { ...completion, thinking: reply.thinking, reasoning: reply.reasoning, searches: reply.searches };
+      if (!reply.thinking && !reply.reasoning && !reply.searches && !reply.paused) return completion;
+      return {
+        ...completion,
+        thinking: reply.thinking,
+        reasoning: reply.reasoning,
+        searches: reply.searches,
+        paused: reply.paused,
+      };
     }
     current = switches < maxSwitch ? nextInChain(prepared, current, tried, refused) : undefined;
     switches++;

@@ -8,6 +8,10 @@ import type { EventStream } from './eventStream';
 
 const STOP_REASONS: Record<string, string> = { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' };
 
+/** Why the model stopped, in Anthropic's words: a turn Anthropic paused goes on when sent back as it is. */
+const stopReasonOf = (c: Completed) =>
+  c.paused ? 'pause_turn' : (STOP_REASONS[c.choices[0]?.finish_reason ?? 'stop'] ?? 'end_turn');
+
 /** Anthropic's usage, with the web searches the model ran (which Anthropic bills apart). */
 const usageOf = (c: Completed) => {
   const cached = c.usage.prompt_tokens_details?.cached_tokens ?? 0;
@@ -83,7 +87,7 @@ export function anthropicMessage(c: Completed): Record<string, unknown> {
     role: 'assistant',
     model: c.model,
     content: blocksOf(c),
-    stop_reason: STOP_REASONS[c.choices[0]?.finish_reason ?? 'stop'] ?? 'end_turn',
+    stop_reason: stopReasonOf(c),
     stop_sequence: null,
     usage: usageOf(c),
     llm_spaces: c.metadata,
@@ -215,7 +219,7 @@ export class AnthropicStream {
       this.send('content_block_stop', { index });
     }
     this.send('message_delta', {
-      delta: { stop_reason: STOP_REASONS[c.choices[0]?.finish_reason ?? 'stop'] ?? 'end_turn', stop_sequence: null },
+      delta: { stop_reason: stopReasonOf(c), stop_sequence: null },
       usage: usageOf(c),
       llm_spaces: c.metadata,
     });

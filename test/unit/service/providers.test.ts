@@ -437,6 +437,46 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.equal(openai.seen.at(-1)!.path, '/v1/chat/completions');
   });
 
+  it("passes on Anthropic's pause of a long searching turn, and the turn sent back as it is goes on", async () => {
+    const app = await spaceWith([ANTHROPIC]);
+    await client.updateSpace({ id: app, policies: { max_cost: 0 } });
+    const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
+    const ask = {
+      model: ANTHROPIC,
+      max_tokens: 2_000,
+      tools: [{ type: 'web_search_20250305' as const, name: 'web_search' as const }],
+      messages: [{ role: 'user' as const, content: 'Search long (the fake pauses: pause_turn)' }],
+    };
+    const paused = await sdk.messages.create(ask);
+    assert.equal(paused.stop_reason, 'pause_turn');
+    assert.deepEqual(
+      paused.content.map((b) => b.type),
+      ['text', 'server_tool_use', 'web_search_tool_result'],
+    );
+    const streamed = await sdk.messages.stream(ask).finalMessage();
+    assert.equal(streamed.stop_reason, 'pause_turn');
+    assert.deepEqual(streamed.content, paused.content);
+    // As Anthropic's reference says to go on: the response back as it is, after the question.
+    const goesOn = await sdk.messages.create({
+      ...ask,
+      messages: [...ask.messages, { role: 'assistant', content: paused.content }],
+    });
+    const sent = anthropic.seen.at(-1)!.body.messages as Array<{ role: string; content: Array<{ type: string }> }>;
+    assert.deepEqual(
+      sent.map((m) => m.role),
+      ['user', 'assistant'],
+    );
+    assert.deepEqual(
+      sent[1]!.content.map((b) => b.type),
+      ['text', 'server_tool_use', 'web_search_tool_result'],
+    );
+    assert.equal(goesOn.stop_reason, 'end_turn');
+    assert.deepEqual(
+      goesOn.content.map((b) => b.type),
+      ['text'],
+    );
+  });
+
   it("runs Codex's web search at OpenAI for an OpenAI reasoning model, whole and streamed, and sends it back in its place", async () => {
     const ns = 'openai/gpt-5.4-mini';
     const app = await spaceWith([ns]);

@@ -25,7 +25,9 @@
 //   refuses what its extended-thinking reference refuses (a budget out of bounds, a signature it did not
 //   give, a tool loop whose last turn lost its thinking) with a 400. Offered its web search tool, it
 //   says so and searches for the text first (a text, a server_tool_use and its web_search_tool_result,
-//   as its web search reference shows them), and checks a search sent back: its result beside it, the content it encrypted.
+//   as its web search reference shows them), and checks a search sent back: its result beside it, the
+//   content it encrypted. Asked to search for a text that names pause_turn, it pauses its turn after the
+//   search, and goes on when the turn comes back as it is.
 // - Gemini 3 models sign their function calls and refuse, as Google's thought-signatures guide says, a
 //   call of the current turn sent back without its signature (or Google's sentinel) or with one they did
 //   not give.
@@ -90,6 +92,11 @@ interface Turn {
   thinks?: boolean;
   /** Anthropic's and OpenAI's Responses: the web search tool is offered, so the model searches the web for the text first. */
   search?: string;
+  /**
+   * Anthropic's: the model pauses its turn after the search (pause_turn, for a text that says so), to
+   * go on when the client sends the turn back as it is.
+   */
+  pauses?: boolean;
   /** Why the provider refuses the request (400, or `refusedWith`), in its words. */
   refused?: string;
   refusedWith?: number;
@@ -1119,6 +1126,8 @@ const anthropic: Dialect = {
         );
     problems.push(...searchesSentBack(messages ?? []));
     const lastUser = [...(messages ?? [])].reverse().find((m) => m.role === 'user');
+    // A turn sent back to go on after a pause_turn: the model answers, searching no more.
+    const goesOn = messages?.at(-1)?.role === 'assistant';
     const thinking = b.thinking as { type?: string; budget_tokens?: number } | undefined;
     const thinks = thinking?.type === 'enabled' || thinking?.type === 'adaptive';
     const refused = thinkingRefusal(thinking, b.max_tokens, messages ?? [], String(b.model));
@@ -1129,7 +1138,8 @@ const anthropic: Dialect = {
       stream: b.stream === true,
       model: String(b.model),
       thinks,
-      ...(search ? { search: textOf(lastUser?.content) } : {}),
+      ...(search && !goesOn ? { search: textOf(lastUser?.content) } : {}),
+      ...(search && !goesOn && /\bpause_turn\b/.test(textOf(lastUser?.content)) ? { pauses: true } : {}),
       ...(refused ? { refused } : {}),
     };
   },
@@ -1159,11 +1169,13 @@ const anthropic: Dialect = {
     content: [
       ...(turn.thinks ? [{ type: 'thinking', thinking: thoughtOf(turn), signature: signed(thoughtOf(turn)) }] : []),
       ...(turn.search !== undefined ? [{ type: 'text', text: SEARCH_LEAD }, ...searchBlocks(turn.search)] : []),
-      ...(reply.kind === 'text'
-        ? [{ type: 'text', text: reply.text }]
-        : [{ type: 'tool_use', id: reply.id, name: reply.name, input: reply.args }]),
+      ...(turn.pauses
+        ? []
+        : reply.kind === 'text'
+          ? [{ type: 'text', text: reply.text }]
+          : [{ type: 'tool_use', id: reply.id, name: reply.name, input: reply.args }]),
     ],
-    stop_reason: reply.kind === 'text' ? 'end_turn' : 'tool_use',
+    stop_reason: stopReason(turn, reply),
     stop_sequence: null,
     usage: {
       input_tokens: usage.input - usage.cached - usage.written,
@@ -1201,45 +1213,49 @@ const anthropic: Dialect = {
     ...(turn.search !== undefined
       ? [...textEvents(SEARCH_LEAD, turn.thinks ? 1 : 0), ...searchEvents(turn.search, turn.thinks ? 2 : 1)]
       : []),
-    ...(reply.kind === 'text'
-      ? [
-          sse(
-            { type: 'content_block_start', index: last(turn), content_block: { type: 'text', text: '' } },
-            'content_block_start',
-          ),
-          sse({ type: 'ping' }, 'ping'),
-          ...reply.text
-            .match(/.{1,6}/gs)!
-            .map((piece) =>
-              sse(
-                { type: 'content_block_delta', index: last(turn), delta: { type: 'text_delta', text: piece } },
-                'content_block_delta',
-              ),
-            ),
-        ]
+    ...(turn.pauses
+      ? []
       : [
-          sse(
-            {
-              type: 'content_block_start',
-              index: last(turn),
-              content_block: { type: 'tool_use', id: reply.id, name: reply.name, input: {} },
-            },
-            'content_block_start',
-          ),
-          sse(
-            {
-              type: 'content_block_delta',
-              index: last(turn),
-              delta: { type: 'input_json_delta', partial_json: JSON.stringify(reply.args) },
-            },
-            'content_block_delta',
-          ),
+          ...(reply.kind === 'text'
+            ? [
+                sse(
+                  { type: 'content_block_start', index: last(turn), content_block: { type: 'text', text: '' } },
+                  'content_block_start',
+                ),
+                sse({ type: 'ping' }, 'ping'),
+                ...reply.text
+                  .match(/.{1,6}/gs)!
+                  .map((piece) =>
+                    sse(
+                      { type: 'content_block_delta', index: last(turn), delta: { type: 'text_delta', text: piece } },
+                      'content_block_delta',
+                    ),
+                  ),
+              ]
+            : [
+                sse(
+                  {
+                    type: 'content_block_start',
+                    index: last(turn),
+                    content_block: { type: 'tool_use', id: reply.id, name: reply.name, input: {} },
+                  },
+                  'content_block_start',
+                ),
+                sse(
+                  {
+                    type: 'content_block_delta',
+                    index: last(turn),
+                    delta: { type: 'input_json_delta', partial_json: JSON.stringify(reply.args) },
+                  },
+                  'content_block_delta',
+                ),
+              ]),
+          sse({ type: 'content_block_stop', index: last(turn) }, 'content_block_stop'),
         ]),
-    sse({ type: 'content_block_stop', index: last(turn) }, 'content_block_stop'),
     sse(
       {
         type: 'message_delta',
-        delta: { stop_reason: reply.kind === 'text' ? 'end_turn' : 'tool_use', stop_sequence: null },
+        delta: { stop_reason: stopReason(turn, reply), stop_sequence: null },
         usage: {
           output_tokens: usage.output,
           ...(turn.search !== undefined ? { server_tool_use: { web_search_requests: 1 } } : {}),
@@ -1253,6 +1269,10 @@ const anthropic: Dialect = {
 
 /** The index of a reply's one block of text or tool use: after the thinking and the search, when there are. */
 const last = (turn: Turn) => (turn.thinks ? 1 : 0) + (turn.search !== undefined ? 3 : 0);
+
+/** Why Anthropic's model stopped: it paused its turn after searching, answered, or asks for a tool. */
+const stopReason = (turn: Turn, reply: Reply) =>
+  turn.pauses ? 'pause_turn' : reply.kind === 'text' ? 'end_turn' : 'tool_use';
 
 /** What a model that searches writes first, as in Anthropic's web search reference. */
 export const SEARCH_LEAD = "I'll search the web for that.";

@@ -588,6 +588,10 @@ function finishOf(reason: LanguageModelV4FinishReason, toolCalls: ToolCall[]): R
   return reason.unified === 'length' ? 'length' : 'stop';
 }
 
+/** Whether Anthropic paused the turn for the client to send back (the AI SDK reads its pause_turn as a stop). */
+const pausedOf = (reason: LanguageModelV4FinishReason): Pick<Reply, 'paused'> =>
+  reason.raw === 'pause_turn' ? { paused: true } : {};
+
 /** The provider's own counts: input (with what was read from and written to its cache), output. */
 function usageOf(usage: LanguageModelV4Usage | undefined): Reply['usage'] {
   const input = usage?.inputTokens.total;
@@ -704,6 +708,7 @@ async function whole(result: ReturnType<LanguageModelV4['doGenerate']>, kept: Ke
   return {
     text,
     finishReason: finishOf(finishReason, toolCalls),
+    ...pausedOf(finishReason),
     ...(toolCalls.length ? { toolCalls } : {}),
     ...(thinking.length ? { thinking } : {}),
     ...(reasoning ? { reasoning } : {}),
@@ -897,6 +902,7 @@ async function streamed(
   return {
     text,
     finishReason: finishOf(finish.reason, toolCalls),
+    ...pausedOf(finish.reason),
     ...(toolCalls.length ? { toolCalls } : {}),
     ...(thinking.length ? { thinking } : {}),
     ...(reasoning ? { reasoning } : {}),
