@@ -70,7 +70,8 @@ export const isAnthropicBlock = (b: ThinkingBlock): b is AnthropicBlock => 'thin
  * redacted block whole; the reasoning of a model that signs nothing (any other provider's or model
  * server's, and an OpenAI model's summary), to show; another provider's reasoning to go back, whole
  * (an OpenAI reasoning item at its end, a web search an OpenAI model ran, a Gemini signature with its
- * call); or a web search an Anthropic model ran, whole, which its answer shows where it ran.
+ * call); a web search an Anthropic model ran, whole, which its answer shows where it ran; or the end
+ * of a block of an Anthropic model's text, with the pages it cites (none, often).
  */
 export type ThinkingPiece =
   | { thinking: string }
@@ -78,7 +79,18 @@ export type ThinkingPiece =
   | { redacted: string }
   | { reasoning: string }
   | { carried: ProviderReasoning }
-  | { search: WebSearch };
+  | { search: WebSearch }
+  | { cited: Cited };
+
+/**
+ * A stretch of a reply's text that cites pages a web search found, by characters of the text; each
+ * page as its provider said it (Anthropic's with the quoted text and its encrypted index, to go back).
+ */
+export interface Cited {
+  from: number;
+  to: number;
+  pages: Array<{ url: string; title: string | null; citedText?: string; encryptedIndex?: string }>;
+}
 
 /** Anthropic's web search as its client asked for it: the version, and how far the model may search. */
 export interface WebSearchAsked {
@@ -263,6 +275,8 @@ export interface Reply {
   searches?: WebSearch[];
   /** How many web searches the model ran at its provider, which bills each (one that failed is not billed). */
   webSearches?: number;
+  /** The stretches of the text that cite pages a web search found. */
+  cited?: Cited[];
   /**
    * Anthropic paused the model's turn in the course of its server tools' work (its web search): the
    * client is to send the turn back as it is for the model to go on (Anthropic's pause_turn).
@@ -277,13 +291,13 @@ export interface Reply {
 export function textAndSearches<T>(
   text: string,
   searches: readonly WebSearch[],
-  textBlock: (text: string) => T,
+  textBlocks: (text: string, from: number) => T[],
   searchBlocks: (search: WebSearch) => T[],
 ): T[] {
   const blocks: T[] = [];
   let from = 0;
   const upTo = (to: number) => {
-    if (to > from) blocks.push(textBlock(text.slice(from, to)));
+    if (to > from) blocks.push(...textBlocks(text.slice(from, to), from));
     from = Math.max(from, to);
   };
   for (const search of searches) {

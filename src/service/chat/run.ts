@@ -17,6 +17,7 @@ import {
   textOf,
   type Attempt,
   type ChatMessage,
+  type Cited,
   type Prepared,
   type Reply,
   type ThinkingBlock,
@@ -36,6 +37,7 @@ export type Completed = ChatCompletion & {
   reasoning?: string;
   searches?: WebSearch[];
   paused?: true;
+  cited?: Cited[];
 };
 
 /**
@@ -137,13 +139,14 @@ export async function runChat(
         attempts,
         latency: (Date.now() - attemptStarted) / 1000,
       });
-      if (!reply.thinking && !reply.reasoning && !reply.searches && !reply.paused) return completion;
+      if (!reply.thinking && !reply.reasoning && !reply.searches && !reply.paused && !reply.cited) return completion;
       return {
         ...completion,
         thinking: reply.thinking,
         reasoning: reply.reasoning,
         searches: reply.searches,
         paused: reply.paused,
+        cited: reply.cited,
       };
     }
     current = switches < maxSwitch ? nextInChain(prepared, current, tried, refused) : undefined;

@@ -2,7 +2,7 @@
 // events (message_start, content_block_*, message_delta, message_stop, error) and its errors. The
 // routing receipt and the costs ride along as `llm_spaces`, an extra field of the message.
 import { sealThinking } from '../chat/carriedThinking';
-import { textAndSearches, type ThinkingBlock, type ThinkingPiece, type WebSearch } from '../chat/request';
+import { textAndSearches, type Cited, type ThinkingBlock, type ThinkingPiece, type WebSearch } from '../chat/request';
 import type { Completed } from '../chat/run';
 import type { EventStream } from './eventStream';
 
@@ -35,9 +35,41 @@ const searchBlocks = (s: WebSearch) => [
   },
 ];
 
+/** A page a text cites, as Anthropic writes it. */
+const citation = (page: Cited['pages'][number]) => ({
+  type: 'web_search_result_location',
+  url: page.url,
+  title: page.title,
+  encrypted_index: page.encryptedIndex ?? '',
+  cited_text: page.citedText ?? '',
+});
+
+/**
+ * A piece of a reply's text as Anthropic's blocks: each stretch that cites pages a block of its own,
+ * with its citations.
+ */
+function textBlocks(text: string, from: number, cited: readonly Cited[]): Array<Record<string, unknown>> {
+  const to = from + text.length;
+  const blocks: Array<Record<string, unknown>> = [];
+  let at = from;
+  for (const c of cited) {
+    if (c.to <= at || c.from >= to || !c.pages.length) continue;
+    if (c.from > at) blocks.push({ type: 'text', text: text.slice(at - from, c.from - from) });
+    const end = Math.min(c.to, to);
+    blocks.push({
+      type: 'text',
+      text: text.slice(Math.max(c.from, at) - from, end - from),
+      citations: c.pages.map(citation),
+    });
+    at = end;
+  }
+  if (at < to) blocks.push({ type: 'text', text: text.slice(at - from) });
+  return blocks;
+}
+
 /**
  * The content blocks of a reply: the model's thinking, its text with the web searches it ran where it
- * ran them, then each tool the model asks for.
+ * ran them and the pages it cites, then each tool the model asks for.
  */
 function blocksOf(c: Completed): Array<Record<string, unknown>> {
   const message = c.choices[0]?.message;
@@ -52,7 +84,7 @@ function blocksOf(c: Completed): Array<Record<string, unknown>> {
     ...textAndSearches<Record<string, unknown>>(
       message?.content ?? '',
       c.searches ?? [],
-      (text) => ({ type: 'text', text }),
+      (text, from) => textBlocks(text, from, c.cited ?? []),
       searchBlocks,
     ),
     ...tools,
@@ -134,6 +166,16 @@ export class AnthropicStream {
    */
   thinking(piece: ThinkingPiece): void {
     if ('reasoning' in piece) return;
+    if ('cited' in piece) {
+      // A block of text ended, with the pages it cites: the next text is a block of its own.
+      if (this.textOpen)
+        for (const page of piece.cited.pages)
+          this.send('content_block_delta', {
+            index: this.next,
+            delta: { type: 'citations_delta', citation: citation(page) },
+          });
+      return this.closeText();
+    }
     this.closeText();
     if ('search' in piece) {
       this.closeThinking();

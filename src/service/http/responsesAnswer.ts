@@ -83,6 +83,18 @@ function webSearchCall(search: OpenAiSearch, request: Request): Record<string, u
   };
 }
 
+/** The pages the text cites, as OpenAI annotates its text: each page with the stretch that cites it. */
+const annotationsOf = (c: Completed) =>
+  (c.cited ?? []).flatMap((cited) =>
+    cited.pages.map((page) => ({
+      type: 'url_citation',
+      start_index: cited.from,
+      end_index: cited.to,
+      url: page.url,
+      title: page.title ?? page.url,
+    })),
+  );
+
 const searchesIn = (blocks: readonly ThinkingBlock[], request: Request) =>
   blocks.flatMap((b) => ('webSearchCall' in b ? [webSearchCall(b, request)] : []));
 
@@ -107,7 +119,7 @@ function outputOf(c: Completed, request: Request, late = 0): Array<Record<string
           id: `msg_${compact(c.id)}`,
           status: 'completed',
           role: 'assistant',
-          content: [{ type: 'output_text', text: message.content, annotations: [], logprobs: [] }],
+          content: [{ type: 'output_text', text: message.content, annotations: annotationsOf(c), logprobs: [] }],
         },
       ]
     : [];
@@ -256,8 +268,9 @@ export class ResponsesStream {
 
   /** Thinking: its text goes to the summary part of its block, which a signature ends. */
   thinking(piece: ThinkingPiece): void {
-    // Web searches are asked only through Anthropic's Messages API.
-    if ('search' in piece) return;
+    // Anthropic's web searches are asked only through its Messages API; the pages a text cites come
+    // with the message's end (finish).
+    if ('search' in piece || 'cited' in piece) return;
     if (this.reasoningIndex === undefined) {
       if (this.messageIndex !== undefined) return this.thinkingLate(piece);
       this.reasoningIndex = this.items++;
@@ -368,11 +381,19 @@ export class ResponsesStream {
     const output = response.output as Array<Record<string, unknown>>;
     if (this.messageIndex !== undefined) {
       const at = { item_id: this.messageId, output_index: this.messageIndex };
+      const annotations = annotationsOf(c);
+      for (const [i, annotation] of annotations.entries())
+        this.send('response.output_text.annotation.added', {
+          ...at,
+          content_index: 0,
+          annotation_index: i,
+          annotation,
+        });
       this.send('response.output_text.done', { ...at, content_index: 0, text: this.text, logprobs: [] });
       this.send('response.content_part.done', {
         ...at,
         content_index: 0,
-        part: { type: 'output_text', text: this.text, annotations: [] },
+        part: { type: 'output_text', text: this.text, annotations },
       });
       this.send('response.output_item.done', {
         output_index: this.messageIndex,

@@ -529,6 +529,22 @@ describe('hosted providers (fakes of their wire formats)', function () {
     });
     assert.equal(whole.output_text, 'echo: What is new in gateways?');
     assert.equal(warningOf(whole), null);
+    // The text cites the first page where OpenAI said it does.
+    const cites = [
+      {
+        type: 'url_citation',
+        start_index: 6,
+        end_index: whole.output_text.length,
+        url: 'https://example.com/1?q=What%20is%20new%20in%20gateways%3F',
+        title: 'Page 1 on What is new in gateways?',
+      },
+    ];
+    assert.deepEqual((whole.output[2] as OpenAI.Responses.ResponseOutputMessage).content[0], {
+      type: 'output_text',
+      text: whole.output_text,
+      annotations: cites,
+      logprobs: [],
+    });
     // OpenAI bills each search apart from the tokens, as the price dataset lists it for the model.
     const m = byName(ns);
     assert.equal(m.web_search_cost, 0.01);
@@ -543,10 +559,16 @@ describe('hosted providers (fakes of their wire formats)', function () {
       ['reasoning', 'web_search_call', 'message'],
     );
     assert.deepEqual(streamed.output[1], { ...call, id: (streamed.output[1] as { id: string }).id });
+    assert.deepEqual(
+      ((streamed.output[2] as OpenAI.Responses.ResponseOutputMessage).content[0] as OpenAI.Responses.ResponseOutputText)
+        .annotations,
+      cites,
+    );
     for (const type of [
       'response.web_search_call.in_progress',
       'response.web_search_call.searching',
       'response.web_search_call.completed',
+      'response.output_text.annotation.added',
     ])
       assert.ok(events.includes(type), `${type} in ${events.join(', ')}`);
     // The next turn, as Codex sends it: everything back. OpenAI gets its reasoning item, then the
@@ -924,6 +946,21 @@ describe('hosted providers (fakes of their wire formats)', function () {
       ],
     );
     assert.match(pages[0]!.encrypted_content, /^enc-/);
+    // The answer cites the first page, as Anthropic gave it, with its encrypted index.
+    const citations = (whole.content[3] as Anthropic.TextBlock)
+      .citations as Anthropic.CitationsWebSearchResultLocation[];
+    assert.deepEqual(
+      citations.map(({ encrypted_index, ...rest }) => ({ ...rest, sealed: /^enc-/.test(encrypted_index) })),
+      [
+        {
+          type: 'web_search_result_location',
+          url: pages[0]!.url,
+          title: pages[0]!.title,
+          cited_text: 'What page 1 says of Perform a web search for the query: gateway',
+          sealed: true,
+        },
+      ],
+    );
     assert.equal(whole.usage.server_tool_use?.web_search_requests, 1);
     assert.equal(warningOf(whole), null);
     // Anthropic bills each search apart from the tokens, as the price dataset lists it for the model.

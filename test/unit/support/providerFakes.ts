@@ -16,7 +16,8 @@
 // - OpenAI's refuses an effort for a model that does not reason, with a 400 in its words; its reasoning
 //   models reason first on the Responses API (a summary when asked, encrypted when included, which it
 //   checks when sent back), and, offered the web search tool, search for the text after reasoning (a
-//   web_search_call item, its pages' URLs when included, which it checks when sent back). It also plays DeepSeek (whose API is OpenAI's Chat Completions), whose
+//   web_search_call item, its pages' URLs when included, which it checks when sent back; the answer's
+//   text cites the first page in a url_citation annotation). It also plays DeepSeek (whose API is OpenAI's Chat Completions), whose
 //   V4 models write their reasoning as `reasoning_content` before their answer unless
 //   `thinking: {type: "disabled"}` turns it off, and which refuses the names it retired on 2026-07-24,
 //   deepseek-chat and deepseek-reasoner, and xAI, whose
@@ -26,7 +27,8 @@
 //   give, a tool loop whose last turn lost its thinking) with a 400. Offered its web search tool, it
 //   says so and searches for the text first (a text, a server_tool_use and its web_search_tool_result,
 //   as its web search reference shows them), and checks a search sent back: its result beside it, the
-//   content it encrypted. Asked to search for a text that names pause_turn, it pauses its turn after the
+//   content it encrypted; the answer cites the first page (a citation with its encrypted index). Asked
+//   to search for a text that names pause_turn, it pauses its turn after the
 //   search, and goes on when the turn comes back as it is.
 // - Gemini 3 models sign their function calls and refuse, as Google's thought-signatures guide says, a
 //   call of the current turn sent back without its signature (or Google's sentinel) or with one they did
@@ -624,6 +626,20 @@ function readResponses(b: Record<string, unknown>, problems: string[]): Turn {
   };
 }
 
+/** What an answer after a web search cites, as OpenAI annotates its text: the first page, for all but its first six characters. */
+const annotationsOf = (turn: Turn, text: string) =>
+  turn.search === undefined
+    ? []
+    : [
+        {
+          type: 'url_citation',
+          start_index: 6,
+          end_index: text.length,
+          url: `https://example.com/1?q=${encodeURIComponent(turn.search)}`,
+          title: `Page 1 on ${turn.search}`,
+        },
+      ];
+
 /** The web search a reasoning model runs for the text, as OpenAI's item has it (its pages when included). */
 const webSearchItem = (turn: Turn) => ({
   id: `ws_${turn.responses!.serial}`,
@@ -658,7 +674,7 @@ const answerItem = (turn: Turn, reply: Reply) =>
         type: 'message',
         status: 'completed',
         role: 'assistant',
-        content: [{ type: 'output_text', text: reply.text, annotations: [] }],
+        content: [{ type: 'output_text', text: reply.text, annotations: annotationsOf(turn, reply.text) }],
       }
     : {
         id: `fc_${turn.responses!.serial}`,
@@ -754,8 +770,14 @@ function responsesEvents(turn: Turn, reply: Reply, usage: ProviderFake['usage'])
       ...reply.text
         .match(/.{1,6}/gs)!
         .map((delta) => event('response.output_text.delta', { ...at, delta, logprobs: [] })),
+      ...annotationsOf(turn, reply.text).map((annotation, i) =>
+        event('response.output_text.annotation.added', { ...at, annotation_index: i, annotation }),
+      ),
       event('response.output_text.done', { ...at, text: reply.text, logprobs: [] }),
-      event('response.content_part.done', { ...at, part: { type: 'output_text', text: reply.text, annotations: [] } }),
+      event('response.content_part.done', {
+        ...at,
+        part: { type: 'output_text', text: reply.text, annotations: annotationsOf(turn, reply.text) },
+      }),
     );
   } else {
     const args = JSON.stringify(reply.args);
@@ -1172,7 +1194,7 @@ const anthropic: Dialect = {
       ...(turn.pauses
         ? []
         : reply.kind === 'text'
-          ? [{ type: 'text', text: reply.text }]
+          ? [{ type: 'text', text: reply.text, ...(cites(turn).length ? { citations: cites(turn) } : {}) }]
           : [{ type: 'tool_use', id: reply.id, name: reply.name, input: reply.args }]),
     ],
     stop_reason: stopReason(turn, reply),
@@ -1223,6 +1245,12 @@ const anthropic: Dialect = {
                   'content_block_start',
                 ),
                 sse({ type: 'ping' }, 'ping'),
+                ...cites(turn).map((citation) =>
+                  sse(
+                    { type: 'content_block_delta', index: last(turn), delta: { type: 'citations_delta', citation } },
+                    'content_block_delta',
+                  ),
+                ),
                 ...reply.text
                   .match(/.{1,6}/gs)!
                   .map((piece) =>
@@ -1316,6 +1344,24 @@ const searchBlocks = (query: string) => {
       content: failed ? { type: 'web_search_tool_result_error', error_code: failed } : pagesFound(query),
     },
   ];
+};
+
+/** What an answer after a web search cites, as Anthropic writes it: the first page it found, if it found any. */
+const cites = (turn: Turn) => {
+  if (turn.search === undefined) return [];
+  const found = searchBlocks(turn.search)[1]!.content;
+  const page = Array.isArray(found) ? (found[0] as { url: string; title: string } | undefined) : undefined;
+  return page
+    ? [
+        {
+          type: 'web_search_result_location',
+          url: page.url,
+          title: page.title,
+          encrypted_index: sealed(`index of ${page.url}`),
+          cited_text: `What page 1 says of ${turn.search}`,
+        },
+      ]
+    : [];
 };
 
 /** A web search as Anthropic streams it (its web search reference): the use with its input in pieces, then the result whole. */

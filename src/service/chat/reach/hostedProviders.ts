@@ -30,6 +30,7 @@ import { providerSpec, type ProviderSpec, type Reach } from '../../providers/pro
 import {
   textAndSearches,
   textOf,
+  type Cited,
   type ChatMessage,
   type Reply,
   isAnthropicBlock,
@@ -266,7 +267,7 @@ function toPrompt(
         const written = textAndSearches<LanguageModelV4TextPart | SearchPart>(
           text,
           anthropic ? (m.searches ?? []) : [],
-          (piece) => ({ type: 'text', text: piece }),
+          (piece) => [{ type: 'text', text: piece }],
           searchParts,
         );
         return { role: 'assistant', content: [...thought, ...written, ...calls] };
@@ -679,8 +680,13 @@ async function whole(result: ReturnType<LanguageModelV4['doGenerate']>, kept: Ke
     if ('webSearchCall' in search) thinking.push(search);
     else if (text) search.after = text.length;
   });
+  const cited: Cited[] = [];
   for (const part of content) {
-    if (part.type === 'text') text += part.text;
+    if (part.type === 'text') {
+      const from = text.length;
+      text += part.text;
+      cited.push(...citedOf(part.providerMetadata, from, text.length));
+    }
     if ((part.type === 'tool-call' || part.type === 'tool-result') && searches.took(part)) continue;
     if (part.type === 'tool-call') {
       toolCalls.push(toolCallOf(part.toolCallId, part.toolName, part.input));
@@ -713,6 +719,7 @@ async function whole(result: ReturnType<LanguageModelV4['doGenerate']>, kept: Ke
     ...(thinking.length ? { thinking } : {}),
     ...(reasoning ? { reasoning } : {}),
     ...searches.ran(),
+    ...(cited.length ? { cited } : {}),
     usage: usageOf(usage),
     ...logprobsOf(providerMetadata),
   };
@@ -794,6 +801,47 @@ function searchResultsOf(result: unknown, isError: boolean | undefined): WebSear
   );
 }
 
+/**
+ * The pages a block of text cites, as the provider's package passes its citations on: Anthropic's for
+ * the block (from its web search), OpenAI's url_citation annotations by their place in the block.
+ */
+function citedOf(metadata: unknown, from: number, to: number): Cited[] {
+  const said = objectOf(metadata);
+  const anthropic = objectOf(said.anthropic).citations;
+  const pages = (Array.isArray(anthropic) ? anthropic : []).flatMap((c: Record<string, unknown>) =>
+    c?.type === 'web_search_result_location' && typeof c.url === 'string'
+      ? [
+          {
+            url: c.url,
+            title: typeof c.title === 'string' ? c.title : null,
+            ...(typeof c.cited_text === 'string' ? { citedText: c.cited_text } : {}),
+            ...(typeof c.encrypted_index === 'string' ? { encryptedIndex: c.encrypted_index } : {}),
+          },
+        ]
+      : [],
+  );
+  const openAi = [objectOf(said.openai).annotations, objectOf(said.azure).annotations].flatMap((a) =>
+    Array.isArray(a) ? (a as Array<Record<string, unknown>>) : [],
+  );
+  const annotated = openAi.flatMap((a): Cited[] =>
+    a?.type === 'url_citation' &&
+    typeof a.url === 'string' &&
+    typeof a.start_index === 'number' &&
+    typeof a.end_index === 'number' &&
+    a.start_index <= a.end_index &&
+    from + a.end_index <= to
+      ? [
+          {
+            from: from + a.start_index,
+            to: from + a.end_index,
+            pages: [{ url: a.url, title: typeof a.title === 'string' ? a.title : null }],
+          },
+        ]
+      : [],
+  );
+  return [...(pages.length ? [{ from, to, pages }] : []), ...annotated];
+}
+
 /** What Anthropic's package says of a piece of thinking: its signature, or a redacted block's data. */
 function anthropicSigned(metadata: unknown): { signature?: string; redacted?: string } {
   const said = (metadata as { anthropic?: { signature?: unknown; redactedData?: unknown } } | undefined)?.anthropic;
@@ -837,6 +885,9 @@ async function streamed(
     thinking.push(search);
     think({ carried: search });
   });
+  const cited: Cited[] = [];
+  /** Where each block of text began in the reply's text, by the stream's id of it. */
+  const textFrom = new Map<string, number>();
   let finish: { reason: LanguageModelV4FinishReason; usage: LanguageModelV4Usage; metadata: unknown } | undefined;
   for await (const part of stream) {
     // A model that says it began to reason is answering, however long it reasons before anything else
@@ -846,6 +897,13 @@ async function streamed(
       text += part.delta;
       answering();
       onDelta(part.delta);
+    } else if (part.type === 'text-start') textFrom.set(part.id, text.length);
+    else if (part.type === 'text-end') {
+      // The pages a block cites come with its end. An Anthropic model's blocks end each where it ended them.
+      const from = textFrom.get(part.id) ?? text.length;
+      const pages = citedOf(part.providerMetadata, from, text.length);
+      cited.push(...pages);
+      if (signed) think({ cited: { from, to: text.length, pages: pages.flatMap((c) => c.pages) } });
     } else if (part.type === 'reasoning-start' && kept && !signed) {
       const { id } = openAiItem(part.providerMetadata, kept);
       if (id === undefined) continue;
@@ -907,6 +965,7 @@ async function streamed(
     ...(thinking.length ? { thinking } : {}),
     ...(reasoning ? { reasoning } : {}),
     ...searches.ran(),
+    ...(cited.length ? { cited } : {}),
     usage: usageOf(finish.usage),
     ...logprobsOf(finish.metadata),
   };
