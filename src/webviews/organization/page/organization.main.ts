@@ -23,6 +23,7 @@ import { fill, h, valueOf } from '../../page/dom';
 import { field, markFields, textfield } from '../../page/fields';
 import { CallFailed, HostChannel } from '../../page/hostChannel';
 import { spendChart } from './spendChart';
+import { costLine } from './costLine';
 import { money } from '../../page/values';
 import { t } from '../../page/l10n';
 
@@ -52,15 +53,7 @@ function usage(org: MaskedOrganization): HTMLElement {
           t('Tokens'),
           t('{0} ({1} prompt, {2} completion)', n(org.total_tokens), n(org.prompt_tokens), n(org.completion_tokens)),
         ],
-        [
-          t('Cost'),
-          t(
-            '{0} ({1} prompt, {2} completion)',
-            money(org.total_tokens_cost),
-            money(org.prompt_tokens_cost),
-            money(org.completion_tokens_cost),
-          ),
-        ],
+        [t('Cost'), costLine(org)],
         [
           t('Savings against the benchmark'),
           t(
