@@ -6,7 +6,8 @@
 // and what the model is to get back (an Anthropic model's signed blocks, an OpenAI model's reasoning
 // items, a Gemini model's thought signatures) as `encrypted_content` when that is included, for the
 // client to send back (carriedThinking.ts). A web search an OpenAI model ran is a `web_search_call`
-// after it (it goes back to the model inside the reasoning item, in its place). A call of a custom tool
+// after the reasoning that led to it, which carries it back to the model in its place; the reasoning
+// after it is an item of its own, as OpenAI gives them. A call of a custom tool
 // of the request is a `custom_tool_call` with its text as `input`; a call of a namespace's tool names
 // its namespace.
 import type { z } from 'zod';
@@ -95,22 +96,48 @@ const annotationsOf = (c: Completed) =>
     })),
   );
 
-const searchesIn = (blocks: readonly ThinkingBlock[], request: Request) =>
-  blocks.flatMap((b) => ('webSearchCall' in b ? [webSearchCall(b, request)] : []));
+/** The id of the reply's nth reasoning item (from 0): one more after each web search. */
+const reasoningIdOf = (requestId: string, n: number) => `rs_${compact(requestId)}${n ? `_${n + 1}` : ''}`;
 
 /**
- * The output items of a reply: its reasoning, its message (when it wrote text), then each function it
- * calls. The last `late` blocks of its thinking, which the model gave after it began to write (a Gemini
- * model's signature on a call after its text), are a reasoning item of their own after the message, as
- * the stream gave them.
+ * A model's thinking up to each web search it ran and the search, then the rest: as OpenAI gives them,
+ * a reasoning item, then the search it led to, and so on.
+ */
+function uptoEachSearch(blocks: readonly ThinkingBlock[]): Array<{ blocks: ThinkingBlock[]; search?: OpenAiSearch }> {
+  const parts: Array<{ blocks: ThinkingBlock[]; search?: OpenAiSearch }> = [{ blocks: [] }];
+  for (const b of blocks) {
+    const part = parts.at(-1)!;
+    part.blocks.push(b);
+    if ('webSearchCall' in b) {
+      part.search = b;
+      parts.push({ blocks: [] });
+    }
+  }
+  return parts;
+}
+
+/** The summary an OpenAI model gave of the reasoning items among these blocks. */
+const openAiSummary = (blocks: readonly ThinkingBlock[]) =>
+  blocks.flatMap((b) => ('item' in b ? b.summary : [])).join('\n\n');
+
+/**
+ * The output items of a reply: its reasoning, and after the reasoning that led to each web search the
+ * search, then its message (when it wrote text), then each function it calls. The last `late` blocks of
+ * its thinking, which the model gave after it began to write (a Gemini model's signature on a call after
+ * its text), are a reasoning item of their own after the message, as the stream gave them.
  */
 function outputOf(c: Completed, request: Request, late = 0): Array<Record<string, unknown>> {
   const blocks = c.thinking ?? [];
-  const thought = { blocks: blocks.slice(0, blocks.length - late), reasoning: c.reasoning };
-  const reasoning =
-    thought.blocks.length || thought.reasoning ? [reasoningItem(`rs_${compact(c.id)}`, thought, request)] : [];
+  const parts = uptoEachSearch(blocks.slice(0, blocks.length - late));
+  const reasoning = parts.flatMap((part, n) => {
+    // A reply that searched shows each item's own summary; any other, all it reasoned (a model server's too).
+    const thought = { blocks: part.blocks, reasoning: parts.length > 1 ? openAiSummary(part.blocks) : c.reasoning };
+    return [
+      ...(thought.blocks.length || thought.reasoning ? [reasoningItem(reasoningIdOf(c.id, n), thought, request)] : []),
+      ...(part.search ? [webSearchCall(part.search, request)] : []),
+    ];
+  });
   const after = late ? [reasoningItem(lateReasoningId(c.id), { blocks: blocks.slice(-late) }, request)] : [];
-  const searches = searchesIn(blocks, request);
   const message = c.choices[0]?.message;
   const text = message?.content
     ? [
@@ -149,7 +176,7 @@ function outputOf(c: Completed, request: Request, late = 0): Array<Record<string
           status: 'completed',
         };
   });
-  return [...reasoning, ...searches, ...text, ...after, ...calls];
+  return [...reasoning, ...text, ...after, ...calls];
 }
 
 const isCall = (item: Record<string, unknown>) => item.type === 'function_call' || item.type === 'custom_tool_call';
@@ -215,7 +242,9 @@ export class ResponsesStream {
   private messageIndex?: number;
   /** The reasoning item's index while it is open, the blocks thought so far, and the text of the one in progress. */
   private reasoningIndex?: number;
-  private readonly blocks: ThinkingBlock[] = [];
+  private blocks: ThinkingBlock[] = [];
+  /** The reasoning items ended: one more begins after each web search. */
+  private reasoningItems = 0;
   private thought = '';
   /** Reasoning nobody signed (another provider's or a model server's), shown in the summary and carried nowhere. */
   private unsigned = '';
@@ -231,18 +260,21 @@ export class ResponsesStream {
   private partOpen = false;
   private readonly responseId: string;
   private readonly messageId: string;
-  private readonly reasoningId: string;
 
   constructor(
     private readonly events: EventStream,
-    requestId: string,
+    private readonly requestId: string,
     private readonly model: string,
     private readonly request: Request,
     private readonly createdAt: number,
   ) {
     this.responseId = `resp_${compact(requestId)}`;
     this.messageId = `msg_${compact(requestId)}`;
-    this.reasoningId = `rs_${compact(requestId)}`;
+  }
+
+  /** The reasoning item under way's id. */
+  private get reasoningId(): string {
+    return reasoningIdOf(this.requestId, this.reasoningItems);
   }
 
   private send(type: string, data: Record<string, unknown>): void {
@@ -282,7 +314,10 @@ export class ResponsesStream {
     if ('redacted' in piece || 'carried' in piece) {
       this.endBlock();
       this.blocks.push('carried' in piece ? piece.carried : piece);
-      if ('carried' in piece && 'webSearchCall' in piece.carried) this.searched(piece.carried);
+      if (!('carried' in piece && 'webSearchCall' in piece.carried)) return;
+      // A search ends the reasoning that led to it (which carries it back to the model), as at OpenAI.
+      this.endReasoning();
+      this.searched(piece.carried);
       return;
     }
     if ('signature' in piece) {
@@ -290,7 +325,10 @@ export class ResponsesStream {
       this.endBlock();
       return;
     }
-    const text = 'thinking' in piece ? piece.thinking : piece.reasoning;
+    // The reasoning after a search is an item of its own, whose summary starts afresh.
+    const fresh = !this.blocks.length && !this.thought && !this.unsigned;
+    const said = 'thinking' in piece ? piece.thinking : piece.reasoning;
+    const text = fresh ? said.replace(/^\n+/, '') : said;
     this.thought += text;
     if ('reasoning' in piece) this.unsigned += text;
     if (!this.request.reasoning?.summary || !text) return;
@@ -353,6 +391,10 @@ export class ResponsesStream {
       item: reasoningItem(this.reasoningId, { blocks: this.blocks, reasoning: this.unsigned }, this.request),
     });
     this.reasoningIndex = undefined;
+    this.reasoningItems++;
+    this.blocks = [];
+    this.unsigned = '';
+    this.parts = 0;
   }
 
   delta(text: string): void {

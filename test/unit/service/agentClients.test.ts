@@ -185,9 +185,15 @@ describe('Claude Code and Codex against the built-in service', function () {
       completed(turn, 'agent_message').map((i) => i.text),
       ['echo: What is new in gateways?'],
     );
+    // Codex shows what the model did in its order: it reasoned, searched, reasoned on what it found, answered
+    // (after its own warning that it knows nothing of a model by this name).
+    assert.deepEqual(
+      turn.flatMap((e) => (e.type === 'item.completed' && e.item?.type !== 'error' ? [e.item?.type] : [])),
+      ['reasoning', 'web_search', 'reasoning', 'agent_message'],
+    );
     assert.deepEqual(
       completed(turn, 'reasoning').map((i) => i.text),
-      ['Thinking about: What is new in gateways?'],
+      ['Thinking about: What is new in gateways?', 'Reading what it found on: What is new in gateways?'],
     );
     const asked = openai.seen.at(-1)!.body;
     assert.ok((asked.tools as Array<{ type: string }>).some((t) => t.type === 'web_search'));
@@ -196,12 +202,12 @@ describe('Claude Code and Codex against the built-in service', function () {
       completed(next, 'agent_message').map((i) => i.text),
       ['echo: And what about routers?'],
     );
-    // OpenAI got the first turn's reasoning, its search and its answer, in that order.
+    // OpenAI got the first turn's reasoning, its search, the reasoning after it and its answer, in that order.
     const items = (openai.seen.at(-1)!.body.input as Array<{ type?: string; role?: string }>).map(
       (i) => i.type ?? i.role,
     );
     const at = items.indexOf('reasoning');
-    assert.deepEqual(items.slice(at), ['reasoning', 'web_search_call', 'assistant', 'user']);
+    assert.deepEqual(items.slice(at), ['reasoning', 'web_search_call', 'reasoning', 'assistant', 'user']);
   });
 
   it("runs Codex's tool loop through the Space: its command runs, and its output goes back", async () => {

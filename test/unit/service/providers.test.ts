@@ -508,9 +508,17 @@ describe('hosted providers (fakes of their wire formats)', function () {
         user_location: { type: 'approximate', country: 'DE' },
       },
     ]);
+    // As OpenAI gives them: the reasoning that led to the search, the search, the reasoning after it.
     assert.deepEqual(
       whole.output.map((o) => o.type),
-      ['reasoning', 'web_search_call', 'message'],
+      ['reasoning', 'web_search_call', 'reasoning', 'message'],
+    );
+    assert.deepEqual(
+      [whole.output[0], whole.output[2]].map((o) => (o as OpenAI.Responses.ResponseReasoningItem).summary),
+      [
+        [{ type: 'summary_text', text: 'Thinking about: What is new in gateways?' }],
+        [{ type: 'summary_text', text: 'Reading what it found on: What is new in gateways?' }],
+      ],
     );
     const call = whole.output[1] as OpenAI.Responses.ResponseFunctionWebSearch;
     assert.equal(call.status, 'completed');
@@ -539,7 +547,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
         title: 'Page 1 on What is new in gateways?',
       },
     ];
-    assert.deepEqual((whole.output[2] as OpenAI.Responses.ResponseOutputMessage).content[0], {
+    assert.deepEqual((whole.output[3] as OpenAI.Responses.ResponseOutputMessage).content[0], {
       type: 'output_text',
       text: whole.output_text,
       annotations: cites,
@@ -552,17 +560,27 @@ describe('hosted providers (fakes of their wire formats)', function () {
     // Streamed, as OpenAI streams a search; the SDK's helper puts the same response together.
     const events: string[] = [];
     const stream = sdk.responses.stream(ask);
-    stream.on('event', (e) => events.push(e.type));
+    stream.on('event', (e) =>
+      events.push(e.type === 'response.output_item.done' ? `${e.type} ${e.item.type}` : e.type),
+    );
     const streamed = await stream.finalResponse();
     assert.deepEqual(
       streamed.output.map((o) => o.type),
-      ['reasoning', 'web_search_call', 'message'],
+      ['reasoning', 'web_search_call', 'reasoning', 'message'],
     );
     assert.deepEqual(streamed.output[1], { ...call, id: (streamed.output[1] as { id: string }).id });
     assert.deepEqual(
-      ((streamed.output[2] as OpenAI.Responses.ResponseOutputMessage).content[0] as OpenAI.Responses.ResponseOutputText)
+      ((streamed.output[3] as OpenAI.Responses.ResponseOutputMessage).content[0] as OpenAI.Responses.ResponseOutputText)
         .annotations,
       cites,
+    );
+    // Each item ends before the next begins, so that Codex shows the reasoning, then the search.
+    assert.deepEqual(
+      events.filter((e) => e.startsWith('response.output_item.done')),
+      ['reasoning', 'web_search_call', 'reasoning', 'message'].map((t) => `response.output_item.done ${t}`),
+    );
+    assert.ok(
+      events.indexOf('response.output_item.done reasoning') < events.indexOf('response.web_search_call.in_progress'),
     );
     for (const type of [
       'response.web_search_call.in_progress',
@@ -572,7 +590,8 @@ describe('hosted providers (fakes of their wire formats)', function () {
     ])
       assert.ok(events.includes(type), `${type} in ${events.join(', ')}`);
     // The next turn, as Codex sends it: everything back. OpenAI gets its reasoning item, then the
-    // search, then the message, in their order (the fake checks each follows as it must).
+    // search, then its reasoning after it, then the message, in their order (the fake checks each
+    // follows as it must).
     await sdk.responses.create({
       ...ask,
       input: [
@@ -589,7 +608,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     }>;
     assert.deepEqual(
       items.map((i) => i.type ?? i.role),
-      ['user', 'reasoning', 'web_search_call', 'assistant', 'user'],
+      ['user', 'reasoning', 'web_search_call', 'reasoning', 'assistant', 'user'],
     );
     const search = items[2]!;
     assert.equal(search.id, (streamed.output[1] as { id: string }).id);

@@ -15,8 +15,8 @@
 // Retry-After), a stream cut before its first token, or no answer at all.
 // - OpenAI's refuses an effort for a model that does not reason, with a 400 in its words; its reasoning
 //   models reason first on the Responses API (a summary when asked, encrypted when included, which it
-//   checks when sent back), and, offered the web search tool, search for the text after reasoning (a
-//   web_search_call item, its pages' URLs when included, which it checks when sent back; the answer's
+//   checks when sent back), and, offered the web search tool, search for the text after reasoning, then
+//   reason again (a web_search_call item between two reasoning items, its pages' URLs when included, which it checks when sent back; the answer's
 //   text cites the first page in a url_citation annotation). It also plays DeepSeek (whose API is OpenAI's Chat Completions), whose
 //   V4 models write their reasoning as `reasoning_content` before their answer unless
 //   `thinking: {type: "disabled"}` turns it off, and which refuses the names it retired on 2026-07-24,
@@ -569,7 +569,7 @@ function readResponses(b: Record<string, unknown>, problems: string[]): Turn {
       const encrypted = typeof item.encrypted_content === 'string' ? item.encrypted_content : '';
       if (b.store === false && !encrypted.startsWith('enc-'))
         problems.push('openai responses: a reasoning item with store false lacks the encrypted content it was given');
-      else if (encrypted && !/^rs_\d+$/.test(String(item.id)))
+      else if (encrypted && !/^rs_\d+(_2)?$/.test(String(item.id)))
         problems.push(`openai responses: reasoning item ${String(item.id)} was not given by this server`);
       // OpenAI: "Item rs_… of type reasoning was provided without its required following item".
       const next = items[i + 1];
@@ -659,13 +659,19 @@ const webSearchItem = (turn: Turn) => ({
   },
 });
 
-/** The reasoning item a reasoning model writes first: its summary when asked, its encrypted self when asked. */
-const reasoningItem = (turn: Turn) => ({
-  id: `rs_${turn.responses!.serial}`,
-  type: 'reasoning',
-  summary: turn.responses!.summary ? [{ type: 'summary_text', text: thoughtOf(turn) }] : [],
-  ...(turn.responses!.encrypted ? { encrypted_content: encrypt(thoughtOf(turn)) } : {}),
-});
+/**
+ * The reasoning item a reasoning model writes first, and again after it searched: its summary when asked,
+ * its encrypted self when asked.
+ */
+const reasoningItem = (turn: Turn, afterSearch = false) => {
+  const thought = afterSearch ? `Reading what it found on: ${turn.search}` : thoughtOf(turn);
+  return {
+    id: `rs_${turn.responses!.serial}${afterSearch ? '_2' : ''}`,
+    type: 'reasoning',
+    summary: turn.responses!.summary ? [{ type: 'summary_text', text: thought }] : [],
+    ...(turn.responses!.encrypted ? { encrypted_content: encrypt(thought) } : {}),
+  };
+};
 
 const answerItem = (turn: Turn, reply: Reply) =>
   reply.kind === 'text'
@@ -710,7 +716,7 @@ const responsesWhole = (turn: Turn, reply: Reply, usage: ProviderFake['usage']) 
     'completed',
     [
       ...(turn.thinks ? [reasoningItem(turn)] : []),
-      ...(turn.search !== undefined ? [webSearchItem(turn)] : []),
+      ...(turn.search !== undefined ? [webSearchItem(turn), ...(turn.thinks ? [reasoningItem(turn, true)] : [])] : []),
       answerItem(turn, reply),
     ],
     usage,
@@ -725,22 +731,25 @@ function responsesEvents(turn: Turn, reply: Reply, usage: ProviderFake['usage'])
     event('response.in_progress', { response: responseOf(turn, 'in_progress', []) }),
   ];
   const output: unknown[] = [];
-  if (turn.thinks) {
-    const item = reasoningItem(turn);
-    const at = { item_id: item.id, output_index: 0, summary_index: 0 };
+  const reason = (afterSearch: boolean) => {
+    const item = reasoningItem(turn, afterSearch);
+    const index = output.length;
+    const at = { item_id: item.id, output_index: index, summary_index: 0 };
     // The item is announced as the model begins to reason, long before anything else comes.
-    out.push(event('response.output_item.added', { output_index: 0, item: { ...item, summary: [] } }), THOUGHT);
-    if (turn.responses!.summary) {
-      const text = thoughtOf(turn);
+    out.push(event('response.output_item.added', { output_index: index, item: { ...item, summary: [] } }));
+    if (!afterSearch) out.push(THOUGHT);
+    const text = item.summary[0]?.text;
+    if (text !== undefined) {
       out.push(event('response.reasoning_summary_part.added', { ...at, part: { type: 'summary_text', text: '' } }));
       for (const delta of text.match(/.{1,6}/gs)!)
         out.push(event('response.reasoning_summary_text.delta', { ...at, delta }));
       out.push(event('response.reasoning_summary_text.done', { ...at, text }));
       out.push(event('response.reasoning_summary_part.done', { ...at, part: { type: 'summary_text', text } }));
     }
-    out.push(event('response.output_item.done', { output_index: 0, item }));
+    out.push(event('response.output_item.done', { output_index: index, item }));
     output.push(item);
-  }
+  };
+  if (turn.thinks) reason(false);
   if (turn.search !== undefined) {
     // As OpenAI streams a web search: its item, in progress, searching, completed, then the item whole.
     const item = webSearchItem(turn);
@@ -756,6 +765,7 @@ function responsesEvents(turn: Turn, reply: Reply, usage: ProviderFake['usage'])
       event('response.output_item.done', { output_index: at.output_index, item }),
     );
     output.push(item);
+    if (turn.thinks) reason(true);
   }
   const item = answerItem(turn, reply);
   const index = output.length;
