@@ -4,7 +4,8 @@
 // (providerFakes.ts, which check every request against the providers' references). Each once found a
 // request the service refused that the provider takes: Codex 0.171's turn metadata, Claude Code's
 // longest tool description and its system message for a model it does not know; these runs keep them
-// honest as both move on.
+// honest as both move on. Claude Code's WebSearch runs as a tool of its own (ENABLE_TOOL_SEARCH off):
+// loaded through its ToolSearch, it would need the fake to search for tools first.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -83,7 +84,7 @@ describe('Claude Code and Codex against the built-in service', function () {
   });
 
   /** Claude Code in print mode, as ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY point it at a Space. */
-  const claude = (args: string[], spaceKey = key) =>
+  const claude = (args: string[], spaceKey = key, extraEnv: Record<string, string> = {}) =>
     run(CLAUDE, ['-p', ...args], {
       cwd: work,
       timeout: 90_000,
@@ -95,6 +96,7 @@ describe('Claude Code and Codex against the built-in service', function () {
         DISABLE_TELEMETRY: '1',
         DISABLE_AUTOUPDATER: '1',
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        ...extraEnv,
       },
     });
 
@@ -149,6 +151,42 @@ describe('Claude Code and Codex against the built-in service', function () {
     assert.ok((first!.tools as Array<{ name: string }>).some((t) => t.name === 'Bash'));
     const last = (second!.messages as Array<{ content: Array<{ type: string }> | string }>).at(-1)!;
     assert.ok(Array.isArray(last.content) && last.content.some((b) => b.type === 'tool_result'));
+  });
+
+  it("runs Claude Code's WebSearch through the Space: Anthropic searches, and its pages go back to the loop", async () => {
+    const from = anthropic.seen.length;
+    const said = JSON.parse(
+      (
+        await claude(
+          [
+            `Look it up | call WebSearch ${JSON.stringify({ query: 'gateway news' })}`,
+            '--model',
+            'claude-haiku-4-5',
+            '--allowedTools',
+            'WebSearch',
+            '--max-turns',
+            '3',
+            '--output-format',
+            'json',
+          ],
+          key,
+          { ENABLE_TOOL_SEARCH: 'false' },
+        )
+      ).stdout,
+    ) as { is_error: boolean; result: string };
+    assert.equal(said.is_error, false, said.result);
+    const asked = anthropic.seen.slice(from).map((r) => r.body);
+    // WebSearch asked for Anthropic's web search in a request of its own, which the fake ran.
+    const search = asked.find((b) =>
+      (b.tools as Array<{ type?: string }> | undefined)?.some((t) => t.type?.startsWith('web_search_')),
+    );
+    assert.ok(search, 'a request with the web search tool');
+    // The loop's last request carried WebSearch's result: the pages the search found, and its text.
+    const last = (asked.at(-1)!.messages as Array<{ content: unknown }>).at(-1)!;
+    const result = JSON.stringify(last.content);
+    assert.match(result, /Page 1 on Perform a web search for the query: gateway news/);
+    assert.match(result, /https:\/\/example\.com\/2\?q=Perform/);
+    assert.match(said.result, /^echo: /);
   });
 
   it('runs Claude Code on an OpenAI model through the Space, with the instructions it adds for a model it does not know', async () => {
