@@ -4,8 +4,8 @@
 // (providerFakes.ts, which check every request against the providers' references). Each once found a
 // request the service refused that the provider takes: Codex 0.171's turn metadata, Claude Code's
 // longest tool description and its system message for a model it does not know; these runs keep them
-// honest as both move on. Claude Code's WebSearch runs as a tool of its own (ENABLE_TOOL_SEARCH off):
-// loaded through its ToolSearch, it would need the fake to search for tools first.
+// honest as both move on. Claude Code defers WebSearch and most of its tools behind its ToolSearch; to
+// have the fake call WebSearch at once, that test turns ToolSearch off (ENABLE_TOOL_SEARCH).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -151,6 +151,31 @@ describe('Claude Code and Codex against the built-in service', function () {
     assert.ok((first!.tools as Array<{ name: string }>).some((t) => t.name === 'Bash'));
     const last = (second!.messages as Array<{ content: Array<{ type: string }> | string }>).at(-1)!;
     assert.ok(Array.isArray(last.content) && last.content.some((b) => b.type === 'tool_result'));
+  });
+
+  it("runs Claude Code's ToolSearch through the Space: the tools it loads come declared in its next request", async () => {
+    const from = anthropic.seen.length;
+    const said = JSON.parse(
+      (
+        await claude([
+          `Find it | call ToolSearch ${JSON.stringify({ query: 'select:WebSearch', max_results: 1 })}`,
+          '--model',
+          'claude-haiku-4-5',
+          '--max-turns',
+          '3',
+          '--output-format',
+          'json',
+        ])
+      ).stdout,
+    ) as { is_error: boolean; num_turns: number };
+    assert.equal(said.is_error, false);
+    assert.equal(said.num_turns, 2, 'the search for tools, then the answer');
+    const toolNames = anthropic.seen
+      .slice(from)
+      .map((r) => ((r.body.tools as Array<{ name: string }> | undefined) ?? []).map((t) => t.name));
+    // WebSearch was deferred (only ToolSearch offered), then declared once ToolSearch answered.
+    assert.ok(toolNames[0]!.includes('ToolSearch') && !toolNames[0]!.includes('WebSearch'));
+    assert.ok(toolNames.at(-1)!.includes('WebSearch'));
   });
 
   it("runs Claude Code's WebSearch through the Space: Anthropic searches, and its pages go back to the loop", async () => {
