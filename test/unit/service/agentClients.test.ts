@@ -100,6 +100,27 @@ describe('Claude Code and Codex against the built-in service', function () {
       },
     });
 
+  /** Claude Code's answer (its JSON) to a prompt on Claude Haiku 4.5, in three turns at most, the tool named allowed. */
+  const claudeTurns = async (prompt: string, allowed?: string, extraEnv?: Record<string, string>) =>
+    JSON.parse(
+      (
+        await claude(
+          [
+            prompt,
+            '--model',
+            'claude-haiku-4-5',
+            ...(allowed ? ['--allowedTools', allowed] : []),
+            '--max-turns',
+            '3',
+            '--output-format',
+            'json',
+          ],
+          key,
+          extraEnv,
+        )
+      ).stdout,
+    ) as { is_error: boolean; num_turns: number; result: string };
+
   /**
    * Codex's `exec`, its events as JSON lines. Its sandbox is Codex's own business, not this test's:
    * the work folder is a temporary one, and the sandbox needs what a container may not give.
@@ -127,21 +148,10 @@ describe('Claude Code and Codex against the built-in service', function () {
 
   it("runs Claude Code's turn and its tool loop through the Space: the tool runs, and its result goes back", async () => {
     const command = 'printf "Hello from Claude Code through a Space" > hello.txt';
-    const said = JSON.parse(
-      (
-        await claude([
-          `Please | call Bash ${JSON.stringify({ command, description: 'Write the greeting' })}`,
-          '--model',
-          'claude-haiku-4-5',
-          '--allowedTools',
-          'Bash',
-          '--max-turns',
-          '3',
-          '--output-format',
-          'json',
-        ])
-      ).stdout,
-    ) as { is_error: boolean; num_turns: number };
+    const said = await claudeTurns(
+      `Please | call Bash ${JSON.stringify({ command, description: 'Write the greeting' })}`,
+      'Bash',
+    );
     assert.equal(said.is_error, false);
     assert.equal(said.num_turns, 2, 'the tool call, then the answer from its result');
     assert.equal(readFileSync(path.join(work, 'hello.txt'), 'utf8'), 'Hello from Claude Code through a Space');
@@ -155,19 +165,9 @@ describe('Claude Code and Codex against the built-in service', function () {
 
   it("runs Claude Code's ToolSearch through the Space: the tools it loads come declared in its next request", async () => {
     const from = anthropic.seen.length;
-    const said = JSON.parse(
-      (
-        await claude([
-          `Find it | call ToolSearch ${JSON.stringify({ query: 'select:WebSearch', max_results: 1 })}`,
-          '--model',
-          'claude-haiku-4-5',
-          '--max-turns',
-          '3',
-          '--output-format',
-          'json',
-        ])
-      ).stdout,
-    ) as { is_error: boolean; num_turns: number };
+    const said = await claudeTurns(
+      `Find it | call ToolSearch ${JSON.stringify({ query: 'select:WebSearch', max_results: 1 })}`,
+    );
     assert.equal(said.is_error, false);
     assert.equal(said.num_turns, 2, 'the search for tools, then the answer');
     const toolNames = anthropic.seen
@@ -180,25 +180,13 @@ describe('Claude Code and Codex against the built-in service', function () {
 
   it("runs Claude Code's WebSearch through the Space: Anthropic searches, and its pages go back to the loop", async () => {
     const from = anthropic.seen.length;
-    const said = JSON.parse(
-      (
-        await claude(
-          [
-            `Look it up | call WebSearch ${JSON.stringify({ query: 'gateway news' })}`,
-            '--model',
-            'claude-haiku-4-5',
-            '--allowedTools',
-            'WebSearch',
-            '--max-turns',
-            '3',
-            '--output-format',
-            'json',
-          ],
-          key,
-          { ENABLE_TOOL_SEARCH: 'false' },
-        )
-      ).stdout,
-    ) as { is_error: boolean; result: string };
+    const said = await claudeTurns(
+      `Look it up | call WebSearch ${JSON.stringify({ query: 'gateway news' })}`,
+      'WebSearch',
+      {
+        ENABLE_TOOL_SEARCH: 'false',
+      },
+    );
     assert.equal(said.is_error, false, said.result);
     const asked = anthropic.seen.slice(from).map((r) => r.body);
     // WebSearch asked for Anthropic's web search in a request of its own, which the fake ran.
