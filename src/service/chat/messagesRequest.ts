@@ -160,7 +160,8 @@ function chatMessages(m: Message, at: number): ChatMessage[] {
 
 /**
  * The web searches an Anthropic model ran in a turn: each `server_tool_use` of its web search with the
- * result that answers it, and where it came in the turn's text. Anthropic's other server tools, which no model is given here, are left out.
+ * result that answers it, and where it came in the turn's text. Anthropic's other server tools, which
+ * no model is given here, are left out.
  */
 function searchesOf(blocks: Extract<Message['content'], unknown[]>): WebSearch[] {
   const found = new Map<string, WebSearch['results']>();

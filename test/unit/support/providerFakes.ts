@@ -16,12 +16,12 @@
 // - OpenAI's refuses an effort for a model that does not reason, with a 400 in its words; its reasoning
 //   models reason first on the Responses API (a summary when asked, encrypted when included, which it
 //   checks when sent back), and, offered the web search tool, search for the text after reasoning, then
-//   reason again (a web_search_call item between two reasoning items, its pages' URLs when included, which it checks when sent back; the answer's
-//   text cites the first page in a url_citation annotation). It also plays DeepSeek (whose API is OpenAI's Chat Completions), whose
-//   V4 models write their reasoning as `reasoning_content` before their answer unless
-//   `thinking: {type: "disabled"}` turns it off, and which refuses the names it retired on 2026-07-24,
-//   deepseek-chat and deepseek-reasoner, and xAI, whose
-//   Grok 4 reasons but refuses a reasoning effort, in xAI's words.
+//   reason again (a web_search_call item between two reasoning items, its pages' URLs when included,
+//   which it checks when sent back; the answer's text cites the first page in a url_citation
+//   annotation). It also plays DeepSeek (whose API is OpenAI's Chat Completions), whose V4 models write
+//   their reasoning as `reasoning_content` before their answer unless `thinking: {type: "disabled"}`
+//   turns it off, and which refuses the names it retired on 2026-07-24, deepseek-chat and
+//   deepseek-reasoner, and xAI, whose Grok 4 reasons but refuses a reasoning effort, in xAI's words.
 // - Anthropic's thinks first when asked (a signed thinking block, which it checks when sent back) and
 //   refuses what its extended-thinking reference refuses (a budget out of bounds, a signature it did not
 //   give, a tool loop whose last turn lost its thinking) with a 400. Offered its web search tool, it
@@ -626,7 +626,10 @@ function readResponses(b: Record<string, unknown>, problems: string[]): Turn {
   };
 }
 
-/** What an answer after a web search cites, as OpenAI annotates its text: the first page, for all but its first six characters. */
+/**
+ * What an answer after a web search cites, as OpenAI annotates its text: the first page, for all but its
+ * first six characters.
+ */
 const annotationsOf = (turn: Turn, text: string) =>
   turn.search === undefined
     ? []
