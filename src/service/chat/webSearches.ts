@@ -31,10 +31,13 @@ export function searchNotRun(r: ModelRecord, options: ToolOptions): string | und
 }
 
 /**
- * How many web searches a request may have this model run, for the estimate of its cost: as many as
- * the client allowed, one when it set no limit; none on a model that cannot run the search asked.
+ * How many web searches a request may have each model run, for the estimate of its cost: as many as
+ * the client allowed, one when it set no limit; none on a model that cannot run the search asked. The
+ * search asked is found once for the request, not for each model weighed.
  */
-export function searchesToEstimate(r: ModelRecord, options: ToolOptions): number {
-  const search = searchAsked(options);
-  return search && search.runs(r) && !r.is_test_model ? search.most(options) : 0;
+export function searchesToEstimate(options: ToolOptions | undefined): (r: ModelRecord) => number {
+  const search = options && searchAsked(options);
+  if (!search) return () => 0;
+  const most = search.most(options);
+  return (r) => (search.runs(r) && !r.is_test_model ? most : 0);
 }

@@ -79,7 +79,7 @@ export interface PromptSize {
 export function routeInput(db: Database, config: AppConfig, size: PromptSize) {
   const canServe = (r: ModelRecord) => answersHere(db, r);
   const budget = (r: ModelRecord) => Math.min(size.maxTokens, r.context_window - size.promptTokens);
-  const searches = (r: ModelRecord) => (size.completion ? searchesToEstimate(r, size.completion) : 0);
+  const searches = searchesToEstimate(size.completion);
   const route: RouteInput = {
     models: [],
     weights: config.weights,

@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { startAnthropicFake, startOpenAiFake, type ProviderFake } from '../support/providerFakes';
+import { fakeEnv, startAnthropicFake, startOpenAiFake, type ProviderFake } from '../support/providerFakes';
 import { removeDir, SERVICE, spaceOf, startService, tempDir, type RunningService } from '../support/service';
 import { SNIPPET_TEXTS } from '../../../src/shared/toolSnippets';
 
@@ -51,14 +51,7 @@ describe('Claude Code and Codex against the built-in service', function () {
 
   before(async () => {
     [openai, anthropic] = await Promise.all([startOpenAiFake(), startAnthropicFake()]);
-    service = await startService({
-      env: {
-        OPENAI_API_KEY: openai.key,
-        OPENAI_BASE_URL: openai.baseUrl,
-        ANTHROPIC_API_KEY: anthropic.key,
-        ANTHROPIC_BASE_URL: anthropic.baseUrl,
-      },
-    });
+    service = await startService({ env: fakeEnv({ openai, anthropic }) });
     const space = await spaceOf(service, 'Agents', [CLAUDE_MODEL, CODEX_MODEL, 'test/echo']);
     // An agent's request is priced at its whole max_tokens (Claude Code asks 32,000), far over the $0.02
     // a new Space allows a request.

@@ -10,6 +10,7 @@ import type { LlmSpacesClient } from '../../../src/api/client';
 import type { ModelRecord } from '../../../src/api/schemas';
 import { raw } from '../support/http';
 import {
+  fakeEnv,
   startAnthropicFake,
   startGeminiFake,
   startOpenAiFake,
@@ -84,15 +85,8 @@ describe('the models a provider lists for its key', function () {
     anthropic.listPage = 2;
     gemini.listPage = 2;
     service = await startService({
-      env: {
-        OPENAI_API_KEY: openai.key,
-        OPENAI_BASE_URL: openai.baseUrl,
-        ANTHROPIC_API_KEY: anthropic.key,
-        ANTHROPIC_BASE_URL: anthropic.baseUrl,
-        GEMINI_API_KEY: gemini.key,
-        GEMINI_BASE_URL: gemini.baseUrl,
-        GROQ_BASE_URL: groq.baseUrl,
-      },
+      // Groq's key comes later, in a test (its fake's address is set now).
+      env: { ...fakeEnv({ openai, anthropic, google: gemini }), GROQ_BASE_URL: groq.baseUrl },
     });
     client = service.client();
     await Promise.all([listed('openai/gpt-4-32k'), listed('anthropic/claude-2'), listed('google/claude-sonnet-4-5')]);

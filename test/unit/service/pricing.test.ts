@@ -81,14 +81,14 @@ describe('pricing', () => {
     // The bound: as many searches as the client allowed, one when it set no limit, none where the
     // model cannot run the search asked.
     const anthropicSearch = (maxUses?: number) => ({ webSearch: { type: 'web_search_20250305', maxUses } });
-    assert.equal(searchesToEstimate(haiku, anthropicSearch(8)), 8);
-    assert.equal(searchesToEstimate(haiku, anthropicSearch()), 1);
-    assert.equal(searchesToEstimate(haiku, {}), 0);
-    assert.equal(searchesToEstimate({ ...haiku, provider: 'openai' }, anthropicSearch(8)), 0);
+    assert.equal(searchesToEstimate(anthropicSearch(8))(haiku), 8);
+    assert.equal(searchesToEstimate(anthropicSearch())(haiku), 1);
+    assert.equal(searchesToEstimate({})(haiku), 0);
+    assert.equal(searchesToEstimate(anthropicSearch(8))({ ...haiku, provider: 'openai' }), 0);
     const openAiSearch = { openAiWebSearch: { preview: false, options: {} } };
     const gpt = { ...haiku, provider: 'openai', supports_reasoning: true };
-    assert.equal(searchesToEstimate(gpt, openAiSearch), 1);
-    assert.equal(searchesToEstimate({ ...gpt, supports_reasoning: false }, openAiSearch), 0);
+    assert.equal(searchesToEstimate(openAiSearch)(gpt), 1);
+    assert.equal(searchesToEstimate(openAiSearch)({ ...gpt, supports_reasoning: false }), 0);
     near(estimateCost(haiku, 1000, 4000, 100, false, 8), 1000 * 1e-6 + 100 * 5e-6 + 0.08);
   });
 });

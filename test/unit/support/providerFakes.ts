@@ -36,6 +36,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { providerName } from '../../../src/shared/providerNames';
 
 export type Failure =
   | { status: number; retryAfter?: number }
@@ -893,6 +894,23 @@ export const fakeVector = (text: string, size = 1536): number[] => {
   const hash = createHash('sha256').update(text).digest();
   return Array.from({ length: size }, (_, i) => (hash[i % hash.length]! - 128) / 128);
 };
+
+/**
+ * The variables that point the service at fakes, as a user's would at the providers: each provider's
+ * key and base URL under the first names its own SDK reads (providerNames.ts).
+ */
+export function fakeEnv(fakes: Record<string, ProviderFake>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(fakes).flatMap(([id, fake]) => {
+      const name = providerName(id);
+      if (!name) throw new Error(`no provider ${id}`);
+      return [
+        [name.keyVars[0]!, fake.key],
+        [name.baseUrlVar, fake.baseUrl],
+      ];
+    }),
+  );
+}
 
 /** OpenAI's fake; `responses: false` plays a proxy that speaks only Chat Completions (404 for the rest). */
 export const startOpenAiFake = (key = 'sk-fake-openai-0123456789abcdef', { responses = true } = {}) =>
