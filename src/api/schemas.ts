@@ -1190,7 +1190,7 @@ const AnthropicThinking = z.object({
   signature: z.string().optional(),
 });
 const AnthropicRedactedThinking = z.object({ type: z.literal('redacted_thinking'), data: z.string() });
-/** A server tool the model ran at Anthropic in an earlier turn (its web search), sent back as it was given. */
+/** A server tool the model ran at Anthropic in an earlier turn (its web search or fetch), sent back as it was given. */
 const AnthropicServerToolUse = z.object({
   type: z.literal('server_tool_use'),
   id: z.string().min(1).max(200),
@@ -1218,6 +1218,29 @@ const AnthropicWebSearchToolResult = z.object({
   ]),
   cache_control: CacheControl.optional(),
 });
+/** The page that web fetch read (its text, or a PDF), or why it read none. */
+const AnthropicWebFetchToolResult = z.object({
+  type: z.literal('web_fetch_tool_result'),
+  tool_use_id: z.string().min(1).max(200),
+  content: z.union([
+    z.object({
+      type: z.literal('web_fetch_result'),
+      url: z.string().max(8192),
+      retrieved_at: nullish(z.string().max(100)),
+      content: z.object({
+        type: z.literal('document'),
+        title: nullish(z.string().max(2000)),
+        citations: z.object({ enabled: z.boolean() }).optional(),
+        source: z.discriminatedUnion('type', [
+          z.object({ type: z.literal('text'), media_type: z.literal('text/plain'), data: z.string() }),
+          z.object({ type: z.literal('base64'), media_type: z.literal('application/pdf'), data: z.string() }),
+        ]),
+      }),
+    }),
+    z.object({ type: z.literal('web_fetch_tool_result_error'), error_code: z.string().max(100) }),
+  ]),
+  cache_control: CacheControl.optional(),
+});
 const AnthropicBlock = z.discriminatedUnion('type', [
   AnthropicText,
   AnthropicImage,
@@ -1227,6 +1250,7 @@ const AnthropicBlock = z.discriminatedUnion('type', [
   AnthropicRedactedThinking,
   AnthropicServerToolUse,
   AnthropicWebSearchToolResult,
+  AnthropicWebFetchToolResult,
 ]);
 
 /** A threshold of Anthropic's context editing: input tokens or tool uses. */
@@ -1269,6 +1293,13 @@ export const ANTHROPIC_WEB_SEARCH: ReadonlySet<string> = new Set([
   'web_search_20260318',
 ]);
 
+/** The versions of Anthropic's web fetch the AI SDK's Anthropic package can ask for (its provider tools). */
+export const ANTHROPIC_WEB_FETCH: ReadonlySet<string> = new Set([
+  'web_fetch_20250910',
+  'web_fetch_20260209',
+  'web_fetch_20260318',
+]);
+
 /** `POST /v1/messages`: Anthropic's request, routed through a Space like a chat completion. */
 export const AnthropicMessagesBody = z
   .object({
@@ -1295,9 +1326,9 @@ export const AnthropicMessagesBody = z
     stop_sequences: z.array(z.string()).max(4).optional(),
     /**
      * The tools the client runs; and Anthropic's server tools, which run at Anthropic. Its web search
-     * (Claude Code asks one request to search the web so) is given to Anthropic's models with how far
-     * they may search; the others, and any tool of Anthropic's to other models, are not given to the
-     * model, which the reply says.
+     * (Claude Code asks one request to search the web so) and its web fetch are given to Anthropic's
+     * models with how far they may go; the others, and any tool of Anthropic's to other models, are
+     * not given to the model, which the reply says.
      */
     tools: z
       .array(
@@ -1314,6 +1345,9 @@ export const AnthropicMessagesBody = z
             input_schema: z.record(z.string(), z.unknown()).optional(),
             cache_control: CacheControl.optional(),
             max_uses: z.int().min(1).optional(),
+            /** Web fetch's: the page's text may be cited, and how many tokens of it the model reads at most. */
+            citations: z.object({ enabled: z.boolean() }).optional(),
+            max_content_tokens: z.int().min(1).optional(),
             allowed_domains: z.array(z.string().max(253)).max(200).optional(),
             blocked_domains: z.array(z.string().max(253)).max(200).optional(),
             user_location: z

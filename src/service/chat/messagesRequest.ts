@@ -3,7 +3,12 @@
 // `system` becomes the system message, content blocks become parts, tool uses become tool calls and
 // tool results the tool's messages.
 import type { z } from 'zod';
-import { ANTHROPIC_WEB_SEARCH, type AnthropicMessagesBody, type CacheControl } from '../../api/schemas';
+import {
+  ANTHROPIC_WEB_FETCH,
+  ANTHROPIC_WEB_SEARCH,
+  type AnthropicMessagesBody,
+  type CacheControl,
+} from '../../api/schemas';
 import type { Caller } from '../domain/caller';
 import { promptTokens } from '../tokenizer';
 import { openThinking } from './carriedThinking';
@@ -16,11 +21,14 @@ import {
   type ChatMessage,
   type ThinkingBlock,
   type ToolOptions,
-  type WebSearch,
+  type WebFetchAsked,
+  type WebToolResult,
+  type WebToolUse,
   type WebSearchAsked,
 } from './request';
 
 type Message = z.output<typeof AnthropicMessagesBody>['messages'][number];
+type Tool = NonNullable<z.output<typeof AnthropicMessagesBody>['tools']>[number];
 
 export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicMessagesBody>): Body {
   const blocks = typeof body.system === 'string' ? [] : (body.system ?? []);
@@ -33,11 +41,15 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
     ? editContext(sent, body.context_management.edits, (texts) => promptTokens.prompt(caller.orgId, texts))
     : sent;
   const output = body.output_config;
-  // Anthropic's server tools (a type other than custom) run at Anthropic: its web search is asked of
-  // Anthropic's models (chat/run.ts says when another model answered without it), the others of none.
+  // Anthropic's server tools (a type other than custom) run at Anthropic: its web search and fetch are
+  // asked of Anthropic's models (chat/run.ts says when another model answered without them), the
+  // others (code execution) of none.
   const tools = (body.tools ?? []).filter((t) => !t.type || t.type === 'custom');
   const search = body.tools?.find((t) => t.type && ANTHROPIC_WEB_SEARCH.has(t.type));
-  const servers = (body.tools ?? []).flatMap((t) => (t.type && t.type !== 'custom' && t !== search ? [t.type] : []));
+  const fetch = body.tools?.find((t) => t.type && ANTHROPIC_WEB_FETCH.has(t.type));
+  const servers = (body.tools ?? []).flatMap((t) =>
+    t.type && t.type !== 'custom' && t !== search && t !== fetch ? [t.type] : [],
+  );
   return {
     ...toolsNotGiven('Anthropic', 'server tools', servers),
     app_id: requestedSpace(caller, body.app_id),
@@ -57,6 +69,7 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
         : undefined,
       toolChoice: toolChoice(body.tool_choice),
       ...(search ? { webSearch: webSearchOf(search) } : {}),
+      ...(fetch ? { webFetch: webFetchOf(fetch) } : {}),
       stop: body.stop_sequences,
       topP: body.top_p,
       reasoningEffort: output?.effort,
@@ -70,13 +83,25 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
 }
 
 /** Anthropic's web search tool as the engine carries it: its version, and how far the model may search. */
-function webSearchOf(tool: NonNullable<z.output<typeof AnthropicMessagesBody>['tools']>[number]): WebSearchAsked {
+function webSearchOf(tool: Tool): WebSearchAsked {
   return {
     type: tool.type!,
     maxUses: tool.max_uses,
     allowedDomains: tool.allowed_domains,
     blockedDomains: tool.blocked_domains,
     userLocation: tool.user_location,
+  };
+}
+
+/** Anthropic's web fetch tool as the engine carries it: its version, how far the model may fetch, how much it reads. */
+function webFetchOf(tool: Tool): WebFetchAsked {
+  return {
+    type: tool.type!,
+    maxUses: tool.max_uses,
+    allowedDomains: tool.allowed_domains,
+    blockedDomains: tool.blocked_domains,
+    citations: tool.citations,
+    maxContentTokens: tool.max_content_tokens,
   };
 }
 
@@ -123,14 +148,14 @@ function chatMessages(m: Message, at: number): ChatMessage[] {
             ])
           : [],
     );
-    const searches = searchesOf(m.content);
+    const webTools = webToolsOf(m.content);
     return [
       {
         role: 'assistant',
         content: text || null,
         ...(calls.length ? { tool_calls: calls } : {}),
         ...(thinking.length ? { thinking } : {}),
-        ...(searches.length ? { searches } : {}),
+        ...(webTools.length ? { webTools } : {}),
         ...cacheOf(m.content.filter((b) => b.type === 'text' || b.type === 'tool_use')),
       },
     ];
@@ -159,27 +184,40 @@ function chatMessages(m: Message, at: number): ChatMessage[] {
 }
 
 /**
- * The web searches an Anthropic model ran in a turn: each `server_tool_use` of its web search with the
- * result that answers it, and where it came in the turn's text. Anthropic's other server tools, which
- * no model is given here, are left out.
+ * The web searches and fetches an Anthropic model ran in a turn: each `server_tool_use` of its web
+ * search or fetch with the result that answers it, and where it came in the turn's text. Anthropic's
+ * other server tools, which no model is given here, are left out.
  */
-function searchesOf(blocks: Extract<Message['content'], unknown[]>): WebSearch[] {
-  const found = new Map<string, WebSearch['results']>();
+function webToolsOf(blocks: Extract<Message['content'], unknown[]>): WebToolUse[] {
+  const found = new Map<string, WebToolResult>();
   for (const b of blocks)
     if (b.type === 'web_search_tool_result')
-      found.set(
-        b.tool_use_id,
-        Array.isArray(b.content)
+      found.set(b.tool_use_id, {
+        name: 'web_search',
+        results: Array.isArray(b.content)
           ? b.content.map((r) => ({ ...r, title: r.title ?? null, page_age: r.page_age ?? null }))
           : { error_code: b.content.error_code },
-      );
-  // Each search keeps its place in the text: after as much of it as came before.
+      });
+    else if (b.type === 'web_fetch_tool_result')
+      found.set(b.tool_use_id, {
+        name: 'web_fetch',
+        results:
+          b.content.type === 'web_fetch_result'
+            ? {
+                ...b.content,
+                retrieved_at: b.content.retrieved_at ?? null,
+                content: { ...b.content.content, title: b.content.content.title ?? null },
+              }
+            : { error_code: b.content.error_code },
+      });
+  // Each keeps its place in the text: after as much of it as came before.
   let written = 0;
-  return blocks.flatMap((b) => {
+  return blocks.flatMap((b): WebToolUse[] => {
     if (b.type === 'text') written += b.text.length;
-    const results = b.type === 'server_tool_use' && b.name === 'web_search' ? found.get(b.id) : undefined;
-    return results && b.type === 'server_tool_use'
-      ? [{ id: b.id, input: b.input, results, ...(written ? { after: written } : {}) }]
+    if (b.type !== 'server_tool_use') return [];
+    const result = found.get(b.id);
+    return result?.name === b.name
+      ? [{ id: b.id, input: b.input, ...result, ...(written ? { after: written } : {}) }]
       : [];
   });
 }

@@ -70,7 +70,7 @@ export const isAnthropicBlock = (b: ThinkingBlock): b is AnthropicBlock => 'thin
  * redacted block whole; the reasoning of a model that signs nothing (any other provider's or model
  * server's, and an OpenAI model's summary), to show; another provider's reasoning to go back, whole
  * (an OpenAI reasoning item at its end, a web search an OpenAI model ran, a Gemini signature with its
- * call); a web search an Anthropic model ran, whole, which its answer shows where it ran; or the end
+ * call); a web search or fetch an Anthropic model ran, whole, which its answer shows where it ran; or the end
  * of a block of an Anthropic model's text, with the pages it cites (none, often).
  */
 export type ThinkingPiece =
@@ -79,7 +79,7 @@ export type ThinkingPiece =
   | { redacted: string }
   | { reasoning: string }
   | { carried: ProviderReasoning }
-  | { search: WebSearch }
+  | { webTool: WebToolUse }
   | { cited: Cited };
 
 /**
@@ -101,6 +101,16 @@ export interface WebSearchAsked {
   userLocation?: { type: 'approximate'; city?: string; region?: string; country?: string; timezone?: string };
 }
 
+/** Anthropic's web fetch as its client asked for it: the version, how far the model may fetch, and how much it reads. */
+export interface WebFetchAsked {
+  type: string;
+  maxUses?: number;
+  allowedDomains?: string[];
+  blockedDomains?: string[];
+  citations?: { enabled: boolean };
+  maxContentTokens?: number;
+}
+
 /** One page a web search found, in Anthropic's words; its content encrypted by Anthropic, for the model to read again. */
 export interface WebSearchResult {
   type: 'web_search_result';
@@ -110,18 +120,37 @@ export interface WebSearchResult {
   encrypted_content: string;
 }
 
+/** The page a web fetch read, in Anthropic's words: its text (or a PDF) as the model read it. */
+export interface WebFetchResult {
+  type: 'web_fetch_result';
+  url: string;
+  retrieved_at: string | null;
+  content: {
+    type: 'document';
+    title: string | null;
+    citations?: { enabled: boolean };
+    source:
+      | { type: 'text'; media_type: 'text/plain'; data: string }
+      | { type: 'base64'; media_type: 'application/pdf'; data: string };
+  };
+}
+
 /**
- * A web search an Anthropic model ran at Anthropic (its server tool): the call's id and input (the
- * query), and what it found, or why it found nothing (Anthropic's error code). It goes back only to
- * Anthropic's models.
+ * A web search or a web fetch an Anthropic model ran at Anthropic (its server tools): the call's id and
+ * input (the query, the page's address), and what it found or read, or why it found nothing
+ * (Anthropic's error code). It goes back only to Anthropic's models.
  */
-export interface WebSearch {
+export type WebToolUse = {
   id: string;
   input: Record<string, unknown>;
-  results: WebSearchResult[] | { error_code: string };
-  /** Of the turn's text, how many characters the model wrote before it searched (absent: none). */
+  /** Of the turn's text, how many characters the model wrote before it ran the tool (absent: none). */
   after?: number;
-}
+} & WebToolResult;
+
+/** What a web search found or a web fetch read, or Anthropic's error code of why not. */
+export type WebToolResult =
+  | { name: 'web_search'; results: WebSearchResult[] | { error_code: string } }
+  | { name: 'web_fetch'; results: WebFetchResult | { error_code: string } };
 
 export type ChatMessage = (
   | { role: 'system' | 'user'; content: string | Array<Record<string, unknown>> }
@@ -131,8 +160,8 @@ export type ChatMessage = (
       tool_calls?: ToolCall[];
       /** The model's thinking before this turn, sent back by Anthropic's clients (only Anthropic reads it). */
       thinking?: ThinkingBlock[];
-      /** The web searches an Anthropic model ran in this turn, before its text (only Anthropic reads them). */
-      searches?: WebSearch[];
+      /** The web searches and fetches an Anthropic model ran in this turn (only Anthropic reads them). */
+      webTools?: WebToolUse[];
     }
   | { role: 'tool'; content: string | Array<Record<string, unknown>>; tool_call_id: string }
 ) & {
@@ -164,6 +193,8 @@ export interface ToolOptions {
   reasoningSummary?: 'auto' | 'concise' | 'detailed' | null;
   /** Anthropic's web search, which an Anthropic model runs at Anthropic (other models go without). */
   webSearch?: WebSearchAsked;
+  /** Anthropic's web fetch, which an Anthropic model runs at Anthropic (other models go without). */
+  webFetch?: WebFetchAsked;
   /**
    * OpenAI's web search as a Responses client asks for it (its options as OpenAI's package takes
    * them), which OpenAI's reasoning models run at OpenAI (other models go without).
@@ -271,8 +302,8 @@ export interface Reply {
   thinking?: ThinkingBlock[];
   /** The reasoning of a model that signs nothing (any other provider's or model server's), to show. */
   reasoning?: string;
-  /** The web searches an Anthropic model ran before it answered. */
-  searches?: WebSearch[];
+  /** The web searches and fetches an Anthropic model ran before it answered. */
+  webTools?: WebToolUse[];
   /** How many web searches the model ran at its provider, which bills each (one that failed is not billed). */
   webSearches?: number;
   /** The stretches of the text that cite pages a web search found. */
@@ -285,14 +316,14 @@ export interface Reply {
 }
 
 /**
- * A turn's text with its web searches where the model ran them: each search after the text written
+ * A turn's text with the web searches and fetches where the model ran them: each after the text written
  * before it, as blocks of the caller's shapes (Anthropic's answer, the request to Anthropic's package).
  */
-export function textAndSearches<T>(
+export function textAndWebTools<T>(
   text: string,
-  searches: readonly WebSearch[],
+  uses: readonly WebToolUse[],
   textBlocks: (text: string, from: number) => T[],
-  searchBlocks: (search: WebSearch) => T[],
+  useBlocks: (use: WebToolUse) => T[],
 ): T[] {
   const blocks: T[] = [];
   let from = 0;
@@ -300,9 +331,9 @@ export function textAndSearches<T>(
     if (to > from) blocks.push(...textBlocks(text.slice(from, to), from));
     from = Math.max(from, to);
   };
-  for (const search of searches) {
-    upTo(search.after ?? 0);
-    blocks.push(...searchBlocks(search));
+  for (const use of uses) {
+    upTo(use.after ?? 0);
+    blocks.push(...useBlocks(use));
   }
   upTo(text.length);
   return blocks;
@@ -349,7 +380,9 @@ export function toolsNotGiven(vendor: 'OpenAI' | 'Anthropic', kind: string, type
   const named = [...new Set(types)];
   if (named.length === 0) return {};
   return {
-    warnings: [`${vendor}'s ${kind} (${named.join(', ')}) run only at ${vendor}, so the model was not given them.`],
+    warnings: [
+      `${vendor}'s ${kind} (${named.join(', ')}) run only at ${vendor}, and LLM Spaces does not ask for them, so the model was not given them.`,
+    ],
   };
 }
 

@@ -23,19 +23,19 @@ import {
   type ThinkingBlock,
   type ThinkingPiece,
   type ToolOptions,
-  type WebSearch,
+  type WebToolUse,
 } from './request';
 
 /**
  * A completion, with what the model thought: an Anthropic model's signed blocks, for the clients that
  * send them back, or the reasoning of a model that signs nothing (any other provider's or model
- * server's), to show; and the web searches an Anthropic model ran, and whether Anthropic paused its turn
- * (to go on when the client sends it back), for Anthropic's clients.
+ * server's), to show; and the web searches and fetches an Anthropic model ran, and whether Anthropic
+ * paused its turn (to go on when the client sends it back), for Anthropic's clients.
  */
 export type Completed = ChatCompletion & {
   thinking?: ThinkingBlock[];
   reasoning?: string;
-  searches?: WebSearch[];
+  webTools?: WebToolUse[];
   paused?: true;
   cited?: Cited[];
 };
@@ -139,12 +139,12 @@ export async function runChat(
         attempts,
         latency: (Date.now() - attemptStarted) / 1000,
       });
-      if (!reply.thinking && !reply.reasoning && !reply.searches && !reply.paused && !reply.cited) return completion;
+      if (!reply.thinking && !reply.reasoning && !reply.webTools && !reply.paused && !reply.cited) return completion;
       return {
         ...completion,
         thinking: reply.thinking,
         reasoning: reply.reasoning,
-        searches: reply.searches,
+        webTools: reply.webTools,
         paused: reply.paused,
         cited: reply.cited,
       };

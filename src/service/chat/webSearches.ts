@@ -1,6 +1,7 @@
 // Each vendor's web search, which runs only at that vendor, on the models that can run it: Anthropic's
 // on its models, OpenAI's on its reasoning models (through its Responses API). The provider bills
-// each search apart from the model's tokens.
+// each search apart from the model's tokens. Anthropic's web fetch runs on its models too, billed as
+// the tokens of the pages read.
 import type { ModelRecord } from '../../api/schemas';
 import type { ToolOptions } from './request';
 
@@ -21,13 +22,25 @@ const WEB_SEARCHES = [
   },
 ];
 
+/** Anthropic's web fetch, which runs on its models too; a page it reads costs its tokens only. */
+const WEB_FETCH = {
+  asked: (o: ToolOptions) => !!o.webFetch,
+  runs: (r: ModelRecord) => r.provider === 'anthropic',
+};
+
 const searchAsked = (options: ToolOptions) => WEB_SEARCHES.find((s) => s.asked(options));
 
-/** What the answer is to say of a web search asked of a model that cannot run it. */
+/** What the answer is to say of a web search or fetch asked of a model that cannot run it. */
 export function searchNotRun(r: ModelRecord, options: ToolOptions): string | undefined {
+  const cannot = (tool: { runs: (r: ModelRecord) => boolean }) => !tool.runs(r) || !!r.is_test_model;
   const search = searchAsked(options);
-  if (!search || (search.runs(r) && !r.is_test_model)) return undefined;
-  return `${search.words}, so ${r.namespace} answered without searching.`;
+  const said = [
+    ...(search && cannot(search) ? [`${search.words}, so ${r.namespace} answered without searching.`] : []),
+    ...(WEB_FETCH.asked(options) && cannot(WEB_FETCH)
+      ? [`Anthropic's web fetch runs only on Anthropic's models, so ${r.namespace} answered without reading pages.`]
+      : []),
+  ];
+  return said.length ? said.join(' ') : undefined;
 }
 
 /**

@@ -2,7 +2,7 @@
 // events (message_start, content_block_*, message_delta, message_stop, error) and its errors. The
 // routing receipt and the costs ride along as `llm_spaces`, an extra field of the message.
 import { sealThinking } from '../chat/carriedThinking';
-import { textAndSearches, type Cited, type ThinkingBlock, type ThinkingPiece, type WebSearch } from '../chat/request';
+import { textAndWebTools, type Cited, type ThinkingBlock, type ThinkingPiece, type WebToolUse } from '../chat/request';
 import type { Completed } from '../chat/run';
 import type { EventStream } from './eventStream';
 
@@ -12,7 +12,7 @@ const STOP_REASONS: Record<string, string> = { stop: 'end_turn', length: 'max_to
 const stopReasonOf = (c: Completed) =>
   c.paused ? 'pause_turn' : (STOP_REASONS[c.choices[0]?.finish_reason ?? 'stop'] ?? 'end_turn');
 
-/** Anthropic's usage, with the web searches the model ran (which Anthropic bills apart). */
+/** Anthropic's usage, with the web searches (which Anthropic bills apart) and fetches the model ran. */
 const usageOf = (c: Completed) => {
   const cached = c.usage.prompt_tokens_details?.cached_tokens ?? 0;
   const written = c.usage.prompt_tokens_details?.cache_write_tokens ?? 0;
@@ -21,17 +21,23 @@ const usageOf = (c: Completed) => {
     output_tokens: c.usage.completion_tokens,
     cache_creation_input_tokens: written,
     cache_read_input_tokens: cached,
-    ...(c.searches?.length ? { server_tool_use: { web_search_requests: c.searches.length } } : {}),
+    ...(c.webTools?.length ? { server_tool_use: serverToolUse(c.webTools) } : {}),
   };
 };
 
-/** A web search the model ran, as Anthropic writes it: the call, then what it found. */
-const searchBlocks = (s: WebSearch) => [
-  { type: 'server_tool_use', id: s.id, name: 'web_search', input: s.input },
+/** How many web searches and fetches the model ran, as Anthropic counts them. */
+const serverToolUse = (uses: readonly WebToolUse[]) => ({
+  web_search_requests: uses.filter((u) => u.name === 'web_search').length,
+  web_fetch_requests: uses.filter((u) => u.name === 'web_fetch').length,
+});
+
+/** A web search or fetch the model ran, as Anthropic writes it: the call, then what it found or read. */
+const webToolBlocks = (u: WebToolUse) => [
+  { type: 'server_tool_use', id: u.id, name: u.name, input: u.input },
   {
-    type: 'web_search_tool_result',
-    tool_use_id: s.id,
-    content: Array.isArray(s.results) ? s.results : { type: 'web_search_tool_result_error', ...s.results },
+    type: `${u.name}_tool_result`,
+    tool_use_id: u.id,
+    content: 'error_code' in u.results ? { type: `${u.name}_tool_result_error`, ...u.results } : u.results,
   },
 ];
 
@@ -68,8 +74,8 @@ function textBlocks(text: string, from: number, cited: readonly Cited[]): Array<
 }
 
 /**
- * The content blocks of a reply: the model's thinking, its text with the web searches it ran where it
- * ran them and the pages it cites, then each tool the model asks for.
+ * The content blocks of a reply: the model's thinking, its text with the web searches and fetches it ran
+ * where it ran them and the pages it cites, then each tool the model asks for.
  */
 function blocksOf(c: Completed): Array<Record<string, unknown>> {
   const message = c.choices[0]?.message;
@@ -81,11 +87,11 @@ function blocksOf(c: Completed): Array<Record<string, unknown>> {
   }));
   return [
     ...(c.thinking ?? []).map(thinkingBlock),
-    ...textAndSearches<Record<string, unknown>>(
+    ...textAndWebTools<Record<string, unknown>>(
       message?.content ?? '',
-      c.searches ?? [],
+      c.webTools ?? [],
       (text, from) => textBlocks(text, from, c.cited ?? []),
-      searchBlocks,
+      webToolBlocks,
     ),
     ...tools,
   ];
@@ -177,14 +183,14 @@ export class AnthropicStream {
       return this.closeText();
     }
     this.closeText();
-    if ('search' in piece) {
+    if ('webTool' in piece) {
       this.closeThinking();
-      const [call, result] = searchBlocks(piece.search);
+      const [call, result] = webToolBlocks(piece.webTool);
       const index = this.next++;
       this.send('content_block_start', { index, content_block: { ...call, input: {} } });
       this.send('content_block_delta', {
         index,
-        delta: { type: 'input_json_delta', partial_json: JSON.stringify(piece.search.input) },
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(piece.webTool.input) },
       });
       this.send('content_block_stop', { index });
       this.send('content_block_start', { index: this.next, content_block: result });

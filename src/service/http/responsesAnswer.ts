@@ -300,9 +300,9 @@ export class ResponsesStream {
 
   /** Thinking: its text goes to the summary part of its block, which a signature ends. */
   thinking(piece: ThinkingPiece): void {
-    // Anthropic's web searches are asked only through its Messages API; the pages a text cites come
-    // with the message's end (finish).
-    if ('search' in piece || 'cited' in piece) return;
+    // Anthropic's web searches and fetches are asked only through its Messages API; the pages a text
+    // cites come with the message's end (finish).
+    if ('webTool' in piece || 'cited' in piece) return;
     if (this.reasoningIndex === undefined) {
       if (this.messageIndex !== undefined) return this.thinkingLate(piece);
       this.reasoningIndex = this.items++;

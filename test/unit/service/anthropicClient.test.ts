@@ -102,7 +102,8 @@ describe('the Anthropic SDK against the built-in service', function () {
 
   it("answers Claude Code's web search request on a model that cannot search, saying so, and refuses a tool it cannot give", async () => {
     // As Claude Code's WebSearch tool asks: one request with Anthropic's web search, which runs only on
-    // Anthropic's models (providers.test.ts); and its web fetch, which is given to no model.
+    // Anthropic's models (providers.test.ts), as its web fetch does; and its code execution, which is
+    // given to no model.
     const message = await anthropic.messages.create({
       model: 'test/echo',
       max_tokens: 200,
@@ -111,17 +112,18 @@ describe('the Anthropic SDK against the built-in service', function () {
       tools: [
         { type: 'web_search_20250305', name: 'web_search', max_uses: 8 },
         { type: 'web_fetch_20250910', name: 'web_fetch' },
+        { type: 'code_execution_20250825', name: 'code_execution' },
       ],
     });
     assert.deepEqual(message.content, [{ type: 'text', text: 'Perform a web search for the query: gateway' }]);
     const warning = (message as unknown as { llm_spaces: { warning: string | null } }).llm_spaces.warning;
     assert.match(
       warning ?? '',
-      /Anthropic's server tools \(web_fetch_20250910\) run only at Anthropic, so the model was not given them\./,
+      /Anthropic's server tools \(code_execution_20250825\) run only at Anthropic, and LLM Spaces does not ask for them, so the model was not given them\./,
     );
     assert.match(
       warning ?? '',
-      /Anthropic's web search runs only on Anthropic's models, so test\/echo answered without searching\./,
+      /Anthropic's web search runs only on Anthropic's models, so test\/echo answered without searching\. Anthropic's web fetch runs only on Anthropic's models, so test\/echo answered without reading pages\./,
     );
     // A tool marked custom is a tool like any other; one of Anthropic's that the client runs is refused in words.
     const custom = await anthropic.messages.create({

@@ -14,6 +14,8 @@ import type { ModelRecord, ProviderState } from '../../../src/api/schemas';
 import { cheapestFirst } from '../../../src/shared/models';
 import { raw } from '../support/http';
 import {
+  FETCH_LEAD,
+  pageText,
   SEARCH_LEAD,
   SKIP_SIGNATURE,
   startAnthropicFake,
@@ -1055,6 +1057,112 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.equal(
       warningOf(elsewhere),
       `Anthropic's web search runs only on Anthropic's models, so ${OPENAI} answered without searching.`,
+    );
+  });
+
+  it("runs Anthropic's web fetch at Anthropic for an Anthropic model, whole and streamed, and sends the page back in later turns", async () => {
+    const app = await spaceWith([ANTHROPIC]);
+    await client.updateSpace({ id: app, policies: { max_cost: 0 } });
+    const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
+    const url = 'https://example.com/gateways';
+    const fetchTool = {
+      type: 'web_fetch_20250910' as const,
+      name: 'web_fetch' as const,
+      max_uses: 2,
+      allowed_domains: ['example.com'],
+      citations: { enabled: true },
+      max_content_tokens: 50_000,
+    };
+    const ask = {
+      model: ANTHROPIC,
+      max_tokens: 2_000,
+      messages: [{ role: 'user' as const, content: `Summarize ${url}` }],
+      tools: [fetchTool],
+    };
+    const whole = await sdk.messages.create(ask);
+    // Anthropic was given the tool as the client asked it, with its limits (and the beta header of
+    // this version, which the fake checks).
+    assert.deepEqual(anthropic.seen.at(-1)!.body.tools, [
+      {
+        type: 'web_fetch_20250910',
+        name: 'web_fetch',
+        max_uses: 2,
+        allowed_domains: ['example.com'],
+        citations: { enabled: true },
+        max_content_tokens: 50_000,
+      },
+    ]);
+    assert.deepEqual(
+      whole.content.map((b) => b.type),
+      ['text', 'server_tool_use', 'web_fetch_tool_result', 'text'],
+    );
+    assert.equal((whole.content[0] as Anthropic.TextBlock).text, FETCH_LEAD);
+    const use = whole.content[1] as Anthropic.ServerToolUseBlock;
+    assert.deepEqual([use.name, use.input], ['web_fetch', { url }]);
+    const read = whole.content[2] as unknown as { tool_use_id: string; content: Record<string, unknown> };
+    assert.equal(read.tool_use_id, use.id);
+    assert.deepEqual(read.content, {
+      type: 'web_fetch_result',
+      url,
+      retrieved_at: '2026-11-27T10:00:00Z',
+      content: {
+        type: 'document',
+        title: `The page at ${url}`,
+        source: { type: 'text', media_type: 'text/plain', data: pageText(url) },
+      },
+    });
+    assert.deepEqual(whole.usage.server_tool_use, { web_search_requests: 0, web_fetch_requests: 1 });
+    assert.equal(warningOf(whole), null);
+    // A page read costs its tokens only: no search is billed.
+    assertCost(whole, tokensCost(byName(ANTHROPIC)));
+    // Streamed, the SDK's helper puts the same blocks together from the service's events.
+    const streamed = await sdk.messages.stream(ask).finalMessage();
+    assert.deepEqual(streamed.content, whole.content);
+    assert.equal(streamed.usage.server_tool_use?.web_fetch_requests, 1);
+    // The next turn sends the page back as Anthropic gave it, in its place in the text; the fake finds
+    // nothing wrong with it (afterEach).
+    await sdk.messages.create({
+      ...ask,
+      messages: [...ask.messages, { role: 'assistant', content: whole.content }, { role: 'user', content: 'Thanks.' }],
+    });
+    const sent = anthropic.seen.at(-1)!.body.messages as Array<{ content: Array<Record<string, unknown>> }>;
+    assert.deepEqual(
+      sent[1]!.content.map((b) => b.type),
+      ['text', 'server_tool_use', 'web_fetch_tool_result', 'text'],
+    );
+    assert.deepEqual(sent[1]!.content[2], { ...read, type: 'web_fetch_tool_result' });
+    // A page Anthropic could not read comes as its error, streamed too, and goes back so.
+    const unreachable = { ...ask, messages: [{ role: 'user' as const, content: 'Read https://unreachable.example' }] };
+    const failed = await sdk.messages.stream(unreachable).finalMessage();
+    assert.deepEqual((failed.content[2] as unknown as { content: unknown }).content, {
+      type: 'web_fetch_tool_result_error',
+      error_code: 'url_not_accessible',
+    });
+    await sdk.messages.create({
+      ...ask,
+      messages: [
+        ...unreachable.messages,
+        { role: 'assistant', content: failed.content },
+        { role: 'user', content: 'Again.' },
+      ],
+    });
+    const again = anthropic.seen.at(-1)!.body.messages as Array<{ content: Array<Record<string, unknown>> }>;
+    assert.deepEqual(again[1]!.content[2], JSON.parse(JSON.stringify(failed.content[2])));
+    // To a model of another provider the fetch is not given, and the answer says so in words.
+    const other = await spaceWith([OPENAI]);
+    const elsewhere = await new Anthropic({
+      baseURL: service.url,
+      apiKey: keys.get(other)!,
+      maxRetries: 0,
+    }).messages.create({ ...ask, model: OPENAI });
+    assert.deepEqual(
+      elsewhere.content.map((b) => b.type),
+      ['text'],
+    );
+    assert.equal(openai.seen.at(-1)!.body.tools, undefined);
+    assert.equal(
+      warningOf(elsewhere),
+      `Anthropic's web fetch runs only on Anthropic's models, so ${OPENAI} answered without reading pages.`,
     );
   });
 

@@ -133,7 +133,7 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     );
     assert.match(
       receipt.warning ?? '',
-      /OpenAI's hosted tools \(file_search\) run only at OpenAI, so the model was not given them\./,
+      /OpenAI's hosted tools \(file_search\) run only at OpenAI, and LLM Spaces does not ask for them, so the model was not given them\./,
     );
 
     // Streamed, its input comes as custom_tool_call_input events, which the SDK puts together.

@@ -29,7 +29,10 @@
 //   as its web search reference shows them), and checks a search sent back: its result beside it, the
 //   content it encrypted; the answer cites the first page (a citation with its encrypted index). Asked
 //   to search for a text that names pause_turn, it pauses its turn after the
-//   search, and goes on when the turn comes back as it is.
+//   search, and goes on when the turn comes back as it is. Offered its web fetch tool (with the beta
+//   header of its version) and a text naming an address, it reads that page first (a
+//   web_fetch_tool_result with the page as a document, or url_not_accessible for an address that says
+//   unreachable), and checks a page sent back is the one it read.
 // - Gemini 3 models sign their function calls and refuse, as Google's thought-signatures guide says, a
 //   call of the current turn sent back without its signature (or Google's sentinel) or with one they did
 //   not give.
@@ -95,6 +98,8 @@ interface Turn {
   thinks?: boolean;
   /** Anthropic's and OpenAI's Responses: the web search tool is offered, so the model searches the web for the text first. */
   search?: string;
+  /** Anthropic's: the web fetch tool is offered and the text names an address, which the model reads first. */
+  fetch?: string;
   /**
    * Anthropic's: the model pauses its turn after the search (pause_turn, for a text that says so), to
    * go on when the client sends the turn back as it is.
@@ -1172,13 +1177,22 @@ const anthropic: Dialect = {
         );
     const tools = (b.tools as Array<{ type?: string; name?: string; input_schema?: unknown }> | undefined) ?? [];
     const search = tools.find((t) => /^web_search_\d{8}$/.test(t.type ?? ''));
+    const fetch = tools.find((t) => /^web_fetch_\d{8}$/.test(t.type ?? ''));
     for (const t of tools)
-      if (t === search ? t.name !== 'web_search' || t.input_schema : !t.name || !t.input_schema)
+      if (
+        t === search || t === fetch
+          ? t.name !== t.type!.replace(/_\d{8}$/, '') || t.input_schema
+          : !t.name || !t.input_schema
+      )
         problems.push(
-          `anthropic: a tool is not {name, input_schema} nor {type, name: "web_search"}: ${JSON.stringify(t)}`,
+          `anthropic: a tool is not {name, input_schema} nor {type, name: "web_search" or "web_fetch"}: ${JSON.stringify(t)}`,
         );
+    // Its web fetch reference: the first version is a beta, asked for by its header.
+    if (fetch?.type === 'web_fetch_20250910' && !String(req.headers['anthropic-beta']).includes('web-fetch-2025-09-10'))
+      problems.push('anthropic: web_fetch_20250910 without the anthropic-beta header web-fetch-2025-09-10');
     problems.push(...searchesSentBack(messages ?? []));
     const lastUser = [...(messages ?? [])].reverse().find((m) => m.role === 'user');
+    const address = /https?:\/\/\S+/.exec(textOf(lastUser?.content))?.[0];
     // A turn sent back to go on after a pause_turn: the model answers, searching no more.
     const goesOn = messages?.at(-1)?.role === 'assistant';
     const thinking = b.thinking as { type?: string; budget_tokens?: number } | undefined;
@@ -1192,6 +1206,7 @@ const anthropic: Dialect = {
       model: String(b.model),
       thinks,
       ...(search && !goesOn ? { search: textOf(lastUser?.content) } : {}),
+      ...(fetch && !search && !goesOn && address ? { fetch: address } : {}),
       ...(search && !goesOn && /\bpause_turn\b/.test(textOf(lastUser?.content)) ? { pauses: true } : {}),
       ...(refused ? { refused } : {}),
     };
@@ -1221,7 +1236,7 @@ const anthropic: Dialect = {
     model: turn.model,
     content: [
       ...(turn.thinks ? [{ type: 'thinking', thinking: thoughtOf(turn), signature: signed(thoughtOf(turn)) }] : []),
-      ...(turn.search !== undefined ? [{ type: 'text', text: SEARCH_LEAD }, ...searchBlocks(turn.search)] : []),
+      ...(serverTool(turn) ? [{ type: 'text', text: serverTool(turn)!.lead }, ...serverTool(turn)!.blocks] : []),
       ...(turn.pauses
         ? []
         : reply.kind === 'text'
@@ -1236,7 +1251,7 @@ const anthropic: Dialect = {
       cache_read_input_tokens: usage.cached,
       cache_creation_input_tokens: usage.written,
       cache_creation: anthropicWrites(usage),
-      ...(turn.search !== undefined ? { server_tool_use: { web_search_requests: 1 } } : {}),
+      ...(serverTool(turn) ? { server_tool_use: serverTool(turn)!.count } : {}),
     },
   }),
   events: (turn, reply, usage) => [
@@ -1263,8 +1278,11 @@ const anthropic: Dialect = {
       'message_start',
     ),
     ...(turn.thinks ? [...thinkingEvents(thoughtOf(turn)), THOUGHT] : []),
-    ...(turn.search !== undefined
-      ? [...textEvents(SEARCH_LEAD, turn.thinks ? 1 : 0), ...searchEvents(turn.search, turn.thinks ? 2 : 1)]
+    ...(serverTool(turn)
+      ? [
+          ...textEvents(serverTool(turn)!.lead, turn.thinks ? 1 : 0),
+          ...serverToolEvents(serverTool(turn)!.blocks, turn.thinks ? 2 : 1),
+        ]
       : []),
     ...(turn.pauses
       ? []
@@ -1317,7 +1335,7 @@ const anthropic: Dialect = {
         delta: { stop_reason: stopReason(turn, reply), stop_sequence: null },
         usage: {
           output_tokens: usage.output,
-          ...(turn.search !== undefined ? { server_tool_use: { web_search_requests: 1 } } : {}),
+          ...(serverTool(turn) ? { server_tool_use: serverTool(turn)!.count } : {}),
         },
       },
       'message_delta',
@@ -1326,8 +1344,19 @@ const anthropic: Dialect = {
   ],
 };
 
-/** The index of a reply's one block of text or tool use: after the thinking and the search, when there are. */
-const last = (turn: Turn) => (turn.thinks ? 1 : 0) + (turn.search !== undefined ? 3 : 0);
+/** The index of a reply's one block of text or tool use: after the thinking and the search or fetch, when there are. */
+const last = (turn: Turn) => (turn.thinks ? 1 : 0) + (serverTool(turn) ? 3 : 0);
+
+/**
+ * The server tool a turn runs before it answers, as Anthropic's message has it: what the model writes
+ * first, the tool's use and its result, and how Anthropic counts it in the usage.
+ */
+const serverTool = (turn: Turn) =>
+  turn.search !== undefined
+    ? { lead: SEARCH_LEAD, blocks: searchBlocks(turn.search), count: { web_search_requests: 1 } }
+    : turn.fetch !== undefined
+      ? { lead: FETCH_LEAD, blocks: fetchBlocks(turn.fetch), count: { web_fetch_requests: 1 } }
+      : undefined;
 
 /** Why Anthropic's model stopped: it paused its turn after searching, answered, or asks for a tool. */
 const stopReason = (turn: Turn, reply: Reply) =>
@@ -1335,6 +1364,38 @@ const stopReason = (turn: Turn, reply: Reply) =>
 
 /** What a model that searches writes first, as in Anthropic's web search reference. */
 export const SEARCH_LEAD = "I'll search the web for that.";
+/** What a model that reads a page writes first. */
+export const FETCH_LEAD = "I'll read that page.";
+
+/** The text of a page the fake's web fetch reads. */
+export const pageText = (url: string) => `The page at ${url} says: gateways route requests.`;
+
+/**
+ * A web fetch as Anthropic's message has it (its web fetch reference): the server tool's use, then the
+ * page as a document; for an address that says unreachable, the error Anthropic gives in its place.
+ */
+const fetchBlocks = (url: string) => {
+  const id = `srvtoolu_${createHash('sha256').update(url).digest('hex').slice(0, 20)}`;
+  return [
+    { type: 'server_tool_use', id, name: 'web_fetch', input: { url } },
+    {
+      type: 'web_fetch_tool_result',
+      tool_use_id: id,
+      content: url.includes('unreachable')
+        ? { type: 'web_fetch_tool_result_error', error_code: 'url_not_accessible' }
+        : {
+            type: 'web_fetch_result',
+            url,
+            retrieved_at: '2026-11-27T10:00:00Z',
+            content: {
+              type: 'document',
+              title: `The page at ${url}`,
+              source: { type: 'text', media_type: 'text/plain', data: pageText(url) },
+            },
+          },
+    },
+  ];
+};
 
 /** A text block as Anthropic streams it, whole in one delta. */
 const textEvents = (text: string, index: number) => [
@@ -1395,9 +1456,11 @@ const cites = (turn: Turn) => {
     : [];
 };
 
-/** A web search as Anthropic streams it (its web search reference): the use with its input in pieces, then the result whole. */
-const searchEvents = (query: string, index: number) => {
-  const [use, result] = searchBlocks(query);
+/**
+ * A web search or fetch as Anthropic streams it (its web search reference): the use with its input in
+ * pieces, then the result whole.
+ */
+const serverToolEvents = ([use, result]: Array<Record<string, unknown>>, index: number) => {
   return [
     sse({ type: 'content_block_start', index, content_block: { ...use, input: {} } }, 'content_block_start'),
     sse(
@@ -1415,8 +1478,8 @@ const searchEvents = (query: string, index: number) => {
 };
 
 /**
- * What is wrong with the web searches sent back in a conversation: each server_tool_use needs its
- * web_search_tool_result in the same message, with the pages as the fake gave them.
+ * What is wrong with the web searches and fetches sent back in a conversation: each server_tool_use
+ * needs its result in the same message, with the pages as the fake gave them.
  */
 function searchesSentBack(messages: Array<{ role: string; content: unknown }>): string[] {
   const problems: string[] = [];
@@ -1424,16 +1487,23 @@ function searchesSentBack(messages: Array<{ role: string; content: unknown }>): 
     if (!Array.isArray(m.content)) continue;
     const blocks = m.content as Array<Record<string, unknown>>;
     for (const use of blocks.filter((b) => b.type === 'server_tool_use')) {
-      const result = blocks.find((b) => b.type === 'web_search_tool_result' && b.tool_use_id === use.id);
-      const pages = result?.content as
-        Array<{ url?: string; encrypted_content?: string }> | { type?: string; error_code?: string } | undefined;
+      const kind = `${String(use.name)}_tool_result`;
+      const result = blocks.find((b) => b.type === kind && b.tool_use_id === use.id);
       if (m.role !== 'assistant') problems.push(`anthropic: server_tool_use in a ${m.role} message`);
-      if (!pages) problems.push(`anthropic: server_tool_use ${String(use.id)} has no web_search_tool_result`);
-      else if (!Array.isArray(pages)) {
-        if (pages.type !== 'web_search_tool_result_error' || !pages.error_code)
-          problems.push(`anthropic: web_search_tool_result ${String(use.id)} is neither pages nor an error`);
-      } else if (pages.some((p) => p.encrypted_content !== sealed(p.url ?? '')))
-        problems.push(`anthropic: web_search_tool_result ${String(use.id)} has encrypted_content it did not give`);
+      if (!result) problems.push(`anthropic: server_tool_use ${String(use.id)} has no ${kind}`);
+      else if (use.name === 'web_fetch') {
+        const given = fetchBlocks(String((use.input as { url?: unknown }).url))[1]!.content;
+        if (JSON.stringify(result.content) !== JSON.stringify(given))
+          problems.push(`anthropic: web_fetch_tool_result ${String(use.id)} is not the page it read`);
+      } else {
+        const pages = result.content as
+          Array<{ url?: string; encrypted_content?: string }> | { type?: string; error_code?: string };
+        if (!Array.isArray(pages)) {
+          if (pages.type !== 'web_search_tool_result_error' || !pages.error_code)
+            problems.push(`anthropic: web_search_tool_result ${String(use.id)} is neither pages nor an error`);
+        } else if (pages.some((p) => p.encrypted_content !== sealed(p.url ?? '')))
+          problems.push(`anthropic: web_search_tool_result ${String(use.id)} has encrypted_content it did not give`);
+      }
     }
   }
   return problems;

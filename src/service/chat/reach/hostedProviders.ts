@@ -28,7 +28,7 @@ import { offeredModels } from '../../providers/offered';
 import { fimModel, fimOptions } from '../../providers/fim';
 import { providerSpec, type ProviderSpec, type Reach } from '../../providers/providers';
 import {
-  textAndSearches,
+  textAndWebTools,
   textOf,
   type Cited,
   type ChatMessage,
@@ -40,7 +40,9 @@ import {
   type ThinkingBlock,
   type ThinkingPiece,
   type ToolOptions,
-  type WebSearch,
+  type WebFetchAsked,
+  type WebFetchResult,
+  type WebToolUse,
   type WebSearchAsked,
   type WebSearchResult,
 } from '../request';
@@ -264,11 +266,11 @@ function toPrompt(
         // kept only the thinking (its call dropped): such a turn's OpenAI items are left out.
         const followed = !!text || calls.length > 0;
         const thought = (followed ? kept : kept.filter(isAnthropicBlock)).flatMap(reasoningParts);
-        const written = textAndSearches<LanguageModelV4TextPart | SearchPart>(
+        const written = textAndWebTools<LanguageModelV4TextPart | WebToolPart>(
           text,
-          anthropic ? (m.searches ?? []) : [],
+          anthropic ? (m.webTools ?? []) : [],
           (piece) => [{ type: 'text', text: piece }],
-          searchParts,
+          webToolParts,
         );
         return { role: 'assistant', content: [...thought, ...written, ...calls] };
       }
@@ -288,31 +290,54 @@ function toPrompt(
   }
 }
 
-type SearchPart = LanguageModelV4ToolCallPart | LanguageModelV4ToolResultPart;
+type WebToolPart = LanguageModelV4ToolCallPart | LanguageModelV4ToolResultPart;
 
-/** A web search an Anthropic model ran, as Anthropic's package sends it back: the call, then what it found. */
-function searchParts(search: WebSearch): SearchPart[] {
-  const { results } = search;
+/**
+ * A web search or fetch an Anthropic model ran, as Anthropic's package sends it back: the call, then
+ * what it found or read (an error by its code).
+ */
+function webToolParts(use: WebToolUse): WebToolPart[] {
+  const call = { toolCallId: use.id, toolName: use.name };
   return [
-    { type: 'tool-call', toolCallId: search.id, toolName: 'web_search', input: search.input, providerExecuted: true },
-    {
-      type: 'tool-result',
-      toolCallId: search.id,
-      toolName: 'web_search',
-      output: Array.isArray(results)
-        ? {
-            type: 'json',
-            value: results.map((r) => ({
-              type: r.type,
-              url: r.url,
-              title: r.title,
-              pageAge: r.page_age,
-              encryptedContent: r.encrypted_content,
-            })),
-          }
-        : { type: 'error-json', value: { errorCode: results.error_code } },
-    },
+    { type: 'tool-call', ...call, input: use.input, providerExecuted: true },
+    { type: 'tool-result', ...call, output: webToolOutput(use) },
   ];
+}
+
+/** What a web search found or a web fetch read, as the result Anthropic's package takes back. */
+function webToolOutput(use: WebToolUse): LanguageModelV4ToolResultPart['output'] {
+  const failed = (code: string) => ({ type: 'error-json' as const, value: { errorCode: code } });
+  if (use.name === 'web_search') {
+    const found = use.results;
+    if (!Array.isArray(found)) return failed(found.error_code);
+    return {
+      type: 'json',
+      value: found.map((r) => ({
+        type: r.type,
+        url: r.url,
+        title: r.title,
+        pageAge: r.page_age,
+        encryptedContent: r.encrypted_content,
+      })),
+    };
+  }
+  const read = use.results;
+  if ('error_code' in read) return failed(read.error_code);
+  const { source } = read.content;
+  return {
+    type: 'json',
+    value: {
+      type: read.type,
+      url: read.url,
+      retrievedAt: read.retrieved_at,
+      content: {
+        type: read.content.type,
+        title: read.content.title,
+        ...(read.content.citations ? { citations: read.content.citations } : {}),
+        source: { type: source.type, mediaType: source.media_type, data: source.data },
+      },
+    },
+  };
 }
 
 /**
@@ -529,7 +554,8 @@ function responseFormatOf(
 
 /**
  * The request's tools as the AI SDK's, with the web search asked of a model whose provider runs it
- * (`searchAt`): Anthropic's for an Anthropic model, OpenAI's for an OpenAI reasoning model.
+ * (`searchAt`): Anthropic's (and its web fetch) for an Anthropic model, OpenAI's for an OpenAI
+ * reasoning model.
  */
 function toolOptions(
   options: ToolOptions,
@@ -537,8 +563,11 @@ function toolOptions(
 ): Partial<LanguageModelV4CallOptions> {
   const stop = options.stop ? (Array.isArray(options.stop) ? options.stop : [options.stop]) : undefined;
   const search =
-    searchAt === 'anthropic' && options.webSearch
-      ? [anthropicSearchTool(options.webSearch)]
+    searchAt === 'anthropic'
+      ? [
+          ...(options.webSearch ? [anthropicWebTool('web_search', options.webSearch)] : []),
+          ...(options.webFetch ? [anthropicWebTool('web_fetch', options.webFetch)] : []),
+        ]
       : searchAt === 'openai' && options.openAiWebSearch
         ? [openAiSearchTool(options.openAiWebSearch)]
         : [];
@@ -561,11 +590,11 @@ function toolOptions(
   };
 }
 
-/** Anthropic's web search as its package's provider tool, with how far the model may search. */
-const anthropicSearchTool = ({ type, ...args }: WebSearchAsked) => ({
+/** Anthropic's web search or fetch as its package's provider tool, with how far the model may go. */
+const anthropicWebTool = (name: WebToolUse['name'], { type, ...args }: WebSearchAsked | WebFetchAsked) => ({
   type: 'provider' as const,
   id: `anthropic.${type}` as const,
-  name: 'web_search',
+  name,
   args,
 });
 
@@ -676,9 +705,9 @@ async function whole(result: ReturnType<LanguageModelV4['doGenerate']>, kept: Ke
   const thinking: ThinkingBlock[] = [];
   const items = new Map<string, OpenAiReasoning>();
   // An OpenAI model's searches are part of its reasoning, in their place; an Anthropic model's stand apart.
-  const searches = new Searches(kept, (search) => {
-    if ('webSearchCall' in search) thinking.push(search);
-    else if (text) search.after = text.length;
+  const webTools = new WebTools(kept, (use) => {
+    if ('webSearchCall' in use) thinking.push(use);
+    else if (text) use.after = text.length;
   });
   const cited: Cited[] = [];
   for (const part of content) {
@@ -687,7 +716,7 @@ async function whole(result: ReturnType<LanguageModelV4['doGenerate']>, kept: Ke
       text += part.text;
       cited.push(...citedOf(part.providerMetadata, from, text.length));
     }
-    if ((part.type === 'tool-call' || part.type === 'tool-result') && searches.took(part)) continue;
+    if ((part.type === 'tool-call' || part.type === 'tool-result') && webTools.took(part)) continue;
     if (part.type === 'tool-call') {
       toolCalls.push(toolCallOf(part.toolCallId, part.toolName, part.input));
       const signed = geminiSigned(part, kept);
@@ -718,7 +747,7 @@ async function whole(result: ReturnType<LanguageModelV4['doGenerate']>, kept: Ke
     ...(toolCalls.length ? { toolCalls } : {}),
     ...(thinking.length ? { thinking } : {}),
     ...(reasoning ? { reasoning } : {}),
-    ...searches.ran(),
+    ...webTools.ran(),
     ...(cited.length ? { cited } : {}),
     usage: usageOf(usage),
     ...logprobsOf(providerMetadata),
@@ -726,25 +755,27 @@ async function whole(result: ReturnType<LanguageModelV4['doGenerate']>, kept: Ke
 }
 
 /**
- * The web searches a model ran at its provider, as the provider's package tells of them: a call the
- * provider ran (not one for the client), then its result, by the call's id. An Anthropic model's are
- * the answer's own; an OpenAI reasoning model's, part of its reasoning to go back to it (`kept`).
+ * The web searches (and an Anthropic model's web fetches) a model ran at its provider, as the
+ * provider's package tells of them: a call the provider ran (not one for the client), then its result,
+ * by the call's id. An Anthropic model's are the answer's own; an OpenAI reasoning model's searches,
+ * part of its reasoning to go back to it (`kept`).
  */
-class Searches {
+class WebTools {
   private readonly calls = new Map<string, Record<string, unknown>>();
-  private readonly done: WebSearch[] = [];
-  /** The searches that ran (a failed one is not billed). */
+  private readonly done: WebToolUse[] = [];
+  /** The searches that ran, which the provider bills (a failed one is not billed; a fetch costs its tokens only). */
   private billed = 0;
 
   constructor(
     private readonly kept: Kept,
-    /** Hears of each search once it is whole. */
-    private readonly onSearch: (search: WebSearch | OpenAiSearch) => void,
+    /** Hears of each search or fetch once it is whole. */
+    private readonly onUse: (use: WebToolUse | OpenAiSearch) => void,
   ) {}
 
-  /** Takes a part that tells of a search (true). */
+  /** Takes a part that tells of a search or fetch (true). */
   took(part: LanguageModelV4ToolCall | LanguageModelV4ToolResult): boolean {
-    if (part.toolName !== 'web_search') return false;
+    const name = part.toolName;
+    if (name !== 'web_search' && !(name === 'web_fetch' && this.kept === 'anthropic')) return false;
     if (part.type === 'tool-call') {
       if (!part.providerExecuted) return false;
       this.calls.set(part.toolCallId, objectOf(parseArguments(part.input)));
@@ -752,10 +783,10 @@ class Searches {
     }
     const input = this.calls.get(part.toolCallId);
     if (!input) return false;
-    if (!part.isError) this.billed++;
+    if (!part.isError && name === 'web_search') this.billed++;
     if (this.kept !== 'anthropic' && this.kept?.provider === 'openai') {
       const result = objectOf(part.result);
-      this.onSearch({
+      this.onUse({
         webSearchCall: part.toolCallId,
         result,
         ...(part.isError ? { failed: typeof result.status === 'string' ? result.status : 'failed' } : {}),
@@ -763,15 +794,18 @@ class Searches {
       });
       return true;
     }
-    const search: WebSearch = { id: part.toolCallId, input, results: searchResultsOf(part.result, part.isError) };
-    this.done.push(search);
-    this.onSearch(search);
+    const use: WebToolUse =
+      name === 'web_search'
+        ? { id: part.toolCallId, input, name, results: searchResultsOf(part.result, part.isError) }
+        : { id: part.toolCallId, input, name, results: fetchResultOf(part.result, part.isError) };
+    this.done.push(use);
+    this.onUse(use);
     return true;
   }
 
-  ran(): Pick<Reply, 'searches' | 'webSearches'> {
+  ran(): Pick<Reply, 'webTools' | 'webSearches'> {
     return {
-      ...(this.done.length ? { searches: this.done } : {}),
+      ...(this.done.length ? { webTools: this.done } : {}),
       ...(this.billed ? { webSearches: this.billed } : {}),
     };
   }
@@ -780,12 +814,15 @@ class Searches {
 const objectOf = (value: unknown): Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
+/** Anthropic's error code of a server tool's result, as its package says it (unavailable when it says none). */
+const errorOf = (result: unknown) => {
+  const code = (result as { errorCode?: unknown } | null)?.errorCode;
+  return { error_code: typeof code === 'string' ? code : 'unavailable' };
+};
+
 /** What Anthropic's package says a web search found, back in Anthropic's words; an error as its code. */
-function searchResultsOf(result: unknown, isError: boolean | undefined): WebSearch['results'] {
-  if (isError || !Array.isArray(result)) {
-    const code = (result as { errorCode?: unknown } | null)?.errorCode;
-    return { error_code: typeof code === 'string' ? code : 'unavailable' };
-  }
+function searchResultsOf(result: unknown, isError: boolean | undefined): WebSearchResult[] | { error_code: string } {
+  if (isError || !Array.isArray(result)) return errorOf(result);
   return result.flatMap((r: Record<string, unknown>): WebSearchResult[] =>
     typeof r?.url === 'string' && typeof r.encryptedContent === 'string'
       ? [
@@ -799,6 +836,30 @@ function searchResultsOf(result: unknown, isError: boolean | undefined): WebSear
         ]
       : [],
   );
+}
+
+/** What Anthropic's package says a web fetch read, back in Anthropic's words; an error as its code. */
+function fetchResultOf(result: unknown, isError: boolean | undefined): WebFetchResult | { error_code: string } {
+  const read = objectOf(result);
+  const content = objectOf(read.content);
+  const source = objectOf(content.source);
+  if (isError || typeof read.url !== 'string' || typeof source.data !== 'string') return errorOf(result);
+  return {
+    type: 'web_fetch_result',
+    url: read.url,
+    retrieved_at: typeof read.retrievedAt === 'string' ? read.retrievedAt : null,
+    content: {
+      type: 'document',
+      title: typeof content.title === 'string' ? content.title : null,
+      ...(typeof objectOf(content.citations).enabled === 'boolean'
+        ? { citations: { enabled: objectOf(content.citations).enabled as boolean } }
+        : {}),
+      source:
+        source.type === 'base64'
+          ? { type: 'base64', media_type: 'application/pdf', data: source.data }
+          : { type: 'text', media_type: 'text/plain', data: source.data },
+    },
+  };
 }
 
 /**
@@ -880,10 +941,10 @@ async function streamed(
     answering();
     onThinking?.(piece);
   };
-  const searches = new Searches(kept, (search) => {
-    if (!('webSearchCall' in search)) return think({ search });
-    thinking.push(search);
-    think({ carried: search });
+  const webTools = new WebTools(kept, (use) => {
+    if (!('webSearchCall' in use)) return think({ webTool: use });
+    thinking.push(use);
+    think({ carried: use });
   });
   const cited: Cited[] = [];
   /** Where each block of text began in the reply's text, by the stream's id of it. */
@@ -945,7 +1006,7 @@ async function streamed(
         open.delete(part.id);
         think({ signature });
       }
-    } else if ((part.type === 'tool-call' || part.type === 'tool-result') && searches.took(part)) continue;
+    } else if ((part.type === 'tool-call' || part.type === 'tool-result') && webTools.took(part)) continue;
     else if (part.type === 'tool-call') {
       toolCalls.push(toolCallOf(part.toolCallId, part.toolName, part.input));
       const signed = geminiSigned(part, kept);
@@ -964,7 +1025,7 @@ async function streamed(
     ...(toolCalls.length ? { toolCalls } : {}),
     ...(thinking.length ? { thinking } : {}),
     ...(reasoning ? { reasoning } : {}),
-    ...searches.ran(),
+    ...webTools.ran(),
     ...(cited.length ? { cited } : {}),
     usage: usageOf(finish.usage),
     ...logprobsOf(finish.metadata),
