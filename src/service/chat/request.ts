@@ -83,14 +83,24 @@ export type ThinkingPiece =
   | { cited: Cited };
 
 /**
- * A stretch of a reply's text that cites pages a web search found, by characters of the text; each
- * page as its provider said it (Anthropic's with the quoted text and its encrypted index, to go back).
+ * A stretch of a reply's text that cites pages a web search found or a web fetch read, by characters of
+ * the text; each as its provider said it (Anthropic's with the quoted text and its encrypted index, to
+ * go back).
  */
 export interface Cited {
   from: number;
   to: number;
-  pages: Array<{ url: string; title: string | null; citedText?: string; encryptedIndex?: string }>;
+  pages: CitedPage[];
 }
+
+/**
+ * What a stretch of text cites: a page a web search found (by its address), or a passage of a document
+ * the model read (a page its web fetch read), by the document's place in the conversation and the
+ * passage's characters, as Anthropic says them.
+ */
+export type CitedPage =
+  | { url: string; title: string | null; citedText?: string; encryptedIndex?: string }
+  | { documentIndex: number; documentTitle: string | null; citedText: string; startChar: number; endChar: number };
 
 /** Anthropic's web search as its client asked for it: the version, and how far the model may search. */
 export interface WebSearchAsked {

@@ -2,7 +2,14 @@
 // events (message_start, content_block_*, message_delta, message_stop, error) and its errors. The
 // routing receipt and the costs ride along as `llm_spaces`, an extra field of the message.
 import { sealThinking } from '../chat/carriedThinking';
-import { textAndWebTools, type Cited, type ThinkingBlock, type ThinkingPiece, type WebToolUse } from '../chat/request';
+import {
+  textAndWebTools,
+  type Cited,
+  type CitedPage,
+  type ThinkingBlock,
+  type ThinkingPiece,
+  type WebToolUse,
+} from '../chat/request';
 import type { Completed } from '../chat/run';
 import type { EventStream } from './eventStream';
 
@@ -41,14 +48,24 @@ const webToolBlocks = (u: WebToolUse) => [
   },
 ];
 
-/** A page a text cites, as Anthropic writes it. */
-const citation = (page: Cited['pages'][number]) => ({
-  type: 'web_search_result_location',
-  url: page.url,
-  title: page.title,
-  encrypted_index: page.encryptedIndex ?? '',
-  cited_text: page.citedText ?? '',
-});
+/** A page (or a passage of a page read) a text cites, as Anthropic writes it. */
+const citation = (page: CitedPage) =>
+  'url' in page
+    ? {
+        type: 'web_search_result_location',
+        url: page.url,
+        title: page.title,
+        encrypted_index: page.encryptedIndex ?? '',
+        cited_text: page.citedText ?? '',
+      }
+    : {
+        type: 'char_location',
+        cited_text: page.citedText,
+        document_index: page.documentIndex,
+        document_title: page.documentTitle,
+        start_char_index: page.startChar,
+        end_char_index: page.endChar,
+      };
 
 /**
  * A piece of a reply's text as Anthropic's blocks: each stretch that cites pages a block of its own,

@@ -84,16 +84,25 @@ function webSearchCall(search: OpenAiSearch, request: Request): Record<string, u
   };
 }
 
-/** The pages the text cites, as OpenAI annotates its text: each page with the stretch that cites it. */
+/**
+ * The pages the text cites, as OpenAI annotates its text: each page with the stretch that cites it (a
+ * passage of a document, which has no address, is not one).
+ */
 const annotationsOf = (c: Completed) =>
   (c.cited ?? []).flatMap((cited) =>
-    cited.pages.map((page) => ({
-      type: 'url_citation',
-      start_index: cited.from,
-      end_index: cited.to,
-      url: page.url,
-      title: page.title ?? page.url,
-    })),
+    cited.pages.flatMap((page) =>
+      'url' in page
+        ? [
+            {
+              type: 'url_citation',
+              start_index: cited.from,
+              end_index: cited.to,
+              url: page.url,
+              title: page.title ?? page.url,
+            },
+          ]
+        : [],
+    ),
   );
 
 /** The id of the reply's nth reasoning item (from 0): one more after each web search. */

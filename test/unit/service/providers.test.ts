@@ -14,6 +14,7 @@ import type { ModelRecord, ProviderState } from '../../../src/api/schemas';
 import { cheapestFirst } from '../../../src/shared/models';
 import { raw } from '../support/http';
 import {
+  CITED_PASSAGE,
   FETCH_LEAD,
   pageText,
   SEARCH_LEAD,
@@ -1111,6 +1112,17 @@ describe('hosted providers (fakes of their wire formats)', function () {
         source: { type: 'text', media_type: 'text/plain', data: pageText(url) },
       },
     });
+    // The answer cites the passage of the page it read, as Anthropic gave it.
+    assert.deepEqual((whole.content[3] as Anthropic.TextBlock).citations, [
+      {
+        type: 'char_location',
+        cited_text: CITED_PASSAGE,
+        document_index: 0,
+        document_title: `The page at ${url}`,
+        start_char_index: pageText(url).indexOf(CITED_PASSAGE),
+        end_char_index: pageText(url).length,
+      },
+    ]);
     assert.deepEqual(whole.usage.server_tool_use, { web_search_requests: 0, web_fetch_requests: 1 });
     assert.equal(warningOf(whole), null);
     // A page read costs its tokens only: no search is billed.

@@ -100,6 +100,8 @@ interface Turn {
   search?: string;
   /** Anthropic's: the web fetch tool is offered and the text names an address, which the model reads first. */
   fetch?: string;
+  /** Anthropic's: the web fetch was asked to let the answer cite the page it read. */
+  fetchCites?: boolean;
   /**
    * Anthropic's: the model pauses its turn after the search (pause_turn, for a text that says so), to
    * go on when the client sends the turn back as it is.
@@ -1206,7 +1208,12 @@ const anthropic: Dialect = {
       model: String(b.model),
       thinks,
       ...(search && !goesOn ? { search: textOf(lastUser?.content) } : {}),
-      ...(fetch && !search && !goesOn && address ? { fetch: address } : {}),
+      ...(fetch && !search && !goesOn && address
+        ? {
+            fetch: address,
+            ...((fetch as { citations?: { enabled?: boolean } }).citations?.enabled ? { fetchCites: true } : {}),
+          }
+        : {}),
       ...(search && !goesOn && /\bpause_turn\b/.test(textOf(lastUser?.content)) ? { pauses: true } : {}),
       ...(refused ? { refused } : {}),
     };
@@ -1367,8 +1374,9 @@ export const SEARCH_LEAD = "I'll search the web for that.";
 /** What a model that reads a page writes first. */
 export const FETCH_LEAD = "I'll read that page.";
 
-/** The text of a page the fake's web fetch reads. */
-export const pageText = (url: string) => `The page at ${url} says: gateways route requests.`;
+/** The text of a page the fake's web fetch reads, and the passage of it an answer cites. */
+export const pageText = (url: string) => `The page at ${url} says: ${CITED_PASSAGE}`;
+export const CITED_PASSAGE = 'gateways route requests.';
 
 /**
  * A web fetch as Anthropic's message has it (its web fetch reference): the server tool's use, then the
@@ -1438,8 +1446,24 @@ const searchBlocks = (query: string) => {
   ];
 };
 
-/** What an answer after a web search cites, as Anthropic writes it: the first page it found, if it found any. */
-const cites = (turn: Turn) => {
+/**
+ * What an answer after a web search cites, as Anthropic writes it: the first page it found, if it found
+ * any; after a web fetch asked for citations, a passage of the page it read.
+ */
+const cites = (turn: Turn): Array<Record<string, unknown>> => {
+  if (turn.fetch !== undefined && turn.fetchCites && !turn.fetch.includes('unreachable')) {
+    const page = pageText(turn.fetch);
+    return [
+      {
+        type: 'char_location',
+        cited_text: CITED_PASSAGE,
+        document_index: 0,
+        document_title: `The page at ${turn.fetch}`,
+        start_char_index: page.indexOf(CITED_PASSAGE),
+        end_char_index: page.indexOf(CITED_PASSAGE) + CITED_PASSAGE.length,
+      },
+    ];
+  }
   if (turn.search === undefined) return [];
   const found = searchBlocks(turn.search)[1]!.content;
   const page = Array.isArray(found) ? (found[0] as { url: string; title: string } | undefined) : undefined;

@@ -31,6 +31,7 @@ import {
   textAndWebTools,
   textOf,
   type Cited,
+  type CitedPage,
   type ChatMessage,
   type Reply,
   isAnthropicBlock,
@@ -864,23 +865,40 @@ function fetchResultOf(result: unknown, isError: boolean | undefined): WebFetchR
 
 /**
  * The pages a block of text cites, as the provider's package passes its citations on: Anthropic's for
- * the block (from its web search), OpenAI's url_citation annotations by their place in the block.
+ * the block (from its web search or fetch), OpenAI's url_citation annotations by their place in the
+ * block.
  */
 function citedOf(metadata: unknown, from: number, to: number): Cited[] {
   const said = objectOf(metadata);
   const anthropic = objectOf(said.anthropic).citations;
-  const pages = (Array.isArray(anthropic) ? anthropic : []).flatMap((c: Record<string, unknown>) =>
-    c?.type === 'web_search_result_location' && typeof c.url === 'string'
-      ? [
-          {
-            url: c.url,
-            title: typeof c.title === 'string' ? c.title : null,
-            ...(typeof c.cited_text === 'string' ? { citedText: c.cited_text } : {}),
-            ...(typeof c.encrypted_index === 'string' ? { encryptedIndex: c.encrypted_index } : {}),
-          },
-        ]
-      : [],
-  );
+  const pages = (Array.isArray(anthropic) ? anthropic : []).flatMap((c: Record<string, unknown>): CitedPage[] => {
+    if (c?.type === 'web_search_result_location' && typeof c.url === 'string')
+      return [
+        {
+          url: c.url,
+          title: typeof c.title === 'string' ? c.title : null,
+          ...(typeof c.cited_text === 'string' ? { citedText: c.cited_text } : {}),
+          ...(typeof c.encrypted_index === 'string' ? { encryptedIndex: c.encrypted_index } : {}),
+        },
+      ];
+    // A passage of a page the model's web fetch read.
+    if (
+      c?.type === 'char_location' &&
+      typeof c.document_index === 'number' &&
+      typeof c.start_char_index === 'number' &&
+      typeof c.end_char_index === 'number'
+    )
+      return [
+        {
+          documentIndex: c.document_index,
+          documentTitle: typeof c.document_title === 'string' ? c.document_title : null,
+          citedText: typeof c.cited_text === 'string' ? c.cited_text : '',
+          startChar: c.start_char_index,
+          endChar: c.end_char_index,
+        },
+      ];
+    return [];
+  });
   const openAi = [objectOf(said.openai).annotations, objectOf(said.azure).annotations].flatMap((a) =>
     Array.isArray(a) ? (a as Array<Record<string, unknown>>) : [],
   );
