@@ -21,6 +21,10 @@ import { buildMessages, resolveAssistantVersion, resolveConversation } from './m
 import { messageText, needsOf, type Body, type Prepared } from './request';
 import { activeModels, failoverChain, routeInput, weighActive } from './weigh';
 
+/** Parts of a sentence joined as English joins them ("a, b, and c"; "a or b"). */
+const AND = new Intl.ListFormat('en', { type: 'conjunction' });
+const OR = new Intl.ListFormat('en', { type: 'disjunction' });
+
 /**
  * The system's randomness for request ids, drawn 4 KiB at a time: uuidv7's own source asks for 32
  * bytes at a time, which was 2% of the event loop's time under load (the uuid package, asking for 16
@@ -160,12 +164,23 @@ function explicitModel(
     );
   if (route.maxCost > 0 && route.estimate(r) > route.maxCost) {
     const searches = route.searches?.(r) ?? 0;
-    const what = searches
-      ? `its prompt, the longest reply its max_tokens allows, and ${searches === 1 ? 'a web search' : `${searches} web searches`} at ${money(r.web_search_cost ?? 0)} each`
-      : 'its prompt and the longest reply its max_tokens allows';
+    const pages = route.pageTokens?.(r) ?? 0;
+    const parts = [
+      'its prompt',
+      'the longest reply its max_tokens allows',
+      ...(searches
+        ? [`${searches === 1 ? 'a web search' : `${searches} web searches`} at ${money(r.web_search_cost ?? 0)} each`]
+        : []),
+      ...(pages ? [`${pages.toLocaleString('en-US')} tokens of pages its web fetch may read`] : []),
+    ];
+    const fewer = [
+      'max_tokens',
+      ...(searches > 1 ? ['web searches (max_uses)'] : []),
+      ...(pages ? ['page tokens (max_content_tokens, max_uses)'] : []),
+    ];
     throw invalid(
       loc,
-      `${r.namespace} may cost up to ${money(route.estimate(r))} for this request (${what}), more than this Space's max_cost of ${money(route.maxCost)}: ${RAISE_MAX_COST}, or ask for fewer max_tokens${searches > 1 ? ' or web searches (max_uses)' : ''}`,
+      `${r.namespace} may cost up to ${money(route.estimate(r))} for this request (${AND.format(parts)}), more than this Space's max_cost of ${money(route.maxCost)}: ${RAISE_MAX_COST}, or ask for fewer ${OR.format(fewer)}`,
       'max_cost',
     );
   }

@@ -35,6 +35,8 @@ export interface RouteInput extends Needs {
   estimate: (record: ModelRecord) => number;
   /** Of which the web searches it may run there (each billed apart). */
   searches?: (record: ModelRecord) => number;
+  /** And the tokens of the pages its web fetch may read there (billed as its prompt's). */
+  pageTokens?: (record: ModelRecord) => number;
 }
 
 export interface Scored {

@@ -26,6 +26,8 @@ const WEB_SEARCHES = [
 const WEB_FETCH = {
   asked: (o: ToolOptions) => !!o.webFetch,
   runs: (r: ModelRecord) => r.provider === 'anthropic',
+  /** The tokens of the pages it may read: as many pages as max_uses allows (one without), each cut at max_content_tokens. */
+  most: (o: ToolOptions) => (o.webFetch?.maxContentTokens ?? 0) * (o.webFetch?.maxUses ?? 1),
 };
 
 const searchAsked = (options: ToolOptions) => WEB_SEARCHES.find((s) => s.asked(options));
@@ -53,4 +55,16 @@ export function searchesToEstimate(options: ToolOptions | undefined): (r: ModelR
   if (!search) return () => 0;
   const most = search.most(options);
   return (r) => (search.runs(r) && !r.is_test_model ? most : 0);
+}
+
+/**
+ * How many tokens of pages a request may have each model read with Anthropic's web fetch, for the
+ * estimate of its cost: each page as long as the client's max_content_tokens allows, as many pages as
+ * max_uses allows (one without); none without max_content_tokens (a page's length is not known before
+ * it is read), and none on a model that cannot run the fetch.
+ */
+export function pageTokensToEstimate(options: ToolOptions | undefined): (r: ModelRecord) => number {
+  if (!options || !WEB_FETCH.asked(options)) return () => 0;
+  const most = WEB_FETCH.most(options);
+  return (r) => (WEB_FETCH.runs(r) && !r.is_test_model ? most : 0);
 }

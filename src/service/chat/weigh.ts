@@ -11,7 +11,7 @@ import { latencyBook } from './latency';
 import { estimateCost } from './pricing';
 import type { JsonNeed, ToolOptions } from './request';
 import { explain, type RouteInput } from './routing';
-import { searchesToEstimate } from './webSearches';
+import { pageTokensToEstimate, searchesToEstimate } from './webSearches';
 
 /**
  * The Space's models weighed for a request: the active ones that can take it, ranked, with their
@@ -71,7 +71,7 @@ export interface PromptSize {
   needsInfill?: boolean;
   /** The prompt marks cache breakpoints: it may be written to the provider's cache (at its price). */
   writesCache?: boolean;
-  /** The tools asked for, of which a web search is billed per search. */
+  /** The tools asked for, of which a web search is billed per search and a web fetch by the pages' tokens. */
   completion?: ToolOptions;
 }
 
@@ -80,6 +80,7 @@ export function routeInput(db: Database, config: AppConfig, size: PromptSize) {
   const canServe = (r: ModelRecord) => answersHere(db, r);
   const budget = (r: ModelRecord) => Math.min(size.maxTokens, r.context_window - size.promptTokens);
   const searches = searchesToEstimate(size.completion);
+  const pageTokens = pageTokensToEstimate(size.completion);
   const route: RouteInput = {
     models: [],
     weights: config.weights,
@@ -92,13 +93,14 @@ export function routeInput(db: Database, config: AppConfig, size: PromptSize) {
     estimate: (r) =>
       estimateCost(
         r,
-        size.promptTokens,
-        size.promptChars,
+        size.promptTokens + pageTokens(r),
+        size.promptChars + pageTokens(r) * 4,
         Math.max(1, budget(r)),
         size.writesCache ?? false,
         searches(r),
       ),
     searches,
+    pageTokens,
   };
   return { route, budget, canServe };
 }

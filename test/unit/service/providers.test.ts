@@ -1063,7 +1063,6 @@ describe('hosted providers (fakes of their wire formats)', function () {
 
   it("runs Anthropic's web fetch at Anthropic for an Anthropic model, whole and streamed, and sends the page back in later turns", async () => {
     const app = await spaceWith([ANTHROPIC]);
-    await client.updateSpace({ id: app, policies: { max_cost: 0 } });
     const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
     const url = 'https://example.com/gateways';
     const fetchTool = {
@@ -1080,6 +1079,16 @@ describe('hosted providers (fakes of their wire formats)', function () {
       messages: [{ role: 'user' as const, content: `Summarize ${url}` }],
       tools: [fetchTool],
     };
+    // A page read is billed as prompt tokens: a new Space's cost cap counts the two pages of 50,000
+    // tokens at most that the tool allows, and says so.
+    await assert.rejects(
+      sdk.messages.create(ask),
+      (e: Error) =>
+        /may cost up to \$0\.\d+ for this request \(its prompt, the longest reply its max_tokens allows, and 100,000 tokens of pages its web fetch may read\), more than this Space's max_cost of \$0\.020/.test(
+          e.message,
+        ) && e.message.endsWith('or ask for fewer max_tokens or page tokens (max_content_tokens, max_uses)"}}'),
+    );
+    await client.updateSpace({ id: app, policies: { max_cost: 0 } });
     const whole = await sdk.messages.create(ask);
     // Anthropic was given the tool as the client asked it, with its limits (and the beta header of
     // this version, which the fake checks).
