@@ -2,7 +2,9 @@
 // and fakes of OpenAI's, Anthropic's and Gemini's wire formats behind them: plain, streamed and tool
 // answers, billing from the provider's counts, each failure of "When a provider fails", the cooldown,
 // the keys handed over by the extension, and no key anywhere it must not be.
+import { createAnthropic } from '@ai-sdk/anthropic';
 import Anthropic from '@anthropic-ai/sdk';
+import { generateText, streamText } from 'ai';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -1185,6 +1187,20 @@ describe('hosted providers (fakes of their wire formats)', function () {
       warningOf(elsewhere),
       `Anthropic's web fetch runs only on Anthropic's models, so ${OPENAI} answered without reading pages.`,
     );
+    // An app written with the AI SDK's Anthropic package, sending through the Space, reads the page the
+    // model read as the package reads Anthropic's own answer, whole and streamed.
+    const aiSdk = createAnthropic({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)! });
+    const tools = { web_fetch: aiSdk.tools.webFetch_20250910({ maxUses: 1 }) };
+    const prompt = `Summarize ${url}`;
+    const generated = await generateText({ model: aiSdk(ANTHROPIC), prompt, tools, maxRetries: 0 });
+    const streamedSdk = streamText({ model: aiSdk(ANTHROPIC), prompt, tools, maxRetries: 0 });
+    for (const content of [generated.content, await streamedSdk.content]) {
+      const page = content.find((p) => p.type === 'tool-result' && p.toolName === 'web_fetch');
+      assert.ok(page?.type === 'tool-result' && page.providerExecuted, JSON.stringify(content));
+      assert.equal((page.output as { content: { source: { data: string } } }).content.source.data, pageText(url));
+      assert.equal(content.at(-1)?.type === 'text' && content.at(-1)!.type, 'text');
+    }
+    assert.ok(generated.text.startsWith(FETCH_LEAD) && generated.text.endsWith(prompt), generated.text);
   });
 
   it("passes instructions given in the course of a conversation (Claude Code's, to a model it does not know) to Anthropic and to OpenAI", async () => {
