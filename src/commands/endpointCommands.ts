@@ -2,6 +2,8 @@
 // Cline, Claude Code, Codex CLI, aider, VS Code's Custom Endpoint, the OpenAI, Anthropic and AI SDKs), put on
 // the clipboard. The Space's key goes in only after asking; otherwise a placeholder stands for it.
 import * as vscode from 'vscode';
+import type { ModelRecord } from '../api/schemas';
+import { candidatesOf } from '../chat/spaceModels';
 import { readSettings, setLocalServicePort } from '../settings';
 import { autocompleteToSuggest, embeddingToSuggest } from '../shared/modelCatalog';
 import { SNIPPET_TEXTS, type SnippetText, type Suggested } from '../shared/toolSnippets';
@@ -53,13 +55,15 @@ export async function copySpaceEndpoint(s: Services, node?: unknown): Promise<vo
   const v1 = `${s.connection.url}/v1`;
   const key = await keyToInclude(s, space);
   if (key === undefined) return;
-  let suggested: Suggested = {};
+  const models = await s.catalogue.models().catch(() => []);
+  let suggested: Suggested = { contextWindow: await contextWindowOf(s, space.id, models) };
   if (s.connection.mode === 'local') {
-    const [embeddings, models] = await Promise.all([
-      s.connection.call((c) => c.listEmbeddingModels()).catch(() => []),
-      s.catalogue.models().catch(() => []),
-    ]);
-    suggested = { embedding: embeddingToSuggest(embeddings), autocomplete: autocompleteToSuggest(models) };
+    const embeddings = await s.connection.call((c) => c.listEmbeddingModels()).catch(() => []);
+    suggested = {
+      ...suggested,
+      embedding: embeddingToSuggest(embeddings),
+      autocomplete: autocompleteToSuggest(models),
+    };
   }
   await vscode.env.clipboard.writeText(snippet.snippet.text(v1, key, space.name, suggested));
   void vscode.window.showInformationMessage(
@@ -89,6 +93,16 @@ async function spaceOf(s: Services, node: unknown): Promise<{ id: string; name: 
     { title: t('Copy Space Endpoint for Other Tools'), placeHolder: t('Which Space should the tool send through?') },
   );
   return pick?.space;
+}
+
+/** The smallest context window of the Space's active models, or none when no window of them is known. */
+async function contextWindowOf(s: Services, spaceId: string, models: ModelRecord[]): Promise<number | undefined> {
+  const view = await s.spaces.detail(spaceId).catch(() => undefined);
+  if (!view) return undefined;
+  const windows = candidatesOf(view, new Map(models.map((m) => [m.namespace, m])))
+    .map((m) => m.context_window)
+    .filter((w) => w > 0);
+  return windows.length ? Math.min(...windows) : undefined;
 }
 
 /** A random port changes with every start; another tool needs one that stays. Answers whether to go on. */

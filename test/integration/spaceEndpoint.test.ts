@@ -1,7 +1,8 @@
 // Copy Space Endpoint for Other Tools…: the snippet for the chosen tool on the clipboard, with the
 // built-in service's /v1 URL and the Space's name; the key only when the user says so, and a key put
-// there works for another tool. Continue's also gets an embedding model for its codebase index, and
-// with a Mistral key Codestral for its autocomplete, whose request the Space answers.
+// there works for another tool. Codex's and Continue's get the smallest context window of the Space's
+// models; Continue's also an embedding model for its codebase index, and with a Mistral key Codestral
+// for its autocomplete, whose request the Space answers.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { fimFill, startMistralFake } from '../unit/support/providerFakes';
@@ -89,6 +90,34 @@ describe('copy a Space endpoint for other tools', function () {
     // No model server runs here: no model to offer its autocomplete (a hosted chat model would answer
     // a code completion tool's prompt as a message).
     assert.doesNotMatch(config, /roles: \[autocomplete\]/);
+  });
+
+  it("gives Codex and Continue the smallest context window of the Space's models, to fit the conversation to", async () => {
+    const api = await extension();
+    const client = await serviceClient(api);
+    const space = (await client.listSpaces()).items.find((s) => s.name === 'My first Space')!;
+    const view = await client.getSpace(space.id);
+    const active = [...view.main.base_model_settings, ...view.main.custom_model_settings]
+      .filter((m) => m.active)
+      .map((m) => m.namespace);
+    const windows = (await client.listModels())
+      .filter((m) => active.includes(m.namespace) && m.context_window > 0)
+      .map((m) => m.context_window);
+    assert.ok(windows.length > 0, 'the Space has a model whose window is known');
+    await answering(['My first Space', 'Codex CLI'], ['Copy Anyway', 'Leave a Placeholder'], () =>
+      vscode.commands.executeCommand('llmSpaces.copySpaceEndpoint'),
+    );
+    assert.match(
+      await vscode.env.clipboard.readText(),
+      new RegExp(`\nmodel_context_window = ${Math.min(...windows)}\n`),
+    );
+    await answering(['My first Space', 'Continue'], ['Copy Anyway', 'Leave a Placeholder'], () =>
+      vscode.commands.executeCommand('llmSpaces.copySpaceEndpoint'),
+    );
+    assert.match(
+      await vscode.env.clipboard.readText(),
+      new RegExp(`\n {4}defaultCompletionOptions:\n {6}contextLength: ${Math.min(...windows)}\n`),
+    );
   });
 
   it("gives Continue Codestral for autocomplete with a Mistral key, and the Space answers Continue's request", async () => {

@@ -61,8 +61,15 @@ describe('Claude Code and Codex against the built-in service', function () {
     work = tempDir('llm-spaces-agent-work-');
     const v1 = `${service.url}/v1`;
     claudeEnv = exported(SNIPPET_TEXTS.claudeCode(v1, key, 'Agents'));
-    // Codex's configuration as the snippet gives it, with its web search live (Codex's own setting).
-    const [toml, shell] = SNIPPET_TEXTS.codex(v1, key, 'Agents').split('# and in the shell');
+    // Codex's configuration as the snippet gives it (with the smallest context window of the Space's
+    // models, as the extension finds it), and its web search live (Codex's own setting).
+    const windows = (await service.client().listModels())
+      .filter((m) => [CLAUDE_MODEL, CODEX_MODEL, 'test/echo'].includes(m.namespace))
+      .map((m) => m.context_window);
+    const [toml, shell] = SNIPPET_TEXTS.codex(v1, key, 'Agents', { contextWindow: Math.min(...windows) }).split(
+      '# and in the shell',
+    );
+    assert.match(toml!, /\nmodel_context_window = \d+\n/);
     codexEnv = exported(shell!);
     mkdirSync(path.join(home, '.codex'));
     writeFileSync(path.join(home, '.codex', 'config.toml'), `web_search = "live"\n${toml}`);
