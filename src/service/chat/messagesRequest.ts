@@ -82,28 +82,23 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
   };
 }
 
-/** Anthropic's web search tool as the engine carries it: its version, and how far the model may search. */
-function webSearchOf(tool: Tool): WebSearchAsked {
-  return {
-    type: tool.type!,
-    maxUses: tool.max_uses,
-    allowedDomains: tool.allowed_domains,
-    blockedDomains: tool.blocked_domains,
-    userLocation: tool.user_location,
-  };
-}
+/** Anthropic's web search or fetch tool's version, and how far the model may go with it. */
+const reachOf = (tool: Tool) => ({
+  type: tool.type!,
+  maxUses: tool.max_uses,
+  allowedDomains: tool.allowed_domains,
+  blockedDomains: tool.blocked_domains,
+});
 
-/** Anthropic's web fetch tool as the engine carries it: its version, how far the model may fetch, how much it reads. */
-function webFetchOf(tool: Tool): WebFetchAsked {
-  return {
-    type: tool.type!,
-    maxUses: tool.max_uses,
-    allowedDomains: tool.allowed_domains,
-    blockedDomains: tool.blocked_domains,
-    citations: tool.citations,
-    maxContentTokens: tool.max_content_tokens,
-  };
-}
+/** Anthropic's web search tool as the engine carries it: how far the model may search, and from where. */
+const webSearchOf = (tool: Tool): WebSearchAsked => ({ ...reachOf(tool), userLocation: tool.user_location });
+
+/** Anthropic's web fetch tool as the engine carries it: how far the model may fetch, and how much it reads. */
+const webFetchOf = (tool: Tool): WebFetchAsked => ({
+  ...reachOf(tool),
+  citations: tool.citations,
+  maxContentTokens: tool.max_content_tokens,
+});
 
 /** Anthropic's `thinking` as the engine carries it (an adaptive one's budget_tokens, deprecated by Anthropic, left out). */
 function thinkingOf(thinking: z.output<typeof AnthropicMessagesBody>['thinking']): ToolOptions['thinking'] {

@@ -18,6 +18,7 @@ import { raw } from '../support/http';
 import {
   CITED_PASSAGE,
   FETCH_LEAD,
+  pageRead,
   pageText,
   SEARCH_LEAD,
   SKIP_SIGNATURE,
@@ -70,6 +71,25 @@ describe('hosted providers (fakes of their wire formats)', function () {
 
   /** Each Space's key, by its id, for a vendor's SDK to send with. */
   const keys = new Map<string, string>();
+
+  /**
+   * An Anthropic request with a server tool, sent through a Space of OpenAI's model: the model answers
+   * text, given no tool. Answers what the answer says of it.
+   */
+  async function askedOfOpenAi(ask: Anthropic.MessageCreateParamsNonStreaming): Promise<unknown> {
+    const other = await spaceWith([OPENAI]);
+    const elsewhere = await new Anthropic({
+      baseURL: service.url,
+      apiKey: keys.get(other)!,
+      maxRetries: 0,
+    }).messages.create({ ...ask, model: OPENAI });
+    assert.deepEqual(
+      elsewhere.content.map((b) => b.type),
+      ['text'],
+    );
+    assert.equal(openai.seen.at(-1)!.body.tools, undefined);
+    return warningOf(elsewhere);
+  }
 
   async function spaceWith(active: string[], failover: string[] = []) {
     const created = await client.createSpace({ name: `providers ${active.join(',')} ${failover.join(',')}` });
@@ -1046,19 +1066,8 @@ describe('hosted providers (fakes of their wire formats)', function () {
       tokensCost(m),
     );
     // To a model of another provider the search is not given, and the answer says so in words.
-    const other = await spaceWith([OPENAI]);
-    const elsewhere = await new Anthropic({
-      baseURL: service.url,
-      apiKey: keys.get(other)!,
-      maxRetries: 0,
-    }).messages.create({ ...ask, model: OPENAI });
-    assert.deepEqual(
-      elsewhere.content.map((b) => b.type),
-      ['text'],
-    );
-    assert.equal(openai.seen.at(-1)!.body.tools, undefined);
     assert.equal(
-      warningOf(elsewhere),
+      await askedOfOpenAi(ask),
       `Anthropic's web search runs only on Anthropic's models, so ${OPENAI} answered without searching.`,
     );
   });
@@ -1113,16 +1122,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.deepEqual([use.name, use.input], ['web_fetch', { url }]);
     const read = whole.content[2] as unknown as { tool_use_id: string; content: Record<string, unknown> };
     assert.equal(read.tool_use_id, use.id);
-    assert.deepEqual(read.content, {
-      type: 'web_fetch_result',
-      url,
-      retrieved_at: '2026-11-27T10:00:00Z',
-      content: {
-        type: 'document',
-        title: `The page at ${url}`,
-        source: { type: 'text', media_type: 'text/plain', data: pageText(url) },
-      },
-    });
+    assert.deepEqual(read.content, pageRead(url));
     // The answer cites the passage of the page it read, as Anthropic gave it.
     assert.deepEqual((whole.content[3] as Anthropic.TextBlock).citations, [
       {
@@ -1172,19 +1172,8 @@ describe('hosted providers (fakes of their wire formats)', function () {
     const again = anthropic.seen.at(-1)!.body.messages as Array<{ content: Array<Record<string, unknown>> }>;
     assert.deepEqual(again[1]!.content[2], JSON.parse(JSON.stringify(failed.content[2])));
     // To a model of another provider the fetch is not given, and the answer says so in words.
-    const other = await spaceWith([OPENAI]);
-    const elsewhere = await new Anthropic({
-      baseURL: service.url,
-      apiKey: keys.get(other)!,
-      maxRetries: 0,
-    }).messages.create({ ...ask, model: OPENAI });
-    assert.deepEqual(
-      elsewhere.content.map((b) => b.type),
-      ['text'],
-    );
-    assert.equal(openai.seen.at(-1)!.body.tools, undefined);
     assert.equal(
-      warningOf(elsewhere),
+      await askedOfOpenAi(ask),
       `Anthropic's web fetch runs only on Anthropic's models, so ${OPENAI} answered without reading pages.`,
     );
     // An app written with the AI SDK's Anthropic package, sending through the Space, reads the page the

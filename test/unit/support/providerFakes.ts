@@ -1378,6 +1378,18 @@ export const FETCH_LEAD = "I'll read that page.";
 export const pageText = (url: string) => `The page at ${url} says: ${CITED_PASSAGE}`;
 export const CITED_PASSAGE = 'gateways route requests.';
 
+/** The page at an address as the fake's web fetch gives it: its text as a document. */
+export const pageRead = (url: string) => ({
+  type: 'web_fetch_result',
+  url,
+  retrieved_at: '2026-11-27T10:00:00Z',
+  content: {
+    type: 'document',
+    title: `The page at ${url}`,
+    source: { type: 'text', media_type: 'text/plain', data: pageText(url) },
+  },
+});
+
 /**
  * A web fetch as Anthropic's message has it (its web fetch reference): the server tool's use, then the
  * page as a document; for an address that says unreachable, the error Anthropic gives in its place.
@@ -1391,16 +1403,7 @@ const fetchBlocks = (url: string) => {
       tool_use_id: id,
       content: url.includes('unreachable')
         ? { type: 'web_fetch_tool_result_error', error_code: 'url_not_accessible' }
-        : {
-            type: 'web_fetch_result',
-            url,
-            retrieved_at: '2026-11-27T10:00:00Z',
-            content: {
-              type: 'document',
-              title: `The page at ${url}`,
-              source: { type: 'text', media_type: 'text/plain', data: pageText(url) },
-            },
-          },
+        : pageRead(url),
     },
   ];
 };
