@@ -1,7 +1,8 @@
 // What another tool needs to send through a Space, as Copy Space Endpoint for Other Tools… puts it on
 // the clipboard (commands/endpointCommands.ts): each text given the /v1 base URL, the key, the Space's
 // name (which lets the Space route), the models to suggest for embeddings and autocomplete (the
-// built-in service's), and the smallest context window of the Space's models. Apart from VS Code, so that the tests run the agents with what a user pastes.
+// built-in service's), and the smallest context window of the Space's models. Apart from VS Code, so
+// that the tests run the agents with what a user pastes.
 
 /** Models a tool may use beside the Space for other work. */
 export interface Suggested {

@@ -70,8 +70,8 @@ export const isAnthropicBlock = (b: ThinkingBlock): b is AnthropicBlock => 'thin
  * redacted block whole; the reasoning of a model that signs nothing (any other provider's or model
  * server's, and an OpenAI model's summary), to show; another provider's reasoning to go back, whole
  * (an OpenAI reasoning item at its end, a web search an OpenAI model ran, a Gemini signature with its
- * call); a web search or fetch an Anthropic model ran, whole, which its answer shows where it ran; or the end
- * of a block of an Anthropic model's text, with the pages it cites (none, often).
+ * call); a web search or fetch an Anthropic model ran, whole, which its answer shows where it ran; or
+ * the end of a block of an Anthropic model's text, with the pages it cites (none, often).
  */
 export type ThinkingPiece =
   | { thinking: string }
@@ -316,7 +316,7 @@ export interface Reply {
   webTools?: WebToolUse[];
   /** How many web searches the model ran at its provider, which bills each (one that failed is not billed). */
   webSearches?: number;
-  /** The stretches of the text that cite pages a web search found. */
+  /** The stretches of the text that cite pages a web search found or a web fetch read. */
   cited?: Cited[];
   /**
    * Anthropic paused the model's turn in the course of its server tools' work (its web search): the
