@@ -365,14 +365,28 @@ export const thinkingText = (blocks: readonly ThinkingBlock[] | undefined) =>
   (blocks ?? []).map((b) => ('thinking' in b ? b.thinking : '')).join('');
 
 /**
+ * The text of the pages an Anthropic model's web fetch read, sent back in its turn (a PDF's size is not
+ * known here, nor a web search's pages, which Anthropic encrypts).
+ */
+const pagesText = (uses: readonly WebToolUse[] | undefined) =>
+  (uses ?? [])
+    .map((u) =>
+      u.name === 'web_fetch' && !('error_code' in u.results) && u.results.content.source.type === 'text'
+        ? u.results.content.source.data
+        : '',
+    )
+    .join('');
+
+/**
  * The text a message adds to the prompt, its tool calls' names and arguments too (what is counted), and
- * the thinking sent back with it, which an Anthropic model reads as input (a redacted block's size is
- * not known here).
+ * the thinking and the pages read sent back with it, which an Anthropic model reads as input (a
+ * redacted block's size is not known here).
  */
 export const messageText = (m: ChatMessage) =>
   textOf(m.content) +
   ('tool_calls' in m && m.tool_calls ? m.tool_calls.map((c) => c.function.name + c.function.arguments).join('') : '') +
-  ('thinking' in m ? thinkingText(m.thinking) : '');
+  ('thinking' in m ? thinkingText(m.thinking) : '') +
+  ('webTools' in m ? pagesText(m.webTools) : '');
 
 /** Whether the request carries images: attached to a playground prompt, or as parts of a message. */
 export function hasImages(body: Body): boolean {

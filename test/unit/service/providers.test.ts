@@ -1171,6 +1171,27 @@ describe('hosted providers (fakes of their wire formats)', function () {
     });
     const again = anthropic.seen.at(-1)!.body.messages as Array<{ content: Array<Record<string, unknown>> }>;
     assert.deepEqual(again[1]!.content[2], JSON.parse(JSON.stringify(failed.content[2])));
+    // A page sent back is read again as prompt, so the Space's cap counts it: a turn after a long page
+    // (about 40,000 tokens) is refused where the same turn without the page is not.
+    const long = await sdk.messages.create({
+      ...ask,
+      messages: [{ role: 'user', content: 'Summarize https://example.com/long' }],
+    });
+    await client.updateSpace({ id: app, policies: { max_cost: 0.03 } });
+    const after = (content: Anthropic.ContentBlockParam[]) => ({
+      model: ANTHROPIC,
+      max_tokens: 2_000,
+      messages: [
+        { role: 'user' as const, content: 'Summarize https://example.com/long' },
+        { role: 'assistant' as const, content },
+        { role: 'user' as const, content: 'Thanks.' },
+      ],
+    });
+    await assert.rejects(sdk.messages.create(after(long.content)), (e: Error) =>
+      /may cost up to \$0\.0[4-9]\d* for this request \(its prompt and the longest reply/.test(e.message),
+    );
+    await sdk.messages.create(after(long.content.filter((b) => b.type === 'text')));
+    await client.updateSpace({ id: app, policies: { max_cost: 0 } });
     // To a model of another provider the fetch is not given, and the answer says so in words.
     assert.equal(
       await askedOfOpenAi(ask),

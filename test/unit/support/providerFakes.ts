@@ -1374,8 +1374,12 @@ export const SEARCH_LEAD = "I'll search the web for that.";
 /** What a model that reads a page writes first. */
 export const FETCH_LEAD = "I'll read that page.";
 
-/** The text of a page the fake's web fetch reads, and the passage of it an answer cites. */
-export const pageText = (url: string) => `The page at ${url} says: ${CITED_PASSAGE}`;
+/**
+ * The text of a page the fake's web fetch reads (about 50,000 tokens of it at an address that says
+ * long), and the passage of it an answer cites.
+ */
+export const pageText = (url: string) =>
+  `The page at ${url} says: ${url.includes('long') ? 'gateways route requests. '.repeat(8_000) : ''}${CITED_PASSAGE}`;
 export const CITED_PASSAGE = 'gateways route requests.';
 
 /** The page at an address as the fake's web fetch gives it: its text as a document. */
