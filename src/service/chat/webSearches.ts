@@ -28,6 +28,7 @@ const WEB_FETCH = {
   runs: (r: ModelRecord) => r.provider === 'anthropic',
   /** The tokens of the pages it may read: as many pages as max_uses allows (one without), each cut at max_content_tokens. */
   most: (o: ToolOptions) => (o.webFetch?.maxContentTokens ?? 0) * (o.webFetch?.maxUses ?? 1),
+  words: "Anthropic's web fetch runs only on Anthropic's models",
 };
 
 const searchAsked = (options: ToolOptions) => WEB_SEARCHES.find((s) => s.asked(options));
@@ -39,7 +40,7 @@ export function searchNotRun(r: ModelRecord, options: ToolOptions): string | und
   const said = [
     ...(search && cannot(search) ? [`${search.words}, so ${r.namespace} answered without searching.`] : []),
     ...(WEB_FETCH.asked(options) && cannot(WEB_FETCH)
-      ? [`Anthropic's web fetch runs only on Anthropic's models, so ${r.namespace} answered without reading pages.`]
+      ? [`${WEB_FETCH.words}, so ${r.namespace} answered without reading pages.`]
       : []),
   ];
   return said.length ? said.join(' ') : undefined;

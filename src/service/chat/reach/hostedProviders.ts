@@ -844,6 +844,7 @@ function fetchResultOf(result: unknown, isError: boolean | undefined): WebFetchR
   const read = objectOf(result);
   const content = objectOf(read.content);
   const source = objectOf(content.source);
+  const citations = objectOf(content.citations).enabled;
   if (isError || typeof read.url !== 'string' || typeof source.data !== 'string') return errorOf(result);
   return {
     type: 'web_fetch_result',
@@ -852,9 +853,7 @@ function fetchResultOf(result: unknown, isError: boolean | undefined): WebFetchR
     content: {
       type: 'document',
       title: typeof content.title === 'string' ? content.title : null,
-      ...(typeof objectOf(content.citations).enabled === 'boolean'
-        ? { citations: { enabled: objectOf(content.citations).enabled as boolean } }
-        : {}),
+      ...(typeof citations === 'boolean' ? { citations: { enabled: citations } } : {}),
       source:
         source.type === 'base64'
           ? { type: 'base64', media_type: 'application/pdf', data: source.data }
