@@ -27,9 +27,15 @@ export function tokenizerPieces(text: string): string[] {
   return pieces;
 }
 
-const encode = (text: string): number[] => tokenizerPieces(text).flatMap((piece) => encodeAll(piece));
+// A special token's text (`<|endoftext|>`, `<|im_start|>`) in a prompt is text like any other, as
+// OpenAI's API reads it: by default the tokenizer throws on it, and a question about GPT-2's end of text
+// marker, or a file that names it, failed with a 500.
+const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
-export const countTokens = (text: string): number => tokenizerPieces(text).reduce((n, piece) => n + count(piece), 0);
+const encode = (text: string): number[] => tokenizerPieces(text).flatMap((piece) => encodeAll(piece, AS_TEXT));
+
+export const countTokens = (text: string): number =>
+  tokenizerPieces(text).reduce((n, piece) => n + count(piece, AS_TEXT), 0);
 
 let cl100k: typeof Cl100k | undefined;
 

@@ -162,6 +162,29 @@ describe('chat completions', function () {
     assert.equal(calls.at(-1)!.choices[0]!.finish_reason, 'tool_calls');
   });
 
+  it('answers a prompt that names a special token (<|endoftext|>) as text, whole, streamed and counted', async () => {
+    const content = 'What does <|endoftext|> mean, and why does ChatML put <|im_start|> before a turn?';
+    const whole = await post({ app_id: appId, model: 'test/echo', messages: [{ role: 'user', content }] });
+    assert.equal(whole.status, 200, whole.text);
+    const answer = whole.json as { choices: Array<{ message: { content: string } }>; usage: { prompt_tokens: number } };
+    assert.equal(answer.choices[0]!.message.content, content);
+    assert.ok(answer.usage.prompt_tokens > 10);
+    const streamed = await post({
+      app_id: appId,
+      model: 'test/echo',
+      stream: true,
+      messages: [{ role: 'user', content }],
+    });
+    assert.equal(streamed.status, 200, streamed.text);
+    assert.match(streamed.text, /data: \[DONE\]/);
+    const counted = await raw(service.url, 'POST', '/v1/messages/count_tokens', {
+      headers: { 'x-api-key': spaceKey, 'anthropic-version': '2023-06-01' },
+      body: { model: 'test/echo', messages: [{ role: 'user', content }] },
+    });
+    assert.equal(counted.status, 200, counted.text);
+    assert.equal((counted.json as { input_tokens: number }).input_tokens, answer.usage.prompt_tokens);
+  });
+
   it("finds a named model by namespace, id, or a bare name only one model has (its maker's, not Azure's)", async () => {
     const models = await service.client().listModels();
     // Azure serves OpenAI's models under their names: those names are OpenAI's (below).

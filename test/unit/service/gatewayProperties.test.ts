@@ -56,7 +56,17 @@ describe('gateway surfaces under arbitrary input (fast-check)', function () {
       { weight: 2, arbitrary: valid },
       { weight: 1, arbitrary: junk },
     );
-  const text = (max: number) => fc.string({ maxLength: max });
+  /** Any text, now and then with a special token's text in it (a prompt about tokenizers, a file naming one). */
+  const text = (max: number) =>
+    fc.oneof(
+      { weight: 5, arbitrary: fc.string({ maxLength: max }) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .tuple(fc.string({ maxLength: max }), fc.constantFrom('<|endoftext|>', '<|im_start|>', '<|fim_prefix|>'))
+          .map(([before, special]) => `${before}${special}`),
+      },
+    );
   const num = fc.oneof(fc.double({ noNaN: true, min: -2, max: 3 }), fc.integer({ min: -5, max: 5000 }));
   const model = fc.oneof(fc.constantFrom('test/echo', 'test/lorem', 'openai/gpt-4o-mini', 'echo'), text(10));
   const testModel = fc.constantFrom('test/echo', 'test/lorem');

@@ -14,6 +14,16 @@ describe('service tokenizer', () => {
     for (const text of texts) assert.equal(countTokens(text), reference(text));
   });
 
+  it("counts a special token's text as text, as OpenAI reads a prompt, instead of throwing", () => {
+    const text = 'GPT-2 ends a document with <|endoftext|>; ChatML opens a turn with <|im_start|>.';
+    assert.throws(() => reference(text), /Disallowed special token/, 'the tokenizer alone refuses it');
+    // As a special token it would be one; as text, `<|endoftext|>` is several.
+    assert.ok(countTokens('<|endoftext|>') > 1);
+    assert.equal(countTokens(text), reference(text, { disallowedSpecial: new Set() }));
+    assert.equal(tokenPieces(text, 3).join(''), text);
+    assert.equal(truncateTokens(text, 1000).text, text);
+  });
+
   it('splits a run of 200,000 characters without whitespace into pieces of at most 256, losing nothing', () => {
     const text = `before ${'x'.repeat(200_000)} after`;
     const pieces = tokenizerPieces(text);
