@@ -19,11 +19,15 @@ import { noteItem } from './spaceNodes';
 
 const t = vscode.l10n.t;
 
+/** At most this many models found by a text filter are shown with their groups open. */
+const OPEN_UP_TO = 60;
+
 export type ModelNode =
-  | { kind: 'provider'; group: ProviderGroup }
+  /** A group is closed, but open with its matches in view for `openFor`, the filter text that found them. */
+  | { kind: 'provider'; group: ProviderGroup; openFor?: string }
   | { kind: 'model'; model: ModelRecord }
   /** The embedding models (POST /v1/embeddings), apart: they are never routed. */
-  | { kind: 'embeddings'; models: EmbeddingModelRecord[] }
+  | { kind: 'embeddings'; models: EmbeddingModelRecord[]; openFor?: string }
   | { kind: 'embeddingModel'; model: EmbeddingModelRecord }
   | { kind: 'unreadable'; count: number }
   /** Nothing but the test models can answer here: says how to get real ones. */
@@ -83,8 +87,8 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
         node.count === 1 ? t('1 model could not be read') : t('{0} models could not be read', node.count),
         true,
       );
-    if (node.kind === 'provider') return providerItem(node.group);
-    if (node.kind === 'embeddings') return embeddingsItem(node.models);
+    if (node.kind === 'provider') return providerItem(node.group, node.openFor);
+    if (node.kind === 'embeddings') return embeddingsItem(node.models, node.openFor);
     if (node.kind === 'embeddingModel') return embeddingItem(node.model);
     const m = node.model;
     const dep = deprecationOf(m);
@@ -115,7 +119,7 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
       // One arrangement only: the flat list, or the groups by provider.
       const shown: ModelNode[] = this.store.filter.flat
         ? (await this.store.arrangedFlat()).map((model) => ({ kind: 'model', model }))
-        : (await this.store.arranged()).map((group) => ({ kind: 'provider', group }));
+        : this.providerNodes(await this.store.arranged());
       this.view.message = shown.length || embeddings.length ? undefined : t('No model matches the filter.');
       const models = await this.store.models();
       const testOnly = models.some(cannotAnswerHere) && !models.some((m) => !m.is_test_model && !cannotAnswerHere(m));
@@ -123,12 +127,29 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
         ...(testOnly ? [{ kind: 'testOnly' } as const] : []),
         ...(unreadable ? [{ kind: 'unreadable', count: unreadable } as const] : []),
         ...shown,
-        ...(embeddings.length ? [{ kind: 'embeddings', models: embeddings } as const] : []),
+        ...(embeddings.length
+          ? [{ kind: 'embeddings', models: embeddings, openFor: this.openFor(embeddings.length) } as const]
+          : []),
       ];
     } catch (error) {
       this.view.message = describeError(error, t('Loading the model catalogue')).message;
       return [];
     }
+  }
+
+  /**
+   * The groups; opened when a text filter leaves few models, so that what it found is in view (a user
+   * filtering for gpt-4o-mini wants it, not three closed groups that each hold it).
+   */
+  private providerNodes(groups: ProviderGroup[]): ModelNode[] {
+    const openFor = this.openFor(groups.reduce((n, g) => n + g.models.length, 0));
+    return groups.map((group) => ({ kind: 'provider', group, openFor }));
+  }
+
+  /** The filter text, when it leaves few enough models to show them all. */
+  private openFor(found: number): string | undefined {
+    const text = this.store.filter.text;
+    return text && found <= OPEN_UP_TO ? text : undefined;
   }
 
   dispose(): void {
@@ -140,10 +161,13 @@ export class ModelsTree implements vscode.TreeDataProvider<ModelNode>, vscode.Di
  * A provider's group: its name, how many models, and for a hosted provider of the built-in service
  * whether it has a key (its models then answer, served by it), with Add Provider Key… when not.
  */
-function providerItem(group: ProviderGroup): vscode.TreeItem {
+function providerItem(group: ProviderGroup, openFor?: string): vscode.TreeItem {
   const hosted = providerName(group.provider);
-  const item = new vscode.TreeItem(providerLabel(group.provider), vscode.TreeItemCollapsibleState.Collapsed);
-  item.id = `provider:${group.provider}`;
+  const { Collapsed, Expanded } = vscode.TreeItemCollapsibleState;
+  const item = new vscode.TreeItem(providerLabel(group.provider), openFor === undefined ? Collapsed : Expanded);
+  // The view keeps a row's open or closed state by its id: a group opened for a filter has an id of that
+  // filter's, so that it opens for each new text, and closes again as it was when the filter is cleared.
+  item.id = openFor === undefined ? `provider:${group.provider}` : `provider:${group.provider}:${openFor}`;
   item.iconPath = new vscode.ThemeIcon('organization');
   item.contextValue = 'provider';
   const count = group.models.length === 1 ? t('1 model') : t('{0} models', group.models.length);
@@ -194,9 +218,10 @@ function modelIcon(dep: Deprecation, offline: boolean, kind: string): vscode.The
 }
 
 /** The embedding models' group, after the providers': apart, since a Space never routes them. */
-function embeddingsItem(models: EmbeddingModelRecord[]): vscode.TreeItem {
-  const item = new vscode.TreeItem(t('Embedding models'), vscode.TreeItemCollapsibleState.Collapsed);
-  item.id = 'embeddings';
+function embeddingsItem(models: EmbeddingModelRecord[], openFor?: string): vscode.TreeItem {
+  const { Collapsed, Expanded } = vscode.TreeItemCollapsibleState;
+  const item = new vscode.TreeItem(t('Embedding models'), openFor === undefined ? Collapsed : Expanded);
+  item.id = openFor === undefined ? 'embeddings' : `embeddings:${openFor}`;
   item.iconPath = new vscode.ThemeIcon('symbol-array');
   // The service says a retired model cannot answer.
   const answering = models.filter((m) => !cannotAnswerHere(m)).length;

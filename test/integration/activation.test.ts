@@ -140,6 +140,24 @@ describe('activation and views', () => {
       g.kind === 'provider' ? g.group.models : [],
     );
     assert.ok(filtered.length > 0 && filtered.every((m) => m.supports_vision && m.namespace.includes('gpt')));
+    // A text that finds few models opens their groups, so they are in view; a group keeps its open or
+    // closed state by its id, so each text has its own, and an unfiltered group is closed as before.
+    const { Collapsed, Expanded } = vscode.TreeItemCollapsibleState;
+    const groupItems = async () =>
+      (await api.views.models.getChildren()).flatMap((g) =>
+        g.kind === 'provider' ? [api.views.models.getTreeItem(g)] : [],
+      );
+    api.catalogue.setFilter({ capabilities: [], text: 'gpt-4o-mini' });
+    const opened = await groupItems();
+    assert.ok(opened.length > 1, 'more than one provider offers gpt-4o-mini');
+    assert.ok(opened.every((i) => i.collapsibleState === Expanded && i.id!.endsWith(':gpt-4o-mini')));
+    api.catalogue.setFilter({ text: 'gpt' });
+    assert.ok(
+      (await groupItems()).every((i) => i.collapsibleState === Collapsed),
+      'too many models to open them all',
+    );
+    api.catalogue.setFilter({ text: '' });
+    assert.ok((await groupItems()).every((i) => i.collapsibleState === Collapsed && !i.id!.includes('gpt')));
     api.catalogue.setFilter({ text: '', capabilities: [], sort: 'price' });
     const openai = (await api.views.models.getChildren()).find(
       (g) => g.kind === 'provider' && g.group.provider === 'openai',
