@@ -1457,7 +1457,7 @@ const ResponsesReasoning = z.object({
  * One item of a Responses request's input: a message, the model's reasoning, a function call it made,
  * or its output.
  */
-const ResponsesItem = z.union([
+export const ResponsesItem = z.union([
   z.object({
     type: z.literal('message').optional(),
     id: z.string().max(200).optional(),
@@ -1510,6 +1510,15 @@ const ResponsesItem = z.union([
     action: z.record(z.string(), z.unknown()).optional(),
   }),
 ]);
+
+/**
+ * An item by its id alone, as OpenAI's SDKs send back an earlier output item of a kept response (the
+ * AI SDK does so by default, since `store` defaults to true): the Space's kept item takes its place.
+ */
+const ResponsesItemReference = z.object({
+  type: z.literal('item_reference'),
+  id: z.string().min(1).max(200),
+});
 
 const ResponsesToolName = z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, _ . or -');
 
@@ -1596,16 +1605,20 @@ const ResponsesFormat = z.discriminatedUnion('type', [
 ]);
 
 /**
- * `POST /v1/responses`: OpenAI's Responses request, routed through a Space like a chat completion.
- * Responses are logged in the Space but not kept for fetching back by id, so `store` may only be
- * false and `previous_response_id` is not a field: a client sends the earlier items again.
+ * `POST /v1/responses`: OpenAI's Responses request, routed through a Space like a chat completion. A
+ * response's output items are kept in the Space (unless `store` is false, or the Space's privacy level
+ * keeps no text), so that an `item_reference` finds them; the response itself is not kept to be
+ * fetched or continued by id, so `previous_response_id` is not a field: a client sends its items again.
  */
 export const ResponsesBody = z
   .object({
     model: nullish(z.string().max(300)),
     input: z.union([
       ResponsesText,
-      z.array(ResponsesItem).min(1, 'must have at least one item').max(CONVERSATION_TURNS),
+      z
+        .array(z.union([ResponsesItem, ResponsesItemReference]))
+        .min(1, 'must have at least one item')
+        .max(CONVERSATION_TURNS),
     ]),
     instructions: nullish(ResponsesText),
     app_id: nullish(UuidInput),
@@ -1637,11 +1650,8 @@ export const ResponsesBody = z
       .array(z.enum(['reasoning.encrypted_content', 'web_search_call.action.sources']))
       .max(10)
       .optional(),
-    store: nullish(
-      z.literal(false, {
-        error: 'only false is supported: responses are logged in the Space but cannot be fetched back by id',
-      }),
-    ),
+    /** false: its output items are not kept (OpenAI's default, true, keeps them for an item_reference). */
+    store: nullish(z.boolean()),
     metadata: nullish(z.record(z.string().max(64), z.string().max(512))),
     /**
      * What Codex says of itself (its version; the turn, as JSON of a few kilobytes since Codex 0.171);

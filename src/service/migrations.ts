@@ -6,6 +6,7 @@ import { insertCatalogueModel } from './domain/models';
 import { insertOrganization, migrateAlertStamps } from './domain/orgs';
 import { migratePrivacyLevels } from './domain/spaces';
 import { insertSeedPrompt } from './domain/prompts';
+import { RESPONSE_ITEMS_SCHEMA } from './domain/responseItems';
 import { SERVING_SCHEMA } from './domain/serving';
 
 /** One step of the schema; `from` is the version the database had before this run (0: new). */
@@ -208,6 +209,8 @@ const MIGRATIONS: Migration[] = [
   // A counter of changes to the configuration (the catalogue, the Spaces and their models), kept by
   // the database itself: what every request reads is kept parsed until it changes (domain/configCache.ts).
   (db) => db.exec(CONFIG_VERSION_SCHEMA),
+  // The output items of Responses answers, for a later request's item_reference (domain/responseItems.ts).
+  (db) => db.exec(RESPONSE_ITEMS_SCHEMA),
 ];
 
 /** How many migrations this database has not seen. */

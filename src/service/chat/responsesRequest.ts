@@ -7,11 +7,15 @@
 // apply_patch) is given to the model as a function of one text argument, `input`; a namespace's tools
 // as functions named `<namespace>__<name>`; OpenAI's web search is asked of OpenAI's reasoning models
 // (chat/run.ts says when another model answered without it), its other hosted tools of none, and the
-// reply says so.
+// reply says so. An item_reference stands for the output item the Space kept under its id
+// (domain/responseItems.ts).
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import { OPENAI_OTHER_HOSTED_TOOLS, OPENAI_WEB_SEARCH, type ResponsesBody } from '../../api/schemas';
+import { OPENAI_OTHER_HOSTED_TOOLS, OPENAI_WEB_SEARCH, ResponsesItem, type ResponsesBody } from '../../api/schemas';
+import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
+import { keptItems } from '../domain/responseItems';
+import { invalid } from '../problem';
 import { openThinking } from './carriedThinking';
 import {
   promptOf,
@@ -23,8 +27,9 @@ import {
   type ToolOptions,
 } from './request';
 
-type Input = z.output<typeof ResponsesBody>['input'];
-type Item = Exclude<Input, string>[number];
+type Item = z.output<typeof ResponsesItem>;
+/** The input, each item_reference replaced by the item it names. */
+type Input = string | Item[];
 type Part = Exclude<Extract<Item, { role: string }>['content'], string>[number];
 type Tool = NonNullable<z.output<typeof ResponsesBody>['tools']>[number];
 type OwnTool = Extract<Tool, { type: 'function' | 'custom' }>;
@@ -67,10 +72,10 @@ export function toolsByModelName(tools: readonly Tool[] | undefined): Map<string
   return byName;
 }
 
-export function responsesRequest(caller: Caller, body: z.output<typeof ResponsesBody>): Body {
+export function responsesRequest(caller: Caller, body: z.output<typeof ResponsesBody>, db: Database): Body {
   const messages: ChatMessage[] = [
     ...(body.instructions ? [{ role: 'system' as const, content: body.instructions }] : []),
-    ...chatMessages(body.input),
+    ...chatMessages(referencedItems(db, caller, body)),
   ];
   const tools = [...toolsByModelName(body.tools)].map(([name, { tool }]) => functionOf(name, tool));
   const search = body.tools?.find((t): t is WebSearchTool => WEB_SEARCH.has(t.type));
@@ -104,6 +109,31 @@ export function responsesRequest(caller: Caller, body: z.output<typeof Responses
       ...(search ? { openAiWebSearch: webSearchOptions(search) } : {}),
     },
   };
+}
+
+/**
+ * The input with each item_reference replaced by the item the Space kept under that id (an output item
+ * of one of its responses, domain/responseItems.ts); a reference to an item it does not keep is refused
+ * by its place in the input.
+ */
+function referencedItems(db: Database, caller: Caller, body: z.output<typeof ResponsesBody>): Input {
+  const { input } = body;
+  if (typeof input === 'string') return input;
+  const ids = input.flatMap((item) => (item.type === 'item_reference' ? [item.id] : []));
+  const kept = ids.length
+    ? keptItems(db, caller.orgId, requestedSpace(caller, body.app_id), ids)
+    : new Map<string, string>();
+  return input.map((item, i) => {
+    if (item.type !== 'item_reference') return item;
+    const text = kept.get(item.id);
+    if (text === undefined)
+      throw invalid(
+        ['body', 'input', i],
+        `names ${item.id}, an item this Space does not keep (it keeps the output items of its own responses while they are in its log, unless the request's store was false or the Space's privacy level keeps no text): send the item itself`,
+        'item_not_found',
+      );
+    return ResponsesItem.parse(JSON.parse(text));
+  });
 }
 
 /** OpenAI's web search as its package takes it: its own options, and the preview's fewer ones. */

@@ -9,15 +9,16 @@ import { prepareChat } from '../chat/prepare';
 import type { Reaches } from '../chat/reach/reaches';
 import { thinkingText, type Body, type Prepared, type ThinkingPiece } from '../chat/request';
 import { runChat } from '../chat/run';
+import { record } from '../ledgerThread';
 import { Problem } from '../problem';
 import { StorageError } from '../storageError';
 import { AnthropicStream, anthropicMessage } from './anthropicAnswer';
 import { openAiError, sendRawError, type ErrorDialect } from './errorAnswers';
 import { EventStream } from './eventStream';
-import { ResponsesStream, responseObject } from './responsesAnswer';
+import { ResponsesStream, keptOutput, responseObject } from './responsesAnswer';
 import { ShutdownError } from './lifecycle';
 
-export type ChatReader = (caller: Caller, body: unknown) => Body;
+export type ChatReader = (caller: Caller, body: unknown, db: Database) => Body;
 
 export interface ChatOptions {
   db: Database;
@@ -54,7 +55,7 @@ async function answer(
   options: ChatOptions,
   abort: AbortController,
 ): Promise<unknown> {
-  const body = read(request.caller!, request.body);
+  const body = read(request.caller!, request.body, options.db);
   const prepared = prepareChat(options.db, request.caller!, body);
   reply.raw.on('close', () => {
     if (!reply.raw.writableFinished) abort.abort();
@@ -70,7 +71,10 @@ async function answer(
     try {
       const completion = await runChat(options.db, prepared, options.reaches, undefined, abort.signal);
       if (options.dialect === 'anthropic') return anthropicMessage(completion);
-      if (options.dialect === 'responses') return responseObject(completion, body.responses!, created(Date.now()));
+      if (options.dialect === 'responses') {
+        await keepOutputItems(options, prepared, keptOutput(completion, body.responses!));
+        return responseObject(completion, body.responses!, created(Date.now()));
+      }
       if (textCompletion) return textCompletionObject(completion, created(completion.created));
       // Signed thinking is for Anthropic's clients, which send it back. OpenAI-compatible clients and the
       // playground get its text to show, as `reasoning_content` (DeepSeek's API and LiteLLM's name, which
@@ -185,6 +189,25 @@ interface NamedEvents {
   thinking?(piece: ThinkingPiece): void;
   finish(completion: ChatCompletion): void;
   error(status: number, detail: string): void;
+  /** The output items a Space keeps of the reply (OpenAI's Responses), before it is finished. */
+  kept?(completion: ChatCompletion): Array<{ id: string }>;
+}
+
+/**
+ * Keeps the output items of a Responses answer for a later item_reference, before the client has them
+ * all: unless its request said `store: false`, or the Space's privacy level keeps no text (as its log
+ * keeps none). A disk that refuses them fails nothing: the answer is given, and a later reference to
+ * its items is refused by name.
+ */
+async function keepOutputItems(options: ChatOptions, prepared: Prepared, items: Array<{ id: string }>): Promise<void> {
+  if (prepared.body.responses?.store === false || (prepared.config.policies.privacy_level ?? 1) > 1) return;
+  const owner = { requestId: prepared.requestId, orgId: prepared.caller.orgId, appId: prepared.config.row.id };
+  try {
+    await record(options.db, { kept: { owner, items } });
+  } catch (error) {
+    if (!(error instanceof StorageError)) throw error;
+    options.logError?.(error);
+  }
 }
 
 /** A reply in a vendor's named events; an error before the first event answers with its status, after it as an event. */
@@ -219,6 +242,7 @@ async function streamNamed(
         }),
     );
     begin();
+    if (stream.kept) await keepOutputItems(options, prepared, stream.kept(completion));
     stream.finish(completion);
     events.end();
   } catch (error) {

@@ -206,7 +206,7 @@ function echoed(request: Request) {
     safety_identifier: request.safety_identifier ?? null,
     // The tier it ran in: auto runs in the default one, the only one taken here.
     service_tier: 'default',
-    store: false,
+    store: request.store !== false,
     temperature: request.temperature ?? null,
     text: { format: request.text?.format ?? { type: 'text' }, verbosity: request.text?.verbosity ?? 'medium' },
     tool_choice: request.tool_choice ?? 'auto',
@@ -215,6 +215,15 @@ function echoed(request: Request) {
     truncation: 'disabled',
     user: request.user ?? null,
   };
+}
+
+/**
+ * The output items a Space keeps for a later item_reference (domain/responseItems.ts): as answered, but a
+ * reasoning item with the thinking it carries back, as OpenAI's kept reasoning is, asked for or not.
+ */
+export function keptOutput(c: Completed, request: Request, late = 0): Array<{ id: string }> {
+  const carrying: Request = { ...request, include: [...(request.include ?? []), 'reasoning.encrypted_content'] };
+  return outputOf(c, carrying, late) as Array<{ id: string }>;
 }
 
 /**
@@ -424,6 +433,11 @@ export class ResponsesStream {
     this.text += text;
     const at = { item_id: this.messageId, output_index: this.messageIndex };
     this.send('response.output_text.delta', { ...at, content_index: 0, delta: text, logprobs: [] });
+  }
+
+  /** The output items to keep, as the stream gives them (its late thinking an item of its own). */
+  kept(c: Completed): Array<{ id: string }> {
+    return keptOutput(c, this.request, this.late.length);
   }
 
   finish(c: Completed): void {

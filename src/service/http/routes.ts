@@ -70,7 +70,7 @@ export interface RouteSpec<
    * A chat route (http/chatRoute.ts) instead of a handler: reads its body into the engine's request,
    * which runs a model and answers as JSON or as server-sent events.
    */
-  chat?: (caller: Caller, body: unknown) => ChatRequest;
+  chat?: (caller: Caller, body: unknown, db: Database) => ChatRequest;
   /** Answers in another vendor's shapes for its clients (conventions.md): OpenAI's (Chat Completions, Responses) or Anthropic's. */
   dialect?: 'openai' | 'responses' | 'anthropic';
   /** Read by both vendors' clients (the model list): Anthropic's, which send `anthropic-version`, get its shapes. */
@@ -284,7 +284,7 @@ export const ROUTES: RouteSpec[] = [
       "OpenAI's Responses API through a Space: a Space key's own, or app_id with an organization token (JSON, or the Responses events with stream: true)",
     body: S.ResponsesBody,
     response: z.looseObject({ object: z.literal('response') }),
-    chat: (caller, body) => responsesRequest(caller, parseInput(S.ResponsesBody, body, 'body')),
+    chat: (caller, body, db) => responsesRequest(caller, parseInput(S.ResponsesBody, body, 'body'), db),
     dialect: 'responses',
   }),
   route({

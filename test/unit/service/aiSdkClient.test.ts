@@ -5,7 +5,7 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import type { LanguageModel } from 'ai';
+import type { LanguageModel, ModelMessage } from 'ai';
 import { APICallError, generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
 import assert from 'node:assert/strict';
 import { echoSpace, removeDir, startService, type RunningService } from '../support/service';
@@ -119,6 +119,38 @@ describe('the AI SDK against the built-in service', function () {
       );
     });
   }
+
+  it("carries a conversation over turns through @ai-sdk/openai's Responses API, which sends the assistant's turns back by reference", async () => {
+    const created = await echoSpace(service, 'AI SDK conversation');
+    const sent: unknown[] = [];
+    const openai = createOpenAI({
+      baseURL: `${service.url}/v1`,
+      apiKey: created.key,
+      fetch: (url, init) => {
+        sent.push(JSON.parse(String(init?.body)));
+        return fetch(url, init);
+      },
+    });
+    const messages: ModelMessage[] = [{ role: 'user', content: 'Remember the word teal.' }];
+    const first = await generateText({ model: openai('test/echo'), messages, maxRetries: 0 });
+    messages.push(...first.response.messages, { role: 'user', content: 'Which word?' });
+    const second = await generateText({ model: openai('test/echo'), messages, maxRetries: 0 });
+    assert.equal(second.text, 'Which word?');
+    const input = (sent.at(-1) as { input: Array<{ type?: string }> }).input;
+    assert.ok(
+      input.some((item) => item.type === 'item_reference'),
+      'the SDK kept its default (store) and sent a reference',
+    );
+    // Told not to rely on kept items, the SDK sends the message itself: the model reads the same prompt.
+    const whole = await generateText({
+      model: openai('test/echo'),
+      messages,
+      providerOptions: { openai: { store: false } },
+      maxRetries: 0,
+    });
+    assert.ok(!(sent.at(-1) as { input: Array<{ type?: string }> }).input.some((i) => i.type === 'item_reference'));
+    assert.equal(second.usage.inputTokens, whole.usage.inputTokens);
+  });
 
   it("passes the service's words in an error", async () => {
     await assert.rejects(

@@ -258,6 +258,65 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     );
   });
 
+  it("keeps a response's output items for an item_reference, as OpenAI's SDKs send them back, in its Space only", async () => {
+    const first = await openai.responses.create({ model: 'test/echo', input: 'Remember the word teal.' });
+    // This SDK does not type `store`, which OpenAI's responses echo.
+    assert.equal((first as unknown as { store: boolean }).store, true, 'kept, as OpenAI keeps by default');
+    const message = first.output.find((o) => o.type === 'message')!;
+    const turn = (earlier: OpenAI.Responses.ResponseInputItem) =>
+      openai.responses.create({
+        model: 'test/echo',
+        input: [
+          { role: 'user', content: 'Remember the word teal.' },
+          earlier,
+          { role: 'user', content: 'Which word?' },
+        ],
+      });
+    const referred = await turn({ type: 'item_reference', id: message.id });
+    assert.equal(referred.output_text, 'Which word?');
+    // The item the reference names reaches the model whole: the prompt is what it is with the item itself.
+    const sent = await turn(message as OpenAI.Responses.ResponseInputItem);
+    assert.equal(referred.usage!.input_tokens, sent.usage!.input_tokens);
+    assert.ok(referred.usage!.input_tokens > first.usage!.input_tokens + 5);
+
+    const refused = (id: string, client = openai) =>
+      assert.rejects(
+        client.responses.create({ model: 'test/echo', input: [{ type: 'item_reference', id }] }),
+        (error: unknown) =>
+          error instanceof OpenAI.UnprocessableEntityError &&
+          error.param === 'input.0' &&
+          error.message.includes(`names ${id}, an item this Space does not keep`) &&
+          /send the item itself/.test(error.message),
+      );
+    await refused('msg_nothing_here');
+    // Not kept: a request that says store false, and a Space whose privacy level keeps no text.
+    const unstored = await openai.responses.create({ model: 'test/echo', input: 'Forget this.', store: false });
+    assert.equal((unstored as unknown as { store: boolean }).store, false);
+    await refused(unstored.output[0]!.id!);
+    const privateSpace = await echoSpace(service, 'Keeps no text');
+    await service.client().updateSpace({ id: privateSpace.id, policies: { privacy_level: 2 } });
+    const privateClient = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: privateSpace.key, maxRetries: 0 });
+    const unkept = await privateClient.responses.create({ model: 'test/echo', input: 'Private words.' });
+    await refused(unkept.output[0]!.id!, privateClient);
+    // Another Space does not see this one's items.
+    const other = await echoSpace(service, 'Another Space');
+    await refused(message.id, new OpenAI({ baseURL: `${service.url}/v1`, apiKey: other.key, maxRetries: 0 }));
+  });
+
+  it('keeps the items of a streamed response as it gives them', async () => {
+    const stream = openai.responses.stream({ model: 'test/echo', input: 'Streamed and kept.' });
+    const final = await stream.finalResponse();
+    const message = final.output.find((o) => o.type === 'message')!;
+    const next = await openai.responses.create({
+      model: 'test/echo',
+      input: [
+        { type: 'item_reference', id: message.id },
+        { role: 'user', content: 'And now?' },
+      ],
+    });
+    assert.equal(next.output_text, 'And now?');
+  });
+
   it('answers errors in OpenAI shape with their words, and refuses what it cannot honour by name', async () => {
     const badKey = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: 'lls_not_a_key', maxRetries: 0 });
     await assert.rejects(
@@ -282,13 +341,6 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
         error.param === 'text.format' &&
         /test\/echo cannot follow a JSON schema/.test(error.message),
       'the refused field as the Responses request names it',
-    );
-    await assert.rejects(
-      openai.responses.create({ model: 'test/echo', input: 'x', store: true }),
-      (error: unknown) =>
-        error instanceof OpenAI.UnprocessableEntityError &&
-        error.param === 'store' &&
-        /cannot be fetched back/.test(error.message),
     );
     await assert.rejects(
       openai.responses.create({ model: 'test/echo', input: 'x', previous_response_id: 'resp_1' }),
