@@ -1606,9 +1606,9 @@ const ResponsesFormat = z.discriminatedUnion('type', [
 
 /**
  * `POST /v1/responses`: OpenAI's Responses request, routed through a Space like a chat completion. A
- * response's output items are kept in the Space (unless `store` is false, or the Space's privacy level
- * keeps no text), so that an `item_reference` finds them; the response itself is not kept to be
- * fetched or continued by id, so `previous_response_id` is not a field: a client sends its items again.
+ * response is kept in the Space with its input and output items (unless `store` is false, or the
+ * Space's privacy level keeps no text), so that an `item_reference` finds an item and a
+ * `previous_response_id` continues the response; it is not kept to be fetched back by id.
  */
 export const ResponsesBody = z
   .object({
@@ -1650,8 +1650,10 @@ export const ResponsesBody = z
       .array(z.enum(['reasoning.encrypted_content', 'web_search_call.action.sources']))
       .max(10)
       .optional(),
-    /** false: its output items are not kept (OpenAI's default, true, keeps them for an item_reference). */
+    /** false: the response is not kept (OpenAI's default, true, keeps it for an item_reference or to continue). */
     store: nullish(z.boolean()),
+    /** A kept response this one continues: its input and output come before this input. */
+    previous_response_id: nullish(z.string().min(1).max(200)),
     metadata: nullish(z.record(z.string().max(64), z.string().max(512))),
     /**
      * What Codex says of itself (its version; the turn, as JSON of a few kilobytes since Codex 0.171);

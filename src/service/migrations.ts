@@ -6,7 +6,7 @@ import { insertCatalogueModel } from './domain/models';
 import { insertOrganization, migrateAlertStamps } from './domain/orgs';
 import { migratePrivacyLevels } from './domain/spaces';
 import { insertSeedPrompt } from './domain/prompts';
-import { RESPONSE_ITEMS_SCHEMA } from './domain/responseItems';
+import { KEPT_RESPONSES_SCHEMA, RESPONSE_ITEMS_SCHEMA } from './domain/responseItems';
 import { SERVING_SCHEMA } from './domain/serving';
 
 /** One step of the schema; `from` is the version the database had before this run (0: new). */
@@ -211,6 +211,8 @@ const MIGRATIONS: Migration[] = [
   (db) => db.exec(CONFIG_VERSION_SCHEMA),
   // The output items of Responses answers, for a later request's item_reference (domain/responseItems.ts).
   (db) => db.exec(RESPONSE_ITEMS_SCHEMA),
+  // Each kept response's own input and the one it continued, for a later previous_response_id.
+  (db) => db.exec(KEPT_RESPONSES_SCHEMA),
 ];
 
 /** How many migrations this database has not seen. */

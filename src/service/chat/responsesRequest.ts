@@ -14,7 +14,7 @@ import type { z } from 'zod';
 import { OPENAI_OTHER_HOSTED_TOOLS, OPENAI_WEB_SEARCH, ResponsesItem, type ResponsesBody } from '../../api/schemas';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
-import { keptItems } from '../domain/responseItems';
+import { keptItems, keptResponse } from '../domain/responseItems';
 import { invalid } from '../problem';
 import { openThinking } from './carriedThinking';
 import {
@@ -36,6 +36,8 @@ type OwnTool = Extract<Tool, { type: 'function' | 'custom' }>;
 type FunctionTool = NonNullable<ToolOptions['tools']>[number];
 
 const HOSTED: ReadonlySet<string> = new Set(OPENAI_OTHER_HOSTED_TOOLS);
+/** The most items a chain of kept responses may bring back. */
+const MAX_CONTINUED = 10_000;
 const WEB_SEARCH: ReadonlySet<string> = new Set(OPENAI_WEB_SEARCH);
 type WebSearchTool = Extract<Tool, { type: (typeof OPENAI_WEB_SEARCH)[number] }>;
 
@@ -72,10 +74,14 @@ export function toolsByModelName(tools: readonly Tool[] | undefined): Map<string
   return byName;
 }
 
-export function responsesRequest(caller: Caller, body: z.output<typeof ResponsesBody>, db: Database): Body {
+export function responsesRequest(caller: Caller, given: z.output<typeof ResponsesBody>, db: Database): Body {
+  // Its own input with each item_reference read, as it is kept for a response that continues it (chatRoute.ts).
+  const body = { ...given, input: referencedItems(db, caller, given) };
+  const earlier = given.previous_response_id ? continued(db, caller, given, given.previous_response_id) : [];
+  const own = typeof body.input === 'string' ? [{ role: 'user' as const, content: body.input }] : body.input;
   const messages: ChatMessage[] = [
     ...(body.instructions ? [{ role: 'system' as const, content: body.instructions }] : []),
-    ...chatMessages(referencedItems(db, caller, body)),
+    ...chatMessages(earlier.length ? [...earlier, ...own] : body.input),
   ];
   const tools = [...toolsByModelName(body.tools)].map(([name, { tool }]) => functionOf(name, tool));
   const search = body.tools?.find((t): t is WebSearchTool => WEB_SEARCH.has(t.type));
@@ -134,6 +140,41 @@ function referencedItems(db: Database, caller: Caller, body: z.output<typeof Res
       );
     return ResponsesItem.parse(JSON.parse(text));
   });
+}
+
+/**
+ * What the responses before this one held, oldest first (each one's input, then its output), read back
+ * along the chain from the one it continues; refused in words when one of them is not kept.
+ */
+function continued(db: Database, caller: Caller, body: z.output<typeof ResponsesBody>, last: string): Item[] {
+  const appId = requestedSpace(caller, body.app_id);
+  const chain: Item[][] = [];
+  let total = 0;
+  for (let id: string | null = last; id !== null;) {
+    const response = keptResponse(db, caller.orgId, appId, id);
+    if (!response)
+      throw invalid(
+        ['body', 'previous_response_id'],
+        id === last
+          ? `names ${id}, a response this Space does not keep (it keeps its responses while they are in its log, unless the request's store was false or the Space's privacy level keeps no text): send the earlier items in input`
+          : `continues a conversation whose earlier response ${id} this Space no longer keeps: send the earlier items in input`,
+        'previous_response_not_found',
+      );
+    const items = [
+      ...(JSON.parse(response.input) as unknown[]).map((item) => ResponsesItem.parse(item)),
+      ...response.output.map((item) => ResponsesItem.parse(JSON.parse(item))),
+    ];
+    total += items.length;
+    if (total > MAX_CONTINUED)
+      throw invalid(
+        ['body', 'previous_response_id'],
+        `continues more than ${MAX_CONTINUED.toLocaleString('en-US')} items: send the conversation in input`,
+        'previous_response_too_long',
+      );
+    chain.push(items);
+    id = response.previousId;
+  }
+  return chain.reverse().flat();
 }
 
 /** OpenAI's web search as its package takes it: its own options, and the preview's fewer ones. */

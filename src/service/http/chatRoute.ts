@@ -15,7 +15,7 @@ import { StorageError } from '../storageError';
 import { AnthropicStream, anthropicMessage } from './anthropicAnswer';
 import { openAiError, sendRawError, type ErrorDialect } from './errorAnswers';
 import { EventStream } from './eventStream';
-import { ResponsesStream, keptOutput, responseObject } from './responsesAnswer';
+import { ResponsesStream, keptOutput, responseIdOf, responseObject } from './responsesAnswer';
 import { ShutdownError } from './lifecycle';
 
 export type ChatReader = (caller: Caller, body: unknown, db: Database) => Body;
@@ -72,7 +72,7 @@ async function answer(
       const completion = await runChat(options.db, prepared, options.reaches, undefined, abort.signal);
       if (options.dialect === 'anthropic') return anthropicMessage(completion);
       if (options.dialect === 'responses') {
-        await keepOutputItems(options, prepared, keptOutput(completion, body.responses!));
+        await keepAnswer(options, prepared, keptOutput(completion, body.responses!));
         return responseObject(completion, body.responses!, created(Date.now()));
       }
       if (textCompletion) return textCompletionObject(completion, created(completion.created));
@@ -194,16 +194,22 @@ interface NamedEvents {
 }
 
 /**
- * Keeps the output items of a Responses answer for a later item_reference, before the client has them
- * all: unless its request said `store: false`, or the Space's privacy level keeps no text (as its log
- * keeps none). A disk that refuses them fails nothing: the answer is given, and a later reference to
- * its items is refused by name.
+ * Keeps a Responses answer (its own input, read by responsesRequest.ts, and its output items) for a
+ * later item_reference or previous_response_id, before the client has it all: unless its request said
+ * `store: false`, or the Space's privacy level keeps no text (as its log keeps none). A disk that
+ * refuses it fails nothing: the answer is given, and a later reference to it is refused by name.
  */
-async function keepOutputItems(options: ChatOptions, prepared: Prepared, items: Array<{ id: string }>): Promise<void> {
+async function keepAnswer(options: ChatOptions, prepared: Prepared, items: Array<{ id: string }>): Promise<void> {
   if (prepared.body.responses?.store === false || (prepared.config.policies.privacy_level ?? 1) > 1) return;
   const owner = { requestId: prepared.requestId, orgId: prepared.caller.orgId, appId: prepared.config.row.id };
+  const request = prepared.body.responses!;
+  const response = {
+    id: responseIdOf(prepared.requestId),
+    previousId: request.previous_response_id ?? null,
+    input: typeof request.input === 'string' ? [{ role: 'user', content: request.input }] : request.input,
+  };
   try {
-    await record(options.db, { kept: { owner, items } });
+    await record(options.db, { kept: { owner, items, response } });
   } catch (error) {
     if (!(error instanceof StorageError)) throw error;
     options.logError?.(error);
@@ -242,7 +248,7 @@ async function streamNamed(
         }),
     );
     begin();
-    if (stream.kept) await keepOutputItems(options, prepared, stream.kept(completion));
+    if (stream.kept) await keepAnswer(options, prepared, stream.kept(completion));
     stream.finish(completion);
     events.end();
   } catch (error) {

@@ -62,6 +62,9 @@ const usageOf = (c: ChatCompletion) => {
 
 const compact = (id: string) => id.replace(/-/g, '');
 
+/** A response's id, from its request's. */
+export const responseIdOf = (requestId: string) => `resp_${compact(requestId)}`;
+
 /** OpenAI's names of a web search's actions, which its package renames. */
 const SEARCH_ACTIONS: Record<string, string> = { search: 'search', openPage: 'open_page', findInPage: 'find_in_page' };
 
@@ -200,7 +203,7 @@ function echoed(request: Request) {
     max_output_tokens: request.max_output_tokens ?? null,
     metadata: request.metadata ?? {},
     parallel_tool_calls: request.parallel_tool_calls ?? true,
-    previous_response_id: null,
+    previous_response_id: request.previous_response_id ?? null,
     prompt_cache_key: request.prompt_cache_key ?? null,
     reasoning: { effort: request.reasoning?.effort ?? null, summary: request.reasoning?.summary ?? null },
     safety_identifier: request.safety_identifier ?? null,
@@ -233,7 +236,7 @@ export function keptOutput(c: Completed, request: Request, late = 0): Array<{ id
 export function responseObject(c: Completed, request: Request, createdAt: number, late = 0): Record<string, unknown> {
   const cut = c.choices[0]?.finish_reason === 'length';
   return {
-    id: `resp_${compact(c.id)}`,
+    id: responseIdOf(c.id),
     object: 'response',
     created_at: createdAt,
     status: cut ? 'incomplete' : 'completed',
@@ -286,7 +289,7 @@ export class ResponsesStream {
     private readonly request: Request,
     private readonly createdAt: number,
   ) {
-    this.responseId = `resp_${compact(requestId)}`;
+    this.responseId = responseIdOf(requestId);
     this.messageId = `msg_${compact(requestId)}`;
   }
 

@@ -120,7 +120,7 @@ describe('the AI SDK against the built-in service', function () {
     });
   }
 
-  it("carries a conversation over turns through @ai-sdk/openai's Responses API, which sends the assistant's turns back by reference", async () => {
+  it("carries a conversation over turns through @ai-sdk/openai's Responses API: the assistant's turns sent back by reference, or the response continued by its id", async () => {
     const created = await echoSpace(service, 'AI SDK conversation');
     const sent: unknown[] = [];
     const openai = createOpenAI({
@@ -150,6 +150,15 @@ describe('the AI SDK against the built-in service', function () {
     });
     assert.ok(!(sent.at(-1) as { input: Array<{ type?: string }> }).input.some((i) => i.type === 'item_reference'));
     assert.equal(second.usage.inputTokens, whole.usage.inputTokens);
+    // Or only the new question, continuing the first response by its id.
+    const continued = await generateText({
+      model: openai('test/echo'),
+      messages: [{ role: 'user', content: 'Which word?' }],
+      providerOptions: { openai: { previousResponseId: String(first.providerMetadata?.openai?.responseId) } },
+      maxRetries: 0,
+    });
+    assert.equal((sent.at(-1) as { previous_response_id?: string }).previous_response_id, first.response.id);
+    assert.equal(continued.usage.inputTokens, second.usage.inputTokens);
   });
 
   it("passes the service's words in an error", async () => {

@@ -7,7 +7,7 @@ import type { Database } from '../../../src/service/db';
 import { issueToken } from '../../../src/service/domain/auth';
 import { defaultOrganizationId } from '../../../src/service/domain/orgs';
 import { insertRequest } from '../../../src/service/domain/requests';
-import { keepItems, keptItems } from '../../../src/service/domain/responseItems';
+import { keepItems, keepResponse, keptItems, keptResponse } from '../../../src/service/domain/responseItems';
 import { listSpaces } from '../../../src/service/domain/spaces';
 import { TokenCache } from '../../../src/service/http/tokenCache';
 import { startRetention } from '../../../src/service/retention';
@@ -78,13 +78,17 @@ describe('service database', () => {
       for (let i = 0; i < 10; i++) logRequest(db, orgId, appId, `new-${i}`);
       db.run("UPDATE requests SET added_on = '2020-01-01T00:00:00.000Z' WHERE id LIKE 'old-%'");
       keepItems(db, kept('old-7'), [{ id: 'msg_old' }, { id: 'fc_old' }]);
+      keepResponse(db, kept('old-7'), { id: 'resp_old', previousId: null, input: [] });
       keepItems(db, kept('new-3'), [{ id: 'msg_new' }]);
+      keepResponse(db, kept('new-3'), { id: 'resp_new', previousId: 'resp_old', input: [] });
     });
     const retention = startRetention(db, 90, () => undefined);
     try {
       assert.equal(await retention.runOnce(), 4500);
       assert.equal(count(db), 10);
       assert.deepEqual([...keptItems(db, orgId, appId, ['msg_old', 'fc_old', 'msg_new']).keys()], ['msg_new']);
+      assert.equal(keptResponse(db, orgId, appId, 'resp_old'), undefined);
+      assert.deepEqual(keptResponse(db, orgId, appId, 'resp_new')?.output, [JSON.stringify({ id: 'msg_new' })]);
     } finally {
       retention.stop();
     }
@@ -111,11 +115,12 @@ describe('migrating privacy levels', () => {
       const fresh = db.get<{ policies: string }>('SELECT policies FROM apps WHERE id = $id', { id: appId })!;
       assert.equal(JSON.parse(fresh.policies).privacy_level, 1, 'a new database starts at level 1');
       const version = db.get<{ v: number }>('SELECT user_version AS v FROM pragma_user_version')!.v;
-      // Back to the shape of four versions before: no kept response items, no change count of the
-      // configuration, no model servers, the old request table, and a level of that time.
+      // Back to the shape of five versions before: no kept responses or their items, no change count
+      // of the configuration, no model servers, the old request table, and a level of that time.
       db.transactionNow(() => {
         for (const trigger of db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'trigger'"))
           db.exec(`DROP TRIGGER ${trigger.name}`);
+        db.exec('DROP TABLE kept_responses');
         db.exec('DROP TABLE response_items');
         db.exec('DROP TABLE config_version');
         db.exec('DROP TABLE model_servers');
@@ -131,7 +136,7 @@ describe('migrating privacy levels', () => {
           id: appId,
           p: JSON.stringify({ ...JSON.parse(fresh.policies), privacy_level: 2 }),
         });
-        db.exec(`PRAGMA user_version = ${version - 4}`);
+        db.exec(`PRAGMA user_version = ${version - 5}`);
       });
       await db.close();
       const again = openDataFolder(dir);

@@ -303,6 +303,56 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     await refused(message.id, new OpenAI({ baseURL: `${service.url}/v1`, apiKey: other.key, maxRetries: 0 }));
   });
 
+  it('continues a kept response by previous_response_id: the earlier input and output come before the new input', async () => {
+    const first = await openai.responses.create({
+      model: 'test/echo',
+      instructions: 'Be brief.',
+      input: 'My name is Ada.',
+    });
+    const second = await openai.responses.create({
+      model: 'test/echo',
+      previous_response_id: first.id,
+      input: [{ role: 'user', content: 'What is my name?' }],
+    });
+    assert.equal(second.output_text, 'What is my name?');
+    assert.equal(second.previous_response_id, first.id);
+    // Streamed, a third turn continues the second, so the chain is read back two responses deep.
+    const third = await openai.responses
+      .stream({ model: 'test/echo', previous_response_id: second.id, input: 'And my age?' })
+      .finalResponse();
+    assert.equal(third.output_text, 'And my age?');
+    // The model reads what it would with the whole conversation sent (instructions are not carried over).
+    const message = (r: OpenAI.Responses.Response) =>
+      r.output.find((o) => o.type === 'message') as OpenAI.Responses.ResponseInputItem;
+    const whole = await openai.responses.create({
+      model: 'test/echo',
+      input: [
+        { role: 'user', content: 'My name is Ada.' },
+        message(first),
+        { role: 'user', content: 'What is my name?' },
+        message(second),
+        { role: 'user', content: 'And my age?' },
+      ],
+    });
+    assert.equal(third.usage!.input_tokens, whole.usage!.input_tokens);
+    assert.ok(third.usage!.input_tokens > second.usage!.input_tokens);
+
+    const refused = (previous: string, client = openai) =>
+      assert.rejects(
+        client.responses.create({ model: 'test/echo', previous_response_id: previous, input: 'Next.' }),
+        (error: unknown) =>
+          error instanceof OpenAI.UnprocessableEntityError &&
+          error.param === 'previous_response_id' &&
+          error.message.includes(`names ${previous}, a response this Space does not keep`) &&
+          /send the earlier items in input/.test(error.message),
+      );
+    await refused('resp_nothing_here');
+    const unstored = await openai.responses.create({ model: 'test/echo', input: 'Not kept.', store: false });
+    await refused(unstored.id);
+    const other = await echoSpace(service, 'Continues nothing of others');
+    await refused(first.id, new OpenAI({ baseURL: `${service.url}/v1`, apiKey: other.key, maxRetries: 0 }));
+  });
+
   it('keeps the items of a streamed response as it gives them', async () => {
     const stream = openai.responses.stream({ model: 'test/echo', input: 'Streamed and kept.' });
     const final = await stream.finalResponse();
@@ -341,11 +391,6 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
         error.param === 'text.format' &&
         /test\/echo cannot follow a JSON schema/.test(error.message),
       'the refused field as the Responses request names it',
-    );
-    await assert.rejects(
-      openai.responses.create({ model: 'test/echo', input: 'x', previous_response_id: 'resp_1' }),
-      (error: unknown) =>
-        error instanceof OpenAI.UnprocessableEntityError && /previous_response_id is not a field/.test(error.message),
     );
     await assert.rejects(
       openai.responses.create({ model: 'test/echo', input: 'x', tools: [{ type: 'local_shell' }] }),
