@@ -1410,16 +1410,20 @@ export const AnthropicCountBody = AnthropicMessagesBody.omit({ max_tokens: true,
 
 const ResponsesText = z.string().max(20 * 1024 * 1024);
 /** The parts of a message's content; output parts come back when a client sends earlier turns again. */
-const ResponsesPart = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('input_text'), text: ResponsesText }),
-  z.object({ type: z.literal('output_text'), text: ResponsesText, annotations: z.array(z.unknown()).optional() }),
-  z.object({ type: z.literal('refusal'), refusal: ResponsesText }),
-  z.object({
-    type: z.literal('input_image'),
-    image_url: ResponsesText,
-    detail: z.enum(['auto', 'low', 'high']).optional(),
-  }),
-]);
+const ResponsesPart = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('input_text'), text: ResponsesText }),
+    z.object({ type: z.literal('output_text'), text: ResponsesText, annotations: z.array(z.unknown()).optional() }),
+    z.object({ type: z.literal('refusal'), refusal: ResponsesText }),
+    z.object({
+      type: z.literal('input_image'),
+      image_url: ResponsesText,
+      detail: z.enum(['auto', 'low', 'high']).optional(),
+    }),
+  ],
+  { error: 'must be a part of type input_text, output_text, refusal or input_image' },
+);
 
 /** OpenAI's web search, which its reasoning models run at OpenAI. */
 export const OPENAI_WEB_SEARCH = [
@@ -1616,7 +1620,12 @@ export const ResponsesBody = z
     input: z.union([
       ResponsesText,
       z
-        .array(z.union([ResponsesItem, ResponsesItemReference]))
+        .array(
+          z.union([ResponsesItem, ResponsesItemReference], {
+            error:
+              'must be a message (role user, assistant, system or developer) or an item of type function_call, function_call_output, custom_tool_call, custom_tool_call_output, reasoning, web_search_call or item_reference',
+          }),
+        )
         .min(1, 'must have at least one item')
         .max(CONVERSATION_TURNS),
     ]),

@@ -30,12 +30,50 @@ export function parseInput<T extends z.ZodType>(schema: T, value: unknown, where
   if (result.success) return result.data;
   throw new Problem(
     422,
-    result.error.issues.map((issue) => ({
-      loc: [where, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))],
+    result.error.issues.flatMap(narrowed).map(({ path, issue }) => ({
+      loc: [where, ...path.map((p) => (typeof p === 'number' ? p : String(p)))],
       msg: issue.message,
       type: issueType(issue),
     })),
   );
+}
+
+type Issue = z.core.$ZodIssue;
+
+/** A union's branch that was not meant for the value: it failed on the value's type, or on its `type` field. */
+const mismatched = (branch: readonly Issue[]) =>
+  branch.some(
+    (i) =>
+      (i.path.length === 0 && i.code === 'invalid_type') ||
+      (i.path.length === 1 && i.path[0] === 'type' && i.code === 'invalid_value'),
+  );
+
+/**
+ * An issue, a union's narrowed to the one branch the value was meant for (the others failed on its
+ * type, or on its `type` field, themselves or in a union of theirs), when that branch says what is
+ * wrong deeper down (in a field, an item, or a union of its own), under their whole path. A union
+ * meant for no branch, or for several, or failing as a whole (a list too long), is its own issue, in
+ * its own words. Walked with a stack: unions nest as deep as the schema does, never as the input.
+ */
+function narrowed(first: Issue): Array<{ path: PropertyKey[]; issue: Issue }> {
+  const found: Array<{ path: PropertyKey[]; issue: Issue }> = [];
+  const stack = [{ at: [] as PropertyKey[], issue: first }];
+  while (stack.length) {
+    const { at, issue } = stack.pop()!;
+    const path = [...at, ...issue.path];
+    const meant =
+      issue.code === 'invalid_union'
+        ? issue.errors.filter(
+            (branch) =>
+              !mismatched(branch) &&
+              !branch.some((i) => i.path.length === 0 && i.code === 'invalid_union' && i.errors.every(mismatched)),
+          )
+        : [];
+    const deeper = meant.length === 1 && meant[0]!.some((i) => i.path.length > 0 || i.code === 'invalid_union');
+    if (!deeper) found.push({ path, issue });
+    else for (const inner of [...meant[0]!].reverse()) stack.push({ at: path, issue: inner });
+  }
+  return found;
 }
 
 function issueType(issue: z.core.$ZodIssue): string {

@@ -398,6 +398,28 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
         error instanceof OpenAI.UnprocessableEntityError &&
         /must be a function, a custom tool, a namespace of them, or one of OpenAI's hosted tools/.test(error.message),
     );
+    // A wrong item is named by its place and what is wrong with it, not as input that is not valid.
+    const wrongItem = async (input: unknown, param: string, words: RegExp) =>
+      assert.rejects(
+        openai.responses.create({ model: 'test/echo', input } as OpenAI.Responses.ResponseCreateParamsNonStreaming),
+        (error: unknown) =>
+          error instanceof OpenAI.UnprocessableEntityError && error.param === param && words.test(error.message),
+      );
+    await wrongItem(
+      [
+        { role: 'user', content: 'x' },
+        { type: 'computer_call_output', call_id: 'c', output: {} },
+      ],
+      'input.1',
+      /must be a message \(role user, assistant, system or developer\) or an item of type function_call, .* or item_reference/,
+    );
+    await wrongItem([{ role: 'robot', content: 'x' }], 'input.0.role', /must be one of "user", "assistant"/);
+    await wrongItem(
+      [{ role: 'user', content: [{ type: 'input_file', file_id: 'f' }] }],
+      'input.0.content.0.type',
+      /must be a part of type input_text, output_text, refusal or input_image/,
+    );
+    await wrongItem([{ type: 'item_reference' }], 'input.0.id', /is required/);
     await assert.rejects(
       openai.responses.create({ model: 'nobody/nothing', input: 'x' }),
       (error: unknown) =>
