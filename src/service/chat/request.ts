@@ -7,6 +7,7 @@ import type {
   ModelRecord,
   ResponseFormat,
   ResponsesBody,
+  ResponsesItem,
   RoutePreview,
   ToolCall,
 } from '../../api/schemas';
@@ -259,8 +260,11 @@ export type Body = z.output<typeof ChatBody> & {
   completion?: ToolOptions & { messages: ChatMessage[] };
   /** A stream ends with a chunk of usage and no choice (OpenAI's stream_options.include_usage). */
   includeUsage?: boolean;
-  /** A Responses request as asked, which its answer echoes (http/responsesAnswer.ts). */
-  responses?: z.output<typeof ResponsesBody>;
+  /**
+   * A Responses request as asked, which its answer echoes (http/responsesAnswer.ts); its input as
+   * items, each item_reference read (chat/responsesRequest.ts), as a Space keeps it.
+   */
+  responses?: z.output<typeof ResponsesBody> & { input: Array<z.output<typeof ResponsesItem>> };
   /** A text completion answered in a chat completion's shape (Mistral's fill in the middle). */
   asChat?: true;
   /** What the reply is to say of how the request was read (tools not given to the model). */

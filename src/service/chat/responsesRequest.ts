@@ -28,8 +28,6 @@ import {
 } from './request';
 
 type Item = z.output<typeof ResponsesItem>;
-/** The input, each item_reference replaced by the item it names. */
-type Input = string | Item[];
 type Part = Exclude<Extract<Item, { role: string }>['content'], string>[number];
 type Tool = NonNullable<z.output<typeof ResponsesBody>['tools']>[number];
 type OwnTool = Extract<Tool, { type: 'function' | 'custom' }>;
@@ -75,13 +73,14 @@ export function toolsByModelName(tools: readonly Tool[] | undefined): Map<string
 }
 
 export function responsesRequest(caller: Caller, given: z.output<typeof ResponsesBody>, db: Database): Body {
-  // Its own input with each item_reference read, as it is kept for a response that continues it (chatRoute.ts).
-  const body = { ...given, input: referencedItems(db, caller, given) };
-  const earlier = given.previous_response_id ? continued(db, caller, given, given.previous_response_id) : [];
-  const own = typeof body.input === 'string' ? [{ role: 'user' as const, content: body.input }] : body.input;
+  const appId = requestedSpace(caller, given.app_id);
+  // Its own input as items, each item_reference read: as it is kept for a response that continues it
+  // (chatRoute.ts).
+  const body = { ...given, input: ownItems(db, caller, appId, given.input) };
+  const earlier = given.previous_response_id ? continued(db, caller, appId, given.previous_response_id) : [];
   const messages: ChatMessage[] = [
     ...(body.instructions ? [{ role: 'system' as const, content: body.instructions }] : []),
-    ...chatMessages(earlier.length ? [...earlier, ...own] : body.input),
+    ...chatMessages([...earlier, ...body.input], earlier.length),
   ];
   const tools = [...toolsByModelName(body.tools)].map(([name, { tool }]) => functionOf(name, tool));
   const search = body.tools?.find((t): t is WebSearchTool => WEB_SEARCH.has(t.type));
@@ -91,7 +90,7 @@ export function responsesRequest(caller: Caller, given: z.output<typeof Response
       'hosted tools',
       (body.tools ?? []).flatMap((t) => (HOSTED.has(t.type) ? [t.type] : [])),
     ),
-    app_id: requestedSpace(caller, body.app_id),
+    app_id: appId,
     prompt: promptOf(messages),
     model: body.model ?? null,
     temperature: body.temperature ?? null,
@@ -118,17 +117,14 @@ export function responsesRequest(caller: Caller, given: z.output<typeof Response
 }
 
 /**
- * The input with each item_reference replaced by the item the Space kept under that id (an output item
- * of one of its responses, domain/responseItems.ts); a reference to an item it does not keep is refused
- * by its place in the input.
+ * The input as items (a text is the user's message), each item_reference replaced by the item the Space
+ * kept under that id (an output item of one of its responses, domain/responseItems.ts); a reference to
+ * an item it does not keep is refused by its place in the input.
  */
-function referencedItems(db: Database, caller: Caller, body: z.output<typeof ResponsesBody>): Input {
-  const { input } = body;
-  if (typeof input === 'string') return input;
+function ownItems(db: Database, caller: Caller, appId: string, input: ResponsesBody['input']): Item[] {
+  if (typeof input === 'string') return [{ role: 'user', content: input }];
   const ids = input.flatMap((item) => (item.type === 'item_reference' ? [item.id] : []));
-  const kept = ids.length
-    ? keptItems(db, caller.orgId, requestedSpace(caller, body.app_id), ids)
-    : new Map<string, string>();
+  const kept = ids.length ? keptItems(db, caller.orgId, appId, ids) : new Map<string, string>();
   return input.map((item, i) => {
     if (item.type !== 'item_reference') return item;
     const text = kept.get(item.id);
@@ -146,8 +142,7 @@ function referencedItems(db: Database, caller: Caller, body: z.output<typeof Res
  * What the responses before this one held, oldest first (each one's input, then its output), read back
  * along the chain from the one it continues; refused in words when one of them is not kept.
  */
-function continued(db: Database, caller: Caller, body: z.output<typeof ResponsesBody>, last: string): Item[] {
-  const appId = requestedSpace(caller, body.app_id);
+function continued(db: Database, caller: Caller, appId: string, last: string): Item[] {
   const chain: Item[][] = [];
   let total = 0;
   for (let id: string | null = last; id !== null;) {
@@ -243,10 +238,12 @@ export function customInputOf(args: string): string {
 /**
  * The items as chat messages, in their order: function calls the model made in a row become one
  * assistant message with several tool calls, after the text it wrote with them; the thinking a
- * reasoning item carries goes with the assistant's turn that follows it.
+ * reasoning item carries goes with the assistant's turn that follows it. The first `earlier` items are
+ * those of the responses this one continues; the rest are its input, each named by its place there.
  */
-function chatMessages(input: Input): ChatMessage[] {
-  if (typeof input === 'string') return [{ role: 'user', content: input }];
+function chatMessages(input: Item[], earlier: number): ChatMessage[] {
+  const placeOf = (i: number) =>
+    i < earlier ? ['body', 'previous_response_id'] : ['body', 'input', i - earlier, 'encrypted_content'];
   const messages: ChatMessage[] = [];
   /** Thinking read from reasoning items, for the assistant's next turn. */
   let thinking: ThinkingBlock[] = [];
@@ -270,8 +267,7 @@ function chatMessages(input: Input): ChatMessage[] {
   };
   for (const [i, item] of input.entries()) {
     if (item.type === 'reasoning') {
-      const carried =
-        item.encrypted_content && openThinking(item.encrypted_content, ['body', 'input', i, 'encrypted_content']);
+      const carried = item.encrypted_content && openThinking(item.encrypted_content, placeOf(i));
       if (carried) thinking.push(...carried);
     } else if (item.type === 'function_call' || item.type === 'custom_tool_call') {
       const turn = assistantTurn(null);

@@ -206,7 +206,7 @@ async function keepAnswer(options: ChatOptions, prepared: Prepared, items: Array
   const response = {
     id: responseIdOf(prepared.requestId),
     previousId: request.previous_response_id ?? null,
-    input: typeof request.input === 'string' ? [{ role: 'user', content: request.input }] : request.input,
+    input: request.input,
   };
   try {
     await record(options.db, { kept: { owner, items, response } });

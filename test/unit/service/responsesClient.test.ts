@@ -336,6 +336,21 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     });
     assert.equal(third.usage!.input_tokens, whole.usage!.input_tokens);
     assert.ok(third.usage!.input_tokens > second.usage!.input_tokens);
+    // A fault in the new input is named by its place there, not after the items it continues.
+    await assert.rejects(
+      openai.responses.create({
+        model: 'test/echo',
+        previous_response_id: third.id,
+        input: [
+          { role: 'user', content: 'Think again.' },
+          { type: 'reasoning', id: 'rs_forged', summary: [], encrypted_content: 'llm-spaces.thinking.1.Zm9yZ2Vk' },
+        ],
+      }),
+      (error: unknown) =>
+        error instanceof OpenAI.UnprocessableEntityError &&
+        error.param === 'input.1.encrypted_content' &&
+        /is not reasoning this service gave/.test(error.message),
+    );
 
     const refused = (previous: string, client = openai) =>
       assert.rejects(
