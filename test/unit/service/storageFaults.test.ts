@@ -203,6 +203,52 @@ describe('service storage under real faults', function () {
     }
   });
 
+  it('a full disk: a Responses answer whose items cannot be kept is still given and logged, and a later reference to it is refused in words', async function () {
+    if (reason) this.skip();
+    const dir = mountTmpfs(6 * 1024);
+    try {
+      const service = await startService({ dataDir: dir });
+      const space = await service.client().createSpace({ name: 'Kept answers' });
+      const respond = (body: Record<string, unknown>) =>
+        raw(service.url, 'POST', '/v1/responses', { token: space.created_key!, body: { model: 'test/echo', ...body } });
+      const requests = async () =>
+        ((await raw(service.url, 'GET', '/v1/orgs/self', { token: service.token })).json as { num_requests: number })
+          .num_requests;
+      // The log entry names only the last question; what the Space keeps is the whole input: an earlier
+      // turn larger than the room left on the disk.
+      const input = [
+        { role: 'assistant', content: 'x'.repeat(1_500_000) },
+        { role: 'user', content: 'And the answer?' },
+      ];
+      const kept = await respond({ input });
+      assert.equal(kept.status, 200, kept.text);
+      const fillers = fill(dir);
+      // Room for the log entry, none for the kept input.
+      const largest = fillers.reduce((a, b) => (statSync(a).size >= statSync(b).size ? a : b));
+      truncateSync(largest, statSync(largest).size - 256 * 1024);
+      const before = await requests();
+      const answered = await respond({ input });
+      assert.equal(answered.status, 200, `the answer is given: ${answered.text}`);
+      assert.equal(await requests(), before + 1, 'and logged');
+      assert.match(service.output(), /the disk is full/, 'the service says why it kept nothing');
+      const { id, output } = answered.json as { id: string; output: Array<{ id: string }> };
+      const referenced = await respond({ input: [{ type: 'item_reference', id: output[0]!.id }] });
+      assert.equal(referenced.status, 422, referenced.text);
+      assert.match(referenced.text, /an item this Space does not keep/);
+      const continuing = await respond({ previous_response_id: id, input: 'Go on.' });
+      assert.equal(continuing.status, 422, continuing.text);
+      assert.match(continuing.text, /a response this Space does not keep/);
+
+      for (const f of fillers) rmSync(f);
+      const first = (kept.json as { output: Array<{ id: string }> }).output[0]!.id;
+      const again = await respond({ input: [{ type: 'item_reference', id: first }] });
+      assert.equal(again.status, 200, `what was kept before the disk filled is still kept: ${again.text}`);
+      await service.stop();
+    } finally {
+      unmount(dir);
+    }
+  });
+
   it('a full disk at start: the service starts, answers reads, and refuses writes in words', async function () {
     if (reason) this.skip();
     const dir = mountTmpfs(6 * 1024);
