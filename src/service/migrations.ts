@@ -213,6 +213,8 @@ const MIGRATIONS: Migration[] = [
   (db) => db.exec(RESPONSE_ITEMS_SCHEMA),
   // Each kept response's own input and the one it continued, for a later previous_response_id.
   (db) => db.exec(KEPT_RESPONSES_SCHEMA),
+  // Each kept response as it was answered, for GET /v1/responses/{id}.
+  (db) => db.exec('ALTER TABLE kept_responses ADD COLUMN answer TEXT'),
 ];
 
 /** How many migrations this database has not seen. */

@@ -2,9 +2,10 @@
 // id alone (`item_reference`), as OpenAI's SDKs do when `store` is true, its default: the AI SDK sends
 // the assistant's earlier message so on every turn after the first. And each response's own input, and
 // the response it continued, so that a later request may continue it by its id
-// (`previous_response_id`), sending only what is new. Both are kept with the request they answered,
-// and go with it (the log's retention); only in a Space whose privacy level keeps text, since they
-// hold what was written.
+// (`previous_response_id`), sending only what is new, or read it back (GET /v1/responses/{id}, as
+// answered, and its input items). Both are kept with the request they answered, and go with it (the
+// log's retention) or when the client deletes the response; only in a Space whose privacy level keeps
+// text, since they hold what was written.
 import type { Database } from '../db';
 
 export const RESPONSE_ITEMS_SCHEMA = `CREATE TABLE response_items (
@@ -63,18 +64,19 @@ export function keptItems(db: Database, orgId: string, appId: string, ids: reado
   return found;
 }
 
-/** A response as kept: its id, the one it continued, and its own input items. */
+/** A response as kept: its id, the one it continued, its own input items, and the answer as given. */
 export interface KeptResponse {
   id: string;
   previousId: string | null;
   input: unknown[];
+  answer: Record<string, unknown>;
 }
 
 /** Keeps a response (its output items are kept by keepItems); only inside a transaction. */
 export function keepResponse(db: Database, owner: ItemsOwner, response: KeptResponse): void {
   db.run(
-    `INSERT OR REPLACE INTO kept_responses (id, request_id, org_id, app_id, previous_id, input)
-     VALUES ($id, $request, $org, $app, $previous, $input)`,
+    `INSERT OR REPLACE INTO kept_responses (id, request_id, org_id, app_id, previous_id, input, answer)
+     VALUES ($id, $request, $org, $app, $previous, $input, $answer)`,
     {
       id: response.id,
       request: owner.requestId,
@@ -82,22 +84,28 @@ export function keepResponse(db: Database, owner: ItemsOwner, response: KeptResp
       app: owner.appId,
       previous: response.previousId,
       input: JSON.stringify(response.input),
+      answer: JSON.stringify(response.answer),
     },
   );
 }
 
+/** A response as read back: the one it continued, and as JSON texts its input, output items and answer. */
+export interface ReadResponse {
+  previousId: string | null;
+  input: string;
+  output: string[];
+  /** The response object as answered; null for one kept before answers were (it can still be continued). */
+  answer: string | null;
+}
+
 /**
- * A kept response of the Space and what it holds in order, as JSON texts: its own input items, then
- * its output items; undefined when the Space does not keep it.
+ * A kept response and what it holds in order: its own input items, then its output items; of the Space
+ * (of any Space of the organization when `appId` is null), else undefined.
  */
-export function keptResponse(
-  db: Database,
-  orgId: string,
-  appId: string,
-  id: string,
-): { previousId: string | null; input: string; output: string[] } | undefined {
-  const row = db.get<{ request_id: string; previous_id: string | null; input: string }>(
-    'SELECT request_id, previous_id, input FROM kept_responses WHERE id = $id AND org_id = $org AND app_id = $app',
+export function keptResponse(db: Database, orgId: string, appId: string | null, id: string): ReadResponse | undefined {
+  const row = db.get<{ request_id: string; previous_id: string | null; input: string; answer: string | null }>(
+    `SELECT request_id, previous_id, input, answer FROM kept_responses
+     WHERE id = $id AND org_id = $org AND ($app IS NULL OR app_id = $app)`,
     { id, org: orgId, app: appId },
   );
   if (!row) return undefined;
@@ -106,5 +114,17 @@ export function keptResponse(
       r: row.request_id,
     })
     .map((r) => r.item);
-  return { previousId: row.previous_id, input: row.input, output };
+  return { previousId: row.previous_id, input: row.input, output, answer: row.answer };
+}
+
+/** Deletes a kept response and its output items; false when there was none. Only inside a transaction. */
+export function forgetResponse(db: Database, orgId: string, appId: string | null, id: string): boolean {
+  const row = db.get<{ request_id: string }>(
+    'SELECT request_id FROM kept_responses WHERE id = $id AND org_id = $org AND ($app IS NULL OR app_id = $app)',
+    { id, org: orgId, app: appId },
+  );
+  if (!row) return false;
+  db.run('DELETE FROM response_items WHERE request_id = $r', { r: row.request_id });
+  db.run('DELETE FROM kept_responses WHERE request_id = $r', { r: row.request_id });
+  return true;
 }

@@ -72,8 +72,9 @@ async function answer(
       const completion = await runChat(options.db, prepared, options.reaches, undefined, abort.signal);
       if (options.dialect === 'anthropic') return anthropicMessage(completion);
       if (options.dialect === 'responses') {
-        await keepAnswer(options, prepared, keptOutput(completion, body.responses!));
-        return responseObject(completion, body.responses!, created(Date.now()));
+        const answer = responseObject(completion, body.responses!, created(Date.now()));
+        await keepAnswer(options, prepared, { items: keptOutput(completion, body.responses!), answer });
+        return answer;
       }
       if (textCompletion) return textCompletionObject(completion, created(completion.created));
       // Signed thinking is for Anthropic's clients, which send it back. OpenAI-compatible clients and the
@@ -189,17 +190,24 @@ interface NamedEvents {
   thinking?(piece: ThinkingPiece): void;
   finish(completion: ChatCompletion): void;
   error(status: number, detail: string): void;
-  /** The output items a Space keeps of the reply (OpenAI's Responses), before it is finished. */
-  kept?(completion: ChatCompletion): Array<{ id: string }>;
+  /** What a Space keeps of the reply (OpenAI's Responses), before it is finished. */
+  kept?(completion: ChatCompletion): Kept;
+}
+
+/** What a Space keeps of a Responses answer: its output items (responsesAnswer.ts keptOutput) and the answer. */
+interface Kept {
+  items: Array<{ id: string }>;
+  answer: Record<string, unknown>;
 }
 
 /**
- * Keeps a Responses answer (its own input, read by responsesRequest.ts, and its output items) for a
- * later item_reference or previous_response_id, before the client has it all: unless its request said
- * `store: false`, or the Space's privacy level keeps no text (as its log keeps none). A disk that
- * refuses it fails nothing: the answer is given, and a later reference to it is refused by name.
+ * Keeps a Responses answer (its own input, read by responsesRequest.ts, its output items, and the
+ * response as given) for a later item_reference, previous_response_id or GET, before the client has it
+ * all: unless its request said `store: false`, or the Space's privacy level keeps no text (as its log
+ * keeps none). A disk that refuses it fails nothing: the answer is given, and a later reference to it
+ * is refused by name.
  */
-async function keepAnswer(options: ChatOptions, prepared: Prepared, items: Array<{ id: string }>): Promise<void> {
+async function keepAnswer(options: ChatOptions, prepared: Prepared, { items, answer }: Kept): Promise<void> {
   if (prepared.body.responses?.store === false || (prepared.config.policies.privacy_level ?? 1) > 1) return;
   const owner = { requestId: prepared.requestId, orgId: prepared.caller.orgId, appId: prepared.config.row.id };
   const request = prepared.body.responses!;
@@ -207,6 +215,7 @@ async function keepAnswer(options: ChatOptions, prepared: Prepared, items: Array
     id: responseIdOf(prepared.requestId),
     previousId: request.previous_response_id ?? null,
     input: request.input,
+    answer,
   };
   try {
     await record(options.db, { kept: { owner, items, response } });

@@ -438,9 +438,12 @@ export class ResponsesStream {
     this.send('response.output_text.delta', { ...at, content_index: 0, delta: text, logprobs: [] });
   }
 
-  /** The output items to keep, as the stream gives them (its late thinking an item of its own). */
-  kept(c: Completed): Array<{ id: string }> {
-    return keptOutput(c, this.request, this.late.length);
+  /** What a Space keeps: the output items as the stream gives them (its late thinking an item of its own), and the response. */
+  kept(c: Completed): { items: Array<{ id: string }>; answer: Record<string, unknown> } {
+    return {
+      items: keptOutput(c, this.request, this.late.length),
+      answer: responseObject(c, this.request, this.createdAt, this.late.length),
+    };
   }
 
   finish(c: Completed): void {

@@ -15,6 +15,7 @@ import { completionRequest } from '../chat/completions';
 import { fimRequest, textCompletionRequest } from '../chat/textCompletions';
 import { embed, embeddingCatalogue } from '../chat/embeddings';
 import { responsesRequest } from '../chat/responsesRequest';
+import { deleteResponse, readResponse, responseInputItems } from '../chat/keptResponses';
 import { modelById, modelList } from '../chat/modelList';
 import { countMessageTokens } from '../chat/messageTokens';
 import { messagesRequest } from '../chat/messagesRequest';
@@ -96,6 +97,33 @@ const ModelPageQuery = z.object({
   after_id: z.string().max(300).optional(),
   before_id: z.string().max(300).optional(),
 });
+
+const ResponseParams = z.object({ response_id: z.string().min(1).max(200) });
+/**
+ * What a client may ask to have included in a response it reads back, as OpenAI's SDKs send it
+ * (`include[]=`, or `include=`); what this service cannot include is refused by name.
+ */
+const Included = z.enum(['reasoning.encrypted_content', 'web_search_call.action.sources']);
+const IncludeQuery = z
+  .union([Included, z.array(Included).max(10)], {
+    error: 'may name reasoning.encrypted_content and web_search_call.action.sources, what this service includes',
+  })
+  .optional();
+const includedOf = (query: { include?: Included | Included[]; 'include[]'?: Included | Included[] }) =>
+  [query.include ?? [], query['include[]'] ?? []].flat();
+const ResponseQuery = z.strictObject({
+  include: IncludeQuery,
+  'include[]': IncludeQuery,
+  stream: z.literal('false', { error: 'is not taken: a kept response is read back whole, not as events' }).optional(),
+});
+const InputItemsQuery = z.strictObject({
+  include: IncludeQuery,
+  'include[]': IncludeQuery,
+  after: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100').optional(),
+  order: z.enum(['asc', 'desc']).optional(),
+});
+type Included = z.infer<typeof Included>;
 
 function route<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(spec: RouteSpec<P, Q, B>): RouteSpec {
   return spec as unknown as RouteSpec;
@@ -286,6 +314,46 @@ export const ROUTES: RouteSpec[] = [
     response: z.looseObject({ object: z.literal('response') }),
     chat: (caller, body, db) => responsesRequest(caller, parseInput(S.ResponsesBody, body, 'body'), db),
     dialect: 'responses',
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/responses/:response_id',
+    spaceKey: 'own Space',
+    extra: true,
+    summary:
+      "A response the Space kept, as it was answered (OpenAI's responses.retrieve): a Space key's own Space's, or any of the organization's with its token",
+    params: ResponseParams,
+    query: ResponseQuery,
+    response: z.looseObject({ object: z.literal('response') }),
+    dialect: 'openai',
+    handler: (ctx) => readResponse(ctx.db, ctx.caller, ctx.params.response_id, includedOf(ctx.query)),
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/responses/:response_id/input_items',
+    spaceKey: 'own Space',
+    extra: true,
+    summary:
+      "The input items of a response the Space kept, newest first unless order is asc, 20 a page unless limit says otherwise (OpenAI's responses.inputItems.list)",
+    params: ResponseParams,
+    query: InputItemsQuery,
+    response: z.looseObject({ object: z.literal('list') }),
+    dialect: 'openai',
+    handler: (ctx) =>
+      responseInputItems(ctx.db, ctx.caller, ctx.params.response_id, { ...ctx.query, include: includedOf(ctx.query) }),
+  }),
+  route({
+    method: 'DELETE',
+    url: '/v1/responses/:response_id',
+    spaceKey: 'own Space',
+    extra: true,
+    summary:
+      'Delete a response the Space kept, with its input and output items: it can no longer be read back, continued or referred to',
+    params: ResponseParams,
+    response: z.object({ id: z.string(), object: z.literal('response'), deleted: z.literal(true) }),
+    writes: true,
+    dialect: 'openai',
+    handler: (ctx) => deleteResponse(ctx.db, ctx.caller, ctx.params.response_id),
   }),
   route({
     method: 'POST',

@@ -2,6 +2,7 @@
 // that throws rolls back only its own part, nothing is visible to readers before the commit, the
 // request log's retention deletes by age, and unknown tokens are never kept in memory.
 import assert from 'node:assert/strict';
+import { readResponse, responseInputItems } from '../../../src/service/chat/keptResponses';
 import { openDataFolder } from '../../../src/service/dataFolder';
 import type { Database } from '../../../src/service/db';
 import { issueToken } from '../../../src/service/domain/auth';
@@ -10,6 +11,7 @@ import { insertRequest } from '../../../src/service/domain/requests';
 import { keepItems, keepResponse, keptItems, keptResponse } from '../../../src/service/domain/responseItems';
 import { listSpaces } from '../../../src/service/domain/spaces';
 import { TokenCache } from '../../../src/service/http/tokenCache';
+import { Problem } from '../../../src/service/problem';
 import { startRetention } from '../../../src/service/retention';
 import { removeDir, tempDir } from '../support/service';
 
@@ -78,9 +80,9 @@ describe('service database', () => {
       for (let i = 0; i < 10; i++) logRequest(db, orgId, appId, `new-${i}`);
       db.run("UPDATE requests SET added_on = '2020-01-01T00:00:00.000Z' WHERE id LIKE 'old-%'");
       keepItems(db, kept('old-7'), [{ id: 'msg_old' }, { id: 'fc_old' }]);
-      keepResponse(db, kept('old-7'), { id: 'resp_old', previousId: null, input: [] });
+      keepResponse(db, kept('old-7'), { id: 'resp_old', previousId: null, input: [], answer: {} });
       keepItems(db, kept('new-3'), [{ id: 'msg_new' }]);
-      keepResponse(db, kept('new-3'), { id: 'resp_new', previousId: 'resp_old', input: [] });
+      keepResponse(db, kept('new-3'), { id: 'resp_new', previousId: 'resp_old', input: [], answer: {} });
     });
     const retention = startRetention(db, 90, () => undefined);
     try {
@@ -92,6 +94,40 @@ describe('service database', () => {
     } finally {
       retention.stop();
     }
+  });
+
+  it('says in words that a response kept before answers were cannot be read back, though it can be continued', async () => {
+    const caller = { orgId, appId, identity: 'test' };
+    await db.transaction(() => {
+      logRequest(db, orgId, appId, 'before-answers');
+      keepResponse(
+        db,
+        { requestId: 'before-answers', orgId, appId },
+        {
+          id: 'resp_before',
+          previousId: null,
+          input: [{ role: 'user', content: 'hi' }],
+          answer: {},
+        },
+      );
+      // As the migration leaves a response kept before it.
+      db.run("UPDATE kept_responses SET answer = NULL WHERE id = 'resp_before'");
+    });
+    assert.throws(
+      () => readResponse(db, caller, 'resp_before', []),
+      (error: unknown) =>
+        error instanceof Problem && error.status === 404 && /kept before this service kept answers/.test(error.message),
+    );
+    assert.equal(keptResponse(db, orgId, appId, 'resp_before')?.input, '[{"role":"user","content":"hi"}]');
+    assert.deepEqual(responseInputItems(db, caller, 'resp_before', { include: [] }).data, [
+      {
+        type: 'message',
+        id: 'msg_before_in0',
+        role: 'user',
+        status: 'completed',
+        content: [{ type: 'input_text', text: 'hi' }],
+      },
+    ]);
   });
 
   it('keeps only tokens that exist in memory, however many unknown ones arrive', () => {
@@ -115,7 +151,7 @@ describe('migrating privacy levels', () => {
       const fresh = db.get<{ policies: string }>('SELECT policies FROM apps WHERE id = $id', { id: appId })!;
       assert.equal(JSON.parse(fresh.policies).privacy_level, 1, 'a new database starts at level 1');
       const version = db.get<{ v: number }>('SELECT user_version AS v FROM pragma_user_version')!.v;
-      // Back to the shape of five versions before: no kept responses or their items, no change count
+      // Back to the shape of six versions before: no kept responses (nor answers) or their items, no change count
       // of the configuration, no model servers, the old request table, and a level of that time.
       db.transactionNow(() => {
         for (const trigger of db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'trigger'"))
@@ -136,7 +172,7 @@ describe('migrating privacy levels', () => {
           id: appId,
           p: JSON.stringify({ ...JSON.parse(fresh.policies), privacy_level: 2 }),
         });
-        db.exec(`PRAGMA user_version = ${version - 5}`);
+        db.exec(`PRAGMA user_version = ${version - 6}`);
       });
       await db.close();
       const again = openDataFolder(dir);
@@ -151,6 +187,11 @@ describe('migrating privacy levels', () => {
         assert.deepEqual({ ...row }, { prompt: 'old prompt', privacy_level: 1 });
         again.transactionNow(() => logRequest(again, orgId, appId, 'r2'));
         assert.equal(count(again), 2);
+        const kept = again.all<{ name: string }>("SELECT name FROM pragma_table_info('kept_responses')");
+        assert.ok(
+          kept.some((c) => c.name === 'answer'),
+          'a kept response keeps its answer',
+        );
       } finally {
         await again.close();
       }

@@ -1770,6 +1770,14 @@ describe('hosted providers (fakes of their wire formats)', function () {
       input: 'Think first.',
     });
     assert.deepEqual(bare.output[0], { type: 'reasoning', id: `rs_${bare.id.slice('resp_'.length)}`, summary: [] });
+    // Read back, it is as answered; asked to include it, its reasoning carries the thinking, as OpenAI's does.
+    assert.deepEqual(await sdk.responses.retrieve(bare.id), bare);
+    const carried = await sdk.responses.retrieve(bare.id, { include: ['reasoning.encrypted_content'] });
+    assert.match(
+      String((carried.output[0] as { encrypted_content?: string }).encrypted_content),
+      /^llm-spaces\.thinking\./,
+    );
+    assert.deepEqual(carried.output.slice(1), bare.output.slice(1));
     await assert.rejects(
       loop('llm-spaces.thinking.1.bm90IHRoaW5raW5n'),
       (error: unknown) =>

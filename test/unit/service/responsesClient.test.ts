@@ -1,6 +1,7 @@
 // The official OpenAI SDK's Responses API against the built-in service's /v1/responses, as Codex CLI
 // or a script would use it with a Space key: create, the stream() helper and its events, a function
-// call and its output sent back, JSON by text.format, errors with their words, and the receipt.
+// call and its output sent back, JSON by text.format, errors with their words, and the receipt; a kept
+// response read back, its input items listed, and deleted.
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import type { ChatMetadata } from '../../../src/api/schemas';
@@ -366,6 +367,75 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     await refused(unstored.id);
     const other = await echoSpace(service, 'Continues nothing of others');
     await refused(first.id, new OpenAI({ baseURL: `${service.url}/v1`, apiKey: other.key, maxRetries: 0 }));
+  });
+
+  it('reads a kept response back as it was answered, lists its input items, and deletes it', async () => {
+    const created = await openai.responses.create({
+      model: 'test/echo',
+      instructions: 'Be brief.',
+      input: [
+        { role: 'user', content: 'First question.' },
+        { role: 'assistant', content: 'First answer.' },
+        { role: 'user', content: [{ type: 'input_text', text: 'Second question.' }] },
+      ],
+    });
+    assert.deepEqual(await openai.responses.retrieve(created.id), created);
+    // Streamed: the response its last event gave.
+    let streamed: OpenAI.Responses.Response | undefined;
+    for await (const event of await openai.responses.create({ model: 'test/echo', input: 'Streamed.', stream: true }))
+      if (event.type === 'response.completed') streamed = event.response;
+    // (The SDK adds output_text to what it retrieves, not to an event.)
+    assert.deepEqual(await openai.responses.retrieve(streamed!.id), { ...streamed, output_text: 'Streamed.' });
+    // An organization token reads any Space's; include is taken as OpenAI's SDK sends it (include[]=).
+    const org = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: service.token, maxRetries: 0 });
+    assert.deepEqual(await org.responses.retrieve(created.id, { include: ['reasoning.encrypted_content'] }), created);
+
+    // Newest first, as OpenAI lists them, a page at a time; each with an id.
+    const texts = (items: OpenAI.Responses.ResponseItem[]) =>
+      items.map((item) => {
+        assert.equal(item.type, 'message');
+        const { role, content } = item as OpenAI.Responses.ResponseInputMessageItem;
+        return `${role}: ${content.map((c) => (c as { text: string }).text).join('')}`;
+      });
+    const newestFirst = ['user: Second question.', 'assistant: First answer.', 'user: First question.'];
+    const page = await openai.responses.inputItems.list(created.id);
+    assert.deepEqual(texts(page.data), newestFirst);
+    assert.equal(new Set(page.data.map((item) => item.id)).size, 3);
+    const paged: OpenAI.Responses.ResponseItem[] = [];
+    for await (const item of openai.responses.inputItems.list(created.id, { limit: 1 })) paged.push(item);
+    assert.deepEqual(texts(paged), newestFirst);
+    assert.deepEqual(
+      texts((await openai.responses.inputItems.list(created.id, { order: 'asc' })).data),
+      [...newestFirst].reverse(),
+    );
+    assert.deepEqual(texts((await openai.responses.inputItems.list(streamed!.id)).data), ['user: Streamed.']);
+
+    const missing = (id: string, client = openai) =>
+      assert.rejects(
+        client.responses.retrieve(id),
+        (error: unknown) =>
+          error instanceof OpenAI.NotFoundError && error.message.includes(`The response ${id} is not kept`),
+      );
+    const unstored = await openai.responses.create({ model: 'test/echo', input: 'Not kept.', store: false });
+    await missing(unstored.id);
+    const other = await echoSpace(service, 'Reads nothing of others');
+    await missing(created.id, new OpenAI({ baseURL: `${service.url}/v1`, apiKey: other.key, maxRetries: 0 }));
+    await assert.rejects(
+      openai.responses.retrieve(created.id, { stream: true }).then((s) => s.toReadableStream()),
+      (error: unknown) => error instanceof OpenAI.UnprocessableEntityError && /stream/.test(error.message),
+    );
+
+    assert.deepEqual(await openai.responses.delete(created.id), { id: created.id, object: 'response', deleted: true });
+    await missing(created.id);
+    await assert.rejects(
+      openai.responses.create({ model: 'test/echo', previous_response_id: created.id, input: 'Next.' }),
+      OpenAI.UnprocessableEntityError,
+    );
+    await assert.rejects(
+      openai.responses.create({ model: 'test/echo', input: [{ type: 'item_reference', id: created.output[0]!.id! }] }),
+      OpenAI.UnprocessableEntityError,
+    );
+    await assert.rejects(openai.responses.delete(created.id), OpenAI.NotFoundError);
   });
 
   it('keeps the items of a streamed response as it gives them', async () => {

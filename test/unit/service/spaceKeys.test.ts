@@ -14,6 +14,8 @@ interface Ids {
   version: string;
   model: string;
   prompt: string;
+  /** A response the Space keeps. */
+  response: string;
 }
 
 interface Case {
@@ -160,6 +162,24 @@ const CASES: Case[] = [
   },
   {
     method: 'GET',
+    route: '/v1/responses/:response_id',
+    path: (i) => `/v1/responses/${i.response}`,
+    key: 'own Space',
+  },
+  {
+    method: 'GET',
+    route: '/v1/responses/:response_id/input_items',
+    path: (i) => `/v1/responses/${i.response}/input_items`,
+    key: 'own Space',
+  },
+  {
+    method: 'DELETE',
+    route: '/v1/responses/:response_id',
+    path: (i) => `/v1/responses/${i.response}`,
+    key: 'own Space',
+  },
+  {
+    method: 'GET',
     route: '/v1/apps/:app_id/assistants/:assistant_id/versions/:version_id',
     path: (i) => `/v1/apps/${i.app}/assistants/${i.assistant}/versions/${i.version}`,
     key: 'own Space',
@@ -270,8 +290,10 @@ describe('what a Space key may do, per endpoint', function () {
     };
     const prompt = (await call('POST', '/v1/prompts', { prompt: 'p', title: `${name} prompt`, description: 'd' }))
       .id as string;
+    const response = (await call('POST', '/v1/responses', { app_id: app, model: 'test/echo', input: 'kept' }))
+      .id as string;
     return {
-      ids: { app, conversation, assistant, version, model: models.base_model_settings[0]!.model.id, prompt },
+      ids: { app, conversation, assistant, version, model: models.base_model_settings[0]!.model.id, prompt, response },
       key: created.created_key as string,
     };
   }

@@ -1,0 +1,96 @@
+// A kept Responses answer read back or deleted, as OpenAI's SDKs do with `responses.retrieve`,
+// `responses.inputItems.list` and `responses.delete`: the response as it was answered, and the input
+// items it was given (its own, as kept: each item_reference read, a text as the user's message).
+// A Space key reaches its own Space's responses; an organization token, any of its Spaces'.
+import type { Database } from '../db';
+import type { Caller } from '../domain/caller';
+import { forgetResponse, keptResponse, type ReadResponse } from '../domain/responseItems';
+import { invalid, Problem } from '../problem';
+
+/** What a client may ask to have included when it reads a response back. */
+export type Included = 'reasoning.encrypted_content' | 'web_search_call.action.sources';
+
+type Item = Record<string, unknown>;
+
+function found(db: Database, caller: Caller, id: string): ReadResponse {
+  const kept = keptResponse(db, caller.orgId, caller.appId, id);
+  if (!kept)
+    throw new Problem(
+      404,
+      `The response ${id} is not kept ${caller.appId ? 'by this Space' : 'in this organization'}: a Space keeps its responses while they are in its log, unless the request's store was false or the Space's privacy level keeps no text.`,
+    );
+  return kept;
+}
+
+/** A reasoning item without the thinking it carries back, unless the client asked for it. */
+const asIncluded = (item: Item, include: readonly Included[]): Item =>
+  item.type === 'reasoning' && !include.includes('reasoning.encrypted_content')
+    ? { ...item, encrypted_content: undefined }
+    : item;
+
+/**
+ * The response as answered. Asked to include `reasoning.encrypted_content`, its output items are those
+ * the Space kept, which carry it whether or not the answer did.
+ */
+export function readResponse(db: Database, caller: Caller, id: string, include: readonly Included[]): Item {
+  const kept = found(db, caller, id);
+  if (kept.answer === null)
+    throw new Problem(
+      404,
+      `The response ${id} was kept before this service kept answers: it can be continued with previous_response_id, not read back.`,
+    );
+  const answer = JSON.parse(kept.answer) as Item;
+  if (!include.includes('reasoning.encrypted_content')) return answer;
+  return { ...answer, output: kept.output.map((item) => JSON.parse(item) as Item) };
+}
+
+/**
+ * An input item as OpenAI lists it: with an id (made from the response's and its place when the client
+ * sent none), a message's text as its one content part.
+ */
+function listed(item: Item, id: string, include: readonly Included[]): Item {
+  if (!('role' in item)) return asIncluded({ ...item, id: item.id ?? id }, include);
+  const assistant = item.role === 'assistant';
+  const content =
+    typeof item.content === 'string'
+      ? [
+          assistant
+            ? { type: 'output_text', text: item.content, annotations: [] }
+            : { type: 'input_text', text: item.content },
+        ]
+      : item.content;
+  return { type: 'message', id: item.id ?? `msg_${id}`, role: item.role, status: 'completed', content };
+}
+
+/** The response's own input items, newest first unless `order` is asc, `limit` a page from after `after`. */
+export function responseInputItems(
+  db: Database,
+  caller: Caller,
+  id: string,
+  query: { after?: string; limit?: number; order?: 'asc' | 'desc'; include: readonly Included[] },
+): Item {
+  const kept = found(db, caller, id);
+  const own = (JSON.parse(kept.input) as Item[]).map((item, n) =>
+    listed(item, `${id.replace(/^resp_/, '')}_in${n}`, query.include),
+  );
+  const items = query.order === 'asc' ? own : own.reverse();
+  const start = query.after === undefined ? 0 : items.findIndex((item) => item.id === query.after) + 1;
+  if (start === 0 && query.after !== undefined)
+    throw invalid(['query', 'after'], `names ${query.after}, which is not an input item of ${id}`);
+  const limit = query.limit ?? 20;
+  const page = items.slice(start, start + limit);
+  return {
+    object: 'list',
+    data: page,
+    first_id: page[0]?.id ?? null,
+    last_id: page.at(-1)?.id ?? null,
+    has_more: start + limit < items.length,
+  };
+}
+
+/** Deletes a kept response, its input and its output items (a later item_reference to them is refused). */
+export function deleteResponse(db: Database, caller: Caller, id: string): Item {
+  found(db, caller, id);
+  forgetResponse(db, caller.orgId, caller.appId, id);
+  return { id, object: 'response', deleted: true };
+}
