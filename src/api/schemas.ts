@@ -636,6 +636,16 @@ export const ChatCompletionsBody = z
     ...OPENAI_HINTS,
     /** How long the reply should be (OpenAI's GPT-5 models); a hint other models go without. */
     verbosity: nullish(Verbosity),
+    /**
+     * false, as OpenAI's clients may send it: the completion is kept for nobody to read back by id (its
+     * Space's log keeps it as its privacy level says); true asks for what is not offered.
+     */
+    store: nullish(
+      z.literal(false, {
+        error:
+          "only false is taken: a chat completion is kept in its Space's log as its privacy level says, not for reading back by id",
+      }),
+    ),
   })
   // A field this service cannot honour is refused by its name, never dropped without a word.
   .strict();

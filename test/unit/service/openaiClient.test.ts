@@ -166,6 +166,20 @@ describe('the OpenAI SDK against the built-in service', function () {
       openai.chat.completions.create({ model: 'test/echo', messages: [{ role: 'user', content: 'x' }], n: 2 }),
       (error: unknown) => error instanceof OpenAI.UnprocessableEntityError && error.param === 'n',
     );
+    // Not kept for reading back by id: false is what is done anyway, true is refused by name.
+    const unstored = await openai.chat.completions.create({
+      model: 'test/echo',
+      messages: [{ role: 'user', content: 'x' }],
+      store: false,
+    });
+    assert.equal(unstored.choices[0]!.message.content, 'x');
+    await assert.rejects(
+      openai.chat.completions.create({ model: 'test/echo', messages: [{ role: 'user', content: 'x' }], store: true }),
+      (error: unknown) =>
+        error instanceof OpenAI.UnprocessableEntityError &&
+        error.param === 'store' &&
+        /only false is taken/.test(error.message),
+    );
     await assert.rejects(
       openai.chat.completions.create({
         model: 'test/echo',
