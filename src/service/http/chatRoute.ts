@@ -57,6 +57,9 @@ async function answer(
 ): Promise<unknown> {
   const body = read(request.caller!, request.body, options.db);
   const prepared = prepareChat(options.db, request.caller!, body);
+  // The id of the request's log entry, where each vendor's SDK reads a request's id (OpenAI's
+  // x-request-id, Anthropic's request-id), so an answer or an error it shows names the entry.
+  reply.header(options.dialect === 'anthropic' ? 'request-id' : 'x-request-id', prepared.requestId);
   reply.raw.on('close', () => {
     if (!reply.raw.writableFinished) abort.abort();
   });

@@ -35,6 +35,8 @@ describe('the Anthropic SDK against the built-in service', function () {
     assert.deepEqual(message.content, [{ type: 'text', text: 'Hello, Anthropic SDK' }]);
     assert.equal(message.stop_reason, 'end_turn');
     assert.ok(message.usage.input_tokens > 0 && message.usage.output_tokens > 0);
+    // The SDK's request id is the id of the request's entry in the Space's log, the message's own id.
+    assert.equal(message.id, `msg_${message._request_id!.replaceAll('-', '')}`);
     assert.equal(
       (message as unknown as { llm_spaces: { routing: { strategy: string } } }).llm_spaces.routing.strategy,
       'model',

@@ -43,6 +43,17 @@ describe('the OpenAI SDK against the built-in service', function () {
     );
     assert.equal(completion.usage!.prompt_tokens_details!.cached_tokens, 0);
     assert.ok(completion.usage!.total_tokens > 0);
+    // The SDK's request id is the id of the request's entry in the Space's log, whole and streamed.
+    const { data, request_id } = await openai.chat.completions
+      .create({ model: 'test/echo', messages: [{ role: 'user', content: 'Which entry?' }] })
+      .withResponse();
+    assert.equal(request_id, data.id);
+    const streamed = await openai.chat.completions
+      .create({ model: 'test/echo', messages: [{ role: 'user', content: 'Which entry?' }], stream: true })
+      .withResponse();
+    const chunks: string[] = [];
+    for await (const chunk of streamed.data) chunks.push(chunk.id);
+    assert.deepEqual(new Set(chunks), new Set([streamed.request_id]));
   });
 
   it("streams, with the role in the first delta, so the SDK's stream() helper puts the message together", async () => {
