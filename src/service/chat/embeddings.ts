@@ -97,7 +97,13 @@ interface Embedded {
   tokens: number | undefined;
 }
 
-export async function embed(db: Database, caller: Caller, body: Body): Promise<EmbeddingsAnswer> {
+/** `logged`: told the id of the request's log entry before it is answered. */
+export async function embed(
+  db: Database,
+  caller: Caller,
+  body: Body,
+  logged: (requestId: string) => void = () => undefined,
+): Promise<EmbeddingsAnswer> {
   const row = loadApp(db, caller, requestedSpace(caller, body.app_id));
   requirePermission(caller, 'use_playground');
   const config = appConfig(row);
@@ -116,8 +122,10 @@ export async function embed(db: Database, caller: Caller, body: Body): Promise<E
       'max_cost',
     );
   const started = Date.now();
+  const requestId = newRequestId();
+  logged(requestId);
   /** The request in the Space's log, billed (usage) only when answered. */
-  const logged = (outcome: {
+  const log = (outcome: {
     status: number;
     tokens: number;
     cost: number;
@@ -126,7 +134,7 @@ export async function embed(db: Database, caller: Caller, body: Body): Promise<E
   }) =>
     record(db, {
       request: {
-        id: newRequestId(),
+        id: requestId,
         orgId: caller.orgId,
         appId: row.id,
         conversationId: null,
@@ -167,14 +175,14 @@ export async function embed(db: Database, caller: Caller, body: Body): Promise<E
           : await embedAtServer(target, values, dimensions);
   } catch (error) {
     const failure = error instanceof ReachFailure ? error : new ReachFailure((error as Error).message);
-    await logged({ status: 502, tokens: counted, cost: 0, response: null, error: `${namespace}: ${failure.message}` });
+    await log({ status: 502, tokens: counted, cost: 0, response: null, error: `${namespace}: ${failure.message}` });
     throw answerOf(failure, namespace);
   }
   const tokens = embedded.tokens ?? counted;
   const cost = tokens * inputCost;
   const made = embedded.vectors[0]?.length ?? 0;
   const response = `${values.length === 1 ? '1 embedding' : `${values.length} embeddings`} of ${made} dimensions`;
-  await logged({ status: 200, tokens, cost, response, error: null });
+  await log({ status: 200, tokens, cost, response, error: null });
   const base64 = body.encoding_format === 'base64';
   return {
     object: 'list',

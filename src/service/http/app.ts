@@ -273,6 +273,7 @@ async function handle(
     caller: request.caller!,
     engine: options.engine,
     anthropic: dialectOf(request) === 'anthropic',
+    logged: (requestId: string) => void reply.header('x-request-id', requestId),
     params: spec.params ? parseInput(spec.params, pathParams(spec, request), 'path') : {},
     query: spec.query ? parseInput(spec.query, request.query, 'query') : {},
     body: spec.body

@@ -37,6 +37,8 @@ export interface RouteContext<P, Q, B> {
   engine: EngineOptions;
   /** The caller is Anthropic's client (it sent `anthropic-version`): on a route for both vendors, its shapes. */
   anthropic: boolean;
+  /** Names the request's log entry in the answer (or its error), where OpenAI's SDK reads a request's id. */
+  logged: (requestId: string) => void;
 }
 
 export interface RouteSpec<
@@ -366,7 +368,7 @@ export const ROUTES: RouteSpec[] = [
     largeBody: true,
     response: z.looseObject({ object: z.literal('list') }),
     dialect: 'openai',
-    handler: (ctx) => embed(ctx.db, ctx.caller, ctx.body),
+    handler: (ctx) => embed(ctx.db, ctx.caller, ctx.body, ctx.logged),
   }),
   route({
     method: 'POST',

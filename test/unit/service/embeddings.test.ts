@@ -101,6 +101,14 @@ describe('embeddings through a Space', function () {
     });
     assert.deepEqual(floats.data[0]!.embedding, fakeVector('one text', 256));
     assert.equal(openaiFake.seen.at(-1)!.body.dimensions, 256);
+    // Each answer names its entry in the Space's log where the SDK reads a request's id.
+    const ids = await Promise.all(
+      ['one', 'two'].map(
+        async (input) =>
+          (await sdk.embeddings.create({ model: 'text-embedding-3-small', input }).withResponse()).request_id,
+      ),
+    );
+    assert.ok(ids.every((id) => /^[0-9a-f-]{36}$/.test(id ?? '')) && ids[0] !== ids[1], ids.join(', '));
   });
 
   it('takes texts as token ids of cl100k_base, as LangChain sends them, and embeds their text', async () => {
@@ -277,6 +285,7 @@ describe('embeddings through a Space', function () {
     const limited = await post({ model: 'text-embedding-3-small', input: 'x' });
     assert.equal(limited.status, 429, limited.text);
     assert.equal(limited.headers['retry-after'], '7');
+    assert.match(String(limited.headers['x-request-id']), /^[0-9a-f-]{36}$/, 'the logged failure names its entry');
     assert.match(limited.text, /OpenAI is rate limiting \(HTTP 429, retry after 7 s\)/);
     // Asked to wait, OpenAI is left alone for a while (chats too): not asked, and the caller told when to come back.
     const asked = openaiFake.seen.length;
