@@ -1619,6 +1619,12 @@ const ResponsesFormat = z.discriminatedUnion('type', [
 ]);
 
 /**
+ * What a Responses client may ask to have included: a model's reasoning to send back, carried in its
+ * reasoning item's `encrypted_content`; the pages an OpenAI model's web search found.
+ */
+export const ResponsesIncludable = z.enum(['reasoning.encrypted_content', 'web_search_call.action.sources']);
+
+/**
  * `POST /v1/responses`: OpenAI's Responses request, routed through a Space like a chat completion. A
  * response is kept in the Space with its input and output items (unless `store` is false, or the
  * Space's privacy level keeps no text), so that an `item_reference` finds an item and a
@@ -1661,14 +1667,7 @@ export const ResponsesBody = z
         summary: nullish(z.enum(['auto', 'concise', 'detailed'])),
       }),
     ),
-    /**
-     * Extras a client may ask to have included: a model's reasoning to send back, carried in its
-     * reasoning item's `encrypted_content`; the pages an OpenAI model's web search found.
-     */
-    include: z
-      .array(z.enum(['reasoning.encrypted_content', 'web_search_call.action.sources']))
-      .max(10)
-      .optional(),
+    include: z.array(ResponsesIncludable).max(10).optional(),
     /** false: the response is not kept (OpenAI's default, true, keeps it for an item_reference or to continue). */
     store: nullish(z.boolean()),
     /** A kept response this one continues: its input and output come before this input. */

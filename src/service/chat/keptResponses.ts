@@ -2,13 +2,15 @@
 // `responses.inputItems.list` and `responses.delete`: the response as it was answered, and the input
 // items it was given (its own, as kept: each item_reference read, a text as the user's message).
 // A Space key reaches its own Space's responses; an organization token, any of its Spaces'.
+import type { z } from 'zod';
+import type { ResponsesIncludable } from '../../api/schemas';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
 import { forgetResponse, keptResponse, type ReadResponse } from '../domain/responseItems';
 import { invalid, Problem } from '../problem';
 
 /** What a client may ask to have included when it reads a response back. */
-export type Included = 'reasoning.encrypted_content' | 'web_search_call.action.sources';
+type Included = z.output<typeof ResponsesIncludable>;
 
 type Item = Record<string, unknown>;
 

@@ -105,12 +105,12 @@ const ResponseParams = z.object({ response_id: z.string().min(1).max(200) });
  * What a client may ask to have included in a response it reads back, as OpenAI's SDKs send it
  * (`include[]=`, or `include=`); what this service cannot include is refused by name.
  */
-const Included = z.enum(['reasoning.encrypted_content', 'web_search_call.action.sources']);
 const IncludeQuery = z
-  .union([Included, z.array(Included).max(10)], {
+  .union([S.ResponsesIncludable, z.array(S.ResponsesIncludable).max(10)], {
     error: 'may name reasoning.encrypted_content and web_search_call.action.sources, what this service includes',
   })
   .optional();
+type Included = z.output<typeof S.ResponsesIncludable>;
 const includedOf = (query: { include?: Included | Included[]; 'include[]'?: Included | Included[] }) =>
   [query.include ?? [], query['include[]'] ?? []].flat();
 const ResponseQuery = z.strictObject({
@@ -125,7 +125,6 @@ const InputItemsQuery = z.strictObject({
   limit: z.coerce.number().int().min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100').optional(),
   order: z.enum(['asc', 'desc']).optional(),
 });
-type Included = z.infer<typeof Included>;
 
 function route<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(spec: RouteSpec<P, Q, B>): RouteSpec {
   return spec as unknown as RouteSpec;
