@@ -1627,8 +1627,8 @@ export const ResponsesIncludable = z.enum(['reasoning.encrypted_content', 'web_s
 /**
  * `POST /v1/responses`: OpenAI's Responses request, routed through a Space like a chat completion. A
  * response is kept in the Space with its input and output items (unless `store` is false, or the
- * Space's privacy level keeps no text), so that an `item_reference` finds an item and a
- * `previous_response_id` continues the response; it is not kept to be fetched back by id.
+ * Space's privacy level keeps no text), so that an `item_reference` finds an item, a
+ * `previous_response_id` continues the response, and GET /v1/responses/{id} reads it back.
  */
 export const ResponsesBody = z
   .object({

@@ -102,7 +102,7 @@ export async function embed(
   db: Database,
   caller: Caller,
   body: Body,
-  logged: (requestId: string) => void = () => undefined,
+  logged: (requestId: string) => void,
 ): Promise<EmbeddingsAnswer> {
   const row = loadApp(db, caller, requestedSpace(caller, body.app_id));
   requirePermission(caller, 'use_playground');

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { ResponsesIncludable } from '../../api/schemas';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
-import { forgetResponse, keptResponse, type ReadResponse } from '../domain/responseItems';
+import { forgetResponse, keptOutputItems, keptResponse, type ReadResponse } from '../domain/responseItems';
 import { invalid, Problem } from '../problem';
 
 /** What a client may ask to have included when it reads a response back. */
@@ -14,13 +14,15 @@ type Included = z.output<typeof ResponsesIncludable>;
 
 type Item = Record<string, unknown>;
 
+const notKept = (caller: Caller, id: string) =>
+  new Problem(
+    404,
+    `The response ${id} is not kept ${caller.appId ? 'by this Space' : 'in this organization'}: a Space keeps its responses while they are in its log, unless the request's store was false or the Space's privacy level keeps no text.`,
+  );
+
 function found(db: Database, caller: Caller, id: string): ReadResponse {
   const kept = keptResponse(db, caller.orgId, caller.appId, id);
-  if (!kept)
-    throw new Problem(
-      404,
-      `The response ${id} is not kept ${caller.appId ? 'by this Space' : 'in this organization'}: a Space keeps its responses while they are in its log, unless the request's store was false or the Space's privacy level keeps no text.`,
-    );
+  if (!kept) throw notKept(caller, id);
   return kept;
 }
 
@@ -43,7 +45,7 @@ export function readResponse(db: Database, caller: Caller, id: string, include: 
     );
   const answer = JSON.parse(kept.answer) as Item;
   if (!include.includes('reasoning.encrypted_content')) return answer;
-  return { ...answer, output: kept.output.map((item) => JSON.parse(item) as Item) };
+  return { ...answer, output: keptOutputItems(db, kept.requestId).map((item) => JSON.parse(item) as Item) };
 }
 
 /**
@@ -92,7 +94,6 @@ export function responseInputItems(
 
 /** Deletes a kept response, its input and its output items (a later item_reference to them is refused). */
 export function deleteResponse(db: Database, caller: Caller, id: string): Item {
-  found(db, caller, id);
-  forgetResponse(db, caller.orgId, caller.appId, id);
+  if (!forgetResponse(db, caller.orgId, caller.appId, id)) throw notKept(caller, id);
   return { id, object: 'response', deleted: true };
 }

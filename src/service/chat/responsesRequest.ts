@@ -14,7 +14,7 @@ import type { z } from 'zod';
 import { OPENAI_OTHER_HOSTED_TOOLS, OPENAI_WEB_SEARCH, ResponsesItem, type ResponsesBody } from '../../api/schemas';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
-import { keptItems, keptResponse } from '../domain/responseItems';
+import { keptItems, keptOutputItems, keptResponse } from '../domain/responseItems';
 import { invalid } from '../problem';
 import { openThinking } from './carriedThinking';
 import {
@@ -157,7 +157,7 @@ function continued(db: Database, caller: Caller, appId: string, last: string): I
       );
     const items = [
       ...(JSON.parse(response.input) as unknown[]).map((item) => ResponsesItem.parse(item)),
-      ...response.output.map((item) => ResponsesItem.parse(JSON.parse(item))),
+      ...keptOutputItems(db, response.requestId).map((item) => ResponsesItem.parse(JSON.parse(item))),
     ];
     total += items.length;
     if (total > MAX_CONTINUED)

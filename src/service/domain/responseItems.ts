@@ -89,32 +89,30 @@ export function keepResponse(db: Database, owner: ItemsOwner, response: KeptResp
   );
 }
 
-/** A response as read back: the one it continued, and as JSON texts its input, output items and answer. */
+/** A response as read back: its request, the one it continued, and as JSON texts its input and answer. */
 export interface ReadResponse {
+  requestId: string;
   previousId: string | null;
   input: string;
-  output: string[];
   /** The response object as answered; null for one kept before answers were (it can still be continued). */
   answer: string | null;
 }
 
-/**
- * A kept response and what it holds in order: its own input items, then its output items; of the Space
- * (of any Space of the organization when `appId` is null), else undefined.
- */
+/** A kept response of the Space (of any Space of the organization when `appId` is null), else undefined. */
 export function keptResponse(db: Database, orgId: string, appId: string | null, id: string): ReadResponse | undefined {
   const row = db.get<{ request_id: string; previous_id: string | null; input: string; answer: string | null }>(
     `SELECT request_id, previous_id, input, answer FROM kept_responses
      WHERE id = $id AND org_id = $org AND ($app IS NULL OR app_id = $app)`,
     { id, org: orgId, app: appId },
   );
-  if (!row) return undefined;
-  const output = db
-    .all<{ item: string }>('SELECT item FROM response_items WHERE request_id = $r ORDER BY rowid', {
-      r: row.request_id,
-    })
+  return row && { requestId: row.request_id, previousId: row.previous_id, input: row.input, answer: row.answer };
+}
+
+/** The output items a kept response gave, in their order, as JSON texts. */
+export function keptOutputItems(db: Database, requestId: string): string[] {
+  return db
+    .all<{ item: string }>('SELECT item FROM response_items WHERE request_id = $r ORDER BY rowid', { r: requestId })
     .map((r) => r.item);
-  return { previousId: row.previous_id, input: row.input, output, answer: row.answer };
 }
 
 /** Deletes a kept response and its output items; false when there was none. Only inside a transaction. */

@@ -281,6 +281,8 @@ export class ResponsesStream {
   private partOpen = false;
   private readonly responseId: string;
   private readonly messageId: string;
+  /** The response as the Space keeps it, made once for keeping and for the last event. */
+  private response?: Record<string, unknown>;
 
   constructor(
     private readonly events: EventStream,
@@ -440,15 +442,13 @@ export class ResponsesStream {
 
   /** What a Space keeps: the output items as the stream gives them (its late thinking an item of its own), and the response. */
   kept(c: Completed): { items: Array<{ id: string }>; answer: Record<string, unknown> } {
-    return {
-      items: keptOutput(c, this.request, this.late.length),
-      answer: responseObject(c, this.request, this.createdAt, this.late.length),
-    };
+    this.response = responseObject(c, this.request, this.createdAt, this.late.length);
+    return { items: keptOutput(c, this.request, this.late.length), answer: this.response };
   }
 
   finish(c: Completed): void {
     this.endReasoning();
-    const response = responseObject(c, this.request, this.createdAt, this.late.length);
+    const response = this.response ?? responseObject(c, this.request, this.createdAt, this.late.length);
     const output = response.output as Array<Record<string, unknown>>;
     if (this.messageIndex !== undefined) {
       const at = { item_id: this.messageId, output_index: this.messageIndex };

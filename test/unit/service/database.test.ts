@@ -8,7 +8,13 @@ import type { Database } from '../../../src/service/db';
 import { issueToken } from '../../../src/service/domain/auth';
 import { defaultOrganizationId } from '../../../src/service/domain/orgs';
 import { insertRequest } from '../../../src/service/domain/requests';
-import { keepItems, keepResponse, keptItems, keptResponse } from '../../../src/service/domain/responseItems';
+import {
+  keepItems,
+  keepResponse,
+  keptItems,
+  keptOutputItems,
+  keptResponse,
+} from '../../../src/service/domain/responseItems';
 import { listSpaces } from '../../../src/service/domain/spaces';
 import { TokenCache } from '../../../src/service/http/tokenCache';
 import { Problem } from '../../../src/service/problem';
@@ -90,7 +96,9 @@ describe('service database', () => {
       assert.equal(count(db), 10);
       assert.deepEqual([...keptItems(db, orgId, appId, ['msg_old', 'fc_old', 'msg_new']).keys()], ['msg_new']);
       assert.equal(keptResponse(db, orgId, appId, 'resp_old'), undefined);
-      assert.deepEqual(keptResponse(db, orgId, appId, 'resp_new')?.output, [JSON.stringify({ id: 'msg_new' })]);
+      assert.deepEqual(keptOutputItems(db, keptResponse(db, orgId, appId, 'resp_new')!.requestId), [
+        JSON.stringify({ id: 'msg_new' }),
+      ]);
     } finally {
       retention.stop();
     }
