@@ -17,7 +17,7 @@ type Item = Record<string, unknown>;
 const notKept = (caller: Caller, id: string) =>
   new Problem(
     404,
-    `The response ${id} is not kept ${caller.appId ? 'by this Space' : 'in this organization'}: a Space keeps its responses while they are in its log, unless the request's store was false or the Space's privacy level keeps no text.`,
+    `The response ${id} is not kept ${caller.appId ? 'by this Space' : 'in this organization'}: a Space keeps its responses while they are in its log, unless the request's store was false, the Space's privacy level keeps no text or the response was deleted.`,
   );
 
 function found(db: Database, caller: Caller, id: string): ReadResponse {

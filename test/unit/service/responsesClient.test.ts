@@ -428,6 +428,11 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     assert.deepEqual(await openai.responses.delete(created.id), { id: created.id, object: 'response', deleted: true });
     await missing(created.id);
     await assert.rejects(
+      openai.responses.retrieve(created.id),
+      (error: unknown) => error instanceof OpenAI.NotFoundError && /or the response was deleted/.test(error.message),
+      'the words say a response may have been deleted',
+    );
+    await assert.rejects(
       openai.responses.create({ model: 'test/echo', previous_response_id: created.id, input: 'Next.' }),
       OpenAI.UnprocessableEntityError,
     );
