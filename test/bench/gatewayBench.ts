@@ -12,10 +12,10 @@
 // spaced (paced.ts), against a server that answers in 50 ms, as a provider's model would. Then the
 // service's memory across 100,000 proxied requests and 100,000 more. Medians of several runs; each run
 // alternates them.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startService, type RunningService } from '../unit/support/service';
 import { load } from './load';
+import { inspectable, memoryAt, type MemoryPoint } from './memory';
 import { paced, pacedSyncs, type SyncFigures } from './paced';
 import { started } from './processes';
 import { BENCH_RATE_LIMIT } from './serviceBench';
@@ -59,10 +59,13 @@ const bareProxy = (serverUrl: string) =>
   started((port) => [path.join(ROOT, 'out/test/bench/bareProxy.js'), String(port), serverUrl], /listening/);
 
 /** A Space whose key sends the benchmark's requests, with both models of the server active. */
-async function gatewayService(serverUrl: string): Promise<{ service: RunningService; key: string }> {
+async function gatewayService(
+  serverUrl: string,
+): Promise<{ service: RunningService; key: string; inspectorPort: number }> {
+  const inspector = await inspectable();
   const service = await startService({
     orgs: [{ name: 'Bench org', rateLimit: BENCH_RATE_LIMIT }],
-    env: { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: serverUrl },
+    env: { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: serverUrl, ...inspector.env },
   });
   const client = service.client();
   const space = await client.createSpace({ name: 'Gateway bench' });
@@ -71,7 +74,7 @@ async function gatewayService(serverUrl: string): Promise<{ service: RunningServ
     const want = s.namespace === `openai/${FAST}` || s.namespace === `openai/${SLOW}`;
     if (s.active !== want) await client.toggleModel(space.id, s.id, want);
   }
-  return { service, key: space.created_key! };
+  return { service, key: space.created_key!, inspectorPort: inspector.port };
 }
 
 /** Latency percentiles in ms: of a target's answers, or added over the direct call. */
@@ -98,12 +101,9 @@ export interface GatewayFigures {
   added: Array<AddedAtRate>;
   /** The disk's own fsync at 100 a second, as the log commits (paced.ts): medians of the runs, and the slowest. */
   disk: SyncFigures;
-  /** RSS warm, after `requests` proxied requests, and after as many more (memory kept shows in both steps). */
-  memory: { beforeMB: number; afterMB: number; againMB: number; requests: number; seconds: number };
+  /** Warm, after `requests` proxied requests, and after as many more (memory kept shows in both steps). */
+  memory: { before: MemoryPoint; after: MemoryPoint; again: MemoryPoint; requests: number; seconds: number };
 }
-
-const rssMB = (pid: number) =>
-  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 /** Latency percentiles at a fixed rate, requests evenly spaced. */
 async function atRate(target: Target, rate: number, seconds: number): Promise<Percentiles> {
@@ -125,7 +125,7 @@ export async function gatewayComparison(
   const server = await modelServer();
   const gateway = await portkey();
   const bare = await bareProxy(server.url);
-  const { service, key } = await gatewayService(server.url);
+  const { service, key, inspectorPort } = await gatewayService(server.url);
   const json = { 'content-type': 'application/json' };
   const targets: Target[] = [
     {
@@ -221,21 +221,29 @@ export async function gatewayComparison(
     }
     // Memory across 100,000 proxied requests, each logged, from the service as it is under that load:
     // after the paced runs its heap has shrunk, and growing back to its working size at 50
-    // connections (about 100 MB) is not memory kept. Then 100,000 more: memory kept grows in both
-    // steps alike, a heap reaching its working size in the first only.
+    // connections (about 100 MB of RSS) is not memory kept. Then 100,000 more: memory kept grows in
+    // both steps alike, a heap reaching its working size in the first only; and the live heap, what
+    // a full collection leaves, grows only by what is kept.
     const target = targets[0]!;
-    const burst = (amount: number) =>
-      load(target.url, { method: 'POST', headers: target.headers, body: target.body(FAST), connections: 50, amount });
+    const burst = async (amount: number) => {
+      const result = await load(target.url, {
+        method: 'POST',
+        headers: target.headers,
+        body: target.body(FAST),
+        connections: 50,
+        amount,
+      });
+      if (result.errors > 0) throw new Error(`${result.errors} of ${amount} proxied requests failed`);
+    };
+    const at = () => memoryAt(service.child.pid!, inspectorPort);
     await burst(10_000);
-    const beforeMB = rssMB(service.child.pid!);
+    const before = await at();
     const start = Date.now();
-    const spent = await burst(requests);
+    await burst(requests);
     const spentSeconds = (Date.now() - start) / 1000;
-    if (spent.errors > 0) throw new Error(`${spent.errors} of ${requests} proxied requests failed`);
-    const afterMB = rssMB(service.child.pid!);
-    const more = await burst(requests);
-    if (more.errors > 0) throw new Error(`${more.errors} of ${requests} more proxied requests failed`);
-    const memory = { beforeMB, afterMB, againMB: rssMB(service.child.pid!), requests, seconds: spentSeconds };
+    const after = await at();
+    await burst(requests);
+    const memory = { before, after, again: await at(), requests, seconds: spentSeconds };
     const disk = {
       p50: median(syncs.map((s) => s.p50)),
       p99: median(syncs.map((s) => s.p99)),

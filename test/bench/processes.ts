@@ -2,7 +2,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 
-const freePort = () =>
+/** A port nothing listens on now, for a server about to start. */
+export const freePort = () =>
   new Promise<number>((resolve) => {
     const server = net.createServer().listen(0, '127.0.0.1', () => {
       const port = (server.address() as net.AddressInfo).port;

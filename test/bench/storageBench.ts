@@ -1,12 +1,12 @@
 // Benchmarks of the service's storage: durable chats against Prism and against the storage floor (the
 // same transactions on bare node:sqlite with the same durability and batching), the service's memory
 // as the request log grows, and a read's p99 while a write burst runs.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { startService, tempDir, type RunningService } from '../unit/support/service';
 import { BENCH_RATE_LIMIT } from './serviceBench';
 import { load, type LoadFigures } from './load';
+import { inspectable, memoryAt, type MemoryPoint } from './memory';
 import { median } from './stats';
 
 /**
@@ -89,30 +89,35 @@ const middle = (xs: LoadFigures[]): LoadFigures => ({
   errors: xs.reduce((n, x) => n + x.errors, 0),
 });
 
-const rssMB = (pid: number) =>
-  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-
 /**
  * The service's resident memory before `chats` logged chats, after them, and after as many again: the
  * second step shows whether memory follows the request log or levels off.
  */
 export async function memoryAcrossChats(
   chats: number,
-): Promise<{ beforeMB: number; afterMB: number; againMB: number; seconds: number }> {
-  const service = await startService({ orgs: [{ name: 'Bench org', rateLimit: BENCH_RATE_LIMIT }] });
+): Promise<{ before: MemoryPoint; after: MemoryPoint; again: MemoryPoint; seconds: number }> {
+  const inspector = await inspectable();
+  const service = await startService({
+    orgs: [{ name: 'Bench org', rateLimit: BENCH_RATE_LIMIT }],
+    env: inspector.env,
+  });
   try {
     const space = (await service.client().listSpaces()).items[0]!;
     const headers = { authorization: `Bearer ${service.token}`, 'content-type': 'application/json' };
     const body = JSON.stringify({ app_id: space.id, model: 'test/echo', prompt: 'Say hello to the benchmark.' });
-    // A warm-up, so the figure is the log's growth, not the first requests' allocations.
-    await load(`${service.url}/v1/playground/chat`, { method: 'POST', headers, body, connections: 10, amount: 2000 });
-    const beforeMB = rssMB(service.child.pid!);
+    const chat = (amount: number) =>
+      load(`${service.url}/v1/playground/chat`, { method: 'POST', headers, body, connections: 50, amount });
+    const at = () => memoryAt(service.child.pid!, inspector.port);
+    // A warm-up at the same 50 connections, so the figure is the log's growth, not the first
+    // requests' allocations nor the heap growing to its working size under that load.
+    await chat(10_000);
+    const before = await at();
     const started = performance.now();
-    await load(`${service.url}/v1/playground/chat`, { method: 'POST', headers, body, connections: 50, amount: chats });
+    await chat(chats);
     const seconds = (performance.now() - started) / 1000;
-    const afterMB = rssMB(service.child.pid!);
-    await load(`${service.url}/v1/playground/chat`, { method: 'POST', headers, body, connections: 50, amount: chats });
-    return { beforeMB, afterMB, againMB: rssMB(service.child.pid!), seconds };
+    const after = await at();
+    await chat(chats);
+    return { before, after, again: await at(), seconds };
   } finally {
     await service.stop();
   }
