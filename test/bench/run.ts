@@ -28,7 +28,10 @@ const f = (n: number, digits = 1) =>
 /** A change, with its sign: +1.5, -2.0. */
 const signed = (n: number, digits = 1) => `${n < 0 ? '-' : '+'}${f(Math.abs(n), digits)}`;
 
-const MEMORY_GOAL = 'live heap flat; RSS growth < 50 MB';
+// Memory kept shows in the live heap. RSS holds besides what V8 has committed, which under a long
+// 50-connection burst grows by tens of MB (its young generation from about 60 to 105 MB, measured)
+// at a point that differs from run to run, so its growth is shown, not judged.
+const MEMORY_GOAL = 'live heap flat';
 /** RSS and live heap at three points of a long load, each with its growth from the point before. */
 function memoryFigures(m: { before: MemoryPoint; after: MemoryPoint; again: MemoryPoint }): string {
   const three = (of: (p: MemoryPoint) => number) =>
