@@ -60,7 +60,10 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
   const conversation = resolveConversation(db, row.id, body);
   const version = resolveAssistantVersion(db, row.id, body, conversation?.settings ?? null, config);
   const messages = buildMessages(db, caller, config, version, conversation ? row.id : null, body);
-  const texts = messages.map(messageText);
+  // The model reads its tools too (a coding agent's are thousands of tokens): each one's name,
+  // description and parameters, which providers count into the prompt in wording close to their JSON.
+  const toolTexts = (body.completion?.tools ?? []).map((tool) => JSON.stringify(tool.function));
+  const texts = [...messages.map(messageText), ...toolTexts];
   const promptChars = texts.reduce((n, text) => n + text.length, Math.max(0, texts.length - 1));
   const promptTokens = memo.prompt(caller.orgId, texts);
   const maxTokens = body.max_tokens ?? version?.max_tokens ?? config.settings.max_tokens ?? 1024;

@@ -275,6 +275,22 @@ describe('the Anthropic SDK against the built-in service', function () {
       messages: [{ role: 'user', content: 'How many tokens is this?' }],
     });
     assert.ok(counted.input_tokens > 3 && counted.input_tokens < 20, String(counted.input_tokens));
+    // Its tools are read by the model too (Claude Code's are thousands of tokens): counted with it.
+    const withTool = await anthropic.messages.countTokens({
+      model: 'test/echo',
+      messages: [{ role: 'user', content: 'How many tokens is this?' }],
+      tools: [
+        {
+          name: 'Read',
+          description: 'Reads a file from the local filesystem, the whole of it or from a line on.',
+          input_schema: { type: 'object', properties: { file_path: { type: 'string' } }, required: ['file_path'] },
+        },
+      ],
+    });
+    assert.ok(
+      withTool.input_tokens - counted.input_tokens > 20,
+      `${counted.input_tokens} then ${withTool.input_tokens}`,
+    );
     // Thinking sent back is input the model reads: counted too.
     const turn = (thinking: string) =>
       anthropic.messages.countTokens({
