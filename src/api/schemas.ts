@@ -1684,3 +1684,20 @@ export const ResponsesBody = z
   // A field this service cannot honour is refused by its name, never dropped without a word.
   .strict();
 export type ResponsesBody = z.infer<typeof ResponsesBody>;
+
+/**
+ * `POST /v1/responses/input_tokens` (OpenAI's responses.inputTokens.count): what a response would be
+ * asked, without what shapes only its answer.
+ */
+export const ResponsesCountBody = ResponsesBody.pick({
+  model: true,
+  input: true,
+  instructions: true,
+  app_id: true,
+  tools: true,
+  tool_choice: true,
+  parallel_tool_calls: true,
+  text: true,
+  reasoning: true,
+  previous_response_id: true,
+}).strict();

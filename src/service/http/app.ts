@@ -288,7 +288,7 @@ async function handle(
 
 /** What other vendors' clients can use here, for one that asked for something else (images, say). */
 const VENDOR_ROUTES =
-  "Through a Space it answers OpenAI's POST /v1/chat/completions, POST /v1/responses, POST /v1/completions, POST /v1/embeddings and GET /v1/models, Mistral's POST /v1/fim/completions, Anthropic's POST /v1/messages and POST /v1/messages/count_tokens, and MCP at /mcp.";
+  "Through a Space it answers OpenAI's POST /v1/chat/completions, POST /v1/responses, POST /v1/responses/input_tokens, POST /v1/completions, POST /v1/embeddings and GET /v1/models, Mistral's POST /v1/fim/completions, Anthropic's POST /v1/messages and POST /v1/messages/count_tokens, and MCP at /mcp.";
 
 /** The interface's own paths (service-interface.md, conventions.md), which answer in its shape. */
 const OWN_PATHS = /^\/v1\/(apps|prompts|orgs|internal|playground|providers)(\/|$)/;

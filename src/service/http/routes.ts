@@ -17,7 +17,7 @@ import { embed, embeddingCatalogue } from '../chat/embeddings';
 import { responsesRequest } from '../chat/responsesRequest';
 import { deleteResponse, readResponse, responseInputItems } from '../chat/keptResponses';
 import { modelById, modelList } from '../chat/modelList';
-import { countMessageTokens } from '../chat/messageTokens';
+import { countMessageTokens, countResponseTokens } from '../chat/inputTokens';
 import { messagesRequest } from '../chat/messagesRequest';
 import { previewRoute } from '../chat/preview';
 import type { EngineOptions } from '../chat/reach/reaches';
@@ -315,6 +315,18 @@ export const ROUTES: RouteSpec[] = [
     response: z.looseObject({ object: z.literal('response') }),
     chat: (caller, body, db) => responsesRequest(caller, parseInput(S.ResponsesBody, body, 'body'), db),
     dialect: 'responses',
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/responses/input_tokens',
+    spaceKey: 'own Space',
+    extra: true,
+    summary:
+      "OpenAI's token count of a Responses request as this service counts it (instructions and a continued response's items included)",
+    body: S.ResponsesCountBody,
+    response: z.object({ object: z.literal('response.input_tokens'), input_tokens: z.int() }),
+    dialect: 'openai',
+    handler: (ctx) => countResponseTokens(ctx.db, ctx.caller, ctx.body),
   }),
   route({
     method: 'GET',

@@ -143,7 +143,7 @@ describe('the OpenAI SDK against the built-in service', function () {
       openai.images.generate({ model: 'test/echo', prompt: 'x' }),
       (error: unknown) =>
         error instanceof OpenAI.NotFoundError &&
-        /does not serve POST \/v1\/images\/generations\. Through a Space it answers OpenAI's POST \/v1\/chat\/completions, POST \/v1\/responses, POST \/v1\/completions, POST \/v1\/embeddings/.test(
+        /does not serve POST \/v1\/images\/generations\. Through a Space it answers OpenAI's POST \/v1\/chat\/completions, POST \/v1\/responses, POST \/v1\/responses\/input_tokens, POST \/v1\/completions, POST \/v1\/embeddings/.test(
           error.message,
         ),
     );

@@ -369,6 +369,42 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     await refused(first.id, new OpenAI({ baseURL: `${service.url}/v1`, apiKey: other.key, maxRetries: 0 }));
   });
 
+  it('counts the input tokens of a request as its response would be billed, a continued one with its earlier items', async () => {
+    const asked = {
+      model: 'test/echo',
+      instructions: 'Answer in one word.',
+      input: 'How many tokens is this?',
+      tools: [
+        {
+          type: 'function' as const,
+          name: 'lookup',
+          description: 'Looks a word up.',
+          parameters: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] },
+          strict: false,
+        },
+      ],
+    };
+    const counted = await openai.responses.inputTokens.count(asked);
+    assert.equal(counted.object, 'response.input_tokens');
+    const answered = await openai.responses.create(asked);
+    assert.equal(counted.input_tokens, answered.usage!.input_tokens);
+    // Without its tool, fewer: what the model is given is counted, not only the text.
+    const bare = await openai.responses.inputTokens.count({ ...asked, tools: [] });
+    assert.ok(bare.input_tokens < counted.input_tokens, `${bare.input_tokens} then ${counted.input_tokens}`);
+    // Continuing a kept response counts its earlier input and output, as the next response would bill.
+    const next = { model: 'test/echo', previous_response_id: answered.id, input: 'And this?' };
+    const continued = await openai.responses.inputTokens.count(next);
+    const alone = await openai.responses.inputTokens.count({ model: 'test/echo', input: 'And this?' });
+    assert.ok(continued.input_tokens > alone.input_tokens, `${alone.input_tokens} then ${continued.input_tokens}`);
+    assert.equal(continued.input_tokens, (await openai.responses.create(next)).usage!.input_tokens);
+    // What shapes only the answer is not taken here, by name.
+    await assert.rejects(
+      openai.post('/responses/input_tokens', { body: { ...asked, stream: true } }),
+      (error: unknown) =>
+        error instanceof OpenAI.UnprocessableEntityError && /stream is not a field here/.test(error.message),
+    );
+  });
+
   it('reads a kept response back as it was answered, lists its input items, and deletes it', async () => {
     const created = await openai.responses.create({
       model: 'test/echo',

@@ -1,0 +1,21 @@
+// How many input tokens a request would count here, with the Space's instructions included, as the
+// service counts before sending (its tokenizer): Anthropic's POST /v1/messages/count_tokens and OpenAI's
+// POST /v1/responses/input_tokens.
+import type { z } from 'zod';
+import type { AnthropicCountBody, ResponsesCountBody } from '../../api/schemas';
+import type { Database } from '../db';
+import type { Caller } from '../domain/caller';
+import { messagesRequest } from './messagesRequest';
+import { prepareChat } from './prepare';
+import { responsesRequest } from './responsesRequest';
+
+export function countMessageTokens(db: Database, caller: Caller, body: z.output<typeof AnthropicCountBody>) {
+  const prepared = prepareChat(db, caller, messagesRequest(caller, { ...body, max_tokens: body.max_tokens ?? 1 }));
+  return { input_tokens: prepared.promptTokens };
+}
+
+/** A continued response's earlier input and output count too, as the model would read them. */
+export function countResponseTokens(db: Database, caller: Caller, body: z.output<typeof ResponsesCountBody>) {
+  const prepared = prepareChat(db, caller, responsesRequest(caller, body, db));
+  return { object: 'response.input_tokens' as const, input_tokens: prepared.promptTokens };
+}
