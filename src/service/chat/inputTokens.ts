@@ -14,8 +14,11 @@ export function countMessageTokens(db: Database, caller: Caller, body: z.output<
   return { input_tokens: prepared.promptTokens };
 }
 
-/** A continued response's earlier input and output count too, as the model would read them. */
+/**
+ * A continued response's earlier input and output count too, as the model would read them. No reply
+ * is asked for, so the length of one (a token, as for Anthropic's) never refuses the count on price.
+ */
 export function countResponseTokens(db: Database, caller: Caller, body: z.output<typeof ResponsesCountBody>) {
-  const prepared = prepareChat(db, caller, responsesRequest(caller, body, db));
+  const prepared = prepareChat(db, caller, responsesRequest(caller, { ...body, max_output_tokens: 1 }, db));
   return { object: 'response.input_tokens' as const, input_tokens: prepared.promptTokens };
 }

@@ -342,6 +342,15 @@ describe('gateway surfaces under arbitrary input (fast-check)', function () {
       dialect: 'openai',
       body: body(responsesFields, validResponses),
     },
+    // As OpenAI's count, it refuses what shapes only the answer (stream, store, max_output_tokens).
+    'POST /v1/responses/input_tokens': {
+      path: '/v1/responses/input_tokens',
+      dialect: 'openai',
+      body: body(
+        responsesFields,
+        validResponses.map(({ stream: _, max_output_tokens: __, ...b }) => b),
+      ),
+    },
     'POST /v1/completions': {
       path: '/v1/completions',
       dialect: 'openai',

@@ -397,6 +397,12 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     const alone = await openai.responses.inputTokens.count({ model: 'test/echo', input: 'And this?' });
     assert.ok(continued.input_tokens > alone.input_tokens, `${alone.input_tokens} then ${continued.input_tokens}`);
     assert.equal(continued.input_tokens, (await openai.responses.create(next)).usage!.input_tokens);
+    // No reply is asked for: a Space whose cost cap refuses the response's reply still counts its input.
+    const capped = await echoSpace(service, 'Counts under a cost cap');
+    await service.client().updateSpace({ id: capped.id, policies: { max_cost: 0.0001 } });
+    const cappedClient = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: capped.key, maxRetries: 0 });
+    await assert.rejects(cappedClient.responses.create(asked), /more than this Space's max_cost/);
+    assert.equal((await cappedClient.responses.inputTokens.count(asked)).input_tokens, counted.input_tokens);
     // What shapes only the answer is not taken here, by name.
     await assert.rejects(
       openai.post('/responses/input_tokens', { body: { ...asked, stream: true } }),
