@@ -136,7 +136,8 @@ async function main(): Promise<void> {
   };
   const step = (what: string) => process.stderr.write(`… ${what}\n`);
 
-  // LLM_SPACES_BENCH_ONLY=service or =workspace: only those figures (no production build needed).
+  // LLM_SPACES_BENCH_ONLY=gateway, =service or =workspace: only those figures, of the service built in
+  // dist/ (the table's header says which build; `npm run package` makes the production one).
   const only = process.env.LLM_SPACES_BENCH_ONLY;
   const serviceOnly = only === 'service';
   if (only === 'gateway') return print(rows, { gateway: await gatewayRows(rows, step) });
@@ -276,9 +277,20 @@ async function main(): Promise<void> {
   print(rows, { host, ui, gateway });
 }
 
+/**
+ * Which build of the service was measured: `npm run bench` makes the production one; a run of some
+ * figures alone takes what dist/ holds, and the development build (unminified, with a source map) keeps
+ * its source in memory at three times the size (non-ASCII in its comments makes it two bytes a character).
+ */
+const serviceBuild = () =>
+  readFileSync(path.join(ROOT, 'dist/service.js'), 'utf8').trimEnd().endsWith('.js.map')
+    ? 'development build'
+    : 'production build';
+
 function print(rows: Array<[string, string, string]>, figures: Record<string, unknown>): void {
   const date = new Date().toISOString().slice(0, 10);
   const cpu = `${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'cpu'}`;
+  const build = serviceBuild();
   const width = [
     Math.max(...rows.map((r) => r[0].length)),
     Math.max(...rows.map((r) => r[1].length)),
@@ -291,12 +303,14 @@ function print(rows: Array<[string, string, string]>, figures: Record<string, un
     `|${width.map((w) => '-'.repeat(w + 2)).join('|')}|`,
     ...rows.map(line),
   ].join('\n');
-  console.log(`\nLLM Spaces benchmarks, ${date}, Node ${process.version}, ${cpu}\n\n${table}\n`);
+  console.log(
+    `\nLLM Spaces benchmarks, ${date}, Node ${process.version}, ${cpu}, the service's ${build}\n\n${table}\n`,
+  );
   const dir = path.join(ROOT, 'test-artifacts', 'bench');
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     path.join(dir, 'results.json'),
-    JSON.stringify({ date, node: process.version, cpu, rows, ...figures }, null, 2),
+    JSON.stringify({ date, node: process.version, cpu, build, rows, ...figures }, null, 2),
   );
   writeFileSync(path.join(dir, 'table.md'), `${table}\n`);
 }
