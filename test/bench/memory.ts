@@ -27,12 +27,13 @@ export async function memoryAt(pid: number, inspectorPort: number): Promise<Memo
     webSocketDebuggerUrl: string;
   }>;
   const socket = new WebSocket(targets[0]!.webSocketDebuggerUrl);
-  const answers = new Map<number, (result: unknown) => void>();
+  const answers = new Map<number, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
   socket.addEventListener('message', (event) => {
     const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown; error?: { message: string } };
-    if (message.id === undefined) return;
-    if (message.error) throw new Error(`the inspector refused: ${message.error.message}`);
-    answers.get(message.id)?.(message.result);
+    const waiting = message.id === undefined ? undefined : answers.get(message.id);
+    if (!waiting) return;
+    if (message.error) waiting.reject(new Error(`the inspector refused: ${message.error.message}`));
+    else waiting.resolve(message.result);
   });
   await new Promise((resolve, reject) => {
     socket.addEventListener('open', resolve);
@@ -40,9 +41,9 @@ export async function memoryAt(pid: number, inspectorPort: number): Promise<Memo
   });
   let next = 0;
   const send = (method: string, params: object = {}) =>
-    new Promise<unknown>((resolve) => {
+    new Promise<unknown>((resolve, reject) => {
       const id = ++next;
-      answers.set(id, resolve);
+      answers.set(id, { resolve, reject });
       socket.send(JSON.stringify({ id, method, params }));
     });
   try {
