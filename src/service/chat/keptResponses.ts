@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { ResponsesIncludable } from '../../api/schemas';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
-import { forgetResponse, keptOutputItems, keptResponse, type ReadResponse } from '../domain/responseItems';
+import { forgetResponse, keptOutputItems, keptResponse, KEPT_WHILE, type ReadResponse } from '../domain/responseItems';
 import { invalid, Problem } from '../problem';
 
 /** What a client may ask to have included when it reads a response back. */
@@ -17,7 +17,7 @@ type Item = Record<string, unknown>;
 const notKept = (caller: Caller, id: string) =>
   new Problem(
     404,
-    `The response ${id} is not kept ${caller.appId ? 'by this Space' : 'in this organization'}: a Space keeps its responses while they are in its log, unless the request's store was false, the Space's privacy level keeps no text or the response was deleted.`,
+    `The response ${id} is not kept ${caller.appId ? 'by this Space' : 'in this organization'}: a Space keeps its responses ${KEPT_WHILE}.`,
   );
 
 function found(db: Database, caller: Caller, id: string): ReadResponse {

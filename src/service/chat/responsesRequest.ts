@@ -14,7 +14,7 @@ import type { z } from 'zod';
 import { OPENAI_OTHER_HOSTED_TOOLS, OPENAI_WEB_SEARCH, ResponsesItem, type ResponsesBody } from '../../api/schemas';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
-import { keptItems, keptOutputItems, keptResponse } from '../domain/responseItems';
+import { keptItems, keptOutputItems, keptResponse, KEPT_WHILE } from '../domain/responseItems';
 import { invalid } from '../problem';
 import { openThinking } from './carriedThinking';
 import {
@@ -131,7 +131,7 @@ function ownItems(db: Database, caller: Caller, appId: string, input: ResponsesB
     if (text === undefined)
       throw invalid(
         ['body', 'input', i],
-        `names ${item.id}, an item this Space does not keep (it keeps the output items of its own responses while they are in its log, unless the request's store was false, the Space's privacy level keeps no text or the response was deleted): send the item itself`,
+        `names ${item.id}, an item this Space does not keep (it keeps the output items of its own responses ${KEPT_WHILE}): send the item itself`,
         'item_not_found',
       );
     return ResponsesItem.parse(JSON.parse(text));
@@ -151,7 +151,7 @@ function continued(db: Database, caller: Caller, appId: string, last: string): I
       throw invalid(
         ['body', 'previous_response_id'],
         id === last
-          ? `names ${id}, a response this Space does not keep (it keeps its responses while they are in its log, unless the request's store was false, the Space's privacy level keeps no text or the response was deleted): send the earlier items in input`
+          ? `names ${id}, a response this Space does not keep (it keeps its responses ${KEPT_WHILE}): send the earlier items in input`
           : `continues a conversation whose earlier response ${id} this Space no longer keeps: send the earlier items in input`,
         'previous_response_not_found',
       );

@@ -8,6 +8,10 @@
 // text, since they hold what was written.
 import type { Database } from '../db';
 
+/** How long a Space keeps a response and its items, for the words of a refusal that names one not kept. */
+export const KEPT_WHILE =
+  "while they are in its log, unless the request's store was false, the Space's privacy level keeps no text or the response was deleted";
+
 export const RESPONSE_ITEMS_SCHEMA = `CREATE TABLE response_items (
   id TEXT PRIMARY KEY,
   request_id TEXT NOT NULL,
