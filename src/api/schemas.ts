@@ -520,7 +520,10 @@ export const ToolCall = z.object({
 
 const ContentPart = z.union([
   z.object({ type: z.literal('text'), text: z.string() }),
-  z.object({ type: z.literal('image_url'), image_url: z.object({ url: z.string().max(20 * 1024 * 1024) }) }),
+  z.object({
+    type: z.literal('image_url'),
+    image_url: z.object({ url: z.string().max(20 * 1024 * 1024), detail: z.enum(['auto', 'low', 'high']).optional() }),
+  }),
 ]);
 
 /** An OpenAI chat message: system, user (text or parts), assistant (text and/or tool calls) or a tool result. */
@@ -1189,7 +1192,8 @@ const AnthropicToolUse = z.object({
 const AnthropicToolResult = z.object({
   type: z.literal('tool_result'),
   tool_use_id: z.string().min(1).max(200),
-  content: z.union([z.string(), z.array(AnthropicText)]).optional(),
+  /** What the tool gave back: text, and images (a file it read, a screenshot it took). */
+  content: z.union([z.string(), z.array(z.discriminatedUnion('type', [AnthropicText, AnthropicImage]))]).optional(),
   is_error: z.boolean().optional(),
   cache_control: CacheControl.optional(),
 });

@@ -53,6 +53,7 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
   return {
     ...toolsNotGiven('Anthropic', 'server tools', servers),
     app_id: requestedSpace(caller, body.app_id),
+    imageRule: 'anthropic',
     prompt: promptOf(messages),
     model: body.model,
     temperature: body.temperature ?? null,
@@ -161,21 +162,32 @@ function chatMessages(m: Message, at: number): ChatMessage[] {
           {
             role: 'tool',
             tool_call_id: b.tool_use_id,
-            content: typeof b.content === 'string' ? b.content : (b.content ?? []).map((c) => c.text).join(''),
+            content: toolResultContent(b.content),
             ...cacheOf([b, ...(typeof b.content === 'string' ? [] : (b.content ?? []))]),
           },
         ]
       : [],
   );
-  const parts = m.content.flatMap((b): Array<Record<string, unknown>> =>
-    b.type === 'text'
-      ? [{ type: 'text', text: b.text }]
-      : b.type === 'image'
-        ? [{ type: 'image_url', image_url: { url: `data:${b.source.media_type};base64,${b.source.data}` } }]
-        : [],
-  );
+  const parts = m.content.flatMap((b) => (b.type === 'text' || b.type === 'image' ? [contentPart(b)] : []));
   const userCache = cacheOf(m.content.filter((b) => b.type === 'text' || b.type === 'image'));
   return [...results, ...(parts.length ? [{ role: 'user' as const, content: parts, ...userCache }] : [])];
+}
+
+type TextOrImage = Extract<Extract<Message['content'], unknown[]>[number], { type: 'text' | 'image' }>;
+
+/** A text or image block as a part of the engine's message (an image as OpenAI's data URL). */
+const contentPart = (b: TextOrImage): Record<string, unknown> =>
+  b.type === 'text'
+    ? { type: 'text', text: b.text }
+    : { type: 'image_url', image_url: { url: `data:${b.source.media_type};base64,${b.source.data}` } };
+
+/** What a tool gave back: its text, or its parts when it gave back images too (a file it read, a screenshot). */
+function toolResultContent(content: string | TextOrImage[] | undefined): string | Array<Record<string, unknown>> {
+  if (typeof content === 'string') return content;
+  const blocks = content ?? [];
+  return blocks.some((c) => c.type === 'image')
+    ? blocks.map(contentPart)
+    : blocks.map((c) => (c.type === 'text' ? c.text : '')).join('');
 }
 
 /**

@@ -17,6 +17,7 @@ import { providerSpec } from '../providers/providers';
 import { promptTokens as memo } from '../tokenizer';
 import { money } from '../../shared/money';
 import { capabilityRefusal, RAISE_MAX_COST, type Rejection, type RouteInput } from './routing';
+import { messageImageTokens } from './imageTokens';
 import { buildMessages, resolveAssistantVersion, resolveConversation } from './messages';
 import { messageText, needsOf, type Body, type Prepared } from './request';
 import { activeModels, failoverChain, routeInput, weighActive } from './weigh';
@@ -65,7 +66,8 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
   const toolTexts = (body.completion?.tools ?? []).map((tool) => JSON.stringify(tool.function));
   const texts = [...messages.map(messageText), ...toolTexts];
   const promptChars = texts.reduce((n, text) => n + text.length, Math.max(0, texts.length - 1));
-  const promptTokens = memo.prompt(caller.orgId, texts);
+  // Images count by the rule of the vendor whose API the request came by (imageTokens.ts).
+  const promptTokens = memo.prompt(caller.orgId, texts) + messageImageTokens(messages, body.imageRule ?? 'openai');
   const maxTokens = body.max_tokens ?? version?.max_tokens ?? config.settings.max_tokens ?? 1024;
   const temperature = body.temperature ?? version?.temperature ?? config.settings.temperature ?? 0.7;
   const { route, budget, canServe } = routeInput(db, config, {

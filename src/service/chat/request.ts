@@ -14,6 +14,7 @@ import type {
 import type { Caller } from '../domain/caller';
 import type { CatalogueModel } from '../domain/models';
 import type { AppConfig } from '../domain/spaces';
+import type { ImageRule } from './imageTokens';
 import { invalid } from '../problem';
 
 /** Anthropic's block of thinking: its text with the signature Anthropic checks, or a redacted one's data. */
@@ -269,6 +270,8 @@ export type Body = z.output<typeof ChatBody> & {
   asChat?: true;
   /** What the reply is to say of how the request was read (tools not given to the model). */
   warnings?: string[];
+  /** Whose rule its images count by before sending: Anthropic's for its Messages API, else OpenAI's. */
+  imageRule?: ImageRule;
 };
 
 /** Everything checked and resolved before a model runs (prepare.ts). */

@@ -304,7 +304,7 @@ function textOf(content: string | Part[]): string {
 function partOf(part: Part): Record<string, unknown> {
   switch (part.type) {
     case 'input_image':
-      return { type: 'image_url', image_url: { url: part.image_url } };
+      return { type: 'image_url', image_url: { url: part.image_url, ...(part.detail ? { detail: part.detail } : {}) } };
     case 'refusal':
       return { type: 'text', text: part.refusal };
     default:

@@ -347,6 +347,7 @@ const openAi = (responses: boolean, azure = false): Dialect => ({
     for (const m of messages ?? [])
       if (!['system', 'developer', 'user', 'assistant', 'tool'].includes(m.role))
         problems.push(`openai: unknown role ${m.role}`);
+      else problems.push(...chatContentProblems(m));
     if (b.stream === true && (b.stream_options as { include_usage?: unknown } | undefined)?.include_usage !== true)
       problems.push('openai: a stream without stream_options.include_usage reports no usage');
     const tools =
@@ -1141,6 +1142,51 @@ export const startDeepSeekFake = (key = 'sk-fake-deepseek-0123456789abcdef') =>
 
 // ---------------------------------------------------------------- Anthropic Messages
 
+/**
+ * What OpenAI's chat reference refuses in a message's content: a tool message's is text (a string or
+ * text parts only), and an image part is {image_url: {url, detail?}} with a detail of auto, low or high.
+ */
+function chatContentProblems(m: { role: string; content: unknown }): string[] {
+  if (!Array.isArray(m.content)) return [];
+  const parts = m.content as Array<{ type?: string; image_url?: { url?: unknown; detail?: unknown } }>;
+  if (m.role === 'tool')
+    return parts.some((p) => p.type !== 'text') ? ['openai: a tool message has a part that is not text'] : [];
+  return parts.flatMap((p) =>
+    p.type === 'image_url' &&
+    (typeof p.image_url?.url !== 'string' ||
+      (p.image_url.detail !== undefined && !['auto', 'low', 'high'].includes(String(p.image_url.detail))))
+      ? [`openai: an image part is not {image_url: {url, detail?}}: ${JSON.stringify(p).slice(0, 200)}`]
+      : [],
+  );
+}
+
+/**
+ * What Anthropic's reference refuses in a tool_result's content: its blocks are text, images (a base64
+ * source with its media type, or a URL), documents or search results.
+ */
+function toolResultProblems(messages: Array<{ role: string; content: unknown }>): string[] {
+  const problems: string[] = [];
+  for (const m of messages) {
+    if (!Array.isArray(m.content)) continue;
+    for (const block of m.content as Array<{ type?: string; content?: unknown }>) {
+      if (block.type !== 'tool_result' || !Array.isArray(block.content)) continue;
+      for (const inner of block.content as Array<{ type?: string; source?: Record<string, unknown> }>) {
+        if (!['text', 'image', 'document', 'search_result'].includes(String(inner.type)))
+          problems.push(`anthropic: a tool_result holds a ${String(inner.type)} block`);
+        const source = inner.source;
+        if (
+          inner.type === 'image' &&
+          !(source?.type === 'base64'
+            ? typeof source.data === 'string' && /^image\//.test(String(source.media_type))
+            : source?.type === 'url' && typeof source.url === 'string')
+        )
+          problems.push(`anthropic: a tool_result image without a source: ${JSON.stringify(inner).slice(0, 200)}`);
+      }
+    }
+  }
+  return problems;
+}
+
 const anthropic: Dialect = {
   keyOf: (req) => req.headers['x-api-key'],
   // GET /v1/models: newest first, `limit` a page (1 to 1,000; 20 unless said), the next after `after_id`.
@@ -1192,7 +1238,7 @@ const anthropic: Dialect = {
     // Its web fetch reference: the first version is a beta, asked for by its header.
     if (fetch?.type === 'web_fetch_20250910' && !String(req.headers['anthropic-beta']).includes('web-fetch-2025-09-10'))
       problems.push('anthropic: web_fetch_20250910 without the anthropic-beta header web-fetch-2025-09-10');
-    problems.push(...searchesSentBack(messages ?? []));
+    problems.push(...searchesSentBack(messages ?? []), ...toolResultProblems(messages ?? []));
     const lastUser = [...(messages ?? [])].reverse().find((m) => m.role === 'user');
     const address = /https?:\/\/\S+/.exec(textOf(lastUser?.content))?.[0];
     // A turn sent back to go on after a pause_turn: the model answers, searching no more.

@@ -47,6 +47,7 @@ import {
   type WebSearchAsked,
   type WebSearchResult,
 } from '../request';
+import type { ImageDetail } from '../imageTokens';
 import { ReachFailure, type Generation, type ModelReach } from './reach';
 import { networkWords } from '../../../shared/networkWords';
 
@@ -149,7 +150,13 @@ export class HostedProviders implements ModelReach {
     // Where the model may search the web: Anthropic's models and OpenAI's reasoning models, at their provider.
     const searchAt = anthropic ? 'anthropic' : responses && provider === 'openai' ? 'openai' : undefined;
     const options: LanguageModelV4CallOptions = {
-      prompt: toPrompt(g.messages, carriedBack(kept), anthropic),
+      // Anthropic's, Google's, DeepSeek's APIs and OpenAI's Responses take images in a tool's result.
+      prompt: toPrompt(
+        g.messages,
+        carriedBack(kept),
+        anthropic,
+        anthropic || responses || provider === 'google' || provider === 'deepseek',
+      ),
       maxOutputTokens: thinking?.maxOutputTokens ?? g.maxTokens,
       temperature: g.temperature,
       ...toolOptions(g.tools, searchAt),
@@ -234,9 +241,20 @@ function toPrompt(
   messages: readonly ChatMessage[],
   carried: ((b: ThinkingBlock) => boolean) | undefined,
   anthropic: boolean,
+  toolImages: boolean,
 ): LanguageModelV4Prompt {
   const toolNames = new Map<string, string>();
-  return messages.map((m): LanguageModelV4Prompt[number] => ({ ...asPromptMessage(m), ...cacheOptions(m) }));
+  const prompt: LanguageModelV4Prompt = [];
+  // The images of tool results, for an API whose tool results are text only: they follow the results
+  // in a message of their own, as the model would have seen them (its package would write their bytes
+  // into the result's text).
+  const images: LanguageModelV4FilePart[] = [];
+  for (const m of messages) {
+    if (m.role !== 'tool' && images.length) prompt.push({ role: 'user', content: images.splice(0) });
+    prompt.push({ ...asPromptMessage(m), ...cacheOptions(m) });
+  }
+  if (images.length) prompt.push({ role: 'user', content: images });
+  return prompt;
 
   function asPromptMessage(m: ChatMessage): LanguageModelV4Prompt[number] {
     switch (m.role) {
@@ -276,6 +294,8 @@ function toPrompt(
         return { role: 'assistant', content: [...thought, ...written, ...calls] };
       }
       case 'tool':
+        if (!toolImages && Array.isArray(m.content))
+          images.push(...userParts(m.content).filter((part) => part.type === 'file'));
         return {
           role: 'tool',
           content: [
@@ -283,7 +303,7 @@ function toPrompt(
               type: 'tool-result',
               toolCallId: m.tool_call_id,
               toolName: toolNames.get(m.tool_call_id) ?? '',
-              output: { type: 'text', value: textOf(m.content) },
+              output: toolImages ? toolOutput(m.content) : textOutput(m.content),
             },
           ],
         };
@@ -390,17 +410,47 @@ function reasoningParts(
 const cacheOptions = (marked: { cache_control?: CacheControl }): { providerOptions?: SharedV4ProviderOptions } =>
   marked.cache_control ? { providerOptions: { anthropic: { cacheControl: marked.cache_control } } } : {};
 
+/**
+ * What a tool gave back, as the provider packages take it: its text, or its text and images as parts
+ * (Anthropic's and OpenAI's Responses send the images to the model; OpenAI's chat API takes text only).
+ */
+function toolOutput(content: ChatMessage['content']): LanguageModelV4ToolResultPart['output'] {
+  if (!Array.isArray(content) || !content.some((part) => part.type === 'image_url')) return textOutput(content);
+  return {
+    type: 'content',
+    value: userParts(content).map((part) =>
+      part.type === 'text' ? part : { type: 'file', mediaType: part.mediaType, data: part.data },
+    ),
+  };
+}
+
+/** A tool's result as text: its images, if any, go to the model another way (toPrompt). */
+function textOutput(content: ChatMessage['content']): LanguageModelV4ToolResultPart['output'] {
+  const text = textOf(content);
+  const shown = Array.isArray(content) && content.some((part) => part.type === 'image_url');
+  return {
+    type: 'text',
+    value: shown ? `${text}${text ? '\n' : ''}(The tool's images follow in the next message.)` : text,
+  };
+}
+
 function userParts(content: ChatMessage['content']): Array<LanguageModelV4TextPart | LanguageModelV4FilePart> {
   if (content === null || typeof content === 'string') return [{ type: 'text', text: content ?? '' }];
   return content.flatMap((part): Array<LanguageModelV4TextPart | LanguageModelV4FilePart> => {
     if (part.type === 'text' && typeof part.text === 'string') return [{ type: 'text', text: part.text }];
-    const url = (part.image_url as { url?: unknown } | undefined)?.url;
+    const image = part.image_url as { url?: unknown; detail?: ImageDetail } | undefined;
+    const url = image?.url;
     if (part.type !== 'image_url' || typeof url !== 'string') return [];
     const inline = /^data:([^;,]+);base64,(.*)$/s.exec(url);
+    // The detail the client asked for, as OpenAI's and Azure's packages read it (others read no detail).
+    const detail = image?.detail ? { imageDetail: image.detail } : undefined;
     return [
-      inline
-        ? { type: 'file', mediaType: inline[1]!, data: { type: 'data', data: inline[2]! } }
-        : { type: 'file', mediaType: 'image/*', data: { type: 'url', url: new URL(url) } },
+      {
+        ...(inline
+          ? { type: 'file', mediaType: inline[1]!, data: { type: 'data', data: inline[2]! } }
+          : { type: 'file', mediaType: 'image/*', data: { type: 'url', url: new URL(url) } }),
+        ...(detail ? { providerOptions: { openai: detail, azure: detail } } : {}),
+      },
     ];
   });
 }

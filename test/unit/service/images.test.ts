@@ -1,0 +1,260 @@
+// Images in a request: counted in its input tokens before it is sent, by the rule of the vendor whose
+// API it came by (chat/imageTokens.ts); an image a tool gave back (Claude Code's Read of a picture, a
+// screenshot) taken in an Anthropic tool_result and sent on as each provider's API takes it; and
+// OpenAI's `detail` passed on.
+import Anthropic from '@anthropic-ai/sdk';
+import assert from 'node:assert/strict';
+import OpenAI from 'openai';
+import type { ModelRecord } from '../../../src/api/schemas';
+import { anthropicImageTokens, dataImageSize, openaiImageTokens } from '../../../src/service/chat/imageTokens';
+import { HostedProviders } from '../../../src/service/chat/reach/hostedProviders';
+import type { Generation } from '../../../src/service/chat/reach/reach';
+import type { ChatMessage } from '../../../src/service/chat/request';
+import { Cooldown } from '../../../src/service/providers/cooldown';
+import { ProviderKeys } from '../../../src/service/providers/keys';
+import { pngBase64, pngDataUrl } from '../support/png';
+import { startAnthropicFake, startOpenAiFake, type ProviderFake } from '../support/providerFakes';
+import { echoSpace, removeDir, startService, type RunningService } from '../support/service';
+
+describe("an image's tokens by the vendors' published rules", () => {
+  it("counts OpenAI's tiles as its guide's examples do", () => {
+    assert.equal(openaiImageTokens({ width: 1024, height: 1024 }), 765, '768 square: four tiles');
+    assert.equal(openaiImageTokens({ width: 2048, height: 4096 }), 1105, '768 by 1536: six tiles');
+    assert.equal(openaiImageTokens({ width: 4096, height: 8192 }, 'low'), 85, 'low detail is one small copy');
+    assert.equal(
+      openaiImageTokens({ width: 300, height: 200 }, 'high'),
+      255,
+      'a small image is one tile, not enlarged',
+    );
+  });
+
+  it("counts Anthropic's area, scaled to its limits", () => {
+    assert.equal(anthropicImageTokens({ width: 1000, height: 1000 }), 1334, '1,000,000 pixels / 750');
+    assert.equal(anthropicImageTokens({ width: 200, height: 200 }), 54);
+    // Larger images are scaled down to about 1,600 tokens, their long edge to 1,568 pixels at most.
+    assert.ok(Math.abs(anthropicImageTokens({ width: 4000, height: 3000 }) - 1600) <= 2);
+    assert.ok(Math.abs(anthropicImageTokens({ width: 8000, height: 400 }) - (1568 * 78) / 750) <= 2);
+  });
+
+  it("reads an image's size from its data URL, and nothing from what is not an image", () => {
+    assert.deepEqual(dataImageSize(pngDataUrl(640, 480)), { width: 640, height: 480 });
+    assert.equal(dataImageSize(`data:image/png;base64,${Buffer.from('not an image').toString('base64')}`), null);
+    assert.equal(dataImageSize('https://example.com/a.png'), null);
+  });
+});
+
+describe('images through the built-in service, from the vendors’ SDKs', function () {
+  this.timeout(60_000);
+  let service: RunningService;
+  let anthropic: Anthropic;
+  let openai: OpenAI;
+
+  before(async () => {
+    service = await startService();
+    const created = await echoSpace(service, 'For images');
+    anthropic = new Anthropic({ baseURL: service.url, apiKey: created.key, maxRetries: 0 });
+    openai = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: created.key, maxRetries: 0 });
+  });
+  after(async () => {
+    await service?.stop();
+    if (service) removeDir(service.dataDir);
+  });
+
+  const image = (width: number, height: number) => ({
+    type: 'image' as const,
+    source: { type: 'base64' as const, media_type: 'image/png' as const, data: pngBase64(width, height) },
+  });
+
+  it("counts an image in Anthropic's count of input tokens by Anthropic's rule", async () => {
+    const ask = { type: 'text' as const, text: 'What is in this picture?' };
+    const alone = await anthropic.messages.countTokens({
+      model: 'test/echo',
+      messages: [{ role: 'user', content: [ask] }],
+    });
+    const withImage = await anthropic.messages.countTokens({
+      model: 'test/echo',
+      messages: [{ role: 'user', content: [ask, image(1000, 1000)] }],
+    });
+    assert.equal(withImage.input_tokens - alone.input_tokens, 1334);
+  });
+
+  it('takes an image a tool gave back, as Claude Code sends a picture it read, and counts it', async () => {
+    const turn = (result: Anthropic.ToolResultBlockParam['content']): Anthropic.MessageCreateParamsNonStreaming => ({
+      model: 'test/echo',
+      max_tokens: 100,
+      tools: [{ name: 'Read', input_schema: { type: 'object', properties: { file_path: { type: 'string' } } } }],
+      messages: [
+        { role: 'user', content: 'What does logo.png show?' },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: 'logo.png' } }],
+        },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: result }] },
+      ],
+    });
+    const text = (await anthropic.messages.countTokens(turn([{ type: 'text', text: 'logo.png' }]))).input_tokens;
+    const read = turn([{ type: 'text', text: 'logo.png' }, image(800, 600)]);
+    assert.equal((await anthropic.messages.countTokens(read)).input_tokens - text, 640);
+    const answered = await anthropic.messages.create(read);
+    assert.equal(answered.stop_reason, 'end_turn');
+    assert.equal(answered.usage.input_tokens - text, 640, 'billed as counted');
+  });
+
+  it("counts OpenAI's input_image by OpenAI's rule, at the detail asked", async () => {
+    const input = (detail: 'low' | 'high') => [
+      {
+        role: 'user' as const,
+        content: [
+          { type: 'input_text' as const, text: 'What is in this picture?' },
+          { type: 'input_image' as const, image_url: pngDataUrl(1024, 1024), detail },
+        ],
+      },
+    ];
+    const alone = await openai.responses.inputTokens.count({ model: 'test/echo', input: 'What is in this picture?' });
+    const low = await openai.responses.inputTokens.count({ model: 'test/echo', input: input('low') });
+    const high = await openai.responses.inputTokens.count({ model: 'test/echo', input: input('high') });
+    assert.equal(low.input_tokens - alone.input_tokens, 85);
+    assert.equal(high.input_tokens - alone.input_tokens, 765);
+    // An image by its address (its size not known here) counts as the largest OpenAI bills.
+    const byAddress = await openai.responses.inputTokens.count({
+      model: 'test/echo',
+      input: [
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'What is in this picture?' },
+            { type: 'input_image', image_url: 'https://example.com/photo.png', detail: 'auto' },
+          ],
+        },
+      ],
+    });
+    assert.equal(byAddress.input_tokens - alone.input_tokens, 1445);
+  });
+
+  it("bills a chat completion's image as counted, with the detail OpenAI's SDK sends", async () => {
+    const ask = (detail: 'low' | 'high') =>
+      openai.chat.completions.create({
+        model: 'test/echo',
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Describe it.' },
+              { type: 'image_url', image_url: { url: pngDataUrl(1024, 1024), detail } },
+            ],
+          },
+        ],
+      });
+    const low = await ask('low');
+    const high = await ask('high');
+    assert.equal(high.usage!.prompt_tokens - low.usage!.prompt_tokens, 765 - 85);
+  });
+});
+
+describe('an image a tool gave back, sent on to each provider as its API takes it', function () {
+  this.timeout(30_000);
+  let openaiFake: ProviderFake;
+  let anthropicFake: ProviderFake;
+  let reach: HostedProviders;
+  const picture = pngDataUrl(64, 48);
+
+  const screenshotTurn = (): ChatMessage[] => [
+    { role: 'user', content: 'Take a screenshot and tell me what it shows.' },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'screenshot', arguments: '{}' } }],
+    },
+    {
+      role: 'tool',
+      tool_call_id: 'call_1',
+      content: [
+        { type: 'text', text: 'The screen:' },
+        { type: 'image_url', image_url: { url: picture } },
+      ],
+    },
+  ];
+  const generation = (model: Partial<ModelRecord>, messages: ChatMessage[]): Generation => ({
+    model: { supports_vision: true, namespace: `${model.provider}/${model.model}`, ...model } as ModelRecord,
+    messages,
+    prompt: 'Take a screenshot and tell me what it shows.',
+    images: 0,
+    files: 0,
+    maxTokens: 64,
+    temperature: 0,
+    tools: { tools: [{ type: 'function', function: { name: 'screenshot', parameters: { type: 'object' } } }] },
+    signal: new AbortController().signal,
+  });
+
+  before(async () => {
+    openaiFake = await startOpenAiFake();
+    anthropicFake = await startAnthropicFake();
+    const keys = new ProviderKeys();
+    keys.set('openai', openaiFake.key, openaiFake.baseUrl);
+    keys.set('anthropic', anthropicFake.key, anthropicFake.baseUrl);
+    reach = new HostedProviders(keys, new Cooldown());
+  });
+  after(async () => {
+    await openaiFake.close();
+    await anthropicFake.close();
+  });
+
+  it('to Anthropic, in the tool_result itself', async () => {
+    await reach.generate(generation({ provider: 'anthropic', model: 'claude-sonnet-4-5' }, screenshotTurn()));
+    const messages = anthropicFake.seen.at(-1)!.body.messages as Array<{ role: string; content: unknown }>;
+    const result = (messages.at(-1)!.content as Array<{ type: string; content: unknown }>)[0]!;
+    assert.equal(result.type, 'tool_result');
+    assert.deepEqual(result.content, [
+      { type: 'text', text: 'The screen:' },
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: picture.split(',')[1] } },
+    ]);
+    assert.deepEqual(anthropicFake.problems, []);
+  });
+
+  it("to OpenAI's chat API, whose tool results are text: in a message after them", async () => {
+    await reach.generate(generation({ provider: 'openai', model: 'gpt-4o-mini' }, screenshotTurn()));
+    const messages = openaiFake.seen.at(-1)!.body.messages as Array<Record<string, unknown>>;
+    assert.deepEqual(messages.slice(-2), [
+      {
+        role: 'tool',
+        tool_call_id: 'call_1',
+        content: "The screen:\n(The tool's images follow in the next message.)",
+      },
+      { role: 'user', content: [{ type: 'image_url', image_url: { url: picture } }] },
+    ]);
+    assert.deepEqual(openaiFake.problems, []);
+  });
+
+  it("to OpenAI's Responses API, in the function call's output", async () => {
+    await reach.generate(
+      generation({ provider: 'openai', model: 'gpt-5.4-mini', supports_reasoning: true }, screenshotTurn()),
+    );
+    const input = openaiFake.seen.at(-1)!.body.input as Array<{ type?: string; output?: unknown }>;
+    const output = input.find((item) => item.type === 'function_call_output')!.output;
+    assert.deepEqual(output, [
+      { type: 'input_text', text: 'The screen:' },
+      { type: 'input_image', image_url: picture },
+    ]);
+    assert.deepEqual(openaiFake.problems, []);
+  });
+
+  it("passes OpenAI's detail on", async () => {
+    await reach.generate(
+      generation({ provider: 'openai', model: 'gpt-4o-mini' }, [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'image_url', image_url: { url: picture, detail: 'low' } },
+          ],
+        },
+      ]),
+    );
+    const messages = openaiFake.seen.at(-1)!.body.messages as Array<{ content: unknown }>;
+    assert.deepEqual(messages.at(-1)!.content, [
+      { type: 'text', text: 'What is this?' },
+      { type: 'image_url', image_url: { url: picture, detail: 'low' } },
+    ]);
+    assert.deepEqual(openaiFake.problems, []);
+  });
+});
