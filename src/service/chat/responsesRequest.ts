@@ -284,7 +284,14 @@ function chatMessages(input: Item[], earlier: number): ChatMessage[] {
       // Carried in the reasoning item before it, in its place (carriedThinking.ts).
       continue;
     } else if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output') {
-      messages.push({ role: 'tool', tool_call_id: item.call_id, content: textOf(item.output) });
+      // An output with images (a screenshot the tool took) keeps its parts, as a tool_result's do.
+      const output = item.output;
+      const withImages = typeof output !== 'string' && output.some((p) => p.type === 'input_image');
+      messages.push({
+        role: 'tool',
+        tool_call_id: item.call_id,
+        content: withImages ? output.map(partOf) : textOf(output),
+      });
     } else if (item.role === 'assistant') {
       assistantTurn(textOf(item.content));
     } else {

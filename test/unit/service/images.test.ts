@@ -131,6 +131,25 @@ describe('images through the built-in service, from the vendors’ SDKs', functi
     assert.equal(byAddress.input_tokens - alone.input_tokens, 1445);
   });
 
+  it("counts the image in a function call's output, as a tool's screenshot comes back on the Responses API", async () => {
+    const turn = (output: string | OpenAI.Responses.ResponseFunctionCallOutputItemList) =>
+      openai.responses.inputTokens.count({
+        model: 'test/echo',
+        tools: [{ type: 'function', name: 'screenshot', parameters: { type: 'object' }, strict: false }],
+        input: [
+          { role: 'user', content: 'What is on the screen?' },
+          { type: 'function_call', call_id: 'call_1', name: 'screenshot', arguments: '{}' },
+          { type: 'function_call_output', call_id: 'call_1', output },
+        ],
+      });
+    const text = await turn([{ type: 'input_text', text: 'The screen:' }]);
+    const shot = await turn([
+      { type: 'input_text', text: 'The screen:' },
+      { type: 'input_image', image_url: pngDataUrl(1024, 1024), detail: 'high' },
+    ]);
+    assert.equal(shot.input_tokens - text.input_tokens, 765);
+  });
+
   it("bills a chat completion's image as counted, with the detail OpenAI's SDK sends", async () => {
     const ask = (detail: 'low' | 'high') =>
       openai.chat.completions.create({
