@@ -524,6 +524,17 @@ const ContentPart = z.union([
     type: z.literal('image_url'),
     image_url: z.object({ url: z.string().max(20 * 1024 * 1024), detail: z.enum(['auto', 'low', 'high']).optional() }),
   }),
+  /** A PDF given whole, as OpenAI's chat API takes one (there is no file store here to name one by id). */
+  z.object({
+    type: z.literal('file'),
+    file: z.object({
+      file_data: z
+        .string()
+        .max(20 * 1024 * 1024)
+        .regex(/^data:application\/pdf;base64,/, 'must be a PDF as a data URL (data:application/pdf;base64,...)'),
+      filename: z.string().max(1000).optional(),
+    }),
+  }),
 ]);
 
 /** An OpenAI chat message: system, user (text or parts), assistant (text and/or tool calls) or a tool result. */
@@ -1182,6 +1193,32 @@ const AnthropicImage = z.object({
   }),
   cache_control: CacheControl.optional(),
 });
+/**
+ * A document the model reads: a PDF, or plain text, with its title and what it is about. Its citations
+ * (which only Anthropic's models give) are not offered here.
+ */
+const AnthropicDocument = z.object({
+  type: z.literal('document'),
+  source: z.discriminatedUnion('type', [
+    z.object({
+      type: z.literal('base64'),
+      media_type: z.literal('application/pdf'),
+      data: z.string().max(32 * 1024 * 1024),
+    }),
+    z.object({ type: z.literal('text'), media_type: z.literal('text/plain'), data: z.string().max(32 * 1024 * 1024) }),
+  ]),
+  title: nullish(z.string().max(1000)),
+  context: nullish(z.string().max(100_000)),
+  citations: z
+    .object({
+      enabled: z.literal(false, {
+        error:
+          "cannot be enabled here: a document's citations come only from Anthropic's models, and a Space may route to another",
+      }),
+    })
+    .optional(),
+  cache_control: CacheControl.optional(),
+});
 const AnthropicToolUse = z.object({
   type: z.literal('tool_use'),
   id: z.string().min(1).max(200),
@@ -1193,7 +1230,9 @@ const AnthropicToolResult = z.object({
   type: z.literal('tool_result'),
   tool_use_id: z.string().min(1).max(200),
   /** What the tool gave back: text, and images (a file it read, a screenshot it took). */
-  content: z.union([z.string(), z.array(z.discriminatedUnion('type', [AnthropicText, AnthropicImage]))]).optional(),
+  content: z
+    .union([z.string(), z.array(z.discriminatedUnion('type', [AnthropicText, AnthropicImage, AnthropicDocument]))])
+    .optional(),
   is_error: z.boolean().optional(),
   cache_control: CacheControl.optional(),
 });
@@ -1258,6 +1297,7 @@ const AnthropicWebFetchToolResult = z.object({
 const AnthropicBlock = z.discriminatedUnion('type', [
   AnthropicText,
   AnthropicImage,
+  AnthropicDocument,
   AnthropicToolUse,
   AnthropicToolResult,
   AnthropicThinking,

@@ -58,6 +58,8 @@ export function reasonLabel(reason: string, t: Localize): string {
       return t('deprecated');
     case 'cannot read images':
       return t('cannot read images');
+    case 'cannot read PDFs':
+      return t('cannot read PDFs');
     case 'cannot answer here':
       return t('cannot answer here');
     case 'prompt longer than its context window':

@@ -10,7 +10,7 @@ import { findPrompt } from '../domain/prompts';
 import { conversationTurns, requestInConversation } from '../domain/requests';
 import type { AppConfig } from '../domain/spaces';
 import { Problem, invalid } from '../problem';
-import type { Body, ChatMessage } from './request';
+import { PDF_DATA, type Body, type ChatMessage } from './request';
 
 /** Earlier turns of a conversation sent with a playground prompt. */
 const MAX_HISTORY = 20;
@@ -78,12 +78,41 @@ export function buildMessages(
     for (const turn of conversationTurns(db, conversationApp, body.conversation_id, MAX_HISTORY))
       messages.push({ role: 'user', content: turn.prompt }, { role: 'assistant', content: turn.response });
   }
-  const images = body.images ?? [];
+  const attached = [
+    ...(body.images ?? []).map((url) => ({ type: 'image_url', image_url: { url } })),
+    ...fileParts(body.files ?? []),
+  ];
   messages.push({
     role: 'user',
-    content: images.length
-      ? [{ type: 'text', text: body.prompt }, ...images.map((url) => ({ type: 'image_url', image_url: { url } }))]
-      : body.prompt,
+    content: attached.length ? [{ type: 'text', text: body.prompt }, ...attached] : body.prompt,
   });
   return messages;
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The files attached to a playground prompt as parts of it: an image as itself, a PDF whole (for a
+ * model that reads one), any other file as its text, after a line that says which file it is. A file
+ * that is not text (its bytes not UTF-8, or holding a NUL) is refused: no model here would read it.
+ */
+function fileParts(files: readonly string[]): Array<Record<string, unknown>> {
+  return files.map((url, i) => {
+    const type = url.slice('data:'.length, url.indexOf(';'));
+    if (type.startsWith('image/')) return { type: 'image_url', image_url: { url } };
+    if (url.startsWith(PDF_DATA)) return { type: 'file', file: { file_data: url } };
+    let text: string | null;
+    try {
+      text = UTF8.decode(Buffer.from(url.slice(url.indexOf(',') + 1), 'base64'));
+    } catch {
+      text = null;
+    }
+    if (text === null || text.includes('\0'))
+      throw invalid(
+        ['body', 'files', i],
+        `is a file of type ${type} that is not text; a model here reads text files, PDFs and images`,
+        'file_type',
+      );
+    return { type: 'text', text: `\n\nAttached file ${i + 1} (${type}):\n${text}` };
+  });
 }

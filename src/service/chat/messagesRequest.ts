@@ -168,26 +168,49 @@ function chatMessages(m: Message, at: number): ChatMessage[] {
         ]
       : [],
   );
-  const parts = m.content.flatMap((b) => (b.type === 'text' || b.type === 'image' ? [contentPart(b)] : []));
-  const userCache = cacheOf(m.content.filter((b) => b.type === 'text' || b.type === 'image'));
+  const read = (b: Block): b is Readable => b.type === 'text' || b.type === 'image' || b.type === 'document';
+  const parts = m.content.filter(read).flatMap(contentParts);
+  const userCache = cacheOf(m.content.filter(read));
   return [...results, ...(parts.length ? [{ role: 'user' as const, content: parts, ...userCache }] : [])];
 }
 
-type TextOrImage = Extract<Extract<Message['content'], unknown[]>[number], { type: 'text' | 'image' }>;
+type Block = Extract<Message['content'], unknown[]>[number];
+/** What a user turn or a tool's result gives the model to read: text, images and documents. */
+type Readable = Extract<Block, { type: 'text' | 'image' | 'document' }>;
 
-/** A text or image block as a part of the engine's message (an image as OpenAI's data URL). */
-const contentPart = (b: TextOrImage): Record<string, unknown> =>
-  b.type === 'text'
-    ? { type: 'text', text: b.text }
-    : { type: 'image_url', image_url: { url: `data:${b.source.media_type};base64,${b.source.data}` } };
+/**
+ * A block the model reads as parts of the engine's message: text; an image as OpenAI's data URL; a
+ * document as its title and what it is about, then its text, or the PDF as OpenAI's file part.
+ */
+function contentParts(b: Readable): Array<Record<string, unknown>> {
+  if (b.type === 'text') return [{ type: 'text', text: b.text }];
+  if (b.type === 'image')
+    return [{ type: 'image_url', image_url: { url: `data:${b.source.media_type};base64,${b.source.data}` } }];
+  const about = [b.title, b.context].filter((line): line is string => !!line).join('\n');
+  const text = b.source.type === 'text' ? b.source.data : '';
+  const pdf =
+    b.source.type === 'base64'
+      ? [
+          {
+            type: 'file',
+            file: {
+              file_data: `data:application/pdf;base64,${b.source.data}`,
+              ...(b.title ? { filename: b.title } : {}),
+            },
+          },
+        ]
+      : [];
+  return [...(about || text ? [{ type: 'text', text: [about, text].filter(Boolean).join('\n\n') }] : []), ...pdf];
+}
 
-/** What a tool gave back: its text, or its parts when it gave back images too (a file it read, a screenshot). */
-function toolResultContent(content: string | TextOrImage[] | undefined): string | Array<Record<string, unknown>> {
+/**
+ * What a tool gave back: its text, or its parts when it gave back images or PDFs too (a file it read, a
+ * screenshot).
+ */
+function toolResultContent(content: string | Readable[] | undefined): string | Array<Record<string, unknown>> {
   if (typeof content === 'string') return content;
-  const blocks = content ?? [];
-  return blocks.some((c) => c.type === 'image')
-    ? blocks.map(contentPart)
-    : blocks.map((c) => (c.type === 'text' ? c.text : '')).join('');
+  const parts = (content ?? []).flatMap(contentParts);
+  return parts.some((p) => p.type !== 'text') ? parts : parts.map((p) => p.text).join('');
 }
 
 /**

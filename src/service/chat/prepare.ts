@@ -198,6 +198,7 @@ function explicitModel(
 /** The request's field a model cannot honour, and the kind of refusal, by what it cannot do. */
 const REFUSED_FIELD: Partial<Record<Rejection, { loc: string[]; type: string }>> = {
   'cannot read images': { loc: ['images'], type: 'vision_unsupported' },
+  'cannot read PDFs': { loc: ['files'], type: 'pdf_unsupported' },
   'cannot answer in JSON': { loc: ['response_format'], type: 'json_unsupported' },
   'cannot follow a JSON schema': { loc: ['response_format'], type: 'json_unsupported' },
   'cannot report token probabilities': { loc: ['logprobs'], type: 'logprobs_unsupported' },

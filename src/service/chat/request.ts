@@ -236,12 +236,14 @@ export type JsonNeed = 'object' | 'schema' | null;
 /** What the request needs of a model beyond text (chat/routing.ts checks a model against it). */
 export function needsOf(body: Body): {
   needsVision: boolean;
+  needsPdf: boolean;
   needsJson: JsonNeed;
   needsLogprobs: boolean;
   needsInfill: boolean;
 } {
   return {
     needsVision: hasImages(body),
+    needsPdf: hasPdf(body),
     needsJson: jsonNeed(body),
     needsLogprobs: body.completion?.logprobs !== undefined,
     needsInfill: (body.completion?.textCompletion?.suffix ?? null) !== null,
@@ -397,11 +399,20 @@ export const messageText = (m: ChatMessage) =>
 
 /** Whether the request carries images: attached to a playground prompt, or as parts of a message. */
 export function hasImages(body: Body): boolean {
-  if ((body.images?.length ?? 0) > 0) return true;
-  return (body.completion?.messages ?? []).some(
-    (m) => Array.isArray(m.content) && m.content.some((p) => p.type === 'image_url'),
-  );
+  if ((body.images?.length ?? 0) > 0 || (body.files ?? []).some((url) => url.startsWith('data:image/'))) return true;
+  return hasPart(body, 'image_url');
 }
+
+/** Whether the request carries a PDF: attached to a playground prompt, or as a part of a message. */
+export function hasPdf(body: Body): boolean {
+  return (body.files ?? []).some((url) => url.startsWith(PDF_DATA)) || hasPart(body, 'file');
+}
+
+/** How a PDF given whole begins: its data URL's header. */
+export const PDF_DATA = 'data:application/pdf;base64,';
+
+const hasPart = (body: Body, type: string) =>
+  (body.completion?.messages ?? []).some((m) => Array.isArray(m.content) && m.content.some((p) => p.type === type));
 
 /**
  * What a request of another vendor's API says of the tools it offered that run only at that vendor

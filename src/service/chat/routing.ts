@@ -21,6 +21,7 @@ import type { JsonNeed } from './request';
  */
 export interface Needs {
   needsVision: boolean;
+  needsPdf?: boolean;
   needsJson: JsonNeed;
   needsLogprobs: boolean;
   needsInfill?: boolean;
@@ -55,6 +56,7 @@ export const RAISE_MAX_COST = "raise the Space's cost cap per request (max_cost;
 export type Rejection =
   | 'deprecated'
   | 'cannot read images'
+  | 'cannot read PDFs'
   | 'cannot answer in JSON'
   | 'cannot follow a JSON schema'
   | 'cannot report token probabilities'
@@ -68,12 +70,20 @@ export type Rejection =
  */
 export function capabilityRefusal(r: ModelRecord, needs: Needs): Rejection | null {
   if (needs.needsVision && !r.supports_vision) return 'cannot read images';
+  if (needs.needsPdf && !readsPdf(r)) return 'cannot read PDFs';
   // A hosted provider's chat model answers a prompt; a model server's code model fills in the middle, and
   // so do the hosted models with an API for it (Codestral, DeepSeek's V4 models).
   if (needs.needsInfill && !r.is_test_model && r.provider !== 'local' && !fillsInMiddle(r))
     return 'cannot fill in the middle';
   return jsonRefusal(r, needs.needsJson) ?? logprobsRefusal(r, needs.needsLogprobs);
 }
+
+/** Providers whose API takes a PDF whole, for their models that read images (its pages are read as both). */
+const READS_PDF = new Set(['anthropic', 'google', 'openai']);
+
+/** Whether a model reads a PDF given whole (a test model notes it). */
+export const readsPdf = (r: ModelRecord): boolean =>
+  !!r.is_test_model || (!!r.supports_vision && READS_PDF.has(r.provider ?? ''));
 
 /** Providers whose API reports token probabilities (OpenAI's Chat Completions, on OpenAI or Azure). */
 const REPORTS_LOGPROBS = new Set(['openai', 'azure']);

@@ -65,6 +65,7 @@ export interface PromptSize {
   promptChars: number;
   maxTokens: number;
   needsVision: boolean;
+  needsPdf?: boolean;
   /** JSON the reply must be (absent: text, as the playground's preview always is). */
   needsJson?: JsonNeed;
   needsLogprobs?: boolean;
@@ -86,6 +87,7 @@ export function routeInput(db: Database, config: AppConfig, size: PromptSize) {
     weights: config.weights,
     maxCost: config.policies.max_cost ?? 0,
     needsVision: size.needsVision,
+    needsPdf: size.needsPdf ?? false,
     needsJson: size.needsJson ?? null,
     needsLogprobs: size.needsLogprobs ?? false,
     needsInfill: size.needsInfill ?? false,

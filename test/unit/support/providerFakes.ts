@@ -1156,31 +1156,44 @@ function chatContentProblems(m: { role: string; content: unknown }): string[] {
     (typeof p.image_url?.url !== 'string' ||
       (p.image_url.detail !== undefined && !['auto', 'low', 'high'].includes(String(p.image_url.detail))))
       ? [`openai: an image part is not {image_url: {url, detail?}}: ${JSON.stringify(p).slice(0, 200)}`]
-      : [],
+      : p.type === 'file' &&
+          !/^data:application\/pdf;base64,/.test(String((p as { file?: { file_data?: unknown } }).file?.file_data))
+        ? [`openai: a file part is not {file: {file_data: a PDF's data URL}}: ${JSON.stringify(p).slice(0, 200)}`]
+        : [],
   );
 }
 
 /**
- * What Anthropic's reference refuses in a tool_result's content: its blocks are text, images (a base64
- * source with its media type, or a URL), documents or search results.
+ * What Anthropic's reference refuses in a message's images and documents, in its content or a
+ * tool_result's: an image's source is base64 with an image's media type, or a URL; a document's is a
+ * PDF in base64, plain text, or a URL. A tool_result holds text, images, documents or search results.
  */
-function toolResultProblems(messages: Array<{ role: string; content: unknown }>): string[] {
+function readBlockProblems(messages: Array<{ role: string; content: unknown }>): string[] {
   const problems: string[] = [];
+  type Inner = { type?: string; content?: unknown; source?: Record<string, unknown> };
+  const sourceProblem = (b: Inner) => {
+    const source = b.source;
+    const fine =
+      b.type === 'image'
+        ? source?.type === 'base64'
+          ? typeof source.data === 'string' && /^image\//.test(String(source.media_type))
+          : source?.type === 'url' && typeof source.url === 'string'
+        : b.type === 'document'
+          ? (source?.type === 'base64' && source.media_type === 'application/pdf') ||
+            (source?.type === 'text' && source.media_type === 'text/plain') ||
+            source?.type === 'url'
+          : true;
+    if (!fine) problems.push(`anthropic: a ${b.type} without a source it takes: ${JSON.stringify(b).slice(0, 200)}`);
+  };
   for (const m of messages) {
     if (!Array.isArray(m.content)) continue;
-    for (const block of m.content as Array<{ type?: string; content?: unknown }>) {
+    for (const block of m.content as Inner[]) {
+      sourceProblem(block);
       if (block.type !== 'tool_result' || !Array.isArray(block.content)) continue;
-      for (const inner of block.content as Array<{ type?: string; source?: Record<string, unknown> }>) {
+      for (const inner of block.content as Inner[]) {
         if (!['text', 'image', 'document', 'search_result'].includes(String(inner.type)))
           problems.push(`anthropic: a tool_result holds a ${String(inner.type)} block`);
-        const source = inner.source;
-        if (
-          inner.type === 'image' &&
-          !(source?.type === 'base64'
-            ? typeof source.data === 'string' && /^image\//.test(String(source.media_type))
-            : source?.type === 'url' && typeof source.url === 'string')
-        )
-          problems.push(`anthropic: a tool_result image without a source: ${JSON.stringify(inner).slice(0, 200)}`);
+        sourceProblem(inner);
       }
     }
   }
@@ -1238,7 +1251,7 @@ const anthropic: Dialect = {
     // Its web fetch reference: the first version is a beta, asked for by its header.
     if (fetch?.type === 'web_fetch_20250910' && !String(req.headers['anthropic-beta']).includes('web-fetch-2025-09-10'))
       problems.push('anthropic: web_fetch_20250910 without the anthropic-beta header web-fetch-2025-09-10');
-    problems.push(...searchesSentBack(messages ?? []), ...toolResultProblems(messages ?? []));
+    problems.push(...searchesSentBack(messages ?? []), ...readBlockProblems(messages ?? []));
     const lastUser = [...(messages ?? [])].reverse().find((m) => m.role === 'user');
     const address = /https?:\/\/\S+/.exec(textOf(lastUser?.content))?.[0];
     // A turn sent back to go on after a pause_turn: the model answers, searching no more.

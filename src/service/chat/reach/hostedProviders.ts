@@ -28,6 +28,7 @@ import { offeredModels } from '../../providers/offered';
 import { fimModel, fimOptions } from '../../providers/fim';
 import { providerSpec, type ProviderSpec, type Reach } from '../../providers/providers';
 import {
+  PDF_DATA,
   textAndWebTools,
   textOf,
   type Cited,
@@ -415,7 +416,8 @@ const cacheOptions = (marked: { cache_control?: CacheControl }): { providerOptio
  * (Anthropic's and OpenAI's Responses send the images to the model; OpenAI's chat API takes text only).
  */
 function toolOutput(content: ChatMessage['content']): LanguageModelV4ToolResultPart['output'] {
-  if (!Array.isArray(content) || !content.some((part) => part.type === 'image_url')) return textOutput(content);
+  if (!Array.isArray(content) || !content.some((part) => part.type === 'image_url' || part.type === 'file'))
+    return textOutput(content);
   return {
     type: 'content',
     value: userParts(content).map((part) =>
@@ -427,10 +429,10 @@ function toolOutput(content: ChatMessage['content']): LanguageModelV4ToolResultP
 /** A tool's result as text: its images, if any, go to the model another way (toPrompt). */
 function textOutput(content: ChatMessage['content']): LanguageModelV4ToolResultPart['output'] {
   const text = textOf(content);
-  const shown = Array.isArray(content) && content.some((part) => part.type === 'image_url');
+  const shown = Array.isArray(content) && content.some((part) => part.type === 'image_url' || part.type === 'file');
   return {
     type: 'text',
-    value: shown ? `${text}${text ? '\n' : ''}(The tool's images follow in the next message.)` : text,
+    value: shown ? `${text}${text ? '\n' : ''}(The tool's images and documents follow in the next message.)` : text,
   };
 }
 
@@ -438,6 +440,16 @@ function userParts(content: ChatMessage['content']): Array<LanguageModelV4TextPa
   if (content === null || typeof content === 'string') return [{ type: 'text', text: content ?? '' }];
   return content.flatMap((part): Array<LanguageModelV4TextPart | LanguageModelV4FilePart> => {
     if (part.type === 'text' && typeof part.text === 'string') return [{ type: 'text', text: part.text }];
+    const file = part.file as { file_data?: unknown; filename?: string } | undefined;
+    if (part.type === 'file' && typeof file?.file_data === 'string' && file.file_data.startsWith(PDF_DATA))
+      return [
+        {
+          type: 'file',
+          mediaType: 'application/pdf',
+          data: { type: 'data', data: file.file_data.slice(PDF_DATA.length) },
+          ...(file.filename ? { filename: file.filename } : {}),
+        },
+      ];
     const image = part.image_url as { url?: unknown; detail?: ImageDetail } | undefined;
     const url = image?.url;
     if (part.type !== 'image_url' || typeof url !== 'string') return [];

@@ -1,7 +1,8 @@
-// Images in a request: counted in its input tokens before it is sent, by the rule of the vendor whose
-// API it came by (chat/imageTokens.ts); an image a tool gave back (Claude Code's Read of a picture, a
-// screenshot) taken in an Anthropic tool_result and sent on as each provider's API takes it; and
-// OpenAI's `detail` passed on.
+// Images and documents in a request: images counted in its input tokens before it is sent, by the rule
+// of the vendor whose API it came by (chat/imageTokens.ts); an image or a PDF a tool gave back (Claude
+// Code's Read of a picture or a PDF, a screenshot) taken in an Anthropic tool_result and sent on as each
+// provider's API takes it; OpenAI's `detail` passed on; Anthropic's documents and the playground's
+// attached files read by the model, and a PDF only by a model that reads one.
 import Anthropic from '@anthropic-ai/sdk';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
@@ -12,6 +13,8 @@ import type { Generation } from '../../../src/service/chat/reach/reach';
 import type { ChatMessage } from '../../../src/service/chat/request';
 import { Cooldown } from '../../../src/service/providers/cooldown';
 import { ProviderKeys } from '../../../src/service/providers/keys';
+import { capabilityRefusal } from '../../../src/service/chat/routing';
+import { raw } from '../support/http';
 import { pngBase64, pngDataUrl } from '../support/png';
 import { startAnthropicFake, startOpenAiFake, type ProviderFake } from '../support/providerFakes';
 import { echoSpace, removeDir, startService, type RunningService } from '../support/service';
@@ -237,7 +240,7 @@ describe('an image a tool gave back, sent on to each provider as its API takes i
       {
         role: 'tool',
         tool_call_id: 'call_1',
-        content: "The screen:\n(The tool's images follow in the next message.)",
+        content: "The screen:\n(The tool's images and documents follow in the next message.)",
       },
       { role: 'user', content: [{ type: 'image_url', image_url: { url: picture } }] },
     ]);
@@ -275,5 +278,205 @@ describe('an image a tool gave back, sent on to each provider as its API takes i
       { type: 'image_url', image_url: { url: picture, detail: 'low' } },
     ]);
     assert.deepEqual(openaiFake.problems, []);
+  });
+});
+
+/** A one-page PDF, as a PDF's bytes begin and end (the service reads none of it; providers get it whole). */
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n').toString(
+  'base64',
+);
+
+describe('documents: read by the model, and a PDF only by a model that reads one', function () {
+  this.timeout(60_000);
+  let service: RunningService;
+  let anthropic: Anthropic;
+  let openaiFake: ProviderFake;
+  let anthropicFake: ProviderFake;
+  let spaceId: string;
+  let openai: OpenAI;
+
+  before(async () => {
+    [openaiFake, anthropicFake] = await Promise.all([startOpenAiFake(), startAnthropicFake()]);
+    service = await startService({
+      env: {
+        OPENAI_API_KEY: openaiFake.key,
+        OPENAI_BASE_URL: openaiFake.baseUrl,
+        ANTHROPIC_API_KEY: anthropicFake.key,
+        ANTHROPIC_BASE_URL: anthropicFake.baseUrl,
+      },
+    });
+    const created = await echoSpace(service, 'For documents');
+    spaceId = created.id;
+    anthropic = new Anthropic({ baseURL: service.url, apiKey: created.key, maxRetries: 0 });
+    openai = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: created.key, maxRetries: 0 });
+  });
+  after(async () => {
+    await service?.stop();
+    await Promise.all([openaiFake?.close(), anthropicFake?.close()]);
+    if (service) removeDir(service.dataDir);
+  });
+  afterEach(() => assert.deepEqual([...openaiFake.problems, ...anthropicFake.problems], []));
+
+  const pdfBlock = {
+    type: 'document' as const,
+    source: { type: 'base64' as const, media_type: 'application/pdf' as const, data: PDF },
+  };
+  const notes = (text: string) => ({
+    type: 'document' as const,
+    title: 'Release notes',
+    source: { type: 'text' as const, media_type: 'text/plain' as const, data: text },
+  });
+
+  it("takes Anthropic's documents, a PDF and a text, and counts the text's tokens", async () => {
+    const ask = (blocks: Anthropic.ContentBlockParam[]) =>
+      anthropic.messages.countTokens({
+        model: 'test/echo',
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'Summarize these.' }, ...blocks] }],
+      });
+    const pdfOnly = (await ask([pdfBlock])).input_tokens;
+    const both = (await ask([pdfBlock, notes('Version 2 adds routing by price. '.repeat(20))])).input_tokens;
+    assert.ok(both - pdfOnly > 100, `${pdfOnly} then ${both}`);
+    const answered = await anthropic.messages.create({
+      model: 'test/echo',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Summarize these.' }, pdfBlock, notes('v2')] }],
+    });
+    assert.equal(answered.stop_reason, 'end_turn');
+  });
+
+  it("takes a PDF a tool gave back, as Claude Code's Read of a PDF sends it", async () => {
+    const answered = await anthropic.messages.create({
+      model: 'test/echo',
+      max_tokens: 100,
+      tools: [{ name: 'Read', input_schema: { type: 'object', properties: { file_path: { type: 'string' } } } }],
+      messages: [
+        { role: 'user', content: 'What does spec.pdf say?' },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: 'spec.pdf' } }],
+        },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [pdfBlock] }] },
+      ],
+    });
+    assert.equal(answered.stop_reason, 'end_turn');
+  });
+
+  it("refuses a document's citations in words: only Anthropic's models give them", async () => {
+    await assert.rejects(
+      anthropic.messages.create({
+        model: 'test/echo',
+        max_tokens: 100,
+        messages: [{ role: 'user', content: [{ ...notes('v2'), citations: { enabled: true } }] }],
+      }),
+      (error: unknown) =>
+        error instanceof Anthropic.APIError &&
+        /citations.*cannot be enabled here: a document's citations come only from Anthropic's models/.test(
+          error.message,
+        ),
+    );
+  });
+
+  it('sends a PDF to Anthropic as a document and to OpenAI as a file, from the Messages API', async () => {
+    const spaces = service.client();
+    const created = await spaces.createSpace({ name: 'PDF readers' });
+    const settings = await spaces.getSpaceModels(created.id);
+    for (const s of settings.base_model_settings) {
+      const want = s.namespace === 'anthropic/claude-sonnet-4-5' || s.namespace === 'openai/gpt-4o-mini';
+      if (s.active !== want) await spaces.toggleModel(created.id, s.id, want);
+    }
+    const reader = new Anthropic({ baseURL: service.url, apiKey: created.created_key, maxRetries: 0 });
+    const read = (model: string) =>
+      reader.messages.create({
+        model,
+        max_tokens: 100,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Summarize it.' },
+              { ...pdfBlock, title: 'spec.pdf' },
+            ],
+          },
+        ],
+      });
+    await read('anthropic/claude-sonnet-4-5');
+    const sentToAnthropic = anthropicFake.seen.at(-1)!.body.messages as Array<{
+      content: Array<Record<string, unknown>>;
+    }>;
+    assert.deepEqual(
+      sentToAnthropic.at(-1)!.content.find((b) => b.type === 'document'),
+      { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: PDF }, title: 'spec.pdf' },
+    );
+    await read('openai/gpt-4o-mini');
+    const sentToOpenAi = openaiFake.seen.at(-1)!.body.messages as Array<{ content: Array<Record<string, unknown>> }>;
+    const file = sentToOpenAi.at(-1)!.content.find((p) => p.type === 'file') as { file: Record<string, unknown> };
+    assert.equal(file.file.file_data, `data:application/pdf;base64,${PDF}`);
+  });
+
+  it("takes a PDF in OpenAI's file part on chat completions, and refuses any other file there in words", async () => {
+    const ask = (fileData: string) =>
+      openai.chat.completions.create({
+        model: 'test/echo',
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Summarize it.' },
+              { type: 'file', file: { file_data: fileData, filename: 'spec.pdf' } },
+            ],
+          },
+        ],
+      });
+    assert.equal((await ask(`data:application/pdf;base64,${PDF}`)).choices[0]!.finish_reason, 'stop');
+    await assert.rejects(
+      ask(`data:text/plain;base64,${Buffer.from('hello').toString('base64')}`),
+      (error: unknown) =>
+        error instanceof OpenAI.APIError &&
+        /must be a PDF as a data URL \(data:application\/pdf;base64,/.test(error.message),
+    );
+  });
+
+  it("reads the playground's attached files to the model: text as its text, a PDF whole", async () => {
+    const csv = 'name,price\nrouting,0\n';
+    const sent = await raw(service.url, 'POST', '/v1/playground/chat', {
+      token: service.token,
+      body: {
+        app_id: spaceId,
+        model: 'openai/gpt-4o-mini',
+        prompt: 'What do these say?',
+        files: [`data:text/csv;base64,${Buffer.from(csv).toString('base64')}`, `data:application/pdf;base64,${PDF}`],
+      },
+    });
+    assert.equal(sent.status, 200, sent.text);
+    const content = (openaiFake.seen.at(-1)!.body.messages as Array<{ content: unknown }>).at(-1)!.content;
+    assert.deepEqual(content, [
+      { type: 'text', text: 'What do these say?' },
+      { type: 'text', text: `\n\nAttached file 1 (text/csv):\n${csv}` },
+      { type: 'file', file: { file_data: `data:application/pdf;base64,${PDF}`, filename: 'part-2.pdf' } },
+    ]);
+  });
+
+  it('refuses an attached file that is not text, naming it, and a PDF for a model that cannot read one', async () => {
+    const binary = await raw(service.url, 'POST', '/v1/playground/chat', {
+      token: service.token,
+      body: {
+        app_id: spaceId,
+        prompt: 'What is this?',
+        files: [`data:text/plain;base64,${Buffer.from([0x00, 0xff, 0xfe, 0x10]).toString('base64')}`],
+      },
+    });
+    assert.equal(binary.status, 422, binary.text);
+    assert.match(binary.text, /files\.0|"files",0/);
+    assert.match(
+      binary.text,
+      /is a file of type text\/plain that is not text; a model here reads text files, PDFs and images/,
+    );
+    const record = (provider: string, vision: boolean) =>
+      ({ provider, namespace: `${provider}/m`, supports_vision: vision }) as ModelRecord;
+    const needs = { needsVision: false, needsPdf: true, needsJson: null, needsLogprobs: false };
+    assert.equal(capabilityRefusal(record('anthropic', true), needs), null);
+    assert.equal(capabilityRefusal(record('google', true), needs), null);
+    assert.equal(capabilityRefusal(record('mistral', true), needs), 'cannot read PDFs');
+    assert.equal(capabilityRefusal(record('openai', false), needs), 'cannot read PDFs');
   });
 });
