@@ -518,22 +518,24 @@ export const ToolCall = z.object({
   function: z.object({ name: z.string().min(1).max(200), arguments: z.string().max(1_000_000) }),
 });
 
+/** A PDF given whole, as a data URL: there is no file store here to name one by its id. */
+const PdfData = z
+  .string({
+    error: 'must be a PDF as a data URL (data:application/pdf;base64,...); files are not kept here to name by id',
+  })
+  .max(20 * 1024 * 1024)
+  .regex(/^data:application\/pdf;base64,/, 'must be a PDF as a data URL (data:application/pdf;base64,...)');
+
 const ContentPart = z.union([
   z.object({ type: z.literal('text'), text: z.string() }),
   z.object({
     type: z.literal('image_url'),
     image_url: z.object({ url: z.string().max(20 * 1024 * 1024), detail: z.enum(['auto', 'low', 'high']).optional() }),
   }),
-  /** A PDF given whole, as OpenAI's chat API takes one (there is no file store here to name one by id). */
+  /** A PDF given whole, as OpenAI's chat API takes one. */
   z.object({
     type: z.literal('file'),
-    file: z.object({
-      file_data: z
-        .string()
-        .max(20 * 1024 * 1024)
-        .regex(/^data:application\/pdf;base64,/, 'must be a PDF as a data URL (data:application/pdf;base64,...)'),
-      filename: z.string().max(1000).optional(),
-    }),
+    file: z.object({ file_data: PdfData, filename: z.string().max(1000).optional() }),
   }),
 ]);
 
@@ -1475,8 +1477,9 @@ const ResponsesPart = z.discriminatedUnion(
       image_url: ResponsesText,
       detail: z.enum(['auto', 'low', 'high']).optional(),
     }),
+    z.object({ type: z.literal('input_file'), file_data: PdfData, filename: z.string().max(1000).optional() }),
   ],
-  { error: 'must be a part of type input_text, output_text, refusal or input_image' },
+  { error: 'must be a part of type input_text, output_text, refusal, input_image or input_file' },
 );
 
 /** OpenAI's web search, which its reasoning models run at OpenAI. */

@@ -286,7 +286,8 @@ function chatMessages(input: Item[], earlier: number): ChatMessage[] {
     } else if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output') {
       // An output with images (a screenshot the tool took) keeps its parts, as a tool_result's do.
       const output = item.output;
-      const withImages = typeof output !== 'string' && output.some((p) => p.type === 'input_image');
+      const withImages =
+        typeof output !== 'string' && output.some((p) => p.type === 'input_image' || p.type === 'input_file');
       messages.push({
         role: 'tool',
         tool_call_id: item.call_id,
@@ -304,14 +305,21 @@ function chatMessages(input: Item[], earlier: number): ChatMessage[] {
 
 function textOf(content: string | Part[]): string {
   if (typeof content === 'string') return content;
-  return content.map((p) => (p.type === 'refusal' ? p.refusal : p.type === 'input_image' ? '' : p.text)).join('');
+  return content
+    .map((p) => (p.type === 'refusal' ? p.refusal : p.type === 'input_image' || p.type === 'input_file' ? '' : p.text))
+    .join('');
 }
 
-/** A Responses content part as the chat's: text, or an image by its URL. */
+/** A Responses content part as the chat's: text, an image by its URL, or a PDF whole. */
 function partOf(part: Part): Record<string, unknown> {
   switch (part.type) {
     case 'input_image':
       return { type: 'image_url', image_url: { url: part.image_url, ...(part.detail ? { detail: part.detail } : {}) } };
+    case 'input_file':
+      return {
+        type: 'file',
+        file: { file_data: part.file_data, ...(part.filename ? { filename: part.filename } : {}) },
+      };
     case 'refusal':
       return { type: 'text', text: part.refusal };
     default:

@@ -436,6 +436,32 @@ describe('documents: read by the model, and a PDF only by a model that reads one
     );
   });
 
+  it('takes a PDF as a Responses input_file, sends it to OpenAI as one, and refuses one named by file_id', async () => {
+    const input = (file: Record<string, unknown>): OpenAI.Responses.ResponseInput => [
+      {
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'Summarize it.' },
+          { type: 'input_file', ...file } as OpenAI.Responses.ResponseInputFile,
+        ],
+      },
+    ];
+    const pdf = { file_data: `data:application/pdf;base64,${PDF}`, filename: 'spec.pdf' };
+    assert.equal((await openai.responses.create({ model: 'test/echo', input: input(pdf) })).status, 'completed');
+    await openai.responses.create({ model: 'openai/gpt-5.4-mini', input: input(pdf), store: false });
+    const sent = openaiFake.seen.at(-1)!.body.input as Array<{ content: Array<Record<string, unknown>> }>;
+    assert.deepEqual(sent.at(-1)!.content.at(-1), {
+      type: 'input_file',
+      filename: 'spec.pdf',
+      file_data: pdf.file_data,
+    });
+    await assert.rejects(
+      openai.responses.create({ model: 'test/echo', input: input({ file_id: 'file-abc' }) }),
+      (error: unknown) =>
+        error instanceof OpenAI.APIError && /files are not kept here to name by id/.test(error.message),
+    );
+  });
+
   it("reads the playground's attached files to the model: text as its text, a PDF whole", async () => {
     const csv = 'name,price\nrouting,0\n';
     const sent = await raw(service.url, 'POST', '/v1/playground/chat', {
