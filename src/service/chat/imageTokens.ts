@@ -4,10 +4,7 @@
 // when the detail is high). The image's size is read from its own header (`image-size`); an image by
 // address, whose size is not known here, counts as the largest image the rule bills.
 import { imageSize } from 'image-size';
-import type { ChatMessage } from './request';
-
-/** Whose rule an image is counted by: the vendor whose API the request came by. */
-export type ImageRule = 'anthropic' | 'openai';
+import type { ChatMessage, ImageRule } from './request';
 
 /** The detail OpenAI's models read an image at: `low` is one small copy, `high` (and `auto`) its tiles. */
 export type ImageDetail = 'auto' | 'low' | 'high';

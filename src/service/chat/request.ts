@@ -14,7 +14,6 @@ import type {
 import type { Caller } from '../domain/caller';
 import type { CatalogueModel } from '../domain/models';
 import type { AppConfig } from '../domain/spaces';
-import type { ImageRule } from './imageTokens';
 import { invalid } from '../problem';
 
 /** Anthropic's block of thinking: its text with the signature Anthropic checks, or a redacted one's data. */
@@ -229,6 +228,9 @@ export interface ToolOptions {
    */
   textCompletion?: { suffix: string | null };
 }
+
+/** Whose rule a request's images count by before sending (chat/imageTokens.ts): the vendor whose API it came by. */
+export type ImageRule = 'anthropic' | 'openai';
 
 /** What a request asks of a model's JSON: nothing, any object, or an object following a schema. */
 export type JsonNeed = 'object' | 'schema' | null;
