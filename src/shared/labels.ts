@@ -96,3 +96,10 @@ export function dayLabel(iso: string): string {
 /** The time of day in the same style ("14:05"). */
 export const timeLabel = (at: Date = new Date()) =>
   at.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
+
+/** A file's size as people read it ("640 bytes", "12 KB", "3.4 MB"), never rounded up from nothing. */
+export function sizeLabel(bytes: number): string {
+  if (bytes < 1024) return bytes === 1 ? '1 byte' : `${bytes} bytes`;
+  const [value, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KB'] : [bytes / (1024 * 1024), 'MB'];
+  return `${value < 10 ? value.toFixed(1).replace(/\.0$/, '') : Math.round(value)} ${unit}`;
+}

@@ -1,6 +1,7 @@
 // Enumerations of the service as a person reads them.
 import assert from 'node:assert/strict';
 import {
+  sizeLabel,
   alertLabel,
   billingCycleLabel,
   dayLabel,
@@ -68,5 +69,14 @@ describe('labels for people', () => {
       else process.env.TZ = zone;
     }
     assert.equal(dayLabel('soon'), 'soon');
+  });
+
+  it("writes a file's size in the unit people read it in, not rounded up to a kilobyte", () => {
+    assert.equal(sizeLabel(1), '1 byte');
+    assert.equal(sizeLabel(50), '50 bytes');
+    assert.equal(sizeLabel(1536), '1.5 KB');
+    assert.equal(sizeLabel(2048), '2 KB');
+    assert.equal(sizeLabel(200 * 1024), '200 KB');
+    assert.equal(sizeLabel(3.4 * 1024 * 1024), '3.4 MB');
   });
 });

@@ -8,6 +8,7 @@ import type {
   SpaceBrief,
   Turn,
 } from '../../../shared/protocol/playground';
+import { sizeLabel } from '../../../shared/labels';
 import { checkRules, type Rules } from '../../../shared/rules';
 import { providerLabel } from '../../../shared/providerNames';
 import { fill, h, valueOf } from '../../page/dom';
@@ -193,7 +194,7 @@ export class PlaygroundForm {
             list.splice(i, 1);
             changed();
           });
-          return h('span', { class: 'chip', role: 'listitem' }, `${a.name} (${Math.ceil(a.size / 1024)} KB)`, remove);
+          return h('span', { class: 'chip', role: 'listitem' }, `${a.name} (${sizeLabel(a.size)})`, remove);
         }),
       );
     }
