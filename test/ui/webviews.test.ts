@@ -2,7 +2,7 @@
 // streamed reply rendered there; an XSS payload in a reply that stays inert; a weight changed and saved
 // in the Space settings editor; the organization panel. Screenshots go to test-artifacts/ui.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { startFakeUpstream } from '../unit/support/fakeUpstream';
@@ -202,6 +202,33 @@ describe('LLM Spaces webviews (playwright)', function () {
     const space = (await client.listSpaces()).items.find((s) => s.name === 'My first Space')!;
     assert.equal((await client.listConversations(space.id)).find((c) => c.id === before)?.name, 'Cart review');
     await wb.screenshot('11b-playground-renamed');
+  });
+
+  it("attaches a file from VS Code's file dialog, shows its size, and sends it with the prompt", async () => {
+    const { page } = wb;
+    const frame = webview(page);
+    const file = path.join(wb.server.tmp, 'workspace', 'README.md');
+    await frame.locator('vscode-button', { hasText: 'Attach File…' }).click();
+    // The dialog opens at a folder, then lists it: typed before that, the path would be replaced.
+    const input = page.locator('.quick-input-widget input');
+    await page.locator('.quick-input-list .monaco-list-row').first().waitFor();
+    await input.fill(file);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'README.md' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    const chip = frame.locator('.chips .chip', { hasText: 'README.md' });
+    await chip.waitFor({ timeout: 20_000 });
+    const bytes = statSync(file).size;
+    assert.ok(bytes < 1024, 'a file of some hundred bytes');
+    // Its label (then the button that removes it): the size as it is, not a kilobyte.
+    assert.equal((await chip.innerText()).split('\n')[0], `README.md (${bytes} bytes)`);
+    await chooseModel(frame, 'test/echo');
+    const prompt = frame.locator('[data-path="prompt"] textarea');
+    await prompt.fill('What does the attached file say?');
+    await prompt.press('Control+Enter');
+    const reply = frame.locator('.turn .reply').last();
+    await reply.filter({ hasText: '[1 file attached]' }).waitFor({ timeout: 30_000 });
+    assert.equal(await frame.locator('.chips .chip').count(), 0, 'the sent file is no longer attached');
+    await wb.screenshot('11c-playground-file-sent');
   });
 
   it('renders script, event-handler and javascript: payloads in a reply as inert text', async () => {

@@ -18,11 +18,14 @@ export interface TestModelInput {
 export function testModelReply(input: TestModelInput): string {
   if (input.model === 'lorem') return lorem(input.prompt);
   const notes = [
-    input.images ? `[${input.images} image(s) attached]` : '',
-    input.files ? `[${input.files} file(s) attached]` : '',
+    input.images ? `[${counted(input.images, 'image')} attached]` : '',
+    input.files ? `[${counted(input.files, 'file')} attached]` : '',
   ].filter(Boolean);
   return notes.length ? `${input.prompt}\n\n${notes.join(' ')}` : input.prompt;
 }
+
+/** "1 file", "2 files". */
+const counted = (n: number, thing: string) => `${n} ${thing}${n === 1 ? '' : 's'}`;
 
 function lorem(prompt: string): string {
   let state = createHash('sha256').update(prompt).digest().readUInt32BE(0) || 1;
