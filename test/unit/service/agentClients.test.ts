@@ -11,6 +11,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { pngBase64 } from '../support/png';
 import { fakeEnv, startAnthropicFake, startOpenAiFake, type ProviderFake } from '../support/providerFakes';
 import { removeDir, SERVICE, spaceOf, startService, tempDir, type RunningService } from '../support/service';
 import { SNIPPET_TEXTS } from '../../../src/shared/toolSnippets';
@@ -161,6 +162,24 @@ describe('Claude Code and Codex against the built-in service', function () {
     assert.ok((first!.tools as Array<{ name: string }>).some((t) => t.name === 'Bash'));
     const last = (second!.messages as Array<{ content: Array<{ type: string }> | string }>).at(-1)!;
     assert.ok(Array.isArray(last.content) && last.content.some((b) => b.type === 'tool_result'));
+  });
+
+  it("runs Claude Code's Read of a picture through the Space: the image goes back to the model in the tool's result", async () => {
+    const picture = path.join(work, 'logo.png');
+    writeFileSync(picture, Buffer.from(pngBase64(64, 48), 'base64'));
+    const said = await claudeTurns(`Please | call Read ${JSON.stringify({ file_path: picture })}`, 'Read');
+    assert.equal(said.is_error, false, said.result);
+    assert.equal(said.num_turns, 2, 'the tool call, then the answer from its result');
+    const messages = anthropic.seen.at(-1)!.body.messages as Array<{ content: unknown }>;
+    const result = (messages.at(-1)!.content as Array<{ type: string; content?: unknown }>).find(
+      (b) => b.type === 'tool_result',
+    )!;
+    const image = (result.content as Array<{ type: string; source?: { media_type?: string; data?: string } }>).find(
+      (b) => b.type === 'image',
+    );
+    assert.ok(image, `an image in the tool's result: ${JSON.stringify(result).slice(0, 300)}`);
+    assert.match(image.source!.media_type!, /^image\//);
+    assert.ok((image.source!.data ?? '').length > 0);
   });
 
   it("runs Claude Code's ToolSearch through the Space: the tools it loads come declared in its next request", async () => {
