@@ -528,7 +528,7 @@ describe('playground engine', function () {
     const app = await spaceWith(['test/echo']);
     const image = 'data:image/png;base64,iVBORw0KGgo=';
     const seen = await client.chat({ app_id: app, prompt: 'what is this', model: 'test/echo', images: [image] });
-    assert.match(seen.choices[0]!.message.content, /\[1 image\(s\) attached\]/);
+    assert.match(seen.choices[0]!.message.content, /\[1 image attached\]/);
     const blind = await raw(service.url, 'POST', '/v1/playground/chat', {
       token: service.token,
       body: { app_id: app, prompt: 'x', model: 'openai/o3-mini', images: [image] },

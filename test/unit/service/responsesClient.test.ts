@@ -547,9 +547,15 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     );
     await wrongItem([{ role: 'robot', content: 'x' }], 'input.0.role', /must be one of "user", "assistant"/);
     await wrongItem(
-      [{ role: 'user', content: [{ type: 'input_file', file_id: 'f' }] }],
+      [{ role: 'user', content: [{ type: 'input_audio', input_audio: {} }] }],
       'input.0.content.0.type',
-      /must be a part of type input_text, output_text, refusal or input_image/,
+      /must be a part of type input_text, output_text, refusal, input_image or input_file/,
+    );
+    // A file named by id: no file store is kept here.
+    await wrongItem(
+      [{ role: 'user', content: [{ type: 'input_file', file_id: 'f' }] }],
+      'input.0.content.0.file_data',
+      /must be a PDF as a data URL .*; files are not kept here to name by id/,
     );
     await wrongItem([{ type: 'item_reference' }], 'input.0.id', /is required/);
     await assert.rejects(

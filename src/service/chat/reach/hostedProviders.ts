@@ -151,7 +151,7 @@ export class HostedProviders implements ModelReach {
     // Where the model may search the web: Anthropic's models and OpenAI's reasoning models, at their provider.
     const searchAt = anthropic ? 'anthropic' : responses && provider === 'openai' ? 'openai' : undefined;
     const options: LanguageModelV4CallOptions = {
-      // Anthropic's, Google's, DeepSeek's APIs and OpenAI's Responses take images in a tool's result.
+      // Anthropic's, Google's, DeepSeek's APIs and OpenAI's Responses take images and PDFs in a tool's result.
       prompt: toPrompt(
         g.messages,
         carriedBack(kept),
@@ -246,15 +246,14 @@ function toPrompt(
 ): LanguageModelV4Prompt {
   const toolNames = new Map<string, string>();
   const prompt: LanguageModelV4Prompt = [];
-  // The images of tool results, for an API whose tool results are text only: they follow the results
-  // in a message of their own, as the model would have seen them (its package would write their bytes
-  // into the result's text).
-  const images: LanguageModelV4FilePart[] = [];
+  // The images and PDFs of tool results, for an API whose tool results are text only: they follow the
+  // results in a message of their own (its package would write their bytes into the result's text).
+  const attached: LanguageModelV4FilePart[] = [];
   for (const m of messages) {
-    if (m.role !== 'tool' && images.length) prompt.push({ role: 'user', content: images.splice(0) });
+    if (m.role !== 'tool' && attached.length) prompt.push({ role: 'user', content: attached.splice(0) });
     prompt.push({ ...asPromptMessage(m), ...cacheOptions(m) });
   }
-  if (images.length) prompt.push({ role: 'user', content: images });
+  if (attached.length) prompt.push({ role: 'user', content: attached });
   return prompt;
 
   function asPromptMessage(m: ChatMessage): LanguageModelV4Prompt[number] {
@@ -296,7 +295,7 @@ function toPrompt(
       }
       case 'tool':
         if (!toolImages && Array.isArray(m.content))
-          images.push(...userParts(m.content).filter((part) => part.type === 'file'));
+          attached.push(...userParts(m.content).filter((part) => part.type === 'file'));
         return {
           role: 'tool',
           content: [
@@ -412,21 +411,19 @@ const cacheOptions = (marked: { cache_control?: CacheControl }): { providerOptio
   marked.cache_control ? { providerOptions: { anthropic: { cacheControl: marked.cache_control } } } : {};
 
 /**
- * What a tool gave back, as the provider packages take it: its text, or its text and images as parts
- * (Anthropic's and OpenAI's Responses send the images to the model; OpenAI's chat API takes text only).
+ * What a tool gave back, as the provider packages take it: its text, or its text, images and PDFs as
+ * parts, for an API that takes them in a tool's result (toPrompt says which).
  */
 function toolOutput(content: ChatMessage['content']): LanguageModelV4ToolResultPart['output'] {
   if (!Array.isArray(content) || !content.some((part) => part.type === 'image_url' || part.type === 'file'))
     return textOutput(content);
   return {
     type: 'content',
-    value: userParts(content).map((part) =>
-      part.type === 'text' ? part : { type: 'file', mediaType: part.mediaType, data: part.data },
-    ),
+    value: userParts(content),
   };
 }
 
-/** A tool's result as text: its images, if any, go to the model another way (toPrompt). */
+/** A tool's result as text: its images and PDFs, if any, go to the model another way (toPrompt). */
 function textOutput(content: ChatMessage['content']): LanguageModelV4ToolResultPart['output'] {
   const text = textOf(content);
   const shown = Array.isArray(content) && content.some((part) => part.type === 'image_url' || part.type === 'file');
