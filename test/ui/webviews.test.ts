@@ -228,6 +228,8 @@ describe('LLM Spaces webviews (playwright)', function () {
     const reply = frame.locator('.turn .reply').last();
     await reply.filter({ hasText: '[1 file attached]' }).waitFor({ timeout: 30_000 });
     assert.equal(await frame.locator('.chips .chip').count(), 0, 'the sent file is no longer attached');
+    // The turn says what went with its prompt.
+    assert.equal(await frame.locator('.turn').last().locator('.attached').innerText(), 'Sent with: README.md');
     await wb.screenshot('11c-playground-file-sent');
   });
 

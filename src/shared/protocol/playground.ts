@@ -96,6 +96,8 @@ export interface ReplyInfo {
 
 export interface Turn {
   prompt: string;
+  /** The names of the images and files sent with the prompt (kept in the panel only, not by the service). */
+  attached?: string[];
   reply: ReplyInfo | null;
   error: string | null;
   /** The model's reasoning shown before the reply, and how long it thought (not kept by the service). */

@@ -264,7 +264,8 @@ async function send(): Promise<void> {
   }
   const body = { ...check.body, conversation_id: state.conversation?.id ?? undefined };
   const prompt = state.prompt;
-  const live = transcript.start(prompt);
+  const attached = [...state.images, ...state.files].map((a) => a.name);
+  const live = transcript.start(prompt, attached);
   sending(true);
   let callId = -1;
   try {
@@ -273,7 +274,7 @@ async function send(): Promise<void> {
       streaming = { callId: id, turn: live };
     });
     live.finish(reply);
-    turns.push({ prompt, reply, error: null, thought: live.thought });
+    turns.push({ prompt, attached, reply, error: null, thought: live.thought });
     state.parentRequestId = reply.id;
     form.showReplies(turns, reply.id);
     state.prompt = '';
@@ -286,6 +287,7 @@ async function send(): Promise<void> {
     live.fail(failure.message, !!failure.cancelled);
     turns.push({
       prompt,
+      attached,
       reply: null,
       error: failure.cancelled ? t('Stopped.') : failure.message,
       thought: live.thought,

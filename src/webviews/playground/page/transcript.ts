@@ -74,11 +74,11 @@ export class Transcript {
     else fill(this.root, ...note, ...turns.map((turn) => this.turnElement(turn)));
   }
 
-  start(prompt: string): LiveTurn {
+  start(prompt: string, attached: string[] = []): LiveTurn {
     for (const empty of this.root.querySelectorAll('.empty')) empty.remove();
     const reply = h('div', { class: 'reply markdown', 'aria-busy': 'true' });
     const meta = h('footer', { class: 'meta' }, t('Waiting for the first tokens…'));
-    const article = h('article', { class: 'turn' }, this.promptElement(prompt), reply, meta);
+    const article = h('article', { class: 'turn' }, this.promptElement(prompt), attachedLine(attached), reply, meta);
     this.root.append(article);
     article.scrollIntoView({ block: 'end' });
     let text = '';
@@ -165,12 +165,20 @@ export class Transcript {
     };
   }
 
-  private turnElement({ prompt, reply, error, thought }: Turn): HTMLElement {
+  private turnElement({ prompt, attached, reply, error, thought }: Turn): HTMLElement {
     const body = h('div', { class: 'reply markdown' });
     if (reply) this.fillReply(body, reply.content);
     const footer = reply ? metaOf(reply) : h('footer', { class: 'meta error' }, error ?? t('No reply.'));
     const thinking = thought ? ThinkingView.finished(thought) : null;
-    return h('article', { class: 'turn' }, this.promptElement(prompt), thinking, body, footer);
+    return h(
+      'article',
+      { class: 'turn' },
+      this.promptElement(prompt),
+      attachedLine(attached ?? []),
+      thinking,
+      body,
+      footer,
+    );
   }
 
   private promptElement(prompt: string): HTMLElement {
@@ -386,4 +394,9 @@ function receiptElement(r: ReceiptView): HTMLElement {
     if (details.open) details.scrollIntoView({ block: 'nearest' });
   });
   return details;
+}
+
+/** The line under a prompt that names what was sent with it, or nothing. */
+function attachedLine(names: readonly string[]): HTMLElement | null {
+  return names.length ? h('div', { class: 'attached' }, t('Sent with: {0}', names.join(', '))) : null;
 }
