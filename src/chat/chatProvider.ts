@@ -258,12 +258,17 @@ export function chatErrorMessage(error: unknown): string {
   return describeError(error, t('LLM Spaces')).message;
 }
 
-/** VS Code's chat messages as OpenAI messages: text, images, tool calls and tool results. */
+/**
+ * VS Code's chat messages as OpenAI messages: text, images, tool calls and tool results. A tool's
+ * result is text there, so the images a tool gave back (a screenshot) follow its results in a user
+ * message, as the result's text says.
+ */
 export function toCompletionMessages(messages: readonly vscode.LanguageModelChatRequestMessage[]): CompletionMessage[] {
   const out: CompletionMessage[] = [];
   for (const message of messages) {
     const texts: string[] = [];
     const images: string[] = [];
+    const toolImages: string[] = [];
     const calls: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }> = [];
     for (const part of message.content) {
       if (part instanceof vscode.LanguageModelTextPart) texts.push(part.value);
@@ -273,13 +278,18 @@ export function toCompletionMessages(messages: readonly vscode.LanguageModelChat
           type: 'function',
           function: { name: part.name, arguments: JSON.stringify(part.input ?? {}) },
         });
-      else if (part instanceof vscode.LanguageModelToolResultPart)
-        out.push({ role: 'tool', tool_call_id: part.callId, content: textOfParts(part.content) });
-      else {
+      else if (part instanceof vscode.LanguageModelToolResultPart) {
+        const shown = part.content.flatMap((p) => imageOf(p) ?? []);
+        toolImages.push(...shown);
+        const text = textOfParts(part.content);
+        const note = shown.length ? `${text ? '\n' : ''}(The tool's images follow in the next message.)` : '';
+        out.push({ role: 'tool', tool_call_id: part.callId, content: text + note });
+      } else {
         const image = imageOf(part);
         if (image) images.push(image);
       }
     }
+    if (toolImages.length) out.push({ role: 'user', content: toolImages.map(imagePart) });
     const text = texts.join('');
     if (message.role === vscode.LanguageModelChatMessageRole.Assistant) {
       if (text || calls.length)
@@ -291,9 +301,7 @@ export function toCompletionMessages(messages: readonly vscode.LanguageModelChat
     } else if (text || images.length) {
       out.push({
         role: 'user',
-        content: images.length
-          ? [{ type: 'text', text }, ...images.map((url) => ({ type: 'image_url' as const, image_url: { url } }))]
-          : text,
+        content: images.length ? [{ type: 'text', text }, ...images.map(imagePart)] : text,
       });
     }
   }
@@ -305,6 +313,8 @@ function textOfParts(parts: readonly unknown[]): string {
     .map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : typeof p === 'string' ? p : ''))
     .join('');
 }
+
+const imagePart = (url: string) => ({ type: 'image_url' as const, image_url: { url } });
 
 /** An image part (LanguageModelDataPart, in the API of newer hosts) as a data URL. */
 function imageOf(part: unknown): string | undefined {

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { extension, serviceClient, waitFor } from './support';
+import { png } from '../unit/support/png';
 
 const VENDOR = 'llm-spaces';
 const config = () => vscode.workspace.getConfiguration('llmSpaces');
@@ -101,6 +102,48 @@ describe("Spaces in VS Code's chat", function () {
     );
     assert.match(second.text, /^Sunny, 21 °C\n\n_— Sent to test\/echo/);
     assert.equal(second.calls.length, 0);
+  });
+
+  it("sends the images a tool gave back (a screenshot) to the model, after the tool's result", async function () {
+    const DataPart = (
+      vscode as unknown as { LanguageModelDataPart?: new (data: Uint8Array, mimeType: string) => unknown }
+    ).LanguageModelDataPart;
+    // VS Code 1.104's API has no data parts, so no tool gives an image back there.
+    if (!DataPart) return this.skip();
+    const tools: vscode.LanguageModelChatTool[] = [{ name: 'screenshot', description: 'Takes a screenshot' }];
+    const ask = vscode.LanguageModelChatMessage.User('call screenshot {}');
+    const call = (await replyOf(await echo.sendRequest([ask], { tools }, new vscode.CancellationTokenSource().token)))
+      .calls[0]!;
+    const turn = (extra: unknown[]) => [
+      ask,
+      vscode.LanguageModelChatMessage.Assistant([call]),
+      vscode.LanguageModelChatMessage.User([
+        new vscode.LanguageModelToolResultPart(call.callId, [
+          new vscode.LanguageModelTextPart('The screen:'),
+          ...extra,
+        ]),
+      ]),
+    ];
+    // The prompt tokens each request moved the organization's counter by.
+    const client = await serviceClient(await extension());
+    const sent = async (messages: vscode.LanguageModelChatMessage[]) => {
+      const before = (await client.getOrganization()).prompt_tokens;
+      const { text } = await replyOf(
+        await echo.sendRequest(messages, { tools }, new vscode.CancellationTokenSource().token),
+      );
+      await waitFor(async () => (await client.getOrganization()).prompt_tokens > before, 'the request to be billed');
+      return { text, prompt: (await client.getOrganization()).prompt_tokens - before };
+    };
+    const without = await sent(turn([]));
+    const shot = await sent(turn([new DataPart(png(64, 48), 'image/png')]));
+    // The model answers from the tool's result, which says the images follow; and it read the image:
+    // one tile, 255 tokens by OpenAI's rule, beside the few of that note.
+    assert.match(
+      shot.text,
+      /^The screen:\n\(The tool's images follow in the next message\.\)\n\n_— Sent to test\/echo/,
+    );
+    const added = shot.prompt - without.prompt;
+    assert.ok(added >= 255 && added < 255 + 30, `the image added ${added} prompt tokens`);
   });
 
   it('stops the request on the service when cancelled', async function () {

@@ -444,10 +444,12 @@ export function requestedSpace(caller: Caller, appId: string | null | undefined)
 
 /**
  * What test models answer and the log keeps of a conversation: the last user message, or a tool's
- * result when the conversation ends with one (the model is to answer from it).
+ * result when the conversation ends with one (the model is to answer from it). A user message of
+ * images alone, as the images a tool gave back follow its results, says nothing of its own.
  */
 export function promptOf(messages: readonly ChatMessage[]): string {
-  const last = messages.at(-1);
-  const lastUser = messages.findLast((m) => m.role === 'user');
+  const said = messages.filter((m) => !(m.role === 'user' && Array.isArray(m.content) && textOf(m.content) === ''));
+  const last = said.at(-1);
+  const lastUser = said.findLast((m) => m.role === 'user');
   return last?.role === 'tool' ? textOf(last.content) : lastUser ? textOf(lastUser.content) : '';
 }

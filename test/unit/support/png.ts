@@ -14,7 +14,7 @@ function chunk(type: string, data: Buffer): Buffer {
 }
 
 /** A PNG `width` by `height` pixels, 8-bit greyscale. */
-function png(width: number, height: number): Buffer {
+export function png(width: number, height: number): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
