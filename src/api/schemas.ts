@@ -1231,7 +1231,7 @@ const AnthropicToolUse = z.object({
 const AnthropicToolResult = z.object({
   type: z.literal('tool_result'),
   tool_use_id: z.string().min(1).max(200),
-  /** What the tool gave back: text, and images (a file it read, a screenshot it took). */
+  /** What the tool gave back: text, images and documents (a file it read, a screenshot it took). */
   content: z
     .union([z.string(), z.array(z.discriminatedUnion('type', [AnthropicText, AnthropicImage, AnthropicDocument]))])
     .optional(),

@@ -444,11 +444,14 @@ export function requestedSpace(caller: Caller, appId: string | null | undefined)
 
 /**
  * What test models answer and the log keeps of a conversation: the last user message, or a tool's
- * result when the conversation ends with one (the model is to answer from it). A user message of
- * images alone, as the images a tool gave back follow its results, says nothing of its own.
+ * result when the conversation ends with one (the model is to answer from it). The images a tool
+ * gave back, in a user message of their own after its results, say nothing of their own.
  */
 export function promptOf(messages: readonly ChatMessage[]): string {
-  const said = messages.filter((m) => !(m.role === 'user' && Array.isArray(m.content) && textOf(m.content) === ''));
+  const said = messages.filter(
+    (m, i) =>
+      !(m.role === 'user' && messages[i - 1]?.role === 'tool' && Array.isArray(m.content) && !textOf(m.content)),
+  );
   const last = said.at(-1);
   const lastUser = said.findLast((m) => m.role === 'user');
   return last?.role === 'tool' ? textOf(last.content) : lastUser ? textOf(lastUser.content) : '';

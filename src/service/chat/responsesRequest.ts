@@ -284,7 +284,7 @@ function chatMessages(input: Item[], earlier: number): ChatMessage[] {
       // Carried in the reasoning item before it, in its place (carriedThinking.ts).
       continue;
     } else if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output') {
-      // An output with images (a screenshot the tool took) keeps its parts, as a tool_result's do.
+      // An output with images or PDFs (a screenshot the tool took) keeps its parts, as a tool_result's do.
       const output = item.output;
       const withImages =
         typeof output !== 'string' && output.some((p) => p.type === 'input_image' || p.type === 'input_file');
