@@ -16,6 +16,7 @@ import { providerKeys } from '../providers/keys';
 import { providerSpec } from '../providers/providers';
 import { promptTokens as memo } from '../tokenizer';
 import { money } from '../../shared/money';
+import { reasonLabel } from '../../shared/receipt';
 import { capabilityRefusal, RAISE_MAX_COST, type Rejection, type RouteInput } from './routing';
 import { messageImageTokens } from './imageTokens';
 import { buildMessages, resolveAssistantVersion, resolveConversation } from './messages';
@@ -104,13 +105,7 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
           'No active model of this Space can fill in the middle of a text (suffix): a model server\u2019s model can (Ollama, llama.cpp, vLLM, LM Studio), and so can Mistral\u2019s Codestral and DeepSeek\u2019s V4 models with their provider\u2019s key; turn one on in this Space, or send the prompt without a suffix',
           'infill_unsupported',
         );
-      throw new Problem(422, [
-        {
-          loc: ['body', 'model'],
-          msg: 'No active model of this Space can serve this request (check its active models and max_cost; models of a model server answer only while it runs).',
-          type: 'no_model',
-        },
-      ]);
+      throw new Problem(422, [{ loc: ['body', 'model'], msg: noModelWords(weighed.rejected), type: 'no_model' }]);
     }
     first = ranked[0]!.model;
   }
@@ -204,6 +199,25 @@ const REFUSED_FIELD: Partial<Record<Rejection, { loc: string[]; type: string }>>
   'cannot report token probabilities': { loc: ['logprobs'], type: 'logprobs_unsupported' },
   'cannot fill in the middle': { loc: ['suffix'], type: 'infill_unsupported' },
 };
+
+/** Names in a sentence, the first few of them ("a, b, c and 4 more"). */
+const someOf = (names: string[]) =>
+  AND.format(names.length > 3 ? [...names.slice(0, 3), `${names.length - 3} more`] : names);
+
+/**
+ * Why no active model of a Space can serve a request, in words: what each could not do ("openai/a and
+ * mistral/b cannot read PDFs"), so that the caller knows which model to turn on or what to change.
+ */
+function noModelWords(rejected: ReadonlyArray<{ namespace: string; reason: string }>): string {
+  const why = new Map<string, string[]>();
+  for (const r of rejected) if (r.reason !== 'inactive') why.set(r.reason, [...(why.get(r.reason) ?? []), r.namespace]);
+  if (why.size === 0) return 'This Space has no active model: turn one on in its settings.';
+  const reasons = [...why].map(
+    ([reason, names]) => `${someOf(names.sort())}: ${reasonLabel(reason, (words) => words)}`,
+  );
+  const raise = why.has('over max_cost') ? `, or ${RAISE_MAX_COST}` : '';
+  return `No active model of this Space can serve this request (${reasons.join('; ')}). Turn on one that can in the Space's settings${raise}.`;
+}
 
 /** What would let a model answer on this service, in words. */
 export function howToReach(r: Pick<ModelRecord, 'provider'>): string {

@@ -413,6 +413,29 @@ describe('documents: read by the model, and a PDF only by a model that reads one
     assert.equal(file.file.file_data, `data:application/pdf;base64,${PDF}`);
   });
 
+  it('says which active models cannot read a PDF when none of a Space can', async () => {
+    const spaces = service.client();
+    const created = await spaces.createSpace({ name: 'No PDF readers' });
+    const settings = await spaces.getSpaceModels(created.id);
+    for (const s of settings.base_model_settings) {
+      const want = s.namespace === 'local/llama3.2' || s.namespace === 'local/qwen2.5-coder';
+      if (s.active !== want) await spaces.toggleModel(created.id, s.id, want);
+    }
+    const reader = new Anthropic({ baseURL: service.url, apiKey: created.created_key, maxRetries: 0 });
+    await assert.rejects(
+      reader.messages.create({
+        model: 'No PDF readers',
+        max_tokens: 100,
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'Summarize it.' }, pdfBlock] }],
+      }),
+      (error: unknown) =>
+        error instanceof Anthropic.APIError &&
+        error.message.includes(
+          "No active model of this Space can serve this request (local/llama3.2 and local/qwen2.5-coder: cannot read PDFs). Turn on one that can in the Space's settings.",
+        ),
+    );
+  });
+
   it("takes a PDF in OpenAI's file part on chat completions, and refuses any other file there in words", async () => {
     const ask = (fileData: string) =>
       openai.chat.completions.create({
