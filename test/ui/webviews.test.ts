@@ -204,35 +204,6 @@ describe('LLM Spaces webviews (playwright)', function () {
     await wb.screenshot('11b-playground-renamed');
   });
 
-  it("attaches a file from VS Code's file dialog, shows its size, and sends it with the prompt", async () => {
-    const { page } = wb;
-    const frame = webview(page);
-    const file = path.join(wb.server.tmp, 'workspace', 'README.md');
-    await frame.locator('vscode-button', { hasText: 'Attach File…' }).click();
-    // The dialog opens at a folder, then lists it: typed before that, the path would be replaced.
-    const input = page.locator('.quick-input-widget input');
-    await page.locator('.quick-input-list .monaco-list-row').first().waitFor();
-    await input.fill(file);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'README.md' }).first().waitFor();
-    await page.keyboard.press('Enter');
-    const chip = frame.locator('.chips .chip', { hasText: 'README.md' });
-    await chip.waitFor({ timeout: 20_000 });
-    const bytes = statSync(file).size;
-    assert.ok(bytes < 1024, 'a file of some hundred bytes');
-    // Its label (then the button that removes it): the size as it is, not a kilobyte.
-    assert.equal((await chip.innerText()).split('\n')[0], `README.md (${bytes} bytes)`);
-    await chooseModel(frame, 'test/echo');
-    const prompt = frame.locator('[data-path="prompt"] textarea');
-    await prompt.fill('What does the attached file say?');
-    await prompt.press('Control+Enter');
-    const reply = frame.locator('.turn .reply').last();
-    await reply.filter({ hasText: '[1 file attached]' }).waitFor({ timeout: 30_000 });
-    assert.equal(await frame.locator('.chips .chip').count(), 0, 'the sent file is no longer attached');
-    // The turn says what went with its prompt.
-    assert.equal(await frame.locator('.turn').last().locator('.attached').innerText(), 'Sent with: README.md');
-    await wb.screenshot('11c-playground-file-sent');
-  });
-
   it('renders script, event-handler and javascript: payloads in a reply as inert text', async () => {
     const { page } = wb;
     const frame = webview(page);
@@ -342,6 +313,45 @@ describe('LLM Spaces webviews (playwright)', function () {
       .catch(async () => replyTo.innerText());
     assert.match(shown, /^Reply 2: /);
     assert.doesNotMatch(await replyTo.innerText(), /[0-9a-f]{8}-[0-9a-f]{4}-/);
+  });
+
+  it("attaches a file from VS Code's file dialog, shows its size, and sends it with the prompt", async () => {
+    const { page } = wb;
+    const frame = webview(page);
+    const file = path.join(wb.server.tmp, 'workspace', 'README.md');
+    await chooseModel(frame, 'test/echo');
+    const prompt = frame.locator('[data-path="prompt"] textarea');
+    await prompt.fill('What does the attached file say?');
+    // The cost band counts the prompt, then the file's text with it once attached.
+    const band = frame.locator('.estimate', { hasText: 'tokens to send' });
+    const tokensToSend = async () =>
+      Number(/([\d,]+) tokens to send/.exec(await band.innerText())![1]!.replace(/,/g, ''));
+    await band.waitFor();
+    const alone = await tokensToSend();
+    await frame.locator('vscode-button', { hasText: 'Attach File…' }).click();
+    // The dialog opens at a folder, then lists it: typed before that, the path would be replaced.
+    const input = page.locator('.quick-input-widget input');
+    await page.locator('.quick-input-list .monaco-list-row').first().waitFor();
+    await input.fill(file);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'README.md' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    const chip = frame.locator('.chips .chip', { hasText: 'README.md' });
+    await chip.waitFor({ timeout: 20_000 });
+    const bytes = statSync(file).size;
+    assert.ok(bytes < 1024, 'a file of some hundred bytes');
+    // Its label (then the button that removes it): the size as it is, not a kilobyte.
+    assert.equal((await chip.innerText()).split('\n')[0], `README.md (${bytes} bytes)`);
+    const deadline = Date.now() + 10_000;
+    while ((await tokensToSend()) === alone && Date.now() < deadline) await page.waitForTimeout(100);
+    const withFile = await tokensToSend();
+    assert.ok(withFile - alone > bytes / 8, `the band counted ${alone}, then ${withFile} tokens with the file`);
+    await prompt.press('Control+Enter');
+    const reply = frame.locator('.turn .reply').last();
+    await reply.filter({ hasText: '[1 file attached]' }).waitFor({ timeout: 30_000 });
+    assert.equal(await frame.locator('.chips .chip').count(), 0, 'the sent file is no longer attached');
+    // The turn says what went with its prompt.
+    assert.equal(await frame.locator('.turn').last().locator('.attached').innerText(), 'Sent with: README.md');
+    await wb.screenshot('11c-playground-file-sent');
   });
 
   it('inserts a code block at the cursor of a file behind the playground in its editor group', async () => {

@@ -10,6 +10,7 @@ import { findPrompt } from '../domain/prompts';
 import { conversationTurns, requestInConversation } from '../domain/requests';
 import type { AppConfig } from '../domain/spaces';
 import { Problem, invalid } from '../problem';
+import { attachedText, dataUrlType } from '../../shared/attachedText';
 import { PDF_DATA, type Body, type ChatMessage } from './request';
 
 /** Earlier turns of a conversation sent with a playground prompt. */
@@ -89,8 +90,6 @@ export function buildMessages(
   return messages;
 }
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
 /**
  * The files attached to a playground prompt as parts of it: an image as itself, a PDF whole (for a
  * model that reads one), any other file as its text, after a line that says which file it is. A file
@@ -98,21 +97,16 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  */
 function fileParts(files: readonly string[]): Array<Record<string, unknown>> {
   return files.map((url, i) => {
-    const type = url.slice('data:'.length, url.indexOf(';'));
+    const type = dataUrlType(url);
     if (type.startsWith('image/')) return { type: 'image_url', image_url: { url } };
     if (url.startsWith(PDF_DATA)) return { type: 'file', file: { file_data: url } };
-    let text: string | null;
-    try {
-      text = UTF8.decode(Buffer.from(url.slice(url.indexOf(',') + 1), 'base64'));
-    } catch {
-      text = null;
-    }
-    if (text === null || text.includes('\0'))
+    const text = attachedText(url, i);
+    if (text === null)
       throw invalid(
         ['body', 'files', i],
         `is a file of type ${type} that is not text; a model here reads text files, PDFs and images`,
         'file_type',
       );
-    return { type: 'text', text: `\n\nAttached file ${i + 1} (${type}):\n${text}` };
+    return { type: 'text', text };
   });
 }

@@ -9,6 +9,7 @@ import type { CatalogueStore } from '../../stores/catalogueStore';
 import type { OrganizationStore } from '../../stores/organizationStore';
 import type { SpacesStore } from '../../stores/spacesStore';
 import { isMissingEndpoint } from '../../api/errors';
+import { attachedText, dataUrlType } from '../../shared/attachedText';
 import { budgetVerdict } from '../../shared/budget';
 import { estimatedBand } from '../../shared/clientEstimates';
 import { money } from '../../shared/money';
@@ -47,8 +48,18 @@ export class BudgetGuard {
    */
   async costBand(body: ChatDraft): Promise<(CostBand & { estimated?: boolean }) | null> {
     if (!this.noRoutePreview) {
+      // The files go with the prompt as the service sends them (their text), and images need a model
+      // that reads them.
+      const files = body.files ?? [];
+      const images = [...(body.images ?? []), ...files].filter((url) => dataUrlType(url).startsWith('image/'));
+      const texts = files.flatMap((url, i) =>
+        dataUrlType(url).startsWith('image/') || dataUrlType(url) === 'application/pdf'
+          ? []
+          : [attachedText(url, i) ?? ''],
+      );
       const question = {
-        prompt: body.prompt,
+        prompt: body.prompt + texts.join(''),
+        images: images.length || undefined,
         max_tokens: body.max_tokens,
         model: body.model,
         conversation_id: body.conversation_id,

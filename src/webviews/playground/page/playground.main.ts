@@ -163,6 +163,8 @@ function layout(): void {
 
 function showAttachments(): void {
   form.showAttachments(showAttachments);
+  // What is attached goes with the prompt: the cost band counts it.
+  refreshEstimate();
   persist();
 }
 
