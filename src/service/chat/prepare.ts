@@ -105,7 +105,13 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
           'No active model of this Space can fill in the middle of a text (suffix): a model server\u2019s model can (Ollama, llama.cpp, vLLM, LM Studio), and so can Mistral\u2019s Codestral and DeepSeek\u2019s V4 models with their provider\u2019s key; turn one on in this Space, or send the prompt without a suffix',
           'infill_unsupported',
         );
-      throw new Problem(422, [{ loc: ['body', 'model'], msg: noModelWords(weighed.rejected), type: 'no_model' }]);
+      const reach = (namespace: string) => {
+        const found = findModelByName(db, caller, namespace);
+        return found ? howToReach(found.record) : 'no provider key or model server here reaches it';
+      };
+      throw new Problem(422, [
+        { loc: ['body', 'model'], msg: noModelWords(weighed.rejected, reach), type: 'no_model' },
+      ]);
     }
     first = ranked[0]!.model;
   }
@@ -208,14 +214,21 @@ const someOf = (names: string[]) =>
  * Why no active model of a Space can serve a request, in words: what each could not do ("openai/a and
  * mistral/b cannot read PDFs"), so that the caller knows which model to turn on or what to change.
  */
-function noModelWords(rejected: ReadonlyArray<{ namespace: string; reason: string }>): string {
+function noModelWords(
+  rejected: ReadonlyArray<{ namespace: string; reason: string }>,
+  reach: (namespace: string) => string,
+): string {
+  // Models that cannot answer here are told apart by what would let them (a provider's key, a server).
   const why = new Map<string, string[]>();
-  for (const r of rejected) if (r.reason !== 'inactive') why.set(r.reason, [...(why.get(r.reason) ?? []), r.namespace]);
+  for (const r of rejected) {
+    if (r.reason === 'inactive') continue;
+    const label = reasonLabel(r.reason, (words) => words);
+    const words = r.reason === 'cannot answer here' ? `${label}, ${reach(r.namespace)}` : label;
+    why.set(words, [...(why.get(words) ?? []), r.namespace]);
+  }
   if (why.size === 0) return 'This Space has no active model: turn one on in its settings.';
-  const reasons = [...why].map(
-    ([reason, names]) => `${someOf(names.sort())}: ${reasonLabel(reason, (words) => words)}`,
-  );
-  const raise = why.has('over max_cost') ? `, or ${RAISE_MAX_COST}` : '';
+  const reasons = [...why].map(([words, names]) => `${someOf(names.sort())}: ${words}`);
+  const raise = rejected.some((r) => r.reason === 'over max_cost') ? `, or ${RAISE_MAX_COST}` : '';
   return `No active model of this Space can serve this request (${reasons.join('; ')}). Turn on one that can in the Space's settings${raise}.`;
 }
 

@@ -615,7 +615,11 @@ describe('playground engine', function () {
       body: { app_id: created.id, prompt: 'x' },
     });
     assert.equal(res.status, 422);
-    assert.match(JSON.stringify(res.json), /model server/);
+    // It says which model could not answer, and what would let it.
+    assert.match(
+      JSON.stringify(res.json),
+      /No active model of this Space can serve this request \(openai\/gpt-4o-mini: cannot answer here, add your OpenAI key \(LLM Spaces: Add Provider Key…, or OPENAI_API_KEY/,
+    );
     await local.stop();
     removeDir(local.dataDir);
   });
