@@ -7,13 +7,19 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 /** The media type a data URL names ("text/csv"). */
 export const dataUrlType = (dataUrl: string) => dataUrl.slice('data:'.length, dataUrl.indexOf(';'));
 
-/** The file's text as the model reads it, after the prompt; null when its bytes are not text. */
-export function attachedText(dataUrl: string, index: number): string | null {
+/** The base64 of a data URL, after its comma. */
+export const dataUrlBase64 = (dataUrl: string) => dataUrl.slice(dataUrl.indexOf(',') + 1);
+
+/**
+ * The file's text as the model reads it, after the prompt, from its `bytes` (the data URL's, decoded
+ * by the caller); null when they are not text.
+ */
+export function attachedText(type: string, bytes: Uint8Array, index: number): string | null {
   let text: string;
   try {
-    text = UTF8.decode(Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64'));
+    text = UTF8.decode(bytes);
   } catch {
     return null;
   }
-  return text.includes('\0') ? null : `\n\nAttached file ${index + 1} (${dataUrlType(dataUrl)}):\n${text}`;
+  return text.includes('\0') ? null : `\n\nAttached file ${index + 1} (${type}):\n${text}`;
 }

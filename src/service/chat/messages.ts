@@ -10,7 +10,7 @@ import { findPrompt } from '../domain/prompts';
 import { conversationTurns, requestInConversation } from '../domain/requests';
 import type { AppConfig } from '../domain/spaces';
 import { Problem, invalid } from '../problem';
-import { attachedText, dataUrlType } from '../../shared/attachedText';
+import { attachedText, dataUrlBase64, dataUrlType } from '../../shared/attachedText';
 import { PDF_DATA, type Body, type ChatMessage } from './request';
 
 /** Earlier turns of a conversation sent with a playground prompt. */
@@ -100,7 +100,7 @@ function fileParts(files: readonly string[]): Array<Record<string, unknown>> {
     const type = dataUrlType(url);
     if (type.startsWith('image/')) return { type: 'image_url', image_url: { url } };
     if (url.startsWith(PDF_DATA)) return { type: 'file', file: { file_data: url } };
-    const text = attachedText(url, i);
+    const text = attachedText(type, Buffer.from(dataUrlBase64(url), 'base64'), i);
     if (text === null)
       throw invalid(
         ['body', 'files', i],

@@ -9,7 +9,7 @@ import type { CatalogueStore } from '../../stores/catalogueStore';
 import type { OrganizationStore } from '../../stores/organizationStore';
 import type { SpacesStore } from '../../stores/spacesStore';
 import { isMissingEndpoint } from '../../api/errors';
-import { attachedText, dataUrlType } from '../../shared/attachedText';
+import { attachedText, dataUrlBase64, dataUrlType } from '../../shared/attachedText';
 import { budgetVerdict } from '../../shared/budget';
 import { estimatedBand } from '../../shared/clientEstimates';
 import { money } from '../../shared/money';
@@ -55,7 +55,7 @@ export class BudgetGuard {
       const texts = files.flatMap((url, i) =>
         dataUrlType(url).startsWith('image/') || dataUrlType(url) === 'application/pdf'
           ? []
-          : [attachedText(url, i) ?? ''],
+          : [attachedText(dataUrlType(url), Buffer.from(dataUrlBase64(url), 'base64'), i) ?? ''],
       );
       const question = {
         prompt: body.prompt + texts.join(''),
