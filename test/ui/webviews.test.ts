@@ -350,7 +350,9 @@ describe('LLM Spaces webviews (playwright)', function () {
     await reply.filter({ hasText: '[1 file attached]' }).waitFor({ timeout: 30_000 });
     assert.equal(await frame.locator('.chips .chip').count(), 0, 'the sent file is no longer attached');
     // The turn says what went with its prompt.
-    assert.equal(await frame.locator('.turn').last().locator('.attached').innerText(), 'Sent with: README.md');
+    const sentWith = frame.locator('.turn').last().locator('.attached');
+    assert.equal(await sentWith.innerText(), 'Sent with: README.md');
+    await sentWith.scrollIntoViewIfNeeded();
     await wb.screenshot('11c-playground-file-sent');
   });
 
