@@ -51,7 +51,7 @@ export class BudgetGuard {
       // The files go with the prompt as the service sends them (their text), and images need a model
       // that reads them.
       const files = body.files ?? [];
-      const images = [...(body.images ?? []), ...files].filter((url) => dataUrlType(url).startsWith('image/'));
+      const images = (body.images?.length ?? 0) + files.filter((url) => dataUrlType(url).startsWith('image/')).length;
       const texts = files.flatMap((url, i) =>
         dataUrlType(url).startsWith('image/') || dataUrlType(url) === 'application/pdf'
           ? []
@@ -59,7 +59,7 @@ export class BudgetGuard {
       );
       const question = {
         prompt: body.prompt + texts.join(''),
-        images: images.length || undefined,
+        images: images || undefined,
         max_tokens: body.max_tokens,
         model: body.model,
         conversation_id: body.conversation_id,

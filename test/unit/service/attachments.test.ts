@@ -17,7 +17,7 @@ import { capabilityRefusal } from '../../../src/service/chat/routing';
 import { raw } from '../support/http';
 import { pngBase64, pngDataUrl } from '../support/png';
 import { startAnthropicFake, startOpenAiFake, type ProviderFake } from '../support/providerFakes';
-import { echoSpace, removeDir, startService, type RunningService } from '../support/service';
+import { echoSpace, removeDir, spaceOf, startService, type RunningService } from '../support/service';
 
 describe("an image's tokens by the vendors' published rules", () => {
   it("counts OpenAI's tiles as its guide's examples do", () => {
@@ -377,14 +377,8 @@ describe('documents: read by the model, and a PDF only by a model that reads one
   });
 
   it('sends a PDF to Anthropic as a document and to OpenAI as a file, from the Messages API', async () => {
-    const spaces = service.client();
-    const created = await spaces.createSpace({ name: 'PDF readers' });
-    const settings = await spaces.getSpaceModels(created.id);
-    for (const s of settings.base_model_settings) {
-      const want = s.namespace === 'anthropic/claude-sonnet-4-5' || s.namespace === 'openai/gpt-4o-mini';
-      if (s.active !== want) await spaces.toggleModel(created.id, s.id, want);
-    }
-    const reader = new Anthropic({ baseURL: service.url, apiKey: created.created_key, maxRetries: 0 });
+    const readers = await spaceOf(service, 'PDF readers', ['anthropic/claude-sonnet-4-5', 'openai/gpt-4o-mini']);
+    const reader = new Anthropic({ baseURL: service.url, apiKey: readers.key, maxRetries: 0 });
     const read = (model: string) =>
       reader.messages.create({
         model,
@@ -414,14 +408,8 @@ describe('documents: read by the model, and a PDF only by a model that reads one
   });
 
   it('says which active models cannot read a PDF when none of a Space can', async () => {
-    const spaces = service.client();
-    const created = await spaces.createSpace({ name: 'No PDF readers' });
-    const settings = await spaces.getSpaceModels(created.id);
-    for (const s of settings.base_model_settings) {
-      const want = s.namespace === 'local/llama3.2' || s.namespace === 'local/qwen2.5-coder';
-      if (s.active !== want) await spaces.toggleModel(created.id, s.id, want);
-    }
-    const reader = new Anthropic({ baseURL: service.url, apiKey: created.created_key, maxRetries: 0 });
+    const none = await spaceOf(service, 'No PDF readers', ['local/llama3.2', 'local/qwen2.5-coder']);
+    const reader = new Anthropic({ baseURL: service.url, apiKey: none.key, maxRetries: 0 });
     await assert.rejects(
       reader.messages.create({
         model: 'No PDF readers',
