@@ -100,6 +100,8 @@ function productBuilds() {
     { ...nodeBase, entryPoints: ['src/service/main.ts'], outfile: 'dist/service.js' },
     // The request log's writer thread, started by the service beside it (src/service/ledgerThread.ts).
     { ...nodeBase, entryPoints: ['src/service/ledgerWorker.ts'], outfile: 'dist/ledgerWorker.js' },
+    // The PDF reader's thread, started on the first PDF (src/service/chat/pdfReading.ts).
+    { ...nodeBase, entryPoints: ['src/service/pdfWorker.ts'], outfile: 'dist/pdfWorker.js' },
   ];
   if (existsSync('src/extension.ts')) {
     builds.push(

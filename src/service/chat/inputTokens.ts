@@ -6,11 +6,15 @@ import type { AnthropicCountBody, ResponsesCountBody } from '../../api/schemas';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
 import { messagesRequest } from './messagesRequest';
-import { prepareChat } from './prepare';
+import { prepareSending } from './prepare';
 import { responsesRequest } from './responsesRequest';
 
-export function countMessageTokens(db: Database, caller: Caller, body: z.output<typeof AnthropicCountBody>) {
-  const prepared = prepareChat(db, caller, messagesRequest(caller, { ...body, max_tokens: body.max_tokens ?? 1 }));
+export async function countMessageTokens(db: Database, caller: Caller, body: z.output<typeof AnthropicCountBody>) {
+  const prepared = await prepareSending(
+    db,
+    caller,
+    messagesRequest(caller, { ...body, max_tokens: body.max_tokens ?? 1 }),
+  );
   return { input_tokens: prepared.promptTokens };
 }
 
@@ -18,7 +22,7 @@ export function countMessageTokens(db: Database, caller: Caller, body: z.output<
  * A continued response's earlier input and output count too, as the model would read them. No reply
  * is asked for, so the length of one (a token, as for Anthropic's) never refuses the count on price.
  */
-export function countResponseTokens(db: Database, caller: Caller, body: z.output<typeof ResponsesCountBody>) {
-  const prepared = prepareChat(db, caller, responsesRequest(caller, { ...body, max_output_tokens: 1 }, db));
+export async function countResponseTokens(db: Database, caller: Caller, body: z.output<typeof ResponsesCountBody>) {
+  const prepared = await prepareSending(db, caller, responsesRequest(caller, { ...body, max_output_tokens: 1 }, db));
   return { object: 'response.input_tokens' as const, input_tokens: prepared.promptTokens };
 }

@@ -19,6 +19,7 @@ import { money } from '../../shared/money';
 import { reasonLabel } from '../../shared/receipt';
 import { capabilityRefusal, RAISE_MAX_COST, type Rejection, type RouteInput } from './routing';
 import { messageImageTokens } from './imageTokens';
+import { pdfCount, readPdfs } from './pdfReading';
 import { buildMessages, resolveAssistantVersion, resolveConversation } from './messages';
 import { messageText, needsOf, type Body, type Prepared } from './request';
 import { activeModels, failoverChain, routeInput, weighActive } from './weigh';
@@ -53,6 +54,12 @@ const requestIds = new V7Generator(new RandomBatches());
 /** A new request's id (its log row's key). */
 export const newRequestId = (): string => requestIds.generate().toString();
 
+/** Prepares a request to be sent (or counted as it would be), its PDFs read first (pdfReading.ts). */
+export async function prepareSending(db: Database, caller: Caller, body: Body): Promise<Prepared> {
+  body.pdfs = await readPdfs(body);
+  return prepareChat(db, caller, body);
+}
+
 /** Checks everything that can be checked before a model runs; throws a 4xx Problem and stores nothing. */
 export function prepareChat(db: Database, caller: Caller, body: Body): Prepared {
   const row = loadApp(db, caller, body.app_id);
@@ -66,9 +73,12 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
   // description and parameters, which providers count into the prompt in wording close to their JSON.
   const toolTexts = (body.completion?.tools ?? []).map((tool) => JSON.stringify(tool.function));
   const texts = [...messages.map(messageText), ...toolTexts];
-  const promptChars = texts.reduce((n, text) => n + text.length, Math.max(0, texts.length - 1));
-  // Images count by the rule of the vendor whose API the request came by (imageTokens.ts).
-  const promptTokens = memo.prompt(caller.orgId, texts) + messageImageTokens(messages, body.imageRule ?? 'openai');
+  // Images and PDFs count by the rule of the vendor whose API the request came by (imageTokens.ts,
+  // pdfReading.ts).
+  const rule = body.imageRule ?? 'openai';
+  const pdfs = pdfCount(messages, body.pdfs, rule, (text) => memo.prompt(caller.orgId, [text]));
+  const promptChars = texts.reduce((n, text) => n + text.length, Math.max(0, texts.length - 1)) + pdfs.chars;
+  const promptTokens = memo.prompt(caller.orgId, texts) + messageImageTokens(messages, rule) + pdfs.tokens;
   const maxTokens = body.max_tokens ?? version?.max_tokens ?? config.settings.max_tokens ?? 1024;
   const temperature = body.temperature ?? version?.temperature ?? config.settings.temperature ?? 0.7;
   const { route, budget, canServe } = routeInput(db, config, {

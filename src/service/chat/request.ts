@@ -15,6 +15,7 @@ import type { Caller } from '../domain/caller';
 import type { CatalogueModel } from '../domain/models';
 import type { AppConfig } from '../domain/spaces';
 import { invalid } from '../problem';
+import type { PdfReadings } from './pdfReading';
 
 /** Anthropic's block of thinking: its text with the signature Anthropic checks, or a redacted one's data. */
 export type AnthropicBlock = { thinking: string; signature: string } | { redacted: string };
@@ -276,6 +277,8 @@ export type Body = z.output<typeof ChatBody> & {
   warnings?: string[];
   /** Whose rule its images count by before sending: Anthropic's for its Messages API, else OpenAI's. */
   imageRule?: ImageRule;
+  /** Its PDFs as read before it is prepared, which counts them (chat/pdfReading.ts). */
+  pdfs?: PdfReadings;
 };
 
 /** Everything checked and resolved before a model runs (prepare.ts). */

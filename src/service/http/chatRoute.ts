@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ChatCompletion } from '../../api/schemas';
 import type { Caller } from '../domain/caller';
 import type { Database } from '../db';
-import { prepareChat } from '../chat/prepare';
+import { prepareSending } from '../chat/prepare';
 import type { Reaches } from '../chat/reach/reaches';
 import { thinkingText, type Body, type Prepared, type ThinkingPiece } from '../chat/request';
 import { runChat } from '../chat/run';
@@ -56,7 +56,7 @@ async function answer(
   abort: AbortController,
 ): Promise<unknown> {
   const body = read(request.caller!, request.body, options.db);
-  const prepared = prepareChat(options.db, request.caller!, body);
+  const prepared = await prepareSending(options.db, request.caller!, body);
   // The id of the request's log entry, where each vendor's SDK reads a request's id (OpenAI's
   // x-request-id, Anthropic's request-id), so an answer or an error it shows names the entry.
   reply.header(options.dialect === 'anthropic' ? 'request-id' : 'x-request-id', prepared.requestId);

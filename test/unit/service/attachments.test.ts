@@ -15,6 +15,7 @@ import { Cooldown } from '../../../src/service/providers/cooldown';
 import { ProviderKeys } from '../../../src/service/providers/keys';
 import { capabilityRefusal } from '../../../src/service/chat/routing';
 import { raw } from '../support/http';
+import { pdfBase64 } from '../support/pdf';
 import { pngBase64, pngDataUrl } from '../support/png';
 import { startAnthropicFake, startOpenAiFake, type ProviderFake } from '../support/providerFakes';
 import { echoSpace, removeDir, spaceOf, startService, type RunningService } from '../support/service';
@@ -281,10 +282,8 @@ describe('an image a tool gave back, sent on to each provider as its API takes i
   });
 });
 
-/** A one-page PDF, as a PDF's bytes begin and end (the service reads none of it; providers get it whole). */
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n').toString(
-  'base64',
-);
+/** A one-page PDF (the service reads its pages to count them; providers get it whole). */
+const PDF = pdfBase64(['The specification: Spaces route by price.']);
 
 describe('documents: read by the model, and a PDF only by a model that reads one', function () {
   this.timeout(60_000);
@@ -342,6 +341,91 @@ describe('documents: read by the model, and a PDF only by a model that reads one
       messages: [{ role: 'user', content: [{ type: 'text', text: 'Summarize these.' }, pdfBlock, notes('v2')] }],
     });
     assert.equal(answered.stop_reason, 'end_turn');
+  });
+
+  it("counts a PDF's text and an image of each page, by the rule of the API it came by", async () => {
+    const anthropicCount = async (data: string) =>
+      (
+        await anthropic.messages.countTokens({
+          model: 'test/echo',
+          messages: [
+            {
+              role: 'user',
+              content: [
+                { type: 'text', text: 'Summarize it.' },
+                { ...pdfBlock, source: { ...pdfBlock.source, data } },
+              ],
+            },
+          ],
+        })
+      ).input_tokens;
+    const openaiCount = async (data: string) =>
+      (
+        await openai.responses.inputTokens.count({
+          model: 'test/echo',
+          input: [
+            {
+              role: 'user',
+              content: [
+                { type: 'input_text', text: 'Summarize it.' },
+                { type: 'input_file', file_data: `data:application/pdf;base64,${data}`, filename: 'spec.pdf' },
+              ],
+            },
+          ],
+        })
+      ).input_tokens;
+    const page = 'Routing.';
+    const one = pdfBase64([page]);
+    const three = pdfBase64([page, page, page]);
+    // A US Letter page (612 by 792 points) as an image of 1,224 by 1,584 pixels.
+    const letter = { width: 1224, height: 1584 };
+    for (const [count, image] of [
+      [anthropicCount, anthropicImageTokens(letter)],
+      [openaiCount, openaiImageTokens(letter)],
+    ] as const) {
+      const [oneCounted, threeCounted] = [await count(one), await count(three)];
+      // Two more pages: two more images, and the few tokens of their text.
+      const added = threeCounted - oneCounted - 2 * image;
+      assert.ok(added >= 2 && added <= 12, `one page ${oneCounted}, three ${threeCounted}, a page's image ${image}`);
+    }
+    // The text on the page counts: a page of prose against a page of one word.
+    const prose = pdfBase64([
+      Array(12).fill('Spaces route each request to the cheapest model that can answer it.').join('\n'),
+    ]);
+    const more = (await anthropicCount(prose)) - (await anthropicCount(one));
+    assert.ok(more > 100, `${more} more tokens for a page of prose`);
+  });
+
+  it('refuses a PDF that cannot be read, in words, before any model is paid to try', async () => {
+    const broken = Buffer.from('%PDF-1.4\nnot a document\n%%EOF\n').toString('base64');
+    await assert.rejects(
+      anthropic.messages.create({
+        model: 'test/echo',
+        max_tokens: 100,
+        messages: [{ role: 'user', content: [{ ...pdfBlock, source: { ...pdfBlock.source, data: broken } }] }],
+      }),
+      (error: unknown) =>
+        error instanceof Anthropic.APIError &&
+        error.status === 422 &&
+        /This PDF cannot be read: it is not a valid PDF\./.test(error.message),
+    );
+    await assert.rejects(
+      openai.chat.completions.create({
+        model: 'test/echo',
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Summarize it.' },
+              { type: 'file', file: { file_data: `data:application/pdf;base64,${broken}`, filename: 'spec.pdf' } },
+            ],
+          },
+        ],
+      }),
+      (error: unknown) =>
+        error instanceof OpenAI.APIError &&
+        /The PDF spec\.pdf cannot be read: it is not a valid PDF\./.test(error.message),
+    );
   });
 
   it("takes a PDF a tool gave back, as Claude Code's Read of a PDF sends it", async () => {

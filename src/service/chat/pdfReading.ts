@@ -1,0 +1,202 @@
+// How many input tokens a PDF counts before it is sent. Anthropic's and OpenAI's models read a PDF
+// twice over, as both vendors publish: the text of each page, and each page as an image. So a PDF counts
+// the tokens of its text (the service's tokenizer) and, for each page, an image of it by the vendor's
+// rule (imageTokens.ts). Its pages and their text are read on a thread of their own (pdfWorker.ts), and
+// each document once: a coding agent sends the same PDF again with every turn.
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { invalid } from '../problem';
+import { anthropicImageTokens, openaiImageTokens } from './imageTokens';
+import { PDF_DATA, type Body, type ChatMessage, type ImageRule } from './request';
+
+/** A PDF's pages (their size in points) and the text of the first `pagesRead` of them. */
+export interface PdfReading {
+  pages: Array<{ width: number; height: number }>;
+  text: string;
+  pagesRead: number;
+}
+
+/** The readings of a request's PDFs, by each one's base64 data. */
+export type PdfReadings = ReadonlyMap<string, PdfReading>;
+
+export interface PdfOrder {
+  id: number;
+  bytes: Uint8Array;
+}
+
+export type PdfAnswer = { id: number; reading: PdfReading } | { id: number; error: string };
+
+/** The thread's file, beside this bundle (dist/service.js and dist/pdfWorker.js). */
+const WORKER_FILE = path.join(__dirname, 'pdfWorker.js');
+/** How long a document may take to read before the thread is stopped and the request refused. */
+const READ_TIMEOUT_MS = 30_000;
+/** How many documents' readings are kept (by their SHA-256), for the turns that send them again. */
+const KEPT = 32;
+/** The pixels of a page's image for each of its points: 144 dots an inch, sharper than either vendor keeps. */
+const PIXELS_PER_POINT = 2;
+
+/** A PDF in a request: its base64 data, its name if it has one, and where it is for an error to say. */
+interface PdfPlace {
+  data: string;
+  name: string | undefined;
+  loc: Array<string | number>;
+}
+
+/**
+ * Every PDF the messages carry, in order: a user's or a tool's file part (OpenAI's `file`, which
+ * Anthropic's `document` and the Responses API's `input_file` become here), and a page an Anthropic
+ * model's web fetch read, sent back in its turn.
+ */
+export function pdfsIn(messages: readonly ChatMessage[]): PdfPlace[] {
+  const found: PdfPlace[] = [];
+  messages.forEach((m, i) => {
+    if (Array.isArray(m.content))
+      m.content.forEach((part, j) => {
+        const file = part.file as { file_data?: unknown; filename?: unknown } | undefined;
+        if (part.type === 'file' && typeof file?.file_data === 'string' && file.file_data.startsWith(PDF_DATA))
+          found.push({
+            data: file.file_data.slice(PDF_DATA.length),
+            name: typeof file.filename === 'string' ? file.filename : undefined,
+            loc: ['body', 'messages', i, 'content', j],
+          });
+      });
+    for (const use of ('webTools' in m && m.webTools) || [])
+      if (use.name === 'web_fetch' && !('error_code' in use.results) && use.results.content.source.type === 'base64')
+        found.push({ data: use.results.content.source.data, name: use.results.url, loc: ['body', 'messages', i] });
+  });
+  return found;
+}
+
+/**
+ * Reads every PDF of a request (its messages', and the files attached to a playground prompt) before it
+ * is prepared, which counts them (pdfCount). A PDF that cannot be read is refused in words: a model
+ * could not read it either, and it would be billed for trying.
+ */
+export async function readPdfs(body: Body): Promise<PdfReadings | undefined> {
+  const places = [
+    ...(body.files ?? []).flatMap((url, i) =>
+      url.startsWith(PDF_DATA)
+        ? [{ data: url.slice(PDF_DATA.length), name: undefined, loc: ['body', 'files', i] }]
+        : [],
+    ),
+    ...pdfsIn(body.completion?.messages ?? []),
+  ];
+  if (places.length === 0 || !existsSync(WORKER_FILE)) return undefined;
+  const readings = new Map<string, PdfReading>();
+  for (const place of places) {
+    if (readings.has(place.data)) continue;
+    try {
+      readings.set(place.data, await reading(place.data));
+    } catch (error) {
+      const which = place.name ? `The PDF ${place.name}` : 'This PDF';
+      throw invalid(place.loc, `${which} cannot be read: ${(error as Error).message}.`, 'pdf_unreadable');
+    }
+  }
+  return readings;
+}
+
+/**
+ * What the messages' PDFs add to a prompt: their text's tokens and characters, and an image of each
+ * page by the vendor's rule. The text of pages not read in time counts as the read pages' average. A
+ * PDF with no reading (one of a request not read first, such as a cost estimate's) adds nothing.
+ */
+export function pdfCount(
+  messages: readonly ChatMessage[],
+  readings: PdfReadings | undefined,
+  rule: ImageRule,
+  tokensOf: (text: string) => number,
+): { tokens: number; chars: number } {
+  let tokens = 0;
+  let chars = 0;
+  for (const { data } of readings ? pdfsIn(messages) : []) {
+    const read = readings!.get(data);
+    if (!read) continue;
+    const scale = read.pagesRead > 0 ? read.pages.length / read.pagesRead : 0;
+    tokens += Math.ceil(tokensOf(read.text) * scale);
+    chars += Math.ceil(read.text.length * scale);
+    for (const { width, height } of read.pages) {
+      const image = { width: width * PIXELS_PER_POINT, height: height * PIXELS_PER_POINT };
+      tokens += rule === 'anthropic' ? anthropicImageTokens(image) : openaiImageTokens(image);
+    }
+  }
+  return { tokens, chars };
+}
+
+/** Readings of the last documents read, by their SHA-256: the same one is read once. */
+const kept = new Map<string, Promise<PdfReading>>();
+
+function reading(data: string): Promise<PdfReading> {
+  const key = createHash('sha256').update(data).digest('base64');
+  let pending = kept.get(key);
+  if (pending) kept.delete(key);
+  else pending = thread().read(Buffer.from(data, 'base64'));
+  kept.set(key, pending);
+  if (kept.size > KEPT) kept.delete(kept.keys().next().value!);
+  pending.catch(() => kept.delete(key));
+  return pending;
+}
+
+interface Waiting {
+  resolve: (reading: PdfReading) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+/** The reader's thread, started on the first PDF; stopped and started again if a document holds it up. */
+class PdfThread {
+  private readonly waiting = new Map<number, Waiting>();
+  private next = 0;
+  private readonly worker: Worker;
+  stopped = false;
+
+  constructor() {
+    // A document can be built to take gigabytes to read: the thread is stopped at a limit instead.
+    this.worker = new Worker(WORKER_FILE, { resourceLimits: { maxOldGenerationSizeMb: 512 } });
+    this.worker.unref();
+    this.worker.on('message', (answer: PdfAnswer) => {
+      const waiting = this.waiting.get(answer.id);
+      if (!waiting) return;
+      this.waiting.delete(answer.id);
+      clearTimeout(waiting.timer);
+      if ('reading' in answer) waiting.resolve(answer.reading);
+      else waiting.reject(new Error(answer.error));
+    });
+    this.worker.on('error', (error: Error & { code?: string }) =>
+      this.stop(
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'it takes more memory to read than a PDF may' : 'its reader failed',
+      ),
+    );
+    this.worker.on('exit', () => this.stop('its reader stopped'));
+  }
+
+  read(bytes: Uint8Array): Promise<PdfReading> {
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.stop(`it took longer than ${READ_TIMEOUT_MS / 1000} seconds to read`);
+        void this.worker.terminate();
+      }, READ_TIMEOUT_MS);
+      this.waiting.set(id, { resolve, reject, timer });
+      this.worker.postMessage({ id, bytes } satisfies PdfOrder);
+    });
+  }
+
+  /** Fails what is still being read, with why; the next PDF starts a new thread. */
+  private stop(why: string): void {
+    this.stopped = true;
+    for (const waiting of this.waiting.values()) {
+      clearTimeout(waiting.timer);
+      waiting.reject(new Error(why));
+    }
+    this.waiting.clear();
+  }
+}
+
+let running: PdfThread | undefined;
+
+function thread(): PdfThread {
+  if (!running || running.stopped) running = new PdfThread();
+  return running;
+}
