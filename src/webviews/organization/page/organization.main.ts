@@ -64,7 +64,7 @@ function usage(org: MaskedOrganization): HTMLElement {
           ),
         ],
         [t('Free balance'), money(org.free_balance ?? 0)],
-        [t('Spaces'), n(org.num_apps)],
+        [t('Spaces, sandboxes included'), n(org.num_apps)],
         [t('Cycle started'), date(org.last_invoice_date)],
       ],
       t('Usage figures'),
