@@ -807,7 +807,11 @@ export const RouteQuestion = z.object({
   max_tokens: nullish(MaxTokens),
   /** How many images the request would carry (only whether there are any matters). */
   images: nullish(z.int().min(0).max(100)),
-  /** The request as the playground would send it, for the cost band: its earlier turns count too. */
+  /**
+   * The request as the playground would send it, for the cost band: its earlier turns count too, and
+   * its attached files (data URLs: images, PDFs and text files), as the service would send them.
+   */
+  files: nullish(z.array(Attachment).max(20)),
   model: nullish(z.string().min(1).max(200)),
   conversation_id: nullish(UuidInput),
   parent_request_id: nullish(UuidInput),

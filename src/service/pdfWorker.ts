@@ -3,7 +3,8 @@
 // up, and which a document built to make the reader spin or grow cannot take down.
 import { parentPort } from 'node:worker_threads';
 import { getDocumentProxy } from 'unpdf';
-import type { PdfAnswer, PdfOrder, PdfReading } from './chat/pdfReading';
+import type { PdfAnswer, PdfOrder } from './chat/pdfReading';
+import type { PdfReading } from './chat/request';
 
 /**
  * How long the pages' text is read; the pages after are only measured, and their text is counted as

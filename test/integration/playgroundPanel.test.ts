@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { CostBand } from '../../src/api/schemas';
 import type { PlaygroundContext, ReplyInfo, SpaceBrief, Turn } from '../../src/shared/protocol/playground';
 import type { PlaygroundPanel } from '../../src/webviews/playground/playgroundPanel';
+import { pdfBase64 } from '../unit/support/pdf';
 import { callWebview, extension, reportsDuring, serviceClient, waitFor } from './support';
 
 /** The sample file in the workspace the test host opened. */
@@ -64,6 +65,21 @@ describe('playground panel', () => {
       `${billed} within ${second.result!.min}–${second.result!.max}`,
     );
     assert.equal(billed, second.result!.expected);
+  });
+
+  it("counts the attached files in the cost band as the service would send them: a PDF's pages, a text file's text", async () => {
+    const band = async (files?: string[]) => {
+      const body = { app_id: appId, model: 'test/echo', prompt: 'What do these say?', max_tokens: 64, files };
+      const answer = await callWebview<CostBand | null>(panel.channel, 'costBand', { body });
+      assert.ok(answer.ok && answer.result, answer.error?.message ?? 'a band');
+      return answer.result.prompt_tokens;
+    };
+    const alone = await band();
+    const text = Buffer.from(Array(40).fill('Spaces route each request.').join('\n')).toString('base64');
+    assert.ok((await band([`data:text/plain;base64,${text}`])) - alone > 150, 'a text file counts as its text');
+    // A one-page PDF: at least its page as an image (765 tokens by OpenAI's rule for US Letter).
+    const withPdf = await band([`data:application/pdf;base64,${pdfBase64(['The plan.'])}`]);
+    assert.ok(withPdf - alone >= 765, `a PDF: ${alone} then ${withPdf}`);
   });
 
   it('asks before a send that would pass the soft spending limit, and refuses one past the hard limit, naming the limit and the spend', async () => {

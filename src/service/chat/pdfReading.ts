@@ -9,17 +9,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { invalid } from '../problem';
 import { anthropicImageTokens, openaiImageTokens } from './imageTokens';
-import { PDF_DATA, type Body, type ChatMessage, type ImageRule } from './request';
-
-/** A PDF's pages (their size in points) and the text of the first `pagesRead` of them. */
-export interface PdfReading {
-  pages: Array<{ width: number; height: number }>;
-  text: string;
-  pagesRead: number;
-}
-
-/** The readings of a request's PDFs, by each one's base64 data. */
-export type PdfReadings = ReadonlyMap<string, PdfReading>;
+import { PDF_DATA, type Body, type ChatMessage, type ImageRule, type PdfReading, type PdfReadings } from './request';
 
 export interface PdfOrder {
   id: number;

@@ -8,7 +8,7 @@ import { isRetired } from '../../shared/models';
 import { appConfig, loadApp } from '../domain/spaces';
 import { Problem } from '../problem';
 import { countTokens, truncateTokens } from '../tokenizer';
-import { prepareChat } from './prepare';
+import { prepareSending } from './prepare';
 import { costOf, estimateCost } from './pricing';
 import { testModelReply } from './reach/testReplies';
 import type { Body, Prepared } from './request';
@@ -19,12 +19,12 @@ import { failoverChain, routeInput, weighActive } from './weigh';
  * POST /v1/apps/{app_id}/route): the candidates with their scores and estimated cost, the active
  * models left out with the reason, and the failover chain. Runs no model and stores nothing.
  */
-export function previewRoute(
+export async function previewRoute(
   db: Database,
   caller: Caller,
   appId: string,
   input: z.output<typeof RouteQuestion>,
-): RoutePreview {
+): Promise<RoutePreview> {
   const row = loadApp(db, caller, appId);
   const config = appConfig(row);
   const promptTokens = countTokens(input.prompt);
@@ -45,9 +45,10 @@ export function previewRoute(
     candidates: weighed.candidates,
     rejected: weighed.rejected,
     failover: chain.map((m) => ({ namespace: m.record.namespace, estimated_cost: route.estimate(m.record) })),
-    band: costBand(db, caller, {
+    band: await costBand(db, caller, {
       app_id: row.id,
       prompt: input.prompt,
+      files: input.files,
       max_tokens: input.max_tokens,
       model: input.model,
       conversation_id: input.conversation_id,
@@ -61,10 +62,10 @@ export function previewRoute(
  * models that may answer it: the first, then the failover chain (CostBand in api/schemas.ts). Null when
  * the request could not be sent as it is (no model can take it, an unknown conversation...).
  */
-function costBand(db: Database, caller: Caller, body: Body): CostBand | null {
+async function costBand(db: Database, caller: Caller, body: Body): Promise<CostBand | null> {
   let prepared: Prepared;
   try {
-    prepared = prepareChat(db, caller, body);
+    prepared = await prepareSending(db, caller, body);
   } catch (error) {
     if (error instanceof Problem) return null;
     throw error;

@@ -15,7 +15,6 @@ import type { Caller } from '../domain/caller';
 import type { CatalogueModel } from '../domain/models';
 import type { AppConfig } from '../domain/spaces';
 import { invalid } from '../problem';
-import type { PdfReadings } from './pdfReading';
 
 /** Anthropic's block of thinking: its text with the signature Anthropic checks, or a redacted one's data. */
 export type AnthropicBlock = { thinking: string; signature: string } | { redacted: string };
@@ -232,6 +231,16 @@ export interface ToolOptions {
 
 /** Whose rule a request's images count by before sending (chat/imageTokens.ts): the vendor whose API it came by. */
 export type ImageRule = 'anthropic' | 'openai';
+
+/** A PDF's pages (their size in points) and the text of the first `pagesRead` of them (chat/pdfReading.ts). */
+export interface PdfReading {
+  pages: Array<{ width: number; height: number }>;
+  text: string;
+  pagesRead: number;
+}
+
+/** The readings of a request's PDFs, by each one's base64 data. */
+export type PdfReadings = ReadonlyMap<string, PdfReading>;
 
 /** What a request asks of a model's JSON: nothing, any object, or an object following a schema. */
 export type JsonNeed = 'object' | 'schema' | null;

@@ -387,6 +387,8 @@ export const ROUTES: RouteSpec[] = [
     spaceKey: 'own Space',
     extra: true,
     summary: 'Which model the Space would pick for a prompt, and why (built-in service only; runs no model)',
+    // The cost band counts the files the prompt would go with.
+    largeBody: true,
     params: AppParams,
     body: S.RouteQuestion,
     response: S.RoutePreview,

@@ -9,7 +9,7 @@ import type { CatalogueStore } from '../../stores/catalogueStore';
 import type { OrganizationStore } from '../../stores/organizationStore';
 import type { SpacesStore } from '../../stores/spacesStore';
 import { isMissingEndpoint } from '../../api/errors';
-import { attachedText, dataUrlBase64, dataUrlType } from '../../shared/attachedText';
+import { dataUrlType } from '../../shared/attachedText';
 import { budgetVerdict } from '../../shared/budget';
 import { estimatedBand } from '../../shared/clientEstimates';
 import { money } from '../../shared/money';
@@ -48,18 +48,14 @@ export class BudgetGuard {
    */
   async costBand(body: ChatDraft): Promise<(CostBand & { estimated?: boolean }) | null> {
     if (!this.noRoutePreview) {
-      // The files go with the prompt as the service sends them (their text), and images need a model
-      // that reads them.
-      const files = body.files ?? [];
-      const images = (body.images?.length ?? 0) + files.filter((url) => dataUrlType(url).startsWith('image/')).length;
-      const texts = files.flatMap((url, i) =>
-        dataUrlType(url).startsWith('image/') || dataUrlType(url) === 'application/pdf'
-          ? []
-          : [attachedText(dataUrlType(url), Buffer.from(dataUrlBase64(url), 'base64'), i) ?? ''],
-      );
+      // The service counts the attachments as it would send them (a text file's text, an image's and
+      // a PDF's tokens), and images need a model that reads them.
+      const files = [...(body.images ?? []), ...(body.files ?? [])];
+      const images = files.filter((url) => dataUrlType(url).startsWith('image/')).length;
       const question = {
-        prompt: body.prompt + texts.join(''),
+        prompt: body.prompt,
         images: images || undefined,
+        files: files.length ? files : undefined,
         max_tokens: body.max_tokens,
         model: body.model,
         conversation_id: body.conversation_id,

@@ -577,6 +577,26 @@ describe('documents: read by the model, and a PDF only by a model that reads one
     ]);
   });
 
+  it("counts the playground's attached files in the cost band before sending, as they would be sent", async () => {
+    const band = async (files?: string[]) => {
+      const preview = await raw(service.url, 'POST', `/v1/apps/${spaceId}/route`, {
+        token: service.token,
+        body: { prompt: 'What do these say?', model: 'test/echo', max_tokens: 50, files },
+      });
+      assert.equal(preview.status, 200, preview.text);
+      return (preview.json as { band: { prompt_tokens: number } }).band.prompt_tokens;
+    };
+    const alone = await band();
+    const notes = Array(40).fill('Spaces route each request to the cheapest model.').join('\n');
+    const withText = await band([`data:text/plain;base64,${Buffer.from(notes).toString('base64')}`]);
+    assert.ok(withText - alone > 300, `a text file: ${alone} then ${withText}`);
+    const withImage = await band([pngDataUrl(1024, 1024)]);
+    assert.equal(withImage - alone, openaiImageTokens({ width: 1024, height: 1024 }), 'an image by its tiles');
+    const withPdf = await band([`data:application/pdf;base64,${PDF}`]);
+    const page = openaiImageTokens({ width: 1224, height: 1584 });
+    assert.ok(withPdf - alone >= page && withPdf - alone < page + 30, `a one-page PDF: ${alone} then ${withPdf}`);
+  });
+
   it('refuses an attached file that is not text, naming it, and a PDF for a model that cannot read one', async () => {
     const binary = await raw(service.url, 'POST', '/v1/playground/chat', {
       token: service.token,
