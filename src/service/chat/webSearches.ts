@@ -1,26 +1,40 @@
-// Each vendor's web search, which runs only at that vendor, on the models that can run it: Anthropic's
-// on its models, OpenAI's on its reasoning models (through its Responses API). The provider bills
-// each search apart from the model's tokens. Anthropic's web fetch runs on its models too, billed as
-// the tokens of the pages read.
+// Each vendor's web search, which runs at a vendor, on the models that can run it: Anthropic's on its
+// models, OpenAI's on its reasoning models (through its Responses API). Anthropic's, which Claude
+// Code's WebSearch asks for, runs on OpenAI's reasoning models too, as OpenAI's search (its allowed
+// domains and location carried over; OpenAI takes no blocked domains). The provider bills each search
+// apart from the model's tokens. Anthropic's web fetch runs on its models only, billed as the tokens of
+// the pages read.
 import type { ModelRecord } from '../../api/schemas';
 import type { ToolOptions } from './request';
+
+/** Whether a model is one of OpenAI's reasoning models, which search the web at OpenAI. */
+const searchesAtOpenAi = (r: ModelRecord) => r.provider === 'openai' && r.supports_reasoning === true;
+
+/** Whether Anthropic's search, as asked, can run as OpenAI's: OpenAI's search cannot leave domains out. */
+const openAiCanRun = (o: ToolOptions) => !o.webSearch?.blockedDomains?.length;
 
 const WEB_SEARCHES = [
   {
     asked: (o: ToolOptions) => !!o.webSearch,
-    runs: (r: ModelRecord) => r.provider === 'anthropic',
+    runs: (r: ModelRecord, o: ToolOptions) => r.provider === 'anthropic' || (searchesAtOpenAi(r) && openAiCanRun(o)),
     /** A model searches as often as it likes unless the client set max_uses: one at least. */
     most: (o: ToolOptions) => o.webSearch?.maxUses ?? 1,
-    words: "Anthropic's web search runs only on Anthropic's models",
+    words: (o: ToolOptions) =>
+      openAiCanRun(o)
+        ? "Anthropic's web search runs only on Anthropic's models and OpenAI's reasoning models"
+        : "Anthropic's web search with blocked domains runs only on Anthropic's models",
   },
   {
     asked: (o: ToolOptions) => !!o.openAiWebSearch,
-    runs: (r: ModelRecord) => r.provider === 'openai' && r.supports_reasoning === true,
+    runs: searchesAtOpenAi,
     /** OpenAI's search takes no limit: one at least. */
     most: () => 1,
-    words: "OpenAI's web search runs only on OpenAI's reasoning models",
+    words: () => "OpenAI's web search runs only on OpenAI's reasoning models",
   },
 ];
+
+/** Whether Anthropic's web search, as asked, runs at OpenAI on one of its reasoning models (as OpenAI's). */
+export const anthropicSearchAtOpenAi = (options: ToolOptions): boolean => !!options.webSearch && openAiCanRun(options);
 
 /** Anthropic's web fetch, which runs on its models too; a page it reads costs its tokens only. */
 const WEB_FETCH = {
@@ -35,10 +49,11 @@ const searchAsked = (options: ToolOptions) => WEB_SEARCHES.find((s) => s.asked(o
 
 /** What the answer is to say of a web search or fetch asked of a model that cannot run it. */
 export function searchNotRun(r: ModelRecord, options: ToolOptions): string | undefined {
-  const cannot = (tool: { runs: (r: ModelRecord) => boolean }) => !tool.runs(r) || !!r.is_test_model;
+  const cannot = (tool: { runs: (r: ModelRecord, o: ToolOptions) => boolean }) =>
+    !tool.runs(r, options) || !!r.is_test_model;
   const search = searchAsked(options);
   const said = [
-    ...(search && cannot(search) ? [`${search.words}, so ${r.namespace} answered without searching.`] : []),
+    ...(search && cannot(search) ? [`${search.words(options)}, so ${r.namespace} answered without searching.`] : []),
     ...(WEB_FETCH.asked(options) && cannot(WEB_FETCH)
       ? [`${WEB_FETCH.words}, so ${r.namespace} answered without reading pages.`]
       : []),
@@ -55,7 +70,7 @@ export function searchesToEstimate(options: ToolOptions | undefined): (r: ModelR
   const search = options && searchAsked(options);
   if (!search) return () => 0;
   const most = search.most(options);
-  return (r) => (search.runs(r) && !r.is_test_model ? most : 0);
+  return (r) => (search.runs(r, options) && !r.is_test_model ? most : 0);
 }
 
 /**

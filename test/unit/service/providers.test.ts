@@ -1068,7 +1068,110 @@ describe('hosted providers (fakes of their wire formats)', function () {
     // To a model of another provider the search is not given, and the answer says so in words.
     assert.equal(
       await askedOfOpenAi(ask),
-      `Anthropic's web search runs only on Anthropic's models, so ${OPENAI} answered without searching.`,
+      `Anthropic's web search runs only on Anthropic's models and OpenAI's reasoning models, so ${OPENAI} answered without searching.`,
+    );
+  });
+
+  it("runs Claude Code's web search at OpenAI for an OpenAI reasoning model, and never sends its pages to Anthropic", async () => {
+    const ns = 'openai/gpt-5.4-mini';
+    const app = await spaceWith([ns, ANTHROPIC]);
+    await client.updateSpace({ id: app, policies: { max_cost: 0 } });
+    const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
+    const query = 'Perform a web search for the query: gateway';
+    const search = {
+      type: 'web_search_20250305' as const,
+      name: 'web_search' as const,
+      max_uses: 8,
+      allowed_domains: ['example.com'],
+      user_location: { type: 'approximate' as const, country: 'DE', timezone: 'Europe/Berlin' },
+    };
+    const ask = {
+      model: ns,
+      max_tokens: 2_000,
+      system: 'You are an assistant for performing a web search tool use',
+      messages: [{ role: 'user' as const, content: query }],
+      tools: [search],
+    };
+    const whole = await sdk.messages.create(ask);
+    // OpenAI was given its own search, with the domains it may search and where the user is.
+    assert.equal(openai.seen.at(-1)!.path, '/v1/responses');
+    assert.deepEqual(openai.seen.at(-1)!.body.tools, [
+      {
+        type: 'web_search',
+        filters: { allowed_domains: ['example.com'] },
+        user_location: { type: 'approximate', country: 'DE', timezone: 'Europe/Berlin' },
+      },
+    ]);
+    // The search as Claude Code's WebSearch reads one: its query and the pages OpenAI found, then the
+    // text, its cited stretch a block of its own.
+    const blocks = whole.content.filter((b) => b.type !== 'thinking');
+    assert.deepEqual(
+      blocks.map((b) => b.type),
+      ['server_tool_use', 'web_search_tool_result', 'text', 'text'],
+    );
+    const [use, result, , cited] = blocks as [
+      Anthropic.ServerToolUseBlock,
+      Anthropic.WebSearchToolResultBlock,
+      Anthropic.TextBlock,
+      Anthropic.TextBlock,
+    ];
+    assert.deepEqual(use.input, { query });
+    assert.equal(result.tool_use_id, use.id);
+    const pages = [1, 2].map((n) => `https://example.com/${n}?q=${encodeURIComponent(query)}`);
+    assert.deepEqual(
+      (result.content as Anthropic.WebSearchResultBlock[]).map((p) => p.url),
+      pages,
+    );
+    assert.deepEqual(
+      (cited.citations as Anthropic.CitationsWebSearchResultLocation[]).map((c) => [c.type, c.url, c.title]),
+      [['web_search_result_location', pages[0], `Page 1 on ${query}`]],
+    );
+    assert.equal(whole.usage.server_tool_use?.web_search_requests, 1);
+    assert.equal(warningOf(whole), null);
+    // OpenAI bills the search apart from the tokens.
+    const m = byName(ns);
+    assertCost(whole, tokensCost(m) + m.web_search_cost!);
+    // Streamed, the same search; the pages cited come after the text, so they are its whole block's.
+    const streamed = await sdk.messages.stream(ask).finalMessage();
+    const [streamedUse, streamedResult, text] = streamed.content.filter((b) => b.type !== 'thinking') as [
+      Anthropic.ServerToolUseBlock,
+      Anthropic.WebSearchToolResultBlock,
+      Anthropic.TextBlock,
+    ];
+    assert.deepEqual(streamedUse, { ...use, id: streamedUse.id });
+    assert.deepEqual(streamedResult, { ...result, tool_use_id: streamedUse.id });
+    assert.deepEqual(text, { type: 'text', text: `echo: ${query}`, citations: cited.citations });
+    // Sent back to the OpenAI model, the search goes back in its place (the fake checks it is as given);
+    // to an Anthropic model, neither OpenAI's search nor its pages go (Anthropic would refuse pages it
+    // did not encrypt: the fake checks that too).
+    const later = (model: string) =>
+      sdk.messages.create({
+        ...ask,
+        model,
+        messages: [
+          { role: 'user', content: query },
+          { role: 'assistant', content: streamed.content },
+          { role: 'user', content: 'And the second page?' },
+        ],
+      });
+    await later(ns);
+    const items = openai.seen.at(-1)!.body.input as Array<{ type?: string; role?: string }>;
+    assert.ok(
+      items.some((i) => i.type === 'web_search_call'),
+      JSON.stringify(items.map((i) => i.type ?? i.role)),
+    );
+    await later(ANTHROPIC);
+    const sent = anthropic.seen.at(-1)!.body.messages as Array<{ role: string; content: unknown }>;
+    assert.ok(!JSON.stringify(sent).includes('server_tool_use'), JSON.stringify(sent[1]));
+    // OpenAI's search cannot leave domains out: asked to, the model answers without searching, and says so.
+    const blocked = await sdk.messages.create({
+      ...ask,
+      tools: [{ ...search, allowed_domains: undefined, blocked_domains: ['example.org'] }],
+    });
+    assert.equal(openai.seen.at(-1)!.body.tools, undefined);
+    assert.equal(
+      warningOf(blocked),
+      `Anthropic's web search with blocked domains runs only on Anthropic's models, so ${ns} answered without searching.`,
     );
   });
 

@@ -50,6 +50,7 @@ import {
 } from '../request';
 import type { ImageDetail } from '../imageTokens';
 import { ReachFailure, type Generation, type ModelReach } from './reach';
+import { anthropicSearchAtOpenAi } from '../webSearches';
 import { networkWords } from '../../../shared/networkWords';
 
 /** OpenAI's own address, which speaks every API of OpenAI's. */
@@ -150,6 +151,8 @@ export class HostedProviders implements ModelReach {
     const thinking = anthropic ? anthropicThinking(modelId, g.maxTokens, g.tools, g.messages) : undefined;
     // Where the model may search the web: Anthropic's models and OpenAI's reasoning models, at their provider.
     const searchAt = anthropic ? 'anthropic' : responses && provider === 'openai' ? 'openai' : undefined;
+    // Claude Code's search on an OpenAI model: its searches are told to the client in Anthropic's words.
+    const asAnthropic = searchAt === 'openai' && !g.tools.openAiWebSearch && anthropicSearchAtOpenAi(g.tools);
     const options: LanguageModelV4CallOptions = {
       // Anthropic's, Google's, DeepSeek's APIs and OpenAI's Responses take images and PDFs in a tool's result.
       prompt: toPrompt(
@@ -168,8 +171,8 @@ export class HostedProviders implements ModelReach {
     };
     try {
       const reply = g.onDelta
-        ? await streamed(model.doStream(options), answering, g.onDelta, g.onThinking, kept)
-        : await whole(model.doGenerate(options), kept);
+        ? await streamed(model.doStream(options), answering, g.onDelta, g.onThinking, kept, asAnthropic)
+        : await whole(model.doGenerate(options), kept, asAnthropic);
       this.cooldown.succeeded(provider);
       if (thinking?.without) reply.warning = `${g.model.namespace} answered without thinking: ${thinking.without}.`;
       return reply;
@@ -287,7 +290,7 @@ function toPrompt(
         const thought = (followed ? kept : kept.filter(isAnthropicBlock)).flatMap(reasoningParts);
         const written = textAndWebTools<LanguageModelV4TextPart | WebToolPart>(
           text,
-          anthropic ? (m.webTools ?? []) : [],
+          anthropic ? (m.webTools ?? []).filter(ranAtAnthropic) : [],
           (piece) => [{ type: 'text', text: piece }],
           webToolParts,
         );
@@ -630,7 +633,9 @@ function toolOptions(
         ]
       : searchAt === 'openai' && options.openAiWebSearch
         ? [openAiSearchTool(options.openAiWebSearch)]
-        : [];
+        : searchAt === 'openai' && anthropicSearchAtOpenAi(options)
+          ? [openAiSearchTool(openAiSearchOf(options.webSearch!))]
+          : [];
   if (!options.tools?.length && !search.length)
     return { ...sampling(options), ...(stop ? { stopSequences: stop } : {}) };
   return {
@@ -664,6 +669,21 @@ const openAiSearchTool = ({ preview, options }: NonNullable<ToolOptions['openAiW
   id: preview ? ('openai.web_search_preview' as const) : ('openai.web_search' as const),
   name: 'web_search',
   args: options,
+});
+
+/**
+ * Anthropic's web search (Claude Code's WebSearch) as OpenAI's: the domains it may search and where the
+ * user is carry over. OpenAI sets no limit on how often the model searches (max_uses).
+ */
+const openAiSearchOf = ({
+  allowedDomains,
+  userLocation,
+}: WebSearchAsked): NonNullable<ToolOptions['openAiWebSearch']> => ({
+  preview: false,
+  options: {
+    ...(userLocation ? { userLocation } : {}),
+    ...(allowedDomains?.length ? { filters: { allowedDomains } } : {}),
+  },
 });
 
 /** OpenAI's tool_choice as the AI SDK's. */
@@ -757,7 +777,11 @@ function openAiItem(metadata: unknown, kept: Kept): { id?: string; encrypted?: s
  * signed; and, to go back, an OpenAI reasoning model's items as OpenAI encrypted them and a Gemini
  * model's thought signatures with their calls.
  */
-async function whole(result: ReturnType<LanguageModelV4['doGenerate']>, kept: Kept): Promise<Reply> {
+async function whole(
+  result: ReturnType<LanguageModelV4['doGenerate']>,
+  kept: Kept,
+  asAnthropic: boolean,
+): Promise<Reply> {
   const { content, finishReason, usage, providerMetadata } = await result;
   let text = '';
   let reasoning = '';
@@ -765,10 +789,14 @@ async function whole(result: ReturnType<LanguageModelV4['doGenerate']>, kept: Ke
   const thinking: ThinkingBlock[] = [];
   const items = new Map<string, OpenAiReasoning>();
   // An OpenAI model's searches are part of its reasoning, in their place; an Anthropic model's stand apart.
-  const webTools = new WebTools(kept, (use) => {
-    if ('webSearchCall' in use) thinking.push(use);
-    else if (text) use.after = text.length;
-  });
+  const webTools = new WebTools(
+    kept,
+    (use) => {
+      if ('webSearchCall' in use) thinking.push(use);
+      else if (text) use.after = text.length;
+    },
+    asAnthropic,
+  );
   const cited: Cited[] = [];
   for (const part of content) {
     if (part.type === 'text') {
@@ -830,6 +858,8 @@ class WebTools {
     private readonly kept: Kept,
     /** Hears of each search or fetch once it is whole. */
     private readonly onUse: (use: WebToolUse | OpenAiSearch) => void,
+    /** The client asked Anthropic's search: an OpenAI model's searches are told in Anthropic's words too. */
+    private readonly asAnthropic = false,
   ) {}
 
   /** Takes a part that tells of a search or fetch (true). */
@@ -852,6 +882,11 @@ class WebTools {
         ...(part.isError ? { failed: typeof result.status === 'string' ? result.status : 'failed' } : {}),
         model: this.kept.model,
       });
+      const told = this.asAnthropic ? anthropicSearchOf(part.toolCallId, result, part.isError) : undefined;
+      if (told) {
+        this.done.push(told);
+        this.onUse(told);
+      }
       return true;
     }
     const use: WebToolUse =
@@ -869,6 +904,41 @@ class WebTools {
       ...(this.billed ? { webSearches: this.billed } : {}),
     };
   }
+}
+
+/**
+ * Whether Anthropic ran a web search or fetch sent back (its ids begin `srvtoolu_`): one an OpenAI model
+ * ran (told in Anthropic's words, below) has no encrypted pages for an Anthropic model to read again.
+ */
+const ranAtAnthropic = (use: WebToolUse) => use.id.startsWith('srvtoolu_');
+
+/**
+ * A search an OpenAI model ran, as Anthropic's client reads one: the query, and the pages OpenAI found
+ * (their addresses; OpenAI gives no title or content of a page, so no `encrypted_content`, and such a
+ * search never goes back to an Anthropic model). Its other actions (opening a page, finding in it) have
+ * no counterpart there: they stay part of the model's reasoning only.
+ */
+function anthropicSearchOf(
+  id: string,
+  result: Record<string, unknown>,
+  isError: boolean | undefined,
+): WebToolUse | undefined {
+  const action = objectOf(result.action);
+  if (action.type !== 'search') return undefined;
+  const pages = Array.isArray(result.sources) ? result.sources : [];
+  return {
+    id,
+    name: 'web_search',
+    input: { query: typeof action.query === 'string' ? action.query : '' },
+    results: isError
+      ? { error_code: 'unavailable' }
+      : pages.flatMap((page: unknown): WebSearchResult[] => {
+          const url = objectOf(page).url;
+          return typeof url === 'string'
+            ? [{ type: 'web_search_result', url, title: url, page_age: null, encrypted_content: '' }]
+            : [];
+        }),
+  };
 }
 
 const objectOf = (value: unknown): Record<string, unknown> =>
@@ -1001,6 +1071,7 @@ async function streamed(
   onDelta: (text: string) => void,
   onThinking: ((piece: ThinkingPiece) => void) | undefined,
   kept: Kept,
+  asAnthropic: boolean,
 ): Promise<Reply> {
   const { stream } = await result;
   const signed = kept === 'anthropic';
@@ -1017,11 +1088,15 @@ async function streamed(
     answering();
     onThinking?.(piece);
   };
-  const webTools = new WebTools(kept, (use) => {
-    if (!('webSearchCall' in use)) return think({ webTool: use });
-    thinking.push(use);
-    think({ carried: use });
-  });
+  const webTools = new WebTools(
+    kept,
+    (use) => {
+      if (!('webSearchCall' in use)) return think({ webTool: use });
+      thinking.push(use);
+      think({ carried: use });
+    },
+    asAnthropic,
+  );
   const cited: Cited[] = [];
   /** Where each block of text began in the reply's text, by the stream's id of it. */
   const textFrom = new Map<string, number>();
@@ -1040,7 +1115,9 @@ async function streamed(
       const from = textFrom.get(part.id) ?? text.length;
       const pages = citedOf(part.providerMetadata, from, text.length);
       cited.push(...pages);
-      if (signed) think({ cited: { from, to: text.length, pages: pages.flatMap((c) => c.pages) } });
+      // An OpenAI model's, told as Anthropic's (asAnthropic): its text was streamed before the pages it
+      // cites came, so they are the whole block's.
+      if (signed || asAnthropic) think({ cited: { from, to: text.length, pages: pages.flatMap((c) => c.pages) } });
     } else if (part.type === 'reasoning-start' && kept && !signed) {
       const { id } = openAiItem(part.providerMetadata, kept);
       if (id === undefined) continue;
