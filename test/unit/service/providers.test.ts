@@ -1075,7 +1075,6 @@ describe('hosted providers (fakes of their wire formats)', function () {
   it("runs Claude Code's web search at OpenAI for an OpenAI reasoning model, and never sends its pages to Anthropic", async () => {
     const ns = 'openai/gpt-5.4-mini';
     const app = await spaceWith([ns, ANTHROPIC]);
-    await client.updateSpace({ id: app, policies: { max_cost: 0 } });
     const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
     const query = 'Perform a web search for the query: gateway';
     const search = {
@@ -1092,6 +1091,11 @@ describe('hosted providers (fakes of their wire formats)', function () {
       messages: [{ role: 'user' as const, content: query }],
       tools: [search],
     };
+    // Each search is billed at OpenAI's price: a new Space's cost cap counts the eight the tool allows.
+    await assert.rejects(sdk.messages.create(ask), (e: Error) =>
+      e.message.includes("and 8 web searches at $0.010 each), more than this Space's max_cost of $0.020"),
+    );
+    await client.updateSpace({ id: app, policies: { max_cost: 0 } });
     const whole = await sdk.messages.create(ask);
     // OpenAI was given its own search, with the domains it may search and where the user is.
     assert.equal(openai.seen.at(-1)!.path, '/v1/responses');
