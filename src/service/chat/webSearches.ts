@@ -1,8 +1,8 @@
 // Each vendor's web search, which runs at a vendor, on the models that can run it: Anthropic's on its
-// models, OpenAI's on its reasoning models (through its Responses API). Anthropic's, which Claude
-// Code's WebSearch asks for, runs on OpenAI's reasoning models too, as OpenAI's search (its allowed
-// domains and location carried over; OpenAI takes no blocked domains). The provider bills each search
-// apart from the model's tokens. Anthropic's web fetch runs on its models only, billed as the tokens of
+// models, OpenAI's on its reasoning models (through its Responses API). Each runs on the other
+// vendor's models too, as that vendor's search, with what carries over (allowed domains, location):
+// Claude Code's WebSearch on an OpenAI reasoning model (OpenAI takes no blocked domains), Codex's search
+// on an Anthropic model. The provider bills each search apart from the model's tokens. Anthropic's web fetch runs on its models only, billed as the tokens of
 // the pages read.
 import type { ModelRecord } from '../../api/schemas';
 import type { ToolOptions } from './request';
@@ -26,15 +26,18 @@ const WEB_SEARCHES = [
   },
   {
     asked: (o: ToolOptions) => !!o.openAiWebSearch,
-    runs: searchesAtOpenAi,
+    runs: (r: ModelRecord) => searchesAtOpenAi(r) || r.provider === 'anthropic',
     /** OpenAI's search takes no limit: one at least. */
     most: () => 1,
-    words: () => "OpenAI's web search runs only on OpenAI's reasoning models",
+    words: () => "OpenAI's web search runs only on OpenAI's reasoning models and Anthropic's models",
   },
 ];
 
 /** Whether Anthropic's web search, as asked, runs at OpenAI on one of its reasoning models (as OpenAI's). */
 export const anthropicSearchAtOpenAi = (options: ToolOptions): boolean => !!options.webSearch && openAiCanRun(options);
+
+/** Whether OpenAI's web search was asked, which runs at Anthropic on one of its models (as Anthropic's). */
+export const openAiSearchAtAnthropic = (options: ToolOptions): boolean => !!options.openAiWebSearch;
 
 /** Anthropic's web fetch, which runs on its models too; a page it reads costs its tokens only. */
 const WEB_FETCH = {

@@ -640,21 +640,101 @@ describe('hosted providers (fakes of their wire formats)', function () {
     // As OpenAI gave it, with its pages (which the service asks for, to send back whole).
     assert.deepEqual(search.action, (withPages.output[1] as OpenAI.Responses.ResponseFunctionWebSearch).action);
     // A model of another provider answers without searching, and says so.
-    const other = await spaceWith([ANTHROPIC]);
+    const other = await spaceWith([GEMINI]);
     const elsewhere = await new OpenAI({
       baseURL: `${service.url}/v1`,
       apiKey: keys.get(other)!,
       maxRetries: 0,
-    }).responses.create({ ...ask, model: ANTHROPIC, reasoning: undefined });
+    }).responses.create({ ...ask, model: GEMINI, reasoning: undefined });
     assert.deepEqual(
       elsewhere.output.map((o) => o.type),
       ['message'],
     );
-    assert.equal(anthropic.seen.at(-1)!.body.tools, undefined);
+    assert.equal(gemini.seen.at(-1)!.body.tools, undefined);
     assert.equal(
       warningOf(elsewhere),
-      `OpenAI's web search runs only on OpenAI's reasoning models, so ${ANTHROPIC} answered without searching.`,
+      `OpenAI's web search runs only on OpenAI's reasoning models and Anthropic's models, so ${GEMINI} answered without searching.`,
     );
+  });
+
+  it("runs Codex's web search at Anthropic for an Anthropic model, as Anthropic's, and tells it as OpenAI's", async () => {
+    const app = await spaceWith([ANTHROPIC]);
+    await client.updateSpace({ id: app, policies: { max_cost: 0 } });
+    const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
+    const query = 'What is new in gateways?';
+    const ask = {
+      model: ANTHROPIC,
+      store: false,
+      include: ['reasoning.encrypted_content' as const, 'web_search_call.action.sources' as const],
+      tools: [
+        {
+          type: 'web_search' as const,
+          search_context_size: 'low' as const,
+          filters: { allowed_domains: ['example.com'] },
+          user_location: { type: 'approximate' as const, country: 'DE' },
+        },
+      ],
+      input: query,
+    };
+    const whole = await sdk.responses.create(ask);
+    // Anthropic was given its own search, with the domains it may search and where the user is.
+    assert.deepEqual(anthropic.seen.at(-1)!.body.tools, [
+      {
+        type: 'web_search_20250305',
+        name: 'web_search',
+        allowed_domains: ['example.com'],
+        user_location: { type: 'approximate', country: 'DE' },
+      },
+    ]);
+    // The search as Codex reads one: a web_search_call with its query and the pages found, then the
+    // message, which cites the first page.
+    const items = whole.output.filter((o) => o.type !== 'reasoning');
+    assert.deepEqual(
+      items.map((o) => o.type),
+      ['web_search_call', 'message'],
+    );
+    const call = items[0] as OpenAI.Responses.ResponseFunctionWebSearch;
+    const pages = [1, 2].map((n) => `https://example.com/${n}?q=${encodeURIComponent(query)}`);
+    assert.equal(call.status, 'completed');
+    assert.deepEqual(call.action, { type: 'search', query, sources: pages.map((url) => ({ type: 'url', url })) });
+    const message = (items[1] as OpenAI.Responses.ResponseOutputMessage)
+      .content[0] as OpenAI.Responses.ResponseOutputText;
+    assert.ok(message.text.startsWith(SEARCH_LEAD), message.text);
+    assert.deepEqual(
+      message.annotations.map((a) => [a.type, (a as { url?: string }).url]),
+      [['url_citation', pages[0]]],
+    );
+    assert.equal(warningOf(whole), null);
+    // Anthropic bills the search apart from the tokens.
+    const m = byName(ANTHROPIC);
+    assertCost(whole, tokensCost(m) + m.web_search_cost!);
+    // Streamed, the search is told as OpenAI streams one.
+    const events: string[] = [];
+    const stream = sdk.responses.stream(ask);
+    stream.on('event', (e) =>
+      events.push(e.type === 'response.output_item.done' ? `${e.type} ${e.item.type}` : e.type),
+    );
+    await stream.finalResponse();
+    for (const type of [
+      'response.output_item.done web_search_call',
+      'response.web_search_call.completed',
+      'response.output_text.annotation.added',
+    ])
+      assert.ok(events.includes(type), `${type} in ${events.join(', ')}`);
+    // The next turn, as Codex sends it: everything back. Anthropic gets its own thinking only (the
+    // fake checks each signature), not OpenAI's item for its search.
+    await sdk.responses.create({
+      ...ask,
+      input: [{ role: 'user', content: query }, ...(whole.output as never[]), { role: 'user', content: 'More?' }],
+    });
+    const sent = anthropic.seen.at(-1)!.body.messages as Array<{ role: string; content: unknown }>;
+    assert.deepEqual(
+      sent.map((m) => m.role),
+      ['user', 'assistant', 'user'],
+    );
+    // As Codex offers its search by default (from OpenAI's index, not the live web), it runs as well.
+    await sdk.responses.create({ ...ask, tools: [{ type: 'web_search', external_web_access: false }] });
+    assert.deepEqual(anthropic.seen.at(-1)!.body.tools, [{ type: 'web_search_20250305', name: 'web_search' }]);
   });
 
   it('gives an effort only to a model that reasons, as Codex sends one whichever model the Space picks', async () => {
@@ -1605,10 +1685,10 @@ describe('hosted providers (fakes of their wire formats)', function () {
     const sent = anthropic.seen.at(-1)!.body as {
       tools: Array<{ name: string; input_schema: { properties: { input: { type: string; description: string } } } }>;
     };
-    // Web search runs at OpenAI only; the namespace's tool is named with it.
+    // The namespace's tool is named with it; Codex's web search runs as Anthropic's.
     assert.deepEqual(
       sent.tools.map((t) => t.name),
-      ['apply_patch', 'mcp__docs__search'],
+      ['apply_patch', 'mcp__docs__search', 'web_search'],
     );
     assert.equal(sent.tools[0]!.input_schema.properties.input.type, 'string');
     assert.match(sent.tools[0]!.input_schema.properties.input.description, /Lark grammar:\nstart: begin_patch/);
@@ -1625,7 +1705,8 @@ describe('hosted providers (fakes of their wire formats)', function () {
         { role: 'user', content: 'Done?' },
       ],
     });
-    assert.equal(second.output_text, 'echo: Done?');
+    // The fake's model searches the web first when it may.
+    assert.equal(second.output_text, `${SEARCH_LEAD}echo: Done?`);
     const messages = (anthropic.seen.at(-1)!.body as { messages: Array<{ role: string; content: unknown }> }).messages;
     assert.deepEqual(messages.slice(1), [
       {

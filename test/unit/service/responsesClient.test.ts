@@ -97,7 +97,7 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     assert.equal(answer.output_text, 'a door every tool goes through', "test/echo answers with the function's output");
   });
 
-  it("gives Codex's custom tool (apply_patch) as a function of its text, and its web search to no model but OpenAI's, saying so", async () => {
+  it("gives Codex's custom tool (apply_patch) as a function of its text, and its web search to no model but OpenAI's and Anthropic's, saying so", async () => {
     const patch = '*** Begin Patch\n*** Add File: hello.txt\n+Hello\n*** End Patch\n';
     // As Codex offers its tools: apply_patch as free text following a grammar, OpenAI's web search, a
     // function; and a tool that runs only at OpenAI (its file search).
@@ -130,7 +130,7 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     const receipt = (asked as unknown as { llm_spaces: ChatMetadata }).llm_spaces;
     assert.match(
       receipt.warning ?? '',
-      /OpenAI's web search runs only on OpenAI's reasoning models, so test\/echo answered without searching\./,
+      /OpenAI's web search runs only on OpenAI's reasoning models and Anthropic's models, so test\/echo answered without searching\./,
     );
     assert.match(
       receipt.warning ?? '',

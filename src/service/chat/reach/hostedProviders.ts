@@ -50,7 +50,7 @@ import {
 } from '../request';
 import type { ImageDetail } from '../imageTokens';
 import { ReachFailure, type Generation, type ModelReach } from './reach';
-import { anthropicSearchAtOpenAi } from '../webSearches';
+import { anthropicSearchAtOpenAi, openAiSearchAtAnthropic } from '../webSearches';
 import { networkWords } from '../../../shared/networkWords';
 
 /** OpenAI's own address, which speaks every API of OpenAI's. */
@@ -151,8 +151,13 @@ export class HostedProviders implements ModelReach {
     const thinking = anthropic ? anthropicThinking(modelId, g.maxTokens, g.tools, g.messages) : undefined;
     // Where the model may search the web: Anthropic's models and OpenAI's reasoning models, at their provider.
     const searchAt = anthropic ? 'anthropic' : responses && provider === 'openai' ? 'openai' : undefined;
-    // Claude Code's search on an OpenAI model: its searches are told to the client in Anthropic's words.
-    const asAnthropic = searchAt === 'openai' && !g.tools.openAiWebSearch && anthropicSearchAtOpenAi(g.tools);
+    // A search asked in one vendor's words and run at the other's is told back in the words asked.
+    const tellAs: TellSearches =
+      searchAt === 'openai' && !g.tools.openAiWebSearch && anthropicSearchAtOpenAi(g.tools)
+        ? 'anthropic'
+        : searchAt === 'anthropic' && !g.tools.webSearch && openAiSearchAtAnthropic(g.tools)
+          ? { openai: g.model.namespace }
+          : undefined;
     const options: LanguageModelV4CallOptions = {
       // Anthropic's, Google's, DeepSeek's APIs and OpenAI's Responses take images and PDFs in a tool's result.
       prompt: toPrompt(
@@ -171,8 +176,8 @@ export class HostedProviders implements ModelReach {
     };
     try {
       const reply = g.onDelta
-        ? await streamed(model.doStream(options), answering, g.onDelta, g.onThinking, kept, asAnthropic)
-        : await whole(model.doGenerate(options), kept, asAnthropic);
+        ? await streamed(model.doStream(options), answering, g.onDelta, g.onThinking, kept, tellAs)
+        : await whole(model.doGenerate(options), kept, tellAs);
       this.cooldown.succeeded(provider);
       if (thinking?.without) reply.warning = `${g.model.namespace} answered without thinking: ${thinking.without}.`;
       return reply;
@@ -629,6 +634,9 @@ function toolOptions(
     searchAt === 'anthropic'
       ? [
           ...(options.webSearch ? [anthropicWebTool('web_search', options.webSearch)] : []),
+          ...(!options.webSearch && openAiSearchAtAnthropic(options)
+            ? [anthropicWebTool('web_search', anthropicSearchOf(options.openAiWebSearch!))]
+            : []),
           ...(options.webFetch ? [anthropicWebTool('web_fetch', options.webFetch)] : []),
         ]
       : searchAt === 'openai' && options.openAiWebSearch
@@ -685,6 +693,23 @@ const openAiSearchOf = ({
     ...(allowedDomains?.length ? { filters: { allowedDomains } } : {}),
   },
 });
+
+/**
+ * OpenAI's web search (Codex's) as Anthropic's: the domains it may search and where the user is carry
+ * over. How much of each page to read (search_context_size) and whether pages are read live or from
+ * OpenAI's index (external_web_access, which Codex sets off by default) have no counterpart there:
+ * Anthropic's search answers from its search engine's results, and reads no page itself (its web fetch
+ * does).
+ */
+function anthropicSearchOf({ options }: NonNullable<ToolOptions['openAiWebSearch']>): WebSearchAsked {
+  const allowed = (options.filters as { allowedDomains?: string[] } | undefined)?.allowedDomains;
+  const where = options.userLocation as Omit<NonNullable<WebSearchAsked['userLocation']>, 'type'> | undefined;
+  return {
+    type: 'web_search_20250305',
+    ...(allowed?.length ? { allowedDomains: allowed } : {}),
+    ...(where ? { userLocation: { ...where, type: 'approximate' as const } } : {}),
+  };
+}
 
 /** OpenAI's tool_choice as the AI SDK's. */
 function toolChoiceOf(choice: unknown): LanguageModelV4ToolChoice | undefined {
@@ -780,7 +805,7 @@ function openAiItem(metadata: unknown, kept: Kept): { id?: string; encrypted?: s
 async function whole(
   result: ReturnType<LanguageModelV4['doGenerate']>,
   kept: Kept,
-  asAnthropic: boolean,
+  tellAs: TellSearches,
 ): Promise<Reply> {
   const { content, finishReason, usage, providerMetadata } = await result;
   let text = '';
@@ -795,7 +820,7 @@ async function whole(
       if ('webSearchCall' in use) thinking.push(use);
       else if (text) use.after = text.length;
     },
-    asAnthropic,
+    tellAs,
   );
   const cited: Cited[] = [];
   for (const part of content) {
@@ -843,6 +868,13 @@ async function whole(
 }
 
 /**
+ * Whose words a model's web searches are told to the client in, when the client asked the other
+ * vendor's search: Anthropic's (Claude Code's search on an OpenAI model), or OpenAI's (Codex's on an
+ * Anthropic model, with that model's name, which its searches carry).
+ */
+type TellSearches = 'anthropic' | { openai: string } | undefined;
+
+/**
  * The web searches (and an Anthropic model's web fetches) a model ran at its provider, as the
  * provider's package tells of them: a call the provider ran (not one for the client), then its result,
  * by the call's id. An Anthropic model's are the answer's own; an OpenAI reasoning model's searches,
@@ -858,8 +890,8 @@ class WebTools {
     private readonly kept: Kept,
     /** Hears of each search or fetch once it is whole. */
     private readonly onUse: (use: WebToolUse | OpenAiSearch) => void,
-    /** The client asked Anthropic's search: an OpenAI model's searches are told in Anthropic's words too. */
-    private readonly asAnthropic = false,
+    /** A search asked in the other vendor's words: each is told in those words too. */
+    private readonly tellAs: TellSearches = undefined,
   ) {}
 
   /** Takes a part that tells of a search or fetch (true). */
@@ -882,7 +914,7 @@ class WebTools {
         ...(part.isError ? { failed: typeof result.status === 'string' ? result.status : 'failed' } : {}),
         model: this.kept.model,
       });
-      const told = this.asAnthropic ? anthropicSearchOf(part.toolCallId, result, part.isError) : undefined;
+      const told = this.tellAs === 'anthropic' ? toldAsAnthropic(part.toolCallId, result, part.isError) : undefined;
       if (told) {
         this.done.push(told);
         this.onUse(told);
@@ -895,6 +927,7 @@ class WebTools {
         : { id: part.toolCallId, input, name, results: fetchResultOf(part.result, part.isError) };
     this.done.push(use);
     this.onUse(use);
+    if (typeof this.tellAs === 'object' && use.name === 'web_search') this.onUse(toldAsOpenAi(use, this.tellAs.openai));
     return true;
   }
 
@@ -918,7 +951,7 @@ const ranAtAnthropic = (use: WebToolUse) => use.id.startsWith('srvtoolu_');
  * search never goes back to an Anthropic model). Its other actions (opening a page, finding in it) have
  * no counterpart there: they stay part of the model's reasoning only.
  */
-function anthropicSearchOf(
+function toldAsAnthropic(
   id: string,
   result: Record<string, unknown>,
   isError: boolean | undefined,
@@ -938,6 +971,24 @@ function anthropicSearchOf(
             ? [{ type: 'web_search_result', url, title: url, page_age: null, encrypted_content: '' }]
             : [];
         }),
+  };
+}
+
+/**
+ * A search an Anthropic model ran, as OpenAI's client reads one (a `web_search_call`): the query, and
+ * the addresses of the pages found, as OpenAI's package gives them; part of the model's reasoning, as
+ * OpenAI's searches are, which carries it nowhere (an Anthropic model gets back its own blocks only).
+ */
+function toldAsOpenAi(use: WebToolUse, model: string): OpenAiSearch {
+  const pages = 'error_code' in use.results ? undefined : (use.results as WebSearchResult[]);
+  return {
+    webSearchCall: use.id,
+    result: {
+      action: { type: 'search', query: use.input.query },
+      ...(pages ? { sources: pages.map((page) => ({ type: 'url', url: page.url })) } : {}),
+    },
+    ...(pages ? {} : { failed: 'failed' }),
+    model,
   };
 }
 
@@ -1071,7 +1122,7 @@ async function streamed(
   onDelta: (text: string) => void,
   onThinking: ((piece: ThinkingPiece) => void) | undefined,
   kept: Kept,
-  asAnthropic: boolean,
+  tellAs: TellSearches,
 ): Promise<Reply> {
   const { stream } = await result;
   const signed = kept === 'anthropic';
@@ -1095,7 +1146,7 @@ async function streamed(
       thinking.push(use);
       think({ carried: use });
     },
-    asAnthropic,
+    tellAs,
   );
   const cited: Cited[] = [];
   /** Where each block of text began in the reply's text, by the stream's id of it. */
@@ -1115,9 +1166,10 @@ async function streamed(
       const from = textFrom.get(part.id) ?? text.length;
       const pages = citedOf(part.providerMetadata, from, text.length);
       cited.push(...pages);
-      // An OpenAI model's, told as Anthropic's (asAnthropic): its text was streamed before the pages it
-      // cites came, so they are the whole block's.
-      if (signed || asAnthropic) think({ cited: { from, to: text.length, pages: pages.flatMap((c) => c.pages) } });
+      // An OpenAI model's, told as Anthropic's: its text was streamed before the pages it cites came, so
+      // they are the whole block's.
+      if (signed || tellAs === 'anthropic')
+        think({ cited: { from, to: text.length, pages: pages.flatMap((c) => c.pages) } });
     } else if (part.type === 'reasoning-start' && kept && !signed) {
       const { id } = openAiItem(part.providerMetadata, kept);
       if (id === undefined) continue;
