@@ -623,7 +623,7 @@ function responseFormatOf(
 /**
  * The request's tools as the AI SDK's, with the web search asked of a model whose provider runs it
  * (`searchAt`): Anthropic's (and its web fetch) for an Anthropic model, OpenAI's for an OpenAI
- * reasoning model.
+ * reasoning model; either vendor's search asked is run as the other's where only the other's runs.
  */
 function toolOptions(
   options: ToolOptions,
