@@ -316,6 +316,20 @@ describe('documents: read by the model, and a PDF only by a model that reads one
   });
   afterEach(() => assert.deepEqual([...openaiFake.problems, ...anthropicFake.problems], []));
 
+  /** A chat completion of a prompt and a file named spec.pdf, as OpenAI's SDK sends one. */
+  const askFile = (fileData: string) =>
+    openai.chat.completions.create({
+      model: 'test/echo',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Summarize it.' },
+            { type: 'file', file: { file_data: fileData, filename: 'spec.pdf' } },
+          ],
+        },
+      ],
+    });
   const pdfBlock = {
     type: 'document' as const,
     source: { type: 'base64' as const, media_type: 'application/pdf' as const, data: PDF },
@@ -410,18 +424,7 @@ describe('documents: read by the model, and a PDF only by a model that reads one
         /This PDF cannot be read: it is not a valid PDF\./.test(error.message),
     );
     await assert.rejects(
-      openai.chat.completions.create({
-        model: 'test/echo',
-        messages: [
-          {
-            role: 'user',
-            content: [
-              { type: 'text', text: 'Summarize it.' },
-              { type: 'file', file: { file_data: `data:application/pdf;base64,${broken}`, filename: 'spec.pdf' } },
-            ],
-          },
-        ],
-      }),
+      askFile(`data:application/pdf;base64,${broken}`),
       (error: unknown) =>
         error instanceof OpenAI.APIError &&
         /The PDF spec\.pdf cannot be read: it is not a valid PDF\./.test(error.message),
@@ -509,22 +512,9 @@ describe('documents: read by the model, and a PDF only by a model that reads one
   });
 
   it("takes a PDF in OpenAI's file part on chat completions, and refuses any other file there in words", async () => {
-    const ask = (fileData: string) =>
-      openai.chat.completions.create({
-        model: 'test/echo',
-        messages: [
-          {
-            role: 'user',
-            content: [
-              { type: 'text', text: 'Summarize it.' },
-              { type: 'file', file: { file_data: fileData, filename: 'spec.pdf' } },
-            ],
-          },
-        ],
-      });
-    assert.equal((await ask(`data:application/pdf;base64,${PDF}`)).choices[0]!.finish_reason, 'stop');
+    assert.equal((await askFile(`data:application/pdf;base64,${PDF}`)).choices[0]!.finish_reason, 'stop');
     await assert.rejects(
-      ask(`data:text/plain;base64,${Buffer.from('hello').toString('base64')}`),
+      askFile(`data:text/plain;base64,${Buffer.from('hello').toString('base64')}`),
       (error: unknown) =>
         error instanceof OpenAI.APIError &&
         /must be a PDF as a data URL \(data:application\/pdf;base64,/.test(error.message),

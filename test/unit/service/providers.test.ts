@@ -44,6 +44,24 @@ const codexTurn = (model: string, path: string) => ({
   input: [{ role: 'user' as const, content: `call Read {"path":"${path}"}` }],
 });
 
+/** Anthropic's web search as Claude Code's WebSearch asks for it, with how far it may go. */
+const CLAUDE_CODE_SEARCH = {
+  type: 'web_search_20250305' as const,
+  name: 'web_search' as const,
+  max_uses: 8,
+  allowed_domains: ['example.com'],
+  user_location: { type: 'approximate' as const, country: 'DE', timezone: 'Europe/Berlin' },
+};
+
+/** Claude Code's WebSearch request: one request of its own, with Anthropic's web search. */
+const claudeCodeSearch = (model: string) => ({
+  model,
+  max_tokens: 2_000,
+  system: 'You are an assistant for performing a web search tool use',
+  messages: [{ role: 'user' as const, content: 'Perform a web search for the query: gateway' }],
+  tools: [CLAUDE_CODE_SEARCH],
+});
+
 /** The warning of a vendor's answer (Anthropic's message, OpenAI's response), in its field `llm_spaces`. */
 const warningOf = (answer: unknown) => (answer as { llm_spaces: { warning: unknown } }).llm_spaces.warning;
 
@@ -1012,21 +1030,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
   it("runs Claude Code's web search at Anthropic for an Anthropic model, whole and streamed, and sends the search back in later turns", async () => {
     const app = await spaceWith([ANTHROPIC]);
     const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
-    // As Claude Code's WebSearch tool asks: one request with Anthropic's web search and how far it may go.
-    const search = {
-      type: 'web_search_20250305' as const,
-      name: 'web_search' as const,
-      max_uses: 8,
-      allowed_domains: ['example.com'],
-      user_location: { type: 'approximate' as const, country: 'DE', timezone: 'Europe/Berlin' },
-    };
-    const ask = {
-      model: ANTHROPIC,
-      max_tokens: 2_000,
-      system: 'You are an assistant for performing a web search tool use',
-      messages: [{ role: 'user' as const, content: 'Perform a web search for the query: gateway' }],
-      tools: [search],
-    };
+    const ask = claudeCodeSearch(ANTHROPIC);
     // Each search is billed: a new Space's cost cap counts the eight the tool allows, and says so.
     await assert.rejects(
       sdk.messages.create(ask),
@@ -1157,20 +1161,8 @@ describe('hosted providers (fakes of their wire formats)', function () {
     const app = await spaceWith([ns, ANTHROPIC]);
     const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
     const query = 'Perform a web search for the query: gateway';
-    const search = {
-      type: 'web_search_20250305' as const,
-      name: 'web_search' as const,
-      max_uses: 8,
-      allowed_domains: ['example.com'],
-      user_location: { type: 'approximate' as const, country: 'DE', timezone: 'Europe/Berlin' },
-    };
-    const ask = {
-      model: ns,
-      max_tokens: 2_000,
-      system: 'You are an assistant for performing a web search tool use',
-      messages: [{ role: 'user' as const, content: query }],
-      tools: [search],
-    };
+    const ask = claudeCodeSearch(ns);
+    const search = CLAUDE_CODE_SEARCH;
     // Each search is billed at OpenAI's price: a new Space's cost cap counts the eight the tool allows.
     await assert.rejects(sdk.messages.create(ask), (e: Error) =>
       e.message.includes("and 8 web searches at $0.010 each), more than this Space's max_cost of $0.020"),
