@@ -40,7 +40,13 @@ export function describeError(error: unknown, what: string): UserError {
     }
     case 'validation': {
       const invalid = error as ValidationError;
-      const fields = invalid.issues.map((issue, n) => `${invalid.fields[n] || 'body'}: ${issue.msg}`).join('; ');
+      // A whole sentence says itself what it is about ("This PDF cannot be read: …"); a fragment ("must
+      // be a data URL") needs its field's name.
+      const fields = invalid.issues
+        .map((issue, n) =>
+          /^[A-Z]/.test(issue.msg) ? issue.msg.replace(/\.$/, '') : `${invalid.fields[n] || 'body'}: ${issue.msg}`,
+        )
+        .join('; ');
       return {
         message: vscode.l10n.t('{0}: the service refused the input ({1}).', what, fields || error.message),
         actions: [],

@@ -67,7 +67,7 @@ describe('playground panel', () => {
     assert.equal(billed, second.result!.expected);
   });
 
-  it("counts the attached files in the cost band as the service would send them: a PDF's pages, a text file's text", async () => {
+  it('counts the attached files in the cost band as the service would send them, and refuses a PDF it cannot read in words', async () => {
     const band = async (files?: string[]) => {
       const body = { app_id: appId, model: 'test/echo', prompt: 'What do these say?', max_tokens: 64, files };
       const answer = await callWebview<CostBand | null>(panel.channel, 'costBand', { body });
@@ -80,6 +80,20 @@ describe('playground panel', () => {
     // A one-page PDF: at least its page as an image (765 tokens by OpenAI's rule for US Letter).
     const withPdf = await band([`data:application/pdf;base64,${pdfBase64(['The plan.'])}`]);
     assert.ok(withPdf - alone >= 765, `a PDF: ${alone} then ${withPdf}`);
+    // A PDF the service cannot read is refused in its words, which need no field's name.
+    const broken = Buffer.from('%PDF-1.4\nnot a document\n%%EOF\n').toString('base64');
+    const sent = await callWebview<ReplyInfo>(panel.channel, 'send', {
+      body: {
+        app_id: appId,
+        model: 'test/echo',
+        prompt: 'And this?',
+        files: [`data:application/pdf;base64,${broken}`],
+      },
+    });
+    assert.equal(
+      sent.error?.message,
+      'Playground: the service refused the input (This PDF cannot be read: it is not a valid PDF).',
+    );
   });
 
   it('asks before a send that would pass the soft spending limit, and refuses one past the hard limit, naming the limit and the spend', async () => {
