@@ -811,7 +811,7 @@ export const RouteQuestion = z.object({
    * The request as the playground would send it, for the cost band: its earlier turns count too, and
    * its attached files (data URLs: images, PDFs and text files), as the service would send them.
    */
-  files: nullish(z.array(Attachment).max(20)),
+  files: nullish(z.array(Attachment).max(100)),
   model: nullish(z.string().min(1).max(200)),
   conversation_id: nullish(UuidInput),
   parent_request_id: nullish(UuidInput),
