@@ -1,9 +1,9 @@
 // Each vendor's web search, which runs at a vendor, on the models that can run it: Anthropic's on its
 // models, OpenAI's on its reasoning models (through its Responses API). Each runs on the other
 // vendor's models too, as that vendor's search, with what carries over (allowed domains, location):
-// Claude Code's WebSearch on an OpenAI reasoning model (OpenAI takes no blocked domains), Codex's search
-// on an Anthropic model. The provider bills each search apart from the model's tokens. Anthropic's web fetch runs on its models only, billed as the tokens of
-// the pages read.
+// Claude Code's WebSearch on an OpenAI reasoning model (OpenAI takes no blocked domains), Codex's
+// search on an Anthropic model. The provider bills each search apart from the model's tokens.
+// Anthropic's web fetch runs on its models only, billed as the tokens of the pages read.
 import type { ModelRecord } from '../../api/schemas';
 import type { ToolOptions } from './request';
 
