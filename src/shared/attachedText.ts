@@ -1,6 +1,7 @@
 // What a model reads of a file attached to a playground prompt that is neither an image nor a PDF: a
-// line naming it, then its text. The built-in service sends it so (service/chat/messages.ts), and the
-// playground's cost band counts it so before it is sent (webviews/panels/budgetGuard.ts).
+// line naming it, then its text, as the built-in service sends it (service/chat/messages.ts) and so
+// counts it in the cost band before it is sent; and a data URL's type, which the extension reads too
+// (webviews/panels/budgetGuard.ts).
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 

@@ -36,9 +36,6 @@ const WEB_SEARCHES = [
 /** Whether Anthropic's web search, as asked, runs at OpenAI on one of its reasoning models (as OpenAI's). */
 export const anthropicSearchAtOpenAi = (options: ToolOptions): boolean => !!options.webSearch && openAiCanRun(options);
 
-/** Whether OpenAI's web search was asked, which runs at Anthropic on one of its models (as Anthropic's). */
-export const openAiSearchAtAnthropic = (options: ToolOptions): boolean => !!options.openAiWebSearch;
-
 /** Anthropic's web fetch, which runs on its models too; a page it reads costs its tokens only. */
 const WEB_FETCH = {
   asked: (o: ToolOptions) => !!o.webFetch,

@@ -50,7 +50,7 @@ import {
 } from '../request';
 import type { ImageDetail } from '../imageTokens';
 import { ReachFailure, type Generation, type ModelReach } from './reach';
-import { anthropicSearchAtOpenAi, openAiSearchAtAnthropic } from '../webSearches';
+import { anthropicSearchAtOpenAi } from '../webSearches';
 import { networkWords } from '../../../shared/networkWords';
 
 /** OpenAI's own address, which speaks every API of OpenAI's. */
@@ -155,7 +155,7 @@ export class HostedProviders implements ModelReach {
     const tellAs: TellSearches =
       searchAt === 'openai' && !g.tools.openAiWebSearch && anthropicSearchAtOpenAi(g.tools)
         ? 'anthropic'
-        : searchAt === 'anthropic' && !g.tools.webSearch && openAiSearchAtAnthropic(g.tools)
+        : searchAt === 'anthropic' && !g.tools.webSearch && g.tools.openAiWebSearch
           ? { openai: g.model.namespace }
           : undefined;
     const options: LanguageModelV4CallOptions = {
@@ -168,7 +168,7 @@ export class HostedProviders implements ModelReach {
       ),
       maxOutputTokens: thinking?.maxOutputTokens ?? g.maxTokens,
       temperature: g.temperature,
-      ...toolOptions(g.tools, searchAt),
+      ...toolOptions(g.tools, searchAt, tellAs),
       ...(thinking?.withoutEffort ? { reasoning: undefined } : {}),
       ...providerOptions(provider, g.tools, thinking?.thinking, responses && { summaries }),
       ...(fim ? { providerOptions: fimOptions(text.suffix) } : {}),
@@ -623,25 +623,26 @@ function responseFormatOf(
 /**
  * The request's tools as the AI SDK's, with the web search asked of a model whose provider runs it
  * (`searchAt`): Anthropic's (and its web fetch) for an Anthropic model, OpenAI's for an OpenAI
- * reasoning model; either vendor's search asked is run as the other's where only the other's runs.
+ * reasoning model; the other vendor's search asked (`tellAs`) is run as this one's.
  */
 function toolOptions(
   options: ToolOptions,
   searchAt: 'anthropic' | 'openai' | undefined,
+  tellAs: TellSearches,
 ): Partial<LanguageModelV4CallOptions> {
   const stop = options.stop ? (Array.isArray(options.stop) ? options.stop : [options.stop]) : undefined;
   const search =
     searchAt === 'anthropic'
       ? [
           ...(options.webSearch ? [anthropicWebTool('web_search', options.webSearch)] : []),
-          ...(!options.webSearch && openAiSearchAtAnthropic(options)
+          ...(typeof tellAs === 'object'
             ? [anthropicWebTool('web_search', anthropicSearchOf(options.openAiWebSearch!))]
             : []),
           ...(options.webFetch ? [anthropicWebTool('web_fetch', options.webFetch)] : []),
         ]
       : searchAt === 'openai' && options.openAiWebSearch
         ? [openAiSearchTool(options.openAiWebSearch)]
-        : searchAt === 'openai' && anthropicSearchAtOpenAi(options)
+        : tellAs === 'anthropic'
           ? [openAiSearchTool(openAiSearchOf(options.webSearch!))]
           : [];
   if (!options.tools?.length && !search.length)
