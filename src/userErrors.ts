@@ -38,20 +38,11 @@ export function describeError(error: unknown, what: string): UserError {
         actions: ['Retry'],
       };
     }
-    case 'validation': {
-      const invalid = error as ValidationError;
-      // A whole sentence says itself what it is about ("This PDF cannot be read: …"); a fragment ("must
-      // be a data URL") needs its field's name.
-      const fields = invalid.issues
-        .map((issue, n) =>
-          /^[A-Z]/.test(issue.msg) ? issue.msg.replace(/\.$/, '') : `${invalid.fields[n] || 'body'}: ${issue.msg}`,
-        )
-        .join('; ');
+    case 'validation':
       return {
-        message: vscode.l10n.t('{0}: the service refused the input ({1}).', what, fields || error.message),
+        message: vscode.l10n.t('{0}: the service refused the input ({1}).', what, (error as ValidationError).inWords),
         actions: [],
       };
-    }
     case 'not-found':
     case 'method-not-allowed':
       return {

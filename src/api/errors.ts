@@ -65,6 +65,18 @@ export class ValidationError extends ApiError {
   get fields(): string[] {
     return this.issues.map((i) => fieldPath(i.loc));
   }
+
+  /**
+   * What the service found wrong, in words: a whole sentence says itself what it is about ("This PDF
+   * cannot be read: …"); a fragment ("must be a data URL") needs its field's name.
+   */
+  get inWords(): string {
+    const fields = this.fields;
+    const issues = this.issues.map((issue, n) =>
+      /^[A-Z]/.test(issue.msg) ? issue.msg.replace(/\.$/, '') : `${fields[n] || 'body'}: ${issue.msg}`,
+    );
+    return issues.join('; ') || this.message;
+  }
 }
 
 export class RateLimitError extends ApiError {

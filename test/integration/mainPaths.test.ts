@@ -7,9 +7,8 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
-import type { CostBand } from '../../src/api/schemas';
 import type { OrganizationData } from '../../src/shared/protocol/organization';
-import type { ReplyInfo } from '../../src/shared/protocol/playground';
+import type { BandAnswer, ReplyInfo } from '../../src/shared/protocol/playground';
 import type { SpaceEditorData } from '../../src/shared/protocol/spaceSettings';
 import type { ModelNode } from '../../src/views/modelsTree';
 import type { SpaceNode } from '../../src/views/spaceNodes';
@@ -227,12 +226,13 @@ for (const target of ['the built-in service', 'a fake of the hosted service'] as
           routed.result.routing!.candidates.some((c) => c.namespace === routed.result.namespace),
           'the model that answered is among the candidates',
         );
-        const band = await callWebview<CostBand & { estimated?: boolean }>(panel.channel, 'costBand', {
+        const answer = await callWebview<BandAnswer>(panel.channel, 'costBand', {
           body: { app_id: spaceId, model: 'test/echo', prompt: 'x'.repeat(400), max_tokens: 10 },
         });
-        assert.ok(band.ok && band.result, band.error?.message ?? 'a band');
-        assert.equal(band.result.estimated, hosted ? true : undefined);
-        assert.ok(band.result.min <= band.result.expected && band.result.expected <= band.result.max);
+        const band = answer.result?.band;
+        assert.ok(answer.ok && band, answer.error?.message ?? 'a band');
+        assert.equal(band.estimated, hosted ? true : undefined);
+        assert.ok(band.min <= band.expected && band.expected <= band.max);
         if (hosted)
           assert.ok(
             hosted.seen.some((r) => r.path.endsWith('/route')),

@@ -2,8 +2,7 @@
 // webview's messages reach, and every effect is checked on the real service.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { CostBand } from '../../src/api/schemas';
-import type { PlaygroundContext, ReplyInfo, SpaceBrief, Turn } from '../../src/shared/protocol/playground';
+import type { BandAnswer, PlaygroundContext, ReplyInfo, SpaceBrief, Turn } from '../../src/shared/protocol/playground';
 import type { PlaygroundPanel } from '../../src/webviews/playground/playgroundPanel';
 import { pdfBase64 } from '../unit/support/pdf';
 import { callWebview, extension, reportsDuring, serviceClient, waitFor } from './support';
@@ -53,26 +52,33 @@ describe('playground panel', () => {
       conversation_id: conversation.result.id,
       max_tokens: 64,
     };
-    const first = await callWebview<CostBand | null>(panel.channel, 'costBand', { body });
-    assert.ok(first.ok && first.result, first.error?.message ?? 'a band');
+    const bandOf = async () => {
+      const answer = await callWebview<BandAnswer>(panel.channel, 'costBand', { body });
+      assert.ok(answer.ok && answer.result.band, answer.error?.message ?? 'a band');
+      return answer.result.band;
+    };
+    const first = await bandOf();
     const billedFirst = (await callWebview<ReplyInfo>(panel.channel, 'send', { body })).result.costs.total_tokens;
-    assert.equal(billedFirst, first.result.expected);
-    const second = await callWebview<CostBand | null>(panel.channel, 'costBand', { body });
-    assert.ok(second.result!.prompt_tokens > first.result.prompt_tokens, 'the earlier turn is counted in what is sent');
+    assert.equal(billedFirst, first.expected);
+    const second = await bandOf();
+    assert.ok(second.prompt_tokens > first.prompt_tokens, 'the earlier turn is counted in what is sent');
     const billed = (await callWebview<ReplyInfo>(panel.channel, 'send', { body })).result.costs.total_tokens;
-    assert.ok(
-      second.result!.min <= billed && billed <= second.result!.max,
-      `${billed} within ${second.result!.min}–${second.result!.max}`,
-    );
-    assert.equal(billed, second.result!.expected);
+    assert.ok(second.min <= billed && billed <= second.max, `${billed} within ${second.min}–${second.max}`);
+    assert.equal(billed, second.expected);
   });
 
   it('counts the attached files in the cost band as the service would send them, and refuses a PDF it cannot read in words', async () => {
-    const band = async (files?: string[]) => {
+    const bandAnswer = async (files?: string[]) => {
       const body = { app_id: appId, model: 'test/echo', prompt: 'What do these say?', max_tokens: 64, files };
-      const answer = await callWebview<CostBand | null>(panel.channel, 'costBand', { body });
-      assert.ok(answer.ok && answer.result, answer.error?.message ?? 'a band');
-      return answer.result.prompt_tokens;
+      const answer = await callWebview<BandAnswer>(panel.channel, 'costBand', { body });
+      assert.ok(answer.ok, answer.error?.message);
+      return answer.result;
+    };
+    const band = async (files?: string[]) => {
+      const answer = await bandAnswer(files);
+      assert.ok(answer.band, 'a band');
+      assert.equal(answer.refused, undefined);
+      return answer.band.prompt_tokens;
     };
     const alone = await band();
     const text = Buffer.from(Array(40).fill('Spaces route each request.').join('\n')).toString('base64');
@@ -82,6 +88,11 @@ describe('playground panel', () => {
     assert.ok(withPdf - alone >= 765, `a PDF: ${alone} then ${withPdf}`);
     // A PDF the service cannot read is refused in its words, which need no field's name.
     const broken = Buffer.from('%PDF-1.4\nnot a document\n%%EOF\n').toString('base64');
+    // Said before sending, in place of a band.
+    assert.deepEqual(await bandAnswer([`data:application/pdf;base64,${broken}`]), {
+      band: null,
+      refused: 'This PDF cannot be read: it is not a valid PDF',
+    });
     const sent = await callWebview<ReplyInfo>(panel.channel, 'send', {
       body: {
         app_id: appId,

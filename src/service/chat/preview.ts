@@ -8,7 +8,8 @@ import { isRetired } from '../../shared/models';
 import { appConfig, loadApp } from '../domain/spaces';
 import { Problem } from '../problem';
 import { countTokens, truncateTokens } from '../tokenizer';
-import { prepareSending } from './prepare';
+import { readPdfs } from './pdfReading';
+import { prepareChat } from './prepare';
 import { costOf, estimateCost } from './pricing';
 import { testModelReply } from './reach/testReplies';
 import type { Body, Prepared } from './request';
@@ -63,9 +64,12 @@ export async function previewRoute(
  * the request could not be sent as it is (no model can take it, an unknown conversation...).
  */
 async function costBand(db: Database, caller: Caller, body: Body): Promise<CostBand | null> {
+  // A PDF that cannot be read is the question's own fault, not the band's: refused (422) as the send
+  // would refuse it, so that the playground can say so before anything is sent.
+  body.pdfs = await readPdfs(body);
   let prepared: Prepared;
   try {
-    prepared = await prepareSending(db, caller, body);
+    prepared = prepareChat(db, caller, body);
   } catch (error) {
     if (error instanceof Problem) return null;
     throw error;

@@ -115,12 +115,20 @@ export interface Attachment {
   dataUrl: string;
 }
 
+/**
+ * The service's band, or the extension's estimate (`estimated`) where the service has no route preview;
+ * null when neither can tell. `refused`: why the service would refuse the request as it is, in words.
+ */
+export interface BandAnswer {
+  band: (CostBand & { estimated?: boolean }) | null;
+  refused?: string;
+}
+
 export interface PlaygroundResults {
   context: PlaygroundContext;
   space: SpaceBrief;
   send: ReplyInfo;
-  /** The service's band, or the extension's estimate (`estimated`) where the service has no route preview; null when the request could not be sent. */
-  costBand: (CostBand & { estimated?: boolean }) | null;
+  costBand: BandAnswer;
   stop: null;
   /** null when the service cannot create conversations: replies then thread by parent request only. */
   newConversation: ConversationBrief | null;

@@ -3,17 +3,16 @@
 // has none), then past the hard limit the request is refused, past the soft one the user is asked
 // first. Both name the limit and what is spent this cycle.
 import * as vscode from 'vscode';
-import type { CostBand } from '../../api/schemas';
 import type { Connection } from '../../connection/connection';
 import type { CatalogueStore } from '../../stores/catalogueStore';
 import type { OrganizationStore } from '../../stores/organizationStore';
 import type { SpacesStore } from '../../stores/spacesStore';
-import { isMissingEndpoint } from '../../api/errors';
+import { isMissingEndpoint, ValidationError } from '../../api/errors';
 import { dataUrlType } from '../../shared/attachedText';
 import { budgetVerdict } from '../../shared/budget';
 import { estimatedBand } from '../../shared/clientEstimates';
 import { money } from '../../shared/money';
-import type { ChatDraft } from '../../shared/protocol/playground';
+import type { BandAnswer, ChatDraft } from '../../shared/protocol/playground';
 import { Declined } from '../../shared/declined';
 
 const t = vscode.l10n.t;
@@ -45,8 +44,10 @@ export class BudgetGuard {
   /**
    * The cost band of the request as it would be sent: the service's, or (a service without the route
    * preview) the extension's estimate from the Space's models and prices; null when neither can tell.
+   * `refused` says in words why the service would refuse the request as it is (a PDF it cannot read),
+   * so that the user learns it before sending.
    */
-  async costBand(body: ChatDraft): Promise<(CostBand & { estimated?: boolean }) | null> {
+  async costBand(body: ChatDraft): Promise<BandAnswer> {
     if (!this.noRoutePreview) {
       // The service counts the attachments as it would send them (a text file's text, an image's and
       // a PDF's tokens), and images need a model that reads them.
@@ -61,22 +62,25 @@ export class BudgetGuard {
         conversation_id: body.conversation_id,
         parent_request_id: body.parent_request_id,
       };
+      let refused: string | undefined;
       const preview = await this.s.connection
         .call((c) => c.previewRoute(body.app_id, question))
         .catch((error: unknown) => {
           if (isMissingEndpoint(error)) this.noRoutePreview = true;
+          if (error instanceof ValidationError) refused = error.inWords;
           return null;
         });
-      if (!this.noRoutePreview) return preview?.band ?? null;
+      if (!this.noRoutePreview) return { band: preview?.band ?? null, refused };
     }
     const [view, catalogue] = await Promise.all([this.s.spaces.detail(body.app_id), this.s.catalogue.models()]);
-    return estimatedBand({
+    const band = estimatedBand({
       view,
       catalogue,
       model: body.model || null,
       prompt: body.prompt,
       maxTokens: body.max_tokens ?? null,
     });
+    return { band };
   }
 
   /**
@@ -87,7 +91,7 @@ export class BudgetGuard {
     const org = this.s.organization.organization ?? (await this.s.organization.refresh().catch(() => undefined));
     // No limit, nothing to guard: the send is not held up by a preview of its cost.
     if (!org?.spending_limit_soft && !org?.spending_limit_hard) return;
-    const bands = await Promise.all(bodies.map((body) => this.costBand(body)));
+    const bands = (await Promise.all(bodies.map((body) => this.costBand(body)))).map((answer) => answer.band);
     const expected = bands.reduce((sum, band) => sum + (band?.expected ?? 0), 0);
     const verdict = budgetVerdict(org, expected);
     if (verdict.kind === 'go') return;

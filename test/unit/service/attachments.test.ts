@@ -585,6 +585,14 @@ describe('documents: read by the model, and a PDF only by a model that reads one
     const withPdf = await band([`data:application/pdf;base64,${PDF}`]);
     const page = openaiImageTokens({ width: 1224, height: 1584 });
     assert.ok(withPdf - alone >= page && withPdf - alone < page + 30, `a one-page PDF: ${alone} then ${withPdf}`);
+    // A PDF that cannot be read: refused as the send would refuse it, so the playground says so first.
+    const broken = Buffer.from('%PDF-1.4\nnot a document\n%%EOF\n').toString('base64');
+    const refused = await raw(service.url, 'POST', `/v1/apps/${spaceId}/route`, {
+      token: service.token,
+      body: { prompt: 'And this?', model: 'test/echo', files: [`data:application/pdf;base64,${broken}`] },
+    });
+    assert.equal(refused.status, 422, refused.text);
+    assert.match(refused.text, /This PDF cannot be read: it is not a valid PDF\./);
   });
 
   it('refuses an attached file that is not text, naming it, and a PDF for a model that cannot read one', async () => {

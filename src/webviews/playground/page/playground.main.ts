@@ -200,15 +200,17 @@ function refreshEstimate(): void {
 async function askBand(asked: number): Promise<void> {
   const check = form.body(state.conversation?.id ?? null);
   if (!check.ok) return;
-  const band = await channel.call('costBand', { body: check.body }).catch(() => null);
-  if (band && asked === bandAsked) showEstimate(describeBand(band));
+  const answer = await channel.call('costBand', { body: check.body }).catch(() => null);
+  if (!answer || asked !== bandAsked) return;
+  if (answer.refused) showEstimate('', t('{0}. Sending it as it is would be refused.', answer.refused));
+  else if (answer.band) showEstimate(describeBand(answer.band));
 }
 
-/** The estimate, with a warning first when the chosen model cannot answer here. */
-function showEstimate(text: string): void {
-  const warning = text ? cannotAnswerNote(form.chosenModel()) : null;
+/** The estimate, with a warning first when the chosen model cannot answer here or the service would refuse it. */
+function showEstimate(text: string, refused?: string): void {
+  const warning = refused ?? (text ? cannotAnswerNote(form.chosenModel()) : null);
   estimate.classList.toggle('warning', !!warning);
-  estimate.textContent = warning ? `⚠ ${warning} ${text}` : text;
+  estimate.textContent = warning ? [`⚠ ${warning}`, text].filter(Boolean).join(' ') : text;
 }
 
 async function loadSpace(): Promise<void> {
