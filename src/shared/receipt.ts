@@ -60,6 +60,8 @@ export function reasonLabel(reason: string, t: Localize): string {
       return t('cannot read images');
     case 'cannot read PDFs':
       return t('cannot read PDFs');
+    case 'too many PDF pages':
+      return t('too many PDF pages for it');
     case 'cannot answer here':
       return t('cannot answer here');
     case 'prompt longer than its context window':

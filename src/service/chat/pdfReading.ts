@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { invalid } from '../problem';
 import { anthropicImageTokens, openaiImageTokens } from './imageTokens';
+import type { PdfPages } from './routing';
 import { PDF_DATA, type Body, type ChatMessage, type ImageRule, type PdfReading, type PdfReadings } from './request';
 
 export interface PdfOrder {
@@ -89,7 +90,7 @@ export async function readPdfs(body: Body): Promise<PdfReadings | undefined> {
 
 /**
  * What the messages' PDFs add to a prompt: their text's tokens and characters, and an image of each
- * page by the vendor's rule. The text of pages not read in time counts as the read pages' average. A
+ * page by the vendor's rule; and their pages, which some models read only so many of (routing.ts). The text of pages not read in time counts as the read pages' average. A
  * PDF with no reading (one of a request not read first, such as a cost estimate's) adds nothing.
  */
 export function pdfCount(
@@ -97,12 +98,15 @@ export function pdfCount(
   readings: PdfReadings | undefined,
   rule: ImageRule,
   tokensOf: (text: string) => number,
-): { tokens: number; chars: number } {
+): { tokens: number; chars: number; pages: PdfPages } {
   let tokens = 0;
   let chars = 0;
+  const pages = { total: 0, longest: 0 };
   for (const { data } of readings ? pdfsIn(messages) : []) {
     const read = readings!.get(data);
     if (!read) continue;
+    pages.total += read.pages.length;
+    pages.longest = Math.max(pages.longest, read.pages.length);
     const scale = read.pagesRead > 0 ? read.pages.length / read.pagesRead : 0;
     tokens += Math.ceil(tokensOf(read.text) * scale);
     chars += Math.ceil(read.text.length * scale);
@@ -111,7 +115,7 @@ export function pdfCount(
       tokens += rule === 'anthropic' ? anthropicImageTokens(image) : openaiImageTokens(image);
     }
   }
-  return { tokens, chars };
+  return { tokens, chars, pages };
 }
 
 /** Readings of the last documents read, by their SHA-256: the same one is read once. */

@@ -17,7 +17,14 @@ import { providerSpec } from '../providers/providers';
 import { promptTokens as memo } from '../tokenizer';
 import { money } from '../../shared/money';
 import { reasonLabel } from '../../shared/receipt';
-import { capabilityRefusal, RAISE_MAX_COST, type Rejection, type RouteInput } from './routing';
+import {
+  capabilityRefusal,
+  pdfPageLimit,
+  RAISE_MAX_COST,
+  type PdfPages,
+  type Rejection,
+  type RouteInput,
+} from './routing';
 import { messageImageTokens } from './imageTokens';
 import { pdfCount, readPdfs } from './pdfReading';
 import { buildMessages, resolveAssistantVersion, resolveConversation } from './messages';
@@ -86,6 +93,7 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
     promptChars,
     maxTokens,
     ...needsOf(body),
+    pdfPages: pdfs.pages,
     writesCache:
       messages.some((m) => m.cache_control) || (body.completion?.tools ?? []).some((tool) => tool.cache_control),
     completion: body.completion,
@@ -147,6 +155,7 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
     messages,
     promptTokens,
     promptChars,
+    pdfPages: pdfs.pages,
     maxTokens,
     temperature,
     conversationId: body.conversation_id ?? null,
@@ -170,6 +179,7 @@ function explicitModel(
   const r = model.record;
   if (isRetired(r)) throw retired(r, loc);
   const unable = capabilityRefusal(r, route);
+  if (unable === 'too many PDF pages') throw tooManyPages(r, route.pdfPages!);
   if (unable)
     throw invalid(['body', ...REFUSED_FIELD[unable]!.loc], `${r.namespace} ${unable}`, REFUSED_FIELD[unable]!.type);
   if (budget(r) <= 0)
@@ -215,6 +225,17 @@ const REFUSED_FIELD: Partial<Record<Rejection, { loc: string[]; type: string }>>
   'cannot report token probabilities': { loc: ['logprobs'], type: 'logprobs_unsupported' },
   'cannot fill in the middle': { loc: ['suffix'], type: 'infill_unsupported' },
 };
+
+/** The refusal of a model named for a request with more pages of PDF than it reads, with both counts. */
+function tooManyPages(r: ModelRecord, pages: PdfPages): Problem {
+  const limit = pdfPageLimit(r)!;
+  const most = limit.pages.toLocaleString('en-US');
+  const words =
+    limit.of === 'request'
+      ? `${r.namespace} reads at most ${most} pages of PDF in a request, and this one has ${pages.total.toLocaleString('en-US')}`
+      : `${r.namespace} reads at most ${most} pages of each PDF, and one here has ${pages.longest.toLocaleString('en-US')}`;
+  return invalid(['body', 'files'], `${words}: send fewer pages, or another model`, 'pdf_too_long');
+}
 
 /** Names in a sentence, the first few of them ("a, b, c and 4 more"). */
 const someOf = (names: string[]) =>

@@ -28,13 +28,29 @@ export async function previewRoute(
 ): Promise<RoutePreview> {
   const row = loadApp(db, caller, appId);
   const config = appConfig(row);
+  const body: Body = {
+    app_id: row.id,
+    prompt: input.prompt,
+    files: input.files,
+    max_tokens: input.max_tokens,
+    model: input.model,
+    conversation_id: input.conversation_id,
+    parent_request_id: input.parent_request_id,
+  };
+  // A PDF that cannot be read is the question's own fault: refused (422) as the send would refuse it,
+  // so that the playground can say so before anything is sent.
+  body.pdfs = await readPdfs(body);
   const promptTokens = countTokens(input.prompt);
   const maxTokens = input.max_tokens ?? config.settings.max_tokens ?? 1024;
+  // The prompt alone is weighed; the attached files only leave out the models that cannot read them.
+  const pages = [...(body.pdfs?.values() ?? [])].map((read) => read.pages.length);
   const { route, budget } = routeInput(db, config, {
     promptTokens,
     promptChars: input.prompt.length,
     maxTokens,
     needsVision: (input.images ?? 0) > 0,
+    needsPdf: pages.length > 0,
+    pdfPages: { total: pages.reduce((a, b) => a + b, 0), longest: Math.max(0, ...pages) },
   });
   const weighed = weighActive(db, caller, row.id, route, budget);
   const chain = config.row.has_failover_chain ? failoverChain(db, caller, row.id) : [];
@@ -46,15 +62,7 @@ export async function previewRoute(
     candidates: weighed.candidates,
     rejected: weighed.rejected,
     failover: chain.map((m) => ({ namespace: m.record.namespace, estimated_cost: route.estimate(m.record) })),
-    band: await costBand(db, caller, {
-      app_id: row.id,
-      prompt: input.prompt,
-      files: input.files,
-      max_tokens: input.max_tokens,
-      model: input.model,
-      conversation_id: input.conversation_id,
-      parent_request_id: input.parent_request_id,
-    }),
+    band: costBand(db, caller, body),
   };
 }
 
@@ -63,10 +71,7 @@ export async function previewRoute(
  * models that may answer it: the first, then the failover chain (CostBand in api/schemas.ts). Null when
  * the request could not be sent as it is (no model can take it, an unknown conversation...).
  */
-async function costBand(db: Database, caller: Caller, body: Body): Promise<CostBand | null> {
-  // A PDF that cannot be read is the question's own fault, not the band's: refused (422) as the send
-  // would refuse it, so that the playground can say so before anything is sent.
-  body.pdfs = await readPdfs(body);
+function costBand(db: Database, caller: Caller, body: Body): CostBand | null {
   let prepared: Prepared;
   try {
     prepared = prepareChat(db, caller, body);

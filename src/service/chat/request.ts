@@ -14,6 +14,7 @@ import type {
 import type { Caller } from '../domain/caller';
 import type { CatalogueModel } from '../domain/models';
 import type { AppConfig } from '../domain/spaces';
+import type { PdfPages } from './routing';
 import { invalid } from '../problem';
 
 /** Anthropic's block of thinking: its text with the signature Anthropic checks, or a redacted one's data. */
@@ -301,6 +302,8 @@ export interface Prepared {
   messages: ChatMessage[];
   promptTokens: number;
   promptChars: number;
+  /** The pages of its PDFs, which some models read only so many of (routing.ts). */
+  pdfPages: PdfPages;
   maxTokens: number;
   temperature: number;
   conversationId: string | null;

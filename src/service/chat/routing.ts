@@ -22,6 +22,8 @@ import type { JsonNeed } from './request';
 export interface Needs {
   needsVision: boolean;
   needsPdf?: boolean;
+  /** The pages of the request's PDFs, all together and of the longest (pdfReading.ts). */
+  pdfPages?: PdfPages;
   needsJson: JsonNeed;
   needsLogprobs: boolean;
   needsInfill?: boolean;
@@ -57,6 +59,7 @@ export type Rejection =
   | 'deprecated'
   | 'cannot read images'
   | 'cannot read PDFs'
+  | 'too many PDF pages'
   | 'cannot answer in JSON'
   | 'cannot follow a JSON schema'
   | 'cannot report token probabilities'
@@ -71,6 +74,7 @@ export type Rejection =
 export function capabilityRefusal(r: ModelRecord, needs: Needs): Rejection | null {
   if (needs.needsVision && !r.supports_vision) return 'cannot read images';
   if (needs.needsPdf && !readsPdf(r)) return 'cannot read PDFs';
+  if (needs.pdfPages && tooManyPdfPages(r, needs.pdfPages)) return 'too many PDF pages';
   // A hosted provider's chat model answers a prompt; a model server's code model fills in the middle, and
   // so do the hosted models with an API for it (Codestral, DeepSeek's V4 models).
   if (needs.needsInfill && !r.is_test_model && r.provider !== 'local' && !fillsInMiddle(r))
@@ -84,6 +88,30 @@ const READS_PDF = new Set(['anthropic', 'google', 'openai']);
 /** Whether a model reads a PDF given whole (a test model notes it). */
 export const readsPdf = (r: ModelRecord): boolean =>
   !!r.is_test_model || (!!r.supports_vision && READS_PDF.has(r.provider ?? ''));
+
+export interface PdfPages {
+  total: number;
+  longest: number;
+}
+
+/**
+ * The most pages of PDF a model reads, as its vendor publishes them: Claude, in one request (600, or 100
+ * for a model with a context window of 200,000 tokens), on Anthropic's API or Google's; Gemini, in each
+ * document (1,000). Undefined where none is published (OpenAI's).
+ */
+export function pdfPageLimit(r: ModelRecord): { pages: number; of: 'request' | 'document' } | undefined {
+  if (r.is_test_model) return undefined;
+  if (r.provider === 'anthropic' || r.namespace.includes('/claude-'))
+    return { pages: r.context_window > 200_000 ? 600 : 100, of: 'request' };
+  if (r.provider === 'google') return { pages: 1000, of: 'document' };
+  return undefined;
+}
+
+/** Whether a request's PDFs have more pages than the model reads. */
+function tooManyPdfPages(r: ModelRecord, pages: PdfPages): boolean {
+  const limit = pdfPageLimit(r);
+  return !!limit && (limit.of === 'request' ? pages.total : pages.longest) > limit.pages;
+}
 
 /** Providers whose API reports token probabilities (OpenAI's Chat Completions, on OpenAI or Azure). */
 const REPORTS_LOGPROBS = new Set(['openai', 'azure']);

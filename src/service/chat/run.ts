@@ -185,7 +185,7 @@ function nextInChain(
 ): CatalogueModel | undefined {
   const chain = prepared.chain;
   const at = chain.findIndex((m) => m.record.id === current.record.id);
-  const needs = needsOf(prepared.body);
+  const needs = { ...needsOf(prepared.body), pdfPages: prepared.pdfPages };
   return chain
     .slice(at + 1)
     .find(

@@ -10,7 +10,7 @@ import type { AppConfig } from '../domain/spaces';
 import { latencyBook } from './latency';
 import { estimateCost } from './pricing';
 import type { JsonNeed, ToolOptions } from './request';
-import { explain, type RouteInput } from './routing';
+import { explain, type PdfPages, type RouteInput } from './routing';
 import { pageTokensToEstimate, searchesToEstimate } from './webSearches';
 
 /**
@@ -66,6 +66,7 @@ export interface PromptSize {
   maxTokens: number;
   needsVision: boolean;
   needsPdf?: boolean;
+  pdfPages?: PdfPages;
   /** JSON the reply must be (absent: text, as the playground's preview always is). */
   needsJson?: JsonNeed;
   needsLogprobs?: boolean;
@@ -88,6 +89,7 @@ export function routeInput(db: Database, config: AppConfig, size: PromptSize) {
     maxCost: config.policies.max_cost ?? 0,
     needsVision: size.needsVision,
     needsPdf: size.needsPdf ?? false,
+    pdfPages: size.pdfPages,
     needsJson: size.needsJson ?? null,
     needsLogprobs: size.needsLogprobs ?? false,
     needsInfill: size.needsInfill ?? false,

@@ -6,7 +6,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
-import type { ModelRecord } from '../../../src/api/schemas';
+import type { ModelRecord, RoutePreview } from '../../../src/api/schemas';
 import { anthropicImageTokens, dataImageSize, openaiImageTokens } from '../../../src/service/chat/imageTokens';
 import { HostedProviders } from '../../../src/service/chat/reach/hostedProviders';
 import type { Generation } from '../../../src/service/chat/reach/reach';
@@ -511,6 +511,57 @@ describe('documents: read by the model, and a PDF only by a model that reads one
     );
   });
 
+  it('keeps a PDF from a Claude model that reads fewer of its pages, as Anthropic publishes them, and routes it to one that reads them all', async () => {
+    const readers = await spaceOf(service, 'Long PDF readers', [
+      'anthropic/claude-haiku-4-5',
+      'anthropic/claude-sonnet-4-6',
+    ]);
+    // No cap per request: 101 pages are about $0.50 of input at Claude Sonnet's price.
+    await service.client().updateSpace({ id: readers.id, policies: { max_cost: 0 } });
+    const reader = new Anthropic({ baseURL: service.url, apiKey: readers.key, maxRetries: 0 });
+    // 101 pages: more than a model with a context window of 200,000 tokens reads (100), though they fit in it.
+    const long = pdfBase64(Array.from({ length: 101 }, (_, i) => `Page ${i + 1}`));
+    const read = (model: string) =>
+      reader.messages.create({
+        model,
+        max_tokens: 100,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Summarize it.' },
+              { ...pdfBlock, source: { ...pdfBlock.source, data: long } },
+            ],
+          },
+        ],
+      });
+    const before = anthropicFake.seen.length;
+    await assert.rejects(
+      read('anthropic/claude-haiku-4-5'),
+      (error: unknown) =>
+        error instanceof Anthropic.APIError &&
+        error.status === 422 &&
+        error.message.includes(
+          'anthropic/claude-haiku-4-5 reads at most 100 pages of PDF in a request, and this one has 101: send fewer pages, or another model',
+        ),
+    );
+    assert.equal(anthropicFake.seen.length, before, 'no model was paid to refuse it');
+    await read('Long PDF readers');
+    assert.equal(anthropicFake.seen.at(-1)!.body.model, 'claude-sonnet-4-6');
+    // The route preview of the playground's prompt with it attached says so too.
+    const preview = await raw(service.url, 'POST', `/v1/apps/${readers.id}/route`, {
+      token: service.token,
+      body: { prompt: 'Summarize it.', files: [`data:application/pdf;base64,${long}`] },
+    });
+    assert.equal(preview.status, 200, preview.text);
+    const { chosen, rejected } = preview.json as RoutePreview;
+    assert.equal(chosen, 'anthropic/claude-sonnet-4-6');
+    assert.deepEqual(
+      rejected.filter((r) => r.reason !== 'inactive'),
+      [{ namespace: 'anthropic/claude-haiku-4-5', reason: 'too many PDF pages' }],
+    );
+  });
+
   it("takes a PDF in OpenAI's file part on chat completions, and refuses any other file there in words", async () => {
     assert.equal((await askFile(`data:application/pdf;base64,${PDF}`)).choices[0]!.finish_reason, 'stop');
     await assert.rejects(
@@ -617,5 +668,29 @@ describe('documents: read by the model, and a PDF only by a model that reads one
     assert.equal(capabilityRefusal(record('google', true), needs), null);
     assert.equal(capabilityRefusal(record('mistral', true), needs), 'cannot read PDFs');
     assert.equal(capabilityRefusal(record('openai', false), needs), 'cannot read PDFs');
+    // Pages: Claude's limit is the request's, Gemini's each document's; OpenAI publishes none.
+    const pages = (total: number, longest: number) => ({ ...needs, pdfPages: { total, longest } });
+    const wide = (provider: string, model: string, window: number) =>
+      ({ ...record(provider, true), namespace: `${provider}/${model}`, context_window: window }) as ModelRecord;
+    assert.equal(capabilityRefusal(wide('anthropic', 'claude-haiku-4-5', 200_000), pages(100, 60)), null);
+    assert.equal(
+      capabilityRefusal(wide('anthropic', 'claude-haiku-4-5', 200_000), pages(101, 60)),
+      'too many PDF pages',
+    );
+    assert.equal(capabilityRefusal(wide('anthropic', 'claude-sonnet-4-6', 1_000_000), pages(600, 300)), null);
+    assert.equal(
+      capabilityRefusal(wide('anthropic', 'claude-sonnet-4-6', 1_000_000), pages(601, 300)),
+      'too many PDF pages',
+    );
+    assert.equal(
+      capabilityRefusal(wide('google', 'claude-sonnet-4-5', 200_000), pages(101, 101)),
+      'too many PDF pages',
+    );
+    assert.equal(capabilityRefusal(wide('google', 'gemini-2.5-pro', 1_000_000), pages(1800, 1000)), null);
+    assert.equal(
+      capabilityRefusal(wide('google', 'gemini-2.5-pro', 1_000_000), pages(1001, 1001)),
+      'too many PDF pages',
+    );
+    assert.equal(capabilityRefusal(wide('openai', 'gpt-5.4', 1_000_000), pages(5000, 5000)), null);
   });
 });
