@@ -9,8 +9,15 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { invalid } from '../problem';
 import { anthropicImageTokens, openaiImageTokens } from './imageTokens';
-import type { PdfPages } from './routing';
-import { PDF_DATA, type Body, type ChatMessage, type ImageRule, type PdfReading, type PdfReadings } from './request';
+import {
+  PDF_DATA,
+  type Body,
+  type ChatMessage,
+  type ImageRule,
+  type PdfPages,
+  type PdfReading,
+  type PdfReadings,
+} from './request';
 
 export interface PdfOrder {
   id: number;

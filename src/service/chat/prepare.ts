@@ -17,18 +17,11 @@ import { providerSpec } from '../providers/providers';
 import { promptTokens as memo } from '../tokenizer';
 import { money } from '../../shared/money';
 import { reasonLabel } from '../../shared/receipt';
-import {
-  capabilityRefusal,
-  pdfPageLimit,
-  RAISE_MAX_COST,
-  type PdfPages,
-  type Rejection,
-  type RouteInput,
-} from './routing';
+import { capabilityRefusal, pdfPageLimit, RAISE_MAX_COST, type Rejection, type RouteInput } from './routing';
 import { messageImageTokens } from './imageTokens';
 import { pdfCount, readPdfs } from './pdfReading';
 import { buildMessages, resolveAssistantVersion, resolveConversation } from './messages';
-import { messageText, needsOf, type Body, type Prepared } from './request';
+import { messageText, needsOf, type Body, type PdfPages, type Prepared } from './request';
 import { activeModels, failoverChain, routeInput, weighActive } from './weigh';
 
 /** Parts of a sentence joined as English joins them ("a, b, and c"; "a or b"). */

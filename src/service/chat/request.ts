@@ -14,7 +14,6 @@ import type {
 import type { Caller } from '../domain/caller';
 import type { CatalogueModel } from '../domain/models';
 import type { AppConfig } from '../domain/spaces';
-import type { PdfPages } from './routing';
 import { invalid } from '../problem';
 
 /** Anthropic's block of thinking: its text with the signature Anthropic checks, or a redacted one's data. */
@@ -238,6 +237,12 @@ export interface PdfReading {
   pages: Array<{ width: number; height: number }>;
   text: string;
   pagesRead: number;
+}
+
+/** The pages of a request's PDFs, all together and of the longest, which some models read only so many of. */
+export interface PdfPages {
+  total: number;
+  longest: number;
 }
 
 /** The readings of a request's PDFs, by each one's base64 data. */

@@ -13,7 +13,7 @@
 import type { ModelRecord, Weights } from '../../api/schemas';
 import type { CatalogueModel } from '../domain/models';
 import { fillsInMiddle, isRetired } from '../../shared/models';
-import type { JsonNeed } from './request';
+import type { JsonNeed, PdfPages } from './request';
 
 /**
  * What a request needs of a model beyond text: reading images, writing JSON, reporting token
@@ -88,11 +88,6 @@ const READS_PDF = new Set(['anthropic', 'google', 'openai']);
 /** Whether a model reads a PDF given whole (a test model notes it). */
 export const readsPdf = (r: ModelRecord): boolean =>
   !!r.is_test_model || (!!r.supports_vision && READS_PDF.has(r.provider ?? ''));
-
-export interface PdfPages {
-  total: number;
-  longest: number;
-}
 
 /**
  * The most pages of PDF a model reads, as its vendor publishes them: Claude, in one request (600, or 100

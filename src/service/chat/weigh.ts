@@ -9,8 +9,8 @@ import { answersHere } from '../domain/serving';
 import type { AppConfig } from '../domain/spaces';
 import { latencyBook } from './latency';
 import { estimateCost } from './pricing';
-import type { JsonNeed, ToolOptions } from './request';
-import { explain, type PdfPages, type RouteInput } from './routing';
+import type { JsonNeed, PdfPages, ToolOptions } from './request';
+import { explain, type RouteInput } from './routing';
 import { pageTokensToEstimate, searchesToEstimate } from './webSearches';
 
 /**
