@@ -30,6 +30,15 @@ export type PdfAnswer = { id: number; reading: PdfReading } | { id: number; erro
 const WORKER_FILE = path.join(__dirname, 'pdfWorker.js');
 /** How long a document may take to read before the thread is stopped and the request refused. */
 const READ_TIMEOUT_MS = 30_000;
+/**
+ * The memory the reader may take for a document, its heap and its buffers together. A compressed
+ * stream can unpack to gigabytes (2.7 MB of PDF to 4 GB, measured), into buffers outside the heap that
+ * the thread's own heap limit does not count; so the thread's memory is looked at while it reads.
+ */
+const MEMORY_LIMIT = 512 * 2 ** 20;
+/** How often the reader's memory is looked at while it reads. */
+const WATCH_MS = 100;
+const TOO_MUCH_MEMORY = 'it takes more memory to read than a PDF may';
 /** How many documents' readings are kept (by their SHA-256), for the turns that send them again. */
 const KEPT = 32;
 /** The pixels of a page's image for each of its points: 144 dots an inch, sharper than either vendor keeps. */
@@ -150,11 +159,12 @@ class PdfThread {
   private readonly waiting = new Map<number, Waiting>();
   private next = 0;
   private readonly worker: Worker;
+  private watch: NodeJS.Timeout | undefined;
   stopped = false;
 
   constructor() {
     // A document can be built to take gigabytes to read: the thread is stopped at a limit instead.
-    this.worker = new Worker(WORKER_FILE, { resourceLimits: { maxOldGenerationSizeMb: 512 } });
+    this.worker = new Worker(WORKER_FILE, { resourceLimits: { maxOldGenerationSizeMb: MEMORY_LIMIT / 2 ** 20 } });
     this.worker.unref();
     this.worker.on('message', (answer: PdfAnswer) => {
       const waiting = this.waiting.get(answer.id);
@@ -165,9 +175,7 @@ class PdfThread {
       else waiting.reject(new Error(answer.error));
     });
     this.worker.on('error', (error: Error & { code?: string }) =>
-      this.stop(
-        error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'it takes more memory to read than a PDF may' : 'its reader failed',
-      ),
+      this.stop(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? TOO_MUCH_MEMORY : 'its reader failed'),
     );
     this.worker.on('exit', () => this.stop('its reader stopped'));
   }
@@ -181,12 +189,33 @@ class PdfThread {
       }, READ_TIMEOUT_MS);
       this.waiting.set(id, { resolve, reject, timer });
       this.worker.postMessage({ id, bytes } satisfies PdfOrder);
+      this.watchMemory();
     });
+  }
+
+  /** While it reads, stops the thread once its heap and buffers pass the limit. */
+  private watchMemory(): void {
+    this.watch ??= setInterval(() => {
+      if (this.waiting.size === 0) {
+        clearInterval(this.watch);
+        this.watch = undefined;
+        return;
+      }
+      this.worker.getHeapStatistics().then(
+        (heap) => {
+          if (this.stopped || heap.used_heap_size + heap.external_memory <= MEMORY_LIMIT) return;
+          this.stop(TOO_MUCH_MEMORY);
+          void this.worker.terminate();
+        },
+        () => undefined, // It has just ended: its exit says so.
+      );
+    }, WATCH_MS).unref();
   }
 
   /** Fails what is still being read, with why; the next PDF starts a new thread. */
   private stop(why: string): void {
     this.stopped = true;
+    clearInterval(this.watch);
     for (const waiting of this.waiting.values()) {
       clearTimeout(waiting.timer);
       waiting.reject(new Error(why));

@@ -5,6 +5,7 @@
 // attached files read by the model, and a PDF only by a model that reads one.
 import Anthropic from '@anthropic-ai/sdk';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import OpenAI from 'openai';
 import type { ModelRecord, RoutePreview } from '../../../src/api/schemas';
 import { anthropicImageTokens, dataImageSize, openaiImageTokens } from '../../../src/service/chat/imageTokens';
@@ -15,7 +16,7 @@ import { Cooldown } from '../../../src/service/providers/cooldown';
 import { ProviderKeys } from '../../../src/service/providers/keys';
 import { capabilityRefusal } from '../../../src/service/chat/routing';
 import { raw } from '../support/http';
-import { pdfBase64 } from '../support/pdf';
+import { inflatingPdf, pdfBase64 } from '../support/pdf';
 import { pngBase64, pngDataUrl } from '../support/png';
 import { startAnthropicFake, startOpenAiFake, type ProviderFake } from '../support/providerFakes';
 import { echoSpace, removeDir, spaceOf, startService, type RunningService } from '../support/service';
@@ -429,6 +430,30 @@ describe('documents: read by the model, and a PDF only by a model that reads one
         error instanceof OpenAI.APIError &&
         /The PDF spec\.pdf cannot be read: it is not a valid PDF\./.test(error.message),
     );
+  });
+
+  it('refuses a PDF that unpacks to more memory than a PDF may take, in words, and reads the next one', async () => {
+    const bomb = (await inflatingPdf(800)).toString('base64');
+    const memory = async () =>
+      Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${service.child.pid}/status`, 'utf8'))![1]) * 1024;
+    const before = await memory();
+    let most = before;
+    const watch = setInterval(() => void memory().then((now) => (most = Math.max(most, now))), 20);
+    try {
+      await assert.rejects(
+        askFile(`data:application/pdf;base64,${bomb}`),
+        (error: unknown) =>
+          error instanceof OpenAI.APIError &&
+          error.status === 422 &&
+          error.message.includes('The PDF spec.pdf cannot be read: it takes more memory to read than a PDF may.'),
+      );
+    } finally {
+      clearInterval(watch);
+    }
+    // Stopped near its limit (512 MB) rather than at the 800 MB it unpacks to.
+    assert.ok(most - before < 700 * 2 ** 20, `the service grew by ${((most - before) / 2 ** 20).toFixed(0)} MB`);
+    // The next PDF gets a new reader.
+    assert.equal((await askFile(`data:application/pdf;base64,${PDF}`)).choices[0]!.finish_reason, 'stop');
   });
 
   it("takes a PDF a tool gave back, as Claude Code's Read of a PDF sends it", async () => {
