@@ -335,6 +335,16 @@ describe('documents: read by the model, and a PDF only by a model that reads one
     type: 'document' as const,
     source: { type: 'base64' as const, media_type: 'application/pdf' as const, data: PDF },
   };
+  /** Asks a model, by a Space's key, to summarize a document: (model) => the answer. */
+  const summarize = (key: string, document: Anthropic.DocumentBlockParam) => {
+    const reader = new Anthropic({ baseURL: service.url, apiKey: key, maxRetries: 0 });
+    return (model: string) =>
+      reader.messages.create({
+        model,
+        max_tokens: 100,
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'Summarize it.' }, document] }],
+      });
+  };
   const notes = (text: string) => ({
     type: 'document' as const,
     title: 'Release notes',
@@ -490,21 +500,7 @@ describe('documents: read by the model, and a PDF only by a model that reads one
 
   it('sends a PDF to Anthropic as a document and to OpenAI as a file, from the Messages API', async () => {
     const readers = await spaceOf(service, 'PDF readers', ['anthropic/claude-sonnet-4-5', 'openai/gpt-4o-mini']);
-    const reader = new Anthropic({ baseURL: service.url, apiKey: readers.key, maxRetries: 0 });
-    const read = (model: string) =>
-      reader.messages.create({
-        model,
-        max_tokens: 100,
-        messages: [
-          {
-            role: 'user',
-            content: [
-              { type: 'text', text: 'Summarize it.' },
-              { ...pdfBlock, title: 'spec.pdf' },
-            ],
-          },
-        ],
-      });
+    const read = summarize(readers.key, { ...pdfBlock, title: 'spec.pdf' });
     await read('anthropic/claude-sonnet-4-5');
     const sentToAnthropic = anthropicFake.seen.at(-1)!.body.messages as Array<{
       content: Array<Record<string, unknown>>;
@@ -543,23 +539,9 @@ describe('documents: read by the model, and a PDF only by a model that reads one
     ]);
     // No cap per request: 101 pages are about $0.50 of input at Claude Sonnet's price.
     await service.client().updateSpace({ id: readers.id, policies: { max_cost: 0 } });
-    const reader = new Anthropic({ baseURL: service.url, apiKey: readers.key, maxRetries: 0 });
     // 101 pages: more than a model with a context window of 200,000 tokens reads (100), though they fit in it.
     const long = pdfBase64(Array.from({ length: 101 }, (_, i) => `Page ${i + 1}`));
-    const read = (model: string) =>
-      reader.messages.create({
-        model,
-        max_tokens: 100,
-        messages: [
-          {
-            role: 'user',
-            content: [
-              { type: 'text', text: 'Summarize it.' },
-              { ...pdfBlock, source: { ...pdfBlock.source, data: long } },
-            ],
-          },
-        ],
-      });
+    const read = summarize(readers.key, { ...pdfBlock, source: { ...pdfBlock.source, data: long } });
     const before = anthropicFake.seen.length;
     await assert.rejects(
       read('anthropic/claude-haiku-4-5'),
@@ -695,27 +677,25 @@ describe('documents: read by the model, and a PDF only by a model that reads one
     assert.equal(capabilityRefusal(record('openai', false), needs), 'cannot read PDFs');
     // Pages: Claude's limit is the request's, Gemini's each document's; OpenAI publishes none.
     const pages = (total: number, longest: number) => ({ ...needs, pdfPages: { total, longest } });
-    const wide = (provider: string, model: string, window: number) =>
-      ({ ...record(provider, true), namespace: `${provider}/${model}`, context_window: window }) as ModelRecord;
-    assert.equal(capabilityRefusal(wide('anthropic', 'claude-haiku-4-5', 200_000), pages(100, 60)), null);
-    assert.equal(
-      capabilityRefusal(wide('anthropic', 'claude-haiku-4-5', 200_000), pages(101, 60)),
-      'too many PDF pages',
-    );
-    assert.equal(capabilityRefusal(wide('anthropic', 'claude-sonnet-4-6', 1_000_000), pages(600, 300)), null);
-    assert.equal(
-      capabilityRefusal(wide('anthropic', 'claude-sonnet-4-6', 1_000_000), pages(601, 300)),
-      'too many PDF pages',
-    );
-    assert.equal(
-      capabilityRefusal(wide('google', 'claude-sonnet-4-5', 200_000), pages(101, 101)),
-      'too many PDF pages',
-    );
-    assert.equal(capabilityRefusal(wide('google', 'gemini-2.5-pro', 1_000_000), pages(1800, 1000)), null);
-    assert.equal(
-      capabilityRefusal(wide('google', 'gemini-2.5-pro', 1_000_000), pages(1001, 1001)),
-      'too many PDF pages',
-    );
-    assert.equal(capabilityRefusal(wide('openai', 'gpt-5.4', 1_000_000), pages(5000, 5000)), null);
+    const cases: Array<
+      [provider: string, model: string, window: number, total: number, longest: number, refused: boolean]
+    > = [
+      ['anthropic', 'claude-haiku-4-5', 200_000, 100, 60, false],
+      ['anthropic', 'claude-haiku-4-5', 200_000, 101, 60, true],
+      ['anthropic', 'claude-sonnet-4-6', 1_000_000, 600, 300, false],
+      ['anthropic', 'claude-sonnet-4-6', 1_000_000, 601, 300, true],
+      ['google', 'claude-sonnet-4-5', 200_000, 101, 101, true],
+      ['google', 'gemini-2.5-pro', 1_000_000, 1800, 1000, false],
+      ['google', 'gemini-2.5-pro', 1_000_000, 1001, 1001, true],
+      ['openai', 'gpt-5.4', 1_000_000, 5000, 5000, false],
+    ];
+    for (const [provider, model, window, total, longest, refused] of cases) {
+      const r = { ...record(provider, true), namespace: `${provider}/${model}`, context_window: window } as ModelRecord;
+      assert.equal(
+        capabilityRefusal(r, pages(total, longest)),
+        refused ? 'too many PDF pages' : null,
+        `${r.namespace} with ${total} pages, the longest ${longest}`,
+      );
+    }
   });
 });
