@@ -443,7 +443,7 @@ describe('documents: read by the model, and a PDF only by a model that reads one
   });
 
   it('refuses a PDF that unpacks to more memory than a PDF may take, in words, and reads the next one', async () => {
-    const bomb = (await inflatingPdf(800)).toString('base64');
+    const bomb = (await inflatingPdf(1200)).toString('base64');
     const memory = async () =>
       Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${service.child.pid}/status`, 'utf8'))![1]) * 1024;
     const before = await memory();
@@ -460,8 +460,9 @@ describe('documents: read by the model, and a PDF only by a model that reads one
     } finally {
       clearInterval(watch);
     }
-    // Stopped near its limit (512 MB) rather than at the 800 MB it unpacks to.
-    assert.ok(most - before < 700 * 2 ** 20, `the service grew by ${((most - before) / 2 ** 20).toFixed(0)} MB`);
+    // Stopped near its limit (512 MB, about 600 MB of the service's measured), long before the 1,200 MB
+    // it unpacks to (read whole, such a page took the service to more than twice that).
+    assert.ok(most - before < 900 * 2 ** 20, `the service grew by ${((most - before) / 2 ** 20).toFixed(0)} MB`);
     // The next PDF gets a new reader.
     assert.equal((await askFile(`data:application/pdf;base64,${PDF}`)).choices[0]!.finish_reason, 'stop');
   });
