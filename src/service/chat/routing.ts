@@ -92,7 +92,7 @@ export const readsPdf = (r: ModelRecord): boolean =>
 /**
  * The most pages of PDF a model reads, as its vendor publishes them: Claude, in one request (600, or 100
  * for a model with a context window of 200,000 tokens), on Anthropic's API or Google's; Gemini, in each
- * document (1,000). Undefined where none is published (OpenAI's).
+ * document (1,000). Undefined where the service knows of none (OpenAI's is not checked).
  */
 export function pdfPageLimit(r: ModelRecord): { pages: number; of: 'request' | 'document' } | undefined {
   if (r.is_test_model) return undefined;

@@ -676,7 +676,7 @@ describe('documents: read by the model, and a PDF only by a model that reads one
     assert.equal(capabilityRefusal(record('google', true), needs), null);
     assert.equal(capabilityRefusal(record('mistral', true), needs), 'cannot read PDFs');
     assert.equal(capabilityRefusal(record('openai', false), needs), 'cannot read PDFs');
-    // Pages: Claude's limit is the request's, Gemini's each document's; OpenAI publishes none.
+    // Pages: Claude's limit is the request's, Gemini's each document's; OpenAI's is not checked.
     const pages = (total: number, longest: number) => ({ ...needs, pdfPages: { total, longest } });
     const cases: Array<
       [provider: string, model: string, window: number, total: number, longest: number, refused: boolean]
