@@ -2,7 +2,7 @@
 // streamed reply rendered there; an XSS payload in a reply that stays inert; a weight changed and saved
 // in the Space settings editor; the organization panel. Screenshots go to test-artifacts/ui.
 import assert from 'node:assert/strict';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { startFakeUpstream } from '../unit/support/fakeUpstream';
@@ -354,6 +354,31 @@ describe('LLM Spaces webviews (playwright)', function () {
     assert.equal(await sentWith.innerText(), 'Sent with: README.md');
     await sentWith.scrollIntoViewIfNeeded();
     await wb.screenshot('11c-playground-file-sent');
+  });
+
+  it('says before sending that an attached PDF cannot be read, where the cost band would be', async () => {
+    const { page } = wb;
+    const frame = webview(page);
+    const file = path.join(wb.server.tmp, 'workspace', 'broken.pdf');
+    writeFileSync(file, '%PDF-1.4\nnot a document\n%%EOF\n');
+    const prompt = frame.locator('[data-path="prompt"] textarea');
+    await prompt.fill('What does this PDF say?');
+    await frame.locator('.estimate', { hasText: 'tokens to send' }).waitFor();
+    await frame.locator('vscode-button', { hasText: 'Attach File…' }).click();
+    await page.locator('.quick-input-list .monaco-list-row').first().waitFor();
+    await page.locator('.quick-input-widget input').fill(file);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'broken.pdf' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    const chip = frame.locator('.chips .chip', { hasText: 'broken.pdf' });
+    await chip.waitFor({ timeout: 20_000 });
+    const refused = frame.locator('.estimate.warning', {
+      hasText: '⚠ This PDF cannot be read: it is not a valid PDF. Sending it as it is would be refused.',
+    });
+    await refused.waitFor({ timeout: 20_000 });
+    await wb.screenshot('11d-playground-pdf-refused-before-sending');
+    // Without it, the band again.
+    await chip.locator('vscode-button[aria-label="Remove broken.pdf"]').click();
+    await frame.locator('.estimate:not(.warning)', { hasText: 'tokens to send' }).waitFor({ timeout: 20_000 });
   });
 
   it('inserts a code block at the cursor of a file behind the playground in its editor group', async () => {
