@@ -1,8 +1,9 @@
 // A text to continue, read into the engine's request: OpenAI's legacy text completion (POST
 // /v1/completions) and Mistral's fill in the middle (POST /v1/fim/completions), as code completion
 // tools send them. The prompt is the one user message, marked to be continued as it is (a model server
-// is sent it on its own /v1/completions, Codestral and DeepSeek on their fill-in-the-middle APIs; a
-// hosted chat model answers it as a message), with the text after the cursor when one is given.
+// is sent it on its own /v1/completions, Codestral and DeepSeek on their fill-in-the-middle APIs,
+// Together's, Fireworks' and OpenRouter's models on their text completion; another hosted chat model
+// answers it as a message), with the text after the cursor when one is given.
 import type { z } from 'zod';
 import type { FimCompletionsBody, TextCompletionsBody } from '../../api/schemas';
 import type { Caller } from '../domain/caller';

@@ -1,8 +1,12 @@
-// Filling in the middle at the hosted providers that offer it to code completion tools:
+// Text completions at the hosted providers that take them as they are, for code completion tools.
+// Filling in the middle:
 //   - Mistral's Codestral models: POST {base}/fim/completions with `prompt` and `suffix`, answered in
 //     the shape of a chat completion (`message`, `delta`), `random_seed` for a seed;
 //   - DeepSeek's V4 models: its beta text completion, POST /beta/completions (OpenAI's legacy shape,
 //     `text`) with `suffix`, at most 4K tokens of answer.
+// Continuing a prompt, without a suffix: Together AI, Fireworks and OpenRouter take any of their
+// models on OpenAI's legacy POST {base}/completions, so a prompt a code completion tool wrote for the
+// model's own fill-in-the-middle markers reaches it as written, not wrapped in a chat template.
 // The AI SDK has no such model (its completion models write the prompt as a conversation, user: and
 // assistant:, which would spoil a prompt written for fill-in-the-middle), so this is a LanguageModelV4
 // of its own on the SDK's request helpers: the same fetch, errors (APICallError, with the provider's
@@ -50,15 +54,30 @@ const FIM: Record<string, FimEndpoint> = {
   },
 };
 
+/**
+ * Where the providers that continue a prompt as it is take it, with any of their models: OpenAI's
+ * legacy text completion, which each documents. They report a stream's usage in its last chunk unasked.
+ */
+const CONTINUES: Record<string, FimEndpoint> = {
+  together: { url: (base) => `${base}/completions` },
+  fireworks: { url: (base) => `${base}/completions` },
+  openrouter: { url: (base) => `${base}/completions` },
+};
+
 /** The text after the cursor, given to the model through its call's provider options. */
 export const fimOptions = (suffix: string | null) => ({ fim: { suffix } });
 
-/** The provider's model that fills in the middle, reached with this key at this base URL; undefined for another. */
-export function fimModel(provider: string, reach: Reach, modelId: string): LanguageModelV4 | undefined {
-  const endpoint = FIM[provider];
-  return endpoint && fillsInMiddle({ provider, model: modelId, api_target: modelId })
-    ? new FimModel(provider, endpoint, reach, modelId)
-    : undefined;
+/**
+ * The provider's model for a text completion, reached with this key at this base URL: the one that
+ * fills in the middle, or one that continues the prompt as it is; undefined for another (a chat model
+ * answers the prompt as a message).
+ */
+export function textModel(provider: string, reach: Reach, modelId: string): LanguageModelV4 | undefined {
+  const fills = FIM[provider];
+  if (fills && fillsInMiddle({ provider, model: modelId, api_target: modelId }))
+    return new FimModel(provider, fills, reach, modelId);
+  const continues = CONTINUES[provider];
+  return continues && new FimModel(provider, continues, reach, modelId);
 }
 
 /** A text of an answer: a string, or (Mistral's) a list of chunks of which the text ones count. */

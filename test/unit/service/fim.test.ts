@@ -4,20 +4,38 @@
 //   both, which check each request against the provider's reference), streamed or not, billed by the
 //   provider's own counts; routing takes them where a hosted chat model is passed over;
 // - POST /v1/fim/completions, as Mistral's SDK (`fim.complete`, `fim.stream`) and Continue's Codestral
-//   autocomplete send it, answers in Mistral's shape, through Codestral or a model server.
+//   autocomplete send it, answers in Mistral's shape, through Codestral or a model server;
+// - a text completion without a suffix reaches Together's, Fireworks' and OpenRouter's models on their
+//   own POST /v1/completions, the prompt as it is (fakes that check each request).
 import assert from 'node:assert/strict';
 import { Mistral } from '@mistralai/mistralai';
 import OpenAI from 'openai';
 import { startFakeUpstream, type FakeUpstream } from '../support/fakeUpstream';
 import { raw } from '../support/http';
 import {
+  continuation,
+  fakeEnv,
   fimFill,
   startDeepSeekFake,
+  startFireworksFake,
   startMistralFake,
   startOpenAiFake,
+  startOpenRouterFake,
+  startTogetherFake,
   type ProviderFake,
 } from '../support/providerFakes';
 import { removeDir, spaceOf, startService, type RunningService } from '../support/service';
+
+/** A streamed text completion's text, and the usage its last chunk gave. */
+async function read(stream: AsyncIterable<OpenAI.Completion>) {
+  let text = '';
+  let usage: OpenAI.CompletionUsage | undefined;
+  for await (const chunk of stream) {
+    text += chunk.choices[0]?.text ?? '';
+    if (chunk.usage) usage = chunk.usage;
+  }
+  return { text, usage };
+}
 
 const CODESTRAL = 'mistral/codestral';
 const DEEPSEEK = 'deepseek/deepseek-v4-flash';
@@ -112,12 +130,7 @@ describe('filling in the middle at hosted providers', function () {
       stream: true,
       stream_options: { include_usage: true },
     });
-    let text = '';
-    let usage: OpenAI.CompletionUsage | undefined;
-    for await (const chunk of stream) {
-      text += chunk.choices[0]?.text ?? '';
-      if (chunk.usage) usage = chunk.usage;
-    }
+    const { text, usage } = await read(stream);
     assert.equal(text, fimFill('const total = ', ';\n'));
     const sent = deepseek.seen.at(-1)!;
     assert.equal(sent.path, '/beta/completions');
@@ -242,5 +255,89 @@ describe('filling in the middle at hosted providers', function () {
       assert.equal(res.status, 422, `${JSON.stringify(body)}: ${res.text}`);
       assert.match((res.json as { error: { message: string } }).error.message, words);
     }
+  });
+});
+
+// Continue's autocomplete with `provider: openai` at a hosted code model: it writes the prompt for the
+// model's own fill-in-the-middle markers and sends it to /v1/completions, without a suffix.
+describe('continuing a prompt as it is at Together, Fireworks and OpenRouter', function () {
+  this.timeout(60_000);
+  const fakes: Record<string, ProviderFake> = {};
+  let service: RunningService;
+  const MODELS = {
+    together: ['together/deepseek-ai/deepseek-coder-33b-instruct', 'deepseek-ai/deepseek-coder-33b-instruct'],
+    fireworks: ['fireworks/deepseek-v4-flash', 'accounts/fireworks/models/deepseek-v4-flash'],
+    openrouter: ['openrouter/qwen/qwen-2.5-coder-32b-instruct', 'qwen/qwen-2.5-coder-32b-instruct'],
+  } as const;
+  const PROMPT = '<|fim_prefix|>def add(a, b):\n    <|fim_suffix|>\n\nprint(add(2, 3))<|fim_middle|>';
+
+  before(async () => {
+    [fakes.together, fakes.fireworks, fakes.openrouter] = await Promise.all([
+      startTogetherFake(),
+      startFireworksFake(),
+      startOpenRouterFake(),
+    ]);
+    service = await startService({ env: fakeEnv(fakes) });
+  });
+  after(async () => {
+    await service?.stop();
+    await Promise.all(Object.values(fakes).map((fake) => fake.close()));
+    if (service) removeDir(service.dataDir);
+  });
+  afterEach(() => {
+    for (const [id, fake] of Object.entries(fakes)) assert.deepEqual(fake.problems, [], id);
+  });
+
+  for (const [provider, [namespace, apiId]] of Object.entries(MODELS))
+    it(`sends the prompt as it is to ${namespace} on its text completion, whole and streamed, billed by its counts`, async () => {
+      const fake = fakes[provider]!;
+      const sdk = new OpenAI({
+        baseURL: `${service.url}/v1`,
+        apiKey: (await spaceOf(service, `Autocomplete at ${provider}`, [namespace])).key,
+        maxRetries: 0,
+      });
+      const completion = await sdk.completions.create({
+        model: namespace,
+        prompt: PROMPT,
+        max_tokens: 64,
+        temperature: 0.2,
+        stop: ['\n\n'],
+      });
+      assert.equal(completion.choices[0]!.text, continuation(PROMPT));
+      const sent = fake.seen.at(-1)!;
+      assert.equal(sent.path, '/v1/completions');
+      assert.deepEqual(sent.body, {
+        model: apiId,
+        prompt: PROMPT,
+        max_tokens: 64,
+        temperature: 0.2,
+        stop: ['\n\n'],
+        stream: false,
+      });
+      assert.deepEqual(
+        [completion.usage!.prompt_tokens, completion.usage!.completion_tokens],
+        [fake.usage.input, fake.usage.output],
+      );
+      const stream = await sdk.completions.create({
+        model: namespace,
+        prompt: PROMPT,
+        max_tokens: 64,
+        stream: true,
+        stream_options: { include_usage: true },
+      });
+      const { text, usage } = await read(stream);
+      assert.equal(text, continuation(PROMPT));
+      assert.equal(fake.seen.at(-1)!.body.stream, true);
+      assert.deepEqual([usage?.prompt_tokens, usage?.completion_tokens], [fake.usage.input, fake.usage.output]);
+    });
+
+  it('still answers a chat at these providers as a chat', async () => {
+    const sdk = new OpenAI({
+      baseURL: `${service.url}/v1`,
+      apiKey: (await spaceOf(service, 'Chat at Together', [MODELS.together[0]])).key,
+      maxRetries: 0,
+    });
+    await sdk.chat.completions.create({ model: MODELS.together[0], messages: [{ role: 'user', content: 'Hello' }] });
+    assert.equal(fakes.together!.seen.at(-1)!.path, '/v1/chat/completions');
   });
 });

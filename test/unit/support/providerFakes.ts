@@ -121,8 +121,11 @@ interface Turn {
     /** This response's number, in its items' ids (each of OpenAI's ids is its own). */
     serial: number;
   };
-  /** Asked to fill in the middle (`text` is the prompt): Mistral's answer is a chat's, DeepSeek's a text completion's. */
-  fim?: { suffix: string; provider: 'mistral' | 'deepseek' };
+  /**
+   * Asked to fill in the middle or continue a text (`text` is the prompt): Mistral's answer is a
+   * chat's, the others' a text completion's.
+   */
+  fim?: { suffix: string; provider: TextProvider };
 }
 
 type Reply =
@@ -924,9 +927,12 @@ export function fakeEnv(fakes: Record<string, ProviderFake>): Record<string, str
 export const startOpenAiFake = (key = 'sk-fake-openai-0123456789abcdef', { responses = true } = {}) =>
   startFake(openAi(responses), '/v1', key);
 
-/** Together's API: OpenAI's Chat Completions, and its list of models as a bare array of OpenAI's entries. */
+/**
+ * Together's API: OpenAI's Chat Completions, its text completion, and its list of models as a bare
+ * array of OpenAI's entries.
+ */
 export const startTogetherFake = (key = 'tgp_v1_fake-together-0123456789abcdef') => {
-  const chat = openAi(false);
+  const chat = withFim('together');
   const list: Dialect['list'] = (url, ids, page, problems) => {
     const answer = chat.list!(url, ids, page, problems);
     return answer && { ...answer, body: (answer.body as { data: unknown[] }).data };
@@ -969,10 +975,20 @@ function azureOpenAi(deployments?: readonly string[]): Dialect {
 // chunks, the last with the usage). DeepSeek's beta POST /beta/completions: OpenAI's legacy text
 // completion with `suffix`, for its V4 models, max_tokens at most 4096; the answer is `text` (streamed,
 // the usage in a last chunk when stream_options.include_usage asks). The fill is
-// `<between "prompt" and "suffix">`; the rest of each API is OpenAI's Chat Completions (the fake above).
+// `<between "prompt" and "suffix">`. Together's, Fireworks' and OpenRouter's POST /v1/completions:
+// OpenAI's legacy text completion of any model, without a suffix; the answer is `text`, streamed with
+// the usage in the last chunk unasked, and is `<after "prompt">`. The rest of each API is OpenAI's Chat
+// Completions (the fake above).
+
+type TextProvider = 'mistral' | 'deepseek' | 'together' | 'fireworks' | 'openrouter';
+
+/** The providers whose text completion continues a prompt of any model, without a suffix. */
+const CONTINUES: ReadonlySet<TextProvider> = new Set(['together', 'fireworks', 'openrouter']);
+
+const words = (text: string) => text.split(' ');
 
 /** The body fields each API's reference lists. */
-const FIM_FIELDS = {
+const FIM_FIELDS: Record<TextProvider, string[]> = {
   mistral: [
     'model',
     'prompt',
@@ -1002,14 +1018,30 @@ const FIM_FIELDS = {
     'temperature',
     'top_p',
   ],
+  together: words(
+    'model prompt max_tokens stop temperature top_p top_k repetition_penalty stream ' +
+      'logprobs echo n safety_model min_p presence_penalty frequency_penalty logit_bias seed',
+  ),
+  fireworks: words(
+    'model prompt max_tokens temperature top_p top_k min_p frequency_penalty ' +
+      'presence_penalty repetition_penalty stop stream n logprobs echo seed user',
+  ),
+  openrouter: words(
+    'model prompt max_tokens temperature top_p top_k stop stream seed ' +
+      'frequency_penalty presence_penalty repetition_penalty min_p logit_bias logprobs provider models transforms',
+  ),
 };
 
 export const fimFill = (prompt: string, suffix: string) =>
   `<between ${JSON.stringify(prompt)} and ${JSON.stringify(suffix)}>`;
 
-function withFim(provider: 'mistral' | 'deepseek'): Dialect {
+/** What a provider's text completion writes after a prompt it continues as it is. */
+export const continuation = (prompt: string) => `<after ${JSON.stringify(prompt)}>`;
+
+function withFim(provider: TextProvider): Dialect {
   const chat = openAi(false);
-  const path = provider === 'mistral' ? '/v1/fim/completions' : '/beta/completions';
+  const path =
+    provider === 'mistral' ? '/v1/fim/completions' : provider === 'deepseek' ? '/beta/completions' : '/v1/completions';
   return {
     ...chat,
     read: (req, problems) => {
@@ -1020,7 +1052,10 @@ function withFim(provider: 'mistral' | 'deepseek'): Dialect {
       for (const name of Object.keys(b))
         if (!FIM_FIELDS[provider].includes(name)) problems.push(`${provider} fim: ${name} is not a parameter`);
       const model = String(b.model);
-      if (provider === 'mistral' ? !/^codestral/.test(model) : !/^deepseek-v4-(flash|pro)$/.test(model))
+      if (
+        !CONTINUES.has(provider) &&
+        (provider === 'mistral' ? !/^codestral/.test(model) : !/^deepseek-v4-(flash|pro)$/.test(model))
+      )
         problems.push(`${provider} fim: ${model} does not fill in the middle`);
       if (typeof b.prompt !== 'string') problems.push(`${provider} fim: prompt is not a text`);
       if (b.suffix !== undefined && typeof b.suffix !== 'string')
@@ -1061,8 +1096,12 @@ const mistralUsage = (u: ProviderFake['usage']) => ({
   total_tokens: u.input + u.output,
 });
 
+/** What the fake writes: the fill of the middle, or the prompt's continuation. */
+const textAnswer = (turn: Turn, fim: NonNullable<Turn['fim']>) =>
+  CONTINUES.has(fim.provider) ? continuation(turn.text) : fimFill(turn.text, fim.suffix);
+
 function fimWhole(turn: Turn, fim: NonNullable<Turn['fim']>, usage: ProviderFake['usage']) {
-  const text = fimFill(turn.text, fim.suffix);
+  const text = textAnswer(turn, fim);
   const created = Math.floor(Date.now() / 1000);
   return fim.provider === 'mistral'
     ? {
@@ -1086,13 +1125,13 @@ function fimWhole(turn: Turn, fim: NonNullable<Turn['fim']>, usage: ProviderFake
         model: turn.model,
         system_fingerprint: 'fp_fake',
         choices: [{ index: 0, text, logprobs: null, finish_reason: 'stop' }],
-        usage: deepSeekUsage(usage),
+        usage: CONTINUES.has(fim.provider) ? mistralUsage(usage) : deepSeekUsage(usage),
       };
 }
 
 function fimEvents(turn: Turn, fim: NonNullable<Turn['fim']>, usage: ProviderFake['usage']): string[] {
   const created = Math.floor(Date.now() / 1000);
-  const pieces = fimFill(turn.text, fim.suffix).match(/.{1,6}/gs)!;
+  const pieces = textAnswer(turn, fim).match(/.{1,6}/gs)!;
   if (fim.provider === 'mistral') {
     const chunk = (delta: unknown, finish: string | null, more: object = {}) =>
       sse({
@@ -1110,14 +1149,22 @@ function fimEvents(turn: Turn, fim: NonNullable<Turn['fim']>, usage: ProviderFak
       'data: [DONE]\n\n',
     ];
   }
-  const chunk = (text: string, finish: string | null) =>
+  const chunk = (text: string, finish: string | null, more: object = {}) =>
     sse({
       id: 'cmpl-fake',
       object: 'text_completion',
       created,
       model: turn.model,
       choices: [{ index: 0, text, logprobs: null, finish_reason: finish }],
+      ...more,
     });
+  // Together, Fireworks and OpenRouter: the usage with the last chunk, unasked.
+  if (CONTINUES.has(fim.provider))
+    return [
+      ...pieces.map((piece) => chunk(piece, null)),
+      chunk('', 'stop', { usage: mistralUsage(usage) }),
+      'data: [DONE]\n\n',
+    ];
   return [
     ...pieces.map((piece) => chunk(piece, null)),
     chunk('', 'stop'),
@@ -1139,6 +1186,14 @@ export const startMistralFake = (key = 'sk-fake-mistral-0123456789abcdef') => st
 /** DeepSeek's fake: its Chat Completions (OpenAI's shape) and its beta fill in the middle. */
 export const startDeepSeekFake = (key = 'sk-fake-deepseek-0123456789abcdef') =>
   startFake(withFim('deepseek'), '/v1', key);
+
+/** Fireworks' fake: its Chat Completions (OpenAI's shape) and its text completion. */
+export const startFireworksFake = (key = 'fw_fake-fireworks-0123456789abcdef') =>
+  startFake(withFim('fireworks'), '/v1', key);
+
+/** OpenRouter's fake: its Chat Completions (OpenAI's shape) and its text completion. */
+export const startOpenRouterFake = (key = 'sk-or-v1-fake-openrouter-0123456789abcdef') =>
+  startFake(withFim('openrouter'), '/v1', key);
 
 // ---------------------------------------------------------------- Anthropic Messages
 

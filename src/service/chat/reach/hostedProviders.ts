@@ -25,7 +25,7 @@ import type { CacheControl, ModelRecord, ToolCall } from '../../../api/schemas';
 import { countsAgainstProvider, type Cooldown } from '../../providers/cooldown';
 import type { ProviderKeys } from '../../providers/keys';
 import { offeredModels } from '../../providers/offered';
-import { fimModel, fimOptions } from '../../providers/fim';
+import { fimOptions, textModel } from '../../providers/fim';
 import { providerSpec, type ProviderSpec, type Reach } from '../../providers/providers';
 import {
   PDF_DATA,
@@ -113,9 +113,10 @@ export class HostedProviders implements ModelReach {
     // OpenAI's reasoning models, at OpenAI or Azure, go through the Responses API (providers.ts) where it is spoken.
     const responses =
       RESPONSES_PROVIDERS.has(provider) && g.model.supports_reasoning === true && !this.chatOnly.has(reach.baseURL);
-    // A text completion goes to the provider's own fill-in-the-middle where it has one (../../providers/fim.ts).
+    // A text completion goes to the provider's own fill-in-the-middle or text completion where it has
+    // one (../../providers/fim.ts).
     const text = g.tools.textCompletion;
-    const fim = text && this.model(spec, reach, modelId, 'fim');
+    const fim = text && this.model(spec, reach, modelId, 'text');
     const model = fim || this.model(spec, reach, modelId, responses ? 'responses' : 'chat')!;
     // What the model thought, as OpenAI summarises it, unless the key's organization was refused it lately.
     const made = this.made.get(spec.id)!;
@@ -224,9 +225,9 @@ export class HostedProviders implements ModelReach {
 
   /**
    * The provider's model, made once for its key and address rather than for every request: for Chat
-   * Completions, the Responses API, or filling in the middle (undefined where the model cannot).
+   * Completions, the Responses API, or a text completion (undefined where the provider has none for it).
    */
-  private model(spec: ProviderSpec, reach: Reach, modelId: string, api: 'chat' | 'responses' | 'fim') {
+  private model(spec: ProviderSpec, reach: Reach, modelId: string, api: 'chat' | 'responses' | 'text') {
     let made = this.made.get(spec.id);
     if (!made || made.reach.apiKey !== reach.apiKey || made.reach.baseURL !== reach.baseURL) {
       made = { reach, models: new Map(), summariesRefusedAt: null };
@@ -236,7 +237,7 @@ export class HostedProviders implements ModelReach {
     if (!made.models.has(key))
       made.models.set(
         key,
-        api === 'fim' ? fimModel(spec.id, reach, modelId) : spec.model(reach, modelId, api === 'responses'),
+        api === 'text' ? textModel(spec.id, reach, modelId) : spec.model(reach, modelId, api === 'responses'),
       );
     return made.models.get(key);
   }
