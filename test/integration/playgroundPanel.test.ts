@@ -92,6 +92,7 @@ describe('playground panel', () => {
     assert.deepEqual(await bandAnswer([`data:application/pdf;base64,${broken}`]), {
       band: null,
       refused: 'This PDF cannot be read: it is not a valid PDF',
+      refusedFile: 0,
     });
     const sent = await callWebview<ReplyInfo>(panel.channel, 'send', {
       body: {

@@ -372,10 +372,17 @@ describe('LLM Spaces webviews (playwright)', function () {
     const chip = frame.locator('.chips .chip', { hasText: 'broken.pdf' });
     await chip.waitFor({ timeout: 20_000 });
     const refused = frame.locator('.estimate.warning', {
-      hasText: '⚠ This PDF cannot be read: it is not a valid PDF. Sending it as it is would be refused.',
+      hasText: '⚠ broken.pdf: This PDF cannot be read: it is not a valid PDF. Sending it as it is would be refused.',
     });
     await refused.waitFor({ timeout: 20_000 });
     await wb.screenshot('11d-playground-pdf-refused-before-sending');
+    // Sent anyway, the Files field says which file the service refused.
+    await prompt.press('Control+Enter');
+    await frame
+      .locator('.field:has([data-path="files"]) .field-error', {
+        hasText: 'broken.pdf: This PDF cannot be read: it is not a valid PDF',
+      })
+      .waitFor({ timeout: 20_000 });
     // Without it, the band again.
     await chip.locator('vscode-button[aria-label="Remove broken.pdf"]').click();
     await frame.locator('.estimate:not(.warning)', { hasText: 'tokens to send' }).waitFor({ timeout: 20_000 });

@@ -117,11 +117,13 @@ export interface Attachment {
 
 /**
  * The service's band, or the extension's estimate (`estimated`) where the service has no route preview;
- * null when neither can tell. `refused`: why the service would refuse the request as it is, in words.
+ * null when neither can tell. `refused`: why the service would refuse the request as it is, in words;
+ * `refusedFile`: the attachment it is about, by its place among the draft's images then files.
  */
 export interface BandAnswer {
   band: (CostBand & { estimated?: boolean }) | null;
   refused?: string;
+  refusedFile?: number;
 }
 
 export interface PlaygroundResults {

@@ -62,15 +62,21 @@ export class BudgetGuard {
         conversation_id: body.conversation_id,
         parent_request_id: body.parent_request_id,
       };
-      let refused: string | undefined;
+      let refused: Pick<BandAnswer, 'refused' | 'refusedFile'> = {};
       const preview = await this.s.connection
         .call((c) => c.previewRoute(body.app_id, question))
         .catch((error: unknown) => {
           if (isMissingEndpoint(error)) this.noRoutePreview = true;
-          if (error instanceof ValidationError) refused = error.inWords;
+          if (error instanceof ValidationError) {
+            // The question's files are the draft's images, then its files: the same places.
+            const file = error.issues
+              .map((i) => i.loc)
+              .find((loc) => loc.at(-2) === 'files' && typeof loc.at(-1) === 'number');
+            refused = { refused: error.inWords, ...(file ? { refusedFile: file.at(-1) as number } : {}) };
+          }
           return null;
         });
-      if (!this.noRoutePreview) return { band: preview?.band ?? null, refused };
+      if (!this.noRoutePreview) return { band: preview?.band ?? null, ...refused };
     }
     const [view, catalogue] = await Promise.all([this.s.spaces.detail(body.app_id), this.s.catalogue.models()]);
     const band = estimatedBand({

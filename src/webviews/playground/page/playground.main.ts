@@ -202,8 +202,11 @@ async function askBand(asked: number): Promise<void> {
   if (!check.ok) return;
   const answer = await channel.call('costBand', { body: check.body }).catch(() => null);
   if (!answer || asked !== bandAsked) return;
-  if (answer.refused) showEstimate('', t('{0}. Sending it as it is would be refused.', answer.refused));
-  else if (answer.band) showEstimate(describeBand(answer.band));
+  if (answer.refused) {
+    const file = answer.refusedFile === undefined ? undefined : [...state.images, ...state.files][answer.refusedFile];
+    const why = file ? t('{0}: {1}', file.name, answer.refused) : answer.refused;
+    showEstimate('', t('{0}. Sending it as it is would be refused.', why));
+  } else if (answer.band) showEstimate(describeBand(answer.band));
 }
 
 /** The estimate, with a warning first when the chosen model cannot answer here or the service would refuse it. */
@@ -221,6 +224,17 @@ async function loadSpace(): Promise<void> {
   form.setSpace(brief);
   if (!brief.canChat) say(t('This token may not use the playground of this Space.'));
   refreshEstimate();
+}
+
+/** Errors about an attached file, each after the file's name ("broken.pdf: This PDF cannot be read…"). */
+function namingAttachments(fields: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(fields).map(([path, message]) => {
+      const at = /^(images|files)\[(\d+)\]/.exec(path);
+      const file = at ? state[at[1] as 'images' | 'files'][Number(at[2])] : undefined;
+      return [path, file ? t('{0}: {1}', file.name, message) : message];
+    }),
+  );
 }
 
 /** Whether the status line is about field errors (so that fixing them clears it). */
@@ -296,7 +310,7 @@ async function send(): Promise<void> {
       error: failure.cancelled ? t('Stopped.') : failure.message,
       thought: live.thought,
     });
-    const rest = markFields(form.all, failure.fields);
+    const rest = markFields(form.all, namingAttachments(failure.fields));
     if (rest.length) say(rest.join('; '));
   } finally {
     streamEnded(callId);
