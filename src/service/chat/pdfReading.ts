@@ -193,8 +193,12 @@ class PdfThread {
     });
   }
 
-  /** While it reads, stops the thread once its heap and buffers pass the limit. */
+  /**
+   * While it reads, stops the thread once its heap and buffers pass the limit (on Node 22.16 and
+   * later, which can look at a thread's memory from outside; before, only its heap is held).
+   */
   private watchMemory(): void {
+    if (typeof this.worker.getHeapStatistics !== 'function') return;
     this.watch ??= setInterval(() => {
       if (this.waiting.size === 0) {
         clearInterval(this.watch);
