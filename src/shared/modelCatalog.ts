@@ -5,6 +5,7 @@ import {
   CAPABILITY_WORDS,
   capabilitiesOf,
   cheapestFirst,
+  CONTINUES_PROMPTS,
   deprecationOf,
   fillsInMiddle,
   isRetired,
@@ -134,17 +135,20 @@ export function embeddingToSuggest(models: readonly EmbeddingModelRecord[]): { m
  * cursor on its own API (`fim`): a model server's code model (by its name), which continues Continue's
  * prompt as it is (POST /v1/completions); else a hosted model with an API to fill in the middle
  * (Codestral, else the cheapest: DeepSeek's V4 Flash), reached through the Space's POST
- * /v1/fim/completions; else any model server's model. A hosted chat model would answer a code
- * completion tool's prompt as a message.
+ * /v1/fim/completions; else the cheapest code model of a provider that continues a prompt as it is
+ * (Together AI, Fireworks, OpenRouter); else any model server's model. Another hosted chat model would
+ * answer a code completion tool's prompt as a message.
  */
 export function autocompleteToSuggest(models: readonly ModelRecord[]): { model: string; fim: boolean } | undefined {
   const local = models.filter(answersAtModelServer);
   const code = local.find((m) => /cod(e|er|estral)/i.test(m.namespace));
-  const filling = models.filter((m) => fillsInMiddle(m) && !cannotAnswerHere(m) && !isRetired(m));
+  const hosted = models.filter((m) => !cannotAnswerHere(m) && !isRetired(m));
+  const filling = hosted.filter((m) => fillsInMiddle(m));
   // Codestral is made for code completion; DeepSeek's models fill in the middle beside chatting, and
   // autocomplete wants the quickest and cheapest of them.
   const fills = filling.find((m) => m.provider === 'mistral') ?? [...filling].sort(cheapestFirst)[0];
-  const chosen = code ?? fills ?? local[0];
+  const continuing = hosted.filter((m) => CONTINUES_PROMPTS.has(m.provider ?? '') && /coder/i.test(m.namespace));
+  const chosen = code ?? fills ?? [...continuing].sort(cheapestFirst)[0] ?? local[0];
   return chosen && { model: chosen.namespace, fim: chosen === fills };
 }
 

@@ -24,6 +24,14 @@ const FILLS_IN_MIDDLE: Record<string, RegExp> = {
   deepseek: /^deepseek-v4-(flash|pro)$/,
 };
 
+/**
+ * The hosted providers whose API continues a prompt as it is, with any of their models: OpenAI's legacy
+ * text completion (POST /completions), which Together AI, Fireworks and OpenRouter keep. A code
+ * completion tool's prompt, written for a code model's own fill-in-the-middle markers, reaches the
+ * model there as written (src/service/providers/fim.ts).
+ */
+export const CONTINUES_PROMPTS: ReadonlySet<string> = new Set(['together', 'fireworks', 'openrouter']);
+
 /** Whether a hosted provider's model fills in the middle, by its id at the provider. */
 export const fillsInMiddle = (r: Pick<ModelRecord, 'provider' | 'model' | 'api_target'>): boolean =>
   !!FILLS_IN_MIDDLE[r.provider ?? '']?.test(r.api_target || r.model);

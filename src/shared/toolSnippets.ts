@@ -48,7 +48,7 @@ export const SNIPPET_TEXTS = {
       ? `  # Continue's codebase index, through the same Space${embedding.answers ? '' : ' (add your OpenAI key first: LLM Spaces: Add Provider Key…, or name local/nomic-embed-text from Ollama)'}\n  - name: Embeddings (LLM Spaces)\n    provider: openai\n    model: ${embedding.model}\n    apiBase: ${v1}\n    apiKey: ${key}\n    roles: [embed]\n`
       : '') +
     (autocomplete
-      ? `  # Continue's autocomplete, through the same Space: ${autocomplete.fim ? "the model fills in the middle, sent the text after the cursor too (Mistral's request, which the Space takes)" : "a model server's model continues the code as it is"}\n  - name: Autocomplete (LLM Spaces)\n    provider: ${autocomplete.fim ? 'mistral' : 'openai'}\n    model: ${autocomplete.model}\n    apiBase: ${v1}\n    apiKey: ${key}\n    roles: [autocomplete]\n`
+      ? `  # Continue's autocomplete, through the same Space: ${autocomplete.fim ? "the model fills in the middle, sent the text after the cursor too (Mistral's request, which the Space takes)" : 'the model continues the code as it is'}\n  - name: Autocomplete (LLM Spaces)\n    provider: ${autocomplete.fim ? 'mistral' : 'openai'}\n    model: ${autocomplete.model}\n    apiBase: ${v1}\n    apiKey: ${key}\n    roles: [autocomplete]\n`
       : ''),
   cline: (v1, key, space) => `Base URL: ${v1}\nAPI Key: ${key}\nModel ID: ${space}\n`,
   aider: (v1, key, space) =>

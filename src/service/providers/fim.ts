@@ -29,7 +29,7 @@ import {
   type ParseResult,
 } from '@ai-sdk/provider-utils';
 import { z } from 'zod';
-import { fillsInMiddle } from '../../shared/models';
+import { CONTINUES_PROMPTS, fillsInMiddle } from '../../shared/models';
 import { poolFetch } from './poolFetch';
 import type { Reach } from './providers';
 
@@ -55,14 +55,10 @@ const FIM: Record<string, FimEndpoint> = {
 };
 
 /**
- * Where the providers that continue a prompt as it is take it, with any of their models: OpenAI's
- * legacy text completion, which each documents. They report a stream's usage in its last chunk unasked.
+ * Where the providers that continue a prompt as it is (CONTINUES_PROMPTS) take it: OpenAI's legacy text
+ * completion, which each documents. They report a stream's usage in its last chunk unasked.
  */
-const CONTINUES: Record<string, FimEndpoint> = {
-  together: { url: (base) => `${base}/completions` },
-  fireworks: { url: (base) => `${base}/completions` },
-  openrouter: { url: (base) => `${base}/completions` },
-};
+const CONTINUES: FimEndpoint = { url: (base) => `${base}/completions` };
 
 /** The text after the cursor, given to the model through its call's provider options. */
 export const fimOptions = (suffix: string | null) => ({ fim: { suffix } });
@@ -76,8 +72,7 @@ export function textModel(provider: string, reach: Reach, modelId: string): Lang
   const fills = FIM[provider];
   if (fills && fillsInMiddle({ provider, model: modelId, api_target: modelId }))
     return new FimModel(provider, fills, reach, modelId);
-  const continues = CONTINUES[provider];
-  return continues && new FimModel(provider, continues, reach, modelId);
+  return CONTINUES_PROMPTS.has(provider) ? new FimModel(provider, CONTINUES, reach, modelId) : undefined;
 }
 
 /** A text of an answer: a string, or (Mistral's) a list of chunks of which the text ones count. */

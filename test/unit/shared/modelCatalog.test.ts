@@ -169,6 +169,24 @@ describe('the model catalogue as the Models view arranges it', () => {
     assert.deepEqual(autocompleteToSuggest(keyed), { model: 'mistral/codestral-2508', fim: true });
     const keyless = keyed.map((m) => (m.provider === 'local' ? m : { ...m, answers_here: false }));
     assert.deepEqual(autocompleteToSuggest(keyless), { model: 'local/llama3.1', fim: false }, 'no key: not offered');
+    // Without one that fills in the middle, the cheapest code model where the prompt is continued as it
+    // is (Together, Fireworks, OpenRouter), before a model server's chat model; not a chat model there.
+    const continuing = [
+      ...keyless,
+      model('together/meta-llama/Meta-Llama-3.1-8B-Instruct-Turbo', 0.18, 0.18, { answers_here: true }),
+      model('together/Qwen/Qwen2.5-Coder-32B-Instruct', 0.8, 0.8, { answers_here: true }),
+      model('openrouter/qwen/qwen-2.5-coder-32b-instruct', 0.06, 0.15, { answers_here: true }),
+      model('fireworks/qwen2p5-coder-32b-instruct', 0.9, 0.9, { answers_here: false }),
+    ];
+    assert.deepEqual(autocompleteToSuggest(continuing), {
+      model: 'openrouter/qwen/qwen-2.5-coder-32b-instruct',
+      fim: false,
+    });
+    assert.deepEqual(
+      autocompleteToSuggest([...continuing, model('mistral/codestral-2508', 0.3, 0.9, { answers_here: true })]),
+      { model: 'mistral/codestral-2508', fim: true },
+      'one that fills in the middle first',
+    );
     const coder = [...keyed, model('local/qwen2.5-coder:1.5b', 0, 0, { answers_here: true })];
     assert.deepEqual(autocompleteToSuggest(coder), { model: 'local/qwen2.5-coder:1.5b', fim: false });
   });
