@@ -106,8 +106,9 @@ export async function readPdfs(body: Body): Promise<PdfReadings | undefined> {
 
 /**
  * What the messages' PDFs add to a prompt: their text's tokens and characters, and an image of each
- * page by the vendor's rule; and their pages, which some models read only so many of (routing.ts). The text of pages not read in time counts as the read pages' average. A
- * PDF with no reading (one of a request not read first, such as a cost estimate's) adds nothing.
+ * page by the vendor's rule; and their pages, which some models read only so many of (routing.ts).
+ * The text of pages not read in time counts as the read pages' average. A PDF with no reading (one of
+ * a request not read first, such as a cost estimate's) adds nothing.
  */
 export function pdfCount(
   messages: readonly ChatMessage[],

@@ -79,14 +79,15 @@ export class BudgetGuard {
       if (!this.noRoutePreview) return { band: preview?.band ?? null, ...refused };
     }
     const [view, catalogue] = await Promise.all([this.s.spaces.detail(body.app_id), this.s.catalogue.models()]);
-    const band = estimatedBand({
-      view,
-      catalogue,
-      model: body.model || null,
-      prompt: body.prompt,
-      maxTokens: body.max_tokens ?? null,
-    });
-    return { band };
+    return {
+      band: estimatedBand({
+        view,
+        catalogue,
+        model: body.model || null,
+        prompt: body.prompt,
+        maxTokens: body.max_tokens ?? null,
+      }),
+    };
   }
 
   /**
