@@ -280,6 +280,9 @@ describe('LLM Spaces in the workbench (playwright)', function () {
     while (Date.now() < deadline && !(await client.listPrompts('org')).some((p) => p.title === 'Made in the UI test'))
       await new Promise((r) => setTimeout(r, 200));
     assert.ok((await client.listPrompts('org')).some((p) => p.title === 'Made in the UI test'));
+    // Its editor opens after it is saved: once open, it takes the focus from no later command palette
+    // (it did once in CI, and the command typed after went into the editor instead).
+    await page.locator('.tab', { hasText: 'Made in the UI test' }).waitFor({ timeout: 20_000 });
   });
 
   it('walks a new user through getting started, each step done by doing it', async () => {
