@@ -118,12 +118,11 @@ export function pdfCount(
 ): { tokens: number; chars: number; pages: PdfPages } {
   let tokens = 0;
   let chars = 0;
-  const pages = { total: 0, longest: 0 };
+  const counted: PdfReading[] = [];
   for (const { data } of readings ? pdfsIn(messages) : []) {
     const read = readings!.get(data);
     if (!read) continue;
-    pages.total += read.pages.length;
-    pages.longest = Math.max(pages.longest, read.pages.length);
+    counted.push(read);
     const scale = read.pagesRead > 0 ? read.pages.length / read.pagesRead : 0;
     tokens += Math.ceil(tokensOf(read.text) * scale);
     chars += Math.ceil(read.text.length * scale);
@@ -132,7 +131,13 @@ export function pdfCount(
       tokens += rule === 'anthropic' ? anthropicImageTokens(image) : openaiImageTokens(image);
     }
   }
-  return { tokens, chars, pages };
+  return { tokens, chars, pages: pdfPagesOf(counted) };
+}
+
+/** The pages of these PDFs, all together and of the longest. */
+export function pdfPagesOf(readings: Iterable<PdfReading>): PdfPages {
+  const lengths = [...readings].map((read) => read.pages.length);
+  return { total: lengths.reduce((sum, n) => sum + n, 0), longest: Math.max(0, ...lengths) };
 }
 
 /** Readings of the last documents read, by their SHA-256: the same one is read once. */

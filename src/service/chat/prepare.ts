@@ -172,9 +172,10 @@ function explicitModel(
   const r = model.record;
   if (isRetired(r)) throw retired(r, loc);
   const unable = capabilityRefusal(r, route);
-  if (unable === 'too many PDF pages') throw tooManyPages(r, route.pdfPages!);
-  if (unable)
-    throw invalid(['body', ...REFUSED_FIELD[unable]!.loc], `${r.namespace} ${unable}`, REFUSED_FIELD[unable]!.type);
+  if (unable) {
+    const { loc: field, type, words } = REFUSED_FIELD[unable]!;
+    throw invalid(['body', ...field], words?.(r, route) ?? `${r.namespace} ${unable}`, type);
+  }
   if (budget(r) <= 0)
     throw invalid(
       ['body', 'prompt'],
@@ -209,25 +210,31 @@ function explicitModel(
   return model;
 }
 
-/** The request's field a model cannot honour, and the kind of refusal, by what it cannot do. */
-const REFUSED_FIELD: Partial<Record<Rejection, { loc: string[]; type: string }>> = {
+/**
+ * The request's field a model cannot honour, and the kind of refusal, by what it cannot do; with its
+ * own words where "<model> <what it cannot do>" would not say enough.
+ */
+const REFUSED_FIELD: Partial<
+  Record<Rejection, { loc: string[]; type: string; words?: (r: ModelRecord, route: RouteInput) => string }>
+> = {
   'cannot read images': { loc: ['images'], type: 'vision_unsupported' },
   'cannot read PDFs': { loc: ['files'], type: 'pdf_unsupported' },
+  'too many PDF pages': { loc: ['files'], type: 'pdf_too_long', words: (r, route) => tooManyPages(r, route.pdfPages!) },
   'cannot answer in JSON': { loc: ['response_format'], type: 'json_unsupported' },
   'cannot follow a JSON schema': { loc: ['response_format'], type: 'json_unsupported' },
   'cannot report token probabilities': { loc: ['logprobs'], type: 'logprobs_unsupported' },
   'cannot fill in the middle': { loc: ['suffix'], type: 'infill_unsupported' },
 };
 
-/** The refusal of a model named for a request with more pages of PDF than it reads, with both counts. */
-function tooManyPages(r: ModelRecord, pages: PdfPages): Problem {
+/** Why a model named cannot take a request's PDFs: more pages than it reads, with both counts. */
+function tooManyPages(r: ModelRecord, pages: PdfPages): string {
   const limit = pdfPageLimit(r)!;
   const most = limit.pages.toLocaleString('en-US');
   const words =
     limit.of === 'request'
       ? `${r.namespace} reads at most ${most} pages of PDF in a request, and this one has ${pages.total.toLocaleString('en-US')}`
       : `${r.namespace} reads at most ${most} pages of each PDF, and one here has ${pages.longest.toLocaleString('en-US')}`;
-  return invalid(['body', 'files'], `${words}: send fewer pages, or another model`, 'pdf_too_long');
+  return `${words}: send fewer pages, or another model`;
 }
 
 /** Names in a sentence, the first few of them ("a, b, c and 4 more"). */

@@ -8,7 +8,7 @@ import { isRetired } from '../../shared/models';
 import { appConfig, loadApp } from '../domain/spaces';
 import { Problem } from '../problem';
 import { countTokens, truncateTokens } from '../tokenizer';
-import { readPdfs } from './pdfReading';
+import { pdfPagesOf, readPdfs } from './pdfReading';
 import { prepareChat } from './prepare';
 import { costOf, estimateCost } from './pricing';
 import { testModelReply } from './reach/testReplies';
@@ -43,14 +43,13 @@ export async function previewRoute(
   const promptTokens = countTokens(input.prompt);
   const maxTokens = input.max_tokens ?? config.settings.max_tokens ?? 1024;
   // The prompt alone is weighed; the attached files only leave out the models that cannot read them.
-  const pages = [...(body.pdfs?.values() ?? [])].map((read) => read.pages.length);
   const { route, budget } = routeInput(db, config, {
     promptTokens,
     promptChars: input.prompt.length,
     maxTokens,
     needsVision: (input.images ?? 0) > 0,
-    needsPdf: pages.length > 0,
-    pdfPages: { total: pages.reduce((a, b) => a + b, 0), longest: Math.max(0, ...pages) },
+    needsPdf: !!body.pdfs?.size,
+    pdfPages: pdfPagesOf(body.pdfs?.values() ?? []),
   });
   const weighed = weighActive(db, caller, row.id, route, budget);
   const chain = config.row.has_failover_chain ? failoverChain(db, caller, row.id) : [];

@@ -204,8 +204,7 @@ async function askBand(asked: number): Promise<void> {
   if (!answer || asked !== bandAsked) return;
   if (answer.refused) {
     const file = answer.refusedFile === undefined ? undefined : [...state.images, ...state.files][answer.refusedFile];
-    const why = file ? t('{0}: {1}', file.name, answer.refused) : answer.refused;
-    showEstimate('', t('{0}. Sending it as it is would be refused.', why));
+    showEstimate('', t('{0}. Sending it as it is would be refused.', aboutFile(file, answer.refused)));
   } else if (answer.band) showEstimate(describeBand(answer.band));
 }
 
@@ -226,13 +225,16 @@ async function loadSpace(): Promise<void> {
   refreshEstimate();
 }
 
-/** Errors about an attached file, each after the file's name ("broken.pdf: This PDF cannot be read…"). */
+/** What is said of an attached file, after its name ("broken.pdf: This PDF cannot be read…"). */
+const aboutFile = (file: Attachment | undefined, message: string) =>
+  file ? t('{0}: {1}', file.name, message) : message;
+
+/** Field errors about attached files, each after the file's name. */
 function namingAttachments(fields: Record<string, string>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(fields).map(([path, message]) => {
       const at = /^(images|files)\[(\d+)\]/.exec(path);
-      const file = at ? state[at[1] as 'images' | 'files'][Number(at[2])] : undefined;
-      return [path, file ? t('{0}: {1}', file.name, message) : message];
+      return [path, aboutFile(at ? state[at[1] as 'images' | 'files'][Number(at[2])] : undefined, message)];
     }),
   );
 }
