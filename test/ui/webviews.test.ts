@@ -351,7 +351,7 @@ describe('LLM Spaces webviews (playwright)', function () {
     assert.equal(await frame.locator('.chips .chip').count(), 0, 'the sent file is no longer attached');
     // The turn says what went with its prompt.
     const sentWith = frame.locator('.turn').last().locator('.attached');
-    assert.equal(await sentWith.innerText(), 'Sent with: README.md');
+    assert.equal(await sentWith.innerText(), 'Attached: README.md');
     await sentWith.scrollIntoViewIfNeeded();
     await wb.screenshot('11c-playground-file-sent');
   });
@@ -383,6 +383,8 @@ describe('LLM Spaces webviews (playwright)', function () {
         hasText: 'broken.pdf: This PDF cannot be read: it is not a valid PDF',
       })
       .waitFor({ timeout: 20_000 });
+    // The refused turn does not say the file was sent.
+    assert.equal(await frame.locator('.turn').last().locator('.attached').innerText(), 'Attached: broken.pdf');
     // Without it, the band again.
     await chip.locator('vscode-button[aria-label="Remove broken.pdf"]').click();
     await frame.locator('.estimate:not(.warning)', { hasText: 'tokens to send' }).waitFor({ timeout: 20_000 });

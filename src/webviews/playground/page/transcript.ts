@@ -396,7 +396,10 @@ function receiptElement(r: ReceiptView): HTMLElement {
   return details;
 }
 
-/** The line under a prompt that names what was sent with it, or nothing. */
+/**
+ * The line under a prompt that names the files attached to it, or nothing: "Attached", not "Sent
+ * with", as it stands under a prompt still on its way and one the service refused too.
+ */
 function attachedLine(names: readonly string[]): HTMLElement | null {
-  return names.length ? h('div', { class: 'attached' }, t('Sent with: {0}', names.join(', '))) : null;
+  return names.length ? h('div', { class: 'attached' }, t('Attached: {0}', names.join(', '))) : null;
 }
