@@ -383,8 +383,13 @@ describe('LLM Spaces webviews (playwright)', function () {
         hasText: 'broken.pdf: This PDF cannot be read: it is not a valid PDF',
       })
       .waitFor({ timeout: 20_000 });
-    // The refused turn does not say the file was sent.
-    assert.equal(await frame.locator('.turn').last().locator('.attached').innerText(), 'Attached: broken.pdf');
+    // The refused turn does not say the file was sent, and its own line names the file.
+    const turn = frame.locator('.turn').last();
+    assert.equal(await turn.locator('.attached').innerText(), 'Attached: broken.pdf');
+    assert.equal(
+      await turn.locator('.meta.error').innerText(),
+      'Not sent. broken.pdf: This PDF cannot be read: it is not a valid PDF.',
+    );
     // Without it, the band again.
     await chip.locator('vscode-button[aria-label="Remove broken.pdf"]').click();
     await frame.locator('.estimate:not(.warning)', { hasText: 'tokens to send' }).waitFor({ timeout: 20_000 });

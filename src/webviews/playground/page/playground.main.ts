@@ -229,11 +229,14 @@ async function loadSpace(): Promise<void> {
 const aboutFile = (file: Attachment | undefined, message: string) =>
   file ? t('{0}: {1}', file.name, message) : message;
 
+/** The path of a field error about an attached file: `files[1]`, `images[0].data`… */
+const ATTACHMENT_FIELD = /^(images|files)\[(\d+)\]/;
+
 /** Field errors about attached files, each after the file's name. */
 function namingAttachments(fields: Record<string, string>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(fields).map(([path, message]) => {
-      const at = /^(images|files)\[(\d+)\]/.exec(path);
+      const at = ATTACHMENT_FIELD.exec(path);
       return [path, aboutFile(at ? state[at[1] as 'images' | 'files'][Number(at[2])] : undefined, message)];
     }),
   );
@@ -304,15 +307,21 @@ async function send(): Promise<void> {
     showAttachments();
   } catch (error) {
     const failure = error instanceof CallFailed ? error.error : { message: String(error), fields: {} };
-    live.fail(failure.message, !!failure.cancelled);
+    const fields = namingAttachments(failure.fields);
+    // A refused file is named in the turn's own line too: the Files field is cleared on the next send.
+    const aboutFiles = Object.entries(fields)
+      .filter(([path]) => ATTACHMENT_FIELD.test(path))
+      .map(([, message]) => message);
+    const message = aboutFiles.length ? t('Not sent. {0}', aboutFiles.join(' ')) : failure.message;
+    live.fail(message, !!failure.cancelled);
     turns.push({
       prompt,
       attached,
       reply: null,
-      error: failure.cancelled ? t('Stopped.') : failure.message,
+      error: failure.cancelled ? t('Stopped.') : message,
       thought: live.thought,
     });
-    const rest = markFields(form.all, namingAttachments(failure.fields));
+    const rest = markFields(form.all, fields);
     if (rest.length) say(rest.join('; '));
   } finally {
     streamEnded(callId);
