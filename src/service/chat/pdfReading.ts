@@ -147,56 +147,76 @@ function reading(data: string): Promise<PdfReading> {
   const key = createHash('sha256').update(data).digest('base64');
   let pending = kept.get(key);
   if (pending) kept.delete(key);
-  else pending = thread().read(Buffer.from(data, 'base64'));
+  else pending = reader.read(Buffer.from(data, 'base64'));
   kept.set(key, pending);
   if (kept.size > KEPT) kept.delete(kept.keys().next().value!);
   pending.catch(() => kept.delete(key));
   return pending;
 }
 
-interface Waiting {
+/** A document to read, and who waits for its reading. */
+interface Job {
+  bytes: Uint8Array;
   resolve: (reading: PdfReading) => void;
   reject: (error: Error) => void;
-  timer: NodeJS.Timeout;
 }
 
-/** The reader's thread, started on the first PDF; stopped and started again if a document holds it up. */
-class PdfThread {
-  private readonly waiting = new Map<number, Waiting>();
+/**
+ * The reader's thread, started on the first PDF. It reads one document at a time, so that one which
+ * takes too long or too much memory is known: that one is refused, the thread is stopped, and the
+ * documents waiting behind it are read on a new one.
+ */
+class PdfReader {
+  private readonly queue: Job[] = [];
+  private current: (Job & { id: number; timer: NodeJS.Timeout }) | undefined;
   private next = 0;
-  private readonly worker: Worker;
+  private worker: Worker | undefined;
   private watch: NodeJS.Timeout | undefined;
-  stopped = false;
-
-  constructor() {
-    // A document can be built to take gigabytes to read: the thread is stopped at a limit instead.
-    this.worker = new Worker(WORKER_FILE, { resourceLimits: { maxOldGenerationSizeMb: MEMORY_LIMIT / 2 ** 20 } });
-    this.worker.unref();
-    this.worker.on('message', (answer: PdfAnswer) => {
-      const waiting = this.waiting.get(answer.id);
-      if (!waiting) return;
-      this.waiting.delete(answer.id);
-      clearTimeout(waiting.timer);
-      if ('reading' in answer) waiting.resolve(answer.reading);
-      else waiting.reject(new Error(answer.error));
-    });
-    this.worker.on('error', (error: Error & { code?: string }) =>
-      this.stop(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? TOO_MUCH_MEMORY : 'its reader failed'),
-    );
-    this.worker.on('exit', () => this.stop('its reader stopped'));
-  }
 
   read(bytes: Uint8Array): Promise<PdfReading> {
-    const id = this.next++;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.stop(`it took longer than ${READ_TIMEOUT_MS / 1000} seconds to read`);
-        void this.worker.terminate();
-      }, READ_TIMEOUT_MS);
-      this.waiting.set(id, { resolve, reject, timer });
-      this.worker.postMessage({ id, bytes } satisfies PdfOrder);
-      this.watchMemory();
+      this.queue.push({ bytes, resolve, reject });
+      this.readNext();
     });
+  }
+
+  private readNext(): void {
+    if (this.current) return;
+    const job = this.queue.shift();
+    if (!job) return;
+    const worker = (this.worker ??= this.start());
+    const id = this.next++;
+    const timer = setTimeout(
+      () => this.refuse(`it took longer than ${READ_TIMEOUT_MS / 1000} seconds to read`),
+      READ_TIMEOUT_MS,
+    );
+    this.current = { ...job, id, timer };
+    worker.postMessage({ id, bytes: job.bytes } satisfies PdfOrder);
+    this.watchMemory();
+  }
+
+  private start(): Worker {
+    // A document can be built to take gigabytes to read: the thread is stopped at a limit instead.
+    const worker = new Worker(WORKER_FILE, { resourceLimits: { maxOldGenerationSizeMb: MEMORY_LIMIT / 2 ** 20 } });
+    worker.unref();
+    worker.on('message', (answer: PdfAnswer) => {
+      const job = this.current;
+      if (job?.id !== answer.id) return;
+      this.current = undefined;
+      clearTimeout(job.timer);
+      if ('reading' in answer) job.resolve(answer.reading);
+      else job.reject(new Error(answer.error));
+      this.readNext();
+    });
+    // Only the thread that reads now speaks for the document: one stopped before has nothing left.
+    worker.on('error', (error: Error & { code?: string }) => {
+      if (worker === this.worker)
+        this.refuse(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? TOO_MUCH_MEMORY : 'its reader failed');
+    });
+    worker.on('exit', () => {
+      if (worker === this.worker) this.refuse('its reader stopped');
+    });
+    return worker;
   }
 
   /**
@@ -204,39 +224,37 @@ class PdfThread {
    * later, which can look at a thread's memory from outside; before, only its heap is held).
    */
   private watchMemory(): void {
-    if (typeof this.worker.getHeapStatistics !== 'function') return;
+    if (typeof this.worker?.getHeapStatistics !== 'function') return;
     this.watch ??= setInterval(() => {
-      if (this.waiting.size === 0) {
+      const worker = this.worker;
+      if (!this.current || !worker) {
         clearInterval(this.watch);
         this.watch = undefined;
         return;
       }
-      this.worker.getHeapStatistics().then(
+      worker.getHeapStatistics().then(
         (heap) => {
-          if (this.stopped || heap.used_heap_size + heap.external_memory <= MEMORY_LIMIT) return;
-          this.stop(TOO_MUCH_MEMORY);
-          void this.worker.terminate();
+          if (worker === this.worker && heap.used_heap_size + heap.external_memory > MEMORY_LIMIT)
+            this.refuse(TOO_MUCH_MEMORY);
         },
         () => undefined, // It has just ended: its exit says so.
       );
     }, WATCH_MS).unref();
   }
 
-  /** Fails what is still being read, with why; the next PDF starts a new thread. */
-  private stop(why: string): void {
-    this.stopped = true;
-    clearInterval(this.watch);
-    for (const waiting of this.waiting.values()) {
-      clearTimeout(waiting.timer);
-      waiting.reject(new Error(why));
+  /** Refuses the document being read, with why, and stops its thread; the next starts a new one. */
+  private refuse(why: string): void {
+    const job = this.current;
+    const worker = this.worker;
+    this.current = undefined;
+    this.worker = undefined;
+    if (job) {
+      clearTimeout(job.timer);
+      job.reject(new Error(why));
     }
-    this.waiting.clear();
+    void worker?.terminate();
+    this.readNext();
   }
 }
 
-let running: PdfThread | undefined;
-
-function thread(): PdfThread {
-  if (!running || running.stopped) running = new PdfThread();
-  return running;
-}
+const reader = new PdfReader();

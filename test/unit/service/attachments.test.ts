@@ -16,7 +16,7 @@ import { Cooldown } from '../../../src/service/providers/cooldown';
 import { ProviderKeys } from '../../../src/service/providers/keys';
 import { capabilityRefusal } from '../../../src/service/chat/routing';
 import { raw } from '../support/http';
-import { inflatingPdf, pdfBase64 } from '../support/pdf';
+import { inflatingPdf, pdfBase64, slowPdf } from '../support/pdf';
 import { pngBase64, pngDataUrl } from '../support/png';
 import { startAnthropicFake, startOpenAiFake, type ProviderFake } from '../support/providerFakes';
 import { echoSpace, removeDir, spaceOf, startService, type RunningService } from '../support/service';
@@ -450,13 +450,18 @@ describe('documents: read by the model, and a PDF only by a model that reads one
     let most = before;
     const watch = setInterval(() => void memory().then((now) => (most = Math.max(most, now))), 20);
     try {
-      await assert.rejects(
+      const refused = assert.rejects(
         askFile(`data:application/pdf;base64,${bomb}`),
         (error: unknown) =>
           error instanceof OpenAI.APIError &&
           error.status === 422 &&
           error.message.includes('The PDF spec.pdf cannot be read: it takes more memory to read than a PDF may.'),
       );
+      // A PDF sent while it is read is not refused with it: it is read next, on a new reader.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const meanwhile = askFile(`data:application/pdf;base64,${pdfBase64(['Sent during the bomb.'])}`);
+      await refused;
+      assert.equal((await meanwhile).choices[0]!.finish_reason, 'stop');
     } finally {
       clearInterval(watch);
     }
@@ -465,6 +470,24 @@ describe('documents: read by the model, and a PDF only by a model that reads one
     assert.ok(most - before < 900 * 2 ** 20, `the service grew by ${((most - before) / 2 ** 20).toFixed(0)} MB`);
     // The next PDF gets a new reader.
     assert.equal((await askFile(`data:application/pdf;base64,${PDF}`)).choices[0]!.finish_reason, 'stop');
+  });
+
+  it('refuses a PDF that takes longer than 30 seconds to read, in words, and reads the one sent meanwhile', async function () {
+    this.timeout(120_000);
+    const started = Date.now();
+    const refused = assert.rejects(
+      askFile(`data:application/pdf;base64,${slowPdf(40_000).toString('base64')}`),
+      (error: unknown) =>
+        error instanceof OpenAI.APIError &&
+        error.status === 422 &&
+        error.message.includes('The PDF spec.pdf cannot be read: it took longer than 30 seconds to read.'),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const meanwhile = askFile(`data:application/pdf;base64,${pdfBase64(['Sent while the slow one is read.'])}`);
+    await refused;
+    const waited = Date.now() - started;
+    assert.ok(waited >= 30_000 && waited < 60_000, `refused after ${waited} ms`);
+    assert.equal((await meanwhile).choices[0]!.finish_reason, 'stop');
   });
 
   it("takes a PDF a tool gave back, as Claude Code's Read of a PDF sends it", async () => {

@@ -53,6 +53,19 @@ export async function inflatingPdf(megabytes: number): Promise<Buffer> {
   ]);
 }
 
+/**
+ * A PDF of a few hundred kilobytes that takes PDF.js minutes to read: a page tree of `pages` pages, each
+ * the same page object (20,000 of them took 35 s on the 2-core machine this was written on, and the
+ * time grows faster than the count).
+ */
+export function slowPdf(pages: number): Buffer {
+  return assemble([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Pages /Kids [${'3 0 R '.repeat(pages)}] /Count ${pages} >>`,
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>',
+  ]);
+}
+
 /** The file of these objects, numbered from 1 (the first is the catalog), with its cross-reference table. */
 function assemble(objects: ReadonlyArray<string | Buffer>): Buffer {
   const parts: Buffer[] = [Buffer.from('%PDF-1.4\n', 'latin1')];
