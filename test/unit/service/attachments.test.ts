@@ -442,6 +442,26 @@ describe('documents: read by the model, and a PDF only by a model that reads one
     );
   });
 
+  /**
+   * Sends a PDF the reader must give up on, and another while it is read: the first is refused with
+   * `why` (then `refused` checks more), and the other is not refused with it but read next, on a new
+   * reader.
+   */
+  const refusedAlone = async (data: string, why: string, refused?: () => void) => {
+    const refusal = assert.rejects(
+      askFile(`data:application/pdf;base64,${data}`),
+      (error: unknown) =>
+        error instanceof OpenAI.APIError &&
+        error.status === 422 &&
+        error.message.includes(`The PDF spec.pdf cannot be read: ${why}.`),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const meanwhile = askFile(`data:application/pdf;base64,${pdfBase64([`Sent while one that ${why} is read.`])}`);
+    await refusal;
+    refused?.();
+    assert.equal((await meanwhile).choices[0]!.finish_reason, 'stop');
+  };
+
   it('refuses a PDF that unpacks to more memory than a PDF may take, in words, and reads the next one', async () => {
     const bomb = (await inflatingPdf(1200)).toString('base64');
     const memory = async () =>
@@ -450,18 +470,7 @@ describe('documents: read by the model, and a PDF only by a model that reads one
     let most = before;
     const watch = setInterval(() => void memory().then((now) => (most = Math.max(most, now))), 20);
     try {
-      const refused = assert.rejects(
-        askFile(`data:application/pdf;base64,${bomb}`),
-        (error: unknown) =>
-          error instanceof OpenAI.APIError &&
-          error.status === 422 &&
-          error.message.includes('The PDF spec.pdf cannot be read: it takes more memory to read than a PDF may.'),
-      );
-      // A PDF sent while it is read is not refused with it: it is read next, on a new reader.
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const meanwhile = askFile(`data:application/pdf;base64,${pdfBase64(['Sent during the bomb.'])}`);
-      await refused;
-      assert.equal((await meanwhile).choices[0]!.finish_reason, 'stop');
+      await refusedAlone(bomb, 'it takes more memory to read than a PDF may');
     } finally {
       clearInterval(watch);
     }
@@ -475,19 +484,10 @@ describe('documents: read by the model, and a PDF only by a model that reads one
   it('refuses a PDF that takes longer than 30 seconds to read, in words, and reads the one sent meanwhile', async function () {
     this.timeout(120_000);
     const started = Date.now();
-    const refused = assert.rejects(
-      askFile(`data:application/pdf;base64,${slowPdf(40_000).toString('base64')}`),
-      (error: unknown) =>
-        error instanceof OpenAI.APIError &&
-        error.status === 422 &&
-        error.message.includes('The PDF spec.pdf cannot be read: it took longer than 30 seconds to read.'),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const meanwhile = askFile(`data:application/pdf;base64,${pdfBase64(['Sent while the slow one is read.'])}`);
-    await refused;
-    const waited = Date.now() - started;
-    assert.ok(waited >= 30_000 && waited < 60_000, `refused after ${waited} ms`);
-    assert.equal((await meanwhile).choices[0]!.finish_reason, 'stop');
+    await refusedAlone(slowPdf(40_000).toString('base64'), 'it took longer than 30 seconds to read', () => {
+      const waited = Date.now() - started;
+      assert.ok(waited >= 30_000 && waited < 60_000, `refused after ${waited} ms`);
+    });
   });
 
   it("takes a PDF a tool gave back, as Claude Code's Read of a PDF sends it", async () => {
