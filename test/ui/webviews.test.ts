@@ -390,6 +390,7 @@ describe('LLM Spaces webviews (playwright)', function () {
       await turn.locator('.meta.error').innerText(),
       'Not sent. broken.pdf: This PDF cannot be read: it is not a valid PDF.',
     );
+    await wb.screenshot('11e-playground-pdf-refused-turn');
     // Without it, the band again.
     await chip.locator('vscode-button[aria-label="Remove broken.pdf"]').click();
     await frame.locator('.estimate:not(.warning)', { hasText: 'tokens to send' }).waitFor({ timeout: 20_000 });
