@@ -309,6 +309,9 @@ const textOf = (content: unknown): string =>
           .join('')
       : '';
 
+/** A list of names written with spaces, as an API reference's list is read here. */
+const words = (text: string) => text.split(' ');
+
 const sse = (data: unknown, event?: string) => `${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
 
 // ---------------------------------------------------------------- OpenAI Chat Completions
@@ -533,6 +536,16 @@ const NOT_RESPONSES = [
   'response_format',
 ];
 
+/** The body fields of POST /v1/responses, as OpenAI's API reference lists them. */
+const RESPONSES_FIELDS: ReadonlySet<string> = new Set(
+  words(
+    'background conversation include input instructions max_output_tokens max_tool_calls metadata model ' +
+      'parallel_tool_calls previous_response_id prompt prompt_cache_key prompt_cache_retention reasoning ' +
+      'safety_identifier service_tier store stream stream_options temperature text tool_choice tools ' +
+      'top_logprobs top_p truncation user',
+  ),
+);
+
 let responses = 0;
 
 /** The reasoning OpenAI encrypts for a stateless conversation; the fake reads back only its own. */
@@ -542,6 +555,9 @@ function readResponses(b: Record<string, unknown>, problems: string[]): Turn {
   if (typeof b.model !== 'string' || !b.model) problems.push('openai responses: model is missing');
   for (const name of NOT_RESPONSES)
     if (b[name] !== undefined) problems.push(`openai responses: ${name} is not a Responses parameter`);
+  for (const name of Object.keys(b))
+    if (!RESPONSES_FIELDS.has(name) && !NOT_RESPONSES.includes(name))
+      problems.push(`openai responses: ${name} is not a field of the API`);
   const input = typeof b.input === 'string' ? [{ role: 'user', content: b.input }] : b.input;
   if (!Array.isArray(input) || input.length === 0) problems.push('openai responses: input is missing or empty');
   const items = (Array.isArray(input) ? input : []) as Array<Record<string, unknown>>;
@@ -984,8 +1000,6 @@ type TextProvider = 'mistral' | 'deepseek' | 'together' | 'fireworks' | 'openrou
 
 /** The providers whose text completion continues a prompt of any model, without a suffix. */
 const CONTINUES: ReadonlySet<TextProvider> = new Set(['together', 'fireworks', 'openrouter']);
-
-const words = (text: string) => text.split(' ');
 
 /** The body fields each API's reference lists. */
 const FIM_FIELDS: Record<TextProvider, string[]> = {
