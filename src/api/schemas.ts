@@ -1711,6 +1711,8 @@ export const ResponsesBody = z
       .optional(),
     /** false: at most one tool call a reply (Codex sends it for models that cannot run tools side by side). */
     parallel_tool_calls: nullish(z.boolean()),
+    /** How many times the model may use a built-in tool, here its web search: held wherever the search runs. */
+    max_tool_calls: nullish(z.number().int('must be a whole number').min(0, 'must be 0 or more')),
     text: nullish(z.object({ format: ResponsesFormat.optional(), verbosity: nullish(Verbosity) })),
     reasoning: nullish(
       z.object({

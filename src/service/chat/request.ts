@@ -210,7 +210,7 @@ export interface ToolOptions {
    * OpenAI's web search as a Responses client asks for it (its options as OpenAI's package takes
    * them), which OpenAI's reasoning models run at OpenAI (other models go without).
    */
-  openAiWebSearch?: { preview: boolean; options: Record<string, unknown> };
+  openAiWebSearch?: { preview: boolean; options: Record<string, unknown>; maxUses?: number };
   /** Anthropic's extended thinking as its clients ask for it (other providers go without). */
   thinking?: { type: 'enabled'; budgetTokens: number } | { type: 'adaptive' } | { type: 'disabled' };
   /** JSON asked for: any object, or one following a schema (OpenAI's shapes); absent: text. */

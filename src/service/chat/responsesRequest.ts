@@ -83,7 +83,9 @@ export function responsesRequest(caller: Caller, given: z.output<typeof Response
     ...chatMessages([...earlier, ...body.input], earlier.length),
   ];
   const tools = [...toolsByModelName(body.tools)].map(([name, { tool }]) => functionOf(name, tool));
-  const search = body.tools?.find((t): t is WebSearchTool => WEB_SEARCH.has(t.type));
+  // No built-in tool call allowed: the search is not offered (OpenAI would ignore each the model tried).
+  const search =
+    body.max_tool_calls === 0 ? undefined : body.tools?.find((t): t is WebSearchTool => WEB_SEARCH.has(t.type));
   return {
     ...toolsNotGiven(
       'OpenAI',
@@ -111,7 +113,7 @@ export function responsesRequest(caller: Caller, given: z.output<typeof Response
       parallelToolCalls: body.parallel_tool_calls,
       promptCacheKey: body.prompt_cache_key,
       verbosity: body.text?.verbosity,
-      ...(search ? { openAiWebSearch: webSearchOptions(search) } : {}),
+      ...(search ? { openAiWebSearch: webSearchOptions(search, body.max_tool_calls) } : {}),
     },
   };
 }
@@ -172,14 +174,21 @@ function continued(db: Database, caller: Caller, appId: string, last: string): I
   return chain.reverse().flat();
 }
 
-/** OpenAI's web search as its package takes it: its own options, and the preview's fewer ones. */
-function webSearchOptions(tool: WebSearchTool): NonNullable<ToolOptions['openAiWebSearch']> {
+/**
+ * OpenAI's web search as its package takes it: its own options, and the preview's fewer ones; and how
+ * many searches the request allows (max_tool_calls: the search is the only built-in tool run here).
+ */
+function webSearchOptions(
+  tool: WebSearchTool,
+  maxToolCalls: number | null | undefined,
+): NonNullable<ToolOptions['openAiWebSearch']> {
   const preview = tool.type.startsWith('web_search_preview');
   const location = tool.user_location
     ? Object.fromEntries(Object.entries(tool.user_location).filter(([, v]) => v != null))
     : undefined;
   return {
     preview,
+    ...(maxToolCalls != null ? { maxUses: maxToolCalls } : {}),
     options: {
       ...(tool.search_context_size ? { searchContextSize: tool.search_context_size } : {}),
       ...(location ? { userLocation: location } : {}),

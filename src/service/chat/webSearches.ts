@@ -27,8 +27,8 @@ const WEB_SEARCHES = [
   {
     asked: (o: ToolOptions) => !!o.openAiWebSearch,
     runs: (r: ModelRecord) => searchesAtOpenAi(r) || r.provider === 'anthropic',
-    /** OpenAI's search takes no limit: one at least. */
-    most: () => 1,
+    /** A model searches as often as it likes unless the client set max_tool_calls: one at least. */
+    most: (o: ToolOptions) => o.openAiWebSearch?.maxUses ?? 1,
     words: () => "OpenAI's web search runs only on OpenAI's reasoning models and Anthropic's models",
   },
 ];

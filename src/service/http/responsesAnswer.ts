@@ -201,6 +201,7 @@ function echoed(request: Request) {
   return {
     instructions: request.instructions ?? null,
     max_output_tokens: request.max_output_tokens ?? null,
+    max_tool_calls: request.max_tool_calls ?? null,
     metadata: request.metadata ?? {},
     parallel_tool_calls: request.parallel_tool_calls ?? true,
     previous_response_id: request.previous_response_id ?? null,

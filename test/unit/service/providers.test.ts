@@ -551,6 +551,20 @@ describe('hosted providers (fakes of their wire formats)', function () {
         user_location: { type: 'approximate', country: 'DE' },
       },
     ]);
+    // No limit asked, none sent; one asked is sent, and answered as OpenAI echoes it.
+    assert.equal(given.max_tool_calls, undefined);
+    assert.equal(whole.max_tool_calls, null);
+    const limited = await sdk.responses.create({ ...ask, max_tool_calls: 1 });
+    assert.equal(openai.seen.at(-1)!.body.max_tool_calls, 1);
+    assert.equal(limited.max_tool_calls, 1);
+    // The Space's cost cap counts as many searches as it allows; none allowed, the search is not offered.
+    const sent = openai.seen.length;
+    await assert.rejects(sdk.responses.create({ ...ask, max_tool_calls: 5 }), (e: Error) =>
+      e.message.includes("and 5 web searches at $0.010 each), more than this Space's max_cost of $0.020"),
+    );
+    assert.equal(openai.seen.length, sent);
+    await sdk.responses.create({ ...ask, max_tool_calls: 0 });
+    assert.equal(openai.seen.at(-1)!.body.tools, undefined);
     // As OpenAI gives them: the reasoning that led to the search, the search, the reasoning after it.
     assert.deepEqual(
       whole.output.map((o) => o.type),
@@ -696,14 +710,16 @@ describe('hosted providers (fakes of their wire formats)', function () {
     };
     const whole = await sdk.responses.create(ask);
     // Anthropic was given its own search, with the domains it may search and where the user is.
-    assert.deepEqual(anthropic.seen.at(-1)!.body.tools, [
-      {
-        type: 'web_search_20250305',
-        name: 'web_search',
-        allowed_domains: ['example.com'],
-        user_location: { type: 'approximate', country: 'DE' },
-      },
-    ]);
+    const asAnthropics = {
+      type: 'web_search_20250305',
+      name: 'web_search',
+      allowed_domains: ['example.com'],
+      user_location: { type: 'approximate', country: 'DE' },
+    };
+    assert.deepEqual(anthropic.seen.at(-1)!.body.tools, [asAnthropics]);
+    // How many searches the request allows, as Anthropic's max_uses.
+    await sdk.responses.create({ ...ask, max_tool_calls: 2 });
+    assert.deepEqual(anthropic.seen.at(-1)!.body.tools, [{ ...asAnthropics, max_uses: 2 }]);
     // The search as Codex reads one: a web_search_call with its query and the pages found, then the
     // message, which cites the first page.
     const items = whole.output.filter((o) => o.type !== 'reasoning');
@@ -1169,7 +1185,8 @@ describe('hosted providers (fakes of their wire formats)', function () {
     );
     await client.updateSpace({ id: app, policies: { max_cost: 0 } });
     const whole = await sdk.messages.create(ask);
-    // OpenAI was given its own search, with the domains it may search and where the user is.
+    // OpenAI was given its own search, with the domains it may search and where the user is, and as
+    // many searches as the tool allows (OpenAI's max_tool_calls: the search is its only built-in tool).
     assert.equal(openai.seen.at(-1)!.path, '/v1/responses');
     assert.deepEqual(openai.seen.at(-1)!.body.tools, [
       {
@@ -1178,6 +1195,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
         user_location: { type: 'approximate', country: 'DE', timezone: 'Europe/Berlin' },
       },
     ]);
+    assert.equal(openai.seen.at(-1)!.body.max_tool_calls, search.max_uses);
     // The search as Claude Code's WebSearch reads one: its query and the pages OpenAI found, then the
     // text, its cited stretch a block of its own.
     const blocks = whole.content.filter((b) => b.type !== 'thinking');

@@ -159,6 +159,11 @@ export class HostedProviders implements ModelReach {
         : searchAt === 'anthropic' && !g.tools.webSearch && g.tools.openAiWebSearch
           ? { openai: g.model.namespace }
           : undefined;
+    // The search run at OpenAI: the one asked in its words, or Anthropic's told as it.
+    const openAiSearch =
+      searchAt === 'openai'
+        ? (g.tools.openAiWebSearch ?? (tellAs === 'anthropic' ? openAiSearchOf(g.tools.webSearch!) : undefined))
+        : undefined;
     const options: LanguageModelV4CallOptions = {
       // Anthropic's, Google's, DeepSeek's APIs and OpenAI's Responses take images and PDFs in a tool's result.
       prompt: toPrompt(
@@ -169,9 +174,14 @@ export class HostedProviders implements ModelReach {
       ),
       maxOutputTokens: thinking?.maxOutputTokens ?? g.maxTokens,
       temperature: g.temperature,
-      ...toolOptions(g.tools, searchAt, tellAs),
+      ...toolOptions(g.tools, searchAt, tellAs, openAiSearch),
       ...(thinking?.withoutEffort ? { reasoning: undefined } : {}),
-      ...providerOptions(provider, g.tools, thinking?.thinking, responses && { summaries }),
+      ...providerOptions(
+        provider,
+        g.tools,
+        thinking?.thinking,
+        responses && { summaries, maxToolCalls: openAiSearch?.maxUses },
+      ),
       ...(fim ? { providerOptions: fimOptions(text.suffix) } : {}),
       abortSignal: stop.signal,
     };
@@ -578,8 +588,11 @@ function providerOptions(
   provider: string,
   options: ToolOptions,
   thinking: Record<string, unknown> | undefined,
-  /** Through OpenAI's Responses API, and whether a summary of the reasoning may be asked for. */
-  responses: false | { summaries: boolean },
+  /**
+   * Through OpenAI's Responses API: whether a summary of the reasoning may be asked for, and how many
+   * searches the model may run (its only built-in tool here).
+   */
+  responses: false | { summaries: boolean; maxToolCalls: number | undefined },
 ): Partial<LanguageModelV4CallOptions> {
   const format = options.responseFormat;
   const openai = {
@@ -588,6 +601,7 @@ function providerOptions(
     ...(responses
       ? { store: false, reasoningSummary: responses.summaries ? (options.reasoningSummary ?? 'auto') : null }
       : {}),
+    ...(responses && responses.maxToolCalls !== undefined ? { maxToolCalls: responses.maxToolCalls } : {}),
     ...(format?.type === 'json_schema' ? { strictJsonSchema: format.json_schema.strict === true } : {}),
     // Token probabilities, with so many alternatives of each (OpenAI's package reads them).
     ...(options.logprobs !== undefined ? { logprobs: options.logprobs > 0 ? options.logprobs : true } : {}),
@@ -623,13 +637,14 @@ function responseFormatOf(
 
 /**
  * The request's tools as the AI SDK's, with the web search asked of a model whose provider runs it
- * (`searchAt`): Anthropic's (and its web fetch) for an Anthropic model, OpenAI's for an OpenAI
- * reasoning model; the other vendor's search asked (`tellAs`) is run as this one's.
+ * (`searchAt`): Anthropic's (and its web fetch) for an Anthropic model, OpenAI's (`openAiSearch`) for
+ * an OpenAI reasoning model; the other vendor's search asked (`tellAs`) is run as this one's.
  */
 function toolOptions(
   options: ToolOptions,
   searchAt: 'anthropic' | 'openai' | undefined,
   tellAs: TellSearches,
+  openAiSearch: ToolOptions['openAiWebSearch'],
 ): Partial<LanguageModelV4CallOptions> {
   const stop = options.stop ? (Array.isArray(options.stop) ? options.stop : [options.stop]) : undefined;
   const search =
@@ -641,11 +656,9 @@ function toolOptions(
             : []),
           ...(options.webFetch ? [anthropicWebTool('web_fetch', options.webFetch)] : []),
         ]
-      : searchAt === 'openai' && options.openAiWebSearch
-        ? [openAiSearchTool(options.openAiWebSearch)]
-        : tellAs === 'anthropic'
-          ? [openAiSearchTool(openAiSearchOf(options.webSearch!))]
-          : [];
+      : openAiSearch
+        ? [openAiSearchTool(openAiSearch)]
+        : [];
   if (!options.tools?.length && !search.length)
     return { ...sampling(options), ...(stop ? { stopSequences: stop } : {}) };
   return {
@@ -682,14 +695,16 @@ const openAiSearchTool = ({ preview, options }: NonNullable<ToolOptions['openAiW
 });
 
 /**
- * Anthropic's web search (Claude Code's WebSearch) as OpenAI's: the domains it may search and where the
- * user is carry over. OpenAI sets no limit on how often the model searches (max_uses).
+ * Anthropic's web search (Claude Code's WebSearch) as OpenAI's: the domains it may search, where the
+ * user is, and how many searches it may run (OpenAI's max_tool_calls) carry over.
  */
 const openAiSearchOf = ({
   allowedDomains,
   userLocation,
+  maxUses,
 }: WebSearchAsked): NonNullable<ToolOptions['openAiWebSearch']> => ({
   preview: false,
+  ...(maxUses !== undefined ? { maxUses } : {}),
   options: {
     ...(userLocation ? { userLocation } : {}),
     ...(allowedDomains?.length ? { filters: { allowedDomains } } : {}),
@@ -697,17 +712,18 @@ const openAiSearchOf = ({
 });
 
 /**
- * OpenAI's web search (Codex's) as Anthropic's: the domains it may search and where the user is carry
- * over. How much of each page to read (search_context_size) and whether pages are read live or from
- * OpenAI's index (external_web_access, which Codex sets off by default) have no counterpart there:
- * Anthropic's search answers from its search engine's results, and reads no page itself (its web fetch
- * does).
+ * OpenAI's web search (Codex's) as Anthropic's: the domains it may search, where the user is, and how
+ * many searches it may run (the request's max_tool_calls, as max_uses) carry over. How much of each
+ * page to read (search_context_size) and whether pages are read live or from OpenAI's index
+ * (external_web_access, which Codex sets off by default) have no counterpart there: Anthropic's search
+ * answers from its search engine's results, and reads no page itself (its web fetch does).
  */
-function anthropicSearchOf({ options }: NonNullable<ToolOptions['openAiWebSearch']>): WebSearchAsked {
+function anthropicSearchOf({ options, maxUses }: NonNullable<ToolOptions['openAiWebSearch']>): WebSearchAsked {
   const allowed = (options.filters as { allowedDomains?: string[] } | undefined)?.allowedDomains;
   const where = options.userLocation as Omit<NonNullable<WebSearchAsked['userLocation']>, 'type'> | undefined;
   return {
     type: 'web_search_20250305',
+    ...(maxUses !== undefined ? { maxUses } : {}),
     ...(allowed?.length ? { allowedDomains: allowed } : {}),
     ...(where ? { userLocation: { ...where, type: 'approximate' as const } } : {}),
   };
