@@ -41,6 +41,11 @@ const WATCH_MS = 100;
 const TOO_MUCH_MEMORY = 'it takes more memory to read than a PDF may';
 /** How many documents' readings are kept (by their SHA-256), for the turns that send them again. */
 const KEPT = 32;
+/**
+ * How long a document's refusal is kept: an agent sends the whole conversation again each turn, and a
+ * document that held the reader for 30 seconds would hold it again, and every PDF waiting behind it.
+ */
+const REFUSAL_KEPT_MS = 5 * 60_000;
 /** The pixels of a page's image for each of its points: 144 dots an inch, sharper than either vendor keeps. */
 const PIXELS_PER_POINT = 2;
 
@@ -140,19 +145,33 @@ export function pdfPagesOf(readings: Iterable<PdfReading>): PdfPages {
   return { total: lengths.reduce((sum, n) => sum + n, 0), longest: Math.max(0, ...lengths) };
 }
 
-/** Readings of the last documents read, by their SHA-256: the same one is read once. */
-const kept = new Map<string, Promise<PdfReading>>();
+/**
+ * Readings of the last documents read, by their SHA-256: the same one is read once. A refusal is kept
+ * for a while (until then), unless the reader itself failed: then the next request reads it again.
+ */
+const kept = new Map<string, { reading: Promise<PdfReading>; until: number }>();
 
 function reading(data: string): Promise<PdfReading> {
   const key = createHash('sha256').update(data).digest('base64');
-  let pending = kept.get(key);
-  if (pending) kept.delete(key);
-  else pending = reader.read(Buffer.from(data, 'base64'));
-  kept.set(key, pending);
+  let entry = kept.get(key);
+  if (entry) kept.delete(key);
+  if (!entry || entry.until < Date.now()) {
+    const read = reader.read(Buffer.from(data, 'base64'));
+    const made = { reading: read, until: Infinity };
+    read.catch((error: unknown) => {
+      if (error instanceof ReaderLost) {
+        if (kept.get(key) === made) kept.delete(key);
+      } else made.until = Date.now() + REFUSAL_KEPT_MS;
+    });
+    entry = made;
+  }
+  kept.set(key, entry);
   if (kept.size > KEPT) kept.delete(kept.keys().next().value!);
-  pending.catch(() => kept.delete(key));
-  return pending;
+  return entry.reading;
 }
+
+/** The reader's thread failed or stopped while reading: nothing is known of the document. */
+class ReaderLost extends Error {}
 
 /** A document to read, and who waits for its reading. */
 interface Job {
@@ -187,7 +206,7 @@ class PdfReader {
     const worker = (this.worker ??= this.start());
     const id = this.next++;
     const timer = setTimeout(
-      () => this.refuse(`it took longer than ${READ_TIMEOUT_MS / 1000} seconds to read`),
+      () => this.refuse(new Error(`it took longer than ${READ_TIMEOUT_MS / 1000} seconds to read`)),
       READ_TIMEOUT_MS,
     );
     this.current = { ...job, id, timer };
@@ -211,10 +230,12 @@ class PdfReader {
     // Only the thread that reads now speaks for the document: one stopped before has nothing left.
     worker.on('error', (error: Error & { code?: string }) => {
       if (worker === this.worker)
-        this.refuse(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? TOO_MUCH_MEMORY : 'its reader failed');
+        this.refuse(
+          error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new Error(TOO_MUCH_MEMORY) : new ReaderLost('its reader failed'),
+        );
     });
     worker.on('exit', () => {
-      if (worker === this.worker) this.refuse('its reader stopped');
+      if (worker === this.worker) this.refuse(new ReaderLost('its reader stopped'));
     });
     return worker;
   }
@@ -235,22 +256,22 @@ class PdfReader {
       worker.getHeapStatistics().then(
         (heap) => {
           if (worker === this.worker && heap.used_heap_size + heap.external_memory > MEMORY_LIMIT)
-            this.refuse(TOO_MUCH_MEMORY);
+            this.refuse(new Error(TOO_MUCH_MEMORY));
         },
         () => undefined, // It has just ended: its exit says so.
       );
     }, WATCH_MS).unref();
   }
 
-  /** Refuses the document being read, with why, and stops its thread; the next starts a new one. */
-  private refuse(why: string): void {
+  /** Refuses the document being read, saying why, and stops its thread; the next starts a new one. */
+  private refuse(why: Error): void {
     const job = this.current;
     const worker = this.worker;
     this.current = undefined;
     this.worker = undefined;
     if (job) {
       clearTimeout(job.timer);
-      job.reject(new Error(why));
+      job.reject(why);
     }
     void worker?.terminate();
     this.readNext();
