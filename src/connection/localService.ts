@@ -165,7 +165,8 @@ export class LocalService {
       };
       child.stdout!.on('data', started);
       child.stderr!.on('data', (d: Buffer) => {
-        output += d.toString();
+        // The last of it, for the message if the service exits: it runs for days, and says things.
+        output = (output + d.toString()).slice(-8_192);
         this.options.log(`service: ${d.toString().trim()}`);
       });
       child.once('error', (error) => {
