@@ -24,6 +24,7 @@ import type { EngineOptions } from '../chat/reach/reaches';
 import type { Body as ChatRequest } from '../chat/request';
 import { parseInput } from '../problem';
 import { refreshModelServers } from '../modelServers';
+import { logShipping } from '../logShipping';
 import { checkProvider, listProviders, removeProviderKey, setProviderKey } from '../providers/endpoints';
 import { addAzureDeployment, removeAzureDeployment } from '../providers/azureDeployments';
 import { AZURE_DEPLOYMENT_NAME } from '../../shared/providerNames';
@@ -156,7 +157,9 @@ export const ROUTES: RouteSpec[] = [
     writes: true,
     handler: (ctx) => {
       spaces.requirePermission(ctx.caller, 'edit');
-      return orgs.updateIntegrations(ctx.db, ctx.caller.orgId, ctx.body);
+      const org = orgs.updateIntegrations(ctx.db, ctx.caller.orgId, ctx.body);
+      logShipping.changed(ctx.caller.orgId);
+      return org;
     },
   }),
   route({
