@@ -262,6 +262,7 @@ describe('organization panel', () => {
     const loaded = await callWebview<OrganizationData>(panel.channel, 'load', {});
     assert.ok(loaded.ok, loaded.error?.message);
     assert.equal(loaded.result.org!.metrics_token, '••••9876');
+    assert.equal(loaded.result.builtIn, true, 'the built-in service: the page says what it does with each group');
     assert.ok(!JSON.stringify(loaded).includes('metrics-secret-9876'), 'the token never reaches the webview');
     const kept = await callWebview<OrganizationData>(panel.channel, 'saveIntegration', {
       group: 'metrics',

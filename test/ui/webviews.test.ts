@@ -591,6 +591,15 @@ describe('LLM Spaces webviews (playwright)', function () {
       .waitFor();
     assert.equal(await frame.locator('svg.spend rect.bar').count(), 1);
     await frame.locator('fieldset[aria-label="Metrics integration"]').waitFor();
+    // What the built-in service does with each group, said under it.
+    assert.match(
+      await frame.locator('fieldset[aria-label="Logs integration"] .hint').first().innerText(),
+      /^The built-in service sends each request it logs here, through Loki's push API/,
+    );
+    assert.match(
+      await frame.locator('fieldset[aria-label="Metrics integration"] .hint').first().innerText(),
+      /it sends no metrics itself/,
+    );
     await wb.screenshot('14-organization');
   });
 

@@ -27,6 +27,8 @@ export interface OrganizationData {
   unavailable: string | null;
   /** The rules of an integration group (id, token, endpoint), checked before sending. */
   rules: Rules;
+  /** The built-in service's organization: what it does with each group is said under it. */
+  builtIn: boolean;
 }
 
 export interface OrganizationResults {

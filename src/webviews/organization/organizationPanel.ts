@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { Organization } from '../../api/schemas';
 import { maskSecret } from '../../shared/secrets';
+import type { Connection } from '../../connection/connection';
 import type { OrganizationStore } from '../../stores/organizationStore';
 import { rulesOf, type Handlers } from '../../shared/protocol/envelope';
 import {
@@ -24,6 +25,7 @@ type OrgCallsT = typeof OrganizationCalls;
 /** What the organization panel works with. */
 export interface OrganizationDeps extends ChannelDeps {
   organization: OrganizationStore;
+  connection: Pick<Connection, 'mode'>;
 }
 
 const masked = (org: Organization): OrganizationData['org'] => ({
@@ -84,13 +86,17 @@ export class OrganizationPanel extends PanelHost {
           body = { [group]: null };
         }
         this.org = await this.s.organization.updateIntegrations(body);
-        return { org: masked(this.org), unavailable: null, rules: rulesOf(IntegrationGroup) };
+        return { org: masked(this.org), unavailable: null, rules: rulesOf(IntegrationGroup), builtIn: this.builtIn };
       },
       openLink: async ({ href }) => {
         await vscode.env.openExternal(vscode.Uri.parse(href, true));
         return null;
       },
     };
+  }
+
+  private get builtIn(): boolean {
+    return this.s.connection.mode === 'local';
   }
 
   private async load(): Promise<OrganizationData> {
@@ -107,13 +113,14 @@ export class OrganizationPanel extends PanelHost {
     }
     if (org) {
       this.org = org;
-      return { org: masked(org), unavailable: null, rules: rulesOf(IntegrationGroup) };
+      return { org: masked(org), unavailable: null, rules: rulesOf(IntegrationGroup), builtIn: this.builtIn };
     }
     // A remote service without GET /v1/orgs/self: the integrations can still be set.
     return {
       org: this.org ? masked(this.org) : null,
       unavailable: this.s.errors.describe(this.s.organization.unavailable, t('Reading the organization')).message,
       rules: rulesOf(IntegrationGroup),
+      builtIn: this.builtIn,
     };
   }
 }

@@ -135,7 +135,16 @@ function subscription(org: MaskedOrganization): HTMLElement {
   );
 }
 
-function integration(group: 'metrics' | 'logs', org: MaskedOrganization | null): HTMLElement {
+/** What the built-in service does with each group. */
+const BUILT_IN_DOES = {
+  logs: () =>
+    t(
+      "The built-in service sends each request it logs here, through Loki's push API: its Space, model, status, tokens, cost and error, never its prompt or reply.",
+    ),
+  metrics: () => t('The built-in service keeps these for a hosted service; it sends no metrics itself.'),
+};
+
+function integration(group: 'metrics' | 'logs', org: MaskedOrganization | null, builtIn: boolean): HTMLElement {
   const groupName = group === 'metrics' ? t('Metrics') : t('Logs');
   const id = field(
     'id',
@@ -193,6 +202,7 @@ function integration(group: 'metrics' | 'logs', org: MaskedOrganization | null):
     'fieldset',
     { class: 'integration', 'aria-label': t('{0} integration', groupName) },
     h('legend', {}, groupName),
+    builtIn ? h('p', { class: 'hint' }, BUILT_IN_DOES[group]()) : null,
     ...fields.map((f) => f.row),
     h('div', { class: 'actions' }, save, clear),
   );
@@ -229,7 +239,12 @@ function show(data: OrganizationData): void {
       { class: 'card', 'aria-label': t('Observability integrations') },
       h('h2', {}, t('Observability integrations')),
       h('p', { class: 'hint' }, t('Tokens stay on the service; only their last four characters are shown.')),
-      h('div', { class: 'integrations' }, integration('metrics', org), integration('logs', org)),
+      h(
+        'div',
+        { class: 'integrations' },
+        integration('metrics', org, data.builtIn),
+        integration('logs', org, data.builtIn),
+      ),
     ),
     status,
   );
