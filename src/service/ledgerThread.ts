@@ -13,7 +13,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Database } from './db';
 import { writeEntry, type LogEntry } from './chat/logEntry';
-import { logShipping } from './logShipping';
+import { observed } from './observability';
 import { StorageError } from './storageError';
 
 /** The worker's file, beside this bundle (dist/service.js and dist/ledgerWorker.js). */
@@ -129,10 +129,10 @@ export async function startLedgerThread(db: Database, workerFile = WORKER_FILE):
 
 /**
  * Writes a request's log entry: on the writer thread if it runs, else on the service's connection.
- * Once it is on disk, a request's line goes to the organization's logs integration (logShipping.ts).
+ * Once it is on disk, a request goes to the organization's observability integrations too.
  */
 export async function record(db: Database, entry: LogEntry): Promise<void> {
   const thread = threads.get(db);
   await (thread?.running ? thread.write(entry) : db.transaction(() => writeEntry(db, entry)));
-  if ('request' in entry) logShipping.logged(db, entry.request);
+  if ('request' in entry) observed(db, entry.request);
 }

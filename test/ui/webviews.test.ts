@@ -598,7 +598,7 @@ describe('LLM Spaces webviews (playwright)', function () {
     );
     assert.match(
       await frame.locator('fieldset[aria-label="Metrics integration"] .hint').first().innerText(),
-      /it sends no metrics itself/,
+      /^The built-in service sends its request counts here every 15 seconds, through Prometheus's remote write/,
     );
     await wb.screenshot('14-organization');
   });

@@ -24,7 +24,7 @@ import type { EngineOptions } from '../chat/reach/reaches';
 import type { Body as ChatRequest } from '../chat/request';
 import { parseInput } from '../problem';
 import { refreshModelServers } from '../modelServers';
-import { logShipping } from '../logShipping';
+import { integrationsChanged } from '../observability';
 import { checkProvider, listProviders, removeProviderKey, setProviderKey } from '../providers/endpoints';
 import { addAzureDeployment, removeAzureDeployment } from '../providers/azureDeployments';
 import { AZURE_DEPLOYMENT_NAME } from '../../shared/providerNames';
@@ -158,7 +158,7 @@ export const ROUTES: RouteSpec[] = [
     handler: (ctx) => {
       spaces.requirePermission(ctx.caller, 'edit');
       const org = orgs.updateIntegrations(ctx.db, ctx.caller.orgId, ctx.body);
-      logShipping.changed(ctx.caller.orgId);
+      integrationsChanged(ctx.caller.orgId);
       return org;
     },
   }),

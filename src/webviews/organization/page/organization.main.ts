@@ -141,7 +141,10 @@ const BUILT_IN_DOES = {
     t(
       "The built-in service sends each request it logs here, through Loki's push API: its Space, model, status, tokens, cost and error, never its prompt or reply.",
     ),
-  metrics: () => t('The built-in service keeps these for a hosted service; it sends no metrics itself.'),
+  metrics: () =>
+    t(
+      "The built-in service sends its request counts here every 15 seconds, through Prometheus's remote write (the endpoint is its push URL): requests, tokens, cost and time taken, by Space and model.",
+    ),
 };
 
 function integration(group: 'metrics' | 'logs', org: MaskedOrganization | null, builtIn: boolean): HTMLElement {
