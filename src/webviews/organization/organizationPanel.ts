@@ -86,7 +86,7 @@ export class OrganizationPanel extends PanelHost {
           body = { [group]: null };
         }
         this.org = await this.s.organization.updateIntegrations(body);
-        return { org: masked(this.org), unavailable: null, rules: rulesOf(IntegrationGroup), builtIn: this.builtIn };
+        return this.data(this.org, null);
       },
       openLink: async ({ href }) => {
         await vscode.env.openExternal(vscode.Uri.parse(href, true));
@@ -95,8 +95,14 @@ export class OrganizationPanel extends PanelHost {
     };
   }
 
-  private get builtIn(): boolean {
-    return this.s.connection.mode === 'local';
+  /** What the page is given: the organization (its tokens masked), or why there is none. */
+  private data(org: Organization | undefined, unavailable: string | null): OrganizationData {
+    return {
+      org: org ? masked(org) : null,
+      unavailable,
+      rules: rulesOf(IntegrationGroup),
+      builtIn: this.s.connection.mode === 'local',
+    };
   }
 
   private async load(): Promise<OrganizationData> {
@@ -113,14 +119,12 @@ export class OrganizationPanel extends PanelHost {
     }
     if (org) {
       this.org = org;
-      return { org: masked(org), unavailable: null, rules: rulesOf(IntegrationGroup), builtIn: this.builtIn };
+      return this.data(org, null);
     }
     // A remote service without GET /v1/orgs/self: the integrations can still be set.
-    return {
-      org: this.org ? masked(this.org) : null,
-      unavailable: this.s.errors.describe(this.s.organization.unavailable, t('Reading the organization')).message,
-      rules: rulesOf(IntegrationGroup),
-      builtIn: this.builtIn,
-    };
+    return this.data(
+      this.org,
+      this.s.errors.describe(this.s.organization.unavailable, t('Reading the organization')).message,
+    );
   }
 }
