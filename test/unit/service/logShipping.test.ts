@@ -2,64 +2,35 @@
 // push API (POST /loki/api/v1/push, JSON streams of [nanoseconds, line] values, answered 204), without
 // holding a reply up, sent again while Loki cannot take it, never with the prompt or the reply.
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
+import { startPushReceiver } from '../support/pushReceiver';
 import { echoSpace, removeDir, startService, type RunningService } from '../support/service';
+import { until } from '../support/until';
 
 interface Push {
-  path: string;
   authorization: string | undefined;
   contentType: string | undefined;
   body: { streams: Array<{ stream: Record<string, string>; values: Array<[string, string]> }> };
 }
 
-/** A Loki that records each push and answers with the statuses it is given, then 204. */
+/** A Loki: each push read as its API reference says (JSON streams of [nanoseconds, line] values). */
 async function startLoki() {
-  const pushes: Push[] = [];
-  const problems: string[] = [];
-  const statuses: number[] = [];
-  const server: Server = createServer((req, res) => {
-    let text = '';
-    req.on('data', (part: Buffer) => (text += part.toString()));
-    req.on('end', () => {
-      const status = statuses.shift() ?? 204;
-      if (req.method !== 'POST' || req.url !== '/loki/api/v1/push') problems.push(`${req.method} ${req.url}`);
-      let body: Push['body'];
-      try {
-        body = JSON.parse(text) as Push['body'];
-      } catch {
-        problems.push('the body is not JSON');
-        return res.writeHead(400).end('not JSON');
-      }
-      for (const s of body.streams ?? [])
+  const receiver = await startPushReceiver<Push>(
+    '/loki/api/v1/push',
+    (req, body, problems) => {
+      const pushed = JSON.parse(body.toString()) as Push['body'];
+      for (const s of pushed.streams ?? [])
         for (const [at, line] of s.values ?? [])
-          if (!/^\d{19}$/.test(at) || typeof line !== 'string') problems.push(`a value is not [nanoseconds, line]`);
-      if (status === 204)
-        pushes.push({
-          path: req.url!,
-          authorization: req.headers.authorization,
-          contentType: req.headers['content-type'],
-          body,
-        });
-      res.writeHead(status).end(status === 204 ? undefined : `server returned HTTP status ${status}`);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+          if (!/^\d{19}$/.test(at) || typeof line !== 'string') problems.push('a value is not [nanoseconds, line]');
+      return { authorization: req.headers.authorization, contentType: req.headers['content-type'], body: pushed };
+    },
+    'server returned HTTP status',
+  );
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    pushes,
-    problems,
-    statuses,
-    lines: () => pushes.flatMap((p) => p.body.streams.flatMap((s) => s.values.map(([, l]) => JSON.parse(l)))),
-    close: () => new Promise((resolve) => server.close(resolve)),
+    ...receiver,
+    lines: () => receiver.taken.flatMap((p) => p.body.streams.flatMap((s) => s.values.map(([, l]) => JSON.parse(l)))),
   };
 }
-
-const until = async (done: () => boolean, what: string, ms = 15_000) => {
-  for (const deadline = Date.now() + ms; !done(); await new Promise((r) => setTimeout(r, 100)))
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${ms} ms`);
-};
 
 describe("the organization's logs integration", function () {
   this.timeout(60_000);
@@ -87,8 +58,8 @@ describe("the organization's logs integration", function () {
 
   it('sends each logged request to Loki as a line, with the id and token, and never its prompt or reply', async () => {
     const answer = await ask('a prompt that stays here');
-    await until(() => loki.lines().some((l) => l.request_id === answer.id), 'the push');
-    const push = loki.pushes.at(-1)!;
+    await until('the push', () => loki.lines().some((l) => l.request_id === answer.id));
+    const push = loki.taken.at(-1)!;
     assert.equal(push.authorization, `Basic ${Buffer.from(`123456:${TOKEN}`).toString('base64')}`);
     assert.match(push.contentType ?? '', /^application\/json/);
     const stream = push.body.streams.find((s) => s.values.some(([, l]) => l.includes(answer.id)))!;
@@ -101,9 +72,12 @@ describe("the organization's logs integration", function () {
     assert.equal(line.status, 200);
     assert.equal(line.prompt_tokens, answer.usage!.prompt_tokens);
     assert.equal(line.completion_tokens, answer.usage!.completion_tokens);
-    assert.equal(typeof line.cost, 'number');
+    assert.equal(
+      line.cost,
+      (answer as unknown as { metadata: { costs: { total_tokens: number } } }).metadata.costs.total_tokens,
+    );
     assert.equal(line.error, null);
-    const sent = JSON.stringify(loki.pushes);
+    const sent = JSON.stringify(loki.taken);
     assert.ok(!sent.includes('a prompt that stays here'), 'no prompt');
     assert.ok(!sent.includes(answer.choices[0]!.message.content!), 'no reply');
     assert.deepEqual(loki.problems, []);
@@ -114,9 +88,8 @@ describe("the organization's logs integration", function () {
     const started = Date.now();
     const answers = await Promise.all([ask('one'), ask('two'), ask('three')]);
     assert.ok(Date.now() - started < 5_000, 'the replies did not wait for Loki');
-    await until(
-      () => answers.every((a) => loki.lines().some((l) => l.request_id === a.id)),
-      'the lines after three refusals',
+    await until('the lines after three refusals', () =>
+      answers.every((a) => loki.lines().some((l) => l.request_id === a.id)),
     );
     assert.equal(loki.statuses.length, 0, 'Loki was asked again until it took them');
     assert.match(service.output(), /Loki at http:\/\/127\.0\.0\.1:\d+ did not take request log lines: HTTP 503/);
@@ -125,18 +98,18 @@ describe("the organization's logs integration", function () {
   it('lets a batch Loki refuses for good go, says why in the log, and never says the token', async () => {
     loki.statuses.push(401);
     const refused = await ask('refused');
-    await until(() => /refused request log lines: HTTP 401/.test(service.output()), 'the log line');
+    await until('the log line', () => /refused request log lines: HTTP 401/.test(service.output()));
     const next = await ask('after');
-    await until(() => loki.lines().some((l) => l.request_id === next.id), 'the next push');
+    await until('the next push', () => loki.lines().some((l) => l.request_id === next.id));
     assert.ok(!loki.lines().some((l) => l.request_id === refused.id), 'the refused batch is not sent again');
     assert.ok(!service.output().includes(TOKEN));
   });
 
   it('sends nothing once the integration is cleared', async () => {
     await service.client().updateIntegrations({ logs: null });
-    const before = loki.pushes.length;
+    const before = loki.taken.length;
     await ask('not shipped');
     await new Promise((resolve) => setTimeout(resolve, 2_500));
-    assert.equal(loki.pushes.length, before);
+    assert.equal(loki.taken.length, before);
   });
 });

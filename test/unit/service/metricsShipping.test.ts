@@ -2,12 +2,13 @@
 // Prometheus's remote write 1.0 (a snappy-compressed protobuf WriteRequest, with the protocol's
 // headers), by Space and model, as a Grafana Cloud, Mimir or Prometheus receiver takes them.
 import assert from 'node:assert/strict';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import OpenAI from 'openai';
 import protobuf from 'protobufjs/light';
 import { uncompress } from 'snappyjs';
+import { startPushReceiver } from '../support/pushReceiver';
 import { echoSpace, removeDir, startService, type RunningService } from '../support/service';
+import { until } from '../support/until';
 
 /** prompb's WriteRequest as Prometheus publishes it (types.proto, remote.proto), as a receiver reads it. */
 const WriteRequest = protobuf.Root.fromJSON({
@@ -46,62 +47,37 @@ interface Written {
   series: Array<{ labels: Record<string, string>; names: string[]; value: number; timestamp: number }>;
 }
 
-/** A remote write receiver: it reads each push as the protocol says, and answers the statuses given, then 204. */
-async function startReceiver() {
-  const writes: Written[] = [];
-  const problems: string[] = [];
-  const statuses: number[] = [];
-  const server: Server = createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on('data', (part: Buffer) => parts.push(part));
-    req.on('end', () => {
-      const status = statuses.shift() ?? 204;
-      if (req.method !== 'POST' || req.url !== '/api/prom/push') problems.push(`${req.method} ${req.url}`);
+type Decoded = {
+  timeseries: Array<{
+    labels: Array<{ name: string; value: string }>;
+    samples: Array<{ value: number; timestamp: number }>;
+  }>;
+};
+
+/** A remote write receiver: each push read as the protocol says, its headers and its snappy-compressed WriteRequest. */
+const startReceiver = () =>
+  startPushReceiver<Written>(
+    '/api/prom/push',
+    (req, body, problems) => {
       for (const [name, value] of Object.entries({
         'content-type': 'application/x-protobuf',
         'content-encoding': 'snappy',
         'x-prometheus-remote-write-version': '0.1.0',
       }))
         if (req.headers[name] !== value) problems.push(`${name} is ${req.headers[name]}`);
-      try {
-        const message = WriteRequest.toObject(WriteRequest.decode(uncompress(Buffer.concat(parts))), {
-          longs: Number,
-        }) as {
-          timeseries: Array<{
-            labels: Array<{ name: string; value: string }>;
-            samples: Array<{ value: number; timestamp: number }>;
-          }>;
-        };
-        if (status === 204)
-          writes.push({
-            headers: req.headers,
-            series: message.timeseries.map((t) => ({
-              labels: Object.fromEntries(t.labels.map((l) => [l.name, l.value])),
-              names: t.labels.map((l) => l.name),
-              value: t.samples[0]!.value,
-              timestamp: t.samples[0]!.timestamp,
-            })),
-          });
-      } catch (error) {
-        problems.push(`the body is not a snappy-compressed WriteRequest: ${(error as Error).message}`);
-      }
-      res.writeHead(status).end(status === 204 ? undefined : 'authentication error: invalid token');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/prom/push`,
-    writes,
-    problems,
-    statuses,
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
-}
-
-const until = async (done: () => boolean, what: string, ms = 40_000) => {
-  for (const deadline = Date.now() + ms; !done(); await new Promise((r) => setTimeout(r, 200)))
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${ms} ms`);
-};
+      const message = WriteRequest.toObject(WriteRequest.decode(uncompress(body)), { longs: Number }) as Decoded;
+      return {
+        headers: req.headers,
+        series: message.timeseries.map((t) => ({
+          labels: Object.fromEntries(t.labels.map((l) => [l.name, l.value])),
+          names: t.labels.map((l) => l.name),
+          value: t.samples[0]!.value,
+          timestamp: t.samples[0]!.timestamp,
+        })),
+      };
+    },
+    'authentication error: invalid token',
+  );
 
 describe("the organization's metrics integration", function () {
   this.timeout(90_000);
@@ -132,8 +108,8 @@ describe("the organization's metrics integration", function () {
     );
     const of = (write: Written, name: string) =>
       write.series.find((s) => s.labels.__name__ === name && s.labels.space_id === appId);
-    await until(() => receiver.writes.some((w) => of(w, 'llm_spaces_requests_total')?.value === 2), 'the push');
-    const write = receiver.writes.find((w) => of(w, 'llm_spaces_requests_total')?.value === 2)!;
+    await until('the push', () => receiver.taken.some((w) => of(w, 'llm_spaces_requests_total')?.value === 2), 40_000);
+    const write = receiver.taken.find((w) => of(w, 'llm_spaces_requests_total')?.value === 2)!;
     assert.equal(write.headers.authorization, `Basic ${Buffer.from(`987654:${TOKEN}`).toString('base64')}`);
     assert.deepEqual(of(write, 'llm_spaces_requests_total')!.labels, {
       __name__: 'llm_spaces_requests_total',
@@ -152,8 +128,17 @@ describe("the organization's metrics integration", function () {
       sum((u) => u.completion_tokens),
     );
     assert.equal(of(write, 'llm_spaces_request_duration_seconds_count')!.value, 2);
-    assert.ok(of(write, 'llm_spaces_request_duration_seconds_sum')!.value > 0);
-    assert.ok(of(write, 'llm_spaces_cost_dollars_total')!.value >= 0);
+    // The time taken as each answer's metadata says it (an echo can take under a millisecond).
+    const latency = answers.reduce(
+      (n, a) => n + (a as unknown as { metadata: { latency: number } }).metadata.latency,
+      0,
+    );
+    assert.ok(Math.abs(of(write, 'llm_spaces_request_duration_seconds_sum')!.value - latency) < 1e-9);
+    const cost = answers.reduce(
+      (n, a) => n + (a as unknown as { metadata: { costs: { total_tokens: number } } }).metadata.costs.total_tokens,
+      0,
+    );
+    assert.ok(Math.abs(of(write, 'llm_spaces_cost_dollars_total')!.value - cost) < 1e-12);
     // Each series' labels sorted by name, and its sample stamped now, as remote write asks.
     for (const s of write.series) assert.deepEqual(s.names, [...s.names].sort());
     assert.ok(Math.abs(write.series[0]!.timestamp - Date.now()) < 60_000);
@@ -162,14 +147,9 @@ describe("the organization's metrics integration", function () {
 
   it('says once in the log why a push was refused, never the token', async () => {
     receiver.statuses.push(401, 401);
-    await until(
-      () =>
-        /The metrics integration at http:\/\/127\.0\.0\.1:\d+ refused the request counts: HTTP 401/.test(
-          service.output(),
-        ),
-      'the log line',
-    );
-    await until(() => receiver.statuses.length === 0, 'the second refusal');
+    const refusedLine = /The metrics integration at http:\/\/127\.0\.0\.1:\d+ refused the request counts: HTTP 401/;
+    await until('the log line', () => refusedLine.test(service.output()), 40_000);
+    await until('the second refusal', () => receiver.statuses.length === 0, 40_000);
     assert.equal(service.output().match(/refused the request counts/g)!.length, 1, 'said once');
     assert.ok(!service.output().includes(TOKEN));
   });

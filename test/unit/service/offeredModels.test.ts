@@ -18,6 +18,7 @@ import {
   type ProviderFake,
 } from '../support/providerFakes';
 import { removeDir, startService, type RunningService } from '../support/service';
+import { until } from '../support/until';
 
 /** OpenAI's list for a key that is not given GPT-5.4 mini (one of our starters) nor the old completion models. */
 const OPENAI_LISTED = ['gpt-4o-2024-08-06', 'gpt-4o-mini', 'gpt-4.1-nano', 'gpt-5.4-nano', 'o4-mini'];
@@ -32,15 +33,6 @@ const ANTHROPIC_LISTED = [
 const GEMINI_LISTED = ['gemini-2.5-flash', 'gemini-2.5-pro', 'gemini-2.0-flash', 'gemini-embedding-001'];
 /** Groq's models of today: none of Llama 2, Mixtral or the Llama 3.2 previews. */
 const GROQ_LISTED = ['llama-3.1-8b-instant', 'llama-3.3-70b-versatile', 'openai/gpt-oss-20b', 'openai/gpt-oss-120b'];
-
-/** Waits until `test` holds, for at most 15 s; else fails with `what`. */
-async function until(what: string, test: () => Promise<boolean>): Promise<void> {
-  for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
-    if (await test()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  assert.fail(what);
-}
 
 describe('the models a provider lists for its key', function () {
   this.timeout(60_000);
