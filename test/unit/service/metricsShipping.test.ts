@@ -65,7 +65,12 @@ const startReceiver = () =>
         'x-prometheus-remote-write-version': '0.1.0',
       }))
         if (req.headers[name] !== value) problems.push(`${name} is ${req.headers[name]}`);
-      const message = WriteRequest.toObject(WriteRequest.decode(uncompress(body)), { longs: Number }) as Decoded;
+      // A count of 0 (two echoes each under a millisecond) is not on the wire at all, as proto3 leaves
+      // out default values: read it as 0, as a receiver does.
+      const message = WriteRequest.toObject(WriteRequest.decode(uncompress(body)), {
+        longs: Number,
+        defaults: true,
+      }) as Decoded;
       return {
         headers: req.headers,
         series: message.timeseries.map((t) => ({
