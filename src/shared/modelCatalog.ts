@@ -118,13 +118,18 @@ export function embeddingMarkdown(m: EmbeddingModelRecord, today?: string): stri
 
 /**
  * The embedding model to suggest for a tool's codebase index: the first provider's default one that
- * answers here (a key added), else a model server's, else OpenAI's, which needs a key (`answers`
- * false). Never the test model, which is not for search.
+ * answers here (a key added), a provider of embeddings only first (its key was added for this), else a
+ * model server's, else OpenAI's, which needs a key (`answers` false). Never the test model, which is
+ * not for search.
  */
 export function embeddingToSuggest(models: readonly EmbeddingModelRecord[]): { model: string; answers: boolean } {
   const answering = (namespace: string | undefined) =>
     models.some((m) => m.namespace === namespace && !cannotAnswerHere(m));
-  const keyed = PROVIDER_NAMES.find((p) => answering(p.embeddingModel))?.embeddingModel;
+  const providers = [
+    ...PROVIDER_NAMES.filter((p) => p.embeddingsOnly),
+    ...PROVIDER_NAMES.filter((p) => !p.embeddingsOnly),
+  ];
+  const keyed = providers.find((p) => answering(p.embeddingModel))?.embeddingModel;
   const local = models.find(answersAtModelServer)?.namespace;
   const chosen = keyed ?? local;
   return chosen ? { model: chosen, answers: true } : { model: providerName('openai')!.embeddingModel!, answers: false };

@@ -19,6 +19,8 @@ export interface ProviderName {
   keysPage: string;
   /** The embedding model to suggest with its key (for a tool's codebase index), where it has one here. */
   embeddingModel?: string;
+  /** It has embedding models only (no chat model): its key is tried with one, and suggested first for an index. */
+  embeddingsOnly?: true;
 }
 
 const compatible = (id: string, label: string, defaultBaseUrl: string, keysPage: string): ProviderName => ({
@@ -66,6 +68,12 @@ export const PROVIDER_NAMES: readonly ProviderName[] = [
     'https://fireworks.ai/account/api-keys',
   ),
   compatible('cerebras', 'Cerebras', 'https://api.cerebras.ai/v1', 'https://cloud.cerebras.ai/'),
+  {
+    ...compatible('voyage', 'Voyage AI', 'https://api.voyageai.com/v1', 'https://dashboard.voyageai.com/'),
+    // Its model for code, which Continue's documentation recommends for a codebase index.
+    embeddingModel: 'voyage/voyage-code-3',
+    embeddingsOnly: true,
+  },
 ];
 
 export const providerName = (id: string | null | undefined): ProviderName | undefined =>

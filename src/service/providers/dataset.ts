@@ -53,7 +53,7 @@ export const CAPABILITIES_DATASET = {
 } as const;
 
 /** genai-prices names some providers otherwise than the catalogue does. */
-const PRICES_ID: Record<string, string> = { xai: 'x-ai' };
+const PRICES_ID: Record<string, string> = { xai: 'x-ai', voyage: 'voyageai' };
 
 interface DevModel {
   id: string;
@@ -341,15 +341,23 @@ export interface EmbeddingModel {
 const EMBEDDING = /embed/i;
 
 /**
+ * Voyage's contextualized chunk embeddings, which take a document's chunks together on another
+ * endpoint (`/contextualizedembeddings`), not OpenAI's Embeddings API.
+ */
+const NOT_PLAIN_EMBEDDING = /^voyage-context-/;
+
+/**
  * The embedding models of the providers whose embeddings the service reaches (`reaches`), from the
- * same price list: a model whose id names embeddings and that has an input price.
+ * same price list: a model that has an input price and whose id names embeddings, or any of a
+ * provider of embeddings only (Voyage's are named `voyage-code-3`).
  */
 export function embeddingModels(reaches: (provider: string) => boolean, now: string): EmbeddingModel[] {
   const today = now.slice(0, 10);
   return PROVIDER_NAMES.filter((provider) => reaches(provider.id)).flatMap((provider) => {
     return (priceListOf(provider.id)?.models ?? []).flatMap((m): EmbeddingModel[] => {
       const input = perMillion(currentPrices(m)?.input_mtok);
-      if (input === undefined || !EMBEDDING.test(m.id) || FINE_TUNE_PRICE.test(m.id)) return [];
+      const embeds = provider.embeddingsOnly ? !NOT_PLAIN_EMBEDDING.test(m.id) : EMBEDDING.test(m.id);
+      if (input === undefined || !embeds || FINE_TUNE_PRICE.test(m.id)) return [];
       return [
         {
           namespace: `${provider.id}/${m.id}`,

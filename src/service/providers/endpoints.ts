@@ -2,7 +2,7 @@
 // extension (kept in memory), and a check that a key works. Never answers a key.
 import type { ModelRecord, ProviderCheck, ProviderKeyBody, ProviderState } from '../../api/schemas';
 import { isRetired } from '../../shared/models';
-import { HostedProviders, NoDeployment } from '../chat/reach/hostedProviders';
+import { HostedProviders, NoDeployment, failureOf } from '../chat/reach/hostedProviders';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
 import { visibleModels } from '../domain/models';
@@ -13,7 +13,10 @@ import { Cooldown, providerCooldown } from './cooldown';
 import { byListing } from './dataset';
 import { providerKeys } from './keys';
 import { offeredModels } from './offered';
-import { PROVIDERS, providerSpec, type ProviderSpec } from './providers';
+import { PROVIDERS, embeddingModel, providerSpec, type ProviderSpec } from './providers';
+
+/** How long a key's check may take: answered within the extension's request timeout (30 s by default). */
+const CHECK_TIMEOUT_MS = 20_000;
 
 export function listProviders(): ProviderState[] {
   return PROVIDERS.map((spec) => {
@@ -75,6 +78,7 @@ export function removeProviderKey(db: Database, provider: string): ProviderState
 export async function checkProvider(db: Database, caller: Caller, provider: string): Promise<ProviderCheck> {
   const spec = known(provider);
   if (!providerKeys.has(spec.id)) return { ok: false, message: `There is no ${spec.label} key.`, model: null };
+  if (spec.embeddingsOnly) return checkByEmbedding(spec);
   await offeredModels.refresh(spec.id);
   const model = modelToTry(db, caller, spec.id);
   if (!model && offeredModels.listed(spec.id))
@@ -97,8 +101,7 @@ export async function checkProvider(db: Database, caller: Caller, provider: stri
       maxTokens: 16,
       temperature: 0,
       tools: {},
-      // Answered within the extension's request timeout (30 s by default).
-      signal: AbortSignal.timeout(20_000),
+      signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
     });
     message = `The ${spec.label} key works: ${model.namespace} answered.`;
   } catch (error) {
@@ -112,6 +115,25 @@ export async function checkProvider(db: Database, caller: Caller, provider: stri
   }
   await db.transaction(() => settleUntouchedSpaces(db));
   return { ok: true, message, model: model.namespace };
+}
+
+/**
+ * A provider of embedding models only (no list of models to read, no chat model): its key is tried by
+ * embedding one word with the model suggested for it.
+ */
+async function checkByEmbedding(spec: ProviderSpec): Promise<ProviderCheck> {
+  const namespace = spec.embeddingModel!;
+  const model = embeddingModel(spec.id, providerKeys.reach(spec.id)!, namespace.slice(spec.id.length + 1))!;
+  const signal = AbortSignal.timeout(CHECK_TIMEOUT_MS);
+  try {
+    await model.doEmbed({ values: ['OK'], abortSignal: signal });
+  } catch (error) {
+    const why = signal.aborted
+      ? `${spec.label} did not answer within ${CHECK_TIMEOUT_MS / 1000} s`
+      : failureOf(error, spec.label, providerKeys.secrets()).message;
+    return { ok: false, message: `The ${spec.label} key did not work: ${why}.`, model: namespace };
+  }
+  return { ok: true, message: `The ${spec.label} key works: ${namespace} answered.`, model: namespace };
 }
 
 function modelToTry(db: Database, caller: Caller, provider: string): ModelRecord | undefined {

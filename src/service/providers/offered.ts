@@ -8,6 +8,7 @@
 import { providerKeys } from './keys';
 import { poolFetch } from './poolFetch';
 import type { ModelRecord } from '../../api/schemas';
+import { providerName } from '../../shared/providerNames';
 import { PROVIDERS, type Reach } from './providers';
 
 /** How often the lists of the providers with a key are read again while the service runs. */
@@ -215,10 +216,10 @@ const geminiList: Lister = async (reach, next, signal) => {
 /**
  * How a provider lists its models: Anthropic and Gemini their own way, any other as OpenAI does. Azure's
  * models answer through the deployments a resource made, which the key check finds
- * (azureDeployments.ts), not through a list of models.
+ * (azureDeployments.ts), not through a list of models; Voyage, of embeddings only, has no such list.
  */
 const listerOf = (provider: string): Lister | undefined =>
-  provider === 'azure'
+  provider === 'azure' || providerName(provider)?.embeddingsOnly
     ? undefined
     : provider === 'anthropic'
       ? anthropicList

@@ -9,7 +9,8 @@ import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createMistral } from '@ai-sdk/mistral';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import type { EmbeddingModelV4, LanguageModelV4 } from '@ai-sdk/provider';
+import { APICallError, type EmbeddingModelV4, type LanguageModelV4 } from '@ai-sdk/provider';
+import { createVoyage } from 'voyage-ai-provider';
 import { PROVIDER_NAMES, type ProviderName } from '../../shared/providerNames';
 import { poolFetch } from './poolFetch';
 
@@ -57,14 +58,65 @@ const compatible =
 
 /**
  * The providers whose embedding models the service reaches (POST /v1/embeddings), each through its
- * package's embedding model: OpenAI's, Azure's (a deployment's name), Google's and Mistral's.
+ * package's embedding model: OpenAI's, Azure's (a deployment's name), Google's, Mistral's and Voyage's.
  */
 const EMBEDDERS: Record<string, (reach: Reach, modelId: string) => EmbeddingModelV4> = {
   openai: (reach, modelId) => createOpenAI(settings(reach)).embedding(modelId),
   azure: (reach, modelId) => createAzure(settings(reach)).embedding(modelId),
   google: (reach, modelId) => createGoogleGenerativeAI(settings(reach)).embedding(modelId),
   mistral: (reach, modelId) => createMistral(settings(reach)).embedding(modelId),
+  voyage: voyageEmbedding,
 };
+
+/**
+ * Voyage's embedding model (the AI SDK's community provider, `voyage-ai-provider`), which speaks the
+ * SDK's previous embedding interface: the same call, with the dimensions asked for as its option
+ * (`output_dimension` on Voyage's API).
+ */
+function voyageEmbedding(reach: Reach, modelId: string): EmbeddingModelV4 {
+  const model = createVoyage(settings(reach)).textEmbeddingModel(modelId);
+  return {
+    specificationVersion: 'v4',
+    provider: model.provider,
+    modelId,
+    maxEmbeddingsPerCall: model.maxEmbeddingsPerCall,
+    supportsParallelCalls: model.supportsParallelCalls,
+    doEmbed: async ({ dimensions, ...options }) => {
+      try {
+        return await model.doEmbed({
+          ...options,
+          providerOptions: dimensions ? { voyage: { outputDimension: dimensions } } : undefined,
+        });
+      } catch (error) {
+        throw withVoyageReason(error);
+      }
+    },
+  };
+}
+
+/**
+ * Voyage's refusal with its reason: its API answers `{"detail": "…"}` (its published OpenAPI), which
+ * the package does not read (it expects OpenAI's `error.message`, and says only the HTTP status text).
+ */
+function withVoyageReason(error: unknown): unknown {
+  if (!APICallError.isInstance(error) || !error.responseBody) return error;
+  let detail: unknown;
+  try {
+    detail = (JSON.parse(error.responseBody) as { detail?: unknown }).detail;
+  } catch {
+    return error;
+  }
+  if (typeof detail !== 'string' || !detail) return error;
+  return new APICallError({
+    message: detail,
+    url: error.url,
+    requestBodyValues: error.requestBodyValues,
+    statusCode: error.statusCode,
+    responseHeaders: error.responseHeaders,
+    responseBody: error.responseBody,
+    isRetryable: error.isRetryable,
+  });
+}
 
 /** The provider's embedding model, reached with this key at this base URL; undefined for a provider without. */
 export const embeddingModel = (provider: string, reach: Reach, modelId: string): EmbeddingModelV4 | undefined =>

@@ -16,6 +16,7 @@ import {
   startAzureFake,
   startGeminiFake,
   startOpenAiFake,
+  startVoyageFake,
   type ProviderFake,
 } from '../support/providerFakes';
 import { echoSpace, removeDir, startService, type RunningService } from '../support/service';
@@ -227,8 +228,9 @@ describe('embeddings through a Space', function () {
       'local/nomic-embed-text',
     ])
       assert.ok(ids.includes(id), `${id} is listed: ${ids.join(', ')}`);
-    // No provider key, no listing: Voyage's and Cohere's models are not reached here.
-    assert.ok(!ids.some((id) => /^(voyage|cohere)\//.test(id)), ids.join(', '));
+    // Cohere is not a provider here; Voyage's models, without its key, answer at the model server
+    // (--upstream takes any name), as every model does in this test.
+    assert.ok(!ids.some((id) => /^cohere\//.test(id)), ids.join(', '));
     const one = await sdk.models.retrieve('local/nomic-embed-text');
     assert.deepEqual([one.id, one.owned_by], ['local/nomic-embed-text', 'local']);
     const anthropic = await raw(service.url, 'GET', '/v1/models?limit=1000', {
@@ -317,6 +319,129 @@ describe('embeddings through a Space', function () {
       for (const secret of [openaiFake.key, gemini.key, azure.key])
         assert.ok(!text.includes(secret), 'no key in what the service said');
     }
+  });
+});
+
+describe("Voyage's embeddings: a provider of nothing else", function () {
+  this.timeout(60_000);
+  let voyage: ProviderFake;
+  let service: RunningService;
+  let sdk: OpenAI;
+  let spaceKey: string;
+  const said: string[] = [];
+  const check = async () => {
+    const res = await raw(service.url, 'POST', '/v1/providers/voyage/check', { token: service.token, body: {} });
+    said.push(res.text);
+    return res.json as { ok: boolean; message: string; model: string | null };
+  };
+  const handOver = async (key: string) => {
+    const put = await raw(service.url, 'PUT', '/v1/providers/voyage/key', {
+      token: service.token,
+      body: { key, base_url: voyage.baseUrl },
+    });
+    assert.equal(put.status, 200, put.text);
+  };
+
+  before(async () => {
+    voyage = await startVoyageFake();
+    service = await startService();
+    spaceKey = (await echoSpace(service, 'Index')).key;
+    sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: spaceKey, maxRetries: 0 });
+  });
+  after(async () => {
+    await service?.stop();
+    await voyage?.close();
+    if (service) removeDir(service.dataDir);
+  });
+  afterEach(() => assert.deepEqual(voyage.problems, []));
+
+  it('tries a key by embedding one word with its model for code, and says in words when it is refused', async () => {
+    await handOver('pa-not-the-right-key-0123456789');
+    const refused = await check();
+    assert.deepEqual(refused, {
+      ok: false,
+      message:
+        'The Voyage AI key did not work: the Voyage AI key was refused (HTTP 401): check it with Add Provider Key.',
+      model: 'voyage/voyage-code-3',
+    });
+    await handOver(voyage.key);
+    const before = voyage.seen.length;
+    assert.deepEqual(await check(), {
+      ok: true,
+      message: 'The Voyage AI key works: voyage/voyage-code-3 answered.',
+      model: 'voyage/voyage-code-3',
+    });
+    const tried = voyage.seen.slice(before);
+    assert.deepEqual(
+      tried.map((r) => [r.path, r.body.model, r.body.input]),
+      [['/v1/embeddings', 'voyage-code-3', ['OK']]],
+    );
+    assert.equal(tried[0]!.headers.authorization, `Bearer ${voyage.key}`);
+  });
+
+  it('lists its text embedding models with their prices, answering once the key is there', async () => {
+    const listed = (await service.client().listEmbeddingModels()).filter((m) => m.provider === 'voyage');
+    const code = listed.find((m) => m.namespace === 'voyage/voyage-code-3');
+    assert.ok(code?.answers_here, JSON.stringify(code));
+    assert.ok(code.prompt_token_cost > 0);
+    // Contextualized chunk embeddings are another endpoint, not OpenAI's Embeddings API.
+    assert.ok(!listed.some((m) => /context/.test(m.namespace)));
+    assert.ok(listed.some((m) => m.namespace === 'voyage/voyage-3.5-lite'));
+    // No chat model: nothing of Voyage's is routed.
+    assert.ok(!(await service.client().listModels()).some((m) => m.provider === 'voyage'));
+  });
+
+  it('embeds through the OpenAI SDK with the dimensions asked as its output_dimension, billed with its count', async () => {
+    const before = voyage.seen.length;
+    const answer = await sdk.embeddings.create({
+      model: 'voyage-code-3',
+      input: ['function total(cart) {}', 'class Cart {}'],
+      dimensions: 256,
+      encoding_format: 'float',
+    });
+    assert.equal(answer.model, 'voyage/voyage-code-3');
+    assert.deepEqual(
+      answer.data.map((d) => d.embedding),
+      [fakeVector('function total(cart) {}', 256), fakeVector('class Cart {}', 256)],
+    );
+    const sent = voyage.seen.at(-1)!;
+    assert.equal(voyage.seen.length, before + 1);
+    assert.deepEqual(sent.body, {
+      input: ['function total(cart) {}', 'class Cart {}'],
+      model: 'voyage-code-3',
+      output_dimension: 256,
+    });
+    // Voyage's own count (the fake's: one a word) is what is billed.
+    assert.deepEqual(answer.usage, { prompt_tokens: 6, total_tokens: 6 });
+    const base64 = await sdk.embeddings.create({ model: 'voyage/voyage-3.5-lite', input: 'one' });
+    assert.deepEqual(float32(base64.data[0]!.embedding), float32(fakeVector('one', 1024)));
+    assert.deepEqual(voyage.seen.at(-1)!.body, { input: ['one'], model: 'voyage-3.5-lite' });
+  });
+
+  it("takes a codebase's batch in as many calls as Voyage's package sends, the vectors in their order", async () => {
+    const chunks = Array.from({ length: 300 }, (_, i) => `chunk ${i}`);
+    const before = voyage.seen.length;
+    const answer = await sdk.embeddings.create({ model: 'voyage-code-3', input: chunks, encoding_format: 'float' });
+    assert.deepEqual(
+      answer.data.map((d) => d.embedding),
+      chunks.map((text) => fakeVector(text, 1024)),
+    );
+    const calls = voyage.seen.slice(before).map((r) => (r.body.input as string[]).length);
+    assert.deepEqual(calls, [128, 128, 44]);
+  });
+
+  it("says Voyage's refusal in its words, and keeps its key out of every answer and the service's output", async () => {
+    const refused = await raw(service.url, 'POST', '/v1/embeddings', {
+      token: spaceKey,
+      body: { model: 'voyage-law-2', input: 'a clause', dimensions: 256 },
+    });
+    said.push(refused.text);
+    assert.equal(refused.status, 400, refused.text);
+    assert.equal(
+      (refused.json as { error: { message: string } }).error.message,
+      'voyage/voyage-law-2 could not embed the texts: Voyage AI answered HTTP 400: Model voyage-law-2 does not support output_dimension.',
+    );
+    for (const text of [...said, service.output()]) assert.ok(!text.includes(voyage.key), 'no key in what was said');
   });
 });
 

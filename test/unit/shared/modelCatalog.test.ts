@@ -139,7 +139,7 @@ describe('the model catalogue as the Models view arranges it', () => {
     assert.doesNotMatch(embeddingMarkdown(all[0]!), /Cannot answer here/);
   });
 
-  it("suggests a tool the embedding model of a provider with a key, else a model server's, never the test model", () => {
+  it("suggests a tool the embedding model of a provider with a key (Voyage's first), else a model server's, never the test model", () => {
     const listed = (namespace: string, answers: boolean) =>
       EmbeddingModelRecord.parse({ namespace, provider: namespace.split('/')[0], answers_here: answers });
     const none = [listed('test/embed', true), listed('openai/text-embedding-3-small', false)];
@@ -148,6 +148,9 @@ describe('the model catalogue as the Models view arranges it', () => {
     assert.deepEqual(embeddingToSuggest(ollama), { model: 'local/nomic-embed-text', answers: true });
     const gemini = [...ollama, listed('google/gemini-embedding-001', true)];
     assert.deepEqual(embeddingToSuggest(gemini), { model: 'google/gemini-embedding-001', answers: true });
+    // A key of Voyage's, which has nothing but embeddings, was added for this: its model for code first.
+    const voyage = [...gemini, listed('voyage/voyage-code-3', true)];
+    assert.deepEqual(embeddingToSuggest(voyage), { model: 'voyage/voyage-code-3', answers: true });
     assert.deepEqual(embeddingToSuggest([]), { model: 'openai/text-embedding-3-small', answers: false });
   });
 

@@ -7,6 +7,7 @@
 //   Google Gemini            POST {base}/models/{model}:generateContent (:streamGenerateContent?alt=sse),
 //                            x-goog-api-key, contents with user/model roles
 //   Embeddings               OpenAI's POST {base}/embeddings, Gemini's :embedContent and :batchEmbedContents
+//                            and Voyage's POST {base}/embeddings (a provider of embeddings only)
 //   Lists of models          GET {base}/models, when a test gives one (`listed`): OpenAI's whole, Anthropic's
 //                            in pages by `limit` and `after_id`, Gemini's by `pageSize` and `pageToken`
 // Each checks the requests it gets against its reference and records what is wrong with one in
@@ -1901,3 +1902,74 @@ function geminiChunk(turn: Turn, parts: unknown[], usage: ProviderFake['usage'],
 }
 
 export const startGeminiFake = (key = 'AIza-fake-gemini-0123456789abcdef') => startFake(gemini, '/v1beta', key);
+
+/** Voyage's models that take `output_dimension` (256, 512, 1,024 or 2,048; 1,024 when not asked). */
+const VOYAGE_FLEXIBLE = /^voyage-(code-3|3-large|3\.5(-lite)?|4(-large|-lite)?)$/;
+const VOYAGE_FIELDS: ReadonlySet<string> = new Set([
+  'input',
+  'model',
+  'input_type',
+  'truncation',
+  'output_dimension',
+  'output_dtype',
+  'encoding_format',
+]);
+
+/**
+ * Voyage's embeddings API (`POST {base}/embeddings`, `Authorization: Bearer`), by its reference: `input`
+ * a text or a list of at most 1,000 texts, `input_type` null, query or document, `output_dimension`
+ * only for the models that take it, `encoding_format` null or base64 (not OpenAI's `float`), no field
+ * it does not know (such as OpenAI's `dimensions`); its answer OpenAI's shape with `usage.total_tokens`
+ * alone, its refusals `{"detail": …}`. Voyage has no chat and no list of models.
+ */
+const voyage: Dialect = {
+  keyOf: (req) => /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1],
+  error: (status, message) => ({
+    detail:
+      message ??
+      (status === 401 ? 'Provided API key is invalid.' : status === 429 ? 'Rate limit exceeded.' : `Error ${status}.`),
+  }),
+  read: () => null,
+  whole: () => null,
+  events: () => [],
+  embed: (req, problems) => {
+    if (req.path !== '/v1/embeddings') return null;
+    const b = req.body;
+    for (const field of Object.keys(b)) if (!VOYAGE_FIELDS.has(field)) problems.push(`voyage: unknown field ${field}`);
+    const model = String(b.model ?? '');
+    if (!model) problems.push('voyage: model is missing');
+    const input = typeof b.input === 'string' ? [b.input] : b.input;
+    if (
+      !Array.isArray(input) ||
+      input.length === 0 ||
+      input.length > 1000 ||
+      !input.every((t) => typeof t === 'string')
+    )
+      problems.push('voyage: input is not a text or a list of at most 1,000 texts');
+    if (![undefined, null, 'query', 'document'].includes(b.input_type as string))
+      problems.push(`voyage: unknown input_type ${String(b.input_type)}`);
+    if (b.encoding_format !== undefined && b.encoding_format !== null && b.encoding_format !== 'base64')
+      problems.push(`voyage: unknown encoding_format ${String(b.encoding_format)}`);
+    const dimension = b.output_dimension;
+    if (dimension !== undefined && dimension !== null) {
+      if (!VOYAGE_FLEXIBLE.test(model))
+        return { status: 400, body: { detail: `Model ${model} does not support output_dimension.` } };
+      if (![256, 512, 1024, 2048].includes(dimension as number))
+        return { status: 400, body: { detail: 'output_dimension must be one of 256, 512, 1024, 2048.' } };
+    }
+    const texts = (Array.isArray(input) ? input : []).map(String);
+    const size = typeof dimension === 'number' ? dimension : 1024;
+    const tokens = texts.reduce((n, text) => n + text.split(/\s+/).filter(Boolean).length, 0);
+    return {
+      status: 200,
+      body: {
+        object: 'list',
+        data: texts.map((text, index) => ({ object: 'embedding', embedding: fakeVector(text, size), index })),
+        model,
+        usage: { total_tokens: tokens },
+      },
+    };
+  },
+};
+
+export const startVoyageFake = (key = 'pa-fake-voyage-0123456789abcdef') => startFake(voyage, '/v1', key);

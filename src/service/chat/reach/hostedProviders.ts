@@ -1339,5 +1339,5 @@ const unreachable = (error: unknown, said: string) => networkWords(error, said) 
 export function scrubbed(text: string, secrets: string[]): string {
   let clean = text;
   for (const secret of secrets) if (secret.length >= 8) clean = clean.split(secret).join('[key]');
-  return clean.replace(/\b(sk|sk-ant|gsk|xai|AIza)[-_A-Za-z0-9*.]{8,}/g, '[key]');
+  return clean.replace(/\b(sk|sk-ant|gsk|xai|AIza)[-_A-Za-z0-9*.]{8,}|\bpa-[-_A-Za-z0-9]{8,}/g, '[key]');
 }
