@@ -88,12 +88,14 @@ async function removeKey(s: Services, provider: ProviderName): Promise<void> {
 async function pickProvider(s: Services): Promise<ProviderName | undefined> {
   const states = await s.connection.call((c) => c.listProviders()).catch(() => [] as ProviderState[]);
   const stateOf = (id: string) => states.find((p) => p.id === id);
-  const describe = (p: ProviderName) => {
+  const keyState = (p: ProviderName) => {
     const state = stateOf(p.id);
     if (state?.key_source === 'environment') return t('key from {0}', state.key_variable);
     if (state?.has_key) return t('key added');
     return '';
   };
+  const describe = (p: ProviderName) =>
+    [keyState(p), p.embeddingsOnly ? t('embedding models only') : ''].filter(Boolean).join(' · ');
   const pick = await vscode.window.showQuickPick(
     PROVIDER_NAMES.map((p) => ({
       label: p.label,
