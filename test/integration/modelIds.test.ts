@@ -2,6 +2,7 @@
 // catalogue: each diagnostic, the hover card, the quick fix (the file's text checked after), the
 // bounded scan of files not open and its count, and the catalogue saved on disk for startup and offline.
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
@@ -157,7 +158,8 @@ describe('model ids in the workspace', () => {
     const saved = await new CatalogueCache(vscode.Uri.file(path.dirname(api.connection.localDataDir))).read('local');
     assert.ok(saved && saved.models.length === (await api.catalogue.models()).length, 'the whole catalogue saved');
     // A window with no service answering: the saved copy is all there is.
-    const offline = new CatalogueCache(vscode.Uri.file(path.join(os.tmpdir(), `llm-spaces-cache-${process.pid}`)));
+    const offlineDir = path.join(os.tmpdir(), `llm-spaces-cache-${process.pid}`);
+    const offline = new CatalogueCache(vscode.Uri.file(offlineDir));
     await offline.write('local', saved.models, Date.now() - 10 * 24 * 3600 * 1000);
     const noService = { mode: 'local', url: undefined } as unknown as Connection;
     const neverRead = {
@@ -178,6 +180,7 @@ describe('model ids in the workspace', () => {
       );
     } finally {
       ids.dispose();
+      rmSync(offlineDir, { recursive: true, force: true });
     }
   });
 });

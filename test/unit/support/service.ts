@@ -62,7 +62,17 @@ export interface RunningService {
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
 
-export const tempDir = (prefix = 'llm-spaces-test-') => mkdtempSync(path.join(os.tmpdir(), prefix));
+/** The folders tests made, removed when the process exits: one whose test failed half-way too. */
+const made: string[] = [];
+process.once('exit', () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+export const tempDir = (prefix = 'llm-spaces-test-') => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+};
 
 export async function createOrg(dataDir: string, name: string, rateLimit?: number): Promise<OrgHandle> {
   const args = [
