@@ -69,6 +69,17 @@ export const PROVIDER_NAMES: readonly ProviderName[] = [
   ),
   compatible('cerebras', 'Cerebras', 'https://api.cerebras.ai/v1', 'https://cloud.cerebras.ai/'),
   {
+    // Kimi's maker; named as the AI SDK's package and models.dev name it, its key as Moonshot's own docs do.
+    ...compatible(
+      'moonshotai',
+      'Moonshot AI (Kimi)',
+      'https://api.moonshot.ai/v1',
+      'https://platform.moonshot.ai/console/api-keys',
+    ),
+    keyVars: ['MOONSHOT_API_KEY'],
+    baseUrlVar: 'MOONSHOT_BASE_URL',
+  },
+  {
     ...compatible('voyage', 'Voyage AI', 'https://api.voyageai.com/v1', 'https://dashboard.voyageai.com/'),
     // Its model for code, which Continue's documentation recommends for a codebase index.
     embeddingModel: 'voyage/voyage-code-3',

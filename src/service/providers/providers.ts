@@ -7,6 +7,7 @@ import { createAzure } from '@ai-sdk/azure';
 import { createDeepSeek } from '@ai-sdk/deepseek';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createMistral } from '@ai-sdk/mistral';
+import { createMoonshotAI } from '@ai-sdk/moonshotai';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { APICallError, type EmbeddingModelV4, type LanguageModelV4 } from '@ai-sdk/provider';
@@ -49,6 +50,9 @@ const MODELS: Record<string, ProviderSpec['model']> = {
   // DeepSeek's own package: its V4 models think unless `thinking` turns it off (an effort of none), and
   // it reports the input read from its cache as `prompt_cache_hit_tokens`, which OpenAI's shape lacks.
   deepseek: (reach, modelId) => createDeepSeek(settings(reach)).chat(modelId),
+  // Moonshot's own package: Kimi's thinking (on by default for K2.6, always for K2.7 Code) and the
+  // reasoning it sends back as `reasoning_content`, and its cached input, which OpenAI's shape lacks.
+  moonshotai: (reach, modelId) => createMoonshotAI(settings(reach)).chatModel(modelId),
 };
 
 const compatible =

@@ -1,0 +1,118 @@
+// Moonshot AI (Kimi) through a Space, with the official OpenAI SDK as a client: its key from
+// MOONSHOT_API_KEY, tried with a current Kimi model its list of models names; a chat whole and streamed,
+// billed at Moonshot's own counts and the price list's prices. Moonshot's API is OpenAI's Chat
+// Completions, so OpenAI's fake plays it, checking each request against that reference.
+import assert from 'node:assert/strict';
+import OpenAI from 'openai';
+import type { ModelRecord } from '../../../src/api/schemas';
+import { raw } from '../support/http';
+import { fakeEnv, startOpenAiFake, type ProviderFake } from '../support/providerFakes';
+import { removeDir, spaceOf, startService, type RunningService } from '../support/service';
+
+const KIMI = 'moonshotai/kimi-k2.6';
+
+describe('Moonshot AI (Kimi) through a Space', function () {
+  this.timeout(60_000);
+  let moonshot: ProviderFake;
+  let service: RunningService;
+  let models: ModelRecord[];
+  let sdk: OpenAI;
+  const said: string[] = [];
+
+  before(async () => {
+    moonshot = await startOpenAiFake('sk-fake-moonshot-0123456789abcdef', { responses: false });
+    // What Moonshot's GET /v1/models names for this key: two current Kimi models and an old one.
+    moonshot.listed = ['kimi-k2.6', 'kimi-k2.5', 'moonshot-v1-8k'];
+    service = await startService({ env: fakeEnv({ moonshotai: moonshot }) });
+    models = await service.client().listModels();
+    sdk = new OpenAI({
+      baseURL: `${service.url}/v1`,
+      apiKey: (await spaceOf(service, 'Kimi', [KIMI])).key,
+      maxRetries: 0,
+    });
+  });
+  after(async () => {
+    await service?.stop();
+    await moonshot?.close();
+    if (service) removeDir(service.dataDir);
+  });
+  afterEach(() => assert.deepEqual(moonshot.problems, []));
+
+  it("lists Kimi's current models at the price list's prices, and not its retired previews", () => {
+    const kimi = models.find((m) => m.namespace === KIMI);
+    assert.ok(kimi, models.map((m) => m.namespace).join(', '));
+    assert.equal(kimi.provider, 'moonshotai');
+    assert.equal(kimi.answers_here, true);
+    assert.equal(kimi.context_window, 262_144);
+    assert.ok(
+      Math.abs(kimi.prompt_token_cost * 1e6 - 0.95) < 1e-9 && Math.abs(kimi.completion_token_cost * 1e6 - 4) < 1e-9,
+    );
+    // Kimi K2.5 and later think; Moonshot's older models do not.
+    assert.equal(kimi.supports_reasoning, true);
+    assert.equal(models.find((m) => m.namespace === 'moonshotai/moonshot-v1-8k')?.supports_reasoning, false);
+    const preview = models.find((m) => m.namespace === 'moonshotai/kimi-k2-0711-preview');
+    assert.ok(preview?.deprecated_on, 'the preview Moonshot retired is marked so');
+  });
+
+  it('tries the key with Kimi K2.6, which its list names', async () => {
+    const res = await raw(service.url, 'POST', '/v1/providers/moonshotai/check', { token: service.token, body: {} });
+    said.push(res.text);
+    assert.deepEqual(res.json, {
+      ok: true,
+      message: 'The Moonshot AI (Kimi) key works: moonshotai/kimi-k2.6 answered.',
+      model: KIMI,
+    });
+    assert.ok(moonshot.listings > 0, 'its list of models was read');
+    const sent = moonshot.seen.at(-1)!;
+    assert.deepEqual([sent.path, sent.body.model], ['/v1/chat/completions', 'kimi-k2.6']);
+    assert.equal(sent.headers.authorization, `Bearer ${moonshot.key}`);
+  });
+
+  it("answers through the OpenAI SDK, whole and streamed, billed at Moonshot's counts", async () => {
+    const answer = await sdk.chat.completions.create({
+      model: 'kimi-k2.6',
+      messages: [{ role: 'user', content: 'hello Kimi' }],
+    });
+    said.push(JSON.stringify(answer));
+    assert.equal(answer.model, KIMI);
+    assert.equal(answer.choices[0]!.message.content, 'echo: hello Kimi');
+    assert.deepEqual(
+      [
+        answer.usage!.prompt_tokens,
+        answer.usage!.completion_tokens,
+        answer.usage!.prompt_tokens_details?.cached_tokens,
+      ],
+      [11, 7, 3],
+    );
+    const kimi = models.find((m) => m.namespace === KIMI)!;
+    const cost =
+      8 * kimi.prompt_token_cost +
+      3 * (kimi.cache_read_token_cost ?? kimi.prompt_token_cost) +
+      7 * kimi.completion_token_cost;
+    const billed = (answer as unknown as { metadata: { costs: { total_tokens: number } } }).metadata.costs.total_tokens;
+    assert.ok(Math.abs(billed - cost) < 1e-12, `${billed} vs ${cost}`);
+    assert.equal(moonshot.seen.at(-1)!.body.model, 'kimi-k2.6');
+
+    const stream = await sdk.chat.completions.create({
+      model: KIMI,
+      messages: [{ role: 'user', content: 'stream me' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const pieces: string[] = [];
+    let usage: OpenAI.CompletionUsage | undefined;
+    for await (const chunk of stream) {
+      const piece = chunk.choices[0]?.delta.content;
+      if (piece) pieces.push(piece);
+      if (chunk.usage) usage = chunk.usage;
+    }
+    assert.ok(pieces.length > 1, 'arrived in pieces');
+    assert.equal(pieces.join(''), 'echo: stream me');
+    assert.equal(usage?.prompt_tokens, 11);
+    assert.equal(moonshot.seen.at(-1)!.body.stream, true);
+  });
+
+  it("keeps Moonshot's key out of every answer and the service's output", () => {
+    for (const text of [...said, service.output()]) assert.ok(!text.includes(moonshot.key), 'no key in what was said');
+  });
+});
