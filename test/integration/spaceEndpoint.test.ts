@@ -5,7 +5,7 @@
 // for its autocomplete, whose request the Space answers.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { fimFill, startMistralFake } from '../unit/support/providerFakes';
+import { fakeVector, fimFill, startMistralFake, startVoyageFake } from '../unit/support/providerFakes';
 import { extension, messagesDuring, serviceClient } from './support';
 
 type Window = {
@@ -167,6 +167,48 @@ describe('copy a Space endpoint for other tools', function () {
     } finally {
       await vscode.commands.executeCommand('llmSpaces.removeProviderKey', { provider: 'mistral' });
       await mistral.close();
+    }
+  });
+
+  it("gives Continue Voyage's code model for its codebase index with a Voyage key, and the Space embeds Continue's request", async () => {
+    const api = await extension();
+    await api.connection.client();
+    const voyage = await startVoyageFake();
+    try {
+      const shown = await messagesDuring(() =>
+        vscode.commands.executeCommand('llmSpaces.addProviderKey', {
+          provider: 'voyage',
+          key: voyage.key,
+          baseUrl: voyage.baseUrl,
+        }),
+      );
+      assert.equal(shown[0], 'The Voyage AI key works: voyage/voyage-code-3 answered.');
+      await answering(['My first Space', 'Continue'], ['Copy Anyway', 'Make a New Key and Include It'], () =>
+        vscode.commands.executeCommand('llmSpaces.copySpaceEndpoint'),
+      );
+      const config = await vscode.env.clipboard.readText();
+      const entry =
+        /- name: Embeddings \(LLM Spaces\)\n {4}provider: (\S+)\n {4}model: (\S+)\n {4}apiBase: (\S+)\n {4}apiKey: (\S+)\n {4}roles: \[embed\]/.exec(
+          config,
+        );
+      assert.ok(entry, 'an embeddings entry');
+      const [, provider, model, apiBase, key] = entry;
+      assert.deepEqual([provider, model], ['openai', 'voyage/voyage-code-3']);
+      assert.doesNotMatch(config, /add your OpenAI key first/);
+      // What Continue's OpenAI provider sends to index a codebase: POST {apiBase}/embeddings.
+      const answer = await fetch(`${apiBase}/embeddings`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model, input: ['export function total() {}'] }),
+      });
+      assert.equal(answer.status, 200);
+      const body = (await answer.json()) as { data: Array<{ embedding: number[] }> };
+      assert.deepEqual(body.data[0]!.embedding, fakeVector('export function total() {}', 1024));
+      assert.equal(voyage.seen.at(-1)!.body.model, 'voyage-code-3');
+      assert.deepEqual(voyage.problems, []);
+    } finally {
+      await vscode.commands.executeCommand('llmSpaces.removeProviderKey', { provider: 'voyage' });
+      await voyage.close();
     }
   });
 });
