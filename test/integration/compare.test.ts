@@ -101,15 +101,12 @@ describe('compare models', () => {
         panel.channel,
         'run',
         { body: { app_id: appId, prompt, model: 'test/echo' } },
-        (posted) => {
-          if (!stopped && posted.type === 'event' && (posted.event as { type: string }).type === 'delta') {
+        (posted, id) => {
+          // The first piece of this column's reply, not of the other's, which streams alongside.
+          const event = posted.type === 'event' ? (posted.event as { type: string; callId: number }) : undefined;
+          if (!stopped && event?.type === 'delta' && event.callId === id) {
             stopped = true;
-            void panel.channel.receive({
-              type: 'call',
-              id: 999_998,
-              method: 'stop',
-              params: { callId: (posted.event as { callId: number }).callId },
-            });
+            void panel.channel.receive({ type: 'call', id: 999_998, method: 'stop', params: { callId: id } });
           }
         },
       ),

@@ -95,13 +95,14 @@ export function callWebview<T = unknown>(
   channel: HostEnd,
   method: string,
   params: unknown,
-  onPosted?: (posted: ToWebview<unknown>) => void,
+  /** Told every message the panel posts, this call's or another's, with this call's id to tell them apart. */
+  onPosted?: (posted: ToWebview<unknown>, id: number) => void,
 ): Promise<CallOutcome<T>> {
   const id = nextCallId++;
   const events: unknown[] = [];
   return new Promise((resolve) => {
     const sub = channel.onDidPost((message) => {
-      onPosted?.(message);
+      onPosted?.(message, id);
       if (message.type === 'event') events.push(message.event);
       else if (message.id === id) {
         sub.dispose();
