@@ -81,6 +81,11 @@ class MetricsShipping {
 
   private sendAll(): void {
     for (const [orgId, org] of this.orgs) if (!org.sending) void this.send(orgId, org);
+    // Every integration was cleared (send lets its counts go at once): no timer until one counts again.
+    if (!this.orgs.size) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
   }
 
   private async send(orgId: string, org: Counting): Promise<void> {

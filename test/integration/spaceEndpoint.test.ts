@@ -5,7 +5,13 @@
 // for its autocomplete, whose request the Space answers.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { fakeVector, fimFill, startMistralFake, startVoyageFake } from '../unit/support/providerFakes';
+import {
+  fakeVector,
+  fimFill,
+  startMistralFake,
+  startVoyageFake,
+  type ProviderFake,
+} from '../unit/support/providerFakes';
 import { extension, messagesDuring, serviceClient } from './support';
 
 type Window = {
@@ -35,6 +41,26 @@ async function answering<T>(picks: string[], buttons: string[], fn: () => Thenab
   }
   return { asked };
 }
+
+/**
+ * Adds the fake's key as a user would (Add Provider Key…), then copies Continue's settings with a new
+ * key of the first Space: what the key's check said, and the settings.
+ */
+async function continueSettingsWithKey(provider: string, fake: ProviderFake) {
+  const shown = await messagesDuring(() =>
+    vscode.commands.executeCommand('llmSpaces.addProviderKey', { provider, key: fake.key, baseUrl: fake.baseUrl }),
+  );
+  await answering(['My first Space', 'Continue'], ['Copy Anyway', 'Make a New Key and Include It'], () =>
+    vscode.commands.executeCommand('llmSpaces.copySpaceEndpoint'),
+  );
+  return { said: shown[0], config: await vscode.env.clipboard.readText() };
+}
+
+/** The entry of Continue's settings with this name and role: its provider, model, address and key. */
+const continueEntry = (config: string, name: string, role: string) =>
+  new RegExp(
+    `- name: ${name} \\(LLM Spaces\\)\\n {4}provider: (\\S+)\\n {4}model: (\\S+)\\n {4}apiBase: (\\S+)\\n {4}apiKey: (\\S+)\\n {4}roles: \\[${role}\\]`,
+  ).exec(config);
 
 describe('copy a Space endpoint for other tools', function () {
   this.timeout(60_000);
@@ -126,22 +152,9 @@ describe('copy a Space endpoint for other tools', function () {
     const v1 = `${api.connection.url}/v1`;
     const mistral = await startMistralFake();
     try {
-      const shown = await messagesDuring(() =>
-        vscode.commands.executeCommand('llmSpaces.addProviderKey', {
-          provider: 'mistral',
-          key: mistral.key,
-          baseUrl: mistral.baseUrl,
-        }),
-      );
-      assert.match(shown[0] ?? '', /^The Mistral key works/);
-      await answering(['My first Space', 'Continue'], ['Copy Anyway', 'Make a New Key and Include It'], () =>
-        vscode.commands.executeCommand('llmSpaces.copySpaceEndpoint'),
-      );
-      const config = await vscode.env.clipboard.readText();
-      const entry =
-        /- name: Autocomplete \(LLM Spaces\)\n {4}provider: (\S+)\n {4}model: (\S+)\n {4}apiBase: (\S+)\n {4}apiKey: (\S+)\n {4}roles: \[autocomplete\]/.exec(
-          config,
-        );
+      const { said, config } = await continueSettingsWithKey('mistral', mistral);
+      assert.match(said ?? '', /^The Mistral key works/);
+      const entry = continueEntry(config, 'Autocomplete', 'autocomplete');
       assert.ok(entry, 'an autocomplete entry');
       const [, provider, model, apiBase, key] = entry;
       assert.deepEqual([provider, model, apiBase], ['mistral', 'mistral/codestral', v1]);
@@ -175,22 +188,9 @@ describe('copy a Space endpoint for other tools', function () {
     await api.connection.client();
     const voyage = await startVoyageFake();
     try {
-      const shown = await messagesDuring(() =>
-        vscode.commands.executeCommand('llmSpaces.addProviderKey', {
-          provider: 'voyage',
-          key: voyage.key,
-          baseUrl: voyage.baseUrl,
-        }),
-      );
-      assert.equal(shown[0], 'The Voyage AI key works: voyage/voyage-code-3 answered.');
-      await answering(['My first Space', 'Continue'], ['Copy Anyway', 'Make a New Key and Include It'], () =>
-        vscode.commands.executeCommand('llmSpaces.copySpaceEndpoint'),
-      );
-      const config = await vscode.env.clipboard.readText();
-      const entry =
-        /- name: Embeddings \(LLM Spaces\)\n {4}provider: (\S+)\n {4}model: (\S+)\n {4}apiBase: (\S+)\n {4}apiKey: (\S+)\n {4}roles: \[embed\]/.exec(
-          config,
-        );
+      const { said, config } = await continueSettingsWithKey('voyage', voyage);
+      assert.equal(said, 'The Voyage AI key works: voyage/voyage-code-3 answered.');
+      const entry = continueEntry(config, 'Embeddings', 'embed');
       assert.ok(entry, 'an embeddings entry');
       const [, provider, model, apiBase, key] = entry;
       assert.deepEqual([provider, model], ['openai', 'voyage/voyage-code-3']);
