@@ -62,11 +62,21 @@ export interface RunningService {
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
 
-/** The folders tests made, removed when the process exits: one whose test failed half-way too. */
-const made: string[] = [];
-process.once('exit', () => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+/**
+ * The folders tests made, removed when the process exits: one whose test failed half-way too. Each
+ * test file's bundle has its own copy of this module, so the list and its exit handler are kept once
+ * per process, under a global name.
+ */
+const MADE = Symbol.for('llm-spaces.test-folders');
+const made: string[] = ((globalThis as Record<symbol, string[] | undefined>)[MADE] ??= removedAtExit());
+
+function removedAtExit(): string[] {
+  const dirs: string[] = [];
+  process.once('exit', () => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  return dirs;
+}
 
 export const tempDir = (prefix = 'llm-spaces-test-') => {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
