@@ -4,7 +4,13 @@ import * as vscode from 'vscode';
 import type { ModelRecord, ProviderState } from '../api/schemas';
 import type { Services } from '../services';
 import { isRetired, priceLine } from '../shared/models';
-import { AZURE_DEPLOYMENT_NAME, PROVIDER_NAMES, providerName, type ProviderName } from '../shared/providerNames';
+import {
+  AZURE_DEPLOYMENT_NAME,
+  PROVIDER_NAMES,
+  providerName,
+  type ProviderName,
+  type ProviderPlan,
+} from '../shared/providerNames';
 
 const t = vscode.l10n.t;
 
@@ -41,7 +47,13 @@ export async function addProviderKey(s: Services, arg?: unknown): Promise<void> 
   if (!provider) return;
   const key = preset?.key ?? (await askKey(provider));
   if (key === undefined) return;
-  const baseUrl = preset ? (preset.baseUrl ?? null) : provider.id === 'azure' ? await askAzureUrl() : null;
+  const baseUrl = preset
+    ? (preset.baseUrl ?? null)
+    : provider.id === 'azure'
+      ? await askAzureUrl()
+      : provider.plans
+        ? await askPlan(provider, provider.plans)
+        : null;
   if (baseUrl === undefined) return;
   await s.providerKeys.add(provider.id, key.trim(), baseUrl);
   const check = await vscode.window.withProgress(
@@ -119,6 +131,19 @@ function askKey(provider: ProviderName): Thenable<string | undefined> {
     ignoreFocusOut: true,
     validateInput: (value) => (value.trim().length < 8 ? t('This is too short to be a key.') : undefined),
   });
+}
+
+/** The plan a key is for, where the provider's plans answer at addresses of their own: that address (null for the default). */
+async function askPlan(provider: ProviderName, plans: readonly ProviderPlan[]): Promise<string | null | undefined> {
+  const pick = await vscode.window.showQuickPick(
+    plans.map((plan) => ({ label: plan.label, detail: plan.detail, plan })),
+    {
+      title: t('{0} key', provider.label),
+      placeHolder: t('Which plan is the key for? Each plan has its own address, and a key answers only at its own.'),
+      ignoreFocusOut: true,
+    },
+  );
+  return pick && pick.plan.baseUrl;
 }
 
 function askAzureUrl(): Thenable<string | undefined> {

@@ -21,6 +21,18 @@ export interface ProviderName {
   embeddingModel?: string;
   /** It has embedding models only (no chat model): its key is tried with one, and suggested first for an index. */
   embeddingsOnly?: true;
+  /**
+   * The plans whose keys answer at addresses of their own (Z.ai's GLM Coding Plan), asked after the
+   * key; `baseUrl` null for the default address.
+   */
+  plans?: readonly ProviderPlan[];
+}
+
+export interface ProviderPlan {
+  label: string;
+  /** What the plan is, for people. */
+  detail: string;
+  baseUrl: string | null;
 }
 
 const compatible = (id: string, label: string, defaultBaseUrl: string, keysPage: string): ProviderName => ({
@@ -78,6 +90,20 @@ export const PROVIDER_NAMES: readonly ProviderName[] = [
     ),
     keyVars: ['MOONSHOT_API_KEY'],
     baseUrlVar: 'MOONSHOT_BASE_URL',
+  },
+  {
+    // Zhipu's GLM models, from its international platform (its key and address as Z.ai's docs name
+    // them; models.dev's as well). A GLM Coding Plan key answers only at the plan's own address.
+    ...compatible('zai', 'Z.ai (GLM)', 'https://api.z.ai/api/paas/v4', 'https://z.ai/manage-apikey/apikey-list'),
+    keyVars: ['ZAI_API_KEY', 'ZHIPU_API_KEY'],
+    plans: [
+      { label: 'Pay as you go', detail: 'Billed per token at api.z.ai', baseUrl: null },
+      {
+        label: 'GLM Coding Plan',
+        detail: "The coding subscription's key, at api.z.ai/api/coding (its use counted here at the API's prices)",
+        baseUrl: 'https://api.z.ai/api/coding/paas/v4',
+      },
+    ],
   },
   {
     ...compatible('voyage', 'Voyage AI', 'https://api.voyageai.com/v1', 'https://dashboard.voyageai.com/'),

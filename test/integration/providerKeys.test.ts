@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ProviderState } from '../../src/api/schemas';
 import type { ReplyInfo } from '../../src/shared/protocol/playground';
-import { startAzureFake, startOpenAiFake, type ProviderFake } from '../unit/support/providerFakes';
+import { startAzureFake, startOpenAiFake, startZaiFake, type ProviderFake } from '../unit/support/providerFakes';
 import { callWebview, extension, messagesDuring, serviceClient, waitFor } from './support';
 
 const MODEL = 'openai/gpt-4o-mini';
@@ -125,6 +125,48 @@ describe('provider keys', function () {
     } finally {
       await vscode.commands.executeCommand('llmSpaces.removeProviderKey', { provider: 'azure' });
       await azure.close();
+    }
+  });
+
+  it("asks which Z.ai plan a key is for, and tries it at that plan's address", async () => {
+    const zai = await startZaiFake(undefined, 'coding');
+    const api = await extension();
+    const window = vscode.window as unknown as Record<string, unknown>;
+    const stubbed = ['showQuickPick', 'showInputBox', 'showInformationMessage', 'showWarningMessage'] as const;
+    const originals = stubbed.map((name) => window[name]);
+    const asked: string[][] = [];
+    const shown: string[] = [];
+    /** The plan to choose: none (the picker dismissed), or the Coding Plan. */
+    let plan: 'none' | 'coding' = 'none';
+    window.showInputBox = () => Promise.resolve(zai.key);
+    window.showInformationMessage = (message: string) => (shown.push(message), Promise.resolve(undefined));
+    window.showWarningMessage = (message: string) => (shown.push(message), Promise.resolve(undefined));
+    window.showQuickPick = (items: Array<{ label: string; provider?: { id: string }; plan?: { baseUrl: string } }>) => {
+      asked.push(items.map((i) => i.label));
+      const zaiItem = items.find((i) => i.provider?.id === 'zai');
+      if (zaiItem) return Promise.resolve(zaiItem);
+      const coding = items.find((i) => i.label === 'GLM Coding Plan');
+      // The plan's own address, as the fake stands in for Z.ai's: its Coding Plan root on this machine.
+      return Promise.resolve(
+        plan === 'coding' && coding ? { ...coding, plan: { ...coding.plan, baseUrl: zai.baseUrl } } : undefined,
+      );
+    };
+    try {
+      await vscode.commands.executeCommand('llmSpaces.addProviderKey');
+      assert.deepEqual(asked.at(-1), ['Pay as you go', 'GLM Coding Plan']);
+      assert.ok(!(await api.providerKeys.stored()).includes('zai'), 'no key kept when no plan is chosen');
+      assert.deepEqual(shown, []);
+
+      plan = 'coding';
+      await vscode.commands.executeCommand('llmSpaces.addProviderKey');
+      assert.deepEqual(shown, ['The Z.ai (GLM) key works: zai/glm-5.3-flash answered.']);
+      assert.equal(zai.seen.at(-1)!.path, '/api/coding/paas/v4/chat/completions');
+      assert.deepEqual(zai.problems, []);
+      assert.ok(!shown.join('').includes(zai.key));
+    } finally {
+      stubbed.forEach((name, i) => (window[name] = originals[i]));
+      await vscode.commands.executeCommand('llmSpaces.removeProviderKey', { provider: 'zai' });
+      await zai.close();
     }
   });
 });

@@ -262,7 +262,7 @@ async function embedHosted(model: EmbeddingModel, values: string[], dimensions: 
   } catch (error) {
     const failure = signal.aborted
       ? new ProviderFailure(`${spec.label} did not answer within ${EMBED_TIMEOUT_MS / 1000} s`, 504, false, null)
-      : failureOf(error, spec.label, providerKeys.secrets());
+      : failureOf(error, spec, providerKeys.secrets());
     if (countsAgainstProvider(failure.status)) providerCooldown.failed(model.provider, failure.retryAfterMs);
     throw failure;
   }

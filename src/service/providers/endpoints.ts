@@ -130,7 +130,7 @@ async function checkByEmbedding(spec: ProviderSpec): Promise<ProviderCheck> {
   } catch (error) {
     const why = signal.aborted
       ? `${spec.label} did not answer within ${CHECK_TIMEOUT_MS / 1000} s`
-      : failureOf(error, spec.label, providerKeys.secrets()).message;
+      : failureOf(error, spec, providerKeys.secrets()).message;
     return { ok: false, message: `The ${spec.label} key did not work: ${why}.`, model: namespace };
   }
   return { ok: true, message: `The ${spec.label} key works: ${namespace} answered.`, model: namespace };

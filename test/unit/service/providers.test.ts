@@ -25,6 +25,7 @@ import {
   startAnthropicFake,
   startGeminiFake,
   startAzureFake,
+  OPENAI_NO_QUOTA,
   startOpenAiFake,
   type ProviderFake,
 } from '../support/providerFakes';
@@ -2144,6 +2145,16 @@ describe('hosted providers (fakes of their wire formats)', function () {
     }
     assert.equal(pieces.join(''), 'echo: after the cut');
     assert.equal(model, ANTHROPIC);
+
+    // OpenAI's 429 for an account out of credit is said as that, not as a rate limit to wait out.
+    const unpaid = await spaceWith([OPENAI], [OPENAI, ANTHROPIC]);
+    openai.failNext({ status: 429, message: OPENAI_NO_QUOTA });
+    const paid = await send({ app_id: unpaid, prompt: 'no credit' });
+    const hops = (paid.json as typeof reply).metadata.routing.attempts;
+    assert.deepEqual(
+      [(paid.json as typeof reply).model, hops[0]!.status_code, hops[0]!.error],
+      [ANTHROPIC, 429, `OpenAI refused: the account has no credit left for this (HTTP 429: ${OPENAI_NO_QUOTA})`],
+    );
   });
 
   it('gives up on a provider that does not start answering, and fails over', async () => {

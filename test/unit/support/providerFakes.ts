@@ -6,6 +6,8 @@
 //                            system outside messages, named SSE events (message_start … message_stop)
 //   Google Gemini            POST {base}/models/{model}:generateContent (:streamGenerateContent?alt=sse),
 //                            x-goog-api-key, contents with user/model roles
+//   Z.ai Chat Completions    POST {root}/chat/completions at its two plans' roots (/api/paas/v4 and the
+//                            Coding Plan's /api/coding/paas/v4), a key answering only at its own
 //   Embeddings               OpenAI's POST {base}/embeddings, Gemini's :embedContent and :batchEmbedContents
 //                            and Voyage's POST {base}/embeddings (a provider of embeddings only)
 //   Lists of models          GET {base}/models, when a test gives one (`listed`): OpenAI's whole, Anthropic's
@@ -43,7 +45,8 @@ import type { AddressInfo } from 'node:net';
 import { providerName } from '../../../src/shared/providerNames';
 
 export type Failure =
-  | { status: number; retryAfter?: number }
+  /** An HTTP status, with Retry-After, in the provider's words for it or these. */
+  | { status: number; retryAfter?: number; message?: string }
   /** The stream starts (200) and breaks before its first token. */
   | 'cut'
   /** The request is never answered. */
@@ -228,7 +231,9 @@ async function startFake(dialect: Dialect, versionPath: string, key: string): Pr
       if (failure) {
         const headers: Record<string, string> = { 'content-type': 'application/json' };
         if (failure.retryAfter !== undefined) headers['retry-after'] = String(failure.retryAfter);
-        return void res.writeHead(failure.status, headers).end(JSON.stringify(dialect.error(failure.status)));
+        return void res
+          .writeHead(failure.status, headers)
+          .end(JSON.stringify(dialect.error(failure.status, failure.message)));
       }
       if (embedded !== null)
         return void res
@@ -284,6 +289,9 @@ async function startFake(dialect: Dialect, versionPath: string, key: string): Pr
   };
   return fake;
 }
+
+/** OpenAI's 429 for an account out of credit (its error codes guide), which waiting does not mend. */
+export const OPENAI_NO_QUOTA = 'You exceeded your current quota, please check your plan and billing details.';
 
 /** OpenAI's refusal of a reasoning summary to an organization it has not verified, as it answers it. */
 const UNVERIFIED = {
@@ -404,18 +412,22 @@ const openAi = (responses: boolean, azure = false): Dialect => ({
       type:
         status === 401 || status === 404
           ? 'invalid_request_error'
-          : status === 429
-            ? 'rate_limit_exceeded'
-            : 'server_error',
+          : refused === OPENAI_NO_QUOTA
+            ? 'insufficient_quota'
+            : status === 429
+              ? 'rate_limit_exceeded'
+              : 'server_error',
       param: refused && status !== 404 ? (/'([^']+)'/.exec(refused)?.[1] ?? null) : null,
       code:
         status === 401
           ? 'invalid_api_key'
-          : status === 404 && refused
-            ? 'model_not_found'
-            : refused
-              ? 'unsupported_parameter'
-              : null,
+          : refused === OPENAI_NO_QUOTA
+            ? 'insufficient_quota'
+            : status === 404 && refused
+              ? 'model_not_found'
+              : refused
+                ? 'unsupported_parameter'
+                : null,
     },
   }),
   noModel: (model) => `The model \`${model}\` does not exist or you do not have access to it.`,
@@ -1973,3 +1985,176 @@ const voyage: Dialect = {
 };
 
 export const startVoyageFake = (key = 'pa-fake-voyage-0123456789abcdef') => startFake(voyage, '/v1', key);
+
+/** Z.ai's two addresses: pay as you go, and the GLM Coding Plan's. */
+const ZAI_ROOTS = { payg: '/api/paas/v4', coding: '/api/coding/paas/v4' } as const;
+type ZaiPlan = keyof typeof ZAI_ROOTS;
+
+/** The fields of Z.ai's chat request (its API reference), and `stream_options`, which it takes (recorded exchanges). */
+const ZAI_FIELDS: ReadonlySet<string> = new Set(
+  words(
+    'model messages stream stream_options temperature top_p max_tokens stop do_sample thinking tools tool_choice tool_stream response_format request_id user_id',
+  ),
+);
+
+/** Z.ai's answer to a key used at the other plan's address, as its error codes list it (1113). */
+export const ZAI_NO_BALANCE = 'Insufficient balance or no resource package. Please recharge.';
+
+/**
+ * Z.ai's Chat Completions (`POST {root}/chat/completions`, `Authorization: Bearer`), by its API reference
+ * and exchanges recorded with it: only the fields it lists, `temperature` and `top_p` within [0, 1], one
+ * stop word at most, `tool_choice` only `auto`, `thinking` enabled or disabled (GLM-4.5 and later think
+ * unless it is disabled). Its answers: `reasoning_content` before the content, chunks without `object`,
+ * a tool call whole in one chunk, the last chunk with the usage (`prompt_tokens_details.cached_tokens`)
+ * and `data: [DONE]`; its refusals `{"error": {"code", "message"}}` with its own codes as strings. A
+ * key answers only at its plan's address: at the other, 429 with code 1113.
+ */
+const zai = (plan: ZaiPlan): Dialect => ({
+  keyOf: (req) => /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1],
+  list: (url, ids) =>
+    url.pathname === `${ZAI_ROOTS[plan]}/models`
+      ? {
+          status: 200,
+          body: {
+            object: 'list',
+            data: ids.map((id) => ({ id, object: 'model', created: 1_767_225_600, owned_by: 'z-ai' })),
+          },
+        }
+      : null,
+  read: (req, problems) => {
+    const other = ZAI_ROOTS[plan === 'payg' ? 'coding' : 'payg'];
+    const atOther = req.path === `${other}/chat/completions`;
+    if (!atOther && req.path !== `${ZAI_ROOTS[plan]}/chat/completions`) return null;
+    const b = req.body;
+    for (const field of Object.keys(b)) if (!ZAI_FIELDS.has(field)) problems.push(`zai: unknown field ${field}`);
+    if (typeof b.model !== 'string' || !b.model) problems.push('zai: model is missing');
+    if (b.model !== String(b.model).toLowerCase()) problems.push(`zai: model ${String(b.model)} is not in lower case`);
+    const messages = b.messages as Array<{ role: string; content: unknown }> | undefined;
+    if (!Array.isArray(messages) || messages.length === 0) problems.push('zai: messages is missing or empty');
+    for (const m of messages ?? [])
+      if (!['system', 'user', 'assistant', 'tool'].includes(m.role)) problems.push(`zai: unknown role ${m.role}`);
+    for (const field of ['temperature', 'top_p'])
+      if (b[field] !== undefined && !(typeof b[field] === 'number' && b[field] >= 0 && b[field] <= 1))
+        problems.push(`zai: ${field} is not within [0, 1]`);
+    if (Array.isArray(b.stop) ? b.stop.length > 1 : b.stop !== undefined)
+      problems.push('zai: stop is not a list of one word');
+    if (b.tool_choice !== undefined && b.tool_choice !== 'auto') problems.push('zai: tool_choice is not "auto"');
+    const thinking = (b.thinking as { type?: unknown } | undefined)?.type;
+    if (thinking !== undefined && thinking !== 'enabled' && thinking !== 'disabled')
+      problems.push(`zai: unknown thinking type ${String(thinking)}`);
+    const tools = (b.tools as Array<{ type: string; function?: { name?: string } }> | undefined) ?? [];
+    for (const t of tools)
+      if (t.type !== 'function' || !t.function?.name)
+        problems.push('zai: a tool is not {type: "function", function: {name}}');
+    const model = String(b.model);
+    const lastUser = [...(messages ?? [])].reverse().find((m) => m.role === 'user');
+    return {
+      ...(atOther ? { refused: ZAI_NO_BALANCE, refusedWith: 429 } : {}),
+      thinks: /^glm-(4\.[5-9]|[5-9])/.test(model) && thinking !== 'disabled',
+      text: textOf(lastUser?.content),
+      tools: tools.map((t) => t.function!.name!),
+      stream: b.stream === true,
+      model,
+    };
+  },
+  error: (status, message) => ({
+    error: {
+      code:
+        message === ZAI_NO_BALANCE
+          ? '1113'
+          : status === 401
+            ? '1002'
+            : status === 429
+              ? '1302'
+              : status === 400
+                ? '1210'
+                : '500',
+      message:
+        message ??
+        (status === 401
+          ? 'Invalid Authentication Token, please confirm the correct transmission of the Authentication Token'
+          : status === 429
+            ? 'High concurrency usage of this API, please reduce concurrency or contact customer service to increase limits'
+            : status === 400
+              ? 'Incorrect API call parameters, please check the documentation'
+              : 'Internal Error'),
+    },
+  }),
+  whole: (turn, reply, usage) => ({
+    choices: [
+      {
+        finish_reason: reply.kind === 'text' ? 'stop' : 'tool_calls',
+        index: 0,
+        message: {
+          content: reply.kind === 'text' ? reply.text : '',
+          ...(turn.thinks ? { reasoning_content: thoughtOf(turn) } : {}),
+          role: 'assistant',
+          ...(reply.kind === 'tool'
+            ? {
+                tool_calls: [
+                  {
+                    function: { arguments: JSON.stringify(reply.args), name: reply.name },
+                    id: reply.id,
+                    index: 0,
+                    type: 'function',
+                  },
+                ],
+              }
+            : {}),
+        },
+      },
+    ],
+    created: Math.floor(Date.now() / 1000),
+    id: 'zai-fake-request',
+    model: turn.model,
+    request_id: 'zai-fake-request',
+    usage: zaiUsage(usage),
+  }),
+  events: (turn, reply, usage) => {
+    const chunk = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      `data: ${JSON.stringify({
+        id: 'zai-fake-request',
+        created: Math.floor(Date.now() / 1000),
+        model: turn.model,
+        choices: [{ index: 0, ...(extra.finish_reason ? { finish_reason: extra.finish_reason } : {}), delta }],
+        ...(extra.usage ? { usage: extra.usage } : {}),
+      })}\n\n`;
+    const pieces = (text: string) => text.match(/.{1,6}/gs) ?? [];
+    const finish = reply.kind === 'text' ? 'stop' : 'tool_calls';
+    return [
+      ...(turn.thinks
+        ? [...pieces(thoughtOf(turn)).map((p) => chunk({ role: 'assistant', reasoning_content: p })), THOUGHT]
+        : []),
+      ...(reply.kind === 'text'
+        ? pieces(reply.text).map((p) => chunk({ role: 'assistant', content: p }))
+        : [
+            chunk(
+              {
+                tool_calls: [
+                  {
+                    id: reply.id,
+                    index: 0,
+                    type: 'function',
+                    function: { name: reply.name, arguments: JSON.stringify(reply.args) },
+                  },
+                ],
+              },
+              { finish_reason: finish },
+            ),
+          ]),
+      chunk({ role: 'assistant', content: '' }, { finish_reason: finish, usage: zaiUsage(usage) }),
+      'data: [DONE]\n\n',
+    ];
+  },
+});
+
+const zaiUsage = (u: ProviderFake['usage']) => ({
+  prompt_tokens: u.input,
+  completion_tokens: u.output,
+  total_tokens: u.input + u.output,
+  prompt_tokens_details: { cached_tokens: u.cached },
+});
+
+/** Z.ai's fake, at the address of the key's plan (`coding`: the GLM Coding Plan's). */
+export const startZaiFake = (key = '0123456789abcdef0123456789abcdef.zaiFakeSecret123', plan: ZaiPlan = 'payg') =>
+  startFake(zai(plan), ZAI_ROOTS[plan], key);

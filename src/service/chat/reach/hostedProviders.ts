@@ -52,6 +52,7 @@ import type { ImageDetail } from '../imageTokens';
 import { ReachFailure, type Generation, type ModelReach } from './reach';
 import { anthropicSearchAtOpenAi } from '../webSearches';
 import { networkWords } from '../../../shared/networkWords';
+import type { ProviderName } from '../../../shared/providerNames';
 
 /** OpenAI's own address, which speaks every API of OpenAI's. */
 const OPENAI_OWN = /^https:\/\/api\.openai\.com(\/|$)/;
@@ -196,7 +197,7 @@ export class HostedProviders implements ModelReach {
       if (g.signal.aborted) throw error;
       const failure = late
         ? new ProviderFailure(`${spec.label} did not answer within ${wait / 1000} s`, 504, false, null)
-        : failureOf(error, spec.label, this.keys.secrets());
+        : failureOf(error, spec, this.keys.secrets());
       // A 404 for the model (at Azure, for a deployment not made), or for the path.
       const noModel = failure.status === 404 && /model|deployment/i.test(failure.message);
       // A server that does not know the Responses API (the path is not found): the same request once
@@ -1302,7 +1303,8 @@ export class NoDeployment extends ProviderFailure {
   }
 }
 
-export function failureOf(error: unknown, label: string, secrets: string[]): ProviderFailure {
+export function failureOf(error: unknown, provider: ProviderName, secrets: string[]): ProviderFailure {
+  const label = provider.label;
   const scrub = (text: string) => scrubbed(text, secrets);
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
@@ -1312,6 +1314,17 @@ export function failureOf(error: unknown, label: string, secrets: string[]): Pro
       return new ProviderFailure(
         `the ${label} key was refused (HTTP ${status}): check it with Add Provider Key`,
         status,
+        false,
+        null,
+      );
+    if (status === 429 && outOfCredit(error))
+      return new ProviderFailure(
+        `${label} refused: the account has no credit left for this (HTTP 429: ${scrub(error.message).slice(0, 200)})${
+          provider.plans
+            ? `. A ${label} key answers only at its own plan's address: if it is for another plan, add it again and choose that plan`
+            : ''
+        }`,
+        429,
         false,
         null,
       );
@@ -1332,6 +1345,22 @@ export function failureOf(error: unknown, label: string, secrets: string[]): Pro
   return new ProviderFailure(`${label} could not be reached: ${unreachable(error, message)}`, undefined, true, null);
 }
 
+/**
+ * The codes with which a provider's 429 says the account is out of credit rather than busy, which
+ * waiting does not mend: OpenAI's `insufficient_quota`, Z.ai's 1113 (also its answer to a key of
+ * another plan), each as its API reference lists it.
+ */
+const NO_CREDIT = new Set(['insufficient_quota', '1113']);
+
+function outOfCredit(error: APICallError): boolean {
+  try {
+    const code = (JSON.parse(error.responseBody ?? '') as { error?: { code?: unknown } } | null)?.error?.code;
+    return (typeof code === 'string' || typeof code === 'number') && NO_CREDIT.has(String(code));
+  } catch {
+    return false;
+  }
+}
+
 /** Why a provider could not be reached, in words; the library's own text when no code says. */
 const unreachable = (error: unknown, said: string) => networkWords(error, said) ?? said;
 
@@ -1339,5 +1368,8 @@ const unreachable = (error: unknown, said: string) => networkWords(error, said) 
 export function scrubbed(text: string, secrets: string[]): string {
   let clean = text;
   for (const secret of secrets) if (secret.length >= 8) clean = clean.split(secret).join('[key]');
-  return clean.replace(/\b(sk|sk-ant|gsk|xai|AIza)[-_A-Za-z0-9*.]{8,}|\bpa-[-_A-Za-z0-9]{8,}/g, '[key]');
+  return clean.replace(
+    /\b(sk|sk-ant|gsk|xai|AIza)[-_A-Za-z0-9*.]{8,}|\bpa-[-_A-Za-z0-9]{8,}|\b[0-9a-f]{32}\.[A-Za-z0-9]{16}\b/g,
+    '[key]',
+  );
 }

@@ -1,0 +1,200 @@
+// Z.ai's GLM models through a Space, with the official OpenAI SDK as a client: its key from ZAI_API_KEY,
+// its models under the lower-case ids its API takes, tried with a current GLM its list names; a chat
+// whole, streamed and with a tool, billed at Z.ai's own counts; its thinking passed on; a GLM Coding
+// Plan key at the plan's own address, and the same key at the pay-as-you-go address refused in words
+// that say what to do. Z.ai's fake checks each request against its API reference.
+import assert from 'node:assert/strict';
+import OpenAI from 'openai';
+import type { ModelRecord } from '../../../src/api/schemas';
+import { raw } from '../support/http';
+import { fakeEnv, startZaiFake, ZAI_NO_BALANCE, type ProviderFake } from '../support/providerFakes';
+import { removeDir, spaceOf, startService, type RunningService } from '../support/service';
+
+const FLASH = 'zai/glm-5.3-flash';
+
+describe('Z.ai (GLM) through a Space', function () {
+  this.timeout(60_000);
+  let zai: ProviderFake;
+  let service: RunningService;
+  let models: ModelRecord[];
+  let sdk: OpenAI;
+  const said: string[] = [];
+
+  before(async () => {
+    zai = await startZaiFake();
+    // What Z.ai's GET …/models names for this key.
+    zai.listed = ['glm-5.3-flash', 'glm-5.3', 'glm-5.2'];
+    service = await startService({ env: fakeEnv({ zai }) });
+    models = await service.client().listModels();
+    sdk = new OpenAI({
+      baseURL: `${service.url}/v1`,
+      apiKey: (await spaceOf(service, 'GLM', [FLASH])).key,
+      maxRetries: 0,
+    });
+  });
+  after(async () => {
+    await service?.stop();
+    await zai?.close();
+    if (service) removeDir(service.dataDir);
+  });
+  afterEach(() => assert.deepEqual(zai.problems, []));
+
+  it("lists the GLM models under the ids Z.ai's API takes, at their list prices once a launch promotion ended", () => {
+    const glm = models.filter((m) => m.provider === 'zai').map((m) => m.namespace);
+    assert.deepEqual(glm.sort(), ['zai/glm-5.2', 'zai/glm-5.3', 'zai/glm-5.3-flash']);
+    const flash = models.find((m) => m.namespace === FLASH)!;
+    assert.equal(flash.answers_here, true);
+    assert.equal(flash.context_window, 1_000_000);
+    // The price list gives GLM-5.3 Flash's launch price, which ended on 2026-09-09: the list prices since.
+    assert.deepEqual(
+      [flash.prompt_token_cost, flash.cache_read_token_cost, flash.completion_token_cost].map((p) =>
+        Math.round(p! * 1e8),
+      ),
+      [15, 3, 50],
+    );
+    // GLM-4.5 and later think; Z.ai's reference has no penalties.
+    assert.equal(flash.supports_reasoning, true);
+    assert.equal(flash.supports_penalties, false);
+  });
+
+  it("tries the key with GLM-5.3 Flash, which Z.ai's list names", async () => {
+    const res = await raw(service.url, 'POST', '/v1/providers/zai/check', { token: service.token, body: {} });
+    said.push(res.text);
+    assert.deepEqual(res.json, {
+      ok: true,
+      message: 'The Z.ai (GLM) key works: zai/glm-5.3-flash answered.',
+      model: FLASH,
+    });
+    assert.ok(zai.listings > 0, 'its list of models was read');
+    const sent = zai.seen.at(-1)!;
+    assert.deepEqual([sent.path, sent.body.model], ['/api/paas/v4/chat/completions', 'glm-5.3-flash']);
+    assert.equal(sent.headers.authorization, `Bearer ${zai.key}`);
+  });
+
+  it("answers through the OpenAI SDK, whole and streamed, with GLM's thinking, billed at Z.ai's counts", async () => {
+    const answer = await sdk.chat.completions.create({
+      model: 'glm-5.3-flash',
+      messages: [{ role: 'user', content: 'hello GLM' }],
+    });
+    said.push(JSON.stringify(answer));
+    assert.equal(answer.model, FLASH);
+    const message = answer.choices[0]!.message as OpenAI.ChatCompletionMessage & { reasoning_content?: string };
+    assert.equal(message.content, 'echo: hello GLM');
+    assert.equal(message.reasoning_content, 'Thinking about: hello GLM');
+    assert.deepEqual(
+      [
+        answer.usage!.prompt_tokens,
+        answer.usage!.completion_tokens,
+        answer.usage!.prompt_tokens_details?.cached_tokens,
+      ],
+      [11, 7, 3],
+    );
+    const flash = models.find((m) => m.namespace === FLASH)!;
+    const cost = 8 * flash.prompt_token_cost + 3 * flash.cache_read_token_cost! + 7 * flash.completion_token_cost;
+    const billed = (answer as unknown as { metadata: { costs: { total_tokens: number } } }).metadata.costs.total_tokens;
+    assert.ok(Math.abs(billed - cost) < 1e-12, `${billed} vs ${cost}`);
+
+    const stream = await sdk.chat.completions.create({
+      model: FLASH,
+      messages: [{ role: 'user', content: 'stream me' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const pieces: string[] = [];
+    let thought = '';
+    let usage: OpenAI.CompletionUsage | undefined;
+    for await (const chunk of stream) {
+      const delta = chunk.choices[0]?.delta as { content?: string; reasoning_content?: string } | undefined;
+      if (delta?.content) pieces.push(delta.content);
+      thought += delta?.reasoning_content ?? '';
+      if (chunk.usage) usage = chunk.usage;
+    }
+    assert.ok(pieces.length > 1, 'arrived in pieces');
+    assert.equal(pieces.join(''), 'echo: stream me');
+    assert.equal(thought, 'Thinking about: stream me');
+    assert.equal(usage?.prompt_tokens, 11);
+    assert.equal(zai.seen.at(-1)!.body.stream, true);
+  });
+
+  it('passes a tool call on, whole and streamed', async () => {
+    const tools: OpenAI.ChatCompletionTool[] = [
+      {
+        type: 'function',
+        function: { name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string' } } } },
+      },
+    ];
+    const whole = await sdk.chat.completions.create({
+      model: FLASH,
+      messages: [{ role: 'user', content: 'call lookup {"q":"gateway"}' }],
+      tools,
+    });
+    const call = whole.choices[0]!.message.tool_calls?.[0] as OpenAI.ChatCompletionMessageFunctionToolCall | undefined;
+    assert.deepEqual([call?.function.name, call?.function.arguments], ['lookup', '{"q":"gateway"}']);
+    assert.equal(whole.choices[0]!.finish_reason, 'tool_calls');
+
+    const stream = await sdk.chat.completions.create({
+      model: FLASH,
+      messages: [{ role: 'user', content: 'call lookup {"q":"streamed"}' }],
+      tools,
+      stream: true,
+    });
+    let args = '';
+    let finish: string | null | undefined;
+    for await (const chunk of stream) {
+      for (const c of chunk.choices[0]?.delta.tool_calls ?? []) args += c.function?.arguments ?? '';
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+    }
+    assert.deepEqual([args, finish], ['{"q":"streamed"}', 'tool_calls']);
+  });
+
+  it("keeps Z.ai's key out of every answer and the service's output", () => {
+    for (const text of [...said, service.output()]) assert.ok(!text.includes(zai.key), 'no key in what was said');
+  });
+});
+
+describe("Z.ai's GLM Coding Plan", function () {
+  this.timeout(60_000);
+  let coding: ProviderFake;
+  const services: RunningService[] = [];
+
+  before(async () => {
+    coding = await startZaiFake(undefined, 'coding');
+    coding.listed = ['glm-5.3-flash', 'glm-5.3'];
+  });
+  after(async () => {
+    for (const service of services) {
+      await service.stop();
+      removeDir(service.dataDir);
+    }
+    await coding?.close();
+  });
+
+  const check = async (baseUrl: string) => {
+    const service = await startService({ env: { ...fakeEnv({ zai: coding }), ZAI_BASE_URL: baseUrl } });
+    services.push(service);
+    const res = await raw(service.url, 'POST', '/v1/providers/zai/check', { token: service.token, body: {} });
+    assert.ok(!res.text.includes(coding.key) && !service.output().includes(coding.key), 'no key in what was said');
+    return res.json as { ok: boolean; message: string };
+  };
+
+  it("answers a Coding Plan key at the plan's address", async () => {
+    assert.deepEqual(await check(coding.baseUrl), {
+      ok: true,
+      message: 'The Z.ai (GLM) key works: zai/glm-5.3-flash answered.',
+      model: FLASH,
+    });
+    assert.equal(coding.seen.at(-1)!.path, '/api/coding/paas/v4/chat/completions');
+    assert.deepEqual(coding.problems, []);
+  });
+
+  it("says in words that a Coding Plan key at the pay-as-you-go address is another plan's, not a rate limit", async () => {
+    const answer = await check(coding.baseUrl.replace('/api/coding/', '/api/'));
+    assert.equal(answer.ok, false);
+    assert.equal(
+      answer.message,
+      `The Z.ai (GLM) key did not work: Z.ai (GLM) refused: the account has no credit left for this (HTTP 429: ${ZAI_NO_BALANCE}). ` +
+        "A Z.ai (GLM) key answers only at its own plan's address: if it is for another plan, add it again and choose that plan.",
+    );
+    assert.equal(coding.seen.at(-1)!.path, '/api/paas/v4/chat/completions');
+  });
+});
