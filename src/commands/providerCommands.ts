@@ -139,7 +139,7 @@ async function askPlan(provider: ProviderName, plans: readonly ProviderPlan[]): 
     plans.map((plan) => ({ label: plan.label, detail: plan.detail, plan })),
     {
       title: t('{0} key', provider.label),
-      placeHolder: t('Which plan is the key for? Each plan has its own address, and a key answers only at its own.'),
+      placeHolder: t("Which plan is the key for? It answers only at its plan's address."),
       ignoreFocusOut: true,
     },
   );

@@ -97,10 +97,10 @@ export const PROVIDER_NAMES: readonly ProviderName[] = [
     ...compatible('zai', 'Z.ai (GLM)', 'https://api.z.ai/api/paas/v4', 'https://z.ai/manage-apikey/apikey-list'),
     keyVars: ['ZAI_API_KEY', 'ZHIPU_API_KEY'],
     plans: [
-      { label: 'Pay as you go', detail: 'Billed per token at api.z.ai', baseUrl: null },
+      { label: 'Pay as you go', detail: 'Billed per token, at api.z.ai/api/paas', baseUrl: null },
       {
         label: 'GLM Coding Plan',
-        detail: "The coding subscription's key, at api.z.ai/api/coding (its use counted here at the API's prices)",
+        detail: 'The coding subscription, at api.z.ai/api/coding (its use counted at API prices)',
         baseUrl: 'https://api.z.ai/api/coding/paas/v4',
       },
     ],
