@@ -55,6 +55,12 @@ const MODELS: Record<string, ProviderSpec['model']> = {
   moonshotai: (reach, modelId) => createMoonshotAI(settings(reach)).chatModel(modelId),
 };
 
+/**
+ * Whether the provider is reached through the OpenAI-compatible package, which puts the options it does
+ * not know into the request as they are (named as the AI SDK names them).
+ */
+export const passesOptionsAsTheyAre = (provider: string): boolean => !(provider in MODELS);
+
 const compatible =
   (id: string): ProviderSpec['model'] =>
   (reach, modelId) =>

@@ -147,6 +147,45 @@ describe('Z.ai (GLM) through a Space', function () {
     assert.deepEqual([args, finish], ['{"q":"streamed"}', 'tool_calls']);
   });
 
+  it('sends Z.ai only the fields it takes, whatever else of OpenAI’s a client asked for', async () => {
+    // What Codex and Cline send with OpenAI's models: a prompt cache key, one tool call at a time, a
+    // verbosity. Z.ai takes none of them (the fake flags any field it does not know).
+    const answer = await sdk.chat.completions.create({
+      model: FLASH,
+      messages: [{ role: 'user', content: 'only what it takes' }],
+      tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: {} } } }],
+      parallel_tool_calls: false,
+      prompt_cache_key: 'conversation-1',
+      verbosity: 'low',
+    });
+    assert.equal(answer.choices[0]!.message.content, 'echo: only what it takes');
+    assert.deepEqual(Object.keys(zai.seen.at(-1)!.body).sort(), [
+      'max_tokens',
+      'messages',
+      'model',
+      'temperature',
+      'tools',
+    ]);
+  });
+
+  it("turns GLM's thinking off for an effort of none and asks it for any other, in Z.ai's words", async () => {
+    const ask = async (effort: 'none' | 'low') => {
+      const answer = await sdk.chat.completions.create({
+        model: FLASH,
+        messages: [{ role: 'user', content: `effort ${effort}` }],
+        reasoning_effort: effort,
+      });
+      const sent = zai.seen.at(-1)!.body;
+      assert.equal(sent.reasoning_effort, undefined);
+      return [
+        (sent.thinking as { type?: string } | undefined)?.type,
+        'reasoning_content' in answer.choices[0]!.message,
+      ];
+    };
+    assert.deepEqual(await ask('none'), ['disabled', false]);
+    assert.deepEqual(await ask('low'), ['enabled', true]);
+  });
+
   it("keeps Z.ai's key out of every answer and the service's output", () => {
     for (const text of [...said, service.output()]) assert.ok(!text.includes(zai.key), 'no key in what was said');
   });

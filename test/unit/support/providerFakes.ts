@@ -356,6 +356,8 @@ const openAi = (responses: boolean, azure = false): Dialect => ({
     if (req.path.startsWith(`${root}/responses`)) return responses ? readResponses(req.body, problems) : null;
     if (!req.path.startsWith(`${root}/chat/completions`)) return null;
     const b = req.body;
+    // Every field of the reference is snake_case: one that is not is a stray option (`promptCacheKey`).
+    for (const field of Object.keys(b)) if (/[A-Z]/.test(field)) problems.push(`openai: unknown field ${field}`);
     if (typeof b.model !== 'string' || !b.model) problems.push('openai: model is missing');
     const messages = b.messages as Array<{ role: string; content: unknown }> | undefined;
     if (!Array.isArray(messages) || messages.length === 0) problems.push('openai: messages is missing or empty');

@@ -26,7 +26,7 @@ import { countsAgainstProvider, type Cooldown } from '../../providers/cooldown';
 import type { ProviderKeys } from '../../providers/keys';
 import { offeredModels } from '../../providers/offered';
 import { fimOptions, textModel } from '../../providers/fim';
-import { providerSpec, type ProviderSpec, type Reach } from '../../providers/providers';
+import { passesOptionsAsTheyAre, providerSpec, type ProviderSpec, type Reach } from '../../providers/providers';
 import {
   PDF_DATA,
   textAndWebTools,
@@ -150,7 +150,11 @@ export class HostedProviders implements ModelReach {
         : provider === 'google'
           ? { provider, model: g.model.namespace }
           : undefined;
-    const thinking = anthropic ? anthropicThinking(modelId, g.maxTokens, g.tools, g.messages) : undefined;
+    const thinking = anthropic
+      ? anthropicThinking(modelId, g.maxTokens, g.tools, g.messages)
+      : provider === 'zai'
+        ? glmThinking(g.tools)
+        : undefined;
     // Where the model may search the web: Anthropic's models and OpenAI's reasoning models, at their provider.
     const searchAt = anthropic ? 'anthropic' : responses && provider === 'openai' ? 'openai' : undefined;
     // A search asked in one vendor's words and run at the other's is told back in the words asked.
@@ -508,7 +512,7 @@ function sampling(options: ToolOptions): Partial<LanguageModelV4CallOptions> {
 /** Anthropic's least thinking budget; a budget must also leave max_tokens room for an answer. */
 const LEAST_BUDGET = 1024;
 
-/** How an Anthropic model thinks for a request, as the AI SDK call says it (anthropicThinking). */
+/** How an Anthropic model (or a GLM model at Z.ai) thinks for a request, as the AI SDK call says it. */
 interface AnthropicThinking {
   /** Anthropic's `thinking`, for the SDK to send as it is. */
   thinking?: Record<string, unknown>;
@@ -577,6 +581,19 @@ function anthropicThinking(
 }
 
 /**
+ * How a GLM model at Z.ai is to think: Z.ai's API takes no effort, only `thinking` enabled or disabled
+ * (its API reference), so an effort of none (or Anthropic's thinking disabled) turns it off and any
+ * other asks it on. Undefined where nothing was asked: GLM-4.5 and later think by default.
+ */
+function glmThinking(options: ToolOptions): AnthropicThinking | undefined {
+  const asked = options.thinking;
+  const effort = options.reasoningEffort;
+  if (!asked && !effort) return undefined;
+  const on = asked ? asked.type !== 'disabled' : effort !== 'none';
+  return { thinking: { type: on ? 'enabled' : 'disabled' }, withoutEffort: true };
+}
+
+/**
  * What only OpenAI's packages read: a JSON schema is strict only when the request says so, as on
  * OpenAI's own API (they would make every schema strict, and a provider then refuses one that is not
  * written for strict mode); the token probabilities asked for; the prompt's cache key and verbosity;
@@ -617,7 +634,15 @@ function providerOptions(
           ...(options.parallelToolCalls === false ? { disableParallelToolUse: true } : {}),
           ...(thinking ? { thinking } : {}),
         }
-      : openai;
+      : passesOptionsAsTheyAre(provider)
+        ? // OpenAI's own options would reach the provider as stray fields (`promptCacheKey`), which a strict
+          // API refuses: only the JSON schema's strictness, which the package knows, and Z.ai's `thinking`,
+          // which it passes on as it is. One tool call at a time is kept to after the reply (run.ts).
+          {
+            ...(format?.type === 'json_schema' ? { strictJsonSchema: format.json_schema.strict === true } : {}),
+            ...(thinking ? { thinking } : {}),
+          }
+        : openai;
   if (Object.keys(own).length === 0) return {};
   return { providerOptions: { openai, [provider]: own } };
 }
