@@ -149,7 +149,7 @@ describe('Z.ai (GLM) through a Space', function () {
 
   it('sends Z.ai only the fields it takes, whatever else of OpenAI’s a client asked for', async () => {
     // What Codex and Cline send with OpenAI's models: a prompt cache key, one tool call at a time, a
-    // verbosity. Z.ai takes none of them (the fake flags any field it does not know).
+    // verbosity, a penalty. Z.ai takes none of them (the fake flags any field it does not know).
     const answer = await sdk.chat.completions.create({
       model: FLASH,
       messages: [{ role: 'user', content: 'only what it takes' }],
@@ -157,6 +157,7 @@ describe('Z.ai (GLM) through a Space', function () {
       parallel_tool_calls: false,
       prompt_cache_key: 'conversation-1',
       verbosity: 'low',
+      frequency_penalty: 0.5,
     });
     assert.equal(answer.choices[0]!.message.content, 'echo: only what it takes');
     assert.deepEqual(Object.keys(zai.seen.at(-1)!.body).sort(), [

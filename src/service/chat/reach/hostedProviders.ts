@@ -180,6 +180,9 @@ export class HostedProviders implements ModelReach {
       maxOutputTokens: thinking?.maxOutputTokens ?? g.maxTokens,
       temperature: g.temperature,
       ...toolOptions(g.tools, searchAt, tellAs, openAiSearch),
+      // A model whose API takes no penalties (the catalogue's word) is not sent them (Z.ai's would be
+      // fields it does not know; Anthropic's and Google's packages would drop them with a warning).
+      ...(g.model.supports_penalties ? {} : { frequencyPenalty: undefined, presencePenalty: undefined }),
       ...(thinking?.withoutEffort ? { reasoning: undefined } : {}),
       ...providerOptions(
         provider,
