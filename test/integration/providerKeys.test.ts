@@ -132,8 +132,9 @@ describe('provider keys', function () {
     const zai = await startZaiFake(undefined, 'coding');
     const api = await extension();
     const window = vscode.window as unknown as Record<string, unknown>;
-    const stubbed = ['showQuickPick', 'showInputBox', 'showInformationMessage', 'showWarningMessage'] as const;
-    const originals = stubbed.map((name) => window[name]);
+    // The user's answers to VS Code's prompts, given here in place of the user (as messagesDuring does).
+    const prompts = ['showQuickPick', 'showInputBox', 'showInformationMessage', 'showWarningMessage'] as const;
+    const originals = prompts.map((name) => window[name]);
     const asked: string[][] = [];
     const shown: string[] = [];
     /** The plan to choose: none (the picker dismissed), or the Coding Plan. */
@@ -164,7 +165,7 @@ describe('provider keys', function () {
       assert.deepEqual(zai.problems, []);
       assert.ok(!shown.join('').includes(zai.key));
     } finally {
-      stubbed.forEach((name, i) => (window[name] = originals[i]));
+      prompts.forEach((name, i) => (window[name] = originals[i]));
       await vscode.commands.executeCommand('llmSpaces.removeProviderKey', { provider: 'zai' });
       await zai.close();
     }
