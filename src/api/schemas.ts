@@ -743,6 +743,10 @@ const TokenIds = z
 /**
  * OpenAI's Embeddings request (POST /v1/embeddings): a text, texts, or each as token ids of
  * cl100k_base, as LangChain's OpenAIEmbeddings sends them by default (it cuts long texts with tiktoken).
+ * Voyage AI's Embeddings API is the same request at the same path with fields of its own, which its
+ * SDK and the tools made for it send (its API reference): whether the texts are a query or documents
+ * (`input_type`), whether an over-long text is cut (`truncation`), the dimensions as `output_dimension`,
+ * and the numbers' type (`output_dtype`).
  */
 export const EmbeddingsBody = z
   .object({
@@ -769,6 +773,10 @@ export const EmbeddingsBody = z
     dimensions: nullish(z.int().min(1).max(65_536)),
     /** Who asks, as the caller names them; kept with nothing else. */
     user: nullish(z.string().max(256)),
+    input_type: nullish(z.enum(['query', 'document'])),
+    truncation: nullish(z.boolean()),
+    output_dimension: nullish(z.int().min(1).max(65_536)),
+    output_dtype: nullish(z.enum(['float', 'int8', 'uint8', 'binary', 'ubinary'])),
   })
   .strict();
 

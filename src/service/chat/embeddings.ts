@@ -108,8 +108,9 @@ export async function embed(
   requirePermission(caller, 'use_playground');
   const config = appConfig(row);
   const values = textsOf(body.input);
-  const dimensions = body.dimensions ?? undefined;
+  const dimensions = dimensionsOf(body);
   const target = resolve(db, caller, body.model);
+  const voyage = voyageOptionsOf(body, target);
   if (target.kind === 'test' && (dimensions ?? 0) > TEST_MAX_DIMENSIONS)
     throw invalid(['body', 'dimensions'], `${TEST_EMBEDDING_MODEL} makes at most ${TEST_MAX_DIMENSIONS}`, 'too_big');
   const { namespace, inputCost } = target;
@@ -171,7 +172,7 @@ export async function embed(
       target.kind === 'test'
         ? { vectors: values.map((text) => bagOfWords(text, dimensions ?? TEST_DIMENSIONS)), tokens: undefined }
         : target.kind === 'hosted'
-          ? await embedHosted(target.model, values, dimensions)
+          ? await embedHosted(target.model, values, dimensions, voyage)
           : await embedAtServer(target, values, dimensions);
   } catch (error) {
     const failure = error instanceof ReachFailure ? error : new ReachFailure((error as Error).message);
@@ -235,11 +236,48 @@ function resolve(db: Database, caller: Caller, name: string): Target {
   );
 }
 
+/** The dimensions asked, in OpenAI's word or Voyage's (`output_dimension`); the same number if both. */
+function dimensionsOf(body: Body): number | undefined {
+  const { dimensions, output_dimension: voyage } = body;
+  if (dimensions != null && voyage != null && dimensions !== voyage)
+    throw invalid(['body', 'output_dimension'], `is ${voyage} where dimensions is ${dimensions}: send one of them`);
+  return dimensions ?? voyage ?? undefined;
+}
+
+/** Voyage's own fields as its package's options. */
+type VoyageOptions = { inputType?: 'query' | 'document'; truncation?: boolean };
+
+/**
+ * Voyage's own fields for a Voyage model, as its package's options; for any other model, which has no
+ * such thing, refused in words rather than answered with vectors that are not what was asked. Numbers
+ * of another type than float are refused for every model: the answer carries floats.
+ */
+function voyageOptionsOf(body: Body, target: Target): VoyageOptions | undefined {
+  if (body.output_dtype != null && body.output_dtype !== 'float')
+    throw invalid(
+      ['body', 'output_dtype'],
+      `must be float: the vectors are answered as floats, not ${body.output_dtype}`,
+    );
+  const asked: VoyageOptions = {
+    ...(body.input_type != null ? { inputType: body.input_type } : {}),
+    ...(body.truncation != null ? { truncation: body.truncation } : {}),
+  };
+  if (Object.keys(asked).length === 0) return undefined;
+  if (target.kind === 'hosted' && target.model.provider === 'voyage') return asked;
+  const field = body.input_type != null ? 'input_type' : 'truncation';
+  throw invalid(['body', field], `is Voyage AI's: ${target.namespace} does not take it`, 'not_supported');
+}
+
 /**
  * Through the provider's package, in as many calls as its API takes texts at once. A provider that
  * keeps failing cools down for embeddings and chats alike (cooldown.ts): its outage is the same.
  */
-async function embedHosted(model: EmbeddingModel, values: string[], dimensions: number | undefined): Promise<Embedded> {
+async function embedHosted(
+  model: EmbeddingModel,
+  values: string[],
+  dimensions: number | undefined,
+  voyage: VoyageOptions | undefined,
+): Promise<Embedded> {
   const spec = providerSpec(model.provider)!;
   const reach = providerKeys.reach(model.provider)!;
   const cooling = notAskedWhileCooling(providerCooldown, model.provider, spec.label);
@@ -255,6 +293,7 @@ async function embedHosted(model: EmbeddingModel, values: string[], dimensions: 
         values: values.slice(at, at + perCall),
         dimensions,
         abortSignal: signal,
+        ...(voyage ? { providerOptions: { voyage } } : {}),
       });
       vectors.push(...result.embeddings);
       tokens = result.usage && tokens !== undefined ? tokens + result.usage.tokens : undefined;

@@ -81,7 +81,7 @@ const EMBEDDERS: Record<string, (reach: Reach, modelId: string) => EmbeddingMode
 /**
  * Voyage's embedding model (the AI SDK's community provider, `voyage-ai-provider`), which speaks the
  * SDK's previous embedding interface: the same call, with the dimensions asked for as its option
- * (`output_dimension` on Voyage's API).
+ * (`output_dimension` on Voyage's API) beside the options of its own asked (`input_type`, `truncation`).
  */
 function voyageEmbedding(reach: Reach, modelId: string): EmbeddingModelV4 {
   const model = createVoyage(settings(reach)).textEmbeddingModel(modelId);
@@ -91,11 +91,12 @@ function voyageEmbedding(reach: Reach, modelId: string): EmbeddingModelV4 {
     modelId,
     maxEmbeddingsPerCall: model.maxEmbeddingsPerCall,
     supportsParallelCalls: model.supportsParallelCalls,
-    doEmbed: async ({ dimensions, ...options }) => {
+    doEmbed: async ({ dimensions, providerOptions, ...options }) => {
+      const voyage = { ...providerOptions?.voyage, ...(dimensions ? { outputDimension: dimensions } : {}) };
       try {
         return await model.doEmbed({
           ...options,
-          providerOptions: dimensions ? { voyage: { outputDimension: dimensions } } : undefined,
+          providerOptions: Object.keys(voyage).length ? { voyage } : undefined,
         });
       } catch (error) {
         throw withVoyageReason(error);

@@ -8,6 +8,7 @@ import { embed, embedMany } from 'ai';
 import assert from 'node:assert/strict';
 import { getEncoding } from 'js-tiktoken';
 import OpenAI from 'openai';
+import { VoyageAIClient } from 'voyageai';
 import type { LlmSpacesClient } from '../../../src/api/client';
 import { startFakeUpstream, type FakeUpstream } from '../support/fakeUpstream';
 import { raw } from '../support/http';
@@ -416,6 +417,69 @@ describe("Voyage's embeddings: a provider of nothing else", function () {
     const base64 = await sdk.embeddings.create({ model: 'voyage/voyage-3.5-lite', input: 'one' });
     assert.deepEqual(float32(base64.data[0]!.embedding), float32(fakeVector('one', 1024)));
     assert.deepEqual(voyage.seen.at(-1)!.body, { input: ['one'], model: 'voyage-3.5-lite' });
+  });
+
+  it("answers Voyage's own SDK in Voyage's words: a query or documents, truncation, output_dimension", async () => {
+    const voyageSdk = new VoyageAIClient({ apiKey: spaceKey, baseUrl: `${service.url}/v1`, maxRetries: 0 });
+    const before = voyage.seen.length;
+    const query = await voyageSdk.embed({
+      input: 'where is the total computed?',
+      model: 'voyage-code-3',
+      inputType: 'query',
+      outputDimension: 512,
+      truncation: false,
+    });
+    assert.deepEqual(query.data?.[0]?.embedding, fakeVector('where is the total computed?', 512));
+    assert.equal(query.model, 'voyage/voyage-code-3');
+    assert.equal(query.usage?.totalTokens, 5);
+    const documents = await voyageSdk.embed({
+      input: ['function total(cart) {}'],
+      model: 'voyage-code-3',
+      inputType: 'document',
+      outputDtype: 'float',
+    });
+    assert.deepEqual(documents.data?.[0]?.embedding, fakeVector('function total(cart) {}', 1024));
+    assert.deepEqual(
+      voyage.seen.slice(before).map((r) => r.body),
+      [
+        {
+          input: ['where is the total computed?'],
+          model: 'voyage-code-3',
+          input_type: 'query',
+          output_dimension: 512,
+          truncation: false,
+        },
+        { input: ['function total(cart) {}'], model: 'voyage-code-3', input_type: 'document' },
+      ],
+    );
+  });
+
+  it("refuses Voyage's fields for a model that does not take them, and numbers other than floats, in words", async () => {
+    const refusals: Array<[Record<string, unknown>, string]> = [
+      [
+        { model: 'test/embed', input: 'x', input_type: 'query' },
+        "input_type: is Voyage AI's: test/embed does not take it",
+      ],
+      [
+        { model: 'test/embed', input: 'x', truncation: true },
+        "truncation: is Voyage AI's: test/embed does not take it",
+      ],
+      [
+        { model: 'voyage-code-3', input: 'x', output_dtype: 'int8' },
+        'output_dtype: must be float: the vectors are answered as floats, not int8',
+      ],
+      [
+        { model: 'voyage-code-3', input: 'x', dimensions: 256, output_dimension: 512 },
+        'output_dimension: is 512 where dimensions is 256: send one of them',
+      ],
+    ];
+    const before = voyage.seen.length;
+    for (const [body, words] of refusals) {
+      const res = await raw(service.url, 'POST', '/v1/embeddings', { token: spaceKey, body });
+      assert.equal(res.status, 422, `${JSON.stringify(body)}: ${res.text}`);
+      assert.equal((res.json as { error: { message: string } }).error.message, words);
+    }
+    assert.equal(voyage.seen.length, before, 'nothing refused reached Voyage');
   });
 
   it("takes a codebase's batch in as many calls as Voyage's package sends, the vectors in their order", async () => {

@@ -1931,8 +1931,8 @@ const VOYAGE_FIELDS: ReadonlySet<string> = new Set([
 
 /**
  * Voyage's embeddings API (`POST {base}/embeddings`, `Authorization: Bearer`), by its reference: `input`
- * a text or a list of at most 1,000 texts, `input_type` null, query or document, `output_dimension`
- * only for the models that take it, `encoding_format` null or base64 (not OpenAI's `float`), no field
+ * a text or a list of at most 1,000 texts, `input_type` null, query or document, `truncation` true or
+ * false, `output_dtype` one of its five types, `output_dimension` only for the models that take it, `encoding_format` null or base64 (not OpenAI's `float`), no field
  * it does not know (such as OpenAI's `dimensions`); its answer OpenAI's shape with `usage.total_tokens`
  * alone, its refusals `{"detail": …}`. Voyage has no chat and no list of models.
  */
@@ -1962,6 +1962,10 @@ const voyage: Dialect = {
       problems.push('voyage: input is not a text or a list of at most 1,000 texts');
     if (![undefined, null, 'query', 'document'].includes(b.input_type as string))
       problems.push(`voyage: unknown input_type ${String(b.input_type)}`);
+    if (b.truncation !== undefined && typeof b.truncation !== 'boolean')
+      problems.push(`voyage: truncation ${String(b.truncation)} is not true or false`);
+    if (![undefined, null, 'float', 'int8', 'uint8', 'binary', 'ubinary'].includes(b.output_dtype as string))
+      problems.push(`voyage: unknown output_dtype ${String(b.output_dtype)}`);
     if (b.encoding_format !== undefined && b.encoding_format !== null && b.encoding_format !== 'base64')
       problems.push(`voyage: unknown encoding_format ${String(b.encoding_format)}`);
     const dimension = b.output_dimension;
