@@ -105,6 +105,14 @@ export const PROVIDER_NAMES: readonly ProviderName[] = [
       },
     ],
   },
+  // MiniMax's M-series models, through its Anthropic-compatible API (the address its docs give for
+  // Anthropic's SDKs, and the AI SDK's MiniMax package's), from its international platform.
+  compatible(
+    'minimax',
+    'MiniMax',
+    'https://api.minimax.io/anthropic/v1',
+    'https://platform.minimax.io/user-center/basic-information/interface-key',
+  ),
   {
     ...compatible('voyage', 'Voyage AI', 'https://api.voyageai.com/v1', 'https://dashboard.voyageai.com/'),
     // Its model for code, which Continue's documentation recommends for a codebase index.

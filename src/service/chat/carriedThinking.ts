@@ -3,7 +3,8 @@
 // turn, as they must for a stateless conversation: an Anthropic model's blocks ride in it with their
 // signatures, so a tool loop of Codex's on a Claude model keeps its thinking (Anthropic refuses a tool
 // loop that lost it), an OpenAI model's reasoning items with OpenAI's encryption of them and the web
-// searches it ran between them, and a Gemini model's thought signatures with the calls they sign. The
+// searches it ran between them, a Gemini model's thought signatures with the calls they sign, and a
+// MiniMax model's signed blocks of thinking. The
 // providers check what is theirs. The text is the model's own thinking, which the reasoning summary
 // shows anyway, so it is not encrypted again, only marked as this service's: reasoning another service
 // gave is told apart and left out.
@@ -25,6 +26,7 @@ const Blocks = z
         model: z.string().min(1),
       }),
       z.strictObject({ call: z.string().min(1), geminiSignature: z.string().min(1), model: z.string().min(1) }),
+      z.strictObject({ minimaxThinking: z.string(), signature: z.string().min(1), model: z.string().min(1) }),
       z.strictObject({
         webSearchCall: z.string().min(1),
         result: z.record(z.string(), z.unknown()),

@@ -55,8 +55,19 @@ export interface OpenAiSearch {
   model: string;
 }
 
+/**
+ * A MiniMax model's block of thinking as its Anthropic-compatible API signs it: MiniMax asks for a
+ * reply's whole content back in the next turn, to keep its chain of reasoning. It goes back only to the
+ * model that gave it (Anthropic would refuse MiniMax's signature).
+ */
+export interface MiniMaxThinking {
+  minimaxThinking: string;
+  signature: string;
+  model: string;
+}
+
 /** Reasoning another provider than Anthropic gave, to go back to the model that gave it. */
-export type ProviderReasoning = OpenAiReasoning | GeminiSignature | OpenAiSearch;
+export type ProviderReasoning = OpenAiReasoning | GeminiSignature | OpenAiSearch | MiniMaxThinking;
 
 /**
  * A model's thinking as it gave it, to be sent back to it in later turns: an Anthropic model's blocks,

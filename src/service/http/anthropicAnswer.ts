@@ -6,6 +6,7 @@ import {
   textAndWebTools,
   type Cited,
   type CitedPage,
+  type ProviderReasoning,
   type ThinkingBlock,
   type ThinkingPiece,
   type WebToolUse,
@@ -118,14 +119,18 @@ function blocksOf(c: Completed): Array<Record<string, unknown>> {
  * A block of thinking as Anthropic writes it, for the client to send back as it is. Another provider's
  * reasoning is a thinking block too, under this service's mark as its signature, so that Claude Code
  * sends it back to that model (messagesRequest.ts): an OpenAI model's item with its summary as the text,
- * a Gemini model's thought signature with none.
+ * a MiniMax model's block with its thinking, a Gemini model's thought signature with none.
  */
 const thinkingBlock = (b: ThinkingBlock) =>
   'redacted' in b
     ? { type: 'redacted_thinking', data: b.redacted }
     : 'thinking' in b
       ? { type: 'thinking', thinking: b.thinking, signature: b.signature }
-      : { type: 'thinking', thinking: 'item' in b ? b.summary.join('\n\n') : '', signature: sealThinking([b]) };
+      : { type: 'thinking', thinking: providerThinkingText(b), signature: sealThinking([b]) };
+
+/** The text of another provider's reasoning, as a thinking block shows it. */
+const providerThinkingText = (b: ProviderReasoning) =>
+  'item' in b ? b.summary.join('\n\n') : 'minimaxThinking' in b ? b.minimaxThinking : '';
 
 function parseInput(text: string): unknown {
   try {

@@ -92,6 +92,36 @@ const DEV: Record<string, { models: Record<string, DevModel> }> = {
  */
 const LOWER_CASE_IDS = new Set(['zai']);
 
+/**
+ * Providers whose API serves only some of the models their price list prices, by the ids their API
+ * reference gives them: MiniMax's Anthropic-compatible API serves its M3 and M2 models (not MiniMax-01,
+ * M1 or M2-her), and its price list prices M2.1 and M2.5 as M2, under M2's entry. Each is priced by
+ * the price list's own rule for its id.
+ */
+const SERVED_AS: Readonly<Record<string, readonly string[]>> = {
+  minimax: [
+    'MiniMax-M3',
+    'MiniMax-M2.7',
+    'MiniMax-M2.7-highspeed',
+    'MiniMax-M2.5',
+    'MiniMax-M2.5-highspeed',
+    'MiniMax-M2.1',
+    'MiniMax-M2.1-highspeed',
+    'MiniMax-M2',
+  ],
+};
+
+/** The price list's entries a provider's API serves (SERVED_AS), each under the id its API takes. */
+function servedAs(ids: readonly string[], prices: Provider): ModelInfo[] {
+  return ids.flatMap((id) => {
+    const priced = calcPrice({}, id, { providerId: prices.id })?.model;
+    if (!priced) return [];
+    // An entry that prices another model too describes its own.
+    const own = priced.id.toLowerCase() === id.toLowerCase();
+    return [{ ...priced, id, ...(own ? {} : { name: id, description: undefined }) }];
+  });
+}
+
 /** The price lists' entries for fine-tuned models, which are not models one can call by that id. */
 const FINE_TUNE_PRICE = /^ft:|\.ft-|-$/;
 const DEFAULT_CONTEXT = 32_768;
@@ -127,7 +157,8 @@ function devModel(dev: Record<string, DevModel>, id: string): DevModel | undefin
  * by version: Anthropic's extended thinking is Claude 3.7 Sonnet's and every later Claude's, Google's
  * thinking every Gemini's from 2.5 on, DeepSeek's every V4 model's (on unless asked off), Moonshot's
  * Kimi's from K2.5 on (its older models not), Z.ai's every GLM's from 4.5 on (its API reference: the
- * `thinking` parameter is GLM-4.5's and later's). Else nothing is said.
+ * `thinking` parameter is GLM-4.5's and later's), MiniMax's every model it serves here. Else nothing is
+ * said.
  */
 function reasoningOf(provider: string, modelId: string, known: DevModel | undefined): Partial<ModelRecord> {
   const said =
@@ -145,7 +176,10 @@ function reasoningOf(provider: string, modelId: string, known: DevModel | undefi
               ? /^kimi-k(2\.[5-9]|[3-9])/.test(modelId)
               : provider === 'zai'
                 ? fromVersion(/^glm-(\d+)(?:\.(\d+))?/.exec(modelId), 4.5)
-                : undefined);
+                : // MiniMax's M2 and M3 models think before every answer (its API reference's thinking blocks).
+                  provider === 'minimax'
+                  ? true
+                  : undefined);
   return typeof said === 'boolean' ? { supports_reasoning: said } : {};
 }
 
@@ -305,7 +339,9 @@ export function datasetModels(now: string): DatasetModel[] {
     const prices = priceListOf(provider.id);
     if (!prices) return [];
     const dev = DEV[provider.id]?.models ?? {};
-    return [...prices.models, ...servedAtOthersPrice(prices, dev)].flatMap((listed): DatasetModel[] => {
+    const served = SERVED_AS[provider.id];
+    const models = served ? servedAs(served, prices) : [...prices.models, ...servedAtOthersPrice(prices, dev)];
+    return models.flatMap((listed): DatasetModel[] => {
       const m = LOWER_CASE_IDS.has(provider.id) ? lowerCased(listed, prices) : listed;
       const price = pricesOn(provider.id, m, today);
       const input = perMillion(price?.input_mtok);
@@ -318,8 +354,8 @@ export function datasetModels(now: string): DatasetModel[] {
         supports_functions: known?.tool_call ?? true,
         supports_json: known?.tool_call ?? true,
         supports_n: provider.id === 'openai',
-        // Z.ai's API reference lists no penalties.
-        supports_penalties: !['anthropic', 'google', 'zai'].includes(provider.id),
+        // Z.ai's API reference lists no penalties, nor MiniMax's Anthropic-compatible API (as Anthropic's).
+        supports_penalties: !['anthropic', 'google', 'zai', 'minimax'].includes(provider.id),
         supports_stream: true,
         supports_vision: seesImages(provider.id, m.id, known),
         ...reasoningOf(provider.id, m.id, known),

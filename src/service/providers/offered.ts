@@ -216,10 +216,11 @@ const geminiList: Lister = async (reach, next, signal) => {
 /**
  * How a provider lists its models: Anthropic and Gemini their own way, any other as OpenAI does. Azure's
  * models answer through the deployments a resource made, which the key check finds
- * (azureDeployments.ts), not through a list of models; Voyage, of embeddings only, has no such list.
+ * (azureDeployments.ts), not through a list of models; Voyage, of embeddings only, has no such list,
+ * and MiniMax's Anthropic-compatible API documents none.
  */
 const listerOf = (provider: string): Lister | undefined =>
-  provider === 'azure' || providerName(provider)?.embeddingsOnly
+  provider === 'azure' || provider === 'minimax' || providerName(provider)?.embeddingsOnly
     ? undefined
     : provider === 'anthropic'
       ? anthropicList

@@ -53,6 +53,10 @@ const MODELS: Record<string, ProviderSpec['model']> = {
   // Moonshot's own package: Kimi's thinking (on by default for K2.6, always for K2.7 Code) and the
   // reasoning it sends back as `reasoning_content`, and its cached input, which OpenAI's shape lacks.
   moonshotai: (reach, modelId) => createMoonshotAI(settings(reach)).chatModel(modelId),
+  // MiniMax's Anthropic-compatible API through Anthropic's package under MiniMax's name, as the AI SDK's
+  // MiniMax package makes it (which pins an older copy of Anthropic's): its options and metadata are
+  // read under `minimax`.
+  minimax: (reach, modelId) => createAnthropic({ ...settings(reach), name: 'minimax.messages' }).messages(modelId),
 };
 
 /**
@@ -147,14 +151,18 @@ export const providerSpec = (id: string | null | undefined): ProviderSpec | unde
 /** Azure's hosts of a resource's OpenAI API, which is under `/openai` (a Foundry project's is not). */
 const AZURE_HOST = /\.(openai\.azure\.com|cognitiveservices\.azure\.com|services\.ai\.azure\.com)$/;
 
+/** Providers whose base URL ends in `/v1`, as Anthropic's package wants it: Anthropic's, and MiniMax's Anthropic-compatible API. */
+const ANTHROPIC_SHAPED = new Set(['anthropic', 'minimax']);
+
 /**
- * A base URL as the provider's SDK wants it: Anthropic's with `/v1` (either spelling is accepted);
+ * A base URL as the provider's SDK wants it: Anthropic's and MiniMax's with `/v1` (either spelling is
+ * accepted: MiniMax's docs give `https://api.minimax.io/anthropic` for Anthropic's SDKs);
  * an Azure resource's as `https://<resource>…azure.com/openai`, whichever of its addresses was given
  * (the endpoint the Azure portal shows, with `/openai` or `/openai/v1`, or a whole request's URL).
  */
 export function normalizeBaseUrl(spec: ProviderSpec, url: string): string {
   const clean = url.trim().replace(/\/+$/, '');
-  if (spec.id === 'anthropic') return /\/v1$/.test(clean) ? clean : `${clean}/v1`;
+  if (ANTHROPIC_SHAPED.has(spec.id)) return /\/v1$/.test(clean) ? clean : `${clean}/v1`;
   const azure = spec.id === 'azure' && URL.canParse(clean) ? new URL(clean) : undefined;
   if (azure && AZURE_HOST.test(azure.hostname) && !azure.pathname.startsWith('/api/projects/'))
     return `${azure.origin}/openai`;

@@ -8,6 +8,7 @@
 //                            x-goog-api-key, contents with user/model roles
 //   Z.ai Chat Completions    POST {root}/chat/completions at its two plans' roots (/api/paas/v4 and the
 //                            Coding Plan's /api/coding/paas/v4), a key answering only at its own
+//   MiniMax (Anthropic's)    POST /anthropic/v1/messages, Anthropic's Messages with MiniMax's limits
 //   Embeddings               OpenAI's POST {base}/embeddings, Gemini's :embedContent and :batchEmbedContents
 //                            and Voyage's POST {base}/embeddings (a provider of embeddings only)
 //   Lists of models          GET {base}/models, when a test gives one (`listed`): OpenAI's whole, Anthropic's
@@ -2164,3 +2165,103 @@ const zaiUsage = (u: ProviderFake['usage']) => ({
 /** Z.ai's fake, at the address of the key's plan (`coding`: the GLM Coding Plan's). */
 export const startZaiFake = (key = '0123456789abcdef0123456789abcdef.zaiFakeSecret123', plan: ZaiPlan = 'payg') =>
   startFake(zai(plan), ZAI_ROOTS[plan], key);
+
+/**
+ * The fields of MiniMax's Anthropic-compatible request, as its API reference's table lists them: those
+ * it takes, and those it says it ignores (top_k, stop_sequences, service_tier, mcp_servers,
+ * context_management, container). Any other is a problem.
+ */
+const MINIMAX_FIELDS: ReadonlySet<string> = new Set(
+  words(
+    'model messages max_tokens stream system temperature tool_choice tools top_p metadata thinking top_k stop_sequences service_tier mcp_servers context_management container',
+  ),
+);
+
+/** The models its Anthropic-compatible API serves, as its reference names them. */
+const MINIMAX_MODELS: ReadonlySet<string> = new Set(
+  words(
+    'MiniMax-M3 MiniMax-M2.7 MiniMax-M2.7-highspeed MiniMax-M2.5 MiniMax-M2.5-highspeed MiniMax-M2.1 MiniMax-M2.1-highspeed MiniMax-M2',
+  ),
+);
+
+/** The content blocks its messages take: text and tool calls (no image or document), and thinking sent back. */
+const MINIMAX_BLOCKS: ReadonlySet<string> = new Set(words('text tool_use tool_result thinking'));
+
+/** A block of thinking's signature as MiniMax's answers carry it (64 hex digits, its reference's example). */
+const miniMaxSigned = (thinking: string) => createHash('sha256').update(thinking).digest('hex');
+
+/**
+ * MiniMax's Anthropic-compatible API (`POST /anthropic/v1/messages`, its key as `x-api-key` or a bearer
+ * token), by its API reference: Anthropic's Messages with only the fields its table lists, a model of
+ * the M3 and M2 families named as it names them, `temperature` and `top_p` within (0, 1], messages of
+ * text and tool calls only. Its models think before every answer (M3 not when `thinking` is disabled),
+ * in a thinking block signed its own way, which it checks when the block is sent back; its whole
+ * answer also carries `base_resp`, and its usage Anthropic's four counts.
+ */
+const minimax: Dialect = {
+  keyOf: (req) => req.headers['x-api-key'] ?? /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1],
+  error: anthropic.error,
+  read: (req, problems) => {
+    if (req.path !== '/anthropic/v1/messages') return null;
+    const b = req.body;
+    for (const field of Object.keys(b))
+      if (!MINIMAX_FIELDS.has(field)) problems.push(`minimax: unknown field ${field}`);
+    if (!MINIMAX_MODELS.has(String(b.model)))
+      problems.push(`minimax: model ${String(b.model)} is not one its Anthropic API serves`);
+    if (typeof b.max_tokens !== 'number') problems.push('minimax: max_tokens is missing');
+    for (const field of ['temperature', 'top_p'])
+      if (b[field] !== undefined && !(typeof b[field] === 'number' && b[field] > 0 && b[field] <= 1))
+        problems.push(`minimax: ${field} ${String(b[field])} is not within (0, 1]`);
+    const messages = (b.messages as Array<{ role: string; content: unknown }> | undefined) ?? [];
+    if (messages.length === 0) problems.push('minimax: messages is missing or empty');
+    for (const m of messages) {
+      if (!['user', 'assistant'].includes(m.role)) problems.push(`minimax: role ${m.role} in messages`);
+      type Block = { type?: string; thinking?: string; signature?: string };
+      for (const block of Array.isArray(m.content) ? (m.content as Block[]) : []) {
+        if (!MINIMAX_BLOCKS.has(String(block.type)))
+          problems.push(`minimax: a ${String(block.type)} block in messages`);
+        // Thinking sent back is its own, as it gave it.
+        if (block.type === 'thinking' && block.signature !== miniMaxSigned(block.thinking ?? ''))
+          problems.push('minimax: a thinking block sent back with a signature it did not give');
+      }
+    }
+    const tools = (b.tools as Array<{ name?: string; input_schema?: unknown }> | undefined) ?? [];
+    for (const t of tools)
+      if (!t.name || !t.input_schema)
+        problems.push(`minimax: a tool is not {name, input_schema}: ${JSON.stringify(t)}`);
+    const thinking = (b.thinking as { type?: unknown } | undefined)?.type;
+    if (thinking !== undefined && !['enabled', 'disabled', 'adaptive'].includes(String(thinking)))
+      problems.push(`minimax: unknown thinking type ${String(thinking)}`);
+    const lastUser = messages.findLast((m) => m.role === 'user');
+    return {
+      text: textOf(lastUser?.content),
+      tools: tools.map((t) => t.name!),
+      stream: b.stream === true,
+      model: String(b.model),
+      thinks: !(thinking === 'disabled' && b.model === 'MiniMax-M3'),
+    };
+  },
+  whole: (turn, reply, usage) => {
+    const answer = anthropic.whole(turn, reply, usage) as {
+      content: Array<{ type: string; signature?: string }>;
+      usage: Record<string, unknown>;
+    };
+    // Anthropic's four counts, without its breakdown of the cache written by duration.
+    const counts = { ...answer.usage };
+    delete counts.cache_creation;
+    return {
+      ...answer,
+      content: answer.content.map((b) =>
+        b.type === 'thinking' ? { ...b, signature: miniMaxSigned(thoughtOf(turn)) } : b,
+      ),
+      usage: counts,
+      base_resp: { status_code: 0, status_msg: 'success' },
+    };
+  },
+  events: (turn, reply, usage) =>
+    anthropic
+      .events(turn, reply, usage)
+      .map((event) => event.replace(signed(thoughtOf(turn)), miniMaxSigned(thoughtOf(turn)))),
+};
+
+export const startMiniMaxFake = (key = 'sk-fake-minimax-0123456789abcdef') => startFake(minimax, '/anthropic/v1', key);

@@ -37,6 +37,7 @@ import {
   type Reply,
   isAnthropicBlock,
   type GeminiSignature,
+  type MiniMaxThinking,
   type OpenAiReasoning,
   type OpenAiSearch,
   type ThinkingBlock,
@@ -141,20 +142,22 @@ export class HostedProviders implements ModelReach {
     const answering = () => clearTimeout(timer);
     const anthropic = provider === 'anthropic';
     // What thinking goes back to the model: an Anthropic model's blocks to any Anthropic model (each
-    // checks the signatures), an OpenAI model's reasoning items and a Gemini model's thought signatures
-    // to the model that gave them.
+    // checks the signatures), an OpenAI model's reasoning items, a Gemini model's thought signatures and
+    // a MiniMax model's signed blocks to the model that gave them.
     const kept: Kept = anthropic
       ? 'anthropic'
       : responses
         ? { provider: provider as 'openai' | 'azure', model: g.model.namespace }
-        : provider === 'google'
+        : provider === 'google' || provider === 'minimax'
           ? { provider, model: g.model.namespace }
           : undefined;
     const thinking = anthropic
       ? anthropicThinking(modelId, g.maxTokens, g.tools, g.messages)
       : provider === 'zai'
         ? glmThinking(g.tools)
-        : undefined;
+        : provider === 'minimax'
+          ? miniMaxThinking(g.tools)
+          : undefined;
     // Where the model may search the web: Anthropic's models and OpenAI's reasoning models, at their provider.
     const searchAt = anthropic ? 'anthropic' : responses && provider === 'openai' ? 'openai' : undefined;
     // A search asked in one vendor's words and run at the other's is told back in the words asked.
@@ -178,8 +181,9 @@ export class HostedProviders implements ModelReach {
         anthropic || responses || provider === 'google' || provider === 'deepseek',
       ),
       maxOutputTokens: thinking?.maxOutputTokens ?? g.maxTokens,
-      temperature: g.temperature,
+      temperature: provider === 'minimax' ? inMiniMaxRange(g.temperature) : g.temperature,
       ...toolOptions(g.tools, searchAt, tellAs, openAiSearch),
+      ...(provider === 'minimax' && g.tools.topP != null ? { topP: inMiniMaxRange(g.tools.topP) } : {}),
       // A model whose API takes no penalties (the catalogue's word) is not sent them (Z.ai's would be
       // fields it does not know; Anthropic's and Google's packages would drop them with a warning).
       ...(g.model.supports_penalties ? {} : { frequencyPenalty: undefined, presencePenalty: undefined }),
@@ -413,6 +417,14 @@ function reasoningParts(
           },
         ];
   }
+  if ('minimaxThinking' in block)
+    return [
+      {
+        type: 'reasoning',
+        text: block.minimaxThinking,
+        providerOptions: { anthropic: { signature: block.signature } },
+      },
+    ];
   if ('item' in block) {
     // Azure's package reads the item under its own name, OpenAI's under its (the block goes back only
     // to the model that wrote it, of one of them).
@@ -597,6 +609,23 @@ function glmThinking(options: ToolOptions): AnthropicThinking | undefined {
 }
 
 /**
+ * How a MiniMax model is to think: its models think unless told not to, so only an effort of none (or
+ * Anthropic's thinking disabled) is said, as Anthropic's `thinking` disabled (M3 then answers without
+ * thinking; M2 models think regardless); no other effort is sent, as a budget or otherwise.
+ */
+function miniMaxThinking(options: ToolOptions): AnthropicThinking | undefined {
+  const asked = options.thinking;
+  const effort = options.reasoningEffort;
+  if (!asked && !effort) return undefined;
+  const off = asked ? asked.type === 'disabled' : effort === 'none';
+  return off ? { thinking: { type: 'disabled' }, withoutEffort: true } : { withoutEffort: true };
+}
+
+/** MiniMax takes temperature and top_p in (0, 1] (its API reference): 0 asks the least it takes, more than 1 the most. */
+const inMiniMaxRange = (value: number | undefined) =>
+  value === undefined ? undefined : Math.min(1, Math.max(0.01, value));
+
+/**
  * What only OpenAI's packages read: a JSON schema is strict only when the request says so, as on
  * OpenAI's own API (they would make every schema strict, and a provider then refuses one that is not
  * written for strict mode); the token probabilities asked for; the prompt's cache key and verbosity;
@@ -637,15 +666,21 @@ function providerOptions(
           ...(options.parallelToolCalls === false ? { disableParallelToolUse: true } : {}),
           ...(thinking ? { thinking } : {}),
         }
-      : passesOptionsAsTheyAre(provider)
-        ? // OpenAI's own options would reach the provider as stray fields (`promptCacheKey`), which a strict
-          // API refuses: only the JSON schema's strictness, which the package knows, and Z.ai's `thinking`,
-          // which it passes on as it is. One tool call at a time is kept to after the reply (run.ts).
+      : provider === 'minimax'
+        ? // Anthropic's options MiniMax's API takes: one tool call a reply, and its thinking turned off.
           {
-            ...(format?.type === 'json_schema' ? { strictJsonSchema: format.json_schema.strict === true } : {}),
+            ...(options.parallelToolCalls === false ? { disableParallelToolUse: true } : {}),
             ...(thinking ? { thinking } : {}),
           }
-        : openai;
+        : passesOptionsAsTheyAre(provider)
+          ? // OpenAI's own options would reach the provider as stray fields (`promptCacheKey`), which a strict
+            // API refuses: only the JSON schema's strictness, which the package knows, and Z.ai's `thinking`,
+            // which it passes on as it is. One tool call at a time is kept to after the reply (run.ts).
+            {
+              ...(format?.type === 'json_schema' ? { strictJsonSchema: format.json_schema.strict === true } : {}),
+              ...(thinking ? { thinking } : {}),
+            }
+          : openai;
   if (Object.keys(own).length === 0) return {};
   return { providerOptions: { openai, [provider]: own } };
 }
@@ -800,10 +835,10 @@ function logprobsOf(metadata: unknown): Pick<Reply, 'logprobs'> {
 
 /**
  * What of a model's reasoning is kept to go back to it: an Anthropic model's signed blocks, or the
- * reasoning items of the OpenAI reasoning model named, or the thought signatures of the Gemini model
- * named; none of any other model's.
+ * reasoning items of the OpenAI reasoning model named, the thought signatures of the Gemini model named,
+ * or the signed blocks of the MiniMax model named; none of any other model's.
  */
-type Kept = 'anthropic' | { provider: 'openai' | 'azure' | 'google'; model: string } | undefined;
+type Kept = 'anthropic' | { provider: 'openai' | 'azure' | 'google' | 'minimax'; model: string } | undefined;
 
 /** Which of the thinking sent back in a conversation goes to the model that `kept` names. */
 function carriedBack(kept: Kept): ((b: ThinkingBlock) => boolean) | undefined {
@@ -812,7 +847,18 @@ function carriedBack(kept: Kept): ((b: ThinkingBlock) => boolean) | undefined {
   return (b) =>
     !isAnthropicBlock(b) &&
     b.model === kept.model &&
-    (kept.provider === 'google' ? 'call' in b : 'item' in b || 'webSearchCall' in b);
+    (kept.provider === 'google'
+      ? 'call' in b
+      : kept.provider === 'minimax'
+        ? 'minimaxThinking' in b
+        : 'item' in b || 'webSearchCall' in b);
+}
+
+/** A MiniMax model's block of thinking with its signature (Anthropic's package says it as Anthropic's), to go back to that model. */
+function miniMaxSigned(text: string, metadata: unknown, kept: Kept): MiniMaxThinking | undefined {
+  if (kept === 'anthropic' || kept?.provider !== 'minimax') return undefined;
+  const { signature } = anthropicSigned(metadata);
+  return signature ? { minimaxThinking: text, signature, model: kept.model } : undefined;
 }
 
 /** A Gemini model's thought signature on a call it made, as Google's package says it, to go back with the call. */
@@ -885,6 +931,8 @@ async function whole(
     if (part.type === 'reasoning' && kept !== 'anthropic') {
       // Each part of an OpenAI model's summary is a paragraph of its own.
       if (part.text) reasoning += (reasoning ? '\n\n' : '') + part.text;
+      const block = miniMaxSigned(part.text, part.providerMetadata, kept);
+      if (block) thinking.push(block);
       const { id, encrypted } = openAiItem(part.providerMetadata, kept);
       if (id === undefined || encrypted === undefined) continue;
       let item = items.get(id);
@@ -1232,6 +1280,14 @@ async function streamed(
         reasoning += delta;
         think({ reasoning: delta });
       }
+      // A MiniMax model's block: shown as it comes, and whole to go back once its signature came.
+      const thought = (open.get(part.id) ?? '') + part.delta;
+      const block = miniMaxSigned(thought, part.providerMetadata, kept);
+      if (block) {
+        open.delete(part.id);
+        thinking.push(block);
+        think({ carried: block });
+      } else if (kept?.provider === 'minimax') open.set(part.id, thought);
     } else if (part.type === 'reasoning-end' && kept && !signed) {
       // The item's encrypted reasoning comes with its end (the ends of its summary's earlier parts lack it).
       const slot = summaryParts.get(part.id);

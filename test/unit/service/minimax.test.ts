@@ -1,0 +1,245 @@
+// MiniMax's models through a Space, with the official OpenAI and Anthropic SDKs as clients: its key from
+// MINIMAX_API_KEY, its M3 and M2 models under the ids its API reference gives them, priced by the price
+// list; a chat whole, streamed and with a tool, its thinking shown, billed at MiniMax's counts; only the
+// fields its Anthropic-compatible API takes, within its ranges; its thinking turned off for an effort of
+// none. MiniMax's fake checks each request against its API reference.
+import Anthropic from '@anthropic-ai/sdk';
+import assert from 'node:assert/strict';
+import OpenAI from 'openai';
+import type { ModelRecord } from '../../../src/api/schemas';
+import { raw } from '../support/http';
+import { fakeEnv, startMiniMaxFake, type ProviderFake } from '../support/providerFakes';
+import { removeDir, spaceOf, startService, type RunningService } from '../support/service';
+
+const M27 = 'minimax/MiniMax-M2.7';
+const M3 = 'minimax/MiniMax-M3';
+
+describe('MiniMax through a Space', function () {
+  this.timeout(60_000);
+  let minimax: ProviderFake;
+  let service: RunningService;
+  let models: ModelRecord[];
+  let sdk: OpenAI;
+  let claude: Anthropic;
+  const said: string[] = [];
+
+  before(async () => {
+    minimax = await startMiniMaxFake();
+    service = await startService({ env: fakeEnv({ minimax }) });
+    models = await service.client().listModels();
+    const { key } = await spaceOf(service, 'MiniMax', [M27, M3]);
+    sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: key, maxRetries: 0 });
+    claude = new Anthropic({ baseURL: service.url, apiKey: key, maxRetries: 0 });
+  });
+  after(async () => {
+    await service?.stop();
+    await minimax?.close();
+    if (service) removeDir(service.dataDir);
+  });
+  afterEach(() => assert.deepEqual(minimax.problems, []));
+
+  it('lists the M3 and M2 models its Anthropic-compatible API serves, named as its reference names them', () => {
+    const own = models.filter((m) => m.provider === 'minimax');
+    assert.deepEqual(own.map((m) => m.namespace).sort(), [
+      'minimax/MiniMax-M2',
+      'minimax/MiniMax-M2.1',
+      'minimax/MiniMax-M2.1-highspeed',
+      'minimax/MiniMax-M2.5',
+      'minimax/MiniMax-M2.5-highspeed',
+      M27,
+      'minimax/MiniMax-M2.7-highspeed',
+      M3,
+    ]);
+    const m27 = own.find((m) => m.namespace === M27)!;
+    assert.equal(m27.answers_here, true);
+    assert.deepEqual(
+      [m27.prompt_token_cost, m27.cache_read_token_cost, m27.cache_write_token_cost, m27.completion_token_cost].map(
+        (p) => Math.round(p! * 1e9),
+      ),
+      [300, 60, 375, 1200],
+    );
+    assert.deepEqual(
+      own.map((m) => m.context_window),
+      own.map((m) => (m.namespace === M3 ? 1_000_000 : 204_800)),
+    );
+    // Each thinks; its API takes no penalties and no images.
+    assert.ok(own.every((m) => m.supports_reasoning && !m.supports_penalties && !m.supports_vision));
+    // M2.1 is priced under M2's entry, but not described as M2.
+    assert.equal(own.find((m) => m.namespace === 'minimax/MiniMax-M2.1')!.description, 'MiniMax-M2.1');
+  });
+
+  it('tries the key with MiniMax-M2.7 at its Anthropic-compatible address, asking no list of models', async () => {
+    const res = await raw(service.url, 'POST', '/v1/providers/minimax/check', { token: service.token, body: {} });
+    said.push(res.text);
+    assert.deepEqual(res.json, {
+      ok: true,
+      message: 'The MiniMax key works: minimax/MiniMax-M2.7 answered.',
+      model: M27,
+    });
+    const sent = minimax.seen.at(-1)!;
+    assert.deepEqual([sent.path, sent.body.model], ['/anthropic/v1/messages', 'MiniMax-M2.7']);
+    assert.equal(sent.headers['x-api-key'], minimax.key);
+    assert.equal(minimax.listings, 0);
+  });
+
+  it('answers through the OpenAI SDK, whole and streamed, with its thinking, billed at its counts', async () => {
+    const answer = await sdk.chat.completions.create({
+      model: 'MiniMax-M2.7',
+      messages: [{ role: 'user', content: 'hello MiniMax' }],
+    });
+    said.push(JSON.stringify(answer));
+    assert.equal(answer.model, M27);
+    const message = answer.choices[0]!.message as OpenAI.ChatCompletionMessage & { reasoning_content?: string };
+    assert.equal(message.content, 'echo: hello MiniMax');
+    assert.equal(message.reasoning_content, 'Thinking about: hello MiniMax');
+    assert.deepEqual(
+      [
+        answer.usage!.prompt_tokens,
+        answer.usage!.completion_tokens,
+        answer.usage!.prompt_tokens_details?.cached_tokens,
+      ],
+      [11, 7, 3],
+    );
+    const m27 = models.find((m) => m.namespace === M27)!;
+    const cost = 8 * m27.prompt_token_cost + 3 * m27.cache_read_token_cost! + 7 * m27.completion_token_cost;
+    const billed = (answer as unknown as { metadata: { costs: { total_tokens: number } } }).metadata.costs.total_tokens;
+    assert.ok(Math.abs(billed - cost) < 1e-12, `${billed} vs ${cost}`);
+
+    const stream = await sdk.chat.completions.create({
+      model: M27,
+      messages: [{ role: 'user', content: 'stream me' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const pieces: string[] = [];
+    let thought = '';
+    let usage: OpenAI.CompletionUsage | undefined;
+    for await (const chunk of stream) {
+      const delta = chunk.choices[0]?.delta as { content?: string; reasoning_content?: string } | undefined;
+      if (delta?.content) pieces.push(delta.content);
+      thought += delta?.reasoning_content ?? '';
+      if (chunk.usage) usage = chunk.usage;
+    }
+    assert.ok(pieces.length > 1, 'arrived in pieces');
+    assert.equal(pieces.join(''), 'echo: stream me');
+    assert.equal(thought, 'Thinking about: stream me');
+    assert.equal(usage?.prompt_tokens, 11);
+    assert.equal(minimax.seen.at(-1)!.body.stream, true);
+  });
+
+  it("answers Claude Code's way (Anthropic's Messages API) with its thinking and a tool call, whole and streamed", async () => {
+    const tools: Anthropic.Tool[] = [
+      { name: 'lookup', input_schema: { type: 'object', properties: { q: { type: 'string' } } } },
+    ];
+    const message = await claude.messages.create({
+      model: M27,
+      max_tokens: 4096,
+      thinking: { type: 'enabled', budget_tokens: 2048 },
+      tools,
+      messages: [{ role: 'user', content: 'call lookup {"q":"gateway"}' }],
+    });
+    said.push(JSON.stringify(message));
+    assert.deepEqual(
+      message.content.map((b) => b.type),
+      ['thinking', 'tool_use'],
+    );
+    assert.equal(
+      (message.content[0] as Anthropic.ThinkingBlock).thinking,
+      'Thinking about: call lookup {"q":"gateway"}',
+    );
+    assert.deepEqual((message.content[1] as Anthropic.ToolUseBlock).input, { q: 'gateway' });
+    assert.equal(message.stop_reason, 'tool_use');
+    // MiniMax's models think unasked: no budget is sent.
+    assert.equal(minimax.seen.at(-1)!.body.thinking, undefined);
+
+    // The next turn, as Claude Code sends it: the reply whole, then the tool's result. MiniMax gets its
+    // own block of thinking back as it gave it (its fake checks the signature), as its docs ask.
+    const call = message.content[1] as Anthropic.ToolUseBlock;
+    const turn: Anthropic.MessageParam[] = [
+      { role: 'user', content: 'call lookup {"q":"gateway"}' },
+      { role: 'assistant', content: message.content },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: 'found' }] },
+    ];
+    const next = await claude.messages.create({ model: M27, max_tokens: 4096, tools, messages: turn });
+    assert.equal(next.stop_reason, 'end_turn');
+    type Sent = Array<{ content: Array<{ type: string; thinking?: string }> }>;
+    const back = (minimax.seen.at(-1)!.body.messages as Sent)[1]!;
+    assert.deepEqual(
+      back.content.map((b) => [b.type, b.thinking]),
+      [
+        ['thinking', 'Thinking about: call lookup {"q":"gateway"}'],
+        ['tool_use', undefined],
+      ],
+    );
+    // Another model is not sent thinking it did not give.
+    await claude.messages.create({ model: M3, max_tokens: 4096, tools, messages: turn });
+    const toM3 = (minimax.seen.at(-1)!.body.messages as Sent)[1]!;
+    assert.deepEqual(
+      toM3.content.map((b) => b.type),
+      ['tool_use'],
+    );
+
+    const stream = claude.messages.stream({
+      model: M3,
+      max_tokens: 1024,
+      messages: [{ role: 'user', content: 'stream from M3' }],
+    });
+    const final = await stream.finalMessage();
+    assert.deepEqual(
+      final.content.map((b) => (b.type === 'text' ? b.text : b.type)),
+      ['thinking', 'echo: stream from M3'],
+    );
+    assert.equal(minimax.seen.at(-1)!.body.model, 'MiniMax-M3');
+  });
+
+  it('sends only the fields its API takes, within its ranges, whatever else a client asked for', async () => {
+    // What Cline, Codex and Continue send to an OpenAI-shaped endpoint: a temperature of 0, penalties, a
+    // prompt cache key, one tool call at a time. MiniMax takes temperature and top_p in (0, 1] only.
+    const answer = await sdk.chat.completions.create({
+      model: M27,
+      messages: [{ role: 'user', content: 'only what it takes' }],
+      tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: {} } } }],
+      temperature: 0,
+      top_p: 1,
+      parallel_tool_calls: false,
+      prompt_cache_key: 'conversation-1',
+      frequency_penalty: 0.5,
+    });
+    assert.equal(answer.choices[0]!.message.content, 'echo: only what it takes');
+    const sent = minimax.seen.at(-1)!.body;
+    assert.deepEqual(Object.keys(sent).sort(), [
+      'max_tokens',
+      'messages',
+      'model',
+      'temperature',
+      'tool_choice',
+      'tools',
+      'top_p',
+    ]);
+    assert.deepEqual([sent.temperature, sent.top_p], [0.01, 1]);
+    assert.deepEqual(sent.tool_choice, { type: 'auto', disable_parallel_tool_use: true });
+  });
+
+  it('turns thinking off for an effort of none (M3 answers without), and sends no other effort', async () => {
+    const ask = async (model: string, effort: 'none' | 'high') => {
+      const answer = await sdk.chat.completions.create({
+        model,
+        messages: [{ role: 'user', content: `effort ${effort}` }],
+        reasoning_effort: effort,
+      });
+      const sent = minimax.seen.at(-1)!.body;
+      return [
+        (sent.thinking as { type?: string } | undefined)?.type,
+        'reasoning_content' in answer.choices[0]!.message,
+      ];
+    };
+    assert.deepEqual(await ask(M3, 'none'), ['disabled', false]);
+    assert.deepEqual(await ask(M3, 'high'), [undefined, true]);
+    // An M2 model thinks whatever it is told.
+    assert.deepEqual(await ask(M27, 'none'), ['disabled', true]);
+  });
+
+  it("keeps MiniMax's key out of every answer and the service's output", () => {
+    for (const text of [...said, service.output()]) assert.ok(!text.includes(minimax.key), 'no key in what was said');
+  });
+});
