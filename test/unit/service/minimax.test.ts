@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import type { ModelRecord } from '../../../src/api/schemas';
 import { raw } from '../support/http';
+import { chatsWholeAndStreamed } from '../support/openAiChat';
 import { fakeEnv, startMiniMaxFake, type ProviderFake } from '../support/providerFakes';
 import { removeDir, spaceOf, startService, type RunningService } from '../support/service';
 
@@ -83,47 +84,8 @@ describe('MiniMax through a Space', function () {
   });
 
   it('answers through the OpenAI SDK, whole and streamed, with its thinking, billed at its counts', async () => {
-    const answer = await sdk.chat.completions.create({
-      model: 'MiniMax-M2.7',
-      messages: [{ role: 'user', content: 'hello MiniMax' }],
-    });
-    said.push(JSON.stringify(answer));
-    assert.equal(answer.model, M27);
-    const message = answer.choices[0]!.message as OpenAI.ChatCompletionMessage & { reasoning_content?: string };
-    assert.equal(message.content, 'echo: hello MiniMax');
-    assert.equal(message.reasoning_content, 'Thinking about: hello MiniMax');
-    assert.deepEqual(
-      [
-        answer.usage!.prompt_tokens,
-        answer.usage!.completion_tokens,
-        answer.usage!.prompt_tokens_details?.cached_tokens,
-      ],
-      [11, 7, 3],
-    );
     const m27 = models.find((m) => m.namespace === M27)!;
-    const cost = 8 * m27.prompt_token_cost + 3 * m27.cache_read_token_cost! + 7 * m27.completion_token_cost;
-    const billed = (answer as unknown as { metadata: { costs: { total_tokens: number } } }).metadata.costs.total_tokens;
-    assert.ok(Math.abs(billed - cost) < 1e-12, `${billed} vs ${cost}`);
-
-    const stream = await sdk.chat.completions.create({
-      model: M27,
-      messages: [{ role: 'user', content: 'stream me' }],
-      stream: true,
-      stream_options: { include_usage: true },
-    });
-    const pieces: string[] = [];
-    let thought = '';
-    let usage: OpenAI.CompletionUsage | undefined;
-    for await (const chunk of stream) {
-      const delta = chunk.choices[0]?.delta as { content?: string; reasoning_content?: string } | undefined;
-      if (delta?.content) pieces.push(delta.content);
-      thought += delta?.reasoning_content ?? '';
-      if (chunk.usage) usage = chunk.usage;
-    }
-    assert.ok(pieces.length > 1, 'arrived in pieces');
-    assert.equal(pieces.join(''), 'echo: stream me');
-    assert.equal(thought, 'Thinking about: stream me');
-    assert.equal(usage?.prompt_tokens, 11);
+    said.push(await chatsWholeAndStreamed(sdk, m27, { asked: 'MiniMax-M2.7', text: 'hello MiniMax', thinks: true }));
     assert.equal(minimax.seen.at(-1)!.body.stream, true);
   });
 

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import type { ModelRecord } from '../../../src/api/schemas';
 import { raw } from '../support/http';
+import { chatsWholeAndStreamed } from '../support/openAiChat';
 import { fakeEnv, startZaiFake, ZAI_NO_BALANCE, type ProviderFake } from '../support/providerFakes';
 import { removeDir, spaceOf, startService, type RunningService } from '../support/service';
 
@@ -72,47 +73,8 @@ describe('Z.ai (GLM) through a Space', function () {
   });
 
   it("answers through the OpenAI SDK, whole and streamed, with GLM's thinking, billed at Z.ai's counts", async () => {
-    const answer = await sdk.chat.completions.create({
-      model: 'glm-5.3-flash',
-      messages: [{ role: 'user', content: 'hello GLM' }],
-    });
-    said.push(JSON.stringify(answer));
-    assert.equal(answer.model, FLASH);
-    const message = answer.choices[0]!.message as OpenAI.ChatCompletionMessage & { reasoning_content?: string };
-    assert.equal(message.content, 'echo: hello GLM');
-    assert.equal(message.reasoning_content, 'Thinking about: hello GLM');
-    assert.deepEqual(
-      [
-        answer.usage!.prompt_tokens,
-        answer.usage!.completion_tokens,
-        answer.usage!.prompt_tokens_details?.cached_tokens,
-      ],
-      [11, 7, 3],
-    );
     const flash = models.find((m) => m.namespace === FLASH)!;
-    const cost = 8 * flash.prompt_token_cost + 3 * flash.cache_read_token_cost! + 7 * flash.completion_token_cost;
-    const billed = (answer as unknown as { metadata: { costs: { total_tokens: number } } }).metadata.costs.total_tokens;
-    assert.ok(Math.abs(billed - cost) < 1e-12, `${billed} vs ${cost}`);
-
-    const stream = await sdk.chat.completions.create({
-      model: FLASH,
-      messages: [{ role: 'user', content: 'stream me' }],
-      stream: true,
-      stream_options: { include_usage: true },
-    });
-    const pieces: string[] = [];
-    let thought = '';
-    let usage: OpenAI.CompletionUsage | undefined;
-    for await (const chunk of stream) {
-      const delta = chunk.choices[0]?.delta as { content?: string; reasoning_content?: string } | undefined;
-      if (delta?.content) pieces.push(delta.content);
-      thought += delta?.reasoning_content ?? '';
-      if (chunk.usage) usage = chunk.usage;
-    }
-    assert.ok(pieces.length > 1, 'arrived in pieces');
-    assert.equal(pieces.join(''), 'echo: stream me');
-    assert.equal(thought, 'Thinking about: stream me');
-    assert.equal(usage?.prompt_tokens, 11);
+    said.push(await chatsWholeAndStreamed(sdk, flash, { asked: 'glm-5.3-flash', text: 'hello GLM', thinks: true }));
     assert.equal(zai.seen.at(-1)!.body.stream, true);
   });
 

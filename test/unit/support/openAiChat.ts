@@ -1,0 +1,57 @@
+// A hosted model's chat through a Space with the official OpenAI SDK, whole and streamed, as the
+// provider tests check it: the fake's echo, the model's thinking as `reasoning_content` (for a model that
+// thinks), the provider's own counts (each fake reports 11 tokens in, 3 of them read from the cache, and
+// 7 out), and the bill at the model's catalogue prices.
+import assert from 'node:assert/strict';
+import type OpenAI from 'openai';
+import type { ModelRecord } from '../../../src/api/schemas';
+
+type Message = { content?: string | null; reasoning_content?: string };
+
+/**
+ * Asks `model` (by `asked`, the name a client uses) `text` whole, then streamed; returns the whole
+ * answer as the client read it (for the tests that look for a key in what was said).
+ */
+export async function chatsWholeAndStreamed(
+  sdk: OpenAI,
+  model: ModelRecord,
+  { asked, text, thinks }: { asked: string; text: string; thinks: boolean },
+): Promise<string> {
+  const answer = await sdk.chat.completions.create({ model: asked, messages: [{ role: 'user', content: text }] });
+  assert.equal(answer.model, model.namespace);
+  const message = answer.choices[0]!.message as Message;
+  assert.equal(message.content, `echo: ${text}`);
+  assert.equal(message.reasoning_content, thinks ? `Thinking about: ${text}` : undefined);
+  const usage = answer.usage!;
+  assert.deepEqual(
+    [usage.prompt_tokens, usage.completion_tokens, usage.prompt_tokens_details?.cached_tokens],
+    [11, 7, 3],
+  );
+  const cost =
+    8 * model.prompt_token_cost +
+    3 * (model.cache_read_token_cost ?? model.prompt_token_cost) +
+    7 * model.completion_token_cost;
+  const billed = (answer as unknown as { metadata: { costs: { total_tokens: number } } }).metadata.costs.total_tokens;
+  assert.ok(Math.abs(billed - cost) < 1e-12, `${billed} vs ${cost}`);
+
+  const stream = await sdk.chat.completions.create({
+    model: model.namespace,
+    messages: [{ role: 'user', content: 'stream me' }],
+    stream: true,
+    stream_options: { include_usage: true },
+  });
+  const pieces: string[] = [];
+  let thought = '';
+  let streamedUsage: OpenAI.CompletionUsage | undefined;
+  for await (const chunk of stream) {
+    const delta = chunk.choices[0]?.delta as Message | undefined;
+    if (delta?.content) pieces.push(delta.content);
+    thought += delta?.reasoning_content ?? '';
+    if (chunk.usage) streamedUsage = chunk.usage;
+  }
+  assert.ok(pieces.length > 1, 'arrived in pieces');
+  assert.equal(pieces.join(''), 'echo: stream me');
+  assert.equal(thought, thinks ? 'Thinking about: stream me' : '');
+  assert.equal(streamedUsage?.prompt_tokens, 11);
+  return JSON.stringify(answer);
+}
