@@ -12,7 +12,13 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { pngBase64 } from '../support/png';
-import { fakeEnv, startAnthropicFake, startOpenAiFake, type ProviderFake } from '../support/providerFakes';
+import {
+  fakeEnv,
+  startAnthropicFake,
+  startMiniMaxFake,
+  startOpenAiFake,
+  type ProviderFake,
+} from '../support/providerFakes';
 import { removeDir, SERVICE, spaceOf, startService, tempDir, type RunningService } from '../support/service';
 import { SNIPPET_TEXTS } from '../../../src/shared/toolSnippets';
 
@@ -22,6 +28,7 @@ const CLAUDE = path.join(CHECKOUT, 'node_modules/@anthropic-ai/claude-code/bin/c
 const CODEX = path.join(CHECKOUT, 'node_modules/@openai/codex/bin/codex.js');
 const CLAUDE_MODEL = 'anthropic/claude-haiku-4-5';
 const CODEX_MODEL = 'openai/gpt-5.4-mini';
+const MINIMAX_MODEL = 'minimax/MiniMax-M2.7';
 
 /** The variables a snippet's shell lines export (`export NAME=value`). */
 const exported = (snippet: string) =>
@@ -41,6 +48,7 @@ describe('Claude Code and Codex against the built-in service', function () {
   this.timeout(120_000);
   let openai: ProviderFake;
   let anthropic: ProviderFake;
+  let minimax: ProviderFake;
   let service: RunningService;
   /** The Space both agents send through: Claude Haiku 4.5, GPT-5.4 mini and test/echo, no cost cap. */
   let key: string;
@@ -51,9 +59,9 @@ describe('Claude Code and Codex against the built-in service', function () {
   let work: string;
 
   before(async () => {
-    [openai, anthropic] = await Promise.all([startOpenAiFake(), startAnthropicFake()]);
-    service = await startService({ env: fakeEnv({ openai, anthropic }) });
-    const space = await spaceOf(service, 'Agents', [CLAUDE_MODEL, CODEX_MODEL, 'test/echo']);
+    [openai, anthropic, minimax] = await Promise.all([startOpenAiFake(), startAnthropicFake(), startMiniMaxFake()]);
+    service = await startService({ env: fakeEnv({ openai, anthropic, minimax }) });
+    const space = await spaceOf(service, 'Agents', [CLAUDE_MODEL, CODEX_MODEL, MINIMAX_MODEL, 'test/echo']);
     // An agent's request is priced at its whole max_tokens (Claude Code asks 32,000), far over the $0.02
     // a new Space allows a request.
     await service.client().updateSpace({ id: space.id, policies: { max_cost: 0 } });
@@ -77,11 +85,15 @@ describe('Claude Code and Codex against the built-in service', function () {
   });
   after(async () => {
     await service?.stop();
-    await Promise.all([openai?.close(), anthropic?.close()]);
+    await Promise.all([openai?.close(), anthropic?.close(), minimax?.close()]);
     for (const dir of [service?.dataDir, home, work]) if (dir) removeDir(dir);
   });
   afterEach(() => {
-    assert.deepEqual([...openai.problems, ...anthropic.problems], [], 'every request followed its reference');
+    assert.deepEqual(
+      [...openai.problems, ...anthropic.problems, ...minimax.problems],
+      [],
+      'every request followed its reference',
+    );
   });
 
   /** Claude Code in print mode, as ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY point it at a Space. */
@@ -219,6 +231,36 @@ describe('Claude Code and Codex against the built-in service', function () {
     assert.match(result, /Page 1 on Perform a web search for the query: gateway news/);
     assert.match(result, /https:\/\/example\.com\/2\?q=Perform/);
     assert.match(said.result, /^echo: /);
+  });
+
+  it("runs Claude Code's tool loop on a MiniMax model through the Space: its thinking goes back to it with the tool's result", async () => {
+    const command = 'printf "Hello from MiniMax" > minimax.txt';
+    const said = JSON.parse(
+      (
+        await claude([
+          `Please | call Bash ${JSON.stringify({ command, description: 'Write the greeting' })}`,
+          '--model',
+          'MiniMax-M2.7',
+          '--allowedTools',
+          'Bash',
+          '--max-turns',
+          '3',
+          '--output-format',
+          'json',
+        ])
+      ).stdout,
+    ) as { is_error: boolean; num_turns: number };
+    assert.equal(said.is_error, false);
+    assert.equal(said.num_turns, 2, 'the tool call, then the answer from its result');
+    assert.equal(readFileSync(path.join(work, 'minimax.txt'), 'utf8'), 'Hello from MiniMax');
+    // The second request has the first reply whole, its thinking first, as MiniMax gave it (its fake
+    // checks the signature), then the tool's result.
+    const [first, second] = minimax.seen.slice(-2).map((r) => r.body);
+    assert.equal(first!.model, 'MiniMax-M2.7');
+    const reply = (second!.messages as Array<{ role: string; content: Array<{ type: string }> | string }>).findLast(
+      (m) => m.role === 'assistant',
+    )!;
+    assert.deepEqual(Array.isArray(reply.content) && reply.content.map((b) => b.type), ['thinking', 'tool_use']);
   });
 
   it('runs Claude Code on an OpenAI model through the Space, with the instructions it adds for a model it does not know', async () => {

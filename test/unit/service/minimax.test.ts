@@ -182,6 +182,24 @@ describe('MiniMax through a Space', function () {
     assert.deepEqual(sent.tool_choice, { type: 'auto', disable_parallel_tool_use: true });
   });
 
+  it('joins a system message sent later in the conversation to the first: its API takes them only at the start', async () => {
+    await sdk.chat.completions.create({
+      model: M27,
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'hi' },
+        { role: 'system', content: 'The working folder is /work.' },
+        { role: 'user', content: 'where am I?' },
+      ],
+    });
+    const sent = minimax.seen.at(-1)!.body;
+    assert.deepEqual(sent.system, [{ type: 'text', text: 'Be brief.\n\nThe working folder is /work.' }]);
+    assert.deepEqual(
+      (sent.messages as Array<{ role: string }>).map((m) => m.role),
+      ['user'],
+    );
+  });
+
   it('turns thinking off for an effort of none (M3 answers without), and sends no other effort', async () => {
     const ask = async (model: string, effort: 'none' | 'high') => {
       const answer = await sdk.chat.completions.create({

@@ -175,7 +175,7 @@ export class HostedProviders implements ModelReach {
     const options: LanguageModelV4CallOptions = {
       // Anthropic's, Google's, DeepSeek's APIs and OpenAI's Responses take images and PDFs in a tool's result.
       prompt: toPrompt(
-        g.messages,
+        provider === 'minimax' ? systemFirst(g.messages) : g.messages,
         carriedBack(kept),
         anthropic,
         anthropic || responses || provider === 'google' || provider === 'deepseek',
@@ -606,6 +606,26 @@ function glmThinking(options: ToolOptions): AnthropicThinking | undefined {
   if (!asked && !effort) return undefined;
   const on = asked ? asked.type !== 'disabled' : effort !== 'none';
   return { thinking: { type: on ? 'enabled' : 'disabled' }, withoutEffort: true };
+}
+
+/**
+ * The conversation with its later system messages joined to the first, for an API that takes system
+ * instructions only at the start: MiniMax's Anthropic-compatible API knows no mid-conversation system
+ * message (Anthropic's beta), which Claude Code sends with its environment to a model it does not know.
+ */
+function systemFirst(messages: readonly ChatMessage[]): readonly ChatMessage[] {
+  const first = messages.findIndex((m) => m.role !== 'system');
+  if (first < 0 || !messages.slice(first).some((m) => m.role === 'system')) return messages;
+  const system = messages.filter((m) => m.role === 'system');
+  const marked = system.findLast((m) => m.cache_control)?.cache_control;
+  return [
+    {
+      role: 'system',
+      content: system.map((m) => textOf(m.content)).join('\n\n'),
+      ...(marked ? { cache_control: marked } : {}),
+    },
+    ...messages.filter((m) => m.role !== 'system'),
+  ];
 }
 
 /**
