@@ -2,13 +2,15 @@
 // before the attempt starts stops it before the provider is asked, and one that goes while the provider
 // thinks stops it then, with the client's reason in both cases and the provider not cooled down for it.
 // And OpenAI's reasoning summaries for an organization it has not verified: asked again an hour after
-// the refusal, with the clock moved on.
+// the refusal, with the clock moved on. And a request a provider's package cannot write for its API.
+import { UnsupportedFunctionalityError } from '@ai-sdk/provider';
 import assert from 'node:assert/strict';
 import type { ModelRecord } from '../../../src/api/schemas';
-import { HostedProviders } from '../../../src/service/chat/reach/hostedProviders';
+import { failureOf, HostedProviders } from '../../../src/service/chat/reach/hostedProviders';
 import type { Generation } from '../../../src/service/chat/reach/reach';
 import { Cooldown } from '../../../src/service/providers/cooldown';
 import { ProviderKeys } from '../../../src/service/providers/keys';
+import { providerSpec } from '../../../src/service/providers/providers';
 import { startOpenAiFake, type ProviderFake } from '../support/providerFakes';
 
 describe('an attempt at a hosted provider when the client goes', function () {
@@ -118,5 +120,22 @@ describe("a reasoning model's summaries for an organization OpenAI has not verif
     } finally {
       Date.now = realNow;
     }
+  });
+});
+
+describe("a request a provider's package cannot write in its API's terms", function () {
+  it('says so in words, as a 400 that does not count against the provider, which was never asked', () => {
+    const failure = failureOf(
+      new UnsupportedFunctionalityError({
+        functionality: 'system messages are only supported at the beginning of the conversation',
+      }),
+      providerSpec('google')!,
+      [],
+    );
+    assert.equal(
+      failure.message,
+      'Google Gemini cannot take this request as it is: system messages are only supported at the beginning of the conversation',
+    );
+    assert.deepEqual([failure.status, failure.unreachable], [400, false]);
   });
 });

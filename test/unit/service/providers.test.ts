@@ -1811,6 +1811,34 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.equal(sentBack(), SKIP_SIGNATURE);
   });
 
+  it("joins a system message later in the conversation to the first for Gemini, whose API takes them only there (Claude Code's for a model it does not know)", async () => {
+    const ns = 'google/gemini-3.5-flash';
+    const app = await spaceWith([ns]);
+    const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
+    const answer = await sdk.chat.completions.create({
+      model: ns,
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'hi' },
+        { role: 'system', content: 'The working folder is /work.' },
+        { role: 'user', content: 'where am I?' },
+      ],
+    });
+    assert.equal(answer.choices[0]!.message.content, 'echo: where am I?');
+    const sent = gemini.seen.at(-1)!.body as {
+      systemInstruction?: { parts: Array<{ text: string }> };
+      contents: Array<{ role: string }>;
+    };
+    assert.deepEqual(
+      sent.systemInstruction?.parts.map((p) => p.text).join(''),
+      'Be brief.\n\nThe working folder is /work.',
+    );
+    assert.deepEqual(
+      sent.contents.map((c) => c.role),
+      ['user', 'user'],
+    );
+  });
+
   it('gives Gemini 3 the signature of a call it made after writing, streamed to Codex after the message', async () => {
     const ns = 'google/gemini-3.5-flash';
     const app = await spaceWith([ns]);

@@ -18,7 +18,7 @@ import type {
   LanguageModelV4Usage,
   SharedV4ProviderOptions,
 } from '@ai-sdk/provider';
-import { APICallError } from '@ai-sdk/provider';
+import { APICallError, UnsupportedFunctionalityError } from '@ai-sdk/provider';
 import { getModelCapabilities } from '@ai-sdk/anthropic/internal';
 import { mapReasoningToProviderBudget } from '@ai-sdk/provider-utils';
 import type { CacheControl, ModelRecord, ToolCall } from '../../../api/schemas';
@@ -175,7 +175,7 @@ export class HostedProviders implements ModelReach {
     const options: LanguageModelV4CallOptions = {
       // Anthropic's, Google's, DeepSeek's APIs and OpenAI's Responses take images and PDFs in a tool's result.
       prompt: toPrompt(
-        provider === 'minimax' ? systemFirst(g.messages) : g.messages,
+        SYSTEM_AT_START.has(provider) ? systemFirst(g.messages) : g.messages,
         carriedBack(kept),
         anthropic,
         anthropic || responses || provider === 'google' || provider === 'deepseek',
@@ -609,10 +609,13 @@ function glmThinking(options: ToolOptions): AnthropicThinking | undefined {
 }
 
 /**
- * The conversation with its later system messages joined to the first, for an API that takes system
- * instructions only at the start: MiniMax's Anthropic-compatible API knows no mid-conversation system
- * message (Anthropic's beta), which Claude Code sends with its environment to a model it does not know.
+ * Providers whose API takes system instructions only at the start of a conversation: Gemini's (its
+ * package refuses a later one), and MiniMax's Anthropic-compatible API, which knows no mid-conversation
+ * system message (Anthropic's beta). Claude Code sends its environment so to a model it does not know.
  */
+const SYSTEM_AT_START = new Set(['google', 'minimax']);
+
+/** The conversation with its later system messages joined to the first (SYSTEM_AT_START). */
 function systemFirst(messages: readonly ChatMessage[]): readonly ChatMessage[] {
   const first = messages.findIndex((m) => m.role !== 'system');
   if (first < 0 || !messages.slice(first).some((m) => m.role === 'system')) return messages;
@@ -1445,6 +1448,15 @@ export function failureOf(error: unknown, provider: ProviderName, secrets: strin
   }
   if (error instanceof ReachFailure)
     return new ProviderFailure(scrub(error.message), error.status, error.unreachable, null);
+  // The provider's package could not write the request in its API's terms: nothing was sent, and the
+  // provider is not at fault (a 400: not counted against it).
+  if (UnsupportedFunctionalityError.isInstance(error))
+    return new ProviderFailure(
+      `${label} cannot take this request as it is: ${scrub(error.functionality).slice(0, 200)}`,
+      400,
+      false,
+      null,
+    );
   const message = scrub((error as Error).message ?? String(error)).slice(0, 300);
   return new ProviderFailure(`${label} could not be reached: ${unreachable(error, message)}`, undefined, true, null);
 }
