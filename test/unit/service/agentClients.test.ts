@@ -15,6 +15,7 @@ import { pngBase64 } from '../support/png';
 import {
   fakeEnv,
   startAnthropicFake,
+  startGeminiFake,
   startMiniMaxFake,
   startOpenAiFake,
   type ProviderFake,
@@ -29,6 +30,7 @@ const CODEX = path.join(CHECKOUT, 'node_modules/@openai/codex/bin/codex.js');
 const CLAUDE_MODEL = 'anthropic/claude-haiku-4-5';
 const CODEX_MODEL = 'openai/gpt-5.4-mini';
 const MINIMAX_MODEL = 'minimax/MiniMax-M2.7';
+const GEMINI_MODEL = 'google/gemini-3.5-flash';
 
 /** The variables a snippet's shell lines export (`export NAME=value`). */
 const exported = (snippet: string) =>
@@ -49,6 +51,7 @@ describe('Claude Code and Codex against the built-in service', function () {
   let openai: ProviderFake;
   let anthropic: ProviderFake;
   let minimax: ProviderFake;
+  let gemini: ProviderFake;
   let service: RunningService;
   /** The Space both agents send through: Claude Haiku 4.5, GPT-5.4 mini and test/echo, no cost cap. */
   let key: string;
@@ -59,9 +62,20 @@ describe('Claude Code and Codex against the built-in service', function () {
   let work: string;
 
   before(async () => {
-    [openai, anthropic, minimax] = await Promise.all([startOpenAiFake(), startAnthropicFake(), startMiniMaxFake()]);
-    service = await startService({ env: fakeEnv({ openai, anthropic, minimax }) });
-    const space = await spaceOf(service, 'Agents', [CLAUDE_MODEL, CODEX_MODEL, MINIMAX_MODEL, 'test/echo']);
+    [openai, anthropic, minimax, gemini] = await Promise.all([
+      startOpenAiFake(),
+      startAnthropicFake(),
+      startMiniMaxFake(),
+      startGeminiFake(),
+    ]);
+    service = await startService({ env: fakeEnv({ openai, anthropic, minimax, google: gemini }) });
+    const space = await spaceOf(service, 'Agents', [
+      CLAUDE_MODEL,
+      CODEX_MODEL,
+      MINIMAX_MODEL,
+      GEMINI_MODEL,
+      'test/echo',
+    ]);
     // An agent's request is priced at its whole max_tokens (Claude Code asks 32,000), far over the $0.02
     // a new Space allows a request.
     await service.client().updateSpace({ id: space.id, policies: { max_cost: 0 } });
@@ -85,12 +99,12 @@ describe('Claude Code and Codex against the built-in service', function () {
   });
   after(async () => {
     await service?.stop();
-    await Promise.all([openai?.close(), anthropic?.close(), minimax?.close()]);
+    await Promise.all([openai?.close(), anthropic?.close(), minimax?.close(), gemini?.close()]);
     for (const dir of [service?.dataDir, home, work]) if (dir) removeDir(dir);
   });
   afterEach(() => {
     assert.deepEqual(
-      [...openai.problems, ...anthropic.problems, ...minimax.problems],
+      [...openai.problems, ...anthropic.problems, ...minimax.problems, ...gemini.problems],
       [],
       'every request followed its reference',
     );
@@ -276,6 +290,24 @@ describe('Claude Code and Codex against the built-in service', function () {
       input.map((i) => i.role),
       ['developer', 'user', 'developer'],
     );
+  });
+
+  it('runs Claude Code on a Gemini model through the Space, its later system message joined to the first', async () => {
+    const asked = gemini.seen.length;
+    const said = JSON.parse(
+      (await claude(['Hello Gemini', '--model', GEMINI_MODEL, '--output-format', 'json'])).stdout,
+    ) as { is_error: boolean; result: string };
+    assert.equal(said.is_error, false);
+    assert.match(said.result, /^echo: /);
+    assert.equal(gemini.seen.length, asked + 1, 'Gemini answered, not a model failed over to');
+    // Gemini takes system instructions only at the start: Claude Code's environment, which it sends
+    // after the user's message to a model it does not know, came within them.
+    const sent = gemini.seen.at(-1)!.body as {
+      systemInstruction?: { parts: Array<{ text: string }> };
+      contents: Array<{ role: string }>;
+    };
+    assert.ok(sent.systemInstruction?.parts.length, 'its system prompt came as the system instruction');
+    assert.ok(sent.contents.every((c) => c.role === 'user' || c.role === 'model'));
   });
 
   it("tells Claude Code in words what a request over a new Space's cost cap may cost, and how to lift the cap", async () => {
