@@ -6,7 +6,9 @@
 // - POST /v1/fim/completions, as Mistral's SDK (`fim.complete`, `fim.stream`) and Continue's Codestral
 //   autocomplete send it, answers in Mistral's shape, through Codestral or a model server;
 // - a text completion without a suffix reaches Together's, Fireworks' and OpenRouter's models on their
-//   own POST /v1/completions, the prompt as it is (fakes that check each request).
+//   own POST /v1/completions, the prompt as it is (fakes that check each request);
+// - a chat at Mistral streams, its usage with its last choice as Mistral sends it.
+import Anthropic from '@anthropic-ai/sdk';
 import assert from 'node:assert/strict';
 import { Mistral } from '@mistralai/mistralai';
 import OpenAI from 'openai';
@@ -237,6 +239,38 @@ describe('filling in the middle at hosted providers', function () {
       assert.equal(text, model === CODESTRAL ? fimFill('const x = ', ';\n') : 'fill:qwen2.5-coder:1.5b:const x = |;\n');
     }
     assert.equal(server.continued.at(-1)!.suffix, ';\n', "the model server's own /v1/completions got the suffix");
+  });
+
+  it("streams a chat at Mistral, text and a tool call, as Mistral streams them (Claude Code's way too)", async () => {
+    const key = await spaceKey('Mistral chat', ['mistral/mistral-small-latest']);
+    const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: key, maxRetries: 0 });
+    const stream = await sdk.chat.completions.create({
+      model: 'mistral/mistral-small-latest',
+      messages: [{ role: 'user', content: 'stream me' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let text = '';
+    let usage: OpenAI.CompletionUsage | undefined;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      if (chunk.usage) usage = chunk.usage;
+    }
+    assert.deepEqual([text, usage?.prompt_tokens, usage?.completion_tokens], ['echo: stream me', 11, 7]);
+    const claude = new Anthropic({ baseURL: service.url, apiKey: key, maxRetries: 0 });
+    const message = await claude.messages
+      .stream({
+        model: 'mistral/mistral-small-latest',
+        max_tokens: 1024,
+        tools: [{ name: 'Bash', input_schema: { type: 'object', properties: { command: { type: 'string' } } } }],
+        messages: [{ role: 'user', content: 'Please | call Bash {"command":"ls"}' }],
+      })
+      .finalMessage();
+    assert.deepEqual(
+      message.content.map((b) => (b.type === 'tool_use' ? [b.name, b.input] : b.type)),
+      [['Bash', { command: 'ls' }]],
+    );
+    assert.equal(mistral.seen.at(-1)!.body.stream, true);
   });
 
   it('refuses in words what Mistral takes and the service does not', async () => {

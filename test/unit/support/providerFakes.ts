@@ -1068,6 +1068,22 @@ export const fimFill = (prompt: string, suffix: string) =>
 /** What a provider's text completion writes after a prompt it continues as it is. */
 export const continuation = (prompt: string) => `<after ${JSON.stringify(prompt)}>`;
 
+/**
+ * OpenAI's chat chunks as Mistral streams them (its API reference): every chunk has its one choice,
+ * and the usage comes with the last one (the one that finishes), not in a chunk of no choices after it.
+ */
+function mistralChunks(events: string[]): string[] {
+  const data = (event: string) => JSON.parse(event.slice('data: '.length)) as Record<string, unknown>;
+  const usageAt = events.findIndex((e) => e.startsWith('data: {') && (data(e).choices as unknown[]).length === 0);
+  if (usageAt < 1) return events;
+  const finishing = data(events[usageAt - 1]!);
+  return [
+    ...events.slice(0, usageAt - 1),
+    sse({ ...finishing, usage: data(events[usageAt]!).usage }),
+    ...events.slice(usageAt + 1),
+  ];
+}
+
 function withFim(provider: TextProvider): Dialect {
   const chat = openAi(false);
   const path =
@@ -1075,7 +1091,13 @@ function withFim(provider: TextProvider): Dialect {
   return {
     ...chat,
     read: (req, problems) => {
-      if (!req.path.startsWith(path)) return chat.read(req, problems);
+      if (!req.path.startsWith(path)) {
+        // Mistral's chat streams its usage with its last choice, unasked (it has no stream_options).
+        const own: string[] = [];
+        const turn = chat.read(req, own);
+        problems.push(...own.filter((p) => provider !== 'mistral' || !p.includes('stream_options.include_usage')));
+        return turn;
+      }
       const b = req.body;
       if (!/^Bearer \S+$/.test(req.headers.authorization ?? ''))
         problems.push(`${provider}: Authorization is not "Bearer <key>"`);
@@ -1107,7 +1129,12 @@ function withFim(provider: TextProvider): Dialect {
       };
     },
     whole: (turn, reply, usage) => (turn.fim ? fimWhole(turn, turn.fim, usage) : chat.whole(turn, reply, usage)),
-    events: (turn, reply, usage) => (turn.fim ? fimEvents(turn, turn.fim, usage) : chat.events(turn, reply, usage)),
+    events: (turn, reply, usage) =>
+      turn.fim
+        ? fimEvents(turn, turn.fim, usage)
+        : provider === 'mistral'
+          ? mistralChunks(chat.events(turn, reply, usage))
+          : chat.events(turn, reply, usage),
   };
 }
 
