@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import type { ModelRecord } from '../../../src/api/schemas';
 import { raw } from '../support/http';
-import { chatsWholeAndStreamed } from '../support/openAiChat';
+import { chatsWholeAndStreamed, LATER_SYSTEM } from '../support/openAiChat';
 import { fakeEnv, startMiniMaxFake, type ProviderFake } from '../support/providerFakes';
 import { removeDir, spaceOf, startService, type RunningService } from '../support/service';
 
@@ -185,15 +185,10 @@ describe('MiniMax through a Space', function () {
   it('joins a system message sent later in the conversation to the first: its API takes them only at the start', async () => {
     await sdk.chat.completions.create({
       model: M27,
-      messages: [
-        { role: 'system', content: 'Be brief.' },
-        { role: 'user', content: 'hi' },
-        { role: 'system', content: 'The working folder is /work.' },
-        { role: 'user', content: 'where am I?' },
-      ],
+      messages: LATER_SYSTEM.messages,
     });
     const sent = minimax.seen.at(-1)!.body;
-    assert.deepEqual(sent.system, [{ type: 'text', text: 'Be brief.\n\nThe working folder is /work.' }]);
+    assert.deepEqual(sent.system, [{ type: 'text', text: LATER_SYSTEM.joined }]);
     assert.deepEqual(
       (sent.messages as Array<{ role: string }>).map((m) => m.role),
       ['user'],

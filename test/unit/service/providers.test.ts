@@ -15,6 +15,7 @@ import type { LlmSpacesClient } from '../../../src/api/client';
 import type { ModelRecord, ProviderState } from '../../../src/api/schemas';
 import { cheapestFirst } from '../../../src/shared/models';
 import { raw } from '../support/http';
+import { LATER_SYSTEM } from '../support/openAiChat';
 import {
   CITED_PASSAGE,
   FETCH_LEAD,
@@ -1817,22 +1818,14 @@ describe('hosted providers (fakes of their wire formats)', function () {
     const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
     const answer = await sdk.chat.completions.create({
       model: ns,
-      messages: [
-        { role: 'system', content: 'Be brief.' },
-        { role: 'user', content: 'hi' },
-        { role: 'system', content: 'The working folder is /work.' },
-        { role: 'user', content: 'where am I?' },
-      ],
+      messages: LATER_SYSTEM.messages,
     });
     assert.equal(answer.choices[0]!.message.content, 'echo: where am I?');
     const sent = gemini.seen.at(-1)!.body as {
       systemInstruction?: { parts: Array<{ text: string }> };
       contents: Array<{ role: string }>;
     };
-    assert.deepEqual(
-      sent.systemInstruction?.parts.map((p) => p.text).join(''),
-      'Be brief.\n\nThe working folder is /work.',
-    );
+    assert.deepEqual(sent.systemInstruction?.parts.map((p) => p.text).join(''), LATER_SYSTEM.joined);
     assert.deepEqual(
       sent.contents.map((c) => c.role),
       ['user', 'user'],

@@ -1,7 +1,7 @@
 // A hosted model's chat through a Space with the official OpenAI SDK, whole and streamed, as the
 // provider tests check it: the fake's echo, the model's thinking as `reasoning_content` (for a model that
 // thinks), the provider's own counts (each fake reports 11 tokens in, 3 of them read from the cache, and
-// 7 out), and the bill at the model's catalogue prices.
+// 7 out), and the bill at the model's catalogue prices. And a conversation with a later system message.
 import assert from 'node:assert/strict';
 import type OpenAI from 'openai';
 import type { ModelRecord } from '../../../src/api/schemas';
@@ -55,3 +55,17 @@ export async function chatsWholeAndStreamed(
   assert.equal(streamedUsage?.prompt_tokens, 11);
   return JSON.stringify(answer);
 }
+
+/**
+ * A conversation with a system message after the user's (Claude Code sends its environment so to a
+ * model it does not know), and the one system text an API that takes them only at the start is sent.
+ */
+export const LATER_SYSTEM = {
+  messages: [
+    { role: 'system', content: 'Be brief.' },
+    { role: 'user', content: 'hi' },
+    { role: 'system', content: 'The working folder is /work.' },
+    { role: 'user', content: 'where am I?' },
+  ] satisfies OpenAI.ChatCompletionMessageParam[],
+  joined: 'Be brief.\n\nThe working folder is /work.',
+};

@@ -17,6 +17,7 @@ import type {
   LanguageModelV4ToolResultPart,
   LanguageModelV4Usage,
   SharedV4ProviderOptions,
+  JSONObject,
 } from '@ai-sdk/provider';
 import { APICallError, UnsupportedFunctionalityError } from '@ai-sdk/provider';
 import { getModelCapabilities } from '@ai-sdk/anthropic/internal';
@@ -154,9 +155,9 @@ export class HostedProviders implements ModelReach {
     const thinking = anthropic
       ? anthropicThinking(modelId, g.maxTokens, g.tools, g.messages)
       : provider === 'zai'
-        ? glmThinking(g.tools)
+        ? switchedThinking(g.tools, 'enabled')
         : provider === 'minimax'
-          ? miniMaxThinking(g.tools)
+          ? switchedThinking(g.tools, undefined)
           : undefined;
     // Where the model may search the web: Anthropic's models and OpenAI's reasoning models, at their provider.
     const searchAt = anthropic ? 'anthropic' : responses && provider === 'openai' ? 'openai' : undefined;
@@ -527,10 +528,10 @@ function sampling(options: ToolOptions): Partial<LanguageModelV4CallOptions> {
 /** Anthropic's least thinking budget; a budget must also leave max_tokens room for an answer. */
 const LEAST_BUDGET = 1024;
 
-/** How an Anthropic model (or a GLM model at Z.ai) thinks for a request, as the AI SDK call says it. */
+/** How an Anthropic model (or GLM at Z.ai, or MiniMax's) thinks for a request, as the AI SDK call says it. */
 interface AnthropicThinking {
   /** Anthropic's `thinking`, for the SDK to send as it is. */
-  thinking?: Record<string, unknown>;
+  thinking?: JSONObject;
   /** The answer's share of max_tokens: the SDK adds a budget given here on top of it. */
   maxOutputTokens?: number;
   /** The effort is said here instead, so the SDK does not fit it to the model again. */
@@ -596,16 +597,19 @@ function anthropicThinking(
 }
 
 /**
- * How a GLM model at Z.ai is to think: Z.ai's API takes no effort, only `thinking` enabled or disabled
- * (its API reference), so an effort of none (or Anthropic's thinking disabled) turns it off and any
- * other asks it on. Undefined where nothing was asked: GLM-4.5 and later think by default.
+ * How a model that thinks unless told not to is told, in Anthropic's `thinking`, its API taking no
+ * effort: an effort of none (or Anthropic's thinking disabled) turns it off, any other asks it on in the
+ * API's word for that (`on`), where it has one. GLM at Z.ai takes `enabled` or `disabled` (its API
+ * reference); MiniMax's models take `disabled` (M3 then answers without thinking, M2 models think
+ * regardless), and are sent nothing to think. Undefined where nothing was asked.
  */
-function glmThinking(options: ToolOptions): AnthropicThinking | undefined {
+function switchedThinking(options: ToolOptions, on: 'enabled' | undefined): AnthropicThinking | undefined {
   const asked = options.thinking;
   const effort = options.reasoningEffort;
   if (!asked && !effort) return undefined;
-  const on = asked ? asked.type !== 'disabled' : effort !== 'none';
-  return { thinking: { type: on ? 'enabled' : 'disabled' }, withoutEffort: true };
+  const off = asked ? asked.type === 'disabled' : effort === 'none';
+  const type = off ? 'disabled' : on;
+  return { ...(type ? { thinking: { type } } : {}), withoutEffort: true };
 }
 
 /**
@@ -618,7 +622,7 @@ const SYSTEM_AT_START = new Set(['google', 'minimax']);
 /** The conversation with its later system messages joined to the first (SYSTEM_AT_START). */
 function systemFirst(messages: readonly ChatMessage[]): readonly ChatMessage[] {
   const first = messages.findIndex((m) => m.role !== 'system');
-  if (first < 0 || !messages.slice(first).some((m) => m.role === 'system')) return messages;
+  if (first < 0 || !messages.some((m, i) => i > first && m.role === 'system')) return messages;
   const system = messages.filter((m) => m.role === 'system');
   const marked = system.findLast((m) => m.cache_control)?.cache_control;
   return [
@@ -629,19 +633,6 @@ function systemFirst(messages: readonly ChatMessage[]): readonly ChatMessage[] {
     },
     ...messages.filter((m) => m.role !== 'system'),
   ];
-}
-
-/**
- * How a MiniMax model is to think: its models think unless told not to, so only an effort of none (or
- * Anthropic's thinking disabled) is said, as Anthropic's `thinking` disabled (M3 then answers without
- * thinking; M2 models think regardless); no other effort is sent, as a budget or otherwise.
- */
-function miniMaxThinking(options: ToolOptions): AnthropicThinking | undefined {
-  const asked = options.thinking;
-  const effort = options.reasoningEffort;
-  if (!asked && !effort) return undefined;
-  const off = asked ? asked.type === 'disabled' : effort === 'none';
-  return off ? { thinking: { type: 'disabled' }, withoutEffort: true } : { withoutEffort: true };
 }
 
 /** MiniMax takes temperature and top_p in (0, 1] (its API reference): 0 asks the least it takes, more than 1 the most. */
@@ -660,7 +651,7 @@ const inMiniMaxRange = (value: number | undefined) =>
 function providerOptions(
   provider: string,
   options: ToolOptions,
-  thinking: Record<string, unknown> | undefined,
+  thinking: JSONObject | undefined,
   /**
    * Through OpenAI's Responses API: whether a summary of the reasoning may be asked for, and how many
    * searches the model may run (its only built-in tool here).
@@ -682,19 +673,17 @@ function providerOptions(
     ...(options.verbosity ? { textVerbosity: options.verbosity } : {}),
     ...(options.parallelToolCalls === false ? { parallelToolCalls: false } : {}),
   };
+  // Anthropic's package's own: one tool call a reply, and how the model thinks (MiniMax's API, which it
+  // also speaks, takes both and no other).
+  const anthropicOwn = {
+    ...(options.parallelToolCalls === false ? { disableParallelToolUse: true } : {}),
+    ...(thinking ? { thinking } : {}),
+  };
   const own =
     provider === 'anthropic'
-      ? {
-          ...openai,
-          ...(options.parallelToolCalls === false ? { disableParallelToolUse: true } : {}),
-          ...(thinking ? { thinking } : {}),
-        }
+      ? { ...openai, ...anthropicOwn }
       : provider === 'minimax'
-        ? // Anthropic's options MiniMax's API takes: one tool call a reply, and its thinking turned off.
-          {
-            ...(options.parallelToolCalls === false ? { disableParallelToolUse: true } : {}),
-            ...(thinking ? { thinking } : {}),
-          }
+        ? anthropicOwn
         : passesOptionsAsTheyAre(provider)
           ? // OpenAI's own options would reach the provider as stray fields (`promptCacheKey`), which a strict
             // API refuses: only the JSON schema's strictness, which the package knows, and Z.ai's `thinking`,
