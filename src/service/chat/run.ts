@@ -41,6 +41,13 @@ export type Completed = ChatCompletion & {
 };
 
 /**
+ * The failures after which the same model is not asked again (the next in the chain is): the request
+ * refused as it is (400, 413, 422), the key refused (401, 403), no such model (404), and a provider that
+ * asks to wait, cools down or cannot be reached here at all (429, 503).
+ */
+const NOT_AGAIN: ReadonlySet<number> = new Set([400, 401, 403, 404, 413, 422, 429, 503]);
+
+/**
  * Runs the request. `onDelta`, when given, receives the reply as it is produced (streaming), and
  * `onThinking` the model's thinking (ThinkingPiece); a failure after the first piece of either cannot be
  * retried: it is logged with the text streamed so far, as a failure without streaming is, and thrown.
@@ -115,9 +122,9 @@ export async function runChat(
           continue;
         }
         tried.push(current.record.namespace);
-        // Asking the same provider again is pointless when it refused the key, has no such model, cools
-        // down, asked to wait, or cannot be reached here at all.
-        if (error instanceof ReachFailure && error.status && [401, 403, 404, 429, 503].includes(error.status)) {
+        // Asking the same model again is pointless after such a failure (NOT_AGAIN): the same request
+        // gets the same answer.
+        if (error instanceof ReachFailure && error.status && NOT_AGAIN.has(error.status)) {
           if (error.status === 401 || error.status === 403) refused.add(current.record.provider ?? '');
           break;
         }

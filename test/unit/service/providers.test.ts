@@ -2089,11 +2089,15 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.equal(source('openai/gpt-5-mini'), 'prior');
   });
 
-  it("does not cool a provider down for requests it refused as the caller's mistake", async () => {
+  it("does not cool a provider down for requests it refused as the caller's mistake, nor ask it them again", async () => {
     const app = await spaceWith([GEMINI], [GEMINI, OPENAI]);
     assert.equal(((await send({ app_id: app, prompt: 'zero' })).json as { model: string }).model, GEMINI);
     gemini.failNext({ status: 400 }, { status: 400 }, { status: 400 });
-    for (const prompt of ['one', 'two', 'three']) await send({ app_id: app, prompt });
+    const asked = gemini.seen.length;
+    for (const prompt of ['one', 'two', 'three'])
+      assert.equal(((await send({ app_id: app, prompt })).json as { model: string }).model, OPENAI);
+    // Each refused request went once to Gemini: the same request would get the same answer.
+    assert.equal(gemini.seen.length, asked + 3);
     const states = (await raw(service.url, 'GET', '/v1/providers', { token: service.token })).json as ProviderState[];
     assert.equal(states.find((p) => p.id === 'google')!.cooling_until, null, 'Gemini is not cooling down');
     const before = gemini.seen.length;
