@@ -746,7 +746,8 @@ const TokenIds = z
  * Voyage AI's Embeddings API is the same request at the same path with fields of its own, which its
  * SDK and the tools made for it send (its API reference): whether the texts are a query or documents
  * (`input_type`), whether an over-long text is cut (`truncation`), the dimensions as `output_dimension`,
- * and the numbers' type (`output_dtype`).
+ * and the numbers' type (`output_dtype`). Cohere's models take the first two as well (as its own API's
+ * `input_type` and `truncate`).
  */
 export const EmbeddingsBody = z
   .object({

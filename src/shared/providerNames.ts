@@ -114,6 +114,12 @@ export const PROVIDER_NAMES: readonly ProviderName[] = [
     'https://platform.minimax.io/user-center/basic-information/interface-key',
   ),
   {
+    // Cohere's Command models and its embeddings, through its v2 API. Its own SDKs read CO_API_KEY.
+    ...compatible('cohere', 'Cohere', 'https://api.cohere.com/v2', 'https://dashboard.cohere.com/api-keys'),
+    keyVars: ['COHERE_API_KEY', 'CO_API_KEY'],
+    embeddingModel: 'cohere/embed-v4.0',
+  },
+  {
     ...compatible('voyage', 'Voyage AI', 'https://api.voyageai.com/v1', 'https://dashboard.voyageai.com/'),
     // Its model for code, which Continue's documentation recommends for a codebase index.
     embeddingModel: 'voyage/voyage-code-3',

@@ -19,7 +19,7 @@ import { embeddingModels, type EmbeddingModel } from '../providers/dataset';
 import { RAISE_MAX_COST } from './routing';
 import { countsAgainstProvider, providerCooldown } from '../providers/cooldown';
 import { providerKeys } from '../providers/keys';
-import { embeddingModel, embeds, providerSpec } from '../providers/providers';
+import { embeddingModel, embeds, providerSpec, type EmbeddingAsked } from '../providers/providers';
 import { countTokens, textOfTokenIds } from '../tokenizer';
 import { howToReach, newRequestId, retired } from './prepare';
 import { ProviderFailure, failureOf, notAskedWhileCooling } from './reach/hostedProviders';
@@ -110,7 +110,7 @@ export async function embed(
   const values = textsOf(body.input);
   const dimensions = dimensionsOf(body);
   const target = resolve(db, caller, body.model);
-  const voyage = voyageOptionsOf(body, target);
+  const asked = askedOf(body, target);
   if (target.kind === 'test' && (dimensions ?? 0) > TEST_MAX_DIMENSIONS)
     throw invalid(['body', 'dimensions'], `${TEST_EMBEDDING_MODEL} makes at most ${TEST_MAX_DIMENSIONS}`, 'too_big');
   const { namespace, inputCost } = target;
@@ -172,7 +172,7 @@ export async function embed(
       target.kind === 'test'
         ? { vectors: values.map((text) => bagOfWords(text, dimensions ?? TEST_DIMENSIONS)), tokens: undefined }
         : target.kind === 'hosted'
-          ? await embedHosted(target.model, values, dimensions, voyage)
+          ? await embedHosted(target.model, values, dimensions, asked)
           : await embedAtServer(target, values, dimensions);
   } catch (error) {
     const failure = error instanceof ReachFailure ? error : new ReachFailure((error as Error).message);
@@ -244,28 +244,28 @@ function dimensionsOf(body: Body): number | undefined {
   return dimensions ?? voyage ?? undefined;
 }
 
-/** Voyage's own fields as its package's options. */
-type VoyageOptions = { inputType?: 'query' | 'document'; truncation?: boolean };
+/** The providers whose models take Voyage's own fields (Cohere's as its `input_type` and `truncate`). */
+const TAKE_VOYAGE_FIELDS = new Set(['voyage', 'cohere']);
 
 /**
- * Voyage's own fields for a Voyage model, as its package's options; for any other model, which has no
- * such thing, refused in words rather than answered with vectors that are not what was asked. Numbers
- * of another type than float are refused for every model: the answer carries floats.
+ * Voyage's own fields for a Voyage or Cohere model, as the package's options; for any other model,
+ * which has no such thing, refused in words rather than answered with vectors that are not what was
+ * asked. Numbers of another type than float are refused for every model: the answer carries floats.
  */
-function voyageOptionsOf(body: Body, target: Target): VoyageOptions | undefined {
+function askedOf(body: Body, target: Target): EmbeddingAsked | undefined {
   if (body.output_dtype != null && body.output_dtype !== 'float')
     throw invalid(
       ['body', 'output_dtype'],
       `must be float: the vectors are answered as floats, not ${body.output_dtype}`,
     );
-  const asked: VoyageOptions = {
+  const asked: EmbeddingAsked = {
     ...(body.input_type != null ? { inputType: body.input_type } : {}),
     ...(body.truncation != null ? { truncation: body.truncation } : {}),
   };
   if (Object.keys(asked).length === 0) return undefined;
-  if (target.kind === 'hosted' && target.model.provider === 'voyage') return asked;
+  if (target.kind === 'hosted' && TAKE_VOYAGE_FIELDS.has(target.model.provider)) return asked;
   const field = body.input_type != null ? 'input_type' : 'truncation';
-  throw invalid(['body', field], `is Voyage AI's: ${target.namespace} does not take it`, 'not_supported');
+  throw invalid(['body', field], `is Voyage AI's and Cohere's: ${target.namespace} does not take it`, 'not_supported');
 }
 
 /**
@@ -276,7 +276,7 @@ async function embedHosted(
   model: EmbeddingModel,
   values: string[],
   dimensions: number | undefined,
-  voyage: VoyageOptions | undefined,
+  asked: EmbeddingAsked | undefined,
 ): Promise<Embedded> {
   const spec = providerSpec(model.provider)!;
   const reach = providerKeys.reach(model.provider)!;
@@ -293,7 +293,7 @@ async function embedHosted(
         values: values.slice(at, at + perCall),
         dimensions,
         abortSignal: signal,
-        ...(voyage ? { providerOptions: { voyage } } : {}),
+        ...(asked ? { providerOptions: { [model.provider]: asked } } : {}),
       });
       vectors.push(...result.embeddings);
       tokens = result.usage && tokens !== undefined ? tokens + result.usage.tokens : undefined;

@@ -107,6 +107,7 @@ export const STARTERS: Readonly<Record<string, readonly string[]>> = {
   moonshotai: ['moonshotai/kimi-k2.6', 'moonshotai/kimi-k2.5'],
   zai: ['zai/glm-5.3-flash', 'zai/glm-5.3'],
   minimax: ['minimax/MiniMax-M2.7', 'minimax/MiniMax-M3'],
+  cohere: ['cohere/command-r7b-12-2024', 'cohere/command-a-03-2025'],
   // Azure's models answer only through deployments named as them: the ones most often made.
   azure: ['azure/gpt-4.1-mini', 'azure/gpt-4o-mini'],
 };

@@ -95,8 +95,11 @@ const LOWER_CASE_IDS = new Set(['zai']);
 /**
  * Providers whose API serves only some of the models their price list prices, by the ids their API
  * reference gives them: MiniMax's Anthropic-compatible API serves its M3 and M2 models (not MiniMax-01,
- * M1 or M2-her), and its price list prices M2.1 and M2.5 as M2, under M2's entry. Each is priced by
- * the price list's own rule for its id.
+ * M1 or M2-her), and its price list prices M2.1 and M2.5 as M2, under M2's entry. Cohere's serves its
+ * Command models under dated ids (the undated `command-r` and `command-r-plus` name the 2024 models it
+ * deprecated, and `command` and `command-light` are retired); Aya Expanse, made for multilingual chat
+ * rather than tools or code, and the models the price list does not price (Command A+, Reasoning,
+ * Vision) are not offered. Each is priced by the price list's own rule for its id.
  */
 const SERVED_AS: Readonly<Record<string, readonly string[]>> = {
   minimax: [
@@ -109,7 +112,22 @@ const SERVED_AS: Readonly<Record<string, readonly string[]>> = {
     'MiniMax-M2.1-highspeed',
     'MiniMax-M2',
   ],
+  cohere: ['command-a-03-2025', 'command-r-plus-08-2024', 'command-r-08-2024', 'command-r7b-12-2024'],
 };
+
+/**
+ * The context windows their provider's models page states, for models neither dataset gives one
+ * (Cohere's, which models.dev's package does not list).
+ */
+const STATED_CONTEXT: Readonly<Record<string, number>> = {
+  'command-a-03-2025': 256_000,
+  'command-r-plus-08-2024': 128_000,
+  'command-r-08-2024': 128_000,
+  'command-r7b-12-2024': 128_000,
+};
+
+/** A dated snapshot's suffix (Cohere's `-03-2025`): the snapshot is the model its price list's entry names. */
+const DATED = /^-\d{2}-\d{4}$/;
 
 /** The price list's entries a provider's API serves (SERVED_AS), each under the id its API takes. */
 function servedAs(ids: readonly string[], prices: Provider): ModelInfo[] {
@@ -117,8 +135,17 @@ function servedAs(ids: readonly string[], prices: Provider): ModelInfo[] {
     const priced = calcPrice({}, id, { providerId: prices.id })?.model;
     if (!priced) return [];
     // An entry that prices another model too describes its own.
-    const own = priced.id.toLowerCase() === id.toLowerCase();
-    return [{ ...priced, id, ...(own ? {} : { name: id, description: undefined }) }];
+    const own =
+      priced.id.toLowerCase() === id.toLowerCase() ||
+      (id.startsWith(priced.id) && DATED.test(id.slice(priced.id.length)));
+    return [
+      {
+        ...priced,
+        id,
+        context_window: priced.context_window ?? STATED_CONTEXT[id],
+        ...(own ? {} : { name: id, description: undefined }),
+      },
+    ];
   });
 }
 
@@ -179,7 +206,10 @@ function reasoningOf(provider: string, modelId: string, known: DevModel | undefi
                 : // MiniMax's M2 and M3 models think before every answer (its API reference's thinking blocks).
                   provider === 'minimax'
                   ? true
-                  : undefined);
+                  : // Cohere's Command models offered here do not (Command A Reasoning is not: SERVED_AS).
+                    provider === 'cohere'
+                    ? false
+                    : undefined);
   return typeof said === 'boolean' ? { supports_reasoning: said } : {};
 }
 

@@ -214,7 +214,19 @@ const geminiList: Lister = async (reach, next, signal) => {
 };
 
 /**
- * How a provider lists its models: Anthropic and Gemini their own way, any other as OpenAI does. Azure's
+ * Cohere's, in pages (`next_page_token`): its list is of its v1 API (GET /v1/models, its API reference),
+ * beside the v2 API that chats, each model by its `name`.
+ */
+const cohereList: Lister = async (reach, next, signal) => {
+  const query = new URLSearchParams({ page_size: '1000', ...(next ? { page_token: next } : {}) });
+  const root = reach.baseURL.replace(/\/v2$/, '/v1');
+  const body = await getJson(`${root}/models?${query}`, { authorization: `Bearer ${reach.apiKey}` }, signal);
+  const token = field(body, 'next_page_token');
+  return { ids: idsOf(field(body, 'models'), 'name'), next: typeof token === 'string' && token ? token : null };
+};
+
+/**
+ * How a provider lists its models: Anthropic, Gemini and Cohere their own way, any other as OpenAI does. Azure's
  * models answer through the deployments a resource made, which the key check finds
  * (azureDeployments.ts), not through a list of models; Voyage, of embeddings only, has no such list,
  * and MiniMax's Anthropic-compatible API documents none.
@@ -226,4 +238,6 @@ const listerOf = (provider: string): Lister | undefined =>
       ? anthropicList
       : provider === 'google'
         ? geminiList
-        : openAiList;
+        : provider === 'cohere'
+          ? cohereList
+          : openAiList;

@@ -4,13 +4,19 @@
 // come from the variables its own SDK reads, and its base URL includes the API's version path.
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createAzure } from '@ai-sdk/azure';
+import { createCohere } from '@ai-sdk/cohere';
 import { createDeepSeek } from '@ai-sdk/deepseek';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createMistral } from '@ai-sdk/mistral';
 import { createMoonshotAI } from '@ai-sdk/moonshotai';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { APICallError, type EmbeddingModelV4, type LanguageModelV4 } from '@ai-sdk/provider';
+import {
+  APICallError,
+  UnsupportedFunctionalityError,
+  type EmbeddingModelV4,
+  type LanguageModelV4,
+} from '@ai-sdk/provider';
 import { createVoyage } from 'voyage-ai-provider';
 import { PROVIDER_NAMES, type ProviderName } from '../../shared/providerNames';
 import { poolFetch } from './poolFetch';
@@ -57,6 +63,8 @@ const MODELS: Record<string, ProviderSpec['model']> = {
   // MiniMax package makes it (which pins an older copy of Anthropic's): its options and metadata are
   // read under `minimax`.
   minimax: (reach, modelId) => createAnthropic({ ...settings(reach), name: 'minimax.messages' }).messages(modelId),
+  // Cohere's own package: its v2 Chat API is not OpenAI's (its messages, `p` and `k`, its stream's events).
+  cohere: (reach, modelId) => createCohere(settings(reach)).languageModel(modelId),
 };
 
 /**
@@ -72,7 +80,8 @@ const compatible =
 
 /**
  * The providers whose embedding models the service reaches (POST /v1/embeddings), each through its
- * package's embedding model: OpenAI's, Azure's (a deployment's name), Google's, Mistral's and Voyage's.
+ * package's embedding model: OpenAI's, Azure's (a deployment's name), Google's, Mistral's, Voyage's and
+ * Cohere's.
  */
 const EMBEDDERS: Record<string, (reach: Reach, modelId: string) => EmbeddingModelV4> = {
   openai: (reach, modelId) => createOpenAI(settings(reach)).embedding(modelId),
@@ -80,7 +89,33 @@ const EMBEDDERS: Record<string, (reach: Reach, modelId: string) => EmbeddingMode
   google: (reach, modelId) => createGoogleGenerativeAI(settings(reach)).embedding(modelId),
   mistral: (reach, modelId) => createMistral(settings(reach)).embedding(modelId),
   voyage: voyageEmbedding,
+  cohere: cohereEmbedding,
 };
+
+/**
+ * What an embeddings request may ask beyond OpenAI's fields, in Voyage's words (its API's): whether
+ * the texts are queries or documents, and whether an over-long text is cut rather than refused.
+ */
+export type EmbeddingAsked = { inputType?: 'query' | 'document'; truncation?: boolean };
+
+/**
+ * A package's embedding model whose call is first put in its API's words (`doEmbed`): its provider,
+ * batch size and parallelism are the package's own.
+ */
+function embeddingAs(
+  model: Pick<EmbeddingModelV4, 'provider' | 'maxEmbeddingsPerCall' | 'supportsParallelCalls'>,
+  modelId: string,
+  doEmbed: EmbeddingModelV4['doEmbed'],
+): EmbeddingModelV4 {
+  return {
+    specificationVersion: 'v4',
+    provider: model.provider,
+    modelId,
+    maxEmbeddingsPerCall: model.maxEmbeddingsPerCall,
+    supportsParallelCalls: model.supportsParallelCalls,
+    doEmbed,
+  };
+}
 
 /**
  * Voyage's embedding model (the AI SDK's community provider, `voyage-ai-provider`), which speaks the
@@ -89,24 +124,42 @@ const EMBEDDERS: Record<string, (reach: Reach, modelId: string) => EmbeddingMode
  */
 function voyageEmbedding(reach: Reach, modelId: string): EmbeddingModelV4 {
   const model = createVoyage(settings(reach)).textEmbeddingModel(modelId);
-  return {
-    specificationVersion: 'v4',
-    provider: model.provider,
-    modelId,
-    maxEmbeddingsPerCall: model.maxEmbeddingsPerCall,
-    supportsParallelCalls: model.supportsParallelCalls,
-    doEmbed: async ({ dimensions, providerOptions, ...options }) => {
-      const voyage = { ...providerOptions?.voyage, ...(dimensions ? { outputDimension: dimensions } : {}) };
-      try {
-        return await model.doEmbed({
-          ...options,
-          providerOptions: Object.keys(voyage).length ? { voyage } : undefined,
-        });
-      } catch (error) {
-        throw withVoyageReason(error);
-      }
-    },
-  };
+  return embeddingAs(model, modelId, async ({ dimensions, providerOptions, ...options }) => {
+    const voyage = { ...providerOptions?.voyage, ...(dimensions ? { outputDimension: dimensions } : {}) };
+    try {
+      return await model.doEmbed({
+        ...options,
+        providerOptions: Object.keys(voyage).length ? { voyage } : undefined,
+      });
+    } catch (error) {
+      throw withVoyageReason(error);
+    }
+  });
+}
+
+/** The numbers of dimensions Cohere's embed-v4.0 makes (its API reference's `output_dimension`). */
+const COHERE_DIMENSIONS = [256, 512, 1024, 1536];
+
+/**
+ * Cohere's embedding model, with what was asked in its API's words: the dimensions as
+ * `output_dimension`, a query or a document as `search_query` or `search_document` (a query unless
+ * said, as its package sends), and a text cut at its end or refused when too long.
+ */
+function cohereEmbedding(reach: Reach, modelId: string): EmbeddingModelV4 {
+  const model = createCohere(settings(reach)).embedding(modelId);
+  return embeddingAs(model, modelId, async ({ dimensions, providerOptions, ...options }) => {
+    if (dimensions !== undefined && !COHERE_DIMENSIONS.includes(dimensions))
+      throw new UnsupportedFunctionalityError({
+        functionality: `${modelId} makes ${COHERE_DIMENSIONS.join(', ')} dimensions, not ${dimensions}`,
+      });
+    const asked = (providerOptions?.cohere ?? {}) as EmbeddingAsked;
+    const cohere = {
+      ...(dimensions ? { outputDimension: dimensions } : {}),
+      ...(asked.inputType ? { inputType: `search_${asked.inputType}` } : {}),
+      ...(asked.truncation !== undefined ? { truncate: asked.truncation ? 'END' : 'NONE' } : {}),
+    };
+    return model.doEmbed({ ...options, ...(Object.keys(cohere).length ? { providerOptions: { cohere } } : {}) });
+  });
 }
 
 /**

@@ -15,6 +15,7 @@ import { pngBase64 } from '../support/png';
 import {
   fakeEnv,
   startAnthropicFake,
+  startCohereFake,
   startGeminiFake,
   startMiniMaxFake,
   startOpenAiFake,
@@ -31,6 +32,7 @@ const CLAUDE_MODEL = 'anthropic/claude-haiku-4-5';
 const CODEX_MODEL = 'openai/gpt-5.4-mini';
 const MINIMAX_MODEL = 'minimax/MiniMax-M2.7';
 const GEMINI_MODEL = 'google/gemini-3.5-flash';
+const COHERE_MODEL = 'cohere/command-a-03-2025';
 
 /** The variables a snippet's shell lines export (`export NAME=value`). */
 const exported = (snippet: string) =>
@@ -52,6 +54,7 @@ describe('Claude Code and Codex against the built-in service', function () {
   let anthropic: ProviderFake;
   let minimax: ProviderFake;
   let gemini: ProviderFake;
+  let cohere: ProviderFake;
   let service: RunningService;
   /** The Space both agents send through: Claude Haiku 4.5, GPT-5.4 mini and test/echo, no cost cap. */
   let key: string;
@@ -62,18 +65,20 @@ describe('Claude Code and Codex against the built-in service', function () {
   let work: string;
 
   before(async () => {
-    [openai, anthropic, minimax, gemini] = await Promise.all([
+    [openai, anthropic, minimax, gemini, cohere] = await Promise.all([
       startOpenAiFake(),
       startAnthropicFake(),
       startMiniMaxFake(),
       startGeminiFake(),
+      startCohereFake(),
     ]);
-    service = await startService({ env: fakeEnv({ openai, anthropic, minimax, google: gemini }) });
+    service = await startService({ env: fakeEnv({ openai, anthropic, minimax, google: gemini, cohere }) });
     const space = await spaceOf(service, 'Agents', [
       CLAUDE_MODEL,
       CODEX_MODEL,
       MINIMAX_MODEL,
       GEMINI_MODEL,
+      COHERE_MODEL,
       'test/echo',
     ]);
     // An agent's request is priced at its whole max_tokens (Claude Code asks 32,000), far over the $0.02
@@ -99,12 +104,12 @@ describe('Claude Code and Codex against the built-in service', function () {
   });
   after(async () => {
     await service?.stop();
-    await Promise.all([openai?.close(), anthropic?.close(), minimax?.close(), gemini?.close()]);
+    await Promise.all([openai?.close(), anthropic?.close(), minimax?.close(), gemini?.close(), cohere?.close()]);
     for (const dir of [service?.dataDir, home, work]) if (dir) removeDir(dir);
   });
   afterEach(() => {
     assert.deepEqual(
-      [...openai.problems, ...anthropic.problems, ...minimax.problems, ...gemini.problems],
+      [...openai.problems, ...anthropic.problems, ...minimax.problems, ...gemini.problems, ...cohere.problems],
       [],
       'every request followed its reference',
     );
@@ -275,6 +280,43 @@ describe('Claude Code and Codex against the built-in service', function () {
       (m) => m.role === 'assistant',
     )!;
     assert.deepEqual(Array.isArray(reply.content) && reply.content.map((b) => b.type), ['thinking', 'tool_use']);
+  });
+
+  it("runs Claude Code's tool loop on a Cohere model through the Space: the call and its result go in Cohere's shapes", async () => {
+    const command = 'printf "Hello from Cohere" > cohere.txt';
+    const said = JSON.parse(
+      (
+        await claude([
+          `Please | call Bash ${JSON.stringify({ command, description: 'Write the greeting' })}`,
+          '--model',
+          COHERE_MODEL,
+          '--allowedTools',
+          'Bash',
+          '--max-turns',
+          '3',
+          '--output-format',
+          'json',
+        ])
+      ).stdout,
+    ) as { is_error: boolean; num_turns: number };
+    assert.equal(said.is_error, false);
+    assert.equal(said.num_turns, 2, 'the tool call, then the answer from its result');
+    assert.equal(readFileSync(path.join(work, 'cohere.txt'), 'utf8'), 'Hello from Cohere');
+    // The second request has the call as the assistant's tool call and its result as a tool message
+    // (its fake checks that the message answers a call before it), with Claude Code's tools as functions.
+    const second = cohere.seen.at(-1)!.body as {
+      model: string;
+      messages: Array<{ role: string; tool_calls?: Array<{ function: { name: string } }> }>;
+      tools: Array<{ function: { name: string } }>;
+    };
+    assert.equal(second.model, 'command-a-03-2025');
+    const call = second.messages.findLast((m) => m.role === 'assistant')!;
+    assert.deepEqual(
+      call.tool_calls?.map((c) => c.function.name),
+      ['Bash'],
+    );
+    assert.equal(second.messages.at(-1)!.role, 'tool');
+    assert.ok(second.tools.some((t) => t.function.name === 'Bash'));
   });
 
   it('runs Claude Code on an OpenAI model through the Space, with the instructions it adds for a model it does not know', async () => {

@@ -226,12 +226,10 @@ describe('embeddings through a Space', function () {
       'azure/text-embedding-3-large',
       'google/gemini-embedding-001',
       'mistral/mistral-embed',
+      'cohere/embed-v4.0',
       'local/nomic-embed-text',
     ])
       assert.ok(ids.includes(id), `${id} is listed: ${ids.join(', ')}`);
-    // Cohere is not a provider here; Voyage's models, without its key, answer at the model server
-    // (--upstream takes any name), as every model does in this test.
-    assert.ok(!ids.some((id) => /^cohere\//.test(id)), ids.join(', '));
     const one = await sdk.models.retrieve('local/nomic-embed-text');
     assert.deepEqual([one.id, one.owned_by], ['local/nomic-embed-text', 'local']);
     const anthropic = await raw(service.url, 'GET', '/v1/models?limit=1000', {
@@ -458,11 +456,11 @@ describe("Voyage's embeddings: a provider of nothing else", function () {
     const refusals: Array<[Record<string, unknown>, string]> = [
       [
         { model: 'test/embed', input: 'x', input_type: 'query' },
-        "input_type: is Voyage AI's: test/embed does not take it",
+        "input_type: is Voyage AI's and Cohere's: test/embed does not take it",
       ],
       [
         { model: 'test/embed', input: 'x', truncation: true },
-        "truncation: is Voyage AI's: test/embed does not take it",
+        "truncation: is Voyage AI's and Cohere's: test/embed does not take it",
       ],
       [
         { model: 'voyage-code-3', input: 'x', output_dtype: 'int8' },

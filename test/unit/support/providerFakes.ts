@@ -2292,3 +2292,273 @@ const minimax: Dialect = {
 };
 
 export const startMiniMaxFake = (key = 'sk-fake-minimax-0123456789abcdef') => startFake(minimax, '/anthropic/v1', key);
+
+// ---------------------------------------------------------------- Cohere
+
+/** The fields of Cohere's v2 Chat request (its API reference). */
+const COHERE_FIELDS: ReadonlySet<string> = new Set(
+  words(
+    'model messages stream tools strict_tools documents citation_options response_format safety_mode max_tokens ' +
+      'stop_sequences temperature seed frequency_penalty presence_penalty k p logprobs tool_choice thinking priority',
+  ),
+);
+
+/** The chat models its API serves (its models page), by the ids it takes. */
+const COHERE_CHAT_MODELS: ReadonlySet<string> = new Set(
+  words(
+    'command-a-plus-05-2026 command-a-03-2025 command-a-reasoning-08-2025 command-a-vision-07-2025 ' +
+      'command-r7b-12-2024 command-r-plus-08-2024 command-r-08-2024',
+  ),
+);
+
+/** The models that take `tool_choice` ("Command R7B and newer"). */
+const COHERE_NO_TOOL_CHOICE: ReadonlySet<string> = new Set(['command-r-08-2024', 'command-r-plus-08-2024']);
+
+/** The tokens of the prompt template Cohere adds, which it counts but does not bill. */
+export const COHERE_TEMPLATE_TOKENS = 200;
+
+const cohereUsage = (u: ProviderFake['usage']) => ({
+  billed_units: { input_tokens: u.input, output_tokens: u.output },
+  tokens: { input_tokens: u.input + COHERE_TEMPLATE_TOKENS, output_tokens: u.output },
+});
+
+/** What is wrong with one of the messages of a Cohere v2 request, by its role's shape. */
+function cohereMessageProblems(m: Record<string, unknown>, calls: Set<string>): string[] {
+  const parts = (content: unknown, types: string[]) =>
+    typeof content === 'string' ||
+    (Array.isArray(content) && content.every((p: { type?: unknown }) => types.includes(String(p?.type))));
+  switch (m.role) {
+    case 'system':
+      return parts(m.content, ['text']) ? [] : ['a system message is not text'];
+    case 'user':
+      return parts(m.content, ['text', 'image_url', 'document'])
+        ? []
+        : ['a user message is not text, images or documents'];
+    case 'assistant': {
+      const toolCalls = (m.tool_calls as Array<Record<string, unknown>> | undefined) ?? [];
+      const problems = [];
+      if (m.content === undefined && toolCalls.length === 0)
+        problems.push('an assistant message has neither content nor tool_calls');
+      if (m.content !== undefined && !parts(m.content, ['text', 'thinking']))
+        problems.push('an assistant message is not text');
+      for (const call of toolCalls) {
+        const fn = call.function as { name?: unknown; arguments?: unknown } | undefined;
+        if (
+          typeof call.id !== 'string' ||
+          call.type !== 'function' ||
+          typeof fn?.name !== 'string' ||
+          typeof fn.arguments !== 'string'
+        )
+          problems.push(
+            `a tool call is not {id, type: function, function: {name, arguments}}: ${JSON.stringify(call)}`,
+          );
+        else calls.add(call.id);
+      }
+      return problems;
+    }
+    case 'tool':
+      return [
+        ...(typeof m.tool_call_id === 'string' && calls.has(m.tool_call_id)
+          ? []
+          : ['a tool message answers no tool call before it']),
+        ...(parts(m.content, ['text', 'document']) ? [] : ['a tool message is not text or documents']),
+      ];
+    default:
+      return [`role ${String(m.role)} in messages`];
+  }
+}
+
+/**
+ * Cohere's v2 API (`POST /v2/chat`, `POST /v2/embed`, and its list at `GET /v1/models`), its key as a
+ * bearer token, by its API reference: only its fields, its models by their ids, `p` within [0.01,
+ * 0.99], `k` within [0, 500], the penalties within [0, 1], at most 5 stop sequences, `tool_choice`
+ * REQUIRED or NONE (refused by the 08-2024 models, as older than Command R7B), messages of its four
+ * roles in their shapes (a tool message answering a call before it). Its answer is its message of
+ * content parts or tool calls (with the plan it wrote first), its stream its own events, its usage both
+ * the tokens billed and those processed (the prompt template's too); its errors `{message}`.
+ */
+const cohere: Dialect = {
+  keyOf: (req) => /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1],
+  error: (status, message) => ({
+    id: 'fake-error',
+    message:
+      message ??
+      (status === 401
+        ? 'invalid api token'
+        : status === 404
+          ? 'not found'
+          : status === 429
+            ? 'too many requests'
+            : 'error'),
+  }),
+  noModel: (model) =>
+    `model '${model}' not found, make sure the correct model ID was used and that you have access to the model.`,
+  read: (req, problems) => {
+    if (req.path !== '/v2/chat') return null;
+    const b = req.body;
+    for (const field of Object.keys(b)) if (!COHERE_FIELDS.has(field)) problems.push(`cohere: unknown field ${field}`);
+    if (!COHERE_CHAT_MODELS.has(String(b.model)))
+      problems.push(`cohere: model ${String(b.model)} is not one it serves`);
+    const within = (field: string, least: number, most: number) => {
+      if (b[field] !== undefined && !(typeof b[field] === 'number' && b[field] >= least && b[field] <= most))
+        problems.push(`cohere: ${field} ${String(b[field])} is not within [${least}, ${most}]`);
+    };
+    within('p', 0.01, 0.99);
+    within('k', 0, 500);
+    within('frequency_penalty', 0, 1);
+    within('presence_penalty', 0, 1);
+    within('temperature', 0, Infinity);
+    const stops = b.stop_sequences as unknown[] | undefined;
+    if (stops !== undefined && !(Array.isArray(stops) && stops.length <= 5))
+      problems.push('cohere: stop_sequences is not a list of up to 5');
+    const messages = (b.messages as Array<Record<string, unknown>> | undefined) ?? [];
+    if (messages.length === 0) problems.push('cohere: messages is missing or empty');
+    const calls = new Set<string>();
+    for (const m of messages) problems.push(...cohereMessageProblems(m, calls).map((p) => `cohere: ${p}`));
+    const tools =
+      (b.tools as Array<{ type?: string; function?: { name?: string; parameters?: unknown } }> | undefined) ?? [];
+    for (const t of tools)
+      if (t.type !== 'function' || !t.function?.name || !t.function.parameters)
+        problems.push(`cohere: a tool is not {type: function, function: {name, parameters}}: ${JSON.stringify(t)}`);
+    const choice = b.tool_choice;
+    if (choice !== undefined && choice !== 'REQUIRED' && choice !== 'NONE')
+      problems.push(`cohere: tool_choice ${String(choice)} is not REQUIRED or NONE`);
+    const thinking = (b.thinking as { type?: unknown } | undefined)?.type;
+    if (thinking !== undefined && thinking !== 'enabled' && thinking !== 'disabled')
+      problems.push(`cohere: unknown thinking type ${String(thinking)}`);
+    // A tool's result is answered as the user's text is.
+    const lastUser = messages.findLast((m) => m.role === 'user' || m.role === 'tool');
+    return {
+      text: textOf(lastUser?.content),
+      tools: choice === 'NONE' ? [] : tools.map((t) => t.function!.name!),
+      stream: b.stream === true,
+      model: String(b.model),
+      ...(choice !== undefined && COHERE_NO_TOOL_CHOICE.has(String(b.model))
+        ? { refused: `invalid request: tool_choice is not supported for ${String(b.model)}` }
+        : {}),
+    };
+  },
+  whole: (_turn, reply, usage) => ({
+    id: 'fake-cohere-chat',
+    finish_reason: reply.kind === 'tool' ? 'TOOL_CALL' : 'COMPLETE',
+    message:
+      reply.kind === 'tool'
+        ? {
+            role: 'assistant',
+            tool_plan: `I will use ${reply.name}.`,
+            tool_calls: [
+              { id: reply.id, type: 'function', function: { name: reply.name, arguments: JSON.stringify(reply.args) } },
+            ],
+          }
+        : { role: 'assistant', content: [{ type: 'text', text: reply.text }] },
+    usage: cohereUsage(usage),
+  }),
+  events: (_turn, reply, usage) => {
+    const event = (type: string, data: Record<string, unknown>) => sse({ type, ...data }, type);
+    const body =
+      reply.kind === 'tool'
+        ? [
+            event('tool-plan-delta', { delta: { message: { tool_plan: `I will use ${reply.name}.` } } }),
+            event('tool-call-start', {
+              index: 0,
+              delta: {
+                message: {
+                  tool_calls: { id: reply.id, type: 'function', function: { name: reply.name, arguments: '' } },
+                },
+              },
+            }),
+            ...chunksOf(JSON.stringify(reply.args)).map((piece) =>
+              event('tool-call-delta', {
+                index: 0,
+                delta: { message: { tool_calls: { function: { arguments: piece } } } },
+              }),
+            ),
+            event('tool-call-end', { index: 0 }),
+          ]
+        : [
+            event('content-start', { index: 0, delta: { message: { content: { type: 'text', text: '' } } } }),
+            ...words(reply.text).map((word, i) =>
+              event('content-delta', { index: 0, delta: { message: { content: { text: i ? ` ${word}` : word } } } }),
+            ),
+            event('content-end', { index: 0 }),
+          ];
+    return [
+      event('message-start', {
+        id: 'fake-cohere-chat',
+        delta: { message: { role: 'assistant', content: [], tool_plan: '', tool_calls: [], citations: [] } },
+      }),
+      ...body,
+      event('message-end', {
+        delta: { finish_reason: reply.kind === 'tool' ? 'TOOL_CALL' : 'COMPLETE', usage: cohereUsage(usage) },
+      }),
+    ];
+  },
+  // POST /v2/embed: texts (at most 96), `input_type` one of its five (required of its v3 models and
+  // later), float vectors (`embedding_types`), `truncate` NONE, START or END, `output_dimension` one of
+  // embed-v4.0's sizes.
+  embed: (req, problems) => {
+    if (req.path !== '/v2/embed') return null;
+    const b = req.body;
+    const fields = words('model texts images inputs input_type embedding_types truncate output_dimension max_tokens');
+    for (const field of Object.keys(b))
+      if (!fields.includes(field)) problems.push(`cohere embed: unknown field ${field}`);
+    const model = String(b.model);
+    if (!['embed-v4.0', 'embed-english-v3.0', 'embed-multilingual-v3.0'].includes(model))
+      problems.push(`cohere embed: model ${model} is not one it serves`);
+    const texts = b.texts as unknown[] | undefined;
+    if (!Array.isArray(texts) || texts.length === 0 || texts.length > 96 || !texts.every((t) => typeof t === 'string'))
+      problems.push('cohere embed: texts is not a list of 1 to 96 texts');
+    if (!words('search_document search_query classification clustering image').includes(String(b.input_type)))
+      problems.push(`cohere embed: input_type ${String(b.input_type)} is not one of its five`);
+    if (b.truncate !== undefined && !['NONE', 'START', 'END'].includes(String(b.truncate)))
+      problems.push(`cohere embed: truncate ${String(b.truncate)} is not NONE, START or END`);
+    if (
+      b.output_dimension !== undefined &&
+      !(model === 'embed-v4.0' && [256, 512, 1024, 1536].includes(Number(b.output_dimension)))
+    )
+      problems.push(`cohere embed: output_dimension ${String(b.output_dimension)} is not one of ${model}'s`);
+    const list = (Array.isArray(texts) ? texts : []).map(String);
+    const size = typeof b.output_dimension === 'number' ? b.output_dimension : model === 'embed-v4.0' ? 1536 : 1024;
+    const tokens = list.reduce((n, text) => n + text.split(/\s+/).filter(Boolean).length, 0);
+    return {
+      status: 200,
+      body: {
+        id: 'fake-cohere-embed',
+        // The vector says which kind of input it was made as, for a test to tell.
+        embeddings: { float: list.map((text) => fakeVector(`${String(b.input_type)} ${text}`, size)) },
+        texts: list,
+        meta: { api_version: { version: '2' }, billed_units: { input_tokens: tokens } },
+        response_type: 'embeddings_by_type',
+      },
+    };
+  },
+  // GET /v1/models: `page_size` a page (20 unless said, at most 1,000), the next by the opaque
+  // `next_page_token` of the page before.
+  list: (url, ids, page, problems) => {
+    if (url.pathname !== '/v1/models') return null;
+    const size = Number(url.searchParams.get('page_size') ?? 20);
+    if (!Number.isInteger(size) || size < 1 || size > 1000)
+      problems.push(`cohere models: page_size ${size} is not a page`);
+    const token = url.searchParams.get('page_token');
+    const after = token === null ? null : Buffer.from(token, 'base64url').toString();
+    const { items, more } = pageOf(ids, after, Math.min(size, page));
+    return {
+      status: 200,
+      body: {
+        models: items.map((name) => ({
+          name,
+          is_deprecated: false,
+          endpoints: name.startsWith('embed-') ? ['embed'] : ['chat'],
+          finetuned: false,
+          context_length: 128_000,
+        })),
+        ...(more ? { next_page_token: Buffer.from(items.at(-1)!).toString('base64url') } : {}),
+      },
+    };
+  },
+};
+
+/** A text in pieces of up to 8 characters, as a stream sends a tool call's arguments. */
+const chunksOf = (text: string) => text.match(/[\s\S]{1,8}/g) ?? [''];
+
+export const startCohereFake = (key = 'sk-fake-cohere-0123456789abcdef') => startFake(cohere, '/v2', key);

@@ -182,9 +182,7 @@ export class HostedProviders implements ModelReach {
         anthropic || responses || provider === 'google' || provider === 'deepseek',
       ),
       maxOutputTokens: thinking?.maxOutputTokens ?? g.maxTokens,
-      temperature: provider === 'minimax' ? inMiniMaxRange(g.temperature) : g.temperature,
-      ...toolOptions(g.tools, searchAt, tellAs, openAiSearch),
-      ...(provider === 'minimax' && g.tools.topP != null ? { topP: inMiniMaxRange(g.tools.topP) } : {}),
+      ...withinRange(provider, { temperature: g.temperature, ...toolOptions(g.tools, searchAt, tellAs, openAiSearch) }),
       // A model whose API takes no penalties (the catalogue's word) is not sent them (Z.ai's would be
       // fields it does not know; Anthropic's and Google's packages would drop them with a warning).
       ...(g.model.supports_penalties ? {} : { frequencyPenalty: undefined, presencePenalty: undefined }),
@@ -635,9 +633,34 @@ function systemFirst(messages: readonly ChatMessage[]): readonly ChatMessage[] {
   ];
 }
 
-/** MiniMax takes temperature and top_p in (0, 1] (its API reference): 0 asks the least it takes, more than 1 the most. */
-const inMiniMaxRange = (value: number | undefined) =>
-  value === undefined ? undefined : Math.min(1, Math.max(0.01, value));
+type Sampled = 'temperature' | 'topP' | 'frequencyPenalty' | 'presencePenalty';
+
+/**
+ * The ranges providers take sampling in, narrower than OpenAI's (their API references): MiniMax's
+ * temperature and top_p in (0, 1]; Cohere's `p` in [0.01, 0.99] and its penalties in [0, 1].
+ */
+const RANGES: Readonly<Record<string, Partial<Record<Sampled, readonly [number, number]>>>> = {
+  minimax: { temperature: [0.01, 1], topP: [0.01, 1] },
+  cohere: { topP: [0.01, 0.99], frequencyPenalty: [0, 1], presencePenalty: [0, 1] },
+};
+
+/**
+ * The call's sampling within the provider's ranges: a value below asks the least it takes, above the
+ * most (OpenAI's clients send top_p 1 or a negative penalty, which these APIs would refuse).
+ */
+function withinRange(
+  provider: string,
+  options: Partial<LanguageModelV4CallOptions>,
+): Partial<LanguageModelV4CallOptions> {
+  const ranges = RANGES[provider];
+  if (!ranges) return options;
+  const held = { ...options };
+  for (const [name, [least, most]] of Object.entries(ranges) as Array<[Sampled, readonly [number, number]]>) {
+    const value = held[name];
+    if (value != null) held[name] = Math.min(most, Math.max(least, value));
+  }
+  return held;
+}
 
 /**
  * What only OpenAI's packages read: a JSON schema is strict only when the request says so, as on
@@ -821,10 +844,17 @@ function finishOf(reason: LanguageModelV4FinishReason, toolCalls: ToolCall[]): R
 const pausedOf = (reason: LanguageModelV4FinishReason): Pick<Reply, 'paused'> =>
   reason.raw === 'pause_turn' ? { paused: true } : {};
 
-/** The provider's own counts: input (with what was read from and written to its cache), output. */
+/**
+ * The provider's own counts: input (with what was read from and written to its cache), output. Cohere
+ * bills its `billed_units`, which leave out the tokens of the prompt template it adds (its package
+ * reads the tokens it processed).
+ */
 function usageOf(usage: LanguageModelV4Usage | undefined): Reply['usage'] {
-  const input = usage?.inputTokens.total;
-  const output = usage?.outputTokens.total;
+  const billed = (usage?.raw as { billed_units?: { input_tokens?: unknown; output_tokens?: unknown } } | undefined)
+    ?.billed_units;
+  const billedAs = (count: unknown, read: number | undefined) => (typeof count === 'number' ? count : read);
+  const input = billedAs(billed?.input_tokens, usage?.inputTokens.total);
+  const output = billedAs(billed?.output_tokens, usage?.outputTokens.total);
   if (input === undefined && output === undefined) return undefined;
   const cacheWrites = usage?.inputTokens.cacheWrite ?? 0;
   // Anthropic's own usage splits its writes by how long they are kept; an hour costs more.
