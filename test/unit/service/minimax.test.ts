@@ -3,44 +3,23 @@
 // list; a chat whole, streamed and with a tool, its thinking shown, billed at MiniMax's counts; only the
 // fields its Anthropic-compatible API takes, within its ranges; its thinking turned off for an effort of
 // none. MiniMax's fake checks each request against its API reference.
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import assert from 'node:assert/strict';
-import OpenAI from 'openai';
-import type { ModelRecord } from '../../../src/api/schemas';
 import { raw } from '../support/http';
 import { chatsWholeAndStreamed, LATER_SYSTEM } from '../support/openAiChat';
-import { fakeEnv, startMiniMaxFake, type ProviderFake } from '../support/providerFakes';
-import { removeDir, spaceOf, startService, type RunningService } from '../support/service';
+import { startMiniMaxFake } from '../support/providerFakes';
+import { keyKeptOut, throughASpace } from '../support/throughASpace';
 
 const M27 = 'minimax/MiniMax-M2.7';
 const M3 = 'minimax/MiniMax-M3';
 
 describe('MiniMax through a Space', function () {
   this.timeout(60_000);
-  let minimax: ProviderFake;
-  let service: RunningService;
-  let models: ModelRecord[];
-  let sdk: OpenAI;
-  let claude: Anthropic;
-  const said: string[] = [];
-
-  before(async () => {
-    minimax = await startMiniMaxFake();
-    service = await startService({ env: fakeEnv({ minimax }) });
-    models = await service.client().listModels();
-    const { key } = await spaceOf(service, 'MiniMax', [M27, M3]);
-    sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: key, maxRetries: 0 });
-    claude = new Anthropic({ baseURL: service.url, apiKey: key, maxRetries: 0 });
-  });
-  after(async () => {
-    await service?.stop();
-    await minimax?.close();
-    if (service) removeDir(service.dataDir);
-  });
-  afterEach(() => assert.deepEqual(minimax.problems, []));
+  const minimax = throughASpace('minimax', startMiniMaxFake, { name: 'MiniMax', active: [M27, M3] });
+  const { said } = minimax;
 
   it('lists the M3 and M2 models its Anthropic-compatible API serves, named as its reference names them', () => {
-    const own = models.filter((m) => m.provider === 'minimax');
+    const own = minimax.models.filter((m) => m.provider === 'minimax');
     assert.deepEqual(own.map((m) => m.namespace).sort(), [
       'minimax/MiniMax-M2',
       'minimax/MiniMax-M2.1',
@@ -70,30 +49,35 @@ describe('MiniMax through a Space', function () {
   });
 
   it('tries the key with MiniMax-M2.7 at its Anthropic-compatible address, asking no list of models', async () => {
-    const res = await raw(service.url, 'POST', '/v1/providers/minimax/check', { token: service.token, body: {} });
+    const res = await raw(minimax.service.url, 'POST', '/v1/providers/minimax/check', {
+      token: minimax.service.token,
+      body: {},
+    });
     said.push(res.text);
     assert.deepEqual(res.json, {
       ok: true,
       message: 'The MiniMax key works: minimax/MiniMax-M2.7 answered.',
       model: M27,
     });
-    const sent = minimax.seen.at(-1)!;
+    const sent = minimax.fake.seen.at(-1)!;
     assert.deepEqual([sent.path, sent.body.model], ['/anthropic/v1/messages', 'MiniMax-M2.7']);
-    assert.equal(sent.headers['x-api-key'], minimax.key);
-    assert.equal(minimax.listings, 0);
+    assert.equal(sent.headers['x-api-key'], minimax.fake.key);
+    assert.equal(minimax.fake.listings, 0);
   });
 
   it('answers through the OpenAI SDK, whole and streamed, with its thinking, billed at its counts', async () => {
-    const m27 = models.find((m) => m.namespace === M27)!;
-    said.push(await chatsWholeAndStreamed(sdk, m27, { asked: 'MiniMax-M2.7', text: 'hello MiniMax', thinks: true }));
-    assert.equal(minimax.seen.at(-1)!.body.stream, true);
+    const m27 = minimax.models.find((m) => m.namespace === M27)!;
+    said.push(
+      await chatsWholeAndStreamed(minimax.sdk, m27, { asked: 'MiniMax-M2.7', text: 'hello MiniMax', thinks: true }),
+    );
+    assert.equal(minimax.fake.seen.at(-1)!.body.stream, true);
   });
 
   it("answers Claude Code's way (Anthropic's Messages API) with its thinking and a tool call, whole and streamed", async () => {
     const tools: Anthropic.Tool[] = [
       { name: 'lookup', input_schema: { type: 'object', properties: { q: { type: 'string' } } } },
     ];
-    const message = await claude.messages.create({
+    const message = await minimax.claude.messages.create({
       model: M27,
       max_tokens: 4096,
       thinking: { type: 'enabled', budget_tokens: 2048 },
@@ -112,7 +96,7 @@ describe('MiniMax through a Space', function () {
     assert.deepEqual((message.content[1] as Anthropic.ToolUseBlock).input, { q: 'gateway' });
     assert.equal(message.stop_reason, 'tool_use');
     // MiniMax's models think unasked: no budget is sent.
-    assert.equal(minimax.seen.at(-1)!.body.thinking, undefined);
+    assert.equal(minimax.fake.seen.at(-1)!.body.thinking, undefined);
 
     // The next turn, as Claude Code sends it: the reply whole, then the tool's result. MiniMax gets its
     // own block of thinking back as it gave it (its fake checks the signature), as its docs ask.
@@ -122,10 +106,10 @@ describe('MiniMax through a Space', function () {
       { role: 'assistant', content: message.content },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: 'found' }] },
     ];
-    const next = await claude.messages.create({ model: M27, max_tokens: 4096, tools, messages: turn });
+    const next = await minimax.claude.messages.create({ model: M27, max_tokens: 4096, tools, messages: turn });
     assert.equal(next.stop_reason, 'end_turn');
     type Sent = Array<{ content: Array<{ type: string; thinking?: string }> }>;
-    const back = (minimax.seen.at(-1)!.body.messages as Sent)[1]!;
+    const back = (minimax.fake.seen.at(-1)!.body.messages as Sent)[1]!;
     assert.deepEqual(
       back.content.map((b) => [b.type, b.thinking]),
       [
@@ -134,14 +118,14 @@ describe('MiniMax through a Space', function () {
       ],
     );
     // Another model is not sent thinking it did not give.
-    await claude.messages.create({ model: M3, max_tokens: 4096, tools, messages: turn });
-    const toM3 = (minimax.seen.at(-1)!.body.messages as Sent)[1]!;
+    await minimax.claude.messages.create({ model: M3, max_tokens: 4096, tools, messages: turn });
+    const toM3 = (minimax.fake.seen.at(-1)!.body.messages as Sent)[1]!;
     assert.deepEqual(
       toM3.content.map((b) => b.type),
       ['tool_use'],
     );
 
-    const stream = claude.messages.stream({
+    const stream = minimax.claude.messages.stream({
       model: M3,
       max_tokens: 1024,
       messages: [{ role: 'user', content: 'stream from M3' }],
@@ -151,13 +135,13 @@ describe('MiniMax through a Space', function () {
       final.content.map((b) => (b.type === 'text' ? b.text : b.type)),
       ['thinking', 'echo: stream from M3'],
     );
-    assert.equal(minimax.seen.at(-1)!.body.model, 'MiniMax-M3');
+    assert.equal(minimax.fake.seen.at(-1)!.body.model, 'MiniMax-M3');
   });
 
   it('sends only the fields its API takes, within its ranges, whatever else a client asked for', async () => {
     // What Cline, Codex and Continue send to an OpenAI-shaped endpoint: a temperature of 0, penalties, a
     // prompt cache key, one tool call at a time. MiniMax takes temperature and top_p in (0, 1] only.
-    const answer = await sdk.chat.completions.create({
+    const answer = await minimax.sdk.chat.completions.create({
       model: M27,
       messages: [{ role: 'user', content: 'only what it takes' }],
       tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: {} } } }],
@@ -168,7 +152,7 @@ describe('MiniMax through a Space', function () {
       frequency_penalty: 0.5,
     });
     assert.equal(answer.choices[0]!.message.content, 'echo: only what it takes');
-    const sent = minimax.seen.at(-1)!.body;
+    const sent = minimax.fake.seen.at(-1)!.body;
     assert.deepEqual(Object.keys(sent).sort(), [
       'max_tokens',
       'messages',
@@ -183,11 +167,11 @@ describe('MiniMax through a Space', function () {
   });
 
   it('joins a system message sent later in the conversation to the first: its API takes them only at the start', async () => {
-    await sdk.chat.completions.create({
+    await minimax.sdk.chat.completions.create({
       model: M27,
       messages: LATER_SYSTEM.messages,
     });
-    const sent = minimax.seen.at(-1)!.body;
+    const sent = minimax.fake.seen.at(-1)!.body;
     assert.deepEqual(sent.system, [{ type: 'text', text: LATER_SYSTEM.joined }]);
     assert.deepEqual(
       (sent.messages as Array<{ role: string }>).map((m) => m.role),
@@ -197,12 +181,12 @@ describe('MiniMax through a Space', function () {
 
   it('turns thinking off for an effort of none (M3 answers without), and sends no other effort', async () => {
     const ask = async (model: string, effort: 'none' | 'high') => {
-      const answer = await sdk.chat.completions.create({
+      const answer = await minimax.sdk.chat.completions.create({
         model,
         messages: [{ role: 'user', content: `effort ${effort}` }],
         reasoning_effort: effort,
       });
-      const sent = minimax.seen.at(-1)!.body;
+      const sent = minimax.fake.seen.at(-1)!.body;
       return [
         (sent.thinking as { type?: string } | undefined)?.type,
         'reasoning_content' in answer.choices[0]!.message,
@@ -214,7 +198,5 @@ describe('MiniMax through a Space', function () {
     assert.deepEqual(await ask(M27, 'none'), ['disabled', true]);
   });
 
-  it("keeps MiniMax's key out of every answer and the service's output", () => {
-    for (const text of [...said, service.output()]) assert.ok(!text.includes(minimax.key), 'no key in what was said');
-  });
+  keyKeptOut(minimax, 'MiniMax');
 });
