@@ -154,6 +154,32 @@ describe('Claude Code and Codex against the built-in service', function () {
     ) as { is_error: boolean; num_turns: number; result: string };
 
   /**
+   * Claude Code's tool loop on `model`: the fake calls Bash to write `greeting` to `file` (its text
+   * asks it to), Claude Code runs it, and the model answers from its result, in two turns.
+   */
+  const greetsWithBash = async (model: string, file: string, greeting: string) => {
+    const command = `printf "${greeting}" > ${file}`;
+    const said = JSON.parse(
+      (
+        await claude([
+          `Please | call Bash ${JSON.stringify({ command, description: 'Write the greeting' })}`,
+          '--model',
+          model,
+          '--allowedTools',
+          'Bash',
+          '--max-turns',
+          '3',
+          '--output-format',
+          'json',
+        ])
+      ).stdout,
+    ) as { is_error: boolean; num_turns: number };
+    assert.equal(said.is_error, false);
+    assert.equal(said.num_turns, 2, 'the tool call, then the answer from its result');
+    assert.equal(readFileSync(path.join(work, file), 'utf8'), greeting);
+  };
+
+  /**
    * Codex's `exec`, its events as JSON lines. Its sandbox is Codex's own business, not this test's:
    * the work folder is a temporary one, and the sandbox needs what a container may not give.
    */
@@ -253,25 +279,7 @@ describe('Claude Code and Codex against the built-in service', function () {
   });
 
   it("runs Claude Code's tool loop on a MiniMax model through the Space: its thinking goes back to it with the tool's result", async () => {
-    const command = 'printf "Hello from MiniMax" > minimax.txt';
-    const said = JSON.parse(
-      (
-        await claude([
-          `Please | call Bash ${JSON.stringify({ command, description: 'Write the greeting' })}`,
-          '--model',
-          'MiniMax-M2.7',
-          '--allowedTools',
-          'Bash',
-          '--max-turns',
-          '3',
-          '--output-format',
-          'json',
-        ])
-      ).stdout,
-    ) as { is_error: boolean; num_turns: number };
-    assert.equal(said.is_error, false);
-    assert.equal(said.num_turns, 2, 'the tool call, then the answer from its result');
-    assert.equal(readFileSync(path.join(work, 'minimax.txt'), 'utf8'), 'Hello from MiniMax');
+    await greetsWithBash('MiniMax-M2.7', 'minimax.txt', 'Hello from MiniMax');
     // The second request has the first reply whole, its thinking first, as MiniMax gave it (its fake
     // checks the signature), then the tool's result.
     const [first, second] = minimax.seen.slice(-2).map((r) => r.body);
@@ -283,25 +291,7 @@ describe('Claude Code and Codex against the built-in service', function () {
   });
 
   it("runs Claude Code's tool loop on a Cohere model through the Space: the call and its result go in Cohere's shapes", async () => {
-    const command = 'printf "Hello from Cohere" > cohere.txt';
-    const said = JSON.parse(
-      (
-        await claude([
-          `Please | call Bash ${JSON.stringify({ command, description: 'Write the greeting' })}`,
-          '--model',
-          COHERE_MODEL,
-          '--allowedTools',
-          'Bash',
-          '--max-turns',
-          '3',
-          '--output-format',
-          'json',
-        ])
-      ).stdout,
-    ) as { is_error: boolean; num_turns: number };
-    assert.equal(said.is_error, false);
-    assert.equal(said.num_turns, 2, 'the tool call, then the answer from its result');
-    assert.equal(readFileSync(path.join(work, 'cohere.txt'), 'utf8'), 'Hello from Cohere');
+    await greetsWithBash(COHERE_MODEL, 'cohere.txt', 'Hello from Cohere');
     // The second request has the call as the assistant's tool call and its result as a tool message
     // (its fake checks that the message answers a call before it), with Claude Code's tools as functions.
     const second = cohere.seen.at(-1)!.body as {

@@ -3,45 +3,29 @@
 // billed at Moonshot's own counts and the price list's prices. Moonshot's API is OpenAI's Chat
 // Completions, so OpenAI's fake plays it, checking each request against that reference.
 import assert from 'node:assert/strict';
-import OpenAI from 'openai';
-import type { ModelRecord } from '../../../src/api/schemas';
 import { raw } from '../support/http';
 import { chatsWholeAndStreamed } from '../support/openAiChat';
-import { fakeEnv, startOpenAiFake, type ProviderFake } from '../support/providerFakes';
-import { removeDir, spaceOf, startService, type RunningService } from '../support/service';
+import { startOpenAiFake } from '../support/providerFakes';
+import { keyKeptOut, throughASpace } from '../support/throughASpace';
 
 const KIMI = 'moonshotai/kimi-k2.6';
 
 describe('Moonshot AI (Kimi) through a Space', function () {
   this.timeout(60_000);
-  let moonshot: ProviderFake;
-  let service: RunningService;
-  let models: ModelRecord[];
-  let sdk: OpenAI;
-  const said: string[] = [];
-
-  before(async () => {
-    moonshot = await startOpenAiFake('sk-fake-moonshot-0123456789abcdef', { responses: false });
-    // What Moonshot's GET /v1/models names for this key: two current Kimi models and an old one.
-    moonshot.listed = ['kimi-k2.6', 'kimi-k2.5', 'moonshot-v1-8k'];
-    service = await startService({ env: fakeEnv({ moonshotai: moonshot }) });
-    models = await service.client().listModels();
-    sdk = new OpenAI({
-      baseURL: `${service.url}/v1`,
-      apiKey: (await spaceOf(service, 'Kimi', [KIMI])).key,
-      maxRetries: 0,
-    });
-  });
-  after(async () => {
-    await service?.stop();
-    await moonshot?.close();
-    if (service) removeDir(service.dataDir);
-  });
-  afterEach(() => assert.deepEqual(moonshot.problems, []));
+  const moonshot = throughASpace(
+    'moonshotai',
+    () => startOpenAiFake('sk-fake-moonshot-0123456789abcdef', { responses: false }),
+    { name: 'Kimi', active: [KIMI] },
+    (fake) => {
+      // What Moonshot's GET /v1/models names for this key: two current Kimi models and an old one.
+      fake.listed = ['kimi-k2.6', 'kimi-k2.5', 'moonshot-v1-8k'];
+    },
+  );
+  const { said } = moonshot;
 
   it("lists Kimi's current models at the price list's prices, and not its retired previews", () => {
-    const kimi = models.find((m) => m.namespace === KIMI);
-    assert.ok(kimi, models.map((m) => m.namespace).join(', '));
+    const kimi = moonshot.models.find((m) => m.namespace === KIMI);
+    assert.ok(kimi, moonshot.models.map((m) => m.namespace).join(', '));
     assert.equal(kimi.provider, 'moonshotai');
     assert.equal(kimi.answers_here, true);
     assert.equal(kimi.context_window, 262_144);
@@ -50,33 +34,36 @@ describe('Moonshot AI (Kimi) through a Space', function () {
     );
     // Kimi K2.5 and later think; Moonshot's older models do not.
     assert.equal(kimi.supports_reasoning, true);
-    assert.equal(models.find((m) => m.namespace === 'moonshotai/moonshot-v1-8k')?.supports_reasoning, false);
-    const preview = models.find((m) => m.namespace === 'moonshotai/kimi-k2-0711-preview');
+    assert.equal(moonshot.models.find((m) => m.namespace === 'moonshotai/moonshot-v1-8k')?.supports_reasoning, false);
+    const preview = moonshot.models.find((m) => m.namespace === 'moonshotai/kimi-k2-0711-preview');
     assert.ok(preview?.deprecated_on, 'the preview Moonshot retired is marked so');
   });
 
   it('tries the key with Kimi K2.6, which its list names', async () => {
-    const res = await raw(service.url, 'POST', '/v1/providers/moonshotai/check', { token: service.token, body: {} });
+    const res = await raw(moonshot.service.url, 'POST', '/v1/providers/moonshotai/check', {
+      token: moonshot.service.token,
+      body: {},
+    });
     said.push(res.text);
     assert.deepEqual(res.json, {
       ok: true,
       message: 'The Moonshot AI (Kimi) key works: moonshotai/kimi-k2.6 answered.',
       model: KIMI,
     });
-    assert.ok(moonshot.listings > 0, 'its list of models was read');
-    const sent = moonshot.seen.at(-1)!;
+    assert.ok(moonshot.fake.listings > 0, 'its list of models was read');
+    const sent = moonshot.fake.seen.at(-1)!;
     assert.deepEqual([sent.path, sent.body.model], ['/v1/chat/completions', 'kimi-k2.6']);
-    assert.equal(sent.headers.authorization, `Bearer ${moonshot.key}`);
+    assert.equal(sent.headers.authorization, `Bearer ${moonshot.fake.key}`);
   });
 
   it("answers through the OpenAI SDK, whole and streamed, billed at Moonshot's counts", async () => {
-    const kimi = models.find((m) => m.namespace === KIMI)!;
-    said.push(await chatsWholeAndStreamed(sdk, kimi, { asked: 'kimi-k2.6', text: 'hello Kimi', thinks: false }));
-    assert.equal(moonshot.seen.at(-2)!.body.model, 'kimi-k2.6');
-    assert.equal(moonshot.seen.at(-1)!.body.stream, true);
+    const kimi = moonshot.models.find((m) => m.namespace === KIMI)!;
+    said.push(
+      await chatsWholeAndStreamed(moonshot.sdk, kimi, { asked: 'kimi-k2.6', text: 'hello Kimi', thinks: false }),
+    );
+    assert.equal(moonshot.fake.seen.at(-2)!.body.model, 'kimi-k2.6');
+    assert.equal(moonshot.fake.seen.at(-1)!.body.stream, true);
   });
 
-  it("keeps Moonshot's key out of every answer and the service's output", () => {
-    for (const text of [...said, service.output()]) assert.ok(!text.includes(moonshot.key), 'no key in what was said');
-  });
+  keyKeptOut(moonshot, 'Moonshot');
 });

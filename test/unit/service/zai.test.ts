@@ -5,45 +5,26 @@
 // that say what to do. Z.ai's fake checks each request against its API reference.
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
-import type { ModelRecord } from '../../../src/api/schemas';
 import { raw } from '../support/http';
 import { chatsWholeAndStreamed } from '../support/openAiChat';
 import { fakeEnv, startZaiFake, ZAI_NO_BALANCE, type ProviderFake } from '../support/providerFakes';
-import { removeDir, spaceOf, startService, type RunningService } from '../support/service';
+import { removeDir, startService, type RunningService } from '../support/service';
+import { keyKeptOut, throughASpace } from '../support/throughASpace';
 
 const FLASH = 'zai/glm-5.3-flash';
 
 describe('Z.ai (GLM) through a Space', function () {
   this.timeout(60_000);
-  let zai: ProviderFake;
-  let service: RunningService;
-  let models: ModelRecord[];
-  let sdk: OpenAI;
-  const said: string[] = [];
-
-  before(async () => {
-    zai = await startZaiFake();
+  const zai = throughASpace('zai', startZaiFake, { name: 'GLM', active: [FLASH] }, (fake) => {
     // What Z.ai's GET …/models names for this key.
-    zai.listed = ['glm-5.3-flash', 'glm-5.3', 'glm-5.2'];
-    service = await startService({ env: fakeEnv({ zai }) });
-    models = await service.client().listModels();
-    sdk = new OpenAI({
-      baseURL: `${service.url}/v1`,
-      apiKey: (await spaceOf(service, 'GLM', [FLASH])).key,
-      maxRetries: 0,
-    });
+    fake.listed = ['glm-5.3-flash', 'glm-5.3', 'glm-5.2'];
   });
-  after(async () => {
-    await service?.stop();
-    await zai?.close();
-    if (service) removeDir(service.dataDir);
-  });
-  afterEach(() => assert.deepEqual(zai.problems, []));
+  const { said } = zai;
 
   it("lists the GLM models under the ids Z.ai's API takes, at their list prices once a launch promotion ended", () => {
-    const glm = models.filter((m) => m.provider === 'zai').map((m) => m.namespace);
+    const glm = zai.models.filter((m) => m.provider === 'zai').map((m) => m.namespace);
     assert.deepEqual(glm.sort(), ['zai/glm-5.2', 'zai/glm-5.3', 'zai/glm-5.3-flash']);
-    const flash = models.find((m) => m.namespace === FLASH)!;
+    const flash = zai.models.find((m) => m.namespace === FLASH)!;
     assert.equal(flash.answers_here, true);
     assert.equal(flash.context_window, 1_000_000);
     // The price list gives GLM-5.3 Flash's launch price, which ended on 2026-09-09: the list prices since.
@@ -59,23 +40,23 @@ describe('Z.ai (GLM) through a Space', function () {
   });
 
   it("tries the key with GLM-5.3 Flash, which Z.ai's list names", async () => {
-    const res = await raw(service.url, 'POST', '/v1/providers/zai/check', { token: service.token, body: {} });
+    const res = await raw(zai.service.url, 'POST', '/v1/providers/zai/check', { token: zai.service.token, body: {} });
     said.push(res.text);
     assert.deepEqual(res.json, {
       ok: true,
       message: 'The Z.ai (GLM) key works: zai/glm-5.3-flash answered.',
       model: FLASH,
     });
-    assert.ok(zai.listings > 0, 'its list of models was read');
-    const sent = zai.seen.at(-1)!;
+    assert.ok(zai.fake.listings > 0, 'its list of models was read');
+    const sent = zai.fake.seen.at(-1)!;
     assert.deepEqual([sent.path, sent.body.model], ['/api/paas/v4/chat/completions', 'glm-5.3-flash']);
-    assert.equal(sent.headers.authorization, `Bearer ${zai.key}`);
+    assert.equal(sent.headers.authorization, `Bearer ${zai.fake.key}`);
   });
 
   it("answers through the OpenAI SDK, whole and streamed, with GLM's thinking, billed at Z.ai's counts", async () => {
-    const flash = models.find((m) => m.namespace === FLASH)!;
-    said.push(await chatsWholeAndStreamed(sdk, flash, { asked: 'glm-5.3-flash', text: 'hello GLM', thinks: true }));
-    assert.equal(zai.seen.at(-1)!.body.stream, true);
+    const flash = zai.models.find((m) => m.namespace === FLASH)!;
+    said.push(await chatsWholeAndStreamed(zai.sdk, flash, { asked: 'glm-5.3-flash', text: 'hello GLM', thinks: true }));
+    assert.equal(zai.fake.seen.at(-1)!.body.stream, true);
   });
 
   it('passes a tool call on, whole and streamed', async () => {
@@ -85,7 +66,7 @@ describe('Z.ai (GLM) through a Space', function () {
         function: { name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string' } } } },
       },
     ];
-    const whole = await sdk.chat.completions.create({
+    const whole = await zai.sdk.chat.completions.create({
       model: FLASH,
       messages: [{ role: 'user', content: 'call lookup {"q":"gateway"}' }],
       tools,
@@ -94,7 +75,7 @@ describe('Z.ai (GLM) through a Space', function () {
     assert.deepEqual([call?.function.name, call?.function.arguments], ['lookup', '{"q":"gateway"}']);
     assert.equal(whole.choices[0]!.finish_reason, 'tool_calls');
 
-    const stream = await sdk.chat.completions.create({
+    const stream = await zai.sdk.chat.completions.create({
       model: FLASH,
       messages: [{ role: 'user', content: 'call lookup {"q":"streamed"}' }],
       tools,
@@ -112,7 +93,7 @@ describe('Z.ai (GLM) through a Space', function () {
   it('sends Z.ai only the fields it takes, whatever else of OpenAI’s a client asked for', async () => {
     // What Codex and Cline send with OpenAI's models: a prompt cache key, one tool call at a time, a
     // verbosity, a penalty. Z.ai takes none of them (the fake flags any field it does not know).
-    const answer = await sdk.chat.completions.create({
+    const answer = await zai.sdk.chat.completions.create({
       model: FLASH,
       messages: [{ role: 'user', content: 'only what it takes' }],
       tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: {} } } }],
@@ -122,7 +103,7 @@ describe('Z.ai (GLM) through a Space', function () {
       frequency_penalty: 0.5,
     });
     assert.equal(answer.choices[0]!.message.content, 'echo: only what it takes');
-    assert.deepEqual(Object.keys(zai.seen.at(-1)!.body).sort(), [
+    assert.deepEqual(Object.keys(zai.fake.seen.at(-1)!.body).sort(), [
       'max_tokens',
       'messages',
       'model',
@@ -133,12 +114,12 @@ describe('Z.ai (GLM) through a Space', function () {
 
   it("turns GLM's thinking off for an effort of none and asks it for any other, in Z.ai's words", async () => {
     const ask = async (effort: 'none' | 'low') => {
-      const answer = await sdk.chat.completions.create({
+      const answer = await zai.sdk.chat.completions.create({
         model: FLASH,
         messages: [{ role: 'user', content: `effort ${effort}` }],
         reasoning_effort: effort,
       });
-      const sent = zai.seen.at(-1)!.body;
+      const sent = zai.fake.seen.at(-1)!.body;
       assert.equal(sent.reasoning_effort, undefined);
       return [
         (sent.thinking as { type?: string } | undefined)?.type,
@@ -149,9 +130,7 @@ describe('Z.ai (GLM) through a Space', function () {
     assert.deepEqual(await ask('low'), ['enabled', true]);
   });
 
-  it("keeps Z.ai's key out of every answer and the service's output", () => {
-    for (const text of [...said, service.output()]) assert.ok(!text.includes(zai.key), 'no key in what was said');
-  });
+  keyKeptOut(zai, 'Z.ai');
 });
 
 describe("Z.ai's GLM Coding Plan", function () {
