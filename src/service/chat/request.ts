@@ -339,7 +339,8 @@ export type Attempt = {
 /** What a model answered. */
 export interface Reply {
   text: string;
-  finishReason: 'stop' | 'length' | 'tool_calls';
+  /** Why the model stopped; `content_filter`: its provider's safety filter stopped or refused the answer. */
+  finishReason: 'stop' | 'length' | 'tool_calls' | 'content_filter';
   toolCalls?: ToolCall[];
   /**
    * What the provider counted: all the input, with the parts read from and written to its cache (of

@@ -14,7 +14,13 @@ import {
 import type { Completed } from '../chat/run';
 import type { EventStream } from './eventStream';
 
-const STOP_REASONS: Record<string, string> = { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' };
+/** OpenAI's finish reasons in Anthropic's words: a provider's safety filter is Anthropic's `refusal`. */
+const STOP_REASONS: Record<string, string> = {
+  stop: 'end_turn',
+  length: 'max_tokens',
+  tool_calls: 'tool_use',
+  content_filter: 'refusal',
+};
 
 /** Why the model stopped, in Anthropic's words: a turn Anthropic paused goes on when sent back as it is. */
 const stopReasonOf = (c: Completed) =>

@@ -230,19 +230,23 @@ export function keptOutput(c: Completed, request: Request, late = 0): Array<{ id
   return outputOf(c, carrying, late) as Array<{ id: string }>;
 }
 
+/** Why a reply is incomplete, in the Responses API's words: cut at max_output_tokens, or by a content filter. */
+const INCOMPLETE: Record<string, string> = { length: 'max_output_tokens', content_filter: 'content_filter' };
+
 /**
- * The response object; a reply cut at max_output_tokens is `incomplete`, as OpenAI marks it. `late`:
- * the blocks of thinking a stream gave after the message (outputOf).
+ * The response object; a reply cut at max_output_tokens or stopped by its provider's content filter
+ * is `incomplete`, as OpenAI marks it. `late`: the blocks of thinking a stream gave after the message
+ * (outputOf).
  */
 export function responseObject(c: Completed, request: Request, createdAt: number, late = 0): Record<string, unknown> {
-  const cut = c.choices[0]?.finish_reason === 'length';
+  const cut = INCOMPLETE[c.choices[0]?.finish_reason ?? ''];
   return {
     id: responseIdOf(c.id),
     object: 'response',
     created_at: createdAt,
     status: cut ? 'incomplete' : 'completed',
     error: null,
-    incomplete_details: cut ? { reason: 'max_output_tokens' } : null,
+    incomplete_details: cut ? { reason: cut } : null,
     model: c.model,
     output: outputOf(c, request, late),
     usage: usageOf(c),

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import { raw } from '../support/http';
 import { chatsWholeAndStreamed } from '../support/openAiChat';
-import { fakeVector, startCohereFake } from '../support/providerFakes';
+import { fakeVector, MODEL_ERROR, startCohereFake } from '../support/providerFakes';
 import { spaceOf } from '../support/service';
 import { keyKeptOut, throughASpace } from '../support/throughASpace';
 
@@ -197,6 +197,35 @@ describe('Cohere through a Space', function () {
     // A refusal of one request is not Cohere failing: it is not cooled down.
     const again = await r.chat.completions.create({ model: R, messages: [{ role: 'user', content: 'again' }] });
     assert.deepEqual([again.model, again.choices[0]!.message.content], [R, 'echo: again']);
+  });
+
+  it('answers a model that stopped with an error before answering as a failure in words, not an empty answer', async () => {
+    const asked = cohere.fake.seen.length;
+    for (const stream of [false, true]) {
+      const failed = await cohere.sdk.chat.completions
+        .create({ model: A, messages: [{ role: 'user', content: `hello ${MODEL_ERROR}` }], stream })
+        .then(async (answer) => {
+          // A stream that fails before its first token still opens, and ends with the error.
+          if (stream) for await (const chunk of answer as AsyncIterable<unknown>) void chunk;
+          return assert.fail(`answered: ${JSON.stringify(answer)}`);
+        })
+        .then(
+          () => undefined,
+          (e: unknown) => e as Error,
+        );
+      said.push(String(failed));
+      assert.match(
+        String(failed?.message),
+        /^502 No model could answer: cohere\/command-a-03-2025: the model stopped with an error before it answered \(ERROR\)/,
+        `stream: ${stream}`,
+      );
+    }
+    // Retried as any failure is (the Space's same-model retry: each request asked twice); the model was
+    // named, and the Space has no failover chain.
+    assert.equal(cohere.fake.seen.length - asked, 4);
+    // Cohere answered, so it is not cooling down: the next request is asked of it and answered.
+    const next = await cohere.sdk.chat.completions.create({ model: A, messages: [{ role: 'user', content: 'after' }] });
+    assert.equal(next.choices[0]!.message.content, 'echo: after');
   });
 
   it("embeds with embed-v4.0: the dimensions and a query or documents in Cohere's words, billed at its count", async () => {

@@ -19,6 +19,8 @@ import { LATER_SYSTEM } from '../support/openAiChat';
 import {
   CITED_PASSAGE,
   FETCH_LEAD,
+  FILTERED,
+  FILTERED_SO_FAR,
   pageRead,
   pageText,
   SEARCH_LEAD,
@@ -2104,6 +2106,50 @@ describe('hosted providers (fakes of their wire formats)', function () {
     const reply = (await send({ app_id: app, prompt: 'four' })).json as { model: string };
     assert.equal(gemini.seen.length, before + 1, 'the next request reached Gemini');
     assert.equal(reply.model, GEMINI);
+  });
+
+  it("says its provider's content filter stopped an answer, in each client's own words", async () => {
+    const app = await spaceWith([OPENAI, ANTHROPIC]);
+    const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
+    const ask = `tell me ${FILTERED}`;
+    // OpenAI's Chat Completions (Azure's content filter answers so): content_filter, with what came before it.
+    const chat = await sdk.chat.completions.create({ model: OPENAI, messages: [{ role: 'user', content: ask }] });
+    answers.push(JSON.stringify(chat));
+    assert.deepEqual(
+      [chat.choices[0]!.finish_reason, chat.choices[0]!.message.content],
+      ['content_filter', FILTERED_SO_FAR],
+    );
+    const stream = await sdk.chat.completions.create({
+      model: OPENAI,
+      messages: [{ role: 'user', content: ask }],
+      stream: true,
+    });
+    let text = '';
+    let finish: string | null | undefined;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+    }
+    assert.deepEqual([text, finish], [FILTERED_SO_FAR, 'content_filter']);
+    // The Responses API marks such a response incomplete, and says why.
+    const response = await sdk.responses.create({ model: OPENAI, input: ask });
+    assert.deepEqual([response.status, response.incomplete_details?.reason], ['incomplete', 'content_filter']);
+    // Anthropic's clients read a refusal (Claude Code tells its user the request was refused), whether
+    // Anthropic's classifiers stopped the answer or another provider's filter did.
+    const claude = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
+    for (const model of [ANTHROPIC, OPENAI]) {
+      const message = await claude.messages.create({
+        model,
+        max_tokens: 256,
+        messages: [{ role: 'user', content: ask }],
+      });
+      answers.push(JSON.stringify(message));
+      assert.equal(message.stop_reason, 'refusal', model);
+      const streamed = await claude.messages
+        .stream({ model, max_tokens: 256, messages: [{ role: 'user', content: ask }] })
+        .finalMessage();
+      assert.equal(streamed.stop_reason, 'refusal', model);
+    }
   });
 
   it('skips a provider whose key is refused, says so in words, and answers from the next provider of the chain', async () => {

@@ -134,7 +134,8 @@ interface Turn {
 }
 
 type Reply =
-  | { kind: 'text'; text: string }
+  /** `filtered`: the provider's content filter stopped it there (a text that says `[filtered]`). */
+  | { kind: 'text'; text: string; filtered?: true }
   /** A tool call, and (Gemini's fake) the text the model wrote before it. */
   | { kind: 'tool'; id: string; name: string; args: Record<string, unknown>; preface?: string };
 
@@ -149,8 +150,13 @@ function replyTo(turn: Turn): Reply {
       args: JSON.parse(call[3]!.trim() || '{}') as Record<string, unknown>,
       ...(call[1] ? { preface: call[1] } : {}),
     };
+  if (turn.text.includes(FILTERED)) return { kind: 'text', text: FILTERED_SO_FAR, filtered: true };
   return { kind: 'text', text: `echo: ${turn.text}` };
 }
+
+/** What in a text makes the provider's content filter stop the answer, and what was answered before it stopped. */
+export const FILTERED = '[filtered]';
+export const FILTERED_SO_FAR = 'I can';
 
 interface Dialect {
   /** Checks the request; returns the turn, or null when it is not one of this API's requests. */
@@ -466,7 +472,7 @@ const chatWhole = (turn: Turn, reply: Reply, usage: ProviderFake['usage']) => ({
                 },
               ],
             },
-      finish_reason: reply.kind === 'text' ? 'stop' : 'tool_calls',
+      finish_reason: reply.kind === 'text' ? (reply.filtered ? 'content_filter' : 'stop') : 'tool_calls',
       logprobs:
         reply.kind === 'text' && turn.logprobs !== undefined
           ? { content: tokenLogprobs(reply.text.match(/.{1,6}/gs)!, turn.logprobs), refusal: null }
@@ -520,7 +526,7 @@ function chatEvents(turn: Turn, reply: Reply, usage: ProviderFake['usage']): str
         ];
   return [
     ...body,
-    chunk({}, reply.kind === 'text' ? 'stop' : 'tool_calls'),
+    chunk({}, reply.kind === 'text' ? (reply.filtered ? 'content_filter' : 'stop') : 'tool_calls'),
     sse({
       id: 'chatcmpl-fake',
       object: 'chat.completion.chunk',
@@ -1536,9 +1542,12 @@ const serverTool = (turn: Turn) =>
       ? { lead: FETCH_LEAD, blocks: fetchBlocks(turn.fetch), count: { web_fetch_requests: 1 } }
       : undefined;
 
-/** Why Anthropic's model stopped: it paused its turn after searching, answered, or asks for a tool. */
+/**
+ * Why Anthropic's model stopped: it paused its turn after searching, answered, was stopped by its
+ * safety classifiers (`refusal`), or asks for a tool.
+ */
 const stopReason = (turn: Turn, reply: Reply) =>
-  turn.pauses ? 'pause_turn' : reply.kind === 'text' ? 'end_turn' : 'tool_use';
+  turn.pauses ? 'pause_turn' : reply.kind === 'text' ? (reply.filtered ? 'refusal' : 'end_turn') : 'tool_use';
 
 /** What a model that searches writes first, as in Anthropic's web search reference. */
 export const SEARCH_LEAD = "I'll search the web for that.";
@@ -2314,6 +2323,9 @@ const COHERE_CHAT_MODELS: ReadonlySet<string> = new Set(
 /** The models that take `tool_choice` ("Command R7B and newer"). */
 const COHERE_NO_TOOL_CHOICE: ReadonlySet<string> = new Set(['command-r-08-2024', 'command-r-plus-08-2024']);
 
+/** What in a text makes Cohere's model stop with an error before it answers (its `ERROR` finish). */
+export const MODEL_ERROR = '[model error]';
+
 /** The tokens of the prompt template Cohere adds, which it counts but does not bill. */
 export const COHERE_TEMPLATE_TOKENS = 200;
 
@@ -2438,23 +2450,42 @@ const cohere: Dialect = {
         : {}),
     };
   },
-  whole: (_turn, reply, usage) => ({
-    id: 'fake-cohere-chat',
-    finish_reason: reply.kind === 'tool' ? 'TOOL_CALL' : 'COMPLETE',
-    message:
-      reply.kind === 'tool'
-        ? {
-            role: 'assistant',
-            tool_plan: `I will use ${reply.name}.`,
-            tool_calls: [
-              { id: reply.id, type: 'function', function: { name: reply.name, arguments: JSON.stringify(reply.args) } },
-            ],
-          }
-        : { role: 'assistant', content: [{ type: 'text', text: reply.text }] },
-    usage: cohereUsage(usage),
-  }),
-  events: (_turn, reply, usage) => {
+  whole: (turn, reply, usage) =>
+    turn.text.includes(MODEL_ERROR)
+      ? {
+          id: 'fake-cohere-chat',
+          finish_reason: 'ERROR',
+          message: { role: 'assistant', content: [] },
+          usage: cohereUsage(usage),
+        }
+      : {
+          id: 'fake-cohere-chat',
+          finish_reason: reply.kind === 'tool' ? 'TOOL_CALL' : 'COMPLETE',
+          message:
+            reply.kind === 'tool'
+              ? {
+                  role: 'assistant',
+                  tool_plan: `I will use ${reply.name}.`,
+                  tool_calls: [
+                    {
+                      id: reply.id,
+                      type: 'function',
+                      function: { name: reply.name, arguments: JSON.stringify(reply.args) },
+                    },
+                  ],
+                }
+              : { role: 'assistant', content: [{ type: 'text', text: reply.text }] },
+          usage: cohereUsage(usage),
+        },
+  events: (turn, reply, usage) => {
     const event = (type: string, data: Record<string, unknown>) => sse({ type, ...data }, type);
+    if (turn.text.includes(MODEL_ERROR))
+      return [
+        event('message-start', { id: 'fake-cohere-chat', delta: { message: { role: 'assistant' } } }),
+        event('message-end', {
+          delta: { finish_reason: 'ERROR', error: 'internal server error', usage: cohereUsage(usage) },
+        }),
+      ];
     const body =
       reply.kind === 'tool'
         ? [

@@ -38,6 +38,16 @@ describe('compare: the figures of a column', () => {
     assert.equal(figuresLine(reply('a/x', 0.00041, 1.2)), '1,204 tokens (1,000 in, 204 out) · $0.00041 · 1.20 s');
   });
 
+  it('says why an answer stopped short: cut at max tokens, or stopped by its provider’s content filter', () => {
+    const said = (finishReason: string) =>
+      figuresLine({ ...reply('a/x', 0.00041, 1.2), finishReason })
+        .split(' · ')
+        .at(-1);
+    assert.equal(said('length'), 'cut at max tokens');
+    assert.equal(said('content_filter'), "stopped by the provider's content filter");
+    assert.equal(said('stop'), '1.20 s');
+  });
+
   it('says what the model saves or costs more against the benchmark, or that it is the benchmark', () => {
     assert.equal(savingLine(reply('a/x', 0.001, 1, 0.002), 'b/bench'), 'Saves $0.0020 against b/bench');
     assert.equal(savingLine(reply('a/x', 0.003, 1, -0.002), 'b/bench'), 'Costs $0.0020 more than b/bench');

@@ -224,7 +224,8 @@ export class HostedProviders implements ModelReach {
         reply.warning ??= WITHOUT_SUMMARY(spec.label);
         return reply;
       }
-      if (countsAgainstProvider(failure.status)) this.cooldown.failed(provider, failure.retryAfterMs);
+      if (countsAgainstProvider(failure.status) && !(error instanceof ModelStopped))
+        this.cooldown.failed(provider, failure.retryAfterMs);
       if (provider === 'azure' && noModel) throw new NoDeployment(modelId, g.model.namespace);
       // The provider says it has no such model (retired while the service runs, or not open to the key):
       // its list is read again, so that the model shows as not for this key and is no longer routed to.
@@ -835,9 +836,26 @@ function toolChoiceOf(choice: unknown): LanguageModelV4ToolChoice | undefined {
   return typeof named === 'string' ? { type: 'tool', toolName: named } : undefined;
 }
 
-function finishOf(reason: LanguageModelV4FinishReason, toolCalls: ToolCall[]): Reply['finishReason'] {
+/**
+ * A model that stopped with an error before it answered: its provider answered, so this is no sign of
+ * an outage (it does not count towards the provider's cooldown), but there is no answer to give.
+ */
+class ModelStopped extends ReachFailure {
+  constructor(reason: string | undefined) {
+    super(`the model stopped with an error before it answered (${reason ?? 'no reason given'})`, 502);
+  }
+}
+
+/**
+ * Why the model stopped, in OpenAI's words: its provider's safety filter (Azure's content filter,
+ * Anthropic's refusal, Gemini's safety stop) as `content_filter`. A model that stopped with an error
+ * before any text or call (Cohere's `ERROR`, Gemini's malformed function call) did not answer: a
+ * failure, retried and failed over as one, rather than an empty answer.
+ */
+function finishOf(reason: LanguageModelV4FinishReason, toolCalls: ToolCall[], text: string): Reply['finishReason'] {
   if (toolCalls.length > 0 || reason.unified === 'tool-calls') return 'tool_calls';
-  return reason.unified === 'length' ? 'length' : 'stop';
+  if (reason.unified === 'error' && !text) throw new ModelStopped(reason.raw);
+  return reason.unified === 'length' ? 'length' : reason.unified === 'content-filter' ? 'content_filter' : 'stop';
 }
 
 /** Whether Anthropic paused the turn for the client to send back (the AI SDK reads its pause_turn as a stop). */
@@ -992,7 +1010,7 @@ async function whole(
   }
   return {
     text,
-    finishReason: finishOf(finishReason, toolCalls),
+    finishReason: finishOf(finishReason, toolCalls, text),
     ...pausedOf(finishReason),
     ...(toolCalls.length ? { toolCalls } : {}),
     ...(thinking.length ? { thinking } : {}),
@@ -1370,7 +1388,7 @@ async function streamed(
   if (!finish) throw new ReachFailure('the stream ended before the reply was complete');
   return {
     text,
-    finishReason: finishOf(finish.reason, toolCalls),
+    finishReason: finishOf(finish.reason, toolCalls, text),
     ...pausedOf(finish.reason),
     ...(toolCalls.length ? { toolCalls } : {}),
     ...(thinking.length ? { thinking } : {}),

@@ -103,7 +103,7 @@ export async function postToServer(
 
 function finish(reason: unknown, toolCalls: ToolCall[]): Reply['finishReason'] {
   if (toolCalls.length > 0) return 'tool_calls';
-  return reason === 'length' ? 'length' : 'stop';
+  return reason === 'length' || reason === 'content_filter' ? reason : 'stop';
 }
 
 type WireToolCall = { index?: number; id?: string; function?: { name?: string; arguments?: string } };

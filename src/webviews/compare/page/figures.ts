@@ -25,6 +25,7 @@ export function figuresLine(r: ReplyInfo): string {
   );
   const parts = [tokens, money(r.costs.total_tokens), t('{0} s', r.latencySeconds.toFixed(2))];
   if (r.finishReason === 'length') parts.push(t('cut at max tokens'));
+  if (r.finishReason === 'content_filter') parts.push(t("stopped by the provider's content filter"));
   return parts.join(' · ');
 }
 

@@ -309,6 +309,7 @@ function metaOf(r: ReplyInfo): HTMLElement {
   ];
   if (r.retries > 0) parts.push(`${r.retries} ${r.retries === 1 ? 'retry' : 'retries'}`);
   if (r.finishReason === 'length') parts.push('cut at max tokens');
+  if (r.finishReason === 'content_filter') parts.push("stopped by the provider's content filter");
   return h(
     'footer',
     { class: 'meta', 'data-reply-id': r.id },
