@@ -18,7 +18,7 @@ import { budgetVerdict } from '../shared/budget';
 import { PINNED_MODELS, SECTION, pinnedModels } from '../settings';
 import { pinnedEntry, spaceEntry, type SpaceChatModel } from './spaceModels';
 import { countChatTokens } from './tokenCount';
-import { placeholderNote, receiptLine, receiptView } from '../shared/receipt';
+import { placeholderNote, receiptLine, receiptView, stoppedShort } from '../shared/receipt';
 import { estimatedReceipt } from '../shared/clientEstimates';
 
 const t = vscode.l10n.t;
@@ -136,9 +136,10 @@ export class SpacesChatProvider implements vscode.LanguageModelChatProvider<Spac
               : await this.estimateReceipt(model, answered.namespace, event.usage, messages);
             const where = receipt ? receiptLine(receipt, t) : t('answered by {0}', answered.namespace);
             const placeholder = placeholderNote(answered.namespace, t);
+            const stopped = stoppedShort(event.finishReason, t);
             progress.report(
               new vscode.LanguageModelTextPart(
-                `\n\n_— ${where} · ${money(costs.total_tokens)} · ${t('{0} tokens', event.usage.total_tokens)}_${placeholder ? `\n\n_${placeholder}_` : ''}`,
+                `\n\n_— ${where} · ${money(costs.total_tokens)} · ${t('{0} tokens', event.usage.total_tokens)}${stopped ? ` · ${stopped}` : ''}_${placeholder ? `\n\n_${placeholder}_` : ''}`,
               ),
             );
             reportUsage(progress, event.usage);

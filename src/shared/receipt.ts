@@ -135,3 +135,13 @@ export function placeholderNote(answered: string, t: Localize): string | null {
     answered,
   );
 }
+
+/**
+ * Why a reply stopped short, where it is read (the playground, VS Code's chat, Compare): cut at max
+ * tokens, or stopped by its provider's content filter. Null for a reply that ended as the model chose.
+ */
+export function stoppedShort(finishReason: string | null | undefined, t: Localize): string | null {
+  if (finishReason === 'length') return t('cut at max tokens');
+  if (finishReason === 'content_filter') return t("stopped by the provider's content filter");
+  return null;
+}

@@ -2,6 +2,7 @@
 // column won on cost and on latency, and the weight a promotion shifts toward by default.
 import type { WeightName } from '../../../shared/protocol/compare';
 import type { ReplyInfo } from '../../../shared/protocol/playground';
+import { stoppedShort } from '../../../shared/receipt';
 import { t } from '../../page/l10n';
 import { money } from '../../page/values';
 
@@ -24,8 +25,8 @@ export function figuresLine(r: ReplyInfo): string {
     r.usage.completion_tokens.toLocaleString(),
   );
   const parts = [tokens, money(r.costs.total_tokens), t('{0} s', r.latencySeconds.toFixed(2))];
-  if (r.finishReason === 'length') parts.push(t('cut at max tokens'));
-  if (r.finishReason === 'content_filter') parts.push(t("stopped by the provider's content filter"));
+  const stopped = stoppedShort(r.finishReason, t);
+  if (stopped) parts.push(stopped);
   return parts.join(' · ');
 }
 

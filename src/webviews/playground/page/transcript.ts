@@ -5,7 +5,7 @@ import { fill, h } from '../../page/dom';
 import { money } from '../../page/values';
 import { stoppedNote } from './estimate';
 import { LiveMarkdown } from '../../page/liveMarkdown';
-import { reasonLabel, receiptLine, type ReceiptView } from '../../../shared/receipt';
+import { reasonLabel, receiptLine, stoppedShort, type ReceiptView } from '../../../shared/receipt';
 import { onMarkdownChange, renderMarkdown } from '../../page/markdown';
 import { t } from '../../page/l10n';
 import { placeholder } from '../../page/placeholder';
@@ -308,8 +308,8 @@ function metaOf(r: ReplyInfo): HTMLElement {
     `${r.latencySeconds.toFixed(2)} s`,
   ];
   if (r.retries > 0) parts.push(`${r.retries} ${r.retries === 1 ? 'retry' : 'retries'}`);
-  if (r.finishReason === 'length') parts.push('cut at max tokens');
-  if (r.finishReason === 'content_filter') parts.push("stopped by the provider's content filter");
+  const stopped = stoppedShort(r.finishReason, t);
+  if (stopped) parts.push(stopped);
   return h(
     'footer',
     { class: 'meta', 'data-reply-id': r.id },
