@@ -105,6 +105,26 @@ export const PROVIDER_NAMES: readonly ProviderName[] = [
       },
     ],
   },
+  {
+    // The same GLM models from Zhipu's China platform, BigModel: the same API as Z.ai's, at its own prices
+    // (in yuan; the price list gives them in dollars) and with its own GLM Coding Plan. Its key under the
+    // name LangChain's ChatZhipuAI reads (ZHIPU_API_KEY is Z.ai's here, as it was first).
+    ...compatible(
+      'zhipuai',
+      'Zhipu AI (BigModel, China)',
+      'https://open.bigmodel.cn/api/paas/v4',
+      'https://open.bigmodel.cn/usercenter/apikeys',
+    ),
+    keyVars: ['ZHIPUAI_API_KEY'],
+    plans: [
+      { label: 'Pay as you go', detail: 'Billed per token, at open.bigmodel.cn/api/paas', baseUrl: null },
+      {
+        label: 'GLM Coding Plan',
+        detail: 'The coding subscription, at open.bigmodel.cn/api/coding (its use counted at API prices)',
+        baseUrl: 'https://open.bigmodel.cn/api/coding/paas/v4',
+      },
+    ],
+  },
   // MiniMax's M-series models, through its Anthropic-compatible API (the address its docs give for
   // Anthropic's SDKs, and the AI SDK's MiniMax package's), from its international platform.
   compatible(
@@ -132,10 +152,12 @@ export const providerName = (id: string | null | undefined): ProviderName | unde
 
 /**
  * Whether a model's bare name (`gpt-4o-mini`) is its own: not for a provider that serves its makers'
- * models under their names (Azure OpenAI serves OpenAI's), whose models are named with it
- * (`azure/gpt-4o-mini`) unless no other model has the name.
+ * models under their names (Azure OpenAI serves OpenAI's), nor for Zhipu's China platform, which
+ * serves the GLM models Z.ai's does under the same names; their models are named with the provider
+ * (`azure/gpt-4o-mini`, `zhipuai/glm-5.3`) unless no other model has the name.
  */
-export const ownsBareNames = (provider: string | null | undefined): boolean => provider !== 'azure';
+export const ownsBareNames = (provider: string | null | undefined): boolean =>
+  provider !== 'azure' && provider !== 'zhipuai';
 
 /** A name Azure allows for a deployment. */
 export const AZURE_DEPLOYMENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{1,63}$/;

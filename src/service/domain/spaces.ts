@@ -106,6 +106,7 @@ export const STARTERS: Readonly<Record<string, readonly string[]>> = {
   groq: ['groq/llama-3.3-70b-versatile'],
   moonshotai: ['moonshotai/kimi-k2.6', 'moonshotai/kimi-k2.5'],
   zai: ['zai/glm-5.3-flash', 'zai/glm-5.3'],
+  zhipuai: ['zhipuai/glm-5.3-flash', 'zhipuai/glm-5.3'],
   minimax: ['minimax/MiniMax-M2.7', 'minimax/MiniMax-M3'],
   cohere: ['cohere/command-r7b-12-2024', 'cohere/command-a-03-2025'],
   // Azure's models answer only through deployments named as them: the ones most often made.

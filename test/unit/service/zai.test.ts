@@ -179,3 +179,64 @@ describe("Z.ai's GLM Coding Plan", function () {
     assert.equal(coding.seen.at(-1)!.path, '/api/paas/v4/chat/completions');
   });
 });
+
+describe("Zhipu AI's China platform (BigModel): the same GLM models at its own prices", function () {
+  this.timeout(60_000);
+  const ZHIPU_FLASH = 'zhipuai/glm-5.3-flash';
+  // BigModel speaks Z.ai's API at its own address: Z.ai's fake plays it.
+  const bigmodel = throughASpace(
+    'zhipuai',
+    () => startZaiFake('0123456789abcdef0123456789abcdef.zhipuFakeSecret1'),
+    { name: 'BigModel', active: [ZHIPU_FLASH] },
+    (fake) => {
+      fake.listed = ['glm-5.3-flash', 'glm-5.3', 'glm-4.7'];
+    },
+  );
+  const { said } = bigmodel;
+
+  it('lists its GLM models under their own names, at its prices (not Z.ai’s), a launch promotion ended', () => {
+    const price = (ns: string) => {
+      const m = bigmodel.models.find((r) => r.namespace === ns)!;
+      return [m.prompt_token_cost, m.cache_read_token_cost, m.completion_token_cost].map((p) => Math.round(p! * 1e9));
+    };
+    // The price list's yuan prices in dollars (8, 2 and 28 yuan a million tokens for GLM-5.3).
+    assert.deepEqual(price('zhipuai/glm-5.3'), [1103, 276, 3862]);
+    assert.deepEqual(price('zai/glm-5.3'), [1400, 260, 4400]);
+    // GLM-5.3 Flash's two-week launch discount is over: its list prices (0.8, 0.23 and 2.8 yuan).
+    assert.deepEqual(price(ZHIPU_FLASH), [110, 32, 386]);
+    const flash = bigmodel.models.find((m) => m.namespace === ZHIPU_FLASH)!;
+    assert.deepEqual([flash.answers_here, flash.supports_reasoning, flash.supports_penalties], [true, true, false]);
+    assert.equal(bigmodel.models.find((m) => m.namespace === 'zhipuai/glm-5.2')?.answers_here, false, 'not listed');
+  });
+
+  it('tries the key with GLM-5.3 Flash at BigModel’s address', async () => {
+    const res = await raw(bigmodel.service.url, 'POST', '/v1/providers/zhipuai/check', {
+      token: bigmodel.service.token,
+      body: {},
+    });
+    said.push(res.text);
+    assert.deepEqual(res.json, {
+      ok: true,
+      message: `The Zhipu AI (BigModel, China) key works: ${ZHIPU_FLASH} answered.`,
+      model: ZHIPU_FLASH,
+    });
+    assert.equal(bigmodel.fake.seen.at(-1)!.headers.authorization, `Bearer ${bigmodel.fake.key}`);
+  });
+
+  it('answers through the OpenAI SDK, whole and streamed, with its thinking, billed at its prices', async () => {
+    const flash = bigmodel.models.find((m) => m.namespace === ZHIPU_FLASH)!;
+    // Named with the provider: the bare name is Z.ai's, whose models the same names have.
+    said.push(
+      await chatsWholeAndStreamed(bigmodel.sdk, flash, { asked: ZHIPU_FLASH, text: 'hello BigModel', thinks: true }),
+    );
+    const none = await bigmodel.sdk.chat.completions.create({
+      model: ZHIPU_FLASH,
+      messages: [{ role: 'user', content: 'no thinking' }],
+      reasoning_effort: 'none',
+    });
+    assert.equal('reasoning_content' in none.choices[0]!.message, false);
+    assert.equal((bigmodel.fake.seen.at(-1)!.body.thinking as { type: string }).type, 'disabled');
+  });
+
+  keyKeptOut(bigmodel, 'Zhipu AI');
+});

@@ -154,7 +154,7 @@ export class HostedProviders implements ModelReach {
           : undefined;
     const thinking = anthropic
       ? anthropicThinking(modelId, g.maxTokens, g.tools, g.messages)
-      : provider === 'zai'
+      : provider === 'zai' || provider === 'zhipuai'
         ? switchedThinking(g.tools, 'enabled')
         : provider === 'minimax'
           ? switchedThinking(g.tools, undefined)
