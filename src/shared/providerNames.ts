@@ -113,7 +113,7 @@ export const PROVIDER_NAMES: readonly ProviderName[] = [
       'zhipuai',
       'Zhipu AI (BigModel, China)',
       'https://open.bigmodel.cn/api/paas/v4',
-      'https://open.bigmodel.cn/usercenter/apikeys',
+      'https://bigmodel.cn/usercenter/proj-mgmt/apikeys',
     ),
     keyVars: ['ZHIPUAI_API_KEY'],
     plans: [
