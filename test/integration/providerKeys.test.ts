@@ -6,7 +6,14 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ProviderState } from '../../src/api/schemas';
 import type { ReplyInfo } from '../../src/shared/protocol/playground';
-import { startAzureFake, startOpenAiFake, startZaiFake, type ProviderFake } from '../unit/support/providerFakes';
+import {
+  FILTERED,
+  FILTERED_SO_FAR,
+  startAzureFake,
+  startOpenAiFake,
+  startZaiFake,
+  type ProviderFake,
+} from '../unit/support/providerFakes';
 import { callWebview, extension, messagesDuring, serviceClient, waitFor } from './support';
 
 const MODEL = 'openai/gpt-4o-mini';
@@ -75,6 +82,35 @@ describe('provider keys', function () {
     assert.match(text, /^echo: from the chat/);
     assert.deepEqual(openai.problems, []);
     assert.ok(openai.seen.length >= 3, 'the check, the playground and the chat reached the provider');
+  });
+
+  it("says in the chat and the playground that the provider's content filter stopped an answer", async () => {
+    const api = await extension();
+    const space = (await vscode.lm.selectChatModels({ vendor: 'llm-spaces' })).find(
+      (m) => m.id === `space:${spaceId}`,
+    )!;
+    const response = await space.sendRequest(
+      [vscode.LanguageModelChatMessage.User(`tell me ${FILTERED}`)],
+      {},
+      new vscode.CancellationTokenSource().token,
+    );
+    let text = '';
+    for await (const part of response.text) text += part;
+    assert.ok(text.startsWith(FILTERED_SO_FAR), text);
+    assert.match(text, /· stopped by the provider's content filter_/);
+
+    await vscode.commands.executeCommand('llmSpaces.openPlayground', spaceId);
+    const panel = api.webviews.playgrounds.at(-1)!;
+    try {
+      const sent = await callWebview<ReplyInfo>(panel.channel, 'send', {
+        body: { app_id: spaceId, prompt: `tell me ${FILTERED}` },
+      });
+      assert.ok(sent.ok, sent.error?.message);
+      assert.deepEqual([sent.result.content, sent.result.finishReason], [FILTERED_SO_FAR, 'content_filter']);
+    } finally {
+      panel.dispose();
+    }
+    assert.deepEqual(openai.problems, []);
   });
 
   it('keeps the key out of the settings, and forgets it on Remove Provider Key…', async () => {
