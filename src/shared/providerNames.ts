@@ -151,6 +151,13 @@ export const providerName = (id: string | null | undefined): ProviderName | unde
   PROVIDER_NAMES.find((p) => p.id === id);
 
 /**
+ * Whether the provider speaks Z.ai's API (its GLM models in lower case, thinking switched on or off, no
+ * penalties): Z.ai's international platform and Zhipu's China one, BigModel.
+ */
+export const speaksZaiApi = (provider: string | null | undefined): boolean =>
+  provider === 'zai' || provider === 'zhipuai';
+
+/**
  * Whether a model's bare name (`gpt-4o-mini`) is its own: not for a provider that serves its makers'
  * models under their names (Azure OpenAI serves OpenAI's), nor for Zhipu's China platform, which
  * serves the GLM models Z.ai's does under the same names; their models are named with the provider

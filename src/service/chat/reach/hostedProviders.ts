@@ -54,7 +54,7 @@ import type { ImageDetail } from '../imageTokens';
 import { ReachFailure, type Generation, type ModelReach } from './reach';
 import { anthropicSearchAtOpenAi } from '../webSearches';
 import { networkWords } from '../../../shared/networkWords';
-import type { ProviderName } from '../../../shared/providerNames';
+import { speaksZaiApi, type ProviderName } from '../../../shared/providerNames';
 
 /** OpenAI's own address, which speaks every API of OpenAI's. */
 const OPENAI_OWN = /^https:\/\/api\.openai\.com(\/|$)/;
@@ -154,7 +154,7 @@ export class HostedProviders implements ModelReach {
           : undefined;
     const thinking = anthropic
       ? anthropicThinking(modelId, g.maxTokens, g.tools, g.messages)
-      : provider === 'zai' || provider === 'zhipuai'
+      : speaksZaiApi(provider)
         ? switchedThinking(g.tools, 'enabled')
         : provider === 'minimax'
           ? switchedThinking(g.tools, undefined)
