@@ -2109,9 +2109,24 @@ describe('hosted providers (fakes of their wire formats)', function () {
   });
 
   it("says its provider's content filter stopped an answer, in each client's own words", async () => {
-    const app = await spaceWith([OPENAI, ANTHROPIC]);
+    const app = await spaceWith([OPENAI, ANTHROPIC, 'openai/gpt-5-mini']);
     const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
     const ask = `tell me ${FILTERED}`;
+    // An OpenAI reasoning model, reached through the Responses API, whose filter leaves it incomplete.
+    const reasoned = await sdk.chat.completions.create({
+      model: 'openai/gpt-5-mini',
+      messages: [{ role: 'user', content: ask }],
+    });
+    assert.equal(openai.seen.at(-1)!.path, '/v1/responses');
+    assert.equal(reasoned.choices[0]!.finish_reason, 'content_filter');
+    let reasonedFinish: string | null | undefined;
+    const reasonedStream = await sdk.chat.completions.create({
+      model: 'openai/gpt-5-mini',
+      messages: [{ role: 'user', content: ask }],
+      stream: true,
+    });
+    for await (const chunk of reasonedStream) reasonedFinish = chunk.choices[0]?.finish_reason ?? reasonedFinish;
+    assert.equal(reasonedFinish, 'content_filter');
     // OpenAI's Chat Completions (Azure's content filter answers so): content_filter, with what came before it.
     const chat = await sdk.chat.completions.create({ model: OPENAI, messages: [{ role: 'user', content: ask }] });
     answers.push(JSON.stringify(chat));

@@ -744,14 +744,24 @@ const answerItem = (turn: Turn, reply: Reply) =>
         arguments: JSON.stringify(reply.args),
       };
 
-const responseOf = (turn: Turn, status: string, output: unknown[], usage?: ProviderFake['usage']) => ({
+/**
+ * A response, with its usage once it is done. A filtered reply (its content filter stopped it) is
+ * `incomplete`, with the reason `content_filter`, as OpenAI's Responses API marks it.
+ */
+const responseOf = (
+  turn: Turn,
+  status: string,
+  output: unknown[],
+  usage?: ProviderFake['usage'],
+  filtered = false,
+) => ({
   id: `resp_${turn.responses!.serial}`,
   object: 'response',
   created_at: Math.floor(Date.now() / 1000),
-  status,
+  status: filtered ? 'incomplete' : status,
   model: turn.model,
   output,
-  incomplete_details: null,
+  incomplete_details: filtered ? { reason: 'content_filter' } : null,
   usage: usage
     ? {
         input_tokens: usage.input,
@@ -773,6 +783,7 @@ const responsesWhole = (turn: Turn, reply: Reply, usage: ProviderFake['usage']) 
       answerItem(turn, reply),
     ],
     usage,
+    reply.kind === 'text' && reply.filtered,
   );
 
 function responsesEvents(turn: Turn, reply: Reply, usage: ProviderFake['usage']): string[] {
@@ -856,7 +867,12 @@ function responsesEvents(turn: Turn, reply: Reply, usage: ProviderFake['usage'])
   }
   out.push(event('response.output_item.done', { output_index: index, item }));
   output.push(item);
-  out.push(event('response.completed', { response: responseOf(turn, 'completed', output, usage) }));
+  const filtered = reply.kind === 'text' && reply.filtered === true;
+  out.push(
+    event(filtered ? 'response.incomplete' : 'response.completed', {
+      response: responseOf(turn, 'completed', output, usage, filtered),
+    }),
+  );
   return out;
 }
 
