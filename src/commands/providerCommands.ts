@@ -10,6 +10,7 @@ import {
   providerName,
   type ProviderName,
   type ProviderPlan,
+  type ProviderRegions,
 } from '../shared/providerNames';
 
 const t = vscode.l10n.t;
@@ -53,7 +54,9 @@ export async function addProviderKey(s: Services, arg?: unknown): Promise<void> 
       ? await askAzureUrl()
       : provider.plans
         ? await askPlan(provider, provider.plans)
-        : null;
+        : provider.regions
+          ? await askRegion(provider, provider.regions)
+          : null;
   if (baseUrl === undefined) return;
   await s.providerKeys.add(provider.id, key.trim(), baseUrl);
   const check = await vscode.window.withProgress(
@@ -144,6 +147,20 @@ async function askPlan(provider: ProviderName, plans: readonly ProviderPlan[]): 
     },
   );
   return pick && pick.plan.baseUrl;
+}
+
+/** The region a key is used in, where the provider answers in each at its own address (Bedrock): that address. */
+async function askRegion(provider: ProviderName, regions: ProviderRegions): Promise<string | undefined> {
+  const pick = await vscode.window.showQuickPick(
+    Object.entries(regions.names).map(([code, name]) => ({ label: name, description: code, code })),
+    {
+      title: t('{0} key', provider.label),
+      placeHolder: t('Which region should its models answer from? The key must be allowed there.'),
+      matchOnDescription: true,
+      ignoreFocusOut: true,
+    },
+  );
+  return pick && regions.baseUrl(pick.code);
 }
 
 function askAzureUrl(): Thenable<string | undefined> {

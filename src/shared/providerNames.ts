@@ -26,6 +26,19 @@ export interface ProviderName {
    * key; `baseUrl` null for the default address.
    */
   plans?: readonly ProviderPlan[];
+  /**
+   * A provider answering in each region of its own at an address of the region's (Amazon Bedrock): the
+   * region is asked after the key, or read from `variable` where the environment gives the key.
+   */
+  regions?: ProviderRegions;
+}
+
+export interface ProviderRegions {
+  variable: string;
+  /** The regions people pick from, by their code, each with its name for people. */
+  names: Readonly<Record<string, string>>;
+  /** The address of the provider in a region. */
+  baseUrl: (region: string) => string;
 }
 
 export interface ProviderPlan {
@@ -138,6 +151,37 @@ export const PROVIDER_NAMES: readonly ProviderName[] = [
     ...compatible('cohere', 'Cohere', 'https://api.cohere.com/v2', 'https://dashboard.cohere.com/api-keys'),
     keyVars: ['COHERE_API_KEY', 'CO_API_KEY'],
     embeddingModel: 'cohere/embed-v4.0',
+  },
+  {
+    // Amazon Bedrock's models, through its Converse API in one AWS region, with a Bedrock API key (AWS's
+    // variable for it; the long-lived IAM credentials AWS signs requests with are not taken here).
+    id: 'bedrock',
+    label: 'Amazon Bedrock',
+    keyVars: ['AWS_BEARER_TOKEN_BEDROCK'],
+    baseUrlVar: 'AWS_ENDPOINT_URL_BEDROCK_RUNTIME',
+    defaultBaseUrl: 'https://bedrock-runtime.us-east-1.amazonaws.com',
+    keysPage: 'https://console.aws.amazon.com/bedrock/home#/api-keys',
+    regions: {
+      variable: 'AWS_REGION',
+      names: {
+        'us-east-1': 'US East (N. Virginia)',
+        'us-east-2': 'US East (Ohio)',
+        'us-west-2': 'US West (Oregon)',
+        'ca-central-1': 'Canada (Central)',
+        'sa-east-1': 'South America (São Paulo)',
+        'eu-central-1': 'Europe (Frankfurt)',
+        'eu-west-1': 'Europe (Ireland)',
+        'eu-west-2': 'Europe (London)',
+        'eu-west-3': 'Europe (Paris)',
+        'eu-north-1': 'Europe (Stockholm)',
+        'ap-northeast-1': 'Asia Pacific (Tokyo)',
+        'ap-northeast-2': 'Asia Pacific (Seoul)',
+        'ap-south-1': 'Asia Pacific (Mumbai)',
+        'ap-southeast-1': 'Asia Pacific (Singapore)',
+        'ap-southeast-2': 'Asia Pacific (Sydney)',
+      },
+      baseUrl: (region) => `https://bedrock-runtime.${region}.amazonaws.com`,
+    },
   },
   {
     ...compatible('voyage', 'Voyage AI', 'https://api.voyageai.com/v1', 'https://dashboard.voyageai.com/'),

@@ -206,4 +206,30 @@ describe('provider keys', function () {
       await zai.close();
     }
   });
+
+  it('asks which AWS region an Amazon Bedrock key is for, by its name, and keeps no key without one', async () => {
+    const api = await extension();
+    const window = vscode.window as unknown as Record<string, unknown>;
+    const prompts = ['showQuickPick', 'showInputBox'] as const;
+    const originals = prompts.map((name) => window[name]);
+    const asked: Array<Array<[string, string | undefined]>> = [];
+    window.showInputBox = () => Promise.resolve('ABSK-not-a-real-key-0123456789');
+    window.showQuickPick = (items: Array<{ label: string; description?: string; provider?: { id: string } }>) => {
+      asked.push(items.map((i) => [i.label, i.description]));
+      return Promise.resolve(items.find((i) => i.provider?.id === 'bedrock'));
+    };
+    try {
+      await vscode.commands.executeCommand('llmSpaces.addProviderKey');
+      const regions = asked.at(-1)!;
+      assert.deepEqual(regions.slice(0, 3), [
+        ['US East (N. Virginia)', 'us-east-1'],
+        ['US East (Ohio)', 'us-east-2'],
+        ['US West (Oregon)', 'us-west-2'],
+      ]);
+      assert.ok(regions.some(([name, code]) => name === 'Europe (Frankfurt)' && code === 'eu-central-1'));
+      assert.ok(!(await api.providerKeys.stored()).includes('bedrock'), 'no key kept when no region is chosen');
+    } finally {
+      prompts.forEach((name, i) => (window[name] = originals[i]));
+    }
+  });
 });

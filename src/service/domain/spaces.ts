@@ -109,6 +109,8 @@ export const STARTERS: Readonly<Record<string, readonly string[]>> = {
   zhipuai: ['zhipuai/glm-5.3-flash', 'zhipuai/glm-5.3'],
   minimax: ['minimax/MiniMax-M2.7', 'minimax/MiniMax-M3'],
   cohere: ['cohere/command-r7b-12-2024', 'cohere/command-a-03-2025'],
+  // Nova Micro answers in its own region in the US; elsewhere Claude Haiku 4.5 from every region.
+  bedrock: ['bedrock/amazon.nova-micro-v1:0', 'bedrock/global.anthropic.claude-haiku-4-5-20251001-v1:0'],
   // Azure's models answer only through deployments named as them: the ones most often made.
   azure: ['azure/gpt-4.1-mini', 'azure/gpt-4o-mini'],
 };

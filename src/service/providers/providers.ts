@@ -2,6 +2,7 @@
 // SDK's provider package for its wire format (at the model level: one request, no agent loop). A
 // provider is named as the catalogue names it (`openai/gpt-5-mini` is OpenAI's), its key and base URL
 // come from the variables its own SDK reads, and its base URL includes the API's version path.
+import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createAzure } from '@ai-sdk/azure';
 import { createCohere } from '@ai-sdk/cohere';
@@ -65,6 +66,9 @@ const MODELS: Record<string, ProviderSpec['model']> = {
   minimax: (reach, modelId) => createAnthropic({ ...settings(reach), name: 'minimax.messages' }).messages(modelId),
   // Cohere's own package: its v2 Chat API is not OpenAI's (its messages, `p` and `k`, its stream's events).
   cohere: (reach, modelId) => createCohere(settings(reach)).languageModel(modelId),
+  // Bedrock's own package, on its Converse API (one shape for every model it serves, its stream in AWS's
+  // binary event frames), the key as a bearer token: with an address, no region or AWS credentials are read.
+  bedrock: (reach, modelId) => createAmazonBedrock(settings(reach)).languageModel(modelId),
 };
 
 /**

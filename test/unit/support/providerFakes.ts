@@ -40,6 +40,8 @@
 // - Gemini 3 models sign their function calls and refuse, as Google's thought-signatures guide says, a
 //   call of the current turn sent back without its signature (or Google's sentinel) or with one they did
 //   not give.
+import { EventStreamCodec } from '@smithy/eventstream-codec';
+import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -158,7 +160,8 @@ function replyTo(turn: Turn): Reply {
 export const FILTERED = '[filtered]';
 export const FILTERED_SO_FAR = 'I can';
 
-interface Dialect {
+/** An API as a fake speaks it; its stream's events are text (server-sent events) unless said (Bedrock's binary frames). */
+interface Dialect<Event extends string | Uint8Array = string> {
   /** Checks the request; returns the turn, or null when it is not one of this API's requests. */
   read: (req: SeenRequest, problems: string[]) => Turn | null;
   /** The key the request carries, where this API wants it. */
@@ -166,7 +169,9 @@ interface Dialect {
   error: (status: number, message?: string) => unknown;
   whole: (turn: Turn, reply: Reply, usage: ProviderFake['usage']) => unknown;
   /** The stream's events, as written to the wire. */
-  events: (turn: Turn, reply: Reply, usage: ProviderFake['usage']) => string[];
+  events: (turn: Turn, reply: Reply, usage: ProviderFake['usage']) => Event[];
+  /** The stream's media type, where it is not server-sent events (Bedrock's binary frames). */
+  streamType?: string;
   /** Checks and answers an embeddings request (200, or the provider's refusal); null when the request is not one. */
   embed?: (req: SeenRequest, problems: string[]) => { status: number; body: unknown } | null;
   /**
@@ -192,7 +197,11 @@ function pageOf(ids: string[], after: string | null, size: number): { items: str
   return { items, more: start + size < ids.length };
 }
 
-async function startFake(dialect: Dialect, versionPath: string, key: string): Promise<ProviderFake> {
+async function startFake(
+  dialect: Dialect<string | Uint8Array>,
+  versionPath: string,
+  key: string,
+): Promise<ProviderFake> {
   const seen: SeenRequest[] = [];
   const problems: string[] = [];
   const failures: Failure[] = [];
@@ -264,7 +273,7 @@ async function startFake(dialect: Dialect, versionPath: string, key: string): Pr
         return void res
           .writeHead(200, { 'content-type': 'application/json' })
           .end(JSON.stringify(dialect.whole(turn, reply, usage)));
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.writeHead(200, { 'content-type': dialect.streamType ?? 'text/event-stream', 'cache-control': 'no-cache' });
       void (async () => {
         for (const event of dialect.events(turn, reply, usage))
           if (event !== THOUGHT) res.write(event);
@@ -2609,3 +2618,267 @@ const cohere: Dialect = {
 const chunksOf = (text: string) => text.match(/[\s\S]{1,8}/g) ?? [''];
 
 export const startCohereFake = (key = 'sk-fake-cohere-0123456789abcdef') => startFake(cohere, '/v2', key);
+
+// ---------------------------------------------------------------- Amazon Bedrock
+
+/** The fields of a Converse request's body (its API reference). */
+const CONVERSE_FIELDS: ReadonlySet<string> = new Set(
+  words(
+    'messages system inferenceConfig toolConfig guardrailConfig additionalModelRequestFields promptVariables ' +
+      'additionalModelResponseFieldPaths requestMetadata performanceConfig serviceTier',
+  ),
+);
+const INFERENCE_FIELDS: ReadonlySet<string> = new Set(words('maxTokens temperature topP stopSequences'));
+/** The kinds of a message's content block, each an object with one of these keys. */
+const CONTENT_BLOCKS: ReadonlySet<string> = new Set(
+  words(
+    'text image document video toolUse toolResult guardContent cachePoint reasoningContent citationsContent searchResult',
+  ),
+);
+/** A tool's name, and a tool use's id (the API reference's patterns). */
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+const TOOL_USE_ID = /^[a-zA-Z0-9_-]{1,64}$/;
+/** An inference profile's id: its geography's prefix, or `global.`. */
+const PROFILE = /^(global|us|us-gov|eu|apac|jp|au|ca)\./;
+
+/** What is wrong with a Converse message (its role, its blocks), with the tool uses asked so far. */
+function converseMessageProblems(m: Record<string, unknown>, uses: Set<string>): string[] {
+  if (m.role !== 'user' && m.role !== 'assistant') return [`role ${String(m.role)} in messages`];
+  const content = m.content;
+  if (!Array.isArray(content) || content.length === 0) return [`a ${String(m.role)} message has no content blocks`];
+  const problems: string[] = [];
+  for (const block of content as Array<Record<string, unknown>>) {
+    const kinds = Object.keys(block ?? {});
+    if (kinds.length !== 1 || !CONTENT_BLOCKS.has(kinds[0]!)) {
+      problems.push(`a content block is not one of its kinds: ${JSON.stringify(block)}`);
+      continue;
+    }
+    const use = block.toolUse as { toolUseId?: unknown; name?: unknown; input?: unknown } | undefined;
+    if (use) {
+      if (m.role !== 'assistant') problems.push('a toolUse block in a user message');
+      if (
+        !TOOL_USE_ID.test(String(use.toolUseId)) ||
+        !TOOL_NAME.test(String(use.name)) ||
+        typeof use.input !== 'object'
+      )
+        problems.push(`a toolUse is not {toolUseId, name, input}: ${JSON.stringify(use)}`);
+      uses.add(String(use.toolUseId));
+    }
+    const result = block.toolResult as { toolUseId?: unknown; content?: unknown; status?: unknown } | undefined;
+    if (result) {
+      if (m.role !== 'user') problems.push('a toolResult block in an assistant message');
+      if (!uses.has(String(result.toolUseId))) problems.push('a toolResult answers no toolUse before it');
+      const parts = result.content as Array<Record<string, unknown>> | undefined;
+      if (
+        !Array.isArray(parts) ||
+        !parts.every((p) => ['text', 'json', 'image', 'document'].includes(Object.keys(p)[0]!))
+      )
+        problems.push(`a toolResult's content is not its blocks: ${JSON.stringify(result.content)}`);
+      if (result.status !== undefined && result.status !== 'success' && result.status !== 'error')
+        problems.push(`a toolResult's status is ${String(result.status)}`);
+    }
+    if ('text' in block && typeof block.text !== 'string') problems.push('a text block is not a string');
+  }
+  return problems;
+}
+
+/** Bedrock's usage: the input read from its cache and written to it apart from the rest, as Anthropic's. */
+const converseUsage = (u: ProviderFake['usage']) => ({
+  inputTokens: u.input - u.cached - u.written,
+  outputTokens: u.output,
+  totalTokens: u.input + u.output,
+  ...(u.cached ? { cacheReadInputTokens: u.cached } : {}),
+  ...(u.written ? { cacheWriteInputTokens: u.written } : {}),
+});
+
+const stopOf = (reply: Reply) =>
+  reply.kind === 'tool' ? 'tool_use' : reply.kind === 'text' && reply.filtered ? 'guardrail_intervened' : 'end_turn';
+
+const converseBlocks = (reply: Reply) =>
+  reply.kind === 'tool'
+    ? [
+        ...(reply.preface ? [{ text: reply.preface }] : []),
+        { toolUse: { toolUseId: reply.id, name: reply.name, input: reply.args } },
+      ]
+    : [{ text: reply.text }];
+
+const eventCodec = new EventStreamCodec(toUtf8, fromUtf8);
+
+/**
+ * One frame of AWS's event stream (`application/vnd.amazon.eventstream`): its headers and a JSON
+ * payload, which Bedrock pads with a `p` of letters so that a frame's length tells nothing.
+ */
+const frame = (type: string, payload: Record<string, unknown>) =>
+  eventCodec.encode({
+    headers: {
+      ':event-type': { type: 'string', value: type },
+      ':content-type': { type: 'string', value: 'application/json' },
+      ':message-type': { type: 'string', value: 'event' },
+    },
+    body: fromUtf8(
+      JSON.stringify({ ...payload, p: 'abcdefghijklmnopqrstuvwxyzABCDEF'.slice(0, 1 + (type.length % 31)) }),
+    ),
+  });
+
+/**
+ * Amazon Bedrock's Converse API (`POST /model/{modelId}/converse` and `/converse-stream`, and its
+ * lists at `GET /foundation-models` and `GET /inference-profiles`), with a Bedrock API key as a bearer
+ * token, by its API reference: only its fields (`inferenceConfig`'s four), the system instructions at
+ * the top, messages starting with the user's and alternating, each of content blocks of one kind
+ * (a toolResult answering a toolUse before it), tools as `toolSpec`s with their schema under `json`,
+ * `toolChoice` auto, any or a tool; a model its list does not name is refused. Its answer is the
+ * message of content blocks with its stopReason and usage, its stream AWS's binary event frames
+ * (messageStart, contentBlockStart/Delta/Stop, messageStop, metadata); its errors `{message}`.
+ */
+const bedrock: Dialect<Uint8Array> = {
+  keyOf: (req) => /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1],
+  error: (status, message) => ({
+    message:
+      message ??
+      (status === 401 || status === 403
+        ? 'The security token included in the request is invalid.'
+        : status === 404
+          ? 'The requested resource could not be found.'
+          : status === 429
+            ? 'Too many requests, please wait before trying again.'
+            : 'The system encountered an unexpected error during processing. Try your request again.'),
+  }),
+  noModel: () => 'The provided model identifier is invalid.',
+  streamType: 'application/vnd.amazon.eventstream',
+  read: (req, problems) => {
+    const path = /^\/model\/([^/]+)\/(converse|converse-stream)$/.exec(req.path);
+    if (!path) return null;
+    const model = decodeURIComponent(path[1]!);
+    const b = req.body;
+    for (const field of Object.keys(b))
+      if (!CONVERSE_FIELDS.has(field)) problems.push(`bedrock: unknown field ${field}`);
+    const config = (b.inferenceConfig ?? {}) as Record<string, unknown>;
+    for (const field of Object.keys(config))
+      if (!INFERENCE_FIELDS.has(field)) problems.push(`bedrock: unknown inferenceConfig field ${field}`);
+    for (const field of ['temperature', 'topP'])
+      if (
+        config[field] !== undefined &&
+        !(typeof config[field] === 'number' && config[field] >= 0 && config[field] <= 1)
+      )
+        problems.push(`bedrock: ${field} ${String(config[field])} is not within [0, 1]`);
+    if (config.maxTokens !== undefined && !(Number.isInteger(config.maxTokens) && Number(config.maxTokens) >= 1))
+      problems.push(`bedrock: maxTokens ${String(config.maxTokens)} is not a count`);
+    const system = b.system as Array<Record<string, unknown>> | undefined;
+    if (system !== undefined && !(Array.isArray(system) && system.every((s) => 'text' in s || 'cachePoint' in s)))
+      problems.push(`bedrock: system is not text and cache points: ${JSON.stringify(system)}`);
+    const messages = (b.messages as Array<Record<string, unknown>> | undefined) ?? [];
+    if (messages[0]?.role !== 'user') problems.push('bedrock: the conversation does not start with a user message');
+    messages.forEach((m, i) => {
+      if (i > 0 && m.role === messages[i - 1]!.role) problems.push('bedrock: the roles do not alternate');
+    });
+    const uses = new Set<string>();
+    for (const m of messages) problems.push(...converseMessageProblems(m, uses).map((p) => `bedrock: ${p}`));
+    const toolConfig = b.toolConfig as { tools?: Array<Record<string, unknown>>; toolChoice?: unknown } | undefined;
+    const specs = (toolConfig?.tools ?? []).flatMap((t) =>
+      t.toolSpec ? [t.toolSpec as { name?: string; inputSchema?: { json?: unknown } }] : [],
+    );
+    for (const spec of specs)
+      if (!TOOL_NAME.test(String(spec.name)) || typeof spec.inputSchema?.json !== 'object')
+        problems.push(`bedrock: a tool is not a toolSpec {name, inputSchema: {json}}: ${JSON.stringify(spec)}`);
+    const choice = toolConfig?.toolChoice as Record<string, unknown> | undefined;
+    if (choice !== undefined && !['auto', 'any', 'tool'].includes(Object.keys(choice)[0]!))
+      problems.push(`bedrock: toolChoice ${JSON.stringify(choice)} is not auto, any or tool`);
+    if (toolConfig && specs.length === 0) problems.push('bedrock: toolConfig has no tools');
+    const last = messages.at(-1)?.content as Array<Record<string, unknown>> | undefined;
+    const result = last?.find((block) => block.toolResult)?.toolResult as
+      { content?: Array<{ text?: string }> } | undefined;
+    return {
+      text: result
+        ? (result.content?.[0]?.text ?? '')
+        : ((last?.find((block) => 'text' in block)?.text as string) ?? ''),
+      tools: specs.map((spec) => spec.name!),
+      stream: path[2] === 'converse-stream',
+      model,
+    };
+  },
+  whole: (turn, reply, usage) => ({
+    output: { message: { role: 'assistant', content: converseBlocks(reply) } },
+    stopReason: stopOf(reply),
+    usage: converseUsage(usage),
+    metrics: { latencyMs: 42 },
+  }),
+  events: (_turn, reply, usage) => {
+    const blocks =
+      reply.kind === 'tool'
+        ? [
+            ...(reply.preface
+              ? [[frame('contentBlockDelta', { contentBlockIndex: 0, delta: { text: reply.preface } })]]
+              : []),
+            [
+              frame('contentBlockStart', {
+                contentBlockIndex: reply.preface ? 1 : 0,
+                start: { toolUse: { toolUseId: reply.id, name: reply.name } },
+              }),
+              ...chunksOf(JSON.stringify(reply.args)).map((input) =>
+                frame('contentBlockDelta', {
+                  contentBlockIndex: reply.preface ? 1 : 0,
+                  delta: { toolUse: { input } },
+                }),
+              ),
+            ],
+          ]
+        : [
+            words(reply.text).map((word, i) =>
+              frame('contentBlockDelta', { contentBlockIndex: 0, delta: { text: i ? ` ${word}` : word } }),
+            ),
+          ];
+    return [
+      frame('messageStart', { role: 'assistant' }),
+      ...blocks.flatMap((block, index) => [...block, frame('contentBlockStop', { contentBlockIndex: index })]),
+      frame('messageStop', { stopReason: stopOf(reply) }),
+      frame('metadata', { usage: converseUsage(usage), metrics: { latencyMs: 42 } }),
+    ];
+  },
+  // ListFoundationModels (all its region's models, each with how it may be called) and
+  // ListInferenceProfiles (`maxResults` at most 1,000, the next page by `nextToken`).
+  list: (url, ids, page, problems) => {
+    if (url.pathname === '/foundation-models')
+      return {
+        status: 200,
+        body: {
+          modelSummaries: ids
+            .filter((id) => !PROFILE.test(id))
+            .map((modelId) => ({
+              modelId,
+              modelArn: `arn:aws:bedrock:us-east-1::foundation-model/${modelId}`,
+              providerName: modelId.split('.')[0],
+              inputModalities: ['TEXT'],
+              outputModalities: ['TEXT'],
+              responseStreamingSupported: true,
+              inferenceTypesSupported: ['ON_DEMAND'],
+              modelLifecycle: { status: 'ACTIVE' },
+            })),
+        },
+      };
+    if (url.pathname !== '/inference-profiles') return null;
+    const size = Number(url.searchParams.get('maxResults') ?? 1000);
+    if (!Number.isInteger(size) || size < 1 || size > 1000)
+      problems.push(`bedrock profiles: maxResults ${size} is not a page`);
+    const token = url.searchParams.get('nextToken');
+    const after = token === null ? null : Buffer.from(token, 'base64url').toString();
+    const { items, more } = pageOf(
+      ids.filter((id) => PROFILE.test(id)),
+      after,
+      Math.min(size, page),
+    );
+    return {
+      status: 200,
+      body: {
+        inferenceProfileSummaries: items.map((inferenceProfileId) => ({
+          inferenceProfileId,
+          inferenceProfileName: inferenceProfileId,
+          status: 'ACTIVE',
+          type: 'SYSTEM_DEFINED',
+        })),
+        ...(more ? { nextToken: Buffer.from(items.at(-1)!).toString('base64url') } : {}),
+      },
+    };
+  },
+};
+
+export const startBedrockFake = (key = 'ABSKfakeBedrockKey0123456789abcdef') => startFake(bedrock, '', key);

@@ -158,7 +158,9 @@ export class HostedProviders implements ModelReach {
         ? switchedThinking(g.tools, 'enabled')
         : provider === 'minimax'
           ? switchedThinking(g.tools, undefined)
-          : undefined;
+          : provider === 'bedrock'
+            ? notThroughBedrock(g.tools)
+            : undefined;
     // Where the model may search the web: Anthropic's models and OpenAI's reasoning models, at their provider.
     const searchAt = anthropic ? 'anthropic' : responses && provider === 'openai' ? 'openai' : undefined;
     // A search asked in one vendor's words and run at the other's is told back in the words asked.
@@ -612,11 +614,12 @@ function switchedThinking(options: ToolOptions, on: 'enabled' | undefined): Anth
 }
 
 /**
- * Providers whose API takes system instructions only at the start of a conversation: Gemini's (its
- * package refuses a later one), and MiniMax's Anthropic-compatible API, which knows no mid-conversation
- * system message (Anthropic's beta). Claude Code sends its environment so to a model it does not know.
+ * Providers whose API takes system instructions only at the start of a conversation: Gemini's and
+ * Bedrock's Converse API (their packages refuse a later one), and MiniMax's Anthropic-compatible API,
+ * which knows no mid-conversation system message (Anthropic's beta). Claude Code sends its environment
+ * so to a model it does not know.
  */
-const SYSTEM_AT_START = new Set(['google', 'minimax']);
+const SYSTEM_AT_START = new Set(['google', 'minimax', 'bedrock']);
 
 /** The conversation with its later system messages joined to the first (SYSTEM_AT_START). */
 function systemFirst(messages: readonly ChatMessage[]): readonly ChatMessage[] {
@@ -632,6 +635,20 @@ function systemFirst(messages: readonly ChatMessage[]): readonly ChatMessage[] {
     },
     ...messages.filter((m) => m.role !== 'system'),
   ];
+}
+
+/**
+ * Through Bedrock no thinking is asked: a Claude model thinking there needs its signed thinking sent
+ * back before the tool calls it made, which is not carried through Bedrock's package here yet, so a
+ * tool loop would be refused on its second turn. The answer says so where thinking was asked.
+ */
+function notThroughBedrock(options: ToolOptions): AnthropicThinking | undefined {
+  const asked = options.thinking
+    ? options.thinking.type !== 'disabled'
+    : !!options.reasoningEffort && options.reasoningEffort !== 'none';
+  return asked
+    ? { withoutEffort: true, without: 'thinking is not asked of models through Amazon Bedrock here yet' }
+    : { withoutEffort: true };
 }
 
 type Sampled = 'temperature' | 'topP' | 'frequencyPenalty' | 'presencePenalty';

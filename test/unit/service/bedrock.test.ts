@@ -1,0 +1,213 @@
+// Amazon Bedrock's models through a Space, with the official OpenAI and Anthropic SDKs as clients: a
+// Bedrock API key from AWS_BEARER_TOKEN_BEDROCK, its region's address from AWS_REGION; its models
+// under the ids its Converse API takes (its own, and Claude's global inference profiles), priced by the
+// price list, with their makers' capabilities; which of them the key reaches read from its foundation
+// models and inference profiles; a chat whole, streamed (AWS's binary event frames) and with a tool
+// call, billed with the input read from its cache; no thinking asked, and said so. Bedrock's fake
+// checks each request against the Converse API's reference.
+import type Anthropic from '@anthropic-ai/sdk';
+import assert from 'node:assert/strict';
+import { ProviderKeys } from '../../../src/service/providers/keys';
+import { chatsWholeAndStreamed, LATER_SYSTEM } from '../support/openAiChat';
+import { FILTERED, FILTERED_SO_FAR, startBedrockFake } from '../support/providerFakes';
+import { keyCheck, keyKeptOut, throughASpace } from '../support/throughASpace';
+
+const HAIKU = 'bedrock/global.anthropic.claude-haiku-4-5-20251001-v1:0';
+const NOVA = 'bedrock/amazon.nova-micro-v1:0';
+const LLAMA = 'bedrock/meta.llama3-3-70b-instruct-v1:0';
+
+type Receipt = { metadata: { warning: string | null } };
+
+describe('Amazon Bedrock through a Space', function () {
+  this.timeout(60_000);
+  const bedrock = throughASpace('bedrock', startBedrockFake, { name: 'Bedrock', active: [HAIKU, NOVA] }, (fake) => {
+    // The region serves Nova Micro on demand, and Claude through its global and US profiles; Llama 3.3
+    // only through a US profile, which the catalogue does not name. One profile to a page.
+    fake.listed = [
+      'amazon.nova-micro-v1:0',
+      'global.anthropic.claude-haiku-4-5-20251001-v1:0',
+      'us.anthropic.claude-haiku-4-5-20251001-v1:0',
+      'us.meta.llama3-3-70b-instruct-v1:0',
+    ];
+    fake.listPage = 1;
+  });
+  const { said } = bedrock;
+
+  it("lists the models its Converse API answers, by its ids, priced, with their makers' capabilities", () => {
+    const own = bedrock.models.filter((m) => m.provider === 'bedrock');
+    const names = own.map((m) => m.namespace);
+    assert.ok(names.includes(HAIKU) && names.includes(NOVA) && names.includes(LLAMA), names.join(' '));
+    // Not the price list's stand-in for a geography's profiles, nor Nova Sonic's speech, nor OpenAI's
+    // GPT-5 models (Bedrock's OpenAI-compatible endpoint serves those).
+    assert.deepEqual(
+      names.filter((n) => /regional\.|sonic|openai\.gpt-5/.test(n)),
+      [],
+    );
+    const haiku = own.find((m) => m.namespace === HAIKU)!;
+    assert.deepEqual(
+      [haiku.prompt_token_cost, haiku.cache_read_token_cost, haiku.completion_token_cost].map((p) =>
+        Math.round(p! * 1e9),
+      ),
+      [1000, 100, 5000],
+    );
+    // Claude Haiku 4.5 is Anthropic's model: it reads images and reasons; the Converse API takes no penalties.
+    assert.deepEqual(
+      [haiku.supports_vision, haiku.supports_reasoning, haiku.supports_penalties, haiku.context_window],
+      [true, true, false, 200_000],
+    );
+    const nova = own.find((m) => m.namespace === NOVA)!;
+    assert.deepEqual([nova.supports_vision, nova.supports_functions], [false, true]);
+    // Read from its lists: Llama 3.3 answers in this region only through a profile the catalogue does not name.
+    assert.deepEqual(
+      own.filter((m) => [HAIKU, NOVA, LLAMA].includes(m.namespace)).map((m) => [m.namespace, m.answers_here]),
+      [
+        [NOVA, true],
+        [HAIKU, true],
+        [LLAMA, false],
+      ].sort((a, b) => names.indexOf(a[0] as string) - names.indexOf(b[0] as string)),
+    );
+  });
+
+  it('tries the key with Nova Micro, after reading its foundation models and its inference profiles', async () => {
+    const listings = bedrock.fake.listings;
+    assert.deepEqual(await keyCheck(bedrock), {
+      ok: true,
+      message: `The Amazon Bedrock key works: ${NOVA} answered.`,
+      model: NOVA,
+    });
+    // The foundation models, then three pages of one profile.
+    assert.equal(bedrock.fake.listings - listings, 4);
+    const sent = bedrock.fake.seen.at(-1)!;
+    assert.equal(sent.path, `/model/${encodeURIComponent('amazon.nova-micro-v1:0')}/converse`);
+    assert.equal(sent.headers.authorization, `Bearer ${bedrock.fake.key}`);
+  });
+
+  it('answers through the OpenAI SDK, whole and streamed in its event frames, billed with what its cache read', async () => {
+    const haiku = bedrock.models.find((m) => m.namespace === HAIKU)!;
+    said.push(
+      await chatsWholeAndStreamed(bedrock.sdk, haiku, {
+        asked: HAIKU,
+        text: 'hello Bedrock',
+        thinks: false,
+      }),
+    );
+    assert.match(bedrock.fake.seen.at(-1)!.path, /\/converse-stream$/);
+  });
+
+  it("answers Claude Code's way with a tool call, whole and streamed, its result sent back as a toolResult", async () => {
+    const tools: Anthropic.Tool[] = [
+      { name: 'lookup', input_schema: { type: 'object', properties: { q: { type: 'string' } } } },
+    ];
+    const ask = 'call lookup {"q":"gateway routing"}';
+    const message = await bedrock.claude.messages.create({
+      model: HAIKU,
+      max_tokens: 1024,
+      system: 'Be brief.',
+      tools,
+      messages: [{ role: 'user', content: ask }],
+    });
+    said.push(JSON.stringify(message));
+    assert.equal(message.stop_reason, 'tool_use');
+    const call = message.content.find((b) => b.type === 'tool_use')!;
+    assert.deepEqual([call.name, call.input], ['lookup', { q: 'gateway routing' }]);
+    const asked = bedrock.fake.seen.at(-1)!.body as {
+      system: unknown;
+      toolConfig: { tools: Array<{ toolSpec: { name: string; inputSchema: { json: unknown } } }> };
+    };
+    assert.deepEqual(asked.system, [{ text: 'Be brief.' }]);
+    assert.deepEqual(
+      asked.toolConfig.tools.map((t) => [t.toolSpec.name, t.toolSpec.inputSchema.json]),
+      [['lookup', tools[0]!.input_schema]],
+    );
+
+    const turn: Anthropic.MessageParam[] = [
+      { role: 'user', content: ask },
+      { role: 'assistant', content: message.content },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: 'found it' }] },
+    ];
+    const stream = bedrock.claude.messages.stream({ model: HAIKU, max_tokens: 1024, tools, messages: turn });
+    const pieces: string[] = [];
+    stream.on('text', (piece) => pieces.push(piece));
+    const final = await stream.finalMessage();
+    assert.equal(final.stop_reason, 'end_turn');
+    assert.ok(pieces.length > 1, 'arrived in pieces');
+    assert.equal(pieces.join(''), 'echo: found it');
+    const back = bedrock.fake.seen.at(-1)!.body.messages as Array<{ role: string; content: unknown[] }>;
+    assert.deepEqual(
+      back.map((m) => m.role),
+      ['user', 'assistant', 'user'],
+    );
+    assert.deepEqual(back[2]!.content, [{ toolResult: { toolUseId: call.id, content: [{ text: 'found it' }] } }]);
+
+    // A tool call streamed, its input in pieces.
+    const called = await bedrock.claude.messages
+      .stream({ model: HAIKU, max_tokens: 1024, tools, messages: [{ role: 'user', content: ask }] })
+      .finalMessage();
+    assert.deepEqual(
+      called.content.filter((b) => b.type === 'tool_use').map((b) => b.input),
+      [{ q: 'gateway routing' }],
+    );
+    // Bedrock counts the input read from its cache apart, as Anthropic does.
+    assert.deepEqual([called.usage.input_tokens, called.usage.cache_read_input_tokens], [8, 3]);
+  });
+
+  it('sends a later system message with the first, as the Converse API takes them only at the top', async () => {
+    await bedrock.sdk.chat.completions.create({ model: NOVA, messages: LATER_SYSTEM.messages });
+    const sent = bedrock.fake.seen.at(-1)!.body as { system: unknown; messages: unknown };
+    assert.deepEqual(sent.system, [{ text: LATER_SYSTEM.joined }]);
+    // The user's two messages, now together, as one of two blocks (roles alternate on the Converse API).
+    assert.deepEqual(sent.messages, [{ role: 'user', content: [{ text: 'hi' }, { text: 'where am I?' }] }]);
+  });
+
+  it('asks no thinking through Bedrock, and says so where it was asked', async () => {
+    const answer = await bedrock.sdk.chat.completions.create({
+      model: HAIKU,
+      messages: [{ role: 'user', content: 'think hard' }],
+      reasoning_effort: 'high',
+    });
+    said.push(JSON.stringify(answer));
+    assert.equal(answer.choices[0]!.message.content, 'echo: think hard');
+    const sent = bedrock.fake.seen.at(-1)!.body;
+    assert.equal(sent.additionalModelRequestFields, undefined, 'no thinking asked');
+    assert.equal(
+      (answer as unknown as Receipt).metadata.warning,
+      `${HAIKU} answered without thinking: thinking is not asked of models through Amazon Bedrock here yet.`,
+    );
+    // Nothing asked, nothing said.
+    const plain = await bedrock.sdk.chat.completions.create({
+      model: HAIKU,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    assert.equal((plain as unknown as Receipt).metadata.warning, null);
+  });
+
+  it("says Bedrock's guardrail stopped an answer as a content filter", async () => {
+    const answer = await bedrock.sdk.chat.completions.create({
+      model: NOVA,
+      messages: [{ role: 'user', content: `tell me ${FILTERED}` }],
+    });
+    assert.deepEqual(
+      [answer.choices[0]!.finish_reason, answer.choices[0]!.message.content],
+      ['content_filter', FILTERED_SO_FAR],
+    );
+  });
+
+  keyKeptOut(bedrock, 'Bedrock');
+});
+
+describe("Amazon Bedrock's region", () => {
+  it('is read from AWS_REGION where the environment gives the key, and its address made of it', () => {
+    const reachOf = (env: NodeJS.ProcessEnv) => {
+      const keys = new ProviderKeys();
+      keys.loadEnvironment({ AWS_BEARER_TOKEN_BEDROCK: 'ABSK-region-test-key', ...env });
+      return keys.reach('bedrock')!.baseURL;
+    };
+    assert.equal(reachOf({ AWS_REGION: 'eu-west-1' }), 'https://bedrock-runtime.eu-west-1.amazonaws.com');
+    // AWS's own variable for the runtime's address wins; a region that is not one is not used.
+    assert.equal(
+      reachOf({ AWS_REGION: 'eu-west-1', AWS_ENDPOINT_URL_BEDROCK_RUNTIME: 'https://vpce.example.com' }),
+      'https://vpce.example.com',
+    );
+    assert.equal(reachOf({ AWS_REGION: 'eu-west-1/../x' }), 'https://bedrock-runtime.us-east-1.amazonaws.com');
+  });
+});
