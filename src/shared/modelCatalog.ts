@@ -16,7 +16,7 @@ import {
   type Capability,
 } from './models';
 import { dayLabel } from './labels';
-import { PROVIDER_NAMES, providerName } from './providerNames';
+import { PROVIDER_NAMES, providerLabel, providerName } from './providerNames';
 import { perMillion } from './money';
 
 export type ModelSort = 'name' | 'price' | 'context';
@@ -71,9 +71,12 @@ export function arrange(models: readonly ModelRecord[], filter: ModelFilter): Pr
     if (!list) groups.set(provider, (list = []));
     list.push(m);
   }
-  return [...groups.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([provider, list]) => ({ provider, models: list.sort(compare[filter.sort]) }));
+  return (
+    [...groups.entries()]
+      // By the provider's name for people (Amazon Bedrock's id is `bedrock`).
+      .sort(([a], [b]) => providerLabel(a).localeCompare(providerLabel(b)))
+      .map(([provider, list]) => ({ provider, models: list.sort(compare[filter.sort]) }))
+  );
 }
 
 /**

@@ -48,11 +48,12 @@ describe('the model catalogue as the Models view arranges it', () => {
     );
   });
 
-  it('groups by provider otherwise, each named for people, each group in the chosen order', () => {
-    const groups = arrange(CATALOGUE, { text: '', capabilities: [], sort: 'price', flat: false });
+  it('groups by provider otherwise, each named for people and in the order of its name, each group in the chosen order', () => {
+    const nova = model('bedrock/amazon.nova-micro-v1:0', 0.035, 0.14);
+    const groups = arrange([...CATALOGUE, nova], { text: '', capabilities: [], sort: 'price', flat: false });
     assert.deepEqual(
       groups.map((g) => providerLabel(g.provider)),
-      ['Anthropic', 'Local model servers', 'Mistral', 'OpenAI'],
+      ['Amazon Bedrock', 'Anthropic', 'Local model servers', 'Mistral', 'OpenAI'],
     );
     assert.equal(providerLabel('test'), 'Test models');
     assert.equal(providerLabel('ai21'), 'ai21', 'a provider we have no name for is shown as the catalogue spells it');
