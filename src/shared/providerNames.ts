@@ -202,6 +202,13 @@ export const speaksZaiApi = (provider: string | null | undefined): boolean =>
   provider === 'zai' || provider === 'zhipuai';
 
 /**
+ * Whether a model is Claude through Amazon Bedrock (`global.anthropic.claude-sonnet-4-5-20250929-v1:0`),
+ * reached there through Anthropic's Messages API rather than the Converse API.
+ */
+export const claudeOnBedrock = (provider: string | null | undefined, modelId: string): boolean =>
+  provider === 'bedrock' && /(^|\.)anthropic\.claude-/.test(modelId);
+
+/**
  * Whether a model's bare name (`gpt-4o-mini`) is its own: not for a provider that serves its makers'
  * models under their names (Azure OpenAI serves OpenAI's), nor for Zhipu's China platform, which
  * serves the GLM models Z.ai's does under the same names; their models are named with the provider

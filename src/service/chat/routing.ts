@@ -13,6 +13,7 @@
 import type { ModelRecord, Weights } from '../../api/schemas';
 import type { CatalogueModel } from '../domain/models';
 import { fillsInMiddle, isRetired } from '../../shared/models';
+import { claudeOnBedrock } from '../../shared/providerNames';
 import type { JsonNeed, PdfPages } from './request';
 
 /**
@@ -85,9 +86,10 @@ export function capabilityRefusal(r: ModelRecord, needs: Needs): Rejection | nul
 /** Providers whose API takes a PDF whole, for their models that read images (its pages are read as both). */
 const READS_PDF = new Set(['anthropic', 'google', 'openai']);
 
-/** Whether a model reads a PDF given whole (a test model notes it). */
+/** Whether a model reads a PDF given whole (a test model notes it): Claude through Bedrock as at Anthropic. */
 export const readsPdf = (r: ModelRecord): boolean =>
-  !!r.is_test_model || (!!r.supports_vision && READS_PDF.has(r.provider ?? ''));
+  !!r.is_test_model ||
+  (!!r.supports_vision && (READS_PDF.has(r.provider ?? '') || claudeOnBedrock(r.provider, r.model)));
 
 /**
  * The most pages of PDF a model reads, as its vendor publishes them: Claude, in one request (600, or 100
@@ -96,7 +98,7 @@ export const readsPdf = (r: ModelRecord): boolean =>
  */
 export function pdfPageLimit(r: ModelRecord): { pages: number; of: 'request' | 'document' } | undefined {
   if (r.is_test_model) return undefined;
-  if (r.provider === 'anthropic' || r.namespace.includes('/claude-'))
+  if (r.provider === 'anthropic' || r.namespace.includes('/claude-') || claudeOnBedrock(r.provider, r.model))
     return { pages: r.context_window > 200_000 ? 600 : 100, of: 'request' };
   if (r.provider === 'google') return { pages: 1000, of: 'document' };
   return undefined;

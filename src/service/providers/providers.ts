@@ -3,6 +3,7 @@
 // provider is named as the catalogue names it (`openai/gpt-5-mini` is OpenAI's), its key and base URL
 // come from the variables its own SDK reads, and its base URL includes the API's version path.
 import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
+import { createAmazonBedrockAnthropic } from '@ai-sdk/amazon-bedrock/anthropic';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createAzure } from '@ai-sdk/azure';
 import { createCohere } from '@ai-sdk/cohere';
@@ -19,7 +20,7 @@ import {
   type LanguageModelV4,
 } from '@ai-sdk/provider';
 import { createVoyage } from 'voyage-ai-provider';
-import { PROVIDER_NAMES, type ProviderName } from '../../shared/providerNames';
+import { claudeOnBedrock, PROVIDER_NAMES, type ProviderName } from '../../shared/providerNames';
 import { poolFetch } from './poolFetch';
 
 export interface Reach {
@@ -66,9 +67,14 @@ const MODELS: Record<string, ProviderSpec['model']> = {
   minimax: (reach, modelId) => createAnthropic({ ...settings(reach), name: 'minimax.messages' }).messages(modelId),
   // Cohere's own package: its v2 Chat API is not OpenAI's (its messages, `p` and `k`, its stream's events).
   cohere: (reach, modelId) => createCohere(settings(reach)).languageModel(modelId),
-  // Bedrock's own package, on its Converse API (one shape for every model it serves, its stream in AWS's
-  // binary event frames), the key as a bearer token: with an address, no region or AWS credentials are read.
-  bedrock: (reach, modelId) => createAmazonBedrock(settings(reach)).languageModel(modelId),
+  // Bedrock's own package, the key as a bearer token (with an address, no region or AWS credentials are
+  // read): Claude through Anthropic's Messages API as Bedrock serves it (InvokeModel), as Anthropic's own
+  // package speaks it (its thinking, cache and documents as at Anthropic); any other model through the
+  // Converse API (one shape for every model it serves). Both stream in AWS's binary event frames.
+  bedrock: (reach, modelId) =>
+    claudeOnBedrock('bedrock', modelId)
+      ? createAmazonBedrockAnthropic(settings(reach)).languageModel(modelId)
+      : createAmazonBedrock(settings(reach)).languageModel(modelId),
 };
 
 /**

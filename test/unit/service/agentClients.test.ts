@@ -15,6 +15,7 @@ import { pngBase64 } from '../support/png';
 import {
   fakeEnv,
   startAnthropicFake,
+  startBedrockFake,
   startCohereFake,
   startGeminiFake,
   startMiniMaxFake,
@@ -33,6 +34,7 @@ const CODEX_MODEL = 'openai/gpt-5.4-mini';
 const MINIMAX_MODEL = 'minimax/MiniMax-M2.7';
 const GEMINI_MODEL = 'google/gemini-3.5-flash';
 const COHERE_MODEL = 'cohere/command-a-03-2025';
+const BEDROCK_MODEL = 'bedrock/global.anthropic.claude-haiku-4-5-20251001-v1:0';
 
 /** The variables a snippet's shell lines export (`export NAME=value`). */
 const exported = (snippet: string) =>
@@ -55,6 +57,7 @@ describe('Claude Code and Codex against the built-in service', function () {
   let minimax: ProviderFake;
   let gemini: ProviderFake;
   let cohere: ProviderFake;
+  let bedrock: ProviderFake;
   let service: RunningService;
   /** The Space both agents send through: Claude Haiku 4.5, GPT-5.4 mini and test/echo, no cost cap. */
   let key: string;
@@ -65,20 +68,22 @@ describe('Claude Code and Codex against the built-in service', function () {
   let work: string;
 
   before(async () => {
-    [openai, anthropic, minimax, gemini, cohere] = await Promise.all([
+    [openai, anthropic, minimax, gemini, cohere, bedrock] = await Promise.all([
       startOpenAiFake(),
       startAnthropicFake(),
       startMiniMaxFake(),
       startGeminiFake(),
       startCohereFake(),
+      startBedrockFake(),
     ]);
-    service = await startService({ env: fakeEnv({ openai, anthropic, minimax, google: gemini, cohere }) });
+    service = await startService({ env: fakeEnv({ openai, anthropic, minimax, google: gemini, cohere, bedrock }) });
     const space = await spaceOf(service, 'Agents', [
       CLAUDE_MODEL,
       CODEX_MODEL,
       MINIMAX_MODEL,
       GEMINI_MODEL,
       COHERE_MODEL,
+      BEDROCK_MODEL,
       'test/echo',
     ]);
     // An agent's request is priced at its whole max_tokens (Claude Code asks 32,000), far over the $0.02
@@ -104,12 +109,12 @@ describe('Claude Code and Codex against the built-in service', function () {
   });
   after(async () => {
     await service?.stop();
-    await Promise.all([openai?.close(), anthropic?.close(), minimax?.close(), gemini?.close(), cohere?.close()]);
+    await Promise.all([openai, anthropic, minimax, gemini, cohere, bedrock].map((fake) => fake?.close()));
     for (const dir of [service?.dataDir, home, work]) if (dir) removeDir(dir);
   });
   afterEach(() => {
     assert.deepEqual(
-      [...openai.problems, ...anthropic.problems, ...minimax.problems, ...gemini.problems, ...cohere.problems],
+      [openai, anthropic, minimax, gemini, cohere, bedrock].flatMap((fake) => fake.problems),
       [],
       'every request followed its reference',
     );
@@ -307,6 +312,22 @@ describe('Claude Code and Codex against the built-in service', function () {
     );
     assert.equal(second.messages.at(-1)!.role, 'tool');
     assert.ok(second.tools.some((t) => t.function.name === 'Bash'));
+  });
+
+  it("runs Claude Code's tool loop on Claude through Bedrock, its thinking sent back signed as Bedrock's Claude asks", async () => {
+    await greetsWithBash(BEDROCK_MODEL, 'bedrock.txt', 'Hello from Bedrock');
+    // Both turns went to Bedrock's Anthropic Messages API with the thinking Claude Code asks; the second
+    // has the first reply whole, its thinking first (the fake checks the signature).
+    const [first, second] = bedrock.seen.slice(-2);
+    assert.deepEqual(
+      [first!.path, second!.path].map((p) => p.replace(/^\/model\/[^/]+\//, '')),
+      ['invoke-with-response-stream', 'invoke-with-response-stream'],
+    );
+    assert.equal((first!.body.thinking as { type: string }).type, 'enabled');
+    const reply = (
+      second!.body.messages as Array<{ role: string; content: Array<{ type: string }> | string }>
+    ).findLast((m) => m.role === 'assistant')!;
+    assert.deepEqual(Array.isArray(reply.content) && reply.content.map((b) => b.type), ['thinking', 'tool_use']);
   });
 
   it('runs Claude Code on an OpenAI model through the Space, with the instructions it adds for a model it does not know', async () => {

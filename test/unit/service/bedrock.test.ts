@@ -1,10 +1,11 @@
 // Amazon Bedrock's models through a Space, with the official OpenAI and Anthropic SDKs as clients: a
 // Bedrock API key from AWS_BEARER_TOKEN_BEDROCK, its region's address from AWS_REGION; its models
-// under the ids its Converse API takes (its own, and Claude's global inference profiles), priced by the
-// price list, with their makers' capabilities; which of them the key reaches read from its foundation
-// models and inference profiles; a chat whole, streamed (AWS's binary event frames) and with a tool
-// call, billed with the input read from its cache; no thinking asked, and said so. Bedrock's fake
-// checks each request against the Converse API's reference.
+// under the ids Bedrock takes (its own, and Claude's global inference profiles), priced by the price
+// list, with their makers' capabilities; which of them the key reaches read from its foundation models
+// and inference profiles; Claude through Bedrock's Anthropic Messages API, its signed thinking carried
+// back, and the other models through the Converse API, each whole, streamed (AWS's binary event
+// frames) and with a tool call, billed with the input read from the cache. Bedrock's fake checks each
+// request against the reference of the API it was sent on.
 import type Anthropic from '@anthropic-ai/sdk';
 import assert from 'node:assert/strict';
 import { ProviderKeys } from '../../../src/service/providers/keys';
@@ -15,8 +16,6 @@ import { keyCheck, keyKeptOut, throughASpace } from '../support/throughASpace';
 const HAIKU = 'bedrock/global.anthropic.claude-haiku-4-5-20251001-v1:0';
 const NOVA = 'bedrock/amazon.nova-micro-v1:0';
 const LLAMA = 'bedrock/meta.llama3-3-70b-instruct-v1:0';
-
-type Receipt = { metadata: { warning: string | null } };
 
 describe('Amazon Bedrock through a Space', function () {
   this.timeout(60_000);
@@ -91,16 +90,77 @@ describe('Amazon Bedrock through a Space', function () {
         thinks: false,
       }),
     );
-    assert.match(bedrock.fake.seen.at(-1)!.path, /\/converse-stream$/);
+    assert.match(bedrock.fake.seen.at(-1)!.path, /\/invoke-with-response-stream$/);
   });
 
-  it("answers Claude Code's way with a tool call, whole and streamed, its result sent back as a toolResult", async () => {
+  it("answers Claude Code's way on Claude through Bedrock's Anthropic Messages API, its signed thinking carried back", async () => {
+    const tools: Anthropic.Tool[] = [
+      { name: 'lookup', input_schema: { type: 'object', properties: { q: { type: 'string' } } } },
+    ];
+    const ask = 'call lookup {"q":"gateway routing"}';
+    const thinking = { type: 'enabled' as const, budget_tokens: 2_000 };
+    const message = await bedrock.claude.messages.create({
+      model: HAIKU,
+      max_tokens: 3_000,
+      system: 'Be brief.',
+      thinking,
+      tools,
+      messages: [{ role: 'user', content: ask }],
+    });
+    said.push(JSON.stringify(message));
+    assert.equal(message.stop_reason, 'tool_use');
+    assert.deepEqual(
+      message.content.map((b) => b.type),
+      ['thinking', 'tool_use'],
+    );
+    const call = message.content.find((b) => b.type === 'tool_use')!;
+    assert.deepEqual([call.name, call.input], ['lookup', { q: 'gateway routing' }]);
+    const asked = bedrock.fake.seen.at(-1)!;
+    assert.equal(asked.path, `/model/${encodeURIComponent(HAIKU.slice('bedrock/'.length))}/invoke`);
+    // Anthropic's body as Bedrock takes it: its version, no model, the thinking within max_tokens.
+    assert.deepEqual(
+      [asked.body.anthropic_version, asked.body.model, asked.body.system, asked.body.thinking, asked.body.max_tokens],
+      ['bedrock-2023-05-31', undefined, [{ type: 'text', text: 'Be brief.' }], thinking, 3_000],
+    );
+
+    // The next turn sends the thinking back, signed, before the tool use: Bedrock's Claude checks it.
+    const turn: Anthropic.MessageParam[] = [
+      { role: 'user', content: ask },
+      { role: 'assistant', content: message.content },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: call.id, content: 'found it' },
+          { type: 'text', text: 'sum it up' },
+        ],
+      },
+    ];
+    const stream = bedrock.claude.messages.stream({ model: HAIKU, max_tokens: 3_000, thinking, tools, messages: turn });
+    const pieces: string[] = [];
+    stream.on('text', (piece) => pieces.push(piece));
+    const final = await stream.finalMessage();
+    assert.equal(final.stop_reason, 'end_turn');
+    assert.ok(pieces.length > 1, 'arrived in pieces');
+    assert.equal(pieces.join(''), 'echo: sum it up');
+    assert.equal(final.content[0]!.type, 'thinking', 'thinking streamed in its event frames');
+    const back = bedrock.fake.seen.at(-1)!;
+    assert.match(back.path, /\/invoke-with-response-stream$/);
+    const sentBack = back.body.messages as Array<{ role: string; content: Array<{ type: string }> }>;
+    assert.deepEqual(
+      sentBack[1]!.content.map((b) => b.type),
+      ['thinking', 'tool_use'],
+    );
+    // Bedrock counts the input read from its cache apart, as Anthropic does.
+    assert.deepEqual([final.usage.input_tokens, final.usage.cache_read_input_tokens], [8, 3]);
+  });
+
+  it('answers a tool call on another model through the Converse API, its result sent back as a toolResult', async () => {
     const tools: Anthropic.Tool[] = [
       { name: 'lookup', input_schema: { type: 'object', properties: { q: { type: 'string' } } } },
     ];
     const ask = 'call lookup {"q":"gateway routing"}';
     const message = await bedrock.claude.messages.create({
-      model: HAIKU,
+      model: NOVA,
       max_tokens: 1024,
       system: 'Be brief.',
       tools,
@@ -110,13 +170,15 @@ describe('Amazon Bedrock through a Space', function () {
     assert.equal(message.stop_reason, 'tool_use');
     const call = message.content.find((b) => b.type === 'tool_use')!;
     assert.deepEqual([call.name, call.input], ['lookup', { q: 'gateway routing' }]);
-    const asked = bedrock.fake.seen.at(-1)!.body as {
+    const asked = bedrock.fake.seen.at(-1)!;
+    assert.match(asked.path, /\/converse$/);
+    const body = asked.body as {
       system: unknown;
       toolConfig: { tools: Array<{ toolSpec: { name: string; inputSchema: { json: unknown } } }> };
     };
-    assert.deepEqual(asked.system, [{ text: 'Be brief.' }]);
+    assert.deepEqual(body.system, [{ text: 'Be brief.' }]);
     assert.deepEqual(
-      asked.toolConfig.tools.map((t) => [t.toolSpec.name, t.toolSpec.inputSchema.json]),
+      body.toolConfig.tools.map((t) => [t.toolSpec.name, t.toolSpec.inputSchema.json]),
       [['lookup', tools[0]!.input_schema]],
     );
 
@@ -125,12 +187,10 @@ describe('Amazon Bedrock through a Space', function () {
       { role: 'assistant', content: message.content },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: 'found it' }] },
     ];
-    const stream = bedrock.claude.messages.stream({ model: HAIKU, max_tokens: 1024, tools, messages: turn });
     const pieces: string[] = [];
+    const stream = bedrock.claude.messages.stream({ model: NOVA, max_tokens: 1024, tools, messages: turn });
     stream.on('text', (piece) => pieces.push(piece));
-    const final = await stream.finalMessage();
-    assert.equal(final.stop_reason, 'end_turn');
-    assert.ok(pieces.length > 1, 'arrived in pieces');
+    assert.equal((await stream.finalMessage()).stop_reason, 'end_turn');
     assert.equal(pieces.join(''), 'echo: found it');
     const back = bedrock.fake.seen.at(-1)!.body.messages as Array<{ role: string; content: unknown[] }>;
     assert.deepEqual(
@@ -139,15 +199,14 @@ describe('Amazon Bedrock through a Space', function () {
     );
     assert.deepEqual(back[2]!.content, [{ toolResult: { toolUseId: call.id, content: [{ text: 'found it' }] } }]);
 
-    // A tool call streamed, its input in pieces.
+    // A tool call streamed in its event frames, its input in pieces.
     const called = await bedrock.claude.messages
-      .stream({ model: HAIKU, max_tokens: 1024, tools, messages: [{ role: 'user', content: ask }] })
+      .stream({ model: NOVA, max_tokens: 1024, tools, messages: [{ role: 'user', content: ask }] })
       .finalMessage();
     assert.deepEqual(
       called.content.filter((b) => b.type === 'tool_use').map((b) => b.input),
       [{ q: 'gateway routing' }],
     );
-    // Bedrock counts the input read from its cache apart, as Anthropic does.
     assert.deepEqual([called.usage.input_tokens, called.usage.cache_read_input_tokens], [8, 3]);
   });
 
@@ -157,28 +216,6 @@ describe('Amazon Bedrock through a Space', function () {
     assert.deepEqual(sent.system, [{ text: LATER_SYSTEM.joined }]);
     // The user's two messages, now together, as one of two blocks (roles alternate on the Converse API).
     assert.deepEqual(sent.messages, [{ role: 'user', content: [{ text: 'hi' }, { text: 'where am I?' }] }]);
-  });
-
-  it('asks no thinking through Bedrock, and says so where it was asked', async () => {
-    const answer = await bedrock.sdk.chat.completions.create({
-      model: HAIKU,
-      messages: [{ role: 'user', content: 'think hard' }],
-      reasoning_effort: 'high',
-    });
-    said.push(JSON.stringify(answer));
-    assert.equal(answer.choices[0]!.message.content, 'echo: think hard');
-    const sent = bedrock.fake.seen.at(-1)!.body;
-    assert.equal(sent.additionalModelRequestFields, undefined, 'no thinking asked');
-    assert.equal(
-      (answer as unknown as Receipt).metadata.warning,
-      `${HAIKU} answered without thinking: thinking is not asked of models through Amazon Bedrock here yet.`,
-    );
-    // Nothing asked, nothing said.
-    const plain = await bedrock.sdk.chat.completions.create({
-      model: HAIKU,
-      messages: [{ role: 'user', content: 'hi' }],
-    });
-    assert.equal((plain as unknown as Receipt).metadata.warning, null);
   });
 
   it("says Bedrock's guardrail stopped an answer as a content filter", async () => {

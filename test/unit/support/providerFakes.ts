@@ -133,6 +133,8 @@ interface Turn {
    * chat's, the others' a text completion's.
    */
   fim?: { suffix: string; provider: TextProvider };
+  /** Bedrock's: asked on its Anthropic Messages API (InvokeModel), answered as Anthropic answers. */
+  invoked?: boolean;
 }
 
 type Reply =
@@ -2708,7 +2710,7 @@ const eventCodec = new EventStreamCodec(toUtf8, fromUtf8);
  * One frame of AWS's event stream (`application/vnd.amazon.eventstream`): its headers and a JSON
  * payload, which Bedrock pads with a `p` of letters so that a frame's length tells nothing.
  */
-const frame = (type: string, payload: Record<string, unknown>) =>
+const frame = (type: string, payload: Record<string, unknown>, padded = true) =>
   eventCodec.encode({
     headers: {
       ':event-type': { type: 'string', value: type },
@@ -2716,8 +2718,50 @@ const frame = (type: string, payload: Record<string, unknown>) =>
       ':message-type': { type: 'string', value: 'event' },
     },
     body: fromUtf8(
-      JSON.stringify({ ...payload, p: 'abcdefghijklmnopqrstuvwxyzABCDEF'.slice(0, 1 + (type.length % 31)) }),
+      JSON.stringify(
+        padded ? { ...payload, p: 'abcdefghijklmnopqrstuvwxyzABCDEF'.slice(0, 1 + (type.length % 31)) } : payload,
+      ),
     ),
+  });
+
+/** What Bedrock's Anthropic Messages API takes beside Anthropic's body: its version, and the betas asked. */
+const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
+
+/**
+ * A request to Bedrock's Anthropic Messages API (`POST /model/{modelId}/invoke` and
+ * `/invoke-with-response-stream`), by Bedrock's guide to Claude: Anthropic's body without `model` and
+ * `stream` (the path says both), with `anthropic_version` bedrock-2023-05-31 and the betas in
+ * `anthropic_beta`; the rest is checked as Anthropic's fake checks a Messages request.
+ */
+function readInvoke(req: SeenRequest, model: string, stream: boolean, problems: string[]): Turn | null {
+  const { anthropic_version: version, anthropic_beta: betas, ...body } = req.body;
+  if (version !== BEDROCK_ANTHROPIC_VERSION)
+    problems.push(`bedrock invoke: anthropic_version ${String(version)} is not ${BEDROCK_ANTHROPIC_VERSION}`);
+  for (const field of ['model', 'stream']) if (field in body) problems.push(`bedrock invoke: extraneous key ${field}`);
+  if (betas !== undefined && !(Array.isArray(betas) && betas.every((b) => typeof b === 'string')))
+    problems.push('bedrock invoke: anthropic_beta is not a list of betas');
+  const claude = /anthropic\.(claude-.+?)(?:-v\d+(?::\d+)?)?$/.exec(model)?.[1] ?? model;
+  const turn = anthropic.read(
+    {
+      path: '/v1/messages',
+      headers: {
+        'x-api-key': 'bedrock',
+        'anthropic-version': '2023-06-01',
+        ...(Array.isArray(betas) ? { 'anthropic-beta': betas.join(',') } : {}),
+      },
+      body: { ...body, model: claude, stream },
+    },
+    problems,
+  );
+  return turn && { ...turn, model, invoked: true };
+}
+
+/** Anthropic's stream as Bedrock sends it: each event's data, in base64, as the `bytes` of a chunk frame. */
+const chunkFrames = (events: string[]) =>
+  events.map((event) => {
+    if (event === THOUGHT) return event;
+    const data = /^data: (.*)$/m.exec(event)![1]!;
+    return frame('chunk', { bytes: Buffer.from(data).toString('base64') }, false);
   });
 
 /**
@@ -2730,7 +2774,7 @@ const frame = (type: string, payload: Record<string, unknown>) =>
  * message of content blocks with its stopReason and usage, its stream AWS's binary event frames
  * (messageStart, contentBlockStart/Delta/Stop, messageStop, metadata); its errors `{message}`.
  */
-const bedrock: Dialect<Uint8Array> = {
+const bedrock: Dialect<string | Uint8Array> = {
   keyOf: (req) => /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1],
   error: (status, message) => ({
     message:
@@ -2746,9 +2790,13 @@ const bedrock: Dialect<Uint8Array> = {
   noModel: () => 'The provided model identifier is invalid.',
   streamType: 'application/vnd.amazon.eventstream',
   read: (req, problems) => {
-    const path = /^\/model\/([^/]+)\/(converse|converse-stream)$/.exec(req.path);
+    const path = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|invoke-with-response-stream)$/.exec(req.path);
     if (!path) return null;
     const model = decodeURIComponent(path[1]!);
+    if (path[2]!.startsWith('invoke')) {
+      if (!/(^|\.)anthropic\.claude-/.test(model)) problems.push(`bedrock: ${model} asked through InvokeModel here`);
+      return readInvoke(req, model, path[2] === 'invoke-with-response-stream', problems);
+    }
     const b = req.body;
     for (const field of Object.keys(b))
       if (!CONVERSE_FIELDS.has(field)) problems.push(`bedrock: unknown field ${field}`);
@@ -2796,13 +2844,17 @@ const bedrock: Dialect<Uint8Array> = {
       model,
     };
   },
-  whole: (turn, reply, usage) => ({
-    output: { message: { role: 'assistant', content: converseBlocks(reply) } },
-    stopReason: stopOf(reply),
-    usage: converseUsage(usage),
-    metrics: { latencyMs: 42 },
-  }),
-  events: (_turn, reply, usage) => {
+  whole: (turn, reply, usage) =>
+    turn.invoked
+      ? anthropic.whole(turn, reply, usage)
+      : {
+          output: { message: { role: 'assistant', content: converseBlocks(reply) } },
+          stopReason: stopOf(reply),
+          usage: converseUsage(usage),
+          metrics: { latencyMs: 42 },
+        },
+  events: (turn, reply, usage) => {
+    if (turn.invoked) return chunkFrames(anthropic.events(turn, reply, usage));
     const blocks =
       reply.kind === 'tool'
         ? [

@@ -54,7 +54,7 @@ import type { ImageDetail } from '../imageTokens';
 import { ReachFailure, type Generation, type ModelReach } from './reach';
 import { anthropicSearchAtOpenAi } from '../webSearches';
 import { networkWords } from '../../../shared/networkWords';
-import { speaksZaiApi, type ProviderName } from '../../../shared/providerNames';
+import { claudeOnBedrock, speaksZaiApi, type ProviderName } from '../../../shared/providerNames';
 
 /** OpenAI's own address, which speaks every API of OpenAI's. */
 const OPENAI_OWN = /^https:\/\/api\.openai\.com(\/|$)/;
@@ -142,26 +142,28 @@ export class HostedProviders implements ModelReach {
     // The first piece of thinking is the model answering as much as the first piece of text.
     const answering = () => clearTimeout(timer);
     const anthropic = provider === 'anthropic';
-    // What thinking goes back to the model: an Anthropic model's blocks to any Anthropic model (each
-    // checks the signatures), an OpenAI model's reasoning items, a Gemini model's thought signatures and
-    // a MiniMax model's signed blocks to the model that gave them.
-    const kept: Kept = anthropic
+    // A Claude model, at Anthropic or through Bedrock's Anthropic Messages API (its signed thinking is
+    // good on either: Anthropic's signatures hold across its platforms).
+    const claude = anthropic || claudeOnBedrock(provider, modelId);
+    // What thinking goes back to the model: a Claude model's blocks to any Claude model (each checks the
+    // signatures), an OpenAI model's reasoning items, a Gemini model's thought signatures and a MiniMax
+    // model's signed blocks to the model that gave them.
+    const kept: Kept = claude
       ? 'anthropic'
       : responses
         ? { provider: provider as 'openai' | 'azure', model: g.model.namespace }
         : provider === 'google' || provider === 'minimax'
           ? { provider, model: g.model.namespace }
           : undefined;
-    const thinking = anthropic
+    const thinking = claude
       ? anthropicThinking(modelId, g.maxTokens, g.tools, g.messages)
       : speaksZaiApi(provider)
         ? switchedThinking(g.tools, 'enabled')
         : provider === 'minimax'
           ? switchedThinking(g.tools, undefined)
-          : provider === 'bedrock'
-            ? notThroughBedrock(g.tools)
-            : undefined;
-    // Where the model may search the web: Anthropic's models and OpenAI's reasoning models, at their provider.
+          : undefined;
+    // Where the model may search the web: Anthropic's models and OpenAI's reasoning models, at their
+    // provider (not through Bedrock, which does not run Anthropic's server tools).
     const searchAt = anthropic ? 'anthropic' : responses && provider === 'openai' ? 'openai' : undefined;
     // A search asked in one vendor's words and run at the other's is told back in the words asked.
     const tellAs: TellSearches =
@@ -181,7 +183,7 @@ export class HostedProviders implements ModelReach {
         SYSTEM_AT_START.has(provider) ? systemFirst(g.messages) : g.messages,
         carriedBack(kept),
         anthropic,
-        anthropic || responses || provider === 'google' || provider === 'deepseek',
+        claude || responses || provider === 'google' || provider === 'deepseek',
       ),
       maxOutputTokens: thinking?.maxOutputTokens ?? g.maxTokens,
       ...withinRange(provider, { temperature: g.temperature, ...toolOptions(g.tools, searchAt, tellAs, openAiSearch) }),
@@ -190,7 +192,7 @@ export class HostedProviders implements ModelReach {
       ...(g.model.supports_penalties ? {} : { frequencyPenalty: undefined, presencePenalty: undefined }),
       ...(thinking?.withoutEffort ? { reasoning: undefined } : {}),
       ...providerOptions(
-        provider,
+        claude ? 'anthropic' : provider,
         g.tools,
         thinking?.thinking,
         responses && { summaries, maxToolCalls: openAiSearch?.maxUses },
@@ -615,9 +617,9 @@ function switchedThinking(options: ToolOptions, on: 'enabled' | undefined): Anth
 
 /**
  * Providers whose API takes system instructions only at the start of a conversation: Gemini's and
- * Bedrock's Converse API (their packages refuse a later one), and MiniMax's Anthropic-compatible API,
- * which knows no mid-conversation system message (Anthropic's beta). Claude Code sends its environment
- * so to a model it does not know.
+ * Bedrock's Converse API (their packages refuse a later one), and MiniMax's Anthropic-compatible API
+ * and Bedrock's Anthropic Messages API, which know no mid-conversation system message (Anthropic's
+ * beta). Claude Code sends its environment so to a model it does not know.
  */
 const SYSTEM_AT_START = new Set(['google', 'minimax', 'bedrock']);
 
@@ -635,20 +637,6 @@ function systemFirst(messages: readonly ChatMessage[]): readonly ChatMessage[] {
     },
     ...messages.filter((m) => m.role !== 'system'),
   ];
-}
-
-/**
- * Through Bedrock no thinking is asked: a Claude model thinking there needs its signed thinking sent
- * back before the tool calls it made, which is not carried through Bedrock's package here yet, so a
- * tool loop would be refused on its second turn. The answer says so where thinking was asked.
- */
-function notThroughBedrock(options: ToolOptions): AnthropicThinking | undefined {
-  const asked = options.thinking
-    ? options.thinking.type !== 'disabled'
-    : !!options.reasoningEffort && options.reasoningEffort !== 'none';
-  return asked
-    ? { withoutEffort: true, without: 'thinking is not asked of models through Amazon Bedrock here yet' }
-    : { withoutEffort: true };
 }
 
 type Sampled = 'temperature' | 'topP' | 'frequencyPenalty' | 'presencePenalty';
