@@ -10,6 +10,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import assert from 'node:assert/strict';
 import { ProviderKeys } from '../../../src/service/providers/keys';
 import { chatsWholeAndStreamed, LATER_SYSTEM } from '../support/openAiChat';
+import { pdfBase64 } from '../support/pdf';
 import { FILTERED, FILTERED_SO_FAR, startBedrockFake } from '../support/providerFakes';
 import { keyCheck, keyKeptOut, throughASpace } from '../support/throughASpace';
 
@@ -216,6 +217,34 @@ describe('Amazon Bedrock through a Space', function () {
     assert.deepEqual(sent.system, [{ text: LATER_SYSTEM.joined }]);
     // The user's two messages, now together, as one of two blocks (roles alternate on the Converse API).
     assert.deepEqual(sent.messages, [{ role: 'user', content: [{ text: 'hi' }, { text: 'where am I?' }] }]);
+  });
+
+  it('gives Claude through Bedrock a PDF whole, as at Anthropic, and keeps it from a model that cannot read one', async () => {
+    const data = pdfBase64(['Gateways route requests.']);
+    const ask = (model: string) =>
+      bedrock.claude.messages.create({
+        model,
+        max_tokens: 100,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Summarize it.' },
+              { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data } },
+            ],
+          },
+        ],
+      });
+    await ask(HAIKU);
+    const sent = bedrock.fake.seen.at(-1)!.body.messages as Array<{ content: Array<Record<string, unknown>> }>;
+    assert.deepEqual(sent[0]!.content.find((b) => b.type === 'document')!.source, {
+      type: 'base64',
+      media_type: 'application/pdf',
+      data,
+    });
+    const asked = bedrock.fake.seen.length;
+    await assert.rejects(ask(NOVA), /cannot read PDFs/);
+    assert.equal(bedrock.fake.seen.length, asked, 'Nova Micro was not asked');
   });
 
   it("says Bedrock's guardrail stopped an answer as a content filter", async () => {
