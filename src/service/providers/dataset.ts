@@ -90,13 +90,13 @@ const DEV: Record<string, { models: Record<string, DevModel> }> = {
 };
 
 /**
- * Bedrock's models its Converse API does not answer, of its price list: those under `regional.`, the
- * list's stand-in for the prefix of a geography's inference profiles (`us.`, `eu.`, `apac.`), which
- * Bedrock names by region (the `global.` profiles, priced lower, answer from every commercial region);
- * Nova Sonic, of speech only on its own streaming API; OpenAI's GPT-5 models, served on Bedrock's
- * OpenAI-compatible endpoint.
+ * Bedrock's models of its price list that are not reached there: those under `regional.`, the list's
+ * stand-in for the prefix of a geography's inference profiles (`us.`, `eu.`, `apac.`), which Bedrock
+ * names by region (the `global.` profiles, priced lower, answer from every commercial region); Nova
+ * Sonic, of speech only on its own streaming API; OpenAI's GPT-5 models, served on Bedrock's
+ * OpenAI-compatible endpoint rather than its Converse API.
  */
-const NOT_ON_CONVERSE = /^regional\.|\.nova(-\d+)?-sonic-|^(global\.)?openai\.gpt-5/;
+const NOT_REACHED_ON_BEDROCK = /^regional\.|\.nova(-\d+)?-sonic-|^(global\.)?openai\.gpt-5/;
 
 /**
  * Bedrock's model makers whose own models the catalogue has from their own provider: a Bedrock model
@@ -424,7 +424,7 @@ export function datasetModels(now: string): DatasetModel[] {
         output === undefined ||
         NOT_CHAT_MODEL.test(m.id) ||
         FINE_TUNE_PRICE.test(m.id) ||
-        (provider.id === 'bedrock' && NOT_ON_CONVERSE.test(m.id))
+        (provider.id === 'bedrock' && NOT_REACHED_ON_BEDROCK.test(m.id))
       )
         return [];
       const known = knownOf(provider.id, m.id);

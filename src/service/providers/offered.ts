@@ -180,9 +180,8 @@ function listOf(entries: unknown): unknown[] {
 
 /** The `id`s of a list's entries (or `name`s, without Gemini's `models/`), each a string; others are skipped. */
 function idsOf(entries: unknown, field: 'id' | 'name' | 'modelId' | 'inferenceProfileId'): string[] {
-  if (!Array.isArray(entries)) throw new Error('not a list of models');
   const ids: string[] = [];
-  for (const entry of entries as unknown[]) {
+  for (const entry of listOf(entries)) {
     const value = entry && typeof entry === 'object' ? (entry as Record<string, unknown>)[field] : undefined;
     if (typeof value === 'string' && value) ids.push(value.replace(/^models\//, ''));
   }

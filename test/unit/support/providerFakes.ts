@@ -1,4 +1,4 @@
-// Fakes of three hosted providers' wire formats, written from their published API references, for tests
+// Fakes of the hosted providers' wire formats, written from their published API references, for tests
 // of the built-in service's way to them (no network here):
 //   OpenAI Chat Completions  POST {base}/chat/completions, Authorization: Bearer, SSE chunks ending [DONE]
 //   OpenAI Responses         POST {base}/responses, input items, named SSE events ending response.completed
@@ -9,6 +9,10 @@
 //   Z.ai Chat Completions    POST {root}/chat/completions at its two plans' roots (/api/paas/v4 and the
 //                            Coding Plan's /api/coding/paas/v4), a key answering only at its own
 //   MiniMax (Anthropic's)    POST /anthropic/v1/messages, Anthropic's Messages with MiniMax's limits
+//   Amazon Bedrock           POST /model/{id}/converse (/converse-stream), and for Claude /model/{id}/invoke
+//                            (/invoke-with-response-stream: Anthropic's events in base64 chunks), a Bearer
+//                            API key, streams in AWS's binary event frames; its lists at GET
+//                            /foundation-models and /inference-profiles
 //   Embeddings               OpenAI's POST {base}/embeddings, Gemini's :embedContent and :batchEmbedContents
 //                            and Voyage's POST {base}/embeddings (a provider of embeddings only)
 //   Lists of models          GET {base}/models, when a test gives one (`listed`): OpenAI's whole, Anthropic's
