@@ -123,6 +123,9 @@ async function pickProvider(s: Services): Promise<ProviderName | undefined> {
   return pick?.provider;
 }
 
+/** An IAM access key's ID (an IAM user's, or a temporary one's), which is not a Bedrock API key. */
+const AWS_ACCESS_KEY_ID = /^(AKIA|ASIA)[A-Z0-9]{12,}\b/;
+
 function askKey(provider: ProviderName): Thenable<string | undefined> {
   return vscode.window.showInputBox({
     title: t('{0} key', provider.label),
@@ -132,7 +135,14 @@ function askKey(provider: ProviderName): Thenable<string | undefined> {
     ),
     password: true,
     ignoreFocusOut: true,
-    validateInput: (value) => (value.trim().length < 8 ? t('This is too short to be a key.') : undefined),
+    validateInput: (value) =>
+      value.trim().length < 8
+        ? t('This is too short to be a key.')
+        : provider.id === 'bedrock' && AWS_ACCESS_KEY_ID.test(value.trim())
+          ? t(
+              'This is an AWS access key ID. Amazon Bedrock takes a Bedrock API key here: make one in the Bedrock console, under API keys.',
+            )
+          : undefined,
   });
 }
 

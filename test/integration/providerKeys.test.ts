@@ -213,7 +213,11 @@ describe('provider keys', function () {
     const prompts = ['showQuickPick', 'showInputBox'] as const;
     const originals = prompts.map((name) => window[name]);
     const asked: Array<Array<[string, string | undefined]>> = [];
-    window.showInputBox = () => Promise.resolve('ABSK-not-a-real-key-0123456789');
+    let validate: ((value: string) => unknown) | undefined;
+    window.showInputBox = (options: { validateInput?: (value: string) => unknown }) => {
+      validate = options.validateInput;
+      return Promise.resolve('ABSK-not-a-real-key-0123456789');
+    };
     window.showQuickPick = (items: Array<{ label: string; description?: string; provider?: { id: string } }>) => {
       asked.push(items.map((i) => [i.label, i.description]));
       return Promise.resolve(items.find((i) => i.provider?.id === 'bedrock'));
@@ -228,6 +232,12 @@ describe('provider keys', function () {
       ]);
       assert.ok(regions.some(([name, code]) => name === 'Europe (Frankfurt)' && code === 'eu-central-1'));
       assert.ok(!(await api.providerKeys.stored()).includes('bedrock'), 'no key kept when no region is chosen');
+      // An IAM access key pasted instead of a Bedrock API key is told apart, in words.
+      assert.equal(
+        await validate!('AKIAEXAMPLENOTAKEY00:not-a-secret'),
+        'This is an AWS access key ID. Amazon Bedrock takes a Bedrock API key here: make one in the Bedrock console, under API keys.',
+      );
+      assert.equal(await validate!('ABSK-not-a-real-key-0123456789'), undefined);
     } finally {
       prompts.forEach((name, i) => (window[name] = originals[i]));
     }
