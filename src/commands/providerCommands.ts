@@ -123,24 +123,30 @@ async function pickProvider(s: Services): Promise<ProviderName | undefined> {
   return pick?.provider;
 }
 
-/** An IAM access key's ID (an IAM user's, or a temporary one's), which is not a Bedrock API key. */
-const AWS_ACCESS_KEY_ID = /^(AKIA|ASIA)[A-Z0-9]{12,}\b/;
+/** An IAM access key's ID alone (an IAM user's, or a temporary one's), without its secret. */
+const AWS_ACCESS_KEY_ID = /^(AKIA|ASIA)[A-Z0-9]{12,}$/;
 
 function askKey(provider: ProviderName): Thenable<string | undefined> {
+  const aws = !!provider.keyParts;
   return vscode.window.showInputBox({
     title: t('{0} key', provider.label),
-    prompt: t(
-      'Paste your {0} API key. VS Code keeps it in its secret storage and hands it to the built-in service; it is never written to a file.',
-      provider.label,
-    ),
+    prompt: aws
+      ? t(
+          'Paste your {0} API key, or an IAM access key as ACCESS_KEY_ID:SECRET_ACCESS_KEY. VS Code keeps it in its secret storage and hands it to the built-in service; it is never written to a file.',
+          provider.label,
+        )
+      : t(
+          'Paste your {0} API key. VS Code keeps it in its secret storage and hands it to the built-in service; it is never written to a file.',
+          provider.label,
+        ),
     password: true,
     ignoreFocusOut: true,
     validateInput: (value) =>
       value.trim().length < 8
         ? t('This is too short to be a key.')
-        : provider.id === 'bedrock' && AWS_ACCESS_KEY_ID.test(value.trim())
+        : aws && AWS_ACCESS_KEY_ID.test(value.trim())
           ? t(
-              'This is an AWS access key ID. Amazon Bedrock takes a Bedrock API key here: make one in the Bedrock console, under API keys.',
+              'This is an access key ID alone: put a colon and its secret access key after it (ACCESS_KEY_ID:SECRET_ACCESS_KEY), or paste a Bedrock API key.',
             )
           : undefined,
   });

@@ -8,6 +8,11 @@ export interface ProviderName {
   label: string;
   /** The variables a key is read from, first found wins (as the provider's own SDK names them). */
   keyVars: string[];
+  /**
+   * Where none of `keyVars` is set: the variables whose values together are a key, joined by `:` (AWS's
+   * access key ID, secret access key and, for temporary ones, session token); the first two required.
+   */
+  keyParts?: readonly string[];
   /** The variable that points the provider elsewhere (a proxy, a test's fake). */
   baseUrlVar: string;
   /**
@@ -153,11 +158,12 @@ export const PROVIDER_NAMES: readonly ProviderName[] = [
     embeddingModel: 'cohere/embed-v4.0',
   },
   {
-    // Amazon Bedrock's models, through its Converse API in one AWS region, with a Bedrock API key (AWS's
-    // variable for it; the long-lived IAM credentials AWS signs requests with are not taken here).
+    // Amazon Bedrock's models in one AWS region, with a Bedrock API key (AWS's variable for it), or an
+    // IAM access key with which each request is signed (AWS's variables for it).
     id: 'bedrock',
     label: 'Amazon Bedrock',
     keyVars: ['AWS_BEARER_TOKEN_BEDROCK'],
+    keyParts: ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN'],
     baseUrlVar: 'AWS_ENDPOINT_URL_BEDROCK_RUNTIME',
     defaultBaseUrl: 'https://bedrock-runtime.us-east-1.amazonaws.com',
     keysPage: 'https://console.aws.amazon.com/bedrock/home#/api-keys',
@@ -200,6 +206,12 @@ export const providerName = (id: string | null | undefined): ProviderName | unde
  */
 export const speaksZaiApi = (provider: string | null | undefined): boolean =>
   provider === 'zai' || provider === 'zhipuai';
+
+/**
+ * An IAM access key as one key: `ACCESS_KEY_ID:SECRET_ACCESS_KEY`, and `:SESSION_TOKEN` for a temporary
+ * one (its ID `ASIA…`); AWS signs requests with it (Signature Version 4) rather than sending it.
+ */
+export const AWS_ACCESS_KEY = /^((?:AKIA|ASIA)[A-Z0-9]{12,}):([A-Za-z0-9/+=]{16,})(?::([A-Za-z0-9/+=]+))?$/;
 
 /**
  * Whether a model is Claude through Amazon Bedrock (`global.anthropic.claude-sonnet-4-5-20250929-v1:0`),

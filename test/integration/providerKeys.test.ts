@@ -207,7 +207,7 @@ describe('provider keys', function () {
     }
   });
 
-  it('asks which AWS region an Amazon Bedrock key is for, by its name, and keeps no key without one', async () => {
+  it('asks which AWS region an Amazon Bedrock key is for, by its name, and keeps no key without one; an access key ID alone is told apart', async () => {
     const api = await extension();
     const window = vscode.window as unknown as Record<string, unknown>;
     const prompts = ['showQuickPick', 'showInputBox'] as const;
@@ -232,11 +232,12 @@ describe('provider keys', function () {
       ]);
       assert.ok(regions.some(([name, code]) => name === 'Europe (Frankfurt)' && code === 'eu-central-1'));
       assert.ok(!(await api.providerKeys.stored()).includes('bedrock'), 'no key kept when no region is chosen');
-      // An IAM access key pasted instead of a Bedrock API key is told apart, in words.
+      // An IAM access key's ID pasted without its secret is told apart, in words; with it, it is taken.
       assert.equal(
-        await validate!('AKIAEXAMPLENOTAKEY00:not-a-secret'),
-        'This is an AWS access key ID. Amazon Bedrock takes a Bedrock API key here: make one in the Bedrock console, under API keys.',
+        await validate!('AKIAEXAMPLENOTAKEY00'),
+        'This is an access key ID alone: put a colon and its secret access key after it (ACCESS_KEY_ID:SECRET_ACCESS_KEY), or paste a Bedrock API key.',
       );
+      assert.equal(await validate!('AKIAEXAMPLENOTAKEY00:notASecretButLongEnough0123'), undefined);
       assert.equal(await validate!('ABSK-not-a-real-key-0123456789'), undefined);
     } finally {
       prompts.forEach((name, i) => (window[name] = originals[i]));

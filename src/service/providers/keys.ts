@@ -13,6 +13,13 @@ function regionalBaseUrl(spec: ProviderName, env: NodeJS.ProcessEnv): string | u
   return region && REGION.test(region) ? spec.regions!.baseUrl(region) : undefined;
 }
 
+/** A key made of several variables (keyParts), where its first two are set: their values joined by `:`. */
+function keyOfParts(spec: ProviderName, env: NodeJS.ProcessEnv): string | undefined {
+  const parts = (spec.keyParts ?? []).map((name) => env[name]?.trim());
+  if (!parts[0] || !parts[1]) return undefined;
+  return parts.filter((part) => !!part).join(':');
+}
+
 export type KeySource = 'environment' | 'extension';
 
 interface Entry {
@@ -31,7 +38,7 @@ export class ProviderKeys {
   /** Takes the keys and base URLs of the environment (`OPENAI_API_KEY`, `OPENAI_BASE_URL`, …). */
   loadEnvironment(env: NodeJS.ProcessEnv): void {
     for (const spec of PROVIDERS) {
-      const key = spec.keyVars.map((name) => env[name]?.trim()).find((value) => !!value);
+      const key = spec.keyVars.map((name) => env[name]?.trim()).find((value) => !!value) ?? keyOfParts(spec, env);
       const baseUrl = env[spec.baseUrlVar]?.trim() || regionalBaseUrl(spec, env) || null;
       if (baseUrl) this.environmentBaseUrls.set(spec.id, baseUrl);
       if (key) this.entries.set(spec.id, { key, baseUrl, source: 'environment' });
@@ -70,9 +77,12 @@ export class ProviderKeys {
     return { apiKey: entry.key, baseURL: normalizeBaseUrl(spec, baseUrl) };
   }
 
-  /** Every key held, to take out of any text that might carry one (a provider's error message). */
+  /**
+   * Every key held, to take out of any text that might carry one (a provider's error message): a key
+   * made of parts (an IAM access key's secret, its session token) each part too.
+   */
   secrets(): string[] {
-    return [...this.entries.values()].map((e) => e.key);
+    return [...this.entries.values()].flatMap((e) => [e.key, ...e.key.split(':').filter((part) => part.length >= 16)]);
   }
 }
 

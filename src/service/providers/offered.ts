@@ -5,11 +5,12 @@
 // a key may not reach every model (a newer model held back for an account). A model its provider does
 // not list cannot answer here. Kept in memory with the key; a provider whose list could not be read
 // offers every model of the catalogue, unless a list read before with the same key stands.
+import { AwsV4Signer } from 'aws4fetch';
 import { providerKeys } from './keys';
 import { poolFetch } from './poolFetch';
 import type { ModelRecord } from '../../api/schemas';
-import { providerName } from '../../shared/providerNames';
-import { PROVIDERS, type Reach } from './providers';
+import { AWS_ACCESS_KEY, providerName } from '../../shared/providerNames';
+import { awsRegionOf, PROVIDERS, type Reach } from './providers';
 
 /** How often the lists of the providers with a key are read again while the service runs. */
 export const MODEL_LISTS_EVERY_MS = 6 * 60 * 60_000;
@@ -238,9 +239,9 @@ const cohereList: Lister = async (reach, next, signal) => {
  */
 const bedrockList: Lister = async (reach, next, signal) => {
   const root = reach.baseURL.replace('://bedrock-runtime.', '://bedrock.');
-  const headers = { authorization: `Bearer ${reach.apiKey}` };
   if (next === null) {
-    const body = await getJson(`${root}/foundation-models`, headers, signal);
+    const url = `${root}/foundation-models`;
+    const body = await getJson(url, await bedrockHeaders(reach, url), signal);
     const onDemand = listOf(field(body, 'modelSummaries')).filter((m) => {
       const types = field(m, 'inferenceTypesSupported');
       return Array.isArray(types) && types.includes('ON_DEMAND');
@@ -248,7 +249,8 @@ const bedrockList: Lister = async (reach, next, signal) => {
     return { ids: idsOf(onDemand, 'modelId'), next: PROFILES };
   }
   const query = new URLSearchParams({ maxResults: '1000', ...(next !== PROFILES ? { nextToken: next } : {}) });
-  const body = await getJson(`${root}/inference-profiles?${query}`, headers, signal);
+  const url = `${root}/inference-profiles?${query}`;
+  const body = await getJson(url, await bedrockHeaders(reach, url), signal);
   const active = listOf(field(body, 'inferenceProfileSummaries')).filter((p) => field(p, 'status') === 'ACTIVE');
   const token = field(body, 'nextToken');
   return { ids: idsOf(active, 'inferenceProfileId'), next: typeof token === 'string' && token ? token : null };
@@ -256,6 +258,22 @@ const bedrockList: Lister = async (reach, next, signal) => {
 
 /** Bedrock's first page of inference profiles, read after its foundation models (not a token it gives). */
 const PROFILES = '(inference profiles)';
+
+/** A GET of Bedrock's with its key: a Bedrock API key as a bearer token, an IAM access key as AWS's signature. */
+async function bedrockHeaders(reach: Reach, url: string): Promise<Record<string, string>> {
+  const iam = AWS_ACCESS_KEY.exec(reach.apiKey);
+  if (!iam) return { authorization: `Bearer ${reach.apiKey}` };
+  const signed = await new AwsV4Signer({
+    url,
+    method: 'GET',
+    accessKeyId: iam[1]!,
+    secretAccessKey: iam[2]!,
+    sessionToken: iam[3],
+    service: 'bedrock',
+    region: awsRegionOf(reach.baseURL),
+  }).sign();
+  return Object.fromEntries(signed.headers.entries());
+}
 
 /**
  * How a provider lists its models: Anthropic, Gemini and Cohere their own way, any other as OpenAI does. Azure's

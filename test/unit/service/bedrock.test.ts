@@ -6,12 +6,14 @@
 // back, and the other models through the Converse API, each whole, streamed (AWS's binary event
 // frames) and with a tool call, billed with the input read from the cache. Bedrock's fake checks each
 // request against the reference of the API it was sent on.
-import type Anthropic from '@anthropic-ai/sdk';
+import Anthropic from '@anthropic-ai/sdk';
 import assert from 'node:assert/strict';
 import { ProviderKeys } from '../../../src/service/providers/keys';
 import { chatsWholeAndStreamed, LATER_SYSTEM } from '../support/openAiChat';
 import { pdfBase64 } from '../support/pdf';
-import { FILTERED, FILTERED_SO_FAR, startBedrockFake } from '../support/providerFakes';
+import { raw } from '../support/http';
+import { FILTERED, FILTERED_SO_FAR, startBedrockFake, type ProviderFake } from '../support/providerFakes';
+import { removeDir, spaceOf, startService, type RunningService } from '../support/service';
 import { keyCheck, keyKeptOut, throughASpace } from '../support/throughASpace';
 
 const HAIKU = 'bedrock/global.anthropic.claude-haiku-4-5-20251001-v1:0';
@@ -257,6 +259,86 @@ describe('Amazon Bedrock through a Space', function () {
   });
 
   keyKeptOut(bedrock, 'Bedrock');
+});
+
+describe('Amazon Bedrock with an IAM access key', function () {
+  this.timeout(60_000);
+  // A temporary key (its ID ASIA…) with its session token, as AWS's variables give it.
+  const [ID, SECRET, TOKEN] = [
+    'ASIAFAKEBEDROCK00000',
+    'fakeBedrockSecret0123456789abcdefABCDEF',
+    'FwoFakeSessionToken0123456789',
+  ];
+  let fake: ProviderFake;
+  let service: RunningService;
+  const said: string[] = [];
+
+  before(async () => {
+    fake = await startBedrockFake(`${ID}:${SECRET}:${TOKEN}`);
+    fake.listed = ['amazon.nova-micro-v1:0', 'global.anthropic.claude-haiku-4-5-20251001-v1:0'];
+    service = await startService({
+      env: {
+        AWS_ACCESS_KEY_ID: ID,
+        AWS_SECRET_ACCESS_KEY: SECRET,
+        AWS_SESSION_TOKEN: TOKEN,
+        AWS_ENDPOINT_URL_BEDROCK_RUNTIME: fake.baseUrl,
+      },
+    });
+  });
+  after(async () => {
+    await service?.stop();
+    await fake?.close();
+    if (service) removeDir(service.dataDir);
+  });
+  afterEach(() => assert.deepEqual(fake.problems, []));
+
+  const check = async () => {
+    const res = await raw(service.url, 'POST', '/v1/providers/bedrock/check', { token: service.token, body: {} });
+    said.push(res.text);
+    return res.json as { ok: boolean; message: string };
+  };
+
+  it('signs each request with it, its lists and the models on both APIs, and never sends the secret', async () => {
+    const listings = fake.listings;
+    assert.deepEqual(await check(), {
+      ok: true,
+      message: `The Amazon Bedrock key works: ${NOVA} answered.`,
+      model: NOVA,
+    });
+    assert.equal(fake.listings - listings, 2, 'its two lists, signed');
+    const { key } = await spaceOf(service, 'Signed', [HAIKU]);
+    const claude = new Anthropic({ baseURL: service.url, apiKey: key, maxRetries: 0 });
+    const answer = await claude.messages.create({
+      model: HAIKU,
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'signed' }],
+    });
+    said.push(JSON.stringify(answer));
+    assert.deepEqual(
+      answer.content.map((b) => b.type === 'text' && b.text),
+      ['echo: signed'],
+    );
+    for (const sent of fake.seen) {
+      assert.match(String(sent.headers.authorization), new RegExp(`^AWS4-HMAC-SHA256 Credential=${ID}/`));
+      assert.equal(sent.headers['x-amz-security-token'], TOKEN);
+      assert.ok(!JSON.stringify(sent).includes(SECRET), 'the secret is not sent');
+    }
+  });
+
+  it('is refused in words when its secret is not the one AWS has, and the secret is in nothing said', async () => {
+    const wrong = await raw(service.url, 'PUT', '/v1/providers/bedrock/key', {
+      token: service.token,
+      body: { key: `${ID}:wrongSecret0123456789abcdefABCDEFGH:${TOKEN}`, base_url: fake.baseUrl },
+    });
+    assert.equal(wrong.status, 200, wrong.text);
+    const refused = await check();
+    assert.equal(refused.ok, false);
+    assert.match(refused.message, /Amazon Bedrock .*(refused|401)/);
+    for (const text of [...said, service.output()]) {
+      assert.ok(!text.includes(SECRET) && !text.includes('wrongSecret0123456789abcdefABCDEFGH'), 'no secret said');
+      assert.ok(!text.includes(TOKEN), 'no session token said');
+    }
+  });
 });
 
 describe("Amazon Bedrock's region", () => {

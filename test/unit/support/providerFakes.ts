@@ -45,6 +45,7 @@
 //   call of the current turn sent back without its signature (or Google's sentinel) or with one they did
 //   not give.
 import { EventStreamCodec } from '@smithy/eventstream-codec';
+import { AwsV4Signer } from 'aws4fetch';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -61,8 +62,11 @@ export type Failure =
 
 export interface SeenRequest {
   path: string;
+  method?: string;
   headers: IncomingMessage['headers'];
   body: Record<string, unknown>;
+  /** The body as sent (a signature covers it). */
+  text?: string;
 }
 
 export interface ProviderFake {
@@ -170,7 +174,7 @@ export const FILTERED_SO_FAR = 'I can';
 interface Dialect<Event extends string | Uint8Array = string> {
   /** Checks the request; returns the turn, or null when it is not one of this API's requests. */
   read: (req: SeenRequest, problems: string[]) => Turn | null;
-  /** The key the request carries, where this API wants it. */
+  /** The key the request carries, where this API wants it (or the one it was signed with). */
   keyOf: (req: SeenRequest) => unknown;
   error: (status: number, message?: string) => unknown;
   whole: (turn: Turn, reply: Reply, usage: ProviderFake['usage']) => unknown;
@@ -216,14 +220,14 @@ async function startFake(
   const server: Server = createServer((req, res) => {
     let text = '';
     req.on('data', (d: Buffer) => (text += d.toString()));
-    req.on('end', () => {
+    req.on('end', async () => {
       let body: Record<string, unknown> = {};
       try {
         body = JSON.parse(text || '{}') as Record<string, unknown>;
       } catch {
         problems.push(`${req.url}: the body is not JSON`);
       }
-      const request: SeenRequest = { path: req.url ?? '', headers: req.headers, body };
+      const request: SeenRequest = { path: req.url ?? '', method: req.method, headers: req.headers, body, text };
       const listing =
         req.method === 'GET'
           ? (dialect.list?.(new URL(request.path, 'http://fake'), fake.listed ?? [], fake.listPage ?? 1000, problems) ??
@@ -231,7 +235,7 @@ async function startFake(
           : null;
       if (listing) {
         fake.listings++;
-        const status = !fake.listed ? 404 : dialect.keyOf(request) === key ? listing.status : 401;
+        const status = !fake.listed ? 404 : (await dialect.keyOf(request)) === key ? listing.status : 401;
         const answer = status === listing.status ? listing.body : dialect.error(status);
         return void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
       }
@@ -241,7 +245,7 @@ async function startFake(
       if (!turn && embedded === null)
         return void res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify(dialect.error(404)));
       // Another key is refused, as the provider refuses it.
-      if (dialect.keyOf(request) !== key)
+      if ((await dialect.keyOf(request)) !== key)
         return void res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify(dialect.error(401)));
       const failure = failures.shift();
       if (failure === 'hang') return void hanging.add(res);
@@ -2937,4 +2941,38 @@ const bedrock: Dialect<string | Uint8Array> = {
   },
 };
 
-export const startBedrockFake = (key = 'ABSKfakeBedrockKey0123456789abcdef') => startFake(bedrock, '', key);
+/**
+ * The key a Bedrock request carries: a Bedrock API key as a bearer token, or the IAM access key
+ * (`ID:SECRET[:SESSION_TOKEN]`, this fake's `key`) it was signed with by AWS's Signature Version 4, when
+ * the signature is the one that key makes of the request: its method, address, the headers it names as
+ * signed and its body, at the time it says, for Bedrock in the region it names.
+ */
+async function bedrockKeyOf(req: SeenRequest, key: string): Promise<string | undefined> {
+  const auth = req.headers.authorization ?? '';
+  const bearer = /^Bearer (.+)$/.exec(auth)?.[1];
+  if (bearer) return bearer;
+  const sig =
+    /^AWS4-HMAC-SHA256 Credential=([A-Z0-9]+)\/\d{8}\/([a-z0-9-]+)\/bedrock\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=[0-9a-f]{64}$/.exec(
+      auth,
+    );
+  const [id, secret, token] = key.split(':');
+  if (!sig || !id || sig[1] !== id || !secret) return undefined;
+  const named = sig[3]!.split(';').filter((name) => name !== 'host' && name !== 'x-amz-security-token');
+  const signed = await new AwsV4Signer({
+    url: `http://${req.headers.host}${req.path}`,
+    method: req.method ?? 'POST',
+    headers: Object.fromEntries(named.map((name) => [name, String(req.headers[name])])),
+    ...(req.method === 'GET' ? {} : { body: req.text }),
+    accessKeyId: id,
+    secretAccessKey: secret,
+    sessionToken: token,
+    service: 'bedrock',
+    region: sig[2]!,
+    datetime: String(req.headers['x-amz-date']),
+  }).sign();
+  return signed.headers.get('authorization') === auth ? key : undefined;
+}
+
+/** Bedrock's fake; an IAM access key (`ID:SECRET`) as `key` signs its requests rather than being sent. */
+export const startBedrockFake = (key = 'ABSKfakeBedrockKey0123456789abcdef') =>
+  startFake({ ...bedrock, keyOf: (req) => bedrockKeyOf(req, key) }, '', key);
