@@ -108,6 +108,8 @@ describe('LLM Spaces in the workbench (playwright)', function () {
       .filter({ hasText: /^Local model servers/ })
       .first()
       .click();
+    // Down to its first model, which the view scrolls to: the group is the last row the pane shows.
+    await page.keyboard.press('ArrowDown');
     // The pointer leaves the view: the rows move up under it when the note above them goes, and a model's
     // hover card opened that way covers the group's row, and stays, since the row it belongs to is drawn anew.
     await page.mouse.move(0, 0);
@@ -162,6 +164,8 @@ describe('LLM Spaces in the workbench (playwright)', function () {
     assert.doesNotMatch(await local.innerText(), /cannot answer here/);
     const openai = fullRowsOf(page, 'Models').filter({ hasText: 'openai/text-embedding-3-small' }).first();
     assert.match(await openai.innerText(), /\$0\.020 in · cannot answer here/);
+    // From outside the view: a pointer already over the row (where the filter left it) opens no card.
+    await page.mouse.move(0, 0);
     await openai.locator('.label-name').hover();
     const hover = page.locator('.monaco-hover:visible', { hasText: 'openai/text-embedding-3-small' }).first();
     await hover.waitFor({ timeout: 20_000 });
