@@ -5,6 +5,7 @@ import type { ModelRecord, ProviderState } from '../api/schemas';
 import type { Services } from '../services';
 import { isRetired, priceLine } from '../shared/models';
 import {
+  AWS_ACCESS_KEY_ID,
   AZURE_DEPLOYMENT_NAME,
   PROVIDER_NAMES,
   providerName,
@@ -122,9 +123,6 @@ async function pickProvider(s: Services): Promise<ProviderName | undefined> {
   );
   return pick?.provider;
 }
-
-/** An IAM access key's ID alone (an IAM user's, or a temporary one's), without its secret. */
-const AWS_ACCESS_KEY_ID = /^(AKIA|ASIA)[A-Z0-9]{12,}$/;
 
 function askKey(provider: ProviderName): Thenable<string | undefined> {
   const aws = !!provider.keyParts;

@@ -207,11 +207,28 @@ export const providerName = (id: string | null | undefined): ProviderName | unde
 export const speaksZaiApi = (provider: string | null | undefined): boolean =>
   provider === 'zai' || provider === 'zhipuai';
 
+/** An IAM access key's ID: an IAM user's (`AKIA…`), or a temporary one's (`ASIA…`). */
+const ACCESS_KEY_ID = '(?:AKIA|ASIA)[A-Z0-9]{12,}';
+
+/** An access key's ID alone, without its secret: not a key by itself. */
+export const AWS_ACCESS_KEY_ID = new RegExp(`^${ACCESS_KEY_ID}$`);
+
 /**
  * An IAM access key as one key: `ACCESS_KEY_ID:SECRET_ACCESS_KEY`, and `:SESSION_TOKEN` for a temporary
- * one (its ID `ASIA…`); AWS signs requests with it (Signature Version 4) rather than sending it.
+ * one; AWS signs requests with it (Signature Version 4) rather than sending it.
  */
-export const AWS_ACCESS_KEY = /^((?:AKIA|ASIA)[A-Z0-9]{12,}):([A-Za-z0-9/+=]{16,})(?::([A-Za-z0-9/+=]+))?$/;
+export const AWS_ACCESS_KEY = new RegExp(`^(${ACCESS_KEY_ID}):([A-Za-z0-9/+=]{16,})(?::([A-Za-z0-9/+=]+))?$`);
+
+/** An AWS region's code (`eu-west-1`, `us-gov-west-1`). */
+const AWS_REGION = '[a-z]{2}(?:-[a-z]+)+-\\d+';
+
+const ONE_REGION = new RegExp(`^${AWS_REGION}$`);
+const BEDROCK_RUNTIME_REGION = new RegExp(`bedrock-runtime(?:-fips)?\\.(${AWS_REGION})\\.`);
+
+export const isAwsRegion = (region: string): boolean => ONE_REGION.test(region);
+
+/** The AWS region of a Bedrock address (`bedrock-runtime.eu-west-1.amazonaws.com`, a VPC endpoint's); else AWS's first. */
+export const awsRegionOf = (baseURL: string): string => BEDROCK_RUNTIME_REGION.exec(baseURL)?.[1] ?? 'us-east-1';
 
 /**
  * Whether a model is Claude through Amazon Bedrock (`global.anthropic.claude-sonnet-4-5-20250929-v1:0`),

@@ -1,16 +1,13 @@
 // The providers' keys, in this process's memory only: read from the standard environment variables at
 // start, or handed over by the extension (from VS Code's SecretStorage) through PUT
 // /v1/providers/{id}/key. A key is never written to the database, a log line, an answer or an error.
-import type { ProviderName } from '../../shared/providerNames';
+import { isAwsRegion, type ProviderName } from '../../shared/providerNames';
 import { normalizeBaseUrl, PROVIDERS, providerSpec, type Reach } from './providers';
-
-/** An AWS region's code (`eu-west-1`, `us-gov-west-1`). */
-const REGION = /^[a-z]{2}(-[a-z]+)+-\d+$/;
 
 /** A regional provider's address in the region the environment names (Bedrock's in `AWS_REGION`). */
 function regionalBaseUrl(spec: ProviderName, env: NodeJS.ProcessEnv): string | undefined {
   const region = spec.regions && env[spec.regions.variable]?.trim();
-  return region && REGION.test(region) ? spec.regions!.baseUrl(region) : undefined;
+  return region && isAwsRegion(region) ? spec.regions!.baseUrl(region) : undefined;
 }
 
 /** A key made of several variables (keyParts), where its first two are set: their values joined by `:`. */

@@ -9,8 +9,8 @@ import { AwsV4Signer } from 'aws4fetch';
 import { providerKeys } from './keys';
 import { poolFetch } from './poolFetch';
 import type { ModelRecord } from '../../api/schemas';
-import { AWS_ACCESS_KEY, providerName } from '../../shared/providerNames';
-import { awsRegionOf, PROVIDERS, type Reach } from './providers';
+import { providerName } from '../../shared/providerNames';
+import { awsCredentialsOf, PROVIDERS, type Reach } from './providers';
 
 /** How often the lists of the providers with a key are read again while the service runs. */
 export const MODEL_LISTS_EVERY_MS = 6 * 60 * 60_000;
@@ -261,17 +261,9 @@ const PROFILES = '(inference profiles)';
 
 /** A GET of Bedrock's with its key: a Bedrock API key as a bearer token, an IAM access key as AWS's signature. */
 async function bedrockHeaders(reach: Reach, url: string): Promise<Record<string, string>> {
-  const iam = AWS_ACCESS_KEY.exec(reach.apiKey);
+  const iam = awsCredentialsOf(reach);
   if (!iam) return { authorization: `Bearer ${reach.apiKey}` };
-  const signed = await new AwsV4Signer({
-    url,
-    method: 'GET',
-    accessKeyId: iam[1]!,
-    secretAccessKey: iam[2]!,
-    sessionToken: iam[3],
-    service: 'bedrock',
-    region: awsRegionOf(reach.baseURL),
-  }).sign();
+  const signed = await new AwsV4Signer({ url, method: 'GET', service: 'bedrock', ...iam }).sign();
   return Object.fromEntries(signed.headers.entries());
 }
 

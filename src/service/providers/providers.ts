@@ -20,7 +20,13 @@ import {
   type LanguageModelV4,
 } from '@ai-sdk/provider';
 import { createVoyage } from 'voyage-ai-provider';
-import { AWS_ACCESS_KEY, claudeOnBedrock, PROVIDER_NAMES, type ProviderName } from '../../shared/providerNames';
+import {
+  AWS_ACCESS_KEY,
+  awsRegionOf,
+  claudeOnBedrock,
+  PROVIDER_NAMES,
+  type ProviderName,
+} from '../../shared/providerNames';
 import { poolFetch } from './poolFetch';
 
 export interface Reach {
@@ -39,27 +45,25 @@ export interface ProviderSpec extends ProviderName {
 /** What a provider package is made with: the key, the address, and the pooled fetch (poolFetch.ts). */
 const settings = (reach: Reach) => ({ ...reach, fetch: poolFetch });
 
-/** The AWS region of a Bedrock address (`bedrock-runtime.eu-west-1.amazonaws.com`, a VPC endpoint's); else AWS's first. */
-export const awsRegionOf = (baseURL: string): string =>
-  /bedrock-runtime(?:-fips)?\.([a-z]{2}(?:-[a-z]+)+-\d+)\./.exec(baseURL)?.[1] ?? 'us-east-1';
+/**
+ * The IAM access key a reach holds (AWS_ACCESS_KEY), with the region of its address to sign for;
+ * undefined for any other key (a Bedrock API key goes as a bearer token).
+ */
+export function awsCredentialsOf(reach: Reach) {
+  const iam = AWS_ACCESS_KEY.exec(reach.apiKey);
+  return iam
+    ? { accessKeyId: iam[1]!, secretAccessKey: iam[2]!, sessionToken: iam[3], region: awsRegionOf(reach.baseURL) }
+    : undefined;
+}
 
 /**
- * What Bedrock's package is made with: a Bedrock API key as a bearer token, or an IAM access key
- * (AWS_ACCESS_KEY) with which it signs each request for the address's region. Its key is given either
- * way ('' for none), so that it never falls back on the process's own AWS variables.
+ * What Bedrock's package is made with: a Bedrock API key as a bearer token, or an IAM access key with
+ * which it signs each request. Its key is given either way ('' for none), so that it never falls back
+ * on the process's own AWS variables.
  */
 function bedrockSettings(reach: Reach) {
-  const iam = AWS_ACCESS_KEY.exec(reach.apiKey);
-  if (!iam) return settings(reach);
-  return {
-    baseURL: reach.baseURL,
-    fetch: poolFetch,
-    apiKey: '',
-    accessKeyId: iam[1]!,
-    secretAccessKey: iam[2]!,
-    sessionToken: iam[3],
-    region: awsRegionOf(reach.baseURL),
-  };
+  const iam = awsCredentialsOf(reach);
+  return iam ? { baseURL: reach.baseURL, fetch: poolFetch, apiKey: '', ...iam } : settings(reach);
 }
 
 /** How each provider's models are made; the OpenAI-compatible ones share one package. */

@@ -207,6 +207,27 @@ function pageOf(ids: string[], after: string | null, size: number): { items: str
   return { items, more: start + size < ids.length };
 }
 
+/**
+ * A page of a list paged by an opaque token (here the last id of the page before, in base64url), its
+ * size asked in `names.size` (`fallback` unless said; 1 to 1,000, else a problem), at most `page`: its
+ * ids, and the next page's token while more follow.
+ */
+function tokenPage(
+  url: URL,
+  ids: string[],
+  page: number,
+  names: { size: string; token: string; fallback: number },
+  problems: string[],
+): { items: string[]; next?: string } {
+  const size = Number(url.searchParams.get(names.size) ?? names.fallback);
+  if (!Number.isInteger(size) || size < 1 || size > 1000)
+    problems.push(`${url.pathname}: ${names.size} ${size} is not a page`);
+  const token = url.searchParams.get(names.token);
+  const after = token === null ? null : Buffer.from(token, 'base64url').toString();
+  const { items, more } = pageOf(ids, after, Math.min(size, page));
+  return { items, ...(more ? { next: Buffer.from(items.at(-1)!).toString('base64url') } : {}) };
+}
+
 async function startFake(
   dialect: Dialect<string | Uint8Array>,
   versionPath: string,
@@ -2602,12 +2623,13 @@ const cohere: Dialect = {
   // `next_page_token` of the page before.
   list: (url, ids, page, problems) => {
     if (url.pathname !== '/v1/models') return null;
-    const size = Number(url.searchParams.get('page_size') ?? 20);
-    if (!Number.isInteger(size) || size < 1 || size > 1000)
-      problems.push(`cohere models: page_size ${size} is not a page`);
-    const token = url.searchParams.get('page_token');
-    const after = token === null ? null : Buffer.from(token, 'base64url').toString();
-    const { items, more } = pageOf(ids, after, Math.min(size, page));
+    const { items, next } = tokenPage(
+      url,
+      ids,
+      page,
+      { size: 'page_size', token: 'page_token', fallback: 20 },
+      problems,
+    );
     return {
       status: 200,
       body: {
@@ -2618,7 +2640,7 @@ const cohere: Dialect = {
           finetuned: false,
           context_length: 128_000,
         })),
-        ...(more ? { next_page_token: Buffer.from(items.at(-1)!).toString('base64url') } : {}),
+        ...(next ? { next_page_token: next } : {}),
       },
     };
   },
@@ -2916,15 +2938,13 @@ const bedrock: Dialect<string | Uint8Array> = {
         },
       };
     if (url.pathname !== '/inference-profiles') return null;
-    const size = Number(url.searchParams.get('maxResults') ?? 1000);
-    if (!Number.isInteger(size) || size < 1 || size > 1000)
-      problems.push(`bedrock profiles: maxResults ${size} is not a page`);
-    const token = url.searchParams.get('nextToken');
-    const after = token === null ? null : Buffer.from(token, 'base64url').toString();
-    const { items, more } = pageOf(
-      ids.filter((id) => PROFILE.test(id)),
-      after,
-      Math.min(size, page),
+    const profiles = ids.filter((id) => PROFILE.test(id));
+    const { items, next } = tokenPage(
+      url,
+      profiles,
+      page,
+      { size: 'maxResults', token: 'nextToken', fallback: 1000 },
+      problems,
     );
     return {
       status: 200,
@@ -2935,7 +2955,7 @@ const bedrock: Dialect<string | Uint8Array> = {
           status: 'ACTIVE',
           type: 'SYSTEM_DEFINED',
         })),
-        ...(more ? { nextToken: Buffer.from(items.at(-1)!).toString('base64url') } : {}),
+        ...(next ? { nextToken: next } : {}),
       },
     };
   },
