@@ -90,13 +90,14 @@ const DEV: Record<string, { models: Record<string, DevModel> }> = {
 };
 
 /**
- * Bedrock's models of its price list that are not reached there: those under `regional.`, the list's
- * stand-in for the prefix of a geography's inference profiles (`us.`, `eu.`, `apac.`), which Bedrock
- * names by region (the `global.` profiles, priced lower, answer from every commercial region); Nova
- * Sonic, of speech only on its own streaming API; OpenAI's GPT-5 models, served on Bedrock's
- * OpenAI-compatible endpoint rather than its Converse API.
+ * Bedrock's models of its price list that are not reached there: Nova Sonic, of speech only on its own
+ * streaming API; OpenAI's GPT-5 models, served on Bedrock's OpenAI-compatible endpoint rather than its
+ * Converse API. The list's `regional.` models stand for a geography's inference profiles (`us.`, `eu.`,
+ * `apac.`, `jp.`, …), which Bedrock names by the geography of the key's region: kept under that name,
+ * each is sent as the profile the region lists (offered.ts); the `global.` profiles, priced lower,
+ * answer from every commercial region but keep no data in one geography.
  */
-const NOT_REACHED_ON_BEDROCK = /^regional\.|\.nova(-\d+)?-sonic-|^(global\.)?openai\.gpt-5/;
+const NOT_REACHED_ON_BEDROCK = /\.nova(-\d+)?-sonic-|^(global\.|regional\.)?openai\.gpt-5/;
 
 /**
  * Bedrock's model makers whose own models the catalogue has from their own provider: a Bedrock model
@@ -107,7 +108,7 @@ const NOT_REACHED_ON_BEDROCK = /^regional\.|\.nova(-\d+)?-sonic-|^(global\.)?ope
 const BEDROCK_MAKERS = new Set(['anthropic', 'openai', 'mistral', 'deepseek', 'google']);
 
 /** A Bedrock model id as its maker's: the profile's prefix, the maker and the version suffix taken off. */
-const BEDROCK_ID = /^(?:global\.)?([a-z0-9-]+)\.(.+?)(?:-v\d+(?::\d+)?|-\d+:\d+|:\d+)?$/;
+const BEDROCK_ID = /^(?:global\.|regional\.)?([a-z0-9-]+)\.(.+?)(?:-v\d+(?::\d+)?|-\d+:\d+|:\d+)?$/;
 
 /** The provider and id whose capabilities a model has: its maker's, for a Bedrock model of a maker the catalogue has. */
 function makerOf(provider: string, id: string): { provider: string; id: string } {
@@ -117,7 +118,7 @@ function makerOf(provider: string, id: string): { provider: string; id: string }
 
 /** What models.dev says of a model: under its provider's list, else (a Bedrock model) under its maker's. */
 function knownOf(provider: string, id: string): DevModel | undefined {
-  const own = devModel(DEV[provider]?.models ?? {}, id.replace(/^global\./, ''));
+  const own = devModel(DEV[provider]?.models ?? {}, id.replace(/^(global|regional)\./, ''));
   if (own) return own;
   const maker = makerOf(provider, id);
   return maker.provider === provider ? undefined : devModel(DEV[maker.provider]?.models ?? {}, maker.id);

@@ -9,7 +9,7 @@ import { AwsV4Signer } from 'aws4fetch';
 import { providerKeys } from './keys';
 import { poolFetch } from './poolFetch';
 import type { ModelRecord } from '../../api/schemas';
-import { providerName } from '../../shared/providerNames';
+import { awsRegionOf, providerName } from '../../shared/providerNames';
 import { awsCredentialsOf, PROVIDERS, type Reach } from './providers';
 
 /** How often the lists of the providers with a key are read again while the service runs. */
@@ -31,6 +31,35 @@ interface Listing {
   ids: ReadonlySet<string>;
   /** The catalogue's ids already matched against the list, and the answer. */
   matched: Map<string, boolean>;
+  /** The geography's profile each of the catalogue's `regional.` Bedrock models is sent as (none listed: undefined). */
+  profiles: Map<string, string | undefined>;
+}
+
+/**
+ * The price list's stand-in for a Bedrock geography's inference profile
+ * (`regional.anthropic.claude-3-7-sonnet-20250219-v1:0`): the profile of that model which the key's
+ * region lists, `eu.…` in an EU region.
+ */
+const REGIONAL = 'regional.';
+
+/** The prefix of a geography's inference profile: `us`, `eu`, `apac`, `jp`, `au`, `us-gov`, … (not `global`). */
+const GEOGRAPHY = /^(?!global$)[a-z]{2,4}(?:-gov)?$/;
+
+/** The geography's profiles of a model (`regional.` taken off) a list names, the narrowest first (`jp` before `apac`). */
+function profilesOf(ids: ReadonlySet<string>, model: string): string[] {
+  const found: string[] = [];
+  for (const id of ids)
+    if (id.endsWith(`.${model}`) && GEOGRAPHY.test(id.slice(0, -model.length - 1)))
+      found[id.startsWith('apac.') ? 'push' : 'unshift'](id);
+  return found;
+}
+
+/**
+ * The geography of a region whose list is not known, as its name says: `us-gov-west-1`'s own, the US's,
+ * the EU's or Asia Pacific's (other regions' profiles are named by the model, and their list says them).
+ */
+function geographyOf(region: string): string {
+  return /^us-gov-/.test(region) ? 'us-gov' : /^ap-/.test(region) ? 'apac' : /^eu-/.test(region) ? 'eu' : 'us';
 }
 
 /** One page of a provider's list: its models' ids, and where the next page is (if any). */
@@ -55,10 +84,28 @@ export class OfferedModels {
     const apiId = model.api_target || model.model;
     let answer = listing.matched.get(apiId);
     if (answer === undefined) {
-      answer = matches(listing.ids, apiId);
+      answer = isRegional(model, apiId)
+        ? profilesOf(listing.ids, apiId.slice(REGIONAL.length)).length > 0
+        : matches(listing.ids, apiId);
       listing.matched.set(apiId, answer);
     }
     return answer;
+  }
+
+  /**
+   * The id the provider's API is sent for the model: its own, or for a Bedrock model of a geography's
+   * profile, the profile the key's region lists (by its region's name while the list is not known).
+   */
+  targetOf(model: Pick<ModelRecord, 'provider' | 'model' | 'api_target'>): string {
+    const apiId = model.api_target || model.model;
+    if (!isRegional(model, apiId)) return apiId;
+    const rest = apiId.slice(REGIONAL.length);
+    const listing = this.listings.get('bedrock');
+    if (listing && !listing.profiles.has(rest)) listing.profiles.set(rest, profilesOf(listing.ids, rest)[0]);
+    const listed = listing?.profiles.get(rest);
+    if (listed) return listed;
+    const reach = providerKeys.reach('bedrock');
+    return `${geographyOf(awsRegionOf(reach?.baseURL ?? ''))}.${rest}`;
   }
 
   /** Whether the provider's list of models is known (it answered with one). */
@@ -121,10 +168,13 @@ export class OfferedModels {
       if (!sameReach(this.listings.get(provider)?.reach, reach)) this.forget(provider);
       return;
     }
-    this.listings.set(provider, { reach, ids, matched: new Map() });
+    this.listings.set(provider, { reach, ids, matched: new Map(), profiles: new Map() });
     providerKeys.version++;
   }
 }
+
+const isRegional = (model: Pick<ModelRecord, 'provider'>, apiId: string) =>
+  model.provider === 'bedrock' && apiId.startsWith(REGIONAL);
 
 const sameReach = (a: Reach | undefined, b: Reach | undefined) => a?.apiKey === b?.apiKey && a?.baseURL === b?.baseURL;
 

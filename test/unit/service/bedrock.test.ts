@@ -19,30 +19,44 @@ import { keyCheck, keyKeptOut, throughASpace } from '../support/throughASpace';
 const HAIKU = 'bedrock/global.anthropic.claude-haiku-4-5-20251001-v1:0';
 const NOVA = 'bedrock/amazon.nova-micro-v1:0';
 const LLAMA = 'bedrock/meta.llama3-3-70b-instruct-v1:0';
+/** Claude 3.7 Sonnet through the inference profile of the region's geography (`us.…` in a US region). */
+const SONNET_37 = 'bedrock/regional.anthropic.claude-3-7-sonnet-20250219-v1:0';
+const OPUS_41 = 'bedrock/regional.anthropic.claude-opus-4-1-20250805-v1:0';
+
+type Attempt = { namespace: string; error: string | null };
 
 describe('Amazon Bedrock through a Space', function () {
   this.timeout(60_000);
-  const bedrock = throughASpace('bedrock', startBedrockFake, { name: 'Bedrock', active: [HAIKU, NOVA] }, (fake) => {
-    // The region serves Nova Micro on demand, and Claude through its global and US profiles; Llama 3.3
-    // only through a US profile, which the catalogue does not name. One profile to a page.
-    fake.listed = [
-      'amazon.nova-micro-v1:0',
-      'global.anthropic.claude-haiku-4-5-20251001-v1:0',
-      'us.anthropic.claude-haiku-4-5-20251001-v1:0',
-      'us.meta.llama3-3-70b-instruct-v1:0',
-    ];
-    fake.listPage = 1;
-  });
+  const bedrock = throughASpace(
+    'bedrock',
+    startBedrockFake,
+    { name: 'Bedrock', active: [HAIKU, NOVA, SONNET_37] },
+    (fake) => {
+      // The region serves Nova Micro on demand, Claude Haiku 4.5 through its global and US profiles,
+      // Claude 3.7 Sonnet through its US profile; Llama 3.3 only through a US profile, which the catalogue
+      // does not name. One profile to a page.
+      fake.listed = [
+        'amazon.nova-micro-v1:0',
+        'global.anthropic.claude-haiku-4-5-20251001-v1:0',
+        'us.anthropic.claude-haiku-4-5-20251001-v1:0',
+        'us.anthropic.claude-3-7-sonnet-20250219-v1:0',
+        'us.meta.llama3-3-70b-instruct-v1:0',
+      ];
+      fake.listPage = 1;
+    },
+  );
   const { said } = bedrock;
 
   it("lists the models Bedrock answers here, by its ids, priced, with their makers' capabilities", () => {
     const own = bedrock.models.filter((m) => m.provider === 'bedrock');
     const names = own.map((m) => m.namespace);
-    assert.ok(names.includes(HAIKU) && names.includes(NOVA) && names.includes(LLAMA), names.join(' '));
-    // Not the price list's stand-in for a geography's profiles, nor Nova Sonic's speech, nor OpenAI's
-    // GPT-5 models (Bedrock's OpenAI-compatible endpoint serves those).
+    assert.ok(
+      [HAIKU, NOVA, LLAMA, SONNET_37, OPUS_41].every((n) => names.includes(n)),
+      names.join(' '),
+    );
+    // Not Nova Sonic's speech, nor OpenAI's GPT-5 models (Bedrock's OpenAI-compatible endpoint serves those).
     assert.deepEqual(
-      names.filter((n) => /regional\.|sonic|openai\.gpt-5/.test(n)),
+      names.filter((n) => /sonic|openai\.gpt-5/.test(n)),
       [],
     );
     const haiku = own.find((m) => m.namespace === HAIKU)!;
@@ -59,12 +73,22 @@ describe('Amazon Bedrock through a Space', function () {
     );
     const nova = own.find((m) => m.namespace === NOVA)!;
     assert.deepEqual([nova.supports_vision, nova.supports_functions], [false, true]);
-    // Read from its lists: Llama 3.3 answers in this region only through a profile the catalogue does not name.
+    // Read from its lists: Llama 3.3 answers in this region only through a profile the catalogue does not
+    // name; of the geography's profiles, the region lists Claude 3.7 Sonnet's, not Claude Opus 4.1's.
     assert.deepEqual(
       Object.fromEntries(
-        own.filter((m) => [HAIKU, NOVA, LLAMA].includes(m.namespace)).map((m) => [m.namespace, m.answers_here]),
+        own
+          .filter((m) => [HAIKU, NOVA, LLAMA, SONNET_37, OPUS_41].includes(m.namespace))
+          .map((m) => [m.namespace, m.answers_here]),
       ),
-      { [NOVA]: true, [HAIKU]: true, [LLAMA]: false },
+      { [NOVA]: true, [HAIKU]: true, [LLAMA]: false, [SONNET_37]: true, [OPUS_41]: false },
+    );
+    const sonnet = own.find((m) => m.namespace === SONNET_37)!;
+    assert.deepEqual(
+      [sonnet.prompt_token_cost, sonnet.completion_token_cost, sonnet.supports_vision].map((p) =>
+        typeof p === 'number' ? Math.round(p * 1e9) : p,
+      ),
+      [3000, 15000, true],
     );
   });
 
@@ -75,8 +99,8 @@ describe('Amazon Bedrock through a Space', function () {
       message: `The Amazon Bedrock key works: ${NOVA} answered.`,
       model: NOVA,
     });
-    // The foundation models, then three pages of one profile.
-    assert.equal(bedrock.fake.listings - listings, 4);
+    // The foundation models, then four pages of one profile.
+    assert.equal(bedrock.fake.listings - listings, 5);
     const sent = bedrock.fake.seen.at(-1)!;
     assert.equal(sent.path, `/model/${encodeURIComponent('amazon.nova-micro-v1:0')}/converse`);
     assert.equal(sent.headers.authorization, `Bearer ${bedrock.fake.key}`);
@@ -247,6 +271,36 @@ describe('Amazon Bedrock through a Space', function () {
     assert.equal(bedrock.fake.seen.length, asked, 'Nova Micro was not asked');
   });
 
+  it("sends a geography's model as the profile the region lists, and a profile it does not list nowhere", async () => {
+    const answer = await bedrock.claude.messages.create({
+      model: SONNET_37,
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'from the US' }],
+    });
+    said.push(JSON.stringify(answer));
+    assert.deepEqual(
+      answer.content.map((b) => b.type === 'text' && b.text),
+      ['echo: from the US'],
+    );
+    const sent = bedrock.fake.seen.at(-1)!;
+    assert.equal(sent.path, `/model/${encodeURIComponent('us.anthropic.claude-3-7-sonnet-20250219-v1:0')}/invoke`);
+    // Claude Opus 4.1's profile is not listed in this region: not asked, the Space fails over.
+    const seen = bedrock.fake.seen.length;
+    const other = await bedrock.sdk.chat.completions.create({
+      model: OPUS_41,
+      max_tokens: 50,
+      messages: [{ role: 'user', content: 'from the US' }],
+    });
+    said.push(JSON.stringify(other));
+    const { attempts } = (other as unknown as { metadata: { routing: { attempts: Attempt[] } } }).metadata.routing;
+    assert.equal(attempts[0]!.namespace, OPUS_41);
+    assert.match(attempts[0]!.error ?? '', /Amazon Bedrock does not list it among the models your key can use/);
+    assert.ok(
+      bedrock.fake.seen.slice(seen).every((sent) => !sent.path.includes('opus')),
+      'nothing sent for a profile the region does not list',
+    );
+  });
+
   it("says Bedrock's guardrail stopped an answer as a content filter", async () => {
     const answer = await bedrock.sdk.chat.completions.create({
       model: NOVA,
@@ -338,6 +392,42 @@ describe('Amazon Bedrock with an IAM access key', function () {
       assert.ok(!text.includes(SECRET) && !text.includes('wrongSecret0123456789abcdefABCDEFGH'), 'no secret said');
       assert.ok(!text.includes(TOKEN), 'no session token said');
     }
+  });
+});
+
+describe("Amazon Bedrock's geography profiles", function () {
+  this.timeout(60_000);
+  const runs: { fake: ProviderFake; service: RunningService }[] = [];
+  afterEach(async () => {
+    for (const { fake, service } of runs.splice(0)) {
+      assert.deepEqual(fake.problems, []);
+      await service.stop();
+      await fake.close();
+      removeDir(service.dataDir);
+    }
+  });
+
+  /** Claude 3.7 Sonnet asked through a Space, with a region that lists `listed` (none: its lists cannot be read). */
+  async function sentFor(listed: string[] | undefined): Promise<string> {
+    const fake = await startBedrockFake('ABSK-geography-test-key');
+    fake.listed = listed;
+    const service = await startService({
+      env: { AWS_BEARER_TOKEN_BEDROCK: fake.key, AWS_ENDPOINT_URL_BEDROCK_RUNTIME: fake.baseUrl },
+    });
+    runs.push({ fake, service });
+    const { key } = await spaceOf(service, 'Geography', [SONNET_37]);
+    const claude = new Anthropic({ baseURL: service.url, apiKey: key, maxRetries: 0 });
+    await claude.messages.create({ model: SONNET_37, max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] });
+    return decodeURIComponent(/^\/model\/([^/]+)\//.exec(fake.seen.at(-1)!.path)![1]!);
+  }
+
+  it("is the narrowest the region lists: Japan's before Asia Pacific's", async () => {
+    const profiles = ['apac.', 'jp.'].map((geo) => `${geo}anthropic.claude-3-7-sonnet-20250219-v1:0`);
+    assert.equal(await sentFor(['amazon.nova-micro-v1:0', ...profiles]), profiles[1]);
+  });
+
+  it("is the geography of the region's name while its lists cannot be read", async () => {
+    assert.equal(await sentFor(undefined), 'us.anthropic.claude-3-7-sonnet-20250219-v1:0');
   });
 });
 

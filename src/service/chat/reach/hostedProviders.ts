@@ -112,7 +112,7 @@ export class HostedProviders implements ModelReach {
     const reach = this.keys.reach(provider)!;
     const cooling = notAskedWhileCooling(this.cooldown, provider, spec.label);
     if (cooling) throw cooling;
-    const modelId = g.model.api_target || g.model.model;
+    const modelId = offeredModels.targetOf(g.model);
     // OpenAI's reasoning models, at OpenAI or Azure, go through the Responses API (providers.ts) where it is spoken.
     const responses =
       RESPONSES_PROVIDERS.has(provider) && g.model.supports_reasoning === true && !this.chatOnly.has(reach.baseURL);
