@@ -130,7 +130,7 @@ function askKey(provider: ProviderName): Thenable<string | undefined> {
     title: t('{0} key', provider.label),
     prompt: aws
       ? t(
-          'Paste your {0} API key, or an IAM access key as ACCESS_KEY_ID:SECRET_ACCESS_KEY. VS Code keeps it in its secret storage and hands it to the built-in service; it is never written to a file.',
+          'Paste your {0} API key, or an IAM access key as ACCESS_KEY_ID:SECRET_ACCESS_KEY, or type profile:NAME to sign with a profile of your AWS configuration (~/.aws: its keys, SSO login or role). VS Code keeps it in its secret storage and hands it to the built-in service; it is never written to a file.',
           provider.label,
         )
       : t(

@@ -219,6 +219,16 @@ export const AWS_ACCESS_KEY_ID = new RegExp(`^${ACCESS_KEY_ID}$`);
  */
 export const AWS_ACCESS_KEY = new RegExp(`^(${ACCESS_KEY_ID}):([A-Za-z0-9/+=]{16,})(?::([A-Za-z0-9/+=]+))?$`);
 
+/**
+ * A profile of this machine's AWS configuration (`~/.aws/config` and `~/.aws/credentials`) as a key,
+ * `profile:<name>`: its credentials are read there (its access key, an SSO login, a role it assumes, a
+ * process), as AWS's own tools read them, and each request signed with them. The name as AWS allows it.
+ */
+export const AWS_PROFILE_KEY = /^profile:([A-Za-z0-9_.+@-]{1,128})$/;
+
+/** The variable that names the AWS profile to use, as AWS's tools read it. */
+export const AWS_PROFILE_VAR = 'AWS_PROFILE';
+
 /** An AWS region's code (`eu-west-1`, `us-gov-west-1`). */
 const AWS_REGION = '[a-z]{2}(?:-[a-z]+)+-\\d+';
 

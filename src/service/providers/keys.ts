@@ -1,7 +1,7 @@
 // The providers' keys, in this process's memory only: read from the standard environment variables at
 // start, or handed over by the extension (from VS Code's SecretStorage) through PUT
 // /v1/providers/{id}/key. A key is never written to the database, a log line, an answer or an error.
-import { isAwsRegion, type ProviderName } from '../../shared/providerNames';
+import { AWS_PROFILE_KEY, AWS_PROFILE_VAR, isAwsRegion, type ProviderName } from '../../shared/providerNames';
 import { normalizeBaseUrl, PROVIDERS, providerSpec, type Reach } from './providers';
 
 /** A regional provider's address in the region the environment names (Bedrock's in `AWS_REGION`). */
@@ -15,6 +15,16 @@ function keyOfParts(spec: ProviderName, env: NodeJS.ProcessEnv): string | undefi
   const parts = (spec.keyParts ?? []).map((name) => env[name]?.trim());
   if (!parts[0] || !parts[1]) return undefined;
   return parts.filter((part) => !!part).join(':');
+}
+
+/**
+ * Bedrock's key where the environment gives none of its own: the AWS profile `AWS_PROFILE` names, whose
+ * credentials are read from the machine's AWS configuration (providers.ts). Not the default profile
+ * unasked: a machine's AWS login is not taken as a wish to reach Bedrock.
+ */
+function profileKey(spec: ProviderName, env: NodeJS.ProcessEnv): string | undefined {
+  const key = spec.id === 'bedrock' && `profile:${env[AWS_PROFILE_VAR]?.trim() ?? ''}`;
+  return key && AWS_PROFILE_KEY.test(key) ? key : undefined;
 }
 
 export type KeySource = 'environment' | 'extension';
@@ -35,7 +45,10 @@ export class ProviderKeys {
   /** Takes the keys and base URLs of the environment (`OPENAI_API_KEY`, `OPENAI_BASE_URL`, …). */
   loadEnvironment(env: NodeJS.ProcessEnv): void {
     for (const spec of PROVIDERS) {
-      const key = spec.keyVars.map((name) => env[name]?.trim()).find((value) => !!value) ?? keyOfParts(spec, env);
+      const key =
+        spec.keyVars.map((name) => env[name]?.trim()).find((value) => !!value) ??
+        keyOfParts(spec, env) ??
+        profileKey(spec, env);
       const baseUrl = env[spec.baseUrlVar]?.trim() || regionalBaseUrl(spec, env) || null;
       if (baseUrl) this.environmentBaseUrls.set(spec.id, baseUrl);
       if (key) this.entries.set(spec.id, { key, baseUrl, source: 'environment' });

@@ -10,7 +10,7 @@ import { providerKeys } from './keys';
 import { poolFetch } from './poolFetch';
 import type { ModelRecord } from '../../api/schemas';
 import { awsRegionOf, providerName } from '../../shared/providerNames';
-import { awsCredentialsOf, PROVIDERS, type Reach } from './providers';
+import { awsSigningOf, PROVIDERS, type Reach } from './providers';
 
 /** How often the lists of the providers with a key are read again while the service runs. */
 export const MODEL_LISTS_EVERY_MS = 6 * 60 * 60_000;
@@ -309,11 +309,21 @@ const bedrockList: Lister = async (reach, next, signal) => {
 /** Bedrock's first page of inference profiles, read after its foundation models (not a token it gives). */
 const PROFILES = '(inference profiles)';
 
-/** A GET of Bedrock's with its key: a Bedrock API key as a bearer token, an IAM access key as AWS's signature. */
+/** A GET of Bedrock's with its key: a Bedrock API key as a bearer token, AWS credentials as their signature. */
 async function bedrockHeaders(reach: Reach, url: string): Promise<Record<string, string>> {
-  const iam = awsCredentialsOf(reach);
-  if (!iam) return { authorization: `Bearer ${reach.apiKey}` };
-  const signed = await new AwsV4Signer({ url, method: 'GET', service: 'bedrock', ...iam }).sign();
+  const signing = awsSigningOf(reach);
+  if (!signing) return { authorization: `Bearer ${reach.apiKey}` };
+  const { accessKeyId, secretAccessKey, sessionToken } = await signing.credentials();
+  const signer = new AwsV4Signer({
+    url,
+    method: 'GET',
+    service: 'bedrock',
+    region: signing.region,
+    accessKeyId,
+    secretAccessKey,
+    sessionToken,
+  });
+  const signed = await signer.sign();
   return Object.fromEntries(signed.headers.entries());
 }
 

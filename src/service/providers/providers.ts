@@ -20,8 +20,10 @@ import {
   type LanguageModelV4,
 } from '@ai-sdk/provider';
 import { createVoyage } from 'voyage-ai-provider';
+import { fromIni } from '@aws-sdk/credential-provider-ini';
 import {
   AWS_ACCESS_KEY,
+  AWS_PROFILE_KEY,
   awsRegionOf,
   claudeOnBedrock,
   PROVIDER_NAMES,
@@ -45,25 +47,83 @@ export interface ProviderSpec extends ProviderName {
 /** What a provider package is made with: the key, the address, and the pooled fetch (poolFetch.ts). */
 const settings = (reach: Reach) => ({ ...reach, fetch: poolFetch });
 
-/**
- * The IAM access key a reach holds (AWS_ACCESS_KEY), with the region of its address to sign for;
- * undefined for any other key (a Bedrock API key goes as a bearer token).
- */
-export function awsCredentialsOf(reach: Reach) {
-  const iam = AWS_ACCESS_KEY.exec(reach.apiKey);
-  return iam
-    ? { accessKeyId: iam[1]!, secretAccessKey: iam[2]!, sessionToken: iam[3], region: awsRegionOf(reach.baseURL) }
-    : undefined;
+/** AWS credentials to sign a request with (Signature Version 4). */
+export interface AwsCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
 }
 
 /**
- * What Bedrock's package is made with: a Bedrock API key as a bearer token, or an IAM access key with
- * which it signs each request. Its key is given either way ('' for none), so that it never falls back
- * on the process's own AWS variables.
+ * How a reach of Bedrock's signs its requests, with the region of its address: with the IAM access key
+ * it holds (AWS_ACCESS_KEY), or with the credentials of the AWS profile it names (AWS_PROFILE_KEY);
+ * undefined for a Bedrock API key, which goes as a bearer token.
+ */
+export function awsSigningOf(reach: Reach): { region: string; credentials: () => Promise<AwsCredentials> } | undefined {
+  const region = awsRegionOf(reach.baseURL);
+  const profile = AWS_PROFILE_KEY.exec(reach.apiKey);
+  if (profile) return { region, credentials: profileCredentials(profile[1]!) };
+  const iam = AWS_ACCESS_KEY.exec(reach.apiKey);
+  if (!iam) return undefined;
+  const credentials = { accessKeyId: iam[1]!, secretAccessKey: iam[2]!, sessionToken: iam[3] };
+  return { region, credentials: () => Promise.resolve(credentials) };
+}
+
+/** How long credentials that say no expiry are kept before the profile is read again (its file edited meanwhile). */
+const PROFILE_READ_EVERY_MS = 10 * 60_000;
+/** Credentials that expire are read again this long before they do. */
+const EXPIRY_MARGIN_MS = 5 * 60_000;
+
+const profileReaders = new Map<string, () => Promise<AwsCredentials>>();
+
+/**
+ * The credentials of a profile of this machine's AWS configuration, read by AWS's own provider as its
+ * tools read them (an access key, an SSO login, a role to assume, a process), kept until shortly before
+ * they expire; a failure (no such profile, an SSO login expired) is said by AWS's own words and read
+ * again at the next request.
+ */
+function profileCredentials(profile: string): () => Promise<AwsCredentials> {
+  let reader = profileReaders.get(profile);
+  if (reader) return reader;
+  const read = fromIni({ profile, ignoreCache: true });
+  let held: Promise<AwsCredentials> | undefined;
+  let until = 0;
+  reader = () => {
+    if (held && Date.now() < until) return held;
+    until = Number.POSITIVE_INFINITY;
+    held = read().then(
+      (identity) => {
+        const expires = identity.expiration?.getTime();
+        until = expires ? expires - EXPIRY_MARGIN_MS : Date.now() + PROFILE_READ_EVERY_MS;
+        return identity;
+      },
+      (error: unknown) => {
+        until = 0;
+        throw new Error(`the AWS profile ${profile} gave no credentials (${(error as Error).message})`);
+      },
+    );
+    return held;
+  };
+  profileReaders.set(profile, reader);
+  return reader;
+}
+
+/**
+ * What Bedrock's package is made with: a Bedrock API key as a bearer token, or the credentials with which
+ * it signs each request. Its key is given either way ('' for none), so that it never falls back on the
+ * process's own AWS variables.
  */
 function bedrockSettings(reach: Reach) {
-  const iam = awsCredentialsOf(reach);
-  return iam ? { baseURL: reach.baseURL, fetch: poolFetch, apiKey: '', ...iam } : settings(reach);
+  const signing = awsSigningOf(reach);
+  return signing
+    ? {
+        baseURL: reach.baseURL,
+        fetch: poolFetch,
+        apiKey: '',
+        region: signing.region,
+        credentialProvider: signing.credentials,
+      }
+    : settings(reach);
 }
 
 /** How each provider's models are made; the OpenAI-compatible ones share one package. */

@@ -8,12 +8,14 @@
 // request against the reference of the API it was sent on.
 import Anthropic from '@anthropic-ai/sdk';
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { ProviderKeys } from '../../../src/service/providers/keys';
 import { chatsWholeAndStreamed, LATER_SYSTEM } from '../support/openAiChat';
 import { pdfBase64 } from '../support/pdf';
 import { raw } from '../support/http';
 import { FILTERED, FILTERED_SO_FAR, startBedrockFake, type ProviderFake } from '../support/providerFakes';
-import { removeDir, spaceOf, startService, type RunningService } from '../support/service';
+import { removeDir, spaceOf, startService, tempDir, type RunningService } from '../support/service';
 import { keyCheck, keyKeptOut, throughASpace } from '../support/throughASpace';
 
 const HAIKU = 'bedrock/global.anthropic.claude-haiku-4-5-20251001-v1:0';
@@ -353,13 +355,15 @@ describe('Amazon Bedrock with an IAM access key', function () {
   };
 
   it('signs each request with it, its lists and the models on both APIs, and never sends the secret', async () => {
-    const listings = fake.listings;
     assert.deepEqual(await check(), {
       ok: true,
       message: `The Amazon Bedrock key works: ${NOVA} answered.`,
       model: NOVA,
     });
-    assert.equal(fake.listings - listings, 2, 'its two lists, signed');
+    // Its lists were read, signed (the fake refuses a signature not made with the key; they may have been
+    // read at the start): Llama 3.3, which they do not name, does not answer.
+    const models = await service.client().listModels();
+    assert.equal(models.find((m) => m.namespace === LLAMA)?.answers_here, false);
     const { key } = await spaceOf(service, 'Signed', [HAIKU]);
     const claude = new Anthropic({ baseURL: service.url, apiKey: key, maxRetries: 0 });
     const answer = await claude.messages.create({
@@ -392,6 +396,91 @@ describe('Amazon Bedrock with an IAM access key', function () {
       assert.ok(!text.includes(SECRET) && !text.includes('wrongSecret0123456789abcdefABCDEFGH'), 'no secret said');
       assert.ok(!text.includes(TOKEN), 'no session token said');
     }
+  });
+});
+
+describe('Amazon Bedrock with a profile of the AWS configuration', function () {
+  this.timeout(60_000);
+  // A profile with an access key in the credentials file, as `aws configure --profile work` writes it.
+  const [ID, SECRET] = ['AKIAFAKEPROFILE00000', 'profileSecretFake0123456789abcdefABCDEF'];
+  let fake: ProviderFake;
+  let service: RunningService;
+  const said: string[] = [];
+
+  before(async () => {
+    const aws = tempDir('llm-spaces-aws-');
+    writeFileSync(
+      path.join(aws, 'credentials'),
+      `[default]\naws_access_key_id = AKIANOTTHISONE000000\naws_secret_access_key = notThisSecret\n\n[work]\naws_access_key_id = ${ID}\naws_secret_access_key = ${SECRET}\n`,
+    );
+    writeFileSync(path.join(aws, 'config'), '[profile work]\nregion = eu-west-1\n');
+    fake = await startBedrockFake(`${ID}:${SECRET}`);
+    fake.listed = ['amazon.nova-micro-v1:0', 'global.anthropic.claude-haiku-4-5-20251001-v1:0'];
+    service = await startService({
+      env: {
+        AWS_PROFILE: 'work',
+        AWS_SHARED_CREDENTIALS_FILE: path.join(aws, 'credentials'),
+        AWS_CONFIG_FILE: path.join(aws, 'config'),
+        AWS_ENDPOINT_URL_BEDROCK_RUNTIME: fake.baseUrl,
+      },
+    });
+  });
+  after(async () => {
+    await service?.stop();
+    await fake?.close();
+    if (service) removeDir(service.dataDir);
+  });
+  afterEach(() => assert.deepEqual(fake.problems, []));
+
+  const check = async () => {
+    const res = await raw(service.url, 'POST', '/v1/providers/bedrock/check', { token: service.token, body: {} });
+    said.push(res.text);
+    return res.json as { ok: boolean; message: string };
+  };
+
+  it('is the key where AWS_PROFILE names it: its credentials read as AWS reads them, each request signed', async () => {
+    assert.deepEqual(await check(), {
+      ok: true,
+      message: `The Amazon Bedrock key works: ${NOVA} answered.`,
+      model: NOVA,
+    });
+    // Its lists were read, signed (the fake refuses a signature not made with the key): Llama 3.3, which
+    // they do not name, does not answer.
+    const models = await service.client().listModels();
+    assert.equal(models.find((m) => m.namespace === LLAMA)?.answers_here, false);
+    const { key } = await spaceOf(service, 'Profile', [HAIKU]);
+    const claude = new Anthropic({ baseURL: service.url, apiKey: key, maxRetries: 0 });
+    const answer = await claude.messages.create({
+      model: HAIKU,
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'from my profile' }],
+    });
+    said.push(JSON.stringify(answer));
+    assert.deepEqual(
+      answer.content.map((b) => b.type === 'text' && b.text),
+      ['echo: from my profile'],
+    );
+    for (const sent of fake.seen) {
+      assert.match(String(sent.headers.authorization), new RegExp(`^AWS4-HMAC-SHA256 Credential=${ID}/`));
+      assert.ok(!JSON.stringify(sent).includes(SECRET), 'the secret is not sent');
+    }
+  });
+
+  it("says in AWS's words when the profile named is not there, and nothing is sent", async () => {
+    const seen = fake.seen.length;
+    const put = await raw(service.url, 'PUT', '/v1/providers/bedrock/key', {
+      token: service.token,
+      body: { key: 'profile:nowhere', base_url: fake.baseUrl },
+    });
+    assert.equal(put.status, 200, put.text);
+    const refused = await check();
+    assert.equal(refused.ok, false);
+    assert.equal(
+      refused.message,
+      'The Amazon Bedrock key did not work: Amazon Bedrock was not asked: the AWS profile nowhere gave no credentials (Could not resolve credentials using profile: [nowhere] in configuration/credentials file(s).).',
+    );
+    assert.equal(fake.seen.length, seen);
+    for (const text of [...said, service.output()]) assert.ok(!text.includes(SECRET), 'no secret said');
   });
 });
 

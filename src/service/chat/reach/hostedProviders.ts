@@ -1500,8 +1500,15 @@ export function failureOf(error: unknown, provider: ProviderName, secrets: strin
       null,
     );
   const message = scrub((error as Error).message ?? String(error)).slice(0, 300);
+  // Bedrock's package could not have the credentials to sign with (an AWS profile gone, its SSO login
+  // expired): nothing was sent, and the provider is not at fault; said without the package's wrapping.
+  const unsigned = NO_AWS_CREDENTIALS.exec(message);
+  if (unsigned) return new ProviderFailure(`${label} was not asked: ${unsigned[1]}`, 401, false, null);
   return new ProviderFailure(`${label} could not be reached: ${unreachable(error, message)}`, undefined, true, null);
 }
+
+/** How Bedrock's package says the credentials it was given to sign with could not be had. */
+const NO_AWS_CREDENTIALS = /^AWS credential provider failed: (.+?)\.? Please ensure your credential provider/s;
 
 /**
  * The codes with which a provider's 429 says the account is out of credit rather than busy, which
