@@ -317,44 +317,35 @@ describe('Amazon Bedrock through a Space', function () {
   keyKeptOut(bedrock, 'Bedrock');
 });
 
-describe('Amazon Bedrock with an IAM access key', function () {
-  this.timeout(60_000);
-  // A temporary key (its ID ASIA…) with its session token, as AWS's variables give it.
-  const [ID, SECRET, TOKEN] = [
-    'ASIAFAKEBEDROCK00000',
-    'fakeBedrockSecret0123456789abcdefABCDEF',
-    'FwoFakeSessionToken0123456789',
-  ];
-  let fake: ProviderFake;
-  let service: RunningService;
+/**
+ * The built-in service with a Bedrock key that signs (an IAM access key, a profile), given by `env`,
+ * against a fake that checks each signature with its own copy of `fakeKey`: the hooks of the describe it
+ * is called in, and what its tests ask.
+ */
+function signingService(fakeKey: string, env: () => Record<string, string>) {
+  const s = { fake: undefined as unknown as ProviderFake, service: undefined as unknown as RunningService };
   const said: string[] = [];
-
   before(async () => {
-    fake = await startBedrockFake(`${ID}:${SECRET}:${TOKEN}`);
-    fake.listed = ['amazon.nova-micro-v1:0', 'global.anthropic.claude-haiku-4-5-20251001-v1:0'];
-    service = await startService({
-      env: {
-        AWS_ACCESS_KEY_ID: ID,
-        AWS_SECRET_ACCESS_KEY: SECRET,
-        AWS_SESSION_TOKEN: TOKEN,
-        AWS_ENDPOINT_URL_BEDROCK_RUNTIME: fake.baseUrl,
-      },
-    });
+    s.fake = await startBedrockFake(fakeKey);
+    s.fake.listed = ['amazon.nova-micro-v1:0', 'global.anthropic.claude-haiku-4-5-20251001-v1:0'];
+    s.service = await startService({ env: { ...env(), AWS_ENDPOINT_URL_BEDROCK_RUNTIME: s.fake.baseUrl } });
   });
   after(async () => {
-    await service?.stop();
-    await fake?.close();
-    if (service) removeDir(service.dataDir);
+    await s.service?.stop();
+    await s.fake?.close();
+    if (s.service) removeDir(s.service.dataDir);
   });
-  afterEach(() => assert.deepEqual(fake.problems, []));
+  afterEach(() => assert.deepEqual(s.fake.problems, []));
 
+  /** The service's check of the key, as Add Provider Key asks it. */
   const check = async () => {
-    const res = await raw(service.url, 'POST', '/v1/providers/bedrock/check', { token: service.token, body: {} });
+    const res = await raw(s.service.url, 'POST', '/v1/providers/bedrock/check', { token: s.service.token, body: {} });
     said.push(res.text);
     return res.json as { ok: boolean; message: string };
   };
 
-  it('signs each request with it, its lists and the models on both APIs, and never sends the secret', async () => {
+  /** The key tried, its lists read and Claude asked through a Space: each request signed with the access key `id`. */
+  const signsEach = async (id: string, secret: string) => {
     assert.deepEqual(await check(), {
       ok: true,
       message: `The Amazon Bedrock key works: ${NOVA} answered.`,
@@ -362,10 +353,10 @@ describe('Amazon Bedrock with an IAM access key', function () {
     });
     // Its lists were read, signed (the fake refuses a signature not made with the key; they may have been
     // read at the start): Llama 3.3, which they do not name, does not answer.
-    const models = await service.client().listModels();
+    const models = await s.service.client().listModels();
     assert.equal(models.find((m) => m.namespace === LLAMA)?.answers_here, false);
-    const { key } = await spaceOf(service, 'Signed', [HAIKU]);
-    const claude = new Anthropic({ baseURL: service.url, apiKey: key, maxRetries: 0 });
+    const { key } = await spaceOf(s.service, 'Signed', [HAIKU]);
+    const claude = new Anthropic({ baseURL: s.service.url, apiKey: key, maxRetries: 0 });
     const answer = await claude.messages.create({
       model: HAIKU,
       max_tokens: 100,
@@ -376,23 +367,51 @@ describe('Amazon Bedrock with an IAM access key', function () {
       answer.content.map((b) => b.type === 'text' && b.text),
       ['echo: signed'],
     );
-    for (const sent of fake.seen) {
-      assert.match(String(sent.headers.authorization), new RegExp(`^AWS4-HMAC-SHA256 Credential=${ID}/`));
-      assert.equal(sent.headers['x-amz-security-token'], TOKEN);
-      assert.ok(!JSON.stringify(sent).includes(SECRET), 'the secret is not sent');
+    for (const sent of s.fake.seen) {
+      assert.match(String(sent.headers.authorization), new RegExp(`^AWS4-HMAC-SHA256 Credential=${id}/`));
+      assert.ok(!JSON.stringify(sent).includes(secret), 'the secret is not sent');
     }
+  };
+
+  /** Another key handed over, as Add Provider Key hands it. */
+  const putKey = async (key: string) => {
+    const put = await raw(s.service.url, 'PUT', '/v1/providers/bedrock/key', {
+      token: s.service.token,
+      body: { key, base_url: s.fake.baseUrl },
+    });
+    assert.equal(put.status, 200, put.text);
+  };
+
+  /** Everything the service said, to its clients and in its output. */
+  const allSaid = () => [...said, s.service.output()];
+  return Object.assign(s, { check, signsEach, putKey, allSaid });
+}
+
+describe('Amazon Bedrock with an IAM access key', function () {
+  this.timeout(60_000);
+  // A temporary key (its ID ASIA…) with its session token, as AWS's variables give it.
+  const [ID, SECRET, TOKEN] = [
+    'ASIAFAKEBEDROCK00000',
+    'fakeBedrockSecret0123456789abcdefABCDEF',
+    'FwoFakeSessionToken0123456789',
+  ];
+  const signing = signingService(`${ID}:${SECRET}:${TOKEN}`, () => ({
+    AWS_ACCESS_KEY_ID: ID,
+    AWS_SECRET_ACCESS_KEY: SECRET,
+    AWS_SESSION_TOKEN: TOKEN,
+  }));
+
+  it('signs each request with it, its lists and the models on both APIs, and never sends the secret', async () => {
+    await signing.signsEach(ID, SECRET);
+    for (const sent of signing.fake.seen) assert.equal(sent.headers['x-amz-security-token'], TOKEN);
   });
 
   it('is refused in words when its secret is not the one AWS has, and the secret is in nothing said', async () => {
-    const wrong = await raw(service.url, 'PUT', '/v1/providers/bedrock/key', {
-      token: service.token,
-      body: { key: `${ID}:wrongSecret0123456789abcdefABCDEFGH:${TOKEN}`, base_url: fake.baseUrl },
-    });
-    assert.equal(wrong.status, 200, wrong.text);
-    const refused = await check();
+    await signing.putKey(`${ID}:wrongSecret0123456789abcdefABCDEFGH:${TOKEN}`);
+    const refused = await signing.check();
     assert.equal(refused.ok, false);
     assert.match(refused.message, /Amazon Bedrock .*(refused|401)/);
-    for (const text of [...said, service.output()]) {
+    for (const text of signing.allSaid()) {
       assert.ok(!text.includes(SECRET) && !text.includes('wrongSecret0123456789abcdefABCDEFGH'), 'no secret said');
       assert.ok(!text.includes(TOKEN), 'no session token said');
     }
@@ -403,84 +422,35 @@ describe('Amazon Bedrock with a profile of the AWS configuration', function () {
   this.timeout(60_000);
   // A profile with an access key in the credentials file, as `aws configure --profile work` writes it.
   const [ID, SECRET] = ['AKIAFAKEPROFILE00000', 'profileSecretFake0123456789abcdefABCDEF'];
-  let fake: ProviderFake;
-  let service: RunningService;
-  const said: string[] = [];
-
-  before(async () => {
+  const signing = signingService(`${ID}:${SECRET}`, () => {
     const aws = tempDir('llm-spaces-aws-');
     writeFileSync(
       path.join(aws, 'credentials'),
       `[default]\naws_access_key_id = AKIANOTTHISONE000000\naws_secret_access_key = notThisSecret\n\n[work]\naws_access_key_id = ${ID}\naws_secret_access_key = ${SECRET}\n`,
     );
     writeFileSync(path.join(aws, 'config'), '[profile work]\nregion = eu-west-1\n');
-    fake = await startBedrockFake(`${ID}:${SECRET}`);
-    fake.listed = ['amazon.nova-micro-v1:0', 'global.anthropic.claude-haiku-4-5-20251001-v1:0'];
-    service = await startService({
-      env: {
-        AWS_PROFILE: 'work',
-        AWS_SHARED_CREDENTIALS_FILE: path.join(aws, 'credentials'),
-        AWS_CONFIG_FILE: path.join(aws, 'config'),
-        AWS_ENDPOINT_URL_BEDROCK_RUNTIME: fake.baseUrl,
-      },
-    });
+    return {
+      AWS_PROFILE: 'work',
+      AWS_SHARED_CREDENTIALS_FILE: path.join(aws, 'credentials'),
+      AWS_CONFIG_FILE: path.join(aws, 'config'),
+    };
   });
-  after(async () => {
-    await service?.stop();
-    await fake?.close();
-    if (service) removeDir(service.dataDir);
-  });
-  afterEach(() => assert.deepEqual(fake.problems, []));
-
-  const check = async () => {
-    const res = await raw(service.url, 'POST', '/v1/providers/bedrock/check', { token: service.token, body: {} });
-    said.push(res.text);
-    return res.json as { ok: boolean; message: string };
-  };
 
   it('is the key where AWS_PROFILE names it: its credentials read as AWS reads them, each request signed', async () => {
-    assert.deepEqual(await check(), {
-      ok: true,
-      message: `The Amazon Bedrock key works: ${NOVA} answered.`,
-      model: NOVA,
-    });
-    // Its lists were read, signed (the fake refuses a signature not made with the key): Llama 3.3, which
-    // they do not name, does not answer.
-    const models = await service.client().listModels();
-    assert.equal(models.find((m) => m.namespace === LLAMA)?.answers_here, false);
-    const { key } = await spaceOf(service, 'Profile', [HAIKU]);
-    const claude = new Anthropic({ baseURL: service.url, apiKey: key, maxRetries: 0 });
-    const answer = await claude.messages.create({
-      model: HAIKU,
-      max_tokens: 100,
-      messages: [{ role: 'user', content: 'from my profile' }],
-    });
-    said.push(JSON.stringify(answer));
-    assert.deepEqual(
-      answer.content.map((b) => b.type === 'text' && b.text),
-      ['echo: from my profile'],
-    );
-    for (const sent of fake.seen) {
-      assert.match(String(sent.headers.authorization), new RegExp(`^AWS4-HMAC-SHA256 Credential=${ID}/`));
-      assert.ok(!JSON.stringify(sent).includes(SECRET), 'the secret is not sent');
-    }
+    await signing.signsEach(ID, SECRET);
   });
 
   it("says in AWS's words when the profile named is not there, and nothing is sent", async () => {
-    const seen = fake.seen.length;
-    const put = await raw(service.url, 'PUT', '/v1/providers/bedrock/key', {
-      token: service.token,
-      body: { key: 'profile:nowhere', base_url: fake.baseUrl },
-    });
-    assert.equal(put.status, 200, put.text);
-    const refused = await check();
+    const seen = signing.fake.seen.length;
+    await signing.putKey('profile:nowhere');
+    const refused = await signing.check();
     assert.equal(refused.ok, false);
     assert.equal(
       refused.message,
       'The Amazon Bedrock key did not work: Amazon Bedrock was not asked: the AWS profile nowhere gave no credentials (Could not resolve credentials using profile: [nowhere] in configuration/credentials file(s).).',
     );
-    assert.equal(fake.seen.length, seen);
-    for (const text of [...said, service.output()]) assert.ok(!text.includes(SECRET), 'no secret said');
+    assert.equal(signing.fake.seen.length, seen);
+    for (const text of signing.allSaid()) assert.ok(!text.includes(SECRET), 'no secret said');
   });
 });
 
