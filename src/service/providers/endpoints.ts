@@ -26,7 +26,7 @@ export function listProviders(): ProviderState[] {
       label: spec.label,
       has_key: providerKeys.has(spec.id),
       key_source: providerKeys.source(spec.id),
-      key_variable: spec.keyVars[0]!,
+      key_variable: providerKeys.variable(spec.id) ?? spec.keyVars[0]!,
       cooling_until: until ? new Date(until).toISOString() : null,
       keys_page: spec.keysPage,
     };

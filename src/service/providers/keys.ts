@@ -27,12 +27,24 @@ function profileKey(spec: ProviderName, env: NodeJS.ProcessEnv): string | undefi
   return key && AWS_PROFILE_KEY.test(key) ? key : undefined;
 }
 
+/** The provider's key in the environment, with the variable that gave it (the first of several). */
+function environmentKey(spec: ProviderName, env: NodeJS.ProcessEnv): { key: string; variable: string } | undefined {
+  const named = spec.keyVars.find((name) => !!env[name]?.trim());
+  if (named) return { key: env[named]!.trim(), variable: named };
+  const parts = keyOfParts(spec, env);
+  if (parts) return { key: parts, variable: spec.keyParts![0]! };
+  const profile = profileKey(spec, env);
+  return profile ? { key: profile, variable: AWS_PROFILE_VAR } : undefined;
+}
+
 export type KeySource = 'environment' | 'extension';
 
 interface Entry {
   key: string;
   baseUrl: string | null;
   source: KeySource;
+  /** The environment's variable it came from. */
+  variable?: string;
 }
 
 export class ProviderKeys {
@@ -45,13 +57,10 @@ export class ProviderKeys {
   /** Takes the keys and base URLs of the environment (`OPENAI_API_KEY`, `OPENAI_BASE_URL`, …). */
   loadEnvironment(env: NodeJS.ProcessEnv): void {
     for (const spec of PROVIDERS) {
-      const key =
-        spec.keyVars.map((name) => env[name]?.trim()).find((value) => !!value) ??
-        keyOfParts(spec, env) ??
-        profileKey(spec, env);
+      const found = environmentKey(spec, env);
       const baseUrl = env[spec.baseUrlVar]?.trim() || regionalBaseUrl(spec, env) || null;
       if (baseUrl) this.environmentBaseUrls.set(spec.id, baseUrl);
-      if (key) this.entries.set(spec.id, { key, baseUrl, source: 'environment' });
+      if (found) this.entries.set(spec.id, { ...found, baseUrl, source: 'environment' });
     }
     this.version++;
   }
@@ -76,6 +85,11 @@ export class ProviderKeys {
 
   source(provider: string): KeySource | null {
     return this.entries.get(provider)?.source ?? null;
+  }
+
+  /** The environment's variable the provider's key came from (`AWS_PROFILE`), where it came from there. */
+  variable(provider: string): string | undefined {
+    return this.entries.get(provider)?.variable;
   }
 
   /** The key and base URL to reach a provider with, or undefined without a key. */

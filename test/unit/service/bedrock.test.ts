@@ -382,9 +382,15 @@ function signingService(fakeKey: string, env: () => Record<string, string>) {
     assert.equal(put.status, 200, put.text);
   };
 
+  /** The variable the providers' list says the environment's key came from. */
+  const keyVariable = async () => {
+    const res = await raw(s.service.url, 'GET', '/v1/providers', { token: s.service.token });
+    return (res.json as { id: string; key_variable: string }[]).find((p) => p.id === 'bedrock')?.key_variable;
+  };
+
   /** Everything the service said, to its clients and in its output. */
   const allSaid = () => [...said, s.service.output()];
-  return Object.assign(s, { check, signsEach, putKey, allSaid });
+  return Object.assign(s, { check, signsEach, putKey, keyVariable, allSaid });
 }
 
 describe('Amazon Bedrock with an IAM access key', function () {
@@ -402,6 +408,7 @@ describe('Amazon Bedrock with an IAM access key', function () {
   }));
 
   it('signs each request with it, its lists and the models on both APIs, and never sends the secret', async () => {
+    assert.equal(await signing.keyVariable(), 'AWS_ACCESS_KEY_ID');
     await signing.signsEach(ID, SECRET);
     for (const sent of signing.fake.seen) assert.equal(sent.headers['x-amz-security-token'], TOKEN);
   });
@@ -437,6 +444,7 @@ describe('Amazon Bedrock with a profile of the AWS configuration', function () {
   });
 
   it('is the key where AWS_PROFILE names it: its credentials read as AWS reads them, each request signed', async () => {
+    assert.equal(await signing.keyVariable(), 'AWS_PROFILE');
     await signing.signsEach(ID, SECRET);
   });
 
