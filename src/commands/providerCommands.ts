@@ -1,11 +1,13 @@
 // Add Provider Key… and Remove Provider Key…: the user's own keys for hosted providers, for the
 // built-in service (the hosted LLM Spaces service reaches providers with keys of its own).
+import { parseKnownFiles } from '@smithy/core/config';
 import * as vscode from 'vscode';
 import type { ModelRecord, ProviderState } from '../api/schemas';
 import type { Services } from '../services';
 import { isRetired, priceLine } from '../shared/models';
 import {
   AWS_ACCESS_KEY_ID,
+  AWS_PROFILE_KEY,
   AZURE_DEPLOYMENT_NAME,
   PROVIDER_NAMES,
   providerName,
@@ -47,7 +49,12 @@ export async function addProviderKey(s: Services, arg?: unknown): Promise<void> 
   const preset = isPreset(arg) ? arg : undefined;
   const provider = providerName(preset?.provider ?? providerOfNode(arg)) ?? (await pickProvider(s));
   if (!provider) return;
-  const key = preset?.key ?? (await askKey(provider));
+  const asked = preset
+    ? { key: preset.key }
+    : provider.keyParts
+      ? await askAwsKey(provider)
+      : { key: await askKey(provider) };
+  const key = asked?.key;
   if (key === undefined) return;
   const baseUrl = preset
     ? (preset.baseUrl ?? null)
@@ -56,7 +63,7 @@ export async function addProviderKey(s: Services, arg?: unknown): Promise<void> 
       : provider.plans
         ? await askPlan(provider, provider.plans)
         : provider.regions
-          ? await askRegion(provider, provider.regions)
+          ? await askRegion(provider, provider.regions, asked?.region)
           : null;
   if (baseUrl === undefined) return;
   await s.providerKeys.add(provider.id, key.trim(), baseUrl);
@@ -150,6 +157,75 @@ function askKey(provider: ProviderName): Thenable<string | undefined> {
   });
 }
 
+/** A profile of this machine's AWS configuration, as the key box takes it (AWS_PROFILE_KEY). */
+interface AwsProfile {
+  name: string;
+  /** How it gets its credentials, for people. */
+  kind: string;
+  region?: string;
+}
+
+/**
+ * The profiles of this machine's AWS configuration (`~/.aws/config` and `~/.aws/credentials`, or where
+ * AWS_CONFIG_FILE and AWS_SHARED_CREDENTIALS_FILE say), read as AWS's tools read them: names, how each
+ * gets its credentials and its region; nothing else of them is kept. None when they cannot be read.
+ */
+async function awsProfiles(): Promise<AwsProfile[]> {
+  let profiles: Record<string, Record<string, string | undefined>>;
+  try {
+    profiles = await parseKnownFiles({ ignoreCache: true });
+  } catch {
+    return [];
+  }
+  return Object.entries(profiles)
+    .filter(([name]) => AWS_PROFILE_KEY.test(`profile:${name}`) && !/^(sso-session|services)\./.test(name))
+    .map(([name, p]) => ({
+      name,
+      kind:
+        p.sso_session || p.sso_start_url
+          ? t('Signs in with AWS IAM Identity Center (SSO)')
+          : p.role_arn
+            ? t('Assumes a role')
+            : p.credential_process
+              ? t('Gets its keys from a program')
+              : p.aws_access_key_id
+                ? t('An access key')
+                : t('No credentials of its own'),
+      region: p.region,
+    }));
+}
+
+/**
+ * An AWS provider's key (Bedrock's): one pasted, or a profile of this machine's AWS configuration when it
+ * has any, with that profile's region to offer first.
+ */
+async function askAwsKey(provider: ProviderName): Promise<{ key: string | undefined; region?: string } | undefined> {
+  const profiles = await awsProfiles();
+  if (profiles.length === 0) return { key: await askKey(provider) };
+  const paste = { label: t('Paste a key…'), detail: t('A Bedrock API key, or an IAM access key') };
+  const pick = await vscode.window.showQuickPick<vscode.QuickPickItem & { profile?: AwsProfile }>(
+    [
+      paste,
+      { label: t('Profiles of your AWS configuration (~/.aws)'), kind: vscode.QuickPickItemKind.Separator },
+      ...profiles.map((profile) => ({
+        label: profile.name,
+        description: profile.region,
+        detail: profile.kind,
+        profile,
+      })),
+    ],
+    {
+      title: t('{0} key', provider.label),
+      placeHolder: t('Paste a key, or sign with a profile of your AWS configuration (its keys are never copied)'),
+      ignoreFocusOut: true,
+    },
+  );
+  if (!pick) return undefined;
+  return pick.profile
+    ? { key: `profile:${pick.profile.name}`, region: pick.profile.region }
+    : { key: await askKey(provider) };
+}
+
 /** The plan a key is for, where the provider's plans answer at addresses of their own: that address (null for the default). */
 async function askPlan(provider: ProviderName, plans: readonly ProviderPlan[]): Promise<string | null | undefined> {
   const pick = await vscode.window.showQuickPick(
@@ -164,9 +240,19 @@ async function askPlan(provider: ProviderName, plans: readonly ProviderPlan[]): 
 }
 
 /** The region a key is used in, where the provider answers in each at its own address (Bedrock): that address. */
-async function askRegion(provider: ProviderName, regions: ProviderRegions): Promise<string | undefined> {
+async function askRegion(
+  provider: ProviderName,
+  regions: ProviderRegions,
+  /** The region to offer first (an AWS profile's own). */
+  preferred?: string,
+): Promise<string | undefined> {
+  const items = Object.entries(regions.names).map(([code, name]) => ({
+    label: name,
+    description: code === preferred ? t("{0} · the profile's region", code) : code,
+    code,
+  }));
   const pick = await vscode.window.showQuickPick(
-    Object.entries(regions.names).map(([code, name]) => ({ label: name, description: code, code })),
+    [...items.filter((i) => i.code === preferred), ...items.filter((i) => i.code !== preferred)],
     {
       title: t('{0} key', provider.label),
       placeHolder: t('Which region should its models answer from? The key must be allowed there.'),

@@ -3,6 +3,9 @@
 // playground and in VS Code's chat (a fake of OpenAI's wire format stands in for OpenAI); Remove
 // Provider Key… forgets it. The key is in no setting and no message.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import * as vscode from 'vscode';
 import type { ProviderState } from '../../src/api/schemas';
 import type { ReplyInfo } from '../../src/shared/protocol/playground';
@@ -209,6 +212,7 @@ describe('provider keys', function () {
 
   it('asks which AWS region an Amazon Bedrock key is for, by its name, and keeps no key without one; an access key ID alone is told apart', async () => {
     const api = await extension();
+    const restore = awsConfiguration(undefined);
     const window = vscode.window as unknown as Record<string, unknown>;
     const prompts = ['showQuickPick', 'showInputBox'] as const;
     const originals = prompts.map((name) => window[name]);
@@ -241,6 +245,92 @@ describe('provider keys', function () {
       assert.equal(await validate!('ABSK-not-a-real-key-0123456789'), undefined);
     } finally {
       prompts.forEach((name, i) => (window[name] = originals[i]));
+      restore();
+    }
+  });
+
+  it("offers the profiles of the machine's AWS configuration for Bedrock, each by how it signs in, its region first", async () => {
+    const api = await extension();
+    // An SSO profile and one with an access key, and an sso-session section, which is not a profile.
+    const restore = awsConfiguration({
+      config:
+        '[profile llm-spaces-sso]\nsso_session = corp\nsso_account_id = 123456789012\nsso_role_name = Dev\nregion = eu-west-1\n\n' +
+        '[sso-session corp]\nsso_start_url = https://corp.awsapps.com/start\nsso_region = eu-west-1\n',
+      credentials:
+        '[llm-spaces-keys]\naws_access_key_id = AKIAEXAMPLENOTAKEY00\naws_secret_access_key = notASecretButLongEnough0123\n',
+    });
+    const window = vscode.window as unknown as Record<string, unknown>;
+    const prompts = ['showQuickPick', 'showInputBox', 'showInformationMessage', 'showWarningMessage'] as const;
+    const originals = prompts.map((name) => window[name]);
+    const asked: Array<Array<Array<string | undefined>>> = [];
+    const shown: string[] = [];
+    let typed = 0;
+    window.showInputBox = () => (typed++, Promise.resolve(undefined));
+    window.showInformationMessage = (message: string) => (shown.push(message), Promise.resolve(undefined));
+    window.showWarningMessage = (message: string) => (shown.push(message), Promise.resolve(undefined));
+    type Item = {
+      label: string;
+      description?: string;
+      detail?: string;
+      kind?: number;
+      provider?: { id: string };
+      code?: string;
+    };
+    window.showQuickPick = (items: Item[]) => {
+      asked.push(
+        items
+          .filter((i) => i.kind !== vscode.QuickPickItemKind.Separator)
+          .map((i) => [i.label, i.description, i.detail]),
+      );
+      return Promise.resolve(
+        items.find((i) => i.provider?.id === 'bedrock') ??
+          items.find((i) => i.label === 'llm-spaces-sso') ??
+          items.find((i) => i.code === 'eu-west-1'),
+      );
+    };
+    try {
+      await vscode.commands.executeCommand('llmSpaces.addProviderKey');
+      assert.deepEqual(asked[1], [
+        ['Paste a key…', undefined, 'A Bedrock API key, or an IAM access key'],
+        ['llm-spaces-sso', 'eu-west-1', 'Signs in with AWS IAM Identity Center (SSO)'],
+        ['llm-spaces-keys', undefined, 'An access key'],
+      ]);
+      assert.equal(typed, 0, 'no key box for a profile');
+      assert.deepEqual(asked[2]![0], ['Europe (Ireland)', "eu-west-1 · the profile's region", undefined]);
+      assert.ok((await api.providerKeys.stored()).includes('bedrock'));
+      // This machine has no SSO login for it: the built-in service says so in AWS's words.
+      assert.equal(shown.length, 1, shown.join('\n'));
+      assert.match(
+        shown[0]!,
+        /^The Amazon Bedrock key did not work: Amazon Bedrock was not asked: the AWS profile llm-spaces-sso gave no credentials \(/,
+      );
+      assert.ok(
+        !JSON.stringify([asked, shown]).includes('notASecretButLongEnough0123'),
+        'no secret of a profile shown',
+      );
+    } finally {
+      prompts.forEach((name, i) => (window[name] = originals[i]));
+      restore();
+      await vscode.commands.executeCommand('llmSpaces.removeProviderKey', { provider: 'bedrock' });
     }
   });
 });
+
+/**
+ * The AWS configuration files this extension host reads (AWS_CONFIG_FILE, AWS_SHARED_CREDENTIALS_FILE):
+ * these, or none at all; returns what puts the machine's own back.
+ */
+function awsConfiguration(files: { config: string; credentials: string } | undefined): () => void {
+  const names = ['AWS_CONFIG_FILE', 'AWS_SHARED_CREDENTIALS_FILE'] as const;
+  const before = names.map((name) => process.env[name]);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'llm-spaces-aws-'));
+  names.forEach((name, i) => {
+    const file = path.join(dir, i === 0 ? 'config' : 'credentials');
+    if (files) writeFileSync(file, i === 0 ? files.config : files.credentials);
+    process.env[name] = file;
+  });
+  return () => {
+    names.forEach((name, i) => (before[i] === undefined ? delete process.env[name] : (process.env[name] = before[i])));
+    rmSync(dir, { recursive: true, force: true });
+  };
+}
