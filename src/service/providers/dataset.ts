@@ -61,6 +61,7 @@ const PRICES_ID: Record<string, string> = { xai: 'x-ai', voyage: 'voyageai', bed
 
 interface DevModel {
   id: string;
+  name?: string;
   tool_call?: boolean;
   reasoning?: boolean;
   attachment?: boolean;
@@ -114,6 +115,21 @@ const BEDROCK_ID = /^(?:global\.|regional\.)?([a-z0-9-]+)\.(.+?)(?:-v\d+(?::\d+)
 function makerOf(provider: string, id: string): { provider: string; id: string } {
   const bedrock = provider === 'bedrock' ? BEDROCK_ID.exec(id) : null;
   return bedrock && BEDROCK_MAKERS.has(bedrock[1]!) ? { provider: bedrock[1]!, id: bedrock[2]! } : { provider, id };
+}
+
+/**
+ * A model's description for people: the price list's, else its name (a Bedrock model's as its maker's
+ * entry names it, which the price list often does not), and for a Bedrock inference profile where its
+ * requests go.
+ */
+function descriptionOf(provider: string, m: ModelInfo, known: DevModel | undefined): string {
+  if (provider !== 'bedrock') return m.description ?? m.name ?? m.id;
+  const own = m.description ?? m.name ?? known?.name ?? m.id;
+  if (m.id.startsWith('regional.'))
+    return `${own}, through the inference profile of your AWS region's geography (eu., us., apac., …): its requests stay in that geography.`;
+  if (m.id.startsWith('global.'))
+    return `${own}, through Bedrock's global inference profile: it may answer from any commercial AWS region.`;
+  return own;
 }
 
 /** What models.dev says of a model: under its provider's list, else (a Bedrock model) under its maker's. */
@@ -456,7 +472,7 @@ export function datasetModels(now: string): DatasetModel[] {
         namespace,
         context_window: m.context_window ?? known?.limit?.context ?? DEFAULT_CONTEXT,
         until: known?.knowledge ? known.knowledge.slice(0, 7) : null,
-        description: m.description ?? m.name ?? m.id,
+        description: descriptionOf(provider.id, m, known),
         url: prices.pricing_urls?.[0] ?? provider.keysPage,
         is_rag: false,
         is_ft: false,

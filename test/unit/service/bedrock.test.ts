@@ -85,7 +85,17 @@ describe('Amazon Bedrock through a Space', function () {
       ),
       { [NOVA]: true, [HAIKU]: true, [LLAMA]: false, [SONNET_37]: true, [OPUS_41]: false },
     );
+    // Named for people as its maker names it (where models.dev knows the model), with where a profile's
+    // requests go.
+    assert.match(
+      haiku.description,
+      /, through Bedrock's global inference profile: it may answer from any commercial AWS region\.$/,
+    );
     const sonnet = own.find((m) => m.namespace === SONNET_37)!;
+    assert.equal(
+      sonnet.description,
+      "Claude Sonnet 3.7, through the inference profile of your AWS region's geography (eu., us., apac., …): its requests stay in that geography.",
+    );
     assert.deepEqual(
       [sonnet.prompt_token_cost, sonnet.completion_token_cost, sonnet.supports_vision].map((p) =>
         typeof p === 'number' ? Math.round(p * 1e9) : p,
