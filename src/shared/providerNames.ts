@@ -241,6 +241,18 @@ export const isAwsRegion = (region: string): boolean => ONE_REGION.test(region);
 export const awsRegionOf = (baseURL: string): string => BEDROCK_RUNTIME_REGION.exec(baseURL)?.[1] ?? 'us-east-1';
 
 /**
+ * The prefix of a Bedrock geography's inference profile (`eu`, `us`, `apac`, `jp`, `us-gov`): not the
+ * `global` profiles, nor the price list's `regional` stand-in for these.
+ */
+export const BEDROCK_GEOGRAPHY = /^[a-z]{2,4}(?:-gov)?$/;
+
+/**
+ * A geography's inference profile of a Bedrock model as Bedrock names it (`eu.anthropic.claude-…`), with
+ * or without the provider: its geography, and the model (`anthropic.claude-…`).
+ */
+export const BEDROCK_GEOGRAPHY_PROFILE = /^(?:bedrock\/)?([a-z]{2,4}(?:-gov)?)\.([a-z0-9-]+\.[^/]+)$/;
+
+/**
  * Whether a model is Claude through Amazon Bedrock (`global.anthropic.claude-sonnet-4-5-20250929-v1:0`),
  * reached there through Anthropic's Messages API rather than the Converse API.
  */

@@ -3,7 +3,7 @@ import type { ModelRecord, ModelSetting } from '../../api/schemas';
 import type { Database } from '../db';
 import { dayLabel } from '../../shared/labels';
 import { isRetired } from '../../shared/models';
-import { ownsBareNames } from '../../shared/providerNames';
+import { BEDROCK_GEOGRAPHY_PROFILE, ownsBareNames } from '../../shared/providerNames';
 import { invalid, notFound } from '../problem';
 import { parseJson, type Caller } from './caller';
 import { keptUntilChanged } from './configCache';
@@ -154,10 +154,25 @@ export function findModel(db: Database, caller: Caller, id: string): CatalogueMo
   return catalogue(db, caller.orgId).byId.get(id);
 }
 
-/** A model by namespace (`openai/gpt-4o`), by id, or by bare name when that name is unambiguous. */
+/**
+ * A model by namespace (`openai/gpt-4o`), by id, or by bare name when that name is unambiguous; a
+ * geography's Bedrock profile by Bedrock's own name (`bedrock/eu.anthropic.claude-…`).
+ */
 export function findModelByName(db: Database, caller: Caller, name: string): CatalogueModel | undefined {
   const { byNamespace, byId, byBareName } = catalogue(db, caller.orgId);
-  return byNamespace.get(name) ?? byId.get(name) ?? byBareName.get(name) ?? undefined;
+  return byNamespace.get(name) ?? byId.get(name) ?? byBareName.get(name) ?? geographyProfile(byNamespace, name);
+}
+
+/**
+ * A geography's Bedrock profile asked by Bedrock's name: the catalogue's `regional.` model of it (its
+ * price and capabilities), sent as exactly that profile, which the key's region must list.
+ */
+function geographyProfile(byNamespace: Map<string, CatalogueModel>, name: string): CatalogueModel | undefined {
+  const profile = BEDROCK_GEOGRAPHY_PROFILE.exec(name);
+  const regional = profile && byNamespace.get(`bedrock/regional.${profile[2]}`);
+  return regional
+    ? { ...regional, record: { ...regional.record, api_target: `${profile[1]}.${profile[2]}` } }
+    : undefined;
 }
 
 export function requireModel(db: Database, caller: Caller, id: string, loc: Array<string | number>): CatalogueModel {

@@ -9,7 +9,7 @@ import { AwsV4Signer } from 'aws4fetch';
 import { providerKeys } from './keys';
 import { poolFetch } from './poolFetch';
 import type { ModelRecord } from '../../api/schemas';
-import { awsRegionOf, providerName } from '../../shared/providerNames';
+import { awsRegionOf, BEDROCK_GEOGRAPHY, providerName } from '../../shared/providerNames';
 import { awsSigningOf, PROVIDERS, type Reach } from './providers';
 
 /** How often the lists of the providers with a key are read again while the service runs. */
@@ -42,14 +42,11 @@ interface Listing {
  */
 const REGIONAL = 'regional.';
 
-/** The prefix of a geography's inference profile: `us`, `eu`, `apac`, `jp`, `au`, `us-gov`, … (not `global`). */
-const GEOGRAPHY = /^(?!global$)[a-z]{2,4}(?:-gov)?$/;
-
 /** The geography's profiles of a model (`regional.` taken off) a list names, the narrowest first (`jp` before `apac`). */
 function profilesOf(ids: ReadonlySet<string>, model: string): string[] {
   const found: string[] = [];
   for (const id of ids)
-    if (id.endsWith(`.${model}`) && GEOGRAPHY.test(id.slice(0, -model.length - 1)))
+    if (id.endsWith(`.${model}`) && BEDROCK_GEOGRAPHY.test(id.slice(0, -model.length - 1)))
       found[id.startsWith('apac.') ? 'push' : 'unshift'](id);
   return found;
 }

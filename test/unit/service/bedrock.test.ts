@@ -313,6 +313,33 @@ describe('Amazon Bedrock through a Space', function () {
     );
   });
 
+  it("takes a geography's profile by Bedrock's own name, sent as that profile, which the region must list", async () => {
+    const us = 'us.anthropic.claude-3-7-sonnet-20250219-v1:0';
+    const answer = await bedrock.sdk.chat.completions.create({
+      model: `bedrock/${us}`,
+      max_tokens: 50,
+      messages: [{ role: 'user', content: 'by its Bedrock name' }],
+    });
+    said.push(JSON.stringify(answer));
+    assert.equal(answer.choices[0]!.message.content, 'echo: by its Bedrock name');
+    assert.equal(bedrock.fake.seen.at(-1)!.path, `/model/${encodeURIComponent(us)}/invoke`);
+    // The EU's profile is not served from this (US) region: not sent, and said so; the Space fails over.
+    const seen = bedrock.fake.seen.length;
+    const other = await bedrock.sdk.chat.completions.create({
+      model: 'eu.anthropic.claude-3-7-sonnet-20250219-v1:0',
+      max_tokens: 50,
+      messages: [{ role: 'user', content: 'from the EU' }],
+    });
+    said.push(JSON.stringify(other));
+    const { attempts } = (other as unknown as { metadata: { routing: { attempts: Attempt[] } } }).metadata.routing;
+    assert.equal(attempts[0]!.namespace, SONNET_37);
+    assert.match(attempts[0]!.error ?? '', /Amazon Bedrock does not list it among the models your key can use/);
+    assert.ok(
+      bedrock.fake.seen.slice(seen).every((sent) => !sent.path.includes(encodeURIComponent('eu.'))),
+      'nothing sent for the EU profile',
+    );
+  });
+
   it("says Bedrock's guardrail stopped an answer as a content filter", async () => {
     const answer = await bedrock.sdk.chat.completions.create({
       model: NOVA,
