@@ -258,10 +258,13 @@ describe('LLM Spaces webviews (playwright)', function () {
       .waitFor({ state: 'attached', timeout: 30_000 });
     await frame.locator('.turn .meta .figures').nth(1).waitFor({ timeout: 30_000 });
     assert.equal(await frame.locator('.turn').count(), 2);
-    assert.equal(
-      await frame.locator('[data-path="model"]').evaluate((el) => (el as unknown as { value: string }).value),
-      'test/echo',
-    );
+    // The model's option can be in before the field is given its value (the Spaces are still being read
+    // on a busy machine): the value is waited for, then checked.
+    const model = () =>
+      frame.locator('[data-path="model"]').evaluate((el) => (el as unknown as { value: string }).value);
+    for (const deadline = Date.now() + 30_000; (await model()) !== 'test/echo' && Date.now() < deadline;)
+      await page.waitForTimeout(200);
+    assert.equal(await model(), 'test/echo');
     assert.ok((await frame.locator('.turn .reply').first().innerText()).includes('export function total'));
     await wb.screenshot('12b-playground-after-reload');
   });
