@@ -3,12 +3,8 @@
 // says the provider has a key and its models answer, and the first Space routes to them. Then a second
 // key, DeepSeek's, whose model thinks before it answers: the playground shows its reasoning. A fake of
 // OpenAI's wire format stands in for both (the service is pointed at it with OPENAI_BASE_URL and
-// DEEPSEEK_BASE_URL). Last, Amazon Bedrock with a profile of the AWS configuration (AWS_CONFIG_FILE)
-// that signs in with SSO, on a machine with no SSO login: the notification says so in AWS's words.
+// DEEPSEEK_BASE_URL).
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { startOpenAiFake, type ProviderFake } from '../unit/support/providerFakes';
 import {
   chooseModel,
@@ -26,18 +22,8 @@ describe('A provider key on the first run (playwright)', function () {
   this.timeout(180_000);
   let wb: Workbench;
   let openai: ProviderFake;
-  // This machine's AWS configuration, as the extension and its service read it: one profile that signs in
-  // with SSO (an sso-session section beside it), and none with keys.
-  const aws = mkdtempSync(path.join(os.tmpdir(), 'llm-spaces-aws-'));
 
   before(async () => {
-    writeFileSync(
-      path.join(aws, 'config'),
-      '[profile llm-spaces-sso]\nsso_session = corp\nsso_account_id = 123456789012\nsso_role_name = Dev\nregion = eu-west-1\n\n' +
-        '[sso-session corp]\nsso_start_url = https://corp.awsapps.com/start\nsso_region = eu-west-1\n',
-    );
-    process.env.AWS_CONFIG_FILE = path.join(aws, 'config');
-    process.env.AWS_SHARED_CREDENTIALS_FILE = path.join(aws, 'credentials');
     openai = await startOpenAiFake();
     // Its list of models for the key: today's (the fake plays DeepSeek too), without the ones retired long ago.
     openai.listed = [
@@ -57,8 +43,6 @@ describe('A provider key on the first run (playwright)', function () {
     } finally {
       delete process.env.OPENAI_BASE_URL;
       delete process.env.DEEPSEEK_BASE_URL;
-      delete process.env.AWS_CONFIG_FILE;
-      delete process.env.AWS_SHARED_CREDENTIALS_FILE;
     }
   });
   afterEach(async function () {
@@ -67,7 +51,6 @@ describe('A provider key on the first run (playwright)', function () {
   after(async () => {
     await wb?.close();
     await openai?.close();
-    rmSync(aws, { recursive: true, force: true });
   });
 
   it('adds an OpenAI key through the command, says it works, and the OpenAI models answer', async () => {
@@ -196,39 +179,5 @@ describe('A provider key on the first run (playwright)', function () {
     assert.equal(openai.seen.at(-1)!.body.model, 'deepseek-v4-flash');
     assert.deepEqual(openai.problems, []);
     assert.ok(!(await page.content()).includes(openai.key), 'the key is nowhere on the page');
-  });
-
-  it("offers Amazon Bedrock the AWS profiles, its region first, and says in AWS's words that it has no SSO login", async () => {
-    const { page } = wb;
-    // Far down the list of providers: found by typing its name, as a user would.
-    await runCommand(page, 'LLM Spaces: Add Provider Key…');
-    await page.locator('.quick-input-widget .quick-input-title', { hasText: /^Add Provider Key$/ }).waitFor();
-    await page.locator('.quick-input-widget input').fill('Amazon Bedrock');
-    const rows = page.locator('.quick-input-list .monaco-list-row');
-    await rows.filter({ hasText: 'Amazon Bedrock' }).first().click();
-    const profile = rows.filter({ hasText: 'llm-spaces-sso' });
-    await profile.waitFor();
-    assert.match(await profile.innerText(), /eu-west-1[^]*Signs in with AWS IAM Identity Center \(SSO\)/);
-    assert.match(await rows.first().innerText(), /Paste a key…/);
-    assert.equal(await rows.filter({ hasText: 'corp' }).count(), 0, 'an sso-session is not a profile');
-    await page.waitForTimeout(300); // the pick's own fade-in, done
-    await wb.screenshot('33-bedrock-aws-profiles');
-    await profile.click();
-    await rows.first().filter({ hasText: 'Europe (Ireland)' }).waitFor();
-    assert.match(await rows.first().innerText(), /the profile's region/);
-    await page.waitForTimeout(300); // the pick's own fade-in, done
-    await wb.screenshot('33a-bedrock-profile-region');
-    await page.keyboard.press('Enter');
-    // The service reads the profile as AWS's tools do: there is no SSO login on this machine.
-    await page.waitForTimeout(2_000);
-    await runCommand(page, 'Notifications: Show Notifications');
-    const told = page.locator('.notifications-center .notification-list-item', { hasText: 'aws sso login' }).first();
-    await told.waitFor({ timeout: 30_000 });
-    assert.match(
-      await told.innerText(),
-      /The Amazon Bedrock key did not work: Amazon Bedrock was not asked: the AWS profile llm-spaces-sso gave no credentials/,
-    );
-    await wb.screenshot('33b-bedrock-no-sso-login');
-    await runCommand(page, 'Notifications: Clear All Notifications');
   });
 });
