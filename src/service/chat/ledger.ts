@@ -6,6 +6,7 @@ import type { Database } from '../db';
 import { retiresSoon } from '../../shared/models';
 import type { CatalogueModel } from '../domain/models';
 import { record } from '../ledgerThread';
+import { pricedAt } from '../providers/dataset';
 import { countTokens } from '../tokenizer';
 import { costOf, savingsOf, type Counts } from './pricing';
 import { deprecationWarning } from './prepare';
@@ -40,8 +41,10 @@ export async function finishChat(
     hourCacheWriteTokens: reply.usage?.hourCacheWrites ?? 0,
     webSearches: reply.webSearches ?? 0,
   };
-  const costs = costOf(r, counts);
-  const savings = savingsOf(costs, prepared.benchmark, counts);
+  // Billed at the prices of the moment it was answered (a provider's peak hours cost more).
+  const now = new Date();
+  const costs = costOf(pricedAt(r, now), counts);
+  const savings = savingsOf(costs, prepared.benchmark && pricedAt(prepared.benchmark, now), counts);
   const warnings = [...prepared.warnings];
   if (model !== prepared.first) {
     warnings.push(
@@ -180,7 +183,9 @@ export async function logFailure(db: Database, prepared: Prepared, failure: Fail
     promptChars: prepared.promptChars,
     completionChars: produced?.length ?? 0,
   };
-  const costs = produced ? costOf(failure.model!.record, counts) : { prompt: 0, completion: 0, searches: 0, total: 0 };
+  const costs = produced
+    ? costOf(pricedAt(failure.model!.record, new Date()), counts)
+    : { prompt: 0, completion: 0, searches: 0, total: 0 };
   await record(db, {
     request: {
       ...logOf(prepared),

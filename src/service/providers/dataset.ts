@@ -354,8 +354,84 @@ export function byListing<T extends Pick<ModelRecord, 'provider' | 'model' | 'ap
 /** A provider's price list, under genai-prices' name for it. */
 const priceListOf = (provider: string) => findProvider({ providerId: PRICES_ID[provider] ?? provider });
 
-/** A model's prices now: the last of its prices by date, where it has several. */
-const currentPrices = (m: ModelInfo) => (Array.isArray(m.prices) ? m.prices.at(-1)?.prices : m.prices);
+/**
+ * A model's prices on `today` outside any peak hours: of its prices by date, the last whose day has come
+ * (a launch price until a day, the new price from a day). Prices of a daily window (DeepSeek's peak
+ * hours) are not these: they are the model's peak windows (peakWindowsOf).
+ */
+function currentPrices(m: ModelInfo, today: string): ModelPrice | undefined {
+  if (!Array.isArray(m.prices)) return m.prices;
+  const dated = m.prices.filter(
+    (p) => !p.constraint || (p.constraint.type === 'start_date' && p.constraint.start_date <= today),
+  );
+  return dated.at(-1)?.prices;
+}
+
+/** A daily window of a model's own prices (DeepSeek's peak hours): minutes of the UTC day, the end not in it. */
+export interface PeakWindow {
+  from: number;
+  to: number;
+  prices: ModelPrice;
+}
+
+/**
+ * Providers that bill no peak hours on a day of the weekend in their own time zone, from a day on, as
+ * the price list's comment on their models says (its layout cannot): DeepSeek, off-peak all day on
+ * Saturdays and Sundays in Beijing time (UTC+8) from 2026-08-23.
+ */
+const PEAK_FREE_WEEKENDS: Readonly<Record<string, { from: string; utcOffsetHours: number }>> = {
+  deepseek: { from: '2026-08-23', utcOffsetHours: 8 },
+};
+
+const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+
+let peakWindows: ReadonlyMap<string, { provider: string; windows: PeakWindow[] }> | undefined;
+
+/** The models whose price lists give them peak hours, by namespace, each with its windows. */
+function allPeakWindows(): ReadonlyMap<string, { provider: string; windows: PeakWindow[] }> {
+  const found = new Map<string, { provider: string; windows: PeakWindow[] }>();
+  for (const provider of PROVIDER_NAMES)
+    for (const m of priceListOf(provider.id)?.models ?? []) {
+      if (!Array.isArray(m.prices)) continue;
+      const windows = m.prices.flatMap((p): PeakWindow[] =>
+        p.constraint?.type === 'time_of_date'
+          ? [{ from: minutesOf(p.constraint.start_time), to: minutesOf(p.constraint.end_time), prices: p.prices }]
+          : [],
+      );
+      if (windows.length) found.set(`${provider.id}/${m.id}`, { provider: provider.id, windows });
+    }
+  return found;
+}
+
+/**
+ * A model's record with the prices it is billed at `at`: its peak hours' prices within one of its
+ * provider's peak windows (DeepSeek's V4 models cost twice as much from 01:00 to 04:00 and from 06:00 to
+ * 10:00 UTC), else as it is (the catalogue gives the prices outside them).
+ */
+export function pricedAt(record: ModelRecord, at: Date): ModelRecord {
+  if (record.added_by !== DATASET.name) return record;
+  peakWindows ??= allPeakWindows();
+  const peaks = peakWindows.get(record.namespace);
+  if (!peaks) return record;
+  const weekend = PEAK_FREE_WEEKENDS[peaks.provider];
+  if (weekend && at.toISOString().slice(0, 10) >= weekend.from) {
+    const day = new Date(at.getTime() + weekend.utcOffsetHours * 3_600_000).getUTCDay();
+    if (day === 0 || day === 6) return record;
+  }
+  const minute = at.getUTCHours() * 60 + at.getUTCMinutes();
+  const peak = peaks.windows.find((w) => minute >= w.from && minute < w.to);
+  if (!peak) return record;
+  const input = perToken(peak.prices.input_mtok);
+  const output = perToken(peak.prices.output_mtok);
+  if (input === null || output === null) return record;
+  return {
+    ...record,
+    prompt_token_cost: input,
+    completion_token_cost: output,
+    cache_read_token_cost: perToken(peak.prices.cache_read_mtok) ?? record.cache_read_token_cost,
+    cache_write_token_cost: perToken(peak.prices.cache_write_mtok) ?? record.cache_write_token_cost,
+  };
+}
 
 /**
  * Launch promotions the price list gives as a model's price though they ended, by the first day at
@@ -380,7 +456,7 @@ const ENDED_PROMOTIONS: Readonly<Record<string, Readonly<Record<string, { listFr
 /** A model's prices on `today`: its current ones, or its list prices once its launch promotion ended. */
 function pricesOn(provider: string, m: ModelInfo, today: string): ModelPrice | undefined {
   const promotion = ENDED_PROMOTIONS[provider]?.[m.id];
-  return promotion && today >= promotion.listFrom ? promotion.prices : currentPrices(m);
+  return promotion && today >= promotion.listFrom ? promotion.prices : currentPrices(m, today);
 }
 
 /**
@@ -532,7 +608,7 @@ export function embeddingModels(reaches: (provider: string) => boolean, now: str
   const today = now.slice(0, 10);
   return PROVIDER_NAMES.filter((provider) => reaches(provider.id)).flatMap((provider) => {
     return (priceListOf(provider.id)?.models ?? []).flatMap((m): EmbeddingModel[] => {
-      const input = perMillion(currentPrices(m)?.input_mtok);
+      const input = perMillion(currentPrices(m, today)?.input_mtok);
       const embeds = provider.embeddingsOnly ? !NOT_PLAIN_EMBEDDING.test(m.id) : EMBEDDING.test(m.id);
       if (input === undefined || !embeds || FINE_TUNE_PRICE.test(m.id)) return [];
       return [

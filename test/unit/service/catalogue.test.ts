@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { ModelRecord } from '../../../src/api/schemas';
 import { cheapestFirst, isRetired } from '../../../src/shared/models';
 import { STARTERS } from '../../../src/service/domain/spaces';
-import { byListing, DATASET, datasetModels, qualityOf } from '../../../src/service/providers/dataset';
+import { byListing, DATASET, datasetModels, pricedAt, qualityOf } from '../../../src/service/providers/dataset';
 import { removeDir, startService, type RunningService } from '../support/service';
 
 const ROOT = path.resolve(__dirname, '../../../..');
@@ -143,6 +143,35 @@ describe('the catalogue from the shipped datasets', function () {
     assert.equal(isRetired(byName('deepseek/deepseek-chat')!), true);
     for (const current of ['deepseek/deepseek-v4-flash', 'xai/grok-4.3', 'xai/grok-3-mini'])
       assert.equal(byName(current)!.deprecated_on, null, current);
+  });
+
+  it('prices each model as on the day, and bills peak hours at their prices when they come', () => {
+    const on = (day: string) =>
+      new Map(datasetModels(`${day}T12:00:00.000Z`).map((m) => [m.record.namespace, m.record]));
+    const perMillion = (r: ModelRecord | undefined) => r && [r.prompt_token_cost * 1e6, r.completion_token_cost * 1e6];
+    // Gemini 3.6 Flash is at half price until 2027; its list price comes on the first day of 2027.
+    assert.deepEqual(perMillion(on('2026-11-30').get('google/gemini-3.6-flash')), [0.75, 3.75]);
+    assert.deepEqual(perMillion(on('2027-01-01').get('google/gemini-3.6-flash')), [1.5, 7.5]);
+    // DeepSeek's V4 models: one price before 2026-08-17, another after, and twice that in its peak hours.
+    assert.deepEqual(perMillion(on('2026-08-01').get('deepseek/deepseek-v4-flash')), [0.14, 0.28]);
+    const flash = on('2026-11-30').get('deepseek/deepseek-v4-flash')!;
+    assert.deepEqual(perMillion(flash), [0.22, 0.66], 'the catalogue gives the price outside peak hours');
+    const at = (stamp: string) => perMillion(pricedAt(flash, new Date(stamp)));
+    // Monday 2026-11-30: peak from 01:00 to 04:00 and from 06:00 to 10:00 UTC.
+    assert.deepEqual(at('2026-11-30T01:00:00Z'), [0.44, 1.32]);
+    assert.deepEqual(at('2026-11-30T03:59:59Z'), [0.44, 1.32]);
+    assert.deepEqual(at('2026-11-30T04:00:00Z'), [0.22, 0.66]);
+    assert.deepEqual(at('2026-11-30T09:30:00Z'), [0.44, 1.32]);
+    assert.deepEqual(at('2026-11-30T12:00:00Z'), [0.22, 0.66]);
+    assert.equal(pricedAt(flash, new Date('2026-11-30T02:00:00Z')).cache_read_token_cost! * 1e6, 0.014);
+    // None at weekends in Beijing time (UTC+8): Saturday and Sunday 09:00 UTC are 17:00 there; Friday
+    // 07:00 UTC is Friday 15:00 there, a peak hour.
+    assert.deepEqual(at('2026-11-28T09:00:00Z'), [0.22, 0.66]);
+    assert.deepEqual(at('2026-11-29T01:00:00Z'), [0.22, 0.66]);
+    assert.deepEqual(at('2026-11-27T07:00:00Z'), [0.44, 1.32]);
+    // A model without peak hours is billed as it is.
+    const mini = on('2026-11-30').get('openai/gpt-5-mini')!;
+    assert.equal(pricedAt(mini, new Date('2026-11-30T02:00:00Z')), mini);
   });
 
   it("tells a provider's models models.dev lists from those only the price list keeps, retired long ago", () => {
