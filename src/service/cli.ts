@@ -123,6 +123,20 @@ function syncDataset(db: Database): void {
   }
 }
 
+/**
+ * The catalogue brought up to date again when the day changes, as a service may run for weeks and a
+ * model's price changes on a day (a launch price ends).
+ */
+function syncDatasetEachDay(db: Database): NodeJS.Timeout {
+  let day = new Date().toISOString().slice(0, 10);
+  return setInterval(() => {
+    const today = new Date().toISOString().slice(0, 10);
+    if (today === day) return;
+    day = today;
+    syncDataset(db);
+  }, 10 * 60_000).unref();
+}
+
 async function serve(values: Values): Promise<void> {
   // The window that started the service may close while others go on using it (the extension starts it
   // detached): the reading end of its output is then gone, and a line written there (the next pruning,
@@ -183,6 +197,7 @@ async function serve(values: Values): Promise<void> {
     console.error(`The lock file could not record the URL: ${(error as Error).message}`);
   }
   const retention = startRetention(db, retentionDays, (line) => console.log(line));
+  const dailyDataset = syncDatasetEachDay(db);
   console.log(`LLM Spaces service listening on ${url}`);
   if (printToken) console.log(`Token of the default organization (shown once, stored only hashed): ${printToken}`);
   if (upstreams[0]) console.log(`Catalogue models other than test and local ones are served by ${upstreams[0]}`);
@@ -193,6 +208,7 @@ async function serve(values: Values): Promise<void> {
     stopping = true;
     console.log(`${why}: finishing requests in flight (at most ${SHUTDOWN_DEADLINE_MS / 1000} s)…`);
     retention.stop();
+    clearInterval(dailyDataset);
     stopListing();
     await closeApp(app, SHUTDOWN_DEADLINE_MS);
     await db.close();
