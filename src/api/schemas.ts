@@ -1152,7 +1152,8 @@ export type ValidationIssue = z.infer<typeof ValidationIssue>;
 
 /** A provider's key handed to the built-in service, kept in its memory only. */
 export const ProviderKeyBody = z.object({
-  key: z.string().trim().min(8, 'is too short to be a key').max(4000),
+  // A Google Cloud service account's key file (its JSON) is the longest: some 2,400 characters.
+  key: z.string().trim().min(8, 'is too short to be a key').max(10_000),
   /** Where to reach the provider instead of its own address (a proxy); includes the API's version path. */
   base_url: z
     .url({ protocol: /^https?$/, error: 'must be an http or https URL' })

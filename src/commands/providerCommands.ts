@@ -1,6 +1,9 @@
 // Add Provider Key… and Remove Provider Key…: the user's own keys for hosted providers, for the
 // built-in service (the hosted LLM Spaces service reaches providers with keys of its own).
 import { parseKnownFiles } from '@smithy/core/config';
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelRecord, ProviderState } from '../api/schemas';
 import type { Services } from '../services';
@@ -9,10 +12,13 @@ import {
   AWS_ACCESS_KEY_ID,
   AWS_PROFILE_KEY,
   AZURE_DEPLOYMENT_NAME,
+  GOOGLE_ADC_KEY,
+  GOOGLE_PROJECT_ID,
   PROVIDER_NAMES,
   providerName,
   type ProviderName,
   type ProviderPlan,
+  type GoogleCloudReach,
   type ProviderRegions,
 } from '../shared/providerNames';
 
@@ -49,11 +55,14 @@ export async function addProviderKey(s: Services, arg?: unknown): Promise<void> 
   const preset = isPreset(arg) ? arg : undefined;
   const provider = providerName(preset?.provider ?? providerOfNode(arg)) ?? (await pickProvider(s));
   if (!provider) return;
-  const asked = preset
+  /** The key, and what it says of where it is used (an AWS profile's region, a key file's project). */
+  const asked: { key: string | undefined; region?: string; project?: string } | undefined = preset
     ? { key: preset.key }
     : provider.keyParts
       ? await askAwsKey(provider)
-      : { key: await askKey(provider) };
+      : provider.googleCloud
+        ? await askGoogleKey(provider)
+        : { key: await askKey(provider) };
   const key = asked?.key;
   if (key === undefined) return;
   const baseUrl = preset
@@ -64,7 +73,9 @@ export async function addProviderKey(s: Services, arg?: unknown): Promise<void> 
         ? await askPlan(provider, provider.plans)
         : provider.regions
           ? await askRegion(provider, provider.regions, asked?.region)
-          : null;
+          : provider.googleCloud
+            ? await askGoogleProject(provider, provider.googleCloud, asked?.project)
+            : null;
   if (baseUrl === undefined) return;
   await s.providerKeys.add(provider.id, key.trim(), baseUrl);
   const check = await vscode.window.withProgress(
@@ -224,6 +235,134 @@ async function askAwsKey(provider: ProviderName): Promise<{ key: string | undefi
   return pick.profile
     ? { key: `profile:${pick.profile.name}`, region: pick.profile.region }
     : { key: await askKey(provider) };
+}
+
+/** The kinds of Google Cloud key file Google's library reads (the service checks the same). */
+const GOOGLE_KEY_FILES = new Set([
+  'service_account',
+  'authorized_user',
+  'external_account',
+  'external_account_authorized_user',
+  'impersonated_service_account',
+]);
+
+/**
+ * A Google Cloud provider's key (Vertex AI's): the machine's own Google Cloud credentials, or a service
+ * account's key file, read here and kept as its JSON; with the project it names or the machine's
+ * Google Cloud configuration names, to offer first.
+ */
+async function askGoogleKey(provider: ProviderName): Promise<{ key: string; project?: string } | undefined> {
+  const login = {
+    label: t('Your Google Cloud login'),
+    detail: t(
+      'Application default credentials: the key file GOOGLE_APPLICATION_CREDENTIALS names, or your login of "gcloud auth application-default login"',
+    ),
+  };
+  const file = {
+    label: t('A service account key file…'),
+    detail: t('The JSON key of a service account with the Vertex AI User role (IAM, Service accounts, Keys)'),
+  };
+  const pick = await vscode.window.showQuickPick([login, file], {
+    title: t('{0} key', provider.label),
+    placeHolder: t('How should the built-in service sign in to Google Cloud?'),
+    ignoreFocusOut: true,
+  });
+  if (!pick) return undefined;
+  if (pick === login) return { key: GOOGLE_ADC_KEY, project: await configuredGoogleProject() };
+  const [uri] =
+    (await vscode.window.showOpenDialog({
+      title: t('Service account key file'),
+      openLabel: t('Use This Key'),
+      canSelectMany: false,
+      filters: { [t('Key files')]: ['json'] },
+    })) ?? [];
+  if (!uri) return undefined;
+  const json = await googleKeyFile(uri);
+  if (!json) return undefined;
+  const project = json.project_id ?? json.quota_project_id;
+  return { key: JSON.stringify(json), project: typeof project === 'string' ? project : undefined };
+}
+
+/** A Google Cloud key file's JSON, or undefined when it is none (said to the user in plain words). */
+async function googleKeyFile(uri: vscode.Uri): Promise<Record<string, unknown> | undefined> {
+  const name = path.basename(uri.fsPath);
+  let json: unknown;
+  try {
+    const bytes = await vscode.workspace.fs.readFile(uri);
+    if (bytes.byteLength > 20_000) throw new Error('too long');
+    json = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    json = undefined;
+  }
+  const file = json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
+  if (typeof file.type === 'string' && GOOGLE_KEY_FILES.has(file.type)) return file;
+  void vscode.window.showErrorMessage(
+    t(
+      '{0} is not a Google Cloud key file. Make a key of a service account in the Google Cloud console (IAM, Service accounts, Keys, Add key, JSON) and pick the file it downloads.',
+      name,
+    ),
+  );
+  return undefined;
+}
+
+/**
+ * The project the machine's Google Cloud configuration names, to offer first: the variables Google's
+ * tools read, else the project of the application default credentials' file.
+ */
+async function configuredGoogleProject(): Promise<string | undefined> {
+  for (const name of ['GOOGLE_VERTEX_PROJECT', 'GOOGLE_CLOUD_PROJECT', 'CLOUDSDK_CORE_PROJECT']) {
+    const value = process.env[name]?.trim();
+    if (value && GOOGLE_PROJECT_ID.test(value)) return value;
+  }
+  const gcloud =
+    process.platform === 'win32'
+      ? path.join(process.env.APPDATA ?? os.homedir(), 'gcloud')
+      : path.join(os.homedir(), '.config', 'gcloud');
+  const file = process.env.GOOGLE_APPLICATION_CREDENTIALS || path.join(gcloud, 'application_default_credentials.json');
+  try {
+    const json = JSON.parse(await readFile(file, 'utf8')) as { project_id?: unknown; quota_project_id?: unknown };
+    const project = json.project_id ?? json.quota_project_id;
+    return typeof project === 'string' && GOOGLE_PROJECT_ID.test(project) ? project : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The project and location a Google Cloud key is used in (Vertex AI's): that address. */
+async function askGoogleProject(
+  provider: ProviderName,
+  cloud: GoogleCloudReach,
+  suggested: string | undefined,
+): Promise<string | undefined> {
+  const project = (
+    await vscode.window.showInputBox({
+      title: t('{0} project', provider.label),
+      prompt: t('The ID of the Google Cloud project whose Vertex AI answers, as the Google Cloud console shows it.'),
+      value: suggested ?? '',
+      ignoreFocusOut: true,
+      validateInput: (value) =>
+        GOOGLE_PROJECT_ID.test(value.trim())
+          ? undefined
+          : t('A project ID: 6 to 30 lowercase letters, digits or hyphens, starting with a letter.'),
+    })
+  )?.trim();
+  if (!project) return undefined;
+  const pick = await vscode.window.showQuickPick(
+    Object.entries(cloud.locations).map(([code, name]) => ({
+      label: name,
+      description: code,
+      baseUrl: cloud.baseUrl(project, code),
+    })),
+    {
+      title: t('{0} location', provider.label),
+      placeHolder: t(
+        'Where should its models answer? Global has the most models; Claude answers in fewer regions than Gemini.',
+      ),
+      matchOnDescription: true,
+      ignoreFocusOut: true,
+    },
+  );
+  return pick?.baseUrl;
 }
 
 /** The plan a key is for, where the provider's plans answer at addresses of their own: that address (null for the default). */

@@ -16,7 +16,7 @@ import {
   type Capability,
 } from './models';
 import { dayLabel } from './labels';
-import { PROVIDER_NAMES, providerLabel, providerName } from './providerNames';
+import { keyVariableOf, PROVIDER_NAMES, providerLabel, providerName } from './providerNames';
 import { perMillion } from './money';
 
 export type ModelSort = 'name' | 'price' | 'context';
@@ -187,7 +187,7 @@ export const LINKED_COMMANDS = [
 export function answerHereFix(m: Pick<ModelRecord, 'provider'>, hostedToo = true): string {
   const hosted = providerName(m.provider);
   if (hosted)
-    return `[Add your ${hosted.label} key](command:llmSpaces.addProviderKey) (${hosted.keyVars[0]} for the standalone service)${hostedToo ? ', or [connect to the hosted service](command:llmSpaces.connect)' : ''}.`;
+    return `[Add your ${hosted.label} key](command:llmSpaces.addProviderKey) (${keyVariableOf(hosted)} for the standalone service)${hostedToo ? ', or [connect to the hosted service](command:llmSpaces.connect)' : ''}.`;
   if (m.provider === 'local')
     return 'Start the model server that serves it, then [refresh the local models](command:llmSpaces.refreshLocalModels).';
   return ANSWER_HERE_FIX;

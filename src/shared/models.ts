@@ -7,11 +7,11 @@ import { money, perMillion } from './money';
 
 /**
  * A model id that names what is not a chat model (embeddings, images, audio, speech, video, moderation,
- * search, and OpenAI's models of text completion only, which its Chat Completions refuse): the
- * catalogue lists chat models only.
+ * search, Gemini's models of its Live API alone and its video model, and OpenAI's models of text
+ * completion only, which its Chat Completions refuse): the catalogue lists chat models only.
  */
 export const NOT_CHAT_MODEL =
-  /embed|tts|whisper|transcri|dall-e|image|audio|realtime|moderation|search|computer-use|rerank|speech|sora|video|veo|imagen|lyria|gpt-3\.5-turbo-instruct|davinci-002|babbage-002/i;
+  /embed|tts|whisper|transcri|dall-e|image|audio|realtime|(^|-)live(-|$)|gemini-omni|moderation|search|computer-use|rerank|speech|sora|video|veo|imagen|lyria|gpt-3\.5-turbo-instruct|davinci-002|babbage-002/i;
 
 /**
  * The hosted models with an API of their provider's to fill in the middle of a text (a code completion

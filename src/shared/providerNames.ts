@@ -6,7 +6,10 @@ export interface ProviderName {
   /** As the catalogue names it (the first part of a namespace). */
   id: string;
   label: string;
-  /** The variables a key is read from, first found wins (as the provider's own SDK names them). */
+  /**
+   * The variables a key is read from, first found wins (as the provider's own SDK names them); none for
+   * a provider whose key the environment gives otherwise (googleCloud).
+   */
   keyVars: string[];
   /**
    * Where none of `keyVars` is set: the variables whose values together are a key, joined by `:` (AWS's
@@ -36,6 +39,26 @@ export interface ProviderName {
    * region is asked after the key, or read from `variable` where the environment gives the key.
    */
   regions?: ProviderRegions;
+  /**
+   * A provider reached in one Google Cloud project and location with Google Cloud's credentials (Vertex
+   * AI): its key is a service account's key (its JSON) or the machine's own credentials (GOOGLE_ADC_KEY),
+   * and its address names the project and location, asked after the key.
+   */
+  googleCloud?: GoogleCloudReach;
+}
+
+export interface GoogleCloudReach {
+  /**
+   * The variables that name the project, first found wins: with one set, the standalone service reaches
+   * the provider with the machine's application default credentials.
+   */
+  projectVars: readonly string[];
+  /** The variable that names the location (the first of `locations` where unset). */
+  locationVar: string;
+  /** The locations people pick from, by their code, each with its name for people. */
+  locations: Readonly<Record<string, string>>;
+  /** The address of the provider for a project in a location. */
+  baseUrl: (project: string, location: string) => string;
 }
 
 export interface ProviderRegions {
@@ -190,6 +213,40 @@ export const PROVIDER_NAMES: readonly ProviderName[] = [
     },
   },
   {
+    // Gemini and Claude through Google Cloud's Vertex AI, in one project and location, with a service
+    // account's key or the machine's Google Cloud login; the project and location as the AI SDK's Vertex
+    // package and Google's own tools name them.
+    id: 'vertex',
+    label: 'Google Vertex AI',
+    keyVars: [],
+    baseUrlVar: 'GOOGLE_VERTEX_BASE_URL',
+    defaultBaseUrl: '',
+    keysPage: 'https://console.cloud.google.com/iam-admin/serviceaccounts',
+    googleCloud: {
+      projectVars: ['GOOGLE_VERTEX_PROJECT', 'GOOGLE_CLOUD_PROJECT'],
+      locationVar: 'GOOGLE_VERTEX_LOCATION',
+      locations: {
+        global: 'Global (any region Google chooses)',
+        us: 'United States (multi-region)',
+        eu: 'European Union (multi-region)',
+        'us-central1': 'Iowa',
+        'us-east4': 'Northern Virginia',
+        'us-east5': 'Columbus, Ohio',
+        'us-west1': 'Oregon',
+        'europe-west1': 'Belgium',
+        'europe-west2': 'London',
+        'europe-west3': 'Frankfurt',
+        'europe-west4': 'Netherlands',
+        'europe-west9': 'Paris',
+        'asia-northeast1': 'Tokyo',
+        'asia-southeast1': 'Singapore',
+        'australia-southeast1': 'Sydney',
+      },
+      baseUrl: (project, location) =>
+        `https://${vertexHost(location)}/v1/projects/${encodeURIComponent(project)}/locations/${location}`,
+    },
+  },
+  {
     ...compatible('voyage', 'Voyage AI', 'https://api.voyageai.com/v1', 'https://dashboard.voyageai.com/'),
     // Its model for code, which Continue's documentation recommends for a codebase index.
     embeddingModel: 'voyage/voyage-code-3',
@@ -206,6 +263,27 @@ export const providerName = (id: string | null | undefined): ProviderName | unde
  */
 export const speaksZaiApi = (provider: string | null | undefined): boolean =>
   provider === 'zai' || provider === 'zhipuai';
+
+/** Vertex AI's host for a location: the global one, a multi-region's (`us`, `eu`), or a region's. */
+const vertexHost = (location: string) =>
+  location === 'global'
+    ? 'aiplatform.googleapis.com'
+    : location === 'us' || location === 'eu'
+      ? `aiplatform.${location}.rep.googleapis.com`
+      : `${location}-aiplatform.googleapis.com`;
+
+/**
+ * The key that stands for the machine's own Google Cloud credentials, found as Google's tools find them
+ * (application default credentials: the key file GOOGLE_APPLICATION_CREDENTIALS names, the login of
+ * `gcloud auth application-default login`, or the credentials of the machine Google Cloud runs it on).
+ */
+export const GOOGLE_ADC_KEY = 'application-default';
+
+/** A Google Cloud project's id, as Google allows it. */
+export const GOOGLE_PROJECT_ID = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
+
+/** The variable the standalone service's key or a help text names for a provider. */
+export const keyVariableOf = (p: ProviderName): string => p.keyVars[0] ?? p.googleCloud?.projectVars[0] ?? p.baseUrlVar;
 
 /** An IAM access key's ID: an IAM user's (`AKIA…`), or a temporary one's (`ASIA…`). */
 const ACCESS_KEY_ID = '(?:AKIA|ASIA)[A-Z0-9]{12,}';
@@ -253,20 +331,30 @@ export const BEDROCK_GEOGRAPHY = /^[a-z]{2,4}(?:-gov)?$/;
 export const BEDROCK_GEOGRAPHY_PROFILE = /^(?:bedrock\/)?([a-z]{2,4}(?:-gov)?)\.([a-z0-9-]+\.[^/]+)$/;
 
 /**
- * Whether a model is Claude through Amazon Bedrock (`global.anthropic.claude-sonnet-4-5-20250929-v1:0`),
- * reached there through Anthropic's Messages API rather than the Converse API.
+ * Whether a model is Claude through a cloud's platform: Amazon Bedrock's
+ * (`global.anthropic.claude-sonnet-4-5-20250929-v1:0`), reached there through Anthropic's Messages API
+ * rather than the Converse API, or Vertex AI's (`claude-sonnet-4-5@20250929`), reached through
+ * Anthropic's Messages API as Vertex AI serves it.
  */
-export const claudeOnBedrock = (provider: string | null | undefined, modelId: string): boolean =>
-  provider === 'bedrock' && /(^|\.)anthropic\.claude-/.test(modelId);
+export const claudeOnCloud = (provider: string | null | undefined, modelId: string): boolean =>
+  (provider === 'bedrock' && /(^|\.)anthropic\.claude-/.test(modelId)) ||
+  (provider === 'vertex' && modelId.startsWith('claude-'));
+
+/**
+ * Whose API's words a model speaks: Anthropic's for Claude on a cloud's platform, Google's for Vertex
+ * AI's other models (Gemini, and the open models it serves through Gemini's API); else its provider's.
+ */
+export const dialectOf = (provider: string, modelId: string): string =>
+  claudeOnCloud(provider, modelId) ? 'anthropic' : provider === 'vertex' ? 'google' : provider;
 
 /**
  * Whether a model's bare name (`gpt-4o-mini`) is its own: not for a provider that serves its makers'
- * models under their names (Azure OpenAI serves OpenAI's), nor for Zhipu's China platform, which
+ * models under their names (Azure OpenAI serves OpenAI's, Vertex AI Google's and Anthropic's), nor for Zhipu's China platform, which
  * serves the GLM models Z.ai's does under the same names; their models are named with the provider
  * (`azure/gpt-4o-mini`, `zhipuai/glm-5.3`) unless no other model has the name.
  */
 export const ownsBareNames = (provider: string | null | undefined): boolean =>
-  provider !== 'azure' && provider !== 'zhipuai';
+  provider !== 'azure' && provider !== 'zhipuai' && provider !== 'vertex';
 
 /** A name Azure allows for a deployment. */
 export const AZURE_DEPLOYMENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{1,63}$/;

@@ -13,7 +13,7 @@ import {
 } from '../shared/modelCatalog';
 import { CAPABILITY_WORDS, deprecationOf, priceLine, type Deprecation } from '../shared/models';
 import { perMillion } from '../shared/money';
-import { providerLabel, providerName } from '../shared/providerNames';
+import { keyVariableOf, providerLabel, providerName } from '../shared/providerNames';
 import { linkedMarkdown } from './linkedMarkdown';
 import { noteItem } from './spaceNodes';
 
@@ -188,7 +188,7 @@ function providerItem(group: ProviderGroup, openFor?: string): vscode.TreeItem {
       t(
         'No {0} key: its models cannot answer here. [Add Provider Key…](command:llmSpaces.addProviderKey) (the standalone service reads {1}).',
         hosted.label,
-        hosted.keyVars[0]!,
+        keyVariableOf(hosted),
       ),
     );
     item.tooltip.isTrusted = { enabledCommands: ['llmSpaces.addProviderKey'] };

@@ -14,7 +14,9 @@ import {
   FILTERED_SO_FAR,
   startAzureFake,
   startOpenAiFake,
+  startVertexFake,
   startZaiFake,
+  VERTEX_PROJECT,
   type ProviderFake,
 } from '../unit/support/providerFakes';
 import { callWebview, extension, messagesDuring, serviceClient, waitFor } from './support';
@@ -246,6 +248,72 @@ describe('provider keys', function () {
     } finally {
       prompts.forEach((name, i) => (window[name] = originals[i]));
       restore();
+    }
+  });
+
+  it("asks how to sign in to Google Cloud for Vertex AI, reads a service account's key file, and tries it in the project and location picked", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'llm-spaces-vertex-'));
+    const vertex = await startVertexFake(dir);
+    const api = await extension();
+    const window = vscode.window as unknown as Record<string, unknown>;
+    const prompts = [
+      'showQuickPick',
+      'showInputBox',
+      'showOpenDialog',
+      'showInformationMessage',
+      'showWarningMessage',
+      'showErrorMessage',
+    ] as const;
+    const originals = prompts.map((name) => window[name]);
+    const asked: Array<Array<[string, string | undefined]>> = [];
+    const shown: string[] = [];
+    const notKey = path.join(dir, 'package.json');
+    writeFileSync(notKey, '{"name":"not-a-key"}');
+    let file = notKey;
+    let project: string | undefined;
+    window.showOpenDialog = () => Promise.resolve([vscode.Uri.file(file)]);
+    window.showInputBox = (options: { value?: string }) => ((project = options.value), Promise.resolve(options.value));
+    for (const name of ['showInformationMessage', 'showWarningMessage', 'showErrorMessage'])
+      window[name] = (message: string) => (shown.push(message), Promise.resolve(undefined));
+    type Item = { label: string; description?: string; provider?: { id: string }; baseUrl?: string };
+    window.showQuickPick = (items: Item[]) => {
+      asked.push(items.map((i) => [i.label, i.description]));
+      const location = items.find((i) => i.description === 'us-east5');
+      // The location's own address, as the fake stands in for Vertex AI: its project there on this machine.
+      if (location) return Promise.resolve({ ...location, baseUrl: vertex.baseUrl });
+      return Promise.resolve(
+        items.find((i) => i.provider?.id === 'vertex') ?? items.find((i) => i.label === 'A service account key file…'),
+      );
+    };
+    try {
+      // A file that is no key: said so, and nothing kept.
+      await vscode.commands.executeCommand('llmSpaces.addProviderKey');
+      assert.deepEqual(asked[1], [
+        ['Your Google Cloud login', undefined],
+        ['A service account key file…', undefined],
+      ]);
+      assert.equal(shown.length, 1);
+      assert.match(shown[0]!, /^package\.json is not a Google Cloud key file\. Make a key of a service account/);
+      assert.ok(!(await api.providerKeys.stored()).includes('vertex'));
+
+      // The service account's key file: its project offered, the locations by name, the key tried there.
+      file = vertex.env!.GOOGLE_APPLICATION_CREDENTIALS!;
+      shown.length = 0;
+      await vscode.commands.executeCommand('llmSpaces.addProviderKey');
+      assert.equal(project, VERTEX_PROJECT, "the key file's project offered");
+      const locations = asked.at(-1)!;
+      assert.deepEqual(locations[0], ['Global (any region Google chooses)', 'global']);
+      assert.ok(locations.some(([name, code]) => name === 'Columbus, Ohio' && code === 'us-east5'));
+      assert.deepEqual(shown, ['The Google Vertex AI key works: vertex/gemini-3.5-flash-lite answered.']);
+      assert.ok((await api.providerKeys.stored()).includes('vertex'));
+      assert.deepEqual(vertex.problems, []);
+      const pem = (JSON.parse(vertex.key) as { private_key: string }).private_key.split('\n')[1]!;
+      assert.ok(!JSON.stringify([asked, shown]).includes(pem), 'nothing of the private key shown');
+    } finally {
+      prompts.forEach((name, i) => (window[name] = originals[i]));
+      await vscode.commands.executeCommand('llmSpaces.removeProviderKey', { provider: 'vertex' });
+      await vertex.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

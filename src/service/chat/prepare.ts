@@ -9,6 +9,7 @@ import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
 import { dayLabel } from '../../shared/labels';
 import { isRetired, retiresSoon } from '../../shared/models';
+import { keyVariableOf } from '../../shared/providerNames';
 import { findModel, findModelByName, type CatalogueModel } from '../domain/models';
 import { appConfig, loadApp, requirePermission } from '../domain/spaces';
 import { Problem, invalid } from '../problem';
@@ -270,7 +271,7 @@ export function howToReach(r: Pick<ModelRecord, 'provider'>): string {
   if (spec && providerKeys.has(spec.id))
     return `${spec.label} does not list it among the models your key can use (it may be retired, or not open to your account)`;
   if (spec)
-    return `add your ${spec.label} key (LLM Spaces: Add Provider Key…, or ${spec.keyVars[0]} for the standalone service)`;
+    return `add your ${spec.label} key (LLM Spaces: Add Provider Key…, or ${keyVariableOf(spec)} for the standalone service)`;
   if (r.provider === 'local') return 'start the model server that serves it, then refresh the local models';
   return 'no provider key or model server here reaches it';
 }

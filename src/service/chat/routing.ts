@@ -13,7 +13,7 @@
 import type { ModelRecord, Weights } from '../../api/schemas';
 import type { CatalogueModel } from '../domain/models';
 import { fillsInMiddle, isRetired } from '../../shared/models';
-import { claudeOnBedrock } from '../../shared/providerNames';
+import { dialectOf } from '../../shared/providerNames';
 import type { JsonNeed, PdfPages } from './request';
 
 /**
@@ -86,10 +86,12 @@ export function capabilityRefusal(r: ModelRecord, needs: Needs): Rejection | nul
 /** Providers whose API takes a PDF whole, for their models that read images (its pages are read as both). */
 const READS_PDF = new Set(['anthropic', 'google', 'openai']);
 
-/** Whether a model reads a PDF given whole (a test model notes it): Claude through Bedrock as at Anthropic. */
+/**
+ * Whether a model reads a PDF given whole (a test model notes it): Claude through Bedrock and Vertex AI
+ * as at Anthropic, Gemini through Vertex AI as at Google.
+ */
 export const readsPdf = (r: ModelRecord): boolean =>
-  !!r.is_test_model ||
-  (!!r.supports_vision && (READS_PDF.has(r.provider ?? '') || claudeOnBedrock(r.provider, r.model)));
+  !!r.is_test_model || (!!r.supports_vision && READS_PDF.has(dialectOf(r.provider ?? '', r.model)));
 
 /**
  * The most pages of PDF a model reads, as its vendor publishes them: Claude, in one request (600, or 100
@@ -98,9 +100,10 @@ export const readsPdf = (r: ModelRecord): boolean =>
  */
 export function pdfPageLimit(r: ModelRecord): { pages: number; of: 'request' | 'document' } | undefined {
   if (r.is_test_model) return undefined;
-  if (r.provider === 'anthropic' || r.namespace.includes('/claude-') || claudeOnBedrock(r.provider, r.model))
+  const dialect = dialectOf(r.provider ?? '', r.model);
+  if (dialect === 'anthropic' || r.namespace.includes('/claude-'))
     return { pages: r.context_window > 200_000 ? 600 : 100, of: 'request' };
-  if (r.provider === 'google') return { pages: 1000, of: 'document' };
+  if (dialect === 'google') return { pages: 1000, of: 'document' };
   return undefined;
 }
 

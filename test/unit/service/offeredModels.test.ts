@@ -81,7 +81,7 @@ describe('the models a provider lists for its key', function () {
       env: { ...fakeEnv({ openai, anthropic, google: gemini }), GROQ_BASE_URL: groq.baseUrl },
     });
     client = service.client();
-    await Promise.all([listed('openai/gpt-4-32k'), listed('anthropic/claude-2'), listed('google/claude-sonnet-4-5')]);
+    await Promise.all([listed('openai/gpt-4-32k'), listed('anthropic/claude-2'), listed('google/gemini-1.5-pro')]);
   });
   after(async () => {
     await service?.stop();
@@ -105,8 +105,7 @@ describe('the models a provider lists for its key', function () {
       assert.deepEqual(await state(`anthropic/${ns}`), [true, null, 'Anthropic'], ns);
     assert.deepEqual(await state('anthropic/claude-opus-4-1'), notListed('Anthropic'));
     assert.deepEqual(await state('google/gemini-2.5-flash'), [true, null, 'Google Gemini']);
-    // The price list prices Claude on Google's Vertex AI; the Gemini API does not serve it.
-    assert.deepEqual(await state('google/claude-sonnet-4-5'), notListed('Google Gemini'));
+    assert.deepEqual(await state('google/gemini-1.5-pro'), notListed('Google Gemini'));
   });
 
   it("refuses a model not listed in words before the provider is asked, routes around it, and lists only the others to OpenAI's SDK", async () => {

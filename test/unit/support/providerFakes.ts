@@ -13,6 +13,9 @@
 //                            (/invoke-with-response-stream: Anthropic's events in base64 chunks), a Bearer
 //                            API key, streams in AWS's binary event frames; its lists at GET
 //                            /foundation-models and /inference-profiles
+//   Google Vertex AI         POST /v1/projects/{p}/locations/{l}/publishers/google/models/{m}:generateContent
+//                            (Gemini's API) and …/publishers/anthropic/models/{m}:rawPredict (Anthropic's
+//                            Messages), a service account's self-signed JWT as the Bearer token
 //   Embeddings               OpenAI's POST {base}/embeddings, Gemini's :embedContent and :batchEmbedContents
 //                            and Voyage's POST {base}/embeddings (a provider of embeddings only)
 //   Lists of models          GET {base}/models, when a test gives one (`listed`): OpenAI's whole, Anthropic's
@@ -47,7 +50,8 @@
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { AwsV4Signer } from 'aws4fetch';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { providerName } from '../../../src/shared/providerNames';
@@ -97,6 +101,11 @@ export interface ProviderFake {
   /** The most entries one page of the list holds (the APIs' own maximum is 1,000). */
   listPage?: number;
   listings: number;
+  /**
+   * The variables that point the service at it, where they are not its key and base URL (Vertex AI's:
+   * a key file's path and the project).
+   */
+  env?: Record<string, string>;
   close: () => Promise<void>;
 }
 
@@ -1009,6 +1018,7 @@ export function fakeEnv(fakes: Record<string, ProviderFake>): Record<string, str
     Object.entries(fakes).flatMap(([id, fake]) => {
       const name = providerName(id);
       if (!name) throw new Error(`no provider ${id}`);
+      if (fake.env) return Object.entries(fake.env);
       return [
         [name.keyVars[0]!, fake.key],
         [name.baseUrlVar, fake.baseUrl],
@@ -2996,3 +3006,168 @@ async function bedrockKeyOf(req: SeenRequest, key: string): Promise<string | und
 /** Bedrock's fake; an IAM access key (`ID:SECRET`) as `key` signs its requests rather than being sent. */
 export const startBedrockFake = (key = 'ABSKfakeBedrockKey0123456789abcdef') =>
   startFake({ ...bedrock, keyOf: (req) => bedrockKeyOf(req, key) }, '', key);
+
+// ---------------------------------------------------------------- Google Vertex AI
+
+/** The project and location Vertex AI's fake serves, and the scope its tokens must carry. */
+export const VERTEX_PROJECT = 'llm-spaces-test';
+export const VERTEX_LOCATION = 'us-east5';
+const CLOUD_PLATFORM = 'https://www.googleapis.com/auth/cloud-platform';
+const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
+
+/** A service account's key file (its JSON, as the Google Cloud console downloads it), with a new RSA key. */
+export function serviceAccountKey(email = `gateway@${VERTEX_PROJECT}.iam.gserviceaccount.com`): {
+  json: string;
+  publicKey: KeyObject;
+} {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const json = JSON.stringify({
+    type: 'service_account',
+    project_id: VERTEX_PROJECT,
+    private_key_id: createHash('sha256')
+      .update(publicKey.export({ format: 'der', type: 'spki' }))
+      .digest('hex'),
+    private_key: privateKey.export({ format: 'pem', type: 'pkcs8' }),
+    client_email: email,
+    client_id: '104242424242424242424',
+    auth_uri: 'https://accounts.google.com/o/oauth2/auth',
+    token_uri: 'https://oauth2.googleapis.com/token',
+    universe_domain: 'googleapis.com',
+  });
+  return { json, publicKey };
+}
+
+/**
+ * The service account a request's bearer token is signed by, by Google's self-signed JWT for service
+ * accounts: RS256 with the key's id, issued by the account for itself, with the cloud-platform scope,
+ * not expired and good for at most an hour; undefined for any other token (or one signed by another key).
+ */
+function signedBy(req: SeenRequest, publicKey: KeyObject, problems: string[]): string | undefined {
+  const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+  const [head, body, signature] = token?.split('.') ?? [];
+  if (!head || !body || !signature) return undefined;
+  const part = (text: string) => JSON.parse(Buffer.from(text, 'base64url').toString()) as Record<string, unknown>;
+  const header = part(head);
+  if (header.alg !== 'RS256' || typeof header.kid !== 'string')
+    problems.push(`vertex: token header ${JSON.stringify(header)}`);
+  if (!verify('RSA-SHA256', Buffer.from(`${head}.${body}`), publicKey, Buffer.from(signature, 'base64url')))
+    return undefined;
+  const claims = part(body);
+  const now = Date.now() / 1000;
+  if (claims.iss !== claims.sub) problems.push('vertex: a token not issued by its account for itself');
+  if (
+    !String(claims.scope ?? '')
+      .split(' ')
+      .includes(CLOUD_PLATFORM)
+  )
+    problems.push(`vertex: token scope ${String(claims.scope)}`);
+  if (!(Number(claims.iat) <= now + 60 && Number(claims.exp) > now && Number(claims.exp) - Number(claims.iat) <= 3600))
+    return undefined;
+  return String(claims.iss);
+}
+
+/**
+ * A request to Vertex AI's Anthropic Messages API (`…/publishers/anthropic/models/{model}:rawPredict` and
+ * `:streamRawPredict`), by Anthropic's guide to Claude on Vertex AI: Anthropic's body without `model`
+ * (the path names it), with `anthropic_version` vertex-2023-10-16 and `stream` as the path says; the
+ * rest is checked as Anthropic's fake checks a Messages request.
+ */
+function readRawPredict(req: SeenRequest, model: string, stream: boolean, problems: string[]): Turn | null {
+  const { anthropic_version: version, ...body } = req.body;
+  if (version !== VERTEX_ANTHROPIC_VERSION)
+    problems.push(`vertex rawPredict: anthropic_version ${String(version)} is not ${VERTEX_ANTHROPIC_VERSION}`);
+  if ('model' in body) problems.push('vertex rawPredict: extraneous key model');
+  if ((body.stream === true) !== stream)
+    problems.push(`vertex rawPredict: stream ${String(body.stream)} on ${req.path}`);
+  if (!/^claude-[a-z0-9-]+(@\d{8})?$/.test(model)) problems.push(`vertex rawPredict: ${model} is not a Claude version`);
+  const beta = req.headers['anthropic-beta'];
+  const turn = anthropic.read(
+    {
+      path: '/v1/messages',
+      headers: {
+        'x-api-key': 'vertex',
+        'anthropic-version': '2023-06-01',
+        ...(beta ? { 'anthropic-beta': beta } : {}),
+      },
+      body: { ...body, model: model.split('@')[0], stream },
+    },
+    problems,
+  );
+  return turn && { ...turn, model, invoked: true };
+}
+
+const VERTEX_PATH =
+  /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/([^:/?]+):(generateContent|streamGenerateContent|rawPredict|streamRawPredict)(\?alt=sse)?$/;
+
+/**
+ * Google Cloud's Vertex AI for one project and location: Gemini through Gemini's API as Vertex AI serves
+ * it (checked as Gemini's fake checks it, without its API key) and Claude through Anthropic's Messages
+ * API (readRawPredict), each answered as its maker's API answers; Google's errors.
+ */
+const vertex = (publicKey: KeyObject): Dialect => ({
+  keyOf: (req) => signedBy(req, publicKey, []),
+  read: (req, problems) => {
+    const path = VERTEX_PATH.exec(req.path);
+    if (!path) return null;
+    const [, project, location, publisher, model, method, sse] = path as unknown as string[];
+    if (project !== VERTEX_PROJECT || location !== VERTEX_LOCATION)
+      problems.push(`vertex: project ${project} in ${location}, not ${VERTEX_PROJECT} in ${VERTEX_LOCATION}`);
+    signedBy(req, publicKey, problems);
+    if (req.headers['x-goog-api-key']) problems.push('vertex: an API key beside the token');
+    if (publisher === 'anthropic') {
+      if (!method!.endsWith('RawPredict') && method !== 'rawPredict')
+        problems.push(`vertex: Claude asked by ${method}`);
+      return readRawPredict(req, model!, method === 'streamRawPredict', problems);
+    }
+    if (method!.endsWith('awPredict')) problems.push(`vertex: ${model} asked by ${method}`);
+    return gemini.read(
+      {
+        ...req,
+        path: `/v1beta/models/${model}:${method}${sse ?? ''}`,
+        headers: { ...req.headers, 'x-goog-api-key': 'vertex' },
+      },
+      problems,
+    );
+  },
+  error: (status, message) =>
+    status === 401
+      ? {
+          error: {
+            code: 401,
+            message:
+              message ??
+              'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
+            status: 'UNAUTHENTICATED',
+          },
+        }
+      : gemini.error(status, message),
+  whole: (turn, reply, usage) =>
+    turn.invoked ? anthropic.whole(turn, reply, usage) : gemini.whole(turn, reply, usage),
+  events: (turn, reply, usage) =>
+    turn.invoked ? anthropic.events(turn, reply, usage) : gemini.events(turn, reply, usage),
+});
+
+/**
+ * Vertex AI's fake, for the service account whose key file is its `key` (a token signed by another key
+ * is refused with Google's 401); `env` points the service at it as a user's environment would: the key
+ * file GOOGLE_APPLICATION_CREDENTIALS names (written to `dir`), the project, and this address.
+ */
+export async function startVertexFake(dir: string): Promise<ProviderFake> {
+  const account = serviceAccountKey();
+  const email = (JSON.parse(account.json) as { client_email: string }).client_email;
+  const fake = await startFake(
+    vertex(account.publicKey),
+    `/v1/projects/${VERTEX_PROJECT}/locations/${VERTEX_LOCATION}`,
+    email,
+  );
+  const file = `${dir}/service-account.json`;
+  writeFileSync(file, account.json, { mode: 0o600 });
+  // The fake compares the account its tokens name; the service is given the key file.
+  fake.key = account.json;
+  fake.env = {
+    GOOGLE_APPLICATION_CREDENTIALS: file,
+    GOOGLE_VERTEX_PROJECT: VERTEX_PROJECT,
+    GOOGLE_VERTEX_BASE_URL: fake.baseUrl,
+  };
+  return fake;
+}

@@ -41,12 +41,14 @@ export interface ServiceOptions {
   env?: Record<string, string>;
 }
 
-/** This process's environment without any provider's key or base URL, nor AWS's (a developer's own must not leak in). */
+/**
+ * This process's environment without any provider's key or base URL, nor AWS's or Google Cloud's (a
+ * developer's own must not leak in).
+ */
 function serviceEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = Object.fromEntries(
     Object.entries(process.env).filter(
-      ([name]) =>
-        !/_(API_KEY|BASE_URL)$/.test(name) && !name.startsWith('AWS_') && name !== 'GOOGLE_GENERATIVE_AI_API_KEY',
+      ([name]) => !/_(API_KEY|BASE_URL)$/.test(name) && !name.startsWith('AWS_') && !/^(GOOGLE_|CLOUDSDK_)/.test(name),
     ),
   );
   return { ...env, ...extra };

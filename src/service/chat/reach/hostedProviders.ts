@@ -54,7 +54,7 @@ import type { ImageDetail } from '../imageTokens';
 import { ReachFailure, type Generation, type ModelReach } from './reach';
 import { anthropicSearchAtOpenAi } from '../webSearches';
 import { networkWords } from '../../../shared/networkWords';
-import { claudeOnBedrock, speaksZaiApi, type ProviderName } from '../../../shared/providerNames';
+import { dialectOf, speaksZaiApi, type ProviderName } from '../../../shared/providerNames';
 
 /** OpenAI's own address, which speaks every API of OpenAI's. */
 const OPENAI_OWN = /^https:\/\/api\.openai\.com(\/|$)/;
@@ -142,9 +142,12 @@ export class HostedProviders implements ModelReach {
     // The first piece of thinking is the model answering as much as the first piece of text.
     const answering = () => clearTimeout(timer);
     const anthropic = provider === 'anthropic';
-    // A Claude model, at Anthropic or through Bedrock's Anthropic Messages API (its signed thinking is
-    // good on either: Anthropic's signatures hold across its platforms).
-    const claude = anthropic || claudeOnBedrock(provider, modelId);
+    // Whose API's words the model speaks: Claude's on Bedrock and Vertex AI Anthropic's, Gemini's on
+    // Vertex AI Google's.
+    const dialect = dialectOf(provider, modelId);
+    // A Claude model, at Anthropic or through a cloud's Anthropic Messages API (its signed thinking is
+    // good on any: Anthropic's signatures hold across its platforms).
+    const claude = dialect === 'anthropic';
     // What thinking goes back to the model: a Claude model's blocks to any Claude model (each checks the
     // signatures), an OpenAI model's reasoning items, a Gemini model's thought signatures and a MiniMax
     // model's signed blocks to the model that gave them.
@@ -152,8 +155,8 @@ export class HostedProviders implements ModelReach {
       ? 'anthropic'
       : responses
         ? { provider: provider as 'openai' | 'azure', model: g.model.namespace }
-        : provider === 'google' || provider === 'minimax'
-          ? { provider, model: g.model.namespace }
+        : dialect === 'google' || dialect === 'minimax'
+          ? { provider: dialect, model: g.model.namespace }
           : undefined;
     const thinking = claude
       ? anthropicThinking(modelId, g.maxTokens, g.tools, g.messages)
@@ -183,7 +186,7 @@ export class HostedProviders implements ModelReach {
         SYSTEM_AT_START.has(provider) ? systemFirst(g.messages) : g.messages,
         carriedBack(kept),
         anthropic,
-        claude || responses || provider === 'google' || provider === 'deepseek',
+        claude || responses || dialect === 'google' || provider === 'deepseek',
       ),
       maxOutputTokens: thinking?.maxOutputTokens ?? g.maxTokens,
       ...withinRange(provider, { temperature: g.temperature, ...toolOptions(g.tools, searchAt, tellAs, openAiSearch) }),
@@ -192,7 +195,7 @@ export class HostedProviders implements ModelReach {
       ...(g.model.supports_penalties ? {} : { frequencyPenalty: undefined, presencePenalty: undefined }),
       ...(thinking?.withoutEffort ? { reasoning: undefined } : {}),
       ...providerOptions(
-        claude ? 'anthropic' : provider,
+        claude ? 'anthropic' : dialect,
         g.tools,
         thinking?.thinking,
         responses && { summaries, maxToolCalls: openAiSearch?.maxUses },
@@ -616,12 +619,12 @@ function switchedThinking(options: ToolOptions, on: 'enabled' | undefined): Anth
 }
 
 /**
- * Providers whose API takes system instructions only at the start of a conversation: Gemini's and
- * Bedrock's Converse API (their packages refuse a later one), and MiniMax's Anthropic-compatible API
- * and Bedrock's Anthropic Messages API, which know no mid-conversation system message (Anthropic's
- * beta). Claude Code sends its environment so to a model it does not know.
+ * Providers whose API takes system instructions only at the start of a conversation: Gemini's (at
+ * Google and Vertex AI) and Bedrock's Converse API (their packages refuse a later one), and MiniMax's
+ * Anthropic-compatible API and Bedrock's and Vertex AI's Anthropic Messages API, which know no
+ * mid-conversation system message (Anthropic's beta). Claude Code sends its environment so to a model it does not know.
  */
-const SYSTEM_AT_START = new Set(['google', 'minimax', 'bedrock']);
+const SYSTEM_AT_START = new Set(['google', 'minimax', 'bedrock', 'vertex']);
 
 /** The conversation with its later system messages joined to the first (SYSTEM_AT_START). */
 function systemFirst(messages: readonly ChatMessage[]): readonly ChatMessage[] {
@@ -932,8 +935,10 @@ function geminiSigned(
   kept: Kept,
 ): GeminiSignature | undefined {
   if (kept === 'anthropic' || kept?.provider !== 'google') return undefined;
-  const said = (call.providerMetadata as { google?: { thoughtSignature?: unknown } } | undefined)?.google
-    ?.thoughtSignature;
+  // Google's package says it under Google's name, or through Vertex AI under Vertex's.
+  const metadata = call.providerMetadata as
+    Record<'google' | 'googleVertex', { thoughtSignature?: unknown } | undefined> | undefined;
+  const said = (metadata?.google ?? metadata?.googleVertex)?.thoughtSignature;
   return typeof said === 'string' && said
     ? { call: call.toolCallId, geminiSignature: said, model: kept.model }
     : undefined;

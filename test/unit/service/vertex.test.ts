@@ -1,0 +1,257 @@
+// Google Vertex AI through a Space, with the official OpenAI and Anthropic SDKs as clients: the key the
+// machine's Google Cloud credentials (a service account's key file that GOOGLE_APPLICATION_CREDENTIALS
+// names) for the project GOOGLE_VERTEX_PROJECT names; its models Google's price list prices for Vertex
+// AI (Gemini, Claude, the open models it serves as endpoints), Claude under the version Vertex AI takes;
+// Gemini through Gemini's API and Claude through Anthropic's Messages API as Vertex AI serves them, each
+// with a token the service account signs for itself; a key given through the extension's endpoint, and
+// one Google does not know, and none at all, said in plain words. Vertex AI's fake checks each token's
+// signature and each request against the reference of the API it was sent on.
+import Anthropic from '@anthropic-ai/sdk';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { raw } from '../support/http';
+import { chatsWholeAndStreamed, LATER_SYSTEM } from '../support/openAiChat';
+import { serviceAccountKey, startVertexFake, VERTEX_PROJECT } from '../support/providerFakes';
+import { removeDir, startService, tempDir } from '../support/service';
+import { keyCheck, keyKeptOut, throughASpace } from '../support/throughASpace';
+
+const FLASH_LITE = 'vertex/gemini-3.5-flash-lite';
+const FLASH = 'vertex/gemini-3.5-flash';
+const SONNET = 'vertex/claude-sonnet-4-5';
+const OPUS = 'vertex/claude-opus-4-6';
+
+describe('Google Vertex AI through a Space', function () {
+  this.timeout(60_000);
+  const dir = tempDir('llm-spaces-vertex-');
+  const vertex = throughASpace('vertex', () => startVertexFake(dir), {
+    name: 'Vertex',
+    active: [FLASH_LITE, FLASH, SONNET],
+  });
+  const { said } = vertex;
+  after(() => removeDir(dir));
+
+  it("lists Vertex AI's Gemini and Claude models at Google's prices, Claude by the version Vertex AI takes", () => {
+    const own = vertex.models.filter((m) => m.provider === 'vertex');
+    const byName = (ns: string) => own.find((m) => m.namespace === ns);
+    const sonnet = byName(SONNET)!;
+    assert.deepEqual(
+      [sonnet.api_target, byName(OPUS)?.api_target, byName('vertex/claude-sonnet-4')?.api_target],
+      // Claude Opus 4.6 is named without a date by Anthropic; Claude Sonnet 4, `claude-4-sonnet` in the
+      // price list, by its Model Garden name.
+      ['claude-sonnet-4-5@20250929', 'claude-opus-4-6', 'claude-sonnet-4@20250514'],
+    );
+    assert.deepEqual(
+      [sonnet.prompt_token_cost, sonnet.cache_read_token_cost, sonnet.completion_token_cost].map((p) =>
+        Math.round(p! * 1e9),
+      ),
+      [3000, 300, 15000],
+    );
+    // Claude reads images and reasons, as at Anthropic; Vertex AI's APIs take no penalties.
+    assert.deepEqual(
+      [sonnet.supports_vision, sonnet.supports_reasoning, sonnet.supports_penalties],
+      [true, true, false],
+    );
+    const flash = byName(FLASH_LITE)!;
+    assert.deepEqual(
+      [flash.prompt_token_cost * 1e6, flash.completion_token_cost * 1e6, flash.api_target, flash.answers_here],
+      [0.3, 2.5, 'gemini-3.5-flash-lite', true],
+    );
+    assert.ok(byName('vertex/gemma-4-26b-a4b-it-maas'), 'the open models Vertex AI serves as endpoints');
+    // Gemini's own API serves no Claude nor Vertex AI's endpoints; neither serves the Live API's models here.
+    const names = vertex.models.map((m) => m.namespace);
+    assert.deepEqual(
+      names.filter((n) => /^google\/(claude-|.*-maas$)|live/.test(n)),
+      [],
+    );
+    assert.ok(names.includes('google/gemini-3.5-flash-lite'));
+    assert.match(sonnet.url ?? '', /cloud\.google\.com\/vertex-ai/);
+  });
+
+  it("takes the key from the machine's Google Cloud credentials, and tries it with Gemini", async () => {
+    const states = (await vertex.service.client().listProviders()).filter((p) => p.id === 'vertex');
+    assert.deepEqual(
+      states.map((p) => [p.has_key, p.key_source, p.key_variable]),
+      [[true, 'environment', 'GOOGLE_APPLICATION_CREDENTIALS']],
+    );
+    assert.deepEqual(await keyCheck(vertex), {
+      ok: true,
+      message: `The Google Vertex AI key works: ${FLASH_LITE} answered.`,
+      model: FLASH_LITE,
+    });
+    const sent = vertex.fake.seen.at(-1)!;
+    assert.equal(
+      sent.path,
+      `/v1/projects/${VERTEX_PROJECT}/locations/us-east5/publishers/google/models/gemini-3.5-flash-lite:generateContent`,
+    );
+    assert.match(sent.headers.authorization ?? '', /^Bearer [\w-]+\.[\w-]+\.[\w-]+$/, 'a signed JWT');
+  });
+
+  it('answers Gemini through the OpenAI SDK, whole and streamed, billed with what its cache read', async () => {
+    const flash = vertex.models.find((m) => m.namespace === FLASH_LITE)!;
+    said.push(
+      await chatsWholeAndStreamed(vertex.sdk, flash, { asked: FLASH_LITE, text: 'hello Vertex', thinks: false }),
+    );
+    assert.match(vertex.fake.seen.at(-1)!.path, /:streamGenerateContent\?alt=sse$/);
+  });
+
+  it("answers Claude through Vertex AI's Anthropic Messages API, whole and streamed, its signed thinking carried back", async () => {
+    const sonnet = vertex.models.find((m) => m.namespace === SONNET)!;
+    said.push(await chatsWholeAndStreamed(vertex.sdk, sonnet, { asked: SONNET, text: 'hello Claude', thinks: false }));
+    assert.match(
+      vertex.fake.seen.at(-1)!.path,
+      /\/publishers\/anthropic\/models\/claude-sonnet-4-5@20250929:streamRawPredict$/,
+    );
+
+    const tools: Anthropic.Tool[] = [
+      { name: 'lookup', input_schema: { type: 'object', properties: { q: { type: 'string' } } } },
+    ];
+    const ask = 'call lookup {"q":"gateway routing"}';
+    // Within the Space's cost cap per request ($0.02) at Claude Sonnet's price.
+    const thinking = { type: 'enabled' as const, budget_tokens: 1_024 };
+    const message = await vertex.claude.messages.create({
+      model: SONNET,
+      max_tokens: 1_200,
+      system: 'Be brief.',
+      thinking,
+      tools,
+      messages: [{ role: 'user', content: ask }],
+    });
+    said.push(JSON.stringify(message));
+    assert.deepEqual(
+      message.content.map((b) => b.type),
+      ['thinking', 'tool_use'],
+    );
+    const asked = vertex.fake.seen.at(-1)!;
+    assert.match(asked.path, /claude-sonnet-4-5@20250929:rawPredict$/);
+    // Anthropic's body as Vertex AI takes it: its version, no model.
+    assert.deepEqual(
+      [asked.body.anthropic_version, asked.body.model, asked.body.thinking],
+      ['vertex-2023-10-16', undefined, thinking],
+    );
+    const call = message.content.find((b) => b.type === 'tool_use')!;
+    const final = await vertex.claude.messages
+      .stream({
+        model: SONNET,
+        max_tokens: 1_200,
+        thinking,
+        tools,
+        messages: [
+          { role: 'user', content: ask },
+          { role: 'assistant', content: message.content },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: 'found it' }] },
+        ],
+      })
+      .finalMessage();
+    assert.equal(final.stop_reason, 'end_turn');
+    const sentBack = vertex.fake.seen.at(-1)!.body.messages as Array<{ content: Array<{ type: string }> }>;
+    assert.deepEqual(
+      sentBack[1]!.content.map((b) => b.type),
+      ['thinking', 'tool_use'],
+      "Claude's signed thinking goes back (the fake checks its signature)",
+    );
+  });
+
+  it("gives Gemini 3 its thought signature back with its call in Claude Code's tool loop", async () => {
+    const tools: Anthropic.Tool[] = [
+      { name: 'Read', input_schema: { type: 'object', properties: { path: { type: 'string' } } } },
+    ];
+    const ask = {
+      model: FLASH,
+      max_tokens: 1024,
+      tools,
+      messages: [{ role: 'user' as const, content: 'call Read {"path":"a.ts"}' }],
+    };
+    const message = await vertex.claude.messages.create(ask);
+    said.push(JSON.stringify(message));
+    const use = message.content.find((b) => b.type === 'tool_use')!;
+    const final = await vertex.claude.messages.create({
+      ...ask,
+      messages: [
+        ...ask.messages,
+        { role: 'assistant', content: message.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'the file' }] },
+      ],
+    });
+    // Gemini 3 refuses a call sent back without the signature it gave (the fake's problems, checked after).
+    assert.equal(final.stop_reason, 'end_turn');
+    const contents = vertex.fake.seen.at(-1)!.body.contents as Array<{
+      role: string;
+      parts: Array<Record<string, unknown>>;
+    }>;
+    assert.match(String(contents.find((c) => c.role === 'model')?.parts[0]?.thoughtSignature), /^gsig-/);
+  });
+
+  it('sends a later system message with the first, as Gemini takes them only at the start', async () => {
+    await vertex.sdk.chat.completions.create({ model: FLASH_LITE, messages: LATER_SYSTEM.messages });
+    const sent = vertex.fake.seen.at(-1)!.body as { systemInstruction: { parts: Array<{ text: string }> } };
+    assert.deepEqual(
+      sent.systemInstruction.parts.map((p) => p.text),
+      [LATER_SYSTEM.joined],
+    );
+  });
+
+  it("says a service account's key Google does not know was refused, and keeps the key out of it", async () => {
+    const stranger = serviceAccountKey().json;
+    const put = (body: Record<string, unknown>) =>
+      raw(vertex.service.url, 'PUT', '/v1/providers/vertex/key', { token: vertex.service.token, body });
+    // Not a key file, or no project and location: refused in words, nothing kept.
+    const notKey = await put({ key: '{"name":"my-extension"}', base_url: vertex.fake.baseUrl });
+    assert.equal(notKey.status, 422);
+    assert.match(
+      notKey.text,
+      /is not a Google Cloud key file \(the JSON of a service account's key\), nor application-default/,
+    );
+    const nowhere = await put({ key: stranger });
+    assert.equal(nowhere.status, 422);
+    assert.match(nowhere.text, /Google Vertex AI needs the address of your project and location/);
+    // A key file Google does not know (signed by another key): tried, and Google's 401 said.
+    assert.equal((await put({ key: stranger, base_url: vertex.fake.baseUrl })).status, 200);
+    const check = (await keyCheck(vertex)) as { ok: boolean; message: string };
+    assert.equal(check.ok, false);
+    assert.equal(
+      check.message,
+      'The Google Vertex AI key did not work: the Google Vertex AI key was refused (HTTP 401): check it with Add Provider Key.',
+    );
+    said.push(check.message);
+    const pem = (JSON.parse(stranger) as { private_key: string }).private_key;
+    for (const text of [...said, vertex.service.output()])
+      for (const line of pem.split('\n').filter((l) => l.length >= 16))
+        assert.ok(!text.includes(line), 'no line of a private key in what was said');
+  });
+
+  keyKeptOut(vertex, 'Vertex AI');
+});
+
+describe('Google Vertex AI without Google Cloud credentials', function () {
+  this.timeout(60_000);
+
+  it("says in Google's words that the machine has none, and asks Vertex AI nothing", async () => {
+    // A home without gcloud's login, no key file, and no metadata server to ask (not on Google Cloud).
+    const home = tempDir('llm-spaces-home-');
+    mkdirSync(path.join(home, '.config'), { recursive: true });
+    const service = await startService({
+      env: {
+        HOME: home,
+        GOOGLE_VERTEX_PROJECT: VERTEX_PROJECT,
+        GOOGLE_VERTEX_BASE_URL: 'http://127.0.0.1:9/v1/projects/llm-spaces-test/locations/global',
+        METADATA_SERVER_DETECTION: 'none',
+      },
+    });
+    try {
+      const states = await service.client().listProviders();
+      assert.deepEqual(
+        states.filter((p) => p.id === 'vertex').map((p) => [p.has_key, p.key_variable]),
+        [[true, 'GOOGLE_VERTEX_PROJECT']],
+      );
+      const res = await raw(service.url, 'POST', '/v1/providers/vertex/check', { token: service.token, body: {} });
+      const check = res.json as { ok: boolean; message: string };
+      assert.equal(check.ok, false);
+      assert.match(check.message, /Google Cloud gave no credentials \(Could not load the default credentials/);
+    } finally {
+      await service.stop();
+      removeDir(service.dataDir);
+      removeDir(home);
+    }
+  });
+});
