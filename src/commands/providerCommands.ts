@@ -355,9 +355,7 @@ async function askGoogleProject(
     })),
     {
       title: t('{0} location', provider.label),
-      placeHolder: t(
-        'Where should its models answer? Global has the most models; Claude answers in fewer regions than Gemini.',
-      ),
+      placeHolder: t('Where should its models answer? Global has the most models.'),
       matchOnDescription: true,
       ignoreFocusOut: true,
     },
