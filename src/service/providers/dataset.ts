@@ -545,9 +545,36 @@ function pricesOn(provider: string, m: ModelInfo, today: string): ModelPrice | u
  *   - DeepSeek's V4 announcement of 2026-04-24 retired its names deepseek-chat and deepseek-reasoner on
  *     2026-07-24, for deepseek-v4-flash and deepseek-v4-pro;
  *   - xAI retired Grok 3, Grok 4 (0709) and its Fast models on 2026-05-15 (its migration guide): their
- *     names are answered by Grok 4.3 since, at Grok 4.3's price.
+ *     names are answered by Grok 4.3 since, at Grok 4.3's price;
+ *   - Google shut Gemini 2.0 Flash and Flash-Lite down on 2026-06-01 on the Gemini API and Vertex AI
+ *     alike, and the Gemini 1.0 and 1.5 models in 2025 (dated here by the last of them, 1.5's, on
+ *     2025-09-24); on the Gemini API alone (its deprecations page), Gemini 3 Pro Preview on 2026-03-09,
+ *     and Gemini 2.5 Pro and 2.5 Flash on 2026-12-01 (their names then answered by Gemini 3.8 Flash and
+ *     3.5 Flash-Lite at those models' prices). Vertex AI keeps those on its own, later schedule.
  */
+const GEMINI_SHUT_DOWN: Readonly<Record<string, string>> = {
+  'gemini-2.0-flash': '2026-06-01',
+  'gemini-2.0-flash-lite': '2026-06-01',
+  ...Object.fromEntries(
+    [
+      'gemini-pro',
+      'gemini-1.0-pro-vision-001',
+      'gemini-1.5-flash',
+      'gemini-1.5-pro',
+      'gemini-flash-1.5',
+      'gemini-flash-1.5-8b',
+      'gemini-pro-1.5',
+    ].map((id) => [id, '2025-09-24']),
+  ),
+};
 const ANNOUNCED_RETIREMENTS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  google: {
+    ...GEMINI_SHUT_DOWN,
+    'gemini-3-pro-preview': '2026-03-09',
+    'gemini-2.5-pro': '2026-12-01',
+    'gemini-2.5-flash': '2026-12-01',
+  },
+  vertex: GEMINI_SHUT_DOWN,
   deepseek: { 'deepseek-chat': '2026-07-24', 'deepseek-reasoner': '2026-07-24' },
   xai: Object.fromEntries(
     [

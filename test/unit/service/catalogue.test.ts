@@ -121,7 +121,7 @@ describe('the catalogue from the shipped datasets', function () {
     );
   });
 
-  it("retires the models their provider retired where the price list has not caught up: DeepSeek's and xAI's", () => {
+  it("retires the models their provider retired where the price list has not caught up: DeepSeek's, xAI's and Google's", () => {
     const retired = (day: string, provider: string) =>
       datasetModels(`${day}T00:00:00.000Z`)
         .filter((m) => m.record.provider === provider && m.record.deprecated_on)
@@ -143,6 +143,23 @@ describe('the catalogue from the shipped datasets', function () {
     assert.equal(isRetired(byName('deepseek/deepseek-chat')!), true);
     for (const current of ['deepseek/deepseek-v4-flash', 'xai/grok-4.3', 'xai/grok-3-mini'])
       assert.equal(byName(current)!.deprecated_on, null, current);
+    // Gemini 2.0 Flash on both of Google's APIs, 1.x long ago; 3 Pro Preview and 2.5 Pro and Flash on the
+    // Gemini API only (Vertex AI keeps 2.5 on its own schedule); 2.5 Flash-Lite stays.
+    const google = new Map(datasetModels('2026-11-24T00:00:00.000Z').map((m) => [m.record.namespace, m.record]));
+    assert.deepEqual(
+      [
+        'google/gemini-2.0-flash',
+        'vertex/gemini-2.0-flash-lite',
+        'google/gemini-1.5-pro',
+        'vertex/gemini-pro',
+        'google/gemini-3-pro-preview',
+        'google/gemini-2.5-pro',
+        'google/gemini-2.5-flash',
+        'vertex/gemini-2.5-pro',
+        'google/gemini-2.5-flash-lite',
+      ].map((ns) => google.get(ns)!.deprecated_on),
+      ['2026-06-01', '2026-06-01', '2025-09-24', '2025-09-24', '2026-03-09', '2026-12-01', '2026-12-01', null, null],
+    );
   });
 
   it('prices each model as on the day, and bills peak hours at their prices when they come', () => {

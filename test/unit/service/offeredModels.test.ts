@@ -30,7 +30,7 @@ const ANTHROPIC_LISTED = [
   'claude-opus-4-20250514',
   'claude-3-7-sonnet-20250219',
 ];
-const GEMINI_LISTED = ['gemini-2.5-flash', 'gemini-2.5-pro', 'gemini-2.0-flash', 'gemini-embedding-001'];
+const GEMINI_LISTED = ['gemini-3.5-flash', 'gemini-3.5-flash-lite', 'gemini-3.1-flash-lite', 'gemini-embedding-001'];
 /** Groq's models of today: none of Llama 2, Mixtral or the Llama 3.2 previews. */
 const GROQ_LISTED = ['llama-3.1-8b-instant', 'llama-3.3-70b-versatile', 'openai/gpt-oss-20b', 'openai/gpt-oss-120b'];
 
@@ -104,7 +104,7 @@ describe('the models a provider lists for its key', function () {
     for (const ns of ['claude-opus-4-6', 'claude-sonnet-4-5', 'claude-opus-4-0', 'claude-3-7-sonnet-latest'])
       assert.deepEqual(await state(`anthropic/${ns}`), [true, null, 'Anthropic'], ns);
     assert.deepEqual(await state('anthropic/claude-opus-4-1'), notListed('Anthropic'));
-    assert.deepEqual(await state('google/gemini-2.5-flash'), [true, null, 'Google Gemini']);
+    assert.deepEqual(await state('google/gemini-3.5-flash-lite'), [true, null, 'Google Gemini']);
     assert.deepEqual(await state('google/gemini-1.5-pro'), notListed('Google Gemini'));
   });
 
@@ -217,9 +217,9 @@ describe('the models a provider lists for its key', function () {
       {
         fake: gemini,
         listedIds: GEMINI_LISTED,
-        namespace: 'google/gemini-2.0-flash',
-        retired: 'gemini-2.0-flash',
-        said: /Google Gemini has no model gemini-2\.0-flash that your key can use \(HTTP 404: models\/gemini-2\.0-flash is not found/,
+        namespace: 'google/gemini-3.1-flash-lite',
+        retired: 'gemini-3.1-flash-lite',
+        said: /Google Gemini has no model gemini-3\.1-flash-lite that your key can use \(HTTP 404: models\/gemini-3\.1-flash-lite is not found/,
       },
     ];
     for (const { fake, listedIds, namespace, retired, said } of cases) {

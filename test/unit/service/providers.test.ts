@@ -37,7 +37,7 @@ import { removeDir, startService, type RunningService } from '../support/service
 const OPENAI = 'openai/gpt-4o-mini';
 const OPENAI_2 = 'openai/gpt-4o';
 const ANTHROPIC = 'anthropic/claude-haiku-4-5';
-const GEMINI = 'google/gemini-2.0-flash';
+const GEMINI = 'google/gemini-2.5-flash-lite';
 
 /** The first turn of Codex's tool loop: stateless, the reasoning's content included, one tool to call. */
 const codexTurn = (model: string, path: string) => ({
