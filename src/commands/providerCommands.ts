@@ -13,6 +13,7 @@ import {
   AWS_PROFILE_KEY,
   AZURE_DEPLOYMENT_NAME,
   GOOGLE_ADC_KEY,
+  GOOGLE_KEY_FILES,
   GOOGLE_PROJECT_ID,
   PROVIDER_NAMES,
   providerName,
@@ -236,15 +237,6 @@ async function askAwsKey(provider: ProviderName): Promise<{ key: string | undefi
     ? { key: `profile:${pick.profile.name}`, region: pick.profile.region }
     : { key: await askKey(provider) };
 }
-
-/** The kinds of Google Cloud key file Google's library reads (the service checks the same). */
-const GOOGLE_KEY_FILES = new Set([
-  'service_account',
-  'authorized_user',
-  'external_account',
-  'external_account_authorized_user',
-  'impersonated_service_account',
-]);
 
 /**
  * A Google Cloud provider's key (Vertex AI's): the machine's own Google Cloud credentials, or a service

@@ -279,6 +279,15 @@ const vertexHost = (location: string) =>
  */
 export const GOOGLE_ADC_KEY = 'application-default';
 
+/** The kinds of Google Cloud key file (their `type`) Google's library reads as credentials. */
+export const GOOGLE_KEY_FILES: ReadonlySet<string> = new Set([
+  'service_account',
+  'authorized_user',
+  'external_account',
+  'external_account_authorized_user',
+  'impersonated_service_account',
+]);
+
 /** A Google Cloud project's id, as Google allows it. */
 export const GOOGLE_PROJECT_ID = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
 

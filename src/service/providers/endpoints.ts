@@ -2,7 +2,7 @@
 // extension (kept in memory), and a check that a key works. Never answers a key.
 import type { ModelRecord, ProviderCheck, ProviderKeyBody, ProviderState } from '../../api/schemas';
 import { isRetired } from '../../shared/models';
-import { GOOGLE_ADC_KEY, keyVariableOf } from '../../shared/providerNames';
+import { GOOGLE_ADC_KEY, GOOGLE_KEY_FILES, keyVariableOf } from '../../shared/providerNames';
 import { HostedProviders, NoDeployment, failureOf } from '../chat/reach/hostedProviders';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
@@ -54,15 +54,6 @@ export function setProviderKey(db: Database, provider: string, body: ProviderKey
   if (body.verified) settleUntouchedSpaces(db);
   return listProviders().find((p) => p.id === spec.id)!;
 }
-
-/** The kinds of Google Cloud credentials a key file may hold, as Google's library reads them. */
-const GOOGLE_KEY_FILES = new Set([
-  'service_account',
-  'authorized_user',
-  'external_account',
-  'external_account_authorized_user',
-  'impersonated_service_account',
-]);
 
 /**
  * A Google Cloud provider's key (Vertex AI's): the machine's own credentials (GOOGLE_ADC_KEY), or a key
