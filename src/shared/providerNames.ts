@@ -222,6 +222,7 @@ export const PROVIDER_NAMES: readonly ProviderName[] = [
     baseUrlVar: 'GOOGLE_VERTEX_BASE_URL',
     defaultBaseUrl: '',
     keysPage: 'https://console.cloud.google.com/iam-admin/serviceaccounts',
+    embeddingModel: 'vertex/gemini-embedding-001',
     googleCloud: {
       projectVars: ['GOOGLE_VERTEX_PROJECT', 'GOOGLE_CLOUD_PROJECT'],
       locationVar: 'GOOGLE_VERTEX_LOCATION',

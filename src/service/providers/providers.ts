@@ -234,11 +234,16 @@ const MODELS: Record<string, ProviderSpec['model']> = {
         modelId,
       );
     }
-    const { token, ...vertex } = vertexSettings(reach, 'google');
-    const authClient = { getAccessToken: async () => ({ token: await token() }) } as never;
-    return createVertex({ ...vertex, googleAuthOptions: { authClient } }).languageModel(modelId);
+    return vertexGoogle(reach).languageModel(modelId);
   },
 };
+
+/** Vertex AI's package for Google's models (Gemini, its embeddings), in the key's project and location. */
+function vertexGoogle(reach: Reach) {
+  const { token, ...vertex } = vertexSettings(reach, 'google');
+  const authClient = { getAccessToken: async () => ({ token: await token() }) } as never;
+  return createVertex({ ...vertex, googleAuthOptions: { authClient } });
+}
 
 /**
  * Whether the provider is reached through the OpenAI-compatible package, which puts the options it does
@@ -253,13 +258,14 @@ const compatible =
 
 /**
  * The providers whose embedding models the service reaches (POST /v1/embeddings), each through its
- * package's embedding model: OpenAI's, Azure's (a deployment's name), Google's, Mistral's, Voyage's and
- * Cohere's.
+ * package's embedding model: OpenAI's, Azure's (a deployment's name), Google's (at Google and Vertex
+ * AI), Mistral's, Voyage's and Cohere's.
  */
 const EMBEDDERS: Record<string, (reach: Reach, modelId: string) => EmbeddingModelV4> = {
   openai: (reach, modelId) => createOpenAI(settings(reach)).embedding(modelId),
   azure: (reach, modelId) => createAzure(settings(reach)).embedding(modelId),
   google: (reach, modelId) => createGoogleGenerativeAI(settings(reach)).embedding(modelId),
+  vertex: (reach, modelId) => vertexGoogle(reach).embeddingModel(modelId),
   mistral: (reach, modelId) => createMistral(settings(reach)).embedding(modelId),
   voyage: voyageEmbedding,
   cohere: cohereEmbedding,

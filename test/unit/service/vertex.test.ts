@@ -191,6 +191,37 @@ describe('Google Vertex AI through a Space', function () {
     );
   });
 
+  it("embeds texts with Gemini's embedding models on Vertex AI, as many at once as its API takes", async () => {
+    const vectors = await vertex.sdk.embeddings.create({
+      model: 'vertex/gemini-embedding-001',
+      input: ['route requests', 'through a Space'],
+      dimensions: 256,
+    });
+    said.push(JSON.stringify(vectors));
+    assert.deepEqual(
+      vectors.data.map((d) => [d.index, d.embedding.length]),
+      [
+        [0, 256],
+        [1, 256],
+      ],
+    );
+    assert.equal(vectors.usage.prompt_tokens, 5, "the tokens Vertex AI counted, the texts' words here");
+    const sent = vertex.fake.seen.at(-1)!;
+    assert.match(sent.path, /\/publishers\/google\/models\/gemini-embedding-001:predict$/);
+    assert.deepEqual(sent.body, {
+      instances: [{ content: 'route requests' }, { content: 'through a Space' }],
+      parameters: { outputDimensionality: 256 },
+    });
+    // Gemini Embedding 2 takes one text a request, on its own endpoint.
+    const seen = vertex.fake.seen.length;
+    const two = await vertex.sdk.embeddings.create({ model: 'vertex/gemini-embedding-2', input: ['a', 'b c'] });
+    assert.deepEqual([two.data.length, two.data[0]!.embedding.length, two.usage.prompt_tokens], [2, 3072, 3]);
+    assert.deepEqual(
+      vertex.fake.seen.slice(seen).map((r) => r.path.split('/').at(-1)),
+      ['gemini-embedding-2:embedContent', 'gemini-embedding-2:embedContent'],
+    );
+  });
+
   it("says a service account's key Google does not know was refused, and keeps the key out of it", async () => {
     const stranger = serviceAccountKey().json;
     const put = (body: Record<string, unknown>) =>

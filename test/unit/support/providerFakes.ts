@@ -3096,6 +3096,64 @@ function readRawPredict(req: SeenRequest, model: string, stream: boolean, proble
   return turn && { ...turn, model, invoked: true };
 }
 
+/**
+ * Vertex AI's embeddings of Google's models, by its reference: `…/models/{model}:predict` with
+ * `instances` of `{content, task_type?, title?}` (at most 250) and `parameters` of
+ * `{outputDimensionality?, autoTruncate?}`, answered `predictions` of `{embeddings: {values,
+ * statistics: {token_count, truncated}}}`; Gemini Embedding 2's `:embedContent`, one text a request
+ * (`{content: {parts}, embedContentConfig?}`, answered `{embedding: {values}, usageMetadata}`). 3,072
+ * numbers, or `outputDimensionality` of them; a text's tokens counted as its words.
+ */
+function vertexEmbeddings(req: SeenRequest, problems: string[]): { status: number; body: unknown } | null {
+  const match = /\/publishers\/google\/models\/([^:/?]+):(predict|embedContent)$/.exec(req.path);
+  if (!match) return null;
+  const size = (asked: unknown) => (typeof asked === 'number' ? asked : 3072);
+  const tokens = (text: string) => text.split(/\s+/).filter(Boolean).length;
+  if (match[2] === 'embedContent') {
+    const {
+      content,
+      embedContentConfig: config,
+      ...rest
+    } = req.body as {
+      content?: { parts?: Array<{ text?: unknown }> };
+      embedContentConfig?: { outputDimensionality?: unknown };
+    };
+    if (Object.keys(rest).length) problems.push(`vertex embedContent: unknown fields ${Object.keys(rest).join(', ')}`);
+    const text = content?.parts?.map((p) => (typeof p.text === 'string' ? p.text : '')).join('') ?? '';
+    if (!content?.parts?.length) problems.push('vertex embedContent: content has no parts');
+    return {
+      status: 200,
+      body: {
+        embedding: { values: fakeVector(text, size(config?.outputDimensionality)) },
+        usageMetadata: { promptTokenCount: tokens(text) },
+      },
+    };
+  }
+  const { instances, parameters, ...rest } = req.body as {
+    instances?: Array<{ content?: unknown }>;
+    parameters?: { outputDimensionality?: unknown };
+  };
+  if (Object.keys(rest).length) problems.push(`vertex predict: unknown fields ${Object.keys(rest).join(', ')}`);
+  if (!Array.isArray(instances) || instances.length === 0 || instances.length > 250)
+    problems.push(`vertex predict: ${instances?.length ?? 'no'} instances`);
+  for (const instance of instances ?? [])
+    if (typeof instance.content !== 'string') problems.push('vertex predict: an instance without its content');
+  return {
+    status: 200,
+    body: {
+      predictions: (instances ?? []).map((instance) => {
+        const text = String(instance.content);
+        return {
+          embeddings: {
+            values: fakeVector(text, size(parameters?.outputDimensionality)),
+            statistics: { token_count: tokens(text), truncated: false },
+          },
+        };
+      }),
+    },
+  };
+}
+
 const VERTEX_PATH =
   /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/([^:/?]+):(generateContent|streamGenerateContent|rawPredict|streamRawPredict)(\?alt=sse)?$/;
 
@@ -3106,6 +3164,7 @@ const VERTEX_PATH =
  */
 const vertex = (publicKey: KeyObject): Dialect => ({
   keyOf: (req) => signedBy(req, publicKey, []),
+  embed: vertexEmbeddings,
   read: (req, problems) => {
     const path = VERTEX_PATH.exec(req.path);
     if (!path) return null;
