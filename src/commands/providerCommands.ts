@@ -57,7 +57,7 @@ export async function addProviderKey(s: Services, arg?: unknown): Promise<void> 
   const provider = providerName(preset?.provider ?? providerOfNode(arg)) ?? (await pickProvider(s));
   if (!provider) return;
   /** The key, and what it says of where it is used (an AWS profile's region, a key file's project). */
-  const asked: { key: string | undefined; region?: string; project?: string } | undefined = preset
+  const asked: { key: string | undefined; region?: string; project?: string; express?: true } | undefined = preset
     ? { key: preset.key }
     : provider.keyParts
       ? await askAwsKey(provider)
@@ -74,7 +74,7 @@ export async function addProviderKey(s: Services, arg?: unknown): Promise<void> 
         ? await askPlan(provider, provider.plans)
         : provider.regions
           ? await askRegion(provider, provider.regions, asked?.region)
-          : provider.googleCloud
+          : provider.googleCloud && !asked?.express
             ? await askGoogleProject(provider, provider.googleCloud, asked?.project)
             : null;
   if (baseUrl === undefined) return;
@@ -240,10 +240,12 @@ async function askAwsKey(provider: ProviderName): Promise<{ key: string | undefi
 
 /**
  * A Google Cloud provider's key (Vertex AI's): the machine's own Google Cloud credentials, or a service
- * account's key file, read here and kept as its JSON; with the project it names or the machine's
- * Google Cloud configuration names, to offer first.
+ * account's key file, read here and kept as its JSON, with the project it names or the machine's Google
+ * Cloud configuration names, to offer first; or an API key, used in express mode (no project asked).
  */
-async function askGoogleKey(provider: ProviderName): Promise<{ key: string; project?: string } | undefined> {
+async function askGoogleKey(
+  provider: ProviderName,
+): Promise<{ key: string; project?: string; express?: true } | undefined> {
   const login = {
     label: t('Your Google Cloud login'),
     detail: t(
@@ -254,13 +256,21 @@ async function askGoogleKey(provider: ProviderName): Promise<{ key: string; proj
     label: t('A service account key file…'),
     detail: t('The JSON key of a service account with the Vertex AI User role (IAM, Service accounts, Keys)'),
   };
-  const pick = await vscode.window.showQuickPick([login, file], {
+  const apiKey = {
+    label: t('An API key (express mode)'),
+    detail: t('Gemini models with a Google Cloud API key, without a project; Claude needs one of the ways above'),
+  };
+  const pick = await vscode.window.showQuickPick([login, file, apiKey], {
     title: t('{0} key', provider.label),
     placeHolder: t('How should the built-in service sign in to Google Cloud?'),
     ignoreFocusOut: true,
   });
   if (!pick) return undefined;
   if (pick === login) return { key: GOOGLE_ADC_KEY, project: await configuredGoogleProject() };
+  if (pick === apiKey) {
+    const key = await askKey(provider);
+    return key === undefined ? undefined : { key, express: true };
+  }
   const [uri] =
     (await vscode.window.showOpenDialog({
       title: t('Service account key file'),

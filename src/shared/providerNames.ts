@@ -42,7 +42,8 @@ export interface ProviderName {
   /**
    * A provider reached in one Google Cloud project and location with Google Cloud's credentials (Vertex
    * AI): its key is a service account's key (its JSON) or the machine's own credentials (GOOGLE_ADC_KEY),
-   * and its address names the project and location, asked after the key.
+   * and its address names the project and location, asked after the key; or an API key (isGoogleApiKey),
+   * which answers at the provider's default address (Vertex AI's express mode) with no project asked.
    */
   googleCloud?: GoogleCloudReach;
 }
@@ -215,12 +216,13 @@ export const PROVIDER_NAMES: readonly ProviderName[] = [
   {
     // Gemini and Claude through Google Cloud's Vertex AI, in one project and location, with a service
     // account's key or the machine's Google Cloud login; the project and location as the AI SDK's Vertex
-    // package and Google's own tools name them.
+    // package and Google's own tools name them. Or Gemini alone with an API key, in express mode: at
+    // Vertex AI's global address without a project, the key in the variable the AI SDK reads.
     id: 'vertex',
     label: 'Google Vertex AI',
-    keyVars: [],
+    keyVars: ['GOOGLE_VERTEX_API_KEY'],
     baseUrlVar: 'GOOGLE_VERTEX_BASE_URL',
-    defaultBaseUrl: '',
+    defaultBaseUrl: 'https://aiplatform.googleapis.com/v1',
     keysPage: 'https://console.cloud.google.com/iam-admin/serviceaccounts',
     embeddingModel: 'vertex/gemini-embedding-001',
     googleCloud: {
@@ -279,6 +281,13 @@ const vertexHost = (location: string) =>
  * `gcloud auth application-default login`, or the credentials of the machine Google Cloud runs it on).
  */
 export const GOOGLE_ADC_KEY = 'application-default';
+
+/**
+ * Whether a Google Cloud provider's key is an API key (Vertex AI's express mode, or a key bound to a
+ * service account), sent as itself in `x-goog-api-key`: neither the machine's credentials nor a key
+ * file's JSON.
+ */
+export const isGoogleApiKey = (key: string): boolean => key !== GOOGLE_ADC_KEY && !key.trimStart().startsWith('{');
 
 /** The kinds of Google Cloud key file (their `type`) Google's library reads as credentials. */
 export const GOOGLE_KEY_FILES: ReadonlySet<string> = new Set([

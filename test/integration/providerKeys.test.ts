@@ -15,6 +15,7 @@ import {
   startAzureFake,
   startOpenAiFake,
   startVertexFake,
+  VERTEX_EXPRESS_KEY,
   startZaiFake,
   VERTEX_PROJECT,
   type ProviderFake,
@@ -272,7 +273,15 @@ describe('provider keys', function () {
     let file = notKey;
     let project: string | undefined;
     window.showOpenDialog = () => Promise.resolve([vscode.Uri.file(file)]);
-    window.showInputBox = (options: { value?: string }) => ((project = options.value), Promise.resolve(options.value));
+    /** Whether to sign in with an API key, and the input boxes shown. */
+    let express = false;
+    const boxes: Array<{ password?: boolean; title?: string }> = [];
+    window.showInputBox = (options: { value?: string; password?: boolean; title?: string }) => {
+      boxes.push({ password: options.password, title: options.title });
+      if (express) return Promise.resolve(VERTEX_EXPRESS_KEY);
+      project = options.value;
+      return Promise.resolve(options.value);
+    };
     for (const name of ['showInformationMessage', 'showWarningMessage', 'showErrorMessage'])
       window[name] = (message: string) => (shown.push(message), Promise.resolve(undefined));
     type Item = { label: string; description?: string; provider?: { id: string }; baseUrl?: string };
@@ -282,7 +291,8 @@ describe('provider keys', function () {
       // The location's own address, as the fake stands in for Vertex AI: its project there on this machine.
       if (location) return Promise.resolve({ ...location, baseUrl: vertex.baseUrl });
       return Promise.resolve(
-        items.find((i) => i.provider?.id === 'vertex') ?? items.find((i) => i.label === 'A service account key file…'),
+        items.find((i) => i.provider?.id === 'vertex') ??
+          items.find((i) => i.label === (express ? 'An API key (express mode)' : 'A service account key file…')),
       );
     };
     try {
@@ -291,6 +301,7 @@ describe('provider keys', function () {
       assert.deepEqual(asked[1], [
         ['Your Google Cloud login', undefined],
         ['A service account key file…', undefined],
+        ['An API key (express mode)', undefined],
       ]);
       assert.equal(shown.length, 1);
       assert.match(shown[0]!, /^package\.json is not a Google Cloud key file\. Make a key of a service account/);
@@ -309,6 +320,20 @@ describe('provider keys', function () {
       assert.deepEqual(vertex.problems, []);
       const pem = (JSON.parse(vertex.key) as { private_key: string }).private_key.split('\n')[1]!;
       assert.ok(!JSON.stringify([asked, shown]).includes(pem), 'nothing of the private key shown');
+
+      // An API key (express mode): asked hidden, and no project nor location asked after it.
+      express = true;
+      asked.length = 0;
+      shown.length = 0;
+      await vscode.commands.executeCommand('llmSpaces.addProviderKey');
+      assert.equal(asked.length, 2, 'the provider and how to sign in, nothing after the key');
+      assert.deepEqual(boxes.at(-1), { password: true, title: 'Google Vertex AI key' });
+      assert.ok((await api.providerKeys.stored()).includes('vertex'));
+      // Tried at express mode's address, which this machine cannot reach (with a network, Google refuses
+      // a key it does not know): said in words, without the key.
+      assert.equal(shown.length, 1);
+      assert.match(shown[0]!, /^The Google Vertex AI key did not work: /);
+      assert.ok(!shown[0]!.includes(VERTEX_EXPRESS_KEY));
     } finally {
       prompts.forEach((name, i) => (window[name] = originals[i]));
       await vscode.commands.executeCommand('llmSpaces.removeProviderKey', { provider: 'vertex' });

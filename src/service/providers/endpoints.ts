@@ -2,7 +2,7 @@
 // extension (kept in memory), and a check that a key works. Never answers a key.
 import type { ModelRecord, ProviderCheck, ProviderKeyBody, ProviderState } from '../../api/schemas';
 import { isRetired } from '../../shared/models';
-import { GOOGLE_ADC_KEY, GOOGLE_KEY_FILES, keyVariableOf } from '../../shared/providerNames';
+import { GOOGLE_ADC_KEY, GOOGLE_KEY_FILES, isGoogleApiKey, keyVariableOf } from '../../shared/providerNames';
 import { HostedProviders, NoDeployment, failureOf } from '../chat/reach/hostedProviders';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
@@ -55,12 +55,25 @@ export function setProviderKey(db: Database, provider: string, body: ProviderKey
   return listProviders().find((p) => p.id === spec.id)!;
 }
 
+/** A Google Cloud API key, as its console makes them (`AIza…`, and the newer bound keys' `AQ.…`). */
+const GOOGLE_API_KEY = /^[A-Za-z0-9_.-]{30,200}$/;
+
 /**
- * A Google Cloud provider's key (Vertex AI's): the machine's own credentials (GOOGLE_ADC_KEY), or a key
- * file's JSON of a kind Google's library reads (a service account's with its email and private key),
- * for the project and location its address names.
+ * A Google Cloud provider's key (Vertex AI's): an API key, at the address given or its default one
+ * (express mode); or the machine's own credentials (GOOGLE_ADC_KEY) or a key file's JSON of a kind
+ * Google's library reads (a service account's with its email and private key), for the project and
+ * location its address names.
  */
 function checkGoogleCloudKey(spec: ProviderSpec, body: ProviderKeyBody): void {
+  if (isGoogleApiKey(body.key)) {
+    if (!GOOGLE_API_KEY.test(body.key))
+      throw invalid(
+        ['body', 'key'],
+        `is not a Google Cloud API key, a key file (the JSON of a service account's key), nor ${GOOGLE_ADC_KEY}`,
+        'invalid',
+      );
+    return;
+  }
   if (!body.base_url)
     throw invalid(['body', 'base_url'], `${spec.label} needs the address of your project and location`, 'missing');
   if (body.key === GOOGLE_ADC_KEY) return;

@@ -14,14 +14,16 @@ import { normalizeBaseUrl, PROVIDERS, providerSpec, type Reach } from './provide
 /**
  * A regional provider's address in the region the environment names (Bedrock's in `AWS_REGION`), or a
  * Google Cloud provider's for the project and location it names (Vertex AI's, in the global location
- * unless `GOOGLE_VERTEX_LOCATION` names another).
+ * unless `GOOGLE_VERTEX_LOCATION` names another) where the environment gives it no API key.
  */
 function regionalBaseUrl(spec: ProviderName, env: NodeJS.ProcessEnv): string | undefined {
   const region = spec.regions && env[spec.regions.variable]?.trim();
   if (region && isAwsRegion(region)) return spec.regions!.baseUrl(region);
   const cloud = spec.googleCloud;
   const project = cloud && googleProject(spec, env);
-  if (!cloud || !project) return undefined;
+  // An API key of the environment (GOOGLE_VERTEX_API_KEY) answers in express mode, at the provider's
+  // default address without a project, as the AI SDK sends it.
+  if (!cloud || !project || spec.keyVars.some((name) => !!env[name]?.trim())) return undefined;
   const location = env[cloud.locationVar]?.trim() || Object.keys(cloud.locations)[0]!;
   return /^[a-z][a-z0-9-]{0,62}$/.test(location) ? cloud.baseUrl(project.id, location) : undefined;
 }

@@ -9,7 +9,13 @@ import { AwsV4Signer } from 'aws4fetch';
 import { providerKeys } from './keys';
 import { poolFetch } from './poolFetch';
 import type { ModelRecord } from '../../api/schemas';
-import { awsRegionOf, BEDROCK_GEOGRAPHY, providerName } from '../../shared/providerNames';
+import {
+  awsRegionOf,
+  BEDROCK_GEOGRAPHY,
+  claudeOnCloud,
+  isGoogleApiKey,
+  providerName,
+} from '../../shared/providerNames';
 import { awsSigningOf, PROVIDERS, type Reach } from './providers';
 
 /** How often the lists of the providers with a key are read again while the service runs. */
@@ -59,6 +65,18 @@ function geographyOf(region: string): string {
   return /^us-gov-/.test(region) ? 'us-gov' : /^ap-/.test(region) ? 'apac' : /^eu-/.test(region) ? 'eu' : 'us';
 }
 
+/**
+ * Whether the provider's kind of key cannot reach the model, whatever it may use: Claude on Vertex AI
+ * with an API key (express mode), which Vertex AI's Messages API does not take.
+ */
+export function beyondKeyKind(
+  model: Pick<ModelRecord, 'provider' | 'model'> & Partial<Pick<ModelRecord, 'api_target'>>,
+): boolean {
+  if (model.provider !== 'vertex' || !claudeOnCloud('vertex', model.api_target || model.model)) return false;
+  const key = providerKeys.reach('vertex')?.apiKey;
+  return key !== undefined && isGoogleApiKey(key);
+}
+
 /** One page of a provider's list: its models' ids, and where the next page is (if any). */
 interface Page {
   ids: string[];
@@ -77,7 +95,7 @@ export class OfferedModels {
    */
   offers(model: Pick<ModelRecord, 'provider' | 'model' | 'api_target'>): boolean {
     const listing = this.listings.get(model.provider ?? '');
-    if (!listing) return true;
+    if (!listing) return !beyondKeyKind(model);
     const apiId = model.api_target || model.model;
     let answer = listing.matched.get(apiId);
     if (answer === undefined) {

@@ -30,6 +30,7 @@ import {
   awsRegionOf,
   claudeOnCloud,
   GOOGLE_ADC_KEY,
+  isGoogleApiKey,
   PROVIDER_NAMES,
   type ProviderName,
 } from '../../shared/providerNames';
@@ -176,7 +177,9 @@ export async function googleCloudHeaders(key: string): Promise<Record<string, st
  * headers, which makes no token exchange of its own.
  */
 function vertexSettings(reach: Reach, publisher: string) {
-  const headers = () => googleCloudHeaders(reach.apiKey);
+  // An API key goes in express mode's own header, which Vertex AI's package sets (vertexGoogle).
+  const headers = async (): Promise<Record<string, string>> =>
+    isGoogleApiKey(reach.apiKey) ? {} : googleCloudHeaders(reach.apiKey);
   const token = async () => (await headers()).authorization?.replace(/^Bearer /, '') ?? null;
   const others = async () =>
     Object.fromEntries(Object.entries(await headers()).filter(([name]) => name !== 'authorization'));
@@ -238,11 +241,16 @@ const MODELS: Record<string, ProviderSpec['model']> = {
   },
 };
 
-/** Vertex AI's package for Google's models (Gemini, its embeddings), in the key's project and location. */
+/**
+ * Vertex AI's package for Google's models (Gemini, its embeddings), in the key's project and location;
+ * with an API key, in express mode (the key in `x-goog-api-key`). Never with the environment's
+ * GOOGLE_VERTEX_API_KEY unasked, which the package reads when given no key.
+ */
 function vertexGoogle(reach: Reach) {
   const { token, ...vertex } = vertexSettings(reach, 'google');
+  if (isGoogleApiKey(reach.apiKey)) return createVertex({ ...vertex, apiKey: reach.apiKey });
   const authClient = { getAccessToken: async () => ({ token: await token() }) } as never;
-  return createVertex({ ...vertex, googleAuthOptions: { authClient } });
+  return createVertex({ ...vertex, apiKey: '', googleAuthOptions: { authClient } });
 }
 
 /**

@@ -12,7 +12,13 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { raw } from '../support/http';
 import { chatsWholeAndStreamed, LATER_SYSTEM } from '../support/openAiChat';
-import { serviceAccountKey, startVertexFake, VERTEX_PROJECT } from '../support/providerFakes';
+import {
+  serviceAccountKey,
+  startVertexExpressFake,
+  startVertexFake,
+  VERTEX_EXPRESS_KEY,
+  VERTEX_PROJECT,
+} from '../support/providerFakes';
 import { removeDir, startService, tempDir } from '../support/service';
 import { keyCheck, keyKeptOut, throughASpace } from '../support/throughASpace';
 
@@ -252,6 +258,116 @@ describe('Google Vertex AI through a Space', function () {
   });
 
   keyKeptOut(vertex, 'Vertex AI');
+});
+
+describe('Google Vertex AI in express mode, with an API key', function () {
+  this.timeout(60_000);
+  const dir = tempDir('llm-spaces-vertex-express-');
+  const express = throughASpace('vertex', startVertexExpressFake, { name: 'Express', active: [FLASH_LITE, SONNET] });
+  const { said } = express;
+  after(() => removeDir(dir));
+
+  it('takes the key from GOOGLE_VERTEX_API_KEY and tries it with Gemini at the global address, no project asked', async () => {
+    const states = (await express.service.client().listProviders()).filter((p) => p.id === 'vertex');
+    assert.deepEqual(
+      states.map((p) => [p.has_key, p.key_source, p.key_variable]),
+      [[true, 'environment', 'GOOGLE_VERTEX_API_KEY']],
+    );
+    assert.deepEqual(await keyCheck(express), {
+      ok: true,
+      message: `The Google Vertex AI key works: ${FLASH_LITE} answered.`,
+      model: FLASH_LITE,
+    });
+    const sent = express.fake.seen.at(-1)!;
+    assert.equal(sent.path, '/v1/publishers/google/models/gemini-3.5-flash-lite:generateContent');
+    assert.equal(sent.headers['x-goog-api-key'], VERTEX_EXPRESS_KEY);
+    assert.equal(sent.headers.authorization, undefined);
+  });
+
+  it('answers Gemini through the OpenAI SDK, whole and streamed, and embeds texts', async () => {
+    const flash = express.models.find((m) => m.namespace === FLASH_LITE)!;
+    said.push(
+      await chatsWholeAndStreamed(express.sdk, flash, { asked: FLASH_LITE, text: 'hello express', thinks: false }),
+    );
+    const vectors = await express.sdk.embeddings.create({ model: 'vertex/gemini-embedding-001', input: ['one text'] });
+    said.push(JSON.stringify(vectors));
+    assert.deepEqual([vectors.data.length, vectors.usage.prompt_tokens], [1, 2]);
+    assert.equal(express.fake.seen.at(-1)!.path, '/v1/publishers/google/models/gemini-embedding-001:predict');
+  });
+
+  it('routes nothing to Claude, which takes no API key on Vertex AI, and says so when it is asked by name', async () => {
+    const sonnet = (await express.service.client().listModels()).find((m) => m.namespace === SONNET)!;
+    assert.equal(sonnet.answers_here, false);
+    // The Space has Claude and Gemini on, and routes (asked by its own name, as a tool names it): Gemini answers.
+    const routed = await express.sdk.chat.completions.create({
+      model: 'Express',
+      messages: [{ role: 'user', content: 'anyone' }],
+    });
+    assert.equal(routed.model, FLASH_LITE);
+    // Asked by name: the Space's failover chain answers with Gemini; without one, refused in words.
+    const failedOver = await express.claude.messages.create({
+      model: SONNET,
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'hello' }],
+    });
+    assert.equal(failedOver.model, FLASH_LITE);
+    const client = express.service.client();
+    const space = (await client.listSpaces()).items.find((a) => a.name === 'Express')!;
+    await client.updateSpace({ id: space.id, has_failover_chain: false });
+    const asked = await express.claude.messages
+      .create({ model: SONNET, max_tokens: 100, messages: [{ role: 'user', content: 'hello' }] })
+      .then(
+        () => assert.fail('Claude answered with an API key'),
+        (error: InstanceType<typeof Anthropic.APIError>) => error,
+      );
+    said.push(asked.message);
+    assert.equal(asked.status, 422);
+    assert.match(
+      asked.message,
+      /vertex\/claude-sonnet-4-5 cannot answer here: Claude on Google Vertex AI takes no API key: add its key again as your Google Cloud login or a service account's key file/,
+    );
+    assert.deepEqual(
+      express.fake.seen.filter((r) => r.path.includes('/publishers/anthropic/')),
+      [],
+    );
+  });
+
+  it("signs a service account's key with its token, never with the environment's API key", async () => {
+    // The package Vertex AI's requests go through reads GOOGLE_VERTEX_API_KEY when it is given no key:
+    // a key file handed over later is used as itself.
+    const account = serviceAccountKey().json;
+    const baseUrl = `${express.fake.baseUrl}/projects/${VERTEX_PROJECT}/locations/us-east5`;
+    const put = await raw(express.service.url, 'PUT', '/v1/providers/vertex/key', {
+      token: express.service.token,
+      body: { key: account, base_url: baseUrl },
+    });
+    assert.equal(put.status, 200);
+    const check = (await keyCheck(express)) as { ok: boolean };
+    assert.equal(check.ok, false, 'the fake knows only its API key');
+    const sent = express.fake.seen.at(-1)!;
+    assert.match(sent.path, new RegExp(`^/v1/projects/${VERTEX_PROJECT}/locations/us-east5/publishers/google/`));
+    assert.equal(sent.headers['x-goog-api-key'], undefined);
+    assert.match(sent.headers.authorization ?? '', /^Bearer [\w-]+\.[\w-]+\.[\w-]+$/, 'a signed JWT');
+    // What the fake of express mode says of such a request is what this test sent it.
+    assert.deepEqual(express.fake.problems.splice(0), [
+      `vertex express: ${sent.path} is not express mode's`,
+      'vertex express: a bearer token beside the API key',
+    ]);
+  });
+
+  it("refuses a key that is no API key, key file, nor the machine's credentials, in words", async () => {
+    const res = await raw(express.service.url, 'PUT', '/v1/providers/vertex/key', {
+      token: express.service.token,
+      body: { key: 'not a key at all' },
+    });
+    assert.equal(res.status, 422);
+    assert.match(
+      res.text,
+      /is not a Google Cloud API key, a key file \(the JSON of a service account's key\), nor application-default/,
+    );
+  });
+
+  keyKeptOut(express, 'Vertex AI express mode');
 });
 
 describe('Google Vertex AI without Google Cloud credentials', function () {

@@ -3155,24 +3155,40 @@ function vertexEmbeddings(req: SeenRequest, problems: string[]): { status: numbe
 }
 
 const VERTEX_PATH =
-  /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/([^:/?]+):(generateContent|streamGenerateContent|rawPredict|streamRawPredict)(\?alt=sse)?$/;
+  /^\/v1(?:\/projects\/([^/]+)\/locations\/([^/]+))?\/publishers\/(google|anthropic)\/models\/([^:/?]+):(generateContent|streamGenerateContent|rawPredict|streamRawPredict)(\?alt=sse)?$/;
+
+/**
+ * How requests to Vertex AI's fake sign in: with a token the service account signs (by its public key),
+ * or with an API key in express mode (`x-goog-api-key`, at `/v1/publishers/…` without a project, by
+ * Google's guide to express mode; Gemini only, as Claude's Messages API takes no API key).
+ */
+type VertexSignIn = KeyObject | 'express';
 
 /**
  * Google Cloud's Vertex AI for one project and location: Gemini through Gemini's API as Vertex AI serves
  * it (checked as Gemini's fake checks it, without its API key) and Claude through Anthropic's Messages
  * API (readRawPredict), each answered as its maker's API answers; Google's errors.
  */
-const vertex = (publicKey: KeyObject): Dialect => ({
-  keyOf: (req) => signedBy(req, publicKey, []),
-  embed: vertexEmbeddings,
+const vertex = (signIn: VertexSignIn): Dialect => ({
+  keyOf: (req) => (signIn === 'express' ? req.headers['x-goog-api-key'] : signedBy(req, signIn, [])),
+  embed: (req, problems) => {
+    const answer = vertexEmbeddings(req, problems);
+    if (answer && signIn === 'express') expressRequest(req, problems);
+    return answer;
+  },
   read: (req, problems) => {
     const path = VERTEX_PATH.exec(req.path);
     if (!path) return null;
     const [, project, location, publisher, model, method, sse] = path as unknown as string[];
-    if (project !== VERTEX_PROJECT || location !== VERTEX_LOCATION)
-      problems.push(`vertex: project ${project} in ${location}, not ${VERTEX_PROJECT} in ${VERTEX_LOCATION}`);
-    signedBy(req, publicKey, problems);
-    if (req.headers['x-goog-api-key']) problems.push('vertex: an API key beside the token');
+    if (signIn === 'express') {
+      expressRequest(req, problems);
+      if (publisher === 'anthropic') problems.push('vertex express: Claude asked with an API key');
+    } else {
+      if (project !== VERTEX_PROJECT || location !== VERTEX_LOCATION)
+        problems.push(`vertex: project ${project} in ${location}, not ${VERTEX_PROJECT} in ${VERTEX_LOCATION}`);
+      signedBy(req, signIn, problems);
+      if (req.headers['x-goog-api-key']) problems.push('vertex: an API key beside the token');
+    }
     if (publisher === 'anthropic') {
       if (!method!.endsWith('RawPredict') && method !== 'rawPredict')
         problems.push(`vertex: Claude asked by ${method}`);
@@ -3205,6 +3221,25 @@ const vertex = (publicKey: KeyObject): Dialect => ({
   events: (turn, reply, usage) =>
     turn.invoked ? anthropic.events(turn, reply, usage) : gemini.events(turn, reply, usage),
 });
+
+/** A request of express mode: at Vertex AI's global address without a project, an API key and no token. */
+function expressRequest(req: SeenRequest, problems: string[]): void {
+  if (!req.path.startsWith('/v1/publishers/')) problems.push(`vertex express: ${req.path} is not express mode's`);
+  if (req.headers.authorization) problems.push('vertex express: a bearer token beside the API key');
+}
+
+/**
+ * Vertex AI in express mode, for one API key (`key`): Gemini at `/v1/publishers/google/…`; `env` points
+ * the service at it as a user's environment would (GOOGLE_VERTEX_API_KEY, and this address).
+ */
+export async function startVertexExpressFake(): Promise<ProviderFake> {
+  const fake = await startFake(vertex('express'), '/v1', VERTEX_EXPRESS_KEY);
+  fake.env = { GOOGLE_VERTEX_API_KEY: VERTEX_EXPRESS_KEY, GOOGLE_VERTEX_BASE_URL: fake.baseUrl };
+  return fake;
+}
+
+/** An API key of Vertex AI's express mode, as Google Cloud's console makes them. */
+export const VERTEX_EXPRESS_KEY = 'AIza-fake-vertex-express-0123456789';
 
 /**
  * Vertex AI's fake, for the service account whose key file is its `key` (a token signed by another key
