@@ -48,6 +48,7 @@ import type { ModelRecord } from '../../api/schemas';
 import { cheapestFirst, NOT_CHAT_MODEL, type Priced } from '../../shared/models';
 import { PROVIDER_NAMES, speaksZaiApi } from '../../shared/providerNames';
 import { stableId } from '../catalogue';
+import { providerKeys } from './keys';
 
 /** The prices dataset this build ships, and the day that version was published. */
 export const DATASET = { name: '@pydantic/genai-prices', version: '0.1.8', date: '2026-09-23' } as const;
@@ -486,9 +487,44 @@ function allPeakWindows(): ReadonlyMap<string, { provider: string; windows: Peak
 /**
  * A model's record with the prices it is billed at `at`: its peak hours' prices within one of its
  * provider's peak windows (DeepSeek's V4 models cost twice as much from 01:00 to 04:00 and from 06:00 to
- * 10:00 UTC), else as it is (the catalogue gives the prices outside them).
+ * 10:00 UTC), else as it is (the catalogue gives the prices outside them); and a Claude model of Vertex
+ * AI with its premium where the key's location has one (vertexPremium).
  */
 export function pricedAt(record: ModelRecord, at: Date): ModelRecord {
+  const premium = vertexPremium(record);
+  const priced = atPeak(record, at);
+  return premium === 1 ? priced : scaled(priced, premium);
+}
+
+/**
+ * Vertex AI bills Claude Sonnet 4.5 and every later Claude model 10% more at a regional or
+ * multi-regional endpoint than at its global one (Anthropic's guide to Claude on Vertex AI: the older
+ * ones keep one price); the price list gives the global price. The key's address names its location.
+ */
+function vertexPremium(record: Pick<ModelRecord, 'provider' | 'model'>): number {
+  if (record.provider !== 'vertex') return 1;
+  const version = /^claude-(?:[a-z]+-)?(\d+)(?:-(\d))?(?:$|[@-])/.exec(record.model);
+  if (!version || /^claude-\d/.test(record.model)) return 1;
+  const [major, minor] = [Number(version[1]), Number(version[2] ?? 0)];
+  if (major < 4 || (major === 4 && minor < 5)) return 1;
+  const location = /\/locations\/([a-z0-9-]+)/.exec(providerKeys.reach('vertex')?.baseURL ?? '')?.[1];
+  return location && location !== 'global' ? 1.1 : 1;
+}
+
+const scaled = (record: ModelRecord, factor: number): ModelRecord => {
+  const times = (cost: number | null | undefined) => (cost == null ? cost : cost * factor);
+  return {
+    ...record,
+    prompt_token_cost: record.prompt_token_cost * factor,
+    completion_token_cost: record.completion_token_cost * factor,
+    cache_read_token_cost: times(record.cache_read_token_cost),
+    cache_write_token_cost: times(record.cache_write_token_cost),
+    cache_write_1h_token_cost: times(record.cache_write_1h_token_cost),
+  };
+};
+
+/** The record with its peak hours' prices at `at`, where it has them; else as it is. */
+function atPeak(record: ModelRecord, at: Date): ModelRecord {
   if (record.added_by !== DATASET.name) return record;
   peakWindows ??= allPeakWindows();
   const peaks = peakWindows.get(record.namespace);

@@ -9,6 +9,8 @@ import type { ModelRecord } from '../../../src/api/schemas';
 import { cheapestFirst, isRetired } from '../../../src/shared/models';
 import { STARTERS } from '../../../src/service/domain/spaces';
 import { byListing, DATASET, datasetModels, pricedAt, qualityOf } from '../../../src/service/providers/dataset';
+import { providerKeys } from '../../../src/service/providers/keys';
+import { GOOGLE_ADC_KEY, PROVIDER_NAMES } from '../../../src/shared/providerNames';
 import { removeDir, startService, type RunningService } from '../support/service';
 
 const ROOT = path.resolve(__dirname, '../../../..');
@@ -189,6 +191,54 @@ describe('the catalogue from the shipped datasets', function () {
     // A model without peak hours is billed as it is.
     const mini = on('2026-11-30').get('openai/gpt-5-mini')!;
     assert.equal(pricedAt(mini, new Date('2026-11-30T02:00:00Z')), mini);
+  });
+
+  it("bills Claude from Sonnet 4.5 on 10% more at Vertex AI's regional and multi-regional endpoints than at its global one", () => {
+    const vertex = new Map(
+      datasetModels('2026-11-30T12:00:00.000Z')
+        .map((m) => m.record)
+        .filter((r) => r.provider === 'vertex')
+        .map((r) => [r.model, r]),
+    );
+    const names = [
+      'claude-sonnet-4-5',
+      'claude-haiku-4-5',
+      'claude-opus-4-6',
+      'claude-sonnet-4',
+      'claude-opus-4-1',
+      'claude-3-7-sonnet',
+      'gemini-3.5-flash',
+    ];
+    const billed = () =>
+      names.map((name) => {
+        const r = pricedAt(vertex.get(name)!, new Date('2026-11-30T12:00:00Z'));
+        const listed = vertex.get(name)!;
+        return Math.round((r.prompt_token_cost / listed.prompt_token_cost) * 100) / 100;
+      });
+    const at = (location: string) =>
+      providerKeys.set(
+        'vertex',
+        GOOGLE_ADC_KEY,
+        PROVIDER_NAMES.find((p) => p.id === 'vertex')!.googleCloud!.baseUrl('llm-spaces-test', location),
+      );
+    try {
+      assert.deepEqual(billed(), [1, 1, 1, 1, 1, 1, 1], "no key: the price list's");
+      at('global');
+      assert.deepEqual(billed(), [1, 1, 1, 1, 1, 1, 1]);
+      for (const location of ['us-east5', 'eu']) {
+        at(location);
+        assert.deepEqual(billed(), [1.1, 1.1, 1.1, 1, 1, 1, 1], location);
+      }
+      const sonnet = pricedAt(vertex.get('claude-sonnet-4-5')!, new Date('2026-11-30T12:00:00Z'));
+      assert.deepEqual(
+        [sonnet.completion_token_cost, sonnet.cache_read_token_cost, sonnet.cache_write_token_cost].map(
+          (p) => Math.round(p! * 1e9) / 1e3,
+        ),
+        [16.5, 0.33, 4.125],
+      );
+    } finally {
+      providerKeys.remove('vertex');
+    }
   });
 
   it("tells a provider's models models.dev lists from those only the price list keeps, retired long ago", () => {

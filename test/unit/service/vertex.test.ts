@@ -102,7 +102,14 @@ describe('Google Vertex AI through a Space', function () {
   });
 
   it("answers Claude through Vertex AI's Anthropic Messages API, whole and streamed, its signed thinking carried back", async () => {
-    const sonnet = vertex.models.find((m) => m.namespace === SONNET)!;
+    // Billed as Vertex AI bills Claude Sonnet 4.5 in a region (us-east5 here): 10% above its global price.
+    const listed = vertex.models.find((m) => m.namespace === SONNET)!;
+    const sonnet = {
+      ...listed,
+      prompt_token_cost: listed.prompt_token_cost * 1.1,
+      completion_token_cost: listed.completion_token_cost * 1.1,
+      cache_read_token_cost: listed.cache_read_token_cost! * 1.1,
+    };
     said.push(await chatsWholeAndStreamed(vertex.sdk, sonnet, { asked: SONNET, text: 'hello Claude', thinks: false }));
     assert.match(
       vertex.fake.seen.at(-1)!.path,
