@@ -171,6 +171,7 @@ function vertexClaudeModels(google: Provider): ModelInfo[] {
 let claudeSnapshots: ReadonlySet<string> | undefined;
 function claudeSnapshotsKnown(): ReadonlySet<string> {
   claudeSnapshots ??= new Set([
+    ...CLAUDE_SNAPSHOTS_NOT_LISTED,
     ...Object.keys(anthropicModels.models),
     ...(priceListOf('bedrock')?.models ?? []).flatMap((m) => {
       const maker = makerOf('bedrock', m.id);
@@ -179,6 +180,35 @@ function claudeSnapshotsKnown(): ReadonlySet<string> {
   ]);
   return claudeSnapshots;
 }
+
+/**
+ * Claude's snapshots neither dataset dates, as Anthropic's tables of Claude on Bedrock and Vertex AI give
+ * them: Claude Opus 4.5's (the price list names its Bedrock models without a date, and models.dev's
+ * list predates it), which both clouds take in its id.
+ */
+const CLAUDE_SNAPSHOTS_NOT_LISTED = ['claude-opus-4-5-20251101'];
+
+/**
+ * Bedrock's own id of a Claude model the price list names by a label of one form for all
+ * (`global.anthropic.claude-opus-4-6-v1:0`), as Anthropic's table of Claude on Bedrock gives them: a model
+ * with a snapshot's date by it (Claude Opus 4.5's, `…claude-opus-4-5-20251101-v1:0`), Claude Opus 4.6 with
+ * `-v1` alone, and from Claude Sonnet 4.6 on without a version ("Claude Opus 4.7 … does not have an
+ * ARN-versioned model ID"). An id the list gives dated, or in another form, is Bedrock's own.
+ */
+function bedrockClaudeId(id: string): string {
+  const label = /^((?:global|regional)\.)anthropic\.(claude-[a-z0-9-]+?)-v1:0$/.exec(id);
+  if (!label || /-\d{8}$/.test(label[2]!)) return id;
+  const [, scope, name] = label as unknown as [string, string, string];
+  const dated = [...claudeSnapshotsKnown()].find((known) => new RegExp(`^${name}-\\d{8}$`).test(known));
+  if (dated) return `${scope}anthropic.${dated}-v1:0`;
+  return `${scope}anthropic.${name}${BEDROCK_CLAUDE_VERSIONS[name] ?? ''}`;
+}
+
+/** The price list's Claude models on Bedrock, each through a global or a geography's inference profile. */
+const BEDROCK_CLAUDE = /^(global|regional)\.anthropic\.claude-/;
+
+/** The version suffix Bedrock's id of an undated Claude model has, where it has one. */
+const BEDROCK_CLAUDE_VERSIONS: Readonly<Record<string, string>> = { 'claude-opus-4-6': '-v1' };
 
 /**
  * The version of a Claude model on Vertex AI a request names: its Model Garden name with its snapshot's
@@ -502,9 +532,8 @@ export function pricedAt(record: ModelRecord, at: Date): ModelRecord {
  * ones keep one price); the price list gives the global price. The key's address names its location.
  */
 function vertexPremium(record: Pick<ModelRecord, 'provider' | 'model'>): number {
-  if (record.provider !== 'vertex') return 1;
-  const version = /^claude-(?:[a-z]+-)?(\d+)(?:-(\d))?(?:$|[@-])/.exec(record.model);
-  if (!version || /^claude-\d/.test(record.model)) return 1;
+  const version = record.provider === 'vertex' ? CLAUDE_NAME.exec(record.model) : null;
+  if (!version) return 1;
   const [major, minor] = [Number(version[1]), Number(version[2] ?? 0)];
   if (major < 4 || (major === 4 && minor < 5)) return 1;
   const location = /\/locations\/([a-z0-9-]+)/.exec(providerKeys.reach('vertex')?.baseURL ?? '')?.[1];
@@ -719,7 +748,9 @@ export function datasetModels(now: string): DatasetModel[] {
         api_target:
           provider.id === 'vertex' && m.id.startsWith('claude-')
             ? vertexClaude(m.id)
-            : apiIdOf(provider.id, m, prices, dev),
+            : provider.id === 'bedrock' && BEDROCK_CLAUDE.test(m.id)
+              ? bedrockClaudeId(m.id)
+              : apiIdOf(provider.id, m, prices, dev),
         deprecated_on: retiredOn(provider.id, m, today),
         parent_id: null,
         prompt_id: null,

@@ -36,15 +36,20 @@ describe('Amazon Bedrock through a Space', function () {
     (fake) => {
       // The region serves Nova Micro on demand, Claude Haiku 4.5 through its global and US profiles,
       // Claude 3.7 Sonnet through its US profile; Llama 3.3 only through a US profile, which the catalogue
-      // does not name. One profile to a page.
+      // does not name. Two profiles to a page.
       fake.listed = [
         'amazon.nova-micro-v1:0',
         'global.anthropic.claude-haiku-4-5-20251001-v1:0',
         'us.anthropic.claude-haiku-4-5-20251001-v1:0',
         'us.anthropic.claude-3-7-sonnet-20250219-v1:0',
         'us.meta.llama3-3-70b-instruct-v1:0',
+        // The newer Claude models, by the ids Anthropic's table of Claude on Bedrock gives.
+        'global.anthropic.claude-opus-4-6-v1',
+        'us.anthropic.claude-sonnet-4-6',
+        'us.anthropic.claude-opus-4-5-20251101-v1:0',
+        'global.anthropic.claude-opus-4-7',
       ];
-      fake.listPage = 1;
+      fake.listPage = 2;
     },
   );
   const { said } = bedrock;
@@ -111,7 +116,7 @@ describe('Amazon Bedrock through a Space', function () {
       message: `The Amazon Bedrock key works: ${NOVA} answered.`,
       model: NOVA,
     });
-    // The foundation models, then four pages of one profile.
+    // The foundation models, then four pages of two profiles.
     assert.equal(bedrock.fake.listings - listings, 5);
     const sent = bedrock.fake.seen.at(-1)!;
     assert.equal(sent.path, `/model/${encodeURIComponent('amazon.nova-micro-v1:0')}/converse`);
@@ -338,6 +343,43 @@ describe('Amazon Bedrock through a Space', function () {
       bedrock.fake.seen.slice(seen).every((sent) => !sent.path.includes(encodeURIComponent('eu.'))),
       'nothing sent for the EU profile',
     );
+  });
+
+  it('sends the newer Claude models by the ids Bedrock takes, which the price list labels otherwise, and finds them by those ids', async () => {
+    // The price list names each `…-v1:0`; Bedrock dates Claude Opus 4.5, versions Opus 4.6 `-v1`, and
+    // names Sonnet 4.6 and later with no version at all.
+    const labels = {
+      'bedrock/global.anthropic.claude-opus-4-6-v1:0': 'global.anthropic.claude-opus-4-6-v1',
+      'bedrock/regional.anthropic.claude-sonnet-4-6-v1:0': 'us.anthropic.claude-sonnet-4-6',
+      'bedrock/regional.anthropic.claude-opus-4-5-v1:0': 'us.anthropic.claude-opus-4-5-20251101-v1:0',
+      'bedrock/global.anthropic.claude-opus-4-7-v1:0': 'global.anthropic.claude-opus-4-7',
+    };
+    const models = await bedrock.service.client().listModels();
+    for (const [namespace, sentAs] of Object.entries(labels)) {
+      assert.equal(models.find((m) => m.namespace === namespace)?.answers_here, true, namespace);
+      const answer = await bedrock.claude.messages.create({
+        model: namespace,
+        max_tokens: 50,
+        messages: [{ role: 'user', content: 'newer' }],
+      });
+      said.push(JSON.stringify(answer));
+      assert.equal(answer.model, namespace);
+      assert.equal(bedrock.fake.seen.at(-1)!.path, `/model/${encodeURIComponent(sentAs)}/invoke`);
+    }
+    // Asked by Bedrock's own id, as AWS's tools and Claude Code name it: the same model.
+    for (const name of ['bedrock/global.anthropic.claude-opus-4-6-v1', 'bedrock/us.anthropic.claude-sonnet-4-6']) {
+      const answer = await bedrock.sdk.chat.completions.create({
+        model: name,
+        max_tokens: 50,
+        messages: [{ role: 'user', content: 'by its id' }],
+      });
+      said.push(JSON.stringify(answer));
+      assert.equal(answer.choices[0]!.message.content, 'echo: by its id');
+      assert.equal(
+        bedrock.fake.seen.at(-1)!.path,
+        `/model/${encodeURIComponent(name.slice('bedrock/'.length))}/invoke`,
+      );
+    }
   });
 
   it("says Bedrock's guardrail stopped an answer as a content filter", async () => {

@@ -42,10 +42,16 @@ describe('Google Vertex AI through a Space', function () {
     const byName = (ns: string) => own.find((m) => m.namespace === ns);
     const sonnet = byName(SONNET)!;
     assert.deepEqual(
-      [sonnet.api_target, byName(OPUS)?.api_target, byName('vertex/claude-sonnet-4')?.api_target],
+      [
+        sonnet.api_target,
+        byName(OPUS)?.api_target,
+        byName('vertex/claude-sonnet-4')?.api_target,
+        byName('vertex/claude-opus-4-5')?.api_target,
+      ],
       // Claude Opus 4.6 is named without a date by Anthropic; Claude Sonnet 4, `claude-4-sonnet` in the
-      // price list, by its Model Garden name.
-      ['claude-sonnet-4-5@20250929', 'claude-opus-4-6', 'claude-sonnet-4@20250514'],
+      // price list, by its Model Garden name; Claude Opus 4.5 by the date Anthropic's table gives it,
+      // which neither dataset has.
+      ['claude-sonnet-4-5@20250929', 'claude-opus-4-6', 'claude-sonnet-4@20250514', 'claude-opus-4-5@20251101'],
     );
     assert.deepEqual(
       [sonnet.prompt_token_cost, sonnet.cache_read_token_cost, sonnet.completion_token_cost].map((p) =>
