@@ -151,6 +151,8 @@ const modelRecordShape = {
   served_by: nullish(z.string()),
   /** False where the provider has a key but does not list the model for it (retired, or not open to the account). */
   offered_to_key: nullish(z.boolean()).catch(undefined),
+  /** Why the key cannot reach the model, in words, where its kind says (Claude on Vertex AI with an API key). */
+  not_offered_because: nullish(z.string()).catch(undefined),
 };
 
 export interface ModelRecord extends z.infer<z.ZodObject<typeof modelRecordShape>> {
@@ -229,6 +231,7 @@ export const ModelSetting = z.looseObject({
   /** Who answers for it there, for people ("Ollama (port 11434)"). */
   served_by: nullish(z.string()),
   offered_to_key: nullish(z.boolean()).catch(undefined),
+  not_offered_because: nullish(z.string()).catch(undefined),
 });
 
 export const Permission = z.enum(['view', 'edit', 'delete', 'manage_keys', 'use_playground']);

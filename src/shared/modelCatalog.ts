@@ -231,7 +231,7 @@ export function modelMarkdown(m: ModelRecord, today?: string): string {
   if (cannotAnswerHere(m) && dep?.kind !== 'retired' && m.offered_to_key === false)
     lines.push(
       '',
-      `$(debug-disconnect) **Not offered to your key:** ${m.served_by ?? 'its provider'} does not list it among the models your key can use. It may be retired, or not open to your account.`,
+      `$(debug-disconnect) **Not offered to your key:** ${m.not_offered_because ? `${m.not_offered_because}.` : `${m.served_by ?? 'its provider'} does not list it among the models your key can use. It may be retired, or not open to your account.`}`,
     );
   else if (cannotAnswerHere(m) && dep?.kind !== 'retired')
     lines.push('', `$(debug-disconnect) **Cannot answer here:** no key or server here reaches it. ${answerHereFix(m)}`);

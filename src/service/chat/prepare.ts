@@ -14,7 +14,7 @@ import { findModel, findModelByName, type CatalogueModel } from '../domain/model
 import { appConfig, loadApp, requirePermission } from '../domain/spaces';
 import { Problem, invalid } from '../problem';
 import { providerKeys } from '../providers/keys';
-import { beyondKeyKind } from '../providers/offered';
+import { keyKindRefusal } from '../providers/offered';
 import { providerSpec } from '../providers/providers';
 import { promptTokens as memo } from '../tokenizer';
 import { money } from '../../shared/money';
@@ -270,8 +270,8 @@ export function howToReach(
   r: Pick<ModelRecord, 'provider' | 'model'> & Partial<Pick<ModelRecord, 'api_target'>>,
 ): string {
   const spec = providerSpec(r.provider);
-  if (beyondKeyKind(r))
-    return `Claude on ${spec!.label} takes no API key: add its key again as your Google Cloud login or a service account's key file`;
+  const refusal = keyKindRefusal(r);
+  if (refusal) return refusal;
   // The key is there, but the provider's list of models for it does not have this one (offered.ts).
   if (spec && providerKeys.has(spec.id))
     return `${spec.label} does not list it among the models your key can use (it may be retired, or not open to your account)`;

@@ -4,7 +4,7 @@
 // service forwards to an upstream given by the user (--upstream, e.g. a LiteLLM proxy or an Ollama
 // serving the catalogue's own local models).
 import { providerKeys } from '../providers/keys';
-import { offeredModels } from '../providers/offered';
+import { keyKindRefusal, offeredModels } from '../providers/offered';
 import { providerSpec } from '../providers/providers';
 import type { ModelRecord } from '../../api/schemas';
 import type { Database } from '../db';
@@ -135,13 +135,20 @@ export function answersHere(db: Database, record: Reachable): boolean {
 export function servingFields(
   db: Database,
   record: ModelRecord,
-): { answers_here: boolean; served_by: string | null; offered_to_key?: false } {
+): { answers_here: boolean; served_by: string | null; offered_to_key?: false; not_offered_because?: string } {
   if (record.is_test_model) return { answers_here: true, served_by: 'this service' };
   if (keyReaches(record)) return { answers_here: true, served_by: providerSpec(record.provider)?.label ?? null };
   const serving = servingOf(db, record);
   if (serving?.available) return { answers_here: true, served_by: serving.server };
-  if (providerKeys.has(record.provider))
-    return { answers_here: false, served_by: providerSpec(record.provider)?.label ?? null, offered_to_key: false };
+  if (providerKeys.has(record.provider)) {
+    const because = keyKindRefusal(record);
+    return {
+      answers_here: false,
+      served_by: providerSpec(record.provider)?.label ?? null,
+      offered_to_key: false,
+      ...(because ? { not_offered_because: because } : {}),
+    };
+  }
   return { answers_here: false, served_by: serving?.server ?? null };
 }
 

@@ -69,6 +69,12 @@ function geographyOf(region: string): string {
  * Whether the provider's kind of key cannot reach the model, whatever it may use: Claude on Vertex AI
  * with an API key (express mode), which Vertex AI's Messages API does not take.
  */
+/** Why the provider's kind of key cannot reach the model (beyondKeyKind), in words; undefined where it can. */
+export const keyKindRefusal = (model: Parameters<typeof beyondKeyKind>[0]): string | undefined =>
+  beyondKeyKind(model)
+    ? `Claude on ${providerName(model.provider)!.label} takes no API key: add its key again as your Google Cloud login or a service account's key file`
+    : undefined;
+
 export function beyondKeyKind(
   model: Pick<ModelRecord, 'provider' | 'model'> & Partial<Pick<ModelRecord, 'api_target'>>,
 ): boolean {

@@ -51,6 +51,8 @@ export interface ModelBrief {
   answersHere: boolean;
   /** Its provider has a key but does not list it for that key (retired, or not open to the account). */
   notOffered: boolean;
+  /** Why its provider's key cannot reach it, in words, where the service says (its kind of key). */
+  notOfferedWhy?: string;
   tools: boolean;
 }
 

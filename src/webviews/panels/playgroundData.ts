@@ -19,6 +19,7 @@ export function modelBrief(m: ModelRecord): ModelBrief {
     deprecatedOn: m.deprecated_on ?? null,
     answersHere: m.answers_here !== false,
     notOffered: m.offered_to_key === false,
+    ...(m.not_offered_because ? { notOfferedWhy: m.not_offered_because } : {}),
     tools: m.supports_functions,
   };
 }

@@ -311,6 +311,11 @@ describe('Google Vertex AI in express mode, with an API key', function () {
   it('routes nothing to Claude, which takes no API key on Vertex AI, and says so when it is asked by name', async () => {
     const sonnet = (await express.service.client().listModels()).find((m) => m.namespace === SONNET)!;
     assert.equal(sonnet.answers_here, false);
+    assert.equal(
+      sonnet.not_offered_because,
+      "Claude on Google Vertex AI takes no API key: add its key again as your Google Cloud login or a service account's key file",
+      'the Models view says why',
+    );
     // The Space has Claude and Gemini on, and routes (asked by its own name, as a tool names it): Gemini answers.
     const routed = await express.sdk.chat.completions.create({
       model: 'Express',

@@ -93,6 +93,19 @@ describe('the model catalogue as the Models view arranges it', () => {
       model('groq/llama2-70b-4096', 0.7, 0.8, { answers_here: false, served_by: 'Groq', offered_to_key: false }),
     );
     assert.match(unlisted, /\*\*Not offered to your key:\*\* Groq does not list it among the models your key can use/);
+    // Where the service says why (a kind of key that cannot reach it), its words instead.
+    const why =
+      "Claude on Google Vertex AI takes no API key: add its key again as your Google Cloud login or a service account's key file";
+    const claude = modelMarkdown(
+      model('vertex/claude-haiku-4-5', 1, 5, {
+        answers_here: false,
+        served_by: 'Google Vertex AI',
+        offered_to_key: false,
+        not_offered_because: why,
+      }),
+    );
+    assert.ok(claude.includes(`**Not offered to your key:** ${why}.`), claude);
+    assert.ok(!claude.includes('does not list it'));
     assert.doesNotMatch(unlisted, /Add your|answered by/);
     const retired = modelMarkdown(
       model('openai/gpt-3.5-turbo-0613', 1.5, 2, { answers_here: false, deprecated_on: '2024-09-13' }),

@@ -80,6 +80,15 @@ describe('the estimate before sending', () => {
       cannotAnswerNote({ ...model('groq/llama2-70b-4096', 1e-6), answersHere: false, notOffered: true }),
       'groq/llama2-70b-4096 cannot answer here: its provider does not list it among the models your key can use.',
     );
+    assert.equal(
+      cannotAnswerNote({
+        ...model('vertex/claude-haiku-4-5', 1e-6),
+        answersHere: false,
+        notOffered: true,
+        notOfferedWhy: 'Claude on Google Vertex AI takes no API key',
+      }),
+      'vertex/claude-haiku-4-5 cannot answer here: Claude on Google Vertex AI takes no API key.',
+    );
     assert.equal(cannotAnswerNote(undefined), null, 'routing picks only models that answer');
   });
 

@@ -18,6 +18,7 @@ const promptTokens = (count: number) =>
 /** Said with the estimate when the chosen model cannot answer here, before anything is sent. */
 export function cannotAnswerNote(chosen: ModelBrief | undefined): string | null {
   if (!chosen || chosen.answersHere) return null;
+  if (chosen.notOfferedWhy) return t('{0} cannot answer here: {1}.', chosen.namespace, chosen.notOfferedWhy);
   return chosen.notOffered
     ? t('{0} cannot answer here: its provider does not list it among the models your key can use.', chosen.namespace)
     : t('{0} cannot answer here now: no provider key or model server here reaches it.', chosen.namespace);
