@@ -65,23 +65,23 @@ function geographyOf(region: string): string {
   return /^us-gov-/.test(region) ? 'us-gov' : /^ap-/.test(region) ? 'apac' : /^eu-/.test(region) ? 'eu' : 'us';
 }
 
+type Named = Pick<ModelRecord, 'provider' | 'model'> & Partial<Pick<ModelRecord, 'api_target'>>;
+
 /**
  * Whether the provider's kind of key cannot reach the model, whatever it may use: Claude on Vertex AI
  * with an API key (express mode), which Vertex AI's Messages API does not take.
  */
-/** Why the provider's kind of key cannot reach the model (beyondKeyKind), in words; undefined where it can. */
-export const keyKindRefusal = (model: Parameters<typeof beyondKeyKind>[0]): string | undefined =>
-  beyondKeyKind(model)
-    ? `Claude on ${providerName(model.provider)!.label} takes no API key: add its key again as your Google Cloud login or a service account's key file`
-    : undefined;
-
-export function beyondKeyKind(
-  model: Pick<ModelRecord, 'provider' | 'model'> & Partial<Pick<ModelRecord, 'api_target'>>,
-): boolean {
+function beyondKeyKind(model: Named): boolean {
   if (model.provider !== 'vertex' || !claudeOnCloud('vertex', model.api_target || model.model)) return false;
   const key = providerKeys.reach('vertex')?.apiKey;
   return key !== undefined && isGoogleApiKey(key);
 }
+
+/** Why the provider's kind of key cannot reach the model (beyondKeyKind), in words; undefined where it can. */
+export const keyKindRefusal = (model: Named): string | undefined =>
+  beyondKeyKind(model)
+    ? `Claude on ${providerName(model.provider)!.label} takes no API key: add its key again as your Google Cloud login or a service account's key file`
+    : undefined;
 
 /** One page of a provider's list: its models' ids, and where the next page is (if any). */
 interface Page {
