@@ -133,10 +133,13 @@ function catalogue(db: Database, orgId: string): Catalogue {
       if (ownsBareNames(m.record.provider)) byBareName.set(m.record.model, byBareName.has(m.record.model) ? null : m);
     }
     // A Bedrock model the price list names by a label of its own (`global.anthropic.claude-opus-4-6-v1:0`)
-    // is also found by Bedrock's id (`global.anthropic.claude-opus-4-6-v1`), as AWS's tools name it.
+    // is also found by Bedrock's id (`global.anthropic.claude-opus-4-6-v1`, with or without `bedrock/`),
+    // as AWS's tools name it.
     for (const m of models) {
       const own = m.record.provider === 'bedrock' && m.record.api_target;
-      if (own && own !== m.record.model && !byNamespace.has(`bedrock/${own}`)) byNamespace.set(`bedrock/${own}`, m);
+      if (!own || own === m.record.model) continue;
+      if (!byNamespace.has(`bedrock/${own}`)) byNamespace.set(`bedrock/${own}`, m);
+      if (!byBareName.has(own)) byBareName.set(own, m);
     }
     // Azure's `gpt-4o-mini` is OpenAI's model: it takes a bare name only where no maker's model has it.
     for (const m of models)

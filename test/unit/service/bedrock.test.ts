@@ -366,8 +366,13 @@ describe('Amazon Bedrock through a Space', function () {
       assert.equal(answer.model, namespace);
       assert.equal(bedrock.fake.seen.at(-1)!.path, `/model/${encodeURIComponent(sentAs)}/invoke`);
     }
-    // Asked by Bedrock's own id, as AWS's tools and Claude Code name it: the same model.
-    for (const name of ['bedrock/global.anthropic.claude-opus-4-6-v1', 'bedrock/us.anthropic.claude-sonnet-4-6']) {
+    // Asked by Bedrock's own id, as AWS's tools name it, with or without `bedrock/`: the same model.
+    for (const name of [
+      'bedrock/global.anthropic.claude-opus-4-6-v1',
+      'bedrock/us.anthropic.claude-sonnet-4-6',
+      'global.anthropic.claude-opus-4-7',
+      'us.anthropic.claude-opus-4-5-20251101-v1:0',
+    ]) {
       const answer = await bedrock.sdk.chat.completions.create({
         model: name,
         max_tokens: 50,
@@ -377,7 +382,7 @@ describe('Amazon Bedrock through a Space', function () {
       assert.equal(answer.choices[0]!.message.content, 'echo: by its id');
       assert.equal(
         bedrock.fake.seen.at(-1)!.path,
-        `/model/${encodeURIComponent(name.slice('bedrock/'.length))}/invoke`,
+        `/model/${encodeURIComponent(name.replace(/^bedrock\//, ''))}/invoke`,
       );
     }
   });
