@@ -4,8 +4,10 @@
 // AI (Gemini, Claude, the open models it serves as endpoints), Claude under the version Vertex AI takes;
 // Gemini through Gemini's API and Claude through Anthropic's Messages API as Vertex AI serves them, each
 // with a token the service account signs for itself; a key given through the extension's endpoint, and
-// one Google does not know, and none at all, said in plain words. Vertex AI's fake checks each token's
-// signature and each request against the reference of the API it was sent on.
+// one Google does not know, and none at all, said in plain words. Then an API key in express mode
+// (GOOGLE_VERTEX_API_KEY): Gemini at the global address without a project, Claude neither routed to nor
+// asked. Vertex AI's fake checks each token's signature (or the API key) and each request against the
+// reference of the API it was sent on.
 import Anthropic from '@anthropic-ai/sdk';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
