@@ -13,6 +13,7 @@ import {
   AWS_PROFILE_KEY,
   AZURE_DEPLOYMENT_NAME,
   GOOGLE_ADC_KEY,
+  GOOGLE_API_KEY,
   GOOGLE_KEY_FILES,
   GOOGLE_PROJECT_ID,
   PROVIDER_NAMES,
@@ -161,11 +162,13 @@ function askKey(provider: ProviderName): Thenable<string | undefined> {
     validateInput: (value) =>
       value.trim().length < 8
         ? t('This is too short to be a key.')
-        : aws && AWS_ACCESS_KEY_ID.test(value.trim())
-          ? t(
-              'This is an access key ID alone: put a colon and its secret access key after it (ACCESS_KEY_ID:SECRET_ACCESS_KEY), or paste a Bedrock API key.',
-            )
-          : undefined,
+        : provider.googleCloud && !GOOGLE_API_KEY.test(value.trim())
+          ? t('A Google Cloud API key is 30 or more letters, digits, dots, hyphens or underscores (AIza… or AQ.…).')
+          : aws && AWS_ACCESS_KEY_ID.test(value.trim())
+            ? t(
+                'This is an access key ID alone: put a colon and its secret access key after it (ACCESS_KEY_ID:SECRET_ACCESS_KEY), or paste a Bedrock API key.',
+              )
+            : undefined,
   });
 }
 

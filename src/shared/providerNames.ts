@@ -289,6 +289,9 @@ export const GOOGLE_ADC_KEY = 'application-default';
  */
 export const isGoogleApiKey = (key: string): boolean => key !== GOOGLE_ADC_KEY && !key.trimStart().startsWith('{');
 
+/** A Google Cloud API key's shape, as its console makes them (`AIza…`, and the newer bound keys' `AQ.…`). */
+export const GOOGLE_API_KEY = /^[A-Za-z0-9_.-]{30,200}$/;
+
 /** The kinds of Google Cloud key file (their `type`) Google's library reads as credentials. */
 export const GOOGLE_KEY_FILES: ReadonlySet<string> = new Set([
   'service_account',

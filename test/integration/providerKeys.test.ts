@@ -276,8 +276,15 @@ describe('provider keys', function () {
     /** Whether to sign in with an API key, and the input boxes shown. */
     let express = false;
     const boxes: Array<{ password?: boolean; title?: string }> = [];
-    window.showInputBox = (options: { value?: string; password?: boolean; title?: string }) => {
+    let validate: ((value: string) => unknown) | undefined;
+    window.showInputBox = (options: {
+      value?: string;
+      password?: boolean;
+      title?: string;
+      validateInput?: (value: string) => unknown;
+    }) => {
       boxes.push({ password: options.password, title: options.title });
+      validate = options.validateInput;
       if (express) return Promise.resolve(VERTEX_EXPRESS_KEY);
       project = options.value;
       return Promise.resolve(options.value);
@@ -328,6 +335,12 @@ describe('provider keys', function () {
       await vscode.commands.executeCommand('llmSpaces.addProviderKey');
       assert.equal(asked.length, 2, 'the provider and how to sign in, nothing after the key');
       assert.deepEqual(boxes.at(-1), { password: true, title: 'Google Vertex AI key' });
+      // What is no API key is told apart as it is typed, in words.
+      assert.equal(
+        await validate!('my google password'),
+        'A Google Cloud API key is 30 or more letters, digits, dots, hyphens or underscores (AIza… or AQ.…).',
+      );
+      assert.equal(await validate!(VERTEX_EXPRESS_KEY), undefined);
       assert.ok((await api.providerKeys.stored()).includes('vertex'));
       // Tried at express mode's address, which this machine cannot reach (with a network, Google refuses
       // a key it does not know): said in words, without the key.

@@ -2,7 +2,13 @@
 // extension (kept in memory), and a check that a key works. Never answers a key.
 import type { ModelRecord, ProviderCheck, ProviderKeyBody, ProviderState } from '../../api/schemas';
 import { isRetired } from '../../shared/models';
-import { GOOGLE_ADC_KEY, GOOGLE_KEY_FILES, isGoogleApiKey, keyVariableOf } from '../../shared/providerNames';
+import {
+  GOOGLE_ADC_KEY,
+  GOOGLE_API_KEY,
+  GOOGLE_KEY_FILES,
+  isGoogleApiKey,
+  keyVariableOf,
+} from '../../shared/providerNames';
 import { HostedProviders, NoDeployment, failureOf } from '../chat/reach/hostedProviders';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
@@ -54,9 +60,6 @@ export function setProviderKey(db: Database, provider: string, body: ProviderKey
   if (body.verified) settleUntouchedSpaces(db);
   return listProviders().find((p) => p.id === spec.id)!;
 }
-
-/** A Google Cloud API key, as its console makes them (`AIza…`, and the newer bound keys' `AQ.…`). */
-const GOOGLE_API_KEY = /^[A-Za-z0-9_.-]{30,200}$/;
 
 /**
  * A Google Cloud provider's key (Vertex AI's): an API key, at the address given or its default one
