@@ -7,8 +7,8 @@ export interface ProviderName {
   id: string;
   label: string;
   /**
-   * The variables a key is read from, first found wins (as the provider's own SDK names them); none for
-   * a provider whose key the environment gives otherwise (googleCloud).
+   * The variables a key is read from, first found wins (as the provider's own SDK names them); a
+   * googleCloud provider's key may also be the machine's credentials, where its project is named.
    */
   keyVars: string[];
   /**

@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ProviderKeys } from '../../../src/service/providers/keys';
+import { claudeToolLoop } from '../support/claudeToolLoop';
 import { chatsWholeAndStreamed, LATER_SYSTEM } from '../support/openAiChat';
 import { pdfBase64 } from '../support/pdf';
 import { raw } from '../support/http';
@@ -136,18 +137,14 @@ describe('Amazon Bedrock through a Space', function () {
   });
 
   it("answers Claude Code's way on Claude through Bedrock's Anthropic Messages API, its signed thinking carried back", async () => {
-    const tools: Anthropic.Tool[] = [
-      { name: 'lookup', input_schema: { type: 'object', properties: { q: { type: 'string' } } } },
-    ];
-    const ask = 'call lookup {"q":"gateway routing"}';
     const thinking = { type: 'enabled' as const, budget_tokens: 2_000 };
-    const message = await bedrock.claude.messages.create({
+    const seen = bedrock.fake.seen.length;
+    // The next turn sends the thinking back, signed, before the tool use: Bedrock's Claude checks it.
+    const { message, call, final, pieces } = await claudeToolLoop(bedrock.claude, {
       model: HAIKU,
-      max_tokens: 3_000,
-      system: 'Be brief.',
+      maxTokens: 3_000,
       thinking,
-      tools,
-      messages: [{ role: 'user', content: ask }],
+      then: 'sum it up',
     });
     said.push(JSON.stringify(message));
     assert.equal(message.stop_reason, 'tool_use');
@@ -155,39 +152,26 @@ describe('Amazon Bedrock through a Space', function () {
       message.content.map((b) => b.type),
       ['thinking', 'tool_use'],
     );
-    const call = message.content.find((b) => b.type === 'tool_use')!;
     assert.deepEqual([call.name, call.input], ['lookup', { q: 'gateway routing' }]);
-    const asked = bedrock.fake.seen.at(-1)!;
-    assert.equal(asked.path, `/model/${encodeURIComponent(HAIKU.slice('bedrock/'.length))}/invoke`);
+    const [asked, back] = bedrock.fake.seen.slice(seen);
+    assert.equal(asked!.path, `/model/${encodeURIComponent(HAIKU.slice('bedrock/'.length))}/invoke`);
     // Anthropic's body as Bedrock takes it: its version, no model, the thinking within max_tokens.
     assert.deepEqual(
-      [asked.body.anthropic_version, asked.body.model, asked.body.system, asked.body.thinking, asked.body.max_tokens],
+      [
+        asked!.body.anthropic_version,
+        asked!.body.model,
+        asked!.body.system,
+        asked!.body.thinking,
+        asked!.body.max_tokens,
+      ],
       ['bedrock-2023-05-31', undefined, [{ type: 'text', text: 'Be brief.' }], thinking, 3_000],
     );
-
-    // The next turn sends the thinking back, signed, before the tool use: Bedrock's Claude checks it.
-    const turn: Anthropic.MessageParam[] = [
-      { role: 'user', content: ask },
-      { role: 'assistant', content: message.content },
-      {
-        role: 'user',
-        content: [
-          { type: 'tool_result', tool_use_id: call.id, content: 'found it' },
-          { type: 'text', text: 'sum it up' },
-        ],
-      },
-    ];
-    const stream = bedrock.claude.messages.stream({ model: HAIKU, max_tokens: 3_000, thinking, tools, messages: turn });
-    const pieces: string[] = [];
-    stream.on('text', (piece) => pieces.push(piece));
-    const final = await stream.finalMessage();
     assert.equal(final.stop_reason, 'end_turn');
     assert.ok(pieces.length > 1, 'arrived in pieces');
     assert.equal(pieces.join(''), 'echo: sum it up');
     assert.equal(final.content[0]!.type, 'thinking', 'thinking streamed in its event frames');
-    const back = bedrock.fake.seen.at(-1)!;
-    assert.match(back.path, /\/invoke-with-response-stream$/);
-    const sentBack = back.body.messages as Array<{ role: string; content: Array<{ type: string }> }>;
+    assert.match(back!.path, /\/invoke-with-response-stream$/);
+    const sentBack = back!.body.messages as Array<{ role: string; content: Array<{ type: string }> }>;
     assert.deepEqual(
       sentBack[1]!.content.map((b) => b.type),
       ['thinking', 'tool_use'],

@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { raw } from '../support/http';
+import { claudeToolLoop } from '../support/claudeToolLoop';
 import { chatsWholeAndStreamed, LATER_SYSTEM } from '../support/openAiChat';
 import {
   serviceAccountKey,
@@ -124,48 +125,24 @@ describe('Google Vertex AI through a Space', function () {
       /\/publishers\/anthropic\/models\/claude-sonnet-4-5@20250929:streamRawPredict$/,
     );
 
-    const tools: Anthropic.Tool[] = [
-      { name: 'lookup', input_schema: { type: 'object', properties: { q: { type: 'string' } } } },
-    ];
-    const ask = 'call lookup {"q":"gateway routing"}';
     // Within the Space's cost cap per request ($0.02) at Claude Sonnet's price.
     const thinking = { type: 'enabled' as const, budget_tokens: 1_024 };
-    const message = await vertex.claude.messages.create({
-      model: SONNET,
-      max_tokens: 1_200,
-      system: 'Be brief.',
-      thinking,
-      tools,
-      messages: [{ role: 'user', content: ask }],
-    });
+    const seen = vertex.fake.seen.length;
+    const { message, final } = await claudeToolLoop(vertex.claude, { model: SONNET, maxTokens: 1_200, thinking });
     said.push(JSON.stringify(message));
     assert.deepEqual(
       message.content.map((b) => b.type),
       ['thinking', 'tool_use'],
     );
-    const asked = vertex.fake.seen.at(-1)!;
-    assert.match(asked.path, /claude-sonnet-4-5@20250929:rawPredict$/);
+    const [asked, next] = vertex.fake.seen.slice(seen);
+    assert.match(asked!.path, /claude-sonnet-4-5@20250929:rawPredict$/);
     // Anthropic's body as Vertex AI takes it: its version, no model.
     assert.deepEqual(
-      [asked.body.anthropic_version, asked.body.model, asked.body.thinking],
+      [asked!.body.anthropic_version, asked!.body.model, asked!.body.thinking],
       ['vertex-2023-10-16', undefined, thinking],
     );
-    const call = message.content.find((b) => b.type === 'tool_use')!;
-    const final = await vertex.claude.messages
-      .stream({
-        model: SONNET,
-        max_tokens: 1_200,
-        thinking,
-        tools,
-        messages: [
-          { role: 'user', content: ask },
-          { role: 'assistant', content: message.content },
-          { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: 'found it' }] },
-        ],
-      })
-      .finalMessage();
     assert.equal(final.stop_reason, 'end_turn');
-    const sentBack = vertex.fake.seen.at(-1)!.body.messages as Array<{ content: Array<{ type: string }> }>;
+    const sentBack = next!.body.messages as Array<{ content: Array<{ type: string }> }>;
     assert.deepEqual(
       sentBack[1]!.content.map((b) => b.type),
       ['thinking', 'tool_use'],
