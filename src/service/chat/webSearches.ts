@@ -2,9 +2,13 @@
 // models, OpenAI's on its reasoning models (through its Responses API). Each runs on the other
 // vendor's models too, as that vendor's search, with what carries over (allowed domains, location):
 // Claude Code's WebSearch on an OpenAI reasoning model (OpenAI takes no blocked domains), Codex's
-// search on an Anthropic model. The provider bills each search apart from the model's tokens.
+// search on an Anthropic model. Either runs on a Gemini model as Google Search (grounding), which takes
+// no domains at all, and beside the client's own tools only from Gemini 3 on. The provider bills each
+// search apart from the model's tokens (Google bills Gemini 2's once for each prompt it grounded).
 // Anthropic's web fetch runs on its models only, billed as the tokens of the pages read.
 import type { ModelRecord } from '../../api/schemas';
+import { dialectOf } from '../../shared/providerNames';
+import { googleSearchOf } from '../providers/googleSearch';
 import type { ToolOptions } from './request';
 
 /** Whether a model is one of OpenAI's reasoning models, which search the web at OpenAI. */
@@ -13,23 +17,46 @@ const searchesAtOpenAi = (r: ModelRecord) => r.provider === 'openai' && r.suppor
 /** Whether Anthropic's search, as asked, can run as OpenAI's: OpenAI's search cannot leave domains out. */
 const openAiCanRun = (o: ToolOptions) => !o.webSearch?.blockedDomains?.length;
 
+/** The domains a search was asked to keep to or leave out, in Anthropic's words or OpenAI's. */
+const keepsToDomains = (o: ToolOptions) =>
+  !!o.webSearch?.allowedDomains?.length ||
+  !!o.webSearch?.blockedDomains?.length ||
+  !!(o.openAiWebSearch?.options.filters as { allowedDomains?: unknown[] } | undefined)?.allowedDomains?.length;
+
+/**
+ * How a Gemini model runs the search asked as Google Search, or undefined when it cannot: a Gemini
+ * model that Google grounds, asked no domains (Google Search takes none), and offered none of the
+ * client's tools unless it is Gemini 3 or later (Google's package would leave those tools out).
+ */
+export function googleSearchFor(r: ModelRecord, o: ToolOptions) {
+  if (!r.provider || dialectOf(r.provider, r.model) !== 'google' || keepsToDomains(o)) return undefined;
+  const search = googleSearchOf(r.model);
+  return search && (search.besideTools || !o.tools?.length) ? search : undefined;
+}
+
+/** Where a search runs, to say in words where one asked did not. */
+const RUNS_AT =
+  "only on Anthropic's models, OpenAI's reasoning models and Gemini models (Gemini 2 only when the client offers no tools of its own, and Gemini none when domains are asked)";
+
 const WEB_SEARCHES = [
   {
     asked: (o: ToolOptions) => !!o.webSearch,
-    runs: (r: ModelRecord, o: ToolOptions) => r.provider === 'anthropic' || (searchesAtOpenAi(r) && openAiCanRun(o)),
+    runs: (r: ModelRecord, o: ToolOptions) =>
+      r.provider === 'anthropic' || (searchesAtOpenAi(r) && openAiCanRun(o)) || !!googleSearchFor(r, o),
     /** A model searches as often as it likes unless the client set max_uses: one at least. */
     most: (o: ToolOptions) => o.webSearch?.maxUses ?? 1,
     words: (o: ToolOptions) =>
       openAiCanRun(o)
-        ? "Anthropic's web search runs only on Anthropic's models and OpenAI's reasoning models"
+        ? `Anthropic's web search runs ${RUNS_AT}`
         : "Anthropic's web search with blocked domains runs only on Anthropic's models",
   },
   {
     asked: (o: ToolOptions) => !!o.openAiWebSearch,
-    runs: (r: ModelRecord) => searchesAtOpenAi(r) || r.provider === 'anthropic',
+    runs: (r: ModelRecord, o: ToolOptions) =>
+      searchesAtOpenAi(r) || r.provider === 'anthropic' || !!googleSearchFor(r, o),
     /** A model searches as often as it likes unless the client set max_tool_calls: one at least. */
     most: (o: ToolOptions) => o.openAiWebSearch?.maxUses ?? 1,
-    words: () => "OpenAI's web search runs only on OpenAI's reasoning models and Anthropic's models",
+    words: () => `OpenAI's web search runs ${RUNS_AT}`,
   },
 ];
 
@@ -70,7 +97,9 @@ export function searchesToEstimate(options: ToolOptions | undefined): (r: ModelR
   const search = options && searchAsked(options);
   if (!search) return () => 0;
   const most = search.most(options);
-  return (r) => (search.runs(r, options) && !r.is_test_model ? most : 0);
+  // Google bills Gemini 2's searches once for the prompt, however many it ran.
+  return (r) =>
+    search.runs(r, options) && !r.is_test_model ? (googleSearchFor(r, options)?.perQuery === false ? 1 : most) : 0;
 }
 
 /**

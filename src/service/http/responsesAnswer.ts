@@ -136,7 +136,8 @@ const openAiSummary = (blocks: readonly ThinkingBlock[]) =>
  * The output items of a reply: its reasoning, and after the reasoning that led to each web search the
  * search, then its message (when it wrote text), then each function it calls. The last `late` blocks of
  * its thinking, which the model gave after it began to write (a Gemini model's signature on a call after
- * its text), are a reasoning item of their own after the message, as the stream gave them.
+ * its text, its search), are a reasoning item of their own after the message, as the stream gave them,
+ * after each search among them.
  */
 function outputOf(c: Completed, request: Request, late = 0): Array<Record<string, unknown>> {
   const blocks = c.thinking ?? [];
@@ -149,7 +150,14 @@ function outputOf(c: Completed, request: Request, late = 0): Array<Record<string
       ...(part.search ? [webSearchCall(part.search, request)] : []),
     ];
   });
-  const after = late ? [reasoningItem(lateReasoningId(c.id), { blocks: blocks.slice(-late) }, request)] : [];
+  // A search among them (a Gemini model's, told with the stream's end) is an item of its own before them, as streamed.
+  const lateBlocks = late ? blocks.slice(-late) : [];
+  const after = late
+    ? [
+        ...lateBlocks.flatMap((b) => ('webSearchCall' in b ? [webSearchCall(b, request)] : [])),
+        reasoningItem(lateReasoningId(c.id), { blocks: lateBlocks }, request),
+      ]
+    : [];
   const message = c.choices[0]?.message;
   const text = message?.content
     ? [

@@ -48,6 +48,7 @@ import type { ModelRecord } from '../../api/schemas';
 import { cheapestFirst, NOT_CHAT_MODEL, type Priced } from '../../shared/models';
 import { PROVIDER_NAMES, speaksZaiApi } from '../../shared/providerNames';
 import { stableId } from '../catalogue';
+import { googleSearchOf } from './googleSearch';
 import { providerKeys } from './keys';
 
 /** The prices dataset this build ships, and the day that version was published. */
@@ -718,7 +719,9 @@ export function datasetModels(now: string): DatasetModel[] {
         cache_write_1h_token_cost: perToken(
           (price as { cache_write_1h_mtok?: unknown } | undefined)?.cache_write_1h_mtok,
         ),
-        web_search_cost: perSearch(price?.web_searches_kcount),
+        web_search_cost:
+          perSearch(price?.web_searches_kcount) ??
+          (maker.provider === 'google' ? (googleSearchOf(maker.id)?.cost ?? null) : null),
         base_cost: 0,
         price_unit: 'tokens',
         model: m.id,

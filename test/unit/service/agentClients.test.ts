@@ -138,14 +138,19 @@ describe('Claude Code and Codex against the built-in service', function () {
     });
 
   /** Claude Code's answer (its JSON) to a prompt on Claude Haiku 4.5, in three turns at most, the tool named allowed. */
-  const claudeTurns = async (prompt: string, allowed?: string, extraEnv?: Record<string, string>) =>
+  const claudeTurns = async (
+    prompt: string,
+    allowed?: string,
+    extraEnv?: Record<string, string>,
+    model = 'claude-haiku-4-5',
+  ) =>
     JSON.parse(
       (
         await claude(
           [
             prompt,
             '--model',
-            'claude-haiku-4-5',
+            model,
             ...(allowed ? ['--allowedTools', allowed] : []),
             '--max-turns',
             '3',
@@ -280,6 +285,27 @@ describe('Claude Code and Codex against the built-in service', function () {
     const result = JSON.stringify(last.content);
     assert.match(result, /Page 1 on Perform a web search for the query: gateway news/);
     assert.match(result, /https:\/\/example\.com\/2\?q=Perform/);
+    assert.match(said.result, /^echo: /);
+  });
+
+  it("runs Claude Code's WebSearch on a Gemini model through the Space: Google searches, and its pages go back to the loop", async () => {
+    const from = gemini.seen.length;
+    const said = await claudeTurns(
+      `Look it up | call WebSearch ${JSON.stringify({ query: 'gateway news' })}`,
+      'WebSearch',
+      { ENABLE_TOOL_SEARCH: 'false' },
+      GEMINI_MODEL,
+    );
+    assert.equal(said.is_error, false, said.result);
+    const asked = gemini.seen.slice(from).map((r) => r.body);
+    // WebSearch's request of its own reached Gemini with Google Search, which the fake ran.
+    const search = asked.find((b) =>
+      (b.tools as Array<Record<string, unknown>> | undefined)?.some((t) => 'googleSearch' in t),
+    );
+    assert.ok(search, JSON.stringify(asked.map((b) => b.tools)));
+    // The loop's last request carried WebSearch's result: the pages Google found (its redirects).
+    const last = JSON.stringify((asked.at(-1)!.contents as unknown[]).at(-1));
+    assert.match(last, /vertexaisearch\.cloud\.google\.com\/grounding-api-redirect\//);
     assert.match(said.result, /^echo: /);
   });
 

@@ -125,7 +125,7 @@ describe('the Anthropic SDK against the built-in service', function () {
     );
     assert.match(
       warning ?? '',
-      /Anthropic's web search runs only on Anthropic's models and OpenAI's reasoning models, so test\/echo answered without searching\. Anthropic's web fetch runs only on Anthropic's models, so test\/echo answered without reading pages\./,
+      /Anthropic's web search runs only on Anthropic's models, OpenAI's reasoning models and Gemini models \(Gemini 2 only when the client offers no tools of its own, and Gemini none when domains are asked\), so test\/echo answered without searching\. Anthropic's web fetch runs only on Anthropic's models, so test\/echo answered without reading pages\./,
     );
     // A tool marked custom is a tool like any other; one of Anthropic's that the client runs is refused in words.
     const custom = await anthropic.messages.create({

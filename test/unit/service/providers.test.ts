@@ -689,7 +689,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.equal(gemini.seen.at(-1)!.body.tools, undefined);
     assert.equal(
       warningOf(elsewhere),
-      `OpenAI's web search runs only on OpenAI's reasoning models and Anthropic's models, so ${GEMINI} answered without searching.`,
+      `OpenAI's web search runs only on Anthropic's models, OpenAI's reasoning models and Gemini models (Gemini 2 only when the client offers no tools of its own, and Gemini none when domains are asked), so ${GEMINI} answered without searching.`,
     );
   });
 
@@ -1172,7 +1172,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     // To a model of another provider the search is not given, and the answer says so in words.
     assert.equal(
       await askedOfOpenAi(ask),
-      `Anthropic's web search runs only on Anthropic's models and OpenAI's reasoning models, so ${OPENAI} answered without searching.`,
+      `Anthropic's web search runs only on Anthropic's models, OpenAI's reasoning models and Gemini models (Gemini 2 only when the client offers no tools of its own, and Gemini none when domains are asked), so ${OPENAI} answered without searching.`,
     );
   });
 

@@ -130,7 +130,7 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     const receipt = (asked as unknown as { llm_spaces: ChatMetadata }).llm_spaces;
     assert.match(
       receipt.warning ?? '',
-      /OpenAI's web search runs only on OpenAI's reasoning models and Anthropic's models, so test\/echo answered without searching\./,
+      /OpenAI's web search runs only on Anthropic's models, OpenAI's reasoning models and Gemini models \(Gemini 2 only when the client offers no tools of its own, and Gemini none when domains are asked\), so test\/echo answered without searching\./,
     );
     assert.match(
       receipt.warning ?? '',

@@ -16,6 +16,7 @@ import { raw } from '../support/http';
 import { claudeToolLoop } from '../support/claudeToolLoop';
 import { chatsWholeAndStreamed, LATER_SYSTEM } from '../support/openAiChat';
 import {
+  googlePages,
   serviceAccountKey,
   startVertexExpressFake,
   startVertexFake,
@@ -178,6 +179,39 @@ describe('Google Vertex AI through a Space', function () {
       parts: Array<Record<string, unknown>>;
     }>;
     assert.match(String(contents.find((c) => c.role === 'model')?.parts[0]?.thoughtSignature), /^gsig-/);
+  });
+
+  it("runs Claude Code's WebSearch on Gemini 3 as Google Search on Vertex AI, beside its own tools", async () => {
+    const text = 'What is new in gateways?';
+    const message = await vertex.claude.messages.create({
+      model: FLASH,
+      max_tokens: 300,
+      tools: [
+        { type: 'web_search_20250305', name: 'web_search', max_uses: 1 },
+        { name: 'Read', input_schema: { type: 'object', properties: { path: { type: 'string' } } } },
+      ],
+      messages: [{ role: 'user', content: text }],
+    });
+    said.push(JSON.stringify(message));
+    const sent = vertex.fake.seen.at(-1)!.body as { tools: Array<Record<string, unknown>> };
+    assert.deepEqual(
+      sent.tools.map((t) => Object.keys(t)[0]),
+      ['googleSearch', 'functionDeclarations'],
+    );
+    assert.deepEqual(
+      message.content.map((b) => b.type),
+      ['server_tool_use', 'web_search_tool_result', 'text'],
+    );
+    assert.deepEqual(
+      (message.content[1] as Anthropic.WebSearchToolResultBlock).content,
+      googlePages(text).map((p) => ({
+        type: 'web_search_result',
+        url: p.uri,
+        title: p.title,
+        page_age: null,
+        encrypted_content: '',
+      })),
+    );
   });
 
   it('sends a later system message with the first, as Gemini takes them only at the start', async () => {

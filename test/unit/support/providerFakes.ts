@@ -46,7 +46,11 @@
 //   unreachable), and checks a page sent back is the one it read.
 // - Gemini 3 models sign their function calls and refuse, as Google's thought-signatures guide says, a
 //   call of the current turn sent back without its signature (or Google's sentinel) or with one they did
-//   not give.
+//   not give. Offered Google Search (grounding), a Gemini model searches for the text with two queries
+//   and tells of it in the candidate's groundingMetadata (its queries, two pages as Google's redirect
+//   addresses, the answer's support); a model before Gemini 3 refuses it beside function declarations,
+//   and a Gemini 3 model asked for its server-side tool invocations tells of the search first as a
+//   toolCall and a toolResponse part.
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { AwsV4Signer } from 'aws4fetch';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
@@ -120,8 +124,10 @@ interface Turn {
   logprobs?: number;
   /** The model thinks first (Anthropic's extended thinking, asked for; DeepSeek's reasoner always). */
   thinks?: boolean;
-  /** Anthropic's and OpenAI's Responses: the web search tool is offered, so the model searches the web for the text first. */
+  /** Anthropic's, OpenAI's Responses and Gemini's: the web search tool is offered, so the model searches the web for the text first. */
   search?: string;
+  /** Gemini 3's: its search is told of as toolCall and toolResponse parts too (includeServerSideToolInvocations). */
+  serverSide?: boolean;
   /** Anthropic's: the web fetch tool is offered and the text names an address, which the model reads first. */
   fetch?: string;
   /** Anthropic's: the web fetch was asked to let the answer cite the page it read. */
@@ -1887,15 +1893,27 @@ const gemini: Dialect = {
     if (!Array.isArray(contents) || contents.length === 0) problems.push('gemini: contents is missing or empty');
     for (const c of contents ?? [])
       if (!['user', 'model'].includes(c.role ?? '')) problems.push(`gemini: role ${c.role} in contents`);
-    const declarations = (
-      (b.tools as Array<{ functionDeclarations?: Array<{ name?: string }> }> | undefined) ?? []
-    ).flatMap((t) => t.functionDeclarations ?? []);
+    const tools =
+      (b.tools as Array<{ functionDeclarations?: Array<{ name?: string }>; googleSearch?: unknown }> | undefined) ?? [];
+    const declarations = tools.flatMap((t) => t.functionDeclarations ?? []);
+    const search = tools.find((t) => t.googleSearch !== undefined);
+    const gemini3 = /^gemini-[3-9]/.test(match[1]!);
+    if (search && JSON.stringify(search.googleSearch) !== '{}')
+      problems.push(`gemini: googleSearch is not {}: ${JSON.stringify(search.googleSearch)}`);
     const lastUser = [...(contents ?? [])].reverse().find((c) => c.role === 'user');
-    const refused = /^gemini-3/.test(match[1]!) ? unsignedCall(contents ?? []) : undefined;
+    const refused = gemini3
+      ? unsignedCall(contents ?? [])
+      : search && declarations.length
+        ? 'Tool use with function calling is unsupported'
+        : undefined;
     if (refused) problems.push(`gemini: ${refused}`);
+    const text = (lastUser?.parts ?? []).map((p) => p.text ?? '').join('');
+    const serverSide = (b.toolConfig as { includeServerSideToolInvocations?: unknown } | undefined)
+      ?.includeServerSideToolInvocations;
     return {
       ...(refused ? { refused } : {}),
-      text: (lastUser?.parts ?? []).map((p) => p.text ?? '').join(''),
+      ...(search ? { search: text, ...(gemini3 && serverSide === true ? { serverSide: true } : {}) } : {}),
+      text,
       tools: declarations.map((d) => d.name ?? ''),
       stream: match[2] === 'streamGenerateContent',
       model: match[1]!,
@@ -1928,12 +1946,10 @@ const gemini: Dialect = {
   whole: (turn, reply, usage) => geminiChunk(turn, geminiParts(turn, reply), usage, true),
   events: (turn, reply, usage) =>
     reply.kind === 'text'
-      ? reply.text
-          .match(/.{1,6}/gs)!
-          .map(
-            (piece, i, all) =>
-              `data: ${JSON.stringify(geminiChunk(turn, [{ text: piece }], usage, i === all.length - 1))}\r\n\r\n`,
-          )
+      ? reply.text.match(/.{1,6}/gs)!.map((piece, i, all) => {
+          const parts = [...(i === 0 && turn.serverSide ? serverSearchParts(turn) : []), { text: piece }];
+          return `data: ${JSON.stringify(geminiChunk(turn, parts, usage, i === all.length - 1))}\r\n\r\n`;
+        })
       : [`data: ${JSON.stringify(geminiChunk(turn, geminiParts(turn, reply), usage, true))}\r\n\r\n`],
 };
 
@@ -1968,9 +1984,13 @@ function geminiEmbeddings(req: SeenRequest, problems: string[]): { status: numbe
   return { status: 200, body: { embeddings: (requests ?? []).map(one) } };
 }
 
-/** A reply's parts: its text, or the function call (after the text written before it), signed by a Gemini 3 model. */
-const geminiParts = (turn: Turn, reply: Reply) =>
-  reply.kind === 'text'
+/**
+ * A reply's parts: its text, or the function call (after the text written before it), signed by a
+ * Gemini 3 model; after a search the model was asked to tell of, its call and response first.
+ */
+const geminiParts = (turn: Turn, reply: Reply) => [
+  ...(turn.serverSide ? serverSearchParts(turn) : []),
+  ...(reply.kind === 'text'
     ? [{ text: reply.text }]
     : [
         ...(reply.preface ? [{ text: reply.preface }] : []),
@@ -1978,7 +1998,37 @@ const geminiParts = (turn: Turn, reply: Reply) =>
           functionCall: { name: reply.name, args: reply.args },
           ...(/^gemini-3/.test(turn.model) ? { thoughtSignature: thoughtSigned(turn.text) } : {}),
         },
-      ];
+      ]),
+];
+
+/** The queries the fake's Google Search runs for a text: two, so that a Gemini 3 model is billed each. */
+export const googleQueries = (text: string) => [text, `${text} latest`];
+
+/** The addresses of the pages it finds, as Google gives them: its redirects, which name no site. */
+export const googlePages = (text: string) =>
+  [1, 2].map((n) => ({
+    uri: `https://vertexaisearch.cloud.google.com/grounding-api-redirect/${Buffer.from(`${n}:${text}`).toString('base64url')}`,
+    title: `example${n}.com`,
+  }));
+
+/** A Gemini 3 model's search as its server-side tool invocation: the call, then Google's response. */
+const serverSearchParts = (turn: Turn) => [
+  {
+    toolCall: { toolType: 'GOOGLE_SEARCH_WEB', args: { queries: googleQueries(turn.search!) }, id: 'gs-1' },
+    thoughtSignature: thoughtSigned(`search ${turn.text}`),
+  },
+  { toolResponse: { toolType: 'GOOGLE_SEARCH_WEB', response: { results: googlePages(turn.search!) }, id: 'gs-1' } },
+];
+
+/** What Google tells of a search with the last chunk, as its grounding reference shows it. */
+const groundingOf = (search: string, answer: string) => ({
+  webSearchQueries: googleQueries(search),
+  searchEntryPoint: { renderedContent: '<div class="container">Google Search suggestions</div>' },
+  groundingChunks: googlePages(search).map((web) => ({ web })),
+  groundingSupports: [
+    { segment: { startIndex: 0, endIndex: Buffer.byteLength(answer), text: answer }, groundingChunkIndices: [0, 1] },
+  ],
+});
 
 /**
  * Gemini 3's rule (its thought-signatures guide): in the current turn (since the last user text), the
@@ -2003,7 +2053,16 @@ function unsignedCall(contents: Array<{ role?: string; parts?: Array<Record<stri
 
 function geminiChunk(turn: Turn, parts: unknown[], usage: ProviderFake['usage'], last: boolean) {
   return {
-    candidates: [{ content: { role: 'model', parts }, ...(last ? { finishReason: 'STOP' } : {}), index: 0 }],
+    candidates: [
+      {
+        content: { role: 'model', parts },
+        ...(last ? { finishReason: 'STOP' } : {}),
+        ...(last && turn.search !== undefined
+          ? { groundingMetadata: groundingOf(turn.search, `echo: ${turn.text}`) }
+          : {}),
+        index: 0,
+      },
+    ],
     ...(last
       ? {
           usageMetadata: {

@@ -2,6 +2,7 @@
 // AI SDK's provider packages (../../providers/providers.ts): the engine's OpenAI-shaped messages and
 // tools become the SDK's prompt, its stream becomes deltas, its usage the provider's own counts, and
 // its errors a ReachFailure that says in words what went wrong, without the key.
+import { randomBytes } from 'node:crypto';
 import type {
   LanguageModelV4,
   LanguageModelV4CallOptions,
@@ -52,7 +53,8 @@ import {
 } from '../request';
 import type { ImageDetail } from '../imageTokens';
 import { ReachFailure, type Generation, type ModelReach } from './reach';
-import { anthropicSearchAtOpenAi } from '../webSearches';
+import type { GoogleSearch } from '../../providers/googleSearch';
+import { anthropicSearchAtOpenAi, googleSearchFor } from '../webSearches';
 import { networkWords } from '../../../shared/networkWords';
 import { dialectOf, speaksZaiApi, type ProviderName } from '../../../shared/providerNames';
 
@@ -165,14 +167,26 @@ export class HostedProviders implements ModelReach {
         : provider === 'minimax'
           ? switchedThinking(g.tools, undefined)
           : undefined;
+    // A Gemini model asked either vendor's web search runs Google Search, when it can.
+    const google =
+      dialect === 'google' && (g.tools.webSearch || g.tools.openAiWebSearch)
+        ? googleSearchFor(g.model, g.tools)
+        : undefined;
     // Where the model may search the web: Anthropic's models and OpenAI's reasoning models, at their
-    // provider (not through Bedrock, which does not run Anthropic's server tools).
-    const searchAt = anthropic ? 'anthropic' : responses && provider === 'openai' ? 'openai' : undefined;
-    // A search asked in one vendor's words and run at the other's is told back in the words asked.
+    // provider (not through Bedrock, which does not run Anthropic's server tools), and Gemini models.
+    const searchAt = anthropic
+      ? 'anthropic'
+      : responses && provider === 'openai'
+        ? 'openai'
+        : google
+          ? 'google'
+          : undefined;
+    // A search asked in one vendor's words and run at the other's (or Google's) is told back in the words asked.
     const tellAs: TellSearches =
-      searchAt === 'openai' && !g.tools.openAiWebSearch && anthropicSearchAtOpenAi(g.tools)
+      (searchAt === 'openai' && !g.tools.openAiWebSearch && anthropicSearchAtOpenAi(g.tools)) ||
+      (searchAt === 'google' && g.tools.webSearch)
         ? 'anthropic'
-        : searchAt === 'anthropic' && !g.tools.webSearch && g.tools.openAiWebSearch
+        : (searchAt === 'anthropic' && !g.tools.webSearch && g.tools.openAiWebSearch) || searchAt === 'google'
           ? { openai: g.model.namespace }
           : undefined;
     // The search run at OpenAI: the one asked in its words, or Anthropic's told as it.
@@ -205,8 +219,8 @@ export class HostedProviders implements ModelReach {
     };
     try {
       const reply = g.onDelta
-        ? await streamed(model.doStream(options), answering, g.onDelta, g.onThinking, kept, tellAs)
-        : await whole(model.doGenerate(options), kept, tellAs);
+        ? await streamed(model.doStream(options), answering, g.onDelta, g.onThinking, kept, tellAs, google)
+        : await whole(model.doGenerate(options), kept, tellAs, google);
       this.cooldown.succeeded(provider);
       if (thinking?.without) reply.warning = `${g.model.namespace} answered without thinking: ${thinking.without}.`;
       return reply;
@@ -746,11 +760,12 @@ function responseFormatOf(
 /**
  * The request's tools as the AI SDK's, with the web search asked of a model whose provider runs it
  * (`searchAt`): Anthropic's (and its web fetch) for an Anthropic model, OpenAI's (`openAiSearch`) for
- * an OpenAI reasoning model; the other vendor's search asked (`tellAs`) is run as this one's.
+ * an OpenAI reasoning model, Google Search for a Gemini model; the other vendor's search asked
+ * (`tellAs`) is run as this one's.
  */
 function toolOptions(
   options: ToolOptions,
-  searchAt: 'anthropic' | 'openai' | undefined,
+  searchAt: 'anthropic' | 'openai' | 'google' | undefined,
   tellAs: TellSearches,
   openAiSearch: ToolOptions['openAiWebSearch'],
 ): Partial<LanguageModelV4CallOptions> {
@@ -766,7 +781,9 @@ function toolOptions(
         ]
       : openAiSearch
         ? [openAiSearchTool(openAiSearch)]
-        : [];
+        : searchAt === 'google'
+          ? [GOOGLE_SEARCH_TOOL]
+          : [];
   if (!options.tools?.length && !search.length)
     return { ...sampling(options), ...(stop ? { stopSequences: stop } : {}) };
   return {
@@ -793,6 +810,14 @@ const anthropicWebTool = (name: WebToolUse['name'], { type, ...args }: WebSearch
   name,
   args,
 });
+
+/** Google Search as Google's package takes it: it asks nothing more (it takes no domains nor location). */
+const GOOGLE_SEARCH_TOOL = {
+  type: 'provider' as const,
+  id: 'google.google_search' as const,
+  name: 'google_search',
+  args: {},
+};
 
 /** OpenAI's web search (or its preview) as its package's provider tool, under the name the package parses its calls by. */
 const openAiSearchTool = ({ preview, options }: NonNullable<ToolOptions['openAiWebSearch']>) => ({
@@ -969,6 +994,7 @@ async function whole(
   result: ReturnType<LanguageModelV4['doGenerate']>,
   kept: Kept,
   tellAs: TellSearches,
+  google: GoogleSearch | undefined,
 ): Promise<Reply> {
   const { content, finishReason, usage, providerMetadata } = await result;
   let text = '';
@@ -984,7 +1010,10 @@ async function whole(
       else if (text) use.after = text.length;
     },
     tellAs,
+    google,
   );
+  // A Gemini model searched before it answered: its search comes first.
+  webTools.grounded(providerMetadata);
   const cited: Cited[] = [];
   for (const part of content) {
     if (part.type === 'text') {
@@ -1057,11 +1086,16 @@ class WebTools {
     private readonly onUse: (use: WebToolUse | OpenAiSearch) => void,
     /** A search asked in the other vendor's words: each is told in those words too. */
     private readonly tellAs: TellSearches = undefined,
+    /** A Gemini model's Google Search, told of with the reply's end. */
+    private readonly google?: GoogleSearch,
   ) {}
 
   /** Takes a part that tells of a search or fetch (true). */
   took(part: LanguageModelV4ToolCall | LanguageModelV4ToolResult): boolean {
     const name = part.toolName;
+    // A tool Google ran for a Gemini 3 model beside the client's (Google's package names it `server:`
+    // and its type, a name no client's tool can have): what it found comes with the reply's end.
+    if (this.google && name.startsWith('server:')) return true;
     if (name !== 'web_search' && !(name === 'web_fetch' && this.kept === 'anthropic')) return false;
     if (part.type === 'tool-call') {
       if (!part.providerExecuted) return false;
@@ -1094,6 +1128,39 @@ class WebTools {
     this.onUse(use);
     if (typeof this.tellAs === 'object' && use.name === 'web_search') this.onUse(toldAsOpenAi(use, this.tellAs.openai));
     return true;
+  }
+
+  /**
+   * The Google Search a Gemini model ran, as Google's package tells of it with the reply's end (its
+   * grounding metadata): the queries, and the pages found, told as one search in the words asked
+   * (Google does not say which query found which page). Google bills a Gemini 3 model's each query,
+   * an earlier model's the prompt once.
+   */
+  grounded(metadata: unknown): void {
+    if (!this.google || !this.tellAs) return;
+    const grounding = Object.values(objectOf(metadata))
+      .map((said) => objectOf(objectOf(said).groundingMetadata))
+      .find((g) => Array.isArray(g.webSearchQueries));
+    const queries = ((grounding?.webSearchQueries as unknown[] | undefined) ?? []).filter(
+      (q): q is string => typeof q === 'string' && q !== '',
+    );
+    if (!grounding || !queries.length) return;
+    const chunks = Array.isArray(grounding.groundingChunks) ? grounding.groundingChunks : [];
+    this.billed += this.google.perQuery ? queries.length : 1;
+    const use: WebToolUse = {
+      id: `gsearch_${randomBytes(12).toString('hex')}`,
+      name: 'web_search',
+      input: { query: queries.join('; ') },
+      results: chunks.flatMap((chunk: unknown): WebSearchResult[] => {
+        const page = objectOf(objectOf(chunk).web);
+        if (typeof page.uri !== 'string') return [];
+        const title = typeof page.title === 'string' && page.title ? page.title : page.uri;
+        return [{ type: 'web_search_result', url: page.uri, title, page_age: null, encrypted_content: '' }];
+      }),
+    };
+    if (this.tellAs !== 'anthropic') return this.onUse(toldAsOpenAi(use, this.tellAs.openai));
+    this.done.push(use);
+    this.onUse(use);
   }
 
   ran(): Pick<Reply, 'webTools' | 'webSearches'> {
@@ -1288,6 +1355,7 @@ async function streamed(
   onThinking: ((piece: ThinkingPiece) => void) | undefined,
   kept: Kept,
   tellAs: TellSearches,
+  google: GoogleSearch | undefined,
 ): Promise<Reply> {
   const { stream } = await result;
   const signed = kept === 'anthropic';
@@ -1312,6 +1380,7 @@ async function streamed(
       think({ carried: use });
     },
     tellAs,
+    google,
   );
   const cited: Cited[] = [];
   /** Where each block of text began in the reply's text, by the stream's id of it. */
@@ -1396,6 +1465,8 @@ async function streamed(
     else if (part.type === 'error') throw part.error;
   }
   if (!finish) throw new ReachFailure('the stream ended before the reply was complete');
+  // What a Gemini model's search found comes with the stream's end, after the text it wrote.
+  webTools.grounded(finish.metadata);
   return {
     text,
     finishReason: finishOf(finish.reason, toolCalls, text),

@@ -1,0 +1,261 @@
+// Google Search on Gemini models (grounding), asked as the clients ask a web search: Claude Code's
+// WebSearch (Anthropic's web_search tool) and Codex's (OpenAI's web_search on the Responses API),
+// through a Space to a fake of the Gemini API that searches when offered Google Search and tells of it
+// as Google's grounding reference shows (providerFakes.ts). The official Anthropic and OpenAI SDKs read
+// the answers; the fake checks each request it gets.
+import Anthropic from '@anthropic-ai/sdk';
+import assert from 'node:assert/strict';
+import OpenAI from 'openai';
+import { googlePages, googleQueries, startGeminiFake } from '../support/providerFakes';
+import { spaceOf } from '../support/service';
+import { keyKeptOut, throughASpace } from '../support/throughASpace';
+
+const GEMINI_2 = 'google/gemini-2.5-flash-lite';
+const GEMINI_3 = 'google/gemini-3.5-flash';
+const SEARCH = { type: 'web_search_20250305' as const, name: 'web_search' as const, max_uses: 8 };
+const LOOKUP: Anthropic.Tool = {
+  name: 'lookup',
+  description: 'Looks a word up.',
+  input_schema: { type: 'object', properties: { word: { type: 'string' } } },
+};
+
+interface Receipt {
+  llm_spaces: { warning: string | null; costs: { total_tokens: number } };
+}
+const receiptOf = (answer: unknown) => (answer as Receipt).llm_spaces;
+
+describe('Google Search on Gemini models, asked as Anthropic’s or OpenAI’s web search', function () {
+  this.timeout(60_000);
+  const s = throughASpace('google', () => startGeminiFake(), { name: 'Gemini', active: [GEMINI_2] });
+  /**
+   * A Space's SDKs with only `model` active, and no cost cap: a new Space's would refuse a request that
+   * may run as many searches as Claude Code allows.
+   */
+  const sdksFor = async (model: string) => {
+    const { id, key } = await spaceOf(s.service, model, [model]);
+    await s.service.client().updateSpace({ id, policies: { max_cost: 0 } });
+    return {
+      claude: new Anthropic({ baseURL: s.service.url, apiKey: key, maxRetries: 0 }),
+      openai: new OpenAI({ baseURL: `${s.service.url}/v1`, apiKey: key, maxRetries: 0 }),
+    };
+  };
+  const modelOf = (ns: string) => s.models.find((m) => m.namespace === ns)!;
+  /** What the tokens alone cost, as the fake counts them. */
+  const tokensCost = (ns: string) => {
+    const m = modelOf(ns);
+    const { input, cached, output } = s.fake.usage;
+    return (
+      (input - cached) * m.prompt_token_cost +
+      cached * (m.cache_read_token_cost ?? 0) +
+      output * m.completion_token_cost
+    );
+  };
+  const assertCost = (answer: unknown, expected: number) => {
+    const cost = receiptOf(answer).costs.total_tokens;
+    assert.ok(Math.abs(cost - expected) < 1e-12, `cost ${cost}, expected ${expected}`);
+  };
+  /** What the organization's counters were billed for what `send` asked (a stream's answer has no receipt). */
+  const billed = async (send: () => Promise<unknown>) => {
+    const before = (await s.service.client().getOrganization()).total_tokens_cost;
+    await send();
+    return (await s.service.client().getOrganization()).total_tokens_cost - before;
+  };
+  const assertNear = (actual: number, expected: number) =>
+    assert.ok(Math.abs(actual - expected) < 1e-12, `billed ${actual}, expected ${expected}`);
+  /** The pages the fake's search finds for a text, as Anthropic's search results. */
+  const pagesOf = (text: string) =>
+    googlePages(text).map((p) => ({
+      type: 'web_search_result',
+      url: p.uri,
+      title: p.title,
+      page_age: null,
+      encrypted_content: '',
+    }));
+
+  it('prices a search by Google’s price: a Gemini 3 model’s each query, an earlier model’s each grounded prompt', () => {
+    assert.equal(modelOf(GEMINI_3).web_search_cost, 0.014);
+    assert.equal(modelOf(GEMINI_2).web_search_cost, 0.035);
+    // A model Google does not ground has no price for it.
+    assert.equal(modelOf('google/gemini-2.0-flash-lite').web_search_cost, null);
+  });
+
+  it('runs Claude Code’s WebSearch on Gemini 2.5 as Google Search: its queries and pages come as Anthropic’s search, billed once', async () => {
+    const { claude } = await sdksFor(GEMINI_2);
+    const text = 'What is new in gateways?';
+    const message = await claude.messages.create({
+      model: GEMINI_2,
+      max_tokens: 300,
+      messages: [{ role: 'user', content: text }],
+      tools: [SEARCH],
+    });
+    s.said.push(JSON.stringify(message));
+    assert.deepEqual(s.fake.seen.at(-1)!.body.tools, [{ googleSearch: {} }]);
+    const [call, result, answer] = message.content as unknown as Array<Record<string, unknown>>;
+    assert.deepEqual(
+      message.content.map((b) => b.type),
+      ['server_tool_use', 'web_search_tool_result', 'text'],
+    );
+    assert.deepEqual(call!.input, { query: googleQueries(text).join('; ') });
+    assert.equal(result!.tool_use_id, call!.id);
+    assert.deepEqual(result!.content, pagesOf(text));
+    assert.equal(answer!.text, `echo: ${text}`);
+    assert.equal(message.usage.server_tool_use?.web_search_requests, 1);
+    assert.equal(receiptOf(message).warning, null);
+    // Two queries, one grounded prompt: Gemini 2.5's search is billed once.
+    assertCost(message, tokensCost(GEMINI_2) + 0.035);
+    // Sent back in the next turn, the search is not Gemini's to read: the model gets the text alone.
+    await claude.messages.create({
+      model: GEMINI_2,
+      max_tokens: 300,
+      messages: [
+        { role: 'user', content: text },
+        { role: 'assistant', content: message.content },
+        { role: 'user', content: 'More?' },
+      ],
+      tools: [SEARCH],
+    });
+    const contents = s.fake.seen.at(-1)!.body.contents as Array<{ role: string; parts: unknown[] }>;
+    assert.deepEqual(contents[1], { role: 'model', parts: [{ text: `echo: ${text}` }] });
+  });
+
+  it('searches on Gemini 3 beside Claude Code’s own tools, streamed: Google’s own steps are no calls of the client’s, each query billed', async () => {
+    const { claude } = await sdksFor(GEMINI_3);
+    const text = 'Find the newest gateway';
+    const ask = {
+      model: GEMINI_3,
+      max_tokens: 300,
+      messages: [{ role: 'user' as const, content: text }],
+      tools: [SEARCH, LOOKUP],
+    };
+    let message!: Anthropic.Message;
+    const cost = await billed(async () => (message = await claude.messages.stream(ask).finalMessage()));
+    s.said.push(JSON.stringify(message));
+    const sent = s.fake.seen.at(-1)!.body as {
+      tools: Array<Record<string, unknown>>;
+      toolConfig?: { includeServerSideToolInvocations?: boolean };
+    };
+    assert.deepEqual(sent.tools[0], { googleSearch: {} });
+    assert.deepEqual(
+      (sent.tools[1]!.functionDeclarations as Array<{ name: string }>).map((d) => d.name),
+      ['lookup'],
+    );
+    assert.equal(sent.toolConfig?.includeServerSideToolInvocations, true);
+    // The text as it streamed, then what the search found, which comes with the stream's end.
+    assert.deepEqual(
+      message.content.map((b) => b.type),
+      ['text', 'server_tool_use', 'web_search_tool_result'],
+    );
+    assert.equal(message.stop_reason, 'end_turn');
+    assert.deepEqual((message.content[2] as Anthropic.WebSearchToolResultBlock).content, pagesOf(text));
+    // Two queries, each billed.
+    assertNear(cost, tokensCost(GEMINI_3) + 2 * 0.014);
+    // A call of the client's tool after the search: the client is asked to run its tool, and no other.
+    const calls = await claude.messages.create({
+      ...ask,
+      messages: [{ role: 'user', content: 'Look it up | call lookup {"word":"gateway"}' }],
+    });
+    s.said.push(JSON.stringify(calls));
+    assert.deepEqual(
+      calls.content.map((b) => (b.type === 'tool_use' ? `tool_use ${b.name}` : b.type)),
+      // The call's thought signature first, as a thinking block for Claude Code to send back.
+      ['thinking', 'server_tool_use', 'web_search_tool_result', 'text', 'tool_use lookup'],
+    );
+    assert.equal(calls.stop_reason, 'tool_use');
+    assertCost(calls, tokensCost(GEMINI_3) + 2 * 0.014);
+    // The loop goes on: the call goes back signed (the fake refuses it unsigned), the search not at all.
+    const use = calls.content.at(-1) as Anthropic.ToolUseBlock;
+    await claude.messages.create({
+      ...ask,
+      messages: [
+        { role: 'user', content: 'Look it up | call lookup {"word":"gateway"}' },
+        { role: 'assistant', content: calls.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'a way in' }] },
+      ],
+    });
+    const model = (
+      s.fake.seen.at(-1)!.body.contents as Array<{ role: string; parts: Array<Record<string, unknown>> }>
+    )[1]!;
+    assert.deepEqual(
+      model.parts.map((p) => Object.keys(p).sort().join('+')),
+      ['text', 'functionCall+thoughtSignature'],
+    );
+  });
+
+  it('answers on Gemini 2.5 without searching when the client offers its own tools, says why, and sends the tools whole', async () => {
+    const { claude } = await sdksFor(GEMINI_2);
+    const message = await claude.messages.create({
+      model: GEMINI_2,
+      max_tokens: 300,
+      messages: [{ role: 'user', content: 'What is new?' }],
+      tools: [SEARCH, LOOKUP],
+    });
+    const tools = s.fake.seen.at(-1)!.body.tools as Array<{ functionDeclarations?: Array<{ name: string }> }>;
+    assert.deepEqual(
+      tools.map((t) => Object.keys(t)),
+      [['functionDeclarations']],
+    );
+    assert.deepEqual(
+      message.content.map((b) => b.type),
+      ['text'],
+    );
+    assert.equal(
+      receiptOf(message).warning,
+      `Anthropic's web search runs only on Anthropic's models, OpenAI's reasoning models and Gemini models (Gemini 2 only when the client offers no tools of its own, and Gemini none when domains are asked), so ${GEMINI_2} answered without searching.`,
+    );
+    assertCost(message, tokensCost(GEMINI_2));
+    // Domains to keep to are not Google Search's to take: asked them, Gemini 3 answers without searching.
+    const three = (await sdksFor(GEMINI_3)).claude;
+    const kept = await three.messages.create({
+      model: GEMINI_3,
+      max_tokens: 300,
+      messages: [{ role: 'user', content: 'What is new?' }],
+      tools: [{ ...SEARCH, allowed_domains: ['example.com'] }],
+    });
+    assert.equal(s.fake.seen.at(-1)!.body.tools, undefined);
+    assert.match(receiptOf(kept).warning ?? '', /so google\/gemini-3\.5-flash answered without searching\.$/);
+  });
+
+  it('runs Codex’s web search on Gemini 3 as Google Search, told as OpenAI’s web_search_call, whole and streamed', async () => {
+    const { openai } = await sdksFor(GEMINI_3);
+    const text = 'What is new in routers?';
+    const ask = {
+      model: GEMINI_3,
+      input: text,
+      tools: [{ type: 'web_search' as const }],
+      include: ['web_search_call.action.sources' as const],
+    };
+    const whole = await openai.responses.create(ask);
+    s.said.push(JSON.stringify(whole));
+    assert.deepEqual(s.fake.seen.at(-1)!.body.tools, [{ googleSearch: {} }]);
+    const search = whole.output.find((o) => o.type === 'web_search_call');
+    assert.ok(search, JSON.stringify(whole.output.map((o) => o.type)));
+    assert.deepEqual(search.action, {
+      type: 'search',
+      query: googleQueries(text).join('; '),
+      sources: googlePages(text).map((p) => ({ type: 'url', url: p.uri })),
+    });
+    assert.equal(whole.output_text, `echo: ${text}`);
+    assertCost(whole, tokensCost(GEMINI_3) + 2 * 0.014);
+    let streamed!: OpenAI.Responses.Response;
+    const cost = await billed(async () => (streamed = await openai.responses.stream(ask).finalResponse()));
+    s.said.push(JSON.stringify(streamed));
+    assert.deepEqual(
+      streamed.output.filter((o) => o.type !== 'reasoning').map((o) => o.type),
+      ['message', 'web_search_call'],
+    );
+    assertNear(cost, tokensCost(GEMINI_3) + 2 * 0.014);
+    // Sent back, the search goes nowhere: Gemini gets its own text and the next question.
+    await openai.responses.create({
+      ...ask,
+      input: [{ role: 'user', content: text }, ...(whole.output as never[]), { role: 'user', content: 'More?' }],
+    });
+    const contents = s.fake.seen.at(-1)!.body.contents as Array<{ role: string; parts: unknown[] }>;
+    assert.deepEqual(
+      contents.map((c) => c.role),
+      ['user', 'model', 'user'],
+    );
+    assert.deepEqual(contents[1]!.parts, [{ text: `echo: ${text}` }]);
+  });
+
+  keyKeptOut(s, 'Gemini');
+});
