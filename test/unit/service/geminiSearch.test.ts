@@ -90,15 +90,27 @@ describe('Google Search on Gemini models, asked as Anthropic’s or OpenAI’s w
     });
     s.said.push(JSON.stringify(message));
     assert.deepEqual(s.fake.seen.at(-1)!.body.tools, [{ googleSearch: {} }]);
-    const [call, result, answer] = message.content as unknown as Array<Record<string, unknown>>;
+    const [call, result, lead, answer] = message.content as unknown as Array<Record<string, unknown>>;
     assert.deepEqual(
       message.content.map((b) => b.type),
-      ['server_tool_use', 'web_search_tool_result', 'text'],
+      ['server_tool_use', 'web_search_tool_result', 'text', 'text'],
     );
     assert.deepEqual(call!.input, { query: googleQueries(text).join('; ') });
     assert.equal(result!.tool_use_id, call!.id);
     assert.deepEqual(result!.content, pagesOf(text));
-    assert.equal(answer!.text, `echo: ${text}`);
+    // The stretch Google says the pages ground is a block of its own, citing them as Anthropic cites.
+    assert.deepEqual(lead, { type: 'text', text: 'echo: ' });
+    assert.equal(answer!.text, text);
+    assert.deepEqual(
+      answer!.citations,
+      googlePages(text).map((p) => ({
+        type: 'web_search_result_location',
+        url: p.uri,
+        title: p.title,
+        encrypted_index: '',
+        cited_text: text,
+      })),
+    );
     assert.equal(message.usage.server_tool_use?.web_search_requests, 1);
     assert.equal(receiptOf(message).warning, null);
     // Two queries, one grounded prompt: Gemini 2.5's search is billed once.
@@ -217,7 +229,8 @@ describe('Google Search on Gemini models, asked as Anthropic’s or OpenAI’s w
 
   it('runs Codex’s web search on Gemini 3 as Google Search, told as OpenAI’s web_search_call, whole and streamed', async () => {
     const { openai } = await sdksFor(GEMINI_3);
-    const text = 'What is new in routers?';
+    // Google places what its pages ground in bytes; the text's characters are not all one byte.
+    const text = 'What is new in routers — über alles?';
     const ask = {
       model: GEMINI_3,
       input: text,
@@ -235,6 +248,20 @@ describe('Google Search on Gemini models, asked as Anthropic’s or OpenAI’s w
       sources: googlePages(text).map((p) => ({ type: 'url', url: p.uri })),
     });
     assert.equal(whole.output_text, `echo: ${text}`);
+    // The text cites the pages Google says ground it, as OpenAI's annotations.
+    const cites = googlePages(text).map((p) => ({
+      type: 'url_citation',
+      start_index: 'echo: '.length,
+      end_index: whole.output_text.length,
+      url: p.uri,
+      title: p.title,
+    }));
+    const annotationsOf = (r: OpenAI.Responses.Response) =>
+      (
+        (r.output.find((o) => o.type === 'message') as OpenAI.Responses.ResponseOutputMessage)
+          .content[0] as OpenAI.Responses.ResponseOutputText
+      ).annotations;
+    assert.deepEqual(annotationsOf(whole), cites);
     assertCost(whole, tokensCost(GEMINI_3) + 2 * 0.014);
     let streamed!: OpenAI.Responses.Response;
     const cost = await billed(async () => (streamed = await openai.responses.stream(ask).finalResponse()));
@@ -244,6 +271,7 @@ describe('Google Search on Gemini models, asked as Anthropic’s or OpenAI’s w
       ['message', 'web_search_call'],
     );
     assertNear(cost, tokensCost(GEMINI_3) + 2 * 0.014);
+    assert.deepEqual(annotationsOf(streamed), cites);
     // Sent back, the search goes nowhere: Gemini gets its own text and the next question.
     await openai.responses.create({
       ...ask,

@@ -200,7 +200,8 @@ describe('Google Vertex AI through a Space', function () {
     );
     assert.deepEqual(
       message.content.map((b) => b.type),
-      ['server_tool_use', 'web_search_tool_result', 'text'],
+      // The stretch its pages ground a block of its own, with its citations.
+      ['server_tool_use', 'web_search_tool_result', 'text', 'text'],
     );
     assert.deepEqual(
       (message.content[1] as Anthropic.WebSearchToolResultBlock).content,

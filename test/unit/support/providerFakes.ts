@@ -2020,13 +2020,19 @@ const serverSearchParts = (turn: Turn) => [
   { toolResponse: { toolType: 'GOOGLE_SEARCH_WEB', response: { results: googlePages(turn.search!) }, id: 'gs-1' } },
 ];
 
-/** What Google tells of a search with the last chunk, as its grounding reference shows it. */
-const groundingOf = (search: string, answer: string) => ({
+/**
+ * What Google tells of a search with the last chunk, as its grounding reference shows it: both pages
+ * support what the answer says after its lead (`echo: `), placed in bytes, as Google places a segment.
+ */
+const groundingOf = (search: string, lead: string, said: string) => ({
   webSearchQueries: googleQueries(search),
   searchEntryPoint: { renderedContent: '<div class="container">Google Search suggestions</div>' },
   groundingChunks: googlePages(search).map((web) => ({ web })),
   groundingSupports: [
-    { segment: { startIndex: 0, endIndex: Buffer.byteLength(answer), text: answer }, groundingChunkIndices: [0, 1] },
+    {
+      segment: { startIndex: Buffer.byteLength(lead), endIndex: Buffer.byteLength(lead + said), text: said },
+      groundingChunkIndices: [0, 1],
+    },
   ],
 });
 
@@ -2058,7 +2064,7 @@ function geminiChunk(turn: Turn, parts: unknown[], usage: ProviderFake['usage'],
         content: { role: 'model', parts },
         ...(last ? { finishReason: 'STOP' } : {}),
         ...(last && turn.search !== undefined
-          ? { groundingMetadata: groundingOf(turn.search, `echo: ${turn.text}`) }
+          ? { groundingMetadata: groundingOf(turn.search, 'echo: ', turn.text) }
           : {}),
         index: 0,
       },

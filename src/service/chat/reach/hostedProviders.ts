@@ -1047,6 +1047,7 @@ async function whole(
       else if (signature) thinking.push({ thinking: part.text, signature });
     }
   }
+  cited.push(...webTools.groundedCited(text));
   return {
     text,
     finishReason: finishOf(finishReason, toolCalls, text),
@@ -1089,6 +1090,9 @@ class WebTools {
     /** A Gemini model's Google Search, told of with the reply's end. */
     private readonly google?: GoogleSearch,
   ) {}
+
+  /** What Google said of a Gemini model's search (its grounding metadata), once it said it. */
+  private grounding: Record<string, unknown> | undefined;
 
   /** Takes a part that tells of a search or fetch (true). */
   took(part: LanguageModelV4ToolCall | LanguageModelV4ToolResult): boolean {
@@ -1145,22 +1149,57 @@ class WebTools {
       (q): q is string => typeof q === 'string' && q !== '',
     );
     if (!grounding || !queries.length) return;
-    const chunks = Array.isArray(grounding.groundingChunks) ? grounding.groundingChunks : [];
+    this.grounding = grounding;
     this.billed += this.google.perQuery ? queries.length : 1;
     const use: WebToolUse = {
       id: `gsearch_${randomBytes(12).toString('hex')}`,
       name: 'web_search',
       input: { query: queries.join('; ') },
-      results: chunks.flatMap((chunk: unknown): WebSearchResult[] => {
-        const page = objectOf(objectOf(chunk).web);
-        if (typeof page.uri !== 'string') return [];
-        const title = typeof page.title === 'string' && page.title ? page.title : page.uri;
-        return [{ type: 'web_search_result', url: page.uri, title, page_age: null, encrypted_content: '' }];
-      }),
+      results: this.groundingPages().map((page) => ({
+        type: 'web_search_result',
+        url: page.url,
+        title: page.title,
+        page_age: null,
+        encrypted_content: '',
+      })),
     };
     if (this.tellAs !== 'anthropic') return this.onUse(toldAsOpenAi(use, this.tellAs.openai));
     this.done.push(use);
     this.onUse(use);
+  }
+
+  /** The pages a Gemini model's search found, in Google's order (its supports name them by their place). */
+  private groundingPages(): Array<{ url: string; title: string }> {
+    const chunks = this.grounding?.groundingChunks;
+    return (Array.isArray(chunks) ? chunks : []).map((chunk: unknown) => {
+      const page = objectOf(objectOf(chunk).web);
+      const url = typeof page.uri === 'string' ? page.uri : '';
+      return { url, title: typeof page.title === 'string' && page.title ? page.title : url };
+    });
+  }
+
+  /**
+   * The stretches of a Gemini model's text that its search grounds (Google's supports), each with the
+   * pages it rests on. Each is found in the text by what Google says it is: Google places it in bytes
+   * of one part of the answer, not in characters of the whole.
+   */
+  groundedCited(text: string): Cited[] {
+    const supports = this.grounding?.groundingSupports;
+    if (!Array.isArray(supports)) return [];
+    const pages = this.groundingPages();
+    let from = 0;
+    return supports.flatMap((support: unknown): Cited[] => {
+      const said = objectOf(objectOf(support).segment).text;
+      const indices = objectOf(support).groundingChunkIndices;
+      const at = typeof said === 'string' && said ? text.indexOf(said, from) : -1;
+      if (at < 0 || !Array.isArray(indices)) return [];
+      from = at + (said as string).length;
+      const cited = indices.flatMap((i): CitedPage[] => {
+        const page = typeof i === 'number' ? pages[i] : undefined;
+        return page?.url ? [{ ...page, citedText: said as string }] : [];
+      });
+      return cited.length ? [{ from: at, to: from, pages: cited }] : [];
+    });
   }
 
   ran(): Pick<Reply, 'webTools' | 'webSearches'> {
@@ -1467,6 +1506,7 @@ async function streamed(
   if (!finish) throw new ReachFailure('the stream ended before the reply was complete');
   // What a Gemini model's search found comes with the stream's end, after the text it wrote.
   webTools.grounded(finish.metadata);
+  cited.push(...webTools.groundedCited(text));
   return {
     text,
     finishReason: finishOf(finish.reason, toolCalls, text),
