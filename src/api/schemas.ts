@@ -619,6 +619,14 @@ const OPENAI_HINTS = {
   ),
 };
 
+/** Where the user is, roughly, as OpenAI's web search takes it (a hint for the search). */
+const ApproximateLocation = {
+  city: nullish(z.string().max(200)),
+  country: nullish(z.string().max(2)),
+  region: nullish(z.string().max(200)),
+  timezone: nullish(z.string().max(100)),
+};
+
 /**
  * `POST /v1/chat/completions`: OpenAI's request. A Space key selects its Space; an organization token
  * names it with `app_id`. `model` null or absent: the Space's routing.
@@ -655,6 +663,21 @@ export const ChatCompletionsBody = z
     ...OPENAI_HINTS,
     /** How long the reply should be (OpenAI's GPT-5 models); a hint other models go without. */
     verbosity: nullish(Verbosity),
+    /**
+     * OpenAI's web search on Chat Completions: the model searches the web before it answers, where its
+     * provider runs a search (OpenAI's reasoning models, Anthropic's, Gemini's), and the message cites
+     * the pages in its annotations; any other model answers without searching, and says so.
+     */
+    web_search_options: nullish(
+      z
+        .object({
+          search_context_size: nullish(z.enum(['low', 'medium', 'high'])),
+          user_location: nullish(
+            z.object({ type: z.literal('approximate'), approximate: z.object(ApproximateLocation).strict() }).strict(),
+          ),
+        })
+        .strict(),
+    ),
     /**
      * false, as OpenAI's clients may send it: the completion is kept for nobody to read back by id (its
      * Space's log keeps it as its privacy level says); true asks for what is not offered.
@@ -1628,15 +1651,7 @@ const ResponsesWebSearchTool = z.object({
   external_web_access: nullish(z.boolean()),
   filters: nullish(z.object({ allowed_domains: nullish(z.array(z.string().max(253)).max(100)) })),
   search_context_size: nullish(z.enum(['low', 'medium', 'high'])),
-  user_location: nullish(
-    z.object({
-      type: z.literal('approximate'),
-      city: nullish(z.string().max(200)),
-      country: nullish(z.string().max(2)),
-      region: nullish(z.string().max(200)),
-      timezone: nullish(z.string().max(100)),
-    }),
-  ),
+  user_location: nullish(z.object({ type: z.literal('approximate'), ...ApproximateLocation })),
 });
 
 /**

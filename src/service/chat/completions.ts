@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type { ChatCompletionsBody } from '../../api/schemas';
 import type { Caller } from '../domain/caller';
-import { promptOf, requestedSpace, type Body, type ChatMessage } from './request';
+import { promptOf, requestedSpace, type Body, type ChatMessage, type ToolOptions } from './request';
 
 export function completionRequest(caller: Caller, body: z.output<typeof ChatCompletionsBody>): Body {
   const messages = body.messages.map((m): ChatMessage =>
@@ -36,6 +36,29 @@ export function completionRequest(caller: Caller, body: z.output<typeof ChatComp
       parallelToolCalls: body.parallel_tool_calls,
       promptCacheKey: body.prompt_cache_key,
       verbosity: body.verbosity,
+      ...(body.web_search_options ? { openAiWebSearch: webSearchOf(body.web_search_options) } : {}),
+    },
+  };
+}
+
+/**
+ * OpenAI's web search on Chat Completions as on its Responses API (which its reasoning models answer
+ * through here): how much of each page to read, and where the user is.
+ */
+function webSearchOf({
+  search_context_size: size,
+  user_location: where,
+}: NonNullable<z.output<typeof ChatCompletionsBody>['web_search_options']>): NonNullable<
+  ToolOptions['openAiWebSearch']
+> {
+  const location = where
+    ? Object.fromEntries(Object.entries(where.approximate).filter(([, v]) => v != null))
+    : undefined;
+  return {
+    preview: false,
+    options: {
+      ...(size ? { searchContextSize: size } : {}),
+      ...(location ? { userLocation: { type: 'approximate', ...location } } : {}),
     },
   };
 }

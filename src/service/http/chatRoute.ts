@@ -8,14 +8,14 @@ import type { Database } from '../db';
 import { prepareSending } from '../chat/prepare';
 import type { Reaches } from '../chat/reach/reaches';
 import { thinkingText, type Body, type Prepared, type ThinkingPiece } from '../chat/request';
-import { runChat } from '../chat/run';
+import { runChat, type Completed } from '../chat/run';
 import { record } from '../ledgerThread';
 import { Problem } from '../problem';
 import { StorageError } from '../storageError';
 import { AnthropicStream, anthropicMessage } from './anthropicAnswer';
 import { openAiError, sendRawError, type ErrorDialect } from './errorAnswers';
 import { EventStream } from './eventStream';
-import { ResponsesStream, keptOutput, responseIdOf, responseObject } from './responsesAnswer';
+import { ResponsesStream, keptOutput, responseIdOf, responseObject, urlCitations } from './responsesAnswer';
 import { ShutdownError } from './lifecycle';
 
 export type ChatReader = (caller: Caller, body: unknown, db: Database) => Body;
@@ -83,14 +83,25 @@ async function answer(
       // Signed thinking is for Anthropic's clients, which send it back. OpenAI-compatible clients and the
       // playground get its text to show, as `reasoning_content` (DeepSeek's API and LiteLLM's name, which
       // Cline, Roo Code and the AI SDK read), and any other model's reasoning the same way.
-      const answer = { ...completion, thinking: undefined, reasoning: undefined, created: created(completion.created) };
-      const thought = thinkingText(completion.thinking) || completion.reasoning;
-      if (!thought) return answer;
-      const [first, ...rest] = completion.choices;
-      return {
-        ...answer,
-        choices: [{ ...first!, message: { ...first!.message, reasoning_content: thought } }, ...rest],
+      const answer = {
+        ...completion,
+        thinking: undefined,
+        reasoning: undefined,
+        webTools: undefined,
+        paused: undefined,
+        cited: undefined,
+        created: created(completion.created),
       };
+      const thought = thinkingText(completion.thinking) || completion.reasoning;
+      const annotations = chatAnnotations(completion);
+      if (!thought && !annotations.length) return answer;
+      const [first, ...rest] = completion.choices;
+      const message = {
+        ...first!.message,
+        ...(thought ? { reasoning_content: thought } : {}),
+        ...(annotations.length ? { annotations } : {}),
+      };
+      return { ...answer, choices: [{ ...first!, message }, ...rest] };
     } catch (error) {
       throw shutDown() ? new Problem(503, 'The service is shutting down.') : error;
     }
@@ -144,6 +155,9 @@ async function answer(
     );
     const calls = completion.choices[0]?.message.tool_calls;
     if (calls?.length) events.send(chunk({ tool_calls: calls.map((call, index) => ({ index, ...call })) }));
+    // The pages the text cites, once it is whole, as OpenAI's search models stream them.
+    const annotations = textCompletion ? [] : chatAnnotations(completion);
+    if (annotations.length) events.send(chunk({ annotations }));
     // Mistral's last chunk has text, if none (Continue reads each chunk's delta.content).
     const last = chunk(body.asChat ? { content: '' } : {}, completion.choices[0]?.finish_reason ?? 'stop');
     // Token probabilities, when asked for, come with the last choice (OpenAI's clients gather them by choice).
@@ -168,6 +182,10 @@ async function answer(
   }
   return reply;
 }
+
+/** The pages a reply's text cites, as Chat Completions annotates a message (OpenAI's search models'). */
+const chatAnnotations = (c: Completed) =>
+  urlCitations(c).map((cited) => ({ type: 'url_citation', url_citation: cited }));
 
 /** OpenAI's answer to a text completion (POST /v1/completions): the chat's reply as its one choice's text. */
 function textCompletionObject(completion: ChatCompletion, created: number) {

@@ -88,25 +88,20 @@ function webSearchCall(search: OpenAiSearch, request: Request): Record<string, u
 }
 
 /**
- * The pages the text cites, as OpenAI annotates its text: each page with the stretch that cites it (a
- * passage of a document, which has no address, is not one).
+ * The pages a reply's text cites, each with the stretch that cites it, as OpenAI's APIs annotate text
+ * (a passage of a document, which has no address, is not one).
  */
-const annotationsOf = (c: Completed) =>
+export const urlCitations = (c: Completed) =>
   (c.cited ?? []).flatMap((cited) =>
     cited.pages.flatMap((page) =>
       'url' in page
-        ? [
-            {
-              type: 'url_citation',
-              start_index: cited.from,
-              end_index: cited.to,
-              url: page.url,
-              title: page.title ?? page.url,
-            },
-          ]
+        ? [{ start_index: cited.from, end_index: cited.to, url: page.url, title: page.title ?? page.url }]
         : [],
     ),
   );
+
+/** The pages the text cites, as the Responses API annotates its text. */
+const annotationsOf = (c: Completed) => urlCitations(c).map((cited) => ({ type: 'url_citation', ...cited }));
 
 /** The id of the reply's nth reasoning item (from 0): one more after each web search. */
 const reasoningIdOf = (requestId: string, n: number) => `rs_${compact(requestId)}${n ? `_${n + 1}` : ''}`;

@@ -285,5 +285,63 @@ describe('Google Search on Gemini models, asked as Anthropic’s or OpenAI’s w
     assert.deepEqual(contents[1]!.parts, [{ text: `echo: ${text}` }]);
   });
 
+  it('runs Chat Completions’ web_search_options on Gemini 3 as Google Search, its pages in the message’s annotations, whole and streamed', async () => {
+    const { openai } = await sdksFor(GEMINI_3);
+    const text = 'What is new in proxies?';
+    const ask = {
+      model: GEMINI_3,
+      messages: [{ role: 'user' as const, content: text }],
+      web_search_options: {
+        search_context_size: 'low' as const,
+        user_location: { type: 'approximate' as const, approximate: { country: 'DE', city: 'Berlin' } },
+      },
+    };
+    const cites = googlePages(text).map((p) => ({
+      type: 'url_citation',
+      url_citation: { start_index: 'echo: '.length, end_index: `echo: ${text}`.length, url: p.uri, title: p.title },
+    }));
+    let whole!: OpenAI.ChatCompletion;
+    const cost = await billed(async () => (whole = await openai.chat.completions.create(ask)));
+    s.said.push(JSON.stringify(whole));
+    assert.deepEqual(s.fake.seen.at(-1)!.body.tools, [{ googleSearch: {} }]);
+    assert.equal(whole.choices[0]!.message.content, `echo: ${text}`);
+    assert.deepEqual(whole.choices[0]!.message.annotations, cites);
+    // Nothing of the service's own shapes comes with the answer.
+    assert.deepEqual(
+      Object.keys(whole).filter((k) => ['cited', 'webTools', 'thinking', 'paused'].includes(k)),
+      [],
+    );
+    assertNear(cost, tokensCost(GEMINI_3) + 2 * 0.014);
+    const chunks = await openai.chat.completions.create({ ...ask, stream: true });
+    const streamed: unknown[] = [];
+    let said = '';
+    for await (const chunk of chunks) {
+      said += chunk.choices[0]?.delta.content ?? '';
+      streamed.push(...((chunk.choices[0]?.delta as { annotations?: unknown[] } | undefined)?.annotations ?? []));
+    }
+    assert.equal(said, `echo: ${text}`);
+    assert.deepEqual(streamed, cites);
+    // A model that cannot search answers without, and says so; domains are not Chat Completions' to ask.
+    const two = (await sdksFor(GEMINI_2)).openai;
+    const without = await two.chat.completions.create({
+      ...ask,
+      model: GEMINI_2,
+      tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: {} } } }],
+    });
+    assert.equal(without.choices[0]!.message.annotations, undefined);
+    assert.match(
+      (without as unknown as { metadata: { warning: string | null } }).metadata.warning ?? '',
+      /^OpenAI's web search runs only on .*, so google\/gemini-2\.5-flash-lite answered without searching\.$/,
+    );
+    // A field of the options this service does not know is refused by its name.
+    await assert.rejects(
+      openai.chat.completions.create({
+        ...ask,
+        web_search_options: { ...ask.web_search_options, filters: {} },
+      } as never),
+      (e: Error) => /web_search_options/.test(e.message) && /filters/.test(e.message),
+    );
+  });
+
   keyKeptOut(s, 'Gemini');
 });

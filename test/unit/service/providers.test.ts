@@ -775,6 +775,49 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.deepEqual(anthropic.seen.at(-1)!.body.tools, [{ type: 'web_search_20250305', name: 'web_search' }]);
   });
 
+  it("runs Chat Completions' web_search_options at Anthropic and at OpenAI, each as its own search, the pages in the message's annotations", async () => {
+    const query = 'What is new in gateways?';
+    const ask = {
+      messages: [{ role: 'user' as const, content: query }],
+      web_search_options: { user_location: { type: 'approximate' as const, approximate: { country: 'DE' } } },
+    };
+    const pages = [1, 2].map((n) => `https://example.com/${n}?q=${encodeURIComponent(query)}`);
+    const cited = (c: OpenAI.ChatCompletion) =>
+      (c.choices[0]!.message.annotations ?? []).map((a) => [a.type, a.url_citation.url]);
+    // On an Anthropic model, as Anthropic's search, where the user is carried over.
+    const app = await spaceWith([ANTHROPIC]);
+    await client.updateSpace({ id: app, policies: { max_cost: 0 } });
+    const claudeAnswer = await new OpenAI({
+      baseURL: `${service.url}/v1`,
+      apiKey: keys.get(app)!,
+      maxRetries: 0,
+    }).chat.completions.create({ ...ask, model: ANTHROPIC });
+    assert.deepEqual(anthropic.seen.at(-1)!.body.tools, [
+      { type: 'web_search_20250305', name: 'web_search', user_location: { type: 'approximate', country: 'DE' } },
+    ]);
+    assert.ok(claudeAnswer.choices[0]!.message.content!.startsWith(SEARCH_LEAD));
+    assert.deepEqual(cited(claudeAnswer), [['url_citation', pages[0]]]);
+    const m = byName(ANTHROPIC);
+    // Billed as Anthropic bills the search, apart from the tokens.
+    assertCost(
+      { llm_spaces: (claudeAnswer as unknown as { metadata: unknown }).metadata },
+      tokensCost(m) + m.web_search_cost!,
+    );
+    // On an OpenAI reasoning model, as OpenAI's search on its Responses API.
+    const ns = 'openai/gpt-5.4-mini';
+    const reasoning = await spaceWith([ns]);
+    await client.updateSpace({ id: reasoning, policies: { max_cost: 0 } });
+    const gptAnswer = await new OpenAI({
+      baseURL: `${service.url}/v1`,
+      apiKey: keys.get(reasoning)!,
+      maxRetries: 0,
+    }).chat.completions.create({ ...ask, model: ns });
+    const sent = openai.seen.at(-1)!;
+    assert.equal(sent.path, '/v1/responses');
+    assert.deepEqual(sent.body.tools, [{ type: 'web_search', user_location: { type: 'approximate', country: 'DE' } }]);
+    assert.deepEqual(cited(gptAnswer), [['url_citation', pages[0]]]);
+  });
+
   it('gives an effort only to a model that reasons, as Codex sends one whichever model the Space picks', async () => {
     const app = await spaceWith([OPENAI]);
     // OpenAI refuses an effort for gpt-4o-mini with a 400; the fake too (see afterEach).
