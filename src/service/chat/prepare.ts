@@ -23,7 +23,7 @@ import { capabilityRefusal, pdfPageLimit, RAISE_MAX_COST, type Rejection, type R
 import { messageImageTokens } from './imageTokens';
 import { pdfCount, readPdfs } from './pdfReading';
 import { buildMessages, resolveAssistantVersion, resolveConversation } from './messages';
-import { messageText, needsOf, type Body, type PdfPages, type Prepared } from './request';
+import { messageText, needsOf, toolOptionsOf, type Body, type PdfPages, type Prepared } from './request';
 import { activeModels, failoverChain, routeInput, weighActive } from './weigh';
 
 /** Parts of a sentence joined as English joins them ("a, b, and c"; "a or b"). */
@@ -91,7 +91,7 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
     pdfPages: pdfs.pages,
     writesCache:
       messages.some((m) => m.cache_control) || (body.completion?.tools ?? []).some((tool) => tool.cache_control),
-    completion: body.completion,
+    completion: toolOptionsOf(body),
   });
   const warnings: string[] = [...(body.warnings ?? [])];
   // A model named as the Space itself lets the Space route (GET /v1/models offers it for tools that must name one).

@@ -290,6 +290,8 @@ function jsonNeed(body: Body): JsonNeed {
  */
 export type Body = z.output<typeof ChatBody> & {
   completion?: ToolOptions & { messages: ChatMessage[] };
+  /** The tools the playground's plugins give the model (its web search: chat/plugins.ts). */
+  pluginTools?: ToolOptions;
   /** A stream ends with a chunk of usage and no choice (OpenAI's stream_options.include_usage). */
   includeUsage?: boolean;
   /**
@@ -306,6 +308,9 @@ export type Body = z.output<typeof ChatBody> & {
   /** Its PDFs as read before it is prepared, which counts them (chat/pdfReading.ts). */
   pdfs?: PdfReadings;
 };
+
+/** The tools a request gives the model: a chat completion's own, or the playground's plugins'. */
+export const toolOptionsOf = (body: Body): ToolOptions => body.completion ?? body.pluginTools ?? {};
 
 /** Everything checked and resolved before a model runs (prepare.ts). */
 export interface Prepared {

@@ -15,6 +15,7 @@ import { searchNotRun } from './webSearches';
 import {
   needsOf,
   textOf,
+  toolOptionsOf,
   type Attempt,
   type ChatMessage,
   type Cited,
@@ -136,7 +137,7 @@ export async function runChat(
           reply,
           `${refusedReasoning} refused the reasoning asked of it, so it answered without; it is asked for none from now on.`,
         );
-      const unsearched = searchNotRun(current.record, prepared.body.completion ?? {});
+      const unsearched = searchNotRun(current.record, toolOptionsOf(prepared.body));
       if (unsearched) warn(reply, unsearched);
       if (reaches.for(current.record).measured)
         latencyBook.record(current.record.namespace, (firstDelta ?? Date.now()) - attemptStarted);
@@ -232,7 +233,7 @@ function refusesReasoning(error: unknown, r: ModelRecord, prepared: Prepared): b
     error instanceof ReachFailure &&
     error.status === 400 &&
     REFUSED_REASONING.test(error.message) &&
-    asksReasoning(withinReach(r, prepared.body.completion ?? {}));
+    asksReasoning(withinReach(r, toolOptionsOf(prepared.body)));
   if (refused) refusingReasoning.add(r.namespace);
   return refused;
 }
@@ -275,7 +276,7 @@ function generate(
     files: body.files?.length ?? 0,
     maxTokens: Math.max(1, Math.min(prepared.maxTokens, r.context_window - prepared.promptTokens)),
     temperature: prepared.temperature,
-    tools: withinReach(r, body.completion ?? {}),
+    tools: withinReach(r, toolOptionsOf(body)),
     onDelta,
     onThinking,
     signal,

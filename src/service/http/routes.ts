@@ -19,6 +19,7 @@ import { deleteResponse, readResponse, responseInputItems } from '../chat/keptRe
 import { modelById, modelList } from '../chat/modelList';
 import { countMessageTokens, countResponseTokens } from '../chat/inputTokens';
 import { messagesRequest } from '../chat/messagesRequest';
+import { withPlugins } from '../chat/plugins';
 import { previewRoute } from '../chat/preview';
 import type { EngineOptions } from '../chat/reach/reaches';
 import type { Body as ChatRequest } from '../chat/request';
@@ -219,7 +220,7 @@ export const ROUTES: RouteSpec[] = [
     summary: 'Send a chat prompt through a Space (JSON, or server-sent events with stream: true)',
     body: S.ChatBody,
     response: S.ChatCompletion,
-    chat: (_caller, body) => parseInput(S.ChatBody, body, 'body'),
+    chat: (_caller, body) => withPlugins(parseInput(S.ChatBody, body, 'body')),
   }),
   route({
     method: 'POST',

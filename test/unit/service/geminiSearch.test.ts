@@ -7,6 +7,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import { googlePages, googleQueries, startGeminiFake } from '../support/providerFakes';
+import { raw } from '../support/http';
 import { spaceOf } from '../support/service';
 import { keyKeptOut, throughASpace } from '../support/throughASpace';
 
@@ -341,6 +342,37 @@ describe('Google Search on Gemini models, asked as Anthropic’s or OpenAI’s w
       } as never),
       (e: Error) => /web_search_options/.test(e.message) && /filters/.test(e.message),
     );
+  });
+
+  it('runs the playground’s web_search plugin as the model’s search, and refuses a plugin it does not have by name', async () => {
+    const { id } = await spaceOf(s.service, 'Playground', [GEMINI_3]);
+    await s.service.client().updateSpace({ id, policies: { max_cost: 0 } });
+    const text = 'What is new in caches?';
+    const ask = { app_id: id, prompt: text, plugins: ['web_search'] };
+    const answer = await raw(s.service.url, 'POST', '/v1/playground/chat', { token: s.service.token, body: ask });
+    s.said.push(answer.text);
+    assert.equal(answer.status, 200, answer.text);
+    assert.deepEqual(s.fake.seen.at(-1)!.body.tools, [{ googleSearch: {} }]);
+    const message = (answer.json as { choices: Array<{ message: { annotations?: unknown[] } }> }).choices[0]!.message;
+    assert.deepEqual(
+      message.annotations,
+      googlePages(text).map((p) => ({
+        type: 'url_citation',
+        url_citation: { start_index: 'echo: '.length, end_index: `echo: ${text}`.length, url: p.uri, title: p.title },
+      })),
+    );
+    const refused = await raw(s.service.url, 'POST', '/v1/playground/chat', {
+      token: s.service.token,
+      body: { ...ask, plugins: ['web_search', 'web_browser'] },
+    });
+    assert.equal(refused.status, 422);
+    assert.deepEqual((refused.json as { detail: Array<{ loc: unknown[]; msg: string }> }).detail, [
+      {
+        loc: ['body', 'plugins', 1],
+        msg: 'web_browser is not a plugin of this service; it has web_search (the model searches the web before it answers, where its provider runs a search)',
+        type: 'value_error',
+      },
+    ]);
   });
 
   keyKeptOut(s, 'Gemini');
