@@ -51,12 +51,20 @@ import { integrationsToWire, type Dialect } from './wire';
 
 export type ClientOptions = TransportOptions;
 
+/** A page a reply cites: its address and its title (the address, when the service gave none). */
+export interface CitedPage {
+  url: string;
+  title: string;
+}
+
 export type ChatStreamEvent =
   | { type: 'delta'; content: string }
   /** A piece of the model's reasoning, before its reply (where the model and the service show it). */
   | { type: 'thinking'; content: string }
   /** A tool call the model asks for, whole (its pieces are put together before it is handed on). */
   | { type: 'toolCall'; id: string; name: string; arguments: string }
+  /** Pages the reply's text cites (a web search's), as the service annotates the text. */
+  | { type: 'sources'; pages: CitedPage[] }
   | { type: 'done'; id: string; model: string; finishReason: string | null; usage: Usage; metadata: ChatMetadata };
 
 const seg = encodeURIComponent;
@@ -529,6 +537,8 @@ function* chunkEvents(data: string, endpoint: string, calls: ToolCallPieces): Ge
   const content = choice?.delta.content ?? '';
   if (content) yield { type: 'delta', content };
   if (choice?.delta.tool_calls) calls.add(choice.delta.tool_calls);
+  const pages = citedPages(choice?.delta.annotations);
+  if (pages.length) yield { type: 'sources', pages };
   if (choice?.finish_reason) yield* calls.flush();
   if (chunk.metadata && chunk.usage) {
     yield* calls.flush();
@@ -541,6 +551,20 @@ function* chunkEvents(data: string, endpoint: string, calls: ToolCallPieces): Ge
       metadata: chunk.metadata,
     };
   }
+}
+
+/**
+ * The pages among a chunk's annotations (OpenAI's url_citation), read tolerantly: an annotation of
+ * another kind, or without an address on the web, is passed over.
+ */
+function citedPages(annotations: readonly unknown[] | null | undefined): CitedPage[] {
+  return (annotations ?? []).flatMap((a): CitedPage[] => {
+    const said = a !== null && typeof a === 'object' ? (a as { type?: unknown; url_citation?: unknown }) : {};
+    const cited = said.url_citation !== null && typeof said.url_citation === 'object' ? said.url_citation : {};
+    const { url, title } = cited as { url?: unknown; title?: unknown };
+    if (said.type !== 'url_citation' || typeof url !== 'string' || !/^https?:\/\//i.test(url)) return [];
+    return [{ url, title: typeof title === 'string' && title ? title : url }];
+  });
 }
 
 /** The insisted-on fields a 422 says are missing and the update did not carry; empty if it named anything else. */

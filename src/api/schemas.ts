@@ -1094,6 +1094,8 @@ export const ChatChunk = z.looseObject({
         /** The model's reasoning as it thinks (DeepSeek's and the built-in service's name; OpenRouter's is `reasoning`). */
         reasoning_content: z.string().nullish().catch(undefined),
         reasoning: z.string().nullish().catch(undefined),
+        /** What the text cites (OpenAI's annotations: the pages a web search found), read by the client. */
+        annotations: z.array(z.unknown()).nullish().catch(undefined),
         tool_calls: z
           .array(
             z.looseObject({

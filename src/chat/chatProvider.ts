@@ -121,8 +121,9 @@ export class SpacesChatProvider implements vscode.LanguageModelChatProvider<Spac
             text.push(event.content);
             continue;
           }
-          // VS Code's chat has no place for a model's reasoning in a stable API (its thinking part is proposed).
-          if (event.type === 'thinking') continue;
+          // VS Code's chat has no place for a model's reasoning in a stable API (its thinking part is
+          // proposed); its requests ask no web search, so no pages are cited.
+          if (event.type === 'thinking' || event.type === 'sources') continue;
           text.flush();
           if (event.type === 'toolCall')
             progress.report(

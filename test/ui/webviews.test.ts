@@ -318,6 +318,35 @@ describe('LLM Spaces webviews (playwright)', function () {
     assert.doesNotMatch(await replyTo.innerText(), /[0-9a-f]{8}-[0-9a-f]{4}-/);
   });
 
+  it('asks the model to search the web from the playground, and says in words when the model cannot', async () => {
+    const frame = webview(wb.page);
+    const search = frame.locator('[data-path="web_search"]');
+    if (!(await search.isVisible())) await frame.locator('vscode-collapsible.options').click();
+    await search.waitFor();
+    assert.equal(
+      await frame.locator('.field:has([data-path="web_search"]) vscode-label').innerText(),
+      'Web search',
+      'offered by the built-in service',
+    );
+    await search.click();
+    assert.equal(await search.evaluate((el) => (el as unknown as { checked: boolean }).checked), true);
+    await chooseModel(frame, 'test/echo');
+    const prompt = frame.locator('[data-path="prompt"] textarea');
+    await prompt.fill('What is new in gateways?');
+    const replies = await frame.locator('.turn .meta .figures').count();
+    await prompt.press('Control+Enter');
+    await frame.locator('.turn .meta .figures').nth(replies).waitFor({ timeout: 30_000 });
+    // A test model runs no search: the reply says so, in words, where its warnings go.
+    assert.match(
+      await frame.locator('.turn').last().locator('.meta .warning:not(.placeholder)').innerText(),
+      /^⚠ The web search runs only on Anthropic's models, OpenAI's reasoning models and Gemini models \(.*\), so test\/echo answered without searching\.$/,
+    );
+    await wb.screenshot('12f-playground-web-search');
+    // Left off for the tests after.
+    await search.click();
+    assert.equal(await search.evaluate((el) => (el as unknown as { checked: boolean }).checked), false);
+  });
+
   it("attaches a file from VS Code's file dialog, shows its size, and sends it with the prompt", async () => {
     const { page } = wb;
     const frame = webview(page);

@@ -9,7 +9,7 @@ import type { Body, ToolOptions } from './request';
 const PLUGINS: Record<string, { tools: ToolOptions; does: string }> = {
   web_search: {
     // The search a model runs at its provider, as on the OpenAI-compatible APIs (webSearches.ts).
-    tools: { openAiWebSearch: { preview: false, options: {} } },
+    tools: { openAiWebSearch: { preview: false, options: {}, named: 'The web search' } },
     does: 'the model searches the web before it answers, where its provider runs a search',
   },
 };

@@ -221,7 +221,13 @@ export interface ToolOptions {
    * OpenAI's web search as a Responses client asks for it (its options as OpenAI's package takes
    * them), which OpenAI's reasoning models run at OpenAI (other models go without).
    */
-  openAiWebSearch?: { preview: boolean; options: Record<string, unknown>; maxUses?: number };
+  openAiWebSearch?: {
+    preview: boolean;
+    options: Record<string, unknown>;
+    maxUses?: number;
+    /** What the search is called in words to the user, when not OpenAI's (the playground's plugin). */
+    named?: string;
+  };
   /** Anthropic's extended thinking as its clients ask for it (other providers go without). */
   thinking?: { type: 'enabled'; budgetTokens: number } | { type: 'adaptive' } | { type: 'disabled' };
   /** JSON asked for: any object, or one following a schema (OpenAI's shapes); absent: text. */

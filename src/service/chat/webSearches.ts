@@ -56,7 +56,7 @@ const WEB_SEARCHES = [
       searchesAtOpenAi(r) || r.provider === 'anthropic' || !!googleSearchFor(r, o),
     /** A model searches as often as it likes unless the client set max_tool_calls: one at least. */
     most: (o: ToolOptions) => o.openAiWebSearch?.maxUses ?? 1,
-    words: () => `OpenAI's web search runs ${RUNS_AT}`,
+    words: (o: ToolOptions) => `${o.openAiWebSearch?.named ?? "OpenAI's web search"} runs ${RUNS_AT}`,
   },
 ];
 

@@ -63,6 +63,8 @@ export interface PlaygroundContext {
   spacesListed: boolean;
   /** The request body's rules (ChatDraft), checked as the user types. */
   rules: Rules;
+  /** The service searches the web when asked (the built-in service's web_search plugin). */
+  webSearch: boolean;
 }
 
 export interface SpaceBrief {
@@ -94,6 +96,8 @@ export interface ReplyInfo {
   conversationId: string | null;
   /** Why the reply went to its model, when the service said (the built-in one does). */
   routing: ReceiptView | null;
+  /** The pages the reply cites (those its web search found), once each, in the order first cited. */
+  sources?: Array<{ url: string; title: string }>;
 }
 
 export interface Turn {

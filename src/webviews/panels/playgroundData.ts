@@ -1,6 +1,6 @@
 // What the playground panel shows, shaped from the service's records: model briefs with prices, a
 // Space's active models, assistants and conversations, and earlier turns of a conversation.
-import type { ChatStreamEvent } from '../../api/client';
+import type { ChatStreamEvent, CitedPage } from '../../api/client';
 import type { ConversationWithRequests, ModelRecord, SpaceUpdateResponse } from '../../api/schemas';
 import type { ModelBrief, ReplyInfo, SpaceBrief, Turn } from '../../shared/protocol/playground';
 import { receiptView } from '../../shared/receipt';
@@ -45,8 +45,13 @@ export function spaceBrief(
   };
 }
 
-export function replyInfo(content: string, done: Extract<ChatStreamEvent, { type: 'done' }>): ReplyInfo {
+export function replyInfo(
+  content: string,
+  done: Extract<ChatStreamEvent, { type: 'done' }>,
+  cited: readonly CitedPage[] = [],
+): ReplyInfo {
   const meta = done.metadata;
+  const sources = [...new Map(cited.map((page) => [page.url, page])).values()];
   return {
     id: done.id,
     content,
@@ -60,6 +65,7 @@ export function replyInfo(content: string, done: Extract<ChatStreamEvent, { type
     warning: meta.warning,
     conversationId: meta.conversation_id,
     routing: meta.routing ? receiptView(meta.routing, meta.model.namespace) : null,
+    ...(sources.length ? { sources } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 // A playground request sent and read as it streams, for the playground and the comparison alike: each
 // piece of reasoning and text as it arrives, then the reply with its figures.
 import * as vscode from 'vscode';
-import type { LlmSpacesClient } from '../../api/client';
+import type { CitedPage, LlmSpacesClient } from '../../api/client';
 import type { ChatDraft, ReplyInfo } from '../../shared/protocol/playground';
 import { replyInfo } from './playgroundData';
 
@@ -21,13 +21,15 @@ export async function streamReply(
   on: ReplyPieces,
 ): Promise<ReplyInfo> {
   let content = '';
+  const cited: CitedPage[] = [];
   for await (const event of client.chatStream(body, signal)) {
     if (event.type === 'thinking') on.thinking?.(event.content);
+    else if (event.type === 'sources') cited.push(...event.pages);
     else if (event.type === 'delta') {
       on.delta(event.content, !content);
       content += event.content;
     } else if (event.type === 'done') {
-      return replyInfo(content, event);
+      return replyInfo(content, event, cited);
     }
   }
   throw new Error(t('The reply ended without its figures.'));

@@ -106,6 +106,7 @@ export class PlaygroundPanel extends StreamingPanel {
           models: models.filter((m) => m.is_chat).map(modelBrief),
           spacesListed: !this.s.spaces.listUnavailable,
           rules: rulesOf(ChatDraft),
+          webSearch: this.s.connection.mode === 'local',
         };
       },
       space: async ({ appId }) => {

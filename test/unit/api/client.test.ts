@@ -247,6 +247,56 @@ describe('typed client', function () {
     assert.equal(seen.at(-1), 'done');
   });
 
+  it('hands on the pages a reply cites, from its annotations, passing over what is no page on the web', async () => {
+    // The built-in service's own stream of a test model, with a chunk of annotations before its last,
+    // as the service sends a web search's: two pages, a citation of another kind, one of no web address,
+    // and annotations that are no list.
+    const real = await raw(service.url, 'POST', '/v1/playground/chat', {
+      token: service.token,
+      body: { app_id: appId, prompt: 'one two three', model: 'test/echo', stream: true },
+    });
+    const events = real.text.split('\n\n').filter((e) => e.startsWith('data: {'));
+    const head = JSON.parse(events[0]!.slice('data: '.length)) as Record<string, unknown>;
+    const chunk = (delta: Record<string, unknown>) =>
+      `data: ${JSON.stringify({ ...head, choices: [{ index: 0, delta, finish_reason: null }] })}`;
+    const cite = (url: unknown, title?: unknown) => ({
+      type: 'url_citation',
+      url_citation: { start_index: 0, end_index: 3, url, title },
+    });
+    const body = [
+      ...events.slice(0, -1),
+      chunk({
+        annotations: [
+          cite('https://example.com/a', 'Page A'),
+          { type: 'file_citation', file_id: 'file-1' },
+          cite('javascript:alert(1)', 'Not a page'),
+          cite('https://example.com/b'),
+          null,
+        ],
+      }),
+      chunk({ annotations: 'none' }),
+      ...events.slice(-1),
+      'data: [DONE]',
+    ];
+    fault.script.push({
+      kind: 'status',
+      status: 200,
+      body: `${body.join('\n\n')}\n\n`,
+      headers: { 'content-type': 'text/event-stream' },
+    });
+    const sources = [];
+    let done = false;
+    for await (const event of viaFault().chatStream({ app_id: appId, prompt: 'one two three', model: 'test/echo' })) {
+      if (event.type === 'sources') sources.push(...event.pages);
+      done ||= event.type === 'done';
+    }
+    assert.ok(done, 'the reply ended with its figures');
+    assert.deepEqual(sources, [
+      { url: 'https://example.com/a', title: 'Page A' },
+      { url: 'https://example.com/b', title: 'https://example.com/b' },
+    ]);
+  });
+
   it('ends a stream cut mid-way, or ended without [DONE], with a StreamError and never hangs', async () => {
     for (const cut of [
       { kind: 'cut-stream', events: 1 },

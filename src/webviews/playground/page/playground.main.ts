@@ -1,6 +1,7 @@
 // The playground chat, browser side. Everything that needs the service goes through the host; this
 // page renders, checks the form, and keeps its state with VS Code across hiding and reloads.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
 import '@vscode-elements/elements/dist/vscode-label/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
@@ -119,7 +120,15 @@ function layout(): void {
     h(
       'div',
       { class: 'grid' },
-      ...[form.temperature, form.maxTokens, form.assistant, form.version, form.parent, form.plugins].map((f) => f.row),
+      ...[
+        form.temperature,
+        form.maxTokens,
+        form.assistant,
+        form.version,
+        form.parent,
+        form.plugins,
+        form.webSearch,
+      ].map((f) => f.row),
     ),
   );
   const attach = (kind: 'images' | 'files', b: HTMLElement) => {
@@ -426,7 +435,7 @@ function wire(): void {
     if (space) form.setVersions(space);
     persist();
   });
-  for (const f of [form.temperature, form.maxTokens, form.version, form.parent, form.plugins])
+  for (const f of [form.temperature, form.maxTokens, form.version, form.parent, form.plugins, form.webSearch])
     f.control.addEventListener('change', () => (form.read(), persist()));
   for (const f of [form.temperature, form.maxTokens, form.plugins]) f.control.addEventListener('input', checkAsTyped);
   form.prompt.control.addEventListener(

@@ -11,7 +11,7 @@ import type {
 import { sizeLabel } from '../../../shared/labels';
 import { checkRules, type Rules } from '../../../shared/rules';
 import { providerLabel } from '../../../shared/providerNames';
-import { fill, h, valueOf } from '../../page/dom';
+import { checkedOf, fill, h, valueOf } from '../../page/dom';
 import { field, fillSelect, select, textfield, type Field } from '../../page/fields';
 import { t } from '../../page/l10n';
 
@@ -25,6 +25,8 @@ export interface PlaygroundState {
   conversation: { id: string; name: string } | null;
   parentRequestId: string;
   plugins: string;
+  /** The model is to search the web first (the built-in service's web_search plugin). */
+  webSearch: boolean;
   prompt: string;
   images: Attachment[];
   files: Attachment[];
@@ -40,6 +42,7 @@ export const initialState = (): PlaygroundState => ({
   conversation: null,
   parentRequestId: '',
   plugins: '',
+  webSearch: false,
   prompt: '',
   images: [],
   files: [],
@@ -70,6 +73,12 @@ export class PlaygroundForm {
     t('The next prompt follows this reply; choose none to start a new thread.'),
   );
   readonly plugins = field('plugins', t('Plugins'), textfield('', { placeholder: t('comma separated') }));
+  readonly webSearch = field(
+    'web_search',
+    t('Web search'),
+    h('vscode-checkbox', { label: t('Search the web before answering') }),
+    t("On Anthropic's models, OpenAI's reasoning models and Gemini models; each search is billed."),
+  );
   readonly prompt = field(
     'prompt',
     t('Prompt'),
@@ -91,6 +100,7 @@ export class PlaygroundForm {
     this.version,
     this.parent,
     this.plugins,
+    this.webSearch,
     this.prompt,
     this.images,
     this.files,
@@ -104,6 +114,10 @@ export class PlaygroundForm {
   setContext(context: PlaygroundContext): void {
     this.models = context.models;
     this.rules = context.rules;
+    // Only a service that searches offers it; the hosted one's plugins are its own (the text field).
+    this.webSearch.row.hidden = !context.webSearch;
+    if (!context.webSearch) this.state.webSearch = false;
+    (this.webSearch.control as HTMLElement & { checked: boolean }).checked = this.state.webSearch;
     fillSelect(
       this.space.control,
       context.spaces.map((s) => ({ value: s.id, label: s.name })),
@@ -219,6 +233,7 @@ export class PlaygroundForm {
     s.versionId = valueOf(this.version.control);
     s.parentRequestId = valueOf(this.parent.control).trim();
     s.plugins = valueOf(this.plugins.control);
+    s.webSearch = !this.webSearch.row.hidden && checkedOf(this.webSearch.control);
     s.prompt = valueOf(this.prompt.control);
   }
 
@@ -229,10 +244,15 @@ export class PlaygroundForm {
     const s = this.state;
     const errors: Record<string, string> = {};
     const number = (text: string) => (text === '' ? undefined : Number(text));
-    const plugins = s.plugins
-      .split(',')
-      .map((p) => p.trim())
-      .filter(Boolean);
+    const plugins = [
+      ...new Set([
+        ...s.plugins
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean),
+        ...(s.webSearch ? ['web_search'] : []),
+      ]),
+    ];
     const draft: ChatDraftInput = {
       prompt: s.prompt,
       app_id: s.appId ?? '',

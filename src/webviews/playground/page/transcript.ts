@@ -141,6 +141,7 @@ export class Transcript {
         thinking?.done();
         reply.removeAttribute('aria-busy');
         this.fillReply(reply, info.content || text);
+        reply.after(...sourcesOf(info));
         const footer = metaOf(info);
         meta.replaceWith(footer);
         // Whoever can see the reply gets its figures in view too; on the next frame, once the code
@@ -177,6 +178,7 @@ export class Transcript {
       attachedLine(attached ?? []),
       thinking,
       body,
+      ...(reply ? sourcesOf(reply) : []),
       footer,
     );
   }
@@ -209,6 +211,15 @@ export class Transcript {
       );
     }
   }
+}
+
+/** The pages a reply cites (those its web search found), as links under it; none when it cites none. */
+function sourcesOf(reply: ReplyInfo): HTMLElement[] {
+  if (!reply.sources?.length) return [];
+  const links = reply.sources.map((page) => h('li', {}, h('a', { href: page.url, title: page.url }, page.title)));
+  return [
+    h('nav', { class: 'sources', 'aria-label': t('Sources') }, h('span', {}, t('Sources')), h('ol', {}, ...links)),
+  ];
 }
 
 /**
