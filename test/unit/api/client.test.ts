@@ -209,30 +209,38 @@ describe('typed client', function () {
     }
   });
 
-  it("hands on a model's reasoning before its text, by either name a service gives it, and skips one it cannot read", async () => {
-    // The built-in service's own stream of a test model, with reasoning put before its text: named as
-    // the built-in service and DeepSeek name it, as OpenRouter names it, and once as no text at all.
+  /**
+   * Has the fault server answer the next request with the built-in service's own stream of a test
+   * model, its events as `build` arranges them around chunks of its own (`chunk` makes one of a delta).
+   */
+  async function scriptStream(
+    build: (chunk: (delta: Record<string, unknown>) => string, events: string[]) => string[],
+  ): Promise<void> {
     const real = await raw(service.url, 'POST', '/v1/playground/chat', {
       token: service.token,
       body: { app_id: appId, prompt: 'one two three', model: 'test/echo', stream: true },
     });
     const events = real.text.split('\n\n').filter((e) => e.startsWith('data: {'));
     const head = JSON.parse(events[0]!.slice('data: '.length)) as Record<string, unknown>;
-    const thinking = (delta: Record<string, unknown>) =>
+    const chunk = (delta: Record<string, unknown>) =>
       `data: ${JSON.stringify({ ...head, choices: [{ index: 0, delta, finish_reason: null }] })}`;
-    const body = [
+    fault.script.push({
+      kind: 'status',
+      status: 200,
+      body: `${[...build(chunk, events), 'data: [DONE]'].join('\n\n')}\n\n`,
+      headers: { 'content-type': 'text/event-stream' },
+    });
+  }
+
+  it("hands on a model's reasoning before its text, by either name a service gives it, and skips one it cannot read", async () => {
+    // The built-in service's own stream of a test model, with reasoning put before its text: named as
+    // the built-in service and DeepSeek name it, as OpenRouter names it, and once as no text at all.
+    await scriptStream((thinking, events) => [
       thinking({ reasoning_content: 'First ' }),
       thinking({ reasoning: 'this.' }),
       thinking({ reasoning_content: 7 }),
       ...events,
-      'data: [DONE]',
-    ];
-    fault.script.push({
-      kind: 'status',
-      status: 200,
-      body: `${body.join('\n\n')}\n\n`,
-      headers: { 'content-type': 'text/event-stream' },
-    });
+    ]);
     const seen: string[] = [];
     for await (const event of viaFault().chatStream({ app_id: appId, prompt: 'one two three', model: 'test/echo' }))
       seen.push(event.type === 'done' ? 'done' : `${event.type}:${'content' in event ? event.content : ''}`);
@@ -251,19 +259,11 @@ describe('typed client', function () {
     // The built-in service's own stream of a test model, with a chunk of annotations before its last,
     // as the service sends a web search's: two pages, a citation of another kind, one of no web address,
     // and annotations that are no list.
-    const real = await raw(service.url, 'POST', '/v1/playground/chat', {
-      token: service.token,
-      body: { app_id: appId, prompt: 'one two three', model: 'test/echo', stream: true },
-    });
-    const events = real.text.split('\n\n').filter((e) => e.startsWith('data: {'));
-    const head = JSON.parse(events[0]!.slice('data: '.length)) as Record<string, unknown>;
-    const chunk = (delta: Record<string, unknown>) =>
-      `data: ${JSON.stringify({ ...head, choices: [{ index: 0, delta, finish_reason: null }] })}`;
     const cite = (url: unknown, title?: unknown) => ({
       type: 'url_citation',
       url_citation: { start_index: 0, end_index: 3, url, title },
     });
-    const body = [
+    await scriptStream((chunk, events) => [
       ...events.slice(0, -1),
       chunk({
         annotations: [
@@ -276,14 +276,7 @@ describe('typed client', function () {
       }),
       chunk({ annotations: 'none' }),
       ...events.slice(-1),
-      'data: [DONE]',
-    ];
-    fault.script.push({
-      kind: 'status',
-      status: 200,
-      body: `${body.join('\n\n')}\n\n`,
-      headers: { 'content-type': 'text/event-stream' },
-    });
+    ]);
     const sources = [];
     let done = false;
     for await (const event of viaFault().chatStream({ app_id: appId, prompt: 'one two three', model: 'test/echo' })) {

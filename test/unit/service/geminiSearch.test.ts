@@ -6,7 +6,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
-import { googlePages, googleQueries, startGeminiFake } from '../support/providerFakes';
+import { googlePages, googleQueries, googleSearchResults, startGeminiFake } from '../support/providerFakes';
 import { raw } from '../support/http';
 import { spaceOf } from '../support/service';
 import { keyKeptOut, throughASpace } from '../support/throughASpace';
@@ -63,15 +63,6 @@ describe('Google Search on Gemini models, asked as Anthropic’s or OpenAI’s w
   };
   const assertNear = (actual: number, expected: number) =>
     assert.ok(Math.abs(actual - expected) < 1e-12, `billed ${actual}, expected ${expected}`);
-  /** The pages the fake's search finds for a text, as Anthropic's search results. */
-  const pagesOf = (text: string) =>
-    googlePages(text).map((p) => ({
-      type: 'web_search_result',
-      url: p.uri,
-      title: p.title,
-      page_age: null,
-      encrypted_content: '',
-    }));
 
   it('prices a search by Google’s price: a Gemini 3 model’s each query, an earlier model’s each grounded prompt', () => {
     assert.equal(modelOf(GEMINI_3).web_search_cost, 0.014);
@@ -98,7 +89,7 @@ describe('Google Search on Gemini models, asked as Anthropic’s or OpenAI’s w
     );
     assert.deepEqual(call!.input, { query: googleQueries(text).join('; ') });
     assert.equal(result!.tool_use_id, call!.id);
-    assert.deepEqual(result!.content, pagesOf(text));
+    assert.deepEqual(result!.content, googleSearchResults(text));
     // The stretch Google says the pages ground is a block of its own, citing them as Anthropic cites.
     assert.deepEqual(lead, { type: 'text', text: 'echo: ' });
     assert.equal(answer!.text, text);
@@ -159,7 +150,7 @@ describe('Google Search on Gemini models, asked as Anthropic’s or OpenAI’s w
       ['text', 'server_tool_use', 'web_search_tool_result'],
     );
     assert.equal(message.stop_reason, 'end_turn');
-    assert.deepEqual((message.content[2] as Anthropic.WebSearchToolResultBlock).content, pagesOf(text));
+    assert.deepEqual((message.content[2] as Anthropic.WebSearchToolResultBlock).content, googleSearchResults(text));
     // Two queries, each billed.
     assertNear(cost, tokensCost(GEMINI_3) + 2 * 0.014);
     // A call of the client's tool after the search: the client is asked to run its tool, and no other.

@@ -16,7 +16,7 @@ import { raw } from '../support/http';
 import { claudeToolLoop } from '../support/claudeToolLoop';
 import { chatsWholeAndStreamed, LATER_SYSTEM } from '../support/openAiChat';
 import {
-  googlePages,
+  googleSearchResults,
   serviceAccountKey,
   startVertexExpressFake,
   startVertexFake,
@@ -203,16 +203,7 @@ describe('Google Vertex AI through a Space', function () {
       // The stretch its pages ground a block of its own, with its citations.
       ['server_tool_use', 'web_search_tool_result', 'text', 'text'],
     );
-    assert.deepEqual(
-      (message.content[1] as Anthropic.WebSearchToolResultBlock).content,
-      googlePages(text).map((p) => ({
-        type: 'web_search_result',
-        url: p.uri,
-        title: p.title,
-        page_age: null,
-        encrypted_content: '',
-      })),
-    );
+    assert.deepEqual((message.content[1] as Anthropic.WebSearchToolResultBlock).content, googleSearchResults(text));
   });
 
   it('sends a later system message with the first, as Gemini takes them only at the start', async () => {

@@ -2011,6 +2011,16 @@ export const googlePages = (text: string) =>
     title: `example${n}.com`,
   }));
 
+/** The pages the fake's Google Search finds for a text, as the service tells them in Anthropic's search results. */
+export const googleSearchResults = (text: string) =>
+  googlePages(text).map((p) => ({
+    type: 'web_search_result',
+    url: p.uri,
+    title: p.title,
+    page_age: null,
+    encrypted_content: '',
+  }));
+
 /** A Gemini 3 model's search as its server-side tool invocation: the call, then Google's response. */
 const serverSearchParts = (turn: Turn) => [
   {
