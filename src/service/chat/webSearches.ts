@@ -31,7 +31,7 @@ const keepsToDomains = (o: ToolOptions) =>
 export function googleSearchFor(r: ModelRecord, o: ToolOptions) {
   if (!r.provider || dialectOf(r.provider, r.model) !== 'google' || keepsToDomains(o)) return undefined;
   const search = googleSearchOf(r.model);
-  return search && (search.besideTools || !o.tools?.length) ? search : undefined;
+  return search && (search.gemini3 || !o.tools?.length) ? search : undefined;
 }
 
 /** Where a search runs, to say in words where one asked did not. */
@@ -99,7 +99,7 @@ export function searchesToEstimate(options: ToolOptions | undefined): (r: ModelR
   const most = search.most(options);
   // Google bills Gemini 2's searches once for the prompt, however many it ran.
   return (r) =>
-    search.runs(r, options) && !r.is_test_model ? (googleSearchFor(r, options)?.perQuery === false ? 1 : most) : 0;
+    search.runs(r, options) && !r.is_test_model ? (googleSearchFor(r, options)?.gemini3 === false ? 1 : most) : 0;
 }
 
 /**

@@ -8,20 +8,27 @@
 import { getGoogleLanguageModelEntry } from '@ai-sdk/google/internal';
 
 export interface GoogleSearch {
-  /** Billed for each search query the model runs (Gemini 3 on); else once for each prompt it grounded. */
-  perQuery: boolean;
-  /** It can search in a request that offers the client's own tools too (Gemini 3 on); else only without them. */
-  besideTools: boolean;
+  /**
+   * Gemini 3 or later: it searches beside the client's own tools too, and Google bills each search
+   * query it runs; an earlier model searches only without them, billed once for each prompt it grounded.
+   */
+  gemini3: boolean;
   /** What Google bills for a query, or for a grounded prompt, in dollars. */
   cost: number;
 }
 
+/** What each model id was found to run, read once (routing asks it of every model a search is weighed for). */
+const known = new Map<string, GoogleSearch | undefined>();
+
 /** Whether a Gemini model (by its id at Google, the Gemini API's or Vertex AI's) runs Google Search, and how. */
 export function googleSearchOf(modelId: string): GoogleSearch | undefined {
+  if (known.has(modelId)) return known.get(modelId);
   // A model out of preview runs what its preview ran, until the package lists it under its own name.
   const said = (id: string) => getGoogleLanguageModelEntry(id).capabilities.language.tools;
-  const tools = said(modelId).googleSearch === true ? said(modelId) : said(`${modelId}-preview`);
-  if (tools.googleSearch !== true) return undefined;
+  const own = said(modelId);
+  const tools = own.googleSearch === true ? own : said(`${modelId}-preview`);
   const gemini3 = tools.mixed === true;
-  return { perQuery: gemini3, besideTools: gemini3, cost: (gemini3 ? 14 : 35) / 1000 };
+  const search = tools.googleSearch === true ? { gemini3, cost: (gemini3 ? 14 : 35) / 1000 } : undefined;
+  known.set(modelId, search);
+  return search;
 }

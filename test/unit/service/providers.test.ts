@@ -784,14 +784,15 @@ describe('hosted providers (fakes of their wire formats)', function () {
     const pages = [1, 2].map((n) => `https://example.com/${n}?q=${encodeURIComponent(query)}`);
     const cited = (c: OpenAI.ChatCompletion) =>
       (c.choices[0]!.message.annotations ?? []).map((a) => [a.type, a.url_citation.url]);
+    /** Asks through a Space of `model` alone, with no cost cap (a new Space's would refuse a search). */
+    const askOf = async (model: string) => {
+      const app = await spaceWith([model]);
+      await client.updateSpace({ id: app, policies: { max_cost: 0 } });
+      const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
+      return sdk.chat.completions.create({ ...ask, model });
+    };
     // On an Anthropic model, as Anthropic's search, where the user is carried over.
-    const app = await spaceWith([ANTHROPIC]);
-    await client.updateSpace({ id: app, policies: { max_cost: 0 } });
-    const claudeAnswer = await new OpenAI({
-      baseURL: `${service.url}/v1`,
-      apiKey: keys.get(app)!,
-      maxRetries: 0,
-    }).chat.completions.create({ ...ask, model: ANTHROPIC });
+    const claudeAnswer = await askOf(ANTHROPIC);
     assert.deepEqual(anthropic.seen.at(-1)!.body.tools, [
       { type: 'web_search_20250305', name: 'web_search', user_location: { type: 'approximate', country: 'DE' } },
     ]);
@@ -805,13 +806,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     );
     // On an OpenAI reasoning model, as OpenAI's search on its Responses API.
     const ns = 'openai/gpt-5.4-mini';
-    const reasoning = await spaceWith([ns]);
-    await client.updateSpace({ id: reasoning, policies: { max_cost: 0 } });
-    const gptAnswer = await new OpenAI({
-      baseURL: `${service.url}/v1`,
-      apiKey: keys.get(reasoning)!,
-      maxRetries: 0,
-    }).chat.completions.create({ ...ask, model: ns });
+    const gptAnswer = await askOf(ns);
     const sent = openai.seen.at(-1)!;
     assert.equal(sent.path, '/v1/responses');
     assert.deepEqual(sent.body.tools, [{ type: 'web_search', user_location: { type: 'approximate', country: 'DE' } }]);

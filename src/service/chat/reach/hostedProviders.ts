@@ -183,12 +183,15 @@ export class HostedProviders implements ModelReach {
           : undefined;
     // A search asked in one vendor's words and run at the other's (or Google's) is told back in the words asked.
     const tellAs: TellSearches =
-      (searchAt === 'openai' && !g.tools.openAiWebSearch && anthropicSearchAtOpenAi(g.tools)) ||
-      (searchAt === 'google' && g.tools.webSearch)
-        ? 'anthropic'
-        : (searchAt === 'anthropic' && !g.tools.webSearch && g.tools.openAiWebSearch) || searchAt === 'google'
-          ? { openai: g.model.namespace }
-          : undefined;
+      searchAt === 'google'
+        ? g.tools.webSearch
+          ? 'anthropic'
+          : { openai: g.model.namespace }
+        : searchAt === 'openai' && !g.tools.openAiWebSearch && anthropicSearchAtOpenAi(g.tools)
+          ? 'anthropic'
+          : searchAt === 'anthropic' && !g.tools.webSearch && g.tools.openAiWebSearch
+            ? { openai: g.model.namespace }
+            : undefined;
     // The search run at OpenAI: the one asked in its words, or Anthropic's told as it.
     const openAiSearch =
       searchAt === 'openai'
@@ -1150,7 +1153,7 @@ class WebTools {
     );
     if (!grounding || !queries.length) return;
     this.grounding = grounding;
-    this.billed += this.google.perQuery ? queries.length : 1;
+    this.billed += this.google.gemini3 ? queries.length : 1;
     const use: WebToolUse = {
       id: `gsearch_${randomBytes(12).toString('hex')}`,
       name: 'web_search',
