@@ -949,6 +949,8 @@ export const ConversationCreateBody = z.object({
 
 export const ConversationReadBody = z.object({ include_requests: z.boolean().default(false) });
 
+const WebPage = z.looseObject({ url: z.string().regex(/^https?:\/\//i), title: maybe(z.string()) });
+
 export const LoggedRequest = z.looseObject({
   id: Uuid,
   app_id: Uuid,
@@ -967,6 +969,21 @@ export const LoggedRequest = z.looseObject({
   status_code: orDefault(z.int(), 200),
   error: maybe(z.string()),
   added_on: words(),
+  /**
+   * The pages the reply cites (those its web search found), once each in the order first cited; the
+   * built-in service's own field, kept with the reply's text (privacy level 1). Any that is not an
+   * address on the web is passed over.
+   */
+  sources: z
+    .array(z.unknown())
+    .optional()
+    .catch(undefined)
+    .transform((pages) =>
+      (pages ?? []).flatMap((page) => {
+        const cited = WebPage.safeParse(page).data;
+        return cited ? [{ url: cited.url, title: cited.title || cited.url }] : [];
+      }),
+    ),
 });
 
 export const ConversationWithRequests = Conversation.extend({ requests: records(LoggedRequest).optional() });

@@ -215,6 +215,8 @@ const MIGRATIONS: Migration[] = [
   (db) => db.exec(KEPT_RESPONSES_SCHEMA),
   // Each kept response as it was answered, for GET /v1/responses/{id}.
   (db) => db.exec('ALTER TABLE kept_responses ADD COLUMN answer TEXT'),
+  // The pages each reply cites (its web search's), so that a conversation read again shows them.
+  (db) => db.exec('ALTER TABLE requests ADD COLUMN sources TEXT'),
 ];
 
 /** How many migrations this database has not seen. */

@@ -10,7 +10,7 @@ import { pricedAt } from '../providers/dataset';
 import { countTokens } from '../tokenizer';
 import { costOf, savingsOf, type Counts } from './pricing';
 import { deprecationWarning } from './prepare';
-import type { Attempt, Prepared, Reply } from './request';
+import type { Attempt, Cited, Prepared, Reply } from './request';
 
 export interface Outcome {
   retries: number;
@@ -63,6 +63,7 @@ export async function finishChat(
         (reply.toolCalls ?? [])
           .map((c) => `${reply.text ? '\n' : ''}[asked for ${c.function.name}(${c.function.arguments})]`)
           .join(''),
+      sources: citedPages(reply.cited),
       promptTokens: counts.promptTokens,
       completionTokens,
       cost: costs.total,
@@ -139,6 +140,15 @@ export async function finishChat(
       },
     },
   };
+}
+
+/** The pages a reply cites on the web, once each in the order first cited (a document's passages are not pages). */
+function citedPages(cited: Cited[] | undefined): Array<{ url: string; title: string }> | null {
+  const pages = new Map<string, string>();
+  for (const stretch of cited ?? [])
+    for (const page of stretch.pages)
+      if ('url' in page && !pages.has(page.url)) pages.set(page.url, page.title ?? page.url);
+  return pages.size ? [...pages].map(([url, title]) => ({ url, title })) : null;
 }
 
 /** "a: x; a: x; b: y" becomes "a: x (2 times); b: y". */

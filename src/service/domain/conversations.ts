@@ -63,12 +63,15 @@ export function getConversation(
   if (!row) throw notFound('Conversation');
   const conversation = toConversation(row);
   if (!includeRequests) return conversation;
-  const requests = db.all<LoggedRequest>(
-    `SELECT id, app_id, conversation_id, parent_request_id, model, CASE WHEN privacy_level = 1 THEN prompt END AS prompt, response, prompt_tokens, completion_tokens, total_tokens,
-            cost, cost_savings, latency, status_code, error, added_on FROM requests
+  const requests = db
+    .all<LoggedRequest & { cited: string | null }>(
+      `SELECT id, app_id, conversation_id, parent_request_id, model, CASE WHEN privacy_level = 1 THEN prompt END AS prompt, response, prompt_tokens, completion_tokens, total_tokens,
+            cost, cost_savings, latency, status_code, error, added_on, sources AS cited FROM requests
      WHERE conversation_id = $id AND app_id = $app AND privacy_level < 3 ORDER BY added_on, rowid`,
-    { id, app: appId },
-  );
+      { id, app: appId },
+    )
+    // The pages cited, kept as JSON, only for a reply that cites any.
+    .map(({ cited, ...request }) => (cited ? { ...request, sources: parseJson(cited, []) } : request));
   return { ...conversation, requests };
 }
 

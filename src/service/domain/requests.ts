@@ -14,6 +14,8 @@ export interface RequestLog {
   prompt: string;
   /** The reply, or the part streamed before a failure. */
   response: string | null;
+  /** The pages the reply cites, once each in the order first cited; kept with its text. */
+  sources?: Array<{ url: string; title: string }> | null;
   promptTokens: number;
   completionTokens: number;
   cost: number;
@@ -30,8 +32,8 @@ export function insertRequest(db: Database, log: RequestLog): void {
   const billingOnly = log.privacyLevel >= 3;
   db.run(
     `INSERT INTO requests (id, org_id, app_id, conversation_id, parent_request_id, model, prompt, response, prompt_tokens, completion_tokens, total_tokens,
-       cost, cost_savings, latency, status_code, error, added_on, privacy_level)
-     VALUES ($id, $org, $app, $conversation, $parent, $model, $prompt, $response, $pt, $ct, $tt, $cost, $savings, $latency, $status, $error, $now, $privacy)`,
+       cost, cost_savings, latency, status_code, error, added_on, privacy_level, sources)
+     VALUES ($id, $org, $app, $conversation, $parent, $model, $prompt, $response, $pt, $ct, $tt, $cost, $savings, $latency, $status, $error, $now, $privacy, $sources)`,
     {
       id: log.id,
       org: log.orgId,
@@ -53,6 +55,7 @@ export function insertRequest(db: Database, log: RequestLog): void {
       error: billingOnly ? null : log.error,
       now: new Date().toISOString(),
       privacy: log.privacyLevel,
+      sources: keepsText && log.sources?.length ? JSON.stringify(log.sources) : null,
     },
   );
 }

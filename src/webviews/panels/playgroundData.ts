@@ -102,6 +102,7 @@ export function turnsOf(conversation: ConversationWithRequests): Turn[] {
               conversationId: conversation.id,
               // The log keeps no receipt.
               routing: null,
+              ...(r.sources.length ? { sources: r.sources } : {}),
             },
       };
     });

@@ -186,6 +186,50 @@ describe('typed client', function () {
     assert.equal(org.billing_email, '');
   });
 
+  it('reads the pages a logged reply cites, passing over what is no page on the web, and none when a service keeps none', async () => {
+    const logged = (sources?: unknown) => ({
+      id: '11111111-2222-4333-8444-555555555555',
+      app_id: appId,
+      prompt: 'p',
+      response: 'r',
+      added_on: '2026-11-30T12:00:00.000Z',
+      ...(sources === undefined ? {} : { sources }),
+    });
+    fault.script.push({
+      kind: 'status',
+      status: 200,
+      body: {
+        id: '22222222-2222-4333-8444-555555555555',
+        name: 'c',
+        deleted_on: null,
+        settings: null,
+        requests: [
+          logged([
+            { url: 'https://example.com/a', title: 'A page' },
+            { url: 'javascript:alert(1)', title: 'no page' },
+            { url: 'https://example.com/b', title: null },
+            'https://example.com/c',
+            null,
+          ]),
+          logged(),
+          logged('not a list'),
+        ],
+      },
+    });
+    const read = await viaFault().getConversation(appId, '22222222-2222-4333-8444-555555555555', true);
+    assert.deepEqual(
+      read.requests!.map((r) => r.sources),
+      [
+        [
+          { url: 'https://example.com/a', title: 'A page' },
+          { url: 'https://example.com/b', title: 'https://example.com/b' },
+        ],
+        [],
+        [],
+      ],
+    );
+  });
+
   it('streams a reply as deltas ending in usage and metadata', async () => {
     const events = [];
     for await (const event of viaFault().chatStream({

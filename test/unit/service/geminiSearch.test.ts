@@ -5,6 +5,7 @@
 // the answers; the fake checks each request it gets.
 import Anthropic from '@anthropic-ai/sdk';
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import OpenAI from 'openai';
 import { googlePages, googleQueries, googleSearchResults, startGeminiFake } from '../support/providerFakes';
 import { raw } from '../support/http';
@@ -340,18 +341,39 @@ describe('Google Search on Gemini models, asked as Anthropic’s or OpenAI’s w
     await s.service.client().updateSpace({ id, policies: { max_cost: 0 } });
     const text = 'What is new in caches?';
     const ask = { app_id: id, prompt: text, plugins: ['web_search'] };
-    const answer = await raw(s.service.url, 'POST', '/v1/playground/chat', { token: s.service.token, body: ask });
+    // The playground names the conversation a first prompt starts.
+    const conversation = randomUUID();
+    const answer = await raw(s.service.url, 'POST', '/v1/playground/chat', {
+      token: s.service.token,
+      body: { ...ask, conversation_id: conversation },
+    });
     s.said.push(answer.text);
     assert.equal(answer.status, 200, answer.text);
     assert.deepEqual(s.fake.seen.at(-1)!.body.tools, [{ googleSearch: {} }]);
-    const message = (answer.json as { choices: Array<{ message: { annotations?: unknown[] } }> }).choices[0]!.message;
+    const { choices } = answer.json as { choices: Array<{ message: { annotations?: unknown[] } }> };
     assert.deepEqual(
-      message.annotations,
+      choices[0]!.message.annotations,
       googlePages(text).map((p) => ({
         type: 'url_citation',
         url_citation: { start_index: 'echo: '.length, end_index: `echo: ${text}`.length, url: p.uri, title: p.title },
       })),
     );
+    // The conversation read again has the pages the reply cited, once each, kept with its text.
+    const client = s.service.client();
+    const sourcesOf = async (conversationId: string) =>
+      (await client.getConversation(id, conversationId, true)).requests!.map((r) => r.sources);
+    const pages = googlePages(text).map((p) => ({ url: p.uri, title: p.title }));
+    assert.deepEqual(await sourcesOf(conversation), [pages]);
+    // A Space whose log keeps no text keeps no pages either.
+    await client.updateSpace({ id, policies: { privacy_level: 2 } });
+    const elsewhere = randomUUID();
+    const unkept = await raw(s.service.url, 'POST', '/v1/playground/chat', {
+      token: s.service.token,
+      body: { ...ask, conversation_id: elsewhere },
+    });
+    assert.equal(unkept.status, 200, unkept.text);
+    assert.deepEqual(await sourcesOf(elsewhere), [[]]);
+    await client.updateSpace({ id, policies: { privacy_level: 1 } });
     const refused = await raw(s.service.url, 'POST', '/v1/playground/chat', {
       token: s.service.token,
       body: { ...ask, plugins: ['web_search', 'web_browser'] },
