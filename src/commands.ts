@@ -34,6 +34,7 @@ export const COMMANDS = {
   'llmSpaces.toggleModel': [spaces.toggleModel, 'Turning the model on or off'],
   'llmSpaces.pinModelToChat': [spaces.pinModelToChat, "Showing the model in VS Code's chat"],
   'llmSpaces.unpinModelFromChat': [spaces.unpinModelFromChat, "Removing the model from VS Code's chat"],
+  'llmSpaces.openConversation': [panels.openConversation, 'Opening the conversation in the playground'],
   'llmSpaces.renameConversation': [spaces.renameConversation, 'Renaming the conversation'],
   'llmSpaces.changeConversationAssistant': [spaces.changeConversationAssistant, 'Changing the assistant'],
   'llmSpaces.openAssistantVersion': [spaces.openAssistantVersion, 'Opening the assistant version'],

@@ -17,6 +17,12 @@ export function openPlayground(s: Services, node?: unknown): void {
   s.webviews.openPlayground(spaceIdOf(node));
 }
 
+/** A conversation of the Spaces view, shown in the playground used last (or a new one). */
+export function openConversation(s: Services, node?: SpaceNode): void {
+  if (node?.kind !== 'conversation') return;
+  s.webviews.openConversation(node.spaceId, { id: node.conversation.id, name: node.conversation.name });
+}
+
 /**
  * The selection (or the current line) as a fenced block with its language and file name, wrapped in a
  * saved prompt if one is picked, goes to the playground used last. `presetPromptId` skips the pick

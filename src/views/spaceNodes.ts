@@ -19,7 +19,7 @@ export type SpaceGroup =
 export type SpaceNode =
   | { kind: 'space'; space: Space; isSandbox: boolean; sandboxStatus?: string | null }
   | { kind: 'group'; group: SpaceGroup; spaceId: string; view: SpaceUpdateResponse }
-  | { kind: 'field'; label: string; value: string; icon?: string }
+  | { kind: 'field'; label: string; value: string; icon?: string; tooltip?: string }
   | { kind: 'spaceModel'; spaceId: string; setting: ModelSetting }
   /** The Space's models that are not active, folded behind one node. */
   | { kind: 'moreModels'; spaceId: string; settings: ModelSetting[] }
@@ -153,8 +153,9 @@ export function groupsOf(view: SpaceUpdateResponse): SpaceNode[] {
   return [
     {
       kind: 'field',
-      label: t('benchmark model'),
-      value: app.benchmark_model?.namespace ?? show(app.benchmark_model_id),
+      label: t('Benchmark model'),
+      value: app.benchmark_model?.namespace ?? (app.benchmark_model_id ? t('a model no longer listed') : t('none')),
+      tooltip: t('Savings are measured against the benchmark model; without one, none are counted.'),
       icon: 'dashboard',
     },
     ...groups
@@ -200,7 +201,7 @@ export function toTreeItem(node: SpaceNode): vscode.TreeItem {
     case 'field': {
       const item = new vscode.TreeItem(node.label);
       item.description = node.value;
-      item.tooltip = `${node.label}: ${node.value}`;
+      item.tooltip = node.tooltip ?? `${node.label}: ${node.value}`;
       if (node.icon) item.iconPath = new vscode.ThemeIcon(node.icon);
       item.contextValue = 'field';
       return item;
@@ -255,6 +256,7 @@ export function toTreeItem(node: SpaceNode): vscode.TreeItem {
       item.tooltip = `${node.conversation.name}\n${t('changed')} ${whenLabel(node.conversation.modified_on)}`;
       item.iconPath = new vscode.ThemeIcon('comment');
       item.contextValue = 'conversation';
+      item.command = { command: 'llmSpaces.openConversation', title: t('Open in Playground'), arguments: [node] };
       return item;
     }
     case 'assistant': {

@@ -99,6 +99,13 @@ export class WebviewPanels implements vscode.Disposable {
     return target;
   }
 
+  /** The playground used last (or a new one) showing this conversation of the Space. */
+  openConversation(appId: string, conversation: { id: string; name: string }): PlaygroundPanel {
+    const target = this.playgrounds.at(-1) ?? this.openPlayground();
+    target.useConversation(appId, conversation);
+    return target;
+  }
+
   /** The playground used last (or a new one) with this model chosen. */
   useModelInPlayground(namespace: string): PlaygroundPanel {
     const target = this.playgrounds.at(-1) ?? this.openPlayground();

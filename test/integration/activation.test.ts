@@ -63,6 +63,14 @@ describe('activation and views', () => {
     const [sandbox] = await api.views.spaces.getChildren(sandboxGroup);
     assert.equal(sandbox?.kind, 'space');
     if (sandbox?.kind === 'space') assert.equal(sandbox.space.sandbox_of, main.kind === 'space' ? main.space.id : '');
+    // A Space made without a benchmark model says so in words, not with a dash.
+    assert.deepEqual(groups[0], {
+      kind: 'field',
+      label: 'Benchmark model',
+      value: 'none',
+      tooltip: 'Savings are measured against the benchmark model; without one, none are counted.',
+      icon: 'dashboard',
+    });
     const weights = await api.views.spaces.getChildren(groups.find((g) => g.kind === 'group' && g.group === 'weights'));
     assert.deepEqual(
       weights.map((w) => (w.kind === 'field' ? w.label : '')),

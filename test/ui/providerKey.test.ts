@@ -1,9 +1,10 @@
 // The first run with a provider key, as a user does it: Add Provider Key… from the Command Palette, the
 // provider picked, the key typed into a password box, the result told in words; the Models view then
 // says the provider has a key and its models answer, and the first Space routes to them. Then a second
-// key, DeepSeek's, whose model thinks before it answers: the playground shows its reasoning. A fake of
-// OpenAI's wire format stands in for both (the service is pointed at it with OPENAI_BASE_URL and
-// DEEPSEEK_BASE_URL).
+// key, DeepSeek's, whose model thinks before it answers: the playground shows its reasoning. Then a web
+// search on OpenAI's model, its pages listed under the reply and again when the conversation is opened
+// from the Spaces view. A fake of OpenAI's wire format stands in for both (the service is pointed at it
+// with OPENAI_BASE_URL and DEEPSEEK_BASE_URL).
 import assert from 'node:assert/strict';
 import { startOpenAiFake, type ProviderFake } from '../unit/support/providerFakes';
 import {
@@ -12,6 +13,7 @@ import {
   fullRowsOf,
   notification,
   openWorkbench,
+  rowsOf,
   runCommand,
   runCommandAndPick,
   webview,
@@ -179,5 +181,65 @@ describe('A provider key on the first run (playwright)', function () {
     assert.equal(openai.seen.at(-1)!.body.model, 'deepseek-v4-flash');
     assert.deepEqual(openai.problems, []);
     assert.ok(!(await page.content()).includes(openai.key), 'the key is nowhere on the page');
+  });
+
+  it('lists the pages a web search found under the reply, and again when the conversation is opened from the Spaces view', async () => {
+    const { page } = wb;
+    const frame = webview(page);
+    await frame.locator('vscode-button', { hasText: 'New Chat' }).click();
+    await frame.locator('.turn').first().waitFor({ state: 'detached' });
+    // OpenAI's reasoning models search at OpenAI, through its Responses API.
+    await chooseModel(frame, 'openai/gpt-5.4-mini');
+    const search = frame.locator('[data-path="web_search"]');
+    if (!(await search.isVisible())) await frame.locator('vscode-collapsible.options').click();
+    await search.click();
+    const question = 'What is new in gateways?';
+    const prompt = frame.locator('[data-path="prompt"] textarea');
+    await prompt.fill(question);
+    await prompt.press('Control+Enter');
+    await frame.locator('.turn .meta .figures').first().waitFor({ timeout: 30_000 });
+    const sent = openai.seen.at(-1)!;
+    assert.equal(sent.path, '/v1/responses');
+    assert.ok(
+      (sent.body.tools as Array<{ type: string }>).some((tool) => tool.type === 'web_search'),
+      'asked OpenAI for its web search',
+    );
+    // The page the fake's answer cites (all of it but "echo: "), as a link under the reply.
+    const cited = [{ title: `Page 1 on ${question}`, href: `https://example.com/1?q=${encodeURIComponent(question)}` }];
+    const sourcesShown = () =>
+      frame
+        .locator('.turn nav.sources a')
+        .evaluateAll((links) => links.map((a) => ({ title: a.textContent, href: a.getAttribute('href') })));
+    await frame.locator('.turn nav.sources').waitFor();
+    assert.equal(await frame.locator('.turn nav.sources > span').innerText(), 'Sources');
+    assert.deepEqual(await sourcesShown(), cited);
+    await wb.screenshot('34-playground-sources');
+    await search.click();
+
+    // Another chat, then this one opened from the Spaces view: the pages come back with the reply.
+    await frame.locator('vscode-button', { hasText: 'New Chat' }).click();
+    await frame.locator('.turn').first().waitFor({ state: 'detached' });
+    const spaces = rowsOf(page, 'Spaces');
+    const conversation = spaces.filter({ hasText: question }).first();
+    if (!(await conversation.isVisible())) {
+      if (!(await spaces.filter({ hasText: 'Conversations' }).first().isVisible()))
+        await spaces.filter({ hasText: 'My first Space' }).first().click();
+      await spaces.filter({ hasText: 'Conversations' }).first().click();
+    }
+    await conversation.click();
+    await frame.locator('.turn nav.sources').waitFor({ timeout: 30_000 });
+    assert.equal(await frame.locator('.turn').count(), 1);
+    assert.equal(await frame.locator('.turn .reply').innerText(), `echo: ${question}`);
+    assert.deepEqual(await sourcesShown(), cited);
+    const client = await wb.service();
+    const first = (await client.listSpaces()).items.find((s) => s.name === 'My first Space')!;
+    const named = (await client.listConversations(first.id)).find((c) => c.name === question)!;
+    assert.equal(
+      await frame.locator('[data-path="conversation_id"]').evaluate((el) => (el as unknown as { value: string }).value),
+      named.id,
+      'chosen in the conversation field too',
+    );
+    await wb.screenshot('34a-conversation-reopened');
+    assert.deepEqual(openai.problems, []);
   });
 });

@@ -164,6 +164,8 @@ export type PlaygroundEvent =
   /** Text from "Send Selection to Playground" for the prompt box, and the Space to use if none is chosen. */
   | { type: 'draft'; prompt: string; appId: string | null }
   | { type: 'useSpace'; appId: string }
+  /** A conversation opened from the Spaces view: its Space, then its turns. */
+  | { type: 'useConversation'; appId: string; conversation: { id: string; name: string } }
   /** "Open in Playground" on a model of the Models view. */
   | { type: 'useModel'; namespace: string }
   /** The service is reachable (again, or another one): read the Spaces and models afresh. */

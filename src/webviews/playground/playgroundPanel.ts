@@ -74,6 +74,11 @@ export class PlaygroundPanel extends StreamingPanel {
     void this.channel.post({ type: 'useSpace', appId });
   }
 
+  useConversation(appId: string, conversation: { id: string; name: string }): void {
+    void this.channel.post({ type: 'useConversation', appId, conversation });
+    this.panel.reveal(undefined, false);
+  }
+
   useModel(namespace: string): void {
     void this.channel.post({ type: 'useModel', namespace });
     this.panel.reveal(undefined, false);

@@ -362,15 +362,34 @@ async function chooseConversation(id: string): Promise<void> {
     (o) => o.getAttribute('value') === id,
   );
   const name = space?.conversations.find((c) => c.id === id)?.name ?? option?.textContent?.trim() ?? '';
-  const loaded = await call('loadConversation', { appId: state.appId, conversationId: id });
+  await showConversation({ id, name });
+}
+
+/** A conversation of the chosen Space, its turns read from the service. */
+async function showConversation(conversation: { id: string; name: string }): Promise<void> {
+  if (!state.appId) return;
+  const loaded = await call('loadConversation', { appId: state.appId, conversationId: conversation.id });
   if (!loaded) return;
-  state.conversation = { id, name };
+  state.conversation = conversation;
   turns = loaded.turns;
   const last = [...turns].reverse().find((t) => t.reply)?.reply;
   state.parentRequestId = last?.id ?? '';
   form.showReplies(turns, state.parentRequestId);
   transcript.show(turns, loaded.notice);
+  // Chosen in the conversation field too (opened from the Spaces view, it may not be listed yet).
+  if (space) form.setSpace(space);
   persist();
+}
+
+/** A conversation opened from the Spaces view: its Space first, if another is chosen. */
+async function openConversation(appId: string, conversation: { id: string; name: string }): Promise<void> {
+  if (appId !== state.appId) {
+    state.appId = appId;
+    setValue(form.space.control, appId);
+    newChat();
+    await loadSpace();
+  }
+  await showConversation(conversation);
 }
 
 function newChat(): void {
@@ -488,6 +507,8 @@ channel.onEvent((event) => {
     setValue(form.space.control, event.appId);
     newChat();
     void loadSpace();
+  } else if (event.type === 'useConversation') {
+    void openConversation(event.appId, event.conversation);
   } else if (event.type === 'useModel') {
     // Kept in the state too: the model list may not be filled yet, and picks it from there.
     state.model = event.namespace;
