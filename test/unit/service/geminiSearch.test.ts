@@ -145,10 +145,23 @@ describe('Google Search on Gemini models, asked as Anthropic’s or OpenAI’s w
       ['lookup'],
     );
     assert.equal(sent.toolConfig?.includeServerSideToolInvocations, true);
-    // The text as it streamed, then what the search found, which comes with the stream's end.
+    // The text as it streamed, then what the search found, which comes with the stream's end; the pages
+    // the text rests on are its block's citations, each with the stretch it grounds.
     assert.deepEqual(
       message.content.map((b) => b.type),
       ['text', 'server_tool_use', 'web_search_tool_result'],
+    );
+    const said = message.content[0] as Anthropic.TextBlock;
+    assert.equal(said.text, `echo: ${text}`);
+    assert.deepEqual(
+      said.citations,
+      googlePages(text).map((p) => ({
+        type: 'web_search_result_location',
+        url: p.uri,
+        title: p.title,
+        encrypted_index: '',
+        cited_text: text,
+      })),
     );
     assert.equal(message.stop_reason, 'end_turn');
     assert.deepEqual((message.content[2] as Anthropic.WebSearchToolResultBlock).content, googleSearchResults(text));

@@ -1141,9 +1141,9 @@ class WebTools {
    * The Google Search a Gemini model ran, as Google's package tells of it with the reply's end (its
    * grounding metadata): the queries, and the pages found, told as one search in the words asked
    * (Google does not say which query found which page). Google bills a Gemini 3 model's each query,
-   * an earlier model's the prompt once.
+   * an earlier model's the prompt once. `read` is called once it is read, before it is told.
    */
-  grounded(metadata: unknown): void {
+  grounded(metadata: unknown, read?: () => void): void {
     if (!this.google || !this.tellAs) return;
     const grounding = Object.values(objectOf(metadata))
       .map((said) => objectOf(objectOf(said).groundingMetadata))
@@ -1153,6 +1153,7 @@ class WebTools {
     );
     if (!grounding || !queries.length) return;
     this.grounding = grounding;
+    read?.();
     this.billed += this.google.gemini3 ? queries.length : 1;
     const use: WebToolUse = {
       id: `gsearch_${randomBytes(12).toString('hex')}`,
@@ -1443,8 +1444,8 @@ async function streamed(
       const pages = citedOf(part.providerMetadata, from, text.length);
       cited.push(...pages);
       // An OpenAI model's, told as Anthropic's: its text was streamed before the pages it cites came, so
-      // they are the whole block's.
-      if (signed || tellAs === 'anthropic')
+      // they are the whole block's. A Gemini model's come with the stream's end: its block stays open.
+      if ((signed || tellAs === 'anthropic') && !(google && !pages.length))
         think({ cited: { from, to: text.length, pages: pages.flatMap((c) => c.pages) } });
     } else if (part.type === 'reasoning-start' && kept && !signed) {
       const { id } = openAiItem(part.providerMetadata, kept);
@@ -1507,9 +1508,14 @@ async function streamed(
     else if (part.type === 'error') throw part.error;
   }
   if (!finish) throw new ReachFailure('the stream ended before the reply was complete');
-  // What a Gemini model's search found comes with the stream's end, after the text it wrote.
-  webTools.grounded(finish.metadata);
-  cited.push(...webTools.groundedCited(text));
+  // What a Gemini model's search found comes with the stream's end, after the text it wrote. Told as
+  // Anthropic's, the pages the text rests on are cited by its block, still open, before the search.
+  webTools.grounded(finish.metadata, () => {
+    const grounded = webTools.groundedCited(text);
+    cited.push(...grounded);
+    if (tellAs === 'anthropic' && grounded.length)
+      think({ cited: { from: grounded[0]!.from, to: text.length, pages: grounded.flatMap((c) => c.pages) } });
+  });
   return {
     text,
     finishReason: finishOf(finish.reason, toolCalls, text),
