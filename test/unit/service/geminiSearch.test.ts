@@ -25,6 +25,15 @@ interface Receipt {
   llm_spaces: { warning: string | null; costs: { total_tokens: number } };
 }
 const receiptOf = (answer: unknown) => (answer as Receipt).llm_spaces;
+/** The pages the fake's search finds for a text, as Anthropic cites them from the stretch they ground (the text). */
+const citationsOf = (text: string) =>
+  googlePages(text).map((p) => ({
+    type: 'web_search_result_location',
+    url: p.uri,
+    title: p.title,
+    encrypted_index: '',
+    cited_text: text,
+  }));
 
 describe('Google Search on Gemini models, asked as Anthropic’s or OpenAI’s web search', function () {
   this.timeout(60_000);
@@ -94,16 +103,7 @@ describe('Google Search on Gemini models, asked as Anthropic’s or OpenAI’s w
     // The stretch Google says the pages ground is a block of its own, citing them as Anthropic cites.
     assert.deepEqual(lead, { type: 'text', text: 'echo: ' });
     assert.equal(answer!.text, text);
-    assert.deepEqual(
-      answer!.citations,
-      googlePages(text).map((p) => ({
-        type: 'web_search_result_location',
-        url: p.uri,
-        title: p.title,
-        encrypted_index: '',
-        cited_text: text,
-      })),
-    );
+    assert.deepEqual(answer!.citations, citationsOf(text));
     assert.equal(message.usage.server_tool_use?.web_search_requests, 1);
     assert.equal(receiptOf(message).warning, null);
     // Two queries, one grounded prompt: Gemini 2.5's search is billed once.
@@ -153,16 +153,7 @@ describe('Google Search on Gemini models, asked as Anthropic’s or OpenAI’s w
     );
     const said = message.content[0] as Anthropic.TextBlock;
     assert.equal(said.text, `echo: ${text}`);
-    assert.deepEqual(
-      said.citations,
-      googlePages(text).map((p) => ({
-        type: 'web_search_result_location',
-        url: p.uri,
-        title: p.title,
-        encrypted_index: '',
-        cited_text: text,
-      })),
-    );
+    assert.deepEqual(said.citations, citationsOf(text));
     assert.equal(message.stop_reason, 'end_turn');
     assert.deepEqual((message.content[2] as Anthropic.WebSearchToolResultBlock).content, googleSearchResults(text));
     // Two queries, each billed.
