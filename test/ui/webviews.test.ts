@@ -328,6 +328,8 @@ describe('LLM Spaces webviews (playwright)', function () {
       'Web search',
       'offered by the built-in service',
     );
+    // Its only plugin: no field to name others.
+    assert.equal(await frame.locator('[data-path="plugins"]').isVisible(), false);
     await search.click();
     assert.equal(await search.evaluate((el) => (el as unknown as { checked: boolean }).checked), true);
     await chooseModel(frame, 'test/echo');

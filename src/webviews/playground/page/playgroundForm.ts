@@ -115,7 +115,9 @@ export class PlaygroundForm {
     this.models = context.models;
     this.rules = context.rules;
     // Only a service that searches offers it; the hosted one's plugins are its own (the text field).
+    // The built-in service has no other plugin: its Web search is the whole of them, in words.
     this.webSearch.row.hidden = !context.webSearch;
+    this.plugins.row.hidden = context.webSearch;
     if (!context.webSearch) this.state.webSearch = false;
     (this.webSearch.control as HTMLElement & { checked: boolean }).checked = this.state.webSearch;
     fillSelect(
@@ -232,7 +234,7 @@ export class PlaygroundForm {
     s.assistantId = valueOf(this.assistant.control);
     s.versionId = valueOf(this.version.control);
     s.parentRequestId = valueOf(this.parent.control).trim();
-    s.plugins = valueOf(this.plugins.control);
+    s.plugins = this.plugins.row.hidden ? '' : valueOf(this.plugins.control);
     s.webSearch = !this.webSearch.row.hidden && checkedOf(this.webSearch.control);
     s.prompt = valueOf(this.prompt.control);
   }
