@@ -7,6 +7,7 @@ import {
   AssistantVersion,
   ChatChunk,
   ChatCompletion,
+  citedPageOf,
   Conversation,
   ConversationWithRequests,
   DeleteResult,
@@ -560,10 +561,8 @@ function* chunkEvents(data: string, endpoint: string, calls: ToolCallPieces): Ge
 function citedPages(annotations: readonly unknown[] | null | undefined): CitedPage[] {
   return (annotations ?? []).flatMap((a): CitedPage[] => {
     const said = a !== null && typeof a === 'object' ? (a as { type?: unknown; url_citation?: unknown }) : {};
-    const cited = said.url_citation !== null && typeof said.url_citation === 'object' ? said.url_citation : {};
-    const { url, title } = cited as { url?: unknown; title?: unknown };
-    if (said.type !== 'url_citation' || typeof url !== 'string' || !/^https?:\/\//i.test(url)) return [];
-    return [{ url, title: typeof title === 'string' && title ? title : url }];
+    const page = said.type === 'url_citation' ? citedPageOf(said.url_citation) : undefined;
+    return page ? [page] : [];
   });
 }
 

@@ -949,7 +949,13 @@ export const ConversationCreateBody = z.object({
 
 export const ConversationReadBody = z.object({ include_requests: z.boolean().default(false) });
 
-const WebPage = z.looseObject({ url: z.string().regex(/^https?:\/\//i), title: maybe(z.string()) });
+const WebPage = z.looseObject({ url: z.string().regex(/^https?:\/\//i), title: z.string().nullish().catch(null) });
+
+/** A page on the web a reply cites, read tolerantly: none for what has no address on the web; titled by its address when untitled. */
+export function citedPageOf(said: unknown): { url: string; title: string } | undefined {
+  const page = WebPage.safeParse(said).data;
+  return page && { url: page.url, title: page.title || page.url };
+}
 
 export const LoggedRequest = z.looseObject({
   id: Uuid,
@@ -978,12 +984,7 @@ export const LoggedRequest = z.looseObject({
     .array(z.unknown())
     .optional()
     .catch(undefined)
-    .transform((pages) =>
-      (pages ?? []).flatMap((page) => {
-        const cited = WebPage.safeParse(page).data;
-        return cited ? [{ url: cited.url, title: cited.title || cited.url }] : [];
-      }),
-    ),
+    .transform((pages) => (pages ?? []).flatMap((page) => citedPageOf(page) ?? [])),
 });
 
 export const ConversationWithRequests = Conversation.extend({ requests: records(LoggedRequest).optional() });

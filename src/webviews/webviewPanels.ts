@@ -92,23 +92,28 @@ export class WebviewPanels implements vscode.Disposable {
     return playground;
   }
 
+  /** The playground used last, or a new one. */
+  private lastPlayground(): PlaygroundPanel {
+    return this.playgrounds.at(-1) ?? this.openPlayground();
+  }
+
   /** The playground used last (or a new one) with `prompt` in its prompt box. */
   sendToPlayground(prompt: string, appId: string | null): PlaygroundPanel {
-    const target = this.playgrounds.at(-1) ?? this.openPlayground();
+    const target = this.lastPlayground();
     target.draft(prompt, appId);
     return target;
   }
 
   /** The playground used last (or a new one) showing this conversation of the Space. */
   openConversation(appId: string, conversation: { id: string; name: string }): PlaygroundPanel {
-    const target = this.playgrounds.at(-1) ?? this.openPlayground();
+    const target = this.lastPlayground();
     target.useConversation(appId, conversation);
     return target;
   }
 
   /** The playground used last (or a new one) with this model chosen. */
   useModelInPlayground(namespace: string): PlaygroundPanel {
-    const target = this.playgrounds.at(-1) ?? this.openPlayground();
+    const target = this.lastPlayground();
     target.useModel(namespace);
     return target;
   }

@@ -3,6 +3,7 @@
 // chat completion's shape with its routing receipt.
 import type { ChatCompletion } from '../../api/schemas';
 import type { Database } from '../db';
+import { eachPageOnce, type CitedPage } from '../../shared/citedPages';
 import { retiresSoon } from '../../shared/models';
 import type { CatalogueModel } from '../domain/models';
 import { record } from '../ledgerThread';
@@ -143,12 +144,13 @@ export async function finishChat(
 }
 
 /** The pages a reply cites on the web, once each in the order first cited (a document's passages are not pages). */
-function citedPages(cited: Cited[] | undefined): Array<{ url: string; title: string }> | null {
-  const pages = new Map<string, string>();
-  for (const stretch of cited ?? [])
-    for (const page of stretch.pages)
-      if ('url' in page && !pages.has(page.url)) pages.set(page.url, page.title ?? page.url);
-  return pages.size ? [...pages].map(([url, title]) => ({ url, title })) : null;
+function citedPages(cited: Cited[] | undefined): CitedPage[] | null {
+  const pages = eachPageOnce(
+    (cited ?? []).flatMap((stretch) =>
+      stretch.pages.flatMap((page) => ('url' in page ? [{ url: page.url, title: page.title ?? page.url }] : [])),
+    ),
+  );
+  return pages.length ? pages : null;
 }
 
 /** "a: x; a: x; b: y" becomes "a: x (2 times); b: y". */

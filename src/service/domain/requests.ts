@@ -2,6 +2,7 @@
 // and the retention that keeps the log from growing without end. What a row keeps follows the Space's
 // privacy level when it was written (conventions.md): 1 everything; 2 no prompt or reply text;
 // 3 only what billing needs (model, tokens, cost, Space, time), and it is never read back as a log.
+import type { CitedPage } from '../../shared/citedPages';
 import type { Database } from '../db';
 
 export interface RequestLog {
@@ -15,7 +16,7 @@ export interface RequestLog {
   /** The reply, or the part streamed before a failure. */
   response: string | null;
   /** The pages the reply cites, once each in the order first cited; kept with its text. */
-  sources?: Array<{ url: string; title: string }> | null;
+  sources?: CitedPage[] | null;
   promptTokens: number;
   completionTokens: number;
   cost: number;

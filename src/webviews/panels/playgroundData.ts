@@ -2,6 +2,7 @@
 // Space's active models, assistants and conversations, and earlier turns of a conversation.
 import type { ChatStreamEvent, CitedPage } from '../../api/client';
 import type { ConversationWithRequests, ModelRecord, SpaceUpdateResponse } from '../../api/schemas';
+import { eachPageOnce } from '../../shared/citedPages';
 import type { ModelBrief, ReplyInfo, SpaceBrief, Turn } from '../../shared/protocol/playground';
 import { receiptView } from '../../shared/receipt';
 
@@ -51,7 +52,7 @@ export function replyInfo(
   cited: readonly CitedPage[] = [],
 ): ReplyInfo {
   const meta = done.metadata;
-  const sources = [...new Map(cited.map((page) => [page.url, page])).values()];
+  const sources = eachPageOnce(cited);
   return {
     id: done.id,
     content,

@@ -1445,7 +1445,7 @@ async function streamed(
       cited.push(...pages);
       // An OpenAI model's, told as Anthropic's: its text was streamed before the pages it cites came, so
       // they are the whole block's. A Gemini model's come with the stream's end: its block stays open.
-      if ((signed || tellAs === 'anthropic') && !(google && !pages.length))
+      if ((signed || tellAs === 'anthropic') && (pages.length || !google))
         think({ cited: { from, to: text.length, pages: pages.flatMap((c) => c.pages) } });
     } else if (part.type === 'reasoning-start' && kept && !signed) {
       const { id } = openAiItem(part.providerMetadata, kept);

@@ -381,14 +381,18 @@ async function showConversation(conversation: { id: string; name: string }): Pro
   persist();
 }
 
+/** Another Space chosen from outside the panel: a new chat on it. */
+async function useSpace(appId: string): Promise<void> {
+  if (appId === state.appId) return;
+  state.appId = appId;
+  setValue(form.space.control, appId);
+  newChat();
+  await loadSpace();
+}
+
 /** A conversation opened from the Spaces view: its Space first, if another is chosen. */
 async function openConversation(appId: string, conversation: { id: string; name: string }): Promise<void> {
-  if (appId !== state.appId) {
-    state.appId = appId;
-    setValue(form.space.control, appId);
-    newChat();
-    await loadSpace();
-  }
+  await useSpace(appId);
   await showConversation(conversation);
 }
 
@@ -502,11 +506,8 @@ channel.onEvent((event) => {
     (form.prompt.control as HTMLElement).focus();
   } else if (event.type === 'connected') {
     void loadContext();
-  } else if (event.type === 'useSpace' && event.appId !== state.appId) {
-    state.appId = event.appId;
-    setValue(form.space.control, event.appId);
-    newChat();
-    void loadSpace();
+  } else if (event.type === 'useSpace') {
+    void useSpace(event.appId);
   } else if (event.type === 'useConversation') {
     void openConversation(event.appId, event.conversation);
   } else if (event.type === 'useModel') {
