@@ -204,7 +204,7 @@ describe('LLM Spaces webviews (playwright)', function () {
     await wb.screenshot('11b-playground-renamed');
   });
 
-  it('renders script, event-handler and javascript: payloads in a reply as inert text', async () => {
+  it('renders script, event-handler and javascript: payloads in a reply as inert text, and a list as numbered', async () => {
     const { page } = wb;
     const frame = webview(page);
     const payload = [
@@ -213,6 +213,8 @@ describe('LLM Spaces webviews (playwright)', function () {
       "[click me](javascript:window.__pwned='link')",
       '<a href="javascript:window.__pwned=\'a\'">a link</a>',
       '<svg onload="window.__pwned=\'svg\'"></svg>',
+      // A list that goes on from an earlier one (as a model's does after a code block) keeps its numbers.
+      '3. third\n4. fourth',
     ].join('\n\n');
     const prompt = frame.locator('[data-path="prompt"] textarea');
     await prompt.fill(payload);
@@ -233,6 +235,7 @@ describe('LLM Spaces webviews (playwright)', function () {
       pwned: (globalThis as unknown as { __pwned?: string }).__pwned ?? null,
     }));
     assert.deepEqual(dom, { scripts: 0, images: 0, svgs: 0, handlers: 0, jsLinks: 0, pwned: null });
+    assert.equal(await reply.locator('ol').getAttribute('start'), '3', 'the list begins at 3, as written');
     const link = reply.locator('a', { hasText: 'click me' });
     if (await link.count()) await link.click();
     assert.equal(

@@ -79,8 +79,14 @@ const md = new MarkdownIt({
   },
 });
 
+/**
+ * DOMPurify checks every attribute's value that is not an address by this pattern too: a value that
+ * names no scheme (a list's `start="3"`, a size) passes; of those that do, only the schemes given.
+ */
+const valuesAnd = (schemes: string) => new RegExp(`^(?:${schemes}|[^a-z]|[a-z+.-]+(?:[^a-z+.\\-:]|$))`, 'i');
+
 const PURIFY = {
-  ALLOWED_URI_REGEXP: /^(?:https?:|mailto:|#)/i,
+  ALLOWED_URI_REGEXP: valuesAnd('https?:|mailto:|#'),
   FORBID_TAGS: ['style', 'img', 'form', 'input', 'iframe', 'object', 'embed', 'svg', 'math'],
   FORBID_ATTR: ['style'],
   RETURN_DOM_FRAGMENT: true as const,
@@ -95,3 +101,4 @@ export function renderMarkdown(text: string, highlight = true): DocumentFragment
   const html = md.render(text);
   return DOMPurify.sanitize(html, PURIFY);
 }
+
