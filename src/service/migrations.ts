@@ -217,6 +217,8 @@ const MIGRATIONS: Migration[] = [
   (db) => db.exec('ALTER TABLE kept_responses ADD COLUMN answer TEXT'),
   // The pages each reply cites (its web search's), so that a conversation read again shows them.
   (db) => db.exec('ALTER TABLE requests ADD COLUMN sources TEXT'),
+  // Google's Search Suggestions for a Gemini model's grounded reply, shown with it when read again.
+  (db) => db.exec('ALTER TABLE requests ADD COLUMN search_suggestions TEXT'),
 ];
 
 /** How many migrations this database has not seen. */

@@ -65,6 +65,7 @@ export async function finishChat(
           .map((c) => `${reply.text ? '\n' : ''}[asked for ${c.function.name}(${c.function.arguments})]`)
           .join(''),
       sources: citedPages(reply.cited),
+      searchSuggestions: reply.searchSuggestions ?? null,
       promptTokens: counts.promptTokens,
       completionTokens,
       cost: costs.total,

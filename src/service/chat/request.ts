@@ -373,6 +373,11 @@ export interface Reply {
   /** The stretches of the text that cite pages a web search found or a web fetch read. */
   cited?: Cited[];
   /**
+   * Google's Search Suggestions for a Gemini model's Google Search (HTML and its styles, Google's
+   * `renderedContent`): Google asks that whoever shows the grounded answer to people shows them with it.
+   */
+  searchSuggestions?: string;
+  /**
    * Anthropic paused the model's turn in the course of its server tools' work (its web search): the
    * client is to send the turn back as it is for the model to go on (Anthropic's pause_turn).
    */

@@ -30,8 +30,9 @@ import {
 /**
  * A completion, with what the model thought: an Anthropic model's signed blocks, for the clients that
  * send them back, or the reasoning of a model that signs nothing (any other provider's or model
- * server's), to show; and the web searches and fetches an Anthropic model ran, and whether Anthropic
- * paused its turn (to go on when the client sends it back), for Anthropic's clients.
+ * server's), to show; the web searches and fetches an Anthropic model ran, and whether Anthropic
+ * paused its turn (to go on when the client sends it back), for Anthropic's clients; the pages the text
+ * cites; and Google's Search Suggestions for a Gemini model's search, for the service's own clients.
  */
 export type Completed = ChatCompletion & {
   thinking?: ThinkingBlock[];
@@ -39,6 +40,7 @@ export type Completed = ChatCompletion & {
   webTools?: WebToolUse[];
   paused?: true;
   cited?: Cited[];
+  searchSuggestions?: string;
 };
 
 /**
@@ -147,15 +149,9 @@ export async function runChat(
         attempts,
         latency: (Date.now() - attemptStarted) / 1000,
       });
-      if (!reply.thinking && !reply.reasoning && !reply.webTools && !reply.paused && !reply.cited) return completion;
-      return {
-        ...completion,
-        thinking: reply.thinking,
-        reasoning: reply.reasoning,
-        webTools: reply.webTools,
-        paused: reply.paused,
-        cited: reply.cited,
-      };
+      const { thinking, reasoning, webTools, paused, cited, searchSuggestions } = reply;
+      if (!thinking && !reasoning && !webTools && !paused && !cited && !searchSuggestions) return completion;
+      return { ...completion, thinking, reasoning, webTools, paused, cited, searchSuggestions };
     }
     current = switches < maxSwitch ? nextInChain(prepared, current, tried, refused) : undefined;
     switches++;

@@ -17,6 +17,8 @@ export interface RequestLog {
   response: string | null;
   /** The pages the reply cites, once each in the order first cited; kept with its text. */
   sources?: CitedPage[] | null;
+  /** Google's Search Suggestions shown with a Gemini model's grounded reply (their HTML); kept with its text. */
+  searchSuggestions?: string | null;
   promptTokens: number;
   completionTokens: number;
   cost: number;
@@ -33,8 +35,8 @@ export function insertRequest(db: Database, log: RequestLog): void {
   const billingOnly = log.privacyLevel >= 3;
   db.run(
     `INSERT INTO requests (id, org_id, app_id, conversation_id, parent_request_id, model, prompt, response, prompt_tokens, completion_tokens, total_tokens,
-       cost, cost_savings, latency, status_code, error, added_on, privacy_level, sources)
-     VALUES ($id, $org, $app, $conversation, $parent, $model, $prompt, $response, $pt, $ct, $tt, $cost, $savings, $latency, $status, $error, $now, $privacy, $sources)`,
+       cost, cost_savings, latency, status_code, error, added_on, privacy_level, sources, search_suggestions)
+     VALUES ($id, $org, $app, $conversation, $parent, $model, $prompt, $response, $pt, $ct, $tt, $cost, $savings, $latency, $status, $error, $now, $privacy, $sources, $suggestions)`,
     {
       id: log.id,
       org: log.orgId,
@@ -57,6 +59,7 @@ export function insertRequest(db: Database, log: RequestLog): void {
       now: new Date().toISOString(),
       privacy: log.privacyLevel,
       sources: keepsText && log.sources?.length ? JSON.stringify(log.sources) : null,
+      suggestions: (keepsText && log.searchSuggestions) || null,
     },
   );
 }

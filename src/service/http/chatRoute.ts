@@ -90,16 +90,19 @@ async function answer(
         webTools: undefined,
         paused: undefined,
         cited: undefined,
+        searchSuggestions: undefined,
         created: created(completion.created),
       };
       const thought = thinkingText(completion.thinking) || completion.reasoning;
       const annotations = chatAnnotations(completion);
-      if (!thought && !annotations.length) return answer;
+      const suggestions = ownSuggestions(completion, options.dialect);
+      if (!thought && !annotations.length && !suggestions) return answer;
       const [first, ...rest] = completion.choices;
       const message = {
         ...first!.message,
         ...(thought ? { reasoning_content: thought } : {}),
         ...(annotations.length ? { annotations } : {}),
+        ...suggestions,
       };
       return { ...answer, choices: [{ ...first!, message }, ...rest] };
     } catch (error) {
@@ -158,6 +161,8 @@ async function answer(
     // The pages the text cites, once it is whole, as OpenAI's search models stream them.
     const annotations = textCompletion ? [] : chatAnnotations(completion);
     if (annotations.length) events.send(chunk({ annotations }));
+    const suggestions = ownSuggestions(completion, options.dialect);
+    if (suggestions) events.send(chunk(suggestions));
     // Mistral's last chunk has text, if none (Continue reads each chunk's delta.content).
     const last = chunk(body.asChat ? { content: '' } : {}, completion.choices[0]?.finish_reason ?? 'stop');
     // Token probabilities, when asked for, come with the last choice (OpenAI's clients gather them by choice).
@@ -182,6 +187,14 @@ async function answer(
   }
   return reply;
 }
+
+/**
+ * Google's Search Suggestions for a Gemini model's grounded reply, as the built-in service's own field
+ * (`search_suggestions`, their HTML) for its own clients, which show them with the reply as Google asks;
+ * OpenAI's API has no such field, so its clients are not sent them.
+ */
+const ownSuggestions = (c: Completed, dialect: ErrorDialect) =>
+  c.searchSuggestions && dialect === 'conventions' ? { search_suggestions: c.searchSuggestions } : undefined;
 
 /** The pages a reply's text cites, as Chat Completions annotates a message (OpenAI's search models'). */
 const chatAnnotations = (c: Completed) =>

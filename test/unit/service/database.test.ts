@@ -158,10 +158,10 @@ describe('migrating privacy levels', () => {
         .items[0]!.id;
       const fresh = db.get<{ policies: string }>('SELECT policies FROM apps WHERE id = $id', { id: appId })!;
       assert.equal(JSON.parse(fresh.policies).privacy_level, 1, 'a new database starts at level 1');
-      const version = db.get<{ v: number }>('SELECT user_version AS v FROM pragma_user_version')!.v;
-      // Back to the shape of seven versions before: no kept responses (nor answers) or their items, no change
-      // count of the configuration, no model servers, the old request table (no levels, no cited pages), and
-      // a level of that time.
+      // Back to the shape before the migration to logging levels (version 6; a later migration does not
+      // move it): no kept responses (nor answers) or their items, no change count of the configuration,
+      // no model servers, the old request table (no levels, no cited pages, no search suggestions), and a
+      // level of that time.
       db.transactionNow(() => {
         for (const trigger of db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'trigger'"))
           db.exec(`DROP TRIGGER ${trigger.name}`);
@@ -181,7 +181,7 @@ describe('migrating privacy levels', () => {
           id: appId,
           p: JSON.stringify({ ...JSON.parse(fresh.policies), privacy_level: 2 }),
         });
-        db.exec(`PRAGMA user_version = ${version - 7}`);
+        db.exec('PRAGMA user_version = 6');
       });
       await db.close();
       const again = openDataFolder(dir);
@@ -205,6 +205,10 @@ describe('migrating privacy levels', () => {
         assert.ok(
           logged.some((c) => c.name === 'sources'),
           'a logged request keeps the pages its reply cites',
+        );
+        assert.ok(
+          logged.some((c) => c.name === 'search_suggestions'),
+          'a logged request keeps the search suggestions shown with its reply',
         );
       } finally {
         await again.close();

@@ -7,7 +7,13 @@ import Anthropic from '@anthropic-ai/sdk';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import OpenAI from 'openai';
-import { googlePages, googleQueries, googleSearchResults, startGeminiFake } from '../support/providerFakes';
+import {
+  googlePages,
+  googleQueries,
+  googleSearchResults,
+  googleSearchSuggestions,
+  startGeminiFake,
+} from '../support/providerFakes';
 import { raw } from '../support/http';
 import { spaceOf } from '../support/service';
 import { keyKeptOut, throughASpace } from '../support/throughASpace';
@@ -303,11 +309,13 @@ describe('Google Search on Gemini models, asked as Anthropic’s or OpenAI’s w
     assert.deepEqual(s.fake.seen.at(-1)!.body.tools, [{ googleSearch: {} }]);
     assert.equal(whole.choices[0]!.message.content, `echo: ${text}`);
     assert.deepEqual(whole.choices[0]!.message.annotations, cites);
-    // Nothing of the service's own shapes comes with the answer.
+    // Nothing of the service's own shapes comes with the answer (Google's Search Suggestions are the
+    // service's own field, which OpenAI's clients do not read).
     assert.deepEqual(
-      Object.keys(whole).filter((k) => ['cited', 'webTools', 'thinking', 'paused'].includes(k)),
+      Object.keys(whole).filter((k) => ['cited', 'webTools', 'thinking', 'paused', 'searchSuggestions'].includes(k)),
       [],
     );
+    assert.equal((whole.choices[0]!.message as { search_suggestions?: string }).search_suggestions, undefined);
     assertNear(cost, tokensCost(GEMINI_3) + 2 * 0.014);
     const chunks = await openai.chat.completions.create({ ...ask, stream: true });
     const streamed: unknown[] = [];
@@ -315,6 +323,7 @@ describe('Google Search on Gemini models, asked as Anthropic’s or OpenAI’s w
     for await (const chunk of chunks) {
       said += chunk.choices[0]?.delta.content ?? '';
       streamed.push(...((chunk.choices[0]?.delta as { annotations?: unknown[] } | undefined)?.annotations ?? []));
+      assert.equal((chunk.choices[0]?.delta as { search_suggestions?: string }).search_suggestions, undefined);
     }
     assert.equal(said, `echo: ${text}`);
     assert.deepEqual(streamed, cites);
@@ -354,7 +363,8 @@ describe('Google Search on Gemini models, asked as Anthropic’s or OpenAI’s w
     s.said.push(answer.text);
     assert.equal(answer.status, 200, answer.text);
     assert.deepEqual(s.fake.seen.at(-1)!.body.tools, [{ googleSearch: {} }]);
-    const { choices } = answer.json as { choices: Array<{ message: { annotations?: unknown[] } }> };
+    type Message = { annotations?: unknown[]; search_suggestions?: string };
+    const { choices } = answer.json as { choices: Array<{ message: Message }> };
     assert.deepEqual(
       choices[0]!.message.annotations,
       googlePages(text).map((p) => ({
@@ -362,13 +372,27 @@ describe('Google Search on Gemini models, asked as Anthropic’s or OpenAI’s w
         url_citation: { start_index: 'echo: '.length, end_index: `echo: ${text}`.length, url: p.uri, title: p.title },
       })),
     );
-    // The conversation read again has the pages the reply cited, once each, kept with its text.
+    // Google's Search Suggestions, which Google asks to be shown with the answer, as Google gave them.
+    assert.equal(choices[0]!.message.search_suggestions, googleSearchSuggestions(text));
+    // Streamed, they come in a chunk of their own after the text, as the extension's client reads them.
+    const events = [];
+    for await (const event of s.service.client().chatStream({ ...ask, stream: true })) events.push(event);
+    assert.deepEqual(
+      events.filter((e) => e.type === 'searchSuggestions'),
+      [{ type: 'searchSuggestions', html: googleSearchSuggestions(text) }],
+    );
+    assert.equal(
+      events.findIndex((e) => e.type === 'searchSuggestions') > events.findLastIndex((e) => e.type === 'delta'),
+      true,
+    );
+    // The conversation read again has the pages the reply cited, once each, and Google's Search
+    // Suggestions, kept with its text.
     const client = s.service.client();
-    const sourcesOf = async (conversationId: string) =>
-      (await client.getConversation(id, conversationId, true)).requests!.map((r) => r.sources);
+    const keptOf = async (conversationId: string) =>
+      (await client.getConversation(id, conversationId, true)).requests!.map((r) => [r.sources, r.search_suggestions]);
     const pages = googlePages(text).map((p) => ({ url: p.uri, title: p.title }));
-    assert.deepEqual(await sourcesOf(conversation), [pages]);
-    // A Space whose log keeps no text keeps no pages either.
+    assert.deepEqual(await keptOf(conversation), [[pages, googleSearchSuggestions(text)]]);
+    // A Space whose log keeps no text keeps neither.
     await client.updateSpace({ id, policies: { privacy_level: 2 } });
     const elsewhere = randomUUID();
     const unkept = await raw(s.service.url, 'POST', '/v1/playground/chat', {
@@ -376,7 +400,11 @@ describe('Google Search on Gemini models, asked as Anthropic’s or OpenAI’s w
       body: { ...ask, conversation_id: elsewhere },
     });
     assert.equal(unkept.status, 200, unkept.text);
-    assert.deepEqual(await sourcesOf(elsewhere), [[]]);
+    assert.equal(
+      (unkept.json as { choices: Array<{ message: Message }> }).choices[0]!.message.search_suggestions,
+      googleSearchSuggestions(text),
+    );
+    assert.deepEqual(await keptOf(elsewhere), [[[], undefined]]);
     await client.updateSpace({ id, policies: { privacy_level: 1 } });
     const refused = await raw(s.service.url, 'POST', '/v1/playground/chat', {
       token: s.service.token,

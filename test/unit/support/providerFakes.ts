@@ -48,7 +48,7 @@
 //   call of the current turn sent back without its signature (or Google's sentinel) or with one they did
 //   not give. Offered Google Search (grounding), a Gemini model searches for the text with two queries
 //   and tells of it in the candidate's groundingMetadata (its queries, two pages as Google's redirect
-//   addresses, the answer's support); a model before Gemini 3 refuses it beside function declarations,
+//   addresses, the answer's support, its Search Suggestions); a model before Gemini 3 refuses it beside function declarations,
 //   and a Gemini 3 model asked for its server-side tool invocations tells of the search first as a
 //   toolCall and a toolResponse part.
 import { EventStreamCodec } from '@smithy/eventstream-codec';
@@ -2030,13 +2030,58 @@ const serverSearchParts = (turn: Turn) => [
   { toolResponse: { toolType: 'GOOGLE_SEARCH_WEB', response: { results: googlePages(turn.search!) }, id: 'gs-1' } },
 ];
 
+/** Where Google's Search Suggestions lead: its results page for the query. */
+export const googleResultsPage = (query: string) =>
+  `https://www.google.com/search?q=${encodeURIComponent(query)}&client=app-vertex-grounding&safesearch=active`;
+
+/**
+ * Google's Search Suggestions for the search's queries (its searchEntryPoint's renderedContent), shaped
+ * as Google's reference shows them: a style sheet for light and dark, Google's logo (drawn here as a
+ * plain "G"), and a chip per query linking to its results page. A search for a text that names hostile
+ * markup adds what a page must not run or show: a script, an image that runs one, a javascript: link,
+ * a style attribute that covers the page.
+ */
+export function googleSearchSuggestions(search: string): string {
+  const chips = googleQueries(search).map(
+    (q) => `<a class="chip" href="${googleResultsPage(q).replace(/&/g, '&amp;')}">${q.replace(/[&<>"]/g, '')}</a>`,
+  );
+  const hostile = search.includes('hostile markup')
+    ? '<script>window.ranHostile = "script"</script><img src="x" onerror="window.ranHostile = \'img\'">' +
+      '<a class="chip" id="hostile" href="javascript:window.ranHostile = \'link\'">run</a>' +
+      '<div id="cover" style="position: fixed; inset: 0; background: red">covered</div>'
+    : '';
+  const logo = (mode: string, colour: string) =>
+    `<svg class="logo-${mode}" width="18" height="18" viewBox="0 0 18 18" xmlns="http://www.w3.org/2000/svg"><text x="3" y="14" font-size="14" font-weight="bold" fill="${colour}">G</text></svg>`;
+  return `<style>
+.container { align-items: center; border-radius: 8px; display: flex; font-family: Google Sans, Roboto, sans-serif; font-size: 14px; line-height: 20px; padding: 8px 12px; }
+.chip { display: inline-block; border: solid 1px; border-radius: 16px; min-width: 14px; padding: 5px 16px; text-align: center; user-select: none; margin: 0 8px; }
+.carousel { overflow: auto; scrollbar-width: none; white-space: nowrap; margin-right: -12px; }
+.headline { display: flex; margin-right: 4px; }
+@media (prefers-color-scheme: light) {
+  .container { background-color: #fafafa; box-shadow: 0 0 0 1px #0000000f; }
+  .chip { background-color: #ffffff; border-color: #d2d2d2; color: #5e5e5e; text-decoration: none; }
+  .logo-dark { display: none; }
+}
+@media (prefers-color-scheme: dark) {
+  .container { background-color: #1f1f1f; box-shadow: 0 0 0 1px #ffffff26; }
+  .chip { background-color: #2c2c2c; border-color: #3c4043; color: #fff; text-decoration: none; }
+  .logo-light { display: none; }
+}
+</style>
+<div class="container">
+  <div class="headline">${logo('light', '#4285F4')}${logo('dark', '#ffffff')}</div>
+  <div class="carousel">${chips.join('')}${hostile}</div>
+</div>
+`;
+}
+
 /**
  * What Google tells of a search with the last chunk, as its grounding reference shows it: both pages
  * support what the answer says after its lead (`echo: `), placed in bytes, as Google places a segment.
  */
 const groundingOf = (search: string, lead: string, said: string) => ({
   webSearchQueries: googleQueries(search),
-  searchEntryPoint: { renderedContent: '<div class="container">Google Search suggestions</div>' },
+  searchEntryPoint: { renderedContent: googleSearchSuggestions(search) },
   groundingChunks: googlePages(search).map((web) => ({ web })),
   groundingSupports: [
     {

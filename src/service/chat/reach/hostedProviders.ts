@@ -1096,6 +1096,8 @@ class WebTools {
 
   /** What Google said of a Gemini model's search (its grounding metadata), once it said it. */
   private grounding: Record<string, unknown> | undefined;
+  /** Google's Search Suggestions for that search (its HTML), which are to be shown with the answer. */
+  private suggestions: string | undefined;
 
   /** Takes a part that tells of a search or fetch (true). */
   took(part: LanguageModelV4ToolCall | LanguageModelV4ToolResult): boolean {
@@ -1153,6 +1155,8 @@ class WebTools {
     );
     if (!grounding || !queries.length) return;
     this.grounding = grounding;
+    const suggestions = objectOf(grounding.searchEntryPoint).renderedContent;
+    if (typeof suggestions === 'string' && suggestions) this.suggestions = suggestions;
     read?.();
     this.billed += this.google.gemini3 ? queries.length : 1;
     const use: WebToolUse = {
@@ -1206,10 +1210,11 @@ class WebTools {
     });
   }
 
-  ran(): Pick<Reply, 'webTools' | 'webSearches'> {
+  ran(): Pick<Reply, 'webTools' | 'webSearches' | 'searchSuggestions'> {
     return {
       ...(this.done.length ? { webTools: this.done } : {}),
       ...(this.billed ? { webSearches: this.billed } : {}),
+      ...(this.suggestions ? { searchSuggestions: this.suggestions } : {}),
     };
   }
 }
