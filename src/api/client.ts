@@ -66,6 +66,8 @@ export type ChatStreamEvent =
   | { type: 'toolCall'; id: string; name: string; arguments: string }
   /** Pages the reply's text cites (a web search's), as the service annotates the text. */
   | { type: 'sources'; pages: CitedPage[] }
+  /** Google's Search Suggestions for a Gemini model's grounded reply (their HTML), to show with it. */
+  | { type: 'searchSuggestions'; html: string }
   | { type: 'done'; id: string; model: string; finishReason: string | null; usage: Usage; metadata: ChatMetadata };
 
 const seg = encodeURIComponent;
@@ -540,6 +542,7 @@ function* chunkEvents(data: string, endpoint: string, calls: ToolCallPieces): Ge
   if (choice?.delta.tool_calls) calls.add(choice.delta.tool_calls);
   const pages = citedPages(choice?.delta.annotations);
   if (pages.length) yield { type: 'sources', pages };
+  if (choice?.delta.search_suggestions) yield { type: 'searchSuggestions', html: choice.delta.search_suggestions };
   if (choice?.finish_reason) yield* calls.flush();
   if (chunk.metadata && chunk.usage) {
     yield* calls.flush();

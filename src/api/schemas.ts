@@ -985,6 +985,8 @@ export const LoggedRequest = z.looseObject({
     .optional()
     .catch(undefined)
     .transform((pages) => (pages ?? []).flatMap((page) => citedPageOf(page) ?? [])),
+  /** Google's Search Suggestions shown with a Gemini model's grounded reply (HTML): the built-in service's own field. */
+  search_suggestions: z.string().optional().catch(undefined),
 });
 
 export const ConversationWithRequests = Conversation.extend({ requests: records(LoggedRequest).optional() });
@@ -1114,6 +1116,8 @@ export const ChatChunk = z.looseObject({
         reasoning: z.string().nullish().catch(undefined),
         /** What the text cites (OpenAI's annotations: the pages a web search found), read by the client. */
         annotations: z.array(z.unknown()).nullish().catch(undefined),
+        /** Google's Search Suggestions for a Gemini model's grounded reply (HTML): the built-in service's own field. */
+        search_suggestions: z.string().nullish().catch(undefined),
         tool_calls: z
           .array(
             z.looseObject({

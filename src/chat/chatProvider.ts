@@ -122,8 +122,8 @@ export class SpacesChatProvider implements vscode.LanguageModelChatProvider<Spac
             continue;
           }
           // VS Code's chat has no place for a model's reasoning in a stable API (its thinking part is
-          // proposed); its requests ask no web search, so no pages are cited.
-          if (event.type === 'thinking' || event.type === 'sources') continue;
+          // proposed); its requests ask no web search, so no pages are cited nor searches suggested.
+          if (event.type === 'thinking' || event.type === 'sources' || event.type === 'searchSuggestions') continue;
           text.flush();
           if (event.type === 'toolCall')
             progress.report(

@@ -4,9 +4,16 @@
 // key, DeepSeek's, whose model thinks before it answers: the playground shows its reasoning. Then a web
 // search on OpenAI's model, its pages listed under the reply and again when the conversation is opened
 // from the Spaces view. A fake of OpenAI's wire format stands in for both (the service is pointed at it
-// with OPENAI_BASE_URL and DEEPSEEK_BASE_URL).
+// with OPENAI_BASE_URL and DEEPSEEK_BASE_URL). Last a Gemini key (a fake of the Gemini API, at
+// GEMINI_BASE_URL): a Gemini model's Google Search shows Google's Search Suggestions under the reply.
 import assert from 'node:assert/strict';
-import { startOpenAiFake, type ProviderFake } from '../unit/support/providerFakes';
+import {
+  googleQueries,
+  googleResultsPage,
+  startGeminiFake,
+  startOpenAiFake,
+  type ProviderFake,
+} from '../unit/support/providerFakes';
 import {
   chooseModel,
   filterModels,
@@ -24,9 +31,11 @@ describe('A provider key on the first run (playwright)', function () {
   this.timeout(180_000);
   let wb: Workbench;
   let openai: ProviderFake;
+  let gemini: ProviderFake;
 
   before(async () => {
     openai = await startOpenAiFake();
+    gemini = await startGeminiFake();
     // Its list of models for the key: today's (the fake plays DeepSeek too), without the ones retired long ago.
     openai.listed = [
       'gpt-5.4-mini',
@@ -40,11 +49,13 @@ describe('A provider key on the first run (playwright)', function () {
     // is DeepSeek (its API is OpenAI's Chat Completions, which the fake plays with DeepSeek's models).
     process.env.OPENAI_BASE_URL = openai.baseUrl;
     process.env.DEEPSEEK_BASE_URL = openai.baseUrl;
+    process.env.GEMINI_BASE_URL = gemini.baseUrl;
     try {
       wb = await openWorkbench();
     } finally {
       delete process.env.OPENAI_BASE_URL;
       delete process.env.DEEPSEEK_BASE_URL;
+      delete process.env.GEMINI_BASE_URL;
     }
   });
   afterEach(async function () {
@@ -53,6 +64,7 @@ describe('A provider key on the first run (playwright)', function () {
   after(async () => {
     await wb?.close();
     await openai?.close();
+    await gemini?.close();
   });
 
   it('adds an OpenAI key through the command, says it works, and the OpenAI models answer', async () => {
@@ -241,5 +253,107 @@ describe('A provider key on the first run (playwright)', function () {
     );
     await wb.screenshot('34a-conversation-reopened');
     assert.deepEqual(openai.problems, []);
+  });
+  it("shows Google's Search Suggestions under a Gemini model's searched reply, as Google gives them, and nothing they might run", async () => {
+    const { page } = wb;
+    await runCommandAndPick(page, 'LLM Spaces: Add Provider Key…', 'aistudio.google.com');
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: /^Google Gemini key$/ }).waitFor();
+    await page.locator('.quick-input-widget input').fill(gemini.key);
+    await page.keyboard.press('Enter');
+    for (const deadline = Date.now() + 30_000; gemini.seen.length === 0 && Date.now() < deadline;)
+      await page.waitForTimeout(200);
+    await page.waitForTimeout(1_000);
+    await notification(page, 'The Google Gemini key works');
+    const ns = 'google/gemini-3.5-flash';
+    const client = await wb.service();
+    const first = (await client.listSpaces()).items.find((s) => s.name === 'My first Space')!;
+    const setting = (await client.getSpaceModels(first.id)).base_model_settings.find((m) => m.namespace === ns)!;
+    if (!setting.active) await client.toggleModel(first.id, setting.id, true);
+    // Google's search costs $0.014 a query: a Gemini 3 model's searches could pass a new Space's cost cap.
+    await client.updateSpace({ id: first.id, policies: { max_cost: 0 } });
+    const frame = webview(page);
+    await frame.locator('vscode-button', { hasText: 'New Chat' }).click();
+    await chooseModel(frame, ns);
+    const search = frame.locator('[data-path="web_search"]');
+    if (!(await search.isVisible())) await frame.locator('vscode-collapsible.options').click();
+    await search.click();
+    const ask = async (question: string) => {
+      const prompt = frame.locator('[data-path="prompt"] textarea');
+      await prompt.fill(question);
+      await prompt.press('Control+Enter');
+      await frame.locator('.turn .meta .figures').last().waitFor({ timeout: 30_000 });
+      assert.deepEqual(gemini.seen.at(-1)!.body.tools, [{ googleSearch: {} }], 'asked Google to search');
+      return frame.locator('.turn').last();
+    };
+    const question = 'What is new in grounding?';
+    const turn = await ask(question);
+    // Google's chips, one a query, each leading to Google's results for it; under the reply, before its sources.
+    const chips = turn.locator('.search-suggestions a.chip');
+    await chips.first().waitFor();
+    assert.deepEqual(
+      await chips.evaluateAll((links) => links.map((a) => ({ text: a.textContent, href: a.getAttribute('href') }))),
+      googleQueries(question).map((q) => ({ text: q, href: googleResultsPage(q) })),
+    );
+    assert.deepEqual(await turn.evaluate((el) => [...el.children].map((child) => child.className)), [
+      'prompt markdown',
+      'reply markdown',
+      'search-suggestions',
+      'sources',
+      'meta',
+    ]);
+    // Google's own styles shape them (its chip's rounded border), and reach nothing else on the page.
+    assert.equal(
+      await chips.first().evaluate((a) => a.ownerDocument.defaultView!.getComputedStyle(a).borderTopLeftRadius),
+      '16px',
+    );
+    assert.equal(
+      await turn
+        .locator('nav.sources a')
+        .first()
+        .evaluate((a) => a.ownerDocument.defaultView!.getComputedStyle(a).borderTopLeftRadius),
+      '0px',
+    );
+    // As wide as the reply, as Google asks.
+    const widths = await turn.evaluate((el) =>
+      ['.reply', '.search-suggestions'].map((sel) => el.querySelector(sel)!.getBoundingClientRect().width),
+    );
+    assert.ok(widths[1]! >= widths[0]!, `suggestions ${widths[1]} px wide, the reply ${widths[0]} px`);
+    await wb.screenshot('35-playground-search-suggestions');
+    // A chip asks VS Code to open Google's results page in the browser (VS Code asks first).
+    await chips.first().click();
+    const opening = page.locator('.monaco-dialog-box', { hasText: 'www.google.com' });
+    await opening.waitFor({ timeout: 15_000 });
+    await wb.screenshot('35a-search-suggestion-opens');
+    await opening.locator('.monaco-button', { hasText: 'Cancel' }).click();
+
+    // Markup that could run or cover the page is not there: no script, no image, no javascript: link,
+    // no style of its own.
+    const hostile = await ask('Show hostile markup');
+    const shown = hostile.locator('.search-suggestions');
+    await shown.locator('a.chip').first().waitFor();
+    assert.equal(await shown.locator('script, img').count(), 0);
+    assert.equal(await shown.locator('#hostile').getAttribute('href'), null);
+    assert.equal(await shown.locator('#cover').getAttribute('style'), null);
+    assert.equal(
+      await hostile.evaluate((el) => (el.ownerDocument.defaultView as unknown as { ranHostile?: string }).ranHostile),
+      undefined,
+    );
+    await search.click();
+
+    // Opened again from the Spaces view, the conversation's replies have their suggestions again.
+    await frame.locator('vscode-button', { hasText: 'New Chat' }).click();
+    await frame.locator('.turn').first().waitFor({ state: 'detached' });
+    const spaces = rowsOf(page, 'Spaces');
+    const conversation = spaces.filter({ hasText: question }).first();
+    if (!(await conversation.isVisible())) await spaces.filter({ hasText: 'Conversations' }).first().click();
+    await conversation.click();
+    await frame.locator('.turn .search-suggestions a.chip').first().waitFor({ timeout: 30_000 });
+    assert.deepEqual(
+      await frame.locator('.turn').first().locator('.search-suggestions a.chip').allTextContents(),
+      googleQueries(question),
+    );
+    assert.equal(await frame.locator('.turn .search-suggestions').count(), 2);
+    assert.deepEqual(gemini.problems, []);
+    assert.ok(!(await page.content()).includes(gemini.key), 'the key is nowhere on the page');
   });
 });

@@ -98,6 +98,11 @@ export interface ReplyInfo {
   routing: ReceiptView | null;
   /** The pages the reply cites (those its web search found), once each, in the order first cited. */
   sources?: Array<{ url: string; title: string }>;
+  /**
+   * Google's Search Suggestions for a Gemini model's grounded reply (HTML and its styles, as Google
+   * gives them), which Google asks to be shown with the reply; the page shows them apart from its own.
+   */
+  searchSuggestions?: string;
 }
 
 export interface Turn {

@@ -30,3 +30,11 @@ export function renderMarkdown(text: string, highlight = true): DocumentFragment
   fragment.append(...text.split(/\n{2,}/).map((paragraph) => h('p', { class: 'plain' }, paragraph)));
   return fragment;
 }
+
+/** Shows Google's Search Suggestions in `host` (see markdownRenderer.ts), once the sanitizer has loaded. */
+export function showSearchSuggestions(host: HTMLElement, html: string): void {
+  if (renderer) return renderer.fillSearchSuggestions(host, html);
+  listeners.push(() => {
+    if (!host.shadowRoot) renderer?.fillSearchSuggestions(host, html);
+  });
+}

@@ -102,3 +102,28 @@ export function renderMarkdown(text: string, highlight = true): DocumentFragment
   return DOMPurify.sanitize(html, PURIFY);
 }
 
+/**
+ * Google's Search Suggestions (the markup Google gives with a Gemini model's grounded reply), which Google
+ * asks to be shown as given: its links and Google's logo, with no script, no form and no other address.
+ */
+const SUGGESTIONS = {
+  ALLOWED_URI_REGEXP: valuesAnd('https:'),
+  USE_PROFILES: { html: true, svg: true },
+  FORBID_TAGS: ['style', 'img', 'form', 'input', 'iframe', 'object', 'embed', 'math', 'foreignObject', 'use'],
+  FORBID_ATTR: ['style'],
+  RETURN_DOM_FRAGMENT: true as const,
+};
+
+/**
+ * Shows Google's Search Suggestions in `host`'s own shadow root, so that Google's styles reach only
+ * them and the page's do not change them. Their style sheet is built by the page (this webview's policy
+ * allows no style element); its text is Google's, read from the markup without running any of it.
+ */
+export function fillSearchSuggestions(host: HTMLElement, html: string): void {
+  const parsed = new DOMParser().parseFromString(html, 'text/html');
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync([...parsed.querySelectorAll('style')].map((style) => style.textContent ?? '').join('\n'));
+  const root = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
+  root.adoptedStyleSheets = [sheet];
+  root.replaceChildren(DOMPurify.sanitize(html, SUGGESTIONS));
+}

@@ -50,6 +50,7 @@ export function replyInfo(
   content: string,
   done: Extract<ChatStreamEvent, { type: 'done' }>,
   cited: readonly CitedPage[] = [],
+  searchSuggestions?: string,
 ): ReplyInfo {
   const meta = done.metadata;
   const sources = eachPageOnce(cited);
@@ -67,6 +68,7 @@ export function replyInfo(
     conversationId: meta.conversation_id,
     routing: meta.routing ? receiptView(meta.routing, meta.model.namespace) : null,
     ...(sources.length ? { sources } : {}),
+    ...(searchSuggestions ? { searchSuggestions } : {}),
   };
 }
 
@@ -104,6 +106,7 @@ export function turnsOf(conversation: ConversationWithRequests): Turn[] {
               // The log keeps no receipt.
               routing: null,
               ...(r.sources.length ? { sources: r.sources } : {}),
+              ...(r.search_suggestions ? { searchSuggestions: r.search_suggestions } : {}),
             },
       };
     });

@@ -22,14 +22,16 @@ export async function streamReply(
 ): Promise<ReplyInfo> {
   let content = '';
   const cited: CitedPage[] = [];
+  let searchSuggestions: string | undefined;
   for await (const event of client.chatStream(body, signal)) {
     if (event.type === 'thinking') on.thinking?.(event.content);
     else if (event.type === 'sources') cited.push(...event.pages);
+    else if (event.type === 'searchSuggestions') searchSuggestions = event.html;
     else if (event.type === 'delta') {
       on.delta(event.content, !content);
       content += event.content;
     } else if (event.type === 'done') {
-      return replyInfo(content, event, cited);
+      return replyInfo(content, event, cited, searchSuggestions);
     }
   }
   throw new Error(t('The reply ended without its figures.'));

@@ -186,14 +186,15 @@ describe('typed client', function () {
     assert.equal(org.billing_email, '');
   });
 
-  it('reads the pages a logged reply cites, passing over what is no page on the web, and none when a service keeps none', async () => {
-    const logged = (sources?: unknown) => ({
+  it('reads the pages a logged reply cites and its search suggestions, passing over what is no page on the web or no text, and none when a service keeps none', async () => {
+    const logged = (sources?: unknown, suggestions?: unknown) => ({
       id: '11111111-2222-4333-8444-555555555555',
       app_id: appId,
       prompt: 'p',
       response: 'r',
       added_on: '2026-11-30T12:00:00.000Z',
       ...(sources === undefined ? {} : { sources }),
+      ...(suggestions === undefined ? {} : { search_suggestions: suggestions }),
     });
     fault.script.push({
       kind: 'status',
@@ -204,15 +205,18 @@ describe('typed client', function () {
         deleted_on: null,
         settings: null,
         requests: [
-          logged([
-            { url: 'https://example.com/a', title: 'A page' },
-            { url: 'javascript:alert(1)', title: 'no page' },
-            { url: 'https://example.com/b', title: null },
-            'https://example.com/c',
-            null,
-          ]),
+          logged(
+            [
+              { url: 'https://example.com/a', title: 'A page' },
+              { url: 'javascript:alert(1)', title: 'no page' },
+              { url: 'https://example.com/b', title: null },
+              'https://example.com/c',
+              null,
+            ],
+            '<div class="container">suggested</div>',
+          ),
           logged(),
-          logged('not a list'),
+          logged('not a list', 42),
         ],
       },
     });
@@ -227,6 +231,10 @@ describe('typed client', function () {
         [],
         [],
       ],
+    );
+    assert.deepEqual(
+      read.requests!.map((r) => r.search_suggestions),
+      ['<div class="container">suggested</div>', undefined, undefined],
     );
   });
 
@@ -299,7 +307,7 @@ describe('typed client', function () {
     assert.equal(seen.at(-1), 'done');
   });
 
-  it('hands on the pages a reply cites, from its annotations, passing over what is no page on the web', async () => {
+  it('hands on the pages a reply cites, from its annotations, and Google’s search suggestions, passing over what is no page on the web or no text', async () => {
     // The built-in service's own stream of a test model, with a chunk of annotations before its last,
     // as the service sends a web search's: two pages, a citation of another kind, one of no web address,
     // and annotations that are no list.
@@ -319,15 +327,21 @@ describe('typed client', function () {
         ],
       }),
       chunk({ annotations: 'none' }),
+      // Google's Search Suggestions (their HTML), and a field of that name that is no text.
+      chunk({ search_suggestions: '<div class="container">suggested</div>' }),
+      chunk({ search_suggestions: { html: 'not text' } }),
       ...events.slice(-1),
     ]);
     const sources = [];
+    const suggestions = [];
     let done = false;
     for await (const event of viaFault().chatStream({ app_id: appId, prompt: 'one two three', model: 'test/echo' })) {
       if (event.type === 'sources') sources.push(...event.pages);
+      if (event.type === 'searchSuggestions') suggestions.push(event.html);
       done ||= event.type === 'done';
     }
     assert.ok(done, 'the reply ended with its figures');
+    assert.deepEqual(suggestions, ['<div class="container">suggested</div>']);
     assert.deepEqual(sources, [
       { url: 'https://example.com/a', title: 'Page A' },
       { url: 'https://example.com/b', title: 'https://example.com/b' },

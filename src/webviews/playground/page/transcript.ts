@@ -6,7 +6,7 @@ import { money } from '../../page/values';
 import { stoppedNote } from './estimate';
 import { LiveMarkdown } from '../../page/liveMarkdown';
 import { reasonLabel, receiptLine, stoppedShort, type ReceiptView } from '../../../shared/receipt';
-import { onMarkdownChange, renderMarkdown } from '../../page/markdown';
+import { onMarkdownChange, renderMarkdown, showSearchSuggestions } from '../../page/markdown';
 import { t } from '../../page/l10n';
 import { placeholder } from '../../page/placeholder';
 
@@ -48,7 +48,8 @@ export class Transcript {
       }
     });
     root.addEventListener('click', (e) => {
-      const link = (e.target as Element).closest('a');
+      // Google's Search Suggestions are links in a shadow root of their own: the click's path has them.
+      const link = e.composedPath().find((node): node is HTMLAnchorElement => node instanceof HTMLAnchorElement);
       if (!link) return;
       e.preventDefault();
       const href = link.getAttribute('href');
@@ -141,7 +142,7 @@ export class Transcript {
         thinking?.done();
         reply.removeAttribute('aria-busy');
         this.fillReply(reply, info.content || text);
-        reply.after(...sourcesOf(info));
+        reply.after(...suggestionsOf(info), ...sourcesOf(info));
         const footer = metaOf(info);
         meta.replaceWith(footer);
         // Whoever can see the reply gets its figures in view too; on the next frame, once the code
@@ -178,7 +179,7 @@ export class Transcript {
       attachedLine(attached ?? []),
       thinking,
       body,
-      ...(reply ? sourcesOf(reply) : []),
+      ...(reply ? [...suggestionsOf(reply), ...sourcesOf(reply)] : []),
       footer,
     );
   }
@@ -211,6 +212,17 @@ export class Transcript {
       );
     }
   }
+}
+
+/**
+ * Google's Search Suggestions under a Gemini model's reply grounded by Google Search, as wide as the
+ * reply, as Google asks of whoever shows such a reply; their links open Google's results for the query.
+ */
+function suggestionsOf(reply: ReplyInfo): HTMLElement[] {
+  if (!reply.searchSuggestions) return [];
+  const host = h('div', { class: 'search-suggestions', role: 'group', 'aria-label': t('Google Search Suggestions') });
+  showSearchSuggestions(host, reply.searchSuggestions);
+  return [host];
 }
 
 /** The pages a reply cites (those its web search found), as links under it; none when it cites none. */
