@@ -95,7 +95,17 @@ export class UsageStatus implements vscode.Disposable {
       { label: vscode.l10n.t('Subscription'), kind: vscode.QuickPickItemKind.Separator },
       {
         label: `$(star) ${vscode.l10n.t('Plan: {0} · Spaces: {1}', planLabel(org.subscription_tier), spacesPlanLabel(org.spaces_subscription_tier))}`,
-        description: `${subscriptionStatusLabel(org.spaces_subscription_status)} · ${billingCycleLabel(org.subscription_cycle)} · ${org.spaces_subscription_seats === 1 ? vscode.l10n.t('1 seat') : vscode.l10n.t('{0} seats', org.spaces_subscription_seats ?? '—')}`,
+        description: [
+          subscriptionStatusLabel(org.spaces_subscription_status),
+          billingCycleLabel(org.subscription_cycle),
+          ...(org.spaces_subscription_seats == null
+            ? []
+            : [
+                org.spaces_subscription_seats === 1
+                  ? vscode.l10n.t('1 seat')
+                  : vscode.l10n.t('{0} seats', org.spaces_subscription_seats),
+              ]),
+        ].join(' · '),
       },
       {
         label: `$(warning) ${vscode.l10n.t('Limits')}: ${money(org.spending_limit_soft)} soft · ${money(org.spending_limit_hard)} hard`,

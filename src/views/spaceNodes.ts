@@ -55,7 +55,9 @@ export const PRIVACY_LABELS: Record<number, string> = {
   3: t('keeps only what billing needs'),
 };
 
-const show = (value: unknown) => (value === null || value === undefined || value === '' ? '—' : String(value));
+/** A field's value, or the words for none. */
+const show = (value: unknown, none: string) =>
+  value === null || value === undefined || value === '' ? none : String(value);
 
 /** The fields shown under a group of a Space. */
 export function groupFields(group: SpaceGroup, view: SpaceUpdateResponse): SpaceNode[] {
@@ -63,9 +65,9 @@ export function groupFields(group: SpaceGroup, view: SpaceUpdateResponse): Space
   switch (group) {
     case 'weights':
       return [
-        { kind: 'field', label: t('Cost'), value: show(app.weights?.cost) },
-        { kind: 'field', label: t('Latency'), value: show(app.weights?.latency) },
-        { kind: 'field', label: t('Quality'), value: show(app.weights?.quality) },
+        { kind: 'field', label: t('Cost'), value: show(app.weights?.cost, t('not set')) },
+        { kind: 'field', label: t('Latency'), value: show(app.weights?.latency, t('not set')) },
+        { kind: 'field', label: t('Quality'), value: show(app.weights?.quality, t('not set')) },
       ];
     case 'policies': {
       const p = app.policies ?? {};
@@ -77,8 +79,16 @@ export function groupFields(group: SpaceGroup, view: SpaceUpdateResponse): Space
           value: t('level {0}: {1}', privacy, PRIVACY_LABELS[privacy] ?? t('not known to this version')),
         },
         { kind: 'field', label: t('Cost cap per request'), value: p.max_cost ? `$${p.max_cost}` : t('no cap') },
-        { kind: 'field', label: t('Retries on the same model'), value: show(p.max_same_model_retries) },
-        { kind: 'field', label: t('Switches to other models'), value: show(p.max_switch_model_retries) },
+        {
+          kind: 'field',
+          label: t('Retries on the same model'),
+          value: show(p.max_same_model_retries, t('service default')),
+        },
+        {
+          kind: 'field',
+          label: t('Switches to other models'),
+          value: show(p.max_switch_model_retries, t('service default')),
+        },
         {
           kind: 'field',
           label: t('Optimize internal requests'),
@@ -103,9 +113,9 @@ export function groupFields(group: SpaceGroup, view: SpaceUpdateResponse): Space
               : t('set, latest version')
             : t('none'),
         },
-        { kind: 'field', label: t('Instructions'), value: show(s.instructions) },
-        { kind: 'field', label: t('Max tokens'), value: show(s.max_tokens) },
-        { kind: 'field', label: t('Temperature'), value: show(s.temperature) },
+        { kind: 'field', label: t('Instructions'), value: show(s.instructions, t('none')) },
+        { kind: 'field', label: t('Max tokens'), value: show(s.max_tokens, t("the model's default")) },
+        { kind: 'field', label: t('Temperature'), value: show(s.temperature, t("the model's default")) },
       ];
     }
     case 'failover':

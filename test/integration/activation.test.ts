@@ -76,6 +76,16 @@ describe('activation and views', () => {
       weights.map((w) => (w.kind === 'field' ? w.label : '')),
       ['Cost', 'Latency', 'Quality'],
     );
+    // What a Space leaves unset is said in words under each group, never as a dash.
+    const fields = [];
+    for (const group of ['weights', 'policies', 'settings'])
+      fields.push(...(await api.views.spaces.getChildren(groups.find((g) => g.kind === 'group' && g.group === group))));
+    const unset = fields.flatMap((f) => (f.kind === 'field' && !/\d/.test(f.value) ? [`${f.label}: ${f.value}`] : []));
+    assert.ok(unset.includes('Instructions: none'), unset.join('; '));
+    assert.deepEqual(
+      fields.filter((f) => f.kind === 'field' && f.value === '—'),
+      [],
+    );
     const models = await api.views.spaces.getChildren(groups.find((g) => g.kind === 'group' && g.group === 'models'));
     const spaceModels = await client.getSpaceModels(main.kind === 'space' ? main.space.id : '');
     const more = models.find((m) => m.kind === 'moreModels');

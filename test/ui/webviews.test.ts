@@ -627,6 +627,10 @@ describe('LLM Spaces webviews (playwright)', function () {
       .first()
       .waitFor();
     assert.equal(await frame.locator('svg.spend rect.bar').count(), 1);
+    // What the built-in service does not have is said in words, not left as a dash.
+    const said = async (row: string) => frame.locator('tr', { hasText: row }).locator('td').last().innerText();
+    assert.equal(await said('Cancels on'), 'Not set to cancel');
+    assert.equal(await said('Billing e-mail'), 'None given');
     await frame.locator('fieldset[aria-label="Metrics integration"]').waitFor();
     // What the built-in service does with each group, said under it.
     assert.match(

@@ -31,7 +31,8 @@ const channel = new HostChannel<typeof OrganizationCalls, OrganizationResults, O
 const app = document.getElementById('app')!;
 const status = h('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
 const say = (text: string) => (status.textContent = text);
-const date = (seconds: number | null | undefined) => (seconds ? whenLabel(seconds * 1000, false) : '—');
+/** A day the service gives in seconds, or the words for none. */
+const date = (seconds: number | null | undefined, none: string) => (seconds ? whenLabel(seconds * 1000, false) : none);
 const table = (rows: Array<[string, string]>, label: string) =>
   h(
     'table',
@@ -65,7 +66,7 @@ function usage(org: MaskedOrganization): HTMLElement {
         ],
         [t('Free balance'), money(org.free_balance ?? 0)],
         [t('Spaces, sandboxes included'), n(org.num_apps)],
-        [t('Cycle started'), date(org.last_invoice_date)],
+        [t('Cycle started'), date(org.last_invoice_date, t('Not known'))],
       ],
       t('Usage figures'),
     ),
@@ -93,11 +94,11 @@ function subscription(org: MaskedOrganization): HTMLElement {
           t('Plan'),
           t('{0} · Spaces {1}', planLabel(org.subscription_tier), spacesPlanLabel(org.spaces_subscription_tier)),
         ],
-        [t('Seats'), String(org.spaces_subscription_seats ?? '—')],
+        [t('Seats'), org.spaces_subscription_seats == null ? t('Not known') : String(org.spaces_subscription_seats)],
         [t('Billing cycle'), billingCycleLabel(org.subscription_cycle)],
-        [t('Trial ends'), date(org.trial_end)],
-        [t('Cancels on'), date(org.spaces_subscription_cancel_at)],
-        [t('Billing e-mail'), org.billing_email || '—'],
+        [t('Trial ends'), date(org.trial_end, t('No trial'))],
+        [t('Cancels on'), date(org.spaces_subscription_cancel_at, t('Not set to cancel'))],
+        [t('Billing e-mail'), org.billing_email || t('None given')],
       ],
       t('Subscription'),
     ),
@@ -119,7 +120,7 @@ function subscription(org: MaskedOrganization): HTMLElement {
             return h(
               'li',
               {},
-              `${inv.invoice_number} · ${inv.invoice_name} · ${money(inv.amount / 100)} · ${date(inv.timestamp)} · ${inv.pause_reason}`,
+              `${inv.invoice_number} · ${inv.invoice_name} · ${money(inv.amount / 100)} · ${date(inv.timestamp, t('no date'))} · ${inv.pause_reason}`,
               pay,
             );
           }),
