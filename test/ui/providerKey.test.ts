@@ -67,6 +67,26 @@ describe('A provider key on the first run (playwright)', function () {
     await gemini?.close();
   });
 
+  /**
+   * Adds a provider's key as a user does (picked by where its keys are got, typed into the box), waits
+   * until `tried` says the key was tried and the words that it works, then turns `ns` on in the first Space.
+   */
+  const addKeyFor = async (ns: string, pick: string, provider: string, key: string, tried: () => boolean) => {
+    const { page } = wb;
+    await runCommandAndPick(page, 'LLM Spaces: Add Provider Key…', pick);
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: `${provider} key` }).waitFor();
+    await page.locator('.quick-input-widget input').fill(key);
+    await page.keyboard.press('Enter');
+    for (const deadline = Date.now() + 30_000; !tried() && Date.now() < deadline;) await page.waitForTimeout(200);
+    await page.waitForTimeout(1_000);
+    await notification(page, `The ${provider} key works`);
+    const client = await wb.service();
+    const first = (await client.listSpaces()).items.find((s) => s.name === 'My first Space')!;
+    const setting = (await client.getSpaceModels(first.id)).base_model_settings.find((m) => m.namespace === ns)!;
+    if (!setting.active) await client.toggleModel(first.id, setting.id, true);
+    return { client, first };
+  };
+
   it('adds an OpenAI key through the command, says it works, and the OpenAI models answer', async () => {
     const { page } = wb;
     await page.locator('.activitybar .action-item a[aria-label^="LLM Spaces"]').click();
@@ -138,22 +158,13 @@ describe('A provider key on the first run (playwright)', function () {
 
   it("shows a model's reasoning in the playground while it thinks, folded once the reply starts", async () => {
     const { page } = wb;
-    await runCommandAndPick(page, 'LLM Spaces: Add Provider Key…', 'platform.deepseek.com');
-    await page.locator('.quick-input-widget .quick-input-title', { hasText: /^DeepSeek key$/ }).waitFor();
-    await page.locator('.quick-input-widget input').fill(openai.key);
     const asked = openai.seen.length;
-    await page.keyboard.press('Enter');
-    // As above: the key is tried first (DeepSeek's model, at the fake), then the answer is told.
-    const tried = () => openai.seen.slice(asked).some((r) => r.body.model === 'deepseek-v4-flash');
-    for (const deadline = Date.now() + 30_000; !tried() && Date.now() < deadline;) await page.waitForTimeout(200);
-    await page.waitForTimeout(1_000);
-    await notification(page, 'The DeepSeek key works');
-    // DeepSeek's V4 models think unless told not to.
+    // DeepSeek's V4 models think unless told not to. As above, the key is tried first (DeepSeek's
+    // model, at the fake), then the answer is told.
     const ns = 'deepseek/deepseek-v4-flash';
-    const client = await wb.service();
-    const first = (await client.listSpaces()).items.find((s) => s.name === 'My first Space')!;
-    const setting = (await client.getSpaceModels(first.id)).base_model_settings.find((m) => m.namespace === ns)!;
-    if (!setting.active) await client.toggleModel(first.id, setting.id, true);
+    await addKeyFor(ns, 'platform.deepseek.com', 'DeepSeek', openai.key, () =>
+      openai.seen.slice(asked).some((r) => r.body.model === 'deepseek-v4-flash'),
+    );
     await runCommand(page, 'LLM Spaces: Open Playground');
     const frame = webview(page);
     await chooseModel(frame, ns);
@@ -256,19 +267,14 @@ describe('A provider key on the first run (playwright)', function () {
   });
   it("shows Google's Search Suggestions under a Gemini model's searched reply, as Google gives them, and nothing they might run", async () => {
     const { page } = wb;
-    await runCommandAndPick(page, 'LLM Spaces: Add Provider Key…', 'aistudio.google.com');
-    await page.locator('.quick-input-widget .quick-input-title', { hasText: /^Google Gemini key$/ }).waitFor();
-    await page.locator('.quick-input-widget input').fill(gemini.key);
-    await page.keyboard.press('Enter');
-    for (const deadline = Date.now() + 30_000; gemini.seen.length === 0 && Date.now() < deadline;)
-      await page.waitForTimeout(200);
-    await page.waitForTimeout(1_000);
-    await notification(page, 'The Google Gemini key works');
     const ns = 'google/gemini-3.5-flash';
-    const client = await wb.service();
-    const first = (await client.listSpaces()).items.find((s) => s.name === 'My first Space')!;
-    const setting = (await client.getSpaceModels(first.id)).base_model_settings.find((m) => m.namespace === ns)!;
-    if (!setting.active) await client.toggleModel(first.id, setting.id, true);
+    const { client, first } = await addKeyFor(
+      ns,
+      'aistudio.google.com',
+      'Google Gemini',
+      gemini.key,
+      () => gemini.seen.length > 0,
+    );
     // Google's search costs $0.014 a query: a Gemini 3 model's searches could pass a new Space's cost cap.
     await client.updateSpace({ id: first.id, policies: { max_cost: 0 } });
     const frame = webview(page);
