@@ -1095,6 +1095,8 @@ export const ChatCompletion = z.looseObject({
           .nullable()
           .transform((c) => c ?? ''),
         tool_calls: records(ToolCall).optional(),
+        /** Google's Search Suggestions for a Gemini model's grounded reply (HTML): the built-in service's own field. */
+        search_suggestions: z.string().optional().catch(undefined),
       }),
     }),
   ),

@@ -374,6 +374,9 @@ describe('Google Search on Gemini models, asked as Anthropic’s or OpenAI’s w
     );
     // Google's Search Suggestions, which Google asks to be shown with the answer, as Google gave them.
     assert.equal(choices[0]!.message.search_suggestions, googleSearchSuggestions(text));
+    // The extension's client reads them too, whole.
+    const read = await s.service.client().chat(ask);
+    assert.equal(read.choices[0]!.message.search_suggestions, googleSearchSuggestions(text));
     // Streamed, they come in a chunk of their own after the text, as the extension's client reads them.
     const events = [];
     for await (const event of s.service.client().chatStream({ ...ask, stream: true })) events.push(event);
