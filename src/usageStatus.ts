@@ -98,13 +98,7 @@ export class UsageStatus implements vscode.Disposable {
         description: [
           subscriptionStatusLabel(org.spaces_subscription_status),
           billingCycleLabel(org.subscription_cycle),
-          ...(org.spaces_subscription_seats == null
-            ? []
-            : [
-                org.spaces_subscription_seats === 1
-                  ? vscode.l10n.t('1 seat')
-                  : vscode.l10n.t('{0} seats', org.spaces_subscription_seats),
-              ]),
+          ...seatsOf(org.spaces_subscription_seats),
         ].join(' · '),
       },
       {
@@ -130,3 +124,7 @@ export class UsageStatus implements vscode.Disposable {
     this.disposables.forEach((d) => d.dispose());
   }
 }
+
+/** How many seats, in words; nothing when the service does not say. */
+const seatsOf = (seats: number | null | undefined): string[] =>
+  seats == null ? [] : [seats === 1 ? vscode.l10n.t('1 seat') : vscode.l10n.t('{0} seats', seats)];

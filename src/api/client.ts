@@ -47,16 +47,13 @@ import {
   type SpaceUpdateBody,
   type Usage,
 } from './schemas';
+import type { CitedPage } from '../shared/citedPages';
 import { Transport, parseBody, transportError, type TransportOptions } from './transport';
 import { integrationsToWire, type Dialect } from './wire';
 
 export type ClientOptions = TransportOptions;
 
-/** A page a reply cites: its address and its title (the address, when the service gave none). */
-export interface CitedPage {
-  url: string;
-  title: string;
-}
+export type { CitedPage } from '../shared/citedPages';
 
 export type ChatStreamEvent =
   | { type: 'delta'; content: string }

@@ -3,6 +3,7 @@
 // Records are loose objects: unknown fields of a newer service are kept, never rejected.
 // Request bodies strip unknown fields, as the hosted service does.
 import { z } from 'zod';
+import type { CitedPage } from '../shared/citedPages';
 import { PROMPT_DESCRIPTION_MAX, PROMPT_TITLE_MAX } from './limits';
 import { leaveOut, type LeftOut } from './leftOut';
 
@@ -952,7 +953,7 @@ export const ConversationReadBody = z.object({ include_requests: z.boolean().def
 const WebPage = z.looseObject({ url: z.string().regex(/^https?:\/\//i), title: z.string().nullish().catch(null) });
 
 /** A page on the web a reply cites, read tolerantly: none for what has no address on the web; titled by its address when untitled. */
-export function citedPageOf(said: unknown): { url: string; title: string } | undefined {
+export function citedPageOf(said: unknown): CitedPage | undefined {
   const page = WebPage.safeParse(said).data;
   return page && { url: page.url, title: page.title || page.url };
 }

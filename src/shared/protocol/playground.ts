@@ -1,6 +1,7 @@
 // The playground's calls, results and events.
 import { z } from 'zod';
 import { ChatBody, type ChatMetadata, type CostBand, type Usage } from '../../api/schemas';
+import type { CitedPage } from '../citedPages';
 import type { ReceiptView } from '../receipt';
 import type { Rules } from '../rules';
 import { Id, Name, type Calls } from './envelope';
@@ -97,7 +98,7 @@ export interface ReplyInfo {
   /** Why the reply went to its model, when the service said (the built-in one does). */
   routing: ReceiptView | null;
   /** The pages the reply cites (those its web search found), once each, in the order first cited. */
-  sources?: Array<{ url: string; title: string }>;
+  sources?: CitedPage[];
   /**
    * Google's Search Suggestions for a Gemini model's grounded reply (HTML and its styles, as Google
    * gives them), which Google asks to be shown with the reply; the page shows them apart from its own.

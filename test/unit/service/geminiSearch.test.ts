@@ -384,9 +384,9 @@ describe('Google Search on Gemini models, asked as Anthropic’s or OpenAI’s w
       events.filter((e) => e.type === 'searchSuggestions'),
       [{ type: 'searchSuggestions', html: googleSearchSuggestions(text) }],
     );
-    assert.equal(
+    assert.ok(
       events.findIndex((e) => e.type === 'searchSuggestions') > events.findLastIndex((e) => e.type === 'delta'),
-      true,
+      'after the text',
     );
     // The conversation read again has the pages the reply cited, once each, and Google's Search
     // Suggestions, kept with its text.

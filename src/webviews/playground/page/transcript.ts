@@ -142,7 +142,7 @@ export class Transcript {
         thinking?.done();
         reply.removeAttribute('aria-busy');
         this.fillReply(reply, info.content || text);
-        reply.after(...suggestionsOf(info), ...sourcesOf(info));
+        reply.after(...underReply(info));
         const footer = metaOf(info);
         meta.replaceWith(footer);
         // Whoever can see the reply gets its figures in view too; on the next frame, once the code
@@ -179,7 +179,7 @@ export class Transcript {
       attachedLine(attached ?? []),
       thinking,
       body,
-      ...(reply ? [...suggestionsOf(reply), ...sourcesOf(reply)] : []),
+      ...(reply ? underReply(reply) : []),
       footer,
     );
   }
@@ -213,6 +213,9 @@ export class Transcript {
     }
   }
 }
+
+/** What goes under a reply's text: Google's Search Suggestions, then the pages it cites. */
+const underReply = (reply: ReplyInfo) => [...suggestionsOf(reply), ...sourcesOf(reply)];
 
 /**
  * Google's Search Suggestions under a Gemini model's reply grounded by Google Search, as wide as the
