@@ -851,6 +851,8 @@ export const RouteQuestion = z.object({
   model: nullish(z.string().min(1).max(200)),
   conversation_id: nullish(UuidInput),
   parent_request_id: nullish(UuidInput),
+  /** The playground's plugins, as its send would name them: a web search is billed apart. */
+  plugins: z.array(z.string().max(100)).max(20).optional(),
 });
 
 /**
@@ -878,6 +880,8 @@ export const RoutePreview = z.looseObject({
   failover: records(z.looseObject({ namespace: z.string(), estimated_cost: z.number() })),
   /** Null when no model could take the request as it would be sent. */
   band: CostBand.nullish().catch(null),
+  /** Why sending the request as it is would be refused, in words (with no band); null when it would not. */
+  refused: z.string().nullish().catch(null),
 });
 
 /** `POST /v1/models/refresh`: the model servers asked, and the models each offers. */

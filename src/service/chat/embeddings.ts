@@ -16,7 +16,7 @@ import { appConfig, loadApp, requirePermission } from '../domain/spaces';
 import { record } from '../ledgerThread';
 import { Problem, invalid } from '../problem';
 import { embeddingModels, type EmbeddingModel } from '../providers/dataset';
-import { RAISE_MAX_COST } from './routing';
+import { costCapWords, RAISE_MAX_COST } from './routing';
 import { countsAgainstProvider, providerCooldown } from '../providers/cooldown';
 import { providerKeys } from '../providers/keys';
 import { embeddingModel, embeds, providerSpec, type EmbeddingAsked } from '../providers/providers';
@@ -119,7 +119,7 @@ export async function embed(
   if (maxCost > 0 && counted * inputCost > maxCost)
     throw invalid(
       ['body', 'input'],
-      `${namespace} may cost ${money(counted * inputCost)} for this input, more than this Space's max_cost of ${money(maxCost)}: ${RAISE_MAX_COST}`,
+      `${namespace} may cost ${money(counted * inputCost)} for this input, more than ${costCapWords(maxCost)}: ${RAISE_MAX_COST}`,
       'max_cost',
     );
   const started = Date.now();

@@ -19,7 +19,14 @@ import { providerSpec } from '../providers/providers';
 import { promptTokens as memo } from '../tokenizer';
 import { money } from '../../shared/money';
 import { reasonLabel } from '../../shared/receipt';
-import { capabilityRefusal, pdfPageLimit, RAISE_MAX_COST, type Rejection, type RouteInput } from './routing';
+import {
+  capabilityRefusal,
+  costCapWords,
+  pdfPageLimit,
+  RAISE_MAX_COST,
+  type Rejection,
+  type RouteInput,
+} from './routing';
 import { messageImageTokens } from './imageTokens';
 import { pdfCount, readPdfs } from './pdfReading';
 import { buildMessages, resolveAssistantVersion, resolveConversation } from './messages';
@@ -191,18 +198,22 @@ function explicitModel(
       'its prompt',
       'the longest reply its max_tokens allows',
       ...(searches
-        ? [`${searches === 1 ? 'a web search' : `${searches} web searches`} at ${money(r.web_search_cost ?? 0)} each`]
+        ? [
+            searches === 1
+              ? `a web search at ${money(r.web_search_cost ?? 0)}`
+              : `${searches} web searches at ${money(r.web_search_cost ?? 0)} each`,
+          ]
         : []),
       ...(pages ? [`${pages.toLocaleString('en-US')} tokens of pages its web fetch may read`] : []),
     ];
     const fewer = [
-      'max_tokens',
-      ...(searches > 1 ? ['web searches (max_uses)'] : []),
-      ...(pages ? ['page tokens (max_content_tokens, max_uses)'] : []),
+      'a shorter reply (max_tokens)',
+      ...(searches > 1 ? ['fewer web searches (max_uses)'] : []),
+      ...(pages ? ['fewer tokens of pages (max_content_tokens, max_uses)'] : []),
     ];
     throw invalid(
       loc,
-      `${r.namespace} may cost up to ${money(route.estimate(r))} for this request (${AND.format(parts)}), more than this Space's max_cost of ${money(route.maxCost)}: ${RAISE_MAX_COST}, or ask for fewer ${OR.format(fewer)}`,
+      `${r.namespace} may cost up to ${money(route.estimate(r))} for this request (${AND.format(parts)}), more than ${costCapWords(route.maxCost)}: ${RAISE_MAX_COST}, or ask for ${OR.format(fewer)}`,
       'max_cost',
     );
   }

@@ -9,10 +9,12 @@ import { appConfig, loadApp } from '../domain/spaces';
 import { Problem } from '../problem';
 import { countTokens, truncateTokens } from '../tokenizer';
 import { pdfPagesOf, readPdfs } from './pdfReading';
+import { withPlugins } from './plugins';
 import { prepareChat } from './prepare';
 import { costOf, estimateCost } from './pricing';
 import { testModelReply } from './reach/testReplies';
-import type { Body, Prepared } from './request';
+import { toolOptionsOf, type Body, type Prepared } from './request';
+import { searchesToEstimate } from './webSearches';
 import { failoverChain, routeInput, weighActive } from './weigh';
 
 /**
@@ -28,7 +30,9 @@ export async function previewRoute(
 ): Promise<RoutePreview> {
   const row = loadApp(db, caller, appId);
   const config = appConfig(row);
-  const body: Body = {
+  // The playground's plugins give the model the tools its send would (an unknown one is refused alike):
+  // a web search is billed apart from the tokens, and the Space's cost cap counts it.
+  const body: Body = withPlugins({
     app_id: row.id,
     prompt: input.prompt,
     files: input.files,
@@ -36,7 +40,8 @@ export async function previewRoute(
     model: input.model,
     conversation_id: input.conversation_id,
     parent_request_id: input.parent_request_id,
-  };
+    plugins: input.plugins,
+  });
   // A PDF that cannot be read is the question's own fault: refused (422) as the send would refuse it,
   // so that the playground can say so before anything is sent.
   body.pdfs = await readPdfs(body);
@@ -50,6 +55,7 @@ export async function previewRoute(
     needsVision: (input.images ?? 0) > 0,
     needsPdf: !!body.pdfs?.size,
     pdfPages: pdfPagesOf(body.pdfs?.values() ?? []),
+    completion: toolOptionsOf(body),
   });
   const weighed = weighActive(db, caller, row.id, route, budget);
   const chain = config.row.has_failover_chain ? failoverChain(db, caller, row.id) : [];
@@ -61,29 +67,33 @@ export async function previewRoute(
     candidates: weighed.candidates,
     rejected: weighed.rejected,
     failover: chain.map((m) => ({ namespace: m.record.namespace, estimated_cost: route.estimate(m.record) })),
-    band: costBand(db, caller, body),
+    ...costBand(db, caller, body),
   };
 }
 
 /**
  * What a request would cost as it would be sent (instructions and earlier turns counted), over the
- * models that may answer it: the first, then the failover chain (CostBand in api/schemas.ts). Null when
- * the request could not be sent as it is (no model can take it, an unknown conversation...).
+ * models that may answer it: the first, then the failover chain (CostBand in api/schemas.ts). The band
+ * is null when the request could not be sent as it is (no model can take it, an unknown
+ * conversation...); `refused` then says in words why, when sending it would be refused (a 422: a named
+ * model over the Space's cost cap, or one that cannot read its images), so that the user learns it first.
  */
-function costBand(db: Database, caller: Caller, body: Body): CostBand | null {
+function costBand(db: Database, caller: Caller, body: Body): { band: CostBand | null; refused: string | null } {
   let prepared: Prepared;
   try {
     prepared = prepareChat(db, caller, body);
   } catch (error) {
-    if (error instanceof Problem) return null;
+    if (error instanceof Problem) return { band: null, refused: error.status === 422 ? error.message : null };
     throw error;
   }
   const { promptTokens, promptChars } = prepared;
   const budget = (r: ModelRecord) => Math.max(1, Math.min(prepared.maxTokens, r.context_window - promptTokens));
+  // The web searches it may run, each billed apart: none when it writes nothing, all it may otherwise.
+  const searches = searchesToEstimate(toolOptionsOf(body));
   /** At a number of completion tokens, as routing estimates; at a known reply, as finishChat bills it. */
   const cost = (r: ModelRecord, completion: string | number) =>
     typeof completion === 'number'
-      ? estimateCost(r, promptTokens, promptChars, completion)
+      ? estimateCost(r, promptTokens, promptChars, completion, false, completion ? searches(r) : 0)
       : costOf(r, {
           promptTokens,
           promptChars,
@@ -106,7 +116,7 @@ function costBand(db: Database, caller: Caller, body: Body): CostBand | null {
           .text,
       )
     : cost(first, Math.ceil(budget(first) / 2));
-  return {
+  const band = {
     min: Math.min(...answering.map((r) => cost(r, 0))),
     expected,
     max: Math.max(...answering.map((r) => cost(r, budget(r)))),
@@ -114,4 +124,5 @@ function costBand(db: Database, caller: Caller, body: Body): CostBand | null {
     prompt_tokens: promptTokens,
     max_tokens: prepared.maxTokens,
   };
+  return { band, refused: null };
 }

@@ -13,6 +13,7 @@
 import type { ModelRecord, Weights } from '../../api/schemas';
 import type { CatalogueModel } from '../domain/models';
 import { fillsInMiddle, isRetired } from '../../shared/models';
+import { money } from '../../shared/money';
 import { dialectOf } from '../../shared/providerNames';
 import type { JsonNeed, PdfPages } from './request';
 
@@ -53,7 +54,10 @@ export interface Scored {
 }
 
 /** What to do about a request the Space's max_cost refuses, in the words of its settings editor. */
-export const RAISE_MAX_COST = "raise the Space's cost cap per request (max_cost; 0 means no cap) in its settings";
+export const RAISE_MAX_COST = "raise the Space's cost cap per request in its settings (0 means no cap)";
+
+/** The Space's max_cost in the words of its settings editor: "this Space's cost cap of $0.020 a request". */
+export const costCapWords = (maxCost: number) => `this Space's cost cap of ${money(maxCost)} a request`;
 
 /** Why an active model is not a candidate, in the words of the routing receipt (conventions.md). */
 export type Rejection =

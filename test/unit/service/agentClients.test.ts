@@ -394,7 +394,7 @@ describe('Claude Code and Codex against the built-in service', function () {
     const said = await output(claude(['Hello', '--model', 'claude-haiku-4-5'], capped.key));
     assert.match(
       said,
-      /may cost up to \$[\d.]+ for this request .*more than this Space's max_cost of \$0\.020: raise the Space's cost cap per request/,
+      /may cost up to \$[\d.]+ for this request .*more than this Space's cost cap of \$0\.020 a request: raise the Space's cost cap per request/,
     );
   });
 

@@ -312,7 +312,7 @@ describe('embeddings through a Space', function () {
     assert.equal(res.status, 422, res.text);
     assert.match(
       res.text,
-      /may cost \$[\d.]+ for this input, more than this Space's max_cost of \$[\d.]+: raise the Space's cost cap per request/,
+      /may cost \$[\d.]+ for this input, more than this Space's cost cap of \$[\d.]+ a request: raise the Space's cost cap per request/,
     );
     for (const text of [...answers, res.text, service.output()]) {
       for (const secret of [openaiFake.key, gemini.key, azure.key])

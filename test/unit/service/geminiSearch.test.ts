@@ -423,5 +423,51 @@ describe('Google Search on Gemini models, asked as Anthropic’s or OpenAI’s w
     ]);
   });
 
+  it('counts the playground’s web search in the cost band before sending, and says in words when the Space’s cost cap would refuse it', async () => {
+    const { id } = await spaceOf(s.service, 'Priced first', [GEMINI_3]);
+    const client = s.service.client();
+    const question = { prompt: 'What is new in caches?', model: GEMINI_3, max_tokens: 256 };
+    const searching = { ...question, plugins: ['web_search'] };
+    await client.updateSpace({ id, policies: { max_cost: 0 } });
+    const plain = (await client.previewRoute(id, question)).band!;
+    const searched = await client.previewRoute(id, searching);
+    // The playground sets no limit: one search, at Google's price for each query, if the model writes
+    // anything; none in the least it may cost.
+    const price = modelOf(GEMINI_3).web_search_cost!;
+    assertNear(searched.band!.max - plain.max, price);
+    assertNear(searched.band!.expected - plain.expected, price);
+    assert.equal(searched.band!.min, plain.min);
+    assert.equal(searched.refused, null);
+    assert.equal(searched.candidates[0]!.estimated_cost, searched.band!.max, 'routing weighs the search too');
+    // A cap between the two: the plain request may go; the searched one would be refused, and the
+    // preview says why in the words the send would, before anything is sent.
+    const seen = s.fake.seen.length;
+    await client.updateSpace({ id, policies: { max_cost: (plain.max + searched.band!.max) / 2 } });
+    const uncapped = await client.previewRoute(id, question);
+    assert.ok(uncapped.band && uncapped.refused === null);
+    const capped = await client.previewRoute(id, searching);
+    assert.equal(capped.band, null);
+    assert.match(
+      capped.refused!,
+      new RegExp(
+        `^${GEMINI_3} may cost up to \\$[\\d.]+ for this request \\(its prompt, the longest reply its max_tokens allows, and a web search at \\$0\\.014\\), more than this Space's cost cap of \\$[\\d.]+ a request: raise the Space's cost cap per request in its settings \\(0 means no cap\\), or ask for a shorter reply \\(max_tokens\\)$`,
+      ),
+    );
+    const sent = await raw(s.service.url, 'POST', '/v1/playground/chat', {
+      token: s.service.token,
+      body: { app_id: id, ...searching },
+    });
+    assert.equal(sent.status, 422);
+    assert.equal((sent.json as { detail: Array<{ msg: string }> }).detail[0]!.msg, capped.refused);
+    assert.equal(s.fake.seen.length, seen, 'nothing was sent to Google');
+    // A plugin the service does not have is refused by the preview as by the send.
+    const unknown = await raw(s.service.url, 'POST', `/v1/apps/${id}/route`, {
+      token: s.service.token,
+      body: { ...question, plugins: ['web_browser'] },
+    });
+    assert.equal(unknown.status, 422);
+    assert.match(unknown.text, /web_browser is not a plugin of this service/);
+  });
+
   keyKeptOut(s, 'Gemini');
 });

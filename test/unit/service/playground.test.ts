@@ -77,7 +77,7 @@ describe('playground engine', function () {
     assert.equal(named.status, 422);
     assert.match(
       named.text,
-      /openai\/gpt-4o may cost up to \$0\.001\d* for this request \(its prompt and the longest reply its max_tokens allows\), more than this Space's max_cost of \$0\.0005\d*: raise the Space's cost cap per request \(max_cost; 0 means no cap\) in its settings, or ask for fewer max_tokens/,
+      /openai\/gpt-4o may cost up to \$0\.001\d* for this request \(its prompt and the longest reply its max_tokens allows\), more than this Space's cost cap of \$0\.0005\d* a request: raise the Space's cost cap per request in its settings \(0 means no cap\), or ask for a shorter reply \(max_tokens\)/,
     );
     for (const privacy_level of [1, 2, 3]) {
       await client.updateSpace({ id: app, policies: { max_cost: 0, privacy_level } });

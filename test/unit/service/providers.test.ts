@@ -564,7 +564,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     // The Space's cost cap counts as many searches as it allows; none allowed, the search is not offered.
     const sent = openai.seen.length;
     await assert.rejects(sdk.responses.create({ ...ask, max_tool_calls: 5 }), (e: Error) =>
-      e.message.includes("and 5 web searches at $0.010 each), more than this Space's max_cost of $0.020"),
+      e.message.includes("and 5 web searches at $0.010 each), more than this Space's cost cap of $0.020 a request"),
     );
     assert.equal(openai.seen.length, sent);
     await sdk.responses.create({ ...ask, max_tool_calls: 0 });
@@ -1094,8 +1094,8 @@ describe('hosted providers (fakes of their wire formats)', function () {
       sdk.messages.create(ask),
       (e: Error) =>
         e.message.includes(
-          `${ANTHROPIC} may cost up to $0.090 for this request (its prompt, the longest reply its max_tokens allows, and 8 web searches at $0.010 each), more than this Space's max_cost of $0.020`,
-        ) && e.message.endsWith('or ask for fewer max_tokens or web searches (max_uses)"}}'),
+          `${ANTHROPIC} may cost up to $0.090 for this request (its prompt, the longest reply its max_tokens allows, and 8 web searches at $0.010 each), more than this Space's cost cap of $0.020 a request`,
+        ) && e.message.endsWith('or ask for a shorter reply (max_tokens) or fewer web searches (max_uses)"}}'),
     );
     await client.updateSpace({ id: app, policies: { max_cost: 0 } });
     const whole = await sdk.messages.create(ask);
@@ -1223,7 +1223,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     const search = CLAUDE_CODE_SEARCH;
     // Each search is billed at OpenAI's price: a new Space's cost cap counts the eight the tool allows.
     await assert.rejects(sdk.messages.create(ask), (e: Error) =>
-      e.message.includes("and 8 web searches at $0.010 each), more than this Space's max_cost of $0.020"),
+      e.message.includes("and 8 web searches at $0.010 each), more than this Space's cost cap of $0.020 a request"),
     );
     await client.updateSpace({ id: app, policies: { max_cost: 0 } });
     const whole = await sdk.messages.create(ask);
@@ -1334,9 +1334,12 @@ describe('hosted providers (fakes of their wire formats)', function () {
     await assert.rejects(
       sdk.messages.create(ask),
       (e: Error) =>
-        /may cost up to \$0\.\d+ for this request \(its prompt, the longest reply its max_tokens allows, and 100,000 tokens of pages its web fetch may read\), more than this Space's max_cost of \$0\.020/.test(
+        /may cost up to \$0\.\d+ for this request \(its prompt, the longest reply its max_tokens allows, and 100,000 tokens of pages its web fetch may read\), more than this Space's cost cap of \$0\.020 a request/.test(
           e.message,
-        ) && e.message.endsWith('or ask for fewer max_tokens or page tokens (max_content_tokens, max_uses)"}}'),
+        ) &&
+        e.message.endsWith(
+          'or ask for a shorter reply (max_tokens) or fewer tokens of pages (max_content_tokens, max_uses)"}}',
+        ),
     );
     await client.updateSpace({ id: app, policies: { max_cost: 0 } });
     const whole = await sdk.messages.create(ask);

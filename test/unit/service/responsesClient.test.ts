@@ -401,7 +401,7 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     const capped = await echoSpace(service, 'Counts under a cost cap');
     await service.client().updateSpace({ id: capped.id, policies: { max_cost: 0.0001 } });
     const cappedClient = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: capped.key, maxRetries: 0 });
-    await assert.rejects(cappedClient.responses.create(asked), /more than this Space's max_cost/);
+    await assert.rejects(cappedClient.responses.create(asked), /more than this Space's cost cap/);
     assert.equal((await cappedClient.responses.inputTokens.count(asked)).input_tokens, counted.input_tokens);
     // What shapes only the answer is not taken here, by name.
     await assert.rejects(
