@@ -275,14 +275,29 @@ describe('A provider key on the first run (playwright)', function () {
       gemini.key,
       () => gemini.seen.length > 0,
     );
-    // Google's search costs $0.014 a query: a Gemini 3 model's searches could pass a new Space's cost cap.
-    await client.updateSpace({ id: first.id, policies: { max_cost: 0 } });
     const frame = webview(page);
     await frame.locator('vscode-button', { hasText: 'New Chat' }).click();
     await chooseModel(frame, ns);
     const search = frame.locator('[data-path="web_search"]');
     if (!(await search.isVisible())) await frame.locator('vscode-collapsible.options').click();
     await search.click();
+    // Google's search costs $0.014 a query: with it, a Gemini 3 model may cost more than a new Space's cost
+    // cap of $0.020, and the playground says so as the prompt is written, before anything is sent.
+    const sentBefore = gemini.seen.length;
+    await frame.locator('[data-path="prompt"] textarea').fill('What would a search cost?');
+    const refusal = frame.locator('.estimate.warning', {
+      hasText: new RegExp(
+        `^⚠ ${ns} may cost up to \\$0\\.0\\d+ for this request \\(its prompt, the longest reply its max_tokens allows, and a web search at \\$0\\.014\\), more than this Space's cost cap of \\$0\\.020 a request: raise the Space's cost cap per request in its settings \\(0 means no cap\\), or ask for a shorter reply \\(max_tokens\\)\\. Sending it as it is would be refused\\.$`,
+      ),
+    });
+    await refusal.waitFor();
+    await wb.screenshot('35b-playground-search-over-cost-cap');
+    // Without the search the same prompt fits the cap: the band comes back, with no warning.
+    await search.click();
+    await frame.locator('.estimate:not(.warning)', { hasText: / tokens to send · / }).waitFor();
+    await client.updateSpace({ id: first.id, policies: { max_cost: 0 } });
+    await search.click();
+    assert.equal(gemini.seen.length, sentBefore, 'nothing was sent while the prompt was written');
     const ask = async (question: string) => {
       const prompt = frame.locator('[data-path="prompt"] textarea');
       await prompt.fill(question);

@@ -175,4 +175,6 @@ export type PlaygroundEvent =
   /** "Open in Playground" on a model of the Models view. */
   | { type: 'useModel'; namespace: string }
   /** The service is reachable (again, or another one): read the Spaces and models afresh. */
-  | { type: 'connected' };
+  | { type: 'connected' }
+  /** The catalogue was read again (a provider's key added or removed): which models answer here moved. */
+  | { type: 'models'; models: ModelBrief[] };

@@ -44,8 +44,8 @@ export class BudgetGuard {
   /**
    * The cost band of the request as it would be sent: the service's, or (a service without the route
    * preview) the extension's estimate from the Space's models and prices; null when neither can tell.
-   * `refused` says in words why the service would refuse the request as it is (a PDF it cannot read),
-   * so that the user learns it before sending.
+   * `refused` says in words why the service would refuse the request as it is (a PDF it cannot read,
+   * a model dearer than the Space's cost cap), so that the user learns it before sending.
    */
   async costBand(body: ChatDraft): Promise<BandAnswer> {
     if (!this.noRoutePreview) {
@@ -61,6 +61,8 @@ export class BudgetGuard {
         model: body.model,
         conversation_id: body.conversation_id,
         parent_request_id: body.parent_request_id,
+        // A web search is billed apart, and counts against the Space's cost cap.
+        plugins: body.plugins?.length ? body.plugins : undefined,
       };
       let refused: Pick<BandAnswer, 'refused' | 'refusedFile'> = {};
       const preview = await this.s.connection
@@ -76,6 +78,7 @@ export class BudgetGuard {
           }
           return null;
         });
+      if (preview?.refused) refused = { refused: preview.refused.replace(/\.$/, '') };
       if (!this.noRoutePreview) return { band: preview?.band ?? null, ...refused };
     }
     const [view, catalogue] = await Promise.all([this.s.spaces.detail(body.app_id), this.s.catalogue.models()]);

@@ -57,6 +57,16 @@ export class PlaygroundPanel extends StreamingPanel {
     this.disposables.push(
       this.channel,
       panel.onDidDispose(() => this.dispose()),
+      // A key added or removed changes which models answer here: the page's list and warnings follow.
+      s.catalogue.onDidChange(
+        () =>
+          void s.catalogue
+            .models()
+            .then((models) =>
+              this.channel.post({ type: 'models', models: models.filter((m) => m.is_chat).map(modelBrief) }),
+            )
+            .catch(() => undefined),
+      ),
     );
   }
 

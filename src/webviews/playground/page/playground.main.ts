@@ -317,11 +317,10 @@ async function send(): Promise<void> {
   } catch (error) {
     const failure = error instanceof CallFailed ? error.error : { message: String(error), fields: {} };
     const fields = namingAttachments(failure.fields);
-    // A refused file is named in the turn's own line too: the Files field is cleared on the next send.
-    const aboutFiles = Object.entries(fields)
-      .filter(([path]) => ATTACHMENT_FIELD.test(path))
-      .map(([, message]) => message);
-    const message = aboutFiles.length ? t('Not sent. {0}', aboutFiles.join(' ')) : failure.message;
+    // What the service refused is said in the turn's own line, as it said it (a refused file by its name:
+    // the Files field is cleared on the next send), not framed as an error of the input.
+    const refusals = Object.values(fields).map((m) => (/[.!?]$/.test(m) ? m : `${m}.`));
+    const message = refusals.length ? t('Not sent. {0}', refusals.join(' ')) : failure.message;
     live.fail(message, !!failure.cancelled);
     turns.push({
       prompt,
@@ -458,8 +457,10 @@ function wire(): void {
     if (space) form.setVersions(space);
     persist();
   });
-  for (const f of [form.temperature, form.maxTokens, form.version, form.parent, form.plugins, form.webSearch])
-    f.control.addEventListener('change', () => (form.read(), persist()));
+  for (const f of [form.temperature, form.parent]) f.control.addEventListener('change', () => (form.read(), persist()));
+  // What the request may cost moves with these: the longest reply, the version's instructions, a search.
+  for (const f of [form.maxTokens, form.version, form.plugins, form.webSearch])
+    f.control.addEventListener('change', () => (form.read(), refreshEstimate(), persist()));
   for (const f of [form.temperature, form.maxTokens, form.plugins]) f.control.addEventListener('input', checkAsTyped);
   form.prompt.control.addEventListener(
     'input',
@@ -506,6 +507,10 @@ channel.onEvent((event) => {
     (form.prompt.control as HTMLElement).focus();
   } else if (event.type === 'connected') {
     void loadContext();
+  } else if (event.type === 'models') {
+    form.read();
+    form.setModels(event.models);
+    refreshEstimate();
   } else if (event.type === 'useSpace') {
     void useSpace(event.appId);
   } else if (event.type === 'useConversation') {

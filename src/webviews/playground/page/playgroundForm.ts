@@ -112,7 +112,6 @@ export class PlaygroundForm {
   constructor(private readonly state: PlaygroundState) {}
 
   setContext(context: PlaygroundContext): void {
-    this.models = context.models;
     this.rules = context.rules;
     // Only a service that searches offers it; the hosted one's plugins are its own (the text field).
     // The built-in service has no other plugin: its Web search is the whole of them, in words.
@@ -125,9 +124,13 @@ export class PlaygroundForm {
       context.spaces.map((s) => ({ value: s.id, label: s.name })),
       this.state.appId ?? '',
     );
-    const live = context.models.filter(
-      (m) => !m.deprecatedOn || m.deprecatedOn > new Date().toISOString().slice(0, 10),
-    );
+    this.setModels(context.models);
+  }
+
+  /** The catalogue's chat models, for the Model field and what the page says of the chosen one. */
+  setModels(models: ModelBrief[]): void {
+    this.models = models;
+    const live = models.filter((m) => !m.deprecatedOn || m.deprecatedOn > new Date().toISOString().slice(0, 10));
     fillSelect(
       this.model.control,
       [
