@@ -51,7 +51,7 @@ export function plainWords(value: string): string {
 
 const label =
   (table: Record<string, string>) =>
-  (value: string | null | undefined, none = '—') =>
+  (value: string | null | undefined, none = 'not set') =>
     value ? (table[value] ?? plainWords(value)) : none;
 
 export const planLabel = label(PLANS);
@@ -71,7 +71,7 @@ const DAY_STYLE = { day: 'numeric', month: 'short', year: 'numeric' } as const;
  * without the time): an ISO string, epoch milliseconds or a Date; anything unreadable as it came.
  */
 export function whenLabel(when: string | number | Date | null | undefined, withTime = true): string {
-  if (when === null || when === undefined || when === '') return '—';
+  if (when === null || when === undefined || when === '') return 'unknown';
   const at = new Date(when);
   if (Number.isNaN(at.getTime())) return String(when);
   const date = at.toLocaleDateString('en-GB', DAY_STYLE);

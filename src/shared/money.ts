@@ -3,7 +3,7 @@
 // that a sub-cent reply never reads as $0.00. Used for spend, costs, estimates and prices alike.
 export function money(amount: number | null | undefined): string {
   const n = amount ?? 0;
-  if (!Number.isFinite(n)) return '—';
+  if (!Number.isFinite(n)) return 'unknown';
   const size = Math.abs(n);
   const digits = size === 0 || size >= 0.1 ? 2 : Math.min(8, 1 - Math.floor(Math.log10(size)));
   return `${n < 0 ? '-' : ''}$${size.toFixed(digits)}`;

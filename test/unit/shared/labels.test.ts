@@ -37,10 +37,10 @@ describe('labels for people', () => {
     assert.equal(sandboxStatusLabel('up_to_date'), 'up to date');
   });
 
-  it('says a value it does not know in plain words, and an absent one as a dash', () => {
+  it('says a value it does not know in plain words, and an absent one in words, not a dash', () => {
     assert.equal(planLabel('_ACADEMIC_PLUS_'), 'Academic plus');
     assert.equal(plainWords('up_to_date'), 'Up to date');
-    assert.equal(planLabel(null), '—');
+    assert.equal(planLabel(null), 'not set');
     assert.equal(sandboxStatusLabel(undefined, 'unknown'), 'unknown');
   });
 
@@ -48,7 +48,7 @@ describe('labels for people', () => {
     const at = new Date(2026, 10, 21, 14, 5).toISOString();
     assert.equal(whenLabel(at), '21 Nov 2026, 14:05');
     assert.equal(whenLabel(at, false), '21 Nov 2026');
-    assert.equal(whenLabel(null), '—');
+    assert.equal(whenLabel(null), 'unknown');
     assert.equal(whenLabel('not a date'), 'not a date');
     // Epoch milliseconds (the organization's trial end, the catalogue saved on disk) in the same style.
     assert.equal(whenLabel(new Date(2026, 11, 8, 9, 30).getTime(), false), '8 Dec 2026');

@@ -348,7 +348,7 @@ function metaOf(r: ReplyInfo): HTMLElement {
 
 /** The routing receipt: one line, unfolding to the candidates, what was left out, and each attempt. */
 function receiptElement(r: ReceiptView): HTMLElement {
-  const score = (n: number | null) => (n === null ? '—' : n.toFixed(2));
+  const score = (n: number | null) => (n === null ? t('not scored') : n.toFixed(2));
   const table = (label: string, head: string[], rows: string[][]) =>
     h(
       'table',

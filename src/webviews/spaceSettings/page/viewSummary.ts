@@ -13,7 +13,7 @@ function card(title: string, detail: SpaceDetail, extra: HTMLElement | null): HT
     'section',
     { class: 'card', 'aria-label': title },
     h('h2', {}, title),
-    row(t('Name'), a.name ?? '—'),
+    row(t('Name'), a.name ?? t('unnamed')),
     row(t('Active models'), String(detail.active_models)),
     row(
       t('Failover chain'),
