@@ -7,6 +7,7 @@ import type { Caller } from '../domain/caller';
 import { isRetired } from '../../shared/models';
 import { appConfig, loadApp } from '../domain/spaces';
 import { Problem } from '../problem';
+import { inKeysLocation } from '../providers/dataset';
 import { countTokens, truncateTokens } from '../tokenizer';
 import { pdfPagesOf, readPdfs } from './pdfReading';
 import { withPlugins } from './plugins';
@@ -93,7 +94,7 @@ function costBand(db: Database, caller: Caller, body: Body): { band: CostBand | 
   /** At a number of completion tokens, as routing estimates; at a known reply, as finishChat bills it. */
   const cost = (r: ModelRecord, completion: string | number) =>
     typeof completion === 'number'
-      ? estimateCost(r, promptTokens, promptChars, completion, false, completion ? searches(r) : 0)
+      ? estimateCost(inKeysLocation(r), promptTokens, promptChars, completion, false, completion ? searches(r) : 0)
       : costOf(r, {
           promptTokens,
           promptChars,

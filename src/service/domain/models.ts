@@ -7,6 +7,7 @@ import { BEDROCK_GEOGRAPHY_PROFILE, ownsBareNames } from '../../shared/providerN
 import { invalid, notFound } from '../problem';
 import { parseJson, type Caller } from './caller';
 import { keptUntilChanged } from './configCache';
+import { inKeysLocation } from '../providers/dataset';
 import { servingFields } from './serving';
 
 export interface CatalogueModel {
@@ -154,7 +155,11 @@ export function visibleModels(db: Database, caller: Caller): CatalogueModel[] {
 }
 
 export function listModels(db: Database, caller: Caller): ModelRecord[] {
-  const models = visibleModels(db, caller).map((m) => ({ ...m.record, ...servingFields(db, m.record) }));
+  // Priced where the provider's key reaches it (a Vertex AI region's premium), as routing and billing price it.
+  const models = visibleModels(db, caller).map((m) => ({
+    ...inKeysLocation(m.record),
+    ...servingFields(db, m.record),
+  }));
   const byId = new Map(models.map((m) => [m.id, m]));
   return models.map((m) => ({ ...m, parent: m.parent_id ? (byId.get(m.parent_id) ?? null) : null }));
 }
@@ -244,7 +249,7 @@ export function spaceModels(db: Database, caller: Caller, appId: string): SpaceM
   const failover = [...rows.values()]
     .filter((r) => r.failover_position !== null)
     .sort((a, b) => (a.failover_position ?? 0) - (b.failover_position ?? 0))
-    .flatMap((r) => models.filter((m) => m.record.id === r.model_id).map((m) => m.record));
+    .flatMap((r) => models.filter((m) => m.record.id === r.model_id).map((m) => inKeysLocation(m.record)));
   return {
     active_models: [...base, ...custom].filter((s) => s.active).length,
     base_model_settings: base,

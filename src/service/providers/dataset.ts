@@ -522,9 +522,17 @@ function allPeakWindows(): ReadonlyMap<string, { provider: string; windows: Peak
  * AI with its premium where the key's location has one (vertexPremium).
  */
 export function pricedAt(record: ModelRecord, at: Date): ModelRecord {
+  return inKeysLocation(atPeak(record, at));
+}
+
+/**
+ * A model's record with the prices of the location its provider's key reaches: a Claude model of Vertex
+ * AI with its premium at a regional endpoint (vertexPremium), others as they are. What the catalogue
+ * lists and what routing and the cost cap estimate, as billing bills it.
+ */
+export function inKeysLocation<R extends Pick<ModelRecord, 'provider' | 'model'> & TokenPrices>(record: R): R {
   const premium = vertexPremium(record);
-  const priced = atPeak(record, at);
-  return premium === 1 ? priced : scaled(priced, premium);
+  return premium === 1 ? record : scaled(record, premium);
 }
 
 /**
@@ -541,7 +549,17 @@ function vertexPremium(record: Pick<ModelRecord, 'provider' | 'model'>): number 
   return location && location !== 'global' ? 1.1 : 1;
 }
 
-const scaled = (record: ModelRecord, factor: number): ModelRecord => {
+/** The prices a record is billed by, per token. */
+type TokenPrices = Pick<
+  ModelRecord,
+  | 'prompt_token_cost'
+  | 'completion_token_cost'
+  | 'cache_read_token_cost'
+  | 'cache_write_token_cost'
+  | 'cache_write_1h_token_cost'
+>;
+
+const scaled = <R extends TokenPrices>(record: R, factor: number): R => {
   const times = (cost: number | null | undefined) => (cost == null ? cost : cost * factor);
   return {
     ...record,

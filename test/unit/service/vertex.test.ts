@@ -12,6 +12,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import type { ModelRecord } from '../../../src/api/schemas';
 import { raw } from '../support/http';
 import { claudeToolLoop } from '../support/claudeToolLoop';
 import { chatsWholeAndStreamed, LATER_SYSTEM } from '../support/openAiChat';
@@ -23,7 +24,7 @@ import {
   VERTEX_EXPRESS_KEY,
   VERTEX_PROJECT,
 } from '../support/providerFakes';
-import { removeDir, startService, tempDir } from '../support/service';
+import { removeDir, spaceOf, startService, tempDir } from '../support/service';
 import { keyCheck, keyKeptOut, throughASpace } from '../support/throughASpace';
 
 const FLASH_LITE = 'vertex/gemini-3.5-flash-lite';
@@ -57,12 +58,12 @@ describe('Google Vertex AI through a Space', function () {
       // which neither dataset has.
       ['claude-sonnet-4-5@20250929', 'claude-opus-4-6', 'claude-sonnet-4@20250514', 'claude-opus-4-5@20251101'],
     );
-    assert.deepEqual(
-      [sonnet.prompt_token_cost, sonnet.cache_read_token_cost, sonnet.completion_token_cost].map((p) =>
-        Math.round(p! * 1e9),
-      ),
-      [3000, 300, 15000],
-    );
+    // Listed at the price of the key's location (us-east5): Vertex AI bills Claude Sonnet 4.5 10% above
+    // its global price ($3 and $15 a million) in a region; Claude Sonnet 4 has one price everywhere.
+    const prices = (m: ModelRecord) =>
+      [m.prompt_token_cost, m.cache_read_token_cost, m.completion_token_cost].map((p) => Math.round(p! * 1e9));
+    assert.deepEqual(prices(sonnet), [3300, 330, 16500]);
+    assert.deepEqual(prices(byName('vertex/claude-sonnet-4')!), [3000, 300, 15000]);
     // Claude reads images and reasons, as at Anthropic; Vertex AI's APIs take no penalties.
     assert.deepEqual(
       [sonnet.supports_vision, sonnet.supports_reasoning, sonnet.supports_penalties],
@@ -82,6 +83,18 @@ describe('Google Vertex AI through a Space', function () {
     );
     assert.ok(names.includes('google/gemini-3.5-flash-lite'));
     assert.match(sonnet.url ?? '', /cloud\.google\.com\/vertex-ai/);
+  });
+
+  it("estimates a request, and keeps it to the Space's cost cap, at the price of the key's location, as it is billed", async () => {
+    const { id } = await spaceOf(vertex.service, 'Regional', [SONNET]);
+    const listed = vertex.models.find((m) => m.namespace === SONNET)!;
+    const preview = await vertex.service
+      .client()
+      .previewRoute(id, { prompt: 'hello', model: SONNET, max_tokens: 1_000 });
+    const { max, prompt_tokens } = preview.band!;
+    const regional = prompt_tokens * listed.prompt_token_cost + 1_000 * listed.completion_token_cost;
+    assert.ok(Math.abs(max - regional) < 1e-12, `estimated ${max}, at the regional price ${regional}`);
+    assert.equal(preview.candidates[0]!.estimated_cost, max, 'routing weighs it at that price too');
   });
 
   it("takes the key from the machine's Google Cloud credentials, and tries it with Gemini", async () => {
@@ -112,14 +125,9 @@ describe('Google Vertex AI through a Space', function () {
   });
 
   it("answers Claude through Vertex AI's Anthropic Messages API, whole and streamed, its signed thinking carried back", async () => {
-    // Billed as Vertex AI bills Claude Sonnet 4.5 in a region (us-east5 here): 10% above its global price.
-    const listed = vertex.models.find((m) => m.namespace === SONNET)!;
-    const sonnet = {
-      ...listed,
-      prompt_token_cost: listed.prompt_token_cost * 1.1,
-      completion_token_cost: listed.completion_token_cost * 1.1,
-      cache_read_token_cost: listed.cache_read_token_cost! * 1.1,
-    };
+    // Billed as Vertex AI bills Claude Sonnet 4.5 in a region (us-east5 here), as it is listed: 10% above
+    // its global price.
+    const sonnet = vertex.models.find((m) => m.namespace === SONNET)!;
     said.push(await chatsWholeAndStreamed(vertex.sdk, sonnet, { asked: SONNET, text: 'hello Claude', thinks: false }));
     assert.match(
       vertex.fake.seen.at(-1)!.path,
