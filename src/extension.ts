@@ -120,6 +120,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     ),
     ...registerCommands(services),
   );
+  // VS Code's chat looks a message's model up among those its providers listed, and refuses the message
+  // ("Language model unavailable") if the Spaces were never listed: listed now, in the background.
+  setTimeout(() => void vscode.lm.selectChatModels({ vendor: CHAT_VENDOR }).then(undefined, () => undefined), 0);
   // Once a Space can answer, say so if VS Code's chat would still refuse to send to it (chat/chatSetup.ts).
   const chatSetup = connection.onDidChangeState((state) => {
     if (state.kind !== 'ready') return;

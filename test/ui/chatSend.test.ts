@@ -4,9 +4,22 @@
 // setting on request. The chat's own agent still asks for a sign-in in this code-server build, which
 // has no Copilot extension; `@spaces` answers without one, and its replies are sent here.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { notification, openWorkbench, runCommand, type Workbench } from './workbench';
+
+/** How many times VS Code's extension hosts have started this extension, as their logs say. */
+function activations(userDataDir: string): number {
+  const logs = path.join(userDataDir, 'logs');
+  const hosts = (existsSync(logs) ? readdirSync(logs) : []).flatMap((stamp) =>
+    readdirSync(path.join(logs, stamp))
+      .filter((dir) => dir.startsWith('exthost'))
+      .map((dir) => path.join(logs, stamp, dir, 'remoteexthost.log')),
+  );
+  return hosts.filter(
+    (log) => existsSync(log) && readFileSync(log, 'utf8').includes('_doActivateExtension llm-spaces.llm-spaces'),
+  ).length;
+}
 
 describe("VS Code's chat in a fresh profile (playwright)", function () {
   this.timeout(180_000);
@@ -71,5 +84,31 @@ describe("VS Code's chat in a fresh profile (playwright)", function () {
     const deadline = Date.now() + 10_000;
     while ((await logged()) < before + 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     assert.equal(await logged(), before + 2, 'both messages reached the service');
+  });
+
+  it('answers the first @spaces message of a window reloaded, with the Space VS Code remembers in its picker', async () => {
+    const { page } = wb;
+    // VS Code shows the model its picker had in the last window before the extension has listed any,
+    // and refused a message sent to it until then ("Language model unavailable"): the extension now
+    // lists the Spaces as it starts.
+    const before = activations(wb.server.userDataDir);
+    await runCommand(page, 'Developer: Reload Window');
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    const deadline = Date.now() + 60_000;
+    while (activations(wb.server.userDataDir) <= before && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 200));
+    await runCommand(page, 'Chat: New Chat');
+    const input = page.locator('.interactive-input-part').first();
+    await input
+      .getByText(/Current Space/)
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await input.locator('.monaco-editor').first().click();
+    await page.keyboard.type('@spaces The first message of this window');
+    await page.keyboard.press('Enter');
+    const reply = page.locator('.interactive-item-container.interactive-response').first();
+    await reply.filter({ hasText: /— Routed to test\/\w+: |Language model unavailable/ }).waitFor({ timeout: 60_000 });
+    await wb.screenshot('08c-chat-first-message-after-reload');
+    assert.doesNotMatch(await reply.innerText(), /Language model unavailable/);
   });
 });
