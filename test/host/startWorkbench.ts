@@ -40,7 +40,7 @@ async function main(): Promise<void> {
       '',
       `  ${url}`,
       '',
-      'Then click the LLM Spaces icon in the activity bar: the built-in service starts with it.',
+      'Then click the LLM Spaces icon in the activity bar (the built-in service starts with VS Code).',
       'After a change to the source, run `npm run build` and Developer: Reload Window.',
       `Data (VS Code's profile, the sample workspace, the service's database in ${serviceDataDir(server)}) is kept in ${home}; delete that folder to start afresh.`,
       'Ctrl-C stops VS Code and the built-in service.',
