@@ -508,7 +508,8 @@ channel.onEvent((event) => {
   } else if (event.type === 'connected') {
     void loadContext();
   } else if (event.type === 'models') {
-    form.read();
+    // Not read from the form first: the model field may not be filled yet (a window reloading), and
+    // the state (the model chosen) is what it is filled from.
     form.setModels(event.models);
     refreshEstimate();
   } else if (event.type === 'useSpace') {
