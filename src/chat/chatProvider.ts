@@ -45,7 +45,7 @@ export class SpacesChatProvider implements vscode.LanguageModelChatProvider<Spac
     this.disposables = [
       this.changed,
       s.spaces.onDidChange(() => this.changed.fire()),
-      s.catalogue.onDidChange(() => this.changed.fire()),
+      s.catalogue.onDidReplace(() => this.changed.fire()),
       s.current.onDidChange(() => this.changed.fire()),
       // Listed again once the service answers (after a sign-in, a restart).
       s.connection.onDidChangeState((state) => state.kind === 'ready' && this.changed.fire()),

@@ -17,6 +17,9 @@ export class CatalogueStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when the catalogue was dropped or replaced, or the filter changed. */
   readonly onDidChange = this.changed.event;
+  private readonly replaced = new vscode.EventEmitter<void>();
+  /** Fires when the catalogue was dropped or replaced (not for a change of the filter). */
+  readonly onDidReplace = this.replaced.event;
   private readonly read = new vscode.EventEmitter<readonly ModelRecord[]>();
   /** Fires with the catalogue each time it was read from the service (or replaced). */
   readonly onDidRead = this.read.event;
@@ -82,12 +85,14 @@ export class CatalogueStore implements vscode.Disposable {
     this.loaded = undefined;
     this.embeddingsLoaded = undefined;
     this.changed.fire();
+    this.replaced.fire();
   }
 
   /** Replaces the catalogue (the benchmark loads 10,000 models without a service). */
   setModels(models: ModelRecord[]): void {
     this.loaded = Promise.resolve(models);
     this.changed.fire();
+    this.replaced.fire();
     this.read.fire(models);
   }
 
@@ -100,6 +105,7 @@ export class CatalogueStore implements vscode.Disposable {
   dispose(): void {
     this.subscription.dispose();
     this.changed.dispose();
+    this.replaced.dispose();
     this.read.dispose();
   }
 }

@@ -40,6 +40,30 @@ describe('playground panel', () => {
     assert.ok(space.result.activeModels.includes('test/echo'));
   });
 
+  it("sends the page the catalogue again when it is read anew (a key added), not when the Models view's filter changes", async () => {
+    const api = await extension();
+    const lists: unknown[] = [];
+    const listening = panel.channel.onDidPost(
+      (m) => m.type === 'event' && (m.event as { type?: string }).type === 'models' && lists.push(m.event),
+    );
+    const filter = { ...api.catalogue.filter };
+    try {
+      // The filter first: a list it sent would come before the reload's, which waits for the service.
+      api.catalogue.setFilter({ text: 'gpt' });
+      api.catalogue.reload();
+      await waitFor(async () => lists.length > 0 || undefined, 'the catalogue read again');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(lists.length, 1, 'one list, for the reload');
+      const [event] = lists as Array<{ models: Array<{ namespace: string }> }>;
+      assert.ok(
+        event!.models.some((m) => m.namespace === 'test/echo'),
+        'the whole chat catalogue, not the filtered view',
+      );
+    } finally {
+      listening.dispose();
+      api.catalogue.setFilter(filter);
+    }
+  });
   it('gives the cost band before sending, earlier turns counted, and the bill falls in it (a test model exactly at the expected cost)', async () => {
     const conversation = await callWebview<{ id: string; name: string }>(panel.channel, 'newConversation', {
       appId,

@@ -58,7 +58,7 @@ export class PlaygroundPanel extends StreamingPanel {
       this.channel,
       panel.onDidDispose(() => this.dispose()),
       // A key added or removed changes which models answer here: the page's list and warnings follow.
-      s.catalogue.onDidChange(
+      s.catalogue.onDidReplace(
         () =>
           void s.catalogue
             .models()
