@@ -22,7 +22,7 @@ import { providerKeys } from '../providers/keys';
 import { embeddingModel, embeds, providerSpec, type EmbeddingAsked } from '../providers/providers';
 import { countTokens, textOfTokenIds } from '../tokenizer';
 import { howToReach, newRequestId, retired } from './prepare';
-import { ProviderFailure, failureOf, notAskedWhileCooling } from './reach/hostedProviders';
+import { ProviderFailure, failureOf, notAskedWhileCooling } from './reach/hosted/providerFailure';
 import { postToServer } from './reach/openaiCompatible';
 import { ReachFailure } from './reach/reach';
 import { requestedSpace } from './request';

@@ -9,7 +9,8 @@ import {
   isGoogleApiKey,
   keyVariableOf,
 } from '../../shared/providerNames';
-import { HostedProviders, NoDeployment, failureOf } from '../chat/reach/hostedProviders';
+import { HostedProviders } from '../chat/reach/hostedProviders';
+import { NoDeployment, failureOf } from '../chat/reach/hosted/providerFailure';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
 import { visibleModels } from '../domain/models';

@@ -6,7 +6,8 @@
 import { UnsupportedFunctionalityError } from '@ai-sdk/provider';
 import assert from 'node:assert/strict';
 import type { ModelRecord } from '../../../src/api/schemas';
-import { failureOf, HostedProviders } from '../../../src/service/chat/reach/hostedProviders';
+import { HostedProviders } from '../../../src/service/chat/reach/hostedProviders';
+import { failureOf } from '../../../src/service/chat/reach/hosted/providerFailure';
 import type { Generation } from '../../../src/service/chat/reach/reach';
 import { Cooldown } from '../../../src/service/providers/cooldown';
 import { ProviderKeys } from '../../../src/service/providers/keys';
