@@ -13,6 +13,7 @@ import {
   priceLine,
   providerOf,
   supports,
+  todayIso,
   type Capability,
 } from './models';
 import { dayLabel } from './labels';
@@ -50,6 +51,12 @@ const compare: Record<ModelSort, (a: ModelRecord, b: ModelRecord) => number> = {
   context: (a, b) => b.context_window - a.context_window || compare.name(a, b),
 };
 
+/** The filter's order, with the models no longer served after the others (a list to choose from first). */
+function inOrder(sort: ModelSort): (a: ModelRecord, b: ModelRecord) => number {
+  const today = todayIso();
+  return (a, b) => Number(isRetired(a, today)) - Number(isRetired(b, today)) || compare[sort](a, b);
+}
+
 function matching(models: readonly ModelRecord[], filter: Pick<ModelFilter, 'text' | 'capabilities'>): ModelRecord[] {
   const words = filter.text.toLowerCase().split(/\s+/).filter(Boolean);
   return models.filter(
@@ -59,7 +66,7 @@ function matching(models: readonly ModelRecord[], filter: Pick<ModelFilter, 'tex
 
 /** The models under the filter in one list across providers, in the filter's order. */
 export function arrangeFlat(models: readonly ModelRecord[], filter: ModelFilter): ModelRecord[] {
-  return matching(models, filter).sort(compare[filter.sort]);
+  return matching(models, filter).sort(inOrder(filter.sort));
 }
 
 export function arrange(models: readonly ModelRecord[], filter: ModelFilter): ProviderGroup[] {
@@ -75,7 +82,7 @@ export function arrange(models: readonly ModelRecord[], filter: ModelFilter): Pr
     [...groups.entries()]
       // By the provider's name for people (Amazon Bedrock's id is `bedrock`).
       .sort(([a], [b]) => providerLabel(a).localeCompare(providerLabel(b)))
-      .map(([provider, list]) => ({ provider, models: list.sort(compare[filter.sort]) }))
+      .map(([provider, list]) => ({ provider, models: list.sort(inOrder(filter.sort)) }))
   );
 }
 

@@ -7,6 +7,7 @@ import { COMMANDS } from '../../src/commands';
 import type { PromptNode } from '../../src/views/promptsTree';
 import type { ExtensionApi } from '../../src/extension';
 import { CatalogueStore } from '../../src/stores/catalogueStore';
+import { isRetired } from '../../src/shared/models';
 import { extension, serviceClient, waitFor, EXTENSION_ID } from './support';
 
 describe('activation and views', () => {
@@ -240,15 +241,18 @@ describe('activation and views', () => {
     api.catalogue.setFilter({ text: '', capabilities: [], sort: 'price' });
     await vscode.commands.executeCommand('llmSpaces.showModelsAsList');
     const nodes = (await api.views.models.getChildren()).filter((n) => n.kind === 'model');
-    const prices = nodes.map((n) =>
-      n.kind === 'model' ? n.model.prompt_token_cost + n.model.completion_token_cost : -1,
-    );
+    const models = nodes.flatMap((n) => (n.kind === 'model' ? [n.model] : []));
+    const prices = models.map((m) => m.prompt_token_cost + m.completion_token_cost);
+    const retired = models.map((m) => isRetired(m));
     assert.ok(nodes.length > 20, 'every model, not a group per provider');
-    assert.deepEqual(
-      prices,
-      [...prices].sort((a, b) => a - b),
-      'cheapest first across providers',
-    );
+    const served = retired.indexOf(true);
+    assert.ok(served > 20 && retired.slice(served).every(Boolean), 'the retired models after the others');
+    for (const part of [prices.slice(0, served), prices.slice(served)])
+      assert.deepEqual(
+        part,
+        [...part].sort((a, b) => a - b),
+        'cheapest first across providers',
+      );
     const first = api.views.models.getTreeItem(nodes[0]!);
     assert.ok(String(first.label).includes('/'), 'in one list a model shows its provider');
     // What a reload reads: the filter as saved in the extension's global state.

@@ -634,7 +634,13 @@ function pricesOn(provider: string, m: ModelInfo, today: string): ModelPrice | u
  *     alike, and the Gemini 1.0 and 1.5 models in 2025 (dated here by the last of them, 1.5's, on
  *     2025-09-24); on the Gemini API alone (its deprecations page), Gemini 3 Pro Preview on 2026-03-09,
  *     and Gemini 2.5 Pro and 2.5 Flash on 2026-12-01 (their names then answered by Gemini 3.8 Flash and
- *     3.5 Flash-Lite at those models' prices). Vertex AI keeps those on its own, later schedule.
+ *     3.5 Flash-Lite at those models' prices). Vertex AI keeps those on its own, later schedule;
+ *   - Anthropic (its deprecations page, for the Claude API; Bedrock and Vertex AI keep their own
+ *     schedules) retired Claude 1 on 2024-11-06, Claude 2 and Claude 3 Sonnet on 2025-07-21, Claude 3.5
+ *     Sonnet on 2025-10-22, Claude 3 Opus on 2026-01-05, Claude 3.7 Sonnet and 3.5 Haiku on 2026-02-19,
+ *     Claude Sonnet 4 and Opus 4 (and their aliases `-4-0`) on 2026-06-15 and Claude Opus 4.1 on
+ *     2026-08-05; it deprecated Claude Opus 4.5 on 2026-11-23, to retire on 2027-01-22. (Claude 3 Haiku
+ *     is left as the price list has it: no retirement of it was found.)
  */
 const GEMINI_SHUT_DOWN: Readonly<Record<string, string>> = {
   'gemini-2.0-flash': '2026-06-01',
@@ -659,6 +665,19 @@ const ANNOUNCED_RETIREMENTS: Readonly<Record<string, Readonly<Record<string, str
     'gemini-2.5-flash': '2026-12-01',
   },
   vertex: GEMINI_SHUT_DOWN,
+  anthropic: {
+    'claude-v1': '2024-11-06',
+    'claude-2': '2025-07-21',
+    'claude-3-sonnet': '2025-07-21',
+    'claude-3-5-sonnet': '2025-10-22',
+    'claude-3-opus-latest': '2026-01-05',
+    'claude-3-7-sonnet-latest': '2026-02-19',
+    'claude-3-5-haiku-latest': '2026-02-19',
+    'claude-opus-4-0': '2026-06-15',
+    'claude-sonnet-4-0': '2026-06-15',
+    'claude-opus-4-1': '2026-08-05',
+    'claude-opus-4-5': '2027-01-22',
+  },
   deepseek: { 'deepseek-chat': '2026-07-24', 'deepseek-reasoner': '2026-07-24' },
   xai: Object.fromEntries(
     [

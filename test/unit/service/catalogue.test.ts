@@ -123,7 +123,7 @@ describe('the catalogue from the shipped datasets', function () {
     );
   });
 
-  it("retires the models their provider retired where the price list has not caught up: DeepSeek's, xAI's and Google's", () => {
+  it("retires the models their provider retired where the price list has not caught up: DeepSeek's, xAI's, Google's and Anthropic's", () => {
     const retired = (day: string, provider: string) =>
       datasetModels(`${day}T00:00:00.000Z`)
         .filter((m) => m.record.provider === provider && m.record.deprecated_on)
@@ -162,6 +162,26 @@ describe('the catalogue from the shipped datasets', function () {
       ].map((ns) => google.get(ns)!.deprecated_on),
       ['2026-06-01', '2026-06-01', '2025-09-24', '2025-09-24', '2026-03-09', '2026-12-01', '2026-12-01', null, null],
     );
+    // Anthropic's on the Claude API, which the price list lists as current (Claude 2 first, by name); Claude
+    // Opus 4.5 retiring (served, with a warning); Vertex AI's Claude on Google's own schedule.
+    assert.deepEqual(retired('2026-11-30', 'anthropic').sort(), [
+      'anthropic/claude-2 2025-07-21',
+      'anthropic/claude-3-5-haiku-latest 2026-02-19',
+      'anthropic/claude-3-5-sonnet 2025-10-22',
+      'anthropic/claude-3-7-sonnet-latest 2026-02-19',
+      'anthropic/claude-3-opus-latest 2026-01-05',
+      'anthropic/claude-3-sonnet 2025-07-21',
+      'anthropic/claude-opus-4-0 2026-06-15',
+      'anthropic/claude-opus-4-1 2026-08-05',
+      'anthropic/claude-opus-4-5 2027-01-22',
+      'anthropic/claude-sonnet-4-0 2026-06-15',
+      'anthropic/claude-v1 2024-11-06',
+    ]);
+    const today = new Map(datasetModels('2026-11-30T00:00:00.000Z').map((m) => [m.record.namespace, m.record]));
+    assert.equal(isRetired(today.get('anthropic/claude-opus-4-1')!, '2026-11-30'), true);
+    assert.equal(isRetired(today.get('anthropic/claude-opus-4-5')!, '2026-11-30'), false);
+    for (const current of ['anthropic/claude-opus-4-6', 'anthropic/claude-haiku-4-5', 'vertex/claude-opus-4-1'])
+      assert.equal(today.get(current)?.deprecated_on, null, current);
   });
 
   it('prices each model as on the day, and bills peak hours at their prices when they come', () => {

@@ -835,7 +835,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
   });
 
   it("sends Claude Code's thinking to no Anthropic model that cannot think (Anthropic refuses it)", async () => {
-    const old = 'anthropic/claude-3-5-haiku-latest';
+    const old = 'anthropic/claude-3-haiku';
     const app = await spaceWith([old]);
     const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
     const message = await sdk.messages.create({

@@ -63,6 +63,26 @@ describe('the model catalogue as the Models view arranges it', () => {
     );
   });
 
+  it('lists the models no longer served after the others, in the same order, and one retiring among them', () => {
+    const catalogue = [
+      model('anthropic/claude-2', 8, 24, { deprecated_on: '2025-07-21' }),
+      model('anthropic/claude-3-opus-latest', 15, 75, { deprecated_on: '2026-01-05' }),
+      model('anthropic/claude-haiku-4-5', 1, 5),
+      model('anthropic/claude-opus-4-5', 5, 25, { deprecated_on: '2999-01-22' }),
+      model('anthropic/claude-opus-4-6', 5, 25),
+    ];
+    for (const sort of ['name', 'price'] as const)
+      assert.deepEqual(
+        arrange(catalogue, { text: '', capabilities: [], sort, flat: false })[0]!.models.map((m) => m.model),
+        ['claude-haiku-4-5', 'claude-opus-4-5', 'claude-opus-4-6', 'claude-2', 'claude-3-opus-latest'],
+        sort,
+      );
+    assert.deepEqual(
+      arrangeFlat(catalogue, { text: 'opus', capabilities: [], sort: 'price', flat: true }).map((m) => m.model),
+      ['claude-opus-4-5', 'claude-opus-4-6', 'claude-3-opus-latest'],
+    );
+  });
+
   it('describes a model in words: its price, its capabilities, and what to do when it cannot answer here', () => {
     assert.equal(priceLine(CATALOGUE[1]!), '$0.15 in / $0.60 out per M tokens');
     const card = modelMarkdown(CATALOGUE[1]!);
