@@ -245,9 +245,9 @@ describe('activation and views', () => {
     const prices = models.map((m) => m.prompt_token_cost + m.completion_token_cost);
     const retired = models.map((m) => isRetired(m));
     assert.ok(nodes.length > 20, 'every model, not a group per provider');
-    const served = retired.indexOf(true);
-    assert.ok(served > 20 && retired.slice(served).every(Boolean), 'the retired models after the others');
-    for (const part of [prices.slice(0, served), prices.slice(served)])
+    const firstRetired = retired.indexOf(true);
+    assert.ok(firstRetired > 20 && retired.slice(firstRetired).every(Boolean), 'the retired models after the others');
+    for (const part of [prices.slice(0, firstRetired), prices.slice(firstRetired)])
       assert.deepEqual(
         part,
         [...part].sort((a, b) => a - b),

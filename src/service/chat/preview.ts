@@ -91,16 +91,21 @@ function costBand(db: Database, caller: Caller, body: Body): { band: CostBand | 
   const budget = (r: ModelRecord) => Math.max(1, Math.min(prepared.maxTokens, r.context_window - promptTokens));
   // The web searches it may run, each billed apart: none when it writes nothing, all it may otherwise.
   const searches = searchesToEstimate(toolOptionsOf(body));
-  /** At a number of completion tokens, as routing estimates; at a known reply, as finishChat bills it. */
-  const cost = (r: ModelRecord, completion: string | number) =>
-    typeof completion === 'number'
-      ? estimateCost(inKeysLocation(r), promptTokens, promptChars, completion, false, completion ? searches(r) : 0)
+  /**
+   * At a number of completion tokens, as routing estimates; at a known reply, as finishChat bills it;
+   * either at the prices of where the provider's key reaches the model (a Vertex AI region's).
+   */
+  const cost = (model: ModelRecord, completion: string | number) => {
+    const r = inKeysLocation(model);
+    return typeof completion === 'number'
+      ? estimateCost(r, promptTokens, promptChars, completion, false, completion ? searches(r) : 0)
       : costOf(r, {
           promptTokens,
           promptChars,
           completionTokens: countTokens(completion),
           completionChars: completion.length,
         }).total;
+  };
   const first = prepared.first.record;
   const answering = [
     first,
