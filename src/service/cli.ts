@@ -3,6 +3,7 @@
 //   org create --name <n> --data <dir> [--rate-limit <n>]
 //   org limit --rate-limit <n> --data <dir>     (the organization of the built-in service's windows)
 //   token create --data <dir>
+import { todayIso } from '../shared/models';
 import { syncCatalogueModels } from './domain/models';
 import { DATASET, datasetModels } from './providers/dataset';
 import { listProviders } from './providers/endpoints';
@@ -109,10 +110,10 @@ function ensureToken(db: Database, token: string | undefined): string | undefine
 
 /** The hosted providers' models from the shipped datasets (providers/dataset.ts), written when they changed. */
 function syncDataset(db: Database): void {
-  const now = new Date().toISOString();
-  const models = datasetModels(now);
+  const today = todayIso();
+  const models = datasetModels(new Date().toISOString(), today);
   try {
-    const written = db.transactionNow(() => syncCatalogueModels(db, models, DATASET.name, now.slice(0, 10)));
+    const written = db.transactionNow(() => syncCatalogueModels(db, models, DATASET.name, today));
     console.log(
       `Catalogue: ${models.length} models of hosted providers from ${DATASET.name} ${DATASET.version} (${DATASET.date})${written ? `, ${written} added or updated` : ''}.`,
     );
@@ -128,9 +129,9 @@ function syncDataset(db: Database): void {
  * model's price changes on a day (a launch price ends).
  */
 function syncDatasetEachDay(db: Database): NodeJS.Timeout {
-  let day = new Date().toISOString().slice(0, 10);
+  let day = todayIso();
   return setInterval(() => {
-    const today = new Date().toISOString().slice(0, 10);
+    const today = todayIso();
     if (today === day) return;
     day = today;
     syncDataset(db);

@@ -117,7 +117,7 @@ export function embeddingMarkdown(m: EmbeddingModelRecord, today?: string): stri
   ];
   if (cannotAnswerHere(m) && dep?.kind !== 'retired')
     lines.push('', `$(debug-disconnect) **Cannot answer here.** ${answerHereFix(m, false)}`);
-  if (dep?.kind === 'retired') lines.push('', `$(error) **Deprecated on ${dep.date}: no longer served.**`);
+  if (dep?.kind === 'retired') lines.push('', `$(error) **Retired on ${dep.date}: no longer served.**`);
   if (dep?.kind === 'soon') lines.push('', `$(warning) Deprecated: stops being served on ${dep.date}.`);
   lines.push(
     '',
@@ -242,7 +242,7 @@ export function modelMarkdown(m: ModelRecord, today?: string): string {
     );
   else if (cannotAnswerHere(m) && dep?.kind !== 'retired')
     lines.push('', `$(debug-disconnect) **Cannot answer here:** no key or server here reaches it. ${answerHereFix(m)}`);
-  if (dep?.kind === 'retired') lines.push('', `$(error) **Deprecated on ${dep.date}: no longer served.**`);
+  if (dep?.kind === 'retired') lines.push('', `$(error) **Retired on ${dep.date}: no longer served.**`);
   if (dep?.kind === 'soon') lines.push('', `$(warning) Deprecated: stops being served on ${dep.date}.`);
   if (m.url) lines.push('', `[More information](${m.url})`);
   return lines.join('\n');

@@ -36,8 +36,14 @@ export const CONTINUES_PROMPTS: ReadonlySet<string> = new Set(['together', 'fire
 export const fillsInMiddle = (r: Pick<ModelRecord, 'provider' | 'model' | 'api_target'>): boolean =>
   !!FILLS_IN_MIDDLE[r.provider ?? '']?.test(r.api_target || r.model);
 
-/** Today as the catalogue writes dates (YYYY-MM-DD, UTC). */
-export const todayIso = () => new Date().toISOString().slice(0, 10);
+/**
+ * Today as the catalogue writes dates (YYYY-MM-DD, UTC): the day models are retired by. The tests pin
+ * it with `LLM_SPACES_TODAY` (test/calendar.ts), so a retirement on the calendar does not change them.
+ */
+export const todayIso = (): string => {
+  const pinned = typeof process === 'undefined' ? undefined : process.env?.LLM_SPACES_TODAY;
+  return pinned && /^\d{4}-\d{2}-\d{2}$/.test(pinned) ? pinned : new Date().toISOString().slice(0, 10);
+};
 
 type Dated = { deprecated_on?: string | null };
 

@@ -201,7 +201,7 @@ function providerItem(group: ProviderGroup, openFor?: string): vscode.TreeItem {
  * cannot answer here, retiring soon, else its price.
  */
 function stateLine(dep: Deprecation, offline: boolean, price: string, unlisted = false): string {
-  if (dep?.kind === 'retired') return t('deprecated {0}', dep.date);
+  if (dep?.kind === 'retired') return t('retired {0}', dep.date);
   // Its provider has a key, so the user expects it to answer: what it costs is for the tooltip.
   if (offline && unlisted) return t('not for your key');
   if (offline) return t('{0} · cannot answer here', price);

@@ -192,7 +192,7 @@ export class WorkspaceModelIds implements vscode.HoverProvider, vscode.CodeActio
       f.kind === 'retired'
         ? new vscode.Diagnostic(
             range,
-            t('{0} was deprecated on {1} and is no longer served.', m!.namespace, dayLabel(m!.deprecated_on!)),
+            t('{0} was retired on {1} and is no longer served.', m!.namespace, dayLabel(m!.deprecated_on!)),
             vscode.DiagnosticSeverity.Error,
           )
         : f.kind === 'soon'

@@ -3,7 +3,7 @@
 // known provider's but that the catalogue does not have. Free of VS Code, so the benchmark and the
 // unit tests run it on Node; one pass over the text with one regular expression and map lookups.
 import type { ModelRecord } from '../api/schemas';
-import { NOT_CHAT_MODEL, cheapestFirst, deprecationOf, providerOf } from '../shared/models';
+import { NOT_CHAT_MODEL, cheapestFirst, deprecationOf, providerOf, todayIso } from '../shared/models';
 import { ownsBareNames } from '../shared/providerNames';
 
 /** What a found id is: a catalogue model (retired, to be retired, or current), or unknown to it. */
@@ -41,7 +41,7 @@ export class ModelIndex {
   constructor(
     models: readonly ModelRecord[],
     /** `YYYY-MM-DD`: what counts as past. */
-    private readonly today = new Date().toISOString().slice(0, 10),
+    private readonly today = todayIso(),
   ) {
     this.models = models;
     for (const m of models) {

@@ -2,6 +2,7 @@
 // current VS Code, or `minimum` for the engines.vscode floor), with the
 // extension loaded from this folder (or, with --vsix, installed from a package), and exits with the
 // suite's exit code. Desktop users with a VS Code binary can use runDesktop.ts instead.
+import '../calendar';
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync } from 'node:fs';
 import path from 'node:path';

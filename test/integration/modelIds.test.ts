@@ -30,6 +30,7 @@ describe('model ids in the workspace', () => {
     'FALLBACK_MODEL=google/gemini-2.5-flash-preview',
     'EXPERIMENT=openai/gpt-9-mini',
     'CHEAP=gpt-4o-mini',
+    'NEWER=gpt-5.4-mini',
     '',
   ].join('\n');
   let config: vscode.Uri;
@@ -48,30 +49,28 @@ describe('model ids in the workspace', () => {
       await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder(), name)).then(undefined, () => undefined);
   });
 
-  // A model to be retired (a warning with its date) is in no dataset the built-in service ships: that
-  // case is tested against a hosted service's catalogue (test/unit/workspace/modelIndex.test.ts).
-  it('marks a retired model as an error, with its date, and an unknown id of a known provider as a hint', async () => {
-    const diagnostics = await waitFor(
-      () => (ours(config).length === 3 ? ours(config) : undefined),
-      'three diagnostics',
-    );
+  it('marks a retired model as an error, one to be retired as a warning, each with its day, and an unknown id of a known provider as a hint', async () => {
+    const diagnostics = await waitFor(() => (ours(config).length === 4 ? ours(config) : undefined), 'four diagnostics');
     const by = (line: number) => diagnostics.find((d) => d.range.start.line === line)!;
     assert.equal(by(1).severity, vscode.DiagnosticSeverity.Error);
     // The day in words, as every view writes one (dayLabel: "23 Sept 2026").
     const retiredOn = dayLabel('2026-09-23');
-    assert.equal(by(1).message, `mistral/mistral-tiny was deprecated on ${retiredOn} and is no longer served.`);
+    assert.equal(by(1).message, `mistral/mistral-tiny was retired on ${retiredOn} and is no longer served.`);
     assert.deepEqual([by(1).range.start.character, by(1).range.end.character], [14, 34]);
     assert.equal(by(2).severity, vscode.DiagnosticSeverity.Error);
-    assert.equal(
-      by(2).message,
-      `google/gemini-2.5-flash-preview was deprecated on ${retiredOn} and is no longer served.`,
-    );
+    assert.equal(by(2).message, `google/gemini-2.5-flash-preview was retired on ${retiredOn} and is no longer served.`);
     assert.equal(by(3).severity, vscode.DiagnosticSeverity.Information);
     assert.match(
       by(3).message,
       /^openai\/gpt-9-mini is not in the model catalogue, which has \d+ other models of openai\.$/,
     );
-    assert.ok(!diagnostics.some((d) => d.range.start.line === 4), 'a current model is not marked');
+    // By its bare name; OpenAI retires it (providers/retirements.ts), and the file says so ahead of the day.
+    assert.equal(by(4).severity, vscode.DiagnosticSeverity.Warning);
+    assert.equal(
+      by(4).message,
+      `openai/gpt-4o-mini is deprecated: it stops being served on ${dayLabel('2027-01-14')}.`,
+    );
+    assert.ok(!diagnostics.some((d) => d.range.start.line === 5), 'a current model is not marked');
   });
 
   it('shows the same card as the Models view on hover: price, context window, capabilities, deprecation', async () => {
@@ -84,7 +83,7 @@ describe('model ids in the workspace', () => {
     assert.match(text, /\*\*mistral\/mistral-tiny\*\*/);
     assert.match(text, /\$0\.25 in \/ \$0\.25 out per M tokens/);
     assert.match(text, /context window 32,768 tokens/);
-    assert.ok(text.includes(`Deprecated on ${dayLabel('2026-09-23')}: no longer served`), text);
+    assert.ok(text.includes(`Retired on ${dayLabel('2026-09-23')}: no longer served`), text);
     const current = hoverText(
       await vscode.commands.executeCommand<vscode.Hover[]>(
         'vscode.executeHoverProvider',
@@ -127,7 +126,7 @@ describe('model ids in the workspace', () => {
       CONFIG,
       'nothing else changed',
     );
-    await waitFor(() => ours(config).length === 2 || undefined, 'the error gone once fixed');
+    await waitFor(() => ours(config).length === 3 || undefined, 'the error gone once fixed');
     await document.save();
   });
 

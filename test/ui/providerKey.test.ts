@@ -39,9 +39,8 @@ describe('A provider key on the first run (playwright)', function () {
     // Its list of models for the key: today's (the fake plays DeepSeek too), without the ones retired long ago.
     openai.listed = [
       'gpt-5.4-mini',
-      'gpt-5.4-nano',
+      'gpt-6-luna',
       'gpt-4o-mini',
-      'gpt-4.1-nano',
       'deepseek-v4-flash',
       'deepseek-v4-pro',
     ];
@@ -128,7 +127,7 @@ describe('A provider key on the first run (playwright)', function () {
       .filter((m) => m.active)
       .map((m) => m.namespace);
     // OpenAI's current small models, our starters for it.
-    assert.deepEqual(active.sort(), ['openai/gpt-5.4-mini', 'openai/gpt-5.4-nano']);
+    assert.deepEqual(active.sort(), ['openai/gpt-5.4-mini', 'openai/gpt-6-luna']);
     const reply = await client.chat({ app_id: first.id, prompt: 'hello from the first run' });
     assert.equal(reply.choices[0]!.message.content, 'echo: hello from the first run');
     assert.deepEqual(openai.problems, []);

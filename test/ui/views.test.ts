@@ -186,7 +186,7 @@ describe('LLM Spaces in the workbench (playwright)', function () {
     await page
       .locator('.statusbar-item[id$="llmSpaces.deprecatedModels"]', { hasText: '2 deprecated model ids' })
       .waitFor({ timeout: 30_000 });
-    const retired = `google/gemini-2.5-flash-preview was deprecated on ${dayLabel('2026-09-23')} and is no longer served`;
+    const retired = `google/gemini-2.5-flash-preview was retired on ${dayLabel('2026-09-23')} and is no longer served`;
     const hover = page.locator('.monaco-hover:visible', { hasText: 'google/gemini-2.5-flash-preview' }).first();
     // A CI run's hover, shown as the file opened, held the card without the diagnostic that the
     // status bar already counted; the editor takes the file's markers in a moment, so a hover that

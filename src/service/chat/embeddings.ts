@@ -5,7 +5,7 @@
 import type { EmbeddingModelV4 } from '@ai-sdk/provider';
 import type { z } from 'zod';
 import type { EmbeddingModelRecord, EmbeddingsBody } from '../../api/schemas';
-import { isRetired } from '../../shared/models';
+import { isRetired, todayIso } from '../../shared/models';
 import { money } from '../../shared/money';
 import { ownsBareNames } from '../../shared/providerNames';
 import type { Database } from '../db';
@@ -37,7 +37,7 @@ export interface EmbeddingsAnswer {
 }
 
 /** The embedding models of the providers reached, from the price list this build ships. */
-export const EMBEDDING_MODELS: readonly EmbeddingModel[] = embeddingModels(embeds, new Date().toISOString());
+export const EMBEDDING_MODELS: readonly EmbeddingModel[] = embeddingModels(embeds, todayIso());
 
 /** How long a provider or model server may take to embed one request's texts. */
 const EMBED_TIMEOUT_MS = 120_000;

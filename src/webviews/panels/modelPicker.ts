@@ -4,7 +4,7 @@
 // it, so `gpt-4o-mini` and Enter picks openai/gpt-4o-mini rather than a fine-tune of it.
 import type { ModelBrief } from '../../shared/protocol/playground';
 import { perMillion } from '../../shared/money';
-import { isRetired } from '../../shared/models';
+import { dayLabel } from '../../shared/labels';
 import { ownsBareNames } from '../../shared/providerNames';
 
 export interface PickerModel extends ModelBrief {
@@ -33,8 +33,6 @@ export function matchRank(model: Pick<ModelBrief, 'namespace' | 'model'>, query:
   return null;
 }
 
-/** The brief's date in the catalogue's field, for the shared rule. */
-const retired = (m: ModelBrief) => isRetired({ deprecated_on: m.deprecatedOn });
 
 /**
  * The models for a query, best first: by match, then those active in the Space, then those that can
@@ -42,7 +40,7 @@ const retired = (m: ModelBrief) => isRetired({ deprecated_on: m.deprecatedOn });
  */
 export function rankModels<M extends PickerModel>(models: readonly M[], query: string): M[] {
   return models
-    .filter((m) => !retired(m))
+    .filter((m) => !m.retired)
     .map((m) => ({ m, rank: matchRank(m, query) }))
     .filter((x): x is { m: M; rank: number } => x.rank !== null)
     .sort(
@@ -76,7 +74,10 @@ export function describeModel(m: PickerModel): { description: string; detail: st
     m.active && '$(pass-filled) active in this Space',
     !m.answersHere &&
       (m.notOffered ? '$(debug-disconnect) not offered to your key' : '$(debug-disconnect) cannot answer here'),
-    m.deprecatedOn && `$(warning) deprecated on ${m.deprecatedOn}`,
+    m.deprecatedOn &&
+      (m.retired
+        ? `$(error) retired on ${dayLabel(m.deprecatedOn)}`
+        : `$(warning) retires on ${dayLabel(m.deprecatedOn)}`),
   ];
   const capabilities = [m.vision && '$(eye) reads images', m.tools && '$(tools) calls tools'];
   return {

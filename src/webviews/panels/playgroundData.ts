@@ -4,6 +4,7 @@ import type { ChatStreamEvent, CitedPage } from '../../api/client';
 import type { ConversationWithRequests, ModelRecord, SpaceUpdateResponse } from '../../api/schemas';
 import { eachPageOnce } from '../../shared/citedPages';
 import type { ModelBrief, ReplyInfo, SpaceBrief, Turn } from '../../shared/protocol/playground';
+import { isRetired } from '../../shared/models';
 import { receiptView } from '../../shared/receipt';
 
 export function modelBrief(m: ModelRecord): ModelBrief {
@@ -18,6 +19,7 @@ export function modelBrief(m: ModelRecord): ModelBrief {
     byCharacters: m.price_unit === 'characters',
     contextWindow: m.context_window,
     deprecatedOn: m.deprecated_on ?? null,
+    retired: isRetired(m),
     answersHere: m.answers_here !== false,
     notOffered: m.offered_to_key === false,
     ...(m.not_offered_because ? { notOfferedWhy: m.not_offered_because } : {}),

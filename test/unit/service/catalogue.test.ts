@@ -182,6 +182,29 @@ describe('the catalogue from the shipped datasets', function () {
     assert.equal(isRetired(today.get('anthropic/claude-opus-4-5')!, '2026-11-30'), false);
     for (const current of ['anthropic/claude-opus-4-6', 'anthropic/claude-haiku-4-5', 'vertex/claude-opus-4-1'])
       assert.equal(today.get(current)?.deprecated_on, null, current);
+    // OpenAI's, which the price list lists as current: shut down (refused), to retire (a warning until
+    // the day), and its newest models and Azure's deployments of the old ones, untouched.
+    const openai = new Map(retired('2026-12-01', 'openai').map((line) => line.split(' ') as [string, string]));
+    assert.equal(openai.size, 40);
+    assert.deepEqual(
+      [
+        'openai/gpt-3.5-turbo',
+        'openai/o4-mini',
+        'openai/gpt-4.1-nano',
+        'openai/davinci',
+        'openai/chatgpt-4o-latest',
+      ].map((ns) => isRetired({ deprecated_on: openai.get(ns) }, '2026-12-01')),
+      [true, true, true, true, true],
+    );
+    assert.deepEqual(
+      ['openai/gpt-5-mini', 'openai/o3', 'openai/gpt-4o-mini', 'openai/gpt-4.1', 'openai/gpt-5.4-nano'].map((ns) =>
+        openai.get(ns),
+      ),
+      ['2026-12-11', '2026-12-11', '2027-01-14', '2027-01-14', '2027-04-01'],
+    );
+    const december = new Map(datasetModels('2026-12-01T00:00:00.000Z').map((m) => [m.record.namespace, m.record]));
+    for (const current of ['openai/gpt-5.4-mini', 'openai/gpt-5.6-sol', 'openai/gpt-6-luna', 'azure/gpt-4.1-nano'])
+      assert.equal(december.get(current)?.deprecated_on, null, current);
   });
 
   it('prices each model as on the day, and bills peak hours at their prices when they come', () => {

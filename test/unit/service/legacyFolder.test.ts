@@ -10,6 +10,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { raw } from '../support/http';
 import { removeDir, startService, tempDir } from '../support/service';
 import { dayLabel } from '../../../src/shared/labels';
+import { todayIso } from '../../../src/shared/models';
 
 const FIXTURE = path.resolve(__dirname, '../../../../test/fixtures/legacy-0.1.0');
 const TOKEN = 'lls_legacy_fixture_token_0123456789';
@@ -71,10 +72,10 @@ describe('a data folder of the sql.js service', function () {
       const client = service.client();
       const models = await client.listModels();
       const byName = (ns: string) => models.find((m) => m.namespace === ns);
-      const today = new Date().toISOString().slice(0, 10);
+      const today = todayIso();
       const mini = byName('openai/gpt-4o-mini')!;
       assert.equal(mini.added_by, '@pydantic/genai-prices', 'a model the dataset has takes its record');
-      assert.equal(mini.deprecated_on, null);
+      assert.equal(mini.deprecated_on, '2027-01-14', "with OpenAI's announced retirement");
       const haiku = byName('anthropic/claude-3-5-haiku')!;
       assert.ok(haiku, 'a model the dataset does not have stays');
       assert.equal(haiku.deprecated_on, today, 'marked retired from today');
@@ -95,7 +96,7 @@ describe('a data folder of the sql.js service', function () {
         body: { app_id: main.id, prompt: 'x', model: 'anthropic/claude-3-5-haiku' },
       });
       assert.equal(retired.status, 422);
-      assert.match(retired.text, new RegExp(`anthropic/claude-3-5-haiku was deprecated on ${dayLabel(today)}`));
+      assert.match(retired.text, new RegExp(`anthropic/claude-3-5-haiku was retired on ${dayLabel(today)}`));
 
       // A second start writes nothing again.
       await service.stop();

@@ -21,7 +21,7 @@ import { removeDir, startService, type RunningService } from '../support/service
 import { until } from '../support/until';
 
 /** OpenAI's list for a key that is not given GPT-5.4 mini (one of our starters) nor the old completion models. */
-const OPENAI_LISTED = ['gpt-4o-2024-08-06', 'gpt-4o-mini', 'gpt-4.1-nano', 'gpt-5.4-nano', 'o4-mini'];
+const OPENAI_LISTED = ['gpt-4o-2024-08-06', 'gpt-4o-mini', 'gpt-4.1-nano', 'gpt-6-luna', 'gpt-5.6-luna'];
 /** Anthropic's names: dated for the older models, undated for the newer (as its reference shows). */
 const ANTHROPIC_LISTED = [
   'claude-opus-4-6',
@@ -110,11 +110,11 @@ describe('the models a provider lists for its key', function () {
 
   it("refuses a model not listed in words before the provider is asked, routes around it, and lists only the others to OpenAI's SDK", async () => {
     const space = await client.createSpace({ name: 'Listed only' });
-    // A new Space starts with the starters the key reaches: GPT-5.4 nano, not GPT-5.4 mini.
+    // A new Space starts with the starters the key reaches: GPT-6 Luna, not GPT-5.4 mini.
     const settings = (await client.getSpaceModels(space.id)).base_model_settings;
     assert.deepEqual(
       settings.filter((s) => s.active && s.namespace.startsWith('openai/')).map((s) => s.namespace),
-      ['openai/gpt-5.4-nano'],
+      ['openai/gpt-6-luna'],
     );
     // Turned on, no failover chain: routing passes over the one not listed.
     for (const s of settings) {
@@ -179,22 +179,22 @@ describe('the models a provider lists for its key', function () {
   });
 
   it('reads the list again when the provider says it has no such model, which from then on shows so', async () => {
-    // OpenAI retires o4-mini while the service runs: gone from its list, and refused by name.
-    openai.listed = OPENAI_LISTED.filter((id) => id !== 'o4-mini');
+    // OpenAI retires gpt-5.6-luna while the service runs: gone from its list, and refused by name.
+    openai.listed = OPENAI_LISTED.filter((id) => id !== 'gpt-5.6-luna');
     const listings = openai.listings;
     try {
-      assert.deepEqual(await state('openai/o4-mini'), [true, null, 'OpenAI'], 'still listed, as last read');
+      assert.deepEqual(await state('openai/gpt-5.6-luna'), [true, null, 'OpenAI'], 'still listed, as last read');
       const space = await client.createSpace({ name: 'Retired meanwhile' });
       await client.updateSpace({ id: space.id, has_failover_chain: false });
-      const refused = await ask(space.id, 'openai/o4-mini');
+      const refused = await ask(space.id, 'openai/gpt-5.6-luna');
       assert.equal(refused.status, 502, refused.text);
       assert.match(
         refused.text,
-        /OpenAI has no model o4-mini that your key can use \(HTTP 404: The model `o4-mini` does not exist or you do not have access to it\.\)/,
+        /OpenAI has no model gpt-5.6-luna that your key can use \(HTTP 404: The model `gpt-5.6-luna` does not exist or you do not have access to it\.\)/,
       );
-      await listed('openai/o4-mini');
+      await listed('openai/gpt-5.6-luna');
       assert.equal(openai.listings, listings + 1, 'read once more');
-      const named = await ask(space.id, 'openai/o4-mini');
+      const named = await ask(space.id, 'openai/gpt-5.6-luna');
       assert.equal(named.status, 422, named.text);
       assert.deepEqual(openai.problems, []);
     } finally {
@@ -310,4 +310,5 @@ describe('the lists of models, read again while the service runs', function () {
     assert.deepEqual(openai.problems, []);
     assert.ok(!service.output().includes(openai.key), 'the key is not in the output');
   });
+
 });

@@ -46,7 +46,7 @@ describe('playground engine', function () {
   });
 
   it('routes by weights: quality picks the best model, cost the cheapest; latency ties on the prior and goes to the cheaper', async () => {
-    const app = await spaceWith(['openai/gpt-4o', 'openai/gpt-4.1-nano', 'groq/llama-3.1-8b-instant']);
+    const app = await spaceWith(['openai/gpt-4o', 'openai/gpt-6-luna', 'groq/llama-3.1-8b-instant']);
     await client.updateSpace({ id: app, weights: { cost: 1, latency: 0, quality: 0 } });
     assert.equal((await client.chat({ app_id: app, prompt: 'hi' })).model, 'groq/llama-3.1-8b-instant');
     assert.equal(upstream.received.at(-1)!.model, 'llama-3.1-8b-instant', 'forwarded under its api_target');
@@ -153,7 +153,7 @@ describe('playground engine', function () {
     const app = await spaceWith([
       'openai/gpt-4o',
       'mistral/mistral-small-latest',
-      'openai/gpt-4.1-nano',
+      'openai/gpt-6-luna',
       'openai/gpt-4o-mini',
     ]);
     const settings = await client.getSpaceModels(app);
@@ -174,7 +174,7 @@ describe('playground engine', function () {
     assert.equal(receipt.candidates[0]!.namespace, reply.model, 'the best candidate answered');
     assert.deepEqual(receipt.candidates.map((c) => c.namespace).sort(), [
       'mistral/mistral-small-latest',
-      'openai/gpt-4.1-nano',
+      'openai/gpt-6-luna',
     ]);
     for (const c of receipt.candidates) {
       for (const score of [c.score, c.cost_score, c.latency_score, c.quality_score])
@@ -297,28 +297,28 @@ describe('playground engine', function () {
     assert.match(
       JSON.stringify(retired.json),
       new RegExp(
-        `mistral/mistral-tiny was deprecated on ${dayLabel(deprecated.deprecated_on!)} and is no longer served`,
+        `mistral/mistral-tiny was retired on ${dayLabel(deprecated.deprecated_on!)} and is no longer served`,
       ),
     );
   });
 
   it('retries the same model max_same_model_retries times, then switches along the failover chain', async () => {
     const app = await spaceWith(
-      ['openai/gpt-4o-mini'],
-      ['openai/gpt-4o-mini', 'anthropic/claude-haiku-4-5', 'test/echo'],
+      ['openai/gpt-5.4-mini'],
+      ['openai/gpt-5.4-mini', 'anthropic/claude-haiku-4-5', 'test/echo'],
     );
     await client.updateSpace({ id: app, policies: { max_same_model_retries: 2, max_switch_model_retries: 1 } });
-    upstream.failing.add('gpt-4o-mini');
-    const reply = await client.chat({ app_id: app, prompt: 'fail over', model: 'openai/gpt-4o-mini' });
+    upstream.failing.add('gpt-5.4-mini');
+    const reply = await client.chat({ app_id: app, prompt: 'fail over', model: 'openai/gpt-5.4-mini' });
     assert.equal(reply.model, 'anthropic/claude-haiku-4-5');
     assert.deepEqual(
       upstream.received.map((r) => r.model),
-      ['gpt-4o-mini', 'gpt-4o-mini', 'gpt-4o-mini', 'claude-haiku-4-5'],
+      ['gpt-5.4-mini', 'gpt-5.4-mini', 'gpt-5.4-mini', 'claude-haiku-4-5'],
     );
     assert.equal(reply.metadata.retries, 3);
     assert.match(
       reply.metadata.warning!,
-      /^Failed over from openai\/gpt-4o-mini to anthropic\/claude-haiku-4-5 after 3 failed attempts: /,
+      /^Failed over from openai\/gpt-5.4-mini to anthropic\/claude-haiku-4-5 after 3 failed attempts: /,
     );
   });
 
@@ -531,7 +531,7 @@ describe('playground engine', function () {
     assert.match(seen.choices[0]!.message.content, /\[1 image attached\]/);
     const blind = await raw(service.url, 'POST', '/v1/playground/chat', {
       token: service.token,
-      body: { app_id: app, prompt: 'x', model: 'openai/o3-mini', images: [image] },
+      body: { app_id: app, prompt: 'x', model: 'groq/llama-3.1-8b-instant', images: [image] },
     });
     assert.deepEqual(locs(blind.json), ['body.images']);
     const notData = await raw(service.url, 'POST', '/v1/playground/chat', {

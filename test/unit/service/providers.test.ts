@@ -33,8 +33,11 @@ import {
   type ProviderFake,
 } from '../support/providerFakes';
 import { removeDir, startService, type RunningService } from '../support/service';
+import { dayLabel } from '../../../src/shared/labels';
 
 const OPENAI = 'openai/gpt-4o-mini';
+/** What every answer of OPENAI says first, once OpenAI announced it retires (providers/retirements.ts). */
+const OPENAI_RETIRES = `${OPENAI} is deprecated and will stop being served on ${dayLabel('2027-01-14')}. `;
 const OPENAI_2 = 'openai/gpt-4o';
 const ANTHROPIC = 'anthropic/claude-haiku-4-5';
 const GEMINI = 'google/gemini-2.5-flash-lite';
@@ -210,7 +213,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
       'google/gemini-3.5-flash',
       'google/gemini-3.5-flash-lite',
       'openai/gpt-5.4-mini',
-      'openai/gpt-5.4-nano',
+      'openai/gpt-6-luna',
     ]);
     assert.ok(!active.some((ns) => ns.startsWith('test/')), 'no test model while real ones answer');
     // Its failover chain crosses providers: the first starter of each, in the order of STARTERS.
@@ -1210,7 +1213,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     // To a model of another provider the search is not given, and the answer says so in words.
     assert.equal(
       await askedOfOpenAi(ask),
-      `Anthropic's web search runs only on Anthropic's models, OpenAI's reasoning models and Gemini models (Gemini 2 only when the client offers no tools of its own, and Gemini none when domains are asked), so ${OPENAI} answered without searching.`,
+      `${OPENAI_RETIRES}Anthropic's web search runs only on Anthropic's models, OpenAI's reasoning models and Gemini models (Gemini 2 only when the client offers no tools of its own, and Gemini none when domains are asked), so ${OPENAI} answered without searching.`,
     );
   });
 
@@ -1437,7 +1440,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     // To a model of another provider the fetch is not given, and the answer says so in words.
     assert.equal(
       await askedOfOpenAi(ask),
-      `Anthropic's web fetch runs only on Anthropic's models, so ${OPENAI} answered without reading pages.`,
+      `${OPENAI_RETIRES}Anthropic's web fetch runs only on Anthropic's models, so ${OPENAI} answered without reading pages.`,
     );
     // An app written with the AI SDK's Anthropic package, sending through the Space, reads the page the
     // model read as the package reads Anthropic's own answer, whole and streamed.
@@ -1569,7 +1572,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
       '/v1/chat/completions',
     );
     assert.equal(chat.status, 422, chat.text);
-    assert.match(chat.text, /deepseek\/deepseek-chat was deprecated on 24 Jul 2026 and is no longer served/);
+    assert.match(chat.text, /deepseek\/deepseek-chat was retired on 24 Jul 2026 and is no longer served/);
     assert.equal(openai.seen.length, before, 'DeepSeek was not asked');
   });
 

@@ -130,7 +130,7 @@ describe('the model catalogue as the Models view arranges it', () => {
     const retired = modelMarkdown(
       model('openai/gpt-3.5-turbo-0613', 1.5, 2, { answers_here: false, deprecated_on: '2024-09-13' }),
     );
-    assert.match(retired, /Deprecated on 13 Sept? 2024: no longer served/);
+    assert.match(retired, /Retired on 13 Sept? 2024: no longer served/);
     assert.doesNotMatch(retired, /Cannot answer here|model server|key/, 'no advice to make a retired model answer');
   });
 

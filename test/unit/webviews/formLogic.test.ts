@@ -26,6 +26,7 @@ const model = (namespace: string, promptCost: number, byCharacters = false): Mod
   byCharacters,
   contextWindow: 8000,
   deprecatedOn: null,
+  retired: false,
   answersHere: true,
   notOffered: false,
   tools: false,

@@ -2,6 +2,7 @@
 // matches; each model described with its price, context, state and capabilities; one money format.
 import assert from 'node:assert/strict';
 import { money, perMillion } from '../../../src/shared/money';
+import { dayLabel } from '../../../src/shared/labels';
 import { stoppedNote } from '../../../src/webviews/playground/page/estimate';
 import {
   contextLabel,
@@ -23,6 +24,7 @@ const model = (namespace: string, extra: Partial<PickerModel> = {}): PickerModel
   byCharacters: false,
   contextWindow: 128_000,
   deprecatedOn: null,
+  retired: false,
   answersHere: true,
   notOffered: false,
   active: false,
@@ -35,7 +37,7 @@ const CATALOGUE = [
   model('openai/gpt-4o-mini'),
   model('azure/gpt-4o-mini-eu'),
   model('test/echo', { active: true }),
-  model('openai/gpt-3.5-turbo-0613', { deprecatedOn: '2024-09-13' }),
+  model('openai/gpt-3.5-turbo-0613', { deprecatedOn: '2024-09-13', retired: true }),
 ];
 
 describe('the playground model picker', () => {
@@ -84,6 +86,15 @@ describe('the playground model picker', () => {
     assert.equal(
       describeModel(model('groq/llama2-70b-4096', { answersHere: false, notOffered: true })).detail,
       '$(debug-disconnect) not offered to your key',
+    );
+    // Its provider's retirement in words and a day for people, not the catalogue's date.
+    assert.equal(
+      describeModel(model('openai/gpt-4o', { deprecatedOn: '2027-01-14' })).detail,
+      `$(warning) retires on ${dayLabel('2027-01-14')}`,
+    );
+    assert.equal(
+      describeModel(model('openai/o4-mini', { deprecatedOn: '2026-10-23', retired: true })).detail,
+      `$(error) retired on ${dayLabel('2026-10-23')}`,
     );
     assert.equal(contextLabel(1_048_576), '1M');
     assert.equal(contextLabel(2_097_152), '2.1M');

@@ -130,7 +130,7 @@ export class PlaygroundForm {
   /** The catalogue's chat models, for the Model field and what the page says of the chosen one. */
   setModels(models: ModelBrief[]): void {
     this.models = models;
-    const live = models.filter((m) => !m.deprecatedOn || m.deprecatedOn > new Date().toISOString().slice(0, 10));
+    const live = models.filter((m) => !m.retired);
     fillSelect(
       this.model.control,
       [
