@@ -108,15 +108,22 @@ function ensureToken(db: Database, token: string | undefined): string | undefine
   });
 }
 
-/** The hosted providers' models from the shipped datasets (providers/dataset.ts), written when they changed. */
-function syncDataset(db: Database): void {
+/**
+ * The hosted providers' models from the shipped datasets (providers/dataset.ts), written when they
+ * changed, each retired on the day its provider's own list of models says (OpenAI's `shutdown_date`,
+ * read with the key: offered.ts) where it says one, over the shipped table's. Says what it did when
+ * `told`, else only when it wrote.
+ */
+function syncDataset(db: Database, told = true): void {
   const today = todayIso();
   const models = datasetModels(new Date().toISOString(), today);
+  for (const m of models) m.record.deprecated_on = offeredModels.shutdownOf(m.record) ?? m.record.deprecated_on;
   try {
     const written = db.transactionNow(() => syncCatalogueModels(db, models, DATASET.name, today));
-    console.log(
-      `Catalogue: ${models.length} models of hosted providers from ${DATASET.name} ${DATASET.version} (${DATASET.date})${written ? `, ${written} added or updated` : ''}.`,
-    );
+    if (told || written)
+      console.log(
+        `Catalogue: ${models.length} models of hosted providers from ${DATASET.name} ${DATASET.version} (${DATASET.date})${written ? `, ${written} added or updated` : ''}.`,
+      );
   } catch (error) {
     // A read-only or full disk: the catalogue stays as it was stored.
     if (!(error instanceof StorageError)) throw error;
@@ -164,6 +171,7 @@ async function serve(values: Values): Promise<void> {
     console.error(`${error.message} The service starts anyway and answers reads.`);
   }
   syncDataset(db);
+  const stopTakingShutdowns = offeredModels.onListed(() => syncDataset(db, false));
   providerKeys.loadEnvironment(process.env);
   const withKeys = listProviders().filter((p) => p.has_key);
   if (withKeys.length) console.log(`Provider keys from the environment: ${withKeys.map((p) => p.label).join(', ')}`);
@@ -211,6 +219,7 @@ async function serve(values: Values): Promise<void> {
     retention.stop();
     clearInterval(dailyDataset);
     stopListing();
+    stopTakingShutdowns();
     await closeApp(app, SHUTDOWN_DEADLINE_MS);
     await db.close();
     process.exit(0);

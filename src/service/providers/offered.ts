@@ -4,7 +4,9 @@
 // models their providers retired long ago without saying so (Groq's Llama 2, Together's Qwen 1.5), and
 // a key may not reach every model (a newer model held back for an account). A model its provider does
 // not list cannot answer here. Kept in memory with the key; a provider whose list could not be read
-// offers every model of the catalogue, unless a list read before with the same key stands.
+// offers every model of the catalogue, unless a list read before with the same key stands. OpenAI's
+// list also says the day each model shuts down (`shutdown_date`), which the catalogue takes over the
+// shipped table's (retirements.ts), so a retirement announced after this build is told in time.
 import { AwsV4Signer } from 'aws4fetch';
 import { providerKeys } from './keys';
 import { poolFetch } from './poolFetch';
@@ -39,6 +41,8 @@ interface Listing {
   matched: Map<string, boolean>;
   /** The geography's profile each of the catalogue's `regional.` Bedrock models is sent as (none listed: undefined). */
   profiles: Map<string, string | undefined>;
+  /** The day the provider says each model it lists shuts down, where it says one (OpenAI's `shutdown_date`). */
+  shutdowns: ReadonlyMap<string, string>;
 }
 
 /**
@@ -87,12 +91,21 @@ export const keyKindRefusal = (model: Named): string | undefined =>
 interface Page {
   ids: string[];
   next: string | null;
+  /** The days the page says models shut down, by id. */
+  shutdowns?: [string, string][];
+}
+
+/** What a provider's list says: the ids, and the shutdown days it gives. */
+interface Listed {
+  ids: Set<string>;
+  shutdowns: Map<string, string>;
 }
 
 export class OfferedModels {
   private readonly listings = new Map<string, Listing>();
   /** The refresh under way of each provider and the key and address it reads with, so that two callers wait for the same one. */
   private readonly pending = new Map<string, { reach: Reach | undefined; done: Promise<void> }>();
+  private readonly listeners = new Set<(provider: string) => void>();
 
   /**
    * Whether the provider offers the model to the key, by the id its API takes: the list has that id, a
@@ -132,6 +145,20 @@ export class OfferedModels {
   /** Whether the provider's list of models is known (it answered with one). */
   listed(provider: string): boolean {
     return this.listings.has(provider);
+  }
+
+  /**
+   * The day the provider's list says the model shuts down (OpenAI's `shutdown_date`), by the id its API
+   * takes; undefined where the list gives none, or is not known.
+   */
+  shutdownOf(model: Pick<ModelRecord, 'provider' | 'model' | 'api_target'>): string | undefined {
+    return this.listings.get(model.provider ?? '')?.shutdowns.get(model.api_target || model.model);
+  }
+
+  /** Calls `listener` after each list read anew (the catalogue takes the shutdown days it gives). Returns what stops it. */
+  onListed(listener: (provider: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /**
@@ -180,17 +207,19 @@ export class OfferedModels {
     const reach = providerKeys.reach(provider);
     const lister = listerOf(provider);
     if (!reach || !lister) return this.forget(provider);
-    const ids = await readAll(lister, reach);
+    const listed = await readAll(lister, reach);
     // The key changed while its list was read: the list is of another key, whose own read decides.
     if (!sameReach(providerKeys.reach(provider), reach)) return;
     // A list that could not be read this time (the provider down for a moment) leaves the one read
     // before with this key standing; without one, every model is offered.
-    if (!ids) {
+    if (!listed) {
       if (!sameReach(this.listings.get(provider)?.reach, reach)) this.forget(provider);
       return;
     }
-    this.listings.set(provider, { reach, ids, matched: new Map(), profiles: new Map() });
+    const { ids, shutdowns } = listed;
+    this.listings.set(provider, { reach, ids, matched: new Map(), profiles: new Map(), shutdowns });
     providerKeys.version++;
+    for (const listener of this.listeners) listener(provider);
   }
 }
 
@@ -203,21 +232,23 @@ const sameReach = (a: Reach | undefined, b: Reach | undefined) => a?.apiKey === 
 export const offeredModels = new OfferedModels();
 
 /** Every page of a provider's list, read one after another; undefined when it could not be read or is empty. */
-async function readAll(lister: Lister, reach: Reach): Promise<Set<string> | undefined> {
+async function readAll(lister: Lister, reach: Reach): Promise<Listed | undefined> {
   const signal = AbortSignal.timeout(LIST_TIMEOUT_MS);
   const ids = new Set<string>();
+  const shutdowns = new Map<string, string>();
   let next: string | null = null;
   try {
     for (let page = 0; page < MAX_PAGES; page++) {
       const answer = await lister(reach, next, signal);
       for (const id of answer.ids) if (ids.size < MAX_IDS) ids.add(id);
+      for (const [id, day] of answer.shutdowns ?? []) if (ids.has(id)) shutdowns.set(id, day);
       next = answer.next;
       if (!next) break;
     }
   } catch {
     return undefined;
   }
-  return ids.size > 0 ? ids : undefined;
+  return ids.size > 0 ? { ids, shutdowns } : undefined;
 }
 
 /** A snapshot's suffix: a date or a version number after the model's own id. */
@@ -269,8 +300,23 @@ const field = (body: unknown, name: string): unknown =>
  */
 const openAiList: Lister = async (reach, _next, signal) => {
   const body = await getJson(`${reach.baseURL}/models`, { authorization: `Bearer ${reach.apiKey}` }, signal);
-  return { ids: idsOf(Array.isArray(body) ? body : field(body, 'data'), 'id'), next: null };
+  const entries = Array.isArray(body) ? body : field(body, 'data');
+  return { ids: idsOf(entries, 'id'), next: null, shutdowns: shutdownsOf(entries) };
 };
+
+/**
+ * The days OpenAI's list says its models shut down (`shutdown_date`, YYYY-MM-DD, or null while none is
+ * announced: its deprecations page), by id; a day in any other shape is not one.
+ */
+function shutdownsOf(entries: unknown): [string, string][] {
+  const days: [string, string][] = [];
+  for (const entry of listOf(entries)) {
+    const id = field(entry, 'id');
+    const day = field(entry, 'shutdown_date');
+    if (typeof id === 'string' && typeof day === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(day)) days.push([id, day]);
+  }
+  return days;
+}
 
 /** Anthropic's, in pages: `after_id` the last id of the page before, while `has_more`. */
 const anthropicList: Lister = async (reach, next, signal) => {

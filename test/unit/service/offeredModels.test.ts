@@ -19,6 +19,7 @@ import {
 } from '../support/providerFakes';
 import { removeDir, startService, type RunningService } from '../support/service';
 import { until } from '../support/until';
+import { dayLabel } from '../../../src/shared/labels';
 
 /** OpenAI's list for a key that is not given GPT-5.4 mini (one of our starters) nor the old completion models. */
 const OPENAI_LISTED = ['gpt-4o-2024-08-06', 'gpt-4o-mini', 'gpt-4.1-nano', 'gpt-6-luna', 'gpt-5.6-luna'];
@@ -311,4 +312,32 @@ describe('the lists of models, read again while the service runs', function () {
     assert.ok(!service.output().includes(openai.key), 'the key is not in the output');
   });
 
+  it("retires a model on the day its provider's list says it shuts down, and on the shipped day once the list says none", async () => {
+    const retiresOn = async (namespace: string) =>
+      (await client.listModels()).find((m) => m.namespace === namespace)?.deprecated_on ?? null;
+    openai.listed = ['gpt-4o-mini', 'gpt-6-luna'];
+    // OpenAI announces GPT-6 Luna's shutdown, and moves GPT-4o mini's before the day the catalogue has.
+    openai.shutdowns = { 'gpt-6-luna': '2027-06-30', 'gpt-4o-mini': '2026-12-20' };
+    try {
+      await until(
+        'the shutdown day was never taken in',
+        async () => (await retiresOn('openai/gpt-6-luna')) === '2027-06-30',
+      );
+      assert.equal(await retiresOn('openai/gpt-4o-mini'), '2026-12-20');
+      const space = await client.createSpace({ name: 'Retiring' });
+      const reply = await client.chat({ app_id: space.id, prompt: 'still there?', model: 'openai/gpt-6-luna' });
+      assert.equal(reply.model, 'openai/gpt-6-luna');
+      assert.equal(
+        reply.metadata.warning,
+        `openai/gpt-6-luna is deprecated and will stop being served on ${dayLabel('2027-06-30')}.`,
+      );
+      // The list says no day any more: the catalogue's own (none for GPT-6 Luna) stands again.
+      openai.shutdowns = {};
+      await until('the shutdown day was never dropped', async () => (await retiresOn('openai/gpt-6-luna')) === null);
+      assert.equal(await retiresOn('openai/gpt-4o-mini'), '2027-01-14');
+      assert.deepEqual(openai.problems, []);
+    } finally {
+      openai.shutdowns = undefined;
+    }
+  });
 });

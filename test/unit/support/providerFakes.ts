@@ -102,6 +102,8 @@ export interface ProviderFake {
    * unset, the list is not found (a 404). Lists asked for are counted in `listings`, not kept in `seen`.
    */
   listed?: string[];
+  /** The day its list says a model shuts down, by id (OpenAI's `shutdown_date`; null for the others). */
+  shutdowns?: Record<string, string>;
   /** The most entries one page of the list holds (the APIs' own maximum is 1,000). */
   listPage?: number;
   listings: number;
@@ -203,7 +205,13 @@ interface Dialect<Event extends string | Uint8Array = string> {
    * A page of the list of models (`ids`, at most `page` of them); null when the request is not for
    * the list. A page the reference does not allow is a problem and a 400.
    */
-  list?: (url: URL, ids: string[], page: number, problems: string[]) => { status: number; body: unknown } | null;
+  list?: (
+    url: URL,
+    ids: string[],
+    page: number,
+    problems: string[],
+    shutdowns: Record<string, string>,
+  ) => { status: number; body: unknown } | null;
   /** The words of the 404 for a model the provider does not serve to the key. */
   noModel?: (model: string) => string;
 }
@@ -266,8 +274,13 @@ async function startFake(
       const request: SeenRequest = { path: req.url ?? '', method: req.method, headers: req.headers, body, text };
       const listing =
         req.method === 'GET'
-          ? (dialect.list?.(new URL(request.path, 'http://fake'), fake.listed ?? [], fake.listPage ?? 1000, problems) ??
-            null)
+          ? (dialect.list?.(
+              new URL(request.path, 'http://fake'),
+              fake.listed ?? [],
+              fake.listPage ?? 1000,
+              problems,
+              fake.shutdowns ?? {},
+            ) ?? null)
           : null;
       if (listing) {
         fake.listings++;
@@ -396,14 +409,21 @@ const reasonsAtOpenAi = (model: unknown) => /^(o\d|gpt-5(?!-chat))/.test(String(
  */
 const openAi = (responses: boolean, azure = false): Dialect => ({
   keyOf: (req) => (azure ? req.headers['api-key'] : /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1]),
-  // GET /v1/models: every model at once, no pages (Azure's models are its deployments: no such list).
-  list: (url, ids) =>
+  // GET /v1/models: every model at once, no pages (Azure's models are its deployments: no such list),
+  // each with its `shutdown_date` (null while none is announced: OpenAI's deprecations page).
+  list: (url, ids, _page, _problems, shutdowns) =>
     !azure && url.pathname === '/v1/models'
       ? {
           status: 200,
           body: {
             object: 'list',
-            data: ids.map((id) => ({ id, object: 'model', created: 1_767_225_600, owned_by: 'system' })),
+            data: ids.map((id) => ({
+              id,
+              object: 'model',
+              created: 1_767_225_600,
+              owned_by: 'system',
+              shutdown_date: shutdowns[id] ?? null,
+            })),
           },
         }
       : null,
@@ -1043,8 +1063,8 @@ export const startOpenAiFake = (key = 'sk-fake-openai-0123456789abcdef', { respo
  */
 export const startTogetherFake = (key = 'tgp_v1_fake-together-0123456789abcdef') => {
   const chat = withFim('together');
-  const list: Dialect['list'] = (url, ids, page, problems) => {
-    const answer = chat.list!(url, ids, page, problems);
+  const list: Dialect['list'] = (url, ids, page, problems, shutdowns) => {
+    const answer = chat.list!(url, ids, page, problems, shutdowns);
     return answer && { ...answer, body: (answer.body as { data: unknown[] }).data };
   };
   return startFake({ ...chat, list }, '/v1', key);
