@@ -37,13 +37,7 @@ describe('A provider key on the first run (playwright)', function () {
     openai = await startOpenAiFake();
     gemini = await startGeminiFake();
     // Its list of models for the key: today's (the fake plays DeepSeek too), without the ones retired long ago.
-    openai.listed = [
-      'gpt-5.4-mini',
-      'gpt-6-luna',
-      'gpt-4o-mini',
-      'deepseek-v4-flash',
-      'deepseek-v4-pro',
-    ];
+    openai.listed = ['gpt-5.4-mini', 'gpt-6-luna', 'gpt-4o-mini', 'deepseek-v4-flash', 'deepseek-v4-pro'];
     // The built-in service the extension starts inherits them: OpenAI is reached at the fake, and so
     // is DeepSeek (its API is OpenAI's Chat Completions, which the fake plays with DeepSeek's models).
     process.env.OPENAI_BASE_URL = openai.baseUrl;
@@ -132,22 +126,22 @@ describe('A provider key on the first run (playwright)', function () {
     assert.equal(reply.choices[0]!.message.content, 'echo: hello from the first run');
     assert.deepEqual(openai.problems, []);
     assert.ok(!(await page.content()).includes(openai.key), 'the key is nowhere on the page');
-    // A model OpenAI no longer lists for the key says so, in words.
-    await filterModels(page, 'davinci');
+    // A model OpenAI does not list for the key (not open to the account) says so, in words.
+    await filterModels(page, 'gpt-5.5');
     const openaiGroup = fullRowsOf(page, 'Models')
       .filter({ hasText: /^OpenAI/ })
       .filter({ hasText: 'key added' })
       .first();
     await openaiGroup.waitFor();
-    const davinci = fullRowsOf(page, 'Models')
-      .filter({ hasText: /^davinci/ })
+    const unlisted = fullRowsOf(page, 'Models')
+      .filter({ hasText: /^gpt-5\.5/ })
       .first();
-    await davinci.filter({ hasText: 'not for your key' }).waitFor({ timeout: 30_000 });
-    assert.equal(await davinci.locator('.label-description').innerText(), 'not for your key');
+    await unlisted.filter({ hasText: 'not for your key' }).waitFor({ timeout: 30_000 });
+    assert.equal(await unlisted.locator('.label-description').innerText(), 'not for your key');
     // Away from the row (a hovered row makes room for its buttons), its words are shown whole.
     await page.mouse.move(700, 450);
     assert.ok(
-      await davinci.locator('.monaco-icon-label-container').evaluate((el) => el.scrollWidth <= el.clientWidth),
+      await unlisted.locator('.monaco-icon-label-container').evaluate((el) => el.scrollWidth <= el.clientWidth),
       'the words are shown whole in the side bar, not cut off',
     );
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
