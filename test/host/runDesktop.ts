@@ -1,6 +1,7 @@
 // The same extension-host suite in desktop VS Code through @vscode/test-electron, for machines that
 // have a VS Code binary (VSCODE_EXECUTABLE_PATH) or can download one. This machine cannot; CI uses
 // runIntegration.ts with code-server instead.
+import '../calendar';
 import { cpSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
