@@ -41,7 +41,9 @@ export const fillsInMiddle = (r: Pick<ModelRecord, 'provider' | 'model' | 'api_t
  * it with `LLM_SPACES_TODAY` (test/calendar.ts), so a retirement on the calendar does not change them.
  */
 export const todayIso = (): string => {
-  const pinned = typeof process === 'undefined' ? undefined : process.env?.LLM_SPACES_TODAY;
+  // Read through globalThis: webview pages share this module and have no `process`.
+  const pinned = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
+    ?.LLM_SPACES_TODAY;
   return pinned && /^\d{4}-\d{2}-\d{2}$/.test(pinned) ? pinned : new Date().toISOString().slice(0, 10);
 };
 

@@ -33,7 +33,6 @@ export function matchRank(model: Pick<ModelBrief, 'namespace' | 'model'>, query:
   return null;
 }
 
-
 /**
  * The models for a query, best first: by match, then those active in the Space, then those that can
  * answer here, then by name. Retired models are left out: they can no longer be chosen.

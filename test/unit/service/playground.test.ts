@@ -296,9 +296,7 @@ describe('playground engine', function () {
     assert.deepEqual(locs(retired.json), ['body.model']);
     assert.match(
       JSON.stringify(retired.json),
-      new RegExp(
-        `mistral/mistral-tiny was retired on ${dayLabel(deprecated.deprecated_on!)} and is no longer served`,
-      ),
+      new RegExp(`mistral/mistral-tiny was retired on ${dayLabel(deprecated.deprecated_on!)} and is no longer served`),
     );
   });
 
