@@ -171,7 +171,7 @@ async function serve(values: Values): Promise<void> {
     console.error(`${error.message} The service starts anyway and answers reads.`);
   }
   syncDataset(db);
-  const stopTakingShutdowns = offeredModels.onListed(() => syncDataset(db, false));
+  const stopTakingShutdowns = offeredModels.onShutdownsChanged(() => syncDataset(db, false));
   providerKeys.loadEnvironment(process.env);
   const withKeys = listProviders().filter((p) => p.has_key);
   if (withKeys.length) console.log(`Provider keys from the environment: ${withKeys.map((p) => p.label).join(', ')}`);

@@ -155,8 +155,11 @@ export class OfferedModels {
     return this.listings.get(model.provider ?? '')?.shutdowns.get(model.api_target || model.model);
   }
 
-  /** Calls `listener` after each list read anew (the catalogue takes the shutdown days it gives). Returns what stops it. */
-  onListed(listener: (provider: string) => void): () => void {
+  /**
+   * Calls `listener` when the shutdown days a provider's list gives change: a list read anew that says
+   * other days, or a list with days forgotten with its key. Returns what stops it.
+   */
+  onShutdownsChanged(listener: (provider: string) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -188,7 +191,10 @@ export class OfferedModels {
   }
 
   forget(provider: string): void {
-    if (this.listings.delete(provider)) providerKeys.version++;
+    const days = this.listings.get(provider)?.shutdowns.size ?? 0;
+    if (!this.listings.delete(provider)) return;
+    providerKeys.version++;
+    if (days > 0) this.tell(provider);
   }
 
   /**
@@ -217,8 +223,16 @@ export class OfferedModels {
       return;
     }
     const { ids, shutdowns } = listed;
+    const before = this.listings.get(provider)?.shutdowns ?? new Map<string, string>();
     this.listings.set(provider, { reach, ids, matched: new Map(), profiles: new Map(), shutdowns });
     providerKeys.version++;
+    // Most lists give no days, and a list read again mostly the same ones: the catalogue is not
+    // brought up to date for nothing.
+    if (before.size !== shutdowns.size || [...shutdowns].some(([id, day]) => before.get(id) !== day))
+      this.tell(provider);
+  }
+
+  private tell(provider: string): void {
     for (const listener of this.listeners) listener(provider);
   }
 }
