@@ -105,17 +105,11 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
   const named = body.model === row.name ? null : body.model;
   const modelId = named ?? version?.model_id ?? null;
   const weighed = weighActive(db, caller, row.id, route, budget);
+  const spaceChain = config.row.has_failover_chain ? failoverChain(db, caller, row.id) : [];
   let first: CatalogueModel;
   if (modelId) {
-    first = explicitModel(
-      db,
-      caller,
-      modelId,
-      route,
-      budget,
-      named ? ['body', 'model'] : ['body', 'assistant_version_id'],
-      !!config.row.has_failover_chain,
-    );
+    const loc = named ? ['body', 'model'] : ['body', 'assistant_version_id'];
+    first = explicitModel(db, caller, modelId, route, budget, loc, spaceChain);
   } else {
     const ranked = weighed.ranked;
     if (ranked.length === 0) {
@@ -141,7 +135,9 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
   // A model the request named is not replaced by one the Space did not name for failing over: without
   // a failover chain, its failure is the answer.
   const chain = config.row.has_failover_chain
-    ? failoverChain(db, caller, row.id)
+    ? modelId
+      ? replacementsOf(first.record, spaceChain)
+      : spaceChain
     : modelId
       ? []
       : activeModels(db, caller, row.id)
@@ -174,7 +170,7 @@ function explicitModel(
   route: RouteInput,
   budget: (r: ModelRecord) => number,
   loc: string[],
-  mayFailOver: boolean,
+  spaceChain: CatalogueModel[],
 ): CatalogueModel {
   const model = findModelByName(db, caller, name);
   if (!model) throw invalid(loc, `Unknown model "${name}"`, 'not_found');
@@ -218,10 +214,18 @@ function explicitModel(
     );
   }
   // Named, it answers itself or not at all: nothing replaces it unless the Space's failover chain says so.
-  if (!route.canServe(r) && !mayFailOver)
+  if (!route.canServe(r) && !replacementsOf(r, spaceChain).some((m) => m.record.id !== r.id))
     throw invalid(loc, `${r.namespace} cannot answer here: ${howToReach(r)}`, 'cannot_answer_here');
   return model;
 }
+
+/**
+ * What may answer for a model the request named when it fails: the Space's failover chain, but for its
+ * test models when the named one is real. A test model makes its answer up, and would hide that the
+ * named one cannot answer (a client naming Claude with no Anthropic key got an echo of its question).
+ */
+const replacementsOf = (named: ModelRecord, spaceChain: CatalogueModel[]): CatalogueModel[] =>
+  named.is_test_model ? spaceChain : spaceChain.filter((m) => !m.record.is_test_model);
 
 /**
  * The request's field a model cannot honour, and the kind of refusal, by what it cannot do; with its

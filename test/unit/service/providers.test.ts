@@ -2325,6 +2325,20 @@ describe('hosted providers (fakes of their wire formats)', function () {
     );
   });
 
+  it('never lets a test model answer for a named real one: Claude Code naming a model with no key is told so', async () => {
+    // Through a Space whose chain ends in test/echo, as a new Space's does with no key.
+    const echoing = await spaceWith(['test/echo'], ['test/echo']);
+    const claude = new Anthropic({ baseURL: service.url, apiKey: keys.get(echoing)!, maxRetries: 0 });
+    const refused = await claude.messages
+      .create({ model: 'mistral/mistral-small-latest', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] })
+      .then(
+        (answer) => assert.fail(`answered by ${answer.model}`),
+        (error: unknown) => error,
+      );
+    assert.ok(refused instanceof Anthropic.UnprocessableEntityError, String(refused));
+    assert.match(refused.message, /mistral-small-latest cannot answer here: add your Mistral key/);
+  });
+
   it('takes a key handed over by the extension (memory only), checks it, and forgets it', async () => {
     const key = 'sk-handed-over-mistral-key-0123456789';
     const put = await raw(service.url, 'PUT', '/v1/providers/mistral/key', {
@@ -2457,27 +2471,52 @@ describe('the first Space and a key handed over', function () {
     assert.deepEqual(await firstSpaceModels(), after);
   });
 
-  it('says how to reach a model of the failover chain that cannot answer here, and answers from the next', async () => {
+  it('says how to reach a model of the failover chain that cannot answer here, and answers from the next real one', async () => {
+    await put({ key: openai.key, base_url: openai.baseUrl, verified: true });
     const client = service.client();
     const catalogue = await client.listModels();
-    const space = (await client.createSpace({ name: 'Chain past a model without its key' })).id;
-    await client.updateSpace({
-      id: space,
-      has_failover_chain: true,
-      failover_model_ids: ['mistral/mistral-small-latest', 'test/echo'].map(
-        (ns) => catalogue.find((m) => m.namespace === ns)!.id!,
-      ),
-    });
-    const res = await hello(space, 'mistral/mistral-small-latest');
+    const chained = async (namespaces: string[]) => {
+      const space = (await client.createSpace({ name: `Chain ${namespaces.join(', ')}` })).id;
+      await client.updateSpace({
+        id: space,
+        has_failover_chain: true,
+        failover_model_ids: namespaces.map((ns) => catalogue.find((m) => m.namespace === ns)!.id!),
+      });
+      return space;
+    };
+    type Answer = {
+      metadata: { model: { namespace: string }; warning: string; routing: { attempts: Array<{ namespace: string }> } };
+    };
+    const res = await hello(
+      await chained(['mistral/mistral-small-latest', 'test/echo', 'openai/gpt-5.4-mini']),
+      'mistral/mistral-small-latest',
+    );
     assert.equal(res.status, 200, res.text);
-    const { model, warning } = (res.json as { metadata: { model: { namespace: string }; warning: string } }).metadata;
-    assert.equal(model.namespace, 'test/echo');
+    const { model, warning, routing } = (res.json as Answer).metadata;
+    // The test model of the chain makes its answer up: it is passed over for the real one.
+    assert.equal(model.namespace, 'openai/gpt-5.4-mini');
+    assert.deepEqual(
+      routing.attempts.map((a) => a.namespace),
+      ['mistral/mistral-small-latest', 'openai/gpt-5.4-mini'],
+    );
     assert.match(
       warning,
       /mistral\/mistral-small-latest: cannot answer here: add your Mistral key \(LLM Spaces: Add Provider Key…, or MISTRAL_API_KEY for the standalone service\)/,
     );
     // Asked once: a model that cannot answer here will not answer a second time either.
     assert.doesNotMatch(warning, /times\)/);
+
+    // With only a test model behind it, the named model's refusal is the answer.
+    const echoOnly = await chained(['mistral/mistral-small-latest', 'test/echo']);
+    const refused = await hello(echoOnly, 'mistral/mistral-small-latest');
+    assert.equal(refused.status, 422, refused.text);
+    assert.match(refused.text, /mistral-small-latest cannot answer here: add your Mistral key/);
+    // And a named model that fails is not answered by the test model either.
+    openai.failNext({ status: 500 }, { status: 500 });
+    const failed = await hello(echoOnly, 'openai/gpt-5.4-mini');
+    assert.equal(failed.status, 502, failed.text);
+    assert.match(failed.text, /No model could answer: .*gpt-5\.4-mini/);
+    assert.equal((await hello(echoOnly, 'openai/gpt-5.4-mini')).status, 200);
   });
 
   it("sends OpenAI's reasoning models through Chat Completions to a server that does not know the Responses API", async () => {
