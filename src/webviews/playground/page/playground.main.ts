@@ -209,13 +209,17 @@ function refreshEstimate(): void {
 async function askBand(asked: number): Promise<void> {
   const check = form.body(state.conversation?.id ?? null);
   if (!check.ok) return;
-  const answer = await channel.call('costBand', { body: check.body }).catch(() => null);
+  const answer = await askBandOf(check.body);
   if (!answer || asked !== bandAsked) return;
   if (answer.refused) {
     const file = answer.refusedFile === undefined ? undefined : [...state.images, ...state.files][answer.refusedFile];
     showEstimate('', t('{0}. Sending it as it is would be refused.', aboutFile(file, answer.refused)));
   } else if (answer.band) showEstimate(describeBand(answer.band));
 }
+
+/** The service's cost band for a request as it would be sent, or why it would refuse it; null if it cannot say. */
+const askBandOf = (body: Extract<ReturnType<typeof form.body>, { ok: true }>['body']) =>
+  channel.call('costBand', { body }).catch(() => null);
 
 /** The estimate, with a warning first when the chosen model cannot answer here or the service would refuse it. */
 function showEstimate(text: string, refused?: string): void {
@@ -287,7 +291,10 @@ async function send(): Promise<void> {
   }
   markFields(form.all, {});
   say('');
-  if (!state.conversation && state.appId && turns.length === 0) {
+  // A conversation is made for the first prompt the service would take: one it refuses as it is (a model
+  // that cannot answer here, a file it cannot read) would leave an empty conversation.
+  const firstAnswer = !turns.some((turn) => turn.reply);
+  if (!state.conversation && state.appId && firstAnswer && !(await askBandOf(check.body))?.refused) {
     const created = await call('newConversation', { appId: state.appId, name: conversationName(state.prompt) });
     if (created) {
       state.conversation = created;
