@@ -107,9 +107,18 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
   const weighed = weighActive(db, caller, row.id, route, budget);
   const spaceChain = config.row.has_failover_chain ? failoverChain(db, caller, row.id) : [];
   let first: CatalogueModel;
+  // What may answer for a named model that fails: the Space's failover chain, but for its test models
+  // when the named one is real. A test model makes its answer up, and would hide that the named one
+  // cannot answer (a client naming Claude with no Anthropic key got an echo of its question).
+  let replacements = spaceChain;
   if (modelId) {
     const loc = named ? ['body', 'model'] : ['body', 'assistant_version_id'];
-    first = explicitModel(db, caller, modelId, route, budget, loc, spaceChain);
+    first = explicitModel(db, caller, modelId, route, budget, loc);
+    const r = first.record;
+    if (!r.is_test_model) replacements = spaceChain.filter((m) => !m.record.is_test_model);
+    // Named, it answers itself or not at all: nothing replaces it unless the Space's failover chain says so.
+    if (!route.canServe(r) && !replacements.some((m) => m.record.id !== r.id))
+      throw invalid(loc, `${r.namespace} cannot answer here: ${howToReach(r)}`, 'cannot_answer_here');
   } else {
     const ranked = weighed.ranked;
     if (ranked.length === 0) {
@@ -135,9 +144,7 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
   // A model the request named is not replaced by one the Space did not name for failing over: without
   // a failover chain, its failure is the answer.
   const chain = config.row.has_failover_chain
-    ? modelId
-      ? replacementsOf(first.record, spaceChain)
-      : spaceChain
+    ? replacements
     : modelId
       ? []
       : activeModels(db, caller, row.id)
@@ -170,7 +177,6 @@ function explicitModel(
   route: RouteInput,
   budget: (r: ModelRecord) => number,
   loc: string[],
-  spaceChain: CatalogueModel[],
 ): CatalogueModel {
   const model = findModelByName(db, caller, name);
   if (!model) throw invalid(loc, `Unknown model "${name}"`, 'not_found');
@@ -213,19 +219,8 @@ function explicitModel(
       'max_cost',
     );
   }
-  // Named, it answers itself or not at all: nothing replaces it unless the Space's failover chain says so.
-  if (!route.canServe(r) && !replacementsOf(r, spaceChain).some((m) => m.record.id !== r.id))
-    throw invalid(loc, `${r.namespace} cannot answer here: ${howToReach(r)}`, 'cannot_answer_here');
   return model;
 }
-
-/**
- * What may answer for a model the request named when it fails: the Space's failover chain, but for its
- * test models when the named one is real. A test model makes its answer up, and would hide that the
- * named one cannot answer (a client naming Claude with no Anthropic key got an echo of its question).
- */
-const replacementsOf = (named: ModelRecord, spaceChain: CatalogueModel[]): CatalogueModel[] =>
-  named.is_test_model ? spaceChain : spaceChain.filter((m) => !m.record.is_test_model);
 
 /**
  * The request's field a model cannot honour, and the kind of refusal, by what it cannot do; with its

@@ -11,6 +11,7 @@ import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { z } from 'zod';
 import type {
   Attachment,
+  ChatDraft,
   PlaygroundCalls,
   PlaygroundEvent,
   PlaygroundResults,
@@ -218,8 +219,7 @@ async function askBand(asked: number): Promise<void> {
 }
 
 /** The service's cost band for a request as it would be sent, or why it would refuse it; null if it cannot say. */
-const askBandOf = (body: Extract<ReturnType<typeof form.body>, { ok: true }>['body']) =>
-  channel.call('costBand', { body }).catch(() => null);
+const askBandOf = (body: ChatDraft) => channel.call('costBand', { body }).catch(() => null);
 
 /** The estimate, with a warning first when the chosen model cannot answer here or the service would refuse it. */
 function showEstimate(text: string, refused?: string): void {
