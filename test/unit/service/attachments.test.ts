@@ -529,9 +529,9 @@ describe('documents: read by the model, and a PDF only by a model that reads one
   });
 
   it('sends a PDF to Anthropic as a document and to OpenAI as a file, from the Messages API', async () => {
-    const readers = await spaceOf(service, 'PDF readers', ['anthropic/claude-sonnet-4-5', 'openai/gpt-4o-mini']);
+    const readers = await spaceOf(service, 'PDF readers', ['anthropic/claude-sonnet-4-6', 'openai/gpt-4o-mini']);
     const read = summarize(readers.key, { ...pdfBlock, title: 'spec.pdf' });
-    await read('anthropic/claude-sonnet-4-5');
+    await read('anthropic/claude-sonnet-4-6');
     const sentToAnthropic = anthropicFake.seen.at(-1)!.body.messages as Array<{
       content: Array<Record<string, unknown>>;
     }>;

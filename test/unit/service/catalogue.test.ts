@@ -175,6 +175,7 @@ describe('the catalogue from the shipped datasets', function () {
       'anthropic/claude-opus-4-1 2026-08-05',
       'anthropic/claude-opus-4-5 2027-01-22',
       'anthropic/claude-sonnet-4-0 2026-06-15',
+      'anthropic/claude-sonnet-4-5 2026-11-30',
       'anthropic/claude-v1 2024-11-06',
     ]);
     const today = new Map(datasetModels('2026-11-30T00:00:00.000Z').map((m) => [m.record.namespace, m.record]));
