@@ -105,3 +105,49 @@ export const capabilitiesOf = (m: ModelRecord) => CAPABILITIES.filter((c) => sup
 /** The provider a model belongs to: its own field, else the first part of its namespace. */
 export const providerOf = (m: Pick<ModelRecord, 'provider' | 'namespace'>) =>
   m.provider ?? m.namespace.split('/')[0] ?? '?';
+
+/**
+ * How many whole words two model names share from their start, a version's parts counted apart
+ * (`gemini-2.5-flash-preview` and `gemini-2.5-flash`: 4; and `gemini-1.5-flash`: 1).
+ */
+function sharedStart(a: string, b: string): number {
+  const x = a.split(/[-.:/]/);
+  const y = b.split(/[-.:/]/);
+  let n = 0;
+  while (n < x.length && n < y.length && x[n] === y[n]) n++;
+  return n;
+}
+
+/**
+ * What could replace a model: same provider, not retiring, not a test model, at least its context
+ * window and every capability it has, chat if it is chat. Its own family first (the longest start of
+ * the name in common: gemini-2.5-flash for gemini-2.5-flash-preview, before an older gemini-1.5 that
+ * costs less), then cheapest first (then by namespace).
+ */
+export function successorsOf(model: ModelRecord, models: readonly ModelRecord[]): ModelRecord[] {
+  const kin = (m: ModelRecord) => sharedStart(m.model, model.model);
+  const provider = providerOf(model);
+  const capabilities = Object.keys(model).filter(
+    (k) => k.startsWith('supports_') && (model as Record<string, unknown>)[k] === true,
+  );
+  return models
+    .filter((m) => m !== model && providerOf(m) === provider && !m.deprecated_on && !m.is_test_model)
+    .filter(
+      (m) =>
+        m.context_window >= model.context_window &&
+        m.is_chat === model.is_chat &&
+        capabilities.every((k) => (m as Record<string, unknown>)[k] === true),
+    )
+    .sort((a, b) => kin(b) - kin(a) || cheapestFirst(a, b));
+}
+
+/**
+ * The successor of a model's own line, if the catalogue has one: the first of `successorsOf` when it
+ * shares at least three words of the name, its maker's line and major version (claude-opus-4-6 for
+ * claude-opus-4-1); not the provider's cheapest model with as much, nor an older one that shares less
+ * (claude-3-haiku for claude-3-5-haiku).
+ */
+export function lineSuccessor(model: ModelRecord, models: readonly ModelRecord[]): ModelRecord | undefined {
+  const next = successorsOf(model, models)[0];
+  return next && sharedStart(next.model, model.model) >= 3 ? next : undefined;
+}

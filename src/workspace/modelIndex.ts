@@ -3,7 +3,7 @@
 // known provider's but that the catalogue does not have. Free of VS Code, so the benchmark and the
 // unit tests run it on Node; one pass over the text with one regular expression and map lookups.
 import type { ModelRecord } from '../api/schemas';
-import { NOT_CHAT_MODEL, cheapestFirst, deprecationOf, providerOf, todayIso } from '../shared/models';
+import { NOT_CHAT_MODEL, deprecationOf, successorsOf, todayIso } from '../shared/models';
 import { ownsBareNames } from '../shared/providerNames';
 
 /** What a found id is: a catalogue model (retired, to be retired, or current), or unknown to it. */
@@ -125,27 +125,9 @@ export class ModelIndex {
     );
   }
 
-  /**
-   * What could replace a model: same provider, not deprecated, at least its context window and every
-   * capability it has, chat if it is chat. Its own family first (the longest start of the name in
-   * common: gemini-2.5-flash for gemini-2.5-flash-preview, before an older gemini-1.5 that costs less),
-   * then cheapest first (then by namespace).
-   */
+  /** What could replace a model, its own family first (`successorsOf`). */
   successors(model: ModelRecord): ModelRecord[] {
-    const kin = (m: ModelRecord) => sharedStart(m.model, model.model);
-    const provider = providerOf(model);
-    const capabilities = Object.keys(model).filter(
-      (k) => k.startsWith('supports_') && (model as Record<string, unknown>)[k] === true,
-    );
-    return this.models
-      .filter((m) => m !== model && providerOf(m) === provider && !m.deprecated_on && !m.is_test_model)
-      .filter(
-        (m) =>
-          m.context_window >= model.context_window &&
-          m.is_chat === model.is_chat &&
-          capabilities.every((k) => (m as Record<string, unknown>)[k] === true),
-      )
-      .sort((a, b) => kin(b) - kin(a) || cheapestFirst(a, b));
+    return successorsOf(model, this.models);
   }
 
   /** The form of a successor that matches the found id's form: its namespace for a namespace, else its api_target. */
@@ -154,16 +136,4 @@ export class ModelIndex {
       ? successor.namespace
       : successor.api_target || successor.namespace;
   }
-}
-
-/**
- * How many whole words two model names share from their start, a version's parts counted apart
- * (`gemini-2.5-flash-preview` and `gemini-2.5-flash`: 4; and `gemini-1.5-flash`: 1).
- */
-function sharedStart(a: string, b: string): number {
-  const x = a.split(/[-.:/]/);
-  const y = b.split(/[-.:/]/);
-  let n = 0;
-  while (n < x.length && n < y.length && x[n] === y[n]) n++;
-  return n;
 }

@@ -10,7 +10,7 @@ import type { Caller } from '../domain/caller';
 import { dayLabel } from '../../shared/labels';
 import { isRetired, retiresSoon } from '../../shared/models';
 import { keyVariableOf } from '../../shared/providerNames';
-import { findModel, findModelByName, type CatalogueModel } from '../domain/models';
+import { findModel, findModelByName, successorName, type CatalogueModel } from '../domain/models';
 import { appConfig, loadApp, requirePermission } from '../domain/spaces';
 import { Problem, invalid } from '../problem';
 import { providerKeys } from '../providers/keys';
@@ -181,7 +181,7 @@ function explicitModel(
   const model = findModelByName(db, caller, name);
   if (!model) throw invalid(loc, `Unknown model "${name}"`, 'not_found');
   const r = model.record;
-  if (isRetired(r)) throw retired(r, loc);
+  if (isRetired(r)) throw retired(r, loc, successorName(db, caller, r, name));
   const unable = capabilityRefusal(r, route);
   if (unable) {
     const { loc: field, type, words } = REFUSED_FIELD[unable]!;
@@ -291,11 +291,14 @@ export function howToReach(
   return 'no provider key or model server here reaches it';
 }
 
-/** The refusal of a model retired (its `deprecated_on` passed), chat or embedding model alike. */
-export const retired = (r: { namespace: string; deprecated_on?: string | null }, loc: string[]) =>
+/**
+ * The refusal of a model retired (its `deprecated_on` passed), chat or embedding model alike, with the
+ * model to ask for instead where the catalogue has one.
+ */
+export const retired = (r: { namespace: string; deprecated_on?: string | null }, loc: string[], instead?: string) =>
   invalid(
     loc,
-    `${r.namespace} was retired on ${dayLabel(r.deprecated_on!)} and is no longer served`,
+    `${r.namespace} was retired on ${dayLabel(r.deprecated_on!)} and is no longer served${instead ? `: ask for ${instead} instead` : ''}`,
     'model_deprecated',
   );
 

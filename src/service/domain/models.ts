@@ -2,7 +2,7 @@
 import type { ModelRecord, ModelSetting } from '../../api/schemas';
 import type { Database } from '../db';
 import { dayLabel } from '../../shared/labels';
-import { isRetired } from '../../shared/models';
+import { isRetired, lineSuccessor } from '../../shared/models';
 import { BEDROCK_GEOGRAPHY_PROFILE, ownsBareNames } from '../../shared/providerNames';
 import { invalid, notFound } from '../problem';
 import { parseJson, type Caller } from './caller';
@@ -178,6 +178,21 @@ export function findModelByName(db: Database, caller: Caller, name: string): Cat
 }
 
 /**
+ * What to ask for in place of a retired model (its line's successor, `lineSuccessor`), named as the
+ * client named the retired one: by its bare name when the client used one and that name is the
+ * successor's alone, else by its namespace.
+ */
+export function successorName(db: Database, caller: Caller, model: ModelRecord, asked: string): string | undefined {
+  const next = lineSuccessor(
+    model,
+    visibleModels(db, caller).map((m) => m.record),
+  );
+  if (!next) return undefined;
+  const bare = !asked.includes('/') && findModelByName(db, caller, next.model)?.record.id === next.id;
+  return bare ? next.model : next.namespace;
+}
+
+/**
  * A geography's Bedrock profile asked by Bedrock's name: the catalogue's `regional.` model of it (its
  * price and capabilities), sent as exactly that profile, which the key's region must list.
  */
@@ -261,12 +276,14 @@ export function spaceModels(db: Database, caller: Caller, appId: string): SpaceM
 export function toggleModel(db: Database, caller: Caller, appId: string, modelId: string, enable: boolean) {
   const model = findModel(db, caller, modelId);
   if (!model) throw notFound('Model');
-  if (enable && isRetired(model.record))
+  if (enable && isRetired(model.record)) {
+    const next = successorName(db, caller, model.record, model.record.namespace);
     throw invalid(
       ['path', 'model_id'],
-      `${model.record.namespace} was retired on ${dayLabel(model.record.deprecated_on!)} and can no longer be enabled`,
+      `${model.record.namespace} was retired on ${dayLabel(model.record.deprecated_on!)} and can no longer be enabled${next ? `: enable ${next} in its place` : ''}`,
       'model_deprecated',
     );
+  }
   db.run(
     `INSERT INTO app_models (app_id, model_id, active, failover_position) VALUES ($app, $model, $active, NULL)
      ON CONFLICT (app_id, model_id) DO UPDATE SET active = $active`,

@@ -8,7 +8,7 @@ import { isRetired } from '../../shared/models';
 import { stableId } from '../catalogue';
 import type { Database } from '../db';
 import { nowIso, type Caller } from '../domain/caller';
-import { findModelByName, insertCatalogueModel } from '../domain/models';
+import { findModelByName, insertCatalogueModel, successorName } from '../domain/models';
 import { retired } from '../chat/prepare';
 import { Problem, invalid, notFound } from '../problem';
 
@@ -31,7 +31,8 @@ export function addAzureDeployment(
   const source = findModelByName(db, caller, body.model);
   if (!source || (source.record.provider !== 'openai' && source.record.provider !== 'azure') || source.record.org_id)
     throw invalid(['body', 'model'], `"${body.model}" is not an OpenAI model of the catalogue`, 'not_found');
-  if (isRetired(source.record)) throw retired(source.record, ['body', 'model']);
+  if (isRetired(source.record))
+    throw retired(source.record, ['body', 'model'], successorName(db, caller, source.record, body.model));
   const now = nowIso();
   const record: ModelRecord = {
     ...source.record,

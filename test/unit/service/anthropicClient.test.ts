@@ -349,5 +349,19 @@ describe('the Anthropic SDK against the built-in service', function () {
         // The SDK's message carries the error as JSON (quotes escaped).
         /Unknown model \\?"nobody\/nothing\\?"/.test(error.message),
     );
+    // A model Anthropic retired (Claude Sonnet 4.5, on 30 November 2026) is refused with its line's
+    // successor, named as the client named the model.
+    await assert.rejects(
+      anthropic.messages.create({
+        model: 'claude-sonnet-4-5',
+        max_tokens: 10,
+        messages: [{ role: 'user', content: 'x' }],
+      }),
+      (error: unknown) =>
+        error instanceof Anthropic.UnprocessableEntityError &&
+        /anthropic\/claude-sonnet-4-5 was retired on 30 Nov 2026 and is no longer served: ask for claude-sonnet-4-6 instead/.test(
+          error.message,
+        ),
+    );
   });
 });

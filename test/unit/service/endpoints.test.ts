@@ -164,6 +164,12 @@ describe('service endpoints (success paths)', () => {
     assert.equal((await client.getSpaceModels(appId)).active_models, before.active_models);
     const retired = before.base_model_settings.find((s) => s.globally_disabled)!;
     await assert.rejects(client.toggleModel(appId, retired.id, true), { kind: 'validation' });
+    // A retired model with a successor of its own line names it.
+    const opus41 = before.base_model_settings.find((s) => s.namespace === 'anthropic/claude-opus-4-1')!;
+    await assert.rejects(
+      client.toggleModel(appId, opus41.id, true),
+      /anthropic\/claude-opus-4-1 was retired on 5 Aug 2026 and can no longer be enabled: enable anthropic\/claude-opus-4-6 in its place/,
+    );
   });
 
   it('conversations: create, list newest first, rename, change settings, read with requests', async () => {

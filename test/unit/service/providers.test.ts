@@ -1573,6 +1573,8 @@ describe('hosted providers (fakes of their wire formats)', function () {
     );
     assert.equal(chat.status, 422, chat.text);
     assert.match(chat.text, /deepseek\/deepseek-chat was retired on 24 Jul 2026 and is no longer served/);
+    // No model of its own line replaces it: the refusal names none rather than DeepSeek's cheapest.
+    assert.doesNotMatch(chat.text, /ask for/);
     assert.equal(openai.seen.length, before, 'DeepSeek was not asked');
   });
 
