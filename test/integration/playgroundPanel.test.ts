@@ -16,6 +16,12 @@ const collectDrafts = (panel: PlaygroundPanel, drafts: unknown[]) =>
     (m) => m.type === 'event' && (m.event as { type?: string }).type === 'draft' && drafts.push(m.event),
   );
 
+/** The conversation the panel made for a send that asked for one (its 'conversation' event), if any. */
+const madeConversation = (events: unknown[]) =>
+  (events as Array<{ type: string; conversation?: { id: string; name: string } }>).find(
+    (event) => event.type === 'conversation',
+  )?.conversation;
+
 describe('playground panel', () => {
   let panel: PlaygroundPanel;
   let appId: string;
@@ -65,27 +71,21 @@ describe('playground panel', () => {
     }
   });
   it('gives the cost band before sending, earlier turns counted, and the bill falls in it (a test model exactly at the expected cost)', async () => {
-    const conversation = await callWebview<{ id: string; name: string }>(panel.channel, 'newConversation', {
-      appId,
-      name: 'Band test',
-    });
-    const body = {
-      app_id: appId,
-      model: 'test/echo',
-      prompt: 'What will this cost?',
-      conversation_id: conversation.result.id,
-      max_tokens: 64,
-    };
-    const bandOf = async () => {
+    const first = { app_id: appId, model: 'test/echo', prompt: 'What will this cost?', max_tokens: 64 };
+    const bandOf = async (body: typeof first & { conversation_id?: string }) => {
       const answer = await callWebview<BandAnswer>(panel.channel, 'costBand', { body });
       assert.ok(answer.ok && answer.result.band, answer.error?.message ?? 'a band');
       return answer.result.band;
     };
-    const first = await bandOf();
-    const billedFirst = (await callWebview<ReplyInfo>(panel.channel, 'send', { body })).result.costs.total_tokens;
-    assert.equal(billedFirst, first.expected);
-    const second = await bandOf();
-    assert.ok(second.prompt_tokens > first.prompt_tokens, 'the earlier turn is counted in what is sent');
+    const firstBand = await bandOf(first);
+    const sentFirst = await callWebview<ReplyInfo>(panel.channel, 'send', {
+      body: first,
+      newConversation: 'Band test',
+    });
+    assert.equal(sentFirst.result.costs.total_tokens, firstBand.expected);
+    const body = { ...first, conversation_id: madeConversation(sentFirst.events)!.id };
+    const second = await bandOf(body);
+    assert.ok(second.prompt_tokens > firstBand.prompt_tokens, 'the earlier turn is counted in what is sent');
     const billed = (await callWebview<ReplyInfo>(panel.channel, 'send', { body })).result.costs.total_tokens;
     assert.ok(second.min <= billed && billed <= second.max, `${billed} within ${second.min}–${second.max}`);
     assert.equal(billed, second.expected);
@@ -158,17 +158,25 @@ describe('playground panel', () => {
       const asked: string[] = [];
       panel.askBudget = async (message) => (asked.push(message), false);
       const before = await requests();
-      const declined = await callWebview(panel.channel, 'send', { body });
+      const conversations = async () => (await client.listConversations(appId)).map((c) => c.name);
+      const named = (await conversations()).length;
+      const declined = await callWebview(panel.channel, 'send', { body, newConversation: 'Within the budget?' });
       assert.equal(declined.ok, false);
       assert.match(declined.error!.message, /Not sent/);
       assert.equal(asked.length, 1);
       assert.match(asked[0]!, /soft spending limit of \$20\.00, with \$20\.00 spent this cycle/);
       assert.equal(await requests(), before, 'nothing reached the service');
       assert.deepEqual(stages(declined.events), ['asking'], 'the turn says it waits for the answer, not for tokens');
+      // The conversation the first prompt asked for is made only for a send that goes.
+      assert.equal(madeConversation(declined.events), undefined);
+      assert.equal((await conversations()).length, named, 'no empty conversation behind a send not sent');
       panel.askBudget = async () => true;
-      const sent = await callWebview<ReplyInfo>(panel.channel, 'send', { body });
+      const sent = await callWebview<ReplyInfo>(panel.channel, 'send', { body, newConversation: 'Within the budget?' });
       assert.ok(sent.ok, sent.error?.message);
       assert.deepEqual([...new Set(stages(sent.events))], ['asking', 'sent', 'delta']);
+      const made = madeConversation(sent.events)!;
+      assert.equal((await conversations())[0], 'Within the budget?');
+      assert.equal((await client.getConversation(appId, made.id, true)).requests!.at(-1)!.id, sent.result.id);
       spendUpTo(hard - 1e-9);
       panel.askBudget = async (message) => (asked.push(message), true);
       const refused = await callWebview(panel.channel, 'send', { body });
@@ -184,19 +192,13 @@ describe('playground panel', () => {
   it('streams a reply from a test model, with its cost as the service logged it', async () => {
     const api = await extension();
     const client = await serviceClient(api);
-    const conversation = await callWebview<{ id: string; name: string }>(panel.channel, 'newConversation', {
-      appId,
-      name: 'Streaming test',
-    });
     const sent = await callWebview<ReplyInfo>(panel.channel, 'send', {
-      body: {
-        app_id: appId,
-        model: 'test/echo',
-        prompt: 'Hello **world**, stream me.',
-        conversation_id: conversation.result.id,
-      },
+      body: { app_id: appId, model: 'test/echo', prompt: 'Hello **world**, stream me.' },
+      newConversation: 'Streaming test',
     });
     assert.ok(sent.ok, sent.error?.message);
+    const conversation = madeConversation(sent.events)!;
+    assert.equal(conversation.name, 'Streaming test');
     const deltas = sent.events.filter(
       (e): e is { type: 'delta'; content: string } => (e as { type: string }).type === 'delta',
     );
@@ -205,7 +207,7 @@ describe('playground panel', () => {
     assert.equal(sent.result.content, 'Hello **world**, stream me.');
     assert.equal(sent.result.namespace, 'test/echo');
     assert.ok(sent.result.usage.total_tokens > 0 && sent.result.costs.total_tokens > 0);
-    const logged = (await client.getConversation(appId, conversation.result.id, true)).requests!.at(-1)!;
+    const logged = (await client.getConversation(appId, conversation.id, true)).requests!.at(-1)!;
     assert.equal(logged.id, sent.result.id);
     assert.equal(logged.cost, sent.result.costs.total_tokens);
     // The next turn threads onto this one; loading the conversation brings both back in order.
@@ -214,14 +216,14 @@ describe('playground panel', () => {
         app_id: appId,
         model: 'test/echo',
         prompt: 'And again.',
-        conversation_id: conversation.result.id,
+        conversation_id: conversation.id,
         parent_request_id: sent.result.id,
       },
     });
     assert.ok(second.ok, second.error?.message);
     const loaded = await callWebview<{ turns: Turn[]; notice: string | null }>(panel.channel, 'loadConversation', {
       appId,
-      conversationId: conversation.result.id,
+      conversationId: conversation.id,
     });
     assert.deepEqual(
       loaded.result.turns.map((t) => [t.prompt, t.reply?.content]),
@@ -233,11 +235,11 @@ describe('playground panel', () => {
     assert.equal(loaded.result.notice, null);
     const renamed = await callWebview(panel.channel, 'renameConversation', {
       appId,
-      conversationId: conversation.result.id,
+      conversationId: conversation.id,
       name: 'Renamed in the panel',
     });
     assert.ok(renamed.ok);
-    assert.equal((await client.getConversation(appId, conversation.result.id)).name, 'Renamed in the panel');
+    assert.equal((await client.getConversation(appId, conversation.id)).name, 'Renamed in the panel');
   });
 
   it('says why earlier turns cannot be shown when the Space keeps no text', async () => {
@@ -246,17 +248,15 @@ describe('playground panel', () => {
     const before = (await client.getSpace(appId)).main.app.policies?.privacy_level ?? 1;
     await api.spaces.update({ id: appId, policies: { privacy_level: 2 } });
     try {
-      const conversation = await callWebview<{ id: string }>(panel.channel, 'newConversation', {
-        appId,
-        name: 'Private',
-      });
       const sent = await callWebview<ReplyInfo>(panel.channel, 'send', {
-        body: { app_id: appId, model: 'test/echo', prompt: 'Not kept.', conversation_id: conversation.result.id },
+        body: { app_id: appId, model: 'test/echo', prompt: 'Not kept.' },
+        newConversation: 'Private',
       });
       assert.ok(sent.ok, sent.error?.message);
+      const conversation = madeConversation(sent.events)!;
       const loaded = await callWebview<{ turns: Turn[]; notice: string | null }>(panel.channel, 'loadConversation', {
         appId,
-        conversationId: conversation.result.id,
+        conversationId: conversation.id,
       });
       assert.deepEqual(loaded.result.turns, []);
       assert.match(loaded.result.notice ?? '', /privacy level keeps no prompt or reply text/);

@@ -909,17 +909,23 @@ describe('LLM Spaces webviews (playwright)', function () {
       assert.equal(await frame.locator('.turn .reply').last().getAttribute('aria-busy'), 'false', 'nothing under way');
       await wb.screenshot('20-budget-guard');
       const requests = (await client.getOrganization()).num_requests;
+      const space = (await client.listSpaces({ search: 'My first Space' })).items.find((s) => !s.sandbox_of)!.id;
+      const conversations = async () => (await client.listConversations(space)).map((c) => c.name);
+      const before = await conversations();
       await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
       await frame
         .locator('.turn .meta.error', { hasText: 'Not sent: it would pass the soft spending limit.' })
         .waitFor();
       assert.equal((await client.getOrganization()).num_requests, requests, 'nothing was sent');
+      assert.deepEqual(await conversations(), before, 'no empty conversation behind the send not sent');
       await prompt.fill('Send it anyway, please.');
       await prompt.press('Control+Enter');
       await dialog.waitFor({ timeout: 20_000 });
       await dialog.locator('.monaco-button', { hasText: 'Send Anyway' }).click();
       const receipt = frame.locator('.turn .meta .receipt').last();
       await receipt.waitFor({ timeout: 30_000 });
+      // The send that went has its conversation, named after its prompt.
+      assert.deepEqual(await conversations(), ['Send it anyway, please', ...before]);
       assert.equal(
         await receipt.locator('summary').innerText(),
         'Sent to test/lorem, the model asked for (estimated: the service sent no receipt)',

@@ -15,11 +15,14 @@ export const AttachmentKind = z.enum(['images', 'files']);
 export const PlaygroundCalls = {
   context: z.object({}),
   space: z.object({ appId: Id }),
-  send: z.object({ body: ChatDraft }),
+  /**
+   * `newConversation`: the name of a conversation to make for this send, made only once the send may go
+   * (past the spending limits' question), so a send that does not go leaves no empty conversation.
+   */
+  send: z.object({ body: ChatDraft, newConversation: Name.optional() }),
   /** The cost band of the request as it would be sent now (earlier turns counted). */
   costBand: z.object({ body: ChatDraft }),
   stop: z.object({ callId: z.int().min(0) }),
-  newConversation: z.object({ appId: Id, name: Name }),
   loadConversation: z.object({ appId: Id, conversationId: Id }),
   renameConversation: z.object({ appId: Id, conversationId: Id, name: Name }),
   attach: z.object({ kind: AttachmentKind }),
@@ -146,8 +149,6 @@ export interface PlaygroundResults {
   send: ReplyInfo;
   costBand: BandAnswer;
   stop: null;
-  /** null when the service cannot create conversations: replies then thread by parent request only. */
-  newConversation: ConversationBrief | null;
   /** The turns that can be shown, and why others cannot (the Space's privacy level keeps no text). */
   loadConversation: { turns: Turn[]; notice: string | null };
   renameConversation: ConversationBrief;
@@ -169,6 +170,11 @@ export type PlaygroundEvent =
    * spending limit, or (after that) it went to the service.
    */
   | { type: 'stage'; callId: number; stage: 'asking' | 'sent' }
+  /**
+   * The conversation made for a send that asked for one, before the send goes to the service (none is
+   * made by a service without conversations: replies then thread by parent request only).
+   */
+  | { type: 'conversation'; callId: number; appId: string; conversation: ConversationBrief }
   /** Text from "Send Selection to Playground" for the prompt box, and the Space to use if none is chosen. */
   | { type: 'draft'; prompt: string; appId: string | null }
   | { type: 'useSpace'; appId: string }

@@ -12,6 +12,7 @@ import { rulesOf, type Handlers } from '../../shared/protocol/envelope';
 import {
   ChatDraft,
   PlaygroundCalls,
+  type ConversationBrief,
   type PlaygroundEvent,
   type PlaygroundResults,
   type ReplyInfo,
@@ -111,6 +112,18 @@ export class PlaygroundPanel extends StreamingPanel {
     });
   }
 
+  /** A conversation for a first prompt; null where the service has none (replies then thread by parent request). */
+  private async newConversation(appId: string, name: string): Promise<ConversationBrief | null> {
+    const created = await this.s.connection
+      .call((c) => c.createConversation(appId, { name }))
+      .catch((error: unknown) => {
+        if (isMissingEndpoint(error)) return null;
+        throw error;
+      });
+    if (created) this.s.spaces.changedSpace(appId);
+    return created && { id: created.id, name: created.name };
+  }
+
   private handlers(): Handlers<PlaygroundCallsT, PlaygroundResults> {
     const call = <T>(fn: (c: LlmSpacesClient) => Promise<T>) => this.s.connection.call(fn);
     return {
@@ -143,8 +156,12 @@ export class PlaygroundPanel extends StreamingPanel {
         });
       },
       costBand: ({ body }) => this.guard.costBand(body),
-      send: async ({ body }, callId) => {
-        await this.guard.check([body], () => void this.channel.post({ type: 'stage', callId, stage: 'asking' }));
+      send: async ({ body: draft, newConversation }, callId) => {
+        await this.guard.check([draft], () => void this.channel.post({ type: 'stage', callId, stage: 'asking' }));
+        const made =
+          newConversation && !draft.conversation_id && (await this.newConversation(draft.app_id, newConversation));
+        if (made) void this.channel.post({ type: 'conversation', callId, appId: draft.app_id, conversation: made });
+        const body = made ? { ...draft, conversation_id: made.id } : draft;
         void this.channel.post({ type: 'stage', callId, stage: 'sent' });
         const reply = await this.stream(callId, body, {
           delta: (content, first) =>
@@ -163,15 +180,6 @@ export class PlaygroundPanel extends StreamingPanel {
         return reply;
       },
       stop: async ({ callId }) => this.stop(callId),
-      newConversation: async ({ appId, name }) => {
-        const created = await call((c) => c.createConversation(appId, { name })).catch((error: unknown) => {
-          // A service without conversations: the playground goes on without one.
-          if (isMissingEndpoint(error)) return null;
-          throw error;
-        });
-        if (created) this.s.spaces.changedSpace(appId);
-        return created && { id: created.id, name: created.name };
-      },
       loadConversation: async ({ appId, conversationId }) => {
         const [conversation, view] = await Promise.all([
           call((c) => c.getConversation(appId, conversationId, true)),

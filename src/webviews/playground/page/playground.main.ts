@@ -291,16 +291,14 @@ async function send(): Promise<void> {
   }
   markFields(form.all, {});
   say('');
-  // A conversation is made for the first prompt the service would take: one it refuses as it is (a model
-  // that cannot answer here, a file it cannot read) would leave an empty conversation.
+  // A conversation is made for the first prompt the service would take, once the send may go: one it
+  // refuses as it is (a model that cannot answer here, a file it cannot read), or one not sent past the
+  // spending limit, would leave an empty conversation. The host makes it (the 'conversation' event).
   const firstAnswer = !turns.some((turn) => turn.reply);
-  if (!state.conversation && state.appId && firstAnswer && !(await askBandOf(check.body))?.refused) {
-    const created = await call('newConversation', { appId: state.appId, name: conversationName(state.prompt) });
-    if (created) {
-      state.conversation = created;
-      if (space) form.setSpace({ ...space, conversations: [created, ...space.conversations] });
-    }
-  }
+  const newConversation =
+    !state.conversation && state.appId && firstAnswer && !(await askBandOf(check.body))?.refused
+      ? conversationName(state.prompt)
+      : undefined;
   const body = { ...check.body, conversation_id: state.conversation?.id ?? undefined };
   const prompt = state.prompt;
   const attached = [...state.images, ...state.files].map((a) => a.name);
@@ -308,7 +306,7 @@ async function send(): Promise<void> {
   sending(true);
   let callId = -1;
   try {
-    const reply = await channel.call('send', { body }, (id) => {
+    const reply = await channel.call('send', { body, newConversation }, (id) => {
       callId = id;
       streaming = { callId: id, turn: live };
     });
@@ -501,6 +499,12 @@ channel.onEvent((event) => {
     if (streaming?.callId === event.callId) streaming.turn.think(event.content);
   } else if (event.type === 'stage') {
     if (streaming?.callId === event.callId) streaming.turn.stage(event.stage);
+  } else if (event.type === 'conversation') {
+    if (streaming?.callId === event.callId && state.appId === event.appId && !state.conversation) {
+      state.conversation = event.conversation;
+      if (space) form.setSpace({ ...space, conversations: [event.conversation, ...space.conversations] });
+      persist();
+    }
   } else if (event.type === 'draft') {
     form.read();
     state.prompt = state.prompt.trim() ? `${state.prompt.trimEnd()}\n\n${event.prompt}` : event.prompt;
