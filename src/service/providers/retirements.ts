@@ -45,11 +45,11 @@ const GEMINI_SHUT_DOWN: Readonly<Record<string, string>> = {
  *   - Anthropic (its deprecations page, for the Claude API; Bedrock and Vertex AI keep their own
  *     schedules) retired Claude 1 on 2024-11-06, Claude 2 and Claude 3 Sonnet on 2025-07-21, Claude 3.5
  *     Sonnet on 2025-10-22, Claude 3 Opus on 2026-01-05, Claude 3.7 Sonnet and 3.5 Haiku on 2026-02-19,
- *     Claude Sonnet 4 and Opus 4 (and their aliases `-4-0`) on 2026-06-15, Claude Opus 4.1 on
- *     2026-08-05 and Claude Sonnet 4.5 on 2026-11-30; it deprecated Claude Opus 4.5 on 2026-11-23, to
- *     retire on 2027-01-22 (the same days its own SDK warns of, in `internal/data/deprecated-models`;
- *     Claude Mythos Preview, retired there on 2026-06-30, is not in the price list). Claude 3 Haiku is
- *     left as the price list has it: no retirement of it was found.
+ *     Claude 3 Haiku on 2026-04-19, Claude Sonnet 4 and Opus 4 (and their aliases `-4-0`) on
+ *     2026-06-15, Claude Opus 4.1 on 2026-08-05 and Claude Sonnet 4.5 on 2026-11-30; it deprecated
+ *     Claude Opus 4.5 on 2026-11-23, to retire on 2027-01-22 (the days of Sonnet 4.5 and Opus 4.5 are
+ *     also those its own SDK warns of, in `internal/data/deprecated-models`; Claude Mythos Preview,
+ *     retired there on 2026-06-30, is not in the price list).
  */
 const ANNOUNCED_RETIREMENTS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   google: {
@@ -96,6 +96,7 @@ const ANNOUNCED_RETIREMENTS: Readonly<Record<string, Readonly<Record<string, str
     'claude-3-opus-latest': '2026-01-05',
     'claude-3-7-sonnet-latest': '2026-02-19',
     'claude-3-5-haiku-latest': '2026-02-19',
+    'claude-3-haiku': '2026-04-19',
     'claude-opus-4-0': '2026-06-15',
     'claude-sonnet-4-0': '2026-06-15',
     'claude-opus-4-1': '2026-08-05',

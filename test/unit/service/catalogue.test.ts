@@ -169,6 +169,7 @@ describe('the catalogue from the shipped datasets', function () {
       'anthropic/claude-3-5-haiku-latest 2026-02-19',
       'anthropic/claude-3-5-sonnet 2025-10-22',
       'anthropic/claude-3-7-sonnet-latest 2026-02-19',
+      'anthropic/claude-3-haiku 2026-04-19',
       'anthropic/claude-3-opus-latest 2026-01-05',
       'anthropic/claude-3-sonnet 2025-07-21',
       'anthropic/claude-opus-4-0 2026-06-15',

@@ -837,23 +837,6 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.equal(openai.seen.at(-1)!.body.reasoning_effort, undefined);
   });
 
-  it("sends Claude Code's thinking to no Anthropic model that cannot think (Anthropic refuses it)", async () => {
-    const old = 'anthropic/claude-3-haiku';
-    const app = await spaceWith([old]);
-    const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
-    const message = await sdk.messages.create({
-      model: old,
-      max_tokens: 3_000,
-      thinking: { type: 'enabled', budget_tokens: 2_000 },
-      messages: [{ role: 'user', content: 'Think first.' }],
-    });
-    assert.deepEqual(
-      message.content.map((b) => b.type),
-      ['text'],
-    );
-    assert.equal(anthropic.seen.at(-1)!.body.thinking, undefined);
-  });
-
   it("passes OpenAI's prompt cache key and verbosity to OpenAI, takes them from any client, and refuses a dearer tier", async () => {
     const app = await spaceWith([OPENAI, ANTHROPIC]);
     const hints = { prompt_cache_key: 'session-42', verbosity: 'low', service_tier: 'auto', safety_identifier: 'u1' };

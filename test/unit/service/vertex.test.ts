@@ -159,6 +159,25 @@ describe('Google Vertex AI through a Space', function () {
     );
   });
 
+  it("sends Claude Code's thinking to no Claude that cannot think (Claude 3 Haiku, on Vertex AI's own schedule)", async () => {
+    // Every Claude of Anthropic's own API thinks since Claude 3 Haiku retired there; Vertex AI serves it
+    // still, and refuses thinking for it as Anthropic did.
+    const old = 'vertex/claude-3-haiku';
+    const message = await vertex.claude.messages.create({
+      model: old,
+      max_tokens: 3_000,
+      thinking: { type: 'enabled', budget_tokens: 2_000 },
+      messages: [{ role: 'user', content: 'Think first.' }],
+    });
+    assert.deepEqual(
+      message.content.map((b) => b.type),
+      ['text'],
+    );
+    const asked = vertex.fake.seen.at(-1)!;
+    assert.match(asked.path, /\/publishers\/anthropic\/models\/claude-3-haiku@\d{8}:rawPredict$/);
+    assert.equal(asked.body.thinking, undefined);
+  });
+
   it("gives Gemini 3 its thought signature back with its call in Claude Code's tool loop", async () => {
     const tools: Anthropic.Tool[] = [
       { name: 'Read', input_schema: { type: 'object', properties: { path: { type: 'string' } } } },
