@@ -250,6 +250,15 @@ function knownOf(provider: string, id: string): DevModel | undefined {
 }
 
 /**
+ * What models.dev says of whether a model thinks: its maker's entry, for a model of a maker that is
+ * served under another provider's name (models.dev's Bedrock list calls Claude 3.7 Sonnet one that does
+ * not think, where Anthropic's entry and Bedrock's own documentation say it does), else its own.
+ */
+function thinkingKnownOf(provider: string, maker: { provider: string; id: string }, known: DevModel | undefined) {
+  return maker.provider === provider ? known : (devModel(DEV[maker.provider]?.models ?? {}, maker.id) ?? known);
+}
+
+/**
  * Providers whose API serves only some of the models their price list prices, by the ids their API
  * reference gives them: MiniMax's Anthropic-compatible API serves its M3 and M2 models (not MiniMax-01,
  * M1 or M2-her), and its price list prices M2.1 and M2.5 as M2, under M2's entry. Cohere's serves its
@@ -679,7 +688,7 @@ export function datasetModels(now: string, today = now.slice(0, 10)): DatasetMod
           !['anthropic', 'google', 'minimax', 'bedrock', 'vertex'].includes(provider.id) && !speaksZaiApi(provider.id),
         supports_stream: true,
         supports_vision: seesImages(maker.provider, maker.id, known),
-        ...reasoningOf(maker.provider, maker.id, known),
+        ...reasoningOf(maker.provider, maker.id, thinkingKnownOf(provider.id, maker, known)),
         completion_token_cost: output / 1e6,
         prompt_token_cost: input / 1e6,
         cache_read_token_cost: perToken(price?.cache_read_mtok),

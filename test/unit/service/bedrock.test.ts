@@ -102,11 +102,12 @@ describe('Amazon Bedrock through a Space', function () {
       sonnet.description,
       "Claude Sonnet 3.7, through the inference profile of your AWS region's geography (eu., us., apac., …): its requests stay in that geography.",
     );
+    // It thinks, as at Anthropic (models.dev's Bedrock list says it does not; Anthropic's entry says it does).
     assert.deepEqual(
-      [sonnet.prompt_token_cost, sonnet.completion_token_cost, sonnet.supports_vision].map((p) =>
-        typeof p === 'number' ? Math.round(p * 1e9) : p,
+      [sonnet.prompt_token_cost, sonnet.completion_token_cost, sonnet.supports_vision, sonnet.supports_reasoning].map(
+        (p) => (typeof p === 'number' ? Math.round(p * 1e9) : p),
       ),
-      [3000, 15000, true],
+      [3000, 15000, true, true],
     );
   });
 
