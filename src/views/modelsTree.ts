@@ -204,9 +204,9 @@ function stateLine(dep: Deprecation, offline: boolean, price: string, unlisted =
   if (dep?.kind === 'retired') return t('retired {0}', dep.date);
   // Its provider has a key, so the user expects it to answer: what it costs is for the tooltip.
   if (offline && unlisted) return t('not for your key');
-  // A model retiring soon says so before its price, which its tooltip still gives.
-  if (offline) return t('{0} · cannot answer here', dep?.kind === 'soon' ? t('until {0}', dep.date) : price);
-  return dep?.kind === 'soon' ? t('until {0}', dep.date) : price;
+  // A model retiring soon says so in place of its price, which its tooltip still gives.
+  const shown = dep?.kind === 'soon' ? t('until {0}', dep.date) : price;
+  return offline ? t('{0} · cannot answer here', shown) : shown;
 }
 
 /** A model's icon: its state's when it is retired, cannot answer here or retires soon, else its kind's. */

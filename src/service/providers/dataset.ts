@@ -246,8 +246,11 @@ function knownOf(provider: string, id: string): DevModel | undefined {
   const own = devModel(DEV[provider]?.models ?? {}, id.replace(/^(global|regional)\./, ''));
   if (own) return own;
   const maker = makerOf(provider, id);
-  return maker.provider === provider ? undefined : devModel(DEV[maker.provider]?.models ?? {}, maker.id);
+  return maker.provider === provider ? undefined : makersEntry(maker);
 }
+
+/** models.dev's entry for a model under its maker's list. */
+const makersEntry = (maker: { provider: string; id: string }) => devModel(DEV[maker.provider]?.models ?? {}, maker.id);
 
 /**
  * What models.dev says of whether a model thinks: its maker's entry, for a model of a maker that is
@@ -255,7 +258,7 @@ function knownOf(provider: string, id: string): DevModel | undefined {
  * not think, where Anthropic's entry and Bedrock's own documentation say it does), else its own.
  */
 function thinkingKnownOf(provider: string, maker: { provider: string; id: string }, known: DevModel | undefined) {
-  return maker.provider === provider ? known : (devModel(DEV[maker.provider]?.models ?? {}, maker.id) ?? known);
+  return maker.provider === provider ? known : (makersEntry(maker) ?? known);
 }
 
 /**

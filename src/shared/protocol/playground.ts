@@ -17,7 +17,8 @@ export const PlaygroundCalls = {
   space: z.object({ appId: Id }),
   /**
    * `newConversation`: the name of a conversation to make for this send, made only once the send may go
-   * (past the spending limits' question), so a send that does not go leaves no empty conversation.
+   * (past the spending limits' question) and the service would take it as it is, so a send that does not
+   * go leaves no empty conversation.
    */
   send: z.object({ body: ChatDraft, newConversation: Name.optional() }),
   /** The cost band of the request as it would be sent now (earlier turns counted). */

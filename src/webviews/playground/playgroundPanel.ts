@@ -158,8 +158,13 @@ export class PlaygroundPanel extends StreamingPanel {
       costBand: ({ body }) => this.guard.costBand(body),
       send: async ({ body: draft, newConversation }, callId) => {
         await this.guard.check([draft], () => void this.channel.post({ type: 'stage', callId, stage: 'asking' }));
+        // A conversation for the first prompt only once the send may go and the service would take it as
+        // it is (not a model that cannot answer here, a file it cannot read): else it would stay empty.
         const made =
-          newConversation && !draft.conversation_id && (await this.newConversation(draft.app_id, newConversation));
+          newConversation &&
+          !draft.conversation_id &&
+          !(await this.guard.costBand(draft)).refused &&
+          (await this.newConversation(draft.app_id, newConversation));
         if (made) void this.channel.post({ type: 'conversation', callId, appId: draft.app_id, conversation: made });
         const body = made ? { ...draft, conversation_id: made.id } : draft;
         void this.channel.post({ type: 'stage', callId, stage: 'sent' });

@@ -11,7 +11,6 @@ import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { z } from 'zod';
 import type {
   Attachment,
-  ChatDraft,
   PlaygroundCalls,
   PlaygroundEvent,
   PlaygroundResults,
@@ -210,16 +209,13 @@ function refreshEstimate(): void {
 async function askBand(asked: number): Promise<void> {
   const check = form.body(state.conversation?.id ?? null);
   if (!check.ok) return;
-  const answer = await askBandOf(check.body);
+  const answer = await channel.call('costBand', { body: check.body }).catch(() => null);
   if (!answer || asked !== bandAsked) return;
   if (answer.refused) {
     const file = answer.refusedFile === undefined ? undefined : [...state.images, ...state.files][answer.refusedFile];
     showEstimate('', t('{0}. Sending it as it is would be refused.', aboutFile(file, answer.refused)));
   } else if (answer.band) showEstimate(describeBand(answer.band));
 }
-
-/** The service's cost band for a request as it would be sent, or why it would refuse it; null if it cannot say. */
-const askBandOf = (body: ChatDraft) => channel.call('costBand', { body }).catch(() => null);
 
 /** The estimate, with a warning first when the chosen model cannot answer here or the service would refuse it. */
 function showEstimate(text: string, refused?: string): void {
@@ -291,14 +287,11 @@ async function send(): Promise<void> {
   }
   markFields(form.all, {});
   say('');
-  // A conversation is made for the first prompt the service would take, once the send may go: one it
-  // refuses as it is (a model that cannot answer here, a file it cannot read), or one not sent past the
-  // spending limit, would leave an empty conversation. The host makes it (the 'conversation' event).
+  // The first prompt of a new conversation names it; the host makes it once the send may go (the
+  // 'conversation' event), so a prompt refused or not sent leaves no empty conversation.
   const firstAnswer = !turns.some((turn) => turn.reply);
   const newConversation =
-    !state.conversation && state.appId && firstAnswer && !(await askBandOf(check.body))?.refused
-      ? conversationName(state.prompt)
-      : undefined;
+    !state.conversation && state.appId && firstAnswer ? conversationName(state.prompt) : undefined;
   const body = { ...check.body, conversation_id: state.conversation?.id ?? undefined };
   const prompt = state.prompt;
   const attached = [...state.images, ...state.files].map((a) => a.name);
