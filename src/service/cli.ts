@@ -111,7 +111,7 @@ function ensureToken(db: Database, token: string | undefined): string | undefine
 /**
  * The hosted providers' models from the shipped datasets (providers/dataset.ts), written when they
  * changed, each retired on the day its provider's own list of models says (OpenAI's `shutdown_date`,
- * read with the key: offered.ts) where it says one, over the shipped table's. Says what it did when
+ * Bedrock's `endOfLifeTime`, read with the key: offered.ts) where it says one, over the shipped table's. Says what it did when
  * `told`, else only when it wrote.
  */
 function syncDataset(db: Database, told = true): void {

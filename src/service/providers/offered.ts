@@ -5,8 +5,9 @@
 // a key may not reach every model (a newer model held back for an account). A model its provider does
 // not list cannot answer here. Kept in memory with the key; a provider whose list could not be read
 // offers every model of the catalogue, unless a list read before with the same key stands. OpenAI's
-// list also says the day each model shuts down (`shutdown_date`), which the catalogue takes over the
-// shipped table's (retirements.ts), so a retirement announced after this build is told in time.
+// list also says the day each model shuts down (`shutdown_date`), and Bedrock's the day each reaches its
+// end of life there (`endOfLifeTime`), which the catalogue takes over the shipped table's
+// (retirements.ts), so a retirement announced after this build is told in time.
 import { AwsV4Signer } from 'aws4fetch';
 import { providerKeys } from './keys';
 import { poolFetch } from './poolFetch';
@@ -41,7 +42,7 @@ interface Listing {
   matched: Map<string, boolean>;
   /** The geography's profile each of the catalogue's `regional.` Bedrock models is sent as (none listed: undefined). */
   profiles: Map<string, string | undefined>;
-  /** The day the provider says each model it lists shuts down, where it says one (OpenAI's `shutdown_date`). */
+  /** The day the provider says each model it lists shuts down, where it says one (OpenAI's `shutdown_date`, Bedrock's `endOfLifeTime`). */
   shutdowns: ReadonlyMap<string, string>;
 }
 
@@ -148,11 +149,18 @@ export class OfferedModels {
   }
 
   /**
-   * The day the provider's list says the model shuts down (OpenAI's `shutdown_date`), by the id its API
+   * The day the provider's list says the model shuts down (OpenAI's `shutdown_date`, Bedrock's `endOfLifeTime`), by the id its API
    * takes; undefined where the list gives none, or is not known.
    */
   shutdownOf(model: Pick<ModelRecord, 'provider' | 'model' | 'api_target'>): string | undefined {
-    return this.listings.get(model.provider ?? '')?.shutdowns.get(model.api_target || model.model);
+    const shutdowns = this.listings.get(model.provider ?? '')?.shutdowns;
+    if (!shutdowns?.size) return undefined;
+    if (model.provider !== 'bedrock') return shutdowns.get(model.api_target || model.model);
+    // Bedrock dates the foundation model, which a profile (`us.…`, `global.…`) sends to.
+    const sent = this.targetOf(model);
+    const dot = sent.indexOf('.');
+    const profile = sent.startsWith('global.') || BEDROCK_GEOGRAPHY.test(sent.slice(0, dot));
+    return shutdowns.get(sent) ?? (profile ? shutdowns.get(sent.slice(dot + 1)) : undefined);
   }
 
   /**
@@ -255,7 +263,7 @@ async function readAll(lister: Lister, reach: Reach): Promise<Listed | undefined
     for (let page = 0; page < MAX_PAGES; page++) {
       const answer = await lister(reach, next, signal);
       for (const id of answer.ids) if (ids.size < MAX_IDS) ids.add(id);
-      for (const [id, day] of answer.shutdowns ?? []) if (ids.has(id)) shutdowns.set(id, day);
+      for (const [id, day] of answer.shutdowns ?? []) if (shutdowns.size < MAX_IDS) shutdowns.set(id, day);
       next = answer.next;
       if (!next) break;
     }
@@ -373,11 +381,12 @@ const bedrockList: Lister = async (reach, next, signal) => {
   if (next === null) {
     const url = `${root}/foundation-models`;
     const body = await getJson(url, await bedrockHeaders(reach, url), signal);
-    const onDemand = listOf(field(body, 'modelSummaries')).filter((m) => {
+    const models = listOf(field(body, 'modelSummaries'));
+    const onDemand = models.filter((m) => {
       const types = field(m, 'inferenceTypesSupported');
       return Array.isArray(types) && types.includes('ON_DEMAND');
     });
-    return { ids: idsOf(onDemand, 'modelId'), next: PROFILES };
+    return { ids: idsOf(onDemand, 'modelId'), next: PROFILES, shutdowns: endsOfLife(models) };
   }
   const query = new URLSearchParams({ maxResults: '1000', ...(next !== PROFILES ? { nextToken: next } : {}) });
   const url = `${root}/inference-profiles?${query}`;
@@ -386,6 +395,23 @@ const bedrockList: Lister = async (reach, next, signal) => {
   const token = field(body, 'nextToken');
   return { ids: idsOf(active, 'inferenceProfileId'), next: typeof token === 'string' && token ? token : null };
 };
+
+/**
+ * The days Bedrock's list says its models reach their end of life (`modelLifecycle.endOfLifeTime`, a
+ * date-time, set once a model is Legacy: Bedrock's own schedule, not its maker's), by the foundation
+ * model's id, whether it is called on demand or only through a profile; a time in any other shape is
+ * not one.
+ */
+function endsOfLife(models: unknown[]): [string, string][] {
+  const days: [string, string][] = [];
+  for (const m of models) {
+    const id = field(m, 'modelId');
+    const end = field(field(m, 'modelLifecycle'), 'endOfLifeTime');
+    const day = typeof end === 'string' && /^(\d{4}-\d{2}-\d{2})T/.exec(end)?.[1];
+    if (typeof id === 'string' && day && !Number.isNaN(Date.parse(end as string))) days.push([id, day]);
+  }
+  return days;
+}
 
 /** Bedrock's first page of inference profiles, read after its foundation models (not a token it gives). */
 const PROFILES = '(inference profiles)';

@@ -18,6 +18,8 @@ import { raw } from '../support/http';
 import { FILTERED, FILTERED_SO_FAR, startBedrockFake, type ProviderFake } from '../support/providerFakes';
 import { removeDir, spaceOf, startService, tempDir, type RunningService } from '../support/service';
 import { keyCheck, keyKeptOut, throughASpace } from '../support/throughASpace';
+import { until } from '../support/until';
+import { dayLabel } from '../../../src/shared/labels';
 
 const HAIKU = 'bedrock/global.anthropic.claude-haiku-4-5-20251001-v1:0';
 const NOVA = 'bedrock/amazon.nova-micro-v1:0';
@@ -564,6 +566,52 @@ describe("Amazon Bedrock's geography profiles", function () {
 
   it("is the geography of the region's name while its lists cannot be read", async () => {
     assert.equal(await sentFor(undefined), 'us.anthropic.claude-3-7-sonnet-20250219-v1:0');
+  });
+});
+
+describe("Amazon Bedrock's end-of-life days", function () {
+  this.timeout(60_000);
+  let fake: ProviderFake;
+  let service: RunningService;
+  after(async () => {
+    await service?.stop();
+    await fake?.close();
+    if (service) removeDir(service.dataDir);
+  });
+
+  it('retires a model on the day its foundation model reaches its end of life on Bedrock, profiles included', async () => {
+    fake = await startBedrockFake('ABSK-end-of-life-test-key');
+    fake.listed = [
+      'amazon.nova-micro-v1:0',
+      'us.anthropic.claude-3-7-sonnet-20250219-v1:0',
+      'global.anthropic.claude-haiku-4-5-20251001-v1:0',
+    ];
+    // Bedrock's own schedule: Legacy, with the time each stops being served in every region.
+    fake.shutdowns = {
+      'anthropic.claude-3-7-sonnet-20250219-v1:0': '2027-04-28',
+      'anthropic.claude-haiku-4-5-20251001-v1:0': '2027-10-15',
+    };
+    service = await startService({
+      env: { AWS_BEARER_TOKEN_BEDROCK: fake.key, AWS_ENDPOINT_URL_BEDROCK_RUNTIME: fake.baseUrl },
+    });
+    const client = service.client();
+    const days = async () =>
+      Object.fromEntries(
+        (await client.listModels())
+          .filter((m) => [NOVA, SONNET_37, HAIKU].includes(m.namespace))
+          .map((m) => [m.namespace, m.deprecated_on ?? null]),
+      );
+    await until('the end-of-life days were never taken in', async () => (await days())[SONNET_37] === '2027-04-28');
+    assert.deepEqual(await days(), { [NOVA]: null, [SONNET_37]: '2027-04-28', [HAIKU]: '2027-10-15' });
+    // Asked meanwhile, it answers, and says when it goes.
+    const { id } = await spaceOf(service, 'Legacy', [SONNET_37]);
+    const reply = await client.chat({ app_id: id, prompt: 'still there?', model: SONNET_37 });
+    assert.equal(reply.model, SONNET_37);
+    assert.equal(
+      reply.metadata.warning,
+      `${SONNET_37} is deprecated and will stop being served on ${dayLabel('2027-04-28')}.`,
+    );
+    assert.deepEqual(fake.problems, []);
   });
 });
 

@@ -102,7 +102,10 @@ export interface ProviderFake {
    * unset, the list is not found (a 404). Lists asked for are counted in `listings`, not kept in `seen`.
    */
   listed?: string[];
-  /** The day its list says a model shuts down, by id (OpenAI's `shutdown_date`; null for the others). */
+  /**
+   * The day its list says a model shuts down, by id (OpenAI's `shutdown_date`, null for the others;
+   * Bedrock's `endOfLifeTime`, by the foundation model's id).
+   */
   shutdowns?: Record<string, string>;
   /** The most entries one page of the list holds (the APIs' own maximum is 1,000). */
   listPage?: number;
@@ -3066,27 +3069,32 @@ const bedrock: Dialect<string | Uint8Array> = {
       frame('metadata', { usage: converseUsage(usage), metrics: { latencyMs: 42 } }),
     ];
   },
-  // ListFoundationModels (all its region's models, each with how it may be called) and
-  // ListInferenceProfiles (`maxResults` at most 1,000, the next page by `nextToken`).
-  list: (url, ids, page, problems) => {
-    if (url.pathname === '/foundation-models')
+  // ListFoundationModels (all its region's models, each with how it may be called: on demand, or only
+  // through the profiles listed for it; a Legacy one with the time of its end of life, from `shutdowns`)
+  // and ListInferenceProfiles (`maxResults` at most 1,000, the next page by `nextToken`).
+  list: (url, ids, page, problems, shutdowns) => {
+    if (url.pathname === '/foundation-models') {
+      const onDemand = ids.filter((id) => !PROFILE.test(id));
+      const behindProfiles = ids.filter((id) => PROFILE.test(id)).map((id) => id.replace(PROFILE, ''));
+      const models = [...new Set([...onDemand, ...behindProfiles])];
       return {
         status: 200,
         body: {
-          modelSummaries: ids
-            .filter((id) => !PROFILE.test(id))
-            .map((modelId) => ({
-              modelId,
-              modelArn: `arn:aws:bedrock:us-east-1::foundation-model/${modelId}`,
-              providerName: modelId.split('.')[0],
-              inputModalities: ['TEXT'],
-              outputModalities: ['TEXT'],
-              responseStreamingSupported: true,
-              inferenceTypesSupported: ['ON_DEMAND'],
-              modelLifecycle: { status: 'ACTIVE' },
-            })),
+          modelSummaries: models.map((modelId) => ({
+            modelId,
+            modelArn: `arn:aws:bedrock:us-east-1::foundation-model/${modelId}`,
+            providerName: modelId.split('.')[0],
+            inputModalities: ['TEXT'],
+            outputModalities: ['TEXT'],
+            responseStreamingSupported: true,
+            inferenceTypesSupported: onDemand.includes(modelId) ? ['ON_DEMAND'] : ['INFERENCE_PROFILE'],
+            modelLifecycle: shutdowns[modelId]
+              ? { status: 'LEGACY', endOfLifeTime: `${shutdowns[modelId]}T00:00:00Z` }
+              : { status: 'ACTIVE' },
+          })),
         },
       };
+    }
     if (url.pathname !== '/inference-profiles') return null;
     const profiles = ids.filter((id) => PROFILE.test(id));
     const { items, next } = tokenPage(
