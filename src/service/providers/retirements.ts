@@ -30,7 +30,9 @@ const GEMINI_SHUT_DOWN: Readonly<Record<string, string>> = {
  *     alike, and the Gemini 1.0 and 1.5 models in 2025 (dated here by the last of them, 1.5's, on
  *     2025-09-24); on the Gemini API alone (its deprecations page), Gemini 3 Pro Preview on 2026-03-09,
  *     and Gemini 2.5 Pro and 2.5 Flash on 2026-12-01 (their names then answered by Gemini 3.8 Flash and
- *     3.5 Flash-Lite at those models' prices). Vertex AI keeps those on its own, later schedule;
+ *     3.5 Flash-Lite at those models' prices). Vertex AI keeps those on its own, later schedule; of
+ *     the Claude models it serves, its deprecations page for partner models (MaaS) dates Claude 3.5
+ *     Haiku's shutdown on 2026-07-05 (the others' days there were not found: not marked);
  *   - OpenAI (its deprecations page, which GET /v1/models repeats as each model's `shutdown_date`):
  *     the GPT-3 models and text-davinci-003 shut down on 2024-01-04, gpt-3.5-turbo-0301 on 2024-06-13,
  *     gpt-3.5-turbo-0613 and -16k on 2024-09-13, gpt-4-vision-preview on 2024-12-06, gpt-4-32k on
@@ -58,7 +60,7 @@ const ANNOUNCED_RETIREMENTS: Readonly<Record<string, Readonly<Record<string, str
     'gemini-2.5-pro': '2026-12-01',
     'gemini-2.5-flash': '2026-12-01',
   },
-  vertex: GEMINI_SHUT_DOWN,
+  vertex: { ...GEMINI_SHUT_DOWN, 'claude-3-5-haiku': '2026-07-05' },
   openai: {
     ...on('2024-01-04', ['ada', 'babbage', 'curie', 'davinci', 'text-davinci-003']),
     'gpt-3.5-0301': '2024-06-13',

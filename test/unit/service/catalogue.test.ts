@@ -184,6 +184,8 @@ describe('the catalogue from the shipped datasets', function () {
     assert.equal(isRetired(today.get('anthropic/claude-opus-4-5')!, '2026-11-30'), false);
     for (const current of ['anthropic/claude-opus-4-6', 'anthropic/claude-haiku-4-5', 'vertex/claude-opus-4-1'])
       assert.equal(today.get(current)?.deprecated_on, null, current);
+    // Claude 3.5 Haiku shut down on Vertex AI later than on the Claude API, by Google's page for partner models.
+    assert.equal(today.get('vertex/claude-3-5-haiku')?.deprecated_on, '2026-07-05');
     // OpenAI's, which the price list lists as current: shut down (refused), to retire (a warning until
     // the day), and its newest models and Azure's deployments of the old ones, untouched.
     const openai = new Map(retired('2026-12-01', 'openai').map((line) => line.split(' ') as [string, string]));
