@@ -111,8 +111,8 @@ function ensureToken(db: Database, token: string | undefined): string | undefine
 /**
  * The hosted providers' models from the shipped datasets (providers/dataset.ts), written when they
  * changed, each retired on the day its provider's own list of models says (OpenAI's `shutdown_date`,
- * Bedrock's `endOfLifeTime`, read with the key: offered.ts) where it says one, over the shipped table's. Says what it did when
- * `told`, else only when it wrote.
+ * Bedrock's `endOfLifeTime`, read with the key: offered.ts) where it says one, over the shipped
+ * table's. Says what it did when `told`, else only when it wrote.
  */
 function syncDataset(db: Database, told = true): void {
   const today = todayIso();

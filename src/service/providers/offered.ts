@@ -42,7 +42,10 @@ interface Listing {
   matched: Map<string, boolean>;
   /** The geography's profile each of the catalogue's `regional.` Bedrock models is sent as (none listed: undefined). */
   profiles: Map<string, string | undefined>;
-  /** The day the provider says each model it lists shuts down, where it says one (OpenAI's `shutdown_date`, Bedrock's `endOfLifeTime`). */
+  /**
+   * The day the provider says each model it lists shuts down, where it says one (OpenAI's
+   * `shutdown_date`, Bedrock's `endOfLifeTime`).
+   */
   shutdowns: ReadonlyMap<string, string>;
 }
 
@@ -149,8 +152,9 @@ export class OfferedModels {
   }
 
   /**
-   * The day the provider's list says the model shuts down (OpenAI's `shutdown_date`, Bedrock's `endOfLifeTime`), by the id its API
-   * takes; undefined where the list gives none, or is not known.
+   * The day the provider's list says the model shuts down (OpenAI's `shutdown_date`, Bedrock's
+   * `endOfLifeTime`), by the id its API takes (Bedrock's: of the foundation model a profile sends to);
+   * undefined where the list gives none, or is not known.
    */
   shutdownOf(model: Pick<ModelRecord, 'provider' | 'model' | 'api_target'>): string | undefined {
     const shutdowns = this.listings.get(model.provider ?? '')?.shutdowns;
