@@ -56,6 +56,9 @@ interface Listing {
  */
 const REGIONAL = 'regional.';
 
+/** The prefix of a Bedrock profile's id (`us.`, `global.`) before its foundation model's (`anthropic.claude-…`). */
+const PROFILE_PREFIX = /^(?:global|[a-z]{2,4}(?:-gov)?)\.(?=[a-z0-9-]+\.)/;
+
 /** The geography's profiles of a model (`regional.` taken off) a list names, the narrowest first (`jp` before `apac`). */
 function profilesOf(ids: ReadonlySet<string>, model: string): string[] {
   const found: string[] = [];
@@ -162,9 +165,7 @@ export class OfferedModels {
     if (model.provider !== 'bedrock') return shutdowns.get(model.api_target || model.model);
     // Bedrock dates the foundation model, which a profile (`us.…`, `global.…`) sends to.
     const sent = this.targetOf(model);
-    const dot = sent.indexOf('.');
-    const profile = sent.startsWith('global.') || BEDROCK_GEOGRAPHY.test(sent.slice(0, dot));
-    return shutdowns.get(sent) ?? (profile ? shutdowns.get(sent.slice(dot + 1)) : undefined);
+    return shutdowns.get(sent) ?? shutdowns.get(sent.replace(PROFILE_PREFIX, ''));
   }
 
   /**
@@ -411,8 +412,8 @@ function endsOfLife(models: unknown[]): [string, string][] {
   for (const m of models) {
     const id = field(m, 'modelId');
     const end = field(field(m, 'modelLifecycle'), 'endOfLifeTime');
-    const day = typeof end === 'string' && /^(\d{4}-\d{2}-\d{2})T/.exec(end)?.[1];
-    if (typeof id === 'string' && day && !Number.isNaN(Date.parse(end as string))) days.push([id, day]);
+    const day = typeof end === 'string' && !Number.isNaN(Date.parse(end)) && /^\d{4}-\d{2}-\d{2}(?=T)/.exec(end)?.[0];
+    if (typeof id === 'string' && day) days.push([id, day]);
   }
   return days;
 }

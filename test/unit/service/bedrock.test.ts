@@ -8,6 +8,7 @@
 // request against the reference of the API it was sent on.
 import Anthropic from '@anthropic-ai/sdk';
 import assert from 'node:assert/strict';
+import OpenAI from 'openai';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ProviderKeys } from '../../../src/service/providers/keys';
@@ -603,14 +604,20 @@ describe("Amazon Bedrock's end-of-life days", function () {
       );
     await until('the end-of-life days were never taken in', async () => (await days())[SONNET_37] === '2027-04-28');
     assert.deepEqual(await days(), { [NOVA]: null, [SONNET_37]: '2027-04-28', [HAIKU]: '2027-10-15' });
-    // Asked meanwhile, it answers, and says when it goes.
-    const { id } = await spaceOf(service, 'Legacy', [SONNET_37]);
+    // Asked meanwhile, it answers, and says when it goes: to the playground's API and to the OpenAI SDK.
+    const goes = `${SONNET_37} is deprecated and will stop being served on ${dayLabel('2027-04-28')}.`;
+    const { id, key } = await spaceOf(service, 'Legacy', [SONNET_37]);
     const reply = await client.chat({ app_id: id, prompt: 'still there?', model: SONNET_37 });
     assert.equal(reply.model, SONNET_37);
-    assert.equal(
-      reply.metadata.warning,
-      `${SONNET_37} is deprecated and will stop being served on ${dayLabel('2027-04-28')}.`,
-    );
+    assert.equal(reply.metadata.warning, goes);
+    const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: key, maxRetries: 0 });
+    const completion = await sdk.chat.completions.create({
+      model: SONNET_37,
+      max_tokens: 50,
+      messages: [{ role: 'user', content: 'still there?' }],
+    });
+    assert.equal(completion.choices[0]!.message.content, 'echo: still there?');
+    assert.equal((completion as unknown as { metadata: { warning: string } }).metadata.warning, goes);
     assert.deepEqual(fake.problems, []);
   });
 });
