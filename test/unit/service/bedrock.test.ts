@@ -619,6 +619,7 @@ describe("Amazon Bedrock's end-of-life days", function () {
     assert.equal(completion.choices[0]!.message.content, 'echo: still there?');
     assert.equal((completion as unknown as { metadata: { warning: string } }).metadata.warning, goes);
     assert.deepEqual(fake.problems, []);
+    assert.ok(!service.output().includes(fake.key), "the key is not in the service's output");
   });
 });
 
