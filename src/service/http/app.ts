@@ -11,6 +11,7 @@ import { Reaches, type EngineOptions } from '../chat/reach/reaches';
 import { Problem, parseInput } from '../problem';
 import { openApiDocument } from './openapi';
 import { answerClientError, answerFrameworkError } from './clientErrors';
+import { decodedBody } from './bodyEncoding';
 import { answerChat } from './chatRoute';
 import { BODY_LIMIT, CHAT_BODY_LIMIT, sendError, tooLarge, type ErrorDialect } from './errorAnswers';
 import { closing, openChats } from './lifecycle';
@@ -65,17 +66,20 @@ export function buildApp(options: AppOptions): FastifyInstance {
     reply.code(503).header('connection', 'close').send({ detail: 'The service is shutting down.' });
   });
 
-  // A body over its route's limit (by its length) is read to its end before the 413, up to twice the
-  // limit: answered while the client still sends, the connection is closed under it, and the client
-  // (an SDK, Claude Code) shows a connection error instead of the reason.
+  // A body over its route's limit (by its length), or in an encoding the service cannot read, is read to
+  // its end before the refusal, up to twice the limit: answered while the client still sends, the
+  // connection is closed under it, and the client (an SDK, Claude Code) shows a connection error
+  // instead of the reason. A compressed body is read decoded (bodyEncoding.ts).
   app.addHook('preParsing', (request, _reply, payload, done) => {
     const limit = request.routeOptions.bodyLimit ?? BODY_LIMIT;
     const length = Number(request.headers['content-length']);
-    if (!(length > limit && length <= 2 * limit)) return done(null, payload);
+    const body = length > limit ? tooLarge(limit) : decodedBody(request.headers, payload);
+    if (!(body instanceof Problem)) return done(null, body);
+    if (!(length <= 2 * limit)) return done(body);
     // A client that gives up while sending is told the same, on a connection that is gone.
     const refuse = () => {
       payload.off('error', refuse).off('end', refuse);
-      done(tooLarge(limit));
+      done(body);
     };
     payload
       .on('data', () => undefined)

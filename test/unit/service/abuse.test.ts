@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { randomUUID } from 'node:crypto';
+import zlib from 'node:zlib';
 import { startFakeUpstream, type FakeUpstream } from '../support/fakeUpstream';
 import { raw } from '../support/http';
 import { removeDir, startService, type RunningService } from '../support/service';
@@ -210,5 +211,80 @@ describe('service under abuse', function () {
       body: { app_id: appId, prompt, model: 'test/echo', max_tokens: 50 },
     });
     assert.equal(chat.status, 200, chat.text.slice(0, 200));
+  });
+
+  it('reads a body sent compressed (gzip, deflate, br, zstd), and refuses an unknown encoding, a corrupt one and one that inflates past the limit in words', async () => {
+    const titles = async () =>
+      (
+        (await raw(service.url, 'GET', '/v1/prompts?show=org', { token: service.token })).json as Array<{
+          title: string;
+          prompt: string;
+        }>
+      ).map((p) => `${p.title}: ${p.prompt}`);
+    const encoders: Record<string, (b: Buffer) => Buffer> = {
+      gzip: (b) => zlib.gzipSync(b),
+      deflate: (b) => zlib.deflateSync(b),
+      br: (b) => zlib.brotliCompressSync(b),
+      zstd: (b) => zlib.zstdCompressSync(b),
+    };
+    for (const [encoding, encode] of Object.entries(encoders)) {
+      const body = Buffer.from(
+        JSON.stringify({ prompt: 'Grüße, 世界 {{prompt}}', title: `Sent ${encoding}`, description: 'd' }),
+      );
+      const sent = await raw(service.url, 'POST', '/v1/prompts', {
+        token: service.token,
+        rawBody: encode(body),
+        headers: { 'content-encoding': encoding },
+      });
+      assert.equal(sent.status, 200, `${encoding}: ${sent.text}`);
+      assert.ok((await titles()).includes(`Sent ${encoding}: Grüße, 世界 {{prompt}}`), encoding);
+    }
+    const before = (await titles()).length;
+
+    const unknown = await raw(service.url, 'POST', '/v1/prompts', {
+      token: service.token,
+      rawBody: JSON.stringify({ prompt: 'p', title: 'Compressed oddly', description: 'd' }),
+      headers: { 'content-encoding': 'compress' },
+    });
+    assert.equal(unknown.status, 415, unknown.text);
+    assert.match((unknown.json as { detail: string }).detail, /encoded as "compress".*gzip, deflate, br, zstd/);
+    assert.equal(unknown.headers['accept-encoding'], 'gzip, deflate, br, zstd');
+
+    // On Anthropic's route the refusal is in Anthropic's shape, as Claude Code reads it.
+    const { created_key: key } = await service.client().createSpace({ name: 'Compressed bodies' });
+    const corrupt = await raw(service.url, 'POST', '/v1/messages', {
+      token: key!,
+      rawBody: Buffer.from('not gzip at all'),
+      headers: { 'content-encoding': 'gzip' },
+    });
+    assert.equal(corrupt.status, 400, corrupt.text);
+    const error = (corrupt.json as { type: string; error: { message: string } }).error;
+    assert.match(error.message, /could not be decoded as gzip \(incorrect header check\)/);
+
+    const answered = await raw(service.url, 'POST', '/v1/messages', {
+      token: key!,
+      rawBody: zlib.gzipSync(
+        JSON.stringify({ model: 'test/echo', max_tokens: 50, messages: [{ role: 'user', content: 'inflated hello' }] }),
+      ),
+      headers: { 'content-encoding': 'gzip' },
+    });
+    assert.equal(answered.status, 200, answered.text);
+    assert.match(JSON.stringify(answered.json), /inflated hello/);
+
+    // 40 MiB of one letter is 40 KB gzipped: refused at the chat's 32 MiB, not read into memory.
+    const bomb = zlib.gzipSync(Buffer.alloc(40 * 2 ** 20, 'a'));
+    assert.ok(bomb.length < 2 ** 20);
+    const inflated = await raw(service.url, 'POST', '/v1/chat/completions', {
+      token: key!,
+      rawBody: bomb,
+      headers: { 'content-encoding': 'gzip' },
+    });
+    assert.equal(inflated.status, 413, inflated.text);
+    assert.match(
+      (inflated.json as { error: { message: string } }).error.message,
+      /larger than this endpoint takes \(32 MiB\)/,
+    );
+    assert.equal((await titles()).length, before);
+    assert.equal((await raw(service.url, 'GET', '/v1/prompts', { token: service.token })).status, 200);
   });
 });
