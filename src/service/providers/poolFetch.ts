@@ -7,7 +7,10 @@
 import { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 
-const agent = new Agent({ keepAliveTimeout: 30_000, connections: 256 });
+// No wait of undici's own for an answer's headers (5 minutes by default): each call is bounded by its
+// caller's signal (a reply's wait, up to 10 minutes for a whole one; a key check's; a list's), and a
+// whole reply still waited for would be cut before its time.
+const agent = new Agent({ keepAliveTimeout: 30_000, connections: 256, headersTimeout: 0 });
 
 /** Statuses whose answer has no body (a Response refuses one for them). */
 const NO_BODY = new Set([101, 103, 204, 205, 304]);

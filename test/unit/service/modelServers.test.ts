@@ -224,6 +224,7 @@ describe('model servers on this computer', function () {
       body: { app_id: created.id, prompt: 'anyone?' },
     });
     assert.ok(failed.status >= 500, `a reply nothing could give fails (${failed.status})`);
+    assert.match(failed.text, /the model server could not be reached: nothing answers at its address/);
     assert.equal(byNamespace(await c.listModels(), 'local/llama3.2')!.answers_here, false);
 
     const refreshed = await raw(service.url, 'POST', '/v1/models/refresh', { token: service.token, body: {} });

@@ -1584,6 +1584,26 @@ describe('hosted providers (fakes of their wire formats)', function () {
     }
   });
 
+  it("waits for a whole reply as long as the official SDKs do (10 times the first token's wait), not giving it up and asking again", async () => {
+    const ns = 'openai/gpt-5.4-mini';
+    const app = await spaceWith([ns]);
+    // The service gives a provider 1 s to start a streamed answer (firstTokenTimeoutMs), so 10 s for a
+    // whole one; this one is done after 5.5 s, longer than the 5 s the service once gave.
+    openai.thinkingMs = 5_500;
+    const before = openai.seen.length;
+    try {
+      const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
+      const reply = await sdk.chat.completions.create({
+        model: ns,
+        messages: [{ role: 'user', content: 'Reason long, then answer whole.' }],
+      });
+      assert.equal(reply.choices[0]?.message.content, 'echo: Reason long, then answer whole.');
+      assert.equal(openai.seen.length - before, 1, 'asked once, not given up on');
+    } finally {
+      openai.thinkingMs = 0;
+    }
+  });
+
   it('waits for the answer of a model that thinks longer than a provider may take to start, its thinking streamed', async () => {
     const app = await spaceWith([ANTHROPIC]);
     const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });

@@ -331,6 +331,8 @@ async function startFake(
           .writeHead(turn.refusedWith ?? 400, { 'content-type': 'application/json' })
           .end(JSON.stringify(dialect.error(turn.refusedWith ?? 400, turn.refused)));
       const reply = replyTo(turn);
+      // A whole answer comes once the model is done thinking.
+      if (!turn.stream && fake.thinkingMs) await new Promise((resolve) => setTimeout(resolve, fake.thinkingMs));
       if (!turn.stream)
         return void res
           .writeHead(200, { 'content-type': 'application/json' })

@@ -38,6 +38,8 @@ const RESPONSES_PROVIDERS = new Set(['openai', 'azure']);
 const SUMMARY_REFUSED = /verified to generate reasoning summar/i;
 /** How long a key whose summaries were refused is not asked for one: verifying takes OpenAI minutes to apply. */
 const SUMMARY_ASKED_AGAIN_MS = 60 * 60_000;
+/** How many times the wait for a first token a whole (not streamed) reply is given: 10 minutes by default. */
+const WHOLE_REPLY_WAITS = 10;
 const WITHOUT_SUMMARY = (label: string) =>
   `${label} shows a reasoning model's thinking only to organizations it has verified, so this reply comes without it. ` +
   'Verify yours at https://platform.openai.com/settings/organization/general to see it here.';
@@ -96,8 +98,10 @@ export class HostedProviders implements ModelReach {
     const made = this.made.get(spec.id)!;
     const summaries =
       responses && (made.summariesRefusedAt === null || Date.now() - made.summariesRefusedAt > SUMMARY_ASKED_AGAIN_MS);
-    // A provider that hangs is a failure like any other: it is given up on, and the chain goes on.
-    const wait = g.onDelta ? this.firstTokenMs : this.firstTokenMs * 5;
+    // A provider that hangs is a failure like any other: it is given up on, and the chain goes on. A
+    // whole reply (a reasoning model's may take minutes) is waited for as long as OpenAI's and
+    // Anthropic's own SDKs wait by default, 10 minutes: given up on sooner, it would be billed twice.
+    const wait = g.onDelta ? this.firstTokenMs : this.firstTokenMs * WHOLE_REPLY_WAITS;
     // One signal for both ends: the client's going, and the wait running out. (AbortSignal.any does
     // the same, but each listener undici adds to it costs more than this whole controller.)
     const stop = new AbortController();

@@ -7,6 +7,7 @@ import { createParser } from 'eventsource-parser';
 import { request, type Dispatcher } from 'undici';
 
 import type { ToolCall } from '../../../api/schemas';
+import { networkWords } from '../../../shared/networkWords';
 import { promptOf, type ChatMessage, type Reply, type ToolOptions } from '../request';
 import { ReachFailure } from './reach';
 
@@ -59,7 +60,13 @@ export async function callUpstream(call: UpstreamCall): Promise<Reply> {
       ...(options?.responseFormat ? { response_format: options.responseFormat } : {}),
       ...(options?.logprobs !== undefined ? { logprobs: true, top_logprobs: options.logprobs } : {}),
     },
-    { signal: call.signal, accept: stream ? 'text/event-stream' : 'application/json', timeoutMs: 120_000 },
+    // A stream's headers come at once, its parts as they are made; a whole reply, once it is all made,
+    // which a large model on this computer's CPU may take minutes to do.
+    {
+      signal: call.signal,
+      accept: stream ? 'text/event-stream' : 'application/json',
+      timeoutMs: stream ? 120_000 : 600_000,
+    },
   );
   return stream ? readStream(response.body, call.onDelta!, call.onReasoning) : readJson(await response.body.text());
 }
@@ -85,8 +92,11 @@ export async function postToServer(
       bodyTimeout: options.timeoutMs,
     });
   } catch (error) {
+    const code = (error as { code?: string }).code;
     throw new ReachFailure(
-      `the model server could not be reached (${(error as { code?: string }).code ?? (error as Error).name})`,
+      code === 'UND_ERR_HEADERS_TIMEOUT'
+        ? `the model server did not answer within ${options.timeoutMs / 1000} s`
+        : `the model server could not be reached: ${networkWords(error) ?? code ?? (error as Error).name}`,
       undefined,
       !options.signal.aborted,
     );
