@@ -319,10 +319,14 @@ const ERROR_TYPES: Record<number, string> = {
   529: 'overloaded_error',
 };
 
-/** An error as Anthropic's clients read it: `{"type": "error", "error": {"type", "message"}}`. */
+/**
+ * An error as Anthropic's clients read it: `{"type": "error", "error": {"type", "message"}}`. A refusal
+ * of the request that has no type of its own (a 415) is the client's to mend, not the service's fault.
+ */
 export function anthropicError(
   status: number,
   message: string,
 ): { type: 'error'; error: { type: string; message: string } } {
-  return { type: 'error', error: { type: ERROR_TYPES[status] ?? 'api_error', message } };
+  const type = ERROR_TYPES[status] ?? (status < 500 ? 'invalid_request_error' : 'api_error');
+  return { type: 'error', error: { type, message } };
 }

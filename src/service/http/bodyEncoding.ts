@@ -12,7 +12,7 @@ import { Problem } from '../problem';
 const DECODERS: Record<string, () => Transform & zlib.Zlib> = {
   gzip: () => zlib.createGunzip(),
   'x-gzip': () => zlib.createGunzip(),
-  // HTTP's deflate is zlib's format; some clients send the raw stream, which unzip does not read.
+  // HTTP's deflate is zlib's format; a raw deflate stream (some clients send one) is refused as corrupt.
   deflate: () => zlib.createInflate(),
   br: () => zlib.createBrotliDecompress(),
   ...(typeof zlib.createZstdDecompress === 'function' ? { zstd: () => zlib.createZstdDecompress() } : {}),

@@ -258,8 +258,16 @@ describe('service under abuse', function () {
       headers: { 'content-encoding': 'gzip' },
     });
     assert.equal(corrupt.status, 400, corrupt.text);
-    const error = (corrupt.json as { type: string; error: { message: string } }).error;
+    const error = (corrupt.json as { error: { type: string; message: string } }).error;
     assert.match(error.message, /could not be decoded as gzip \(incorrect header check\)/);
+    assert.equal(error.type, 'invalid_request_error');
+    const strange = await raw(service.url, 'POST', '/v1/messages', {
+      token: key!,
+      rawBody: Buffer.from('{}'),
+      headers: { 'content-encoding': 'compress' },
+    });
+    assert.equal(strange.status, 415, strange.text);
+    assert.equal((strange.json as { error: { type: string } }).error.type, 'invalid_request_error');
 
     const answered = await raw(service.url, 'POST', '/v1/messages', {
       token: key!,
