@@ -56,18 +56,29 @@ function lockFailure(error: unknown, dir: string): StorageError {
 const BUILT = builtAt(__filename);
 
 export function writeLock(lockPath: string, info: Omit<LockInfo, 'built' | 'since'>): void {
-  const temp = `${lockPath}.${process.pid}.tmp`;
-  writeFileSync(temp, JSON.stringify({ ...info, since: ownStart() || undefined, built: BUILT } satisfies LockInfo), {
-    mode: 0o600,
-  });
-  const fd = openSync(temp, 'r');
+  replaceFile(lockPath, JSON.stringify({ ...info, since: ownStart() || undefined, built: BUILT } satisfies LockInfo));
+}
+
+/** Writes `file` whole, for this user only: a reader sees the old text or the new, never a half-written one. */
+export function replaceFile(file: string, text: string): void {
+  const temp = `${file}.${process.pid}.tmp`;
   try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    writeFileSync(temp, text, { mode: 0o600 });
+    const fd = openSync(temp, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, file);
+  } catch (error) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // never written
+    }
+    throw error;
   }
-  // rename keeps readers from ever seeing a half-written lock.
-  renameSync(temp, lockPath);
 }
 
 export function releaseLock(lockPath: string): void {
