@@ -152,18 +152,32 @@ export class LocalService {
         () => reject(new Error(`The built-in service did not start within 20 s.\n${output}`)),
         20_000,
       );
+      // What it says goes to the log line by line (where its catalogue came from, a price list that
+      // could not be read, a pruning), but for a token it prints once, which this window never has it print.
+      let pending = '';
+      const said = (d: Buffer | string) => {
+        const lines = (pending + d.toString()).split('\n');
+        pending = lines.pop()!;
+        for (const line of lines)
+          if (line.trim() && !/^Token of /.test(line) && !/listening on http/.test(line))
+            this.options.log(`service: ${line.trim()}`);
+      };
+      let printed = '';
       const started = (d: Buffer) => {
         output += d.toString();
-        const match = /listening on (http:\/\/\S+)/.exec(output);
+        printed += d.toString();
+        const match = /listening on (http:\/\/\S+)/.exec(printed);
         if (!match) return;
         // Once: what the service prints later (its stop, a pruning) must not say it started again. The
         // stream keeps flowing, so the service never waits on a full pipe.
         child.stdout!.off('data', started);
         clearTimeout(timer);
         this.lease();
+        said(printed);
         this.options.log(
           `Built-in service listening on ${match[1]} (pid ${child.pid}), data in ${this.options.dataDir}.`,
         );
+        child.stdout!.on('data', said);
         resolve({ url: match[1]!, token, pid: child.pid! });
       };
       child.stdout!.on('data', started);

@@ -51,6 +51,10 @@ describe('built-in service lifecycle (LocalService)', function () {
     const client = new LlmSpacesClient({ baseUrl: a.url, token: () => a.token });
     assert.ok((await client.listModels()).length > 0, 'the generated token works');
     await client.close();
+    // What the service says reaches the window's log, without the token; the shipped prices were asked for.
+    assert.ok(first.logs.some((l) => /^service: Catalogue: \d+ models of hosted providers from @pydantic/.test(l)));
+    assert.ok(first.logs.some((l) => /serve .*--prices-url off/.test(l)));
+    assert.ok(!first.logs.join('\n').includes(a.token), 'the token is not in the log');
 
     // Another window: same data folder and (shared secret storage) the same token.
     const second = new LocalService({
