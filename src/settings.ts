@@ -10,8 +10,8 @@ export interface Settings {
   upstreamUrls: string[];
   /** Whether the built-in service looks for model servers on the usual local ports. */
   discoverModelServers: boolean;
-  /** Whether the built-in service reads the current price list of hosted models online. */
-  updatePrices: boolean;
+  /** Whether the built-in service reads the current lists of its catalogue (prices, capabilities) online. */
+  updateCatalogue: boolean;
   /** Days the built-in service keeps a logged request (0: always). */
   retentionDays: number;
   /** The built-in service's port; 0 takes a free one at each start. */
@@ -25,7 +25,7 @@ export function readSettings(): Settings {
     serviceUrl: (config.get<string>('serviceUrl') ?? '').trim().replace(/\/+$/, ''),
     upstreamUrls: upstreams(config),
     discoverModelServers: config.get<boolean>('localService.discoverModelServers', true),
-    updatePrices: config.get<boolean>('localService.updatePrices', true),
+    updateCatalogue: config.get<boolean>('localService.updateCatalogue', true),
     retentionDays: Math.max(0, Math.floor(config.get<number>('localService.retentionDays', 90))),
     localServicePort: Math.min(65535, Math.max(0, Math.floor(config.get<number>('localService.port', 0)))),
     requestTimeoutMs: config.get<number>('requestTimeoutSeconds', 30) * 1000,

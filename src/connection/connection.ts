@@ -64,7 +64,7 @@ export class Connection implements vscode.Disposable {
       storeToken: (token) => context.secrets.store(LOCAL_TOKEN_KEY, token),
       modelServers: () => ({ upstreams: readSettings().upstreamUrls, discover: readSettings().discoverModelServers }),
       retentionDays: () => readSettings().retentionDays,
-      updatePrices: () => readSettings().updatePrices,
+      updateCatalogue: () => readSettings().updateCatalogue,
       port: () => readSettings().localServicePort,
       log: (message) => logger.info(message),
       onExit: (code) => this.localServiceExited(code),
@@ -85,7 +85,7 @@ export class Connection implements vscode.Disposable {
           'upstreamUrl',
           'upstreamUrls',
           'discoverModelServers',
-          'updatePrices',
+          'updateCatalogue',
           'retentionDays',
           'port',
         ].some((key) => e.affectsConfiguration(`llmSpaces.localService.${key}`));

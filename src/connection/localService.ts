@@ -27,8 +27,8 @@ export interface LocalServiceOptions {
   /** Where the service finds model servers: URLs given, and whether to look on the usual local ports. */
   modelServers: () => { upstreams: string[]; discover: boolean };
   retentionDays: () => number;
-  /** Whether it reads the current price list online (else the shipped one stands). */
-  updatePrices: () => boolean;
+  /** Whether it reads the current lists of its catalogue online (else the shipped ones stand). */
+  updateCatalogue: () => boolean;
   /** The port to listen on; 0 takes a free one. */
   port: () => number;
   log: (message: string) => void;
@@ -135,7 +135,7 @@ export class LocalService {
     const servers = this.options.modelServers();
     for (const url of servers.upstreams) args.push('--upstream', url);
     args.push('--discover', servers.discover ? 'on' : 'off');
-    if (!this.options.updatePrices()) args.push('--prices-url', 'off');
+    if (!this.options.updateCatalogue()) args.push('--prices-url', 'off', '--capabilities-url', 'off');
     this.options.log(
       `Starting the built-in service: ${path.basename(process.execPath)} ${args.map((a) => (path.basename(a) === a ? a : path.relative(this.options.extensionPath, a) || a)).join(' ')}`,
     );

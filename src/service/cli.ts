@@ -1,5 +1,5 @@
 // Command line of the built-in service (dist/service.js):
-//   serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>]… [--discover on|off] [--stream-delay-ms <n>] [--first-token-timeout-ms 60000] [--retention-days 90] [--model-lists-every-ms 21600000] [--prices-url <url>|off] [--stop-when-unused]
+//   serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>]… [--discover on|off] [--stream-delay-ms <n>] [--first-token-timeout-ms 60000] [--retention-days 90] [--model-lists-every-ms 21600000] [--prices-url <url>|off] [--capabilities-url <url>|off] [--stop-when-unused]
 //   org create --name <n> --data <dir> [--rate-limit <n>]
 //   org limit --rate-limit <n> --data <dir>     (the organization of the built-in service's windows)
 //   token create --data <dir>
@@ -9,7 +9,9 @@ import { DATASET, datasetModels } from './providers/dataset';
 import { listProviders } from './providers/endpoints';
 import { providerKeys } from './providers/keys';
 import { MODEL_LISTS_EVERY_MS, offeredModels } from './providers/offered';
-import { PRICES_EVERY_MS, PRICES_URL, PriceList } from './providers/priceList';
+import { CAPABILITIES, CAPABILITIES_URL } from './providers/capabilities';
+import { keepListsFresh, LISTS_EVERY_MS, OnlineList, refreshLists, type ReadOnline } from './providers/onlineList';
+import { PRICE_LIST, PRICES_URL } from './providers/priceList';
 import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -26,7 +28,7 @@ import { liveLeases } from './lockFile';
 import { StorageError } from './storageError';
 
 const USAGE = `Usage:
-  service serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>]… [--discover on|off] [--stream-delay-ms <n>] [--first-token-timeout-ms 60000] [--retention-days 90] [--model-lists-every-ms 21600000] [--prices-url <url>|off] [--stop-when-unused]
+  service serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>]… [--discover on|off] [--stream-delay-ms <n>] [--first-token-timeout-ms 60000] [--retention-days 90] [--model-lists-every-ms 21600000] [--prices-url <url>|off] [--capabilities-url <url>|off] [--stop-when-unused]
   service org create --name <name> --data <dir> [--rate-limit <n>]
   service org limit --rate-limit <n> --data <dir>
   service token create --data <dir>
@@ -41,6 +43,8 @@ The token may also come from the LLM_SPACES_TOKEN environment variable.
   (default every 6 hours).
 --prices-url: where the current price list of hosted models is read from, at start and once a day
   (default genai-prices' list on GitHub); off uses the list this version ships.
+--capabilities-url: where the current list of what each model can do is read from, as the price list
+  (default models.dev's API); off uses the list this version ships.
 --stop-when-unused: stop once no VS Code window uses the service (as the extension
   starts it: a window that crashed, or closed while the service was starting, cannot stop it).
 org limit: requests per minute allowed to the organization VS Code's windows use (default 200).`;
@@ -57,6 +61,7 @@ const options = {
   'retention-days': { type: 'string', default: '90' },
   'model-lists-every-ms': { type: 'string', default: String(MODEL_LISTS_EVERY_MS) },
   'prices-url': { type: 'string', default: PRICES_URL },
+  'capabilities-url': { type: 'string', default: CAPABILITIES_URL },
   'stop-when-unused': { type: 'boolean', default: false },
   name: { type: 'string' },
   'rate-limit': { type: 'string' },
@@ -79,11 +84,12 @@ function integer(value: string | undefined, flag: string, min: number): number {
   return n;
 }
 
-/** Where the price list is read from; undefined for off. */
-function pricesUrl(value: string | undefined): string | undefined {
+/** Where a list of the catalogue is read from; undefined for off. */
+function listUrl(values: Values, flag: 'prices-url' | 'capabilities-url'): string | undefined {
+  const value = values[flag];
   if (value === 'off') return undefined;
   if (!value || !/^https?:\/\//.test(value))
-    throw new UsageError(`--prices-url must be an http(s) URL or off (not ${value}).`);
+    throw new UsageError(`--${flag} must be an http(s) URL or off (not ${value}).`);
   return value;
 }
 
@@ -120,6 +126,9 @@ function ensureToken(db: Database, token: string | undefined): string | undefine
   });
 }
 
+/** The lists the catalogue is built from, each the shipped copy or one read since (onlineList.ts). */
+type CatalogueLists = readonly ReadOnline[];
+
 /**
  * The hosted providers' models from the datasets (providers/dataset.ts), with the price list in place
  * (the shipped one or one read since: priceList.ts), written when they changed, each retired on the
@@ -127,7 +136,7 @@ function ensureToken(db: Database, token: string | undefined): string | undefine
  * read with the key: offered.ts) where it says one, over the shipped table's. Says what it did when
  * `told`, else only when it wrote.
  */
-function syncDataset(db: Database, prices: PriceList, told = true): void {
+function syncDataset(db: Database, lists: CatalogueLists, told = true): void {
   const today = todayIso();
   const models = datasetModels(new Date().toISOString(), today);
   for (const m of models) m.record.deprecated_on = offeredModels.shutdownOf(m.record) ?? m.record.deprecated_on;
@@ -135,7 +144,7 @@ function syncDataset(db: Database, prices: PriceList, told = true): void {
     const written = db.transactionNow(() => syncCatalogueModels(db, models, DATASET.name, today));
     if (told || written)
       console.log(
-        `Catalogue: ${models.length} models of hosted providers from ${prices.describe()}${written ? `, ${written} added or updated` : ''}.`,
+        `Catalogue: ${models.length} models of hosted providers from ${lists.map((l) => l.describe()).join(' and ')}${written ? `, ${written} added or updated` : ''}.`,
       );
   } catch (error) {
     // A read-only or full disk: the catalogue stays as it was stored.
@@ -148,13 +157,13 @@ function syncDataset(db: Database, prices: PriceList, told = true): void {
  * The catalogue brought up to date again when the day changes, as a service may run for weeks and a
  * model's price changes on a day (a launch price ends).
  */
-function syncDatasetEachDay(db: Database, prices: PriceList): NodeJS.Timeout {
+function syncDatasetEachDay(db: Database, lists: CatalogueLists): NodeJS.Timeout {
   let day = todayIso();
   return setInterval(() => {
     const today = todayIso();
     if (today === day) return;
     day = today;
-    syncDataset(db, prices);
+    syncDataset(db, lists);
   }, 10 * 60_000).unref();
 }
 
@@ -183,13 +192,14 @@ async function serve(values: Values): Promise<void> {
     if (!(error instanceof StorageError)) throw error;
     console.error(`${error.message} The service starts anyway and answers reads.`);
   }
-  const prices = new PriceList(
-    { url: pricesUrl(values['prices-url']), folder, log: (line) => console.log(line) },
-    { label: `${DATASET.name} ${DATASET.version} (${DATASET.date})`, day: DATASET.date },
-  );
-  await prices.useSaved();
-  syncDataset(db, prices);
-  const stopTakingShutdowns = offeredModels.onShutdownsChanged(() => syncDataset(db, prices, false));
+  const log = (line: string) => console.log(line);
+  const lists: CatalogueLists = [
+    new OnlineList(PRICE_LIST, { url: listUrl(values, 'prices-url'), folder, log }),
+    new OnlineList(CAPABILITIES, { url: listUrl(values, 'capabilities-url'), folder, log }),
+  ];
+  for (const list of lists) await list.useKept();
+  syncDataset(db, lists);
+  const stopTakingShutdowns = offeredModels.onShutdownsChanged(() => syncDataset(db, lists, false));
   providerKeys.loadEnvironment(process.env);
   const withKeys = listProviders().filter((p) => p.has_key);
   if (withKeys.length) console.log(`Provider keys from the environment: ${withKeys.map((p) => p.label).join(', ')}`);
@@ -224,10 +234,10 @@ async function serve(values: Values): Promise<void> {
     console.error(`The lock file could not record the URL: ${(error as Error).message}`);
   }
   const retention = startRetention(db, retentionDays, (line) => console.log(line));
-  const dailyDataset = syncDatasetEachDay(db, prices);
-  // The current price list is read once the service answers, then once a day.
-  void prices.refresh(todayIso()).then((changed) => changed && syncDataset(db, prices));
-  const stopPrices = prices.keepFresh(PRICES_EVERY_MS, todayIso, () => syncDataset(db, prices));
+  const dailyDataset = syncDatasetEachDay(db, lists);
+  // The current lists are read once the service answers, then once a day.
+  void refreshLists(lists, todayIso()).then((changed) => changed && syncDataset(db, lists));
+  const stopLists = keepListsFresh(lists, LISTS_EVERY_MS, todayIso, () => syncDataset(db, lists));
   console.log(`LLM Spaces service listening on ${url}`);
   if (printToken) console.log(`Token of the default organization (shown once, stored only hashed): ${printToken}`);
   if (upstreams[0]) console.log(`Catalogue models other than test and local ones are served by ${upstreams[0]}`);
@@ -239,7 +249,7 @@ async function serve(values: Values): Promise<void> {
     console.log(`${why}: finishing requests in flight (at most ${SHUTDOWN_DEADLINE_MS / 1000} s)…`);
     retention.stop();
     clearInterval(dailyDataset);
-    stopPrices();
+    stopLists();
     stopListing();
     stopTakingShutdowns();
     await closeApp(app, SHUTDOWN_DEADLINE_MS);

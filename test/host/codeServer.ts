@@ -138,7 +138,7 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
         'files.autoSave': 'off',
         // The suites expect the catalogue of the price list shipped, not of the one online that day;
         // VS Code started for a person (npm start, no driver) reads it as the extension does.
-        ...(options.driver === false ? {} : { 'llmSpaces.localService.updatePrices': false }),
+        ...(options.driver === false ? {} : { 'llmSpaces.localService.updateCatalogue': false }),
         ...options.settings,
       }),
     );

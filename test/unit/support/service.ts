@@ -39,6 +39,8 @@ export interface ServiceOptions {
   modelListsEveryMs?: number;
   /** Where the service reads the current price list (default off: the shipped list, nothing read online). */
   pricesUrl?: string;
+  /** Where it reads models.dev's current list (default off, as the price list). */
+  capabilitiesUrl?: string;
   /** Environment variables for the service (provider keys and base URLs); this machine's own are never passed. */
   env?: Record<string, string>;
 }
@@ -131,7 +133,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   if (options.modelListsEveryMs) args.push('--model-lists-every-ms', String(options.modelListsEveryMs));
   if (options.upstream) args.push('--upstream', options.upstream);
   args.push('--discover', options.discover ? 'on' : 'off');
-  args.push('--prices-url', options.pricesUrl ?? 'off');
+  args.push('--prices-url', options.pricesUrl ?? 'off', '--capabilities-url', options.capabilitiesUrl ?? 'off');
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: serviceEnv(options.env) });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));

