@@ -130,8 +130,8 @@ function ensureToken(db: Database, token: string | undefined): string | undefine
 type CatalogueLists = readonly ReadOnline[];
 
 /**
- * The hosted providers' models from the datasets (providers/dataset.ts), with the price list in place
- * (the shipped one or one read since: priceList.ts), written when they changed, each retired on the
+ * The hosted providers' models from the datasets (providers/dataset.ts), with the lists in place (the
+ * shipped ones or ones read since: onlineList.ts), written when they changed, each retired on the
  * day its provider's own list of models says (OpenAI's `shutdown_date`, Bedrock's `endOfLifeTime`,
  * read with the key: offered.ts) where it says one, over the shipped table's. Says what it did when
  * `told`, else only when it wrote.

