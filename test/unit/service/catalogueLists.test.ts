@@ -191,9 +191,7 @@ describe('the current lists of the catalogue, read online', function () {
     };
     modelsDev.body = JSON.stringify(newer);
     service = await startService({ dataDir: tempDir(), pricesUrl: prices.url, capabilitiesUrl: modelsDev.url });
-    await until('the lists read were never taken in', () =>
-      /and the models\.dev list read from/.test(output()),
-    );
+    await until('the lists read were never taken in', () => /and the models\.dev list read from/.test(output()));
     said(/The models\.dev list read leaves out 1 entry of a shape this version does not know\./);
     const nano = (await model('openai/gpt-9-nano'))!;
     // The price list's context window and prices stand; the rest is models.dev's.
