@@ -17,6 +17,8 @@ export interface Settings {
   /** The built-in service's port; 0 takes a free one at each start. */
   localServicePort: number;
   requestTimeoutMs: number;
+  /** VS Code's proxy (`http.proxy`) and the hosts reached without it (`http.noProxy`), for the built-in service. */
+  proxy: { url: string; noProxy: string[] };
 }
 
 export function readSettings(): Settings {
@@ -29,6 +31,10 @@ export function readSettings(): Settings {
     retentionDays: Math.max(0, Math.floor(config.get<number>('localService.retentionDays', 90))),
     localServicePort: Math.min(65535, Math.max(0, Math.floor(config.get<number>('localService.port', 0)))),
     requestTimeoutMs: config.get<number>('requestTimeoutSeconds', 30) * 1000,
+    proxy: {
+      url: (vscode.workspace.getConfiguration('http').get<string>('proxy') ?? '').trim(),
+      noProxy: vscode.workspace.getConfiguration('http').get<string[]>('noProxy') ?? [],
+    },
   };
 }
 

@@ -65,6 +65,7 @@ export class Connection implements vscode.Disposable {
       modelServers: () => ({ upstreams: readSettings().upstreamUrls, discover: readSettings().discoverModelServers }),
       retentionDays: () => readSettings().retentionDays,
       updateCatalogue: () => readSettings().updateCatalogue,
+      proxy: () => readSettings().proxy,
       port: () => readSettings().localServicePort,
       log: (message) => logger.info(message),
       onExit: (code) => this.localServiceExited(code),
@@ -88,7 +89,10 @@ export class Connection implements vscode.Disposable {
           'updateCatalogue',
           'retentionDays',
           'port',
-        ].some((key) => e.affectsConfiguration(`llmSpaces.localService.${key}`));
+        ]
+          .map((key) => `llmSpaces.localService.${key}`)
+          .concat('http.proxy', 'http.noProxy')
+          .some((section) => e.affectsConfiguration(section));
         if (restart && this.mode === 'local') void this.restartLocal();
       }),
     );

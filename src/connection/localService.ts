@@ -27,6 +27,11 @@ export interface LocalServiceOptions {
   /** Where the service finds model servers: URLs given, and whether to look on the usual local ports. */
   modelServers: () => { upstreams: string[]; discover: boolean };
   retentionDays: () => number;
+  /**
+   * VS Code's proxy setting, which the service's requests to providers go through (as HTTPS_PROXY and
+   * HTTP_PROXY, over the environment's), and the hosts reached without it.
+   */
+  proxy: () => { url: string; noProxy: string[] };
   /** Whether it reads the current lists of its catalogue online (else the shipped ones stand). */
   updateCatalogue: () => boolean;
   /** The port to listen on; 0 takes a free one. */
@@ -141,7 +146,12 @@ export class LocalService {
     );
     // The token travels in the environment, never on the command line where `ps` would show it.
     const child = spawn(process.execPath, args, {
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', LLM_SPACES_TOKEN: token },
+      env: {
+        ...process.env,
+        ...proxyVariables(this.options.proxy()),
+        ELECTRON_RUN_AS_NODE: '1',
+        LLM_SPACES_TOKEN: token,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
@@ -249,6 +259,19 @@ export class LocalService {
 }
 
 class FolderTaken extends Error {}
+
+/** VS Code's proxy setting as the variables the service reads; none when it is not set. */
+function proxyVariables(proxy: { url: string; noProxy: string[] }): Record<string, string> {
+  if (!proxy.url) return {};
+  const noProxy = proxy.noProxy.join(',');
+  return {
+    HTTPS_PROXY: proxy.url,
+    HTTP_PROXY: proxy.url,
+    https_proxy: proxy.url,
+    http_proxy: proxy.url,
+    ...(noProxy ? { NO_PROXY: noProxy, no_proxy: noProxy } : {}),
+  };
+}
 
 /** The service's shutdown deadline for requests in flight (5 s) and a margin to close the database. */
 const STOP_WAIT_MS = 10_000;

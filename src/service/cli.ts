@@ -12,6 +12,7 @@ import { MODEL_LISTS_EVERY_MS, offeredModels } from './providers/offered';
 import { CAPABILITIES, CAPABILITIES_URL } from './providers/capabilities';
 import { keepListsFresh, LISTS_EVERY_MS, OnlineList, refreshLists, type ReadOnline } from './providers/onlineList';
 import { PRICE_LIST, PRICES_URL } from './providers/priceList';
+import { useEnvironmentProxy } from './providers/proxy';
 import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -193,6 +194,8 @@ async function serve(values: Values): Promise<void> {
     console.error(`${error.message} The service starts anyway and answers reads.`);
   }
   const log = (line: string) => console.log(line);
+  const proxied = useEnvironmentProxy();
+  if (proxied) log(proxied);
   const lists: CatalogueLists = [
     new OnlineList(PRICE_LIST, { url: listUrl(values, 'prices-url'), folder, log }),
     new OnlineList(CAPABILITIES, { url: listUrl(values, 'capabilities-url'), folder, log }),

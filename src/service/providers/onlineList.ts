@@ -178,7 +178,8 @@ async function fetchJson(
     });
   } catch (error) {
     if ((error as Error).name === 'TimeoutError') throw new Error(`no answer within ${FETCH_TIMEOUT_MS / 1000} s`);
-    throw new Error(networkWords(error) ?? 'it could not be reached');
+    const cause = (error as { cause?: { message?: unknown } }).cause?.message;
+    throw new Error(networkWords(error, typeof cause === 'string' ? cause : '') ?? 'it could not be reached');
   }
   if (response.status === 304) return 'unchanged';
   if (!response.ok) {

@@ -1,16 +1,18 @@
 // The `fetch` the AI SDK's provider packages are given: the same contract as the global one, sent
-// through one undici agent that keeps a pool of open connections per provider's address. Node's
+// through one undici agent that keeps a pool of open connections per provider's address (through the
+// environment's proxy, where it names one: proxy.ts). Node's
 // global fetch spends about three times the CPU per request of undici's own request API (measured in
 // test/bench; a gateway pays it on every reply), so the request goes through that API and its answer
 // is handed back as a standard Response: an event stream as it comes, any other body once read whole.
 // A redirect is handed back as it came, not followed: the providers' APIs answer where they are asked.
 import { Readable } from 'node:stream';
-import { Agent, request } from 'undici';
+import { request } from 'undici';
+import { outboundAgent } from './proxy';
 
 // No wait of undici's own for an answer's headers (5 minutes by default): each call is bounded by its
 // caller's signal (a reply's wait, up to 10 minutes for a whole one; a key check's; a list's), and a
 // whole reply still waited for would be cut before its time.
-const agent = new Agent({ keepAliveTimeout: 30_000, connections: 256, headersTimeout: 0 });
+const agent = outboundAgent({ keepAliveTimeout: 30_000, connections: 256, headersTimeout: 0 });
 
 /** Statuses whose answer has no body (a Response refuses one for them). */
 const NO_BODY = new Set([101, 103, 204, 205, 304]);

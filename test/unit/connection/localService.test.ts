@@ -25,6 +25,7 @@ function window(dataDir: string, overrides: Partial<LocalServiceOptions> = {}) {
     modelServers: () => ({ upstreams: [], discover: false }),
     retentionDays: () => 90,
     updateCatalogue: () => false,
+    proxy: () => ({ url: '', noProxy: [] }),
     port: () => 0,
     log: (line) => logs.push(line),
     onExit: (code) => exits.push(code),
@@ -65,6 +66,7 @@ describe('built-in service lifecycle (LocalService)', function () {
       modelServers: () => ({ upstreams: [], discover: false }),
       retentionDays: () => 90,
       updateCatalogue: () => false,
+      proxy: () => ({ url: '', noProxy: [] }),
       port: () => 0,
       log: () => undefined,
       onExit: () => undefined,
@@ -222,6 +224,21 @@ describe('built-in service lifecycle (LocalService)', function () {
     w.service.dispose();
     assert.ok(await waitDead(endpoint.pid));
     await upstream.close();
+    removeDir(dir);
+  });
+
+  it("hands VS Code's proxy setting to the service, which says it goes through it (without its credentials)", async () => {
+    const dir = tempDir();
+    const w = window(dir, { proxy: () => ({ url: 'http://user:pw-123@127.0.0.1:9', noProxy: ['corp.internal'] }) });
+    const endpoint = await w.service.ensure();
+    const said = w.logs.join('\n');
+    assert.match(
+      said,
+      /service: Requests to providers go through the proxy http:\/\/…@127\.0\.0\.1:9; directly to corp\.internal, localhost, 127\.0\.0\.1, \[::1\]\./,
+    );
+    assert.ok(!said.includes('pw-123'), 'no proxy credentials in the log');
+    w.service.dispose();
+    assert.ok(await waitDead(endpoint.pid));
     removeDir(dir);
   });
 

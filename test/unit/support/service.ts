@@ -47,12 +47,16 @@ export interface ServiceOptions {
 
 /**
  * This process's environment without any provider's key or base URL, nor AWS's or Google Cloud's (a
- * developer's own must not leak in).
+ * developer's own must not leak in), nor a proxy (a test that wants one names it).
  */
 function serviceEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = Object.fromEntries(
     Object.entries(process.env).filter(
-      ([name]) => !/_(API_KEY|BASE_URL)$/.test(name) && !name.startsWith('AWS_') && !/^(GOOGLE_|CLOUDSDK_)/.test(name),
+      ([name]) =>
+        !/_(API_KEY|BASE_URL)$/.test(name) &&
+        !name.startsWith('AWS_') &&
+        !/^(GOOGLE_|CLOUDSDK_)/.test(name) &&
+        !/^(https?|no|all)_proxy$/i.test(name),
     ),
   );
   return { ...env, ...extra };
