@@ -1,7 +1,7 @@
 // The HTTP layer of the client: undici with keep-alive, timeouts, retries with jittered backoff,
 // Retry-After on 429, typed errors by status, zod validation of every response.
 import { ConditionalCache } from './conditionalCache';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import {
   ApiError,
@@ -21,6 +21,7 @@ import {
 import { ErrorBody, OpenAiErrorBody, collectLeftOut, issueField, type LeftOut, type ValidationIssue } from './schemas';
 import { fromWire, mentionsHostedNames } from './wire';
 import { networkWords } from '../shared/networkWords';
+import { proxyOf, proxyVariables } from '../shared/proxy';
 
 export interface RequestLogEntry {
   method: string;
@@ -53,6 +54,11 @@ export interface TransportOptions {
   /** Records of a list answer that could not be read and were left out of it. */
   onLeftOut?: (endpoint: string, leftOut: LeftOut[]) => void;
   dispatcher?: Dispatcher;
+  /**
+   * VS Code's proxy setting (`http.proxy`, `http.noProxy`), over the environment's HTTPS_PROXY and
+   * HTTP_PROXY: a remote service is reached through it (src/shared/proxy.ts; this computer directly).
+   */
+  proxy?: { url: string; noProxy: string[] };
 }
 
 export interface Call<T extends z.ZodType> {
@@ -77,7 +83,7 @@ const RETRYABLE_STATUS = new Set([502, 503, 504]);
 const RATE_LIMIT_RETRIES = 3;
 
 export class Transport {
-  private readonly options: Required<Omit<TransportOptions, 'onRequest' | 'onLeftOut' | 'dispatcher'>> &
+  private readonly options: Required<Omit<TransportOptions, 'onRequest' | 'onLeftOut' | 'dispatcher' | 'proxy'>> &
     Pick<TransportOptions, 'onRequest' | 'onLeftOut'>;
   private readonly dispatcher: Dispatcher;
   private readonly cache = new ConditionalCache();
@@ -97,13 +103,13 @@ export class Transport {
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
     };
     this.ownsDispatcher = !options.dispatcher;
-    this.dispatcher =
-      options.dispatcher ??
-      new Agent({
-        keepAliveTimeout: 30_000,
-        keepAliveMaxTimeout: 600_000,
-        connect: { timeout: this.options.connectTimeoutMs },
-      });
+    const agent = {
+      keepAliveTimeout: 30_000,
+      keepAliveMaxTimeout: 600_000,
+      connect: { timeout: this.options.connectTimeoutMs },
+    };
+    const proxy = proxyOf({ ...process.env, ...proxyVariables(options.proxy ?? { url: '', noProxy: [] }) });
+    this.dispatcher = options.dispatcher ?? (proxy ? new EnvHttpProxyAgent({ ...agent, ...proxy }) : new Agent(agent));
   }
 
   /** True once an answer used the hosted service's wire names (conventions.md). */

@@ -131,6 +131,7 @@ export class Connection implements vscode.Disposable {
       baseUrl: url,
       token: async () => token(),
       timeoutMs: readSettings().requestTimeoutMs,
+      proxy: readSettings().proxy,
       onRequest: (entry) => this.logger.request(entry),
       onLeftOut: (endpoint, leftOut) => {
         for (const record of leftOut)

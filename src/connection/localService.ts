@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SERVICE_EXEC_ARGV } from '../service/launch';
+import { proxyVariables } from '../shared/proxy';
 import {
   builtAt,
   isAlive,
@@ -259,19 +260,6 @@ export class LocalService {
 }
 
 class FolderTaken extends Error {}
-
-/** VS Code's proxy setting as the variables the service reads; none when it is not set. */
-function proxyVariables(proxy: { url: string; noProxy: string[] }): Record<string, string> {
-  if (!proxy.url) return {};
-  const noProxy = proxy.noProxy.join(',');
-  return {
-    HTTPS_PROXY: proxy.url,
-    HTTP_PROXY: proxy.url,
-    https_proxy: proxy.url,
-    http_proxy: proxy.url,
-    ...(noProxy ? { NO_PROXY: noProxy, no_proxy: noProxy } : {}),
-  };
-}
 
 /** The service's shutdown deadline for requests in flight (5 s) and a margin to close the database. */
 const STOP_WAIT_MS = 10_000;

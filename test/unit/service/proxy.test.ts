@@ -2,51 +2,16 @@
 // names, in a CONNECT tunnel, with the proxy's credentials sent to the proxy only; NO_PROXY's hosts and
 // this computer's own addresses are reached directly; the log names the proxy without its credentials.
 // The fake proxy is the only one that knows the provider's host name (`openai.proxied.test`), so an
-// answer through it is proof the request went through the proxy.
+// answer through it is proof the request went through the proxy. The extension's own client reaches a
+// remote LLM Spaces service through VS Code's proxy setting the same way.
 import assert from 'node:assert/strict';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
 import OpenAI from 'openai';
+import { LlmSpacesClient } from '../../../src/api/client';
+import { startProxy, type FakeProxy } from '../support/fakeProxy';
 import { fakeEnv, startOpenAiFake, type ProviderFake } from '../support/providerFakes';
 import { echoSpace, spaceOf, startService, type RunningService } from '../support/service';
 
 const HOST = 'openai.proxied.test';
-
-interface FakeProxy {
-  url: string;
-  /** The tunnels asked for (host:port), and the headers each came with. */
-  tunnels: Array<{ target: string; headers: IncomingHttpHeaders }>;
-  close: () => Promise<void>;
-}
-
-/** A proxy that tunnels to `HOST` (which it sends to the fake's port on this computer) and refuses the rest. */
-async function startProxy(fakePort: number): Promise<FakeProxy> {
-  const tunnels: FakeProxy['tunnels'] = [];
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((_request, response) => response.writeHead(405).end());
-  server.on('connect', (request, client: Socket) => {
-    const target = request.url ?? '';
-    tunnels.push({ target, headers: request.headers });
-    sockets.add(client);
-    if (target !== `${HOST}:${fakePort}`) return void client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
-    const upstream = connect(fakePort, '127.0.0.1', () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.pipe(client).pipe(upstream);
-    });
-    sockets.add(upstream);
-    for (const s of [client, upstream]) s.on('error', () => undefined).on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    tunnels,
-    close: () => {
-      for (const s of sockets) s.destroy();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 describe('the service behind a proxy', function () {
   this.timeout(60_000);
@@ -58,7 +23,7 @@ describe('the service behind a proxy', function () {
   before(async () => {
     openai = await startOpenAiFake();
     fakePort = Number(new URL(openai.baseUrl).port);
-    proxy = await startProxy(fakePort);
+    proxy = await startProxy();
   });
   afterEach(async () => {
     await service?.stop();
@@ -130,7 +95,7 @@ describe('the service behind a proxy', function () {
     service = await startService({
       env: {
         ...fakeEnv({ openai }),
-        OPENAI_BASE_URL: `http://elsewhere.proxied.test:${fakePort}/v1`,
+        OPENAI_BASE_URL: `http://refused.proxied.test:${fakePort}/v1`,
         HTTPS_PROXY: proxy.url,
       },
     });
@@ -141,6 +106,33 @@ describe('the service behind a proxy', function () {
     assert.match((refused as Error).message, /OpenAI could not be reached: the proxy refused to connect to it \(403\)/);
     // Asked again, as a connection that failed is, and never sent elsewhere than through the proxy.
     assert.ok(proxy.tunnels.length > 0);
-    assert.ok(proxy.tunnels.every((t) => t.target === `elsewhere.proxied.test:${fakePort}`));
+    assert.ok(proxy.tunnels.every((t) => t.target === `refused.proxied.test:${fakePort}`));
+  });
+
+  it("reaches a remote LLM Spaces service through VS Code's proxy setting, and this computer directly", async () => {
+    service = await startService();
+    const port = new URL(service.url).port;
+    const token = service.token;
+    const remote = new LlmSpacesClient({
+      baseUrl: `http://llm-spaces.proxied.test:${port}`,
+      token: () => token,
+      proxy: { url: proxy.url, noProxy: [] },
+    });
+    const local = new LlmSpacesClient({
+      baseUrl: service.url,
+      token: () => token,
+      proxy: { url: proxy.url, noProxy: [] },
+    });
+    try {
+      assert.ok((await remote.listModels()).length > 0);
+      assert.deepEqual(
+        proxy.tunnels.map((t) => t.target),
+        [`llm-spaces.proxied.test:${port}`],
+      );
+      assert.ok((await local.listModels()).length > 0);
+      assert.equal(proxy.tunnels.length, 1, 'the service on this computer is reached directly');
+    } finally {
+      await Promise.all([remote.close(), local.close()]);
+    }
   });
 });
