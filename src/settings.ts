@@ -17,7 +17,7 @@ export interface Settings {
   /** The built-in service's port; 0 takes a free one at each start. */
   localServicePort: number;
   requestTimeoutMs: number;
-  /** VS Code's proxy (`http.proxy`) and the hosts reached without it (`http.noProxy`), for the built-in service. */
+  /** VS Code's proxy (`http.proxy`) and the hosts reached without it (`http.noProxy`): the service's way out. */
   proxy: { url: string; noProxy: string[] };
 }
 

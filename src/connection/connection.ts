@@ -94,6 +94,9 @@ export class Connection implements vscode.Disposable {
           .concat('http.proxy', 'http.noProxy')
           .some((section) => e.affectsConfiguration(section));
         if (restart && this.mode === 'local') void this.restartLocal();
+        // A remote service is reached through VS Code's proxy: a new client for a new one.
+        const proxy = e.affectsConfiguration('http.proxy') || e.affectsConfiguration('http.noProxy');
+        if (proxy && this.mode === 'remote') void this.reset();
       }),
     );
   }
