@@ -41,6 +41,24 @@ export function proxyOf(env: Record<string, string | undefined>): NamedProxy | u
   };
 }
 
+/** Whether a request to `url` goes through the proxy: its host is none of those reached directly (as undici decides). */
+export function goesThrough(url: string, proxy: NamedProxy): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  const host = parsed.host.replace(/:\d*$/, '').toLowerCase();
+  const port = Number(parsed.port) || (parsed.protocol === 'https:' ? 443 : 80);
+  return !proxy.noProxy.split(',').some((entry) => {
+    if (entry === '*') return true;
+    const [, named = entry, entryPort] = /^(.+):(\d+)$/.exec(entry) ?? [];
+    const direct = named.replace(/^\*?\./, '').toLowerCase();
+    return (!entryPort || Number(entryPort) === port) && (host === direct || host.endsWith(`.${direct}`));
+  });
+}
+
 /**
  * VS Code's proxy setting (`http.proxy`, with `http.noProxy`) as the variables above; none when it is
  * not set.

@@ -9,6 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { networkWords } from '../../shared/networkWords';
+import { throughProxy } from './proxy';
 import { replaceFile } from '../folderLock';
 import { storageCause } from '../storageError';
 
@@ -179,7 +180,8 @@ async function fetchJson(
   } catch (error) {
     if ((error as Error).name === 'TimeoutError') throw new Error(`no answer within ${FETCH_TIMEOUT_MS / 1000} s`);
     const cause = (error as { cause?: { message?: unknown } }).cause?.message;
-    throw new Error(networkWords(error, typeof cause === 'string' ? cause : '') ?? 'it could not be reached');
+    const words = networkWords(error, typeof cause === 'string' ? cause : '');
+    throw new Error(words ? throughProxy(url, words) : 'it could not be reached');
   }
   if (response.status === 304) return 'unchanged';
   if (!response.ok) {

@@ -3,7 +3,7 @@
 // proxy only (Proxy-Authorization), and never to the log. undici's EnvHttpProxyAgent does the work;
 // HTTPS goes through a CONNECT tunnel.
 import { Agent, EnvHttpProxyAgent, setGlobalDispatcher, type Dispatcher } from 'undici';
-import { proxyOf } from '../../shared/proxy';
+import { goesThrough, proxyOf, type NamedProxy } from '../../shared/proxy';
 
 /** An agent with these options that goes through the environment's proxy, if it names one. */
 export function outboundAgent(options: Agent.Options): Dispatcher {
@@ -25,10 +25,24 @@ export function useEnvironmentProxy(env: NodeJS.ProcessEnv = process.env): strin
       : undefined;
   }
   setGlobalDispatcher(new EnvHttpProxyAgent(proxy));
+  inUse = proxy;
   const https = shown(proxy.httpsProxy);
   const http = shown(proxy.httpProxy);
   const through = https === http ? `the proxy ${https}` : `the proxy ${https} (https) and ${http} (http)`;
   return `Requests to providers go through ${through}; directly to ${proxy.noProxy.split(',').join(', ')}.`;
+}
+
+/** The proxy the service's requests go through, once useEnvironmentProxy found one. */
+let inUse: NamedProxy | undefined;
+
+/**
+ * Why `url` could not be reached (`words`, from the connection's error), said of the proxy where the
+ * request went through one: the only connection made then is the proxy's.
+ */
+export function throughProxy(url: string | undefined, words: string): string {
+  if (!inUse || !url || !goesThrough(url, inUse) || /proxy/.test(words)) return words;
+  const proxy = shown(new URL(url).protocol === 'https:' ? inUse.httpsProxy : inUse.httpProxy);
+  return `it goes through the proxy ${proxy}, which could not be reached: ${words}`;
 }
 
 /** A proxy's URL without its credentials. */

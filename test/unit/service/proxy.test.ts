@@ -5,6 +5,8 @@
 // answer through it is proof the request went through the proxy. The extension's own client reaches a
 // remote LLM Spaces service through VS Code's proxy setting the same way.
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { LlmSpacesClient } from '../../../src/api/client';
 import { startProxy, type FakeProxy } from '../support/fakeProxy';
@@ -107,6 +109,25 @@ describe('the service behind a proxy', function () {
     // Asked again, as a connection that failed is, and never sent elsewhere than through the proxy.
     assert.ok(proxy.tunnels.length > 0);
     assert.ok(proxy.tunnels.every((t) => t.target === `refused.proxied.test:${fakePort}`));
+  });
+
+  it('says when it is the proxy that does not answer', async () => {
+    // A port nothing listens on: the proxy is down.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const down = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    service = await startService({
+      env: { ...fakeEnv({ openai }), OPENAI_BASE_URL: `http://${HOST}:${fakePort}/v1`, HTTPS_PROXY: down },
+      pricesUrl: `https://${HOST}/data.json`,
+    });
+    const failed = await ask('openai/gpt-4o-mini').catch((error: unknown) => error as Error);
+    const why = `it goes through the proxy ${down}, which could not be reached: nothing answers at its address`;
+    assert.ok((failed as Error).message.includes(`OpenAI could not be reached: ${why}`), (failed as Error).message);
+    assert.ok(
+      service.output().includes(`The current price list could not be read from ${HOST}: ${why}`),
+      'the list says so too',
+    );
   });
 
   it("reaches a remote LLM Spaces service through VS Code's proxy setting, and this computer directly", async () => {

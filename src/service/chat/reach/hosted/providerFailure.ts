@@ -4,6 +4,7 @@ import { APICallError, UnsupportedFunctionalityError } from '@ai-sdk/provider';
 import type { Cooldown } from '../../../providers/cooldown';
 import { ReachFailure } from '../reach';
 import { networkWords } from '../../../../shared/networkWords';
+import { throughProxy } from '../../../providers/proxy';
 import type { ProviderName } from '../../../../shared/providerNames';
 /** A failed request in words: which provider, what it answered (never the key), and when to try again. */
 export class ProviderFailure extends ReachFailure {
@@ -122,8 +123,14 @@ function outOfCredit(error: APICallError): boolean {
   }
 }
 
-/** Why a provider could not be reached, in words; the library's own text when no code says. */
-const unreachable = (error: unknown, said: string) => networkWords(error, said) ?? said;
+/**
+ * Why a provider could not be reached, in words (of the proxy, where the request went through one);
+ * the library's own text when no code says.
+ */
+function unreachable(error: unknown, said: string): string {
+  const words = networkWords(error, said);
+  return words ? throughProxy((error as { url?: string }).url, words) : said;
+}
 
 /** Takes the keys, and anything shaped like a key, out of a provider's text. */
 export function scrubbed(text: string, secrets: string[]): string {
