@@ -385,6 +385,8 @@ describe('LLM Spaces webviews (playwright)', function () {
     await prompt.press('Control+Enter');
     const reply = frame.locator('.turn .reply').last();
     await reply.filter({ hasText: '[1 file attached]' }).waitFor({ timeout: 30_000 });
+    // The chip goes once the send is taken: it may be drawn a frame after the reply's first text.
+    await chip.waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
     assert.equal(await frame.locator('.chips .chip').count(), 0, 'the sent file is no longer attached');
     // The turn says what went with its prompt.
     const sentWith = frame.locator('.turn').last().locator('.attached');
