@@ -213,9 +213,10 @@ export async function embed(
 function resolve(db: Database, caller: Caller, name: string): Target {
   const loc = ['body', 'model'];
   if (name === TEST_EMBEDDING_MODEL) return { kind: 'test', namespace: TEST_EMBEDDING_MODEL, inputCost: 0 };
+  const models = providersEmbeddingModels();
   const named =
-    providersEmbeddingModels().find((m) => m.namespace === name) ??
-    providersEmbeddingModels()
+    models.find((m) => m.namespace === name) ??
+    models
       .filter((m) => m.model === name)
       .sort((a, b) => Number(ownsBareNames(b.provider)) - Number(ownsBareNames(a.provider)))[0];
   if (named && isRetired(named)) throw retired(named, loc);
@@ -233,7 +234,7 @@ function resolve(db: Database, caller: Caller, name: string): Target {
       inputCost: named?.inputCost ?? 0,
     };
   if (named) throw invalid(loc, `${named.namespace} cannot answer here: ${howToReach(named)}`, 'cannot_answer_here');
-  const offered = providersEmbeddingModels()
+  const offered = models
     .filter((m) => !m.deprecated_on)
     .map((m) => m.namespace)
     .join(', ');
