@@ -27,6 +27,13 @@ function proxyUrl(env: Record<string, string | undefined>, name: string): string
   }
 }
 
+/** The proxy variables the environment sets to something that is not a proxy's URL. */
+export function unreadProxyVariables(env: Record<string, string | undefined>): string[] {
+  return ['HTTPS_PROXY', 'HTTP_PROXY'].filter(
+    (name) => (env[name.toLowerCase()] || env[name] || '').trim() && !proxyUrl(env, name),
+  );
+}
+
 /** The proxies the environment names, and the hosts reached directly; undefined when it names none. */
 export function proxyOf(env: Record<string, string | undefined>): NamedProxy | undefined {
   const httpsProxy = proxyUrl(env, 'HTTPS_PROXY');

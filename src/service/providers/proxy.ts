@@ -3,11 +3,11 @@
 // proxy only (Proxy-Authorization), and never to the log. undici's EnvHttpProxyAgent does the work;
 // HTTPS goes through a CONNECT tunnel.
 import { Agent, EnvHttpProxyAgent, setGlobalDispatcher, type Dispatcher } from 'undici';
-import { goesThrough, proxyOf, type NamedProxy } from '../../shared/proxy';
+import { goesThrough, proxyOf, unreadProxyVariables, type NamedProxy } from '../../shared/proxy';
 
-/** An agent with these options that goes through the environment's proxy, if it names one. */
-export function outboundAgent(options: Agent.Options): Dispatcher {
-  const proxy = proxyOf(process.env);
+/** An agent with these options that goes through the proxy `env` names, if it names one. */
+export function outboundAgent(options: Agent.Options, env: NodeJS.ProcessEnv = process.env): Dispatcher {
+  const proxy = proxyOf(env);
   return proxy ? new EnvHttpProxyAgent({ ...options, ...proxy }) : new Agent(options);
 }
 
@@ -19,12 +19,12 @@ export function outboundAgent(options: Agent.Options): Dispatcher {
 export function useEnvironmentProxy(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const proxy = proxyOf(env);
   if (!proxy) {
-    const unread = ['HTTPS_PROXY', 'HTTP_PROXY'].filter((name) => (env[name.toLowerCase()] || env[name] || '').trim());
+    const unread = unreadProxyVariables(env);
     return unread.length
       ? `${unread.join(' and ')} ${unread.length > 1 ? 'are' : 'is'} not a proxy's URL (http://host:port): requests go directly.`
       : undefined;
   }
-  setGlobalDispatcher(new EnvHttpProxyAgent(proxy));
+  setGlobalDispatcher(outboundAgent({}, env));
   inUse = proxy;
   const https = shown(proxy.httpsProxy);
   const http = shown(proxy.httpProxy);
