@@ -23,6 +23,7 @@ import {
 } from '@ai-sdk/provider';
 import { createVoyage } from 'voyage-ai-provider';
 import { fromIni } from '@aws-sdk/credential-provider-ini';
+import { FetchHttpHandler } from '@smithy/fetch-http-handler';
 import { GoogleAuth } from 'google-auth-library';
 import {
   AWS_ACCESS_KEY,
@@ -85,12 +86,14 @@ const profileReaders = new Map<string, () => Promise<AwsCredentials>>();
  * The credentials of a profile of this machine's AWS configuration, read by AWS's own provider as its
  * tools read them (an access key, an SSO login, a role to assume, a process), kept until shortly before
  * they expire; a failure (no such profile, an SSO login expired) is said by AWS's own words and read
- * again at the next request.
+ * again at the next request. Its own requests (to AWS's sign-in and STS) are sent by fetch, which goes
+ * through the environment's proxy as the service's other requests do (proxy.ts); AWS's default
+ * handler, node:https, would go around it.
  */
 function profileCredentials(profile: string): () => Promise<AwsCredentials> {
   let reader = profileReaders.get(profile);
   if (reader) return reader;
-  const read = fromIni({ profile, ignoreCache: true });
+  const read = fromIni({ profile, ignoreCache: true, clientConfig: { requestHandler: new FetchHttpHandler() } });
   let held: Promise<AwsCredentials> | undefined;
   let until = 0;
   reader = () => {

@@ -10,11 +10,14 @@ import Anthropic from '@anthropic-ai/sdk';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { ProviderKeys } from '../../../src/service/providers/keys';
 import { claudeToolLoop } from '../support/claudeToolLoop';
 import { chatsWholeAndStreamed, LATER_SYSTEM } from '../support/openAiChat';
 import { pdfBase64 } from '../support/pdf';
+import { startProxy, type FakeProxy } from '../support/fakeProxy';
 import { raw } from '../support/http';
 import { FILTERED, FILTERED_SO_FAR, startBedrockFake, type ProviderFake } from '../support/providerFakes';
 import { removeDir, spaceOf, startService, tempDir, type RunningService } from '../support/service';
@@ -531,6 +534,110 @@ describe('Amazon Bedrock with a profile of the AWS configuration', function () {
     );
     assert.equal(signing.fake.seen.length, seen);
     for (const text of signing.allSaid()) assert.ok(!text.includes(SECRET), 'no secret said');
+  });
+});
+
+/**
+ * A fake of AWS STS's AssumeRole (query protocol, as its API reference gives it): it answers only a
+ * request signed with the source profile's access key `sourceId` naming `roleArn`, with temporary
+ * credentials; what it was asked, and what it refused, are kept.
+ */
+async function startStsFake(sourceId: string, roleArn: string, assumed: { id: string; secret: string; token: string }) {
+  const asked: URLSearchParams[] = [];
+  const problems: string[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      const form = new URLSearchParams(body);
+      asked.push(form);
+      const signedBy = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/\d{8}\/[^/]+\/sts\/aws4_request,/.exec(
+        String(request.headers.authorization),
+      )?.[1];
+      const wrong = [
+        request.method !== 'POST' && `method ${request.method}`,
+        form.get('Action') !== 'AssumeRole' && `action ${form.get('Action')}`,
+        form.get('Version') !== '2011-06-15' && `version ${form.get('Version')}`,
+        form.get('RoleArn') !== roleArn && `role ${form.get('RoleArn')}`,
+        !form.get('RoleSessionName') && 'no RoleSessionName',
+        signedBy !== sourceId && `signed by ${signedBy}`,
+      ].filter((w): w is string => Boolean(w));
+      if (wrong.length) {
+        problems.push(...wrong);
+        response.writeHead(403, { 'content-type': 'text/xml' });
+        response.end(
+          '<ErrorResponse><Error><Type>Sender</Type><Code>AccessDenied</Code><Message>refused</Message></Error></ErrorResponse>',
+        );
+        return;
+      }
+      const expires = new Date(Date.now() + 3_600_000).toISOString();
+      response.writeHead(200, { 'content-type': 'text/xml' });
+      response.end(
+        `<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleResult>` +
+          `<AssumedRoleUser><Arn>${roleArn.replace(':role/', ':assumed-role/')}/${form.get('RoleSessionName')}</Arn>` +
+          `<AssumedRoleId>AROAFAKEROLE00000000:${form.get('RoleSessionName')}</AssumedRoleId></AssumedRoleUser>` +
+          `<Credentials><AccessKeyId>${assumed.id}</AccessKeyId><SecretAccessKey>${assumed.secret}</SecretAccessKey>` +
+          `<SessionToken>${assumed.token}</SessionToken><Expiration>${expires}</Expiration></Credentials>` +
+          `</AssumeRoleResult><ResponseMetadata><RequestId>c6104cbe-af31-11e0-8154-cbc7ccf896c7</RequestId></ResponseMetadata></AssumeRoleResponse>`,
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return { port, asked, problems, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe('Amazon Bedrock with a profile that assumes a role, behind a proxy', function () {
+  this.timeout(60_000);
+  // `work` assumes a role with the access key of its source profile `base`, from STS (a fake only the
+  // proxy knows the host of): AWS's sign-in goes through the proxy as the service's other requests do.
+  const [BASE_ID, BASE_SECRET] = ['AKIAFAKESOURCE000000', 'sourceSecretFake0123456789abcdefABCDEF'];
+  const ROLE = 'arn:aws:iam::123456789012:role/bedrock-user';
+  const assumed = {
+    id: 'ASIAFAKEASSUMED00000',
+    secret: 'assumedSecretFake0123456789abcdefABCD',
+    token: 'FwoFakeRoleToken0123',
+  };
+  let sts: Awaited<ReturnType<typeof startStsFake>>;
+  let proxy: FakeProxy;
+  before(async () => {
+    sts = await startStsFake(BASE_ID, ROLE, assumed);
+    proxy = await startProxy();
+  });
+  after(async () => {
+    await Promise.all([sts.close(), proxy.close()]);
+  });
+  const signing = signingService(`${assumed.id}:${assumed.secret}:${assumed.token}`, () => {
+    const aws = tempDir('llm-spaces-aws-');
+    writeFileSync(
+      path.join(aws, 'credentials'),
+      `[base]\naws_access_key_id = ${BASE_ID}\naws_secret_access_key = ${BASE_SECRET}\n`,
+    );
+    writeFileSync(
+      path.join(aws, 'config'),
+      `[profile work]\nregion = eu-west-1\nrole_arn = ${ROLE}\nsource_profile = base\n`,
+    );
+    return {
+      AWS_PROFILE: 'work',
+      AWS_SHARED_CREDENTIALS_FILE: path.join(aws, 'credentials'),
+      AWS_CONFIG_FILE: path.join(aws, 'config'),
+      AWS_ENDPOINT_URL_STS: `http://sts.proxied.test:${sts.port}`,
+      HTTPS_PROXY: proxy.url,
+      HTTP_PROXY: proxy.url,
+    };
+  });
+
+  it("assumes the role through the proxy, and signs each request with the role's credentials", async () => {
+    await signing.signsEach(assumed.id, assumed.secret);
+    assert.deepEqual(sts.problems, []);
+    assert.ok(sts.asked.length >= 1, 'the role was assumed');
+    assert.ok(
+      proxy.tunnels.some((t) => t.target === `sts.proxied.test:${sts.port}`),
+      'STS was reached through the proxy',
+    );
+    for (const text of signing.allSaid())
+      for (const secret of [BASE_SECRET, assumed.secret, assumed.token])
+        assert.ok(!text.includes(secret), 'no secret said');
   });
 });
 
