@@ -46,6 +46,9 @@ function providersEmbeddingModels(): readonly EmbeddingModel[] {
   return known.models;
 }
 
+/** How many calls to a provider's embedding model one request makes at once, where the model takes several. */
+const PARALLEL_CALLS = 5;
+
 /** How long a provider or model server may take to embed one request's texts. */
 const EMBED_TIMEOUT_MS = 120_000;
 
@@ -293,19 +296,37 @@ async function embedHosted(
   if (cooling) throw cooling;
   const embedder: EmbeddingModelV4 = embeddingModel(model.provider, reach, model.model)!;
   const perCall = Number((await embedder.maxEmbeddingsPerCall) ?? values.length) || values.length;
+  const batches: string[][] = [];
+  for (let at = 0; at < values.length; at += perCall) batches.push(values.slice(at, at + perCall));
   const signal = AbortSignal.timeout(EMBED_TIMEOUT_MS);
+  // A model that takes one text a call (Bedrock's Titan) is asked a few at once, as the AI SDK's
+  // embedMany does; the first failure stops the others.
+  const failed = new AbortController();
+  const abortSignal = AbortSignal.any([signal, failed.signal]);
+  const results: Array<Awaited<ReturnType<EmbeddingModelV4['doEmbed']>>> = [];
+  let next = 0;
+  const calls = async () => {
+    while (next < batches.length && !abortSignal.aborted) {
+      const at = next++;
+      const options = { values: batches[at]!, dimensions, abortSignal };
+      results[at] = await embedder.doEmbed(
+        asked ? { ...options, providerOptions: { [model.provider]: asked } } : options,
+      );
+    }
+  };
+  const together = Math.min((await embedder.supportsParallelCalls) ? PARALLEL_CALLS : 1, batches.length);
   const vectors: number[][] = [];
   let tokens: number | undefined = 0;
   try {
-    for (let at = 0; at < values.length; at += perCall) {
-      const result = await embedder.doEmbed({
-        values: values.slice(at, at + perCall),
-        dimensions,
-        abortSignal: signal,
-        ...(asked ? { providerOptions: { [model.provider]: asked } } : {}),
-      });
+    await Promise.all(Array.from({ length: together }, calls)).catch((error: unknown) => {
+      failed.abort();
+      throw error;
+    });
+    for (const result of results) {
       vectors.push(...result.embeddings);
-      tokens = result.usage && tokens !== undefined ? tokens + result.usage.tokens : undefined;
+      // A count that is not one (Bedrock's Cohere models give theirs in a header only) is not used.
+      const counted = result.usage?.tokens;
+      tokens = tokens !== undefined && Number.isFinite(counted) ? tokens + counted! : undefined;
     }
   } catch (error) {
     const failure = signal.aborted

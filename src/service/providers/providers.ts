@@ -280,6 +280,7 @@ const EMBEDDERS: Record<string, (reach: Reach, modelId: string) => EmbeddingMode
   mistral: (reach, modelId) => createMistral(settings(reach)).embedding(modelId),
   voyage: voyageEmbedding,
   cohere: cohereEmbedding,
+  bedrock: bedrockEmbedding,
 };
 
 /**
@@ -349,6 +350,39 @@ function cohereEmbedding(reach: Reach, modelId: string): EmbeddingModelV4 {
       ...(asked.truncation !== undefined ? { truncate: asked.truncation ? 'END' : 'NONE' } : {}),
     };
     return model.doEmbed({ ...options, ...(Object.keys(cohere).length ? { providerOptions: { cohere } } : {}) });
+  });
+}
+
+/**
+ * The sizes of vector Bedrock's embedding models make where one may be asked, by Bedrock's pages of
+ * their request fields, and the option of the AI SDK's Bedrock package that asks it: Titan Text
+ * Embeddings V2's `dimensions`, Cohere Embed v4's `output_dimension`, Nova's `embeddingDimension`.
+ * The others (Titan's first, Cohere's v3) make one size.
+ */
+const BEDROCK_DIMENSIONS: ReadonlyArray<{ model: RegExp; sizes: number[]; option: string }> = [
+  { model: /^amazon\.titan-embed-text-v2/, sizes: [256, 512, 1024], option: 'dimensions' },
+  { model: /(^|\.)cohere\.embed-v4/, sizes: [256, 512, 1024, 1536], option: 'outputDimension' },
+  { model: /^amazon\.nova-.*embed/, sizes: [256, 384, 1024, 3072], option: 'embeddingDimension' },
+];
+
+/**
+ * Bedrock's embedding model (Titan's, Cohere's and Nova's, through InvokeModel, signed as its chats
+ * are), with the dimensions asked in its family's words; one that makes a single size says so.
+ */
+function bedrockEmbedding(reach: Reach, modelId: string): EmbeddingModelV4 {
+  const model = createAmazonBedrock(bedrockSettings(reach)).embedding(modelId);
+  const sized = BEDROCK_DIMENSIONS.find((family) => family.model.test(modelId));
+  return embeddingAs(model, modelId, async ({ dimensions, ...options }) => {
+    if (dimensions === undefined) return model.doEmbed(options);
+    if (!sized)
+      throw new UnsupportedFunctionalityError({
+        functionality: `${modelId} makes vectors of one size: dimensions cannot be asked of it`,
+      });
+    if (!sized.sizes.includes(dimensions))
+      throw new UnsupportedFunctionalityError({
+        functionality: `${modelId} makes ${sized.sizes.join(', ')} dimensions, not ${dimensions}`,
+      });
+    return model.doEmbed({ ...options, providerOptions: { bedrock: { [sized.option]: dimensions } } });
   });
 }
 

@@ -14,12 +14,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { ProviderKeys } from '../../../src/service/providers/keys';
+import { embeddingModel } from '../../../src/service/providers/providers';
 import { claudeToolLoop } from '../support/claudeToolLoop';
 import { chatsWholeAndStreamed, LATER_SYSTEM } from '../support/openAiChat';
 import { pdfBase64 } from '../support/pdf';
 import { startProxy, type FakeProxy } from '../support/fakeProxy';
 import { raw } from '../support/http';
-import { FILTERED, FILTERED_SO_FAR, startBedrockFake, type ProviderFake } from '../support/providerFakes';
+import { fakeVector, FILTERED, FILTERED_SO_FAR, startBedrockFake, type ProviderFake } from '../support/providerFakes';
 import { removeDir, spaceOf, startService, tempDir, type RunningService } from '../support/service';
 import { keyCheck, keyKeptOut, throughASpace } from '../support/throughASpace';
 import { until } from '../support/until';
@@ -387,6 +388,74 @@ describe('Amazon Bedrock through a Space', function () {
       [answer.choices[0]!.finish_reason, answer.choices[0]!.message.content],
       ['content_filter', FILTERED_SO_FAR],
     );
+  });
+
+  it("embeds with Titan through InvokeModel, one text a call and a few at once, the vectors in order, billed with Bedrock's count", async () => {
+    const titan = 'bedrock/amazon.titan-embed-text-v1';
+    const listed = await bedrock.service.client().listEmbeddingModels();
+    assert.equal(listed.find((m) => m.namespace === titan)?.answers_here, true, 'listed, answering with the key');
+    const before = await bedrock.service.client().getOrganization();
+    const sent = bedrock.fake.seen.length;
+    const texts = Array.from({ length: 12 }, (_, i) => `chunk number ${i} of a file`);
+    bedrock.fake.embedHoldMs = 30;
+    const answer = await bedrock.sdk.embeddings.create({ model: titan, input: texts, encoding_format: 'float' });
+    bedrock.fake.embedHoldMs = undefined;
+    said.push(JSON.stringify(answer));
+    assert.equal(answer.model, titan);
+    assert.deepEqual(
+      answer.data.map((d) => [d.index, d.embedding]),
+      texts.map((t, i) => [i, fakeVector(t, 1536)]),
+    );
+    const calls = bedrock.fake.seen.slice(sent);
+    assert.deepEqual(
+      calls.map((c) => c.path),
+      texts.map(() => '/model/amazon.titan-embed-text-v1/invoke'),
+    );
+    assert.deepEqual(calls.map((c) => c.body.inputText).sort(), [...texts].sort());
+    assert.equal(bedrock.fake.mostEmbeddingAtOnce, 5, 'five calls at once');
+    // Bedrock's count (the fake counts words), billed at the price list's price of Titan V1.
+    assert.equal(answer.usage.prompt_tokens, 12 * 6);
+    const after = await bedrock.service.client().getOrganization();
+    assert.equal(after.prompt_tokens - before.prompt_tokens, 72);
+    const price = listed.find((m) => m.namespace === titan)!.prompt_token_cost;
+    assert.ok(price > 0 && Math.abs(after.total_tokens_cost - before.total_tokens_cost - 72 * price) < 1e-12);
+    // Titan V1 makes one size: dimensions are refused in words, and nothing is sent.
+    const seen = bedrock.fake.seen.length;
+    const refused = await bedrock.sdk.embeddings.create({ model: titan, input: 'x', dimensions: 256 }).then(
+      () => assert.fail('answered'),
+      (e: unknown) => e as InstanceType<typeof OpenAI.APIError>,
+    );
+    said.push(refused.message);
+    assert.equal(refused.status, 400);
+    assert.match(
+      refused.message,
+      /amazon\.titan-embed-text-v1 makes vectors of one size: dimensions cannot be asked of it/,
+    );
+    assert.equal(bedrock.fake.seen.length, seen);
+  });
+
+  it("asks Bedrock's other embedding families for the dimensions asked, in each family's words", async () => {
+    const reach = { apiKey: bedrock.fake.key, baseURL: bedrock.fake.baseUrl };
+    const cases: Array<[string, number, (body: Record<string, unknown>) => unknown]> = [
+      ['amazon.titan-embed-text-v2:0', 512, (b) => b.dimensions],
+      ['cohere.embed-v4:0', 256, (b) => b.output_dimension],
+      [
+        'amazon.nova-2-multimodal-embeddings-v1:0',
+        384,
+        (b) => (b.singleEmbeddingParams as { embeddingDimension: number }).embeddingDimension,
+      ],
+    ];
+    for (const [id, size, asked] of cases) {
+      const model = embeddingModel('bedrock', reach, id)!;
+      const result = await model.doEmbed({ values: ['a text to embed'], dimensions: size });
+      assert.deepEqual(result.embeddings, [fakeVector('a text to embed', size)], id);
+      assert.equal(asked(bedrock.fake.seen.at(-1)!.body), size, id);
+      assert.equal(result.usage?.tokens, 4, id);
+      await assert.rejects(
+        async () => model.doEmbed({ values: ['x'], dimensions: 100 }),
+        /makes .* dimensions, not 100/,
+      );
+    }
   });
 
   keyKeptOut(bedrock, 'Bedrock');

@@ -110,6 +110,10 @@ export interface ProviderFake {
   /** The most entries one page of the list holds (the APIs' own maximum is 1,000). */
   listPage?: number;
   listings: number;
+  /** How long an embeddings answer waits before it is sent, so that requests made together overlap. */
+  embedHoldMs?: number;
+  /** The most embeddings requests it held at once. */
+  mostEmbeddingAtOnce: number;
   /**
    * The variables that point the service at it, where they are not its key and base URL (Vertex AI's:
    * a key file's path and the project).
@@ -203,7 +207,10 @@ interface Dialect<Event extends string | Uint8Array = string> {
   /** The stream's media type, where it is not server-sent events (Bedrock's binary frames). */
   streamType?: string;
   /** Checks and answers an embeddings request (200, or the provider's refusal); null when the request is not one. */
-  embed?: (req: SeenRequest, problems: string[]) => { status: number; body: unknown } | null;
+  embed?: (
+    req: SeenRequest,
+    problems: string[],
+  ) => { status: number; body: unknown; headers?: Record<string, string> } | null;
   /**
    * A page of the list of models (`ids`, at most `page` of them); null when the request is not for
    * the list. A page the reference does not allow is a problem and a 400.
@@ -264,6 +271,7 @@ async function startFake(
   const failures: Failure[] = [];
   const usage = { input: 11, output: 7, cached: 3, written: 0, hour: 0 };
   const hanging = new Set<ServerResponse>();
+  let embedding = 0;
   const server: Server = createServer((req, res) => {
     let text = '';
     req.on('data', (d: Buffer) => (text += d.toString()));
@@ -313,9 +321,15 @@ async function startFake(
           .writeHead(failure.status, headers)
           .end(JSON.stringify(dialect.error(failure.status, failure.message)));
       }
+      if (embedded !== null && fake.embedHoldMs) {
+        embedding++;
+        fake.mostEmbeddingAtOnce = Math.max(fake.mostEmbeddingAtOnce, embedding);
+        await new Promise((resolve) => setTimeout(resolve, fake.embedHoldMs));
+        embedding--;
+      }
       if (embedded !== null)
         return void res
-          .writeHead(embedded.status, { 'content-type': 'application/json' })
+          .writeHead(embedded.status, { 'content-type': 'application/json', ...embedded.headers })
           .end(JSON.stringify(embedded.body));
       if (!turn) return;
       // A model its list does not name (when a test gives one) is refused, as the provider refuses it;
@@ -355,6 +369,7 @@ async function startFake(
     problems,
     usage,
     listings: 0,
+    mostEmbeddingAtOnce: 0,
     failNext: (...next) => failures.push(...next),
     recover: () => {
       failures.length = 0;
@@ -2950,6 +2965,81 @@ const chunkFrames = (events: string[]) =>
   });
 
 /**
+ * Bedrock's embedding models through InvokeModel (`POST /model/{modelId}/invoke`), each family's request
+ * and answer by Bedrock's pages of them: Titan Text Embeddings (`inputText`; V2 also `dimensions` of 256,
+ * 512 or 1024 and `normalize`), answered `{embedding, inputTextTokenCount}` (1,536 numbers for V1, 1,024
+ * for V2 unless asked); Cohere Embed (`texts`, `input_type` required, `truncate`; v4 also
+ * `output_dimension`), answered `{embeddings}` (v3: a list of vectors of 1,024; v4: `{float: [...]}` of
+ * 1,536 unless asked) with the count in `X-Amzn-Bedrock-Input-Token-Count`; Nova's
+ * (`taskType` SINGLE_EMBEDDING, `singleEmbeddingParams` with `embeddingPurpose`, `embeddingDimension` of
+ * 256, 384, 1024 or 3072, and `text`), answered `{embeddings: [{embeddingType, embedding}]}`.
+ */
+function bedrockEmbeddings(req: SeenRequest, problems: string[]) {
+  const path = /^\/model\/([^/]+)\/invoke$/.exec(req.path);
+  const model = path ? decodeURIComponent(path[1]!) : '';
+  if (!/embed/.test(model)) return null;
+  const b = req.body;
+  const unknown = (allowed: string[]) =>
+    Object.keys(b)
+      .filter((field) => !allowed.includes(field))
+      .forEach((field) => problems.push(`bedrock embeddings: ${model} takes no ${field}`));
+  const words = (texts: string[]) => texts.reduce((n, text) => n + text.split(/\s+/).filter(Boolean).length, 0);
+  const sizeOf = (asked: unknown, sizes: number[], fallback: number) => {
+    if (asked === undefined) return fallback;
+    if (!sizes.includes(Number(asked))) problems.push(`bedrock embeddings: ${String(asked)} dimensions for ${model}`);
+    return Number(asked);
+  };
+  if (/^amazon\.titan-embed-text-v1/.test(model) || /^amazon\.titan-embed-text-v2/.test(model)) {
+    const v2 = model.includes('-v2');
+    unknown(v2 ? ['inputText', 'dimensions', 'normalize', 'embeddingTypes'] : ['inputText']);
+    if (typeof b.inputText !== 'string' || !b.inputText) problems.push('bedrock embeddings: inputText is not a text');
+    const text = String(b.inputText ?? '');
+    const size = sizeOf(b.dimensions, [256, 512, 1024], v2 ? 1024 : 1536);
+    return { status: 200, body: { embedding: fakeVector(text, size), inputTextTokenCount: words([text]) } };
+  }
+  if (/(^|\.)cohere\.embed-/.test(model)) {
+    const v4 = /embed-v4/.test(model);
+    unknown(['texts', 'images', 'input_type', 'truncate', 'embedding_types', ...(v4 ? ['output_dimension'] : [])]);
+    const texts = Array.isArray(b.texts) ? b.texts.map(String) : [];
+    if (!texts.length || texts.length > 96) problems.push('bedrock embeddings: texts is not 1 to 96 texts');
+    if (!['search_document', 'search_query', 'classification', 'clustering'].includes(String(b.input_type)))
+      problems.push(`bedrock embeddings: input_type ${String(b.input_type)}`);
+    const size = sizeOf(b.output_dimension, [256, 512, 1024, 1536], v4 ? 1536 : 1024);
+    const vectors = texts.map((text) => fakeVector(text, size));
+    return {
+      status: 200,
+      body: {
+        id: 'emb-bedrock-fake',
+        texts,
+        ...(v4
+          ? { response_type: 'embeddings_by_type', embeddings: { float: vectors } }
+          : { response_type: 'embeddings_floats', embeddings: vectors }),
+      },
+      headers: { 'x-amzn-bedrock-input-token-count': String(words(texts)) },
+    };
+  }
+  if (/^amazon\.nova-.*embed/.test(model)) {
+    unknown(['schemaVersion', 'taskType', 'singleEmbeddingParams']);
+    const params = (b.singleEmbeddingParams ?? {}) as {
+      embeddingPurpose?: unknown;
+      embeddingDimension?: unknown;
+      text?: { truncationMode?: unknown; value?: unknown };
+    };
+    if (b.taskType !== 'SINGLE_EMBEDDING') problems.push(`bedrock embeddings: taskType ${String(b.taskType)}`);
+    if (typeof params.text?.value !== 'string') problems.push('bedrock embeddings: text.value is not a text');
+    const text = String(params.text?.value ?? '');
+    const size = sizeOf(params.embeddingDimension, [256, 384, 1024, 3072], 3072);
+    return {
+      status: 200,
+      body: { embeddings: [{ embeddingType: 'TEXT', embedding: fakeVector(text, size) }] },
+      headers: { 'x-amzn-bedrock-input-token-count': String(words([text])) },
+    };
+  }
+  problems.push(`bedrock embeddings: no such model ${model}`);
+  return { status: 400, body: { message: 'The provided model identifier is invalid.' } };
+}
+
+/**
  * Amazon Bedrock's Converse API (`POST /model/{modelId}/converse` and `/converse-stream`, and its
  * lists at `GET /foundation-models` and `GET /inference-profiles`), with a Bedrock API key as a bearer
  * token, by its API reference: only its fields (`inferenceConfig`'s four), the system instructions at
@@ -2961,6 +3051,7 @@ const chunkFrames = (events: string[]) =>
  */
 const bedrock: Dialect<string | Uint8Array> = {
   keyOf: (req) => /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1],
+  embed: bedrockEmbeddings,
   error: (status, message) => ({
     message:
       message ??
