@@ -397,7 +397,7 @@ describe('Amazon Bedrock through a Space', function () {
     const before = await bedrock.service.client().getOrganization();
     const sent = bedrock.fake.seen.length;
     const texts = Array.from({ length: 12 }, (_, i) => `chunk number ${i} of a file`);
-    bedrock.fake.embedHoldMs = 30;
+    bedrock.fake.embedHoldMs = 100;
     const answer = await bedrock.sdk.embeddings.create({ model: titan, input: texts, encoding_format: 'float' });
     bedrock.fake.embedHoldMs = undefined;
     said.push(JSON.stringify(answer));
