@@ -19,7 +19,8 @@ import { embeddingModels, catalogueSourcesGeneration, type EmbeddingModel } from
 import { costCapWords, RAISE_MAX_COST } from './routing';
 import { countsAgainstProvider, providerCooldown } from '../providers/cooldown';
 import { providerKeys } from '../providers/keys';
-import { embeddingModel, embeds, providerSpec, type EmbeddingAsked } from '../providers/providers';
+import { embeddingModel, embeds, type EmbeddingAsked } from '../providers/embedders';
+import { providerSpec } from '../providers/providers';
 import { countTokens, textOfTokenIds } from '../tokenizer';
 import { howToReach, newRequestId, retired } from './prepare';
 import { ProviderFailure, failureOf, notAskedWhileCooling } from './reach/hosted/providerFailure';
@@ -295,33 +296,12 @@ async function embedHosted(
   const cooling = notAskedWhileCooling(providerCooldown, model.provider, spec.label);
   if (cooling) throw cooling;
   const embedder: EmbeddingModelV4 = embeddingModel(model.provider, reach, model.model)!;
-  const perCall = Number((await embedder.maxEmbeddingsPerCall) ?? values.length) || values.length;
-  const batches: string[][] = [];
-  for (let at = 0; at < values.length; at += perCall) batches.push(values.slice(at, at + perCall));
   const signal = AbortSignal.timeout(EMBED_TIMEOUT_MS);
-  // A model that takes one text a call (Bedrock's Titan) is asked a few at once, as the AI SDK's
-  // embedMany does; the first failure stops the others.
-  const failed = new AbortController();
-  const abortSignal = AbortSignal.any([signal, failed.signal]);
-  const results: Array<Awaited<ReturnType<EmbeddingModelV4['doEmbed']>>> = [];
-  let next = 0;
-  const calls = async () => {
-    while (next < batches.length && !abortSignal.aborted) {
-      const at = next++;
-      const options = { values: batches[at]!, dimensions, abortSignal };
-      results[at] = await embedder.doEmbed(
-        asked ? { ...options, providerOptions: { [model.provider]: asked } } : options,
-      );
-    }
-  };
-  const together = Math.min((await embedder.supportsParallelCalls) ? PARALLEL_CALLS : 1, batches.length);
+  const call = { dimensions, ...(asked ? { providerOptions: { [model.provider]: asked } } : {}) };
   const vectors: number[][] = [];
   let tokens: number | undefined = 0;
   try {
-    await Promise.all(Array.from({ length: together }, calls)).catch((error: unknown) => {
-      failed.abort();
-      throw error;
-    });
+    const results = await inCalls(embedder, values, call, signal);
     for (const result of results) {
       vectors.push(...result.embeddings);
       // A count that is not one (Bedrock's Cohere models give theirs in a header only) is not used.
@@ -337,6 +317,35 @@ async function embedHosted(
   }
   providerCooldown.succeeded(model.provider);
   return { vectors, tokens };
+}
+
+type EmbedCall = Omit<Parameters<EmbeddingModelV4['doEmbed']>[0], 'values' | 'abortSignal'>;
+
+/**
+ * The texts embedded in as many calls as the model takes texts at once, a few calls at once where it
+ * takes them (Bedrock's Titan takes one text a call), as the AI SDK's embedMany does; the first failure
+ * stops the calls not yet made and aborts those under way. The results are in the texts' order.
+ */
+async function inCalls(embedder: EmbeddingModelV4, values: string[], call: EmbedCall, signal: AbortSignal) {
+  const perCall = Number((await embedder.maxEmbeddingsPerCall) ?? values.length) || values.length;
+  const batches: string[][] = [];
+  for (let at = 0; at < values.length; at += perCall) batches.push(values.slice(at, at + perCall));
+  const failed = new AbortController();
+  const abortSignal = AbortSignal.any([signal, failed.signal]);
+  const results: Array<Awaited<ReturnType<EmbeddingModelV4['doEmbed']>>> = [];
+  let next = 0;
+  const calls = async () => {
+    while (next < batches.length && !abortSignal.aborted) {
+      const at = next++;
+      results[at] = await embedder.doEmbed({ ...call, values: batches[at]!, abortSignal });
+    }
+  };
+  const together = Math.min((await embedder.supportsParallelCalls) ? PARALLEL_CALLS : 1, batches.length);
+  await Promise.all(Array.from({ length: together }, calls)).catch((error: unknown) => {
+    failed.abort();
+    throw error;
+  });
+  return results;
 }
 
 /** At an OpenAI-compatible model server (Ollama, LM Studio, llama.cpp, vLLM): its /embeddings. */

@@ -21,7 +21,8 @@ import { Cooldown, providerCooldown } from './cooldown';
 import { byListing } from './dataset';
 import { providerKeys } from './keys';
 import { offeredModels } from './offered';
-import { PROVIDERS, embeddingModel, providerSpec, type ProviderSpec } from './providers';
+import { embeddingModel } from './embedders';
+import { PROVIDERS, providerSpec, type ProviderSpec } from './providers';
 
 /** How long a key's check may take: answered within the extension's request timeout (30 s by default). */
 const CHECK_TIMEOUT_MS = 20_000;

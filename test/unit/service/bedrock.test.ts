@@ -14,7 +14,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { ProviderKeys } from '../../../src/service/providers/keys';
-import { embeddingModel } from '../../../src/service/providers/providers';
+import { embeddingModel } from '../../../src/service/providers/embedders';
 import { claudeToolLoop } from '../support/claudeToolLoop';
 import { chatsWholeAndStreamed, LATER_SYSTEM } from '../support/openAiChat';
 import { pdfBase64 } from '../support/pdf';
