@@ -390,7 +390,7 @@ describe('Amazon Bedrock through a Space', function () {
     );
   });
 
-  it("embeds with Titan through InvokeModel, one text a call and a few at once, the vectors in order, billed with Bedrock's count", async () => {
+  it("embeds with Titan through InvokeModel, one text a call and a few at once, the vectors in order, billed with Bedrock's count; a refusal stops the rest", async () => {
     const titan = 'bedrock/amazon.titan-embed-text-v1';
     const listed = await bedrock.service.client().listEmbeddingModels();
     assert.equal(listed.find((m) => m.namespace === titan)?.answers_here, true, 'listed, answering with the key');
@@ -432,6 +432,30 @@ describe('Amazon Bedrock through a Space', function () {
       /amazon\.titan-embed-text-v1 makes vectors of one size: dimensions cannot be asked of it/,
     );
     assert.equal(bedrock.fake.seen.length, seen);
+
+    // The first refusal stops the calls not yet made: at most the five under way were sent, and nothing is billed.
+    const billed = (await bedrock.service.client().getOrganization()).total_tokens_cost;
+    bedrock.fake.embedHoldMs = 100;
+    bedrock.fake.failNext({
+      status: 400,
+      message: 'Malformed input request, please reformat your input and try again.',
+    });
+    const failed = await bedrock.sdk.embeddings.create({ model: titan, input: texts }).then(
+      () => assert.fail('answered'),
+      (e: unknown) => e as InstanceType<typeof OpenAI.APIError>,
+    );
+    bedrock.fake.embedHoldMs = undefined;
+    said.push(failed.message);
+    assert.equal(failed.status, 400);
+    assert.match(
+      failed.message,
+      /bedrock\/amazon\.titan-embed-text-v1 could not embed the texts: .*Malformed input request/,
+    );
+    // Calls still going would have sent the next ones within a few holds.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const sentAfter = bedrock.fake.seen.length - seen;
+    assert.ok(sentAfter >= 1 && sentAfter <= 5, `${sentAfter} calls sent`);
+    assert.equal((await bedrock.service.client().getOrganization()).total_tokens_cost, billed);
   });
 
   it("asks Bedrock's other embedding families for the dimensions asked, in each family's words", async () => {
