@@ -212,6 +212,7 @@ export const PROVIDER_NAMES: readonly ProviderName[] = [
       },
       baseUrl: (region) => `https://bedrock-runtime.${region}.amazonaws.com`,
     },
+    embeddingModel: 'bedrock/amazon.titan-embed-text-v1',
   },
   {
     // Gemini and Claude through Google Cloud's Vertex AI, in one project and location, with a service

@@ -176,6 +176,8 @@ describe('the model catalogue as the Models view arranges it', () => {
     assert.deepEqual(embeddingToSuggest(none), { model: 'openai/text-embedding-3-small', answers: false });
     const ollama = [...none, listed('local/nomic-embed-text', true)];
     assert.deepEqual(embeddingToSuggest(ollama), { model: 'local/nomic-embed-text', answers: true });
+    const bedrock = [...ollama, listed('bedrock/amazon.titan-embed-text-v1', true)];
+    assert.deepEqual(embeddingToSuggest(bedrock), { model: 'bedrock/amazon.titan-embed-text-v1', answers: true });
     const gemini = [...ollama, listed('google/gemini-embedding-001', true)];
     assert.deepEqual(embeddingToSuggest(gemini), { model: 'google/gemini-embedding-001', answers: true });
     // A key of Voyage's, which has nothing but embeddings, was added for this: its model for code first.
