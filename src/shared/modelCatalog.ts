@@ -119,10 +119,12 @@ export function embeddingMarkdown(m: EmbeddingModelRecord, today?: string): stri
     lines.push('', `$(debug-disconnect) **Cannot answer here.** ${answerHereFix(m, false)}`);
   if (dep?.kind === 'retired') lines.push('', `$(error) **Retired on ${dep.date}: no longer served.**`);
   if (dep?.kind === 'soon') lines.push('', `$(warning) Deprecated: stops being served on ${dep.date}.`);
-  lines.push(
-    '',
-    '[Copy Space Endpoint for Other Tools…](command:llmSpaces.copySpaceEndpoint) sets Continue up with one.',
-  );
+  // A retired model is not one to set a tool up with.
+  if (dep?.kind !== 'retired')
+    lines.push(
+      '',
+      '[Copy Space Endpoint for Other Tools…](command:llmSpaces.copySpaceEndpoint) sets Continue up with one.',
+    );
   return lines.join('\n');
 }
 

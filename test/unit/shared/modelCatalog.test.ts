@@ -167,6 +167,12 @@ describe('the model catalogue as the Models view arranges it', () => {
     assert.match(card, /Cannot answer here.*Add your Mistral key/);
     assert.doesNotMatch(card, /hosted service/, 'the hosted service has no embeddings');
     assert.doesNotMatch(embeddingMarkdown(all[0]!), /Cannot answer here/);
+    assert.match(embeddingMarkdown(all[0]!), /Copy Space Endpoint for Other Tools/);
+    // A retired one says so, and offers no tool to be set up with it.
+    const retired = { ...embedding('voyage/voyage-01', 0.1, false), deprecated_on: '2026-09-23' };
+    const gone = embeddingMarkdown(retired, '2026-12-02');
+    assert.match(gone, /Retired on 23 Sept 2026: no longer served/);
+    assert.doesNotMatch(gone, /Copy Space Endpoint|Cannot answer here/);
   });
 
   it("suggests a tool the embedding model of a provider with a key (Voyage's first), else a model server's, never the test model", () => {
