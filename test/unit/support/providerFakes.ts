@@ -2989,7 +2989,7 @@ function bedrockEmbeddings(req: SeenRequest, problems: string[]) {
     if (!sizes.includes(Number(asked))) problems.push(`bedrock embeddings: ${String(asked)} dimensions for ${model}`);
     return Number(asked);
   };
-  if (/^amazon\.titan-embed-text-v1/.test(model) || /^amazon\.titan-embed-text-v2/.test(model)) {
+  if (/^amazon\.titan-embed-text-v[12]/.test(model)) {
     const v2 = model.includes('-v2');
     unknown(v2 ? ['inputText', 'dimensions', 'normalize', 'embeddingTypes'] : ['inputText']);
     if (typeof b.inputText !== 'string' || !b.inputText) problems.push('bedrock embeddings: inputText is not a text');
