@@ -76,6 +76,16 @@ function voyageEmbedding(reach: Reach, modelId: string): EmbeddingModelV4 {
 /** The numbers of dimensions Cohere's embed-v4.0 makes (its API reference's `output_dimension`). */
 const COHERE_DIMENSIONS = [256, 512, 1024, 1536];
 
+/** Refuses, before anything is sent, a number of dimensions the model does not make. */
+function checkSize(modelId: string, sizes: readonly number[], dimensions: number | undefined): void {
+  if (dimensions !== undefined && !sizes.includes(dimensions))
+    throw new UnsupportedFunctionalityError({
+      functionality: sizes.length
+        ? `${modelId} makes ${sizes.join(', ')} dimensions, not ${dimensions}`
+        : `${modelId} makes vectors of one size: dimensions cannot be asked of it`,
+    });
+}
+
 /**
  * Cohere's embedding model, with what was asked in its API's words: the dimensions as
  * `output_dimension`, a query or a document as `search_query` or `search_document` (a query unless
@@ -84,10 +94,7 @@ const COHERE_DIMENSIONS = [256, 512, 1024, 1536];
 function cohereEmbedding(reach: Reach, modelId: string): EmbeddingModelV4 {
   const model = createCohere(settings(reach)).embedding(modelId);
   return embeddingAs(model, modelId, async ({ dimensions, providerOptions, ...options }) => {
-    if (dimensions !== undefined && !COHERE_DIMENSIONS.includes(dimensions))
-      throw new UnsupportedFunctionalityError({
-        functionality: `${modelId} makes ${COHERE_DIMENSIONS.join(', ')} dimensions, not ${dimensions}`,
-      });
+    checkSize(modelId, COHERE_DIMENSIONS, dimensions);
     const asked = (providerOptions?.cohere ?? {}) as EmbeddingAsked;
     const cohere = {
       ...(dimensions ? { outputDimension: dimensions } : {}),
@@ -104,9 +111,9 @@ function cohereEmbedding(reach: Reach, modelId: string): EmbeddingModelV4 {
  * Embeddings V2's `dimensions`, Cohere Embed v4's `output_dimension`, Nova's `embeddingDimension`.
  * The others (Titan's first, Cohere's v3) make one size.
  */
-const BEDROCK_DIMENSIONS: ReadonlyArray<{ model: RegExp; sizes: number[]; option: string }> = [
+const BEDROCK_DIMENSIONS: ReadonlyArray<{ model: RegExp; sizes: readonly number[]; option: string }> = [
   { model: /^amazon\.titan-embed-text-v2/, sizes: [256, 512, 1024], option: 'dimensions' },
-  { model: /(^|\.)cohere\.embed-v4/, sizes: [256, 512, 1024, 1536], option: 'outputDimension' },
+  { model: /(^|\.)cohere\.embed-v4/, sizes: COHERE_DIMENSIONS, option: 'outputDimension' },
   { model: /^amazon\.nova-.*embed/, sizes: [256, 384, 1024, 3072], option: 'embeddingDimension' },
 ];
 
@@ -118,15 +125,8 @@ function bedrockEmbedding(reach: Reach, modelId: string): EmbeddingModelV4 {
   const model = createAmazonBedrock(bedrockSettings(reach)).embedding(modelId);
   const sized = BEDROCK_DIMENSIONS.find((family) => family.model.test(modelId));
   return embeddingAs(model, modelId, async ({ dimensions, ...options }) => {
-    if (dimensions === undefined) return model.doEmbed(options);
-    if (!sized)
-      throw new UnsupportedFunctionalityError({
-        functionality: `${modelId} makes vectors of one size: dimensions cannot be asked of it`,
-      });
-    if (!sized.sizes.includes(dimensions))
-      throw new UnsupportedFunctionalityError({
-        functionality: `${modelId} makes ${sized.sizes.join(', ')} dimensions, not ${dimensions}`,
-      });
+    checkSize(modelId, sized?.sizes ?? [], dimensions);
+    if (dimensions === undefined || !sized) return model.doEmbed(options);
     return model.doEmbed({ ...options, providerOptions: { bedrock: { [sized.option]: dimensions } } });
   });
 }
