@@ -15,9 +15,13 @@ export interface NamedProxy {
 /** This computer's addresses, never sent to the proxy. */
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
 
+/** A proxy variable as set, in lower case (as curl prefers it) or upper; '' when unset. */
+const setTo = (env: Record<string, string | undefined>, name: string): string =>
+  (env[name.toLowerCase()] || env[name] || '').trim();
+
 /** A proxy variable's URL (curl takes `host:port` for http://host:port); undefined when unset or not one. */
 function proxyUrl(env: Record<string, string | undefined>, name: string): string | undefined {
-  const value = (env[name.toLowerCase()] || env[name] || '').trim();
+  const value = setTo(env, name);
   if (!value) return undefined;
   const url = value.includes('://') ? value : `http://${value}`;
   try {
@@ -29,9 +33,7 @@ function proxyUrl(env: Record<string, string | undefined>, name: string): string
 
 /** The proxy variables the environment sets to something that is not a proxy's URL. */
 export function unreadProxyVariables(env: Record<string, string | undefined>): string[] {
-  return ['HTTPS_PROXY', 'HTTP_PROXY'].filter(
-    (name) => (env[name.toLowerCase()] || env[name] || '').trim() && !proxyUrl(env, name),
-  );
+  return ['HTTPS_PROXY', 'HTTP_PROXY'].filter((name) => setTo(env, name) && !proxyUrl(env, name));
 }
 
 /** The proxies the environment names, and the hosts reached directly; undefined when it names none. */
