@@ -580,6 +580,8 @@ export const CompletionTool = z.object({
     name: z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, _ . or -'),
     description: ToolDescription.optional(),
     parameters: z.record(z.string(), z.unknown()).optional(),
+    /** The model's calls must follow `parameters` exactly (OpenAI's strict mode; see ToolOptions). */
+    strict: nullish(z.boolean()),
   }),
 });
 
@@ -1471,6 +1473,8 @@ export const AnthropicMessagesBody = z
             description: ToolDescription.optional(),
             input_schema: z.record(z.string(), z.unknown()).optional(),
             cache_control: CacheControl.optional(),
+            /** The model's calls must follow `input_schema` exactly (Anthropic's strict tool use). */
+            strict: z.boolean().optional(),
             max_uses: z.int().min(1).optional(),
             /** Web fetch's: the page's text may be cited, and how many tokens of it the model reads at most. */
             citations: z.object({ enabled: z.boolean() }).optional(),

@@ -64,7 +64,7 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
       tools: tools.length
         ? tools.map((t) => ({
             type: 'function' as const,
-            function: { name: t.name, description: t.description, parameters: t.input_schema },
+            function: { name: t.name, description: t.description, parameters: t.input_schema, strict: t.strict },
             ...cacheOf([t]),
           }))
         : undefined,

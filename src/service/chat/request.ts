@@ -195,7 +195,12 @@ export type ChatMessage = (
 export interface ToolOptions {
   tools?: Array<{
     type: 'function';
-    function: { name: string; description?: string; parameters?: Record<string, unknown> };
+    /**
+     * `strict`: the model's calls must follow the parameters' schema exactly, as the client's API asks
+     * it (OpenAI's `strict`, Anthropic's). The provider's package asks its provider so where it can;
+     * where it cannot, the reply says the calls were not held to the schema.
+     */
+    function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean | null };
     /** A prompt-cache breakpoint after this tool's definition. */
     cache_control?: CacheControl;
   }>;

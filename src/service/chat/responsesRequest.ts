@@ -208,7 +208,12 @@ function functionOf(name: string, tool: OwnTool): FunctionTool {
   if (tool.type === 'function')
     return {
       type: 'function',
-      function: { name, description: tool.description ?? undefined, parameters: tool.parameters ?? undefined },
+      function: {
+        name,
+        description: tool.description ?? undefined,
+        parameters: tool.parameters ?? undefined,
+        strict: tool.strict,
+      },
     };
   const format = tool.format?.type === 'grammar' ? tool.format : undefined;
   return {

@@ -244,6 +244,37 @@ describe('Amazon Bedrock through a Space', function () {
     assert.deepEqual([called.usage.input_tokens, called.usage.cache_read_input_tokens], [8, 3]);
   });
 
+  it("holds a tool's calls to its schema on the Converse API where the schema allows it, and says where it does not", async () => {
+    const properties = { q: { type: 'string' } };
+    const ask = (input_schema: Anthropic.Tool['input_schema']) =>
+      bedrock.claude.messages.create({
+        model: NOVA,
+        max_tokens: 1024,
+        tools: [{ name: 'lookup', input_schema, strict: true }],
+        messages: [{ role: 'user', content: 'call lookup {"q":"gateway"}' }],
+      });
+    const specOf = () =>
+      (bedrock.fake.seen.at(-1)!.body as { toolConfig: { tools: Array<{ toolSpec: { strict?: unknown } }> } })
+        .toolConfig.tools[0]!.toolSpec;
+    type Said = { llm_spaces: { warning: string | null } };
+
+    const held = await ask({ type: 'object', properties, additionalProperties: false });
+    said.push(JSON.stringify(held));
+    assert.equal(held.stop_reason, 'tool_use');
+    assert.equal(specOf().strict, true);
+    assert.doesNotMatch(String((held as unknown as Said).llm_spaces.warning), /strict/);
+    // Bedrock holds a call to a schema only when its objects allow nothing more: this one is sent
+    // without, and the answer says so.
+    const loose = await ask({ type: 'object', properties });
+    said.push(JSON.stringify(loose));
+    assert.equal(loose.stop_reason, 'tool_use');
+    assert.equal(specOf().strict, undefined);
+    assert.match(
+      String((loose as unknown as Said).llm_spaces.warning),
+      /The model that answered cannot be held to a tool's schema \(strict\), so the calls of lookup were not checked against it\./,
+    );
+  });
+
   it('sends a later system message with the first, as the Converse API takes them only at the top', async () => {
     await bedrock.sdk.chat.completions.create({ model: NOVA, messages: LATER_SYSTEM.messages });
     const sent = bedrock.fake.seen.at(-1)!.body as { system: unknown; messages: unknown };

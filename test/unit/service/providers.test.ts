@@ -372,6 +372,85 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.deepEqual(toGemini.generationConfig.responseJsonSchema.properties, schema.properties);
   });
 
+  it("holds a tool's calls to its schema where the client asks it (strict), in each provider's words, and says where it cannot", async () => {
+    const schema = {
+      type: 'object',
+      properties: { word: { type: 'string' } },
+      required: ['word'],
+      additionalProperties: false,
+    };
+    const ask = 'call lookup {"word":"gateway"}';
+    const app = await spaceWith([OPENAI, ANTHROPIC, GEMINI, 'deepseek/deepseek-v4-flash']);
+    const openAiSdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
+    const anthropicSdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
+    const chat = (model: string, strict?: boolean) =>
+      openAiSdk.chat.completions.create({
+        model,
+        messages: [{ role: 'user', content: ask }],
+        tools: [
+          {
+            type: 'function',
+            function: { name: 'lookup', parameters: schema, ...(strict === undefined ? {} : { strict }) },
+          },
+        ],
+      });
+    type OpenAiTools = { tools: Array<{ function: { strict?: unknown } }> };
+    /** A chat completion's warning, in the service's metadata beside OpenAI's fields. */
+    const chatWarning = (answer: unknown) => (answer as { metadata: { warning: unknown } }).metadata.warning;
+
+    // OpenAI's Chat Completions, as asked: strict, not strict, or not said.
+    for (const strict of [true, false, undefined]) {
+      const answer = await chat(OPENAI, strict);
+      assert.equal(answer.choices[0]!.finish_reason, 'tool_calls');
+      assert.equal((openai.seen.at(-1)!.body as OpenAiTools).tools[0]!.function.strict, strict);
+    }
+    // OpenAI's Responses API: its function tool's own `strict`.
+    await openAiSdk.responses.create({
+      model: OPENAI,
+      input: ask,
+      tools: [{ type: 'function', name: 'lookup', parameters: schema, strict: true }],
+    });
+    assert.equal((openai.seen.at(-1)!.body as OpenAiTools).tools[0]!.function.strict, true);
+    // Anthropic's Messages API (Claude Code's shape of a tool): to Anthropic as its own `strict`, and
+    // to OpenAI as OpenAI's.
+    const claudeTool = { name: 'lookup', input_schema: { ...schema, type: 'object' as const }, strict: true };
+    const message = await anthropicSdk.messages.create({
+      model: ANTHROPIC,
+      max_tokens: 1024,
+      tools: [claudeTool],
+      messages: [{ role: 'user', content: ask }],
+    });
+    assert.equal(message.stop_reason, 'tool_use');
+    const toAnthropic = anthropic.seen.at(-1)!.body as { tools: Array<{ name: string; strict?: unknown }> };
+    assert.deepEqual(
+      toAnthropic.tools.map((t) => [t.name, t.strict]),
+      [['lookup', true]],
+    );
+    await anthropicSdk.messages.create({
+      model: OPENAI,
+      max_tokens: 1024,
+      tools: [claudeTool],
+      messages: [{ role: 'user', content: ask }],
+    });
+    assert.equal((openai.seen.at(-1)!.body as OpenAiTools).tools[0]!.function.strict, true);
+    // Gemini: its function calling validated against the declarations.
+    await chat(GEMINI, true);
+    const toGemini = gemini.seen.at(-1)!.body as { toolConfig?: { functionCallingConfig?: { mode?: string } } };
+    assert.equal(toGemini.toolConfig?.functionCallingConfig?.mode, 'VALIDATED');
+    await chat(GEMINI, false);
+    assert.notEqual((gemini.seen.at(-1)!.body as typeof toGemini).toolConfig?.functionCallingConfig?.mode, 'VALIDATED');
+    // DeepSeek holds calls to a schema only at its beta address: elsewhere the tool goes without, and
+    // the answer says so rather than failing.
+    const deepseek = await chat('deepseek/deepseek-v4-flash', true);
+    assert.equal(deepseek.choices[0]!.finish_reason, 'tool_calls');
+    assert.equal((openai.seen.at(-1)!.body as OpenAiTools).tools[0]!.function.strict, undefined);
+    assert.match(
+      String(chatWarning(deepseek)),
+      /DeepSeek holds tool calls to their schema \(strict\) only at its beta address .* the calls of lookup were not checked against it\./,
+    );
+    assert.equal(chatWarning(await chat(OPENAI, true)), OPENAI_RETIRES.trim());
+  });
+
   it("passes OpenAI's current reasoning efforts (none to xhigh) to its reasoning models", async () => {
     const ns = 'openai/gpt-5.4-mini';
     const app = await spaceWith([ns]);

@@ -3104,6 +3104,13 @@ const bedrock: Dialect<string | Uint8Array> = {
     for (const spec of specs)
       if (!TOOL_NAME.test(String(spec.name)) || typeof spec.inputSchema?.json !== 'object')
         problems.push(`bedrock: a tool is not a toolSpec {name, inputSchema: {json}}: ${JSON.stringify(spec)}`);
+    // A strict tool's schema must close its objects (the Converse API's structured tool use).
+    for (const spec of specs as Array<{ name?: string; strict?: unknown; inputSchema?: { json?: unknown } }>)
+      if (
+        spec.strict === true &&
+        (spec.inputSchema?.json as { additionalProperties?: unknown }).additionalProperties !== false
+      )
+        problems.push(`bedrock: strict tool ${String(spec.name)} has a schema without additionalProperties: false`);
     const choice = toolConfig?.toolChoice as Record<string, unknown> | undefined;
     if (choice !== undefined && !['auto', 'any', 'tool'].includes(Object.keys(choice)[0]!))
       problems.push(`bedrock: toolChoice ${JSON.stringify(choice)} is not auto, any or tool`);

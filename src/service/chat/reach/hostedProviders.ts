@@ -20,6 +20,7 @@ import {
   anthropicThinking,
   openAiSearchOf,
   providerOptions,
+  strictAsTaken,
   switchedThinking,
   toolOptions,
   withinRange,
@@ -170,6 +171,7 @@ export class HostedProviders implements ModelReach {
       searchAt === 'openai'
         ? (g.tools.openAiWebSearch ?? (tellAs === 'anthropic' ? openAiSearchOf(g.tools.webSearch!) : undefined))
         : undefined;
+    const asked = strictAsTaken(g.tools, provider, reach.baseURL);
     const options: LanguageModelV4CallOptions = {
       // Anthropic's, Google's, DeepSeek's APIs and OpenAI's Responses take images and PDFs in a tool's result.
       prompt: toPrompt(
@@ -179,7 +181,10 @@ export class HostedProviders implements ModelReach {
         claude || responses || dialect === 'google' || provider === 'deepseek',
       ),
       maxOutputTokens: thinking?.maxOutputTokens ?? g.maxTokens,
-      ...withinRange(provider, { temperature: g.temperature, ...toolOptions(g.tools, searchAt, tellAs, openAiSearch) }),
+      ...withinRange(provider, {
+        temperature: g.temperature,
+        ...toolOptions(asked.options, searchAt, tellAs, openAiSearch),
+      }),
       // A model whose API takes no penalties (the catalogue's word) is not sent them (Z.ai's would be
       // fields it does not know; Anthropic's and Google's packages would drop them with a warning).
       ...(g.model.supports_penalties ? {} : { frequencyPenalty: undefined, presencePenalty: undefined }),
@@ -198,7 +203,12 @@ export class HostedProviders implements ModelReach {
         ? await streamed(model.doStream(options), answering, g.onDelta, g.onThinking, kept, tellAs, google)
         : await whole(model.doGenerate(options), kept, tellAs, google);
       this.cooldown.succeeded(provider);
-      if (thinking?.without) reply.warning = `${g.model.namespace} answered without thinking: ${thinking.without}.`;
+      const said = [
+        ...(thinking?.without ? [`${g.model.namespace} answered without thinking: ${thinking.without}.`] : []),
+        ...(asked.warning ? [asked.warning] : []),
+        ...(reply.warning ? [reply.warning] : []),
+      ];
+      if (said.length) reply.warning = said.join(' ');
       return reply;
     } catch (error) {
       if (g.signal.aborted) throw error;

@@ -1,6 +1,11 @@
 // The AI SDK's answer, whole or streamed, as the engine's Reply: text, tool calls, thinking and its
 // signatures, citations, finish reason, usage and logprobs.
-import type { LanguageModelV4, LanguageModelV4FinishReason, LanguageModelV4Usage } from '@ai-sdk/provider';
+import type {
+  LanguageModelV4,
+  LanguageModelV4FinishReason,
+  LanguageModelV4Usage,
+  SharedV4Warning,
+} from '@ai-sdk/provider';
 import type { ToolCall } from '../../../../api/schemas';
 import {
   type Cited,
@@ -136,7 +141,7 @@ export async function whole(
   tellAs: TellSearches,
   google: GoogleSearch | undefined,
 ): Promise<Reply> {
-  const { content, finishReason, usage, providerMetadata } = await result;
+  const { content, finishReason, usage, providerMetadata, warnings } = await result;
   let text = '';
   let reasoning = '';
   const toolCalls: ToolCall[] = [];
@@ -199,6 +204,23 @@ export async function whole(
     ...(cited.length ? { cited } : {}),
     usage: usageOf(usage),
     ...logprobsOf(providerMetadata),
+    ...notHeldToSchema(warnings),
+  };
+}
+
+/**
+ * What the reply is to say of the client's tools that were asked to be held to their schema (`strict`)
+ * and that the provider's package could not ask so of this model (its `unsupported` warnings).
+ */
+function notHeldToSchema(warnings: readonly SharedV4Warning[] | undefined): Pick<Reply, 'warning'> {
+  const loose = (warnings ?? []).flatMap((w) =>
+    w.type === 'unsupported' && w.feature === 'strict' ? [/Tool '([^']+)'/.exec(w.details ?? '')?.[1] ?? ''] : [],
+  );
+  if (!loose.length) return {};
+  const named = [...new Set(loose.filter(Boolean))];
+  const which = named.length ? `the calls of ${named.join(', ')}` : 'its tool calls';
+  return {
+    warning: `The model that answered cannot be held to a tool's schema (strict), so ${which} were not checked against it.`,
   };
 }
 
@@ -314,7 +336,9 @@ export async function streamed(
   /** Where each block of text began in the reply's text, by the stream's id of it. */
   const textFrom = new Map<string, number>();
   let finish: { reason: LanguageModelV4FinishReason; usage: LanguageModelV4Usage; metadata: unknown } | undefined;
+  let warnings: SharedV4Warning[] | undefined;
   for await (const part of stream) {
+    if (part.type === 'stream-start') warnings = part.warnings;
     // A model that says it began to reason is answering, however long it reasons before anything else
     // comes (OpenAI's reasoning models say nothing more until they are done, unless asked a summary).
     if (part.type === 'reasoning-start') answering();
@@ -412,6 +436,7 @@ export async function streamed(
     ...(cited.length ? { cited } : {}),
     usage: usageOf(finish.usage),
     ...logprobsOf(finish.metadata),
+    ...notHeldToSchema(warnings),
   };
 }
 

@@ -215,6 +215,29 @@ function responseFormatOf(
 }
 
 /**
+ * The client's tools as the provider takes them. DeepSeek's package refuses tools held to their schema
+ * (`strict`) unless they go to DeepSeek's beta address and every tool is so held: elsewhere they go
+ * without it, and the reply says so.
+ */
+export function strictAsTaken(
+  options: ToolOptions,
+  provider: string,
+  baseURL: string,
+): { options: ToolOptions; warning?: string } {
+  if (provider !== 'deepseek' || !options.tools?.length) return { options };
+  const strict = options.tools.filter((t) => t.function.strict === true);
+  if (!strict.length) return { options };
+  if (/\/beta\/?$/.test(baseURL) && strict.length === options.tools.length) return { options };
+  return {
+    options: {
+      ...options,
+      tools: options.tools.map((t) => ({ ...t, function: { ...t.function, strict: undefined } })),
+    },
+    warning: `DeepSeek holds tool calls to their schema (strict) only at its beta address and only when every tool asks it, so the calls of ${strict.map((t) => t.function.name).join(', ')} were not checked against it.`,
+  };
+}
+
+/**
  * The request's tools as the AI SDK's, with the web search asked of a model whose provider runs it
  * (`searchAt`): Anthropic's (and its web fetch) for an Anthropic model, OpenAI's (`openAiSearch`) for
  * an OpenAI reasoning model, Google Search for a Gemini model; the other vendor's search asked
@@ -251,6 +274,7 @@ export function toolOptions(
         name: t.function.name,
         description: t.function.description,
         inputSchema: (t.function.parameters ?? { type: 'object', properties: {} }) as never,
+        ...(typeof t.function.strict === 'boolean' ? { strict: t.function.strict } : {}),
         ...cacheOptions(t),
       })),
       ...search,
