@@ -1636,6 +1636,60 @@ export const ResponsesItem = z.union([
     call_id: z.string().min(1).max(200),
     output: z.union([ResponsesText, z.array(ResponsesPart).max(1000)]),
   }),
+  // OpenAI's shell tool's call, run on the client's computer, and what each of its commands gave.
+  z.object({
+    type: z.literal('shell_call'),
+    id: nullish(z.string().max(200)),
+    status: nullish(z.string().max(40)),
+    call_id: z.string().min(1).max(200),
+    action: z.object({
+      commands: z.array(ResponsesText).max(1000),
+      timeout_ms: nullish(z.int().min(0)),
+      max_output_length: nullish(z.int().min(0)),
+    }),
+    environment: nullish(z.object({ type: z.string().max(40) })),
+  }),
+  z.object({
+    type: z.literal('shell_call_output'),
+    id: nullish(z.string().max(200)),
+    status: nullish(z.string().max(40)),
+    call_id: z.string().min(1).max(200),
+    max_output_length: nullish(z.int().min(0)),
+    output: z
+      .array(
+        z.object({
+          stdout: ResponsesText,
+          stderr: ResponsesText,
+          outcome: z.discriminatedUnion('type', [
+            z.object({ type: z.literal('exit'), exit_code: z.int() }),
+            z.object({ type: z.literal('timeout') }),
+          ]),
+        }),
+      )
+      .max(1000),
+  }),
+  // OpenAI's apply_patch tool's call (a file to create, update or delete, with its diff), and how it went.
+  z.object({
+    type: z.literal('apply_patch_call'),
+    id: nullish(z.string().max(200)),
+    status: nullish(z.string().max(40)),
+    call_id: z.string().min(1).max(200),
+    operation: z.discriminatedUnion('type', [
+      z.object({
+        type: z.enum(['create_file', 'update_file']),
+        path: z.string().min(1).max(4096),
+        diff: ResponsesText,
+      }),
+      z.object({ type: z.literal('delete_file'), path: z.string().min(1).max(4096) }),
+    ]),
+  }),
+  z.object({
+    type: z.literal('apply_patch_call_output'),
+    id: nullish(z.string().max(200)),
+    status: z.enum(['completed', 'failed']),
+    call_id: z.string().min(1).max(200),
+    output: nullish(ResponsesText),
+  }),
   ResponsesReasoning,
   // A web search an OpenAI model ran: it goes back to the model in the reasoning item this service gave
   // (carriedThinking.ts), where it sits among that model's reasoning, so the item itself is read as nothing.
@@ -1714,9 +1768,19 @@ const ResponsesTool = z.discriminatedUnion(
         .max(128),
     }),
     ResponsesWebSearchTool,
+    // OpenAI's shell, run on the client's computer (its local environment, the default) or in OpenAI's
+    // containers, and its apply_patch, which the client applies.
+    z.object({
+      type: z.literal('shell'),
+      environment: nullish(z.looseObject({ type: z.enum(['local', 'container_auto', 'container_reference']) })),
+    }),
+    z.object({ type: z.literal('apply_patch') }),
     z.looseObject({ type: z.enum(OPENAI_OTHER_HOSTED_TOOLS) }),
   ],
-  { error: "must be a function, a custom tool, a namespace of them, or one of OpenAI's hosted tools" },
+  {
+    error:
+      "must be a function, a custom tool, a namespace of them, the shell or apply_patch, or one of OpenAI's hosted tools",
+  },
 );
 
 /** How the reply is written (`text.format`): text, any JSON object, or JSON following a schema. */
@@ -1753,7 +1817,7 @@ export const ResponsesBody = z
         .array(
           z.union([ResponsesItem, ResponsesItemReference], {
             error:
-              'must be a message (role user, assistant, system or developer) or an item of type function_call, function_call_output, custom_tool_call, custom_tool_call_output, reasoning, web_search_call or item_reference',
+              'must be a message (role user, assistant, system or developer) or an item of type function_call, function_call_output, custom_tool_call, custom_tool_call_output, shell_call, shell_call_output, apply_patch_call, apply_patch_call_output, reasoning, web_search_call or item_reference',
           }),
         )
         .min(1, 'must have at least one item')

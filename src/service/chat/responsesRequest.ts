@@ -30,7 +30,7 @@ import {
 type Item = z.output<typeof ResponsesItem>;
 type Part = Exclude<Extract<Item, { role: string }>['content'], string>[number];
 type Tool = NonNullable<z.output<typeof ResponsesBody>['tools']>[number];
-type OwnTool = Extract<Tool, { type: 'function' | 'custom' }>;
+type OwnTool = Extract<Tool, { type: 'function' | 'custom' | 'shell' | 'apply_patch' }>;
 type FunctionTool = NonNullable<ToolOptions['tools']>[number];
 
 const HOSTED: ReadonlySet<string> = new Set(OPENAI_OTHER_HOSTED_TOOLS);
@@ -39,12 +39,18 @@ const MAX_CONTINUED = 10_000;
 const WEB_SEARCH: ReadonlySet<string> = new Set(OPENAI_WEB_SEARCH);
 type WebSearchTool = Extract<Tool, { type: (typeof OPENAI_WEB_SEARCH)[number] }>;
 
-/** A tool as the request names it: its name, its namespace (if any), and whether its input is free text. */
+/**
+ * A tool as the request names it: its name, its namespace (if any), and its kind: a function, a custom
+ * tool (free text in), or OpenAI's shell or apply_patch, whose calls come back as items of their own.
+ */
 interface NamedTool {
   name: string;
   namespace?: string;
-  custom: boolean;
+  kind: 'function' | 'custom' | 'shell' | 'apply_patch';
 }
+
+/** Whether a shell tool runs on the client's computer (its local environment, the default), not at OpenAI. */
+const runsLocally = (tool: Extract<Tool, { type: 'shell' }>) => (tool.environment?.type ?? 'local') === 'local';
 
 /**
  * The name a model knows a namespace's tool by: `<namespace>__<name>`, or, past the 64 characters
@@ -61,12 +67,14 @@ export function toolsByModelName(tools: readonly Tool[] | undefined): Map<string
   const byName = new Map<string, { tool: OwnTool; named: NamedTool }>();
   for (const t of tools ?? []) {
     if (t.type === 'function' || t.type === 'custom')
-      byName.set(t.name, { tool: t, named: { name: t.name, custom: t.type === 'custom' } });
+      byName.set(t.name, { tool: t, named: { name: t.name, kind: t.type } });
+    else if ((t.type === 'shell' && runsLocally(t)) || t.type === 'apply_patch')
+      byName.set(t.type, { tool: t, named: { name: t.type, kind: t.type } });
     else if (t.type === 'namespace')
       for (const inner of t.tools)
         byName.set(flatToolName(t.name, inner.name), {
           tool: inner,
-          named: { name: inner.name, namespace: t.name, custom: inner.type === 'custom' },
+          named: { name: inner.name, namespace: t.name, kind: inner.type },
         });
   }
   return byName;
@@ -90,7 +98,9 @@ export function responsesRequest(caller: Caller, given: z.output<typeof Response
     ...toolsNotGiven(
       'OpenAI',
       'hosted tools',
-      (body.tools ?? []).flatMap((t) => (HOSTED.has(t.type) ? [t.type] : [])),
+      (body.tools ?? []).flatMap((t) =>
+        HOSTED.has(t.type) || (t.type === 'shell' && !runsLocally(t)) ? [t.type] : [],
+      ),
     ),
     app_id: appId,
     prompt: promptOf(messages),
@@ -201,10 +211,55 @@ function webSearchOptions(
 }
 
 /**
+ * OpenAI's shell tool as a function any model can call: the commands to run, and the limits its call
+ * carries (OpenAI's `shell_call` action).
+ */
+const SHELL_FUNCTION = {
+  description:
+    "Runs shell commands on the user's computer, in order, and gives back each command's output and exit code.",
+  parameters: {
+    type: 'object',
+    properties: {
+      commands: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'The commands to run, in order, each as a shell takes it.',
+      },
+      timeout_ms: { type: 'integer', description: 'How long the commands may run, in milliseconds.' },
+      max_output_length: {
+        type: 'integer',
+        description: 'The most characters of output to give back of each command.',
+      },
+    },
+    required: ['commands'],
+    additionalProperties: false,
+  },
+};
+
+/** OpenAI's apply_patch tool as a function any model can call: one file's operation (`apply_patch_call`). */
+const APPLY_PATCH_FUNCTION = {
+  description:
+    "Creates, updates or deletes one file in the user's workspace. For update_file, `diff` holds hunks, each opening with a line `@@` and lines of the file around the change, then the file's lines each starting with ' ' (kept), '-' (removed) or '+' (added); for create_file, every line of the new file starting with '+'; delete_file takes no diff.",
+  parameters: {
+    type: 'object',
+    properties: {
+      type: { type: 'string', enum: ['create_file', 'update_file', 'delete_file'] },
+      path: { type: 'string', description: "The file's path, relative to the workspace's root." },
+      diff: { type: 'string', description: 'The changes, as described above.' },
+    },
+    required: ['type', 'path'],
+    additionalProperties: false,
+  },
+};
+
+/**
  * A tool as the function the model is given, under `name`: a function as it is; a custom tool as a
- * function of its text, with the grammar the text follows (if any) in its description.
+ * function of its text, with the grammar the text follows (if any) in its description; OpenAI's shell
+ * and apply_patch as functions of what their calls carry.
  */
 function functionOf(name: string, tool: OwnTool): FunctionTool {
+  if (tool.type === 'shell') return { type: 'function', function: { name, ...SHELL_FUNCTION } };
+  if (tool.type === 'apply_patch') return { type: 'function', function: { name, ...APPLY_PATCH_FUNCTION } };
   if (tool.type === 'function')
     return {
       type: 'function',
@@ -236,6 +291,65 @@ function functionOf(name: string, tool: OwnTool): FunctionTool {
       },
     },
   };
+}
+
+/** The arguments a model gave a call, as an object (none when they are not one). */
+function argumentsOf(args: string): Record<string, unknown> {
+  try {
+    const parsed = JSON.parse(args) as unknown;
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+const numberOrNull = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+
+/** A shell call's action (OpenAI's `shell_call`), from the arguments the model gave the shell function. */
+export function shellActionOf(args: string): {
+  commands: string[];
+  timeout_ms: number | null;
+  max_output_length: number | null;
+} {
+  const given = argumentsOf(args);
+  const commands = Array.isArray(given.commands)
+    ? given.commands.filter((c): c is string => typeof c === 'string')
+    : typeof given.commands === 'string'
+      ? [given.commands]
+      : [];
+  return {
+    commands,
+    timeout_ms: numberOrNull(given.timeout_ms),
+    max_output_length: numberOrNull(given.max_output_length),
+  };
+}
+
+/** An apply_patch call's operation (OpenAI's `apply_patch_call`), from the arguments the model gave it. */
+export function patchOperationOf(
+  args: string,
+): { type: 'create_file' | 'update_file'; path: string; diff: string } | { type: 'delete_file'; path: string } {
+  const given = argumentsOf(args);
+  const path = typeof given.path === 'string' ? given.path : '';
+  if (given.type === 'delete_file') return { type: 'delete_file', path };
+  return {
+    type: given.type === 'create_file' ? 'create_file' : 'update_file',
+    path,
+    diff: typeof given.diff === 'string' ? given.diff : '',
+  };
+}
+
+/** What a shell call's commands gave, as the text the model reads: each command's exit, then its output. */
+function shellOutputText(output: Extract<Item, { type: 'shell_call_output' }>['output']): string {
+  return output
+    .map((o, i) => {
+      const outcome = o.outcome.type === 'exit' ? `exit code ${o.outcome.exit_code}` : 'timed out';
+      return [
+        `command ${i + 1}: ${outcome}`,
+        ...(o.stdout ? [o.stdout.replace(/\n$/, '')] : []),
+        ...(o.stderr ? [`stderr:\n${o.stderr.replace(/\n$/, '')}`] : []),
+      ].join('\n');
+    })
+    .join('\n\n');
 }
 
 /** The text of a custom tool's call, from the arguments of the function the model was given for it. */
@@ -294,6 +408,23 @@ function chatMessages(input: Item[], earlier: number): ChatMessage[] {
         },
       };
       turn.tool_calls = [...(turn.tool_calls ?? []), call];
+    } else if (item.type === 'shell_call' || item.type === 'apply_patch_call') {
+      const turn = assistantTurn(null);
+      const args =
+        item.type === 'shell_call'
+          ? { commands: item.action.commands, ...withoutNulls(item.action, ['timeout_ms', 'max_output_length']) }
+          : item.operation;
+      const call = {
+        id: item.call_id,
+        type: 'function' as const,
+        function: { name: item.type === 'shell_call' ? 'shell' : 'apply_patch', arguments: JSON.stringify(args) },
+      };
+      turn.tool_calls = [...(turn.tool_calls ?? []), call];
+    } else if (item.type === 'shell_call_output') {
+      messages.push({ role: 'tool', tool_call_id: item.call_id, content: shellOutputText(item.output) });
+    } else if (item.type === 'apply_patch_call_output') {
+      const output = item.output ? `: ${item.output}` : '';
+      messages.push({ role: 'tool', tool_call_id: item.call_id, content: `${item.status}${output}` });
     } else if (item.type === 'web_search_call') {
       // Carried in the reasoning item before it, in its place (carriedThinking.ts).
       continue;
@@ -315,6 +446,11 @@ function chatMessages(input: Item[], earlier: number): ChatMessage[] {
     }
   }
   return messages;
+}
+
+/** The fields named that are set (neither null nor absent). */
+function withoutNulls<T extends Record<string, unknown>>(from: T, keys: Array<keyof T>): Partial<T> {
+  return Object.fromEntries(keys.flatMap((k) => (from[k] == null ? [] : [[k, from[k]]]))) as Partial<T>;
 }
 
 function textOf(content: string | Part[]): string {

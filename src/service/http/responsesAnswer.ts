@@ -9,11 +9,12 @@
 // after the reasoning that led to it, which carries it back to the model in its place; the reasoning
 // after it is an item of its own, as OpenAI gives them. A call of a custom tool
 // of the request is a `custom_tool_call` with its text as `input`; a call of a namespace's tool names
-// its namespace.
+// its namespace; a call of OpenAI's shell or apply_patch (run by the client) is a `shell_call` or an
+// `apply_patch_call`, streamed as OpenAI streams them.
 import type { z } from 'zod';
 import type { ChatCompletion, ResponsesBody } from '../../api/schemas';
 import { sealThinking } from '../chat/carriedThinking';
-import { customInputOf, toolsByModelName } from '../chat/responsesRequest';
+import { customInputOf, patchOperationOf, shellActionOf, toolsByModelName } from '../chat/responsesRequest';
 import type { OpenAiSearch, ThinkingBlock, ThinkingPiece } from '../chat/request';
 import type { Completed } from '../chat/run';
 import { openAiError } from './errorAnswers';
@@ -173,16 +174,35 @@ function outputOf(c: Completed, request: Request, late = 0): Array<Record<string
       name: named?.name ?? call.function.name,
       ...(named?.namespace ? { namespace: named.namespace } : {}),
     };
-    return named?.custom
-      ? {
+    switch (named?.kind) {
+      case 'custom':
+        return {
           type: 'custom_tool_call',
           id: `ctc_${compact(c.id)}_${i}`,
           call_id: call.id,
           ...name,
           input: customInputOf(call.function.arguments),
           status: 'completed',
-        }
-      : {
+        };
+      case 'shell':
+        return {
+          type: 'shell_call',
+          id: `sh_${compact(c.id)}_${i}`,
+          call_id: call.id,
+          action: shellActionOf(call.function.arguments),
+          environment: { type: 'local' },
+          status: 'completed',
+        };
+      case 'apply_patch':
+        return {
+          type: 'apply_patch_call',
+          id: `apc_${compact(c.id)}_${i}`,
+          call_id: call.id,
+          operation: patchOperationOf(call.function.arguments),
+          status: 'completed',
+        };
+      default:
+        return {
           type: 'function_call',
           id: `fc_${compact(c.id)}_${i}`,
           call_id: call.id,
@@ -190,11 +210,13 @@ function outputOf(c: Completed, request: Request, late = 0): Array<Record<string
           arguments: call.function.arguments,
           status: 'completed',
         };
+    }
   });
   return [...reasoning, ...text, ...after, ...calls];
 }
 
-const isCall = (item: Record<string, unknown>) => item.type === 'function_call' || item.type === 'custom_tool_call';
+const CALLS: ReadonlySet<unknown> = new Set(['function_call', 'custom_tool_call', 'shell_call', 'apply_patch_call']);
+const isCall = (item: Record<string, unknown>) => CALLS.has(item.type);
 
 /** The id of the reasoning item given after the message. */
 const lateReasoningId = (requestId: string) => `rs_${compact(requestId)}_after`;
@@ -495,6 +517,20 @@ export class ResponsesStream {
         });
         this.send('response.custom_tool_call_input.delta', { ...at, delta: item.input });
         this.send('response.custom_tool_call_input.done', { ...at, input: item.input });
+      } else if (item.type === 'shell_call') {
+        const action = item.action as ReturnType<typeof shellActionOf>;
+        this.send('response.output_item.added', {
+          output_index: index,
+          item: { ...item, action: { ...action, commands: [] }, status: 'in_progress' },
+        });
+        for (const [i, command] of action.commands.entries()) {
+          const of = { output_index: index, command_index: i };
+          this.send('response.shell_call_command.added', { ...of, command: '' });
+          this.send('response.shell_call_command.delta', { ...of, delta: command });
+          this.send('response.shell_call_command.done', { ...of, command });
+        }
+      } else if (item.type === 'apply_patch_call') {
+        this.send('response.output_item.added', { output_index: index, item: { ...item, status: 'in_progress' } });
       } else {
         this.send('response.output_item.added', {
           output_index: index,

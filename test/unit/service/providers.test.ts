@@ -1871,6 +1871,155 @@ describe('hosted providers (fakes of their wire formats)', function () {
     ]);
   });
 
+  it("gives any model OpenAI's shell and apply_patch as tools the client runs, their calls as OpenAI's items, whole and streamed", async () => {
+    const app = await spaceWith([ANTHROPIC]);
+    const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
+    const tools: OpenAI.Responses.Tool[] = [{ type: 'shell', environment: { type: 'local' } }, { type: 'apply_patch' }];
+    const shellAsk = `call shell ${JSON.stringify({ commands: ['ls', 'cat a.txt'], timeout_ms: 5000 })}`;
+    const first = await sdk.responses.create({ model: ANTHROPIC, store: false, input: shellAsk, tools });
+    const sent = anthropic.seen.at(-1)!.body as {
+      tools: Array<{ name: string; input_schema: { required: string[]; properties: Record<string, unknown> } }>;
+    };
+    assert.deepEqual(
+      sent.tools.map((t) => [t.name, t.input_schema.required]),
+      [
+        ['shell', ['commands']],
+        ['apply_patch', ['type', 'path']],
+      ],
+    );
+    const shellCall = first.output.find((o) => o.type === 'shell_call');
+    assert.ok(shellCall && shellCall.type === 'shell_call', JSON.stringify(first.output));
+    assert.deepEqual(shellCall.action, { commands: ['ls', 'cat a.txt'], timeout_ms: 5000, max_output_length: null });
+    assert.equal(shellCall.status, 'completed');
+
+    // Streamed: the call's commands as OpenAI streams them, the item whole at its end.
+    const events: string[] = [];
+    const stream = sdk.responses.stream({ model: ANTHROPIC, store: false, input: shellAsk, tools });
+    stream.on('event', (e) => events.push(e.type));
+    const streamed = await stream.finalResponse();
+    const streamedCall = streamed.output.find((o) => o.type === 'shell_call');
+    assert.ok(streamedCall && streamedCall.type === 'shell_call');
+    assert.deepEqual(streamedCall.action.commands, ['ls', 'cat a.txt']);
+    assert.deepEqual(
+      events.filter((e) => e.startsWith('response.shell_call_command')),
+      [...Array(2)].flatMap(() => [
+        'response.shell_call_command.added',
+        'response.shell_call_command.delta',
+        'response.shell_call_command.done',
+      ]),
+    );
+
+    const patchAsk = `call apply_patch ${JSON.stringify({ type: 'update_file', path: 'a.txt', diff: '@@\n-old\n+new\n' })}`;
+    const patched = await sdk.responses.create({ model: ANTHROPIC, store: false, input: patchAsk, tools });
+    const patchCall = patched.output.find((o) => o.type === 'apply_patch_call');
+    assert.ok(patchCall && patchCall.type === 'apply_patch_call', JSON.stringify(patched.output));
+    assert.deepEqual(patchCall.operation, { type: 'update_file', path: 'a.txt', diff: '@@\n-old\n+new\n' });
+
+    // The client ran both and sends the turn back: the model reads each call and what it gave.
+    const back = await sdk.responses.create({
+      model: ANTHROPIC,
+      store: false,
+      tools,
+      input: [
+        { role: 'user', content: shellAsk },
+        { type: 'shell_call', call_id: shellCall.call_id, action: shellCall.action },
+        {
+          type: 'shell_call_output',
+          call_id: shellCall.call_id,
+          output: [
+            { stdout: 'a.txt\n', stderr: '', outcome: { type: 'exit', exit_code: 0 } },
+            { stdout: '', stderr: 'cat: a.txt: Permission denied', outcome: { type: 'exit', exit_code: 1 } },
+          ],
+        },
+        { type: 'apply_patch_call', call_id: patchCall.call_id, status: 'completed', operation: patchCall.operation },
+        { type: 'apply_patch_call_output', call_id: patchCall.call_id, status: 'failed', output: 'a.txt: no match' },
+        { role: 'user', content: 'Done?' },
+      ],
+    });
+    assert.equal(back.status, 'completed');
+    const messages = (anthropic.seen.at(-1)!.body as { messages: Array<{ role: string; content: unknown }> }).messages;
+    assert.deepEqual(messages.slice(1), [
+      {
+        role: 'assistant',
+        content: [
+          {
+            type: 'tool_use',
+            id: shellCall.call_id,
+            name: 'shell',
+            input: { commands: ['ls', 'cat a.txt'], timeout_ms: 5000 },
+          },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: shellCall.call_id,
+            content: 'command 1: exit code 0\na.txt\n\ncommand 2: exit code 1\nstderr:\ncat: a.txt: Permission denied',
+          },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: patchCall.call_id, name: 'apply_patch', input: patchCall.operation }],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: patchCall.call_id, content: 'failed: a.txt: no match' },
+          { type: 'text', text: 'Done?' },
+        ],
+      },
+    ]);
+
+    // Kept in the Space (store, as the Agents SDK leaves it), the call goes on from the response's id.
+    const kept = await sdk.responses.create({ model: ANTHROPIC, input: shellAsk, tools });
+    const keptCall = kept.output.find((o) => o.type === 'shell_call');
+    assert.ok(keptCall && keptCall.type === 'shell_call');
+    const goesOn = await sdk.responses.create({
+      model: ANTHROPIC,
+      previous_response_id: kept.id,
+      tools,
+      input: [
+        {
+          type: 'shell_call_output',
+          call_id: keptCall.call_id,
+          output: [{ stdout: 'done', stderr: '', outcome: { type: 'timeout' } }],
+        },
+      ],
+    });
+    assert.equal(goesOn.status, 'completed');
+    const continued = (anthropic.seen.at(-1)!.body as { messages: Array<{ role: string; content: unknown }> }).messages;
+    assert.deepEqual(continued.slice(1), [
+      {
+        role: 'assistant',
+        content: [
+          {
+            type: 'tool_use',
+            id: keptCall.call_id,
+            name: 'shell',
+            input: { commands: ['ls', 'cat a.txt'], timeout_ms: 5000 },
+          },
+        ],
+      },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: keptCall.call_id, content: 'command 1: timed out\ndone' }],
+      },
+    ]);
+
+    // A shell in OpenAI's containers runs only at OpenAI: not given to the model, and the answer says so.
+    const hosted = await sdk.responses.create({
+      model: ANTHROPIC,
+      store: false,
+      input: 'hello',
+      tools: [{ type: 'shell', environment: { type: 'container_auto' } }],
+    });
+    assert.equal(anthropic.seen.at(-1)!.body.tools, undefined);
+    assert.match(String(warningOf(hosted)), /OpenAI's hosted tools \(shell\) run only at OpenAI/);
+  });
+
   it("gives Gemini 3 its thought signatures back with its calls in Codex's and Claude Code's tool loops", async () => {
     const ns = 'google/gemini-3.5-flash';
     const app = await spaceWith([ns]);

@@ -528,7 +528,9 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
       openai.responses.create({ model: 'test/echo', input: 'x', tools: [{ type: 'local_shell' }] }),
       (error: unknown) =>
         error instanceof OpenAI.UnprocessableEntityError &&
-        /must be a function, a custom tool, a namespace of them, or one of OpenAI's hosted tools/.test(error.message),
+        /must be a function, a custom tool, a namespace of them, the shell or apply_patch, or one of OpenAI's hosted tools/.test(
+          error.message,
+        ),
     );
     // A wrong item is named by its place and what is wrong with it, not as input that is not valid.
     const wrongItem = async (input: unknown, param: string, words: RegExp) =>
