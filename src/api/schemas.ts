@@ -1415,6 +1415,20 @@ export const AnthropicContextManagement = z.object({
 /** Anthropic's tools that run at Anthropic: web search and fetch, code execution. */
 export const ANTHROPIC_SERVER_TOOL = /^(web_search|web_fetch|code_execution)_\d{8}$/;
 
+/**
+ * Anthropic's tools that the client runs (bash, the text editor, memory), by their type, with the name
+ * each must go by (Anthropic's tool reference): Anthropic defines their schemas.
+ */
+export const ANTHROPIC_CLIENT_TOOLS: ReadonlyMap<string, string> = new Map([
+  ['bash_20241022', 'bash'],
+  ['bash_20250124', 'bash'],
+  ['text_editor_20241022', 'str_replace_editor'],
+  ['text_editor_20250124', 'str_replace_editor'],
+  ['text_editor_20250429', 'str_replace_based_edit_tool'],
+  ['text_editor_20250728', 'str_replace_based_edit_tool'],
+  ['memory_20250818', 'memory'],
+]);
+
 /** The versions of Anthropic's web search the AI SDK's Anthropic package can ask for (its provider tools). */
 export const ANTHROPIC_WEB_SEARCH: ReadonlySet<string> = new Set([
   'web_search_20250305',
@@ -1466,7 +1480,13 @@ export const AnthropicMessagesBody = z
             type: z
               .union([
                 z.literal('custom'),
-                z.string().regex(ANTHROPIC_SERVER_TOOL, 'must be custom or one of Anthropic’s server tools'),
+                z.enum([...ANTHROPIC_CLIENT_TOOLS.keys()] as [string, ...string[]]),
+                z
+                  .string()
+                  .regex(
+                    ANTHROPIC_SERVER_TOOL,
+                    'must be custom, one of Anthropic’s server tools, or its bash, text editor or memory tool',
+                  ),
               ])
               .optional(),
             name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -'),
@@ -1479,6 +1499,8 @@ export const AnthropicMessagesBody = z
             /** Web fetch's: the page's text may be cited, and how many tokens of it the model reads at most. */
             citations: z.object({ enabled: z.boolean() }).optional(),
             max_content_tokens: z.int().min(1).optional(),
+            /** The text editor's (2025-07-28): how many characters of a file it shows at most. */
+            max_characters: z.int().min(1).optional(),
             allowed_domains: z.array(z.string().max(253)).max(200).optional(),
             blocked_domains: z.array(z.string().max(253)).max(200).optional(),
             user_location: z
@@ -1495,6 +1517,14 @@ export const AnthropicMessagesBody = z
             const server = ctx.value.type !== undefined && ctx.value.type !== 'custom';
             if (!server && !ctx.value.input_schema)
               ctx.issues.push({ code: 'custom', input: ctx.value, path: ['input_schema'], message: 'is required' });
+            const named = ANTHROPIC_CLIENT_TOOLS.get(ctx.value.type ?? '');
+            if (named && ctx.value.name !== named)
+              ctx.issues.push({
+                code: 'custom',
+                input: ctx.value,
+                path: ['name'],
+                message: `must be ${named} for ${ctx.value.type}, as Anthropic names it`,
+              });
           }),
       )
       .max(128)

@@ -4,6 +4,7 @@
 // tool results the tool's messages.
 import type { z } from 'zod';
 import {
+  ANTHROPIC_CLIENT_TOOLS,
   ANTHROPIC_WEB_FETCH,
   ANTHROPIC_WEB_SEARCH,
   type AnthropicMessagesBody,
@@ -11,6 +12,7 @@ import {
 } from '../../api/schemas';
 import type { Caller } from '../domain/caller';
 import { promptTokens } from '../tokenizer';
+import { clientTool } from './anthropicClientTools';
 import { openThinking } from './carriedThinking';
 import { editContext } from './contextEdits';
 import {
@@ -41,14 +43,26 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
     ? editContext(sent, body.context_management.edits, (texts) => promptTokens.prompt(caller.orgId, texts))
     : sent;
   const output = body.output_config;
-  // Anthropic's server tools (a type other than custom) run at Anthropic: its web search and fetch are
-  // asked of Anthropic's models (chat/run.ts says when another model answered without them), the
-  // others (code execution) of none.
-  const tools = (body.tools ?? []).filter((t) => !t.type || t.type === 'custom');
+  // The client's own tools, and Anthropic's that the client runs (bash, the text editor, memory).
+  // Anthropic's server tools run at Anthropic: its web search and fetch are asked of Anthropic's models
+  // (chat/run.ts says when another model answered without them), the others (code execution) of none.
+  const tools = (body.tools ?? []).flatMap((t) =>
+    !t.type || t.type === 'custom'
+      ? [
+          {
+            type: 'function' as const,
+            function: { name: t.name, description: t.description, parameters: t.input_schema, strict: t.strict },
+            ...cacheOf([t]),
+          },
+        ]
+      : ANTHROPIC_CLIENT_TOOLS.has(t.type)
+        ? [clientTool(t.type, t.max_characters)]
+        : [],
+  );
   const search = body.tools?.find((t) => t.type && ANTHROPIC_WEB_SEARCH.has(t.type));
   const fetch = body.tools?.find((t) => t.type && ANTHROPIC_WEB_FETCH.has(t.type));
   const servers = (body.tools ?? []).flatMap((t) =>
-    t.type && t.type !== 'custom' && t !== search && t !== fetch ? [t.type] : [],
+    t.type && t.type !== 'custom' && !ANTHROPIC_CLIENT_TOOLS.has(t.type) && t !== search && t !== fetch ? [t.type] : [],
   );
   return {
     ...toolsNotGiven('Anthropic', 'server tools', servers),
@@ -61,13 +75,7 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
     stream: body.stream,
     completion: {
       messages,
-      tools: tools.length
-        ? tools.map((t) => ({
-            type: 'function' as const,
-            function: { name: t.name, description: t.description, parameters: t.input_schema, strict: t.strict },
-            ...cacheOf([t]),
-          }))
-        : undefined,
+      tools: tools.length ? tools : undefined,
       toolChoice: toolChoice(body.tool_choice),
       ...(search ? { webSearch: webSearchOf(search) } : {}),
       ...(fetch ? { webFetch: webFetchOf(fetch) } : {}),

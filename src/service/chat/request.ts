@@ -203,6 +203,11 @@ export interface ToolOptions {
     function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean | null };
     /** A prompt-cache breakpoint after this tool's definition. */
     cache_control?: CacheControl;
+    /**
+     * One of Anthropic's tools that the client runs (anthropicClientTools.ts), which a Claude model gets
+     * as Anthropic's own instead of the function: its type, and the text editor's most characters.
+     */
+    anthropic?: { type: string; maxCharacters?: number };
   }>;
   toolChoice?: unknown;
   stop?: string | string[] | null;

@@ -142,11 +142,16 @@ describe('the Anthropic SDK against the built-in service', function () {
         model: 'test/echo',
         max_tokens: 100,
         messages: [{ role: 'user', content: 'x' }],
-        tools: [{ type: 'bash_20250124', name: 'bash' }],
+        // Its computer-use tool, a beta the SDK's messages.create does not type.
+        tools: [
+          { type: 'computer_20250124', name: 'computer', display_width_px: 1024, display_height_px: 768 } as never,
+        ],
       }),
       (error: unknown) =>
         error instanceof Anthropic.UnprocessableEntityError &&
-        /tools\.0\.type: must be custom or one of Anthropic’s server tools/.test(error.message),
+        /tools\.0\.type: must be custom, one of Anthropic’s server tools, or its bash, text editor or memory tool/.test(
+          error.message,
+        ),
     );
   });
 

@@ -2020,6 +2020,98 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.match(String(warningOf(hosted)), /OpenAI's hosted tools \(shell\) run only at OpenAI/);
   });
 
+  it("gives a Claude model Anthropic's bash, text editor and memory tools as its own, any other model as functions, each called back by its name", async () => {
+    const app = await spaceWith([ANTHROPIC, OPENAI]);
+    const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
+    const tools: Anthropic.ToolUnion[] = [
+      { type: 'bash_20250124', name: 'bash' },
+      { type: 'text_editor_20250728', name: 'str_replace_based_edit_tool', max_characters: 10_000 },
+      { type: 'memory_20250818', name: 'memory' },
+    ];
+    const ask = 'call bash {"command":"ls -la"}';
+    type Sent = { tools: Array<Record<string, unknown>> };
+
+    const claude = await sdk.messages.create({
+      model: ANTHROPIC,
+      max_tokens: 1024,
+      tools,
+      messages: [{ role: 'user', content: ask }],
+    });
+    assert.equal(claude.stop_reason, 'tool_use');
+    const use = claude.content.find((b) => b.type === 'tool_use')!;
+    assert.deepEqual([use.name, use.input], ['bash', { command: 'ls -la' }]);
+    assert.deepEqual((anthropic.seen.at(-1)!.body as Sent).tools, [
+      { type: 'bash_20250124', name: 'bash' },
+      { type: 'text_editor_20250728', name: 'str_replace_based_edit_tool', max_characters: 10_000 },
+      { type: 'memory_20250818', name: 'memory' },
+    ]);
+    // The result the client sends back reaches Claude as the tool's.
+    await sdk.messages.create({
+      model: ANTHROPIC,
+      max_tokens: 1024,
+      tools,
+      messages: [
+        { role: 'user', content: ask },
+        { role: 'assistant', content: claude.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'a.txt' }] },
+      ],
+    });
+    const back = (anthropic.seen.at(-1)!.body as { messages: Array<{ content: Array<Record<string, unknown>> }> })
+      .messages;
+    assert.deepEqual(back[1]!.content.at(-1), {
+      type: 'tool_use',
+      id: use.id,
+      name: 'bash',
+      input: { command: 'ls -la' },
+    });
+    assert.deepEqual(back[2]!.content, [{ type: 'tool_result', tool_use_id: use.id, content: 'a.txt' }]);
+
+    // Any other model: functions of what each tool takes, under Anthropic's names.
+    const other = await sdk.messages.create({
+      model: OPENAI,
+      max_tokens: 1024,
+      tools,
+      messages: [{ role: 'user', content: 'call str_replace_based_edit_tool {"command":"view","path":"/a.txt"}' }],
+    });
+    const otherUse = other.content.find((b) => b.type === 'tool_use')!;
+    assert.deepEqual(
+      [otherUse.name, otherUse.input],
+      ['str_replace_based_edit_tool', { command: 'view', path: '/a.txt' }],
+    );
+    const functions = (
+      openai.seen.at(-1)!.body as {
+        tools: Array<{
+          function: { name: string; parameters: { properties: Record<string, unknown>; required: string[] } };
+        }>;
+      }
+    ).tools;
+    assert.deepEqual(
+      functions.map((t) => [t.function.name, t.function.parameters.required]),
+      [
+        ['bash', ['command']],
+        ['str_replace_based_edit_tool', ['command', 'path']],
+        ['memory', ['command']],
+      ],
+    );
+    assert.ok(
+      'insert_text' in functions[1]!.function.parameters.properties,
+      'the 2025-07-28 editor inserts insert_text',
+    );
+
+    // A name other than Anthropic's for its tool is refused by name.
+    const res = await raw(service.url, 'POST', '/v1/messages', {
+      token: keys.get(app)!,
+      body: {
+        model: ANTHROPIC,
+        max_tokens: 10,
+        tools: [{ type: 'bash_20250124', name: 'shell' }],
+        messages: [{ role: 'user', content: 'hi' }],
+      },
+    });
+    assert.equal(res.status, 422, res.text);
+    assert.match(res.text, /must be bash for bash_20250124, as Anthropic names it/);
+  });
+
   it("gives Gemini 3 its thought signatures back with its calls in Codex's and Claude Code's tool loops", async () => {
     const ns = 'google/gemini-3.5-flash';
     const app = await spaceWith([ns]);

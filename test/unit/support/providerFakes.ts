@@ -1430,6 +1430,20 @@ function readBlockProblems(messages: Array<{ role: string; content: unknown }>):
   return problems;
 }
 
+/**
+ * Anthropic's tools the client runs, by type, with the name each must have (its tool reference: the
+ * bash tool, the text editor, the memory tool).
+ */
+const ANTHROPIC_CLIENT_TOOLS = new Map([
+  ['bash_20241022', 'bash'],
+  ['bash_20250124', 'bash'],
+  ['text_editor_20241022', 'str_replace_editor'],
+  ['text_editor_20250124', 'str_replace_editor'],
+  ['text_editor_20250429', 'str_replace_based_edit_tool'],
+  ['text_editor_20250728', 'str_replace_based_edit_tool'],
+  ['memory_20250818', 'memory'],
+]);
+
 const anthropic: Dialect = {
   keyOf: (req) => req.headers['x-api-key'],
   // GET /v1/models: newest first, `limit` a page (1 to 1,000; 20 unless said), the next after `after_id`.
@@ -1469,15 +1483,20 @@ const anthropic: Dialect = {
     const tools = (b.tools as Array<{ type?: string; name?: string; input_schema?: unknown }> | undefined) ?? [];
     const search = tools.find((t) => /^web_search_\d{8}$/.test(t.type ?? ''));
     const fetch = tools.find((t) => /^web_fetch_\d{8}$/.test(t.type ?? ''));
-    for (const t of tools)
+    for (const t of tools) {
+      // Anthropic's tools the client runs go by their type and the name Anthropic gives each.
+      const clientTool = ANTHROPIC_CLIENT_TOOLS.get(t.type ?? '');
       if (
         t === search || t === fetch
           ? t.name !== t.type!.replace(/_\d{8}$/, '') || t.input_schema
-          : !t.name || !t.input_schema
+          : clientTool
+            ? t.name !== clientTool || t.input_schema
+            : !t.name || !t.input_schema
       )
         problems.push(
-          `anthropic: a tool is not {name, input_schema} nor {type, name: "web_search" or "web_fetch"}: ${JSON.stringify(t)}`,
+          `anthropic: a tool is not {name, input_schema}, {type, name: "web_search" or "web_fetch"} nor one of Anthropic's client tools by its name: ${JSON.stringify(t)}`,
         );
+    }
     // Its web fetch reference: the first version is a beta, asked for by its header.
     if (fetch?.type === 'web_fetch_20250910' && !String(req.headers['anthropic-beta']).includes('web-fetch-2025-09-10'))
       problems.push('anthropic: web_fetch_20250910 without the anthropic-beta header web-fetch-2025-09-10');

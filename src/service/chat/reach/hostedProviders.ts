@@ -183,7 +183,7 @@ export class HostedProviders implements ModelReach {
       maxOutputTokens: thinking?.maxOutputTokens ?? g.maxTokens,
       ...withinRange(provider, {
         temperature: g.temperature,
-        ...toolOptions(asked.options, searchAt, tellAs, openAiSearch),
+        ...toolOptions(asked.options, searchAt, tellAs, openAiSearch, claude),
       }),
       // A model whose API takes no penalties (the catalogue's word) is not sent them (Z.ai's would be
       // fields it does not know; Anthropic's and Google's packages would drop them with a warning).

@@ -46,7 +46,7 @@ export async function callUpstream(call: UpstreamCall): Promise<Reply> {
       stream,
       ...(options?.tools?.length
         ? {
-            tools: options.tools.map(withoutCacheMark),
+            tools: options.tools.map(serverTool),
             tool_choice: options.toolChoice,
             ...(options.parallelToolCalls === false ? { parallel_tool_calls: false } : {}),
           }
@@ -243,11 +243,15 @@ function openAiMessage({
   return message;
 }
 
-/** A tool's definition without its cache mark (Anthropic's), as a model server takes it. */
-function withoutCacheMark<T extends { cache_control?: unknown }>({
-  cache_control: _,
+/**
+ * A tool's definition as a model server takes it: without its cache mark (Anthropic's) or the mark of
+ * the Anthropic tool it stands for (a function is what any model other than Claude gets).
+ */
+function serverTool<T extends { cache_control?: unknown; anthropic?: unknown }>({
+  cache_control: _cache,
+  anthropic: _anthropic,
   ...rest
-}: T): Omit<T, 'cache_control'> {
+}: T): Omit<T, 'cache_control' | 'anthropic'> {
   return rest;
 }
 

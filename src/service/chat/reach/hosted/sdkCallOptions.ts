@@ -241,13 +241,14 @@ export function strictAsTaken(
  * The request's tools as the AI SDK's, with the web search asked of a model whose provider runs it
  * (`searchAt`): Anthropic's (and its web fetch) for an Anthropic model, OpenAI's (`openAiSearch`) for
  * an OpenAI reasoning model, Google Search for a Gemini model; the other vendor's search asked
- * (`tellAs`) is run as this one's.
+ * (`tellAs`) is run as this one's. A Claude model gets Anthropic's client tools as Anthropic's own.
  */
 export function toolOptions(
   options: ToolOptions,
   searchAt: 'anthropic' | 'openai' | 'google' | undefined,
   tellAs: TellSearches,
   openAiSearch: ToolOptions['openAiWebSearch'],
+  claude: boolean,
 ): Partial<LanguageModelV4CallOptions> {
   const stop = options.stop ? (Array.isArray(options.stop) ? options.stop : [options.stop]) : undefined;
   const search =
@@ -269,14 +270,24 @@ export function toolOptions(
   return {
     ...sampling(options),
     tools: [
-      ...(options.tools ?? []).map((t) => ({
-        type: 'function' as const,
-        name: t.function.name,
-        description: t.function.description,
-        inputSchema: (t.function.parameters ?? { type: 'object', properties: {} }) as never,
-        ...(typeof t.function.strict === 'boolean' ? { strict: t.function.strict } : {}),
-        ...cacheOptions(t),
-      })),
+      ...(options.tools ?? []).map((t) =>
+        // Anthropic's own tool, for a Claude model: its package asks for it by type (and beta) with its name.
+        claude && t.anthropic
+          ? {
+              type: 'provider' as const,
+              id: `anthropic.${t.anthropic.type}` as const,
+              name: t.function.name,
+              args: t.anthropic.maxCharacters !== undefined ? { maxCharacters: t.anthropic.maxCharacters } : {},
+            }
+          : {
+              type: 'function' as const,
+              name: t.function.name,
+              description: t.function.description,
+              inputSchema: (t.function.parameters ?? { type: 'object', properties: {} }) as never,
+              ...(typeof t.function.strict === 'boolean' ? { strict: t.function.strict } : {}),
+              ...cacheOptions(t),
+            },
+      ),
       ...search,
     ],
     toolChoice: toolChoiceOf(options.toolChoice),
