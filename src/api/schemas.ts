@@ -1416,7 +1416,7 @@ export const AnthropicContextManagement = z.object({
 export const ANTHROPIC_SERVER_TOOL = /^(web_search|web_fetch|code_execution)_\d{8}$/;
 
 /**
- * Anthropic's tools that the client runs (bash, the text editor, memory), by their type, with the name
+ * Anthropic's tools that the client runs (bash, the text editor, memory, computer use), by their type, with the name
  * each must go by (Anthropic's tool reference): Anthropic defines their schemas.
  */
 export const ANTHROPIC_CLIENT_TOOLS: ReadonlyMap<string, string> = new Map([
@@ -1427,6 +1427,9 @@ export const ANTHROPIC_CLIENT_TOOLS: ReadonlyMap<string, string> = new Map([
   ['text_editor_20250429', 'str_replace_based_edit_tool'],
   ['text_editor_20250728', 'str_replace_based_edit_tool'],
   ['memory_20250818', 'memory'],
+  ['computer_20241022', 'computer'],
+  ['computer_20250124', 'computer'],
+  ['computer_20251124', 'computer'],
 ]);
 
 /** The versions of Anthropic's web search the AI SDK's Anthropic package can ask for (its provider tools). */
@@ -1485,7 +1488,7 @@ export const AnthropicMessagesBody = z
                   .string()
                   .regex(
                     ANTHROPIC_SERVER_TOOL,
-                    'must be custom, one of Anthropic’s server tools, or its bash, text editor or memory tool',
+                    'must be custom, one of Anthropic’s server tools, or its bash, text editor, memory or computer-use tool',
                   ),
               ])
               .optional(),
@@ -1501,6 +1504,11 @@ export const AnthropicMessagesBody = z
             max_content_tokens: z.int().min(1).optional(),
             /** The text editor's (2025-07-28): how many characters of a file it shows at most. */
             max_characters: z.int().min(1).optional(),
+            /** Computer use's: the screen's size in pixels, its X display, and (2025-11-24) zooming in. */
+            display_width_px: z.int().min(1).max(100_000).optional(),
+            display_height_px: z.int().min(1).max(100_000).optional(),
+            display_number: nullish(z.int().min(0)),
+            enable_zoom: z.boolean().optional(),
             allowed_domains: z.array(z.string().max(253)).max(200).optional(),
             blocked_domains: z.array(z.string().max(253)).max(200).optional(),
             user_location: z
@@ -1517,6 +1525,10 @@ export const AnthropicMessagesBody = z
             const server = ctx.value.type !== undefined && ctx.value.type !== 'custom';
             if (!server && !ctx.value.input_schema)
               ctx.issues.push({ code: 'custom', input: ctx.value, path: ['input_schema'], message: 'is required' });
+            if (ctx.value.type?.startsWith('computer_'))
+              for (const size of ['display_width_px', 'display_height_px'] as const)
+                if (ctx.value[size] === undefined)
+                  ctx.issues.push({ code: 'custom', input: ctx.value, path: [size], message: 'is required' });
             const named = ANTHROPIC_CLIENT_TOOLS.get(ctx.value.type ?? '');
             if (named && ctx.value.name !== named)
               ctx.issues.push({

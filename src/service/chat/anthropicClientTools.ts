@@ -1,4 +1,4 @@
-// Anthropic's tools that the client runs (its bash, text editor and memory tools): Anthropic defines
+// Anthropic's tools that the client runs (its bash, text editor, memory and computer-use tools): Anthropic defines
 // each one's schema and the name it goes by, so a request names only its type. A Claude model gets
 // each as Anthropic's own (it was trained on them); any other model gets a function taking what
 // Anthropic's tool takes, under the same name, so its calls come back to the client as the tool's.
@@ -77,6 +77,57 @@ const MEMORY = {
   },
 };
 
+const COMPUTER_2024 = [
+  'key',
+  'type',
+  'mouse_move',
+  'left_click',
+  'left_click_drag',
+  'right_click',
+  'middle_click',
+  'double_click',
+  'screenshot',
+  'cursor_position',
+];
+const COMPUTER_2025 = [
+  ...COMPUTER_2024,
+  'hold_key',
+  'left_mouse_down',
+  'left_mouse_up',
+  'triple_click',
+  'scroll',
+  'wait',
+];
+const POINT = { type: 'array', items: { type: 'integer' }, minItems: 2, maxItems: 2 } as const;
+
+/**
+ * The computer-use tool of a version, for a screen of the size the request gives: the actions it
+ * takes, and from 2025-01-24 on scrolling, holding and waiting (and from 2025-11-24 zooming in).
+ */
+function computer(actions: string[], later: boolean, zoom: boolean, screen: string) {
+  return {
+    description: `Uses the user's computer through its screen (${screen}), mouse and keyboard: screenshot shows the screen; the mouse moves and clicks at coordinate [x, y] in pixels; type writes text; key presses a key or combination (xdotool's names: ctrl+s, Return).${later ? ' scroll turns the wheel (scroll_direction, scroll_amount) at coordinate; left_click_drag drags from start_coordinate to coordinate; hold_key holds text for duration seconds; wait waits duration seconds.' : ''}${zoom ? ' zoom shows region [x1, y1, x2, y2] of the screen larger.' : ''}`,
+    parameters: {
+      type: 'object',
+      properties: {
+        action: { type: 'string', enum: zoom ? [...actions, 'zoom'] : actions },
+        coordinate: POINT,
+        text: STRING,
+        ...(later
+          ? {
+              start_coordinate: POINT,
+              scroll_direction: { type: 'string', enum: ['up', 'down', 'left', 'right'] },
+              scroll_amount: { type: 'integer' },
+              duration: { type: 'number' },
+            }
+          : {}),
+        ...(zoom ? { region: { type: 'array', items: { type: 'integer' }, minItems: 4, maxItems: 4 } } : {}),
+      },
+      required: ['action'],
+    },
+  };
+}
+
 /** The function any model gets for each of Anthropic's client tools, by its type. */
 const FUNCTIONS = new Map<string, { description: string; parameters: Record<string, unknown> }>([
   ['bash_20241022', BASH],
@@ -88,15 +139,40 @@ const FUNCTIONS = new Map<string, { description: string; parameters: Record<stri
   ['memory_20250818', MEMORY],
 ]);
 
+/** What a request's tool may say of one of Anthropic's client tools besides its type and name. */
+export interface ClientToolFields {
+  max_characters?: number;
+  display_width_px?: number;
+  display_height_px?: number;
+  display_number?: number | null;
+  enable_zoom?: boolean;
+}
+
 /**
  * One of Anthropic's client tools as the request's tool: the function any model gets, marked with the
- * tool it stands for, which a Claude model gets instead (sdkCallOptions.ts).
+ * tool it stands for and its settings in the words of the AI SDK's Anthropic package, which a Claude
+ * model gets instead (sdkCallOptions.ts).
  */
-export function clientTool(type: string, maxCharacters: number | undefined): Tool {
-  const { description, parameters } = FUNCTIONS.get(type)!;
+export function clientTool(type: string, fields: ClientToolFields): Tool {
+  const computerUse = type.startsWith('computer_');
+  const { description, parameters } = computerUse
+    ? computer(
+        type === 'computer_20241022' ? COMPUTER_2024 : COMPUTER_2025,
+        type !== 'computer_20241022',
+        type === 'computer_20251124' && fields.enable_zoom === true,
+        `${fields.display_width_px} × ${fields.display_height_px} pixels`,
+      )
+    : FUNCTIONS.get(type)!;
+  const args = {
+    maxCharacters: fields.max_characters,
+    displayWidthPx: fields.display_width_px,
+    displayHeightPx: fields.display_height_px,
+    displayNumber: fields.display_number,
+    enableZoom: fields.enable_zoom,
+  };
   return {
     type: 'function',
     function: { name: ANTHROPIC_CLIENT_TOOLS.get(type)!, description, parameters },
-    anthropic: { type, ...(maxCharacters !== undefined ? { maxCharacters } : {}) },
+    anthropic: { type, args: Object.fromEntries(Object.entries(args).filter(([, v]) => v != null)) },
   };
 }

@@ -56,7 +56,7 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
           },
         ]
       : ANTHROPIC_CLIENT_TOOLS.has(t.type)
-        ? [clientTool(t.type, t.max_characters)]
+        ? [clientTool(t.type, t)]
         : [],
   );
   const search = body.tools?.find((t) => t.type && ANTHROPIC_WEB_SEARCH.has(t.type));

@@ -205,9 +205,10 @@ export interface ToolOptions {
     cache_control?: CacheControl;
     /**
      * One of Anthropic's tools that the client runs (anthropicClientTools.ts), which a Claude model gets
-     * as Anthropic's own instead of the function: its type, and the text editor's most characters.
+     * as Anthropic's own instead of the function: its type, and its settings as the AI SDK's Anthropic
+     * package takes them (the text editor's most characters, the computer's screen).
      */
-    anthropic?: { type: string; maxCharacters?: number };
+    anthropic?: { type: string; args: Record<string, unknown> };
   }>;
   toolChoice?: unknown;
   stop?: string | string[] | null;

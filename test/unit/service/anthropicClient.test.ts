@@ -142,14 +142,12 @@ describe('the Anthropic SDK against the built-in service', function () {
         model: 'test/echo',
         max_tokens: 100,
         messages: [{ role: 'user', content: 'x' }],
-        // Its computer-use tool, a beta the SDK's messages.create does not type.
-        tools: [
-          { type: 'computer_20250124', name: 'computer', display_width_px: 1024, display_height_px: 768 } as never,
-        ],
+        // Its tool search, which runs at Anthropic over tools it holds back.
+        tools: [{ type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' } as never],
       }),
       (error: unknown) =>
         error instanceof Anthropic.UnprocessableEntityError &&
-        /tools\.0\.type: must be custom, one of Anthropic’s server tools, or its bash, text editor or memory tool/.test(
+        /tools\.0\.type: must be custom, one of Anthropic’s server tools, or its bash, text editor, memory or computer-use tool/.test(
           error.message,
         ),
     );

@@ -2020,13 +2020,14 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.match(String(warningOf(hosted)), /OpenAI's hosted tools \(shell\) run only at OpenAI/);
   });
 
-  it("gives a Claude model Anthropic's bash, text editor and memory tools as its own, any other model as functions, each called back by its name", async () => {
+  it("gives a Claude model Anthropic's bash, text editor, memory and computer-use tools as its own, any other model as functions, each called back by its name", async () => {
     const app = await spaceWith([ANTHROPIC, OPENAI]);
     const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
     const tools: Anthropic.ToolUnion[] = [
       { type: 'bash_20250124', name: 'bash' },
       { type: 'text_editor_20250728', name: 'str_replace_based_edit_tool', max_characters: 10_000 },
       { type: 'memory_20250818', name: 'memory' },
+      { type: 'computer_20250124', name: 'computer', display_width_px: 1280, display_height_px: 800 } as never,
     ];
     const ask = 'call bash {"command":"ls -la"}';
     type Sent = { tools: Array<Record<string, unknown>> };
@@ -2044,6 +2045,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
       { type: 'bash_20250124', name: 'bash' },
       { type: 'text_editor_20250728', name: 'str_replace_based_edit_tool', max_characters: 10_000 },
       { type: 'memory_20250818', name: 'memory' },
+      { type: 'computer_20250124', name: 'computer', display_width_px: 1280, display_height_px: 800 },
     ]);
     // The result the client sends back reaches Claude as the tool's.
     await sdk.messages.create({
@@ -2081,7 +2083,11 @@ describe('hosted providers (fakes of their wire formats)', function () {
     const functions = (
       openai.seen.at(-1)!.body as {
         tools: Array<{
-          function: { name: string; parameters: { properties: Record<string, unknown>; required: string[] } };
+          function: {
+            name: string;
+            description?: string;
+            parameters: { properties: Record<string, unknown>; required: string[] };
+          };
         }>;
       }
     ).tools;
@@ -2091,8 +2097,10 @@ describe('hosted providers (fakes of their wire formats)', function () {
         ['bash', ['command']],
         ['str_replace_based_edit_tool', ['command', 'path']],
         ['memory', ['command']],
+        ['computer', ['action']],
       ],
     );
+    assert.match(String(functions[3]!.function.description), /its screen \(1280 × 800 pixels\)/);
     assert.ok(
       'insert_text' in functions[1]!.function.parameters.properties,
       'the 2025-07-28 editor inserts insert_text',
@@ -2110,6 +2118,18 @@ describe('hosted providers (fakes of their wire formats)', function () {
     });
     assert.equal(res.status, 422, res.text);
     assert.match(res.text, /must be bash for bash_20250124, as Anthropic names it/);
+    // Computer use needs the screen's size, as at Anthropic.
+    const sizeless = await raw(service.url, 'POST', '/v1/messages', {
+      token: keys.get(app)!,
+      body: {
+        model: ANTHROPIC,
+        max_tokens: 10,
+        tools: [{ type: 'computer_20250124', name: 'computer' }],
+        messages: [{ role: 'user', content: 'hi' }],
+      },
+    });
+    assert.equal(sizeless.status, 422, sizeless.text);
+    assert.match(sizeless.text, /tools\.0\.display_width_px: is required/);
   });
 
   it("gives Gemini 3 its thought signatures back with its calls in Codex's and Claude Code's tool loops", async () => {

@@ -1432,7 +1432,7 @@ function readBlockProblems(messages: Array<{ role: string; content: unknown }>):
 
 /**
  * Anthropic's tools the client runs, by type, with the name each must have (its tool reference: the
- * bash tool, the text editor, the memory tool).
+ * bash tool, the text editor, the memory tool, computer use, which also needs the screen's size).
  */
 const ANTHROPIC_CLIENT_TOOLS = new Map([
   ['bash_20241022', 'bash'],
@@ -1442,6 +1442,9 @@ const ANTHROPIC_CLIENT_TOOLS = new Map([
   ['text_editor_20250429', 'str_replace_based_edit_tool'],
   ['text_editor_20250728', 'str_replace_based_edit_tool'],
   ['memory_20250818', 'memory'],
+  ['computer_20241022', 'computer'],
+  ['computer_20250124', 'computer'],
+  ['computer_20251124', 'computer'],
 ]);
 
 const anthropic: Dialect = {
@@ -1490,7 +1493,9 @@ const anthropic: Dialect = {
         t === search || t === fetch
           ? t.name !== t.type!.replace(/_\d{8}$/, '') || t.input_schema
           : clientTool
-            ? t.name !== clientTool || t.input_schema
+            ? t.name !== clientTool ||
+              t.input_schema ||
+              (clientTool === 'computer' && !(t as { display_width_px?: number }).display_width_px)
             : !t.name || !t.input_schema
       )
         problems.push(

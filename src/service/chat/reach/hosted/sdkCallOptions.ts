@@ -277,7 +277,7 @@ export function toolOptions(
               type: 'provider' as const,
               id: `anthropic.${t.anthropic.type}` as const,
               name: t.function.name,
-              args: t.anthropic.maxCharacters !== undefined ? { maxCharacters: t.anthropic.maxCharacters } : {},
+              args: t.anthropic.args,
             }
           : {
               type: 'function' as const,
