@@ -44,8 +44,12 @@ export async function finishChat(
   };
   // Billed at the prices of the moment it was answered (a provider's peak hours cost more).
   const now = new Date();
-  const costs = costOf(pricedAt(r, now), counts);
-  const savings = savingsOf(costs, prepared.benchmark && pricedAt(prepared.benchmark, now), counts);
+  const costs = costOf(pricedAt(r, now, counts.promptTokens), counts);
+  const savings = savingsOf(
+    costs,
+    prepared.benchmark && pricedAt(prepared.benchmark, now, counts.promptTokens),
+    counts,
+  );
   const warnings = [...prepared.warnings];
   if (model !== prepared.first) {
     warnings.push(
@@ -197,7 +201,7 @@ export async function logFailure(db: Database, prepared: Prepared, failure: Fail
     completionChars: produced?.length ?? 0,
   };
   const costs = produced
-    ? costOf(pricedAt(failure.model!.record, new Date()), counts)
+    ? costOf(pricedAt(failure.model!.record, new Date(), counts.promptTokens), counts)
     : { prompt: 0, completion: 0, searches: 0, total: 0 };
   await record(db, {
     request: {

@@ -7,7 +7,7 @@ import type { Caller } from '../domain/caller';
 import { isRetired } from '../../shared/models';
 import { appConfig, loadApp } from '../domain/spaces';
 import { Problem } from '../problem';
-import { inKeysLocation } from '../providers/dataset';
+import { pricedFor } from '../providers/dataset';
 import { countTokens, truncateTokens } from '../tokenizer';
 import { pdfPagesOf, readPdfs } from './pdfReading';
 import { withPlugins } from './plugins';
@@ -93,10 +93,11 @@ function costBand(db: Database, caller: Caller, body: Body): { band: CostBand | 
   const searches = searchesToEstimate(toolOptionsOf(body));
   /**
    * At a number of completion tokens, as routing estimates; at a known reply, as finishChat bills it;
-   * either at the prices of where the provider's key reaches the model (a Vertex AI region's).
+   * either at the prices of where the provider's key reaches the model (a Vertex AI region's) and of
+   * the prompt's length.
    */
   const cost = (model: ModelRecord, completion: string | number) => {
-    const r = inKeysLocation(model);
+    const r = pricedFor(model, promptTokens);
     return typeof completion === 'number'
       ? estimateCost(r, promptTokens, promptChars, completion, false, completion ? searches(r) : 0)
       : costOf(r, {

@@ -8,7 +8,7 @@ import { appModelRows, findModel, type CatalogueModel } from '../domain/models';
 import { answersHere } from '../domain/serving';
 import type { AppConfig } from '../domain/spaces';
 import { latencyBook } from './latency';
-import { inKeysLocation } from '../providers/dataset';
+import { pricedFor } from '../providers/dataset';
 import { estimateCost } from './pricing';
 import type { JsonNeed, PdfPages, ToolOptions } from './request';
 import { explain, type RouteInput } from './routing';
@@ -95,10 +95,11 @@ export function routeInput(db: Database, config: AppConfig, size: PromptSize) {
     needsLogprobs: size.needsLogprobs ?? false,
     needsInfill: size.needsInfill ?? false,
     canServe,
-    // At the prices of where the provider's key reaches it, as billing prices it (a Vertex AI region's).
+    // At the prices of where the provider's key reaches it and of the prompt's length, as billing
+    // prices it (a Vertex AI region's, a long prompt's).
     estimate: (r) =>
       estimateCost(
-        inKeysLocation(r),
+        pricedFor(r, size.promptTokens + pageTokens(r)),
         size.promptTokens + pageTokens(r),
         size.promptChars + pageTokens(r) * 4,
         Math.max(1, budget(r)),

@@ -581,13 +581,66 @@ function allPeakWindows(): ReadonlyMap<string, { provider: string; windows: Peak
 }
 
 /**
- * A model's record with the prices it is billed at `at`: its peak hours' prices within one of its
+ * A model's record with the prices a request of `promptTokens` prompt tokens is billed at `at`: a long
+ * prompt's where the price list has them (forPrompt); its peak hours' prices within one of its
  * provider's peak windows (DeepSeek's V4 models cost twice as much from 01:00 to 04:00 and from 06:00 to
  * 10:00 UTC), else as it is (the catalogue gives the prices outside them); and a Claude model of Vertex
  * AI with its premium where the key's location has one (vertexPremium).
  */
-export function pricedAt(record: ModelRecord, at: Date): ModelRecord {
-  return inKeysLocation(atPeak(record, at));
+export function pricedAt(record: ModelRecord, at: Date, promptTokens: number): ModelRecord {
+  return inKeysLocation(atPeak(forPrompt(record, promptTokens), at));
+}
+
+/** The prices a request of `promptTokens` prompt tokens is estimated at: a long prompt's, where the key reaches the model. */
+export const pricedFor = (record: ModelRecord, promptTokens: number): ModelRecord =>
+  inKeysLocation(forPrompt(record, promptTokens));
+
+/**
+ * A longer prompt's prices: from more than `above` prompt tokens (those read from and written to the
+ * cache included), the whole request is billed at these, as the price list's tiers say (Gemini 2.5 Pro
+ * and 3 Pro from 200,000, GPT-5.4 and later from 272,000, Claude Sonnet 4.6 and Opus 4.6 from 200,000).
+ */
+interface LongPrompt {
+  above: number;
+  prices: Partial<TokenPrices>;
+}
+
+/** The price list's keys that may be tiered, and the record's price each is. */
+const TIERED: ReadonlyArray<readonly [string, keyof TokenPrices]> = [
+  ['input_mtok', 'prompt_token_cost'],
+  ['output_mtok', 'completion_token_cost'],
+  ['cache_read_mtok', 'cache_read_token_cost'],
+  ['cache_write_mtok', 'cache_write_token_cost'],
+  ['cache_write_1h_mtok', 'cache_write_1h_token_cost'],
+];
+
+/** A model's longer prompts' prices, from its prices of the day, lowest first; none when it has one price. */
+function longPromptsOf(price: ModelPrice | undefined): LongPrompt[] {
+  const byStart = new Map<number, Partial<TokenPrices>>();
+  for (const [key, field] of TIERED) {
+    const tiers = ((price as Record<string, unknown> | undefined)?.[key] as { tiers?: unknown } | undefined)?.tiers;
+    if (!Array.isArray(tiers)) continue;
+    for (const t of tiers as Array<{ start: number; price: number }>)
+      byStart.set(t.start, { ...byStart.get(t.start), [field]: t.price / 1e6 });
+  }
+  return [...byStart].sort(([a], [b]) => a - b).map(([above, prices]) => ({ above, prices }));
+}
+
+/** The models whose price lists price a longer prompt higher, by namespace, as the catalogue was last built. */
+let longPrompts: ReadonlyMap<string, LongPrompt[]> = new Map();
+
+/**
+ * A model's record with the prices of a request of `promptTokens` prompt tokens: above each of its
+ * price list's tiers, that tier's prices (each price by the highest tier it has below the prompt's
+ * length, as genai-prices bills); else as it is.
+ */
+export function forPrompt(record: ModelRecord, promptTokens: number): ModelRecord {
+  if (record.added_by !== DATASET.name) return record;
+  const tiers = longPrompts.get(record.namespace);
+  if (!tiers) return record;
+  let priced = record;
+  for (const t of tiers) if (promptTokens > t.above) priced = { ...priced, ...t.prices };
+  return priced;
 }
 
 /**
@@ -703,7 +756,8 @@ function lowerCased(m: ModelInfo, prices: Provider): ModelInfo {
 
 /** Every chat model of every provider the service reaches, as catalogue records. */
 export function datasetModels(now: string, today = now.slice(0, 10)): DatasetModel[] {
-  return PROVIDER_NAMES.flatMap((provider) => {
+  const tiered = new Map<string, LongPrompt[]>();
+  const models = PROVIDER_NAMES.flatMap((provider) => {
     const prices = priceListOf(provider.id);
     if (!prices) return [];
     const dev = devOf(provider.id);
@@ -790,9 +844,13 @@ export function datasetModels(now: string, today = now.slice(0, 10)): DatasetMod
         parent_id: null,
         prompt_id: null,
       };
+      const longer = longPromptsOf(price);
+      if (longer.length) tiered.set(namespace, longer);
       return [{ record, quality: qualityOf(output), latencyMs: LATENCY_PRIOR_MS }];
     });
   });
+  longPrompts = tiered;
+  return models;
 }
 
 /** An embedding model (POST /v1/embeddings): not a chat model, so not in the catalogue Spaces route over. */

@@ -9,6 +9,7 @@ import type { ModelRecord } from '../../../src/api/schemas';
 import { cheapestFirst, isRetired } from '../../../src/shared/models';
 import { STARTERS } from '../../../src/service/domain/spaces';
 import { byListing, DATASET, datasetModels, pricedAt, qualityOf } from '../../../src/service/providers/dataset';
+import { costOf } from '../../../src/service/chat/pricing';
 import { providerKeys } from '../../../src/service/providers/keys';
 import { GOOGLE_ADC_KEY, PROVIDER_NAMES } from '../../../src/shared/providerNames';
 import { removeDir, startService, type RunningService } from '../support/service';
@@ -222,14 +223,14 @@ describe('the catalogue from the shipped datasets', function () {
     assert.deepEqual(perMillion(on('2026-08-01').get('deepseek/deepseek-v4-flash')), [0.14, 0.28]);
     const flash = on('2026-11-30').get('deepseek/deepseek-v4-flash')!;
     assert.deepEqual(perMillion(flash), [0.22, 0.66], 'the catalogue gives the price outside peak hours');
-    const at = (stamp: string) => perMillion(pricedAt(flash, new Date(stamp)));
+    const at = (stamp: string) => perMillion(pricedAt(flash, new Date(stamp), 1000));
     // Monday 2026-11-30: peak from 01:00 to 04:00 and from 06:00 to 10:00 UTC.
     assert.deepEqual(at('2026-11-30T01:00:00Z'), [0.44, 1.32]);
     assert.deepEqual(at('2026-11-30T03:59:59Z'), [0.44, 1.32]);
     assert.deepEqual(at('2026-11-30T04:00:00Z'), [0.22, 0.66]);
     assert.deepEqual(at('2026-11-30T09:30:00Z'), [0.44, 1.32]);
     assert.deepEqual(at('2026-11-30T12:00:00Z'), [0.22, 0.66]);
-    assert.equal(pricedAt(flash, new Date('2026-11-30T02:00:00Z')).cache_read_token_cost! * 1e6, 0.014);
+    assert.equal(pricedAt(flash, new Date('2026-11-30T02:00:00Z'), 1000).cache_read_token_cost! * 1e6, 0.014);
     // None at weekends in Beijing time (UTC+8): Saturday and Sunday 09:00 UTC are 17:00 there; Friday
     // 07:00 UTC is Friday 15:00 there, a peak hour.
     assert.deepEqual(at('2026-11-28T09:00:00Z'), [0.22, 0.66]);
@@ -237,7 +238,37 @@ describe('the catalogue from the shipped datasets', function () {
     assert.deepEqual(at('2026-11-27T07:00:00Z'), [0.44, 1.32]);
     // A model without peak hours is billed as it is.
     const mini = on('2026-11-30').get('openai/gpt-5-mini')!;
-    assert.equal(pricedAt(mini, new Date('2026-11-30T02:00:00Z')), mini);
+    assert.equal(pricedAt(mini, new Date('2026-11-30T02:00:00Z'), 1000), mini);
+  });
+
+  it("bills a prompt longer than a price list's tier at that tier's prices, the whole request, as the provider bills it", () => {
+    const listed = new Map(datasetModels('2026-11-30T12:00:00.000Z').map((m) => [m.record.namespace, m.record]));
+    const noon = new Date('2026-11-30T12:00:00Z');
+    const perMillion = (r: ModelRecord) =>
+      [r.prompt_token_cost, r.completion_token_cost, r.cache_read_token_cost].map((p) => Math.round(p! * 1e9) / 1e3);
+    const billed = (ns: string, promptTokens: number) => perMillion(pricedAt(listed.get(ns)!, noon, promptTokens));
+    // GPT-5.4: twice the input and 1.5 times the output above 272,000 prompt tokens (its tier starts after 271,999).
+    assert.deepEqual(billed('openai/gpt-5.4', 271_999), [2.5, 15, 0.25]);
+    assert.deepEqual(billed('openai/gpt-5.4', 272_000), [5, 22.5, 0.5]);
+    // Gemini 2.5 Pro above 200,000; Grok 4.3 from 200,000.
+    assert.deepEqual(billed('google/gemini-2.5-pro', 200_000), [1.25, 10, 0.125]);
+    assert.deepEqual(billed('google/gemini-2.5-pro', 200_001), [2.5, 15, 0.25]);
+    assert.deepEqual(billed('xai/grok-4.3', 199_999), [1.25, 2.5, 0.2]);
+    assert.deepEqual(billed('xai/grok-4.3', 200_000), [2.5, 5, 0.4]);
+    // Claude Sonnet 4.6's longer prompts were priced until its 1M-token window ended (2026-04-30): the
+    // price list's prices of today have one price, cache writes included.
+    assert.deepEqual(billed('anthropic/claude-sonnet-4-6', 250_000), [3, 15, 0.3]);
+    // What a request costs: every token at the longer prompt's price, none at the base.
+    const cost = costOf(pricedAt(listed.get('openai/gpt-5.4')!, noon, 300_000), {
+      promptTokens: 300_000,
+      completionTokens: 1_000,
+      promptChars: 0,
+      completionChars: 0,
+    });
+    assert.equal(Math.round(cost.total * 1e6) / 1e6, 1.5225);
+    // A model with one price is billed as it is at any length.
+    const mini = listed.get('openai/gpt-5-mini')!;
+    assert.equal(pricedAt(mini, noon, 1_000_000), mini);
   });
 
   it("bills Claude from Sonnet 4.5 on 10% more at Vertex AI's regional and multi-regional endpoints than at its global one", () => {
@@ -258,7 +289,7 @@ describe('the catalogue from the shipped datasets', function () {
     ];
     const billed = () =>
       names.map((name) => {
-        const r = pricedAt(vertex.get(name)!, new Date('2026-11-30T12:00:00Z'));
+        const r = pricedAt(vertex.get(name)!, new Date('2026-11-30T12:00:00Z'), 1000);
         const listed = vertex.get(name)!;
         return Math.round((r.prompt_token_cost / listed.prompt_token_cost) * 100) / 100;
       });
@@ -276,7 +307,7 @@ describe('the catalogue from the shipped datasets', function () {
         at(location);
         assert.deepEqual(billed(), [1.1, 1.1, 1.1, 1, 1, 1, 1], location);
       }
-      const sonnet = pricedAt(vertex.get('claude-sonnet-4-5')!, new Date('2026-11-30T12:00:00Z'));
+      const sonnet = pricedAt(vertex.get('claude-sonnet-4-5')!, new Date('2026-11-30T12:00:00Z'), 1000);
       assert.deepEqual(
         [sonnet.completion_token_cost, sonnet.cache_read_token_cost, sonnet.cache_write_token_cost].map(
           (p) => Math.round(p! * 1e9) / 1e3,

@@ -451,6 +451,43 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.equal(chatWarning(await chat(OPENAI, true)), OPENAI_RETIRES.trim());
   });
 
+  it("bills a prompt longer than the price list's tier at its longer prompt's prices, as OpenAI counted it", async () => {
+    const ns = 'openai/gpt-5.4';
+    const app = await spaceWith([ns]);
+    const m = byName(ns);
+    const before = { ...openai.usage };
+    try {
+      // OpenAI counted 300,000 prompt tokens (100,000 from its cache): past GPT-5.4's 272,000.
+      Object.assign(openai.usage, { input: 300_000, output: 1_000, cached: 100_000 });
+      const res = await send(
+        { app_id: app, model: ns, messages: [{ role: 'user', content: 'hello' }] },
+        '/v1/chat/completions',
+      );
+      assert.equal(res.status, 200, res.text);
+      const cost = (res.json as { metadata: { costs: { total_tokens: number } } }).metadata.costs.total_tokens;
+      // Every token at twice the input and cache-read prices and 1.5 times the output price.
+      const expected =
+        200_000 * 2 * m.prompt_token_cost +
+        100_000 * 2 * m.cache_read_token_cost! +
+        1_000 * 1.5 * m.completion_token_cost;
+      assert.ok(Math.abs(cost - expected) < 1e-9, `${cost} vs ${expected}`);
+      // Below the tier, the listed prices.
+      Object.assign(openai.usage, { input: 271_999, output: 1_000, cached: 0 });
+      const short = await send(
+        { app_id: app, model: ns, messages: [{ role: 'user', content: 'hello' }] },
+        '/v1/chat/completions',
+      );
+      const listed = 271_999 * m.prompt_token_cost + 1_000 * m.completion_token_cost;
+      assert.ok(
+        Math.abs(
+          (short.json as { metadata: { costs: { total_tokens: number } } }).metadata.costs.total_tokens - listed,
+        ) < 1e-9,
+      );
+    } finally {
+      Object.assign(openai.usage, before);
+    }
+  });
+
   it("passes OpenAI's current reasoning efforts (none to xhigh) to its reasoning models", async () => {
     const ns = 'openai/gpt-5.4-mini';
     const app = await spaceWith([ns]);
