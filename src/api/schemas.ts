@@ -114,6 +114,24 @@ const modelRecordShape = {
   cache_write_1h_token_cost: nullish(z.number().min(0)),
   /** Per web search the model runs at its provider (Anthropic's, OpenAI's), beside its tokens; absent: none known. */
   web_search_cost: nullish(z.number().min(0)),
+  /**
+   * The built-in service's: a longer prompt's prices, lowest first. A request whose prompt has more than
+   * `above` tokens is billed whole at the prices given (the others as listed). Absent: one price.
+   */
+  long_prompt_prices: nullish(
+    z
+      .array(
+        z.object({
+          above: z.int().min(0),
+          prompt_token_cost: nullish(z.number().min(0)),
+          completion_token_cost: nullish(z.number().min(0)),
+          cache_read_token_cost: nullish(z.number().min(0)),
+          cache_write_token_cost: nullish(z.number().min(0)),
+          cache_write_1h_token_cost: nullish(z.number().min(0)),
+        }),
+      )
+      .max(10),
+  ).catch(undefined),
   base_cost: price(),
   /** An unit this client does not know is priced as tokens. */
   price_unit: PriceUnit.catch('tokens').default('tokens'),

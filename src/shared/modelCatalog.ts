@@ -222,6 +222,15 @@ export function modelMarkdown(m: ModelRecord, today?: string): string {
     m.description,
     '',
     `- $(credit-card) ${priceLine(m)}`,
+    // A longer prompt costs more at some providers: the whole request, from the tier's length on.
+    ...(m.long_prompt_prices ?? []).map(
+      ({ above, ...prices }) =>
+        `- $(credit-card) from ${(above + 1).toLocaleString('en-US')} prompt tokens: ${priceLine({
+          ...m,
+          prompt_token_cost: prices.prompt_token_cost ?? m.prompt_token_cost,
+          completion_token_cost: prices.completion_token_cost ?? m.completion_token_cost,
+        })}, the whole request`,
+    ),
     `- $(symbol-ruler) context window ${m.context_window.toLocaleString('en-US')} tokens`,
     // A cut-off nobody gave is left out rather than written as "unknown".
     ...(m.until ? [`- $(calendar) training data until ${dayLabel(m.until)}`] : []),

@@ -595,16 +595,6 @@ export function pricedAt(record: ModelRecord, at: Date, promptTokens: number): M
 export const pricedFor = (record: ModelRecord, promptTokens: number): ModelRecord =>
   inKeysLocation(forPrompt(record, promptTokens));
 
-/**
- * A longer prompt's prices: from more than `above` prompt tokens (those read from and written to the
- * cache included), the whole request is billed at these, as the price list's tiers say (Gemini 2.5 Pro
- * and 3 Pro from 200,000, GPT-5.4 and later from 272,000, Claude Sonnet 4.6 and Opus 4.6 from 200,000).
- */
-interface LongPrompt {
-  above: number;
-  prices: Partial<TokenPrices>;
-}
-
 /** The price list's keys that may be tiered, and the record's price each is. */
 const TIERED: ReadonlyArray<readonly [string, keyof TokenPrices]> = [
   ['input_mtok', 'prompt_token_cost'],
@@ -614,32 +604,41 @@ const TIERED: ReadonlyArray<readonly [string, keyof TokenPrices]> = [
   ['cache_write_1h_mtok', 'cache_write_1h_token_cost'],
 ];
 
-/** A model's longer prompts' prices, from its prices of the day, lowest first; none when it has one price. */
+type LongPrompt = NonNullable<ModelRecord['long_prompt_prices']>[number];
+
+/**
+ * A model's longer prompts' prices, from its prices of the day, lowest first; none when it has one
+ * price. From more than `above` prompt tokens (those read from and written to the cache included), the
+ * whole request is billed at a tier's prices, as the price list's tiers say (Gemini 2.5 Pro and 3 Pro
+ * from 200,000, GPT-5.4 and later from 272,000).
+ */
 function longPromptsOf(price: ModelPrice | undefined): LongPrompt[] {
-  const byStart = new Map<number, Partial<TokenPrices>>();
+  const byStart = new Map<number, LongPrompt>();
   for (const [key, field] of TIERED) {
     const tiers = ((price as Record<string, unknown> | undefined)?.[key] as { tiers?: unknown } | undefined)?.tiers;
     if (!Array.isArray(tiers)) continue;
     for (const t of tiers as Array<{ start: number; price: number }>)
-      byStart.set(t.start, { ...byStart.get(t.start), [field]: t.price / 1e6 });
+      byStart.set(t.start, { above: t.start, ...byStart.get(t.start), [field]: t.price / 1e6 });
   }
-  return [...byStart].sort(([a], [b]) => a - b).map(([above, prices]) => ({ above, prices }));
+  return [...byStart.values()].sort((a, b) => a.above - b.above);
 }
 
-/** The models whose price lists price a longer prompt higher, by namespace, as the catalogue was last built. */
-let longPrompts: ReadonlyMap<string, LongPrompt[]> = new Map();
+/** A record's longer prompts' prices, where its prices of the day have them (a record of one price has none). */
+function longPromptPrices(price: ModelPrice | undefined): Pick<ModelRecord, 'long_prompt_prices'> {
+  const tiers = longPromptsOf(price);
+  return tiers.length ? { long_prompt_prices: tiers } : {};
+}
 
 /**
  * A model's record with the prices of a request of `promptTokens` prompt tokens: above each of its
- * price list's tiers, that tier's prices (each price by the highest tier it has below the prompt's
+ * longer prompts' tiers, that tier's prices (each price by the highest tier it has below the prompt's
  * length, as genai-prices bills); else as it is.
  */
 export function forPrompt(record: ModelRecord, promptTokens: number): ModelRecord {
-  if (record.added_by !== DATASET.name) return record;
-  const tiers = longPrompts.get(record.namespace);
-  if (!tiers) return record;
   let priced = record;
-  for (const t of tiers) if (promptTokens > t.above) priced = { ...priced, ...t.prices };
+  for (const { above, ...prices } of record.long_prompt_prices ?? [])
+    if (promptTokens > above)
+      priced = { ...priced, ...Object.fromEntries(Object.entries(prices).filter(([, v]) => v != null)) };
   return priced;
 }
 
@@ -648,7 +647,9 @@ export function forPrompt(record: ModelRecord, promptTokens: number): ModelRecor
  * AI with its premium at a regional endpoint (vertexPremium), others as they are. What the catalogue
  * lists and what routing and the cost cap estimate, as billing bills it.
  */
-export function inKeysLocation<R extends Pick<ModelRecord, 'provider' | 'model'> & TokenPrices>(record: R): R {
+export function inKeysLocation<R extends Pick<ModelRecord, 'provider' | 'model' | 'long_prompt_prices'> & TokenPrices>(
+  record: R,
+): R {
   const premium = vertexPremium(record);
   return premium === 1 ? record : scaled(record, premium);
 }
@@ -677,7 +678,7 @@ type TokenPrices = Pick<
   | 'cache_write_1h_token_cost'
 >;
 
-const scaled = <R extends TokenPrices>(record: R, factor: number): R => {
+const scaled = <R extends TokenPrices & Pick<ModelRecord, 'long_prompt_prices'>>(record: R, factor: number): R => {
   const times = (cost: number | null | undefined) => (cost == null ? cost : cost * factor);
   return {
     ...record,
@@ -686,6 +687,18 @@ const scaled = <R extends TokenPrices>(record: R, factor: number): R => {
     cache_read_token_cost: times(record.cache_read_token_cost),
     cache_write_token_cost: times(record.cache_write_token_cost),
     cache_write_1h_token_cost: times(record.cache_write_1h_token_cost),
+    ...(record.long_prompt_prices
+      ? {
+          long_prompt_prices: record.long_prompt_prices.map((t) => ({
+            above: t.above,
+            prompt_token_cost: times(t.prompt_token_cost),
+            completion_token_cost: times(t.completion_token_cost),
+            cache_read_token_cost: times(t.cache_read_token_cost),
+            cache_write_token_cost: times(t.cache_write_token_cost),
+            cache_write_1h_token_cost: times(t.cache_write_1h_token_cost),
+          })),
+        }
+      : {}),
   };
 };
 
@@ -756,8 +769,7 @@ function lowerCased(m: ModelInfo, prices: Provider): ModelInfo {
 
 /** Every chat model of every provider the service reaches, as catalogue records. */
 export function datasetModels(now: string, today = now.slice(0, 10)): DatasetModel[] {
-  const tiered = new Map<string, LongPrompt[]>();
-  const models = PROVIDER_NAMES.flatMap((provider) => {
+  return PROVIDER_NAMES.flatMap((provider) => {
     const prices = priceListOf(provider.id);
     if (!prices) return [];
     const dev = devOf(provider.id);
@@ -805,6 +817,7 @@ export function datasetModels(now: string, today = now.slice(0, 10)): DatasetMod
         cache_write_1h_token_cost: perToken(
           (price as { cache_write_1h_mtok?: unknown } | undefined)?.cache_write_1h_mtok,
         ),
+        ...longPromptPrices(price),
         web_search_cost:
           perSearch(price?.web_searches_kcount) ??
           (maker.provider === 'google' ? (googleSearchOf(maker.id)?.cost ?? null) : null),
@@ -844,13 +857,9 @@ export function datasetModels(now: string, today = now.slice(0, 10)): DatasetMod
         parent_id: null,
         prompt_id: null,
       };
-      const longer = longPromptsOf(price);
-      if (longer.length) tiered.set(namespace, longer);
       return [{ record, quality: qualityOf(output), latencyMs: LATENCY_PRIOR_MS }];
     });
   });
-  longPrompts = tiered;
-  return models;
 }
 
 /** An embedding model (POST /v1/embeddings): not a chat model, so not in the catalogue Spaces route over. */

@@ -98,6 +98,16 @@ describe('the model catalogue as the Models view arranges it', () => {
       modelMarkdown(model('openai/gpt-5-mini', 0.25, 2, { until: '2024-05' })),
       /training data until May 2024/,
     );
+    // A longer prompt's prices, where the model has them.
+    assert.match(
+      modelMarkdown(
+        model('openai/gpt-5.4', 2.5, 15, {
+          long_prompt_prices: [{ above: 271_999, prompt_token_cost: 5e-6, completion_token_cost: 22.5e-6 }],
+        }),
+      ),
+      /\$2\.50 in \/ \$15\.00 out per M tokens\n- \$\(credit-card\) from 272,000 prompt tokens: \$5\.00 in \/ \$22\.50 out per M tokens, the whole request\n/,
+    );
+    assert.doesNotMatch(card, /prompt tokens:/);
     const offline = modelMarkdown(CATALOGUE[3]!);
     assert.match(
       offline,
