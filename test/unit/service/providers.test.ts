@@ -1924,6 +1924,13 @@ describe('hosted providers (fakes of their wire formats)', function () {
         ['apply_patch', ['type', 'path']],
       ],
     );
+    /** The shell call asked, as Claude gets it back. */
+    const shellUse = (id: string) => ({
+      type: 'tool_use',
+      id,
+      name: 'shell',
+      input: { commands: ['ls', 'cat a.txt'], timeout_ms: 5000 },
+    });
     const shellCall = first.output.find((o) => o.type === 'shell_call');
     assert.ok(shellCall && shellCall.type === 'shell_call', JSON.stringify(first.output));
     assert.deepEqual(shellCall.action, { commands: ['ls', 'cat a.txt'], timeout_ms: 5000, max_output_length: null });
@@ -1978,14 +1985,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.deepEqual(messages.slice(1), [
       {
         role: 'assistant',
-        content: [
-          {
-            type: 'tool_use',
-            id: shellCall.call_id,
-            name: 'shell',
-            input: { commands: ['ls', 'cat a.txt'], timeout_ms: 5000 },
-          },
-        ],
+        content: [shellUse(shellCall.call_id)],
       },
       {
         role: 'user',
@@ -2031,14 +2031,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.deepEqual(continued.slice(1), [
       {
         role: 'assistant',
-        content: [
-          {
-            type: 'tool_use',
-            id: keptCall.call_id,
-            name: 'shell',
-            input: { commands: ['ls', 'cat a.txt'], timeout_ms: 5000 },
-          },
-        ],
+        content: [shellUse(keptCall.call_id)],
       },
       {
         role: 'user',
@@ -2143,30 +2136,18 @@ describe('hosted providers (fakes of their wire formats)', function () {
       'the 2025-07-28 editor inserts insert_text',
     );
 
-    // A name other than Anthropic's for its tool is refused by name.
-    const res = await raw(service.url, 'POST', '/v1/messages', {
-      token: keys.get(app)!,
-      body: {
-        model: ANTHROPIC,
-        max_tokens: 10,
-        tools: [{ type: 'bash_20250124', name: 'shell' }],
-        messages: [{ role: 'user', content: 'hi' }],
-      },
-    });
-    assert.equal(res.status, 422, res.text);
-    assert.match(res.text, /must be bash for bash_20250124, as Anthropic names it/);
-    // Computer use needs the screen's size, as at Anthropic.
-    const sizeless = await raw(service.url, 'POST', '/v1/messages', {
-      token: keys.get(app)!,
-      body: {
-        model: ANTHROPIC,
-        max_tokens: 10,
-        tools: [{ type: 'computer_20250124', name: 'computer' }],
-        messages: [{ role: 'user', content: 'hi' }],
-      },
-    });
-    assert.equal(sizeless.status, 422, sizeless.text);
-    assert.match(sizeless.text, /tools\.0\.display_width_px: is required/);
+    // Each is refused as Anthropic refuses it: under another name than Anthropic's, or computer use
+    // without the screen's size.
+    const refusal = async (tool: Record<string, unknown>, words: RegExp) => {
+      const res = await raw(service.url, 'POST', '/v1/messages', {
+        token: keys.get(app)!,
+        body: { model: ANTHROPIC, max_tokens: 10, tools: [tool], messages: [{ role: 'user', content: 'hi' }] },
+      });
+      assert.equal(res.status, 422, res.text);
+      assert.match(res.text, words);
+    };
+    await refusal({ type: 'bash_20250124', name: 'shell' }, /must be bash for bash_20250124, as Anthropic names it/);
+    await refusal({ type: 'computer_20250124', name: 'computer' }, /tools\.0\.display_width_px: is required/);
   });
 
   it("gives Gemini 3 its thought signatures back with its calls in Codex's and Claude Code's tool loops", async () => {
