@@ -16,10 +16,13 @@ describe('the AI SDK against the built-in service', function () {
   let provider: ReturnType<typeof createOpenAICompatible>;
   /** The same Space through each vendor's own AI SDK provider. */
   const vendors: Record<string, (model: string) => LanguageModel> = {};
+  /** That Space's key. */
+  let key: string;
 
   before(async () => {
     service = await startService();
     const created = await echoSpace(service, 'For the AI SDK');
+    key = created.key;
     provider = createOpenAICompatible({
       name: 'llm-spaces',
       baseURL: `${service.url}/v1`,
@@ -159,6 +162,63 @@ describe('the AI SDK against the built-in service', function () {
     });
     assert.equal((sent.at(-1) as { previous_response_id?: string }).previous_response_id, first.response.id);
     assert.equal(continued.usage.inputTokens, second.usage.inputTokens);
+  });
+
+  it("runs OpenAI's shell and apply_patch and Anthropic's bash and text editor through their own providers' tools", async () => {
+    const settings = { maxRetries: 0, maxOutputTokens: 500, stopWhen: stepCountIs(2) };
+    const openai = createOpenAI({ baseURL: `${service.url}/v1`, apiKey: key });
+    const anthropic = createAnthropic({ baseURL: `${service.url}/v1`, apiKey: key });
+    const ran: unknown[] = [];
+
+    const shell = await generateText({
+      model: openai('test/echo'),
+      prompt: `call shell ${JSON.stringify({ commands: ['ls', 'pwd'] })}`,
+      tools: {
+        shell: openai.tools.shell({
+          execute: async ({ action }) => {
+            ran.push(action.commands);
+            return { output: [{ stdout: 'a.txt', stderr: '', outcome: { type: 'exit', exitCode: 0 } }] };
+          },
+        }),
+      },
+      ...settings,
+    });
+    assert.deepEqual(ran.splice(0), [['ls', 'pwd']]);
+    assert.equal(shell.steps.length, 2);
+    assert.match(shell.text, /command 1: exit code 0\na\.txt/);
+
+    const patched = await generateText({
+      model: openai('test/echo'),
+      prompt: `call apply_patch ${JSON.stringify({ type: 'create_file', path: 'b.txt', diff: '+hello\n' })}`,
+      tools: {
+        apply_patch: openai.tools.applyPatch({
+          execute: async ({ operation }) => {
+            ran.push(operation);
+            return { status: 'completed', output: 'Created b.txt' };
+          },
+        }),
+      },
+      ...settings,
+    });
+    assert.deepEqual(ran.splice(0), [{ type: 'create_file', path: 'b.txt', diff: '+hello\n' }]);
+    assert.match(patched.text, /completed: Created b\.txt/);
+
+    const bash = await generateText({
+      model: anthropic('test/echo'),
+      prompt: 'call bash {"command":"ls"}',
+      tools: {
+        bash: anthropic.tools.bash_20250124({
+          execute: async ({ command }) => {
+            ran.push(command);
+            return 'a.txt';
+          },
+        }),
+        str_replace_based_edit_tool: anthropic.tools.textEditor_20250728({ maxCharacters: 5_000 }),
+      },
+      ...settings,
+    });
+    assert.deepEqual(ran.splice(0), ['ls']);
+    assert.match(bash.text, /a\.txt/);
   });
 
   it("passes the service's words in an error", async () => {
