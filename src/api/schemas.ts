@@ -1559,10 +1559,12 @@ export const AnthropicMessagesBody = z
       )
       .max(128)
       .optional(),
+    /** `disable_parallel_tool_use`: at most one tool call a reply (as OpenAI's parallel_tool_calls false). */
     tool_choice: z
       .union([
-        z.object({ type: z.enum(['auto', 'any', 'none']) }),
-        z.object({ type: z.literal('tool'), name: z.string() }),
+        z.object({ type: z.enum(['auto', 'any']), disable_parallel_tool_use: z.boolean().optional() }),
+        z.object({ type: z.literal('none') }),
+        z.object({ type: z.literal('tool'), name: z.string(), disable_parallel_tool_use: z.boolean().optional() }),
       ])
       .optional(),
     metadata: z.object({ user_id: z.string().max(256).optional() }).optional(),

@@ -77,6 +77,11 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
       messages,
       tools: tools.length ? tools : undefined,
       toolChoice: toolChoice(body.tool_choice),
+      ...(body.tool_choice &&
+      'disable_parallel_tool_use' in body.tool_choice &&
+      body.tool_choice.disable_parallel_tool_use
+        ? { parallelToolCalls: false }
+        : {}),
       ...(search ? { webSearch: webSearchOf(search) } : {}),
       ...(fetch ? { webFetch: webFetchOf(fetch) } : {}),
       stop: body.stop_sequences,

@@ -333,6 +333,21 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.equal((await ask(ANTHROPIC)).status, 200);
     const choice = anthropic.seen.at(-1)!.body.tool_choice as { type: string; disable_parallel_tool_use?: boolean };
     assert.deepEqual(choice, { type: 'auto', disable_parallel_tool_use: true });
+    // Anthropic's clients say it in their tool choice: to either provider in its own words again.
+    const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
+    for (const [model, said] of [
+      [OPENAI, () => openai.seen.at(-1)!.body.parallel_tool_calls],
+      [ANTHROPIC, () => (anthropic.seen.at(-1)!.body.tool_choice as typeof choice).disable_parallel_tool_use],
+    ] as const) {
+      await sdk.messages.create({
+        model,
+        max_tokens: 100,
+        tools: [{ name: 'lookup', input_schema: { type: 'object' } }],
+        tool_choice: { type: 'any', disable_parallel_tool_use: true },
+        messages: [{ role: 'user', content: 'call lookup {"word":"one"}' }],
+      });
+      assert.equal(said(), model === OPENAI ? false : true, model);
+    }
   });
 
   it('passes JSON asked by a schema to each provider in its own form', async () => {
