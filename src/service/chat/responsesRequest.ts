@@ -354,13 +354,9 @@ function shellOutputText(output: Extract<Item, { type: 'shell_call_output' }>['o
 
 /** The text of a custom tool's call, from the arguments of the function the model was given for it. */
 export function customInputOf(args: string): string {
-  try {
-    const input = (JSON.parse(args) as { input?: unknown } | null)?.input;
-    if (typeof input === 'string') return input;
-  } catch {
-    // Not JSON: the model wrote the text itself.
-  }
-  return args;
+  const input = argumentsOf(args).input;
+  // Not JSON, or not its text: the model wrote the text itself.
+  return typeof input === 'string' ? input : args;
 }
 
 /**
