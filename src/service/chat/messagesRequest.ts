@@ -43,7 +43,7 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
     ? editContext(sent, body.context_management.edits, (texts) => promptTokens.prompt(caller.orgId, texts))
     : sent;
   const output = body.output_config;
-  // The client's own tools, and Anthropic's that the client runs (bash, the text editor, memory).
+  // The client's own tools, and Anthropic's that the client runs (bash, the text editor, memory, computer use).
   // Anthropic's server tools run at Anthropic: its web search and fetch are asked of Anthropic's models
   // (chat/run.ts says when another model answered without them), the others (code execution) of none.
   const tools = (body.tools ?? []).flatMap((t) =>
