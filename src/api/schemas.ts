@@ -1319,12 +1319,27 @@ const AnthropicToolUse = z.object({
   input: z.record(z.string(), z.unknown()),
   cache_control: CacheControl.optional(),
 });
+/**
+ * A tool a tool search found (Claude Code's ToolSearch), which the model may call from then on: one of
+ * the request's tools, most often one sent with `defer_loading`.
+ */
+const AnthropicToolReference = z.object({
+  type: z.literal('tool_reference'),
+  tool_name: z.string().min(1).max(64),
+  cache_control: CacheControl.optional(),
+});
 const AnthropicToolResult = z.object({
   type: z.literal('tool_result'),
   tool_use_id: z.string().min(1).max(200),
-  /** What the tool gave back: text, images and documents (a file it read, a screenshot it took). */
+  /**
+   * What the tool gave back: text, images and documents (a file it read, a screenshot it took), and the
+   * tools a tool search found.
+   */
   content: z
-    .union([z.string(), z.array(z.discriminatedUnion('type', [AnthropicText, AnthropicImage, AnthropicDocument]))])
+    .union([
+      z.string(),
+      z.array(z.discriminatedUnion('type', [AnthropicText, AnthropicImage, AnthropicDocument, AnthropicToolReference])),
+    ])
     .optional(),
   is_error: z.boolean().optional(),
   cache_control: CacheControl.optional(),
@@ -1516,6 +1531,15 @@ export const AnthropicMessagesBody = z
             cache_control: CacheControl.optional(),
             /** The model's calls must follow `input_schema` exactly (Anthropic's strict tool use). */
             strict: z.boolean().optional(),
+            /**
+             * Tool search, as Claude Code asks for it: the model is not shown the tool until a tool's result
+             * names it (a `tool_reference`).
+             */
+            defer_loading: z.boolean().optional(),
+            /** Inputs that show the model how to call the tool. */
+            input_examples: z.array(z.record(z.string(), z.unknown())).max(20).optional(),
+            /** Its input streamed as the model writes it, not checked first (Anthropic's fine-grained tool streaming). */
+            eager_input_streaming: nullish(z.boolean()),
             max_uses: z.int().min(1).optional(),
             /** Web fetch's: the page's text may be cited, and how many tokens of it the model reads at most. */
             citations: z.object({ enabled: z.boolean() }).optional(),

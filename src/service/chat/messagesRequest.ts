@@ -11,6 +11,7 @@ import {
   type CacheControl,
 } from '../../api/schemas';
 import type { Caller } from '../domain/caller';
+import { invalid } from '../problem';
 import { promptTokens } from '../tokenizer';
 import { clientTool } from './anthropicClientTools';
 import { openThinking } from './carriedThinking';
@@ -53,12 +54,15 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
             type: 'function' as const,
             function: { name: t.name, description: t.description, parameters: t.input_schema, strict: t.strict },
             ...cacheOf([t]),
+            ...advancedOf(t),
+            ...(t.eager_input_streaming ? { eagerInput: true } : {}),
           },
         ]
       : ANTHROPIC_CLIENT_TOOLS.has(t.type)
-        ? [clientTool(t.type, t)]
+        ? [{ ...clientTool(t.type, t), ...advancedOf(t) }]
         : [],
   );
+  const advancedToolUse = checkToolSearch(body);
   const search = body.tools?.find((t) => t.type && ANTHROPIC_WEB_SEARCH.has(t.type));
   const fetch = body.tools?.find((t) => t.type && ANTHROPIC_WEB_FETCH.has(t.type));
   const servers = (body.tools ?? []).flatMap((t) =>
@@ -76,6 +80,7 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
     completion: {
       messages,
       tools: tools.length ? tools : undefined,
+      ...(advancedToolUse ? { advancedToolUse } : {}),
       toolChoice: toolChoice(body.tool_choice),
       ...(body.tool_choice &&
       'disable_parallel_tool_use' in body.tool_choice &&
@@ -94,6 +99,40 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
         : undefined,
     },
   };
+}
+
+/** A tool's part in Anthropic's advanced tool use: whether it is deferred, and examples of its input. */
+const advancedOf = (t: Tool) => ({
+  ...(t.defer_loading ? { deferred: true } : {}),
+  ...(t.input_examples?.length ? { examples: t.input_examples } : {}),
+});
+
+/**
+ * Whether the request uses Anthropic's advanced tool use (advancedToolUse.ts), checked as Anthropic
+ * checks it: the model is shown at least one tool first, and a tool's result loads only the request's tools.
+ */
+function checkToolSearch(body: z.output<typeof AnthropicMessagesBody>): boolean {
+  const tools = body.tools ?? [];
+  if (tools.length && tools.every((t) => t.defer_loading))
+    throw invalid(['body', 'tools'], 'must have a tool without defer_loading, which the model is shown first');
+  const names = new Set(tools.map((t) => t.name));
+  let references = false;
+  for (const [i, m] of body.messages.entries()) {
+    if (typeof m.content === 'string') continue;
+    for (const [j, b] of m.content.entries()) {
+      if (b.type !== 'tool_result' || typeof b.content === 'string') continue;
+      for (const [k, part] of (b.content ?? []).entries()) {
+        if (part.type !== 'tool_reference') continue;
+        references = true;
+        if (!names.has(part.tool_name))
+          throw invalid(
+            ['body', 'messages', i, 'content', j, 'content', k, 'tool_name'],
+            `names no tool of the request's tools: ${part.tool_name}`,
+          );
+      }
+    }
+  }
+  return references || tools.some((t) => t.defer_loading || t.input_examples?.length);
 }
 
 /** Anthropic's web search or fetch tool's version, and how far the model may go with it. */
@@ -190,6 +229,11 @@ function chatMessages(m: Message, at: number): ChatMessage[] {
 type Block = Extract<Message['content'], unknown[]>[number];
 /** What a user turn or a tool's result gives the model to read: text, images and documents. */
 type Readable = Extract<Block, { type: 'text' | 'image' | 'document' }>;
+/** A tool a tool search found, in a tool's result. */
+type ToolReference = Extract<
+  NonNullable<Extract<Block, { type: 'tool_result' }>['content']>[number],
+  { type: 'tool_reference' }
+>;
 
 /**
  * A block the model reads as parts of the engine's message: text; an image as OpenAI's data URL; a
@@ -218,11 +262,15 @@ function contentParts(b: Readable): Array<Record<string, unknown>> {
 
 /**
  * What a tool gave back: its text, or its parts when it gave back images or PDFs too (a file it read, a
- * screenshot).
+ * screenshot) or named tools a tool search found.
  */
-function toolResultContent(content: string | Readable[] | undefined): string | Array<Record<string, unknown>> {
+function toolResultContent(
+  content: string | Array<Readable | ToolReference> | undefined,
+): string | Array<Record<string, unknown>> {
   if (typeof content === 'string') return content;
-  const parts = (content ?? []).flatMap(contentParts);
+  const parts = (content ?? []).flatMap((b) =>
+    b.type === 'tool_reference' ? [{ type: 'tool_reference', tool_name: b.tool_name }] : contentParts(b),
+  );
   return parts.some((p) => p.type !== 'text') ? parts : parts.map((p) => p.text).join('');
 }
 

@@ -27,6 +27,7 @@ import {
   type Rejection,
   type RouteInput,
 } from './routing';
+import { toolsShown } from './advancedToolUse';
 import { messageImageTokens } from './imageTokens';
 import { pdfCount, readPdfs } from './pdfReading';
 import { buildMessages, resolveAssistantVersion, resolveConversation } from './messages';
@@ -80,7 +81,10 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
   const messages = buildMessages(db, caller, config, version, conversation ? row.id : null, body);
   // The model reads its tools too (a coding agent's are thousands of tokens): each one's name,
   // description and parameters, which providers count into the prompt in wording close to their JSON.
-  const toolTexts = (body.completion?.tools ?? []).map((tool) => JSON.stringify(tool.function));
+  // A tool deferred by tool search is not read until a tool's result loads it; examples of its input are read too.
+  const toolTexts = toolsShown(body.completion?.tools ?? [], messages).map(
+    (tool) => JSON.stringify(tool.function) + (tool.examples ? JSON.stringify(tool.examples) : ''),
+  );
   const texts = [...messages.map(messageText), ...toolTexts];
   // Images and PDFs count by the rule of the vendor whose API the request came by (imageTokens.ts,
   // pdfReading.ts).

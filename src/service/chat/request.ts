@@ -209,7 +209,19 @@ export interface ToolOptions {
      * package takes them (the text editor's most characters, the computer's screen).
      */
     anthropic?: { type: string; args: Record<string, unknown> };
+    /** Tool search (advancedToolUse.ts): the model is not shown this tool until a tool's result names it. */
+    deferred?: boolean;
+    /** Inputs that show the model how to call it (Anthropic's `input_examples`). */
+    examples?: Array<Record<string, unknown>>;
+    /** Its input streamed as the model writes it, unchecked (Anthropic's; other models' APIs stream it so). */
+    eagerInput?: boolean;
   }>;
+  /**
+   * The request defers tools, loads them by a tool's result (`tool_reference` parts) or shows examples of
+   * their input: Anthropic's advanced tool use, which a model other than Claude gets in its own terms
+   * (advancedToolUse.ts).
+   */
+  advancedToolUse?: boolean;
   toolChoice?: unknown;
   stop?: string | string[] | null;
   /** Sampling a chat completion asks for (test models answer the same whatever they are). */

@@ -5,8 +5,10 @@ import type { ChatCompletion, ModelRecord } from '../../api/schemas';
 import type { Database } from '../db';
 import type { CatalogueModel } from '../domain/models';
 import { isRetired } from '../../shared/models';
+import { dialectOf } from '../../shared/providerNames';
 import { Problem } from '../problem';
 import { latencyBook } from './latency';
+import { inOwnTerms } from './advancedToolUse';
 import { finishChat, logFailure, summarize } from './ledger';
 import { ReachFailure } from './reach/reach';
 import type { Reaches } from './reach/reaches';
@@ -257,12 +259,17 @@ function generate(
 ): Promise<Reply> {
   const r = model.record;
   const body = prepared.body;
+  // Anthropic's tool search and input examples go as they are to a Claude model, in its own terms to another.
+  const claude = dialectOf(r.provider ?? '', r.api_target || r.model) === 'anthropic';
+  const { messages, options } = claude
+    ? { messages: prepared.messages, options: toolOptionsOf(body) }
+    : inOwnTerms(prepared.messages, toolOptionsOf(body));
   return reaches.for(r).generate({
     model: r,
     // A model without vision gets the text of each message without its images.
     messages: r.supports_vision
-      ? prepared.messages
-      : prepared.messages.map((m) =>
+      ? messages
+      : messages.map((m) =>
           m.content === null || typeof m.content === 'string'
             ? m
             : ({ ...m, content: textOf(m.content) } as ChatMessage),
@@ -272,7 +279,7 @@ function generate(
     files: body.files?.length ?? 0,
     maxTokens: Math.max(1, Math.min(prepared.maxTokens, r.context_window - prepared.promptTokens)),
     temperature: prepared.temperature,
-    tools: withinReach(r, toolOptionsOf(body)),
+    tools: withinReach(r, options),
     onDelta,
     onThinking,
     signal,

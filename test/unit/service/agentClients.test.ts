@@ -5,7 +5,9 @@
 // request the service refused that the provider takes: Codex 0.171's turn metadata, Claude Code's
 // longest tool description and its system message for a model it does not know; these runs keep them
 // honest as both move on. Claude Code defers WebSearch and most of its tools behind its ToolSearch; to
-// have the fake call WebSearch at once, that test turns ToolSearch off (ENABLE_TOOL_SEARCH).
+// have the fake call WebSearch at once, that test turns ToolSearch off (ENABLE_TOOL_SEARCH). Turned on,
+// Claude Code sends its tools deferred (`defer_loading`) and ToolSearch's results as tool references,
+// as to Anthropic's own API; two tests run it so.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -262,6 +264,50 @@ describe('Claude Code and Codex against the built-in service', function () {
     // WebSearch was deferred (only ToolSearch offered), then declared once ToolSearch answered.
     assert.ok(toolNames[0]!.includes('ToolSearch') && !toolNames[0]!.includes('WebSearch'));
     assert.ok(toolNames.at(-1)!.includes('WebSearch'));
+  });
+
+  it("runs Claude Code's tool search as it asks it of Anthropic (ENABLE_TOOL_SEARCH): deferred tools, loaded by reference", async () => {
+    const from = anthropic.seen.length;
+    const said = await claudeTurns(
+      `Find it | call ToolSearch ${JSON.stringify({ query: 'select:WebSearch', max_results: 1 })}`,
+      undefined,
+      { ENABLE_TOOL_SEARCH: 'true' },
+    );
+    assert.equal(said.is_error, false, said.result);
+    assert.equal(said.num_turns, 2, 'the search for tools, then the answer');
+    type Sent = { tools: Array<{ name: string; defer_loading?: boolean }>; messages: Array<{ content: unknown }> };
+    const [first, last] = [anthropic.seen[from]!.body as Sent, anthropic.seen.at(-1)!.body as Sent];
+    const deferred = (sent: Sent) => sent.tools.filter((t) => t.defer_loading).map((t) => t.name);
+    // Claude gets the deferred tools as Claude Code sends them, and ToolSearch's result as its reference.
+    assert.ok(!first.tools.some((t) => t.name === 'WebSearch') && deferred(first).length > 0, deferred(first).join());
+    assert.ok(deferred(last).includes('WebSearch'));
+    const result = (last.messages.at(-1)!.content as Array<{ type: string; content?: unknown }>).find(
+      (b) => b.type === 'tool_result',
+    );
+    assert.deepEqual(result?.content, [{ type: 'tool_reference', tool_name: 'WebSearch' }]);
+  });
+
+  it("runs Claude Code's tool search on an OpenAI model (ENABLE_TOOL_SEARCH): it is shown a deferred tool once ToolSearch loads it", async () => {
+    const from = openai.seen.length;
+    const said = await claudeTurns(
+      `Find it | call ToolSearch ${JSON.stringify({ query: 'select:WebSearch', max_results: 1 })}`,
+      undefined,
+      { ENABLE_TOOL_SEARCH: 'true' },
+      CODEX_MODEL,
+    );
+    assert.equal(said.is_error, false, said.result);
+    // GPT-5.4 mini is asked on OpenAI's Responses API.
+    type Sent = { tools: Array<{ name: string }>; input: Array<{ type?: string; output?: unknown }> };
+    const sent = openai.seen.slice(from).map((r) => r.body as Sent);
+    const names = sent.map((b) => b.tools.map((t) => t.name));
+    // Not shown the deferred tools (Claude Code's placeholder among them) before, WebSearch after.
+    assert.ok(names[0]!.includes('ToolSearch') && !names[0]!.includes('WebSearch'), names[0]!.join());
+    assert.ok(!names.flat().includes('DeferredToolPlaceholder'));
+    assert.ok(names[1]!.includes('WebSearch'), names[1]!.join());
+    assert.deepEqual(
+      sent[1]!.input.filter((item) => item.type === 'function_call_output').map((item) => item.output),
+      ['The tool WebSearch is loaded: it can be called now.'],
+    );
   });
 
   it("runs Claude Code's WebSearch through the Space: Anthropic searches, and its pages go back to the loop", async () => {

@@ -2165,6 +2165,129 @@ describe('hosted providers (fakes of their wire formats)', function () {
     await refusal({ type: 'computer_20250124', name: 'computer' }, /tools\.0\.display_width_px: is required/);
   });
 
+  it("loads the tools Claude Code's tool search defers: a Claude model by Anthropic's references, any other by the tools named so far", async () => {
+    const app = await spaceWith([ANTHROPIC, OPENAI]);
+    const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
+    const forecast = 'mcp__weather__forecast';
+    const tools: Anthropic.Tool[] = [
+      {
+        name: 'ToolSearch',
+        description: 'Finds tools.',
+        input_schema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+      },
+      {
+        name: forecast,
+        description: 'The forecast for a city.',
+        input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        defer_loading: true,
+        input_examples: [{ city: 'Oslo' }],
+      },
+    ];
+    const ask = `call ${forecast} {"city":"Oslo"}`;
+    // Claude Code's ToolSearch found the tool: its result names it, and the model may call it from then on.
+    const searched: Anthropic.MessageParam[] = [
+      { role: 'user', content: 'the forecast for Oslo' },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'toolu_1', name: 'ToolSearch', input: { query: `select:${forecast}` } }],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'tool_reference', tool_name: forecast }] },
+          { type: 'text', text: ask },
+        ],
+      },
+    ];
+    type Sent = { tools: Array<Record<string, unknown>>; messages: Array<{ content: unknown }> };
+    type OpenAiSent = {
+      tools: Array<{ function: { name: string; description?: string } }>;
+      messages: Array<{ role: string; content: unknown }>;
+    };
+    for (const model of [ANTHROPIC, OPENAI]) {
+      // Before the search the model is not shown the deferred tool, so it does not call it.
+      const before = await sdk.messages.create({
+        model,
+        max_tokens: 1024,
+        tools,
+        messages: [{ role: 'user', content: ask }],
+      });
+      assert.equal(before.stop_reason, 'end_turn', model);
+      const after = await sdk.messages.create({ model, max_tokens: 1024, tools, messages: searched });
+      const use = after.content.find((b) => b.type === 'tool_use');
+      assert.deepEqual([use?.name, use?.input], [forecast, { city: 'Oslo' }], model);
+    }
+    // Claude gets the tool deferred with its examples, and the reference as Anthropic's block.
+    const toClaude = anthropic.seen.at(-1)!.body as Sent;
+    assert.deepEqual(toClaude.tools[1], { ...tools[1], input_examples: [{ city: 'Oslo' }] });
+    assert.deepEqual(toClaude.messages[2]!.content, [
+      { type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'tool_reference', tool_name: forecast }] },
+      { type: 'text', text: ask },
+    ]);
+    // Another model is shown the tool once it is found, its examples in its description, and is told so.
+    const [shownBefore, shownAfter] = openai.seen.slice(-2).map((r) => r.body as OpenAiSent);
+    assert.deepEqual(
+      shownBefore!.tools.map((t) => t.function.name),
+      ['ToolSearch'],
+    );
+    assert.deepEqual(
+      shownAfter!.tools.map((t) => t.function.name),
+      ['ToolSearch', forecast],
+    );
+    assert.equal(
+      shownAfter!.tools[1]!.function.description,
+      'The forecast for a city.\n\nExamples of its input:\n{"city":"Oslo"}',
+    );
+    assert.deepEqual(
+      shownAfter!.messages.find((m) => m.role === 'tool')?.content,
+      `The tool ${forecast} is loaded: it can be called now.`,
+    );
+
+    // A deferred tool is not read, so not counted, until a tool's result loads it.
+    const count = async (shown: Anthropic.Tool[], messages: Anthropic.MessageParam[]) =>
+      (await sdk.messages.countTokens({ model: OPENAI, tools: shown, messages })).input_tokens;
+    const question: Anthropic.MessageParam[] = [{ role: 'user', content: ask }];
+    assert.equal(await count(tools, question), await count([tools[0]!], question));
+    assert.equal(
+      await count(tools, searched),
+      await count([tools[0]!, { ...tools[1]!, defer_loading: false }], searched),
+    );
+
+    // Refused as Anthropic refuses them: every tool deferred, or a reference to a tool not in the request.
+    for (const [body, words] of [
+      [
+        { tools: [tools[1]], messages: [{ role: 'user', content: 'hi' }] },
+        /tools: must have a tool without defer_loading/,
+      ],
+      [
+        {
+          tools,
+          messages: [
+            ...searched.slice(0, 2),
+            {
+              role: 'user',
+              content: [
+                {
+                  type: 'tool_result',
+                  tool_use_id: 'toolu_1',
+                  content: [{ type: 'tool_reference', tool_name: 'nope' }],
+                },
+              ],
+            },
+          ],
+        },
+        /messages\.2\.content\.0\.content\.0\.tool_name: names no tool of the request's tools: nope/,
+      ],
+    ] as const) {
+      const res = await raw(service.url, 'POST', '/v1/messages', {
+        token: keys.get(app)!,
+        body: { model: OPENAI, max_tokens: 10, ...body },
+      });
+      assert.equal(res.status, 422, res.text);
+      assert.match(res.text, words);
+    }
+  });
+
   it("gives Gemini 3 its thought signatures back with its calls in Codex's and Claude Code's tool loops", async () => {
     const ns = 'google/gemini-3.5-flash';
     const app = await spaceWith([ns]);

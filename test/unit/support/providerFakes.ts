@@ -1396,7 +1396,8 @@ function chatContentProblems(m: { role: string; content: unknown }): string[] {
 /**
  * What Anthropic's reference refuses in a message's images and documents, in its content or a
  * tool_result's: an image's source is base64 with an image's media type, or a URL; a document's is a
- * PDF in base64, plain text, or a URL. A tool_result holds text, images, documents or search results.
+ * PDF in base64, plain text, or a URL. A tool_result holds text, images, documents, search results or
+ * the tools a tool search found.
  */
 function readBlockProblems(messages: Array<{ role: string; content: unknown }>): string[] {
   const problems: string[] = [];
@@ -1421,7 +1422,7 @@ function readBlockProblems(messages: Array<{ role: string; content: unknown }>):
       sourceProblem(block);
       if (block.type !== 'tool_result' || !Array.isArray(block.content)) continue;
       for (const inner of block.content as Inner[]) {
-        if (!['text', 'image', 'document', 'search_result'].includes(String(inner.type)))
+        if (!['text', 'image', 'document', 'search_result', 'tool_reference'].includes(String(inner.type)))
           problems.push(`anthropic: a tool_result holds a ${String(inner.type)} block`);
         sourceProblem(inner);
       }
@@ -1446,6 +1447,36 @@ const ANTHROPIC_CLIENT_TOOLS = new Map([
   ['computer_20250124', 'computer'],
   ['computer_20251124', 'computer'],
 ]);
+
+/**
+ * The tools the model is shown, as Anthropic's tool search reference has it: those without
+ * `defer_loading`, and the deferred ones a tool_result's tool_reference has loaded. At least one tool is
+ * not deferred; a reference names a tool of the request; input_examples is a list of inputs.
+ */
+function toolsShown(
+  tools: Array<{ name?: string; defer_loading?: boolean; input_examples?: unknown }>,
+  messages: Array<{ role: string; content: unknown }>,
+  problems: string[],
+): string[] {
+  if (tools.length && tools.every((t) => t.defer_loading === true))
+    problems.push('anthropic: every tool has defer_loading (at least one must be shown)');
+  for (const t of tools)
+    if (t.input_examples !== undefined && !(Array.isArray(t.input_examples) && t.input_examples.every(isRecord)))
+      problems.push(`anthropic: ${String(t.name)}'s input_examples is not a list of objects`);
+  const deferred = new Set(tools.filter((t) => t.defer_loading === true).map((t) => t.name!));
+  const named = new Set(tools.map((t) => t.name!));
+  const loaded = new Set<string>();
+  for (const m of messages)
+    for (const block of Array.isArray(m.content) ? (m.content as Array<{ type?: string; content?: unknown }>) : [])
+      if (block.type === 'tool_result' && Array.isArray(block.content))
+        for (const inner of block.content as Array<{ type?: string; tool_name?: string }>)
+          if (inner.type === 'tool_reference')
+            if (named.has(String(inner.tool_name))) loaded.add(String(inner.tool_name));
+            else problems.push(`anthropic: tool_reference to ${String(inner.tool_name)}, no tool of the request`);
+  return tools.filter((t) => !deferred.has(t.name!) || loaded.has(t.name!)).map((t) => t.name!);
+}
+
+const isRecord = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const anthropic: Dialect = {
   keyOf: (req) => req.headers['x-api-key'],
@@ -1483,7 +1514,16 @@ const anthropic: Dialect = {
         problems.push(
           `anthropic: role ${m.role} at messages.${i} (system goes in "system", or later with the mid-conversation-system beta)`,
         );
-    const tools = (b.tools as Array<{ type?: string; name?: string; input_schema?: unknown }> | undefined) ?? [];
+    const tools =
+      (b.tools as
+        | Array<{
+            type?: string;
+            name?: string;
+            input_schema?: unknown;
+            defer_loading?: boolean;
+            input_examples?: unknown;
+          }>
+        | undefined) ?? [];
     const search = tools.find((t) => /^web_search_\d{8}$/.test(t.type ?? ''));
     const fetch = tools.find((t) => /^web_fetch_\d{8}$/.test(t.type ?? ''));
     for (const t of tools) {
@@ -1506,6 +1546,7 @@ const anthropic: Dialect = {
     if (fetch?.type === 'web_fetch_20250910' && !String(req.headers['anthropic-beta']).includes('web-fetch-2025-09-10'))
       problems.push('anthropic: web_fetch_20250910 without the anthropic-beta header web-fetch-2025-09-10');
     problems.push(...searchesSentBack(messages ?? []), ...readBlockProblems(messages ?? []));
+    const shown = toolsShown(tools, messages ?? [], problems);
     const lastUser = [...(messages ?? [])].reverse().find((m) => m.role === 'user');
     const address = /https?:\/\/\S+/.exec(textOf(lastUser?.content))?.[0];
     // A turn sent back to go on after a pause_turn: the model answers, searching no more.
@@ -1516,7 +1557,7 @@ const anthropic: Dialect = {
     if (refused) problems.push(`anthropic: ${refused}`);
     return {
       text: textOf(lastUser?.content),
-      tools: tools.map((t) => t.name!),
+      tools: shown,
       stream: b.stream === true,
       model: String(b.model),
       thinks,

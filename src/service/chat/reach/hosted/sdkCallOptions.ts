@@ -285,7 +285,9 @@ export function toolOptions(
               description: t.function.description,
               inputSchema: (t.function.parameters ?? { type: 'object', properties: {} }) as never,
               ...(typeof t.function.strict === 'boolean' ? { strict: t.function.strict } : {}),
-              ...cacheOptions(t),
+              // Only a Claude model gets examples and deferred tools so (others in their own terms: advancedToolUse.ts).
+              ...(t.examples ? { inputExamples: t.examples.map((input) => ({ input: input as JSONObject })) } : {}),
+              ...anthropicToolOptions(t, claude),
             },
       ),
       ...search,
@@ -293,6 +295,20 @@ export function toolOptions(
     toolChoice: toolChoiceOf(options.toolChoice),
     ...(stop ? { stopSequences: stop } : {}),
   };
+}
+
+/**
+ * A tool's options as Anthropic's package reads them: its prompt-cache breakpoint; for a Claude model,
+ * whether tool search defers it and whether its input streams unchecked. Other providers' packages
+ * leave them alone.
+ */
+function anthropicToolOptions(t: NonNullable<ToolOptions['tools']>[number], claude: boolean) {
+  const own = {
+    ...cacheOptions(t).providerOptions?.anthropic,
+    ...(claude && t.deferred ? { deferLoading: true } : {}),
+    ...(claude && t.eagerInput ? { eagerInputStreaming: true } : {}),
+  };
+  return Object.keys(own).length ? { providerOptions: { anthropic: own } } : {};
 }
 
 /** Anthropic's web search or fetch as its package's provider tool, with how far the model may go. */

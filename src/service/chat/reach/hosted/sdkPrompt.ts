@@ -211,13 +211,24 @@ export const cacheOptions = (marked: {
  * parts, for an API that takes them in a tool's result (toPrompt says which).
  */
 function toolOutput(content: ChatMessage['content']): LanguageModelV4ToolResultPart['output'] {
-  if (!Array.isArray(content) || !content.some((part) => part.type === 'image_url' || part.type === 'file'))
-    return textOutput(content);
+  if (!Array.isArray(content) || !content.some((part) => part.type !== 'text')) return textOutput(content);
   return {
     type: 'content',
-    value: userParts(content),
+    value: content.flatMap((part): ToolContent[] =>
+      // A tool a tool search found (only a Claude model gets these: advancedToolUse.ts), as Anthropic's package sends it.
+      part.type === 'tool_reference'
+        ? [
+            {
+              type: 'custom' as const,
+              providerOptions: { anthropic: { type: 'tool-reference', toolName: String(part.tool_name) } },
+            },
+          ]
+        : userParts([part]),
+    ),
   };
 }
+
+type ToolContent = Extract<LanguageModelV4ToolResultPart['output'], { type: 'content' }>['value'][number];
 
 /** A tool's result as text: its images and PDFs, if any, go to the model another way (toPrompt). */
 function textOutput(content: ChatMessage['content']): LanguageModelV4ToolResultPart['output'] {

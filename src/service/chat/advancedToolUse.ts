@@ -1,0 +1,66 @@
+// Anthropic's advanced tool use as Claude Code sends it (its ToolSearch, with ENABLE_TOOL_SEARCH):
+// tools sent with `defer_loading`, which the model is not shown until a tool's result names them in a
+// `tool_reference`, and examples of a tool's input. A Claude model gets both as they are (Anthropic
+// expands a reference into the tool's definition). Any other model is shown the tools named so far,
+// is told of each reference in words, and reads a tool's examples in its description.
+import type { ChatMessage, ToolOptions } from './request';
+
+type Tool = NonNullable<ToolOptions['tools']>[number];
+
+/** The names of the tools the conversation's tool results have loaded (their `tool_reference` parts). */
+function loadedTools(messages: readonly ChatMessage[]): Set<string> {
+  const names = new Set<string>();
+  for (const m of messages)
+    if (m.role === 'tool' && Array.isArray(m.content))
+      for (const part of m.content) if (part.type === 'tool_reference') names.add(String(part.tool_name));
+  return names;
+}
+
+/** The tools the model is shown: those not deferred, and the deferred ones a tool's result has loaded. */
+export function toolsShown(tools: readonly Tool[], messages: readonly ChatMessage[]): readonly Tool[] {
+  if (!tools.some((t) => t.deferred)) return tools;
+  const loaded = loadedTools(messages);
+  return tools.filter((t) => !t.deferred || loaded.has(t.function.name));
+}
+
+/**
+ * The request in the terms of a model that does not know Anthropic's advanced tool use: the tools it is
+ * shown, each with its examples in its description; a tool's result that loaded tools says so in words.
+ */
+export function inOwnTerms(
+  messages: ChatMessage[],
+  options: ToolOptions,
+): { messages: ChatMessage[]; options: ToolOptions } {
+  if (!options.advancedToolUse) return { messages, options };
+  const tools = toolsShown(options.tools ?? [], messages).map(({ deferred: _, examples, ...tool }) =>
+    examples?.length
+      ? { ...tool, function: { ...tool.function, description: withExamples(tool.function.description, examples) } }
+      : tool,
+  );
+  return {
+    messages: messages.map((m) =>
+      m.role === 'tool' && Array.isArray(m.content) && m.content.some((p) => p.type === 'tool_reference')
+        ? { ...m, content: referencesInWords(m.content) }
+        : m,
+    ),
+    options: { ...options, tools: tools.length ? tools : undefined, advancedToolUse: undefined },
+  };
+}
+
+/** A tool's description, then its examples, one input a line. */
+const withExamples = (description: string | undefined, examples: ReadonlyArray<Record<string, unknown>>) =>
+  [
+    ...(description ? [description, ''] : []),
+    'Examples of its input:',
+    ...examples.map((example) => JSON.stringify(example)),
+  ].join('\n');
+
+/** A tool's result with each tool it loaded said in words: its text alone when no image or document remains. */
+function referencesInWords(parts: ReadonlyArray<Record<string, unknown>>): string | Array<Record<string, unknown>> {
+  const said = parts.map((part) =>
+    part.type === 'tool_reference'
+      ? { type: 'text', text: `The tool ${String(part.tool_name)} is loaded: it can be called now.` }
+      : part,
+  );
+  return said.every((part) => part.type === 'text') ? said.map((part) => part.text).join('\n') : said;
+}
