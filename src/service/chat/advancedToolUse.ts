@@ -1,4 +1,4 @@
-// Anthropic's advanced tool use as Claude Code sends it (its ToolSearch, with ENABLE_TOOL_SEARCH):
+// Anthropic's advanced tool use as Claude Code sends it (its ToolSearch, a tool of its own):
 // tools sent with `defer_loading`, which the model is not shown until a tool's result names them in a
 // `tool_reference`, and examples of a tool's input. A Claude model gets both as they are (Anthropic
 // expands a reference into the tool's definition). Any other model is shown the tools named so far,
