@@ -1658,8 +1658,48 @@ export const OPENAI_OTHER_HOSTED_TOOLS = [
   'image_generation',
   'mcp',
   'computer_use_preview',
-  'tool_search',
 ] as const;
+
+const ResponsesToolName = z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, _ . or -');
+
+const ResponsesFunctionTool = z.object({
+  type: z.literal('function'),
+  name: ResponsesToolName,
+  description: nullish(ToolDescription),
+  parameters: nullish(z.record(z.string(), z.unknown())),
+  strict: nullish(z.boolean()),
+  /** Left out of the prompt until OpenAI's tool search loads it (given to a model here from the start). */
+  defer_loading: nullish(z.boolean()),
+});
+const ResponsesCustomTool = z.object({
+  type: z.literal('custom'),
+  name: ResponsesToolName,
+  description: nullish(ToolDescription),
+  format: nullish(
+    z.discriminatedUnion('type', [
+      z.object({ type: z.literal('text') }),
+      z.object({
+        type: z.literal('grammar'),
+        syntax: z.enum(['lark', 'regex']),
+        definition: z.string().max(100_000),
+      }),
+    ]),
+  ),
+});
+/** Functions and custom tools grouped under a name (Codex groups an MCP server's tools so). */
+const ResponsesNamespaceTool = z.object({
+  type: z.literal('namespace'),
+  name: ResponsesToolName,
+  description: nullish(ToolDescription),
+  tools: z
+    .array(
+      z.discriminatedUnion('type', [ResponsesFunctionTool, ResponsesCustomTool], {
+        error: 'must be a function or a custom tool',
+      }),
+    )
+    .max(128),
+  defer_loading: nullish(z.boolean()),
+});
 
 /**
  * The model's reasoning before a turn, as a client sends it back (Codex, and OpenAI's SDKs with `store`
@@ -1776,6 +1816,30 @@ export const ResponsesItem = z.union([
     call_id: z.string().min(1).max(200),
     output: nullish(ResponsesText),
   }),
+  // A search of the client's tool search (its `execution` is client) and the tools it loaded, which
+  // the model may call from then on.
+  z.object({
+    type: z.literal('tool_search_call'),
+    id: nullish(z.string().max(200)),
+    status: nullish(z.string().max(40)),
+    call_id: nullish(z.string().min(1).max(200)),
+    execution: nullish(z.enum(['server', 'client'])),
+    arguments: z.union([ResponsesText, z.record(z.string(), z.unknown())]),
+  }),
+  z.object({
+    type: z.literal('tool_search_output'),
+    id: nullish(z.string().max(200)),
+    status: nullish(z.string().max(40)),
+    call_id: nullish(z.string().min(1).max(200)),
+    execution: nullish(z.enum(['server', 'client'])),
+    tools: z
+      .array(
+        z.discriminatedUnion('type', [ResponsesFunctionTool, ResponsesCustomTool, ResponsesNamespaceTool], {
+          error: 'must be a function, a custom tool or a namespace of them',
+        }),
+      )
+      .max(128),
+  }),
   ResponsesReasoning,
   // A web search an OpenAI model ran: it goes back to the model in the reasoning item this service gave
   // (carriedThinking.ts), where it sits among that model's reasoning, so the item itself is read as nothing.
@@ -1796,30 +1860,6 @@ const ResponsesItemReference = z.object({
   id: z.string().min(1).max(200),
 });
 
-const ResponsesToolName = z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, _ . or -');
-
-const ResponsesFunctionTool = z.object({
-  type: z.literal('function'),
-  name: ResponsesToolName,
-  description: nullish(ToolDescription),
-  parameters: nullish(z.record(z.string(), z.unknown())),
-  strict: nullish(z.boolean()),
-});
-const ResponsesCustomTool = z.object({
-  type: z.literal('custom'),
-  name: ResponsesToolName,
-  description: nullish(ToolDescription),
-  format: nullish(
-    z.discriminatedUnion('type', [
-      z.object({ type: z.literal('text') }),
-      z.object({
-        type: z.literal('grammar'),
-        syntax: z.enum(['lark', 'regex']),
-        definition: z.string().max(100_000),
-      }),
-    ]),
-  ),
-});
 /** OpenAI's web search as a Responses request offers it (Codex does by default), with how far the model may search. */
 const ResponsesWebSearchTool = z.object({
   type: z.enum(OPENAI_WEB_SEARCH),
@@ -1832,28 +1872,24 @@ const ResponsesWebSearchTool = z.object({
 /**
  * A tool a Responses request offers: a function; a custom tool, whose input is free text (following a
  * grammar, when one is given), as Codex offers apply_patch; a namespace of them; OpenAI's web search,
- * which its reasoning models run at OpenAI; or one of OpenAI's other hosted tools, which run only at
- * OpenAI: accepted, and not given to the model, which the reply says.
+ * which its reasoning models run at OpenAI; a tool search; or one of OpenAI's other hosted tools, which
+ * run only at OpenAI: accepted, and not given to the model, which the reply says.
  */
 const ResponsesTool = z.discriminatedUnion(
   'type',
   [
     ResponsesFunctionTool,
     ResponsesCustomTool,
-    // Functions and custom tools grouped under a name (Codex groups an MCP server's tools so).
-    z.object({
-      type: z.literal('namespace'),
-      name: ResponsesToolName,
-      description: nullish(ToolDescription),
-      tools: z
-        .array(
-          z.discriminatedUnion('type', [ResponsesFunctionTool, ResponsesCustomTool], {
-            error: 'must be a function or a custom tool',
-          }),
-        )
-        .max(128),
-    }),
+    ResponsesNamespaceTool,
     ResponsesWebSearchTool,
+    // OpenAI's tool search: run by the client (`execution: client`, as Codex offers it, its MCP tools
+    // deferred behind it), or at OpenAI (the default).
+    z.object({
+      type: z.literal('tool_search'),
+      execution: nullish(z.enum(['server', 'client'])),
+      description: nullish(ToolDescription),
+      parameters: nullish(z.record(z.string(), z.unknown())),
+    }),
     // OpenAI's shell, run on the client's computer (its local environment, the default) or in OpenAI's
     // containers, and its apply_patch, which the client applies.
     z.object({

@@ -327,7 +327,11 @@ export type Body = z.output<typeof ChatBody> & {
    * A Responses request as asked, which its answer echoes (http/responsesAnswer.ts); its input as
    * items, each item_reference read (chat/responsesRequest.ts), as a Space keeps it.
    */
-  responses?: z.output<typeof ResponsesBody> & { input: Array<z.output<typeof ResponsesItem>> };
+  responses?: z.output<typeof ResponsesBody> & {
+    input: Array<z.output<typeof ResponsesItem>>;
+    /** The tools the client's tool search loaded, in the input's `tool_search_output` items. */
+    loaded?: NonNullable<z.output<typeof ResponsesBody>['tools']>;
+  };
   /** A text completion answered in a chat completion's shape (Mistral's fill in the middle). */
   asChat?: true;
   /** What the reply is to say of how the request was read (tools not given to the model). */

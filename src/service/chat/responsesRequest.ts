@@ -5,7 +5,8 @@
 // the JSON asked for. A reasoning item this service gave carries an Anthropic model's thinking back to
 // the assistant turn it came before (carriedThinking.ts). A custom tool (free text in, as Codex's
 // apply_patch) is given to the model as a function of one text argument, `input`; a namespace's tools
-// as functions named `<namespace>__<name>`; OpenAI's web search is asked of OpenAI's reasoning models
+// as functions named `<namespace>__<name>`; the client's own tool search as a function, whose output's
+// tools the model is given from then on; OpenAI's web search is asked of OpenAI's reasoning models
 // (chat/run.ts says when another model answered without it), its other hosted tools of none, and the
 // reply says so. An item_reference stands for the output item the Space kept under its id
 // (domain/responseItems.ts).
@@ -30,7 +31,7 @@ import {
 type Item = z.output<typeof ResponsesItem>;
 type Part = Exclude<Extract<Item, { role: string }>['content'], string>[number];
 type Tool = NonNullable<z.output<typeof ResponsesBody>['tools']>[number];
-type OwnTool = Extract<Tool, { type: 'function' | 'custom' | 'shell' | 'apply_patch' }>;
+type OwnTool = Extract<Tool, { type: 'function' | 'custom' | 'shell' | 'apply_patch' | 'tool_search' }>;
 type FunctionTool = NonNullable<ToolOptions['tools']>[number];
 
 const HOSTED: ReadonlySet<string> = new Set(OPENAI_OTHER_HOSTED_TOOLS);
@@ -46,8 +47,12 @@ type WebSearchTool = Extract<Tool, { type: (typeof OPENAI_WEB_SEARCH)[number] }>
 interface NamedTool {
   name: string;
   namespace?: string;
-  kind: 'function' | 'custom' | 'shell' | 'apply_patch';
+  kind: 'function' | 'custom' | 'shell' | 'apply_patch' | 'tool_search';
 }
+
+/** Whether a tool search is the client's own (its `execution` client), not OpenAI's, the default. */
+const searchedByClient = (tool: Tool): tool is Extract<Tool, { type: 'tool_search' }> =>
+  tool.type === 'tool_search' && tool.execution === 'client';
 
 /** Whether a shell tool runs on the client's computer (its local environment, the default), not at OpenAI. */
 const runsLocally = (tool: Extract<Tool, { type: 'shell' }>) => (tool.environment?.type ?? 'local') === 'local';
@@ -62,13 +67,19 @@ function flatToolName(namespace: string, name: string): string {
   return `${createHash('sha256').update(namespace).digest('hex').slice(0, 8)}__${name}`.slice(0, 64);
 }
 
-/** The request's own tools (hosted ones aside), by the name the model knows each by. */
-export function toolsByModelName(tools: readonly Tool[] | undefined): Map<string, { tool: OwnTool; named: NamedTool }> {
+/**
+ * The request's own tools (hosted ones aside), and those its client's tool search loaded, by the name
+ * the model knows each by.
+ */
+export function toolsByModelName(
+  tools: readonly Tool[] | undefined,
+  loaded: readonly Tool[] = [],
+): Map<string, { tool: OwnTool; named: NamedTool }> {
   const byName = new Map<string, { tool: OwnTool; named: NamedTool }>();
-  for (const t of tools ?? []) {
+  for (const t of [...(tools ?? []), ...loaded]) {
     if (t.type === 'function' || t.type === 'custom')
       byName.set(t.name, { tool: t, named: { name: t.name, kind: t.type } });
-    else if ((t.type === 'shell' && runsLocally(t)) || t.type === 'apply_patch')
+    else if ((t.type === 'shell' && runsLocally(t)) || t.type === 'apply_patch' || searchedByClient(t))
       byName.set(t.type, { tool: t, named: { name: t.type, kind: t.type } });
     else if (t.type === 'namespace')
       for (const inner of t.tools)
@@ -90,7 +101,8 @@ export function responsesRequest(caller: Caller, given: z.output<typeof Response
     ...(body.instructions ? [{ role: 'system' as const, content: body.instructions }] : []),
     ...chatMessages([...earlier, ...body.input], earlier.length),
   ];
-  const tools = [...toolsByModelName(body.tools)].map(([name, { tool }]) => functionOf(name, tool));
+  const loaded = loadedTools([...earlier, ...body.input]);
+  const tools = [...toolsByModelName(body.tools, loaded)].map(([name, { tool }]) => functionOf(name, tool));
   // No built-in tool call allowed: the search is not offered (OpenAI would ignore each the model tried).
   const search =
     body.max_tool_calls === 0 ? undefined : body.tools?.find((t): t is WebSearchTool => WEB_SEARCH.has(t.type));
@@ -99,7 +111,11 @@ export function responsesRequest(caller: Caller, given: z.output<typeof Response
       'OpenAI',
       'hosted tools',
       (body.tools ?? []).flatMap((t) =>
-        HOSTED.has(t.type) || (t.type === 'shell' && !runsLocally(t)) ? [t.type] : [],
+        HOSTED.has(t.type) ||
+        (t.type === 'shell' && !runsLocally(t)) ||
+        (t.type === 'tool_search' && !searchedByClient(t))
+          ? [t.type]
+          : [],
       ),
     ),
     app_id: appId,
@@ -108,7 +124,7 @@ export function responsesRequest(caller: Caller, given: z.output<typeof Response
     temperature: body.temperature ?? null,
     max_tokens: body.max_output_tokens ?? null,
     stream: body.stream ?? undefined,
-    responses: body,
+    responses: { ...body, loaded },
     completion: {
       messages,
       tools: tools.length ? tools : undefined,
@@ -183,6 +199,27 @@ function continued(db: Database, caller: Caller, appId: string, last: string): I
   }
   return chain.reverse().flat();
 }
+
+/** The tools the client's tool search loaded in these items (each `tool_search_output`'s), in order. */
+function loadedTools(items: readonly Item[]): Tool[] {
+  return items.flatMap((item) => (item.type === 'tool_search_output' ? item.tools : []));
+}
+
+/**
+ * The client's tool search as a function, when the request gives it no description or parameters of
+ * its own: OpenAI's default, the paths of the deferred tools to load.
+ */
+const TOOL_SEARCH_FUNCTION = {
+  description: 'Loads tools that were not given at first, so that they can be called from the next turn on.',
+  parameters: {
+    type: 'object',
+    properties: {
+      paths: { type: 'array', items: { type: 'string' }, description: 'The names of the tools to load.' },
+    },
+    required: ['paths'],
+    additionalProperties: false,
+  },
+};
 
 /**
  * OpenAI's web search as its package takes it: its own options, and the preview's fewer ones; and how
@@ -259,6 +296,15 @@ const APPLY_PATCH_FUNCTION = {
  */
 function functionOf(name: string, tool: OwnTool): FunctionTool {
   if (tool.type === 'shell') return { type: 'function', function: { name, ...SHELL_FUNCTION } };
+  if (tool.type === 'tool_search')
+    return {
+      type: 'function',
+      function: {
+        name,
+        description: tool.description ?? TOOL_SEARCH_FUNCTION.description,
+        parameters: tool.parameters ?? TOOL_SEARCH_FUNCTION.parameters,
+      },
+    };
   if (tool.type === 'apply_patch') return { type: 'function', function: { name, ...APPLY_PATCH_FUNCTION } };
   if (tool.type === 'function')
     return {
@@ -294,7 +340,7 @@ function functionOf(name: string, tool: OwnTool): FunctionTool {
 }
 
 /** The arguments a model gave a call, as an object (none when they are not one). */
-function argumentsOf(args: string): Record<string, unknown> {
+export function argumentsOf(args: string): Record<string, unknown> {
   try {
     const parsed = JSON.parse(args) as unknown;
     return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
@@ -416,6 +462,16 @@ function chatMessages(input: Item[], earlier: number): ChatMessage[] {
         function: { name: item.type === 'shell_call' ? 'shell' : 'apply_patch', arguments: JSON.stringify(args) },
       };
       turn.tool_calls = [...(turn.tool_calls ?? []), call];
+    } else if (item.type === 'tool_search_call') {
+      // OpenAI's own search, run at OpenAI, is not run here: what it found is read as nothing.
+      if (!item.call_id) continue;
+      const args = typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments);
+      const turn = assistantTurn(null);
+      const call = { id: item.call_id, type: 'function' as const, function: { name: 'tool_search', arguments: args } };
+      turn.tool_calls = [...(turn.tool_calls ?? []), call];
+    } else if (item.type === 'tool_search_output') {
+      if (item.call_id)
+        messages.push({ role: 'tool', tool_call_id: item.call_id, content: toolsLoadedText(item.tools) });
     } else if (item.type === 'shell_call_output') {
       messages.push({ role: 'tool', tool_call_id: item.call_id, content: shellOutputText(item.output) });
     } else if (item.type === 'apply_patch_call_output') {
@@ -442,6 +498,14 @@ function chatMessages(input: Item[], earlier: number): ChatMessage[] {
     }
   }
   return messages;
+}
+
+/** What a tool search loaded, in words: each tool the model may now call, by the name it calls it by. */
+function toolsLoadedText(tools: readonly Tool[]): string {
+  const names = [...toolsByModelName([], tools).keys()];
+  return names.length
+    ? `These tools are loaded and can be called now: ${names.join(', ')}.`
+    : 'No tool was found to load.';
 }
 
 /** The fields named that are set (neither null nor absent). */

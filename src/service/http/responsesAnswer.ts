@@ -10,17 +10,24 @@
 // after it is an item of its own, as OpenAI gives them. A call of a custom tool
 // of the request is a `custom_tool_call` with its text as `input`; a call of a namespace's tool names
 // its namespace; a call of OpenAI's shell or apply_patch (run by the client) is a `shell_call` or an
-// `apply_patch_call`, streamed as OpenAI streams them.
-import type { z } from 'zod';
-import type { ChatCompletion, ResponsesBody } from '../../api/schemas';
+// `apply_patch_call`, streamed as OpenAI streams them, and one of the client's tool search a
+// `tool_search_call` with its arguments.
+import type { ChatCompletion } from '../../api/schemas';
 import { sealThinking } from '../chat/carriedThinking';
-import { customInputOf, patchOperationOf, shellActionOf, toolsByModelName } from '../chat/responsesRequest';
-import type { OpenAiSearch, ThinkingBlock, ThinkingPiece } from '../chat/request';
+import {
+  argumentsOf,
+  customInputOf,
+  patchOperationOf,
+  shellActionOf,
+  toolsByModelName,
+} from '../chat/responsesRequest';
+import type { Body, OpenAiSearch, ThinkingBlock, ThinkingPiece } from '../chat/request';
 import type { Completed } from '../chat/run';
 import { openAiError } from './errorAnswers';
 import type { EventStream } from './eventStream';
 
-type Request = z.output<typeof ResponsesBody>;
+/** The Responses request, its input read (its items, the tools its client's tool search loaded). */
+type Request = NonNullable<Body['responses']>;
 
 /** What a model thought: the blocks it is to get back, and the reasoning to show of a model that signs nothing. */
 interface Thought {
@@ -166,8 +173,8 @@ function outputOf(c: Completed, request: Request, late = 0): Array<Record<string
         },
       ]
     : [];
-  // Each call under the name and namespace the request gave its tool.
-  const tools = toolsByModelName(request.tools);
+  // Each call under the name and namespace the request gave its tool (or its tool search loaded).
+  const tools = toolsByModelName(request.tools, request.loaded);
   const calls = (message?.tool_calls ?? []).map((call, i) => {
     const named = tools.get(call.function.name)?.named;
     const name = {
@@ -193,6 +200,15 @@ function outputOf(c: Completed, request: Request, late = 0): Array<Record<string
           environment: { type: 'local' },
           status: 'completed',
         };
+      case 'tool_search':
+        return {
+          type: 'tool_search_call',
+          id: `tsc_${compact(c.id)}_${i}`,
+          call_id: call.id,
+          execution: 'client',
+          arguments: argumentsOf(call.function.arguments),
+          status: 'completed',
+        };
       case 'apply_patch':
         return {
           type: 'apply_patch_call',
@@ -215,7 +231,13 @@ function outputOf(c: Completed, request: Request, late = 0): Array<Record<string
   return [...reasoning, ...text, ...after, ...calls];
 }
 
-const CALLS: ReadonlySet<unknown> = new Set(['function_call', 'custom_tool_call', 'shell_call', 'apply_patch_call']);
+const CALLS: ReadonlySet<unknown> = new Set([
+  'function_call',
+  'custom_tool_call',
+  'shell_call',
+  'apply_patch_call',
+  'tool_search_call',
+]);
 const isCall = (item: Record<string, unknown>) => CALLS.has(item.type);
 
 /** The id of the reasoning item given after the message. */
@@ -529,7 +551,7 @@ export class ResponsesStream {
           this.send('response.shell_call_command.delta', { ...of, delta: command });
           this.send('response.shell_call_command.done', { ...of, command });
         }
-      } else if (item.type === 'apply_patch_call') {
+      } else if (item.type === 'apply_patch_call' || item.type === 'tool_search_call') {
         this.send('response.output_item.added', { output_index: index, item: { ...item, status: 'in_progress' } });
       } else {
         this.send('response.output_item.added', {

@@ -33,6 +33,8 @@ const CLAUDE = path.join(CHECKOUT, 'node_modules/@anthropic-ai/claude-code/bin/c
 const CODEX = path.join(CHECKOUT, 'node_modules/@openai/codex/bin/codex.js');
 const CLAUDE_MODEL = 'anthropic/claude-haiku-4-5';
 const CODEX_MODEL = 'openai/gpt-5.4-mini';
+/** A model Codex offers its tool search to (GPT-5.5 and later), with its MCP servers' tools deferred behind it. */
+const TOOL_SEARCH_MODEL = 'openai/gpt-5.5';
 const MINIMAX_MODEL = 'minimax/MiniMax-M2.7';
 const GEMINI_MODEL = 'google/gemini-3.5-flash';
 const COHERE_MODEL = 'cohere/command-a-03-2025';
@@ -82,6 +84,7 @@ describe('Claude Code and Codex against the built-in service', function () {
     const space = await spaceOf(service, 'Agents', [
       CLAUDE_MODEL,
       CODEX_MODEL,
+      TOOL_SEARCH_MODEL,
       MINIMAX_MODEL,
       GEMINI_MODEL,
       COHERE_MODEL,
@@ -105,9 +108,11 @@ describe('Claude Code and Codex against the built-in service', function () {
       '# and in the shell',
     );
     assert.match(toml!, /\nmodel_context_window = \d+\n/);
-    codexEnv = exported(shell!);
+    // The service's own MCP server too, behind the Space's key, as a user adds it to Codex.
+    codexEnv = { ...exported(shell!), LLM_SPACES_MCP_KEY: key };
+    const mcp = `[mcp_servers.llm-spaces]\nurl = "${service.url}/mcp"\nbearer_token_env_var = "LLM_SPACES_MCP_KEY"\n`;
     mkdirSync(path.join(home, '.codex'));
-    writeFileSync(path.join(home, '.codex', 'config.toml'), `web_search = "live"\n${toml}`);
+    writeFileSync(path.join(home, '.codex', 'config.toml'), `web_search = "live"\n${toml}\n${mcp}`);
   });
   after(async () => {
     await service?.stop();
@@ -463,6 +468,42 @@ describe('Claude Code and Codex against the built-in service', function () {
     );
     const at = items.indexOf('reasoning');
     assert.deepEqual(items.slice(at), ['reasoning', 'web_search_call', 'reasoning', 'assistant', 'user']);
+  });
+
+  it("runs Codex's tool search through the Space: the MCP tools it finds are given to the model from its next turn", async () => {
+    const from = openai.seen.length;
+    // Codex offers GPT-5.5 its own tool search, with the tools of its MCP servers (here the service's)
+    // deferred behind it. Its web search is off: the fake would search first.
+    const search = { query: 'budget' };
+    const turn = await codex([
+      '-c',
+      'web_search="disabled"',
+      '-m',
+      TOOL_SEARCH_MODEL,
+      `Find it | call tool_search ${JSON.stringify(search)}`,
+    ]);
+    type Sent = {
+      tools: Array<{ type: string; name: string }>;
+      input: Array<{ type?: string; name?: string; arguments?: string; output?: unknown }>;
+    };
+    const [first, second, ...more] = openai.seen.slice(from).map((r) => r.body as Sent);
+    assert.equal(more.length, 0, 'the search, then the answer');
+    const names = (sent: Sent) => sent.tools.map((t) => t.name);
+    const checkBudget = 'mcp__llm_spaces__llmSpaces_checkBudget';
+    // The model is given the search as a function, and none of the MCP tools until the search loaded them.
+    assert.ok(names(first!).includes('tool_search') && !names(first!).some((n) => n.startsWith('mcp__')));
+    assert.ok(names(second!).includes(checkBudget), names(second!).join());
+    const call = second!.input.find((i) => i.type === 'function_call');
+    assert.deepEqual([call?.name, JSON.parse(call?.arguments ?? '{}')], ['tool_search', search]);
+    const loaded = `These tools are loaded and can be called now: ${checkBudget}.`;
+    assert.deepEqual(
+      second!.input.filter((i) => i.type === 'function_call_output').map((i) => i.output),
+      [loaded],
+    );
+    assert.deepEqual(
+      completed(turn, 'agent_message').map((i) => i.text),
+      [`echo: ${loaded}`],
+    );
   });
 
   it("runs Codex's tool loop through the Space: its command runs, and its output goes back", async () => {

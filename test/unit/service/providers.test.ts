@@ -1802,11 +1802,12 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.equal(back.length, 1);
     assert.match(String(back[0]![0]), /^rs_\d+$/);
     assert.equal(back[0]![1], given('call Read {"path":"a.ts"}'));
-    // (The fake answers the last user message again: it calls the tool again, after reasoning anew.)
+    // The fake answers from the tool's output, after reasoning anew.
     assert.deepEqual(
       next.output.map((o) => o.type),
-      ['reasoning', 'function_call'],
+      ['reasoning', 'message'],
     );
+    assert.equal(next.output_text, 'echo: the file');
     // Claude Code: the reasoning is a thinking block, its summary the text, the item its signature.
     const claude = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
     const ask = { ...claudeTurn(ns, 'b.ts'), thinking: { type: 'enabled' as const, budget_tokens: 1_024 } };
@@ -1829,8 +1830,9 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.equal(sentBack()[0]![1], given('call Read {"path":"b.ts"}'));
     assert.deepEqual(
       again.content.map((b) => b.type),
-      ['thinking', 'tool_use'],
+      ['thinking', 'text'],
     );
+    assert.equal((again.content[1] as Anthropic.TextBlock).text, 'echo: the file');
     // A turn sent back with its thinking alone (Claude Code keeps no call it took for a repeat) leaves
     // the item out: OpenAI refuses a reasoning item nothing follows (the fake checks it, afterEach).
     await claude.messages.create({

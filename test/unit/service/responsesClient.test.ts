@@ -206,6 +206,88 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     assert.equal(answer.output_text, 'Created.');
   });
 
+  it("runs a client's tool search (as Codex offers it): its call comes back as such, and the tools it loads can be called", async () => {
+    const toolSearch = {
+      type: 'tool_search',
+      execution: 'client',
+      description: 'Searches the deferred tools.',
+      parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+    };
+    const tools = [toolSearch, { type: 'function', name: 'exec_command', parameters: { type: 'object' } }];
+    const ask = 'call tool_search {"query":"calendar"}';
+    const asked = await openai.responses.create({ model: 'test/echo', input: ask, tools: tools as never });
+    const call = asked.output.find((item) => item.type === 'tool_search_call');
+    assert.ok(call && call.type === 'tool_search_call', JSON.stringify(asked.output));
+    assert.deepEqual([call.execution, call.status, call.arguments], ['client', 'completed', { query: 'calendar' }]);
+    assert.ok(call.call_id);
+    // Streamed, the call is an item of its own, added then done.
+    const stream = openai.responses.stream({ model: 'test/echo', input: ask, tools: tools as never });
+    const added: string[] = [];
+    stream.on('response.output_item.added', (event) => added.push(event.item.type));
+    const streamed = (await stream.finalResponse()).output.find((item) => item.type === 'tool_search_call');
+    assert.deepEqual(added, ['tool_search_call']);
+    assert.deepEqual(streamed && streamed.type === 'tool_search_call' && streamed.arguments, { query: 'calendar' });
+
+    // The client's search found a namespace of tools: the model is told so, then may call them (test/echo
+    // answers with the tool's output, and calls what the text asks when it was given that tool).
+    const found = {
+      type: 'tool_search_output',
+      call_id: call.call_id,
+      execution: 'client',
+      status: 'completed',
+      tools: [
+        {
+          type: 'namespace',
+          name: 'mcp__calendar',
+          description: 'Tools of the calendar server.',
+          tools: [{ type: 'function', name: 'create_event', parameters: { type: 'object' }, defer_loading: true }],
+        },
+      ],
+    };
+    const history = [{ role: 'user', content: ask }, call, found];
+    const told = await openai.responses.create({ model: 'test/echo', tools: tools as never, input: history as never });
+    assert.equal(told.output_text, 'These tools are loaded and can be called now: mcp__calendar__create_event.');
+    const next = await openai.responses.create({
+      model: 'test/echo',
+      tools: tools as never,
+      input: [...history, { role: 'user', content: 'call mcp__calendar__create_event {"title":"Review"}' }] as never,
+    });
+    const created = next.output.find((item) => item.type === 'function_call');
+    assert.ok(created && created.type === 'function_call', JSON.stringify(next.output));
+    assert.deepEqual([created.namespace, created.name], ['mcp__calendar', 'create_event']);
+    // Before the search loaded it, the model had no such tool: test/echo only echoes.
+    const before = await openai.responses.create({
+      model: 'test/echo',
+      tools: tools as never,
+      input: 'call mcp__calendar__create_event {"title":"Review"}',
+    });
+    assert.equal(before.output_text, 'call mcp__calendar__create_event {"title":"Review"}');
+  });
+
+  it("does not give the model OpenAI's own tool search, which runs at OpenAI, and says so", async () => {
+    const response = await openai.responses.create({
+      model: 'test/echo',
+      input: 'Hello',
+      tools: [{ type: 'tool_search' }] as never,
+    });
+    assert.equal(response.output_text, 'Hello');
+    assert.match(
+      (response as unknown as { llm_spaces: ChatMetadata }).llm_spaces.warning ?? '',
+      /OpenAI's hosted tools \(tool_search\) run only at OpenAI, and LLM Spaces does not ask for them, so the model was not given them\./,
+    );
+    await assert.rejects(
+      openai.responses.create({
+        model: 'test/echo',
+        input: [
+          { role: 'user', content: 'Hello' },
+          { type: 'tool_search_output', call_id: 'c1', execution: 'client', tools: [{ type: 'web_search' }] },
+        ] as never,
+      }),
+      (error: InstanceType<typeof OpenAI.APIError>) =>
+        error.status === 422 && /must be a function, a custom tool or a namespace of them/.test(error.message),
+    );
+  });
+
   it('writes JSON when text.format asks for an object', async () => {
     const response = await openai.responses.create({
       model: 'test/echo',

@@ -708,6 +708,8 @@ function readResponses(b: Record<string, unknown>, problems: string[]): Turn {
       if (!calls.has(item.call_id)) problems.push('openai responses: a function_call_output answers no function_call');
       if (typeof item.output !== 'string' && !Array.isArray(item.output))
         problems.push('openai responses: a function_call_output has no output');
+      // The model answers from the tool's output, once it has it.
+      else lastUser = typeof item.output === 'string' ? item.output : JSON.stringify(item.output);
     } else if (type === 'reasoning') {
       if (!Array.isArray(item.summary)) problems.push('openai responses: a reasoning item has no summary list');
       // Without a stored response, the reasoning is only what its encrypted content says.
