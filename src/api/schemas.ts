@@ -1715,6 +1715,14 @@ const ResponsesReasoning = z.object({
   encrypted_content: nullish(ResponsesText),
 });
 
+/** What a tool search's call and its output both carry (no `call_id` when OpenAI ran the search). */
+const ToolSearchItem = {
+  id: nullish(z.string().max(200)),
+  status: nullish(z.string().max(40)),
+  call_id: nullish(z.string().min(1).max(200)),
+  execution: nullish(z.enum(['server', 'client'])),
+};
+
 /**
  * One item of a Responses request's input: a message, the model's reasoning, a function call it made,
  * or its output.
@@ -1820,18 +1828,12 @@ export const ResponsesItem = z.union([
   // the model may call from then on.
   z.object({
     type: z.literal('tool_search_call'),
-    id: nullish(z.string().max(200)),
-    status: nullish(z.string().max(40)),
-    call_id: nullish(z.string().min(1).max(200)),
-    execution: nullish(z.enum(['server', 'client'])),
+    ...ToolSearchItem,
     arguments: z.union([ResponsesText, z.record(z.string(), z.unknown())]),
   }),
   z.object({
     type: z.literal('tool_search_output'),
-    id: nullish(z.string().max(200)),
-    status: nullish(z.string().max(40)),
-    call_id: nullish(z.string().min(1).max(200)),
-    execution: nullish(z.enum(['server', 'client'])),
+    ...ToolSearchItem,
     tools: z
       .array(
         z.discriminatedUnion('type', [ResponsesFunctionTool, ResponsesCustomTool, ResponsesNamespaceTool], {
