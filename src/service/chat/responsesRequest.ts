@@ -435,40 +435,38 @@ function chatMessages(input: Item[], earlier: number): ChatMessage[] {
     messages.push(turn);
     return turn;
   };
+  /** A call the model made, in the assistant's turn it joins, under the function's name it was given. */
+  const called = (id: string, name: string, args: string) => {
+    const turn = assistantTurn(null);
+    turn.tool_calls = [
+      ...(turn.tool_calls ?? []),
+      { id, type: 'function' as const, function: { name, arguments: args } },
+    ];
+  };
   for (const [i, item] of input.entries()) {
     if (item.type === 'reasoning') {
       const carried = item.encrypted_content && openThinking(item.encrypted_content, placeOf(i));
       if (carried) thinking.push(...carried);
     } else if (item.type === 'function_call' || item.type === 'custom_tool_call') {
-      const turn = assistantTurn(null);
-      const call = {
-        id: item.call_id,
-        type: 'function' as const,
-        function: {
-          name: item.namespace ? flatToolName(item.namespace, item.name) : item.name,
-          arguments: item.type === 'function_call' ? item.arguments : JSON.stringify({ input: item.input }),
-        },
-      };
-      turn.tool_calls = [...(turn.tool_calls ?? []), call];
+      called(
+        item.call_id,
+        item.namespace ? flatToolName(item.namespace, item.name) : item.name,
+        item.type === 'function_call' ? item.arguments : JSON.stringify({ input: item.input }),
+      );
     } else if (item.type === 'shell_call' || item.type === 'apply_patch_call') {
-      const turn = assistantTurn(null);
       const args =
         item.type === 'shell_call'
           ? { commands: item.action.commands, ...withoutNulls(item.action, ['timeout_ms', 'max_output_length']) }
           : item.operation;
-      const call = {
-        id: item.call_id,
-        type: 'function' as const,
-        function: { name: item.type === 'shell_call' ? 'shell' : 'apply_patch', arguments: JSON.stringify(args) },
-      };
-      turn.tool_calls = [...(turn.tool_calls ?? []), call];
+      called(item.call_id, item.type === 'shell_call' ? 'shell' : 'apply_patch', JSON.stringify(args));
     } else if (item.type === 'tool_search_call') {
       // OpenAI's own search, run at OpenAI, is not run here: what it found is read as nothing.
       if (!item.call_id) continue;
-      const args = typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments);
-      const turn = assistantTurn(null);
-      const call = { id: item.call_id, type: 'function' as const, function: { name: 'tool_search', arguments: args } };
-      turn.tool_calls = [...(turn.tool_calls ?? []), call];
+      called(
+        item.call_id,
+        'tool_search',
+        typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments),
+      );
     } else if (item.type === 'tool_search_output') {
       if (item.call_id)
         messages.push({ role: 'tool', tool_call_id: item.call_id, content: toolsLoadedText(item.tools) });
