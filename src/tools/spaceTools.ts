@@ -425,7 +425,7 @@ export async function checkBudget(data: ToolData): Promise<ToolAnswer> {
     spent >= limit ? `reached (over by ${money(spent - limit)})` : `${money(limit - spent)} left`;
   return {
     text: [
-      `${org.org_display_name || org.org_name || 'The organization'} has spent ${money(spent)} this billing cycle over ${count(org.num_requests)} requests.`,
+      `${org.org_display_name || org.org_name || 'The organization'} has spent ${money(spent)} this billing cycle over ${count(org.num_requests)} request${org.num_requests === 1 ? '' : 's'}.`,
       soft ? `Soft limit ${money(soft)}: ${left(soft)}.` : 'No soft limit is set.',
       hard ? `Hard limit ${money(hard)}: ${left(hard)}; past it, requests are refused.` : 'No hard limit is set.',
     ].join('\n'),

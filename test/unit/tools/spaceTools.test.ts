@@ -151,6 +151,9 @@ describe('agent tools', () => {
     assert.match(answer, /Soft limit \$10\.00: reached \(over by \$2\.50\)/);
     assert.match(answer, /Hard limit \$50\.00: \$37\.50 left/);
     assert.deepEqual(budget, { shared: true, spent: 12.5, requests: 40, softLimit: 10, hardLimit: 50 });
+    const first = await data().organization();
+    const one = await checkBudget({ ...data(), organization: async () => ({ ...first!, num_requests: 1 }) });
+    assert.match(one.text, /this billing cycle over 1 request\./);
   });
 
   it('says which input is wrong', async () => {
