@@ -1402,6 +1402,26 @@ const AnthropicWebFetchToolResult = z.object({
   ]),
   cache_control: CacheControl.optional(),
 });
+/**
+ * What Anthropic's tool search found (its tool search tool, run at Anthropic): the request's tools it
+ * loaded, or why it found none.
+ */
+const AnthropicToolSearchToolResult = z.object({
+  type: z.literal('tool_search_tool_result'),
+  tool_use_id: z.string().min(1).max(200),
+  content: z.discriminatedUnion('type', [
+    z.object({
+      type: z.literal('tool_search_tool_search_result'),
+      tool_references: z.array(AnthropicToolReference.omit({ cache_control: true })).max(1000),
+    }),
+    z.object({
+      type: z.literal('tool_search_tool_result_error'),
+      error_code: z.string().max(100),
+      error_message: nullish(z.string().max(2000)),
+    }),
+  ]),
+  cache_control: CacheControl.optional(),
+});
 const AnthropicBlock = z.discriminatedUnion('type', [
   AnthropicText,
   AnthropicImage,
@@ -1413,6 +1433,7 @@ const AnthropicBlock = z.discriminatedUnion('type', [
   AnthropicServerToolUse,
   AnthropicWebSearchToolResult,
   AnthropicWebFetchToolResult,
+  AnthropicToolSearchToolResult,
 ]);
 
 /** A threshold of Anthropic's context editing: input tokens or tool uses. */
@@ -1465,6 +1486,17 @@ export const ANTHROPIC_CLIENT_TOOLS: ReadonlyMap<string, string> = new Map([
   ['computer_20251124', 'computer'],
 ]);
 
+/**
+ * Anthropic's tool search tools, which run at Anthropic (by regular expression, or BM25 over the words of
+ * a query), by type, with the name each must go by: the model finds the tools sent with `defer_loading`.
+ */
+export const ANTHROPIC_TOOL_SEARCH: ReadonlyMap<string, 'tool_search_tool_regex' | 'tool_search_tool_bm25'> = new Map([
+  ['tool_search_tool_regex_20251119', 'tool_search_tool_regex'],
+  ['tool_search_tool_regex', 'tool_search_tool_regex'],
+  ['tool_search_tool_bm25_20251119', 'tool_search_tool_bm25'],
+  ['tool_search_tool_bm25', 'tool_search_tool_bm25'],
+] as const);
+
 /** The versions of Anthropic's web search the AI SDK's Anthropic package can ask for (its provider tools). */
 export const ANTHROPIC_WEB_SEARCH: ReadonlySet<string> = new Set([
   'web_search_20250305',
@@ -1506,8 +1538,9 @@ export const AnthropicMessagesBody = z
     /**
      * The tools the client runs; and Anthropic's server tools, which run at Anthropic. Its web search
      * (Claude Code asks one request to search the web so) and its web fetch are given to Anthropic's
-     * models with how far they may go; the others, and any tool of Anthropic's to other models, are
-     * not given to the model, which the reply says.
+     * models with how far they may go, its tool search to find the deferred tools (any other model is
+     * shown every tool); the others, and any tool of Anthropic's to other models, are not given to the
+     * model, which the reply says.
      */
     tools: z
       .array(
@@ -1516,7 +1549,7 @@ export const AnthropicMessagesBody = z
             type: z
               .union([
                 z.literal('custom'),
-                z.enum([...ANTHROPIC_CLIENT_TOOLS.keys()] as [string, ...string[]]),
+                z.enum([...ANTHROPIC_CLIENT_TOOLS.keys(), ...ANTHROPIC_TOOL_SEARCH.keys()] as [string, ...string[]]),
                 z
                   .string()
                   .regex(
@@ -1571,7 +1604,8 @@ export const AnthropicMessagesBody = z
               for (const size of ['display_width_px', 'display_height_px'] as const)
                 if (ctx.value[size] === undefined)
                   ctx.issues.push({ code: 'custom', input: ctx.value, path: [size], message: 'is required' });
-            const named = ANTHROPIC_CLIENT_TOOLS.get(ctx.value.type ?? '');
+            const named =
+              ANTHROPIC_CLIENT_TOOLS.get(ctx.value.type ?? '') ?? ANTHROPIC_TOOL_SEARCH.get(ctx.value.type ?? '');
             if (named && ctx.value.name !== named)
               ctx.issues.push({
                 code: 'custom',

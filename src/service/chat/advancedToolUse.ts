@@ -2,17 +2,25 @@
 // tools sent with `defer_loading`, which the model is not shown until a tool's result names them in a
 // `tool_reference`, and examples of a tool's input. A Claude model gets both as they are (Anthropic
 // expands a reference into the tool's definition). Any other model is shown the tools named so far,
-// is told of each reference in words, and reads a tool's examples in its description.
+// is told of each reference in words, and reads a tool's examples in its description. With Anthropic's
+// own tool search tool, which runs only at Anthropic, any other model is shown every tool.
 import type { ChatMessage, ToolOptions } from './request';
 
 type Tool = NonNullable<ToolOptions['tools']>[number];
 
-/** The names of the tools the conversation's tool results have loaded (their `tool_reference` parts). */
+/**
+ * The names of the tools the conversation has loaded: by its tool results (their `tool_reference`
+ * parts), and by the tool searches a Claude model ran at Anthropic.
+ */
 function loadedTools(messages: readonly ChatMessage[]): Set<string> {
   const names = new Set<string>();
   for (const m of messages)
-    if (m.role === 'tool' && Array.isArray(m.content))
+    if (m.role === 'tool' && Array.isArray(m.content)) {
       for (const part of m.content) if (part.type === 'tool_reference') names.add(String(part.tool_name));
+    } else if (m.role === 'assistant')
+      for (const use of m.webTools ?? [])
+        if (use.name !== 'web_search' && use.name !== 'web_fetch' && Array.isArray(use.results))
+          for (const name of use.results) names.add(name);
   return names;
 }
 
@@ -32,7 +40,8 @@ export function inOwnTerms(
   options: ToolOptions,
 ): { messages: ChatMessage[]; options: ToolOptions } {
   if (!options.advancedToolUse) return { messages, options };
-  const tools = toolsShown(options.tools ?? [], messages).map(({ deferred: _, examples, ...tool }) =>
+  const shown = options.toolSearch ? (options.tools ?? []) : toolsShown(options.tools ?? [], messages);
+  const tools = shown.map(({ deferred: _, examples, ...tool }) =>
     examples?.length
       ? { ...tool, function: { ...tool.function, description: withExamples(tool.function.description, examples) } }
       : tool,
@@ -43,7 +52,7 @@ export function inOwnTerms(
         ? { ...m, content: referencesInWords(m.content) }
         : m,
     ),
-    options: { ...options, tools: tools.length ? tools : undefined, advancedToolUse: undefined },
+    options: { ...options, tools: tools.length ? tools : undefined, advancedToolUse: undefined, toolSearch: undefined },
   };
 }
 

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import {
   ANTHROPIC_CLIENT_TOOLS,
+  ANTHROPIC_TOOL_SEARCH,
   ANTHROPIC_WEB_FETCH,
   ANTHROPIC_WEB_SEARCH,
   type AnthropicMessagesBody,
@@ -24,6 +25,7 @@ import {
   type ChatMessage,
   type ThinkingBlock,
   type ToolOptions,
+  type ToolSearchName,
   type WebFetchAsked,
   type WebToolResult,
   type WebToolUse,
@@ -45,8 +47,9 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
     : sent;
   const output = body.output_config;
   // The client's own tools, and Anthropic's that the client runs (bash, the text editor, memory, computer use).
-  // Anthropic's server tools run at Anthropic: its web search and fetch are asked of Anthropic's models
-  // (chat/run.ts says when another model answered without them), the others (code execution) of none.
+  // Anthropic's server tools run at Anthropic: its web search, fetch and tool search are asked of
+  // Anthropic's models (chat/run.ts says when another model answered without them), the others (code
+  // execution) of none.
   const tools = (body.tools ?? []).flatMap((t) =>
     !t.type || t.type === 'custom'
       ? [
@@ -62,11 +65,19 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
         ? [{ ...clientTool(t.type, t), ...advancedOf(t) }]
         : [],
   );
-  const advancedToolUse = checkToolSearch(body);
   const search = body.tools?.find((t) => t.type && ANTHROPIC_WEB_SEARCH.has(t.type));
   const fetch = body.tools?.find((t) => t.type && ANTHROPIC_WEB_FETCH.has(t.type));
+  const toolSearch = body.tools?.find((t) => t.type && ANTHROPIC_TOOL_SEARCH.has(t.type));
+  const advancedToolUse = checkToolSearch(body) || !!toolSearch;
   const servers = (body.tools ?? []).flatMap((t) =>
-    t.type && t.type !== 'custom' && !ANTHROPIC_CLIENT_TOOLS.has(t.type) && t !== search && t !== fetch ? [t.type] : [],
+    t.type &&
+    t.type !== 'custom' &&
+    !ANTHROPIC_CLIENT_TOOLS.has(t.type) &&
+    t !== search &&
+    t !== fetch &&
+    t !== toolSearch
+      ? [t.type]
+      : [],
   );
   return {
     ...toolsNotGiven('Anthropic', 'server tools', servers),
@@ -89,6 +100,7 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
         : {}),
       ...(search ? { webSearch: webSearchOf(search) } : {}),
       ...(fetch ? { webFetch: webFetchOf(fetch) } : {}),
+      ...(toolSearch ? { toolSearch: ANTHROPIC_TOOL_SEARCH.get(toolSearch.type!) } : {}),
       stop: body.stop_sequences,
       topP: body.top_p,
       reasoningEffort: output?.effort,
@@ -109,7 +121,8 @@ const advancedOf = (t: Tool) => ({
 
 /**
  * Whether the request uses Anthropic's advanced tool use (advancedToolUse.ts), checked as Anthropic
- * checks it: the model is shown at least one tool first, and a tool's result loads only the request's tools.
+ * checks it: the model is shown at least one tool first, and a tool's result or a tool search loads
+ * only the request's tools.
  */
 function checkToolSearch(body: z.output<typeof AnthropicMessagesBody>): boolean {
   const tools = body.tools ?? [];
@@ -117,18 +130,20 @@ function checkToolSearch(body: z.output<typeof AnthropicMessagesBody>): boolean 
     throw invalid(['body', 'tools'], 'must have a tool without defer_loading, which the model is shown first');
   const names = new Set(tools.map((t) => t.name));
   let references = false;
+  const check = (name: string, path: ReadonlyArray<string | number>) => {
+    if (!names.has(name)) throw invalid(['body', 'messages', ...path], `names no tool of the request's tools: ${name}`);
+  };
   for (const [i, m] of body.messages.entries()) {
     if (typeof m.content === 'string') continue;
     for (const [j, b] of m.content.entries()) {
+      if (b.type === 'tool_search_tool_result' && b.content.type === 'tool_search_tool_search_result')
+        for (const [k, found] of b.content.tool_references.entries())
+          check(found.tool_name, [i, 'content', j, 'content', 'tool_references', k, 'tool_name']);
       if (b.type !== 'tool_result' || typeof b.content === 'string') continue;
       for (const [k, part] of (b.content ?? []).entries()) {
         if (part.type !== 'tool_reference') continue;
         references = true;
-        if (!names.has(part.tool_name))
-          throw invalid(
-            ['body', 'messages', i, 'content', j, 'content', k, 'tool_name'],
-            `names no tool of the request's tools: ${part.tool_name}`,
-          );
+        check(part.tool_name, [i, 'content', j, 'content', k, 'tool_name']);
       }
     }
   }
@@ -275,9 +290,9 @@ function toolResultContent(
 }
 
 /**
- * The web searches and fetches an Anthropic model ran in a turn: each `server_tool_use` of its web
- * search or fetch with the result that answers it, and where it came in the turn's text. Anthropic's
- * other server tools, which no model is given here, are left out.
+ * The web searches, fetches and tool searches an Anthropic model ran in a turn: each `server_tool_use`
+ * of one with the result that answers it, and where it came in the turn's text. Anthropic's other
+ * server tools, which no model is given here, are left out.
  */
 function webToolsOf(blocks: Extract<Message['content'], unknown[]>): WebToolUse[] {
   const found = new Map<string, WebToolResult>();
@@ -301,6 +316,15 @@ function webToolsOf(blocks: Extract<Message['content'], unknown[]>): WebToolUse[
               }
             : { error_code: b.content.error_code },
       });
+    else if (b.type === 'tool_search_tool_result')
+      found.set(b.tool_use_id, {
+        // Which of the two searches ran is the use's name, which the result must match.
+        name: toolSearchOf(blocks, b.tool_use_id),
+        results:
+          b.content.type === 'tool_search_tool_search_result'
+            ? b.content.tool_references.map((r) => r.tool_name)
+            : { error_code: b.content.error_code },
+      });
   // Each keeps its place in the text: after as much of it as came before.
   let written = 0;
   return blocks.flatMap((b): WebToolUse[] => {
@@ -311,6 +335,14 @@ function webToolsOf(blocks: Extract<Message['content'], unknown[]>): WebToolUse[
       ? [{ id: b.id, input: b.input, ...result, ...(written ? { after: written } : {}) }]
       : [];
   });
+}
+
+/** Which tool search a turn's `server_tool_use` of that id ran (the regular expression one, when none did). */
+function toolSearchOf(blocks: Extract<Message['content'], unknown[]>, id: string): ToolSearchName {
+  const use = blocks.find((b) => b.type === 'server_tool_use' && b.id === id);
+  return use?.type === 'server_tool_use' && use.name === 'tool_search_tool_bm25'
+    ? 'tool_search_tool_bm25'
+    : 'tool_search_tool_regex';
 }
 
 /**

@@ -158,9 +158,9 @@ export interface WebFetchResult {
 }
 
 /**
- * A web search or a web fetch an Anthropic model ran at Anthropic (its server tools): the call's id and
- * input (the query, the page's address), and what it found or read, or why it found nothing
- * (Anthropic's error code). It goes back only to Anthropic's models.
+ * A web search, a web fetch or a tool search an Anthropic model ran at Anthropic (its server tools): the
+ * call's id and input (the query, the page's address), and what it found or read, or why it found
+ * nothing (Anthropic's error code). It goes back only to Anthropic's models.
  */
 export type WebToolUse = {
   id: string;
@@ -169,10 +169,17 @@ export type WebToolUse = {
   after?: number;
 } & WebToolResult;
 
-/** What a web search found or a web fetch read, or Anthropic's error code of why not. */
+/** Anthropic's tool search tools, by name: by regular expression, or BM25 over a query's words. */
+export type ToolSearchName = 'tool_search_tool_regex' | 'tool_search_tool_bm25';
+
+/**
+ * What a web search found, a web fetch read or a tool search loaded (the names of the request's tools),
+ * or Anthropic's error code of why not.
+ */
 export type WebToolResult =
   | { name: 'web_search'; results: WebSearchResult[] | { error_code: string } }
-  | { name: 'web_fetch'; results: WebFetchResult | { error_code: string } };
+  | { name: 'web_fetch'; results: WebFetchResult | { error_code: string } }
+  | { name: ToolSearchName; results: string[] | { error_code: string } };
 
 export type ChatMessage = (
   | { role: 'system' | 'user'; content: string | Array<Record<string, unknown>> }
@@ -182,7 +189,7 @@ export type ChatMessage = (
       tool_calls?: ToolCall[];
       /** The model's thinking before this turn, sent back by Anthropic's clients (only Anthropic reads it). */
       thinking?: ThinkingBlock[];
-      /** The web searches and fetches an Anthropic model ran in this turn (only Anthropic reads them). */
+      /** The web searches, fetches and tool searches an Anthropic model ran in this turn (only Anthropic reads them). */
       webTools?: WebToolUse[];
     }
   | { role: 'tool'; content: string | Array<Record<string, unknown>>; tool_call_id: string }
@@ -240,6 +247,11 @@ export interface ToolOptions {
   webSearch?: WebSearchAsked;
   /** Anthropic's web fetch, which an Anthropic model runs at Anthropic (other models go without). */
   webFetch?: WebFetchAsked;
+  /**
+   * Anthropic's tool search tool, by its name, which an Anthropic model runs at Anthropic to find the
+   * deferred tools; other models are shown every tool (advancedToolUse.ts).
+   */
+  toolSearch?: ToolSearchName;
   /**
    * OpenAI's web search as a Responses client asks for it (its options as OpenAI's package takes
    * them), which OpenAI's reasoning models run at OpenAI (other models go without).
@@ -393,7 +405,7 @@ export interface Reply {
   thinking?: ThinkingBlock[];
   /** The reasoning of a model that signs nothing (any other provider's or model server's), to show. */
   reasoning?: string;
-  /** The web searches and fetches an Anthropic model ran before it answered. */
+  /** The web searches, fetches and tool searches an Anthropic model ran before it answered. */
   webTools?: WebToolUse[];
   /** How many web searches the model ran at its provider, which bills each (one that failed is not billed). */
   webSearches?: number;

@@ -13,7 +13,7 @@ import { finishChat, logFailure, summarize } from './ledger';
 import { ReachFailure } from './reach/reach';
 import type { Reaches } from './reach/reaches';
 import { capabilityRefusal } from './routing';
-import { searchNotRun } from './webSearches';
+import { searchNotRun, toolSearchRuns } from './webSearches';
 import {
   needsOf,
   textOf,
@@ -259,11 +259,14 @@ function generate(
 ): Promise<Reply> {
   const r = model.record;
   const body = prepared.body;
-  // Anthropic's tool search and input examples go as they are to a Claude model, in its own terms to another.
+  // Anthropic's tool search and input examples go as they are to a Claude model, in its own terms to
+  // another; so does Anthropic's tool search tool to a Claude model at Anthropic, which runs it.
   const claude = dialectOf(r.provider ?? '', r.api_target || r.model) === 'anthropic';
-  const { messages, options } = claude
-    ? { messages: prepared.messages, options: toolOptionsOf(body) }
-    : inOwnTerms(prepared.messages, toolOptionsOf(body));
+  const asked = toolOptionsOf(body);
+  const { messages, options } =
+    claude && (!asked.toolSearch || toolSearchRuns(r))
+      ? { messages: prepared.messages, options: asked }
+      : inOwnTerms(prepared.messages, asked);
   return reaches.for(r).generate({
     model: r,
     // A model without vision gets the text of each message without its images.

@@ -5,7 +5,8 @@
 // search on an Anthropic model. Either runs on a Gemini model as Google Search (grounding), which takes
 // no domains at all, and beside the client's own tools only from Gemini 3 on. The provider bills each
 // search apart from the model's tokens (Google bills Gemini 2's once for each prompt it grounded).
-// Anthropic's web fetch runs on its models only, billed as the tokens of the pages read.
+// Anthropic's web fetch runs on its models only, billed as the tokens of the pages read, and so does its
+// tool search tool, without which any other model is shown every tool.
 import type { ModelRecord } from '../../api/schemas';
 import { dialectOf } from '../../shared/providerNames';
 import { googleSearchOf } from '../providers/googleSearch';
@@ -72,9 +73,12 @@ const WEB_FETCH = {
   words: "Anthropic's web fetch runs only on Anthropic's models",
 };
 
+/** Whether a model runs Anthropic's tool search tool: Anthropic's models, at Anthropic. */
+export const toolSearchRuns = (r: ModelRecord): boolean => r.provider === 'anthropic' && !r.is_test_model;
+
 const searchAsked = (options: ToolOptions) => WEB_SEARCHES.find((s) => s.asked(options));
 
-/** What the answer is to say of a web search or fetch asked of a model that cannot run it. */
+/** What the answer is to say of a web search, fetch or tool search asked of a model that cannot run it. */
 export function searchNotRun(r: ModelRecord, options: ToolOptions): string | undefined {
   const cannot = (tool: { runs: (r: ModelRecord, o: ToolOptions) => boolean }) =>
     !tool.runs(r, options) || !!r.is_test_model;
@@ -83,6 +87,9 @@ export function searchNotRun(r: ModelRecord, options: ToolOptions): string | und
     ...(search && cannot(search) ? [`${search.words(options)}, so ${r.namespace} answered without searching.`] : []),
     ...(WEB_FETCH.asked(options) && cannot(WEB_FETCH)
       ? [`${WEB_FETCH.words}, so ${r.namespace} answered without reading pages.`]
+      : []),
+    ...(options.toolSearch && !toolSearchRuns(r)
+      ? [`Anthropic's tool search runs only on Anthropic's models, so ${r.namespace} was shown every tool.`]
       : []),
   ];
   return said.length ? said.join(' ') : undefined;

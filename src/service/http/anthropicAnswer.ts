@@ -45,14 +45,28 @@ const serverToolUse = (uses: readonly WebToolUse[]) => ({
   web_fetch_requests: uses.filter((u) => u.name === 'web_fetch').length,
 });
 
-/** A web search or fetch the model ran, as Anthropic writes it: the call, then what it found or read. */
+/**
+ * A web search, fetch or tool search the model ran, as Anthropic writes it: the call, then what it
+ * found, read or loaded.
+ */
 const webToolBlocks = (u: WebToolUse) => [
   { type: 'server_tool_use', id: u.id, name: u.name, input: u.input },
-  {
-    type: `${u.name}_tool_result`,
-    tool_use_id: u.id,
-    content: 'error_code' in u.results ? { type: `${u.name}_tool_result_error`, ...u.results } : u.results,
-  },
+  u.name === 'web_search' || u.name === 'web_fetch'
+    ? {
+        type: `${u.name}_tool_result`,
+        tool_use_id: u.id,
+        content: 'error_code' in u.results ? { type: `${u.name}_tool_result_error`, ...u.results } : u.results,
+      }
+    : {
+        type: 'tool_search_tool_result',
+        tool_use_id: u.id,
+        content: Array.isArray(u.results)
+          ? {
+              type: 'tool_search_tool_search_result',
+              tool_references: u.results.map((name) => ({ type: 'tool_reference', tool_name: name })),
+            }
+          : { type: 'tool_search_tool_result_error', error_code: u.results.error_code, error_message: null },
+      },
 ];
 
 /** A page (or a passage of a page read) a text cites, as Anthropic writes it. */

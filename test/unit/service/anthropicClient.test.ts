@@ -142,8 +142,8 @@ describe('the Anthropic SDK against the built-in service', function () {
         model: 'test/echo',
         max_tokens: 100,
         messages: [{ role: 'user', content: 'x' }],
-        // Its tool search, which runs at Anthropic over tools it holds back.
-        tools: [{ type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' } as never],
+        // Its advisor, which has another of Anthropic's models advise this one at Anthropic.
+        tools: [{ type: 'advisor_20260301', name: 'advisor', model: 'claude-opus-4-5' } as never],
       }),
       (error: unknown) =>
         error instanceof Anthropic.UnprocessableEntityError &&

@@ -2290,6 +2290,130 @@ describe('hosted providers (fakes of their wire formats)', function () {
     }
   });
 
+  it("runs Anthropic's tool search tool on a Claude model at Anthropic, and shows any other model every tool", async () => {
+    const app = await spaceWith([ANTHROPIC, OPENAI]);
+    const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
+    const forecast = 'get_forecast';
+    const tools: Anthropic.ToolUnion[] = [
+      { type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' },
+      { name: 'get_time', description: 'The time now.', input_schema: { type: 'object', properties: {} } },
+      {
+        name: forecast,
+        description: 'The forecast for a city.',
+        input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        defer_loading: true,
+      },
+    ];
+    const ask = `call ${forecast} {"city":"Oslo"}`;
+    const asked = { max_tokens: 1024, tools, messages: [{ role: 'user' as const, content: ask }] };
+
+    // Claude searches at Anthropic, finds the deferred tool and calls it, in one turn, whole and streamed.
+    const found = await sdk.messages.create({ model: ANTHROPIC, ...asked });
+    assert.deepEqual(
+      found.content.map((b) => b.type),
+      ['text', 'server_tool_use', 'tool_search_tool_result', 'tool_use'],
+    );
+    const [, use, result, call] = found.content as [
+      Anthropic.TextBlock,
+      Anthropic.ServerToolUseBlock,
+      Anthropic.ToolSearchToolResultBlock,
+      Anthropic.ToolUseBlock,
+    ];
+    assert.deepEqual([use.name, use.input], ['tool_search_tool_bm25', { query: forecast }]);
+    assert.deepEqual(result.tool_use_id, use.id);
+    assert.deepEqual(result.content, {
+      type: 'tool_search_tool_search_result',
+      tool_references: [{ type: 'tool_reference', tool_name: forecast }],
+    });
+    assert.deepEqual([call.name, call.input, found.stop_reason], [forecast, { city: 'Oslo' }, 'tool_use']);
+    type Sent = { tools: Array<Record<string, unknown>>; messages: Array<{ content: unknown }> };
+    const toClaude = anthropic.seen.at(-1)!.body as Sent;
+    assert.deepEqual(
+      toClaude.tools.map((t) => [t.name, t.type, t.defer_loading]),
+      [
+        ['get_time', undefined, undefined],
+        [forecast, undefined, true],
+        ['tool_search_tool_bm25', 'tool_search_tool_bm25_20251119', undefined],
+      ],
+    );
+    const streamed = await sdk.messages.stream({ model: ANTHROPIC, ...asked }).finalMessage();
+    assert.deepEqual(
+      streamed.content.map((b) => b.type),
+      ['text', 'server_tool_use', 'tool_search_tool_result', 'tool_use'],
+    );
+    assert.deepEqual(streamed.content.slice(1, 3), [use, result]);
+
+    // Sent back with the tool's result, the search goes to Anthropic as it ran (the fake checks it), and
+    // the tool it found stays loaded.
+    const next = await sdk.messages.create({
+      model: ANTHROPIC,
+      ...asked,
+      messages: [
+        ...asked.messages,
+        { role: 'assistant', content: found.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: 'Sunny' }] },
+      ],
+    });
+    assert.equal(next.stop_reason, 'end_turn');
+    const back = (anthropic.seen.at(-1)!.body as Sent).messages[1]!.content as Array<Record<string, unknown>>;
+    assert.deepEqual(
+      back.map((b) => b.type),
+      ['text', 'server_tool_use', 'tool_search_tool_result', 'tool_use'],
+    );
+    assert.deepEqual((back[2]!.content as { tool_references: unknown }).tool_references, [
+      { type: 'tool_reference', tool_name: forecast },
+    ]);
+
+    // Another model cannot run it: it is shown every tool, the deferred one too, and the answer says so.
+    const other = await sdk.messages.create({ model: OPENAI, ...asked });
+    const otherCall = other.content.find((b) => b.type === 'tool_use');
+    assert.deepEqual([otherCall?.name, otherCall?.input], [forecast, { city: 'Oslo' }]);
+    assert.deepEqual(
+      (openai.seen.at(-1)!.body as { tools: Array<{ function: { name: string } }> }).tools.map((t) => t.function.name),
+      ['get_time', forecast],
+    );
+    assert.match(
+      (other as unknown as { llm_spaces: { warning: string | null } }).llm_spaces.warning ?? '',
+      /Anthropic's tool search runs only on Anthropic's models, so openai\/gpt-4o-mini was shown every tool\./,
+    );
+
+    // Refused as Anthropic refuses them: the search under another name, a search that found a tool the
+    // request does not have.
+    for (const [body, words] of [
+      [
+        { tools: [{ type: 'tool_search_tool_regex_20251119', name: 'search' }, tools[1]], messages: asked.messages },
+        /tools\.0\.name: must be tool_search_tool_regex for tool_search_tool_regex_20251119, as Anthropic names it/,
+      ],
+      [
+        {
+          tools,
+          messages: [
+            ...asked.messages,
+            {
+              role: 'assistant',
+              content: [
+                use,
+                {
+                  ...result,
+                  content: { ...result.content, tool_references: [{ type: 'tool_reference', tool_name: 'nope' }] },
+                },
+              ],
+            },
+            { role: 'user', content: 'go on' },
+          ],
+        },
+        /messages\.1\.content\.1\.content\.tool_references\.0\.tool_name: names no tool of the request's tools: nope/,
+      ],
+    ] as const) {
+      const res = await raw(service.url, 'POST', '/v1/messages', {
+        token: keys.get(app)!,
+        body: { model: ANTHROPIC, max_tokens: 10, ...body },
+      });
+      assert.equal(res.status, 422, res.text);
+      assert.match(res.text, words);
+    }
+  });
+
   it("gives Gemini 3 its thought signatures back with its calls in Codex's and Claude Code's tool loops", async () => {
     const ns = 'google/gemini-3.5-flash';
     const app = await spaceWith([ns]);

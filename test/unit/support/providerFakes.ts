@@ -43,7 +43,10 @@
 //   search, and goes on when the turn comes back as it is. Offered its web fetch tool (with the beta
 //   header of its version) and a text naming an address, it reads that page first (a
 //   web_fetch_tool_result with the page as a document, or url_not_accessible for an address that says
-//   unreachable), and checks a page sent back is the one it read.
+//   unreachable), and checks a page sent back is the one it read. Offered its tool search tool and asked
+//   to call a deferred tool it has not loaded, it searches for it by name first (a server_tool_use and
+//   its tool_search_tool_result, as its tool search reference shows them), then calls it; a search sent
+//   back loads the tools it found, and must be the one it gave.
 // - Gemini 3 models sign their function calls and refuse, as Google's thought-signatures guide says, a
 //   call of the current turn sent back without its signature (or Google's sentinel) or with one they did
 //   not give. Offered Google Search (grounding), a Gemini model searches for the text with two queries
@@ -141,6 +144,8 @@ interface Turn {
   fetch?: string;
   /** Anthropic's: the web fetch was asked to let the answer cite the page it read. */
   fetchCites?: boolean;
+  /** Anthropic's: its tool search tool (by name) is offered, and the model searches for the deferred tool it calls. */
+  toolSearch?: { name: string; tool: string };
   /**
    * Anthropic's: the model pauses its turn after the search (pause_turn, for a text that says so), to
    * go on when the client sends the turn back as it is.
@@ -1468,13 +1473,20 @@ function toolsShown(
   const deferred = new Set(tools.filter((t) => t.defer_loading === true).map((t) => t.name!));
   const named = new Set(tools.map((t) => t.name!));
   const loaded = new Set<string>();
+  const load = (inner: { type?: string; tool_name?: string }) => {
+    if (inner.type !== 'tool_reference') return;
+    if (named.has(String(inner.tool_name))) loaded.add(String(inner.tool_name));
+    else problems.push(`anthropic: tool_reference to ${String(inner.tool_name)}, no tool of the request`);
+  };
   for (const m of messages)
     for (const block of Array.isArray(m.content) ? (m.content as Array<{ type?: string; content?: unknown }>) : [])
       if (block.type === 'tool_result' && Array.isArray(block.content))
-        for (const inner of block.content as Array<{ type?: string; tool_name?: string }>)
-          if (inner.type === 'tool_reference')
-            if (named.has(String(inner.tool_name))) loaded.add(String(inner.tool_name));
-            else problems.push(`anthropic: tool_reference to ${String(inner.tool_name)}, no tool of the request`);
+        for (const inner of block.content as Array<{ type?: string; tool_name?: string }>) load(inner);
+      // What its tool search found in an earlier turn stays loaded.
+      else if (block.type === 'tool_search_tool_result')
+        for (const inner of (block.content as { tool_references?: Array<{ type?: string; tool_name?: string }> })
+          .tool_references ?? [])
+          load(inner);
   return tools.filter((t) => !deferred.has(t.name!) || loaded.has(t.name!)).map((t) => t.name!);
 }
 
@@ -1528,11 +1540,12 @@ const anthropic: Dialect = {
         | undefined) ?? [];
     const search = tools.find((t) => /^web_search_\d{8}$/.test(t.type ?? ''));
     const fetch = tools.find((t) => /^web_fetch_\d{8}$/.test(t.type ?? ''));
+    const toolSearch = tools.find((t) => /^tool_search_tool_(regex|bm25)(_20251119)?$/.test(t.type ?? ''));
     for (const t of tools) {
       // Anthropic's tools the client runs go by their type and the name Anthropic gives each.
       const clientTool = ANTHROPIC_CLIENT_TOOLS.get(t.type ?? '');
       if (
-        t === search || t === fetch
+        t === search || t === fetch || t === toolSearch
           ? t.name !== t.type!.replace(/_\d{8}$/, '') || t.input_schema
           : clientTool
             ? t.name !== clientTool ||
@@ -1541,7 +1554,7 @@ const anthropic: Dialect = {
             : !t.name || !t.input_schema
       )
         problems.push(
-          `anthropic: a tool is not {name, input_schema}, {type, name: "web_search" or "web_fetch"} nor one of Anthropic's client tools by its name: ${JSON.stringify(t)}`,
+          `anthropic: a tool is not {name, input_schema}, {type, name: "web_search", "web_fetch" or a tool search's} nor one of Anthropic's client tools by its name: ${JSON.stringify(t)}`,
         );
     }
     // Its web fetch reference: the first version is a beta, asked for by its header.
@@ -1550,6 +1563,12 @@ const anthropic: Dialect = {
     problems.push(...searchesSentBack(messages ?? []), ...readBlockProblems(messages ?? []));
     const shown = toolsShown(tools, messages ?? [], problems);
     const lastUser = [...(messages ?? [])].reverse().find((m) => m.role === 'user');
+    // Asked to call a deferred tool it was not shown, a model offered the tool search finds it first.
+    const wanted = /\bcall\s+(\S+)/.exec(textOf(lastUser?.content))?.[1];
+    const found =
+      toolSearch && wanted && !shown.includes(wanted) && tools.some((t) => t.name === wanted)
+        ? { name: toolSearch.name!, tool: wanted }
+        : undefined;
     const address = /https?:\/\/\S+/.exec(textOf(lastUser?.content))?.[0];
     // A turn sent back to go on after a pause_turn: the model answers, searching no more.
     const goesOn = messages?.at(-1)?.role === 'assistant';
@@ -1559,7 +1578,8 @@ const anthropic: Dialect = {
     if (refused) problems.push(`anthropic: ${refused}`);
     return {
       text: textOf(lastUser?.content),
-      tools: shown,
+      tools: found ? [...shown, found.tool] : shown,
+      ...(found ? { toolSearch: found } : {}),
       stream: b.stream === true,
       model: String(b.model),
       thinks,
@@ -1614,7 +1634,7 @@ const anthropic: Dialect = {
       cache_read_input_tokens: usage.cached,
       cache_creation_input_tokens: usage.written,
       cache_creation: anthropicWrites(usage),
-      ...(serverTool(turn) ? { server_tool_use: serverTool(turn)!.count } : {}),
+      ...(serverTool(turn)?.count ? { server_tool_use: serverTool(turn)!.count } : {}),
     },
   }),
   events: (turn, reply, usage) => [
@@ -1698,7 +1718,7 @@ const anthropic: Dialect = {
         delta: { stop_reason: stopReason(turn, reply), stop_sequence: null },
         usage: {
           output_tokens: usage.output,
-          ...(serverTool(turn) ? { server_tool_use: serverTool(turn)!.count } : {}),
+          ...(serverTool(turn)?.count ? { server_tool_use: serverTool(turn)!.count } : {}),
         },
       },
       'message_delta',
@@ -1714,12 +1734,16 @@ const last = (turn: Turn) => (turn.thinks ? 1 : 0) + (serverTool(turn) ? 3 : 0);
  * The server tool a turn runs before it answers, as Anthropic's message has it: what the model writes
  * first, the tool's use and its result, and how Anthropic counts it in the usage.
  */
-const serverTool = (turn: Turn) =>
+const serverTool = (
+  turn: Turn,
+): { lead: string; blocks: Array<Record<string, unknown>>; count?: object } | undefined =>
   turn.search !== undefined
     ? { lead: SEARCH_LEAD, blocks: searchBlocks(turn.search), count: { web_search_requests: 1 } }
     : turn.fetch !== undefined
       ? { lead: FETCH_LEAD, blocks: fetchBlocks(turn.fetch), count: { web_fetch_requests: 1 } }
-      : undefined;
+      : turn.toolSearch !== undefined
+        ? { lead: TOOL_SEARCH_LEAD, blocks: toolSearchBlocks(turn.toolSearch.name, turn.toolSearch.tool) }
+        : undefined;
 
 /**
  * Why Anthropic's model stopped: it paused its turn after searching, answered, was stopped by its
@@ -1732,6 +1756,27 @@ const stopReason = (turn: Turn, reply: Reply) =>
 export const SEARCH_LEAD = "I'll search the web for that.";
 /** What a model that reads a page writes first. */
 export const FETCH_LEAD = "I'll read that page.";
+/** What a model that searches for a tool writes first, as in Anthropic's tool search reference. */
+export const TOOL_SEARCH_LEAD = "I'll search for a tool to do that.";
+
+/**
+ * A tool search as Anthropic's message has it (its tool search reference): the server tool's use, with
+ * the query, then the tools it found (the one searched for, by name).
+ */
+const toolSearchBlocks = (name: string, tool: string) => {
+  const id = `srvtoolu_${createHash('sha256').update(`${name}:${tool}`).digest('hex').slice(0, 20)}`;
+  return [
+    { type: 'server_tool_use', id, name, input: { query: tool } },
+    {
+      type: 'tool_search_tool_result',
+      tool_use_id: id,
+      content: {
+        type: 'tool_search_tool_search_result',
+        tool_references: [{ type: 'tool_reference', tool_name: tool }],
+      },
+    },
+  ];
+};
 
 /**
  * The text of a page the fake's web fetch reads (about 50,000 tokens of it at an address that says
@@ -1877,11 +1922,22 @@ function searchesSentBack(messages: Array<{ role: string; content: unknown }>): 
     if (!Array.isArray(m.content)) continue;
     const blocks = m.content as Array<Record<string, unknown>>;
     for (const use of blocks.filter((b) => b.type === 'server_tool_use')) {
-      const kind = `${String(use.name)}_tool_result`;
+      const searchedTools = /^tool_search_tool_/.test(String(use.name));
+      const kind = searchedTools ? 'tool_search_tool_result' : `${String(use.name)}_tool_result`;
       const result = blocks.find((b) => b.type === kind && b.tool_use_id === use.id);
       if (m.role !== 'assistant') problems.push(`anthropic: server_tool_use in a ${m.role} message`);
       if (!result) problems.push(`anthropic: server_tool_use ${String(use.id)} has no ${kind}`);
-      else if (use.name === 'web_fetch') {
+      else if (searchedTools) {
+        const [givenUse, givenResult] = toolSearchBlocks(
+          String(use.name),
+          String((use.input as { query?: unknown }).query),
+        );
+        const said = (b: Record<string, unknown>) => JSON.stringify([b.id ?? b.tool_use_id, b.input ?? b.content]);
+        if (said(use) !== said(givenUse!) || said(result) !== said(givenResult!))
+          problems.push(
+            `anthropic: tool search ${String(use.id)} is not the one it ran: ${JSON.stringify([use, result])}`,
+          );
+      } else if (use.name === 'web_fetch') {
         const given = fetchBlocks(String((use.input as { url?: unknown }).url))[1]!.content;
         if (JSON.stringify(result.content) !== JSON.stringify(given))
           problems.push(`anthropic: web_fetch_tool_result ${String(use.id)} is not the page it read`);

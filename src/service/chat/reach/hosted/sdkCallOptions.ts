@@ -9,6 +9,7 @@ import {
   isAnthropicBlock,
   type ToolOptions,
   type WebFetchAsked,
+  type ToolSearchName,
   type WebToolUse,
   type WebSearchAsked,
 } from '../../request';
@@ -239,7 +240,7 @@ export function strictAsTaken(
 
 /**
  * The request's tools as the AI SDK's, with the web search asked of a model whose provider runs it
- * (`searchAt`): Anthropic's (and its web fetch) for an Anthropic model, OpenAI's (`openAiSearch`) for
+ * (`searchAt`): Anthropic's (and its web fetch and tool search) for an Anthropic model, OpenAI's (`openAiSearch`) for
  * an OpenAI reasoning model, Google Search for a Gemini model; the other vendor's search asked
  * (`tellAs`) is run as this one's. A Claude model gets Anthropic's client tools as Anthropic's own.
  */
@@ -259,6 +260,7 @@ export function toolOptions(
             ? [anthropicWebTool('web_search', anthropicSearchOf(options.openAiWebSearch!))]
             : []),
           ...(options.webFetch ? [anthropicWebTool('web_fetch', options.webFetch)] : []),
+          ...(options.toolSearch ? [anthropicToolSearch(options.toolSearch)] : []),
         ]
       : openAiSearch
         ? [openAiSearchTool(openAiSearch)]
@@ -317,6 +319,17 @@ const anthropicWebTool = (name: WebToolUse['name'], { type, ...args }: WebSearch
   id: `anthropic.${type}` as const,
   name,
   args,
+});
+
+/** Anthropic's tool search as its package's provider tool, under the name Anthropic gives it. */
+const anthropicToolSearch = (name: ToolSearchName) => ({
+  type: 'provider' as const,
+  id:
+    name === 'tool_search_tool_bm25'
+      ? ('anthropic.tool_search_bm25_20251119' as const)
+      : ('anthropic.tool_search_regex_20251119' as const),
+  name,
+  args: {},
 });
 
 /** Google Search as Google's package takes it: it asks nothing more (it takes no domains nor location). */

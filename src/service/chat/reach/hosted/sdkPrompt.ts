@@ -100,8 +100,8 @@ export function toPrompt(
 type WebToolPart = LanguageModelV4ToolCallPart | LanguageModelV4ToolResultPart;
 
 /**
- * A web search or fetch an Anthropic model ran, as Anthropic's package sends it back: the call, then
- * what it found or read (an error by its code).
+ * A web search, fetch or tool search an Anthropic model ran, as Anthropic's package sends it back: the
+ * call, then what it found, read or loaded (an error by its code).
  */
 function webToolParts(use: WebToolUse): WebToolPart[] {
   const call = { toolCallId: use.id, toolName: use.name };
@@ -111,7 +111,7 @@ function webToolParts(use: WebToolUse): WebToolPart[] {
   ];
 }
 
-/** What a web search found or a web fetch read, as the result Anthropic's package takes back. */
+/** What a web search found, a web fetch read or a tool search loaded, as the result Anthropic's package takes back. */
 function webToolOutput(use: WebToolUse): LanguageModelV4ToolResultPart['output'] {
   const failed = (code: string) => ({ type: 'error-json' as const, value: { errorCode: code } });
   if (use.name === 'web_search') {
@@ -127,6 +127,11 @@ function webToolOutput(use: WebToolUse): LanguageModelV4ToolResultPart['output']
         encryptedContent: r.encrypted_content,
       })),
     };
+  }
+  if (use.name !== 'web_fetch') {
+    const loaded = use.results;
+    if (!Array.isArray(loaded)) return failed(loaded.error_code);
+    return { type: 'json', value: loaded.map((name) => ({ type: 'tool_reference', toolName: name })) };
   }
   const read = use.results;
   if ('error_code' in read) return failed(read.error_code);

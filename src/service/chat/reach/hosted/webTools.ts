@@ -1,5 +1,6 @@
-// The web searches and fetches a model ran at its provider, as its package tells of them, told to the
-// client in the words of the search it asked for (Anthropic's or OpenAI's).
+// The web searches and fetches (and an Anthropic model's tool searches) a model ran at its provider, as
+// its package tells of them, told to the client in the words of the search it asked for (Anthropic's
+// or OpenAI's).
 import { randomBytes } from 'node:crypto';
 import type { LanguageModelV4ToolCall, LanguageModelV4ToolResult } from '@ai-sdk/provider';
 import {
@@ -28,8 +29,8 @@ export type Kept = 'anthropic' | { provider: 'openai' | 'azure' | 'google' | 'mi
 export type TellSearches = 'anthropic' | { openai: string } | undefined;
 
 /**
- * The web searches (and an Anthropic model's web fetches) a model ran at its provider, as the
- * provider's package tells of them: a call the provider ran (not one for the client), then its result,
+ * The web searches (and an Anthropic model's web fetches and tool searches) a model ran at its
+ * provider, as the provider's package tells of them: a call the provider ran (not one for the client), then its result,
  * by the call's id. An Anthropic model's are the answer's own; an OpenAI reasoning model's searches,
  * part of its reasoning to go back to it (`kept`).
  */
@@ -60,7 +61,9 @@ export class WebTools {
     // A tool Google ran for a Gemini 3 model beside the client's (Google's package names it `server:`
     // and its type, a name no client's tool can have): what it found comes with the reply's end.
     if (this.google && name.startsWith('server:')) return true;
-    if (name !== 'web_search' && !(name === 'web_fetch' && this.kept === 'anthropic')) return false;
+    const atAnthropic = this.kept === 'anthropic';
+    const toolSearch = atAnthropic && (name === 'tool_search_tool_regex' || name === 'tool_search_tool_bm25');
+    if (name !== 'web_search' && !(name === 'web_fetch' && atAnthropic) && !toolSearch) return false;
     if (part.type === 'tool-call') {
       if (!part.providerExecuted) return false;
       this.calls.set(part.toolCallId, objectOf(parseArguments(part.input)));
@@ -84,10 +87,11 @@ export class WebTools {
       }
       return true;
     }
-    const use: WebToolUse =
-      name === 'web_search'
+    const use: WebToolUse = toolSearch
+      ? { id: part.toolCallId, input, name, results: toolsFoundOf(part.result, part.isError) }
+      : name === 'web_search'
         ? { id: part.toolCallId, input, name, results: searchResultsOf(part.result, part.isError) }
-        : { id: part.toolCallId, input, name, results: fetchResultOf(part.result, part.isError) };
+        : { id: part.toolCallId, input, name: 'web_fetch', results: fetchResultOf(part.result, part.isError) };
     this.done.push(use);
     this.onUse(use);
     if (typeof this.tellAs === 'object' && use.name === 'web_search') this.onUse(toldAsOpenAi(use, this.tellAs.openai));
@@ -246,6 +250,15 @@ function searchResultsOf(result: unknown, isError: boolean | undefined): WebSear
         ]
       : [],
   );
+}
+
+/** The tools Anthropic's package says a tool search loaded, by name; an error as its code. */
+function toolsFoundOf(result: unknown, isError: boolean | undefined): string[] | { error_code: string } {
+  if (isError || !Array.isArray(result)) return errorOf(result);
+  return result.flatMap((r: unknown) => {
+    const name = objectOf(r).toolName;
+    return typeof name === 'string' ? [name] : [];
+  });
 }
 
 /** What Anthropic's package says a web fetch read, back in Anthropic's words; an error as its code. */
