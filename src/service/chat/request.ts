@@ -189,7 +189,10 @@ export type ChatMessage = (
       tool_calls?: ToolCall[];
       /** The model's thinking before this turn, sent back by Anthropic's clients (only Anthropic reads it). */
       thinking?: ThinkingBlock[];
-      /** The web searches, fetches and tool searches an Anthropic model ran in this turn (only Anthropic reads them). */
+      /**
+       * The web searches, fetches and tool searches an Anthropic model ran in this turn (only Anthropic
+       * reads them).
+       */
       webTools?: WebToolUse[];
     }
   | { role: 'tool'; content: string | Array<Record<string, unknown>>; tool_call_id: string }

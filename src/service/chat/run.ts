@@ -259,8 +259,9 @@ function generate(
 ): Promise<Reply> {
   const r = model.record;
   const body = prepared.body;
-  // Anthropic's tool search and input examples go as they are to a Claude model, in its own terms to
-  // another; so does Anthropic's tool search tool to a Claude model at Anthropic, which runs it.
+  // Tools deferred and loaded by reference (Claude Code's tool search) and examples of their input go as
+  // they are to a Claude model, in its own terms to another; Anthropic's tool search tool goes only to a
+  // Claude model at Anthropic, which runs it (any other is shown every tool).
   const claude = dialectOf(r.provider ?? '', r.api_target || r.model) === 'anthropic';
   const asked = toolOptionsOf(body);
   const { messages, options } =

@@ -240,9 +240,9 @@ export function strictAsTaken(
 
 /**
  * The request's tools as the AI SDK's, with the web search asked of a model whose provider runs it
- * (`searchAt`): Anthropic's (and its web fetch and tool search) for an Anthropic model, OpenAI's (`openAiSearch`) for
- * an OpenAI reasoning model, Google Search for a Gemini model; the other vendor's search asked
- * (`tellAs`) is run as this one's. A Claude model gets Anthropic's client tools as Anthropic's own.
+ * (`searchAt`): Anthropic's (and its web fetch and tool search) for an Anthropic model, OpenAI's
+ * (`openAiSearch`) for an OpenAI reasoning model, Google Search for a Gemini model; the other vendor's
+ * search asked (`tellAs`) is run as this one's. A Claude model gets Anthropic's client tools as Anthropic's own.
  */
 export function toolOptions(
   options: ToolOptions,

@@ -30,8 +30,8 @@ export type TellSearches = 'anthropic' | { openai: string } | undefined;
 
 /**
  * The web searches (and an Anthropic model's web fetches and tool searches) a model ran at its
- * provider, as the provider's package tells of them: a call the provider ran (not one for the client), then its result,
- * by the call's id. An Anthropic model's are the answer's own; an OpenAI reasoning model's searches,
+ * provider, as the provider's package tells of them: a call the provider ran (not one for the client),
+ * then its result, by the call's id. An Anthropic model's are the answer's own; an OpenAI reasoning model's searches,
  * part of its reasoning to go back to it (`kept`).
  */
 export class WebTools {
