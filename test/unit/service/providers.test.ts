@@ -2364,6 +2364,33 @@ describe('hosted providers (fakes of their wire formats)', function () {
       { type: 'tool_reference', tool_name: forecast },
     ]);
 
+    // A search that fails comes back as Anthropic's error, and goes back to it as such; the model
+    // answers without the tool.
+    const broken = 'lookup_unavailable';
+    const withBroken = [...tools, { ...(tools[2] as Anthropic.Tool), name: broken }];
+    const unfound = { role: 'user' as const, content: `call ${broken} {}` };
+    const failed = await sdk.messages.create({ model: ANTHROPIC, ...asked, tools: withBroken, messages: [unfound] });
+    assert.deepEqual(
+      failed.content.map((b) => b.type),
+      ['text', 'server_tool_use', 'tool_search_tool_result', 'text'],
+    );
+    assert.deepEqual((failed.content[2] as Anthropic.ToolSearchToolResultBlock).content, {
+      type: 'tool_search_tool_result_error',
+      error_code: 'unavailable',
+      error_message: null,
+    });
+    const afterFailure = await sdk.messages.create({
+      model: ANTHROPIC,
+      ...asked,
+      tools: withBroken,
+      messages: [unfound, { role: 'assistant', content: failed.content }, { role: 'user', content: 'go on' }],
+    });
+    assert.equal(afterFailure.stop_reason, 'end_turn');
+    assert.deepEqual(
+      ((anthropic.seen.at(-1)!.body as Sent).messages[1]!.content as Array<Record<string, unknown>>)[2]!.content,
+      { type: 'tool_search_tool_result_error', error_code: 'unavailable' },
+    );
+
     // Another model cannot run it: it is shown every tool, the deferred one too, and the answer says so.
     const other = await sdk.messages.create({ model: OPENAI, ...asked });
     const otherCall = other.content.find((b) => b.type === 'tool_use');

@@ -45,8 +45,9 @@
 //   web_fetch_tool_result with the page as a document, or url_not_accessible for an address that says
 //   unreachable), and checks a page sent back is the one it read. Offered its tool search tool and asked
 //   to call a deferred tool it has not loaded, it searches for it by name first (a server_tool_use and
-//   its tool_search_tool_result, as its tool search reference shows them), then calls it; a search sent
-//   back loads the tools it found, and must be the one it gave.
+//   its tool_search_tool_result, as its tool search reference shows them), then calls it (a tool whose
+//   name says unavailable is not found: the result is Anthropic's error); a search sent back loads the
+//   tools it found, and must be the one it gave.
 // - Gemini 3 models sign their function calls and refuse, as Google's thought-signatures guide says, a
 //   call of the current turn sent back without its signature (or Google's sentinel) or with one they did
 //   not give. Offered Google Search (grounding), a Gemini model searches for the text with two queries
@@ -1578,7 +1579,7 @@ const anthropic: Dialect = {
     if (refused) problems.push(`anthropic: ${refused}`);
     return {
       text: textOf(lastUser?.content),
-      tools: found ? [...shown, found.tool] : shown,
+      tools: found && !toolSearchFails(found.tool) ? [...shown, found.tool] : shown,
       ...(found ? { toolSearch: found } : {}),
       stream: b.stream === true,
       model: String(b.model),
@@ -1761,7 +1762,8 @@ export const TOOL_SEARCH_LEAD = "I'll search for a tool to do that.";
 
 /**
  * A tool search as Anthropic's message has it (its tool search reference): the server tool's use, with
- * the query, then the tools it found (the one searched for, by name).
+ * the query, then the tools it found (the one searched for, by name); for a tool whose name says
+ * unavailable, the error Anthropic gives in their place.
  */
 const toolSearchBlocks = (name: string, tool: string) => {
   const id = `srvtoolu_${createHash('sha256').update(`${name}:${tool}`).digest('hex').slice(0, 20)}`;
@@ -1770,13 +1772,15 @@ const toolSearchBlocks = (name: string, tool: string) => {
     {
       type: 'tool_search_tool_result',
       tool_use_id: id,
-      content: {
-        type: 'tool_search_tool_search_result',
-        tool_references: [{ type: 'tool_reference', tool_name: tool }],
-      },
+      content: toolSearchFails(tool)
+        ? { type: 'tool_search_tool_result_error', error_code: 'unavailable', error_message: null }
+        : { type: 'tool_search_tool_search_result', tool_references: [{ type: 'tool_reference', tool_name: tool }] },
     },
   ];
 };
+
+/** Whether the fake's tool search fails for a tool (its name says unavailable). */
+const toolSearchFails = (tool: string) => tool.includes('unavailable');
 
 /**
  * The text of a page the fake's web fetch reads (about 50,000 tokens of it at an address that says
@@ -1932,7 +1936,12 @@ function searchesSentBack(messages: Array<{ role: string; content: unknown }>): 
           String(use.name),
           String((use.input as { query?: unknown }).query),
         );
-        const said = (b: Record<string, unknown>) => JSON.stringify([b.id ?? b.tool_use_id, b.input ?? b.content]);
+        // An error's message is Anthropic's to give, not the client's to send back.
+        const said = (b: Record<string, unknown>) => {
+          const content = { ...(b.content as Record<string, unknown> | undefined) };
+          delete content.error_message;
+          return JSON.stringify([b.id ?? b.tool_use_id, b.input ?? content]);
+        };
         if (said(use) !== said(givenUse!) || said(result) !== said(givenResult!))
           problems.push(
             `anthropic: tool search ${String(use.id)} is not the one it ran: ${JSON.stringify([use, result])}`,
