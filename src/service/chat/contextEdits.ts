@@ -2,7 +2,8 @@
 // Claude Code sends) and of old thinking (`clear_thinking_20251015`), done on the engine's messages
 // before the request is routed, so it applies to whichever model answers. Once the prompt passes the
 // trigger (100,000 input tokens unless told), the results of all but the last `keep` tool uses (3
-// unless told) are replaced by a placeholder, leaving those of `exclude_tools`; with
+// unless told) are replaced by a placeholder (keeping the tools a tool search's result loaded), leaving
+// those of `exclude_tools`; with
 // `clear_tool_inputs`, the calls' arguments too. With `clear_at_least`, nothing is cleared unless
 // that many tokens would be. The client keeps its whole history: it sends it again each turn, and the
 // same edit is made again.
@@ -60,7 +61,9 @@ function clearToolUses(
     if (m.role === 'tool' && cleared.has(m.tool_call_id)) {
       before.push(textOf(m.content));
       after.push(CLEARED_RESULT);
-      return { ...m, content: CLEARED_RESULT };
+      // The tools a tool search's result loaded (its tool_reference parts) stay loaded: later turns call them.
+      const loaded = Array.isArray(m.content) ? m.content.filter((part) => part.type === 'tool_reference') : [];
+      return { ...m, content: loaded.length ? [{ type: 'text', text: CLEARED_RESULT }, ...loaded] : CLEARED_RESULT };
     }
     if (m.role !== 'assistant' || !m.tool_calls?.some((c) => cleared.has(c.id) && clearsInput(c.function.name)))
       return m;

@@ -57,6 +57,15 @@ describe('context editing: clearing old tool results', () => {
     assert.deepEqual(args(onlyBash).slice(0, 3), [args(sent)[0], '{}', args(sent)[2]]);
   });
 
+  it("keeps the tools a cleared tool search's result loaded, so the calls of them later still have them", () => {
+    const sent = conversation(5);
+    const loaded = { type: 'tool_reference', tool_name: 'mcp__weather__forecast' };
+    sent[2] = { role: 'tool', tool_call_id: 'call_0', content: [{ type: 'text', text: 'Found 1 tool.' }, loaded] };
+    const edit = { type: 'clear_tool_uses_20250919' as const, trigger: { type: 'tool_uses' as const, value: 0 } };
+    const edited = editContext(sent, [edit], words);
+    assert.deepEqual(results(edited).slice(0, 2), [[{ type: 'text', text: CLEARED_RESULT }, loaded], CLEARED_RESULT]);
+  });
+
   it('clears nothing unless it frees at least clear_at_least tokens', () => {
     const sent = conversation(4);
     const edit = {
