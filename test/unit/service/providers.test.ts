@@ -2363,6 +2363,13 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.deepEqual((back[2]!.content as { tool_references: unknown }).tool_references, [
       { type: 'tool_reference', tool_name: forecast },
     ]);
+    // The deferred tool counts in the prompt's tokens once the search has loaded it, not before.
+    const count = async (shown: Anthropic.ToolUnion[], messages: Anthropic.MessageParam[]) =>
+      (await sdk.messages.countTokens({ model: ANTHROPIC, tools: shown, messages })).input_tokens;
+    const searchedTurns: Anthropic.MessageParam[] = [...asked.messages, { role: 'assistant', content: found.content }];
+    const undeferred = tools.map((t) => ('defer_loading' in t ? { ...t, defer_loading: false } : t));
+    assert.equal(await count(tools, asked.messages), await count(tools.slice(0, 2), asked.messages));
+    assert.equal(await count(tools, searchedTurns), await count(undeferred, searchedTurns));
 
     // A search that fails comes back as Anthropic's error, and goes back to it as such; the model
     // answers without the tool.
