@@ -2374,13 +2374,23 @@ describe('hosted providers (fakes of their wire formats)', function () {
     // A search that fails comes back as Anthropic's error, and goes back to it as such; the model
     // answers without the tool.
     const broken = 'lookup_unavailable';
-    const withBroken = [...tools, { ...(tools[2] as Anthropic.Tool), name: broken }];
+    // (by regular expression this time, which Anthropic's model searches with a pattern)
+    const withBroken: Anthropic.ToolUnion[] = [
+      { type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' },
+      ...tools.slice(1),
+      { ...(tools[2] as Anthropic.Tool), name: broken },
+    ];
     const unfound = { role: 'user' as const, content: `call ${broken} {}` };
     const failed = await sdk.messages.create({ model: ANTHROPIC, ...asked, tools: withBroken, messages: [unfound] });
     assert.deepEqual(
       failed.content.map((b) => b.type),
       ['text', 'server_tool_use', 'tool_search_tool_result', 'text'],
     );
+    assert.deepEqual((failed.content[1] as Anthropic.ServerToolUseBlock).input, { pattern: broken });
+    assert.deepEqual((anthropic.seen.at(-1)!.body as Sent).tools.at(-1), {
+      type: 'tool_search_tool_regex_20251119',
+      name: 'tool_search_tool_regex',
+    });
     assert.deepEqual((failed.content[2] as Anthropic.ToolSearchToolResultBlock).content, {
       type: 'tool_search_tool_result_error',
       error_code: 'unavailable',

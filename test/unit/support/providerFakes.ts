@@ -1762,13 +1762,18 @@ export const TOOL_SEARCH_LEAD = "I'll search for a tool to do that.";
 
 /**
  * A tool search as Anthropic's message has it (its tool search reference): the server tool's use, with
- * the query, then the tools it found (the one searched for, by name); for a tool whose name says
+ * its input (a regular expression's pattern, or BM25's query), then the tools it found (the one searched for, by name); for a tool whose name says
  * unavailable, the error Anthropic gives in their place.
  */
 const toolSearchBlocks = (name: string, tool: string) => {
   const id = `srvtoolu_${createHash('sha256').update(`${name}:${tool}`).digest('hex').slice(0, 20)}`;
   return [
-    { type: 'server_tool_use', id, name, input: { query: tool } },
+    {
+      type: 'server_tool_use',
+      id,
+      name,
+      input: name === 'tool_search_tool_regex' ? { pattern: tool } : { query: tool },
+    },
     {
       type: 'tool_search_tool_result',
       tool_use_id: id,
@@ -1932,10 +1937,8 @@ function searchesSentBack(messages: Array<{ role: string; content: unknown }>): 
       if (m.role !== 'assistant') problems.push(`anthropic: server_tool_use in a ${m.role} message`);
       if (!result) problems.push(`anthropic: server_tool_use ${String(use.id)} has no ${kind}`);
       else if (searchedTools) {
-        const [givenUse, givenResult] = toolSearchBlocks(
-          String(use.name),
-          String((use.input as { query?: unknown }).query),
-        );
+        const input = use.input as { pattern?: unknown; query?: unknown };
+        const [givenUse, givenResult] = toolSearchBlocks(String(use.name), String(input.pattern ?? input.query));
         // An error's message is Anthropic's to give, not the client's to send back.
         const said = (b: Record<string, unknown>) => {
           const content = { ...(b.content as Record<string, unknown> | undefined) };
