@@ -221,6 +221,33 @@ describe('the AI SDK against the built-in service', function () {
     assert.match(bash.text, /a\.txt/);
   });
 
+  it("sends Anthropic's tool search and its deferred tools through @ai-sdk/anthropic: a model that cannot search is shown every tool", async () => {
+    const anthropic = createAnthropic({ baseURL: `${service.url}/v1`, apiKey: key });
+    const asked: unknown[] = [];
+    const found = await generateText({
+      model: anthropic('test/echo'),
+      prompt: 'call get_forecast {"city":"Oslo"}',
+      tools: {
+        tool_search_tool_bm25: anthropic.tools.toolSearchBm25_20251119(),
+        get_forecast: tool({
+          description: 'The forecast for a city.',
+          inputSchema: jsonSchema<{ city: string }>({ type: 'object', properties: { city: { type: 'string' } } }),
+          providerOptions: { anthropic: { deferLoading: true } },
+          execute: async (input) => {
+            asked.push(input);
+            return 'Sunny';
+          },
+        }),
+      },
+      maxRetries: 0,
+      maxOutputTokens: 500,
+      stopWhen: stepCountIs(2),
+    });
+    assert.deepEqual(asked, [{ city: 'Oslo' }]);
+    assert.equal(found.steps.length, 2);
+    assert.match(found.text, /Sunny/);
+  });
+
   it("passes the service's words in an error", async () => {
     await assert.rejects(
       generateText({ model: provider('nobody/nothing'), prompt: 'x', maxRetries: 0 }),
