@@ -1762,8 +1762,9 @@ export const TOOL_SEARCH_LEAD = "I'll search for a tool to do that.";
 
 /**
  * A tool search as Anthropic's message has it (its tool search reference): the server tool's use, with
- * its input (a regular expression's pattern, or BM25's query), then the tools it found (the one searched for, by name); for a tool whose name says
- * unavailable, the error Anthropic gives in their place.
+ * its input (a regular expression's pattern, or BM25's query), then the tools it found (the one
+ * searched for, by name); for a tool whose name says unavailable, the error Anthropic gives in their
+ * place.
  */
 const toolSearchBlocks = (name: string, tool: string) => {
   const id = `srvtoolu_${createHash('sha256').update(`${name}:${tool}`).digest('hex').slice(0, 20)}`;
