@@ -4,7 +4,7 @@
 // expands a reference into the tool's definition). Any other model is shown the tools named so far,
 // is told of each reference in words, and reads a tool's examples in its description. With Anthropic's
 // own tool search tool, which runs only at Anthropic, any other model is shown every tool.
-import type { ChatMessage, ToolOptions } from './request';
+import { isToolSearch, type ChatMessage, type ToolOptions } from './request';
 
 type Tool = NonNullable<ToolOptions['tools']>[number];
 
@@ -19,8 +19,7 @@ function loadedTools(messages: readonly ChatMessage[]): Set<string> {
       for (const part of m.content) if (part.type === 'tool_reference') names.add(String(part.tool_name));
     } else if (m.role === 'assistant')
       for (const use of m.webTools ?? [])
-        if (use.name !== 'web_search' && use.name !== 'web_fetch' && Array.isArray(use.results))
-          for (const name of use.results) names.add(name);
+        if (isToolSearch(use) && Array.isArray(use.results)) for (const name of use.results) names.add(name);
   return names;
 }
 

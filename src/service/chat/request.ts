@@ -172,6 +172,18 @@ export type WebToolUse = {
 /** Anthropic's tool search tools, by name: by regular expression, or BM25 over a query's words. */
 export type ToolSearchName = 'tool_search_tool_regex' | 'tool_search_tool_bm25';
 
+const TOOL_SEARCH_NAMES: ReadonlySet<string> = new Set<ToolSearchName>([
+  'tool_search_tool_regex',
+  'tool_search_tool_bm25',
+]);
+
+/** Whether a server tool, by its name, is one of Anthropic's tool searches. */
+export const isToolSearchName = (name: string): name is ToolSearchName => TOOL_SEARCH_NAMES.has(name);
+
+/** Whether a server tool's use is a tool search (what it found: the names of the tools it loaded). */
+export const isToolSearch = (use: WebToolUse): use is Extract<WebToolUse, { name: ToolSearchName }> =>
+  isToolSearchName(use.name);
+
 /**
  * What a web search found, a web fetch read or a tool search loaded (the names of the request's tools),
  * or Anthropic's error code of why not.

@@ -3,6 +3,7 @@
 // routing receipt and the costs ride along as `llm_spaces`, an extra field of the message.
 import { sealThinking } from '../chat/carriedThinking';
 import {
+  isToolSearch,
   textAndWebTools,
   type Cited,
   type CitedPage,
@@ -51,13 +52,8 @@ const serverToolUse = (uses: readonly WebToolUse[]) => ({
  */
 const webToolBlocks = (u: WebToolUse) => [
   { type: 'server_tool_use', id: u.id, name: u.name, input: u.input },
-  u.name === 'web_search' || u.name === 'web_fetch'
+  isToolSearch(u)
     ? {
-        type: `${u.name}_tool_result`,
-        tool_use_id: u.id,
-        content: 'error_code' in u.results ? { type: `${u.name}_tool_result_error`, ...u.results } : u.results,
-      }
-    : {
         type: 'tool_search_tool_result',
         tool_use_id: u.id,
         content: Array.isArray(u.results)
@@ -66,6 +62,11 @@ const webToolBlocks = (u: WebToolUse) => [
               tool_references: u.results.map((name) => ({ type: 'tool_reference', tool_name: name })),
             }
           : { type: 'tool_search_tool_result_error', error_code: u.results.error_code, error_message: null },
+      }
+    : {
+        type: `${u.name}_tool_result`,
+        tool_use_id: u.id,
+        content: 'error_code' in u.results ? { type: `${u.name}_tool_result_error`, ...u.results } : u.results,
       },
 ];
 

@@ -16,6 +16,7 @@ import {
   textOf,
   type ChatMessage,
   isAnthropicBlock,
+  isToolSearch,
   type ThinkingBlock,
   type WebToolUse,
 } from '../../request';
@@ -128,7 +129,7 @@ function webToolOutput(use: WebToolUse): LanguageModelV4ToolResultPart['output']
       })),
     };
   }
-  if (use.name !== 'web_fetch') {
+  if (isToolSearch(use)) {
     const loaded = use.results;
     if (!Array.isArray(loaded)) return failed(loaded.error_code);
     return { type: 'json', value: loaded.map((name) => ({ type: 'tool_reference', toolName: name })) };

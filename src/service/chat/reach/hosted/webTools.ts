@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { LanguageModelV4ToolCall, LanguageModelV4ToolResult } from '@ai-sdk/provider';
 import {
+  isToolSearchName,
   type Cited,
   type CitedPage,
   type Reply,
@@ -62,7 +63,7 @@ export class WebTools {
     // and its type, a name no client's tool can have): what it found comes with the reply's end.
     if (this.google && name.startsWith('server:')) return true;
     const atAnthropic = this.kept === 'anthropic';
-    const toolSearch = atAnthropic && (name === 'tool_search_tool_regex' || name === 'tool_search_tool_bm25');
+    const toolSearch = atAnthropic && isToolSearchName(name);
     if (name !== 'web_search' && !(name === 'web_fetch' && atAnthropic) && !toolSearch) return false;
     if (part.type === 'tool-call') {
       if (!part.providerExecuted) return false;
