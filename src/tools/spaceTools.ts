@@ -215,6 +215,8 @@ export type ToolName = (typeof TOOL_SPECS)[number]['name'];
 export class ToolInputError extends Error {}
 
 const count = (n: number) => n.toLocaleString('en-US');
+/** A number of things, said with the thing in the plural unless there is one. */
+const counted = (n: number, thing: string) => `${count(n)} ${thing}${n === 1 ? '' : 's'}`;
 
 type Bounds = { type?: string; minimum?: number; maximum?: number };
 
@@ -293,7 +295,7 @@ export async function estimateCost(data: ToolData, input: unknown): Promise<Tool
     text: [
       `Cost of this prompt in "${space.name}" (${count(promptTokens)} prompt tokens, up to ${count(maxTokens)} tokens of reply):`,
       `minimum ${money(min.cost)} (${min.m.namespace}), ${expected}, maximum ${money(max.cost)} (${max.m.namespace}${chain.includes(max.m) && !active.includes(max.m) ? ', on the failover chain' : ''}).`,
-      `Over ${all.length} model${all.length === 1 ? '' : 's'}: the Space's active models${chain.length ? ' and its failover chain' : ''}.`,
+      `Over ${counted(all.length, 'model')}: the Space's active models${chain.length ? ' and its failover chain' : ''}.`,
     ].join('\n'),
     data: {
       space: space.name,
@@ -330,7 +332,7 @@ export async function explainRoute(data: ToolData, input: unknown): Promise<Tool
   if (route.chosen) {
     const best = route.candidates[0]!;
     lines.push(
-      `It would pick ${route.chosen}: the best score (${best.score.toFixed(2)}) of ${route.candidates.length} candidate${route.candidates.length === 1 ? '' : 's'}, estimated ${money(best.estimated_cost)}.`,
+      `It would pick ${route.chosen}: the best score (${best.score.toFixed(2)}) of ${counted(route.candidates.length, 'candidate')}, estimated ${money(best.estimated_cost)}.`,
     );
   } else {
     lines.push('No model of it can answer this prompt now.');
@@ -399,7 +401,7 @@ export async function findModels(data: ToolData, input: unknown): Promise<ToolAn
   );
   return {
     text: [
-      `${found.length} model${found.length === 1 ? '' : 's'} match${found.length === 1 ? 'es' : ''}, cheapest first${found.length > limit ? ` (the first ${limit})` : ''}:`,
+      `${counted(found.length, 'model')} match${found.length === 1 ? 'es' : ''}, cheapest first${found.length > limit ? ` (the first ${limit})` : ''}:`,
       ...lines,
     ].join('\n'),
     data: {
@@ -425,7 +427,7 @@ export async function checkBudget(data: ToolData): Promise<ToolAnswer> {
     spent >= limit ? `reached (over by ${money(spent - limit)})` : `${money(limit - spent)} left`;
   return {
     text: [
-      `${org.org_display_name || org.org_name || 'The organization'} has spent ${money(spent)} this billing cycle over ${count(org.num_requests)} request${org.num_requests === 1 ? '' : 's'}.`,
+      `${org.org_display_name || org.org_name || 'The organization'} has spent ${money(spent)} this billing cycle over ${counted(org.num_requests, 'request')}.`,
       soft ? `Soft limit ${money(soft)}: ${left(soft)}.` : 'No soft limit is set.',
       hard ? `Hard limit ${money(hard)}: ${left(hard)}; past it, requests are refused.` : 'No hard limit is set.',
     ].join('\n'),
