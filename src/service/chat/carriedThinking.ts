@@ -3,11 +3,10 @@
 // turn, as they must for a stateless conversation: an Anthropic model's blocks ride in it with their
 // signatures, so a tool loop of Codex's on a Claude model keeps its thinking (Anthropic refuses a tool
 // loop that lost it), an OpenAI model's reasoning items with OpenAI's encryption of them and the web
-// searches it ran between them, a Gemini model's thought signatures with the calls they sign, and a
-// MiniMax model's signed blocks of thinking. The
-// providers check what is theirs. The text is the model's own thinking, which the reasoning summary
-// shows anyway, so it is not encrypted again, only marked as this service's: reasoning another service
-// gave is told apart and left out.
+// and tool searches it ran between them, a Gemini model's thought signatures with the calls they sign,
+// and a MiniMax model's signed blocks of thinking. The providers check what is theirs. The text is the
+// model's own thinking, which the reasoning summary shows anyway, so it is not encrypted again, only
+// marked as this service's: reasoning another service gave is told apart and left out.
 import { z } from 'zod';
 import { invalid } from '../problem';
 import type { ThinkingBlock } from './request';
@@ -31,6 +30,13 @@ const Blocks = z
         webSearchCall: z.string().min(1),
         result: z.record(z.string(), z.unknown()),
         failed: z.string().optional(),
+        model: z.string().min(1),
+      }),
+      z.strictObject({
+        toolSearchCall: z.string().min(1),
+        output: z.string().min(1),
+        arguments: z.unknown().transform((v) => v ?? {}),
+        tools: z.array(z.record(z.string(), z.unknown())).max(1000),
         model: z.string().min(1),
       }),
     ]),

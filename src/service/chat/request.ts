@@ -1,5 +1,6 @@
 // A chat request as the engine carries it from preparation to the ledger: the parsed body, what was
 // resolved against its Space, and the reply a model gave.
+import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type {
   CacheControl,
@@ -56,6 +57,20 @@ export interface OpenAiSearch {
 }
 
 /**
+ * A tool search an OpenAI model ran at OpenAI (its hosted `tool_search`) between its reasoning items:
+ * the ids of its call and output items, what it searched for, and the tools it loaded, as OpenAI gave
+ * them (functions and namespaces of the request's deferred tools). It goes back only to the model that
+ * ran it, in its place among that model's reasoning.
+ */
+export interface OpenAiToolSearch {
+  toolSearchCall: string;
+  output: string;
+  arguments: unknown;
+  tools: Array<Record<string, unknown>>;
+  model: string;
+}
+
+/**
  * A MiniMax model's block of thinking as its Anthropic-compatible API signs it: MiniMax asks for a
  * reply's whole content back in the next turn, to keep its chain of reasoning. It goes back only to the
  * model that gave it (Anthropic would refuse MiniMax's signature).
@@ -67,7 +82,7 @@ export interface MiniMaxThinking {
 }
 
 /** Reasoning another provider than Anthropic gave, to go back to the model that gave it. */
-export type ProviderReasoning = OpenAiReasoning | GeminiSignature | OpenAiSearch | MiniMaxThinking;
+export type ProviderReasoning = OpenAiReasoning | GeminiSignature | OpenAiSearch | OpenAiToolSearch | MiniMaxThinking;
 
 /**
  * A model's thinking as it gave it, to be sent back to it in later turns: an Anthropic model's blocks,
@@ -233,6 +248,11 @@ export interface ToolOptions {
     anthropic?: { type: string; args: Record<string, unknown> };
     /** Tool search (advancedToolUse.ts): the model is not shown this tool until a tool's result names it. */
     deferred?: boolean;
+    /**
+     * A Responses client's tool as OpenAI's tool search takes it (given only to a model that runs the
+     * search): its own name, the namespace it is of, and whether it waits for the search.
+     */
+    openAi?: { name: string; namespace?: { name: string; description?: string }; deferred: boolean };
     /** Inputs that show the model how to call it (Anthropic's `input_examples`). */
     examples?: Array<Record<string, unknown>>;
     /** Its input streamed as the model writes it, unchecked (Anthropic's; other models' APIs stream it so). */
@@ -267,6 +287,12 @@ export interface ToolOptions {
    * deferred tools; other models are shown every tool (advancedToolUse.ts).
    */
   toolSearch?: ToolSearchName;
+  /**
+   * OpenAI's tool search as a Responses client asks for it, run at OpenAI (its description and
+   * parameters, when the client gives its own): an OpenAI model from GPT-5.4 on runs it to find the
+   * deferred tools; other models are shown every tool.
+   */
+  openAiToolSearch?: { description?: string; parameters?: Record<string, unknown> };
   /**
    * OpenAI's web search as a Responses client asks for it (its options as OpenAI's package takes
    * them), which OpenAI's reasoning models run at OpenAI (other models go without).
@@ -530,6 +556,16 @@ export function toolsNotGiven(vendor: 'OpenAI' | 'Anthropic', kind: string, type
       `${vendor}'s ${kind} (${named.join(', ')}) run only at ${vendor}, and LLM Spaces does not ask for them, so the model was not given them.`,
     ],
   };
+}
+
+/**
+ * The name a model knows a namespace's tool by (a Responses client's): `<namespace>__<name>`, or, past
+ * the 64 characters providers allow, a digest of the namespace before the name.
+ */
+export function flatToolName(namespace: string, name: string): string {
+  const flat = `${namespace}__${name}`;
+  if (flat.length <= 64) return flat;
+  return `${createHash('sha256').update(namespace).digest('hex').slice(0, 8)}__${name}`.slice(0, 64);
 }
 
 /** The Space a request of another vendor's API goes through: the key's own, or the one app_id names. */

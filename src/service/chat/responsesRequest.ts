@@ -7,10 +7,10 @@
 // apply_patch) is given to the model as a function of one text argument, `input`; a namespace's tools
 // as functions named `<namespace>__<name>`; the client's own tool search as a function, whose output's
 // tools the model is given from then on; OpenAI's web search is asked of OpenAI's reasoning models
-// (chat/run.ts says when another model answered without it), its other hosted tools of none, and the
-// reply says so. An item_reference stands for the output item the Space kept under its id
-// (domain/responseItems.ts).
-import { createHash } from 'node:crypto';
+// (chat/run.ts says when another model answered without it), OpenAI's tool search of its models from
+// GPT-5.4 on, with the tools it defers and their namespaces as OpenAI takes them (any other model is
+// shown every tool), its other hosted tools of none, and the reply says so. An item_reference stands
+// for the output item the Space kept under its id (domain/responseItems.ts).
 import type { z } from 'zod';
 import { OPENAI_OTHER_HOSTED_TOOLS, OPENAI_WEB_SEARCH, ResponsesItem, type ResponsesBody } from '../../api/schemas';
 import type { Database } from '../db';
@@ -19,6 +19,7 @@ import { keptItems, keptOutputItems, keptResponse, KEPT_WHILE } from '../domain/
 import { invalid } from '../problem';
 import { openThinking } from './carriedThinking';
 import {
+  flatToolName,
   promptOf,
   requestedSpace,
   toolsNotGiven,
@@ -33,6 +34,7 @@ type Part = Exclude<Extract<Item, { role: string }>['content'], string>[number];
 type Tool = NonNullable<z.output<typeof ResponsesBody>['tools']>[number];
 type OwnTool = Extract<Tool, { type: 'function' | 'custom' | 'shell' | 'apply_patch' | 'tool_search' }>;
 type FunctionTool = NonNullable<ToolOptions['tools']>[number];
+type NamespaceTool = Extract<Tool, { type: 'namespace' }>;
 
 const HOSTED: ReadonlySet<string> = new Set(OPENAI_OTHER_HOSTED_TOOLS);
 /** The most items a chain of kept responses may bring back. */
@@ -58,24 +60,14 @@ const searchedByClient = (tool: Tool): tool is Extract<Tool, { type: 'tool_searc
 const runsLocally = (tool: Extract<Tool, { type: 'shell' }>) => (tool.environment?.type ?? 'local') === 'local';
 
 /**
- * The name a model knows a namespace's tool by: `<namespace>__<name>`, or, past the 64 characters
- * providers allow, a digest of the namespace before the name.
- */
-function flatToolName(namespace: string, name: string): string {
-  const flat = `${namespace}__${name}`;
-  if (flat.length <= 64) return flat;
-  return `${createHash('sha256').update(namespace).digest('hex').slice(0, 8)}__${name}`.slice(0, 64);
-}
-
-/**
  * The request's own tools (hosted ones aside), and those its client's tool search loaded, by the name
- * the model knows each by.
+ * the model knows each by, each with the namespace it is of (`group`).
  */
 export function toolsByModelName(
   tools: readonly Tool[] | undefined,
   loaded: readonly Tool[] = [],
-): Map<string, { tool: OwnTool; named: NamedTool }> {
-  const byName = new Map<string, { tool: OwnTool; named: NamedTool }>();
+): Map<string, { tool: OwnTool; named: NamedTool; group?: NamespaceTool }> {
+  const byName = new Map<string, { tool: OwnTool; named: NamedTool; group?: NamespaceTool }>();
   for (const t of [...(tools ?? []), ...loaded]) {
     if (t.type === 'function' || t.type === 'custom')
       byName.set(t.name, { tool: t, named: { name: t.name, kind: t.type } });
@@ -86,6 +78,7 @@ export function toolsByModelName(
         byName.set(flatToolName(t.name, inner.name), {
           tool: inner,
           named: { name: inner.name, namespace: t.name, kind: inner.type },
+          group: t,
         });
   }
   return byName;
@@ -102,7 +95,15 @@ export function responsesRequest(caller: Caller, given: z.output<typeof Response
     ...chatMessages([...earlier, ...body.input], earlier.length),
   ];
   const loaded = loadedTools([...earlier, ...body.input]);
-  const tools = [...toolsByModelName(body.tools, loaded)].map(([name, { tool }]) => functionOf(name, tool));
+  const toolSearch = body.tools?.find(
+    (t): t is Extract<Tool, { type: 'tool_search' }> => t.type === 'tool_search' && !searchedByClient(t),
+  );
+  const tools = [...toolsByModelName(body.tools, loaded)].map(([name, { tool, named, group }]) => ({
+    ...functionOf(name, tool),
+    ...(toolSearch && (tool.type === 'function' || tool.type === 'custom')
+      ? { openAi: asOpenAiTakesIt(tool, named.name, group) }
+      : {}),
+  }));
   // No built-in tool call allowed: the search is not offered (OpenAI would ignore each the model tried).
   const search =
     body.max_tool_calls === 0 ? undefined : body.tools?.find((t): t is WebSearchTool => WEB_SEARCH.has(t.type));
@@ -111,11 +112,7 @@ export function responsesRequest(caller: Caller, given: z.output<typeof Response
       'OpenAI',
       'hosted tools',
       (body.tools ?? []).flatMap((t) =>
-        HOSTED.has(t.type) ||
-        (t.type === 'shell' && !runsLocally(t)) ||
-        (t.type === 'tool_search' && !searchedByClient(t))
-          ? [t.type]
-          : [],
+        HOSTED.has(t.type) || (t.type === 'shell' && !runsLocally(t)) ? [t.type] : [],
       ),
     ),
     app_id: appId,
@@ -140,7 +137,33 @@ export function responsesRequest(caller: Caller, given: z.output<typeof Response
       promptCacheKey: body.prompt_cache_key,
       verbosity: body.text?.verbosity,
       ...(search ? { openAiWebSearch: webSearchOptions(search, body.max_tool_calls) } : {}),
+      ...(toolSearch
+        ? {
+            openAiToolSearch: {
+              ...(toolSearch.description ? { description: toolSearch.description } : {}),
+              ...(toolSearch.parameters ? { parameters: toolSearch.parameters } : {}),
+            },
+          }
+        : {}),
     },
+  };
+}
+
+/**
+ * A tool as OpenAI's tool search takes it: under its own name, in its namespace, deferred when it (or
+ * its namespace, as Codex marks an MCP server's) says so.
+ */
+function asOpenAiTakesIt(
+  tool: Extract<OwnTool, { type: 'function' | 'custom' }>,
+  name: string,
+  group: NamespaceTool | undefined,
+): NonNullable<FunctionTool['openAi']> {
+  return {
+    name,
+    ...(group
+      ? { namespace: { name: group.name, ...(group.description ? { description: group.description } : {}) } }
+      : {}),
+    deferred: (tool.type === 'function' && tool.defer_loading === true) || group?.defer_loading === true,
   };
 }
 
@@ -200,9 +223,12 @@ function continued(db: Database, caller: Caller, appId: string, last: string): I
   return chain.reverse().flat();
 }
 
-/** The tools the client's tool search loaded in these items (each `tool_search_output`'s), in order. */
+/**
+ * The tools the client's tool search loaded in these items (each `tool_search_output`'s), in order; a
+ * search OpenAI ran loaded the request's own.
+ */
 function loadedTools(items: readonly Item[]): Tool[] {
-  return items.flatMap((item) => (item.type === 'tool_search_output' ? item.tools : []));
+  return items.flatMap((item) => (item.type === 'tool_search_output' && item.execution !== 'server' ? item.tools : []));
 }
 
 /**
@@ -460,7 +486,8 @@ function chatMessages(input: Item[], earlier: number): ChatMessage[] {
           : item.operation;
       called(item.call_id, item.type === 'shell_call' ? 'shell' : 'apply_patch', JSON.stringify(args));
     } else if (item.type === 'tool_search_call') {
-      // OpenAI's own search, run at OpenAI, is not run here: what it found is read as nothing.
+      // A search OpenAI ran goes back to its model in the reasoning item this service gave before it,
+      // in its place (carriedThinking.ts).
       if (!item.call_id) continue;
       called(
         item.call_id,

@@ -76,6 +76,18 @@ const WEB_FETCH = {
 /** Whether a model runs Anthropic's tool search tool: Anthropic's models, at Anthropic. */
 export const toolSearchRuns = (r: ModelRecord): boolean => r.provider === 'anthropic' && !r.is_test_model;
 
+/**
+ * Whether a model runs OpenAI's tool search: OpenAI's reasoning models from GPT-5.4 on (OpenAI's tool
+ * search guide), at OpenAI, which are asked through its Responses API.
+ */
+export function openAiToolSearchRuns(r: ModelRecord): boolean {
+  if (r.provider !== 'openai' || r.is_test_model || r.supports_reasoning !== true) return false;
+  const version = /^gpt-(\d+)(?:\.(\d+))?/.exec(r.api_target || r.model);
+  if (!version) return false;
+  const [major, minor] = [Number(version[1]), Number(version[2] ?? 0)];
+  return major > 5 || (major === 5 && minor >= 4);
+}
+
 const searchAsked = (options: ToolOptions) => WEB_SEARCHES.find((s) => s.asked(options));
 
 /** What the answer is to say of a web search, fetch or tool search asked of a model that cannot run it. */
@@ -90,6 +102,9 @@ export function searchNotRun(r: ModelRecord, options: ToolOptions): string | und
       : []),
     ...(options.toolSearch && !toolSearchRuns(r)
       ? [`Anthropic's tool search runs only on Anthropic's models, so ${r.namespace} was shown every tool.`]
+      : []),
+    ...(options.openAiToolSearch && !openAiToolSearchRuns(r)
+      ? [`OpenAI's tool search runs only on OpenAI's models from GPT-5.4 on, so ${r.namespace} was shown every tool.`]
       : []),
   ];
   return said.length ? said.join(' ') : undefined;

@@ -6,8 +6,9 @@
 // and what the model is to get back (an Anthropic model's signed blocks, an OpenAI model's reasoning
 // items, a Gemini model's thought signatures) as `encrypted_content` when that is included, for the
 // client to send back (carriedThinking.ts). A web search an OpenAI model ran is a `web_search_call`
-// after the reasoning that led to it, which carries it back to the model in its place; the reasoning
-// after it is an item of its own, as OpenAI gives them. A call of a custom tool
+// after the reasoning that led to it, which carries it back to the model in its place (a tool search
+// it ran, its `tool_search_call` and `tool_search_output`); the reasoning after it is an item of its
+// own, as OpenAI gives them. A call of a custom tool
 // of the request is a `custom_tool_call` with its text as `input`; a call of a namespace's tool names
 // its namespace; a call of OpenAI's shell or apply_patch (run by the client) is a `shell_call` or an
 // `apply_patch_call`, streamed as OpenAI streams them, and one of the client's tool search a
@@ -21,7 +22,7 @@ import {
   shellActionOf,
   toolsByModelName,
 } from '../chat/responsesRequest';
-import type { Body, OpenAiSearch, ThinkingBlock, ThinkingPiece } from '../chat/request';
+import type { Body, OpenAiSearch, OpenAiToolSearch, ThinkingBlock, ThinkingPiece } from '../chat/request';
 import type { Completed } from '../chat/run';
 import { openAiError } from './errorAnswers';
 import type { EventStream } from './eventStream';
@@ -95,6 +96,21 @@ function webSearchCall(search: OpenAiSearch, request: Request): Record<string, u
   };
 }
 
+/** A search an OpenAI model ran at OpenAI between its reasoning items: of the web, or of the request's tools. */
+type RanAtOpenAi = OpenAiSearch | OpenAiToolSearch;
+
+const ranAtOpenAi = (b: ThinkingBlock): b is RanAtOpenAi => 'webSearchCall' in b || 'toolSearchCall' in b;
+
+/** A search an OpenAI model ran, as OpenAI's items: a web search's call, or a tool search's call and its output. */
+function searchItems(run: RanAtOpenAi, request: Request): Array<Record<string, unknown>> {
+  if ('webSearchCall' in run) return [webSearchCall(run, request)];
+  const ran = { execution: 'server', call_id: null, status: 'completed' };
+  return [
+    { type: 'tool_search_call', id: run.toolSearchCall, ...ran, arguments: run.arguments },
+    { type: 'tool_search_output', id: run.output, ...ran, tools: run.tools },
+  ];
+}
+
 /**
  * The pages a reply's text cites, each with the stretch that cites it, as OpenAI's APIs annotate text
  * (a passage of a document, which has no address, is not one).
@@ -111,19 +127,19 @@ export const urlCitations = (c: Completed) =>
 /** The pages the text cites, as the Responses API annotates its text. */
 const annotationsOf = (c: Completed) => urlCitations(c).map((cited) => ({ type: 'url_citation', ...cited }));
 
-/** The id of the reply's nth reasoning item (from 0): one more after each web search. */
+/** The id of the reply's nth reasoning item (from 0): one more after each search. */
 const reasoningIdOf = (requestId: string, n: number) => `rs_${compact(requestId)}${n ? `_${n + 1}` : ''}`;
 
 /**
- * A model's thinking up to each web search it ran and the search, then the rest: as OpenAI gives them,
- * a reasoning item, then the search it led to, and so on.
+ * A model's thinking up to each web or tool search it ran and the search, then the rest: as OpenAI
+ * gives them, a reasoning item, then the search it led to, and so on.
  */
-function uptoEachSearch(blocks: readonly ThinkingBlock[]): Array<{ blocks: ThinkingBlock[]; search?: OpenAiSearch }> {
-  const parts: Array<{ blocks: ThinkingBlock[]; search?: OpenAiSearch }> = [{ blocks: [] }];
+function uptoEachSearch(blocks: readonly ThinkingBlock[]): Array<{ blocks: ThinkingBlock[]; search?: RanAtOpenAi }> {
+  const parts: Array<{ blocks: ThinkingBlock[]; search?: RanAtOpenAi }> = [{ blocks: [] }];
   for (const b of blocks) {
     const part = parts.at(-1)!;
     part.blocks.push(b);
-    if ('webSearchCall' in b) {
+    if (ranAtOpenAi(b)) {
       part.search = b;
       parts.push({ blocks: [] });
     }
@@ -150,14 +166,14 @@ function outputOf(c: Completed, request: Request, late = 0): Array<Record<string
     const thought = { blocks: part.blocks, reasoning: parts.length > 1 ? openAiSummary(part.blocks) : c.reasoning };
     return [
       ...(thought.blocks.length || thought.reasoning ? [reasoningItem(reasoningIdOf(c.id, n), thought, request)] : []),
-      ...(part.search ? [webSearchCall(part.search, request)] : []),
+      ...(part.search ? searchItems(part.search, request) : []),
     ];
   });
   // A search among them (a Gemini model's, told with the stream's end) is an item of its own before them, as streamed.
   const lateBlocks = late ? blocks.slice(-late) : [];
   const after = late
     ? [
-        ...lateBlocks.flatMap((b) => ('webSearchCall' in b ? [webSearchCall(b, request)] : [])),
+        ...lateBlocks.flatMap((b) => (ranAtOpenAi(b) ? searchItems(b, request) : [])),
         reasoningItem(lateReasoningId(c.id), { blocks: lateBlocks }, request),
       ]
     : [];
@@ -238,7 +254,8 @@ const CALLS: ReadonlySet<unknown> = new Set([
   'apply_patch_call',
   'tool_search_call',
 ]);
-const isCall = (item: Record<string, unknown>) => CALLS.has(item.type);
+/** A call for the client to run (a tool search OpenAI ran is not one). */
+const isCall = (item: Record<string, unknown>) => CALLS.has(item.type) && item.execution !== 'server';
 
 /** The id of the reasoning item given after the message. */
 const lateReasoningId = (requestId: string) => `rs_${compact(requestId)}_after`;
@@ -389,7 +406,7 @@ export class ResponsesStream {
     if ('redacted' in piece || 'carried' in piece) {
       this.endBlock();
       this.blocks.push('carried' in piece ? piece.carried : piece);
-      if (!('carried' in piece && 'webSearchCall' in piece.carried)) return;
+      if (!('carried' in piece && ranAtOpenAi(piece.carried))) return;
       // A search ends the reasoning that led to it (which carries it back to the model), as at OpenAI.
       this.endReasoning();
       this.searched(piece.carried);
@@ -420,7 +437,7 @@ export class ResponsesStream {
     if ('redacted' in piece) this.late.push(piece);
     else if ('carried' in piece) {
       this.late.push(piece.carried);
-      if ('webSearchCall' in piece.carried) this.searched(piece.carried);
+      if (ranAtOpenAi(piece.carried)) this.searched(piece.carried);
     } else if ('thinking' in piece) this.lateThought += piece.thinking;
     else if ('signature' in piece) {
       this.late.push({ thinking: this.lateThought, signature: piece.signature });
@@ -430,9 +447,18 @@ export class ResponsesStream {
 
   /**
    * A web search the model ran, as OpenAI streams one (its item, then in progress, searching and
-   * completed), told when it is over; it goes back to the model in the reasoning item.
+   * completed), told when it is over; a tool search as its call's item and its output's, each added and
+   * done. It goes back to the model in the reasoning item.
    */
-  private searched(search: OpenAiSearch): void {
+  private searched(search: RanAtOpenAi): void {
+    if ('toolSearchCall' in search) {
+      for (const item of searchItems(search, this.request)) {
+        const index = this.items++;
+        this.send('response.output_item.added', { output_index: index, item: { ...item, status: 'in_progress' } });
+        this.send('response.output_item.done', { output_index: index, item });
+      }
+      return;
+    }
     const item = webSearchCall(search, this.request);
     const index = this.items++;
     const at = { output_index: index, item_id: search.webSearchCall };

@@ -248,6 +248,36 @@ describe('the AI SDK against the built-in service', function () {
     assert.match(found.text, /Sunny/);
   });
 
+  it("sends OpenAI's tool search and a namespace's deferred tools through @ai-sdk/openai: a model that cannot search is shown every tool", async () => {
+    const openai = createOpenAI({ baseURL: `${service.url}/v1`, apiKey: key });
+    const asked: unknown[] = [];
+    const found = await generateText({
+      model: openai.responses('test/echo'),
+      // The model is shown the namespace's tool by `<namespace>__<name>`; its call comes back in the namespace.
+      prompt: 'call crm__get_customer {"id":"c-42"}',
+      tools: {
+        tool_search: openai.tools.toolSearch(),
+        get_customer: tool({
+          description: 'One customer by id.',
+          inputSchema: jsonSchema<{ id: string }>({ type: 'object', properties: { id: { type: 'string' } } }),
+          providerOptions: {
+            openai: { namespace: { name: 'crm', description: 'Customer records.' }, deferLoading: true },
+          },
+          execute: async (input) => {
+            asked.push(input);
+            return 'Ada Lovelace';
+          },
+        }),
+      },
+      maxRetries: 0,
+      maxOutputTokens: 500,
+      stopWhen: stepCountIs(2),
+    });
+    assert.deepEqual(asked, [{ id: 'c-42' }]);
+    assert.equal(found.steps.length, 2);
+    assert.match(found.text, /Ada Lovelace/);
+  });
+
   it("passes the service's words in an error", async () => {
     await assert.rejects(
       generateText({ model: provider('nobody/nothing'), prompt: 'x', maxRetries: 0 }),

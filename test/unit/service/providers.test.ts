@@ -827,6 +827,133 @@ describe('hosted providers (fakes of their wire formats)', function () {
     );
   });
 
+  it("runs OpenAI's tool search at OpenAI on GPT-5.4 and later, the deferred tools in their namespaces, and shows any other model every tool", async () => {
+    const ns = 'openai/gpt-5.4-mini';
+    const app = await spaceWith([ns]);
+    const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
+    const object = (properties: Record<string, unknown>) => ({
+      type: 'object',
+      properties,
+      additionalProperties: false,
+    });
+    // As OpenAI's tool search guide has it: a namespace whose tools wait for the search, a deferred
+    // function, one given at once, and the search itself (run at OpenAI: no `execution`).
+    const tools = [
+      { type: 'tool_search' },
+      {
+        type: 'namespace',
+        name: 'crm',
+        description: 'Customer records.',
+        tools: [
+          {
+            type: 'function',
+            name: 'get_customer',
+            description: 'One customer by id.',
+            parameters: object({ id: { type: 'string' } }),
+            defer_loading: true,
+          },
+        ],
+      },
+      { type: 'function', name: 'get_weather', parameters: object({ city: { type: 'string' } }), defer_loading: true },
+      { type: 'function', name: 'now', parameters: object({}) },
+    ];
+    const ask = {
+      model: ns,
+      store: false,
+      include: ['reasoning.encrypted_content' as const],
+      reasoning: { effort: 'low' as const },
+      tools: tools as never,
+      input: 'call get_customer {"id":"c-42"}',
+    };
+    const whole = await sdk.responses.create(ask);
+    // OpenAI gets its search, the namespace as one, each tool under its own name, deferred as asked.
+    const given = openai.seen.at(-1)!.body.tools as Array<Record<string, unknown>>;
+    assert.deepEqual(
+      given.map((t) => [
+        t.type,
+        t.name,
+        t.defer_loading,
+        (t.tools as Array<Record<string, unknown>> | undefined)?.map((f) => [f.name, f.defer_loading]),
+      ]),
+      [
+        ['namespace', 'crm', undefined, [['get_customer', true]]],
+        ['function', 'get_weather', true, undefined],
+        ['function', 'now', undefined, undefined],
+        ['tool_search', undefined, undefined, undefined],
+      ],
+    );
+    assert.equal(given[0]!.description, 'Customer records.');
+    // As OpenAI gives them: the reasoning, the search it ran and what it found, then the call, in its namespace.
+    assert.deepEqual(
+      whole.output.map((o) => o.type),
+      ['reasoning', 'tool_search_call', 'tool_search_output', 'function_call'],
+    );
+    const [, call, found, fn] = whole.output as [
+      unknown,
+      OpenAI.Responses.ResponseToolSearchCall,
+      OpenAI.Responses.ResponseToolSearchOutputItem,
+      OpenAI.Responses.ResponseFunctionToolCall,
+    ];
+    assert.deepEqual(
+      [call.execution, call.call_id, call.status, call.arguments],
+      ['server', null, 'completed', { paths: ['crm'] }],
+    );
+    assert.deepEqual(
+      [found.execution, found.call_id, found.tools.map((t) => [t.type, (t as { name: string }).name])],
+      ['server', null, [['namespace', 'crm']]],
+    );
+    assert.deepEqual([fn.namespace, fn.name, JSON.parse(fn.arguments)], ['crm', 'get_customer', { id: 'c-42' }]);
+    assert.equal(warningOf(whole), null);
+    // Streamed, each item added and done in its place; the SDK's helper puts the same response together.
+    const done: string[] = [];
+    const stream = sdk.responses.stream(ask);
+    stream.on('response.output_item.done', (e) => done.push(e.item.type));
+    const streamed = await stream.finalResponse();
+    assert.deepEqual(done, ['reasoning', 'tool_search_call', 'tool_search_output', 'function_call']);
+    assert.deepEqual(streamed.output[2], { ...found, id: (streamed.output[2] as { id: string }).id });
+    // The next turn, as a stateless client sends it: everything back, with the tool's output. OpenAI
+    // gets its search in its place (the fake checks it is the one it gave, and that the call's
+    // namespace holds the tool), and answers from the output.
+    const next = await sdk.responses.create({
+      ...ask,
+      input: [
+        { role: 'user', content: ask.input },
+        ...(streamed.output as never[]),
+        { type: 'function_call_output', call_id: fn.call_id, output: 'Ada Lovelace' },
+      ],
+    });
+    assert.equal(next.output_text, 'echo: Ada Lovelace');
+    const items = openai.seen.at(-1)!.body.input as Array<Record<string, unknown>>;
+    assert.deepEqual(
+      items.map((i) => i.type ?? i.role),
+      ['user', 'reasoning', 'tool_search_call', 'tool_search_output', 'function_call', 'function_call_output'],
+    );
+    assert.deepEqual([items[4]!.namespace, items[4]!.name], ['crm', 'get_customer']);
+    // An OpenAI model before GPT-5.4 is shown every tool (a namespace's by `<namespace>__<name>`), and told so.
+    const older = 'openai/o3';
+    const other = await spaceWith([older]);
+    const elsewhere = await new OpenAI({
+      baseURL: `${service.url}/v1`,
+      apiKey: keys.get(other)!,
+      maxRetries: 0,
+    }).responses.create({ ...ask, model: older, input: 'call crm__get_customer {"id":"c-42"}' });
+    const shown = openai.seen.at(-1)!.body.tools as Array<Record<string, unknown>>;
+    assert.deepEqual(
+      shown.map((t) => [t.type, t.name, t.defer_loading]),
+      [
+        ['function', 'crm__get_customer', undefined],
+        ['function', 'get_weather', undefined],
+        ['function', 'now', undefined],
+      ],
+    );
+    const called = elsewhere.output.find((o) => o.type === 'function_call');
+    assert.deepEqual([called?.namespace, called?.name], ['crm', 'get_customer']);
+    assert.match(
+      String(warningOf(elsewhere)),
+      /OpenAI's tool search runs only on OpenAI's models from GPT-5\.4 on, so openai\/o3 was shown every tool\./,
+    );
+  });
+
   it("runs Codex's web search at Anthropic for an Anthropic model, as Anthropic's, and tells it as OpenAI's", async () => {
     const app = await spaceWith([ANTHROPIC]);
     await client.updateSpace({ id: app, policies: { max_cost: 0 } });

@@ -264,16 +264,18 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     assert.equal(before.output_text, 'call mcp__calendar__create_event {"title":"Review"}');
   });
 
-  it("does not give the model OpenAI's own tool search, which runs at OpenAI, and says so", async () => {
+  it("shows a model that cannot run OpenAI's own tool search every tool, deferred or not, and says so", async () => {
+    const deferred = { type: 'function', name: 'get_weather', parameters: { type: 'object' }, defer_loading: true };
     const response = await openai.responses.create({
       model: 'test/echo',
-      input: 'Hello',
-      tools: [{ type: 'tool_search' }] as never,
+      input: 'call get_weather {"city":"Oslo"}',
+      tools: [{ type: 'tool_search' }, deferred] as never,
     });
-    assert.equal(response.output_text, 'Hello');
-    assert.match(
-      (response as unknown as { llm_spaces: ChatMetadata }).llm_spaces.warning ?? '',
-      /OpenAI's hosted tools \(tool_search\) run only at OpenAI, and LLM Spaces does not ask for them, so the model was not given them\./,
+    const call = response.output.find((item) => item.type === 'function_call');
+    assert.deepEqual([call?.name, call?.arguments], ['get_weather', '{"city":"Oslo"}']);
+    assert.equal(
+      (response as unknown as { llm_spaces: ChatMetadata }).llm_spaces.warning,
+      "OpenAI's tool search runs only on OpenAI's models from GPT-5.4 on, so test/echo was shown every tool.",
     );
     await assert.rejects(
       openai.responses.create({

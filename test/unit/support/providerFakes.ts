@@ -29,10 +29,14 @@
 //   checks when sent back), and, offered the web search tool, search for the text after reasoning, then
 //   reason again (a web_search_call item between two reasoning items, its pages' URLs when included,
 //   which it checks when sent back; the answer's text cites the first page in a url_citation
-//   annotation). It also plays DeepSeek (whose API is OpenAI's Chat Completions), whose V4 models write
-//   their reasoning as `reasoning_content` before their answer unless `thinking: {type: "disabled"}`
-//   turns it off, and which refuses the names it retired on 2026-07-24, deepseek-chat and
-//   deepseek-reasoner, and xAI, whose Grok 4 reasons but refuses a reasoning effort, in xAI's words.
+//   annotation); offered its tool search with deferred tools (functions, or namespaces of them) and
+//   asked to call one not loaded yet, a GPT-5.4 or later model searches for it first (a tool_search_call
+//   and its tool_search_output, run at OpenAI), then calls it in its namespace, and checks a search sent
+//   back is the one it gave and a namespace's call names a tool of it. It also plays DeepSeek (whose
+//   API is OpenAI's Chat Completions), whose V4 models write their reasoning as `reasoning_content`
+//   before their answer unless `thinking: {type: "disabled"}` turns it off, and which refuses the names
+//   it retired on 2026-07-24, deepseek-chat and deepseek-reasoner, and xAI, whose Grok 4 reasons but
+//   refuses a reasoning effort, in xAI's words.
 // - Anthropic's thinks first when asked (a signed thinking block, which it checks when sent back) and
 //   refuses what its extended-thinking reference refuses (a budget out of bounds, a signature it did not
 //   give, a tool loop whose last turn lost its thinking) with a 400. Offered its web search tool, it
@@ -165,6 +169,13 @@ interface Turn {
     sources: boolean;
     /** This response's number, in its items' ids (each of OpenAI's ids is its own). */
     serial: number;
+    /**
+     * Its tool search is offered: the deferred tools it has not loaded, by name, each as the search
+     * finds it (its namespace with it, or the function).
+     */
+    searchable?: Map<string, Record<string, unknown>>;
+    /** The namespace of each tool of one, by the tool's name. */
+    namespaceOf: Map<string, string>;
   };
   /**
    * Asked to fill in the middle or continue a text (`text` is the prompt): Mistral's answer is a
@@ -685,6 +696,8 @@ function readResponses(b: Record<string, unknown>, problems: string[]): Turn {
   if (!Array.isArray(input) || input.length === 0) problems.push('openai responses: input is missing or empty');
   const items = (Array.isArray(input) ? input : []) as Array<Record<string, unknown>>;
   const calls = new Set<unknown>();
+  /** The tools the searches sent back loaded. */
+  const sentBack: Array<Record<string, unknown>> = [];
   let lastUser = '';
   for (const [i, item] of items.entries()) {
     const type = item.type ?? 'message';
@@ -729,6 +742,7 @@ function readResponses(b: Record<string, unknown>, problems: string[]): Turn {
       if (
         next?.type !== 'function_call' &&
         next?.type !== 'web_search_call' &&
+        next?.type !== 'tool_search_call' &&
         !(next?.role === 'assistant' && (next.type ?? 'message') === 'message')
       )
         problems.push(
@@ -742,15 +756,45 @@ function readResponses(b: Record<string, unknown>, problems: string[]): Turn {
         problems.push(
           `openai responses: web_search_call ${String(item.id)} is not as it was given: ${JSON.stringify(item)}`,
         );
+    } else if (type === 'tool_search_call' || type === 'tool_search_output') {
+      const prefix = type === 'tool_search_call' ? 'tsc' : 'tso';
+      if (!new RegExp(`^${prefix}_\\d+$`).test(String(item.id)))
+        problems.push(`openai responses: ${type} ${String(item.id)} was not given by this server`);
+      if (item.execution !== 'server' || item.call_id !== null || item.status !== 'completed')
+        problems.push(`openai responses: ${type} ${String(item.id)} is not as it was given: ${JSON.stringify(item)}`);
+      if (type === 'tool_search_output') sentBack.push(...((item.tools as Array<Record<string, unknown>>) ?? []));
     } else if (type === 'item_reference' && b.store === false)
       problems.push('openai responses: an item_reference with store false (nothing was kept to refer to)');
     else if (type !== 'item_reference') problems.push(`openai responses: unknown input item ${String(type)}`);
   }
-  const tools = (b.tools as Array<{ type?: string; name?: string; function?: unknown }> | undefined) ?? [];
+  const tools = (b.tools as ResponsesTool[] | undefined) ?? [];
   const search = tools.find((t) => t.type === 'web_search' || t.type === 'web_search_preview');
+  const toolSearch = tools.find((t) => t.type === 'tool_search');
+  const isFunction = (t: ResponsesTool) => t.type === 'function' && !!t.name && t.function === undefined;
   for (const t of tools)
-    if (t !== search && (t.type !== 'function' || !t.name || t.function !== undefined))
-      problems.push('openai responses: a tool is not {type: "function", name, parameters} nor web search');
+    if (
+      t !== search &&
+      t !== toolSearch &&
+      !isFunction(t) &&
+      !(t.type === 'namespace' && t.name && Array.isArray(t.tools) && t.tools.every(isFunction))
+    )
+      problems.push(
+        'openai responses: a tool is not {type: "function", name, parameters}, a namespace of them nor a search',
+      );
+  const { callable, searchable, namespaceOf } = toolsOfResponses(tools, sentBack, problems);
+  for (const item of items)
+    if (
+      item.type === 'function_call' &&
+      item.namespace !== undefined &&
+      namespaceOf.get(String(item.name)) !== item.namespace
+    )
+      problems.push(
+        `openai responses: function_call ${String(item.name)} names no tool of namespace ${String(item.namespace)}`,
+      );
+  if (toolSearch && !/^gpt-(5\.([4-9]|\d\d)|[6-9])/.test(String(b.model)))
+    problems.push(`openai responses: tool_search is not supported with ${String(b.model)}`);
+  if (!toolSearch && searchable.size)
+    problems.push('openai responses: tools are deferred (defer_loading) without tool_search to load them');
   const reasoning = b.reasoning as { effort?: string; summary?: string } | undefined;
   const reasons = reasonsAtOpenAi(b.model);
   const refused =
@@ -767,7 +811,7 @@ function readResponses(b: Record<string, unknown>, problems: string[]): Turn {
     ...(search ? { search: lastUser } : {}),
     thinks: reasons && reasoning?.effort !== 'none',
     text: lastUser,
-    tools: tools.map((t) => t.name!),
+    tools: [...callable, ...(toolSearch ? searchable.keys() : [])],
     stream: b.stream === true,
     model: String(b.model),
     responses: {
@@ -775,9 +819,71 @@ function readResponses(b: Record<string, unknown>, problems: string[]): Turn {
       encrypted: include.includes('reasoning.encrypted_content'),
       sources: include.includes('web_search_call.action.sources'),
       serial: ++responses,
+      ...(toolSearch ? { searchable } : {}),
+      namespaceOf,
     },
   };
 }
+
+/** A tool of a Responses request, as its reference lists them: a function, a namespace of them, a hosted tool. */
+interface ResponsesTool {
+  type?: string;
+  name?: string;
+  description?: string;
+  function?: unknown;
+  defer_loading?: boolean;
+  tools?: ResponsesTool[];
+}
+
+/**
+ * The tools a Responses request gives the model: those it may call (not deferred, or loaded by a search
+ * sent back), those its tool search may find (deferred, not loaded yet: each as the search gives it,
+ * in its namespace), and the namespace of each tool of one. A search sent back must have loaded
+ * deferred tools of the request.
+ */
+function toolsOfResponses(tools: ResponsesTool[], sentBack: Array<Record<string, unknown>>, problems: string[]) {
+  const loaded = new Set(
+    sentBack.flatMap((t) =>
+      t.type === 'namespace' ? ((t.tools as ResponsesTool[]) ?? []).map((f) => f.name) : [t.name],
+    ),
+  );
+  const callable: string[] = [];
+  const searchable = new Map<string, Record<string, unknown>>();
+  const namespaceOf = new Map<string, string>();
+  const deferred = new Set<unknown>();
+  for (const t of tools) {
+    const inner = t.type === 'namespace' ? (t.tools ?? []) : t.type === 'function' ? [t] : [];
+    for (const f of inner) {
+      if (t.type === 'namespace') namespaceOf.set(f.name!, t.name!);
+      if (!f.defer_loading || loaded.has(f.name)) callable.push(f.name!);
+      else
+        searchable.set(
+          f.name!,
+          t.type === 'namespace'
+            ? { type: 'namespace', name: t.name, description: t.description, tools: [f] }
+            : { ...f },
+        );
+      if (f.defer_loading) deferred.add(f.name);
+    }
+  }
+  for (const name of loaded)
+    if (!deferred.has(name))
+      problems.push(`openai responses: a tool_search_output loads ${String(name)}, which no tool defers`);
+  return { callable, searchable, namespaceOf };
+}
+
+/** The tool search a model runs for a deferred tool it calls: its call and what it found, as OpenAI's items. */
+const toolSearchItems = (turn: Turn, found: Record<string, unknown>) => {
+  const ran = { execution: 'server', call_id: null, status: 'completed' };
+  return [
+    { id: `tsc_${turn.responses!.serial}`, type: 'tool_search_call', ...ran, arguments: { paths: [found.name] } },
+    { id: `tso_${turn.responses!.serial}`, type: 'tool_search_output', ...ran, tools: [found] },
+  ];
+};
+
+/** The deferred tool the reply calls, as the model's search finds it (none: no search first). */
+const searchedFor = (turn: Turn, reply: Reply) =>
+  reply.kind === 'tool' ? turn.responses!.searchable?.get(reply.name) : undefined;
 
 /**
  * What an answer after a web search cites, as OpenAI annotates its text: the first page, for all but its
@@ -844,6 +950,9 @@ const answerItem = (turn: Turn, reply: Reply) =>
         status: 'completed',
         call_id: reply.id,
         name: reply.name,
+        ...(turn.responses!.namespaceOf.has(reply.name)
+          ? { namespace: turn.responses!.namespaceOf.get(reply.name) }
+          : {}),
         arguments: JSON.stringify(reply.args),
       };
 
@@ -883,6 +992,7 @@ const responsesWhole = (turn: Turn, reply: Reply, usage: ProviderFake['usage']) 
     [
       ...(turn.thinks ? [reasoningItem(turn)] : []),
       ...(turn.search !== undefined ? [webSearchItem(turn), ...(turn.thinks ? [reasoningItem(turn, true)] : [])] : []),
+      ...(searchedFor(turn, reply) ? toolSearchItems(turn, searchedFor(turn, reply)!) : []),
       answerItem(turn, reply),
     ],
     usage,
@@ -933,6 +1043,16 @@ function responsesEvents(turn: Turn, reply: Reply, usage: ProviderFake['usage'])
     );
     output.push(item);
     if (turn.thinks) reason(true);
+  }
+  const found = searchedFor(turn, reply);
+  // As OpenAI streams a tool search it ran: each item added, then done.
+  for (const item of found ? toolSearchItems(turn, found) : []) {
+    const index = output.length;
+    out.push(
+      event('response.output_item.added', { output_index: index, item: { ...item, status: 'in_progress' } }),
+      event('response.output_item.done', { output_index: index, item }),
+    );
+    output.push(item);
   }
   const item = answerItem(turn, reply);
   const index = output.length;

@@ -12,7 +12,7 @@ import { fimOptions, textModel } from '../../providers/fim';
 import { providerSpec, type ProviderSpec, type Reach } from '../../providers/providers';
 import type { Reply } from '../request';
 import type { Generation, ModelReach } from './reach';
-import { anthropicSearchAtOpenAi, googleSearchFor } from '../webSearches';
+import { anthropicSearchAtOpenAi, googleSearchFor, openAiToolSearchRuns } from '../webSearches';
 import { dialectOf, speaksZaiApi } from '../../../shared/providerNames';
 import { NoDeployment, ProviderFailure, failureOf, notAskedWhileCooling } from './hosted/providerFailure';
 import { ModelStopped, carriedBack, streamed, whole } from './hosted/sdkAnswer';
@@ -25,7 +25,7 @@ import {
   toolOptions,
   withinRange,
 } from './hosted/sdkCallOptions';
-import { SYSTEM_AT_START, systemFirst, toPrompt } from './hosted/sdkPrompt';
+import { SYSTEM_AT_START, namespacedTools, systemFirst, toPrompt } from './hosted/sdkPrompt';
 import type { Kept, TellSearches } from './hosted/webTools';
 
 /** OpenAI's own address, which speaks every API of OpenAI's. */
@@ -171,6 +171,8 @@ export class HostedProviders implements ModelReach {
       searchAt === 'openai'
         ? (g.tools.openAiWebSearch ?? (tellAs === 'anthropic' ? openAiSearchOf(g.tools.webSearch!) : undefined))
         : undefined;
+    // OpenAI's tool search, run at OpenAI by its models from GPT-5.4 on (any other is shown every tool).
+    const openAiToolSearch = responses && openAiToolSearchRuns(g.model) ? g.tools.openAiToolSearch : undefined;
     const asked = strictAsTaken(g.tools, provider, reach.baseURL);
     const options: LanguageModelV4CallOptions = {
       // Anthropic's, Google's, DeepSeek's APIs and OpenAI's Responses take images and PDFs in a tool's result.
@@ -179,11 +181,12 @@ export class HostedProviders implements ModelReach {
         carriedBack(kept),
         anthropic,
         claude || responses || dialect === 'google' || provider === 'deepseek',
+        openAiToolSearch ? namespacedTools(g.tools) : undefined,
       ),
       maxOutputTokens: thinking?.maxOutputTokens ?? g.maxTokens,
       ...withinRange(provider, {
         temperature: g.temperature,
-        ...toolOptions(asked.options, searchAt, tellAs, openAiSearch, claude),
+        ...toolOptions(asked.options, searchAt, tellAs, openAiSearch, claude, openAiToolSearch),
       }),
       // A model whose API takes no penalties (the catalogue's word) is not sent them (Z.ai's would be
       // fields it does not know; Anthropic's and Google's packages would drop them with a warning).

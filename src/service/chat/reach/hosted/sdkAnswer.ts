@@ -3,6 +3,7 @@
 import type {
   LanguageModelV4,
   LanguageModelV4FinishReason,
+  LanguageModelV4ToolCall,
   LanguageModelV4Usage,
   SharedV4Warning,
 } from '@ai-sdk/provider';
@@ -11,6 +12,7 @@ import {
   type Cited,
   type CitedPage,
   type Reply,
+  flatToolName,
   isAnthropicBlock,
   type GeminiSignature,
   type MiniMaxThinking,
@@ -89,7 +91,7 @@ export function carriedBack(kept: Kept): ((b: ThinkingBlock) => boolean) | undef
       ? 'call' in b
       : kept.provider === 'minimax'
         ? 'minimaxThinking' in b
-        : 'item' in b || 'webSearchCall' in b);
+        : 'item' in b || 'webSearchCall' in b || 'toolSearchCall' in b);
 }
 
 /** A MiniMax model's block of thinking with its signature (Anthropic's package says it as Anthropic's), to go back to that model. */
@@ -151,7 +153,7 @@ export async function whole(
   const webTools = new WebTools(
     kept,
     (use) => {
-      if ('webSearchCall' in use) thinking.push(use);
+      if ('webSearchCall' in use || 'toolSearchCall' in use) thinking.push(use);
       else if (text) use.after = text.length;
     },
     tellAs,
@@ -168,7 +170,7 @@ export async function whole(
     }
     if ((part.type === 'tool-call' || part.type === 'tool-result') && webTools.took(part)) continue;
     if (part.type === 'tool-call') {
-      toolCalls.push(toolCallOf(part.toolCallId, part.toolName, part.input));
+      toolCalls.push(toolCallOf(part));
       const signed = geminiSigned(part, kept);
       if (signed) thinking.push(signed);
     }
@@ -325,7 +327,7 @@ export async function streamed(
   const webTools = new WebTools(
     kept,
     (use) => {
-      if (!('webSearchCall' in use)) return think({ webTool: use });
+      if (!('webSearchCall' in use || 'toolSearchCall' in use)) return think({ webTool: use });
       thinking.push(use);
       think({ carried: use });
     },
@@ -407,7 +409,7 @@ export async function streamed(
       }
     } else if ((part.type === 'tool-call' || part.type === 'tool-result') && webTools.took(part)) continue;
     else if (part.type === 'tool-call') {
-      toolCalls.push(toolCallOf(part.toolCallId, part.toolName, part.input));
+      toolCalls.push(toolCallOf(part));
       const signed = geminiSigned(part, kept);
       if (!signed) continue;
       thinking.push(signed);
@@ -440,6 +442,12 @@ export async function streamed(
   };
 }
 
-function toolCallOf(id: string, name: string, input: string): ToolCall {
-  return { id, type: 'function', function: { name, arguments: input } };
+/**
+ * A call the model made, under the name the request gave its tool: a tool of an OpenAI namespace (which
+ * OpenAI's package says it is of) by `<namespace>__<name>`.
+ */
+function toolCallOf(part: LanguageModelV4ToolCall): ToolCall {
+  const namespace = (part.providerMetadata?.openai as { namespace?: unknown } | undefined)?.namespace;
+  const name = typeof namespace === 'string' ? flatToolName(namespace, part.toolName) : part.toolName;
+  return { id: part.toolCallId, type: 'function', function: { name, arguments: part.input } };
 }

@@ -242,7 +242,9 @@ export function strictAsTaken(
  * The request's tools as the AI SDK's, with the web search asked of a model whose provider runs it
  * (`searchAt`): Anthropic's (and its web fetch and tool search) for an Anthropic model, OpenAI's
  * (`openAiSearch`) for an OpenAI reasoning model, Google Search for a Gemini model; the other vendor's
- * search asked (`tellAs`) is run as this one's. A Claude model gets Anthropic's client tools as Anthropic's own.
+ * search asked (`tellAs`) is run as this one's. A Claude model gets Anthropic's client tools as Anthropic's
+ * own; an OpenAI model that runs OpenAI's tool search (`openAiToolSearch`) gets it, with each tool under
+ * its own name in its namespace, deferred as the client asked.
  */
 export function toolOptions(
   options: ToolOptions,
@@ -250,6 +252,7 @@ export function toolOptions(
   tellAs: TellSearches,
   openAiSearch: ToolOptions['openAiWebSearch'],
   claude: boolean,
+  openAiToolSearch?: ToolOptions['openAiToolSearch'],
 ): Partial<LanguageModelV4CallOptions> {
   const stop = options.stop ? (Array.isArray(options.stop) ? options.stop : [options.stop]) : undefined;
   const search =
@@ -262,11 +265,21 @@ export function toolOptions(
           ...(options.webFetch ? [anthropicWebTool('web_fetch', options.webFetch)] : []),
           ...(options.toolSearch ? [anthropicToolSearch(options.toolSearch)] : []),
         ]
-      : openAiSearch
-        ? [openAiSearchTool(openAiSearch)]
-        : searchAt === 'google'
-          ? [GOOGLE_SEARCH_TOOL]
-          : [];
+      : searchAt === 'google'
+        ? [GOOGLE_SEARCH_TOOL]
+        : [
+            ...(openAiSearch ? [openAiSearchTool(openAiSearch)] : []),
+            ...(openAiToolSearch
+              ? [
+                  {
+                    type: 'provider' as const,
+                    id: 'openai.tool_search' as const,
+                    name: 'tool_search',
+                    args: openAiToolSearch,
+                  },
+                ]
+              : []),
+          ];
   if (!options.tools?.length && !search.length)
     return { ...sampling(options), ...(stop ? { stopSequences: stop } : {}) };
   return {
@@ -283,13 +296,13 @@ export function toolOptions(
             }
           : {
               type: 'function' as const,
-              name: t.function.name,
+              name: openAiToolSearch && t.openAi ? t.openAi.name : t.function.name,
               description: t.function.description,
               inputSchema: (t.function.parameters ?? { type: 'object', properties: {} }) as never,
               ...(typeof t.function.strict === 'boolean' ? { strict: t.function.strict } : {}),
               // Only a Claude model gets examples and deferred tools so (others in their own terms: advancedToolUse.ts).
               ...(t.examples ? { inputExamples: t.examples.map((input) => ({ input: input as JSONObject })) } : {}),
-              ...anthropicToolOptions(t, claude),
+              ...(openAiToolSearch && t.openAi ? openAiToolOptions(t.openAi) : anthropicToolOptions(t, claude)),
             },
       ),
       ...search,
@@ -312,6 +325,16 @@ function anthropicToolOptions(t: NonNullable<ToolOptions['tools']>[number], clau
   };
   return Object.keys(own).length ? { providerOptions: { anthropic: own } } : {};
 }
+
+/** A tool's namespace, and whether it waits for the tool search, as OpenAI's package reads them. */
+const openAiToolOptions = ({
+  namespace,
+  deferred,
+}: NonNullable<NonNullable<ToolOptions['tools']>[number]['openAi']>) => ({
+  providerOptions: {
+    openai: { ...(namespace ? { namespace } : {}), ...(deferred ? { deferLoading: true } : {}) },
+  },
+});
 
 /** Anthropic's web search or fetch as its package's provider tool, with how far the model may go. */
 const anthropicWebTool = (name: WebToolUse['name'], { type, ...args }: WebSearchAsked | WebFetchAsked) => ({

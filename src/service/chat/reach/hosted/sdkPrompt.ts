@@ -18,6 +18,7 @@ import {
   isAnthropicBlock,
   isToolSearch,
   type ThinkingBlock,
+  type ToolOptions,
   type WebToolUse,
 } from '../../request';
 import type { ImageDetail } from '../../imageTokens';
@@ -30,6 +31,8 @@ export function toPrompt(
   carried: ((b: ThinkingBlock) => boolean) | undefined,
   anthropic: boolean,
   toolImages: boolean,
+  /** The tools an OpenAI model is given in their namespaces (its tool search), by the name the request calls each. */
+  namespaced?: ReadonlyMap<string, { name: string; namespace: string }>,
 ): LanguageModelV4Prompt {
   const toolNames = new Map<string, string>();
   const prompt: LanguageModelV4Prompt = [];
@@ -56,14 +59,17 @@ export function toPrompt(
           toolNames.set(c.id, c.function.name);
           // A Gemini model's thought signature goes back with the call it came with.
           const signed = kept.find((b) => 'call' in b && b.call === c.id);
+          const inNamespace = namespaced?.get(c.function.name);
           return {
             type: 'tool-call' as const,
             toolCallId: c.id,
-            toolName: c.function.name,
+            toolName: inNamespace?.name ?? c.function.name,
             input: parseArguments(c.function.arguments),
             ...(signed && 'call' in signed
               ? { providerOptions: { google: { thoughtSignature: signed.geminiSignature } } }
-              : {}),
+              : inNamespace
+                ? { providerOptions: { openai: { namespace: inNamespace.namespace } } }
+                : {}),
           };
         });
         // The model's own thinking goes back first, as it gave it (signed, or encrypted by OpenAI), then
@@ -153,17 +159,46 @@ function webToolOutput(use: WebToolUse): LanguageModelV4ToolResultPart['output']
   };
 }
 
+/** The tools of namespaces, by the name the request calls each (`<namespace>__<name>`): their name and namespace. */
+export function namespacedTools(options: ToolOptions): Map<string, { name: string; namespace: string }> {
+  return new Map(
+    (options.tools ?? []).flatMap((t) =>
+      t.openAi?.namespace ? [[t.function.name, { name: t.openAi.name, namespace: t.openAi.namespace.name }]] : [],
+    ),
+  );
+}
+
 /**
  * Thinking as the provider's package sends it back: an Anthropic block's text and signature, or the
  * redacted data; an OpenAI reasoning item as one part for each part of its summary (at least one), each
  * naming the item and its encrypted reasoning, which OpenAI's package joins into the item again; a web
  * search an OpenAI model ran as its call and result, which the package makes its item again (one that
- * failed, of which OpenAI's package keeps nothing to send, is left out).
+ * failed, of which OpenAI's package keeps nothing to send, is left out); a tool search it ran as its
+ * call and the tools it loaded, which the package makes its two items again, each with its own id.
  */
 function reasoningParts(
   block: ThinkingBlock,
 ): Array<LanguageModelV4ReasoningPart | LanguageModelV4ToolCallPart | LanguageModelV4ToolResultPart> {
   if ('call' in block) return [];
+  if ('toolSearchCall' in block) {
+    const id = block.toolSearchCall;
+    return [
+      {
+        type: 'tool-call',
+        toolCallId: id,
+        toolName: 'tool_search',
+        input: { arguments: block.arguments, call_id: null },
+        providerExecuted: true,
+      },
+      {
+        type: 'tool-result',
+        toolCallId: id,
+        toolName: 'tool_search',
+        output: { type: 'json', value: { tools: block.tools } as never },
+        providerOptions: { openai: { itemId: block.output } },
+      },
+    ];
+  }
   if ('webSearchCall' in block) {
     const id = block.webSearchCall;
     return block.failed

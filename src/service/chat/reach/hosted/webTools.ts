@@ -1,6 +1,6 @@
-// The web searches and fetches (and an Anthropic model's tool searches) a model ran at its provider, as
-// its package tells of them, told to the client in the words of the search it asked for (Anthropic's
-// or OpenAI's).
+// The web searches and fetches (and the tool searches of Anthropic's and OpenAI's models) a model ran
+// at its provider, as its package tells of them, told to the client in the words of the search it asked
+// for (Anthropic's or OpenAI's).
 import { randomBytes } from 'node:crypto';
 import type { LanguageModelV4ToolCall, LanguageModelV4ToolResult } from '@ai-sdk/provider';
 import {
@@ -9,6 +9,7 @@ import {
   type CitedPage,
   type Reply,
   type OpenAiSearch,
+  type OpenAiToolSearch,
   type WebFetchResult,
   type WebToolUse,
   type WebSearchResult,
@@ -44,7 +45,7 @@ export class WebTools {
   constructor(
     private readonly kept: Kept,
     /** Hears of each search or fetch once it is whole. */
-    private readonly onUse: (use: WebToolUse | OpenAiSearch) => void,
+    private readonly onUse: (use: WebToolUse | OpenAiSearch | OpenAiToolSearch) => void,
     /** A search asked in the other vendor's words: each is told in those words too. */
     private readonly tellAs: TellSearches = undefined,
     /** A Gemini model's Google Search, told of with the reply's end. */
@@ -63,6 +64,7 @@ export class WebTools {
     // and its type, a name no client's tool can have): what it found comes with the reply's end.
     if (this.google && name.startsWith('server:')) return true;
     const atAnthropic = this.kept === 'anthropic';
+    if (name === 'tool_search' && !atAnthropic && this.kept?.provider === 'openai') return this.searchedTools(part);
     const toolSearch = atAnthropic && isToolSearchName(name);
     if (name !== 'web_search' && !(name === 'web_fetch' && atAnthropic) && !toolSearch) return false;
     if (part.type === 'tool-call') {
@@ -96,6 +98,31 @@ export class WebTools {
     this.done.push(use);
     this.onUse(use);
     if (typeof this.tellAs === 'object' && use.name === 'web_search') this.onUse(toldAsOpenAi(use, this.tellAs.openai));
+    return true;
+  }
+
+  /**
+   * A tool search an OpenAI model ran at OpenAI: its call (what it searched for), then the tools it
+   * loaded, part of the model's reasoning to go back to it. A search for the client (its call for the
+   * client to run) is not one.
+   */
+  private searchedTools(part: LanguageModelV4ToolCall | LanguageModelV4ToolResult): boolean {
+    if (part.type === 'tool-call') {
+      if (!part.providerExecuted) return false;
+      this.calls.set(part.toolCallId, objectOf(parseArguments(part.input)));
+      return true;
+    }
+    const input = this.calls.get(part.toolCallId);
+    if (!input) return false;
+    const tools = objectOf(part.result).tools;
+    const output = objectOf(objectOf(part.providerMetadata).openai).itemId;
+    this.onUse({
+      toolSearchCall: part.toolCallId,
+      output: typeof output === 'string' && output ? output : `${part.toolCallId}_output`,
+      arguments: input.arguments ?? {},
+      tools: Array.isArray(tools) ? tools.map(objectOf) : [],
+      model: (this.kept as Exclude<Kept, 'anthropic' | undefined>).model,
+    });
     return true;
   }
 
