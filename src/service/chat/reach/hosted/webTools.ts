@@ -64,9 +64,10 @@ export class WebTools {
     // and its type, a name no client's tool can have): what it found comes with the reply's end.
     if (this.google && name.startsWith('server:')) return true;
     const atAnthropic = this.kept === 'anthropic';
-    if (name === 'tool_search' && !atAnthropic && this.kept?.provider === 'openai') return this.searchedTools(part);
     const toolSearch = atAnthropic && isToolSearchName(name);
-    if (name !== 'web_search' && !(name === 'web_fetch' && atAnthropic) && !toolSearch) return false;
+    const openAiToolSearch = name === 'tool_search' && !atAnthropic && this.kept?.provider === 'openai';
+    if (name !== 'web_search' && !(name === 'web_fetch' && atAnthropic) && !toolSearch && !openAiToolSearch)
+      return false;
     if (part.type === 'tool-call') {
       if (!part.providerExecuted) return false;
       this.calls.set(part.toolCallId, objectOf(parseArguments(part.input)));
@@ -74,6 +75,7 @@ export class WebTools {
     }
     const input = this.calls.get(part.toolCallId);
     if (!input) return false;
+    if (openAiToolSearch) return this.toolsFound(part, input);
     if (!part.isError && name === 'web_search') this.billed++;
     if (this.kept !== 'anthropic' && this.kept?.provider === 'openai') {
       const result = objectOf(part.result);
@@ -102,18 +104,10 @@ export class WebTools {
   }
 
   /**
-   * A tool search an OpenAI model ran at OpenAI: its call (what it searched for), then the tools it
-   * loaded, part of the model's reasoning to go back to it. A search for the client (its call for the
-   * client to run) is not one.
+   * A tool search an OpenAI model ran at OpenAI (`input`: its call's), with the tools it loaded: part of
+   * the model's reasoning to go back to it. (A search for the client is a call the client runs.)
    */
-  private searchedTools(part: LanguageModelV4ToolCall | LanguageModelV4ToolResult): boolean {
-    if (part.type === 'tool-call') {
-      if (!part.providerExecuted) return false;
-      this.calls.set(part.toolCallId, objectOf(parseArguments(part.input)));
-      return true;
-    }
-    const input = this.calls.get(part.toolCallId);
-    if (!input) return false;
+  private toolsFound(part: LanguageModelV4ToolResult, input: Record<string, unknown>): boolean {
     const tools = objectOf(part.result).tools;
     const output = objectOf(objectOf(part.providerMetadata).openai).itemId;
     this.onUse({
