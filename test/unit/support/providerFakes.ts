@@ -872,8 +872,12 @@ function toolsOfResponses(tools: ResponsesTool[], sentBack: Array<Record<string,
   return { callable, searchable, namespaceOf };
 }
 
-/** The tool search a model runs for a deferred tool it calls: its call and what it found, as OpenAI's items. */
-const toolSearchItems = (turn: Turn, found: Record<string, unknown>) => {
+/**
+ * The tool search a model runs for the deferred tool it calls (`found`): its call and what it found, as
+ * OpenAI's items; none without one.
+ */
+const toolSearchItems = (turn: Turn, found: Record<string, unknown> | undefined) => {
+  if (!found) return [];
   const ran = { execution: 'server', call_id: null, status: 'completed' };
   return [
     { id: `tsc_${turn.responses!.serial}`, type: 'tool_search_call', ...ran, arguments: { paths: [found.name] } },
@@ -992,7 +996,7 @@ const responsesWhole = (turn: Turn, reply: Reply, usage: ProviderFake['usage']) 
     [
       ...(turn.thinks ? [reasoningItem(turn)] : []),
       ...(turn.search !== undefined ? [webSearchItem(turn), ...(turn.thinks ? [reasoningItem(turn, true)] : [])] : []),
-      ...(searchedFor(turn, reply) ? toolSearchItems(turn, searchedFor(turn, reply)!) : []),
+      ...toolSearchItems(turn, searchedFor(turn, reply)),
       answerItem(turn, reply),
     ],
     usage,
@@ -1044,9 +1048,8 @@ function responsesEvents(turn: Turn, reply: Reply, usage: ProviderFake['usage'])
     output.push(item);
     if (turn.thinks) reason(true);
   }
-  const found = searchedFor(turn, reply);
   // As OpenAI streams a tool search it ran: each item added, then done.
-  for (const item of found ? toolSearchItems(turn, found) : []) {
+  for (const item of toolSearchItems(turn, searchedFor(turn, reply))) {
     const index = output.length;
     out.push(
       event('response.output_item.added', { output_index: index, item: { ...item, status: 'in_progress' } }),

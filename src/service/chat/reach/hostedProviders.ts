@@ -172,7 +172,8 @@ export class HostedProviders implements ModelReach {
         ? (g.tools.openAiWebSearch ?? (tellAs === 'anthropic' ? openAiSearchOf(g.tools.webSearch!) : undefined))
         : undefined;
     // OpenAI's tool search, run at OpenAI by its models from GPT-5.4 on (any other is shown every tool).
-    const openAiToolSearch = responses && openAiToolSearchRuns(g.model) ? g.tools.openAiToolSearch : undefined;
+    const openAiToolSearch =
+      g.tools.openAiToolSearch && responses && openAiToolSearchRuns(g.model) ? g.tools.openAiToolSearch : undefined;
     const asked = strictAsTaken(g.tools, provider, reach.baseURL);
     const options: LanguageModelV4CallOptions = {
       // Anthropic's, Google's, DeepSeek's APIs and OpenAI's Responses take images and PDFs in a tool's result.

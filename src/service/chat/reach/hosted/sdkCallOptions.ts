@@ -296,7 +296,7 @@ export function toolOptions(
             }
           : {
               type: 'function' as const,
-              name: openAiToolSearch && t.openAi ? t.openAi.name : t.function.name,
+              name: (openAiToolSearch && t.openAi?.name) || t.function.name,
               description: t.function.description,
               inputSchema: (t.function.parameters ?? { type: 'object', properties: {} }) as never,
               ...(typeof t.function.strict === 'boolean' ? { strict: t.function.strict } : {}),
