@@ -35,7 +35,7 @@ export async function useChatModelForSmallTasks(): Promise<void> {
   await vscode.workspace.getConfiguration(SECTION).update(KEY, 'mainAgent', vscode.ConfigurationTarget.Global);
   void vscode.window.showInformationMessage(
     t(
-      "VS Code's chat now runs its small tasks (titles, summaries) on the model you chat with instead of GitHub Copilot's (setting: Chat: Byok Utility Model Default).",
+      "VS Code's chat now runs its small tasks (titles, summaries) on the model you chat with instead of GitHub Copilot's (setting: Chat: Byok Utility Model Default). If it still asks for a Copilot sign-in, type @spaces before your question.",
     ),
   );
 }
@@ -47,7 +47,7 @@ export async function offerChatSetup(state: vscode.Memento): Promise<void> {
   const later = t('Not Now');
   const answer = await vscode.window.showInformationMessage(
     t(
-      "VS Code's chat lists your Spaces, but it runs its small tasks (titles, summaries) on GitHub Copilot's model, so it asks for a Copilot sign-in before it sends. Run them on the model you chat with instead? (Typing @spaces before a question asks a Space without Copilot.)",
+      "To ask a Space in VS Code's chat, type @spaces before your question. Without it, the chat asks for a Copilot sign-in before it sends: it runs its small tasks (titles, summaries) on GitHub Copilot's model. Run them on the model you chat with instead? (Without GitHub Copilot's extension, the chat's own agent may still ask.)",
     ),
     use,
     later,
