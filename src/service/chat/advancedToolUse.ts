@@ -4,6 +4,10 @@
 // expands a reference into the tool's definition). Any other model is shown the tools named so far,
 // is told of each reference in words, and reads a tool's examples in its description. With Anthropic's
 // own tool search tool, which runs only at Anthropic, any other model is shown every tool.
+//
+// The request's estimate, before a model is chosen (prepare.ts), counts the tools as a model that runs
+// the search reads them: a deferred tool once a search or a tool's result loaded it, and so too the tools
+// that wait for OpenAI's own tool search (a Responses client's), once one of its searches loaded them.
 import { isToolSearch, type ChatMessage, type ToolOptions } from './request';
 
 type Tool = NonNullable<ToolOptions['tools']>[number];
@@ -28,6 +32,34 @@ export function toolsShown(tools: readonly Tool[], messages: readonly ChatMessag
   if (!tools.some((t) => t.deferred)) return tools;
   const loaded = loadedTools(messages);
   return tools.filter((t) => !t.deferred || loaded.has(t.function.name));
+}
+
+/** The tools OpenAI's tool search loaded, by namespace and name: carried in the thinking of the turns it ran in. */
+function loadedByOpenAi(messages: readonly ChatMessage[]): Set<string> {
+  const names = new Set<string>();
+  for (const m of messages)
+    if (m.role === 'assistant')
+      for (const block of m.thinking ?? [])
+        if ('toolSearchCall' in block)
+          for (const tool of block.tools)
+            if (tool.type !== 'namespace') names.add(openAiKey(undefined, String(tool.name)));
+            else if (Array.isArray(tool.tools))
+              for (const t of tool.tools as Array<Record<string, unknown>>)
+                names.add(openAiKey(String(tool.name), String(t.name)));
+  return names;
+}
+
+const openAiKey = (namespace: string | undefined, name: string) => `${namespace ?? ''}\u0000${name}`;
+
+/**
+ * The tools a model reads, as the request's estimate counts them: those shown (above), less those that
+ * wait for OpenAI's tool search, when the request asks for it, until one of its searches loaded them.
+ */
+export function toolsRead(options: ToolOptions | undefined, messages: readonly ChatMessage[]): readonly Tool[] {
+  const shown = toolsShown(options?.tools ?? [], messages);
+  if (!options?.openAiToolSearch || !shown.some((t) => t.openAi?.deferred)) return shown;
+  const loaded = loadedByOpenAi(messages);
+  return shown.filter((t) => !t.openAi?.deferred || loaded.has(openAiKey(t.openAi.namespace?.name, t.openAi.name)));
 }
 
 /**

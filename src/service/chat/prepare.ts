@@ -27,7 +27,7 @@ import {
   type Rejection,
   type RouteInput,
 } from './routing';
-import { toolsShown } from './advancedToolUse';
+import { toolsRead } from './advancedToolUse';
 import { messageImageTokens } from './imageTokens';
 import { pdfCount, readPdfs } from './pdfReading';
 import { buildMessages, resolveAssistantVersion, resolveConversation } from './messages';
@@ -81,8 +81,9 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
   const messages = buildMessages(db, caller, config, version, conversation ? row.id : null, body);
   // The model reads its tools too (a coding agent's are thousands of tokens): each one's name,
   // description and parameters, which providers count into the prompt in wording close to their JSON.
-  // A tool deferred by tool search is not read until a tool's result loads it; examples of its input are read too.
-  const toolTexts = toolsShown(body.completion?.tools ?? [], messages).map(
+  // A tool deferred by tool search is not read until a search or a tool's result loads it; examples of
+  // its input are read too.
+  const toolTexts = toolsRead(body.completion, messages).map(
     (tool) => JSON.stringify(tool.function) + (tool.examples ? JSON.stringify(tool.examples) : ''),
   );
   const texts = [...messages.map(messageText), ...toolTexts];

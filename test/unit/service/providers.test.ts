@@ -914,14 +914,15 @@ describe('hosted providers (fakes of their wire formats)', function () {
     // The next turn, as a stateless client sends it: everything back, with the tool's output. OpenAI
     // gets its search in its place (the fake checks it is the one it gave, and that the call's
     // namespace holds the tool), and answers from the output.
-    const next = await sdk.responses.create({
+    const nextTurn = {
       ...ask,
       input: [
-        { role: 'user', content: ask.input },
+        { role: 'user' as const, content: ask.input },
         ...(streamed.output as never[]),
-        { type: 'function_call_output', call_id: fn.call_id, output: 'Ada Lovelace' },
+        { type: 'function_call_output' as const, call_id: fn.call_id, output: 'Ada Lovelace' },
       ],
-    });
+    };
+    const next = await sdk.responses.create(nextTurn);
     assert.equal(next.output_text, 'echo: Ada Lovelace');
     const items = openai.seen.at(-1)!.body.input as Array<Record<string, unknown>>;
     assert.deepEqual(
@@ -929,6 +930,15 @@ describe('hosted providers (fakes of their wire formats)', function () {
       ['user', 'reasoning', 'tool_search_call', 'tool_search_output', 'function_call', 'function_call_output'],
     );
     assert.deepEqual([items[4]!.namespace, items[4]!.name], ['crm', 'get_customer']);
+    // Counted as the model reads them: a tool waiting for the search not before a search loaded it.
+    const count = async ({ store: _, include: __, ...body }: typeof ask | typeof nextTurn) =>
+      (await sdk.responses.inputTokens.count(body)).input_tokens;
+    const [search, crm, , now] = tools as [object, { tools: object[] }, object, object];
+    assert.equal(await count(ask), await count({ ...ask, tools: [search, now] as never }));
+    // Once the search loaded the namespace, its tool counts (the one it did not load still does not).
+    const loaded = { ...crm, tools: crm.tools.map((t) => ({ ...t, defer_loading: false })) };
+    assert.equal(await count(nextTurn), await count({ ...nextTurn, tools: [search, loaded, now] as never }));
+    assert.ok((await count(nextTurn)) > (await count({ ...nextTurn, tools: [search, now] as never })));
     // An OpenAI model before GPT-5.4 is shown every tool (a namespace's by `<namespace>__<name>`), and told so.
     const older = 'openai/o3';
     const other = await spaceWith([older]);
