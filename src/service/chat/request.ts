@@ -60,14 +60,15 @@ export interface OpenAiSearch {
  * A tool search an OpenAI model ran at OpenAI (its hosted `tool_search`) between its reasoning items:
  * the ids of its call and output items, what it searched for, and the tools it loaded, as OpenAI gave
  * them (functions and namespaces of the request's deferred tools). It goes back only to the model that
- * ran it, in its place among that model's reasoning.
+ * ran it, in its place among that model's reasoning; one a client sent back as its two items alone,
+ * without the reasoning item that carried it (`model` null), goes to any model that runs the search.
  */
 export interface OpenAiToolSearch {
   toolSearchCall: string;
   output: string;
   arguments: unknown;
   tools: Array<Record<string, unknown>>;
-  model: string;
+  model: string | null;
 }
 
 /**

@@ -469,10 +469,15 @@ function chatMessages(input: Item[], earlier: number): ChatMessage[] {
       { id, type: 'function' as const, function: { name, arguments: args } },
     ];
   };
+  /** The tool searches OpenAI ran that reasoning items carried, by their call's id. */
+  const carriedSearches = new Set<string>();
+  /** A search OpenAI ran, sent back as its call's item without the reasoning that carried it: its output follows. */
+  let searchCall: Extract<Item, { type: 'tool_search_call' }> | undefined;
   for (const [i, item] of input.entries()) {
     if (item.type === 'reasoning') {
       const carried = item.encrypted_content && openThinking(item.encrypted_content, placeOf(i));
       if (carried) thinking.push(...carried);
+      for (const b of carried || []) if ('toolSearchCall' in b) carriedSearches.add(b.toolSearchCall);
     } else if (item.type === 'function_call' || item.type === 'custom_tool_call') {
       called(
         item.call_id,
@@ -487,8 +492,11 @@ function chatMessages(input: Item[], earlier: number): ChatMessage[] {
       called(item.call_id, item.type === 'shell_call' ? 'shell' : 'apply_patch', JSON.stringify(args));
     } else if (item.type === 'tool_search_call') {
       // A search OpenAI ran goes back to its model in the reasoning item this service gave before it,
-      // in its place (carriedThinking.ts).
-      if (!item.call_id) continue;
+      // in its place (carriedThinking.ts), or as its items when that did not come back (below).
+      if (!item.call_id) {
+        searchCall = item;
+        continue;
+      }
       called(
         item.call_id,
         'tool_search',
@@ -497,6 +505,17 @@ function chatMessages(input: Item[], earlier: number): ChatMessage[] {
     } else if (item.type === 'tool_search_output') {
       if (item.call_id)
         messages.push({ role: 'tool', tool_call_id: item.call_id, content: toolsLoadedText(item.tools) });
+      // One OpenAI ran, sent back without the reasoning item that carried it (a client that does not
+      // include `reasoning.encrypted_content`): it goes back as its two items, to a model that runs it.
+      else if (searchCall?.id && item.id && !carriedSearches.has(searchCall.id))
+        thinking.push({
+          toolSearchCall: searchCall.id,
+          output: item.id,
+          arguments: searchCall.arguments,
+          tools: item.tools,
+          model: null,
+        });
+      searchCall = undefined;
     } else if (item.type === 'shell_call_output') {
       messages.push({ role: 'tool', tool_call_id: item.call_id, content: shellOutputText(item.output) });
     } else if (item.type === 'apply_patch_call_output') {

@@ -939,14 +939,33 @@ describe('hosted providers (fakes of their wire formats)', function () {
     const loaded = { ...crm, tools: crm.tools.map((t) => ({ ...t, defer_loading: false })) };
     assert.equal(await count(nextTurn), await count({ ...nextTurn, tools: [search, loaded, now] as never }));
     assert.ok((await count(nextTurn)) > (await count({ ...nextTurn, tools: [search, now] as never })));
+    // A client that does not include the reasoning's encrypted content sends the search back as its two
+    // items alone: OpenAI gets them in their place, as it gave them, and the namespace's tool counts.
+    const alone = {
+      ...nextTurn,
+      include: [],
+      input: nextTurn.input.filter((i) => (i as { type?: string }).type !== 'reasoning'),
+    };
+    assert.equal((await sdk.responses.create(alone)).output_text, 'echo: Ada Lovelace');
+    const resent = openai.seen.at(-1)!.body.input as Array<Record<string, unknown>>;
+    assert.deepEqual(
+      resent.map((i) => i.type ?? i.role),
+      ['user', 'tool_search_call', 'tool_search_output', 'function_call', 'function_call_output'],
+    );
+    assert.deepEqual(
+      [resent[1]!.id, resent[2]!.id],
+      streamed.output.slice(1, 3).map((o) => (o as { id: string }).id),
+    );
+    assert.equal(await count(alone), await count({ ...alone, tools: [search, loaded, now] as never }));
     // An OpenAI model before GPT-5.4 is shown every tool (a namespace's by `<namespace>__<name>`), and told so.
     const older = 'openai/o3';
     const other = await spaceWith([older]);
-    const elsewhere = await new OpenAI({
-      baseURL: `${service.url}/v1`,
-      apiKey: keys.get(other)!,
-      maxRetries: 0,
-    }).responses.create({ ...ask, model: older, input: 'call crm__get_customer {"id":"c-42"}' });
+    const olderSdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(other)!, maxRetries: 0 });
+    const elsewhere = await olderSdk.responses.create({
+      ...ask,
+      model: older,
+      input: 'call crm__get_customer {"id":"c-42"}',
+    });
     const shown = openai.seen.at(-1)!.body.tools as Array<Record<string, unknown>>;
     assert.deepEqual(
       shown.map((t) => [t.type, t.name, t.defer_loading]),
@@ -961,6 +980,16 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.match(
       String(warningOf(elsewhere)),
       /OpenAI's tool search runs only on OpenAI's models from GPT-5\.4 on, so openai\/o3 was shown every tool\./,
+    );
+    // A search sent back as its items alone does not go to it either: it reads the call by its flat name.
+    assert.equal((await olderSdk.responses.create({ ...alone, model: older })).output_text, 'echo: Ada Lovelace');
+    assert.deepEqual(
+      (openai.seen.at(-1)!.body.input as Array<Record<string, unknown>>).map((i) => [i.type ?? i.role, i.name]),
+      [
+        ['user', undefined],
+        ['function_call', 'crm__get_customer'],
+        ['function_call_output', undefined],
+      ],
     );
   });
 

@@ -179,7 +179,7 @@ export class HostedProviders implements ModelReach {
       // Anthropic's, Google's, DeepSeek's APIs and OpenAI's Responses take images and PDFs in a tool's result.
       prompt: toPrompt(
         SYSTEM_AT_START.has(provider) ? systemFirst(g.messages) : g.messages,
-        carriedBack(kept),
+        carriedBack(kept, openAiToolSearch !== undefined),
         anthropic,
         claude || responses || dialect === 'google' || provider === 'deepseek',
         openAiToolSearch ? namespacedTools(g.tools) : undefined,

@@ -80,13 +80,16 @@ function logprobsOf(metadata: unknown): Pick<Reply, 'logprobs'> {
   return Array.isArray(list) ? { logprobs: list } : {};
 }
 
-/** Which of the thinking sent back in a conversation goes to the model that `kept` names. */
-export function carriedBack(kept: Kept): ((b: ThinkingBlock) => boolean) | undefined {
+/**
+ * Which of the thinking sent back in a conversation goes to the model that `kept` names; and, to a
+ * model that runs OpenAI's tool search, the searches a client sent back as their items alone.
+ */
+export function carriedBack(kept: Kept, runsToolSearch = false): ((b: ThinkingBlock) => boolean) | undefined {
   if (kept === 'anthropic') return isAnthropicBlock;
   if (!kept) return undefined;
   return (b) =>
     !isAnthropicBlock(b) &&
-    b.model === kept.model &&
+    (b.model === kept.model || (runsToolSearch && 'toolSearchCall' in b && b.model === null)) &&
     (kept.provider === 'google'
       ? 'call' in b
       : kept.provider === 'minimax'
