@@ -45,6 +45,10 @@ describe("The workbench of 'npm start' (playwright)", function () {
     const toast = page.locator('.notification-toast', { hasText: 'Nothing answers at http://127.0.0.1:9.' });
     await toast.waitFor({ timeout: 30_000 });
     assert.ok(await toast.isVisible());
+    // Its fade-in over before the screenshot: another toast (the chat's offer) may come in with it.
+    await page
+      .locator('.notification-toast.notification-fade-in-done', { hasText: 'Nothing answers at http://127.0.0.1:9.' })
+      .waitFor({ timeout: 10_000 });
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: path.join(ARTIFACTS, '30-npm-start-error-toast.png') });
   });
