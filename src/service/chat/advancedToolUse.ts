@@ -8,7 +8,7 @@
 // The request's estimate, before a model is chosen (prepare.ts), counts the tools as a model that runs
 // the search reads them: a deferred tool once a search or a tool's result loaded it, and so too the tools
 // that wait for OpenAI's own tool search (a Responses client's), once one of its searches loaded them.
-import { isToolSearch, type ChatMessage, type ToolOptions } from './request';
+import { flatToolName, isToolSearch, type ChatMessage, type ToolOptions } from './request';
 
 type Tool = NonNullable<ToolOptions['tools']>[number];
 
@@ -34,7 +34,10 @@ export function toolsShown(tools: readonly Tool[], messages: readonly ChatMessag
   return tools.filter((t) => !t.deferred || loaded.has(t.function.name));
 }
 
-/** The tools OpenAI's tool search loaded, by namespace and name: carried in the thinking of the turns it ran in. */
+/**
+ * The tools OpenAI's tool search loaded, by the name the request calls each (a namespace's as
+ * `<namespace>__<name>`): carried in the thinking of the turns it ran in, or sent back as its items.
+ */
 function loadedByOpenAi(messages: readonly ChatMessage[]): Set<string> {
   const names = new Set<string>();
   for (const m of messages)
@@ -42,14 +45,12 @@ function loadedByOpenAi(messages: readonly ChatMessage[]): Set<string> {
       for (const block of m.thinking ?? [])
         if ('toolSearchCall' in block)
           for (const tool of block.tools)
-            if (tool.type !== 'namespace') names.add(openAiKey(undefined, String(tool.name)));
+            if (tool.type !== 'namespace') names.add(String(tool.name));
             else if (Array.isArray(tool.tools))
               for (const t of tool.tools as Array<Record<string, unknown>>)
-                names.add(openAiKey(String(tool.name), String(t.name)));
+                names.add(flatToolName(String(tool.name), String(t.name)));
   return names;
 }
-
-const openAiKey = (namespace: string | undefined, name: string) => `${namespace ?? ''}\u0000${name}`;
 
 /**
  * The tools a model reads, as the request's estimate counts them: those shown (above), less those that
@@ -59,7 +60,7 @@ export function toolsRead(options: ToolOptions | undefined, messages: readonly C
   const shown = toolsShown(options?.tools ?? [], messages);
   if (!options?.openAiToolSearch || !shown.some((t) => t.openAi?.deferred)) return shown;
   const loaded = loadedByOpenAi(messages);
-  return shown.filter((t) => !t.openAi?.deferred || loaded.has(openAiKey(t.openAi.namespace?.name, t.openAi.name)));
+  return shown.filter((t) => !t.openAi?.deferred || loaded.has(t.function.name));
 }
 
 /**
