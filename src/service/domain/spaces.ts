@@ -368,16 +368,19 @@ export function insertSpace(db: Database, orgId: string, identity: string, space
   };
 }
 
-/** A new key for a Space; the old one stops working at once. The new key is shown only now. */
+/**
+ * A new key for a Space; the old one stops working at once. The new key is shown only now. The
+ * Space's settings are as they were, so it is not marked changed: its sandbox stays up to date, and a
+ * Space nobody has set up still follows the providers that answer.
+ */
 export function regenerateKey(db: Database, caller: Caller, appId: string): { created_key: string; key_end: string } {
   const row = loadApp(db, caller, appId);
   requirePermission(caller, 'manage_keys');
   revokeSpaceKeys(db, row.id);
   const key = issueToken(db, caller.orgId, row.id);
-  db.run('UPDATE apps SET hashed_key = $hash, key_end = $end, modified_on = $now WHERE id = $id', {
+  db.run('UPDATE apps SET hashed_key = $hash, key_end = $end WHERE id = $id', {
     hash: key.hash,
     end: key.keyEnd,
-    now: laterThan(row.modified_on),
     id: row.id,
   });
   return { created_key: key.token, key_end: key.keyEnd };

@@ -372,6 +372,7 @@ describe('what a Space key may do, per endpoint', function () {
   it('a regenerated key replaces the old one at once, and is shown only in that answer', async () => {
     const client = service.client();
     const created = await client.createSpace({ name: 'Rekeyed' });
+    const before = await client.getSpace(created.id);
     const renewed = await client.regenerateSpaceKey(created.id);
     assert.notEqual(renewed.created_key, created.created_key);
     assert.equal(renewed.key_end, renewed.created_key.slice(-4));
@@ -383,5 +384,9 @@ describe('what a Space key may do, per endpoint', function () {
     assert.equal((await raw(service.url, 'GET', `/v1/apps/${created.id}`, { token: renewed.created_key })).status, 200);
     const detail = await raw(service.url, 'GET', `/v1/apps/${created.id}`, { token: service.token });
     assert.ok(!detail.text.includes(renewed.created_key), 'the key is never answered again');
+    // A new key is not a change to the Space's settings: when it was modified and its sandbox's state stay.
+    const after = await client.getSpace(created.id);
+    assert.equal(after.main.app.modified_on, before.main.app.modified_on);
+    assert.equal(after.sandbox_status, before.sandbox_status);
   });
 });
