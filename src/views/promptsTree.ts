@@ -5,6 +5,7 @@ import type { Connection } from '../connection/connection';
 import { promptUri } from '../prompts/promptFileSystem';
 import { reviewState, type ReviewState } from '../prompts/promptState';
 import type { PromptStore } from '../prompts/promptStore';
+import { whenLabel } from '../shared/labels';
 import { describeError } from '../userErrors';
 
 const STATE_ICONS: Record<ReviewState, string> = {
@@ -82,7 +83,7 @@ export class PromptsTree implements vscode.TreeDataProvider<PromptNode>, vscode.
     if (state === 'declined')
       tooltip.appendMarkdown(`$(error) ${vscode.l10n.t('Declined')}: ${escape(p.decline_reason ?? '')}\n\n`);
     tooltip.appendMarkdown(
-      `${vscode.l10n.t('{0} tokens', p.tokens)} · ${vscode.l10n.t('modified {0}', p.modified_on)}\n\n`,
+      `${vscode.l10n.t('{0} tokens', p.tokens)} · ${vscode.l10n.t('modified {0}', whenLabel(p.modified_on))}\n\n`,
     );
     tooltip.appendCodeblock(p.prompt.length > 600 ? `${p.prompt.slice(0, 600)}…` : p.prompt, 'markdown');
     item.tooltip = tooltip;

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { PromptRecord } from '../api/schemas';
 import type { Connection } from '../connection/connection';
 import { reviewState } from '../prompts/promptState';
+import { whenLabel } from '../shared/labels';
 import type { PromptStore } from '../prompts/promptStore';
 import { PROMPT_DESCRIPTION_MAX, PROMPT_TITLE_MAX } from '../api/limits';
 import {
@@ -71,11 +72,11 @@ export class PromptFiles
   private readonly known = new Map<string, SyncState>();
   private readonly disposables: vscode.Disposable[] = [];
 
-  /** Asks before a push over a service version newer than the file's; replaceable in tests. */
-  askPush: (title: string, modifiedOn: string) => Thenable<PushChoice> = async (title, modifiedOn) => {
+  /** Asks before a push over a service version newer than the file's (changed when, for people); replaceable in tests. */
+  askPush: (title: string, changed: string) => Thenable<PushChoice> = async (title, changed) => {
     const overwrite = t('Push Anyway');
     const choice = await vscode.window.showWarningMessage(
-      t('"{0}" was changed on the service ({1}) since this file was last synced.', title, modifiedOn),
+      t('"{0}" was changed on the service ({1}) since this file was last synced.', title, changed),
       {
         modal: true,
         detail: t(
@@ -291,7 +292,7 @@ export class PromptFiles
     if (status.state === 'same') return 'same';
     if (
       (status.state === 'service' || status.state === 'both') &&
-      (await this.askPush(status.entry.title, status.service.modified_on)) !== 'overwrite'
+      (await this.askPush(status.entry.title, whenLabel(status.service.modified_on))) !== 'overwrite'
     )
       return 'cancelled';
     const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());

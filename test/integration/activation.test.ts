@@ -123,6 +123,10 @@ describe('activation and views', () => {
     const item = api.views.prompts.getTreeItem(declined);
     assert.match(String(item.description), /declined/);
     assert.equal(item.contextValue, 'prompt.own');
+    // Its tooltip says when it was modified as a person reads a date, not as the service stamps it.
+    const tooltip = (item.tooltip as vscode.MarkdownString).value;
+    assert.match(tooltip, /modified \d{1,2} \w+ \d{4}, \d\d:\d\d/);
+    assert.doesNotMatch(tooltip, /\d{4}-\d\d-\d\dT/);
     const publicOne = nodes.find((n) => !n.own)!;
     assert.equal(api.views.prompts.getTreeItem(publicOne).contextValue, 'prompt.public');
   });

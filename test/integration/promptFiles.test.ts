@@ -148,10 +148,13 @@ describe('prompt files in the workspace', () => {
     edit.insert(file, document.lineAt(document.lineCount - 1).range.end, ' Be brief.');
     await vscode.workspace.applyEdit(edit);
     await document.save();
-    const asked: string[] = [];
-    api.promptFiles.askPush = async (title) => (asked.push(title), 'cancel');
+    const asked: string[][] = [];
+    api.promptFiles.askPush = async (title, changed) => (asked.push([title, changed]), 'cancel');
     assert.equal(await api.promptFiles.push(file), 'cancelled');
-    assert.deepEqual(asked, ['Review a diff in a language']);
+    assert.equal(asked.length, 1);
+    assert.equal(asked[0]![0], 'Review a diff in a language');
+    // When it was changed, as a person reads a date (not the service's ISO stamp).
+    assert.match(asked[0]![1]!, /^\d{1,2} \w+ \d{4}, \d\d:\d\d$/);
     let now = (await client.listPrompts('org')).find((p) => p.id === prompt.id)!;
     assert.equal(now.description, 'Changed on the service meanwhile.', 'the service kept its version');
     assert.ok(!now.prompt.endsWith('Be brief.'));
