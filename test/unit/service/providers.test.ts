@@ -3511,7 +3511,7 @@ describe('the first Space and a key handed over', function () {
   });
 
   it('adds an Azure deployment named otherwise than its model, priced and reasoning as the model it runs', async () => {
-    const azure = await startAzureFake(undefined, ['prod-gpt5']);
+    const azure = await startAzureFake(undefined, { 'prod-gpt5': 'gpt-5.4' });
     const client = service.client();
     const deploy = (name: string, model: string) =>
       raw(service.url, 'PUT', `/v1/providers/azure/deployments/${name}`, { token: service.token, body: { model } });

@@ -1225,21 +1225,31 @@ export const startTogetherFake = (key = 'tgp_v1_fake-together-0123456789abcdef')
  * Azure OpenAI's fake, at the base URL a resource's v1 API has (`…/openai/v1`; for a host of Azure's own
  * the AI SDK adds the `/v1` and `api-version=v1` itself).
  */
-export const startAzureFake = (key = 'azure-fake-key-0123456789abcdef', deployments?: readonly string[]) =>
+export const startAzureFake = (key = 'azure-fake-key-0123456789abcdef', deployments?: Deployments) =>
   startFake(azureOpenAi(deployments), '/openai/v1', key);
+
+/** A resource's deployments by name, or by name with the model each runs (where its name is not the model's). */
+type Deployments = readonly string[] | Readonly<Record<string, string>>;
 
 /** Azure's word for a model no deployment of the resource is named as. */
 export const NO_DEPLOYMENT =
   'The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.';
 
-/** Azure OpenAI's v1 API; with `deployments`, a model no deployment is named as is answered 404, as Azure does. */
-function azureOpenAi(deployments?: readonly string[]): Dialect {
+/**
+ * Azure OpenAI's v1 API; with `deployments`, a model no deployment is named as is answered 404, as Azure
+ * does, and a deployment answers as the model it runs (which is what OpenAI's checks are of).
+ */
+function azureOpenAi(deployments?: Deployments): Dialect {
   const dialect = openAi(true, true);
+  const names = deployments && (Array.isArray(deployments) ? deployments : Object.keys(deployments));
+  const runs = (name: unknown) =>
+    deployments && !Array.isArray(deployments) ? (deployments as Record<string, string>)[String(name)] : undefined;
   return {
     ...dialect,
     read: (req, problems) => {
-      const turn = dialect.read(req, problems);
-      return turn && deployments && !deployments.includes(turn.model)
+      const model = runs(req.body.model);
+      const turn = dialect.read(model ? { ...req, body: { ...req.body, model } } : req, problems);
+      return turn && names && !names.includes(String(req.body.model))
         ? { ...turn, refused: NO_DEPLOYMENT, refusedWith: 404 }
         : turn;
     },
