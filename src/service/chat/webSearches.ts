@@ -78,11 +78,14 @@ export const toolSearchRuns = (r: ModelRecord): boolean => r.provider === 'anthr
 
 /**
  * Whether a model runs OpenAI's tool search: OpenAI's reasoning models from GPT-5.4 on (OpenAI's tool
- * search guide), at OpenAI, which are asked through its Responses API.
+ * search guide), at OpenAI or as an Azure OpenAI deployment (Azure's tool search guide), which are asked
+ * through the Responses API. A deployment named as its owner chose runs the model it was made of.
  */
 export function openAiToolSearchRuns(r: ModelRecord): boolean {
-  if (r.provider !== 'openai' || r.is_test_model || r.supports_reasoning !== true) return false;
-  const version = /^gpt-(\d+)(?:\.(\d+))?/.exec(r.api_target || r.model);
+  if ((r.provider !== 'openai' && r.provider !== 'azure') || r.is_test_model || r.supports_reasoning !== true)
+    return false;
+  const runs = r.parent ?? r;
+  const version = /^gpt-(\d+)(?:\.(\d+))?/.exec(runs.api_target || runs.model);
   if (!version) return false;
   const [major, minor] = [Number(version[1]), Number(version[2] ?? 0)];
   return major > 5 || (major === 5 && minor >= 4);

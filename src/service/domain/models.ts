@@ -145,7 +145,10 @@ function catalogue(db: Database, orgId: string): Catalogue {
     // Azure's `gpt-4o-mini` is OpenAI's model: it takes a bare name only where no maker's model has it.
     for (const m of models)
       if (!ownsBareNames(m.record.provider) && !byBareName.has(m.record.model)) byBareName.set(m.record.model, m);
-    return { models, byId: new Map(models.map((m) => [String(m.record.id), m])), byNamespace, byBareName };
+    const byId = new Map(models.map((m) => [String(m.record.id), m]));
+    // A model made of another (an Azure deployment named as its owner chose) carries the record it runs.
+    for (const m of models) if (m.record.parent_id) m.record.parent = byId.get(m.record.parent_id)?.record ?? null;
+    return { models, byId, byNamespace, byBareName };
   });
 }
 

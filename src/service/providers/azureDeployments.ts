@@ -36,6 +36,9 @@ export function addAzureDeployment(
   const now = nowIso();
   const record: ModelRecord = {
     ...source.record,
+    // The model it runs, by which its abilities are known whatever its name (its tool search: webSearches.ts).
+    parent_id: source.record.id ?? null,
+    parent: undefined,
     id: deploymentId(caller, deployment),
     namespace,
     model: deployment,

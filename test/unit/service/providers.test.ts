@@ -3581,6 +3581,111 @@ describe('the first Space and a key handed over', function () {
     }
   });
 
+  it("runs OpenAI's tool search on an Azure deployment of GPT-5.4 whatever its name, and shows a deployment of an earlier model every tool", async () => {
+    // Azure's tool search guide: the Responses API's tool_search, on deployments of GPT-5.4 and later.
+    const azure = await startAzureFake(undefined, { 'prod-54': 'gpt-5.4', 'prod-5': 'gpt-5' });
+    const client = service.client();
+    const deploy = (name: string, model: string) =>
+      raw(service.url, 'PUT', `/v1/providers/azure/deployments/${name}`, { token: service.token, body: { model } });
+    try {
+      await put({ key: azure.key, base_url: azure.baseUrl, verified: true }, 'azure');
+      for (const [name, model] of [
+        ['prod-54', 'openai/gpt-5.4'],
+        ['prod-5', 'openai/gpt-5'],
+      ] as const)
+        assert.equal((await deploy(name, model)).status, 200);
+      const space = await client.createSpace({ name: 'Azure tool search' });
+      await client.updateSpace({ id: space.id, has_failover_chain: false });
+      const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: space.created_key, maxRetries: 0 });
+      const object = (properties: Record<string, unknown>) => ({ type: 'object', properties });
+      const tools = [
+        { type: 'tool_search' },
+        {
+          type: 'namespace',
+          name: 'crm',
+          description: 'Customer records.',
+          tools: [
+            {
+              type: 'function',
+              name: 'get_customer',
+              parameters: object({ id: { type: 'string' } }),
+              defer_loading: true,
+            },
+          ],
+        },
+        { type: 'function', name: 'now', parameters: object({}) },
+      ];
+      const ask = {
+        model: 'azure/prod-54',
+        store: false,
+        include: ['reasoning.encrypted_content' as const],
+        reasoning: { effort: 'low' as const },
+        tools: tools as never,
+        input: 'call get_customer {"id":"c-42"}',
+      };
+      const first = await sdk.responses.create(ask);
+      // Azure gets the search and the namespace, deferred as asked, under the deployment's name.
+      const sent = azure.seen.at(-1)!;
+      assert.deepEqual([sent.path, sent.body.model], ['/openai/v1/responses', 'prod-54']);
+      assert.deepEqual(
+        (sent.body.tools as Array<Record<string, unknown>>).map((t) => [t.type, t.name]),
+        [
+          ['namespace', 'crm'],
+          ['function', 'now'],
+          ['tool_search', undefined],
+        ],
+      );
+      assert.deepEqual(
+        first.output.map((o) => o.type),
+        ['reasoning', 'tool_search_call', 'tool_search_output', 'function_call'],
+      );
+      const fn = first.output[3] as OpenAI.Responses.ResponseFunctionToolCall;
+      assert.deepEqual([fn.namespace, fn.name], ['crm', 'get_customer']);
+      assert.equal(warningOf(first), null);
+      // The next turn, everything back: Azure gets the search it ran in its place, and the call in its namespace.
+      const next = await sdk.responses.create({
+        ...ask,
+        input: [
+          { role: 'user', content: ask.input },
+          ...(first.output as never[]),
+          { type: 'function_call_output', call_id: fn.call_id, output: 'Ada Lovelace' },
+        ],
+      });
+      assert.equal(next.output_text, 'echo: Ada Lovelace');
+      const items = azure.seen.at(-1)!.body.input as Array<Record<string, unknown>>;
+      assert.deepEqual(
+        items.map((i) => i.type ?? i.role),
+        ['user', 'reasoning', 'tool_search_call', 'tool_search_output', 'function_call', 'function_call_output'],
+      );
+      assert.deepEqual(
+        [items[2]!.id, items[3]!.id],
+        first.output.slice(1, 3).map((o) => (o as { id: string }).id),
+      );
+      assert.deepEqual([items[4]!.namespace, items[4]!.name], ['crm', 'get_customer']);
+      // A deployment of GPT-5 is shown every tool, and the answer says so.
+      const older = await sdk.responses.create({
+        ...ask,
+        model: 'azure/prod-5',
+        input: 'call crm__get_customer {"id":"c-42"}',
+      });
+      const shown = azure.seen.at(-1)!.body.tools as Array<Record<string, unknown>>;
+      assert.deepEqual(
+        shown.map((t) => [t.type, t.name, t.defer_loading]),
+        [
+          ['function', 'crm__get_customer', undefined],
+          ['function', 'now', undefined],
+        ],
+      );
+      assert.match(String(warningOf(older)), /so azure\/prod-5 was shown every tool\./);
+      assert.deepEqual(azure.problems, []);
+    } finally {
+      await azure.close();
+      for (const name of ['prod-54', 'prod-5'])
+        await raw(service.url, 'DELETE', `/v1/providers/azure/deployments/${name}`, { token: service.token });
+      await raw(service.url, 'DELETE', '/v1/providers/azure/key', { token: service.token });
+    }
+  });
+
   it('tries a key with a model models.dev lists where the price list keeps models the provider retired long ago (Together AI), and starts a new Space with those', async () => {
     const client = service.client();
     const together = (await client.listModels()).filter((m) => m.provider === 'together' && !m.deprecated_on);

@@ -447,10 +447,11 @@ export async function streamed(
 
 /**
  * A call the model made, under the name the request gave its tool: a tool of an OpenAI namespace (which
- * OpenAI's package says it is of) by `<namespace>__<name>`.
+ * OpenAI's package says it is of, Azure's under its own name) by `<namespace>__<name>`.
  */
 function toolCallOf(part: LanguageModelV4ToolCall): ToolCall {
-  const namespace = (part.providerMetadata?.openai as { namespace?: unknown } | undefined)?.namespace;
+  const said = part.providerMetadata?.openai ?? part.providerMetadata?.azure;
+  const namespace = (said as { namespace?: unknown } | undefined)?.namespace;
   const name = typeof namespace === 'string' ? flatToolName(namespace, part.toolName) : part.toolName;
   return { id: part.toolCallId, type: 'function', function: { name, arguments: part.input } };
 }

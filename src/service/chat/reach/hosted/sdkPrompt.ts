@@ -68,7 +68,7 @@ export function toPrompt(
             ...(signed && 'call' in signed
               ? { providerOptions: { google: { thoughtSignature: signed.geminiSignature } } }
               : inNamespace
-                ? { providerOptions: { openai: { namespace: inNamespace.namespace } } }
+                ? { providerOptions: inNamespaceOptions(inNamespace.namespace) }
                 : {}),
           };
         });
@@ -195,7 +195,8 @@ function reasoningParts(
         toolCallId: id,
         toolName: 'tool_search',
         output: { type: 'json', value: { tools: block.tools } as never },
-        providerOptions: { openai: { itemId: block.output } },
+        // Azure's package reads the item's id under its own name, OpenAI's under its.
+        providerOptions: { openai: { itemId: block.output }, azure: { itemId: block.output } },
       },
     ];
   }
@@ -350,3 +351,6 @@ export function systemFirst(messages: readonly ChatMessage[]): readonly ChatMess
  * ran (told in Anthropic's words, webTools.ts) has no encrypted pages for an Anthropic model to read again.
  */
 const ranAtAnthropic = (use: WebToolUse) => use.id.startsWith('srvtoolu_');
+
+/** A call's namespace, as OpenAI's package reads it, and Azure's under its own name. */
+const inNamespaceOptions = (namespace: string) => ({ openai: { namespace }, azure: { namespace } });

@@ -65,7 +65,8 @@ export class WebTools {
     if (this.google && name.startsWith('server:')) return true;
     const atAnthropic = this.kept === 'anthropic';
     const toolSearch = atAnthropic && isToolSearchName(name);
-    const openAiToolSearch = name === 'tool_search' && !atAnthropic && this.kept?.provider === 'openai';
+    const openAiToolSearch =
+      name === 'tool_search' && !atAnthropic && (this.kept?.provider === 'openai' || this.kept?.provider === 'azure');
     if (name !== 'web_search' && !(name === 'web_fetch' && atAnthropic) && !toolSearch && !openAiToolSearch)
       return false;
     if (part.type === 'tool-call') {
@@ -109,13 +110,15 @@ export class WebTools {
    */
   private toolsFound(part: LanguageModelV4ToolResult, input: Record<string, unknown>): boolean {
     const tools = objectOf(part.result).tools;
-    const output = objectOf(objectOf(part.providerMetadata).openai).itemId;
+    const kept = this.kept as Exclude<Kept, 'anthropic' | undefined>;
+    // Azure's package says the item's id under its own name, OpenAI's under its.
+    const output = objectOf(objectOf(part.providerMetadata)[kept.provider]).itemId;
     this.onUse({
       toolSearchCall: part.toolCallId,
       output: typeof output === 'string' && output ? output : `${part.toolCallId}_output`,
       arguments: input.arguments ?? {},
       tools: Array.isArray(tools) ? tools.map(objectOf) : [],
-      model: (this.kept as Exclude<Kept, 'anthropic' | undefined>).model,
+      model: kept.model,
     });
     return true;
   }
