@@ -8,6 +8,7 @@ import { migratePrivacyLevels } from './domain/spaces';
 import { insertSeedPrompt } from './domain/prompts';
 import { KEPT_RESPONSES_SCHEMA, RESPONSE_ITEMS_SCHEMA } from './domain/responseItems';
 import { SERVING_SCHEMA } from './domain/serving';
+import { migrateDeploymentParents } from './providers/azureDeployments';
 
 /** One step of the schema; `from` is the version the database had before this run (0: new). */
 type Migration = (db: Database, from: number) => void;
@@ -219,6 +220,8 @@ const MIGRATIONS: Migration[] = [
   (db) => db.exec('ALTER TABLE requests ADD COLUMN sources TEXT'),
   // Google's Search Suggestions for a Gemini model's grounded reply, shown with it when read again.
   (db) => db.exec('ALTER TABLE requests ADD COLUMN search_suggestions TEXT'),
+  // An Azure deployment keeps the model it runs as its parent (providers/azureDeployments.ts).
+  migrateDeploymentParents,
 ];
 
 /** How many migrations this database has not seen. */

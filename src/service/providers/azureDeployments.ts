@@ -7,7 +7,7 @@ import type { AzureDeploymentBody, ModelRecord } from '../../api/schemas';
 import { isRetired } from '../../shared/models';
 import { stableId } from '../catalogue';
 import type { Database } from '../db';
-import { nowIso, type Caller } from '../domain/caller';
+import { nowIso, parseJson, type Caller } from '../domain/caller';
 import { findModelByName, insertCatalogueModel, successorName } from '../domain/models';
 import { retired } from '../chat/prepare';
 import { Problem, invalid, notFound } from '../problem';
@@ -66,4 +66,24 @@ export function removeAzureDeployment(db: Database, caller: Caller, deployment: 
   db.run('DELETE FROM app_models WHERE model_id = $id', { id });
   db.run('DELETE FROM models WHERE id = $id', { id });
   return { success: true };
+}
+
+/**
+ * A deployment added before it kept the model it runs (its parent) is given it from its description,
+ * which has always named that model (`…, of openai/gpt-5.4.`): its abilities then follow the model.
+ */
+export function migrateDeploymentParents(db: Database): void {
+  const rows = db.all<{ id: string; record: string }>(
+    "SELECT id, record FROM models WHERE org_id IS NOT NULL AND namespace LIKE '%:azure/%'",
+  );
+  for (const row of rows) {
+    const record = parseJson<ModelRecord>(row.record, {} as ModelRecord);
+    const runs = record.parent_id ? undefined : /, of (\S+)\.$/.exec(record.description ?? '')?.[1];
+    const parent = runs && db.get<{ id: string }>('SELECT id FROM models WHERE namespace = $ns', { ns: runs });
+    if (parent)
+      db.run('UPDATE models SET record = $record WHERE id = $id', {
+        id: row.id,
+        record: JSON.stringify({ ...record, parent_id: parent.id }),
+      });
+  }
 }

@@ -6,6 +6,7 @@ import { readResponse, responseInputItems } from '../../../src/service/chat/kept
 import { openDataFolder } from '../../../src/service/dataFolder';
 import type { Database } from '../../../src/service/db';
 import { issueToken } from '../../../src/service/domain/auth';
+import { syncCatalogueModels } from '../../../src/service/domain/models';
 import { defaultOrganizationId } from '../../../src/service/domain/orgs';
 import { insertRequest } from '../../../src/service/domain/requests';
 import {
@@ -16,6 +17,8 @@ import {
   keptResponse,
 } from '../../../src/service/domain/responseItems';
 import { listSpaces } from '../../../src/service/domain/spaces';
+import { addAzureDeployment } from '../../../src/service/providers/azureDeployments';
+import { DATASET, datasetModels } from '../../../src/service/providers/dataset';
 import { TokenCache } from '../../../src/service/http/tokenCache';
 import { Problem } from '../../../src/service/problem';
 import { startRetention } from '../../../src/service/retention';
@@ -145,6 +148,48 @@ describe('service database', () => {
     const token = db.transactionNow(() => issueToken(db, orgId, null)).token;
     assert.equal(cache.caller(token)?.orgId, orgId);
     assert.equal(cache.size, 1, 'a token that exists is kept');
+  });
+});
+
+describe('migrating Azure deployments', () => {
+  it('gives a deployment added before deployments kept the model they run that model, from its description', async () => {
+    const dir = tempDir();
+    try {
+      const db = openDataFolder(dir);
+      const caller = { orgId: defaultOrganizationId(db), appId: null, identity: 'test' };
+      const version = db.get<{ user_version: number }>('PRAGMA user_version')!.user_version;
+      // The hosted providers' models, as the service writes them at its start.
+      const today = new Date().toISOString().slice(0, 10);
+      db.transactionNow(() =>
+        syncCatalogueModels(db, datasetModels(new Date().toISOString(), today), DATASET.name, today),
+      );
+      const runs = db.get<{ id: string; namespace: string }>(
+        "SELECT id, namespace FROM models WHERE namespace = 'openai/gpt-5.4'",
+      )!;
+      const added = db.transactionNow(() => addAzureDeployment(db, caller, 'prod-54', { model: runs.namespace }));
+      assert.equal(added.parent_id, runs.id);
+      // As a deployment was kept before: no parent; and the database before this migration.
+      db.transactionNow(() => {
+        db.run('UPDATE models SET record = $record WHERE id = $id', {
+          id: added.id,
+          record: JSON.stringify({ ...added, parent_id: null }),
+        });
+        db.exec(`PRAGMA user_version = ${version - 1}`);
+      });
+      await db.close();
+      const again = openDataFolder(dir);
+      try {
+        const record = JSON.parse(
+          again.get<{ record: string }>('SELECT record FROM models WHERE id = $id', { id: added.id })!.record,
+        );
+        assert.equal(record.parent_id, runs.id);
+        assert.equal(record.description, added.description);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      removeDir(dir);
+    }
   });
 });
 
