@@ -70,6 +70,33 @@ const claudeCodeSearch = (model: string) => ({
 });
 
 /** The warning of a vendor's answer (Anthropic's message, OpenAI's response), in its field `llm_spaces`. */
+/** A JSON schema of an object with these properties and no others. */
+const objectOf = (properties: Record<string, unknown>) => ({ type: 'object', properties, additionalProperties: false });
+
+/**
+ * As OpenAI's tool search guide has it: a namespace whose tools wait for the search, a deferred
+ * function, one given at once, and the search itself (run where the model is: no `execution`).
+ */
+const SEARCHED_TOOLS = [
+  { type: 'tool_search' },
+  {
+    type: 'namespace',
+    name: 'crm',
+    description: 'Customer records.',
+    tools: [
+      {
+        type: 'function',
+        name: 'get_customer',
+        description: 'One customer by id.',
+        parameters: objectOf({ id: { type: 'string' } }),
+        defer_loading: true,
+      },
+    ],
+  },
+  { type: 'function', name: 'get_weather', parameters: objectOf({ city: { type: 'string' } }), defer_loading: true },
+  { type: 'function', name: 'now', parameters: objectOf({}) },
+];
+
 const warningOf = (answer: unknown) => (answer as { llm_spaces: { warning: unknown } }).llm_spaces.warning;
 
 /** Checks what an answer's receipt says the request cost. */
@@ -831,32 +858,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     const ns = 'openai/gpt-5.4-mini';
     const app = await spaceWith([ns]);
     const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
-    const object = (properties: Record<string, unknown>) => ({
-      type: 'object',
-      properties,
-      additionalProperties: false,
-    });
-    // As OpenAI's tool search guide has it: a namespace whose tools wait for the search, a deferred
-    // function, one given at once, and the search itself (run at OpenAI: no `execution`).
-    const tools = [
-      { type: 'tool_search' },
-      {
-        type: 'namespace',
-        name: 'crm',
-        description: 'Customer records.',
-        tools: [
-          {
-            type: 'function',
-            name: 'get_customer',
-            description: 'One customer by id.',
-            parameters: object({ id: { type: 'string' } }),
-            defer_loading: true,
-          },
-        ],
-      },
-      { type: 'function', name: 'get_weather', parameters: object({ city: { type: 'string' } }), defer_loading: true },
-      { type: 'function', name: 'now', parameters: object({}) },
-    ];
+    const tools = SEARCHED_TOOLS;
     const ask = {
       model: ns,
       store: false,
@@ -3597,30 +3599,12 @@ describe('the first Space and a key handed over', function () {
       const space = await client.createSpace({ name: 'Azure tool search' });
       await client.updateSpace({ id: space.id, has_failover_chain: false });
       const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: space.created_key, maxRetries: 0 });
-      const object = (properties: Record<string, unknown>) => ({ type: 'object', properties });
-      const tools = [
-        { type: 'tool_search' },
-        {
-          type: 'namespace',
-          name: 'crm',
-          description: 'Customer records.',
-          tools: [
-            {
-              type: 'function',
-              name: 'get_customer',
-              parameters: object({ id: { type: 'string' } }),
-              defer_loading: true,
-            },
-          ],
-        },
-        { type: 'function', name: 'now', parameters: object({}) },
-      ];
       const ask = {
         model: 'azure/prod-54',
         store: false,
         include: ['reasoning.encrypted_content' as const],
         reasoning: { effort: 'low' as const },
-        tools: tools as never,
+        tools: SEARCHED_TOOLS as never,
         input: 'call get_customer {"id":"c-42"}',
       };
       const first = await sdk.responses.create(ask);
@@ -3628,11 +3612,12 @@ describe('the first Space and a key handed over', function () {
       const sent = azure.seen.at(-1)!;
       assert.deepEqual([sent.path, sent.body.model], ['/openai/v1/responses', 'prod-54']);
       assert.deepEqual(
-        (sent.body.tools as Array<Record<string, unknown>>).map((t) => [t.type, t.name]),
+        (sent.body.tools as Array<Record<string, unknown>>).map((t) => [t.type, t.name, t.defer_loading]),
         [
-          ['namespace', 'crm'],
-          ['function', 'now'],
-          ['tool_search', undefined],
+          ['namespace', 'crm', undefined],
+          ['function', 'get_weather', true],
+          ['function', 'now', undefined],
+          ['tool_search', undefined, undefined],
         ],
       );
       assert.deepEqual(
@@ -3673,6 +3658,7 @@ describe('the first Space and a key handed over', function () {
         shown.map((t) => [t.type, t.name, t.defer_loading]),
         [
           ['function', 'crm__get_customer', undefined],
+          ['function', 'get_weather', undefined],
           ['function', 'now', undefined],
         ],
       );
