@@ -165,9 +165,9 @@ export function providerOptions(
   const format = options.responseFormat;
   const openai = {
     // Nothing kept at OpenAI; the summary asked for explicitly (the SDK asks a detailed one with any
-    // effort, which an organization OpenAI has not verified is refused), or none.
-    // A reasoning model is one by the catalogue's word, not only by a name the package knows: an Azure
-    // deployment named as its owner chose (`prod-gpt5`) is sent no temperature either, which Azure refuses.
+    // effort, which an organization OpenAI has not verified is refused), or none. A reasoning model by
+    // the catalogue's word, not only by a name the package knows: an Azure deployment named as its
+    // owner chose (`prod-gpt5`) is sent no temperature either, which Azure refuses.
     ...(responses
       ? {
           store: false,
