@@ -3627,6 +3627,14 @@ describe('the first Space and a key handed over', function () {
       const fn = first.output[3] as OpenAI.Responses.ResponseFunctionToolCall;
       assert.deepEqual([fn.namespace, fn.name], ['crm', 'get_customer']);
       assert.equal(warningOf(first), null);
+      // Streamed, the same items, each in its place.
+      const done: string[] = [];
+      const stream = sdk.responses.stream(ask);
+      stream.on('response.output_item.done', (e) => done.push(e.item.type));
+      const streamed = await stream.finalResponse();
+      assert.deepEqual(done, ['reasoning', 'tool_search_call', 'tool_search_output', 'function_call']);
+      const streamedCall = streamed.output[3] as OpenAI.Responses.ResponseFunctionToolCall;
+      assert.deepEqual([streamedCall.namespace, streamedCall.name], ['crm', 'get_customer']);
       // The next turn, everything back: Azure gets the search it ran in its place, and the call in its namespace.
       const next = await sdk.responses.create({
         ...ask,
