@@ -36,12 +36,14 @@ export function toolsShown(tools: readonly Tool[], messages: readonly ChatMessag
 
 /**
  * The tools OpenAI's tool search loaded, by the name the request calls each (a namespace's as
- * `<namespace>__<name>`): carried in the thinking of the turns it ran in, or sent back as its items.
+ * `<namespace>__<name>`): carried in the thinking of the turns it ran in, or sent back as its items;
+ * and those a turn called (which a search had loaded, wherever it ran).
  */
 function loadedByOpenAi(messages: readonly ChatMessage[]): Set<string> {
   const names = new Set<string>();
   for (const m of messages)
-    if (m.role === 'assistant')
+    if (m.role === 'assistant') {
+      for (const call of m.tool_calls ?? []) names.add(call.function.name);
       for (const block of m.thinking ?? [])
         if ('toolSearchCall' in block)
           for (const tool of block.tools)
@@ -49,7 +51,32 @@ function loadedByOpenAi(messages: readonly ChatMessage[]): Set<string> {
             else if (Array.isArray(tool.tools))
               for (const t of tool.tools as Array<Record<string, unknown>>)
                 names.add(flatToolName(String(tool.name), String(t.name)));
+    }
   return names;
+}
+
+/**
+ * Whether OpenAI's tool search, asked of a Claude model at Anthropic, runs there as Anthropic's own:
+ * unless the request defers every tool (Anthropic refuses a request that shows none).
+ */
+export const openAiSearchAtAnthropic = (options: ToolOptions): boolean =>
+  !!options.openAiToolSearch && !options.toolSearch && (options.tools ?? []).some((t) => !t.openAi?.deferred);
+
+/**
+ * The request as a Claude model at Anthropic gets OpenAI's tool search: Anthropic's search by BM25 (a
+ * query's words, as OpenAI's searches by what the model asks) over the tools that wait for OpenAI's,
+ * but those an earlier turn loaded or called, which it is shown at once (its search's result is
+ * Anthropic's and does not come back through a Responses client).
+ */
+export function asAnthropicToolSearch(options: ToolOptions, messages: readonly ChatMessage[]): ToolOptions {
+  const loaded = loadedByOpenAi(messages);
+  return {
+    ...options,
+    toolSearch: 'tool_search_tool_bm25',
+    tools: (options.tools ?? []).map((t) =>
+      t.openAi?.deferred && !loaded.has(t.function.name) ? { ...t, deferred: true } : t,
+    ),
+  };
 }
 
 /**

@@ -10,6 +10,7 @@
 import type { ModelRecord } from '../../api/schemas';
 import { dialectOf } from '../../shared/providerNames';
 import { googleSearchOf } from '../providers/googleSearch';
+import { openAiSearchAtAnthropic } from './advancedToolUse';
 import type { ToolOptions } from './request';
 
 /** Whether a model is one of OpenAI's reasoning models, which search the web at OpenAI. */
@@ -106,8 +107,10 @@ export function searchNotRun(r: ModelRecord, options: ToolOptions): string | und
     ...(options.toolSearch && !toolSearchRuns(r)
       ? [`Anthropic's tool search runs only on Anthropic's models, so ${r.namespace} was shown every tool.`]
       : []),
-    ...(options.openAiToolSearch && !openAiToolSearchRuns(r)
-      ? [`OpenAI's tool search runs only on OpenAI's models from GPT-5.4 on, so ${r.namespace} was shown every tool.`]
+    ...(options.openAiToolSearch && !openAiToolSearchRuns(r) && !(toolSearchRuns(r) && openAiSearchAtAnthropic(options))
+      ? [
+          `OpenAI's tool search runs only on OpenAI's models from GPT-5.4 on and on Anthropic's (as Anthropic's own, when a tool is not deferred), so ${r.namespace} was shown every tool.`,
+        ]
       : []),
   ];
   return said.length ? said.join(' ') : undefined;

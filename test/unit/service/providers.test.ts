@@ -981,7 +981,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.deepEqual([called?.namespace, called?.name], ['crm', 'get_customer']);
     assert.match(
       String(warningOf(elsewhere)),
-      /OpenAI's tool search runs only on OpenAI's models from GPT-5\.4 on, so openai\/o3 was shown every tool\./,
+      /OpenAI's tool search runs only on OpenAI's models from GPT-5\.4 on and on Anthropic's \(as Anthropic's own, when a tool is not deferred\), so openai\/o3 was shown every tool\./,
     );
     // A search sent back as its items alone does not go to it either: it reads the call by its flat name.
     assert.equal((await olderSdk.responses.create({ ...alone, model: older })).output_text, 'echo: Ada Lovelace');
@@ -993,6 +993,68 @@ describe('hosted providers (fakes of their wire formats)', function () {
         ['function_call_output', undefined],
       ],
     );
+  });
+
+  it("runs OpenAI's tool search on a Claude model at Anthropic as Anthropic's own, over the same deferred tools", async () => {
+    const app = await spaceWith([ANTHROPIC]);
+    const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
+    const ask = {
+      model: ANTHROPIC,
+      store: false,
+      include: ['reasoning.encrypted_content' as const],
+      tools: SEARCHED_TOOLS as never,
+      input: 'call crm__get_customer {"id":"c-42"}',
+    };
+    const first = await sdk.responses.create(ask);
+    // Anthropic gets its BM25 search, and the tools that wait for OpenAI's deferred for its own.
+    const given = anthropic.seen.at(-1)!.body.tools as Array<Record<string, unknown>>;
+    assert.deepEqual(
+      given.map((t) => [t.type ?? 'custom', t.name, t.defer_loading]),
+      [
+        ['custom', 'crm__get_customer', true],
+        ['custom', 'get_weather', true],
+        ['custom', 'now', undefined],
+        ['tool_search_tool_bm25_20251119', 'tool_search_tool_bm25', undefined],
+      ],
+    );
+    // The model searched, then called the tool it found: the call comes back in its namespace.
+    const fn = first.output.find((o) => o.type === 'function_call');
+    assert.deepEqual([fn?.namespace, fn?.name], ['crm', 'get_customer']);
+    assert.equal(warningOf(first), null);
+    const streamed = await sdk.responses.stream(ask).finalResponse();
+    const streamedCall = streamed.output.find((o) => o.type === 'function_call');
+    assert.deepEqual([streamedCall?.namespace, streamedCall?.name], ['crm', 'get_customer']);
+    // The next turn: the tool it called is shown at once (its search does not come back through the
+    // client), the one nobody loaded still waits for the search.
+    const next = await sdk.responses.create({
+      ...ask,
+      input: [
+        { role: 'user', content: ask.input },
+        ...(first.output as never[]),
+        { type: 'function_call_output', call_id: fn!.call_id, output: 'Ada Lovelace' },
+      ],
+    });
+    assert.equal(next.status, 'completed');
+    assert.deepEqual(
+      (anthropic.seen.at(-1)!.body.tools as Array<Record<string, unknown>>).map((t) => [t.name, t.defer_loading]),
+      [
+        ['crm__get_customer', undefined],
+        ['get_weather', true],
+        ['now', undefined],
+        ['tool_search_tool_bm25', undefined],
+      ],
+    );
+    // A request that defers every tool is shown them all (Anthropic shows none otherwise), and told so.
+    const everyDeferred = await sdk.responses.create({ ...ask, tools: SEARCHED_TOOLS.slice(0, 3) as never });
+    assert.deepEqual(
+      (anthropic.seen.at(-1)!.body.tools as Array<Record<string, unknown>>).map((t) => [t.name, t.defer_loading]),
+      [
+        ['crm__get_customer', undefined],
+        ['get_weather', undefined],
+      ],
+    );
+    assert.match(String(warningOf(everyDeferred)), /so anthropic\/claude-haiku-4-5 was shown every tool\./);
+    assert.deepEqual(anthropic.problems, []);
   });
 
   it("runs Codex's web search at Anthropic for an Anthropic model, as Anthropic's, and tells it as OpenAI's", async () => {

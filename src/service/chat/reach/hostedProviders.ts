@@ -12,7 +12,8 @@ import { fimOptions, textModel } from '../../providers/fim';
 import { providerSpec, type ProviderSpec, type Reach } from '../../providers/providers';
 import type { Reply } from '../request';
 import type { Generation, ModelReach } from './reach';
-import { anthropicSearchAtOpenAi, googleSearchFor, openAiToolSearchRuns } from '../webSearches';
+import { anthropicSearchAtOpenAi, googleSearchFor, openAiToolSearchRuns, toolSearchRuns } from '../webSearches';
+import { asAnthropicToolSearch, openAiSearchAtAnthropic } from '../advancedToolUse';
 import { dialectOf, speaksZaiApi } from '../../../shared/providerNames';
 import { NoDeployment, ProviderFailure, failureOf, notAskedWhileCooling } from './hosted/providerFailure';
 import { ModelStopped, carriedBack, streamed, whole } from './hosted/sdkAnswer';
@@ -174,7 +175,12 @@ export class HostedProviders implements ModelReach {
     // OpenAI's tool search, run at OpenAI by its models from GPT-5.4 on (any other is shown every tool).
     const openAiToolSearch =
       g.tools.openAiToolSearch && responses && openAiToolSearchRuns(g.model) ? g.tools.openAiToolSearch : undefined;
-    const asked = strictAsTaken(g.tools, provider, reach.baseURL);
+    // Asked of a Claude model at Anthropic, it runs there as Anthropic's own search over the same tools.
+    const searched =
+      !openAiToolSearch && toolSearchRuns(g.model) && openAiSearchAtAnthropic(g.tools)
+        ? asAnthropicToolSearch(g.tools, g.messages)
+        : g.tools;
+    const asked = strictAsTaken(searched, provider, reach.baseURL);
     const options: LanguageModelV4CallOptions = {
       // Anthropic's, Google's, DeepSeek's APIs and OpenAI's Responses take images and PDFs in a tool's result.
       prompt: toPrompt(
