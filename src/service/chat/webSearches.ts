@@ -109,7 +109,7 @@ export function searchNotRun(r: ModelRecord, options: ToolOptions): string | und
       : []),
     ...(options.openAiToolSearch && !openAiToolSearchRuns(r) && !(toolSearchRuns(r) && openAiSearchAtAnthropic(options))
       ? [
-          `OpenAI's tool search runs only on OpenAI's models from GPT-5.4 on and on Anthropic's (as Anthropic's own, when a tool is not deferred), so ${r.namespace} was shown every tool.`,
+          `OpenAI's tool search runs only on OpenAI's models from GPT-5.4 on and on Anthropic's models at Anthropic (as Anthropic's own, when a tool is not deferred), so ${r.namespace} was shown every tool.`,
         ]
       : []),
   ];
