@@ -78,6 +78,20 @@ const WEB_FETCH = {
 export const toolSearchRuns = (r: ModelRecord): boolean => r.provider === 'anthropic' && !r.is_test_model;
 
 /**
+ * Whether a Claude model at Anthropic is one Anthropic's tool search runs on, for a search the client
+ * did not ask of Anthropic (OpenAI's): Claude 4.5 and later, and the families after them (Anthropic's
+ * model compatibility list); not Claude 4 or 4.1, nor Claude 3.
+ */
+export function claudeRunsToolSearch(r: ModelRecord): boolean {
+  if (!toolSearchRuns(r)) return false;
+  const name = r.api_target || r.model;
+  const version = /^claude-(?:opus|sonnet|haiku)-(\d+)(?:-(\d{1,2}))?(?!\d)/.exec(name);
+  if (!version) return /^claude-(?!instant)[a-z]+(-|$)/.test(name);
+  const [major, minor] = [Number(version[1]), Number(version[2] ?? 0)];
+  return major > 4 || (major === 4 && minor >= 5);
+}
+
+/**
  * Whether a model runs OpenAI's tool search: OpenAI's reasoning models from GPT-5.4 on (OpenAI's tool
  * search guide), at OpenAI or as an Azure OpenAI deployment (Azure's tool search guide), which are asked
  * through the Responses API. A deployment named as its owner chose runs the model it was made of.
@@ -107,7 +121,9 @@ export function searchNotRun(r: ModelRecord, options: ToolOptions): string | und
     ...(options.toolSearch && !toolSearchRuns(r)
       ? [`Anthropic's tool search runs only on Anthropic's models, so ${r.namespace} was shown every tool.`]
       : []),
-    ...(options.openAiToolSearch && !openAiToolSearchRuns(r) && !(toolSearchRuns(r) && openAiSearchAtAnthropic(options))
+    ...(options.openAiToolSearch &&
+    !openAiToolSearchRuns(r) &&
+    !(claudeRunsToolSearch(r) && openAiSearchAtAnthropic(options))
       ? [
           `OpenAI's tool search runs only on OpenAI's models from GPT-5.4 on and on Anthropic's models at Anthropic (as Anthropic's own, when a tool is not deferred), so ${r.namespace} was shown every tool.`,
         ]

@@ -12,7 +12,7 @@ import { fimOptions, textModel } from '../../providers/fim';
 import { providerSpec, type ProviderSpec, type Reach } from '../../providers/providers';
 import type { Reply } from '../request';
 import type { Generation, ModelReach } from './reach';
-import { anthropicSearchAtOpenAi, googleSearchFor, openAiToolSearchRuns, toolSearchRuns } from '../webSearches';
+import { anthropicSearchAtOpenAi, claudeRunsToolSearch, googleSearchFor, openAiToolSearchRuns } from '../webSearches';
 import { asAnthropicToolSearch, openAiSearchAtAnthropic } from '../advancedToolUse';
 import { dialectOf, speaksZaiApi } from '../../../shared/providerNames';
 import { NoDeployment, ProviderFailure, failureOf, notAskedWhileCooling } from './hosted/providerFailure';
@@ -177,7 +177,7 @@ export class HostedProviders implements ModelReach {
       g.tools.openAiToolSearch && responses && openAiToolSearchRuns(g.model) ? g.tools.openAiToolSearch : undefined;
     // Asked of a Claude model at Anthropic, it runs there as Anthropic's own search over the same tools.
     const searched =
-      !openAiToolSearch && toolSearchRuns(g.model) && openAiSearchAtAnthropic(g.tools)
+      !openAiToolSearch && claudeRunsToolSearch(g.model) && openAiSearchAtAnthropic(g.tools)
         ? asAnthropicToolSearch(g.tools, g.messages)
         : g.tools;
     const asked = strictAsTaken(searched, provider, reach.baseURL);
