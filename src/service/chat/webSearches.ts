@@ -125,7 +125,7 @@ export function searchNotRun(r: ModelRecord, options: ToolOptions): string | und
     !openAiToolSearchRuns(r) &&
     !(claudeRunsToolSearch(r) && openAiSearchAtAnthropic(options))
       ? [
-          `OpenAI's tool search runs only on OpenAI's models from GPT-5.4 on and on Anthropic's models at Anthropic (as Anthropic's own, when a tool is not deferred), so ${r.namespace} was shown every tool.`,
+          `OpenAI's tool search runs only on OpenAI's models from GPT-5.4 on, and as Anthropic's own on Claude 4.5 and later at Anthropic when a tool is not deferred, so ${r.namespace} was shown every tool.`,
         ]
       : []),
   ];

@@ -981,7 +981,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.deepEqual([called?.namespace, called?.name], ['crm', 'get_customer']);
     assert.match(
       String(warningOf(elsewhere)),
-      /OpenAI's tool search runs only on OpenAI's models from GPT-5\.4 on and on Anthropic's models at Anthropic \(as Anthropic's own, when a tool is not deferred\), so openai\/o3 was shown every tool\./,
+      /OpenAI's tool search runs only on OpenAI's models from GPT-5\.4 on, and as Anthropic's own on Claude 4\.5 and later at Anthropic when a tool is not deferred, so openai\/o3 was shown every tool\./,
     );
     // A search sent back as its items alone does not go to it either: it reads the call by its flat name.
     assert.equal((await olderSdk.responses.create({ ...alone, model: older })).output_text, 'echo: Ada Lovelace');

@@ -275,7 +275,7 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     assert.deepEqual([call?.name, call?.arguments], ['get_weather', '{"city":"Oslo"}']);
     assert.equal(
       (response as unknown as { llm_spaces: ChatMetadata }).llm_spaces.warning,
-      "OpenAI's tool search runs only on OpenAI's models from GPT-5.4 on and on Anthropic's models at Anthropic (as Anthropic's own, when a tool is not deferred), so test/echo was shown every tool.",
+      "OpenAI's tool search runs only on OpenAI's models from GPT-5.4 on, and as Anthropic's own on Claude 4.5 and later at Anthropic when a tool is not deferred, so test/echo was shown every tool.",
     );
     await assert.rejects(
       openai.responses.create({
