@@ -87,8 +87,7 @@ export function claudeRunsToolSearch(r: ModelRecord): boolean {
   const name = r.api_target || r.model;
   const version = /^claude-(?:opus|sonnet|haiku)-(\d+)(?:-(\d{1,2}))?(?!\d)/.exec(name);
   if (!version) return /^claude-(?!instant)[a-z]+(-|$)/.test(name);
-  const [major, minor] = [Number(version[1]), Number(version[2] ?? 0)];
-  return major > 4 || (major === 4 && minor >= 5);
+  return fromVersion(version, 4, 5);
 }
 
 /**
@@ -101,10 +100,12 @@ export function openAiToolSearchRuns(r: ModelRecord): boolean {
     return false;
   const runs = r.parent ?? r;
   const version = /^gpt-(\d+)(?:\.(\d+))?/.exec(runs.api_target || runs.model);
-  if (!version) return false;
-  const [major, minor] = [Number(version[1]), Number(version[2] ?? 0)];
-  return major > 5 || (major === 5 && minor >= 4);
+  return !!version && fromVersion(version, 5, 4);
 }
+
+/** Whether a model's version (its name's major and minor number, matched) is this one or later. */
+const fromVersion = (version: RegExpExecArray, major: number, minor: number) =>
+  Number(version[1]) > major || (Number(version[1]) === major && Number(version[2] ?? 0) >= minor);
 
 const searchAsked = (options: ToolOptions) => WEB_SEARCHES.find((s) => s.asked(options));
 

@@ -97,6 +97,13 @@ const SEARCHED_TOOLS = [
   { type: 'function', name: 'now', parameters: objectOf({}) },
 ];
 
+/** SEARCHED_TOOLS as a model that does not run the search is shown them: every one, a namespace's by `<namespace>__<name>`. */
+const EVERY_TOOL_SHOWN = [
+  ['function', 'crm__get_customer', undefined],
+  ['function', 'get_weather', undefined],
+  ['function', 'now', undefined],
+];
+
 const warningOf = (answer: unknown) => (answer as { llm_spaces: { warning: unknown } }).llm_spaces.warning;
 
 /** Checks what an answer's receipt says the request cost. */
@@ -971,11 +978,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     const shown = openai.seen.at(-1)!.body.tools as Array<Record<string, unknown>>;
     assert.deepEqual(
       shown.map((t) => [t.type, t.name, t.defer_loading]),
-      [
-        ['function', 'crm__get_customer', undefined],
-        ['function', 'get_weather', undefined],
-        ['function', 'now', undefined],
-      ],
+      EVERY_TOOL_SHOWN,
     );
     const called = elsewhere.output.find((o) => o.type === 'function_call');
     assert.deepEqual([called?.namespace, called?.name], ['crm', 'get_customer']);
@@ -3726,11 +3729,7 @@ describe('the first Space and a key handed over', function () {
       const shown = azure.seen.at(-1)!.body.tools as Array<Record<string, unknown>>;
       assert.deepEqual(
         shown.map((t) => [t.type, t.name, t.defer_loading]),
-        [
-          ['function', 'crm__get_customer', undefined],
-          ['function', 'get_weather', undefined],
-          ['function', 'now', undefined],
-        ],
+        EVERY_TOOL_SHOWN,
       );
       assert.match(String(warningOf(older)), /so azure\/prod-5 was shown every tool\./);
       assert.deepEqual(azure.problems, []);

@@ -22,7 +22,7 @@ import {
 } from '../../request';
 import { ReachFailure } from '../reach';
 import type { GoogleSearch } from '../../../providers/googleSearch';
-import { WebTools, objectOf, type Kept, type TellSearches } from './webTools';
+import { WebTools, keptByOpenAi, objectOf, type Kept, type TellSearches } from './webTools';
 /**
  * A model that stopped with an error before it answered: its provider answered, so this is no sign of
  * an outage (it does not count towards the provider's cooldown), but there is no answer to give.
@@ -124,7 +124,7 @@ function geminiSigned(
  * part (Azure's package under its own name); none for another provider's.
  */
 function openAiItem(metadata: unknown, kept: Kept): { id?: string; encrypted?: string } {
-  if (kept === 'anthropic' || (kept?.provider !== 'openai' && kept?.provider !== 'azure')) return {};
+  if (!keptByOpenAi(kept)) return {};
   const said = (metadata as Record<string, { itemId?: unknown; reasoningEncryptedContent?: unknown }> | undefined)?.[
     kept.provider
   ];

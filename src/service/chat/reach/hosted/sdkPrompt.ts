@@ -7,6 +7,7 @@ import type {
   LanguageModelV4TextPart,
   LanguageModelV4ToolCallPart,
   LanguageModelV4ToolResultPart,
+  JSONObject,
   SharedV4ProviderOptions,
 } from '@ai-sdk/provider';
 import type { CacheControl } from '../../../../api/schemas';
@@ -68,7 +69,7 @@ export function toPrompt(
             ...(signed && 'call' in signed
               ? { providerOptions: { google: { thoughtSignature: signed.geminiSignature } } }
               : inNamespace
-                ? { providerOptions: inNamespaceOptions(inNamespace.namespace) }
+                ? { providerOptions: forOpenAi({ namespace: inNamespace.namespace }) }
                 : {}),
           };
         });
@@ -195,8 +196,7 @@ function reasoningParts(
         toolCallId: id,
         toolName: 'tool_search',
         output: { type: 'json', value: { tools: block.tools } as never },
-        // Azure's package reads the item's id under its own name, OpenAI's under its.
-        providerOptions: { openai: { itemId: block.output }, azure: { itemId: block.output } },
+        providerOptions: forOpenAi({ itemId: block.output }),
       },
     ];
   }
@@ -223,13 +223,12 @@ function reasoningParts(
       },
     ];
   if ('item' in block) {
-    // Azure's package reads the item under its own name, OpenAI's under its (the block goes back only
-    // to the model that wrote it, of one of them).
+    // The block goes back only to the model that wrote it, at OpenAI or at Azure.
     const item = { itemId: block.item, reasoningEncryptedContent: block.encrypted };
     return (block.summary.length ? block.summary : ['']).map((text) => ({
       type: 'reasoning',
       text,
-      providerOptions: { openai: item, azure: item },
+      providerOptions: forOpenAi(item),
     }));
   }
   return [
@@ -307,7 +306,7 @@ function userParts(content: ChatMessage['content']): Array<LanguageModelV4TextPa
         ...(inline
           ? { type: 'file', mediaType: inline[1]!, data: { type: 'data', data: inline[2]! } }
           : { type: 'file', mediaType: 'image/*', data: { type: 'url', url: new URL(url) } }),
-        ...(detail ? { providerOptions: { openai: detail, azure: detail } } : {}),
+        ...(detail ? { providerOptions: forOpenAi(detail) } : {}),
       },
     ];
   });
@@ -352,5 +351,5 @@ export function systemFirst(messages: readonly ChatMessage[]): readonly ChatMess
  */
 const ranAtAnthropic = (use: WebToolUse) => use.id.startsWith('srvtoolu_');
 
-/** A call's namespace, as OpenAI's package reads it, and Azure's under its own name. */
-const inNamespaceOptions = (namespace: string) => ({ openai: { namespace }, azure: { namespace } });
+/** Options for OpenAI's package, which Azure's (built on it) reads under its own name. */
+const forOpenAi = <T extends JSONObject>(options: T) => ({ openai: options, azure: options });

@@ -23,6 +23,10 @@ import { parseArguments } from './sdkPrompt';
  */
 export type Kept = 'anthropic' | { provider: 'openai' | 'azure' | 'google' | 'minimax'; model: string } | undefined;
 
+/** Whether what is kept is an OpenAI model's (at OpenAI, or an Azure deployment of one). */
+export const keptByOpenAi = (kept: Kept): kept is { provider: 'openai' | 'azure'; model: string } =>
+  kept !== 'anthropic' && (kept?.provider === 'openai' || kept?.provider === 'azure');
+
 /**
  * Whose words a model's web searches are told to the client in, when the client asked the other
  * vendor's search: Anthropic's (Claude Code's search on an OpenAI model), or OpenAI's (Codex's on an
@@ -65,8 +69,7 @@ export class WebTools {
     if (this.google && name.startsWith('server:')) return true;
     const atAnthropic = this.kept === 'anthropic';
     const toolSearch = atAnthropic && isToolSearchName(name);
-    const openAiToolSearch =
-      name === 'tool_search' && !atAnthropic && (this.kept?.provider === 'openai' || this.kept?.provider === 'azure');
+    const openAiToolSearch = name === 'tool_search' && keptByOpenAi(this.kept);
     if (name !== 'web_search' && !(name === 'web_fetch' && atAnthropic) && !toolSearch && !openAiToolSearch)
       return false;
     if (part.type === 'tool-call') {
