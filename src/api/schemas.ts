@@ -1885,6 +1885,13 @@ export const ResponsesItem = z.union([
     status: z.string().max(40).optional(),
     action: z.record(z.string(), z.unknown()).optional(),
   }),
+  // What POST /v1/responses/compact gave for the conversation before it (chat/compaction.ts).
+  z.object({
+    type: z.literal('compaction'),
+    id: nullish(z.string().max(200)),
+    encrypted_content: ResponsesText,
+    created_by: nullish(z.string().max(200)),
+  }),
 ]);
 
 /**
@@ -1975,7 +1982,7 @@ export const ResponsesBody = z
         .array(
           z.union([ResponsesItem, ResponsesItemReference], {
             error:
-              'must be a message (role user, assistant, system or developer) or an item of type function_call, function_call_output, custom_tool_call, custom_tool_call_output, shell_call, shell_call_output, apply_patch_call, apply_patch_call_output, reasoning, web_search_call or item_reference',
+              'must be a message (role user, assistant, system or developer) or an item of type function_call, function_call_output, custom_tool_call, custom_tool_call_output, shell_call, shell_call_output, apply_patch_call, apply_patch_call_output, reasoning, web_search_call, compaction or item_reference',
           }),
         )
         .min(1, 'must have at least one item')
@@ -2039,3 +2046,19 @@ export const ResponsesCountBody = ResponsesBody.pick({
   reasoning: true,
   previous_response_id: true,
 }).strict();
+
+/**
+ * `POST /v1/responses/compact` (OpenAI's responses.compact): a conversation, given as input items or as
+ * the kept response it ended with, to be summed up by a model of the Space (chat/compaction.ts).
+ */
+export const ResponsesCompactBody = ResponsesBody.pick({
+  model: true,
+  instructions: true,
+  app_id: true,
+  previous_response_id: true,
+  prompt_cache_key: true,
+  safety_identifier: true,
+  service_tier: true,
+})
+  .extend({ input: ResponsesBody.shape.input.nullish() })
+  .strict();

@@ -386,6 +386,11 @@ export type Body = z.output<typeof ChatBody> & {
     /** The tools the client's tool search loaded, in the input's `tool_search_output` items. */
     loaded?: NonNullable<z.output<typeof ResponsesBody>['tools']>;
   };
+  /**
+   * A Responses conversation to sum up (POST /v1/responses/compact, chat/compaction.ts): the answer is its
+   * user's messages, kept, and the summary.
+   */
+  compaction?: { kept: Array<Extract<z.output<typeof ResponsesItem>, { role: string }>> };
   /** A text completion answered in a chat completion's shape (Mistral's fill in the middle). */
   asChat?: true;
   /** What the reply is to say of how the request was read (tools not given to the model). */

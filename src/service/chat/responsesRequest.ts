@@ -18,6 +18,7 @@ import type { Caller } from '../domain/caller';
 import { keptItems, keptOutputItems, keptResponse, KEPT_WHILE } from '../domain/responseItems';
 import { invalid } from '../problem';
 import { openThinking } from './carriedThinking';
+import { openCompaction, summaryMessage } from './compactedSummary';
 import {
   flatToolName,
   promptOf,
@@ -84,16 +85,34 @@ export function toolsByModelName(
   return byName;
 }
 
+/**
+ * The conversation a Responses request gives: the items of the kept responses it continues
+ * (`previous_response_id`), then its own input, each item_reference read; and as chat messages, after
+ * its instructions.
+ */
+export function conversationOf(
+  db: Database,
+  caller: Caller,
+  appId: string,
+  given: Pick<z.output<typeof ResponsesBody>, 'instructions' | 'previous_response_id'> & {
+    input: ResponsesBody['input'];
+  },
+): { earlier: Item[]; input: Item[]; messages: ChatMessage[] } {
+  const input = ownItems(db, caller, appId, given.input);
+  const earlier = given.previous_response_id ? continued(db, caller, appId, given.previous_response_id) : [];
+  const messages: ChatMessage[] = [
+    ...(given.instructions ? [{ role: 'system' as const, content: given.instructions }] : []),
+    ...chatMessages([...earlier, ...input], earlier.length),
+  ];
+  return { earlier, input, messages };
+}
+
 export function responsesRequest(caller: Caller, given: z.output<typeof ResponsesBody>, db: Database): Body {
   const appId = requestedSpace(caller, given.app_id);
   // Its own input as items, each item_reference read: as it is kept for a response that continues it
   // (chatRoute.ts).
-  const body = { ...given, input: ownItems(db, caller, appId, given.input) };
-  const earlier = given.previous_response_id ? continued(db, caller, appId, given.previous_response_id) : [];
-  const messages: ChatMessage[] = [
-    ...(body.instructions ? [{ role: 'system' as const, content: body.instructions }] : []),
-    ...chatMessages([...earlier, ...body.input], earlier.length),
-  ];
+  const { earlier, input, messages } = conversationOf(db, caller, appId, given);
+  const body = { ...given, input };
   const loaded = loadedTools([...earlier, ...body.input]);
   const toolSearch = body.tools?.find(
     (t): t is Extract<Tool, { type: 'tool_search' }> => t.type === 'tool_search' && !searchedByClient(t),
@@ -524,6 +543,8 @@ function chatMessages(input: Item[], earlier: number): ChatMessage[] {
     } else if (item.type === 'web_search_call') {
       // Carried in the reasoning item before it, in its place (carriedThinking.ts).
       continue;
+    } else if (item.type === 'compaction') {
+      messages.push({ role: 'user', content: summaryMessage(openCompaction(item.encrypted_content, placeOf(i))) });
     } else if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output') {
       // An output with images or PDFs (a screenshot the tool took) keeps its parts, as a tool_result's do.
       const output = item.output;

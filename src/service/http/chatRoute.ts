@@ -15,7 +15,14 @@ import { StorageError } from '../storageError';
 import { AnthropicStream, anthropicMessage } from './anthropicAnswer';
 import { openAiError, sendRawError, type ErrorDialect } from './errorAnswers';
 import { EventStream } from './eventStream';
-import { ResponsesStream, keptOutput, responseIdOf, responseObject, urlCitations } from './responsesAnswer';
+import {
+  ResponsesStream,
+  compactionObject,
+  keptOutput,
+  responseIdOf,
+  responseObject,
+  urlCitations,
+} from './responsesAnswer';
 import { ShutdownError } from './lifecycle';
 
 export type ChatReader = (caller: Caller, body: unknown, db: Database) => Body;
@@ -73,6 +80,7 @@ async function answer(
   if (!wantsStream) {
     try {
       const completion = await runChat(options.db, prepared, options.reaches, undefined, abort.signal);
+      if (body.compaction) return compactionObject(completion, body.compaction.kept, created(Date.now()));
       if (options.dialect === 'anthropic') return anthropicMessage(completion);
       if (options.dialect === 'responses') {
         const answer = responseObject(completion, body.responses!, created(Date.now()));

@@ -15,6 +15,7 @@
 // `tool_search_call` with its arguments.
 import type { ChatCompletion } from '../../api/schemas';
 import { sealThinking } from '../chat/carriedThinking';
+import { sealCompaction } from '../chat/compactedSummary';
 import {
   argumentsOf,
   customInputOf,
@@ -24,6 +25,7 @@ import {
 } from '../chat/responsesRequest';
 import type { Body, OpenAiSearch, OpenAiToolSearch, ThinkingBlock, ThinkingPiece } from '../chat/request';
 import type { Completed } from '../chat/run';
+import { Problem } from '../problem';
 import { openAiError } from './errorAnswers';
 import type { EventStream } from './eventStream';
 
@@ -315,6 +317,38 @@ export function responseObject(c: Completed, request: Request, createdAt: number
     output: outputOf(c, request, late),
     usage: usageOf(c),
     ...echoed(request),
+    llm_spaces: c.metadata,
+  };
+}
+
+/**
+ * The answer of POST /v1/responses/compact (OpenAI's compacted response): the user's messages as they
+ * were, then one compaction item carrying the summary the model wrote (chat/compaction.ts).
+ */
+export function compactionObject(
+  c: Completed,
+  kept: NonNullable<Body['compaction']>['kept'],
+  createdAt: number,
+): Record<string, unknown> {
+  const summary = c.choices[0]?.message.content ?? '';
+  if (!summary.trim())
+    throw new Problem(502, `${c.model} wrote no summary of the conversation: compact it again, or with another model.`);
+  const id = compact(c.id);
+  return {
+    id: responseIdOf(c.id),
+    object: 'response.compaction',
+    created_at: createdAt,
+    output: [
+      ...kept.map((item, i) => ({
+        type: 'message',
+        id: item.id ?? `msg_${id}_${i}`,
+        status: 'completed',
+        role: 'user',
+        content: typeof item.content === 'string' ? [{ type: 'input_text', text: item.content }] : item.content,
+      })),
+      { type: 'compaction', id: `cmp_${id}`, encrypted_content: sealCompaction(summary, c.model) },
+    ],
+    usage: usageOf(c),
     llm_spaces: c.metadata,
   };
 }

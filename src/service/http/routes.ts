@@ -14,6 +14,7 @@ import * as spaces from '../domain/spaces';
 import { completionRequest } from '../chat/completions';
 import { fimRequest, textCompletionRequest } from '../chat/textCompletions';
 import { embed, embeddingCatalogue } from '../chat/embeddings';
+import { compactionRequest } from '../chat/compaction';
 import { responsesRequest } from '../chat/responsesRequest';
 import { deleteResponse, readResponse, responseInputItems } from '../chat/keptResponses';
 import { modelById, modelList } from '../chat/modelList';
@@ -331,6 +332,18 @@ export const ROUTES: RouteSpec[] = [
     response: z.object({ object: z.literal('response.input_tokens'), input_tokens: z.int() }),
     dialect: 'openai',
     handler: (ctx) => countResponseTokens(ctx.db, ctx.caller, ctx.body),
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/responses/compact',
+    spaceKey: 'own Space',
+    extra: true,
+    summary:
+      "OpenAI's compaction of a Responses conversation through a Space: a model of the Space sums it up, and the answer gives back the user's messages and a compaction item to send in place of the rest, which any model of the Space reads",
+    body: S.ResponsesCompactBody,
+    response: z.looseObject({ object: z.literal('response.compaction') }),
+    chat: (caller, body, db) => compactionRequest(caller, parseInput(S.ResponsesCompactBody, body, 'body'), db),
+    dialect: 'responses',
   }),
   route({
     method: 'GET',

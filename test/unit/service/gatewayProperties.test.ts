@@ -209,6 +209,13 @@ describe('gateway surfaces under arbitrary input (fast-check)', function () {
     shape({ type: fc.constant('function_call'), call_id: text(8), name: text(8), arguments: text(10) }),
     shape({ type: fc.constant('function_call_output'), call_id: text(8), output: text(10) }),
     shape({ type: fc.constant('reasoning'), id: text(8), summary: fc.array(junk, { maxLength: 1 }) }),
+    shape({
+      type: fc.constant('compaction'),
+      encrypted_content: fc.oneof(
+        text(10),
+        text(10).map((t) => `llm-spaces.compaction.1.${t}`),
+      ),
+    }),
   );
   const responsesFields = {
     model,
@@ -348,6 +355,15 @@ describe('gateway surfaces under arbitrary input (fast-check)', function () {
       dialect: 'openai',
       body: body(
         responsesFields,
+        validResponses.map(({ stream: _, max_output_tokens: __, ...b }) => b),
+      ),
+    },
+    // As OpenAI's compaction, it takes the conversation and what picks its model, nothing of an answer.
+    'POST /v1/responses/compact': {
+      path: '/v1/responses/compact',
+      dialect: 'openai',
+      body: body(
+        { model: responsesFields.model, input: responsesFields.input, instructions: responsesFields.instructions },
         validResponses.map(({ stream: _, max_output_tokens: __, ...b }) => b),
       ),
     },

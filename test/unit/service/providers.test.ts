@@ -2957,6 +2957,48 @@ describe('hosted providers (fakes of their wire formats)', function () {
     );
   });
 
+  it('compacts a Responses conversation at OpenAI, and gives the summary to a Claude model next turn', async () => {
+    const app = await spaceWith([OPENAI, ANTHROPIC]);
+    const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
+    const compacted = await sdk.responses.compact({
+      model: OPENAI,
+      input: [
+        { role: 'user', content: 'Read a.ts' },
+        { type: 'function_call', call_id: 'call_1', name: 'Read', arguments: '{"path":"a.ts"}' },
+        { type: 'function_call_output', call_id: 'call_1', output: 'the file' },
+      ],
+    });
+    // OpenAI is asked for a summary of the transcript, with no tool, as a chat like any other.
+    const asked = openai.seen.at(-1)!.body;
+    assert.equal(asked.tools, undefined);
+    const messages = asked.messages as Array<{ role: string; content: string }>;
+    assert.deepEqual(
+      messages.map((m) => m.role),
+      ['system', 'user'],
+    );
+    assert.match(messages[0]!.content, /^You are compacting a conversation/);
+    const transcript = 'User:\nRead a.ts\n\nAssistant called Read with {"path":"a.ts"}\n\nResult of Read:\nthe file';
+    assert.equal(messages[1]!.content, transcript);
+    assert.equal(compacted.usage.input_tokens, 11, "billed at OpenAI's own counts");
+    const item = compacted.output.at(-1) as OpenAI.Responses.ResponseCompactionItem;
+
+    await sdk.responses.create({
+      model: ANTHROPIC,
+      max_output_tokens: 500,
+      input: [...(compacted.output as OpenAI.Responses.ResponseInputItem[]), { role: 'user', content: 'Go on.' }],
+    });
+    const sent = anthropic.seen.at(-1)!.body.messages as Array<{ role: string; content: Array<{ text?: string }> }>;
+    assert.deepEqual(
+      sent.flatMap((m) => m.content.map((c) => [m.role, c.text])),
+      [
+        ['user', 'Read a.ts'],
+        ['user', `A summary of the conversation so far, written when it was compacted:\n\necho: ${transcript}`],
+        ['user', 'Go on.'],
+      ],
+    );
+    assert.match(item.encrypted_content, /^llm-spaces\.compaction\./);
+  });
+
   it('answers a tool loop of a client that keeps no thinking (any OpenAI-shaped one) without thinking, not refused', async () => {
     const app = await spaceWith([ANTHROPIC]);
     const res = await send(

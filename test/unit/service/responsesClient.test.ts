@@ -453,6 +453,121 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     await refused(first.id, new OpenAI({ baseURL: `${service.url}/v1`, apiKey: other.key, maxRetries: 0 }));
   });
 
+  it("compacts a conversation with a model of the Space: the user's messages kept, the rest summed up, and the summary read next turn", async () => {
+    const requestsBefore = (await service.client().getOrganization()).num_requests;
+    const conversation: OpenAI.Responses.ResponseInputItem[] = [
+      { role: 'user', content: 'Find the bug in cart.ts' },
+      { type: 'function_call', call_id: 'call_1', name: 'read_file', arguments: '{"path":"cart.ts"}' },
+      { type: 'function_call_output', call_id: 'call_1', output: 'export const total = 0;' },
+      { role: 'assistant', content: 'The total is never summed.' },
+      { role: 'user', content: [{ type: 'input_text', text: 'Fix it, then run the tests.' }] },
+    ];
+    const compacted = await openai.responses.compact({
+      model: 'test/echo',
+      instructions: 'Be brief.',
+      input: conversation,
+    });
+    assert.equal(compacted.object, 'response.compaction');
+    assert.match(compacted.id, /^resp_/);
+    assert.deepEqual(
+      compacted.output.map((o) => (o.type === 'message' ? [o.role, o.content] : [o.type])),
+      [
+        ['user', [{ type: 'input_text', text: 'Find the bug in cart.ts' }]],
+        ['user', [{ type: 'input_text', text: 'Fix it, then run the tests.' }]],
+        ['compaction'],
+      ],
+    );
+    const item = compacted.output.at(-1) as OpenAI.Responses.ResponseCompactionItem;
+    assert.match(item.id, /^cmp_/);
+    // test/echo's summary is what it was asked to sum up: the conversation as a transcript, every turn in it.
+    const sealed = item.encrypted_content;
+    assert.match(sealed, /^llm-spaces\.compaction\.1\./);
+    const { summary } = JSON.parse(
+      Buffer.from(sealed.slice('llm-spaces.compaction.1.'.length), 'base64url').toString('utf8'),
+    ) as { summary: string };
+    assert.equal(
+      summary,
+      [
+        'Instructions:\nBe brief.',
+        'User:\nFind the bug in cart.ts',
+        'Assistant called read_file with {"path":"cart.ts"}',
+        'Result of read_file:\nexport const total = 0;',
+        'Assistant:\nThe total is never summed.',
+        'User:\nFix it, then run the tests.',
+      ].join('\n\n'),
+    );
+    assert.equal(compacted.usage.total_tokens, compacted.usage.input_tokens + compacted.usage.output_tokens);
+    const organization = await service.client().getOrganization();
+    assert.equal(
+      organization.num_requests,
+      requestsBefore + 1,
+      'the compaction is logged and counted like any request',
+    );
+
+    // Sent back in place of the conversation, the summary is what the model reads: more than the bare turn.
+    const next: OpenAI.Responses.ResponseInputItem[] = [
+      ...(compacted.output as OpenAI.Responses.ResponseInputItem[]),
+      { role: 'user', content: 'Go on.' },
+    ];
+    const answered = await openai.responses.create({ model: 'test/echo', input: next });
+    assert.equal(answered.output_text, 'Go on.');
+    const bare = await openai.responses.inputTokens.count({
+      model: 'test/echo',
+      input: next.filter((i) => i !== item),
+    });
+    assert.ok(
+      answered.usage!.input_tokens > bare.input_tokens + 20,
+      `${bare.input_tokens} then ${answered.usage!.input_tokens}`,
+    );
+
+    // A kept response's conversation is compacted by its id, the earlier turns with it.
+    const first = await openai.responses.create({ model: 'test/echo', input: 'My name is Ada.' });
+    const byId = await openai.responses.compact({ model: 'test/echo', previous_response_id: first.id });
+    assert.deepEqual(
+      byId.output.map((o) => o.type),
+      ['message', 'compaction'],
+    );
+    // Compacted again, an earlier summary is part of what is summed up, and not kept as a message of the user's.
+    const again = await openai.responses.compact({ model: 'test/echo', input: next });
+    assert.deepEqual(
+      again.output.map((o) => (o.type === 'message' ? o.content : o.type)),
+      [
+        [{ type: 'input_text', text: 'Find the bug in cart.ts' }],
+        [{ type: 'input_text', text: 'Fix it, then run the tests.' }],
+        [{ type: 'input_text', text: 'Go on.' }],
+        'compaction',
+      ],
+    );
+
+    // OpenAI's own compaction, which only OpenAI reads, is refused in words by its place; so is a forged one.
+    const refused = (encrypted: string, words: RegExp) =>
+      assert.rejects(
+        openai.responses.create({
+          model: 'test/echo',
+          input: [
+            { type: 'compaction', encrypted_content: encrypted },
+            { role: 'user', content: 'Go on.' },
+          ],
+        }),
+        (error: unknown) =>
+          error instanceof OpenAI.UnprocessableEntityError &&
+          error.param === 'input.0.encrypted_content' &&
+          words.test(error.message),
+      );
+    await refused('gAAAAABpZ2F0ZXdheS1jb21wYWN0', /another service made, which only it can read/);
+    await refused('llm-spaces.compaction.1.Zm9yZ2Vk', /is not a compaction this service gave/);
+    await assert.rejects(
+      openai.responses.compact({ model: 'test/echo' }),
+      (error: unknown) =>
+        error instanceof OpenAI.UnprocessableEntityError && /must give the conversation to compact/.test(error.message),
+    );
+    await assert.rejects(
+      openai.responses.compact({ model: 'test/echo', input: [{ type: 'reasoning', id: 'rs_1', summary: [] }] }),
+      (error: unknown) =>
+        error instanceof OpenAI.UnprocessableEntityError && /has nothing to sum up/.test(error.message),
+    );
+  });
+
   it('counts the input tokens of a request as its response would be billed, a continued one with its earlier items', async () => {
     const asked = {
       model: 'test/echo',

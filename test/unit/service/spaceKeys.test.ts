@@ -168,6 +168,13 @@ const CASES: Case[] = [
     key: 'own Space',
   },
   {
+    method: 'POST',
+    route: '/v1/responses/compact',
+    path: () => '/v1/responses/compact',
+    body: (i) => ({ app_id: i.app, input: 'hi', model: 'test/echo' }),
+    key: 'own Space',
+  },
+  {
     method: 'GET',
     route: '/v1/responses/:response_id',
     path: (i) => `/v1/responses/${i.response}`,
