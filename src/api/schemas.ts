@@ -1885,7 +1885,7 @@ export const ResponsesItem = z.union([
     status: z.string().max(40).optional(),
     action: z.record(z.string(), z.unknown()).optional(),
   }),
-  // What POST /v1/responses/compact gave for the conversation before it (chat/compaction.ts).
+  // A conversation's summary, which stands for the items before it (chat/compaction.ts).
   z.object({
     type: z.literal('compaction'),
     id: nullish(z.string().max(200)),
@@ -2024,6 +2024,21 @@ export const ResponsesBody = z
      */
     client_metadata: nullish(z.record(z.string().max(64), z.string().max(65_536))),
     user: nullish(z.string().max(256)),
+    /**
+     * OpenAI's server-side compaction: a conversation longer than `compact_threshold` tokens (80% of the
+     * model's context window when none is given) is summed up by a model of the Space before the reply,
+     * which goes on from the summary; the answer's first item carries it (chat/compaction.ts).
+     */
+    context_management: nullish(
+      z
+        .array(
+          z.strictObject({
+            type: z.literal('compaction', 'must be compaction, the only kind of context management there is'),
+            compact_threshold: nullish(z.number().int('must be a whole number').min(1, 'must be 1 or more')),
+          }),
+        )
+        .max(1, 'takes one compaction entry'),
+    ),
     ...OPENAI_HINTS,
   })
   // A field this service cannot honour is refused by its name, never dropped without a word.

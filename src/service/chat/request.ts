@@ -16,6 +16,7 @@ import type { Caller } from '../domain/caller';
 import type { CatalogueModel } from '../domain/models';
 import type { AppConfig } from '../domain/spaces';
 import { invalid } from '../problem';
+import type { UserMessage } from './compactedSummary';
 
 /** Anthropic's block of thinking: its text with the signature Anthropic checks, or a redacted one's data. */
 export type AnthropicBlock = { thinking: string; signature: string } | { redacted: string };
@@ -385,12 +386,16 @@ export type Body = z.output<typeof ChatBody> & {
     input: Array<z.output<typeof ResponsesItem>>;
     /** The tools the client's tool search loaded, in the input's `tool_search_output` items. */
     loaded?: NonNullable<z.output<typeof ResponsesBody>['tools']>;
+    /** The items the model reads: from the last compaction on (chat/responsesRequest.ts conversationOf). */
+    window: Array<z.output<typeof ResponsesItem>>;
+    /** The summary server-side compaction wrote before the reply, its answer's first item (chat/compaction.ts). */
+    compacted?: Extract<z.output<typeof ResponsesItem>, { type: 'compaction' }>;
   };
   /**
    * A Responses conversation to sum up (POST /v1/responses/compact, chat/compaction.ts): the answer is its
    * user's messages, kept, and the summary.
    */
-  compaction?: { kept: Array<Extract<z.output<typeof ResponsesItem>, { role: string }>> };
+  compaction?: { kept: UserMessage[] };
   /** A text completion answered in a chat completion's shape (Mistral's fill in the middle). */
   asChat?: true;
   /** What the reply is to say of how the request was read (tools not given to the model). */

@@ -87,8 +87,9 @@ export function toolsByModelName(
 
 /**
  * The conversation a Responses request gives: the items of the kept responses it continues
- * (`previous_response_id`), then its own input, each item_reference read; and as chat messages, after
- * its instructions.
+ * (`previous_response_id`), then its own input, each item_reference read; the items the model reads
+ * (`window`), from the last compaction on, which stands for those before it (OpenAI's clients may drop
+ * them, or send them still); and those as chat messages, after its instructions.
  */
 export function conversationOf(
   db: Database,
@@ -97,21 +98,41 @@ export function conversationOf(
   given: Pick<z.output<typeof ResponsesBody>, 'instructions' | 'previous_response_id'> & {
     input: ResponsesBody['input'];
   },
-): { earlier: Item[]; input: Item[]; messages: ChatMessage[] } {
+): { earlier: Item[]; input: Item[]; window: Item[]; messages: ChatMessage[] } {
   const input = ownItems(db, caller, appId, given.input);
   const earlier = given.previous_response_id ? continued(db, caller, appId, given.previous_response_id) : [];
+  const all = [...earlier, ...input];
+  const from = windowStart(all, earlier.length);
+  const window = all.slice(from);
   const messages: ChatMessage[] = [
     ...(given.instructions ? [{ role: 'system' as const, content: given.instructions }] : []),
-    ...chatMessages([...earlier, ...input], earlier.length),
+    ...chatMessages(window, earlier.length - from),
   ];
-  return { earlier, input, messages };
+  return { earlier, input, window, messages };
 }
+
+/**
+ * Where the items the model reads begin: at the last compaction, when it keeps the user's messages
+ * (one from before it kept them follows the messages it sums up, which the client sends); else at 0.
+ */
+function windowStart(items: readonly Item[], earlier: number): number {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i]!;
+    if (item.type !== 'compaction') continue;
+    return openCompaction(item.encrypted_content, placeOf(i, earlier)).kept ? i : 0;
+  }
+  return 0;
+}
+
+/** Where an item was given: in a kept response this one continues (the first `earlier`), or in its input. */
+const placeOf = (i: number, earlier: number) =>
+  i < earlier ? ['body', 'previous_response_id'] : ['body', 'input', i - earlier, 'encrypted_content'];
 
 export function responsesRequest(caller: Caller, given: z.output<typeof ResponsesBody>, db: Database): Body {
   const appId = requestedSpace(caller, given.app_id);
   // Its own input as items, each item_reference read: as it is kept for a response that continues it
   // (chatRoute.ts).
-  const { earlier, input, messages } = conversationOf(db, caller, appId, given);
+  const { earlier, input, window, messages } = conversationOf(db, caller, appId, given);
   const body = { ...given, input };
   const loaded = loadedTools([...earlier, ...body.input]);
   const toolSearch = body.tools?.find(
@@ -140,7 +161,7 @@ export function responsesRequest(caller: Caller, given: z.output<typeof Response
     temperature: body.temperature ?? null,
     max_tokens: body.max_output_tokens ?? null,
     stream: body.stream ?? undefined,
-    responses: { ...body, loaded },
+    responses: { ...body, loaded, window },
     completion: {
       messages,
       tools: tools.length ? tools : undefined,
@@ -457,8 +478,6 @@ export function customInputOf(args: string): string {
  * those of the responses this one continues; the rest are its input, each named by its place there.
  */
 function chatMessages(input: Item[], earlier: number): ChatMessage[] {
-  const placeOf = (i: number) =>
-    i < earlier ? ['body', 'previous_response_id'] : ['body', 'input', i - earlier, 'encrypted_content'];
   const messages: ChatMessage[] = [];
   /** Thinking read from reasoning items, for the assistant's next turn. */
   let thinking: ThinkingBlock[] = [];
@@ -494,7 +513,7 @@ function chatMessages(input: Item[], earlier: number): ChatMessage[] {
   let searchCall: Extract<Item, { type: 'tool_search_call' }> | undefined;
   for (const [i, item] of input.entries()) {
     if (item.type === 'reasoning') {
-      const carried = item.encrypted_content && openThinking(item.encrypted_content, placeOf(i));
+      const carried = item.encrypted_content && openThinking(item.encrypted_content, placeOf(i, earlier));
       if (carried) thinking.push(...carried);
       for (const b of carried || []) if ('toolSearchCall' in b) carriedSearches.add(b.toolSearchCall);
     } else if (item.type === 'function_call' || item.type === 'custom_tool_call') {
@@ -544,7 +563,8 @@ function chatMessages(input: Item[], earlier: number): ChatMessage[] {
       // Carried in the reasoning item before it, in its place (carriedThinking.ts).
       continue;
     } else if (item.type === 'compaction') {
-      messages.push({ role: 'user', content: summaryMessage(openCompaction(item.encrypted_content, placeOf(i))) });
+      const { summary, kept } = openCompaction(item.encrypted_content, placeOf(i, earlier));
+      messages.push(...(kept ?? []).map(userMessage), { role: 'user', content: summaryMessage(summary) });
     } else if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output') {
       // An output with images or PDFs (a screenshot the tool took) keeps its parts, as a tool_result's do.
       const output = item.output;
@@ -557,12 +577,15 @@ function chatMessages(input: Item[], earlier: number): ChatMessage[] {
       });
     } else if (item.role === 'assistant') {
       assistantTurn(textOf(item.content));
-    } else {
-      const role = item.role === 'user' ? 'user' : 'system';
-      messages.push({ role, content: typeof item.content === 'string' ? item.content : item.content.map(partOf) });
-    }
+    } else messages.push(userMessage(item));
   }
   return messages;
+}
+
+/** A message of the user's, or of the system's (`system` or `developer`), as the chat's. */
+function userMessage(item: Extract<Item, { role: string }>): ChatMessage {
+  const role = item.role === 'user' ? 'user' : 'system';
+  return { role, content: typeof item.content === 'string' ? item.content : item.content.map(partOf) };
 }
 
 /** What a tool search loaded, in words: each tool the model may now call, by the name it calls it by. */

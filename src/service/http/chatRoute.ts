@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ChatCompletion } from '../../api/schemas';
 import type { Caller } from '../domain/caller';
 import type { Database } from '../db';
+import { compacted, compactionDue, serverCompaction } from '../chat/compaction';
 import { prepareSending } from '../chat/prepare';
 import type { Reaches } from '../chat/reach/reaches';
 import { thinkingText, type Body, type Prepared, type ThinkingPiece } from '../chat/request';
@@ -17,6 +18,7 @@ import { openAiError, sendRawError, type ErrorDialect } from './errorAnswers';
 import { EventStream } from './eventStream';
 import {
   ResponsesStream,
+  compactionItem,
   compactionObject,
   keptOutput,
   responseIdOf,
@@ -62,14 +64,16 @@ async function answer(
   options: ChatOptions,
   abort: AbortController,
 ): Promise<unknown> {
-  const body = read(request.caller!, request.body, options.db);
-  const prepared = await prepareSending(options.db, request.caller!, body);
-  // The id of the request's log entry, where each vendor's SDK reads a request's id (OpenAI's
-  // x-request-id, Anthropic's request-id), so an answer or an error it shows names the entry.
-  reply.header(options.dialect === 'anthropic' ? 'request-id' : 'x-request-id', prepared.requestId);
   reply.raw.on('close', () => {
     if (!reply.raw.writableFinished) abort.abort();
   });
+  const caller = request.caller!;
+  const given = read(caller, request.body, options.db);
+  const prepared = await compactedFirst(options, await prepareSending(options.db, caller, given), abort.signal);
+  const body = prepared.body;
+  // The id of the request's log entry, where each vendor's SDK reads a request's id (OpenAI's
+  // x-request-id, Anthropic's request-id), so an answer or an error it shows names the entry.
+  reply.header(options.dialect === 'anthropic' ? 'request-id' : 'x-request-id', prepared.requestId);
   const shutDown = () => abort.signal.reason instanceof ShutdownError;
   const wantsStream = body.stream ?? /^text\/event-stream/i.test(request.headers.accept ?? '');
   // A text completion answers in OpenAI's legacy shape (`text`), unless its API answers as a chat (Mistral's).
@@ -249,6 +253,21 @@ interface Kept {
  * keeps none). A disk that refuses it fails nothing: the answer is given, and a later reference to it
  * is refused by name.
  */
+/**
+ * A Responses request whose conversation passed its compaction threshold (its `context_management`),
+ * prepared again once a model of the Space summed it up (chat/compaction.ts): the summing up is a
+ * request of its own, logged and billed; a failure of it fails the request, before anything is answered.
+ */
+async function compactedFirst(options: ChatOptions, prepared: Prepared, signal: AbortSignal): Promise<Prepared> {
+  const threshold = compactionDue(prepared);
+  if (threshold === undefined) return prepared;
+  const { db, reaches } = options;
+  const asked = serverCompaction(prepared.caller, prepared.body, db);
+  const summed = await runChat(db, await prepareSending(db, prepared.caller, asked), reaches, undefined, signal);
+  const item = compactionItem(summed, asked.compaction!.kept);
+  return prepareSending(db, prepared.caller, compacted(db, prepared, item, { threshold, model: summed.model }));
+}
+
 async function keepAnswer(options: ChatOptions, prepared: Prepared, { items, answer }: Kept): Promise<void> {
   if (prepared.body.responses?.store === false || (prepared.config.policies.privacy_level ?? 1) > 1) return;
   const owner = { requestId: prepared.requestId, orgId: prepared.caller.orgId, appId: prepared.config.row.id };

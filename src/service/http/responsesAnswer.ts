@@ -15,7 +15,7 @@
 // `tool_search_call` with its arguments.
 import type { ChatCompletion } from '../../api/schemas';
 import { sealThinking } from '../chat/carriedThinking';
-import { sealCompaction } from '../chat/compactedSummary';
+import { sealCompaction, type UserMessage } from '../chat/compactedSummary';
 import {
   argumentsOf,
   customInputOf,
@@ -31,6 +31,7 @@ import type { EventStream } from './eventStream';
 
 /** The Responses request, its input read (its items, the tools its client's tool search loaded). */
 type Request = NonNullable<Body['responses']>;
+type CompactionItem = NonNullable<Request['compacted']>;
 
 /** What a model thought: the blocks it is to get back, and the reasoning to show of a model that signs nothing. */
 interface Thought {
@@ -246,7 +247,7 @@ function outputOf(c: Completed, request: Request, late = 0): Array<Record<string
         };
     }
   });
-  return [...reasoning, ...text, ...after, ...calls];
+  return [...(request.compacted ? [request.compacted] : []), ...reasoning, ...text, ...after, ...calls];
 }
 
 const CALLS: ReadonlySet<unknown> = new Set([
@@ -323,34 +324,36 @@ export function responseObject(c: Completed, request: Request, createdAt: number
 
 /**
  * The answer of POST /v1/responses/compact (OpenAI's compacted response): the user's messages as they
- * were, then one compaction item carrying the summary the model wrote (chat/compaction.ts).
+ * were, then the compaction item (compactionItem).
  */
-export function compactionObject(
-  c: Completed,
-  kept: NonNullable<Body['compaction']>['kept'],
-  createdAt: number,
-): Record<string, unknown> {
-  const summary = c.choices[0]?.message.content ?? '';
-  if (!summary.trim())
-    throw new Problem(502, `${c.model} wrote no summary of the conversation: compact it again, or with another model.`);
-  const id = compact(c.id);
+export function compactionObject(c: Completed, kept: UserMessage[], createdAt: number): Record<string, unknown> {
+  const item = compactionItem(c, kept);
   return {
     id: responseIdOf(c.id),
     object: 'response.compaction',
     created_at: createdAt,
     output: [
-      ...kept.map((item, i) => ({
+      ...kept.map((message, i) => ({
         type: 'message',
-        id: item.id ?? `msg_${id}_${i}`,
+        id: message.id ?? `msg_${compact(c.id)}_${i}`,
         status: 'completed',
         role: 'user',
-        content: typeof item.content === 'string' ? [{ type: 'input_text', text: item.content }] : item.content,
+        content:
+          typeof message.content === 'string' ? [{ type: 'input_text', text: message.content }] : message.content,
       })),
-      { type: 'compaction', id: `cmp_${id}`, encrypted_content: sealCompaction(summary, c.model) },
+      item,
     ],
     usage: usageOf(c),
     llm_spaces: c.metadata,
   };
+}
+
+/** The compaction item of a summary the model wrote, with the user's messages it keeps (chat/compaction.ts). */
+export function compactionItem(c: Completed, kept: UserMessage[]): CompactionItem {
+  const summary = c.choices[0]?.message.content ?? '';
+  if (!summary.trim())
+    throw new Problem(502, `${c.model} wrote no summary of the conversation: compact it again, or with another model.`);
+  return { type: 'compaction', id: `cmp_${compact(c.id)}`, encrypted_content: sealCompaction(summary, c.model, kept) };
 }
 
 /**
@@ -422,6 +425,12 @@ export class ResponsesStream {
     };
     this.send('response.created', { response });
     this.send('response.in_progress', { response });
+    // The summary server-side compaction wrote before the reply: its first item.
+    const compacted = this.request.compacted;
+    if (!compacted) return;
+    const index = this.items++;
+    this.send('response.output_item.added', { output_index: index, item: compacted });
+    this.send('response.output_item.done', { output_index: index, item: compacted });
   }
 
   /** Thinking: its text goes to the summary part of its block, which a signature ends. */

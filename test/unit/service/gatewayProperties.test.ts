@@ -235,10 +235,29 @@ describe('gateway surfaces under arbitrary input (fast-check)', function () {
     previous_response_id: text(12),
     reasoning: shape({ effort: fc.constantFrom('low', 'high'), summary: fc.constantFrom('auto', 'detailed') }),
     text: shape({ format: shape({ type: fc.constantFrom('text', 'json_schema'), name: text(8), schema }) }),
+    context_management: fc.array(shape({ type: fc.constantFrom('compaction', 'truncation'), compact_threshold: num }), {
+      maxLength: 2,
+    }),
   };
+  // A conversation with a turn of the model's, which a low compaction threshold sums up before the reply.
+  const turns = fc.tuple(text(20), text(20)).map(([asked, answered]) => [
+    { role: 'user', content: asked },
+    { role: 'assistant', content: answered },
+    { role: 'user', content: 'Go on.' },
+  ]);
   const validResponses = fc.record(
-    { model: testModel, input: text(30), stream: fc.boolean(), max_output_tokens: small },
+    {
+      model: testModel,
+      input: fc.oneof(text(30), turns),
+      stream: fc.boolean(),
+      max_output_tokens: small,
+      context_management: fc.constant([{ type: 'compaction', compact_threshold: 1 }]),
+    },
     { requiredKeys: ['model', 'input'] },
+  );
+  /** A valid Responses body with only what shapes the request, for the count and the standalone compaction. */
+  const askedOnly = validResponses.map(
+    ({ stream: _, max_output_tokens: __, context_management: ___, ...asked }) => asked,
   );
 
   // Anthropic's Messages
@@ -353,10 +372,7 @@ describe('gateway surfaces under arbitrary input (fast-check)', function () {
     'POST /v1/responses/input_tokens': {
       path: '/v1/responses/input_tokens',
       dialect: 'openai',
-      body: body(
-        responsesFields,
-        validResponses.map(({ stream: _, max_output_tokens: __, ...b }) => b),
-      ),
+      body: body(responsesFields, askedOnly),
     },
     // As OpenAI's compaction, it takes the conversation and what picks its model, nothing of an answer.
     'POST /v1/responses/compact': {
@@ -364,7 +380,7 @@ describe('gateway surfaces under arbitrary input (fast-check)', function () {
       dialect: 'openai',
       body: body(
         { model: responsesFields.model, input: responsesFields.input, instructions: responsesFields.instructions },
-        validResponses.map(({ stream: _, max_output_tokens: __, ...b }) => b),
+        askedOnly,
       ),
     },
     'POST /v1/completions': {

@@ -2999,6 +2999,49 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.match(item.encrypted_content, /^llm-spaces\.compaction\./);
   });
 
+  it('compacts a Responses conversation at Anthropic past its context_management threshold, then asks Claude for the reply from the summary', async () => {
+    const app = await spaceWith([ANTHROPIC]);
+    const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
+    const seenBefore = anthropic.seen.length;
+    const tools: OpenAI.Responses.FunctionTool[] = [
+      { type: 'function', name: 'Read', parameters: { type: 'object', properties: {} }, strict: false },
+    ];
+    const response = await sdk.responses.create({
+      model: ANTHROPIC,
+      max_output_tokens: 500,
+      tools,
+      context_management: [{ type: 'compaction', compact_threshold: 10 }],
+      input: [
+        { role: 'user', content: 'Read a.ts' },
+        { type: 'function_call', call_id: 'toolu_1', name: 'Read', arguments: '{"path":"a.ts"}' },
+        { type: 'function_call_output', call_id: 'toolu_1', output: 'the file' },
+      ],
+    });
+    // Two requests reached Anthropic: the summing up, with no tool, then the reply, with the tools.
+    const [summing, replying] = anthropic.seen.slice(seenBefore).map((r) => r.body);
+    assert.equal(anthropic.seen.length, seenBefore + 2);
+    assert.match(String((summing!.system as Array<{ text: string }>)[0]!.text), /^You are compacting a conversation/);
+    assert.equal(summing!.tools, undefined);
+    const transcript = 'User:\nRead a.ts\n\nAssistant called Read with {"path":"a.ts"}\n\nResult of Read:\nthe file';
+    assert.deepEqual(summing!.messages, [{ role: 'user', content: [{ type: 'text', text: transcript }] }]);
+    assert.deepEqual(
+      (replying!.tools as Array<{ name: string }>).map((t) => t.name),
+      ['Read'],
+    );
+    const sent = replying!.messages as Array<{ role: string; content: Array<{ text?: string }> }>;
+    assert.deepEqual(
+      sent.flatMap((m) => m.content.map((c) => [m.role, c.text])),
+      [
+        ['user', 'Read a.ts'],
+        ['user', `A summary of the conversation so far, written when it was compacted:\n\necho: ${transcript}`],
+      ],
+    );
+    assert.deepEqual(
+      response.output.map((o) => o.type),
+      ['compaction', 'message'],
+    );
+  });
+
   it('answers a tool loop of a client that keeps no thinking (any OpenAI-shaped one) without thinking, not refused', async () => {
     const app = await spaceWith([ANTHROPIC]);
     const res = await send(

@@ -568,6 +568,103 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     );
   });
 
+  it('compacts a conversation past its context_management threshold before the reply, which goes on from the summary', async () => {
+    const conversation: OpenAI.Responses.ResponseInputItem[] = [
+      { role: 'user', content: 'Find the bug in cart.ts' },
+      { type: 'function_call', call_id: 'call_1', name: 'read_file', arguments: '{"path":"cart.ts"}' },
+      { type: 'function_call_output', call_id: 'call_1', output: 'export const total = 0;' },
+      { role: 'assistant', content: 'The total is never summed.' },
+      { role: 'user', content: 'Fix it.' },
+    ];
+    const context_management = [{ type: 'compaction', compact_threshold: 20 }];
+    const requestsBefore = (await service.client().getOrganization()).num_requests;
+    const response = await openai.responses.create({ model: 'test/echo', input: conversation, context_management });
+    assert.deepEqual(
+      response.output.map((o) => o.type),
+      ['compaction', 'message'],
+    );
+    const item = response.output[0] as OpenAI.Responses.ResponseCompactionItem;
+    assert.match(item.id, /^cmp_/);
+    // test/echo answers the last message it reads: the summary, which is the conversation as a transcript.
+    assert.match(response.output_text, /^A summary of the conversation so far, written when it was compacted:/);
+    assert.match(response.output_text, /Result of read_file:\nexport const total = 0;\n\nAssistant:\nThe total/);
+    const receipt = (response as unknown as { llm_spaces: ChatMetadata }).llm_spaces;
+    assert.match(receipt.warning ?? '', /passed its compaction threshold \(20\), so test\/echo summed it up first/);
+    assert.equal(
+      (await service.client().getOrganization()).num_requests,
+      requestsBefore + 2,
+      'the summing up is logged and counted as a request of its own',
+    );
+
+    // Next turn, the compaction stands for the items before it: sent with them or without, as OpenAI's
+    // guide lets a client drop them, or by the kept response's id, the model reads the same.
+    const followUp: OpenAI.Responses.ResponseInputItem = { role: 'user', content: 'Go on.' };
+    const output = response.output as OpenAI.Responses.ResponseInputItem[];
+    const whole = await openai.responses.create({
+      model: 'test/echo',
+      input: [...conversation, ...output, followUp],
+      context_management: [{ type: 'compaction', compact_threshold: 100_000 }],
+    });
+    assert.deepEqual(
+      whole.output.map((o) => o.type),
+      ['message'],
+      'under its threshold, nothing is compacted',
+    );
+    assert.equal(whole.output_text, 'Go on.');
+    const pruned = await openai.responses.create({ model: 'test/echo', input: [...output, followUp] });
+    const chained = await openai.responses.create({
+      model: 'test/echo',
+      previous_response_id: response.id,
+      input: [followUp],
+    });
+    const withoutSummary = await openai.responses.inputTokens.count({ model: 'test/echo', input: [followUp] });
+    assert.ok(whole.usage!.input_tokens > withoutSummary.input_tokens + 20, 'the summary is read');
+    assert.equal(pruned.usage!.input_tokens, whole.usage!.input_tokens);
+    assert.equal(chained.usage!.input_tokens, whole.usage!.input_tokens);
+    // Streamed, the compaction is the first item, added and done before the reply's.
+    const stream = openai.responses.stream({ model: 'test/echo', input: conversation, context_management });
+    const added: Array<[number, string]> = [];
+    stream.on('response.output_item.added', (event) => added.push([event.output_index, event.item.type]));
+    const final = await stream.finalResponse();
+    assert.deepEqual(added, [
+      [0, 'compaction'],
+      [1, 'message'],
+    ]);
+    assert.deepEqual(
+      final.output.map((o) => o.type),
+      ['compaction', 'message'],
+    );
+
+    // A conversation of the user's messages alone has nothing to sum up, nor one whose turns since its
+    // last summary are: it is answered as it is.
+    const alone = await openai.responses.create({
+      model: 'test/echo',
+      input:
+        'A long question, longer than the threshold of twenty tokens it is sent with, all of it asked by the user.',
+      context_management,
+    });
+    const sinceSummary = await openai.responses.create({
+      model: 'test/echo',
+      input: [item, followUp],
+      context_management,
+    });
+    assert.deepEqual(
+      [alone, sinceSummary].map((r) => r.output.map((o) => o.type)),
+      [['message'], ['message']],
+    );
+    await assert.rejects(
+      openai.responses.create({
+        model: 'test/echo',
+        input: conversation,
+        context_management: [{ type: 'truncation', compact_threshold: 20 }],
+      }),
+      (error: unknown) =>
+        error instanceof OpenAI.UnprocessableEntityError &&
+        error.param === 'context_management.0.type' &&
+        /must be compaction/.test(error.message),
+    );
+  });
+
   it('counts the input tokens of a request as its response would be billed, a continued one with its earlier items', async () => {
     const asked = {
       model: 'test/echo',
