@@ -1892,6 +1892,9 @@ export const ResponsesItem = z.union([
     encrypted_content: ResponsesText,
     created_by: nullish(z.string().max(200)),
   }),
+  // OpenAI's explicit compaction (Codex's remote compaction): the last input item asks for the
+  // conversation to be summed up now, and the answer is the compaction item alone (chat/compaction.ts).
+  z.object({ type: z.literal('compaction_trigger'), id: nullish(z.string().max(200)) }),
 ]);
 
 /**
@@ -1982,7 +1985,7 @@ export const ResponsesBody = z
         .array(
           z.union([ResponsesItem, ResponsesItemReference], {
             error:
-              'must be a message (role user, assistant, system or developer) or an item of type function_call, function_call_output, custom_tool_call, custom_tool_call_output, shell_call, shell_call_output, apply_patch_call, apply_patch_call_output, reasoning, web_search_call, compaction or item_reference',
+              'must be a message (role user, assistant, system or developer) or an item of type function_call, function_call_output, custom_tool_call, custom_tool_call_output, shell_call, shell_call_output, apply_patch_call, apply_patch_call_output, reasoning, web_search_call, compaction, compaction_trigger or item_reference',
           }),
         )
         .min(1, 'must have at least one item')

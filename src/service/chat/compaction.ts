@@ -8,13 +8,13 @@
 // for the items before it; the standalone answer gives those messages before it too. The summary goes
 // to any model of the Space then, where OpenAI's own compaction goes only to OpenAI's.
 import type { z } from 'zod';
-import type { ResponsesCompactBody, ResponsesItem } from '../../api/schemas';
+import type { ResponsesBody, ResponsesCompactBody, ResponsesItem } from '../../api/schemas';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
 import { invalid } from '../problem';
 import { isUsers, openCompaction, type UserMessage } from './compactedSummary';
 import { promptOf, requestedSpace, textOf, type Body, type ChatMessage, type Prepared } from './request';
-import { conversationOf } from './responsesRequest';
+import { conversationOf, responsesRequest } from './responsesRequest';
 
 type Item = z.output<typeof ResponsesItem>;
 type CompactionItem = Extract<Item, { type: 'compaction' }>;
@@ -74,9 +74,27 @@ function keptOf(window: readonly Item[]): UserMessage[] {
 export function compactionDue(prepared: Prepared): number | undefined {
   const r = prepared.body.responses;
   const asked = r?.context_management?.[0];
-  if (!asked || !r.window.some((item) => !isUsers(item) && item.type !== 'compaction')) return undefined;
+  if (!asked || prepared.body.compaction || !r.window.some((item) => !isUsers(item) && item.type !== 'compaction'))
+    return undefined;
   const threshold = asked.compact_threshold ?? Math.floor(prepared.first.record.context_window * DEFAULT_THRESHOLD);
   return prepared.promptTokens > threshold ? threshold : undefined;
+}
+
+/**
+ * POST /v1/responses: a request whose input ends with a compaction_trigger (OpenAI's explicit
+ * compaction, Codex's remote compaction) has its conversation summed up now, and is answered with the
+ * compaction item alone, nothing sampled after it; any other asks for a response.
+ */
+export function responseOrCompaction(caller: Caller, given: z.output<typeof ResponsesBody>, db: Database): Body {
+  const asked = responsesRequest(caller, given, db);
+  if (typeof given.input === 'string' || given.input.at(-1)?.type !== 'compaction_trigger') return asked;
+  const summing = serverCompaction(caller, asked, db);
+  return {
+    ...summing,
+    stream: asked.stream,
+    responses: asked.responses,
+    compaction: { ...summing.compaction!, triggered: true },
+  };
 }
 
 /** The request that sums up a Responses request's conversation, for server-side compaction. */

@@ -395,7 +395,11 @@ export type Body = z.output<typeof ChatBody> & {
    * A Responses conversation to sum up (POST /v1/responses/compact, chat/compaction.ts): the answer is its
    * user's messages, kept, and the summary.
    */
-  compaction?: { kept: UserMessage[] };
+  compaction?: {
+    kept: UserMessage[];
+    /** Asked by a compaction_trigger on POST /v1/responses: answered as a response, its one item the compaction. */
+    triggered?: true;
+  };
   /** A text completion answered in a chat completion's shape (Mistral's fill in the middle). */
   asChat?: true;
   /** What the reply is to say of how the request was read (tools not given to the model). */

@@ -216,7 +216,12 @@ function ownItems(db: Database, caller: Caller, appId: string, input: ResponsesB
   if (typeof input === 'string') return [{ role: 'user', content: input }];
   const ids = input.flatMap((item) => (item.type === 'item_reference' ? [item.id] : []));
   const kept = ids.length ? keptItems(db, caller.orgId, appId, ids) : new Map<string, string>();
-  return input.map((item, i) => {
+  // A compaction_trigger asks for what comes before it to be summed up (chat/compaction.ts): it is
+  // no item of the conversation, and nothing may follow it, as at OpenAI.
+  const trigger = input.findIndex((item) => item.type === 'compaction_trigger');
+  if (trigger >= 0 && trigger < input.length - 1)
+    throw invalid(['body', 'input', trigger], "The 'compaction_trigger' item must be the final input item.");
+  return input.slice(0, trigger >= 0 ? trigger : input.length).map((item, i) => {
     if (item.type !== 'item_reference') return item;
     const text = kept.get(item.id);
     if (text === undefined)
@@ -559,8 +564,9 @@ function chatMessages(input: Item[], earlier: number): ChatMessage[] {
     } else if (item.type === 'apply_patch_call_output') {
       const output = item.output ? `: ${item.output}` : '';
       messages.push({ role: 'tool', tool_call_id: item.call_id, content: `${item.status}${output}` });
-    } else if (item.type === 'web_search_call') {
-      // Carried in the reasoning item before it, in its place (carriedThinking.ts).
+    } else if (item.type === 'web_search_call' || item.type === 'compaction_trigger') {
+      // A search is carried in the reasoning item before it, in its place (carriedThinking.ts); a
+      // compaction_trigger is no item of the conversation (ownItems).
       continue;
     } else if (item.type === 'compaction') {
       const { summary, kept } = openCompaction(item.encrypted_content, placeOf(i, earlier));

@@ -81,6 +81,10 @@ async function answer(
   // OpenAI's clients read `created` in seconds; the playground's in milliseconds (conventions.md).
   const openai = options.dialect === 'openai' || options.dialect === 'responses';
   const created = (ms: number) => (openai ? Math.floor(ms / 1000) : ms);
+  if (body.compaction?.triggered) {
+    const completion = await runChat(options.db, prepared, options.reaches, undefined, abort.signal);
+    return answerTriggered(completion, prepared, options, wantsStream ? reply : undefined, created(Date.now()));
+  }
   if (!wantsStream) {
     try {
       const completion = await runChat(options.db, prepared, options.reaches, undefined, abort.signal);
@@ -266,6 +270,38 @@ async function compactedFirst(options: ChatOptions, prepared: Prepared, signal: 
   const summed = await runChat(db, await prepareSending(db, prepared.caller, asked), reaches, undefined, signal);
   const item = compactionItem(summed, asked.compaction!.kept);
   return prepareSending(db, prepared.caller, compacted(db, prepared, item, { threshold, model: summed.model }));
+}
+
+/**
+ * The answer to a compaction_trigger (chat/compaction.ts): a response whose one output item is the
+ * compaction of the summary the model wrote, kept as any response; streamed as its events when asked.
+ */
+async function answerTriggered(
+  summed: Completed,
+  prepared: Prepared,
+  options: ChatOptions,
+  streamTo: FastifyReply | undefined,
+  createdAt: number,
+): Promise<unknown> {
+  const request = { ...prepared.body.responses!, compacted: compactionItem(summed, prepared.body.compaction!.kept) };
+  // Nothing is sampled after the compaction: the summary is in the item, not a message or reasoning of the reply.
+  const message = { role: 'assistant' as const, content: '' };
+  const c = {
+    ...summed,
+    thinking: undefined,
+    reasoning: undefined,
+    choices: summed.choices.map((choice) => ({ ...choice, message })),
+  };
+  const answer = responseObject(c, request, createdAt);
+  await keepAnswer(options, prepared, { items: keptOutput(c, request), answer });
+  if (!streamTo) return answer;
+  streamTo.hijack();
+  const events = new EventStream(streamTo);
+  const stream = new ResponsesStream(events, prepared.requestId, summed.model, request, createdAt);
+  stream.start();
+  stream.finish(c);
+  events.end();
+  return streamTo;
 }
 
 async function keepAnswer(options: ChatOptions, prepared: Prepared, { items, answer }: Kept): Promise<void> {

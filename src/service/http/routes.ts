@@ -14,8 +14,7 @@ import * as spaces from '../domain/spaces';
 import { completionRequest } from '../chat/completions';
 import { fimRequest, textCompletionRequest } from '../chat/textCompletions';
 import { embed, embeddingCatalogue } from '../chat/embeddings';
-import { compactionRequest } from '../chat/compaction';
-import { responsesRequest } from '../chat/responsesRequest';
+import { compactionRequest, responseOrCompaction } from '../chat/compaction';
 import { deleteResponse, readResponse, responseInputItems } from '../chat/keptResponses';
 import { modelById, modelList } from '../chat/modelList';
 import { countMessageTokens, countResponseTokens } from '../chat/inputTokens';
@@ -318,7 +317,7 @@ export const ROUTES: RouteSpec[] = [
       "OpenAI's Responses API through a Space: a Space key's own, or app_id with an organization token (JSON, or the Responses events with stream: true)",
     body: S.ResponsesBody,
     response: z.looseObject({ object: z.literal('response') }),
-    chat: (caller, body, db) => responsesRequest(caller, parseInput(S.ResponsesBody, body, 'body'), db),
+    chat: (caller, body, db) => responseOrCompaction(caller, parseInput(S.ResponsesBody, body, 'body'), db),
     dialect: 'responses',
   }),
   route({

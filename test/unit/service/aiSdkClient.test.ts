@@ -164,6 +164,49 @@ describe('the AI SDK against the built-in service', function () {
     assert.equal(continued.usage.inputTokens, second.usage.inputTokens);
   });
 
+  it("compacts through @ai-sdk/openai's context management and its compaction trigger: the compaction sent back stands for the turns before it", async () => {
+    const created = await echoSpace(service, 'AI SDK compaction');
+    const sent: Array<{ input: Array<{ type?: string; id?: string }> }> = [];
+    const openai = createOpenAI({
+      baseURL: `${service.url}/v1`,
+      apiKey: created.key,
+      fetch: (url, init) => {
+        sent.push(JSON.parse(String(init?.body)));
+        return fetch(url, init);
+      },
+    });
+    const model = openai('test/echo');
+    const kinds = (content: ReadonlyArray<{ type: string; kind?: string }>) =>
+      content.map((part) => (part.type === 'custom' ? part.kind : part.type));
+    const messages: ModelMessage[] = [{ role: 'user', content: 'Remember the word teal.' }];
+    const first = await generateText({ model, messages, maxRetries: 0 });
+    messages.push(...first.response.messages, { role: 'user', content: 'Which word?' });
+    const compacted = await generateText({
+      model,
+      messages,
+      providerOptions: { openai: { contextManagement: [{ type: 'compaction', compactThreshold: 10 }] } },
+      maxRetries: 0,
+    });
+    assert.deepEqual(kinds(compacted.content), ['openai.compaction', 'text']);
+    assert.match(compacted.text, /^A summary of the conversation so far/);
+    messages.push(...compacted.response.messages, { role: 'user', content: 'And now?' });
+    const after = await generateText({ model, messages, maxRetries: 0 });
+    assert.equal(after.text, 'And now?');
+    assert.ok(
+      sent.at(-1)!.input.some((item) => item.type === 'item_reference' && item.id?.startsWith('cmp_')),
+      'the SDK sent the compaction back by reference, as the Space keeps it',
+    );
+    // The trigger asks for the compaction alone, now.
+    const triggered = await generateText({
+      model,
+      messages,
+      providerOptions: { openai: { compactionTrigger: true } },
+      maxRetries: 0,
+    });
+    assert.equal(sent.at(-1)!.input.at(-1)!.type, 'compaction_trigger');
+    assert.deepEqual(kinds(triggered.content), ['openai.compaction']);
+  });
+
   it("runs OpenAI's shell and apply_patch and Anthropic's bash and text editor through their own providers' tools", async () => {
     const settings = { maxRetries: 0, maxOutputTokens: 500, stopWhen: stepCountIs(2) };
     const openai = createOpenAI({ baseURL: `${service.url}/v1`, apiKey: key });

@@ -216,6 +216,7 @@ describe('gateway surfaces under arbitrary input (fast-check)', function () {
         text(10).map((t) => `llm-spaces.compaction.1.${t}`),
       ),
     }),
+    shape({ type: fc.constant('compaction_trigger') }),
   );
   const responsesFields = {
     model,
@@ -248,7 +249,12 @@ describe('gateway surfaces under arbitrary input (fast-check)', function () {
   const validResponses = fc.record(
     {
       model: testModel,
-      input: fc.oneof(text(30), turns),
+      // Ending with a compaction_trigger, it is summed up now, and answered with the summary alone.
+      input: fc.oneof(
+        text(30),
+        turns,
+        turns.map((t) => [...t, { type: 'compaction_trigger' }]),
+      ),
       stream: fc.boolean(),
       max_output_tokens: small,
       context_management: fc.constant([{ type: 'compaction', compact_threshold: 1 }]),

@@ -665,6 +665,72 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     );
   });
 
+  it('compacts a conversation now when its input ends with a compaction_trigger, as Codex asks: the compaction item alone, nothing sampled', async () => {
+    const conversation: OpenAI.Responses.ResponseInputItem[] = [
+      { role: 'user', content: 'Rename total to sum in cart.ts' },
+      { type: 'function_call', call_id: 'call_1', name: 'apply_patch', arguments: '{"patch":"…"}' },
+      { type: 'function_call_output', call_id: 'call_1', output: 'Done.' },
+    ];
+    const trigger: OpenAI.Responses.ResponseInputItem = { type: 'compaction_trigger' };
+    const requestsBefore = (await service.client().getOrganization()).num_requests;
+    const response = await openai.responses.create({ model: 'test/echo', input: [...conversation, trigger] });
+    assert.equal(response.status, 'completed');
+    assert.deepEqual(
+      response.output.map((o) => o.type),
+      ['compaction'],
+    );
+    assert.equal(response.output_text, '');
+    assert.ok(response.usage!.output_tokens > 0, 'the summary the model wrote is billed');
+    assert.equal((await service.client().getOrganization()).num_requests, requestsBefore + 1);
+    const item = response.output[0] as OpenAI.Responses.ResponseCompactionItem;
+    const next = await openai.responses.create({
+      model: 'test/echo',
+      input: [item, { role: 'user', content: 'Now run the tests.' }],
+    });
+    assert.equal(next.output_text, 'Now run the tests.');
+    // Continued by its id, the summary stands for the conversation before it.
+    const chained = await openai.responses.create({
+      model: 'test/echo',
+      previous_response_id: response.id,
+      input: 'Now run the tests.',
+    });
+    assert.equal(chained.usage!.input_tokens, next.usage!.input_tokens);
+
+    // A kept response compacted by its id, streamed: the compaction item added and done, then the end.
+    const kept = await openai.responses.create({ model: 'test/echo', input: conversation });
+    const stream = openai.responses.stream({ model: 'test/echo', previous_response_id: kept.id, input: [trigger] });
+    const types: string[] = [];
+    stream.on('event', (event) => types.push(event.type));
+    const final = await stream.finalResponse();
+    assert.deepEqual(types, [
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    assert.deepEqual(
+      final.output.map((o) => o.type),
+      ['compaction'],
+    );
+
+    await assert.rejects(
+      openai.responses.create({
+        model: 'test/echo',
+        input: [...conversation, trigger, { role: 'user', content: 'Hi' }],
+      }),
+      (error: unknown) =>
+        error instanceof OpenAI.UnprocessableEntityError &&
+        error.param === 'input.3' &&
+        /The 'compaction_trigger' item must be the final input item/.test(error.message),
+    );
+    await assert.rejects(
+      openai.responses.create({ model: 'test/echo', input: [trigger] }),
+      (error: unknown) =>
+        error instanceof OpenAI.UnprocessableEntityError && /must give the conversation to compact/.test(error.message),
+    );
+  });
+
   it('counts the input tokens of a request as its response would be billed, a continued one with its earlier items', async () => {
     const asked = {
       model: 'test/echo',
