@@ -1422,6 +1422,23 @@ const AnthropicToolSearchToolResult = z.object({
   ]),
   cache_control: CacheControl.optional(),
 });
+/**
+ * A summary of the conversation before it (Anthropic's compaction, chat/compaction.ts), in an assistant
+ * turn: it stands for every block before it. One without a summary (a compaction that failed) stands for
+ * nothing.
+ */
+const AnthropicCompaction = z.object({
+  type: z.literal('compaction'),
+  content: nullish(
+    z
+      .string()
+      .min(1, 'must not be empty: send null for a compaction that failed')
+      .max(20 * 1024 * 1024),
+  ),
+  encrypted_content: nullish(z.string().max(20 * 1024 * 1024)),
+  signature: nullish(z.string().max(100_000)),
+  cache_control: CacheControl.optional(),
+});
 const AnthropicBlock = z.discriminatedUnion('type', [
   AnthropicText,
   AnthropicImage,
@@ -1434,14 +1451,19 @@ const AnthropicBlock = z.discriminatedUnion('type', [
   AnthropicWebSearchToolResult,
   AnthropicWebFetchToolResult,
   AnthropicToolSearchToolResult,
+  AnthropicCompaction,
 ]);
 
 /** A threshold of Anthropic's context editing: input tokens or tool uses. */
 const EditCount = (unit: 'input_tokens' | 'tool_uses') => z.object({ type: z.literal(unit), value: z.int().min(0) });
 
+/** What replaces the prompt a model sums a conversation up by (Anthropic's compaction's `instructions`). */
+const CompactionInstructions = nullish(z.string().max(100_000));
+
 /**
  * Anthropic's context editing (`context_management`), which Claude Code sends: clearing old tool
- * results and old thinking, done as Anthropic describes them (chat/contextEdits.ts).
+ * results and old thinking, done as Anthropic describes them (chat/contextEdits.ts); and compaction,
+ * a summary in place of the conversation once it passes its trigger (chat/compaction.ts).
  */
 export const AnthropicContextManagement = z.object({
   edits: z
@@ -1461,9 +1483,21 @@ export const AnthropicContextManagement = z.object({
           exclude_tools: z.array(z.string().max(64)).max(128).optional(),
           clear_tool_inputs: z.union([z.boolean(), z.array(z.string().max(64)).max(128)]).optional(),
         }),
+        z.object({
+          type: z.literal('compact_20260112'),
+          trigger: nullish(
+            z.object({
+              type: z.literal('input_tokens'),
+              value: z.int().min(50_000, 'must be at least 50,000 input tokens, as Anthropic asks'),
+            }),
+          ),
+          pause_after_compaction: z.boolean().optional(),
+          instructions: CompactionInstructions,
+        }),
       ]),
     )
-    .max(10),
+    .max(10)
+    .refine((edits) => edits.filter((e) => e.type === 'compact_20260112').length <= 1, 'takes one compaction edit'),
 });
 
 /** Anthropic's tools that run at Anthropic: web search and fetch, code execution. */
@@ -1645,6 +1679,11 @@ export const AnthropicMessagesBody = z
       })
       .optional(),
     context_management: AnthropicContextManagement.optional(),
+    /**
+     * A request to sum the conversation up (Anthropic's compaction): the answer is the summary alone, a
+     * `compaction` block, which later requests send first in place of the messages it sums up.
+     */
+    compaction: nullish(z.object({ type: z.literal('summarize'), instructions: CompactionInstructions })),
     /** The Space, when an organization token sends (a Space key needs none). */
     app_id: nullish(UuidInput),
   })

@@ -22,8 +22,9 @@ export const CLEARED_RESULT = '[This tool result was cleared to save context.]';
 export function editContext(messages: ChatMessage[], edits: Edit[], count: (texts: string[]) => number): ChatMessage[] {
   let edited = messages;
   for (const edit of edits)
-    edited =
-      edit.type === 'clear_tool_uses_20250919' ? clearToolUses(edited, edit, count) : clearThinking(edited, edit);
+    if (edit.type === 'clear_tool_uses_20250919') edited = clearToolUses(edited, edit, count);
+    else if (edit.type === 'clear_thinking_20251015') edited = clearThinking(edited, edit);
+  // compact_20260112 is done once the request is routed, by a model of the Space (chat/compaction.ts).
   return edited;
 }
 

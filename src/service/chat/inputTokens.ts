@@ -13,7 +13,8 @@ export async function countMessageTokens(db: Database, caller: Caller, body: z.o
   const prepared = await prepareSending(
     db,
     caller,
-    messagesRequest(caller, { ...body, max_tokens: body.max_tokens ?? 1 }),
+    // A request for compaction is counted as the conversation it would sum up, as Anthropic counts it.
+    messagesRequest(caller, { ...body, compaction: undefined, max_tokens: body.max_tokens ?? 1 }),
   );
   return { input_tokens: prepared.promptTokens };
 }

@@ -16,6 +16,7 @@ import { invalid } from '../problem';
 import { promptTokens } from '../tokenizer';
 import { clientTool } from './anthropicClientTools';
 import { openThinking } from './carriedThinking';
+import { summaryMessage } from './compactedSummary';
 import { editContext } from './contextEdits';
 import {
   promptOf,
@@ -35,12 +36,37 @@ import {
 type Message = z.output<typeof AnthropicMessagesBody>['messages'][number];
 type Tool = NonNullable<z.output<typeof AnthropicMessagesBody>['tools']>[number];
 
+/** The input tokens past which Anthropic's compaction sums a conversation up, when its edit gives no trigger. */
+const DEFAULT_COMPACTION_TRIGGER = 150_000;
+
+/**
+ * Where the conversation the model reads begins (Anthropic's compaction): at the last compaction block
+ * with a summary, which stands for every block before it; at the start when there is none. A summary
+ * is the model's, so it is refused in a user's turn.
+ */
+function compactedFrom(messages: readonly Message[]): { message: number; block: number } {
+  let start = { message: 0, block: 0 };
+  for (const [i, m] of messages.entries()) {
+    if (typeof m.content === 'string') continue;
+    for (const [j, b] of m.content.entries()) {
+      if (b.type !== 'compaction') continue;
+      if (m.role !== 'assistant')
+        throw invalid(['body', 'messages', i, 'content', j], 'is a compaction, which only an assistant turn carries');
+      if (b.content) start = { message: i, block: j };
+    }
+  }
+  return start;
+}
+
 export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicMessagesBody>): Body {
   const blocks = typeof body.system === 'string' ? [] : (body.system ?? []);
   const system = typeof body.system === 'string' ? body.system : blocks.map((b) => b.text).join('\n');
+  const start = compactedFrom(body.messages);
   const sent: ChatMessage[] = [
     ...(system ? [{ role: 'system' as const, content: system, ...cacheOf(blocks) }] : []),
-    ...body.messages.flatMap((m, i) => chatMessages(m, i)),
+    ...body.messages.flatMap((m, i) =>
+      i < start.message ? [] : chatMessages(m, i, i === start.message ? start.block : 0),
+    ),
   ];
   const messages = body.context_management
     ? editContext(sent, body.context_management.edits, (texts) => promptTokens.prompt(caller.orgId, texts))
@@ -79,8 +105,18 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
       ? [t.type]
       : [],
   );
+  const compact = body.context_management?.edits.find((e) => e.type === 'compact_20260112');
   return {
     ...toolsNotGiven('Anthropic', 'server tools', servers),
+    ...(compact
+      ? {
+          anthropicCompaction: {
+            trigger: compact.trigger?.value ?? DEFAULT_COMPACTION_TRIGGER,
+            pause: compact.pause_after_compaction ?? false,
+            ...(compact.instructions?.trim() ? { instructions: compact.instructions } : {}),
+          },
+        }
+      : {}),
     app_id: requestedSpace(caller, body.app_id),
     imageRule: 'anthropic',
     prompt: promptOf(messages),
@@ -185,7 +221,7 @@ function thinkingOf(thinking: z.output<typeof AnthropicMessagesBody>['thinking']
  * model's items, a Gemini model's thought signatures: carriedThinking.ts, anthropicAnswer.ts), for the
  * model that gave it.
  */
-function chatMessages(m: Message, at: number): ChatMessage[] {
+function chatMessages(m: Message, at: number, from: number): ChatMessage[] {
   if (m.role === 'system')
     return [
       {
@@ -196,30 +232,41 @@ function chatMessages(m: Message, at: number): ChatMessage[] {
     ];
   if (typeof m.content === 'string') return [{ role: m.role, content: m.content }];
   if (m.role === 'assistant') {
-    const text = m.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
-    const calls = m.content.flatMap((b) =>
+    // A compaction's summary is read where the turns it sums up were, as the user's (compaction.ts).
+    const turn = m.content.slice(from);
+    const summary = turn[0]?.type === 'compaction' && turn[0].content ? turn[0] : undefined;
+    const summed: ChatMessage[] = summary
+      ? [{ role: 'user', content: summaryMessage(summary.content!), ...cacheOf([summary]) }]
+      : [];
+    const text = turn.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
+    const calls = turn.flatMap((b) =>
       b.type === 'tool_use'
         ? [{ id: b.id, type: 'function' as const, function: { name: b.name, arguments: JSON.stringify(b.input) } }]
         : [],
     );
-    const thinking = m.content.flatMap((b, j): ThinkingBlock[] =>
+    const thinking = turn.flatMap((b, j): ThinkingBlock[] =>
       b.type === 'redacted_thinking'
         ? [{ redacted: b.data }]
         : b.type === 'thinking' && b.signature
-          ? (openThinking(b.signature, ['body', 'messages', at, 'content', j, 'signature']) ?? [
+          ? (openThinking(b.signature, ['body', 'messages', at, 'content', from + j, 'signature']) ?? [
               { thinking: b.thinking, signature: b.signature },
             ])
           : [],
     );
-    const webTools = webToolsOf(m.content);
+    const webTools = webToolsOf(turn);
+    // A turn that held only a summary, or a compaction that failed (which stands for nothing), says
+    // nothing of its own.
+    const compacts = turn.some((b) => b.type === 'compaction');
+    if (compacts && !text && !calls.length && !thinking.length && !webTools.length) return summed;
     return [
+      ...summed,
       {
         role: 'assistant',
         content: text || null,
         ...(calls.length ? { tool_calls: calls } : {}),
         ...(thinking.length ? { thinking } : {}),
         ...(webTools.length ? { webTools } : {}),
-        ...cacheOf(m.content.filter((b) => b.type === 'text' || b.type === 'tool_use')),
+        ...cacheOf(turn.filter((b) => b.type === 'text' || b.type === 'tool_use')),
       },
     ];
   }

@@ -400,6 +400,18 @@ export type Body = z.output<typeof ChatBody> & {
     /** Asked by a compaction_trigger on POST /v1/responses: answered as a response, its one item the compaction. */
     triggered?: true;
   };
+  /**
+   * Anthropic's compaction asked by the request's `compact_20260112` edit (chat/compaction.ts): the
+   * input tokens past which the conversation is summed up first, whether the answer is then the summary
+   * alone, and what replaces the prompt it is summed up by; once done, the summary and what writing it
+   * took, which the answer gives first.
+   */
+  anthropicCompaction?: {
+    trigger: number;
+    pause: boolean;
+    instructions?: string;
+    compacted?: { summary: string; usage: { input_tokens: number; output_tokens: number } };
+  };
   /** A text completion answered in a chat completion's shape (Mistral's fill in the middle). */
   asChat?: true;
   /** What the reply is to say of how the request was read (tools not given to the model). */

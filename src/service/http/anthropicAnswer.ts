@@ -7,6 +7,7 @@ import {
   textAndWebTools,
   type Cited,
   type CitedPage,
+  type Body,
   type ProviderReasoning,
   type ThinkingBlock,
   type ThinkingPiece,
@@ -161,19 +162,60 @@ function parseInput(text: string): unknown {
   }
 }
 
-export function anthropicMessage(c: Completed): Record<string, unknown> {
+/**
+ * A summary of the conversation (chat/compaction.ts), as Anthropic's compaction block: its text as the
+ * model wrote it, which stands for every block before it when the client sends it back.
+ */
+const compactionBlock = (summary: string) => ({ type: 'compaction', content: summary, encrypted_content: null });
+
+/** What Anthropic's compaction took, beside the reply's own usage: its iterations, the summing up first. */
+type Compacted = NonNullable<NonNullable<Body['anthropicCompaction']>['compacted']>;
+
+/** The usage of a reply, with the summing up's and the reply's own as iterations when it was compacted first. */
+const usageWith = (c: Completed, compacted: Compacted | undefined) => {
+  const usage = usageOf(c);
+  if (!compacted) return usage;
+  const own = { type: 'message', input_tokens: usage.input_tokens, output_tokens: usage.output_tokens };
+  return { ...usage, iterations: [{ type: 'compaction', ...compacted.usage }, own] };
+};
+
+export function anthropicMessage(c: Completed, compacted?: Compacted): Record<string, unknown> {
   return {
-    id: `msg_${c.id.replace(/-/g, '')}`,
-    type: 'message',
-    role: 'assistant',
-    model: c.model,
-    content: blocksOf(c),
+    ...messageOf(c),
+    content: [...(compacted ? [compactionBlock(compacted.summary)] : []), ...blocksOf(c)],
     stop_reason: stopReasonOf(c),
-    stop_sequence: null,
-    usage: usageOf(c),
-    llm_spaces: c.metadata,
+    usage: usageWith(c, compacted),
   };
 }
+
+/**
+ * The answer to a request for compaction (its `compaction`, or an edit that pauses after it): the summary
+ * the model wrote (`c`) as the one block, nothing sampled after it.
+ */
+export function anthropicCompaction(c: Completed, summary: string): Record<string, unknown> {
+  return {
+    ...messageOf(c),
+    content: [compactionBlock(summary)],
+    stop_reason: 'compaction',
+    usage: summingUsage(c),
+  };
+}
+
+/** The usage of a request for compaction: the summing up its one iteration. */
+const summingUsage = (c: Completed) => {
+  const usage = usageOf(c);
+  const iteration = { type: 'compaction', input_tokens: usage.input_tokens, output_tokens: usage.output_tokens };
+  return { ...usage, iterations: [iteration] };
+};
+
+const messageOf = (c: Completed) => ({
+  id: `msg_${c.id.replace(/-/g, '')}`,
+  type: 'message',
+  role: 'assistant',
+  model: c.model,
+  stop_sequence: null,
+  llm_spaces: c.metadata,
+});
 
 /** Writes a reply as Anthropic's stream: thinking and text as they come, then the tool uses, then the end. */
 export class AnthropicStream {
@@ -186,6 +228,8 @@ export class AnthropicStream {
     private readonly id: string,
     private readonly model: string,
     private readonly inputTokens: number,
+    /** The summary written before the reply, its first block (chat/compaction.ts). */
+    private readonly compacted?: Compacted,
   ) {}
 
   private send(type: string, data: Record<string, unknown>): void {
@@ -205,6 +249,16 @@ export class AnthropicStream {
         usage: { input_tokens: this.inputTokens, output_tokens: 0 },
       },
     });
+    if (this.compacted) this.compaction(this.compacted.summary);
+  }
+
+  /** A compaction block, whole: Anthropic streams its summary as one delta. */
+  compaction(summary: string): void {
+    const index = this.next++;
+    const block = { type: 'compaction', content: null, encrypted_content: null };
+    this.send('content_block_start', { index, content_block: block });
+    this.send('content_block_delta', { index, delta: { ...block, type: 'compaction_delta', content: summary } });
+    this.send('content_block_stop', { index });
   }
 
   /**
@@ -297,6 +351,16 @@ export class AnthropicStream {
     this.send('content_block_delta', { index: this.next, delta: { type: 'text_delta', text } });
   }
 
+  /** The end of the answer to a request for compaction (anthropicCompaction), its block sent. */
+  finishCompaction(c: Completed): void {
+    this.send('message_delta', {
+      delta: { stop_reason: 'compaction', stop_sequence: null },
+      usage: summingUsage(c),
+      llm_spaces: c.metadata,
+    });
+    this.send('message_stop', {});
+  }
+
   finish(c: Completed): void {
     this.closeThinking();
     this.closeText();
@@ -311,7 +375,7 @@ export class AnthropicStream {
     }
     this.send('message_delta', {
       delta: { stop_reason: stopReasonOf(c), stop_sequence: null },
-      usage: usageOf(c),
+      usage: usageWith(c, this.compacted),
       llm_spaces: c.metadata,
     });
     this.send('message_stop', {});

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ChatCompletion } from '../../api/schemas';
 import type { Caller } from '../domain/caller';
 import type { Database } from '../db';
-import { compacted, compactionDue, serverCompaction } from '../chat/compaction';
+import { anthropicCompacted, compacted, compactionDue, serverCompaction, summaryWritten } from '../chat/compaction';
 import { prepareSending } from '../chat/prepare';
 import type { Reaches } from '../chat/reach/reaches';
 import { thinkingText, type Body, type Prepared, type ThinkingPiece } from '../chat/request';
@@ -13,7 +13,7 @@ import { runChat, type Completed } from '../chat/run';
 import { record } from '../ledgerThread';
 import { Problem } from '../problem';
 import { StorageError } from '../storageError';
-import { AnthropicStream, anthropicMessage } from './anthropicAnswer';
+import { AnthropicStream, anthropicCompaction, anthropicMessage } from './anthropicAnswer';
 import { openAiError, sendRawError, type ErrorDialect } from './errorAnswers';
 import { EventStream } from './eventStream';
 import {
@@ -89,7 +89,7 @@ async function answer(
     try {
       const completion = await runChat(options.db, prepared, options.reaches, undefined, abort.signal);
       if (body.compaction) return compactionObject(completion, body.compaction.kept, created(Date.now()));
-      if (options.dialect === 'anthropic') return anthropicMessage(completion);
+      if (options.dialect === 'anthropic') return anthropicMessage(completion, body.anthropicCompaction?.compacted);
       if (options.dialect === 'responses') {
         const answer = responseObject(completion, body.responses!, created(Date.now()));
         await keepAnswer(options, prepared, { items: keptOutput(completion, body.responses!), answer });
@@ -132,7 +132,13 @@ async function answer(
     const model = prepared.first.record.namespace;
     const stream =
       options.dialect === 'anthropic'
-        ? new AnthropicStream(events, prepared.requestId, model, prepared.promptTokens)
+        ? new AnthropicStream(
+            events,
+            prepared.requestId,
+            model,
+            prepared.promptTokens,
+            body.anthropicCompaction?.compacted,
+          )
         : new ResponsesStream(events, prepared.requestId, model, body.responses!, created(Date.now()));
     return streamNamed(stream, events, prepared, options, abort, shutDown, reply);
   }
@@ -251,30 +257,34 @@ interface Kept {
 }
 
 /**
- * Keeps a Responses answer (its own input, read by responsesRequest.ts, its output items, and the
- * response as given) for a later item_reference, previous_response_id or GET, before the client has it
- * all: unless its request said `store: false`, or the Space's privacy level keeps no text (as its log
- * keeps none). A disk that refuses it fails nothing: the answer is given, and a later reference to it
- * is refused by name.
- */
-/**
- * A Responses request whose conversation passed its compaction threshold (its `context_management`),
- * prepared again once a model of the Space summed it up (chat/compaction.ts): the summing up is a
- * request of its own, logged and billed; a failure of it fails the request, before anything is answered.
+ * A Responses or Anthropic request whose conversation passed its compaction threshold (its
+ * `context_management`), prepared again once a model of the Space summed it up (chat/compaction.ts): the
+ * summing up is a request of its own, logged and billed; a failure of it fails the request, before
+ * anything is answered.
  */
 async function compactedFirst(options: ChatOptions, prepared: Prepared, signal: AbortSignal): Promise<Prepared> {
   const threshold = compactionDue(prepared);
   if (threshold === undefined) return prepared;
   const { db, reaches } = options;
   const asked = serverCompaction(prepared.caller, prepared.body, db);
+  // Anthropic's edit that pauses after compaction is answered as a request for compaction is: the summary alone.
+  if (prepared.body.anthropicCompaction?.pause)
+    return prepareSending(db, prepared.caller, {
+      ...asked,
+      stream: prepared.body.stream,
+      compaction: { kept: [], triggered: true },
+    });
   const summed = await runChat(db, await prepareSending(db, prepared.caller, asked), reaches, undefined, signal);
+  if (prepared.body.anthropicCompaction)
+    return prepareSending(db, prepared.caller, anthropicCompacted(prepared, summed, threshold));
   const item = compactionItem(summed, asked.compaction!.kept);
   return prepareSending(db, prepared.caller, compacted(db, prepared, item, { threshold, model: summed.model }));
 }
 
 /**
- * The answer to a compaction_trigger (chat/compaction.ts): a response whose one output item is the
- * compaction of the summary the model wrote, kept as any response; streamed as its events when asked.
+ * The answer to a request for compaction (chat/compaction.ts): a compaction_trigger's, a response whose
+ * one output item is the compaction of the summary the model wrote, kept as any response; Anthropic's, a
+ * message whose one block is the summary. Streamed as its events when asked.
  */
 async function answerTriggered(
   summed: Completed,
@@ -283,6 +293,18 @@ async function answerTriggered(
   streamTo: FastifyReply | undefined,
   createdAt: number,
 ): Promise<unknown> {
+  if (options.dialect === 'anthropic') {
+    const summary = summaryWritten(summed);
+    if (!streamTo) return anthropicCompaction(summed, summary);
+    streamTo.hijack();
+    const events = new EventStream(streamTo);
+    const stream = new AnthropicStream(events, prepared.requestId, summed.model, prepared.promptTokens);
+    stream.start();
+    stream.compaction(summary);
+    stream.finishCompaction(summed);
+    events.end();
+    return streamTo;
+  }
   const request = { ...prepared.body.responses!, compacted: compactionItem(summed, prepared.body.compaction!.kept) };
   // Nothing is sampled after the compaction: the summary is in the item, not a message or reasoning of the reply.
   const message = { role: 'assistant' as const, content: '' };
@@ -304,6 +326,13 @@ async function answerTriggered(
   return streamTo;
 }
 
+/**
+ * Keeps a Responses answer (its own input, read by responsesRequest.ts, its output items, and the
+ * response as given) for a later item_reference, previous_response_id or GET, before the client has it
+ * all: unless its request said `store: false`, or the Space's privacy level keeps no text (as its log
+ * keeps none). A disk that refuses it fails nothing: the answer is given, and a later reference to it
+ * is refused by name.
+ */
 async function keepAnswer(options: ChatOptions, prepared: Prepared, { items, answer }: Kept): Promise<void> {
   if (prepared.body.responses?.store === false || (prepared.config.policies.privacy_level ?? 1) > 1) return;
   const owner = { requestId: prepared.requestId, orgId: prepared.caller.orgId, appId: prepared.config.row.id };

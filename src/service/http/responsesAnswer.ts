@@ -16,6 +16,7 @@
 import type { ChatCompletion } from '../../api/schemas';
 import { sealThinking } from '../chat/carriedThinking';
 import { sealCompaction, type UserMessage } from '../chat/compactedSummary';
+import { summaryWritten } from '../chat/compaction';
 import {
   argumentsOf,
   customInputOf,
@@ -25,7 +26,6 @@ import {
 } from '../chat/responsesRequest';
 import type { Body, OpenAiSearch, OpenAiToolSearch, ThinkingBlock, ThinkingPiece } from '../chat/request';
 import type { Completed } from '../chat/run';
-import { Problem } from '../problem';
 import { openAiError } from './errorAnswers';
 import type { EventStream } from './eventStream';
 
@@ -350,10 +350,8 @@ export function compactionObject(c: Completed, kept: UserMessage[], createdAt: n
 
 /** The compaction item of a summary the model wrote, with the user's messages it keeps (chat/compaction.ts). */
 export function compactionItem(c: Completed, kept: UserMessage[]): CompactionItem {
-  const summary = c.choices[0]?.message.content ?? '';
-  if (!summary.trim())
-    throw new Problem(502, `${c.model} wrote no summary of the conversation: compact it again, or with another model.`);
-  return { type: 'compaction', id: `cmp_${compact(c.id)}`, encrypted_content: sealCompaction(summary, c.model, kept) };
+  const sealed = sealCompaction(summaryWritten(c), c.model, kept);
+  return { type: 'compaction', id: `cmp_${compact(c.id)}`, encrypted_content: sealed };
 }
 
 /**

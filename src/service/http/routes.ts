@@ -14,11 +14,10 @@ import * as spaces from '../domain/spaces';
 import { completionRequest } from '../chat/completions';
 import { fimRequest, textCompletionRequest } from '../chat/textCompletions';
 import { embed, embeddingCatalogue } from '../chat/embeddings';
-import { compactionRequest, responseOrCompaction } from '../chat/compaction';
+import { compactionRequest, messagesOrCompaction, responseOrCompaction } from '../chat/compaction';
 import { deleteResponse, readResponse, responseInputItems } from '../chat/keptResponses';
 import { modelById, modelList } from '../chat/modelList';
 import { countMessageTokens, countResponseTokens } from '../chat/inputTokens';
-import { messagesRequest } from '../chat/messagesRequest';
 import { withPlugins } from '../chat/plugins';
 import { previewRoute } from '../chat/preview';
 import type { EngineOptions } from '../chat/reach/reaches';
@@ -231,7 +230,7 @@ export const ROUTES: RouteSpec[] = [
     extra: true,
     body: S.AnthropicMessagesBody,
     response: z.looseObject({ type: z.literal('message') }),
-    chat: (caller, body) => messagesRequest(caller, parseInput(S.AnthropicMessagesBody, body, 'body')),
+    chat: (caller, body) => messagesOrCompaction(caller, parseInput(S.AnthropicMessagesBody, body, 'body')),
     dialect: 'anthropic',
   }),
   route({

@@ -1,7 +1,9 @@
 // The official Anthropic SDK from npm against the built-in service's /v1/messages, as Claude Code or a
 // script would use it with a Space key (ANTHROPIC_BASE_URL, x-api-key): a message, a stream with
-// Anthropic's events, a tool round trip, the token count, and errors in Anthropic's shape.
+// Anthropic's events, a tool round trip, the token count, compaction (asked, by the tool runner, and past a trigger), and
+// errors in Anthropic's shape.
 import Anthropic from '@anthropic-ai/sdk';
+import { betaTool } from '@anthropic-ai/sdk/helpers/beta/json-schema';
 import assert from 'node:assert/strict';
 import { echoSpace, removeDir, startService, type RunningService } from '../support/service';
 
@@ -313,6 +315,229 @@ describe('the Anthropic SDK against the built-in service', function () {
     const short = (await turn('Read it.')).input_tokens;
     const long = (await turn('I should read the file first, then see what it exports. '.repeat(20))).input_tokens;
     assert.ok(long - short > 150, `${short} then ${long}`);
+  });
+
+  it('sums a conversation up when asked (compaction), and reads the summary in place of every turn before it', async () => {
+    const conversation: Anthropic.Beta.BetaMessageParam[] = [
+      { role: 'user', content: 'Find the bug in cart.ts' },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'cart.ts' } }],
+      },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'export const total = 0;' }],
+      },
+      { role: 'assistant', content: 'The total is never summed.' },
+    ];
+    const tools = [{ name: 'read_file', input_schema: { type: 'object' as const, properties: {} } }];
+    const requestsBefore = (await service.client().getOrganization()).num_requests;
+    const compacted = await anthropic.beta.messages.create({
+      model: 'test/echo',
+      max_tokens: 1000,
+      system: 'Be brief.',
+      tools,
+      messages: conversation,
+      compaction: { type: 'summarize' },
+    });
+    // test/echo's summary is what it was asked to sum up: the conversation as a transcript.
+    const transcript = [
+      'Instructions:\nBe brief.',
+      'User:\nFind the bug in cart.ts',
+      'Assistant called read_file with {"path":"cart.ts"}',
+      'Result of read_file:\nexport const total = 0;',
+      'Assistant:\nThe total is never summed.',
+    ].join('\n\n');
+    assert.deepEqual(compacted.content, [{ type: 'compaction', content: transcript, encrypted_content: null }]);
+    assert.equal(compacted.stop_reason, 'compaction');
+    assert.deepEqual(
+      compacted.usage.iterations?.map((i) => i.type),
+      ['compaction'],
+    );
+    assert.equal((await service.client().getOrganization()).num_requests, requestsBefore + 1);
+
+    // Streamed, the SDK's helper puts the block together and tells of the summary.
+    const stream = anthropic.beta.messages.stream({
+      model: 'test/echo',
+      max_tokens: 1000,
+      system: 'Be brief.',
+      messages: conversation,
+      compaction: { type: 'summarize', instructions: 'Sum it up in one line.' },
+    });
+    const told: string[] = [];
+    stream.on('compaction', (summary) => told.push(summary));
+    const streamed = await stream.finalMessage();
+    const block = streamed.content[0];
+    assert.equal(block?.type, 'compaction');
+    assert.equal(block.type === 'compaction' && block.content, transcript);
+    assert.deepEqual(told, [block.type === 'compaction' ? block.content : '']);
+    assert.equal(streamed.stop_reason, 'compaction');
+
+    // Sent back first, the block stands for every turn before it: the model reads the summary, and what
+    // came before it counts for nothing.
+    const next: Anthropic.Beta.BetaMessageParam[] = [
+      { role: 'assistant', content: compacted.content as Anthropic.Beta.BetaContentBlockParam[] },
+      { role: 'user', content: 'Go on.' },
+    ];
+    const answered = await anthropic.beta.messages.create({ model: 'test/echo', max_tokens: 100, messages: next });
+    assert.deepEqual(answered.content, [{ type: 'text', text: 'Go on.' }]);
+    const count = (messages: Anthropic.Beta.BetaMessageParam[]) =>
+      anthropic.beta.messages.countTokens({ model: 'test/echo', messages }).then((c) => c.input_tokens);
+    const summed = await count(next);
+    assert.equal(await count([...conversation, ...next]), summed);
+    assert.ok(summed > (await count([{ role: 'user', content: 'Go on.' }])) + 20, 'the summary is read');
+    // A compaction that failed (no summary) stands for nothing.
+    const failed: Anthropic.Beta.BetaMessageParam = {
+      role: 'assistant',
+      content: [{ type: 'compaction', content: null }],
+    };
+    assert.equal(await count([...conversation, failed, next[1]!]), await count([...conversation, next[1]!]));
+
+    const refused = (body: Record<string, unknown>, pattern: RegExp) =>
+      assert.rejects(
+        anthropic.beta.messages.create({
+          model: 'test/echo',
+          max_tokens: 100,
+          messages: conversation,
+          ...body,
+        } as never),
+        (error: unknown) => error instanceof Anthropic.APIError && error.status === 422 && pattern.test(error.message),
+      );
+    await refused(
+      {
+        compaction: { type: 'summarize' },
+        context_management: { edits: [{ type: 'clear_thinking_20251015' }] },
+      },
+      /compaction: cannot be sent with context_management: a compaction request gives the summary alone/,
+    );
+    await refused(
+      { compaction: { type: 'summarize' }, stop_sequences: ['END'] },
+      /stop_sequences: shapes a reply, and a request with compaction gives the summary alone/,
+    );
+    await refused(
+      { messages: [{ role: 'user', content: [{ type: 'compaction', content: 'A summary.' }] }] },
+      /messages\.0\.content\.0: is a compaction, which only an assistant turn carries/,
+    );
+    await refused(
+      { context_management: { edits: [{ type: 'compact_20260112', trigger: { type: 'input_tokens', value: 1000 } }] } },
+      /trigger\.value: must be at least 50,000 input tokens/,
+    );
+  });
+
+  it("compacts through the SDK's tool runner (compactBeforeNextTurn), which goes on from the summary", async () => {
+    const lookup = betaTool({
+      name: 'lookup',
+      description: 'Looks a word up.',
+      inputSchema: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] },
+      run: ({ word }) => `${word}: a way in`,
+    });
+    const runner = anthropic.beta.messages.toolRunner({
+      model: 'test/echo',
+      max_tokens: 200,
+      messages: [{ role: 'user', content: 'call lookup {"word":"door"}' }],
+      tools: [lookup],
+      // The whole history each turn: this service keeps no thread of Anthropic's.
+      thread: false,
+    });
+    const seen: string[][] = [];
+    for await (const message of runner) {
+      seen.push(message.content.map((b) => b.type));
+      // After the turn that answers from the tool's result, the conversation is summed up.
+      if (message.stop_reason === 'end_turn' && seen.length === 2) runner.compactBeforeNextTurn();
+    }
+    assert.deepEqual(seen, [['tool_use'], ['text'], ['compaction']]);
+    // The runner puts the summary in place of the conversation it sums up, and goes on from it.
+    const history = runner.params.messages;
+    assert.equal(history.length, 1);
+    const [summary] = history[0]!.content as Anthropic.Beta.BetaContentBlockParam[];
+    assert.equal(summary?.type, 'compaction');
+    assert.match(
+      String(summary?.type === 'compaction' && summary.content),
+      /^User:\ncall lookup \{"word":"door"\}\n\nAssistant called lookup with \{"word":"door"\}\n\nResult of lookup:\ndoor: a way in/,
+    );
+    runner.pushMessages({ role: 'user', content: 'Go on.' });
+    const next = await anthropic.beta.messages.create({
+      model: 'test/echo',
+      max_tokens: 100,
+      messages: runner.params.messages,
+    });
+    assert.deepEqual(next.content, [{ type: 'text', text: 'Go on.' }]);
+  });
+
+  it('compacts a conversation past its compact_20260112 trigger before the reply, which goes on from the summary', async () => {
+    // A file read whose text is over 50,000 tokens, the least trigger Anthropic takes.
+    const file = Array.from({ length: 12_000 }, (_, i) => `line ${i}: total += price;`).join('\n');
+    const conversation: Anthropic.Beta.BetaMessageParam[] = [
+      { role: 'user', content: 'Find the bug in cart.ts' },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'cart.ts' } }],
+      },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: file }] },
+    ];
+    const edit = { type: 'compact_20260112' as const, trigger: { type: 'input_tokens' as const, value: 50_000 } };
+    const ask = (more: Record<string, unknown>) => ({
+      model: 'test/echo',
+      max_tokens: 200,
+      system: 'Be brief.',
+      messages: conversation,
+      context_management: { edits: [edit] },
+      betas: ['compact-2026-01-12'],
+      ...more,
+    });
+    const requestsBefore = (await service.client().getOrganization()).num_requests;
+    const message = await anthropic.beta.messages.create(ask({}) as never);
+    const content = (message as Anthropic.Beta.BetaMessage).content;
+    assert.deepEqual(
+      content.map((b) => b.type),
+      ['compaction', 'text'],
+    );
+    const summary = content[0]!.type === 'compaction' ? content[0].content! : '';
+    assert.match(
+      summary,
+      /^Instructions:\nBe brief\.\n\nUser:\nFind the bug in cart\.ts\n\nAssistant called read_file/,
+    );
+    // test/echo answers the last message it reads: the summary, in place of the conversation.
+    const text = content[1]!.type === 'text' ? content[1].text : '';
+    assert.match(text, /^A summary of the conversation so far, written when it was compacted:\n\nInstructions:/);
+    const usage = (message as Anthropic.Beta.BetaMessage).usage;
+    assert.deepEqual(
+      usage.iterations?.map((i) => i.type),
+      ['compaction', 'message'],
+    );
+    assert.equal(usage.iterations?.[1]?.output_tokens, usage.output_tokens, "the reply's own usage at the top");
+    const receipt = (message as unknown as { llm_spaces: { warning: string | null } }).llm_spaces;
+    assert.match(receipt.warning ?? '', /passed its compaction threshold \(50,000\), so test\/echo summed it up first/);
+    assert.equal(
+      (await service.client().getOrganization()).num_requests,
+      requestsBefore + 2,
+      'the summing up is logged and counted as a request of its own',
+    );
+
+    // Streamed: the compaction block first, whole, then the reply.
+    const streamed = await anthropic.beta.messages.stream(ask({}) as never).finalMessage();
+    assert.deepEqual(
+      streamed.content.map((b) => b.type),
+      ['compaction', 'text'],
+    );
+    const first = streamed.content[0]!;
+    assert.equal(first.type === 'compaction' && first.content, summary);
+
+    // Paused after compaction, the answer is the summary alone.
+    const paused = (await anthropic.beta.messages.create(
+      ask({ context_management: { edits: [{ ...edit, pause_after_compaction: true }] } }) as never,
+    )) as Anthropic.Beta.BetaMessage;
+    assert.deepEqual(
+      paused.content.map((b) => b.type),
+      ['compaction'],
+    );
+    assert.equal(paused.stop_reason, 'compaction');
+
+    // Under its trigger, a conversation is not summed up.
+    const short = (await anthropic.beta.messages.create(
+      ask({ messages: conversation.slice(0, 1) }) as never,
+    )) as Anthropic.Beta.BetaMessage;
+    assert.deepEqual(short.content, [{ type: 'text', text: 'Find the bug in cart.ts' }]);
   });
 
   it("answers an API it does not serve (message batches) in Anthropic's shape, saying what it serves", async () => {

@@ -286,6 +286,7 @@ describe('gateway surfaces under arbitrary input (fast-check)', function () {
     }),
     shape({ type: fc.constant('thinking'), thinking: text(10), signature: text(10) }),
     shape({ type: fc.constant('redacted_thinking'), data: text(10) }),
+    shape({ type: fc.constant('compaction'), content: fc.option(text(20)), encrypted_content: fc.option(text(8)) }),
     shape({
       type: fc.constant('document'),
       source: shape({ type: fc.constant('text'), media_type: fc.constant('text/plain'), data: text(10) }),
@@ -309,13 +310,37 @@ describe('gateway surfaces under arbitrary input (fast-check)', function () {
     top_k: num,
     top_p: num,
     metadata: shape({ user_id: text(10) }),
+    compaction: shape({ type: fc.constantFrom('summarize', 'auto'), instructions: fc.option(text(20)) }),
+    context_management: shape({
+      edits: fc.array(
+        shape({
+          type: fc.constantFrom('compact_20260112', 'clear_thinking_20251015'),
+          trigger: shape({ type: fc.constant('input_tokens'), value: num }),
+          pause_after_compaction: fc.boolean(),
+          instructions: text(20),
+        }),
+        { maxLength: 2 },
+      ),
+    }),
   };
   const validMessages = fc.record(
     {
       model: testModel,
       max_tokens: small,
-      messages: fc.array(fc.record({ role: fc.constant('user'), content: text(30) }), { minLength: 1, maxLength: 2 }),
+      // Now and then after a summary of the turns before them (Anthropic's compaction), which stands for them.
+      messages: fc
+        .tuple(
+          fc.option(text(30)),
+          fc.array(fc.record({ role: fc.constant('user'), content: text(30) }), { minLength: 1, maxLength: 2 }),
+        )
+        .map(([summary, turns]) =>
+          summary === null
+            ? turns
+            : [{ role: 'assistant', content: [{ type: 'compaction', content: summary || 'A summary.' }] }, ...turns],
+        ),
       stream: fc.boolean(),
+      // Asked to sum the conversation up, the answer is the summary alone (a count ignores it).
+      compaction: fc.constant({ type: 'summarize' }),
     },
     { requiredKeys: ['model', 'max_tokens', 'messages'] },
   );

@@ -3042,6 +3042,54 @@ describe('hosted providers (fakes of their wire formats)', function () {
     );
   });
 
+  it("sums an Anthropic conversation up at OpenAI by its own instructions (Anthropic's compaction), and gives Claude the summary next turn", async () => {
+    const app = await spaceWith([OPENAI, ANTHROPIC]);
+    const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
+    const conversation: Anthropic.Beta.BetaMessageParam[] = [
+      { role: 'user', content: 'Read a.ts' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { path: 'a.ts' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'the file' }] },
+    ];
+    const compacted = await sdk.beta.messages.create({
+      model: OPENAI,
+      max_tokens: 500,
+      tools: [{ name: 'Read', input_schema: { type: 'object', properties: {} } }],
+      messages: conversation,
+      compaction: { type: 'summarize', instructions: 'Sum it up in one line.' },
+    });
+    // OpenAI is asked for a summary of the transcript by the instructions given, with no tool.
+    const asked = openai.seen.at(-1)!.body;
+    assert.equal(asked.tools, undefined);
+    const transcript = 'User:\nRead a.ts\n\nAssistant called Read with {"path":"a.ts"}\n\nResult of Read:\nthe file';
+    assert.deepEqual(asked.messages, [
+      { role: 'system', content: 'Sum it up in one line.' },
+      { role: 'user', content: transcript },
+    ]);
+    assert.deepEqual(compacted.content, [
+      { type: 'compaction', content: `echo: ${transcript}`, encrypted_content: null },
+    ]);
+    assert.equal(compacted.stop_reason, 'compaction');
+
+    await sdk.beta.messages.create({
+      model: ANTHROPIC,
+      max_tokens: 500,
+      messages: [
+        ...conversation,
+        { role: 'assistant', content: compacted.content as Anthropic.Beta.BetaContentBlockParam[] },
+        { role: 'user', content: 'Go on.' },
+      ],
+    });
+    // Claude reads the summary as the user's, in place of every turn before it.
+    const sent = anthropic.seen.at(-1)!.body.messages as Array<{ role: string; content: Array<{ text?: string }> }>;
+    assert.deepEqual(
+      sent.flatMap((m) => m.content.map((c) => [m.role, c.text])),
+      [
+        ['user', `A summary of the conversation so far, written when it was compacted:\n\necho: ${transcript}`],
+        ['user', 'Go on.'],
+      ],
+    );
+  });
+
   it('answers a tool loop of a client that keeps no thinking (any OpenAI-shaped one) without thinking, not refused', async () => {
     const app = await spaceWith([ANTHROPIC]);
     const res = await send(
