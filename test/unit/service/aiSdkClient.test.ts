@@ -123,9 +123,10 @@ describe('the AI SDK against the built-in service', function () {
     });
   }
 
-  it("carries a conversation over turns through @ai-sdk/openai's Responses API: the assistant's turns sent back by reference, or the response continued by its id", async () => {
-    const created = await echoSpace(service, 'AI SDK conversation');
-    const sent: unknown[] = [];
+  /** @ai-sdk/openai on a new Space of test/echo, with the bodies of the requests it sends, in order. */
+  async function watchedOpenAI(name: string) {
+    const created = await echoSpace(service, name);
+    const sent: Array<{ input: Array<{ type?: string; id?: string }>; previous_response_id?: string }> = [];
     const openai = createOpenAI({
       baseURL: `${service.url}/v1`,
       apiKey: created.key,
@@ -134,12 +135,17 @@ describe('the AI SDK against the built-in service', function () {
         return fetch(url, init);
       },
     });
+    return { openai, sent };
+  }
+
+  it("carries a conversation over turns through @ai-sdk/openai's Responses API: the assistant's turns sent back by reference, or the response continued by its id", async () => {
+    const { openai, sent } = await watchedOpenAI('AI SDK conversation');
     const messages: ModelMessage[] = [{ role: 'user', content: 'Remember the word teal.' }];
     const first = await generateText({ model: openai('test/echo'), messages, maxRetries: 0 });
     messages.push(...first.response.messages, { role: 'user', content: 'Which word?' });
     const second = await generateText({ model: openai('test/echo'), messages, maxRetries: 0 });
     assert.equal(second.text, 'Which word?');
-    const input = (sent.at(-1) as { input: Array<{ type?: string }> }).input;
+    const input = sent.at(-1)!.input;
     assert.ok(
       input.some((item) => item.type === 'item_reference'),
       'the SDK kept its default (store) and sent a reference',
@@ -151,7 +157,7 @@ describe('the AI SDK against the built-in service', function () {
       providerOptions: { openai: { store: false } },
       maxRetries: 0,
     });
-    assert.ok(!(sent.at(-1) as { input: Array<{ type?: string }> }).input.some((i) => i.type === 'item_reference'));
+    assert.ok(!sent.at(-1)!.input.some((i) => i.type === 'item_reference'));
     assert.equal(second.usage.inputTokens, whole.usage.inputTokens);
     // Or only the new question, continuing the first response by its id.
     const continued = await generateText({
@@ -160,21 +166,12 @@ describe('the AI SDK against the built-in service', function () {
       providerOptions: { openai: { previousResponseId: String(first.providerMetadata?.openai?.responseId) } },
       maxRetries: 0,
     });
-    assert.equal((sent.at(-1) as { previous_response_id?: string }).previous_response_id, first.response.id);
+    assert.equal(sent.at(-1)!.previous_response_id, first.response.id);
     assert.equal(continued.usage.inputTokens, second.usage.inputTokens);
   });
 
   it("compacts through @ai-sdk/openai's context management and its compaction trigger: the compaction sent back stands for the turns before it", async () => {
-    const created = await echoSpace(service, 'AI SDK compaction');
-    const sent: Array<{ input: Array<{ type?: string; id?: string }> }> = [];
-    const openai = createOpenAI({
-      baseURL: `${service.url}/v1`,
-      apiKey: created.key,
-      fetch: (url, init) => {
-        sent.push(JSON.parse(String(init?.body)));
-        return fetch(url, init);
-      },
-    });
+    const { openai, sent } = await watchedOpenAI('AI SDK compaction');
     const model = openai('test/echo');
     const kinds = (content: ReadonlyArray<{ type: string; kind?: string }>) =>
       content.map((part) => (part.type === 'custom' ? part.kind : part.type));
