@@ -1,5 +1,5 @@
 // Command line of the built-in service (dist/service.js):
-//   serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>]… [--discover on|off] [--stream-delay-ms <n>] [--first-token-timeout-ms 60000] [--retention-days 90] [--model-lists-every-ms 21600000] [--prices-url <url>|off] [--capabilities-url <url>|off] [--stop-when-unused]
+//   serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>]… [--discover on|off] [--stream-delay-ms <n>] [--first-token-timeout-ms 60000] [--compacting-every-ms 30000] [--retention-days 90] [--model-lists-every-ms 21600000] [--prices-url <url>|off] [--capabilities-url <url>|off] [--stop-when-unused]
 //   org create --name <n> --data <dir> [--rate-limit <n>]
 //   org limit --rate-limit <n> --data <dir>     (the organization of the built-in service's windows)
 //   token create --data <dir>
@@ -29,7 +29,7 @@ import { liveLeases } from './lockFile';
 import { StorageError } from './storageError';
 
 const USAGE = `Usage:
-  service serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>]… [--discover on|off] [--stream-delay-ms <n>] [--first-token-timeout-ms 60000] [--retention-days 90] [--model-lists-every-ms 21600000] [--prices-url <url>|off] [--capabilities-url <url>|off] [--stop-when-unused]
+  service serve --data <dir> [--port 8787] [--host 127.0.0.1] [--token <t>] [--upstream <url>]… [--discover on|off] [--stream-delay-ms <n>] [--first-token-timeout-ms 60000] [--compacting-every-ms 30000] [--retention-days 90] [--model-lists-every-ms 21600000] [--prices-url <url>|off] [--capabilities-url <url>|off] [--stop-when-unused]
   service org create --name <name> --data <dir> [--rate-limit <n>]
   service org limit --rate-limit <n> --data <dir>
   service token create --data <dir>
@@ -59,6 +59,7 @@ const options = {
   discover: { type: 'string', default: 'on' },
   'stream-delay-ms': { type: 'string', default: '15' },
   'first-token-timeout-ms': { type: 'string', default: '60000' },
+  'compacting-every-ms': { type: 'string', default: '30000' },
   'retention-days': { type: 'string', default: '90' },
   'model-lists-every-ms': { type: 'string', default: String(MODEL_LISTS_EVERY_MS) },
   'prices-url': { type: 'string', default: PRICES_URL },
@@ -215,6 +216,7 @@ async function serve(values: Values): Promise<void> {
       servers,
       streamDelayMs: integer(values['stream-delay-ms'], 'stream-delay-ms', 0),
       firstTokenTimeoutMs: integer(values['first-token-timeout-ms'], 'first-token-timeout-ms', 1),
+      compactingEveryMs: integer(values['compacting-every-ms'], 'compacting-every-ms', 1),
     },
     logError: (error) =>
       console.error('Request failed:', error instanceof Error ? (error.stack ?? error.message) : error),

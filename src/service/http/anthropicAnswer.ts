@@ -167,6 +167,8 @@ function parseInput(text: string): unknown {
  * model wrote it, which stands for every block before it when the client sends it back.
  */
 const compactionBlock = (summary: string) => ({ type: 'compaction', content: summary, encrypted_content: null });
+/** A compaction block as its stream opens it, before the summary. */
+const COMPACTION_OPENED = { type: 'compaction', content: null, encrypted_content: null };
 
 /** What Anthropic's compaction took, beside the reply's own usage: its iterations, the summing up first. */
 type Compacted = NonNullable<NonNullable<Body['anthropicCompaction']>['compacted']>;
@@ -228,8 +230,8 @@ export class AnthropicStream {
     private readonly id: string,
     private readonly model: string,
     private readonly inputTokens: number,
-    /** The summary written before the reply, its first block (chat/compaction.ts). */
-    private readonly compacted?: Compacted,
+    /** The summary written before the reply, its first block (chat/compaction.ts), or given by compactionDone. */
+    private compacted?: Compacted,
   ) {}
 
   private send(type: string, data: Record<string, unknown>): void {
@@ -252,12 +254,33 @@ export class AnthropicStream {
     if (this.compacted) this.compaction(this.compacted.summary);
   }
 
-  /** A compaction block, whole: Anthropic streams its summary as one delta. */
+  /** A compaction block, whole. */
   compaction(summary: string): void {
+    this.compactionBegun();
+    this.compactionDone(summary);
+  }
+
+  /** A summing up of the conversation begins: its compaction block, empty until the summary is written. */
+  compactionBegun(): void {
+    this.send('content_block_start', { index: this.next, content_block: COMPACTION_OPENED });
+  }
+
+  /** The summing up is still under way: Anthropic's `ping`, which its clients read as the stream being alive. */
+  compacting(): void {
+    this.send('ping', {});
+  }
+
+  /**
+   * The summing up is done: Anthropic streams its summary as one delta, which ends the block. `compacted`
+   * is what it took, when the reply goes on from it (its usage's first iteration).
+   */
+  compactionDone(summary: string, compacted?: Compacted): void {
+    if (compacted) this.compacted = compacted;
     const index = this.next++;
-    const block = { type: 'compaction', content: null, encrypted_content: null };
-    this.send('content_block_start', { index, content_block: block });
-    this.send('content_block_delta', { index, delta: { ...block, type: 'compaction_delta', content: summary } });
+    this.send('content_block_delta', {
+      index,
+      delta: { ...COMPACTION_OPENED, type: 'compaction_delta', content: summary },
+    });
     this.send('content_block_stop', { index });
   }
 

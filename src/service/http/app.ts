@@ -25,6 +25,11 @@ const MAX_PARAM_LENGTH = 1000;
 /** Authenticated tokens kept in memory; unknown tokens are never kept. */
 const TOKEN_CACHE_SIZE = 1000;
 export const VERSION = '0.1.0';
+/**
+ * How often a stream says its conversation is still being summed up: as OpenAI's compaction progress
+ * event, at most once every 30 seconds, within the minute a proxy between may wait on a silent stream.
+ */
+const COMPACTING_EVERY_MS = 30_000;
 /** What the kept answers of the cacheable reads may hold, in characters (the heap is capped at 256 MB). */
 const READ_CACHE_BYTES = 32 * 1024 * 1024;
 
@@ -179,7 +184,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
               spec.chat!,
               request,
               reply,
-              { db, reaches, logError: options.logError, dialect: spec.dialect ?? 'conventions' },
+              {
+                db,
+                reaches,
+                logError: options.logError,
+                dialect: spec.dialect ?? 'conventions',
+                compactingEveryMs: options.engine.compactingEveryMs ?? COMPACTING_EVERY_MS,
+              },
               chats,
             )
         : spec.cacheable

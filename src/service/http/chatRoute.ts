@@ -38,6 +38,8 @@ export interface ChatOptions {
    * seconds, errors as `{"error": {"message", …}}`) or Anthropic's Messages (conventions.md).
    */
   dialect: ErrorDialect;
+  /** How often a stream says its conversation is still being summed up (compactedFirst), in ms. */
+  compactingEveryMs: number;
 }
 
 /** Answers one chat request; `open` holds it while it runs, so a shutdown can stop it. */
@@ -69,22 +71,25 @@ async function answer(
   });
   const caller = request.caller!;
   const given = read(caller, request.body, options.db);
-  const prepared = await compactedFirst(options, await prepareSending(options.db, caller, given), abort.signal);
-  const body = prepared.body;
+  const asked = await prepareSending(options.db, caller, given);
   // The id of the request's log entry, where each vendor's SDK reads a request's id (OpenAI's
   // x-request-id, Anthropic's request-id), so an answer or an error it shows names the entry.
-  reply.header(options.dialect === 'anthropic' ? 'request-id' : 'x-request-id', prepared.requestId);
+  reply.header(options.dialect === 'anthropic' ? 'request-id' : 'x-request-id', asked.requestId);
   const shutDown = () => abort.signal.reason instanceof ShutdownError;
-  const wantsStream = body.stream ?? /^text\/event-stream/i.test(request.headers.accept ?? '');
-  // A text completion answers in OpenAI's legacy shape (`text`), unless its API answers as a chat (Mistral's).
-  const textCompletion = body.completion?.textCompletion !== undefined && !body.asChat;
+  const wantsStream = asked.body.stream ?? /^text\/event-stream/i.test(request.headers.accept ?? '');
   // OpenAI's clients read `created` in seconds; the playground's in milliseconds (conventions.md).
   const openai = options.dialect === 'openai' || options.dialect === 'responses';
   const created = (ms: number) => (openai ? Math.floor(ms / 1000) : ms);
-  if (body.compaction?.triggered) {
-    const completion = await runChat(options.db, prepared, options.reaches, undefined, abort.signal);
-    return answerTriggered(completion, prepared, options, wantsStream ? reply : undefined, created(Date.now()));
-  }
+  const named = options.dialect === 'anthropic' || options.dialect === 'responses' ? options.dialect : undefined;
+  const pauses = asked.body.anthropicCompaction?.pause;
+  if (wantsStream && named && !pauses && compactionDue(asked) !== undefined)
+    return streamCompacted(asked, named, options, abort, shutDown, reply, created(Date.now()));
+  const prepared = await compactedFirst(options, asked, abort.signal);
+  const body = prepared.body;
+  // A text completion answers in OpenAI's legacy shape (`text`), unless its API answers as a chat (Mistral's).
+  const textCompletion = body.completion?.textCompletion !== undefined && !body.asChat;
+  if (body.compaction?.triggered)
+    return answerTriggered(prepared, options, wantsStream ? reply : undefined, abort, shutDown, created(Date.now()));
   if (!wantsStream) {
     try {
       const completion = await runChat(options.db, prepared, options.reaches, undefined, abort.signal);
@@ -128,20 +133,16 @@ async function answer(
 
   reply.hijack();
   const events = new EventStream(reply);
-  if (options.dialect === 'anthropic' || options.dialect === 'responses') {
-    const model = prepared.first.record.namespace;
-    const stream =
-      options.dialect === 'anthropic'
-        ? new AnthropicStream(
-            events,
-            prepared.requestId,
-            model,
-            prepared.promptTokens,
-            body.anthropicCompaction?.compacted,
-          )
-        : new ResponsesStream(events, prepared.requestId, model, body.responses!, created(Date.now()));
-    return streamNamed(stream, events, prepared, options, abort, shutDown, reply);
-  }
+  if (named)
+    return streamNamed(
+      namedStream(events, prepared, named, created(Date.now())),
+      events,
+      prepared,
+      options,
+      abort,
+      shutDown,
+      reply,
+    );
   const started = created(Date.now());
   let first = true;
   /** A chunk; the first of a chat's reply says whose it is (`role`), as OpenAI's stream does. */
@@ -256,57 +257,167 @@ interface Kept {
   answer: Record<string, unknown>;
 }
 
+/** A vendor's stream of a reply, begun (its head and first event) before the reply is run. */
+function namedStream(
+  events: EventStream,
+  prepared: Prepared,
+  dialect: 'anthropic' | 'responses',
+  createdAt: number,
+): AnthropicStream | ResponsesStream {
+  const model = prepared.first.record.namespace;
+  const { body, requestId } = prepared;
+  return dialect === 'anthropic'
+    ? new AnthropicStream(events, requestId, model, prepared.promptTokens, body.anthropicCompaction?.compacted)
+    : new ResponsesStream(events, requestId, model, body.responses!, createdAt);
+}
+
+/** A summing up told, as it runs, to a stream begun before it (streamCompacted). */
+interface CompactionWatch {
+  begun(summingRequestId: string): void;
+  compacting(): void;
+  /** The request prepared again with its summary, which the reply goes on with. */
+  done(compacted: Prepared): void;
+}
+
 /**
  * A Responses or Anthropic request whose conversation passed its compaction threshold (its
- * `context_management`), prepared again once a model of the Space summed it up (chat/compaction.ts): the
- * summing up is a request of its own, logged and billed; a failure of it fails the request, before
- * anything is answered.
+ * `context_management`), prepared again once a model of the Space summed it up (chat/compaction.ts),
+ * under the request's own id (the answer's header named it): the summing up is a request of its own,
+ * logged and billed; a failure of it fails the request. `watch` is told of it as it runs.
  */
-async function compactedFirst(options: ChatOptions, prepared: Prepared, signal: AbortSignal): Promise<Prepared> {
+async function compactedFirst(
+  options: ChatOptions,
+  prepared: Prepared,
+  signal: AbortSignal,
+  watch?: CompactionWatch,
+): Promise<Prepared> {
   const threshold = compactionDue(prepared);
   if (threshold === undefined) return prepared;
   const { db, reaches } = options;
+  const again = async (body: Body) => ({
+    ...(await prepareSending(db, prepared.caller, body)),
+    requestId: prepared.requestId,
+  });
   const asked = serverCompaction(prepared.caller, prepared.body, db);
   // Anthropic's edit that pauses after compaction is answered as a request for compaction is: the summary alone.
   if (prepared.body.anthropicCompaction?.pause)
-    return prepareSending(db, prepared.caller, {
-      ...asked,
-      stream: prepared.body.stream,
-      compaction: { kept: [], triggered: true },
+    return again({ ...asked, stream: prepared.body.stream, compaction: { kept: [], triggered: true } });
+  const summing = await prepareSending(db, prepared.caller, asked);
+  watch?.begun(summing.requestId);
+  const summed = await telling(
+    watch && (() => watch.compacting()),
+    options.compactingEveryMs,
+    runChat(db, summing, reaches, undefined, signal),
+  );
+  const final = await again(
+    prepared.body.anthropicCompaction
+      ? anthropicCompacted(prepared, summed, threshold)
+      : compacted(db, prepared, compactionItem(summed, asked.compaction!.kept), { threshold, model: summed.model }),
+  );
+  watch?.done(final);
+  return final;
+}
+
+/** What `work` gives, `tell` called every `everyMs` until then: a client waiting on a long step sees it under way. */
+async function telling<T>(tell: (() => void) | undefined, everyMs: number, work: Promise<T>): Promise<T> {
+  if (!tell) return work;
+  const timer = setInterval(tell, everyMs);
+  try {
+    return await work;
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/**
+ * A stream whose conversation passed its compaction threshold (compactedFirst): it begins before the
+ * summing up, which it tells as it runs (the compaction's block or item opened, a progress event every
+ * `compactingEveryMs`, then the summary), and goes on with the reply.
+ */
+async function streamCompacted(
+  asked: Prepared,
+  dialect: 'anthropic' | 'responses',
+  options: ChatOptions,
+  abort: AbortController,
+  shutDown: () => boolean,
+  reply: FastifyReply,
+  createdAt: number,
+): Promise<unknown> {
+  reply.hijack();
+  const events = new EventStream(reply);
+  const stream = namedStream(events, asked, dialect, createdAt);
+  stream.start();
+  let prepared: Prepared;
+  try {
+    prepared = await compactedFirst(options, asked, abort.signal, {
+      begun: (summingRequestId) => stream.compactionBegun(summingRequestId),
+      compacting: () => abort.signal.aborted || stream.compacting(),
+      done: ({ body }) => {
+        if (stream instanceof ResponsesStream) return stream.compactionDone(body.responses!);
+        const written = body.anthropicCompaction!.compacted!;
+        stream.compactionDone(written.summary, written);
+      },
     });
-  const summed = await runChat(db, await prepareSending(db, prepared.caller, asked), reaches, undefined, signal);
-  if (prepared.body.anthropicCompaction)
-    return prepareSending(db, prepared.caller, anthropicCompacted(prepared, summed, threshold));
-  const item = compactionItem(summed, asked.compaction!.kept);
-  return prepareSending(db, prepared.caller, compacted(db, prepared, item, { threshold, model: summed.model }));
+  } catch (error) {
+    return endFailed(error, stream, events, reply, options, abort, shutDown);
+  }
+  return streamNamed(stream, events, prepared, options, abort, shutDown, reply, true);
 }
 
 /**
  * The answer to a request for compaction (chat/compaction.ts): a compaction_trigger's, a response whose
  * one output item is the compaction of the summary the model wrote, kept as any response; Anthropic's, a
- * message whose one block is the summary. Streamed as its events when asked.
+ * message whose one block is the summary. Streamed as its events when asked, begun before the model sums
+ * up, which they tell as it runs.
  */
 async function answerTriggered(
-  summed: Completed,
   prepared: Prepared,
   options: ChatOptions,
   streamTo: FastifyReply | undefined,
+  abort: AbortController,
+  shutDown: () => boolean,
   createdAt: number,
 ): Promise<unknown> {
-  if (options.dialect === 'anthropic') {
-    const summary = summaryWritten(summed);
-    if (!streamTo) return anthropicCompaction(summed, summary);
-    streamTo.hijack();
-    const events = new EventStream(streamTo);
-    const stream = new AnthropicStream(events, prepared.requestId, summed.model, prepared.promptTokens);
-    stream.start();
-    stream.compaction(summary);
-    stream.finishCompaction(summed);
-    events.end();
-    return streamTo;
+  const dialect = options.dialect === 'anthropic' ? 'anthropic' : 'responses';
+  const summing = (tell?: () => void) =>
+    telling(tell, options.compactingEveryMs, runChat(options.db, prepared, options.reaches, undefined, abort.signal));
+  if (!streamTo) {
+    const summed = await summing();
+    if (dialect === 'anthropic') return anthropicCompaction(summed, summaryWritten(summed));
+    const { request, c } = triggeredResponse(summed, prepared);
+    const answer = responseObject(c, request, createdAt);
+    await keepAnswer(options, prepared, { items: keptOutput(c, request), answer });
+    return answer;
   }
+  streamTo.hijack();
+  const events = new EventStream(streamTo);
+  const stream = namedStream(events, prepared, dialect, createdAt);
+  stream.start();
+  stream.compactionBegun(prepared.requestId);
+  try {
+    const summed = await summing(() => abort.signal.aborted || stream.compacting());
+    if (stream instanceof AnthropicStream) {
+      stream.compactionDone(summaryWritten(summed));
+      stream.finishCompaction(summed);
+    } else {
+      const { request, c } = triggeredResponse(summed, prepared);
+      stream.compactionDone(request);
+      await keepAnswer(options, prepared, stream.kept(c));
+      stream.finish(c);
+    }
+    events.end();
+  } catch (error) {
+    return endFailed(error, stream, events, streamTo, options, abort, shutDown);
+  }
+  return streamTo;
+}
+
+/**
+ * A compaction_trigger's response: the request with the compaction item of the summary, and the reply,
+ * which has nothing sampled after it (the summary is in the item, not a message or reasoning of the reply).
+ */
+function triggeredResponse(summed: Completed, prepared: Prepared) {
   const request = { ...prepared.body.responses!, compacted: compactionItem(summed, prepared.body.compaction!.kept) };
-  // Nothing is sampled after the compaction: the summary is in the item, not a message or reasoning of the reply.
   const message = { role: 'assistant' as const, content: '' };
   const c = {
     ...summed,
@@ -314,16 +425,7 @@ async function answerTriggered(
     reasoning: undefined,
     choices: summed.choices.map((choice) => ({ ...choice, message })),
   };
-  const answer = responseObject(c, request, createdAt);
-  await keepAnswer(options, prepared, { items: keptOutput(c, request), answer });
-  if (!streamTo) return answer;
-  streamTo.hijack();
-  const events = new EventStream(streamTo);
-  const stream = new ResponsesStream(events, prepared.requestId, summed.model, request, createdAt);
-  stream.start();
-  stream.finish(c);
-  events.end();
-  return streamTo;
+  return { request, c };
 }
 
 /**
@@ -351,7 +453,10 @@ async function keepAnswer(options: ChatOptions, prepared: Prepared, { items, ans
   }
 }
 
-/** A reply in a vendor's named events; an error before the first event answers with its status, after it as an event. */
+/**
+ * A reply in a vendor's named events; an error before the first event answers with its status, after it
+ * as an event. `begun`: the stream began before (streamCompacted).
+ */
 async function streamNamed(
   stream: NamedEvents,
   events: EventStream,
@@ -360,8 +465,9 @@ async function streamNamed(
   abort: AbortController,
   shutDown: () => boolean,
   reply: FastifyReply,
+  begun = false,
 ): Promise<unknown> {
-  let started = false;
+  let started = begun;
   const begin = () => {
     if (!started) stream.start();
     started = true;
@@ -387,8 +493,23 @@ async function streamNamed(
     stream.finish(completion);
     events.end();
   } catch (error) {
-    const failed = streamFailure(error, events, reply, options, abort, shutDown);
-    if (!failed) return reply;
+    return endFailed(error, stream, events, reply, options, abort, shutDown);
+  }
+  return reply;
+}
+
+/** A named stream that failed: its last event says why (streamFailure), unless it is already answered or gone. */
+function endFailed(
+  error: unknown,
+  stream: NamedEvents,
+  events: EventStream,
+  reply: FastifyReply,
+  options: ChatOptions,
+  abort: AbortController,
+  shutDown: () => boolean,
+): FastifyReply {
+  const failed = streamFailure(error, events, reply, options, abort, shutDown);
+  if (failed) {
     stream.error(failed.status, failed.detail);
     events.end();
   }

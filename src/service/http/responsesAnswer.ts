@@ -351,8 +351,11 @@ export function compactionObject(c: Completed, kept: UserMessage[], createdAt: n
 /** The compaction item of a summary the model wrote, with the user's messages it keeps (chat/compaction.ts). */
 export function compactionItem(c: Completed, kept: UserMessage[]): CompactionItem {
   const sealed = sealCompaction(summaryWritten(c), c.model, kept);
-  return { type: 'compaction', id: `cmp_${compact(c.id)}`, encrypted_content: sealed };
+  return { type: 'compaction', id: compactionIdOf(c.id), encrypted_content: sealed };
 }
+
+/** The id of the compaction item a summing up (the request of this id) writes. */
+const compactionIdOf = (requestId: string) => `cmp_${compact(requestId)}`;
 
 /**
  * Writes a reply as the Responses stream: thinking as it comes (a reasoning item, with its summary's
@@ -387,12 +390,15 @@ export class ResponsesStream {
   private readonly messageId: string;
   /** The response as the Space keeps it, made once for keeping and for the last event. */
   private response?: Record<string, unknown>;
+  /** The compaction item being written (compactionBegun): its id and index. */
+  private summing?: { id: string; index: number };
 
   constructor(
     private readonly events: EventStream,
     private readonly requestId: string,
     private readonly model: string,
-    private readonly request: Request,
+    /** The request as answered: its conversation's summary (`compacted`) comes with compactionDone. */
+    private request: Request,
     private readonly createdAt: number,
   ) {
     this.responseId = responseIdOf(requestId);
@@ -429,6 +435,33 @@ export class ResponsesStream {
     const index = this.items++;
     this.send('response.output_item.added', { output_index: index, item: compacted });
     this.send('response.output_item.done', { output_index: index, item: compacted });
+  }
+
+  /**
+   * A summing up of the conversation begins (a compaction_trigger's, or server-side compaction's before
+   * the reply): its compaction item, which OpenAI gives no content until it is done.
+   */
+  compactionBegun(summingRequestId: string): void {
+    this.summing = { id: compactionIdOf(summingRequestId), index: this.items++ };
+    this.send('response.output_item.added', {
+      output_index: this.summing.index,
+      item: { type: 'compaction', id: this.summing.id },
+    });
+  }
+
+  /** The summing up is still under way: OpenAI's progress event, which carries nothing of the summary. */
+  compacting(): void {
+    if (!this.summing) return;
+    this.send('response.compaction.compacting', {
+      item_id: this.summing.id,
+      output_index: this.summing.index,
+    });
+  }
+
+  /** The summing up is done: its item whole, in the request the reply goes on with (`compacted`). */
+  compactionDone(request: Request): void {
+    this.request = request;
+    this.send('response.output_item.done', { output_index: this.summing?.index, item: request.compacted });
   }
 
   /** Thinking: its text goes to the summary part of its block, which a signature ends. */

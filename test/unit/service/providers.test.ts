@@ -185,6 +185,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     [openai, anthropic, gemini] = await Promise.all([startOpenAiFake(), startAnthropicFake(), startGeminiFake()]);
     service = await startService({
       firstTokenTimeoutMs: 1000,
+      compactingEveryMs: 50,
       env: {
         OPENAI_API_KEY: openai.key,
         OPENAI_BASE_URL: openai.baseUrl,
@@ -3088,6 +3089,118 @@ describe('hosted providers (fakes of their wire formats)', function () {
         ['user', 'Go on.'],
       ],
     );
+  });
+
+  it("streams Anthropic's compaction as it runs: the block opened at once, pings while the model sums up, then the summary", async () => {
+    const app = await spaceWith([ANTHROPIC]);
+    const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
+    const conversation: Anthropic.Beta.BetaMessageParam[] = [
+      { role: 'user', content: 'Read a.ts' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { path: 'a.ts' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'the file' }] },
+    ];
+    const asked = {
+      model: ANTHROPIC,
+      max_tokens: 500,
+      messages: conversation,
+      compaction: { type: 'summarize' as const },
+    };
+    // Claude takes 400 ms to sum it up; the service says every 50 ms that it still does (compactingEveryMs).
+    anthropic.thinkingMs = 400;
+    try {
+      const res = await raw(service.url, 'POST', '/v1/messages', {
+        token: keys.get(app)!,
+        body: { ...asked, stream: true },
+        headers: { 'anthropic-version': '2023-06-01' },
+      });
+      assert.equal(res.status, 200);
+      const names = [...res.text.matchAll(/^event: (\S+)$/gm)].map((m) => m[1]!);
+      const pings = names.filter((n) => n === 'ping').length;
+      assert.ok(pings >= 2, `pings while Claude sums up: ${names.join(', ')}`);
+      assert.deepEqual(
+        names.filter((n) => n !== 'ping'),
+        [
+          'message_start',
+          'content_block_start',
+          'content_block_delta',
+          'content_block_stop',
+          'message_delta',
+          'message_stop',
+        ],
+      );
+      assert.equal(names.indexOf('ping'), 2, 'the block is opened before the model sums up');
+      // The SDK's stream helper reads the same stream to the same message as the answer not streamed.
+      const whole = await sdk.beta.messages.create(asked);
+      const streamed = await sdk.beta.messages.stream(asked).finalMessage();
+      assert.deepEqual(streamed.content, whole.content);
+      assert.match(String((streamed.content[0] as { content: string }).content), /^echo: User:\nRead a\.ts/);
+      assert.equal(streamed.stop_reason, 'compaction');
+
+      // A summing up that fails after the stream began ends it with Anthropic's error event, in words.
+      anthropic.failNext({ status: 500 }, { status: 500 });
+      await assert.rejects(sdk.beta.messages.stream(asked).finalMessage(), (error: unknown) => {
+        assert.ok(error instanceof Anthropic.APIError, String(error));
+        assert.match(error.message, /anthropic\/claude-haiku-4-5/);
+        return true;
+      });
+    } finally {
+      anthropic.thinkingMs = undefined;
+      anthropic.recover();
+    }
+  });
+
+  it('streams a Responses conversation compacted before its reply as it runs: the compaction item first, its progress, then the reply', async () => {
+    const app = await spaceWith([ANTHROPIC]);
+    const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
+    anthropic.thinkingMs = 400;
+    try {
+      const stream = sdk.responses.stream({
+        model: ANTHROPIC,
+        max_output_tokens: 500,
+        context_management: [{ type: 'compaction', compact_threshold: 10 }],
+        input: [
+          { role: 'user', content: 'Read a.ts' },
+          { type: 'function_call', call_id: 'toolu_1', name: 'Read', arguments: '{"path":"a.ts"}' },
+          { type: 'function_call_output', call_id: 'toolu_1', output: 'the file' },
+        ],
+      });
+      const types: string[] = [];
+      stream.on('event', (event) =>
+        types.push(event.type === 'response.output_item.added' ? `added ${event.item.type}` : event.type),
+      );
+      const final = await stream.finalResponse();
+      const compacting = types.filter((t) => t === 'response.compaction.compacting').length;
+      assert.ok(compacting >= 2, `progress while Claude sums up: ${types.join(', ')}`);
+      assert.deepEqual(types.slice(0, 4), [
+        'response.created',
+        'response.in_progress',
+        'added compaction',
+        'response.compaction.compacting',
+      ]);
+      const after = types.slice(types.lastIndexOf('response.compaction.compacting') + 1);
+      assert.deepEqual(after.slice(0, 2), ['response.output_item.done', 'added message']);
+      assert.equal(after.at(-1), 'response.completed');
+      assert.deepEqual(
+        final.output.map((o) => o.type),
+        ['compaction', 'message'],
+      );
+      const item = final.output[0] as OpenAI.Responses.ResponseCompactionItem;
+      assert.match(item.encrypted_content, /^llm-spaces\.compaction\./);
+      // The reply went on from the summary, and is kept under the id the stream gave from its first event.
+      const sent = anthropic.seen.at(-1)!.body.messages as Array<{ content: Array<{ text?: string }> }>;
+      assert.match(
+        sent.flatMap((m) => m.content.map((c) => c.text)).at(-1) ?? '',
+        /^A summary of the conversation so far/,
+      );
+      const kept = await sdk.responses.retrieve(final.id);
+      assert.deepEqual(
+        kept.output.map((o) => o.id),
+        final.output.map((o) => o.id),
+      );
+      assert.equal(kept.output_text, final.output_text);
+    } finally {
+      anthropic.thinkingMs = undefined;
+    }
   });
 
   it('answers a tool loop of a client that keeps no thinking (any OpenAI-shaped one) without thinking, not refused', async () => {

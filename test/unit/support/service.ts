@@ -37,6 +37,8 @@ export interface ServiceOptions {
   firstTokenTimeoutMs?: number;
   /** How often the providers' lists of models are read again (the service's default: 6 hours). */
   modelListsEveryMs?: number;
+  /** How often a stream says its conversation is still being summed up (the service's default: 30 s). */
+  compactingEveryMs?: number;
   /** Where the service reads the current price list (default off: the shipped list, nothing read online). */
   pricesUrl?: string;
   /** Where it reads models.dev's current list (default off, as the price list). */
@@ -135,6 +137,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   if (options.token) args.push('--token', options.token);
   if (options.firstTokenTimeoutMs) args.push('--first-token-timeout-ms', String(options.firstTokenTimeoutMs));
   if (options.modelListsEveryMs) args.push('--model-lists-every-ms', String(options.modelListsEveryMs));
+  if (options.compactingEveryMs) args.push('--compacting-every-ms', String(options.compactingEveryMs));
   if (options.upstream) args.push('--upstream', options.upstream);
   args.push('--discover', options.discover ? 'on' : 'off');
   args.push('--prices-url', options.pricesUrl ?? 'off', '--capabilities-url', options.capabilitiesUrl ?? 'off');

@@ -18,6 +18,8 @@ export interface EngineOptions {
   streamDelayMs: number;
   /** How long a hosted provider may take to its first token (five times that for a reply not streamed). */
   firstTokenTimeoutMs?: number;
+  /** How often a stream says its conversation is still being summed up (http/chatRoute.ts). */
+  compactingEveryMs?: number;
 }
 
 export class Reaches {
