@@ -1545,25 +1545,24 @@ export const ANTHROPIC_WEB_FETCH: ReadonlySet<string> = new Set([
   'web_fetch_20260318',
 ]);
 
+/** A message of an Anthropic conversation: the user's, the assistant's as it answered, or instructions. */
+export const AnthropicMessage = z.discriminatedUnion('role', [
+  z.object({
+    role: z.enum(['user', 'assistant']),
+    content: z.union([z.string(), z.array(AnthropicBlock).max(1000)]),
+  }),
+  // Instructions in the course of the conversation (Anthropic's mid-conversation system
+  // messages), as Claude Code 2.1 sends its environment to a model it does not know.
+  z.object({ role: z.literal('system'), content: z.union([z.string(), z.array(AnthropicText).max(1000)]) }),
+]);
+const AnthropicMessages = z.array(AnthropicMessage).max(CONVERSATION_TURNS);
+
 /** `POST /v1/messages`: Anthropic's request, routed through a Space like a chat completion. */
 export const AnthropicMessagesBody = z
   .object({
     model: z.string().min(1).max(300),
     max_tokens: MaxTokens,
-    messages: z
-      .array(
-        z.discriminatedUnion('role', [
-          z.object({
-            role: z.enum(['user', 'assistant']),
-            content: z.union([z.string(), z.array(AnthropicBlock).max(1000)]),
-          }),
-          // Instructions in the course of the conversation (Anthropic's mid-conversation system
-          // messages), as Claude Code 2.1 sends its environment to a model it does not know.
-          z.object({ role: z.literal('system'), content: z.union([z.string(), z.array(AnthropicText).max(1000)]) }),
-        ]),
-      )
-      .min(1, 'must have at least one message')
-      .max(CONVERSATION_TURNS),
+    messages: AnthropicMessages.min(1, 'must have at least one message'),
     system: z.union([z.string(), z.array(AnthropicText)]).optional(),
     stream: z.boolean().optional(),
     temperature: z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1').optional(),
@@ -1684,6 +1683,20 @@ export const AnthropicMessagesBody = z
      * `compaction` block, which later requests send first in place of the messages it sums up.
      */
     compaction: nullish(z.object({ type: z.literal('summarize'), instructions: CompactionInstructions })),
+    /**
+     * Anthropic's message threads: `create` holds the conversation, its reply included, under the
+     * reply's id; `continue` sends only the messages since the reply it names (chat/threads.ts).
+     */
+    thread: nullish(
+      z.discriminatedUnion(
+        'type',
+        [
+          z.object({ type: z.literal('create') }),
+          z.object({ type: z.literal('continue'), previous_message_id: z.string().min(1).max(100) }),
+        ],
+        { error: 'must be a thread of type create or continue' },
+      ),
+    ),
     /** The Space, when an organization token sends (a Space key needs none). */
     app_id: nullish(UuidInput),
   })
@@ -1691,8 +1704,14 @@ export const AnthropicMessagesBody = z
   .strict();
 export type AnthropicMessagesBody = z.infer<typeof AnthropicMessagesBody>;
 
+/**
+ * A request that continues a thread: the messages since the reply it names, none after a reply that
+ * handed the turn back (a pause or a compaction), which the model goes on from.
+ */
+export const AnthropicContinueBody = AnthropicMessagesBody.extend({ messages: AnthropicMessages });
+
 /** `POST /v1/messages/count_tokens`: the same request without what only sending needs. */
-export const AnthropicCountBody = AnthropicMessagesBody.omit({ max_tokens: true, stream: true }).extend({
+export const AnthropicCountBody = AnthropicMessagesBody.omit({ max_tokens: true, stream: true, thread: true }).extend({
   max_tokens: MaxTokens.optional(),
 });
 

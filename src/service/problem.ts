@@ -7,6 +7,8 @@ export class Problem extends Error {
     readonly status: number,
     readonly detail: string | ValidationIssue[],
     readonly headers: Record<string, string> = {},
+    /** What a vendor's clients read beside the words: Anthropic's error `details` (its `error_code`). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(typeof detail === 'string' ? detail : detail.map((d) => d.msg).join('; '));
   }

@@ -17,6 +17,7 @@ import type { CatalogueModel } from '../domain/models';
 import type { AppConfig } from '../domain/spaces';
 import { invalid } from '../problem';
 import type { UserMessage } from './compactedSummary';
+import type { ThreadTurn } from './threads';
 
 /** Anthropic's block of thinking: its text with the signature Anthropic checks, or a redacted one's data. */
 export type AnthropicBlock = { thinking: string; signature: string } | { redacted: string };
@@ -412,6 +413,8 @@ export type Body = z.output<typeof ChatBody> & {
     instructions?: string;
     compacted?: { summary: string; usage: { input_tokens: number; output_tokens: number } };
   };
+  /** An Anthropic request of a message thread: what is held with its reply, and the reply it continues (threads.ts). */
+  anthropicThread?: ThreadTurn;
   /** A text completion answered in a chat completion's shape (Mistral's fill in the middle). */
   asChat?: true;
   /** What the reply is to say of how the request was read (tools not given to the model). */

@@ -422,13 +422,15 @@ const ERROR_TYPES: Record<number, string> = {
 };
 
 /**
- * An error as Anthropic's clients read it: `{"type": "error", "error": {"type", "message"}}`. A refusal
- * of the request that has no type of its own (a 415) is the client's to mend, not the service's fault.
+ * An error as Anthropic's clients read it: `{"type": "error", "error": {"type", "message"}}`, with its
+ * `details` when it has some (a thread's `error_code`). A refusal of the request that has no type of
+ * its own (a 415) is the client's to mend, not the service's fault.
  */
 export function anthropicError(
   status: number,
   message: string,
-): { type: 'error'; error: { type: string; message: string } } {
+  details?: Record<string, unknown>,
+): { type: 'error'; error: { type: string; message: string; details?: Record<string, unknown> } } {
   const type = ERROR_TYPES[status] ?? (status < 500 ? 'invalid_request_error' : 'api_error');
-  return { type: 'error', error: { type, message } };
+  return { type: 'error', error: { type, message, ...(details ? { details } : {}) } };
 }

@@ -10,6 +10,7 @@ import { prepareSending } from '../chat/prepare';
 import type { Reaches } from '../chat/reach/reaches';
 import { thinkingText, type Body, type Prepared, type ThinkingPiece } from '../chat/request';
 import { runChat, type Completed } from '../chat/run';
+import { messageThreads } from '../chat/threads';
 import { record } from '../ledgerThread';
 import { Problem } from '../problem';
 import { StorageError } from '../storageError';
@@ -71,6 +72,8 @@ async function answer(
   });
   const caller = request.caller!;
   const given = read(caller, request.body, options.db);
+  // The reply a thread's request continues is not continued by another until this one is answered.
+  reply.raw.once('close', messageThreads.hold(given.anthropicThread));
   const asked = await prepareSending(options.db, caller, given);
   // The id of the request's log entry, where each vendor's SDK reads a request's id (OpenAI's
   // x-request-id, Anthropic's request-id), so an answer or an error it shows names the entry.
@@ -94,7 +97,8 @@ async function answer(
     try {
       const completion = await runChat(options.db, prepared, options.reaches, undefined, abort.signal);
       if (body.compaction) return compactionObject(completion, body.compaction.kept, created(Date.now()));
-      if (options.dialect === 'anthropic') return anthropicMessage(completion, body.anthropicCompaction?.compacted);
+      if (options.dialect === 'anthropic')
+        return keptInThread(prepared, anthropicMessage(completion, body.anthropicCompaction?.compacted));
       if (options.dialect === 'responses') {
         const answer = responseObject(completion, body.responses!, created(Date.now()));
         await keepAnswer(options, prepared, { items: keptOutput(completion, body.responses!), answer });
@@ -383,7 +387,7 @@ async function answerTriggered(
     telling(tell, options.compactingEveryMs, runChat(options.db, prepared, options.reaches, undefined, abort.signal));
   if (!streamTo) {
     const summed = await summing();
-    if (dialect === 'anthropic') return anthropicCompaction(summed, summaryWritten(summed));
+    if (dialect === 'anthropic') return keptInThread(prepared, anthropicCompaction(summed, summaryWritten(summed)));
     const { request, c } = triggeredResponse(summed, prepared);
     const answer = responseObject(c, request, createdAt);
     await keepAnswer(options, prepared, { items: keptOutput(c, request), answer });
@@ -397,7 +401,9 @@ async function answerTriggered(
   try {
     const summed = await summing(() => abort.signal.aborted || stream.compacting());
     if (stream instanceof AnthropicStream) {
-      stream.compactionDone(summaryWritten(summed));
+      const summary = summaryWritten(summed);
+      keptInThread(prepared, anthropicCompaction(summed, summary));
+      stream.compactionDone(summary);
       stream.finishCompaction(summed);
     } else {
       const { request, c } = triggeredResponse(summed, prepared);
@@ -454,6 +460,17 @@ async function keepAnswer(options: ChatOptions, prepared: Prepared, { items, ans
 }
 
 /**
+ * An Anthropic reply, held with its conversation when its request is of a message thread (chat/threads.ts),
+ * unless its Space keeps no text.
+ */
+function keptInThread(prepared: Prepared, message: Record<string, unknown>): Record<string, unknown> {
+  const turn = prepared.body.anthropicThread;
+  if (turn && (prepared.config.policies.privacy_level ?? 1) <= 1)
+    messageThreads.keep(turn, String(message.id), { role: 'assistant', content: message.content });
+  return message;
+}
+
+/**
  * A reply in a vendor's named events; an error before the first event answers with its status, after it
  * as an event. `begun`: the stream began before (streamCompacted).
  */
@@ -490,6 +507,8 @@ async function streamNamed(
     );
     begin();
     if (stream.kept) await keepAnswer(options, prepared, stream.kept(completion));
+    if (prepared.body.anthropicThread)
+      keptInThread(prepared, anthropicMessage(completion, prepared.body.anthropicCompaction?.compacted));
     stream.finish(completion);
     events.end();
   } catch (error) {

@@ -24,10 +24,12 @@ interface Failure {
   status: number;
   headers: Record<string, string>;
   body: { detail: unknown };
+  details?: Record<string, unknown>;
 }
 
 function describe(error: unknown, logError?: (error: unknown) => void): Failure {
-  if (error instanceof Problem) return { status: error.status, headers: error.headers, body: { detail: error.detail } };
+  if (error instanceof Problem)
+    return { status: error.status, headers: error.headers, body: { detail: error.detail }, details: error.details };
   // The disk refused the write: nothing of it was kept, and the client may try again later.
   if (error instanceof StorageError) {
     logError?.(error.cause ?? error);
@@ -63,7 +65,8 @@ export function sendError(
 function bodyIn(dialect: ErrorDialect, failure: Failure): unknown {
   const detail = inVendorFields(dialect, failure.body.detail);
   if (dialect === 'openai' || dialect === 'responses') return openAiError(failure.status, detail);
-  if (dialect === 'anthropic') return anthropicError(failure.status, openAiError(failure.status, detail).error.message);
+  if (dialect === 'anthropic')
+    return anthropicError(failure.status, openAiError(failure.status, detail).error.message, failure.details);
   return failure.body;
 }
 

@@ -20,6 +20,7 @@ import { modelById, modelList } from '../chat/modelList';
 import { countMessageTokens, countResponseTokens } from '../chat/inputTokens';
 import { withPlugins } from '../chat/plugins';
 import { previewRoute } from '../chat/preview';
+import { messageThreads } from '../chat/threads';
 import type { EngineOptions } from '../chat/reach/reaches';
 import type { Body as ChatRequest } from '../chat/request';
 import { parseInput } from '../problem';
@@ -230,7 +231,11 @@ export const ROUTES: RouteSpec[] = [
     extra: true,
     body: S.AnthropicMessagesBody,
     response: z.looseObject({ type: z.literal('message') }),
-    chat: (caller, body) => messagesOrCompaction(caller, parseInput(S.AnthropicMessagesBody, body, 'body')),
+    chat: (caller, body) => {
+      const { given, turn } = messageThreads.read(caller, body);
+      const asked = messagesOrCompaction(caller, given);
+      return turn ? { ...asked, anthropicThread: turn } : asked;
+    },
     dialect: 'anthropic',
   }),
   route({

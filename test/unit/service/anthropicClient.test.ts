@@ -1,7 +1,7 @@
 // The official Anthropic SDK from npm against the built-in service's /v1/messages, as Claude Code or a
 // script would use it with a Space key (ANTHROPIC_BASE_URL, x-api-key): a message, a stream with
-// Anthropic's events, a tool round trip, the token count, compaction (asked, by the tool runner, and past a trigger), and
-// errors in Anthropic's shape.
+// Anthropic's events, a tool round trip, the token count, compaction (asked, by the tool runner, and past a trigger),
+// message threads (the SDK's thread helper and tool runner), and errors in Anthropic's shape.
 import Anthropic from '@anthropic-ai/sdk';
 import { betaTool } from '@anthropic-ai/sdk/helpers/beta/json-schema';
 import assert from 'node:assert/strict';
@@ -12,11 +12,13 @@ describe('the Anthropic SDK against the built-in service', function () {
   let service: RunningService;
   let anthropic: Anthropic;
   let spaceId: string;
+  let spaceKey: string;
 
   before(async () => {
     service = await startService();
     const created = await echoSpace(service, 'For the Anthropic SDK');
     spaceId = created.id;
+    spaceKey = created.key;
     // The SDK sends the key as x-api-key; the base URL is the service's, as ANTHROPIC_BASE_URL would be.
     anthropic = new Anthropic({ baseURL: service.url, apiKey: created.key, maxRetries: 0 });
   });
@@ -424,7 +426,7 @@ describe('the Anthropic SDK against the built-in service', function () {
     );
   });
 
-  it("compacts through the SDK's tool runner (compactBeforeNextTurn), which goes on from the summary", async () => {
+  it("compacts through the SDK's tool runner on its thread (compactBeforeNextTurn), which goes on from the summary", async () => {
     const lookup = betaTool({
       name: 'lookup',
       description: 'Looks a word up.',
@@ -436,8 +438,6 @@ describe('the Anthropic SDK against the built-in service', function () {
       max_tokens: 200,
       messages: [{ role: 'user', content: 'call lookup {"word":"door"}' }],
       tools: [lookup],
-      // The whole history each turn: this service keeps no thread of Anthropic's.
-      thread: false,
     });
     const seen: string[][] = [];
     for await (const message of runner) {
@@ -538,6 +538,162 @@ describe('the Anthropic SDK against the built-in service', function () {
       ask({ messages: conversation.slice(0, 1) }) as never,
     )) as Anthropic.Beta.BetaMessage;
     assert.deepEqual(short.content, [{ type: 'text', text: 'Find the bug in cart.ts' }]);
+  });
+
+  it("holds a conversation as a message thread (the SDK's thread helper, streamed, and its tool runner): each turn sends only its new messages", async () => {
+    const sent: Array<Record<string, unknown>> = [];
+    const watched = new Anthropic({
+      baseURL: service.url,
+      apiKey: spaceKey,
+      maxRetries: 0,
+      fetch: (url, init) => {
+        sent.push(JSON.parse(String(init?.body)) as Record<string, unknown>);
+        return fetch(url, init);
+      },
+    });
+    const inputSchema = { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] } as const;
+    const lookup = betaTool({
+      name: 'lookup',
+      description: 'Looks a word up.',
+      inputSchema,
+      run: ({ word }) => `${word}: a way in`,
+    });
+    const thread = watched.beta.messages.thread({
+      model: 'test/echo',
+      max_tokens: 200,
+      system: 'Be brief.',
+      tools: [lookup],
+    });
+    const first = await thread.send({ role: 'user', content: 'Hello' });
+    assert.deepEqual(sent[0]!.thread, { type: 'create' });
+    assert.equal(sent[0]!.system, 'Be brief.');
+    const second = await thread.send({ role: 'user', content: 'Again' });
+    // Only the new message goes, with the reply it follows; the thread holds the rest and the system prompt.
+    assert.deepEqual(sent[1]!.thread, { type: 'continue', previous_message_id: first.id });
+    assert.deepEqual(sent[1]!.messages, [{ role: 'user', content: 'Again' }]);
+    assert.equal(sent[1]!.system, undefined);
+    assert.equal(sent[1]!.tools, undefined);
+    assert.deepEqual(second.content, [{ type: 'text', text: 'Again' }]);
+    // The model read the whole conversation, as if it had been sent whole.
+    const whole = await anthropic.beta.messages.create({
+      model: 'test/echo',
+      max_tokens: 200,
+      system: 'Be brief.',
+      tools: [{ name: 'lookup', description: 'Looks a word up.', input_schema: inputSchema }],
+      messages: [
+        { role: 'user', content: 'Hello' },
+        { role: 'assistant', content: first.content as Anthropic.Beta.BetaContentBlockParam[] },
+        { role: 'user', content: 'Again' },
+      ],
+    });
+    assert.equal(second.usage.input_tokens, whole.usage.input_tokens);
+    assert.ok(second.usage.input_tokens > first.usage.input_tokens);
+
+    // Streamed, the reply is held as well: the next turn continues from it.
+    const streamed = await thread.stream({ role: 'user', content: 'Streamed' }).finalMessage();
+    const third = await thread.send({ role: 'user', content: 'After the stream' });
+    assert.deepEqual(sent.at(-1)!.thread, { type: 'continue', previous_message_id: streamed.id });
+    assert.deepEqual(third.content, [{ type: 'text', text: 'After the stream' }]);
+
+    // The tool runner runs on a thread unless told otherwise: its second turn sends the tool's result alone.
+    const before = sent.length;
+    const runner = watched.beta.messages.toolRunner({
+      model: 'test/echo',
+      max_tokens: 200,
+      messages: [{ role: 'user', content: 'call lookup {"word":"door"}' }],
+      tools: [lookup],
+    });
+    const seen: string[][] = [];
+    for await (const message of runner) seen.push(message.content.map((b) => b.type));
+    assert.deepEqual(seen, [['tool_use'], ['text']]);
+    const [created, continued] = sent.slice(before);
+    assert.deepEqual(created!.thread, { type: 'create' });
+    assert.equal((continued!.thread as { type: string }).type, 'continue');
+    const results = continued!.messages as Array<{ role: string; content: Array<{ type: string }> }>;
+    assert.deepEqual(
+      results.map((m) => [m.role, m.content.map((b) => b.type)]),
+      [['user', ['tool_result']]],
+    );
+  });
+
+  it("refuses a continue it cannot serve with Anthropic's thread error codes; the SDK's helper then sends the whole conversation again", async () => {
+    const turn = (thread: Anthropic.Beta.BetaMessageThreadParam, content = 'Hi') =>
+      anthropic.beta.messages.create({
+        model: 'test/echo',
+        max_tokens: 100,
+        thread,
+        messages: [{ role: 'user', content }],
+      });
+    const codeOf = (error: unknown) =>
+      (error as { error?: { error?: { details?: { error_code?: string; unsupported?: string[] } } } }).error?.error
+        ?.details;
+    const refused = async (sending: Promise<unknown>, status: number, code: string) => {
+      const error = await sending.then(
+        () => assert.fail('not refused'),
+        (e: unknown) => e,
+      );
+      assert.ok(error instanceof Anthropic.APIError && error.status === status, String(error));
+      assert.equal(codeOf(error)?.error_code, code);
+      return error;
+    };
+    const gone = await refused(turn({ type: 'continue', previous_message_id: 'msg_none' }), 404, 'thread_not_found');
+    assert.match(gone.message, /No thread holds the reply msg_none in this Space/);
+    const created = await turn({ type: 'create' });
+    await turn({ type: 'continue', previous_message_id: created.id }, 'Once');
+    const twice = await refused(
+      turn({ type: 'continue', previous_message_id: created.id }, 'Twice'),
+      400,
+      'thread_already_continued',
+    );
+    assert.match(twice.message, /was continued already/);
+    const edits = await refused(
+      anthropic.beta.messages.create({
+        model: 'test/echo',
+        max_tokens: 100,
+        thread: { type: 'create' },
+        context_management: { edits: [{ type: 'clear_thinking_20251015' }] },
+        messages: [{ role: 'user', content: 'Hi' }],
+      }),
+      400,
+      'thread_unsupported_request',
+    );
+    assert.deepEqual(codeOf(edits)?.unsupported, ['context_management']);
+    await assert.rejects(
+      anthropic.beta.messages.create({
+        model: 'test/echo',
+        max_tokens: 100,
+        system: 'Changed.',
+        thread: { type: 'continue', previous_message_id: (await turn({ type: 'create' })).id },
+        messages: [{ role: 'user', content: 'Hi' }],
+      }),
+      (error: unknown) => error instanceof Anthropic.APIError && /system: is held by the thread/.test(error.message),
+    );
+
+    // A Space whose privacy level keeps no text holds no thread: the helper is told the thread is gone,
+    // sends the whole conversation again, and the conversation goes on.
+    const { id, key } = await echoSpace(service, 'Keeps no text');
+    await service.client().updateSpace({ id, policies: { privacy_level: 2 } });
+    const sent: Array<Record<string, unknown>> = [];
+    const thread = new Anthropic({
+      baseURL: service.url,
+      apiKey: key,
+      maxRetries: 0,
+      fetch: (url, init) => {
+        sent.push(JSON.parse(String(init?.body)) as Record<string, unknown>);
+        return fetch(url, init);
+      },
+    }).beta.messages.thread({ model: 'test/echo', max_tokens: 100 });
+    await thread.send({ role: 'user', content: 'One' });
+    const reply = await thread.send({ role: 'user', content: 'Two' });
+    assert.deepEqual(reply.content, [{ type: 'text', text: 'Two' }]);
+    assert.deepEqual(
+      sent.map((body) => [(body.thread as { type: string }).type, (body.messages as unknown[]).length]),
+      [
+        ['create', 1],
+        ['continue', 1],
+        ['create', 3],
+      ],
+    );
   });
 
   it("answers an API it does not serve (message batches) in Anthropic's shape, saying what it serves", async () => {

@@ -3203,6 +3203,36 @@ describe('hosted providers (fakes of their wire formats)', function () {
     }
   });
 
+  it("sends Claude a thread's whole conversation each turn, though its client sends only the new messages", async () => {
+    const app = await spaceWith([ANTHROPIC]);
+    const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
+    const thread = sdk.beta.messages.thread({
+      model: ANTHROPIC,
+      max_tokens: 500,
+      system: 'Be brief.',
+      tools: [{ name: 'Read', input_schema: { type: 'object', properties: {} } }],
+    });
+    const first = await thread.send({ role: 'user', content: 'call Read {"path":"a.ts"}' });
+    assert.equal(first.stop_reason, 'tool_use');
+    const call = first.content.find((b) => b.type === 'tool_use')!;
+    await thread.send({ role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: 'the file' }] });
+    const sent = anthropic.seen.at(-1)!.body;
+    assert.deepEqual(sent.system, [{ type: 'text', text: 'Be brief.' }]);
+    assert.deepEqual(
+      (sent.tools as Array<{ name: string }>).map((t) => t.name),
+      ['Read'],
+    );
+    const messages = sent.messages as Array<{ role: string; content: Array<{ type: string }> }>;
+    assert.deepEqual(
+      messages.map((m) => [m.role, m.content.map((b) => b.type)]),
+      [
+        ['user', ['text']],
+        ['assistant', ['tool_use']],
+        ['user', ['tool_result']],
+      ],
+    );
+  });
+
   it('answers a tool loop of a client that keeps no thinking (any OpenAI-shaped one) without thinking, not refused', async () => {
     const app = await spaceWith([ANTHROPIC]);
     const res = await send(
