@@ -2028,6 +2028,36 @@ const ResponsesFormat = z.discriminatedUnion('type', [
  */
 export const ResponsesIncludable = z.enum(['reasoning.encrypted_content', 'web_search_call.action.sources']);
 
+/** OpenAI's metadata of an object: at most 16 pairs, keys up to 64 characters, values up to 512. */
+const OpenAiMetadata = z
+  .record(z.string().max(64), z.string().max(512))
+  .refine((m) => Object.keys(m).length <= 16, 'may have 16 pairs at most');
+const ConversationId = z.string().min(1).max(200);
+/** Items given to a conversation at once: as many as OpenAI takes. */
+const ConversationItems = z
+  .array(
+    z.union([ResponsesItem, ResponsesItemReference], {
+      error: 'must be a message or an item of a Responses input',
+    }),
+  )
+  .max(20, 'may add 20 items at a time');
+
+/** `POST /v1/conversations`: a conversation, with its first items (OpenAI's conversations.create). */
+export const OpenAiConversationCreateBody = z.strictObject({
+  items: nullish(ConversationItems),
+  metadata: nullish(OpenAiMetadata),
+  /** The Space, when an organization token sends (a Space key needs none). */
+  app_id: nullish(UuidInput),
+});
+
+/** `POST /v1/conversations/{id}`: its metadata, replaced (OpenAI's conversations.update). */
+export const OpenAiConversationUpdateBody = z.strictObject({ metadata: OpenAiMetadata.nullable() });
+
+/** `POST /v1/conversations/{id}/items`: items added at its end (OpenAI's conversations.items.create). */
+export const OpenAiConversationItemsBody = z.strictObject({
+  items: ConversationItems.min(1, 'must have at least one item'),
+});
+
 /**
  * `POST /v1/responses`: OpenAI's Responses request, routed through a Space like a chat completion. A
  * response is kept in the Space with its input and output items (unless `store` is false, or the
@@ -2078,7 +2108,12 @@ export const ResponsesBody = z
     store: nullish(z.boolean()),
     /** A kept response this one continues: its input and output come before this input. */
     previous_response_id: nullish(z.string().min(1).max(200)),
-    metadata: nullish(z.record(z.string().max(64), z.string().max(512))),
+    /**
+     * The Space's conversation (OpenAI's Conversations API) the response belongs to: its items are read
+     * before the input, and the input and output are added to it once answered (chat/openAiConversations.ts).
+     */
+    conversation: nullish(z.union([ConversationId, z.object({ id: ConversationId })])),
+    metadata: nullish(OpenAiMetadata),
     /**
      * What Codex says of itself (its version; the turn, as JSON of a few kilobytes since Codex 0.171);
      * kept with nothing else, as `metadata`.

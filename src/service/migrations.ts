@@ -7,6 +7,7 @@ import { insertOrganization, migrateAlertStamps } from './domain/orgs';
 import { migratePrivacyLevels } from './domain/spaces';
 import { insertSeedPrompt } from './domain/prompts';
 import { KEPT_RESPONSES_SCHEMA, RESPONSE_ITEMS_SCHEMA } from './domain/responseItems';
+import { RESPONSE_CONVERSATIONS_SCHEMA } from './domain/responseConversations';
 import { SERVING_SCHEMA } from './domain/serving';
 import { migrateDeploymentParents } from './providers/azureDeployments';
 
@@ -222,7 +223,12 @@ const MIGRATIONS: Migration[] = [
   (db) => db.exec('ALTER TABLE requests ADD COLUMN search_suggestions TEXT'),
   // An Azure deployment keeps the model it runs as its parent (providers/azureDeployments.ts).
   migrateDeploymentParents,
+  // OpenAI's conversations, kept by a Space with their items (domain/responseConversations.ts).
+  (db) => db.exec(RESPONSE_CONVERSATIONS_SCHEMA),
 ];
+
+/** The version a database had before this migration ran (its place among them). */
+export const versionBefore = (migration: Migration) => MIGRATIONS.indexOf(migration);
 
 /** How many migrations this database has not seen. */
 export function pendingMigrations(db: Database): number {

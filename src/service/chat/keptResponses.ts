@@ -10,7 +10,7 @@ import { forgetResponse, keptOutputItems, keptResponse, KEPT_WHILE, type ReadRes
 import { invalid, Problem } from '../problem';
 
 /** What a client may ask to have included when it reads a response back. */
-type Included = z.output<typeof ResponsesIncludable>;
+export type Included = z.output<typeof ResponsesIncludable>;
 
 type Item = Record<string, unknown>;
 
@@ -27,7 +27,7 @@ function found(db: Database, caller: Caller, id: string): ReadResponse {
 }
 
 /** A reasoning item without the thinking it carries back, unless the client asked for it. */
-const asIncluded = (item: Item, include: readonly Included[]): Item =>
+export const asIncluded = (item: Item, include: readonly Included[]): Item =>
   item.type === 'reasoning' && !include.includes('reasoning.encrypted_content')
     ? { ...item, encrypted_content: undefined }
     : item;
@@ -52,7 +52,7 @@ export function readResponse(db: Database, caller: Caller, id: string, include: 
  * An input item as OpenAI lists it: with an id (made from the response's and its place when the client
  * sent none), a message's text as its one content part.
  */
-function listed(item: Item, id: string, include: readonly Included[]): Item {
+export function listed(item: Item, id: string, include: readonly Included[]): Item {
   if (!('role' in item)) return asIncluded({ ...item, id: item.id ?? id }, include);
   const assistant = item.role === 'assistant';
   const content =

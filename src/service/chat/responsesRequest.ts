@@ -16,7 +16,9 @@ import { OPENAI_OTHER_HOSTED_TOOLS, OPENAI_WEB_SEARCH, ResponsesItem, type Respo
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
 import { keptItems, keptOutputItems, keptResponse, KEPT_WHILE } from '../domain/responseItems';
-import { invalid } from '../problem';
+import { conversationItems, conversationRow } from '../domain/responseConversations';
+import { appConfig, loadApp } from '../domain/spaces';
+import { invalid, Problem } from '../problem';
 import { openThinking } from './carriedThinking';
 import { openCompaction, summaryMessage } from './compactedSummary';
 import {
@@ -97,10 +99,20 @@ export function conversationOf(
   appId: string,
   given: Pick<z.output<typeof ResponsesBody>, 'instructions' | 'previous_response_id'> & {
     input: ResponsesBody['input'];
+    conversation?: z.output<typeof ResponsesBody>['conversation'];
   },
 ): { earlier: Item[]; input: Item[]; window: Item[]; messages: ChatMessage[] } {
   const input = ownItems(db, caller, appId, given.input);
-  const earlier = given.previous_response_id ? continued(db, caller, appId, given.previous_response_id) : [];
+  if (given.conversation && given.previous_response_id)
+    throw invalid(
+      ['body', 'previous_response_id'],
+      'cannot be sent with conversation: the conversation gives the turns before, send one or the other',
+    );
+  const earlier = given.conversation
+    ? conversationEarlier(db, caller, appId, conversationIdOf(given.conversation), input)
+    : given.previous_response_id
+      ? continued(db, caller, appId, given.previous_response_id)
+      : [];
   const all = [...earlier, ...input];
   const from = windowStart(all, earlier.length);
   const window = all.slice(from);
@@ -127,6 +139,50 @@ function windowStart(items: readonly Item[], earlier: number): number {
 /** Where an item was given: in a kept response this one continues (the first `earlier`), or in its input. */
 const placeOf = (i: number, earlier: number) =>
   i < earlier ? ['body', 'previous_response_id'] : ['body', 'input', i - earlier, 'encrypted_content'];
+
+/** The id a Responses request's `conversation` names (OpenAI's SDKs send it as a string or as {id}). */
+export const conversationIdOf = (conversation: string | { id: string }) =>
+  typeof conversation === 'string' ? conversation : conversation.id;
+
+/**
+ * What a Responses request's conversation holds, read before its input, which must not repeat an item
+ * of it; refused in words when the Space keeps no such conversation, or none at all.
+ */
+export function conversationEarlier(
+  db: Database,
+  caller: Caller,
+  appId: string,
+  id: string,
+  input: readonly Item[],
+): Item[] {
+  const row = conversationRow(db, caller.orgId, appId, id);
+  if (!row)
+    throw invalid(['body', 'conversation'], `names ${id}, a conversation this Space does not keep`, 'not_found');
+  requireKeepsText(db, caller, appId);
+  const rows = conversationItems(db, id);
+  if (rows.length > MAX_CONTINUED)
+    throw invalid(
+      ['body', 'conversation'],
+      `holds ${rows.length} items, more than ${MAX_CONTINUED} a request may read`,
+    );
+  const known = new Set(rows.map((r) => r.id));
+  const again = input.findIndex((item) => 'id' in item && typeof item.id === 'string' && known.has(item.id));
+  if (again >= 0)
+    throw invalid(
+      ['body', 'input', again],
+      `is an item the conversation ${id} holds already: send only what is new, the conversation gives the rest`,
+    );
+  return rows.map((r) => ResponsesItem.parse(JSON.parse(r.item)));
+}
+
+/** Refuses a conversation in a Space whose privacy level keeps no text. */
+export function requireKeepsText(db: Database, caller: Caller, appId: string): void {
+  if ((appConfig(loadApp(db, caller, appId)).policies.privacy_level ?? 1) > 1)
+    throw new Problem(
+      403,
+      "This Space's privacy level keeps no text, so it keeps no conversation: send the earlier items in input, or lower the level in the Space's settings.",
+    );
+}
 
 export function responsesRequest(caller: Caller, given: z.output<typeof ResponsesBody>, db: Database): Body {
   const appId = requestedSpace(caller, given.app_id);
@@ -212,7 +268,13 @@ function asOpenAiTakesIt(
  * kept under that id (an output item of one of its responses, domain/responseItems.ts); a reference to
  * an item it does not keep is refused by its place in the input.
  */
-function ownItems(db: Database, caller: Caller, appId: string, input: ResponsesBody['input']): Item[] {
+export function ownItems(
+  db: Database,
+  caller: Caller,
+  appId: string,
+  input: ResponsesBody['input'],
+  loc: Array<string | number> = ['body', 'input'],
+): Item[] {
   if (typeof input === 'string') return [{ role: 'user', content: input }];
   const ids = input.flatMap((item) => (item.type === 'item_reference' ? [item.id] : []));
   const kept = ids.length ? keptItems(db, caller.orgId, appId, ids) : new Map<string, string>();
@@ -220,13 +282,13 @@ function ownItems(db: Database, caller: Caller, appId: string, input: ResponsesB
   // no item of the conversation, and nothing may follow it, as at OpenAI.
   const trigger = input.findIndex((item) => item.type === 'compaction_trigger');
   if (trigger >= 0 && trigger < input.length - 1)
-    throw invalid(['body', 'input', trigger], "The 'compaction_trigger' item must be the final input item.");
+    throw invalid([...loc, trigger], "The 'compaction_trigger' item must be the final input item.");
   return input.slice(0, trigger >= 0 ? trigger : input.length).map((item, i) => {
     if (item.type !== 'item_reference') return item;
     const text = kept.get(item.id);
     if (text === undefined)
       throw invalid(
-        ['body', 'input', i],
+        [...loc, i],
         `names ${item.id}, an item this Space does not keep (it keeps the output items of its own responses ${KEPT_WHILE}): send the item itself`,
         'item_not_found',
       );

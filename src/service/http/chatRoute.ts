@@ -9,6 +9,8 @@ import { anthropicCompacted, compacted, compactionDue, serverCompaction, summary
 import { prepareSending } from '../chat/prepare';
 import type { Reaches } from '../chat/reach/reaches';
 import { thinkingText, type Body, type Prepared, type ThinkingPiece } from '../chat/request';
+import { keepTurn } from '../chat/openAiConversations';
+import { conversationIdOf } from '../chat/responsesRequest';
 import { runChat, type Completed } from '../chat/run';
 import { messageThreads } from '../chat/threads';
 import { record } from '../ledgerThread';
@@ -439,12 +441,17 @@ function triggeredResponse(summed: Completed, prepared: Prepared) {
  * response as given) for a later item_reference, previous_response_id or GET, before the client has it
  * all: unless its request said `store: false`, or the Space's privacy level keeps no text (as its log
  * keeps none). A disk that refuses it fails nothing: the answer is given, and a later reference to it
- * is refused by name.
+ * is refused by name. The turn of a request that names a conversation is added to it first
+ * (chat/openAiConversations.ts); that one a request cannot go without, so a refusal of it fails the request.
  */
 async function keepAnswer(options: ChatOptions, prepared: Prepared, { items, answer }: Kept): Promise<void> {
-  if (prepared.body.responses?.store === false || (prepared.config.policies.privacy_level ?? 1) > 1) return;
-  const owner = { requestId: prepared.requestId, orgId: prepared.caller.orgId, appId: prepared.config.row.id };
   const request = prepared.body.responses!;
+  // A conversation's turn is added whatever `store` says; a disk that refuses it fails the request.
+  const conversation = request.conversation;
+  if (conversation)
+    await options.db.transaction(() => keepTurn(options.db, conversationIdOf(conversation), request.input, items));
+  if (request.store === false || (prepared.config.policies.privacy_level ?? 1) > 1) return;
+  const owner = { requestId: prepared.requestId, orgId: prepared.caller.orgId, appId: prepared.config.row.id };
   const response = {
     id: responseIdOf(prepared.requestId),
     previousId: request.previous_response_id ?? null,

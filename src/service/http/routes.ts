@@ -16,6 +16,16 @@ import { fimRequest, textCompletionRequest } from '../chat/textCompletions';
 import { embed, embeddingCatalogue } from '../chat/embeddings';
 import { compactionRequest, messagesOrCompaction, responseOrCompaction } from '../chat/compaction';
 import { deleteResponse, readResponse, responseInputItems } from '../chat/keptResponses';
+import {
+  addItems,
+  createConversation,
+  listItems,
+  readConversation,
+  readItem,
+  removeConversation,
+  removeItem,
+  updateConversation,
+} from '../chat/openAiConversations';
 import { modelById, modelList } from '../chat/modelList';
 import { countMessageTokens, countResponseTokens } from '../chat/inputTokens';
 import { withPlugins } from '../chat/plugins';
@@ -120,6 +130,9 @@ const ResponseQuery = z.strictObject({
   'include[]': IncludeQuery,
   stream: z.literal('false', { error: 'is not taken: a kept response is read back whole, not as events' }).optional(),
 });
+const ConversationParams = z.object({ conversation_id: z.string().min(1).max(200) });
+const ConversationItemParams = ConversationParams.extend({ item_id: z.string().min(1).max(200) });
+const IncludeOnlyQuery = z.strictObject({ include: IncludeQuery, 'include[]': IncludeQuery });
 const InputItemsQuery = z.strictObject({
   include: IncludeQuery,
   'include[]': IncludeQuery,
@@ -387,6 +400,108 @@ export const ROUTES: RouteSpec[] = [
     writes: true,
     dialect: 'openai',
     handler: (ctx) => deleteResponse(ctx.db, ctx.caller, ctx.params.response_id),
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/conversations',
+    spaceKey: 'own Space',
+    extra: true,
+    summary:
+      "OpenAI's Conversations API: a conversation in the Space, with its first items, which a Responses request names by conversation to go on from (a Space key's own Space, or app_id with an organization token)",
+    body: S.OpenAiConversationCreateBody,
+    response: z.looseObject({ object: z.literal('conversation') }),
+    writes: true,
+    dialect: 'openai',
+    handler: (ctx) => createConversation(ctx.db, ctx.caller, ctx.body),
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/conversations/:conversation_id',
+    spaceKey: 'own Space',
+    extra: true,
+    summary: "A conversation the Space keeps (OpenAI's conversations.retrieve)",
+    params: ConversationParams,
+    response: z.looseObject({ object: z.literal('conversation') }),
+    dialect: 'openai',
+    handler: (ctx) => readConversation(ctx.db, ctx.caller, ctx.params.conversation_id),
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/conversations/:conversation_id',
+    spaceKey: 'own Space',
+    extra: true,
+    summary: "A conversation's metadata, replaced (OpenAI's conversations.update)",
+    params: ConversationParams,
+    body: S.OpenAiConversationUpdateBody,
+    response: z.looseObject({ object: z.literal('conversation') }),
+    writes: true,
+    dialect: 'openai',
+    handler: (ctx) => updateConversation(ctx.db, ctx.caller, ctx.params.conversation_id, ctx.body.metadata),
+  }),
+  route({
+    method: 'DELETE',
+    url: '/v1/conversations/:conversation_id',
+    spaceKey: 'own Space',
+    extra: true,
+    summary: "Delete a conversation and its items (OpenAI's conversations.delete)",
+    params: ConversationParams,
+    response: z.object({ id: z.string(), object: z.literal('conversation.deleted'), deleted: z.literal(true) }),
+    writes: true,
+    dialect: 'openai',
+    handler: (ctx) => removeConversation(ctx.db, ctx.caller, ctx.params.conversation_id),
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/conversations/:conversation_id/items',
+    spaceKey: 'own Space',
+    extra: true,
+    summary: "Items added at a conversation's end, 20 at a time (OpenAI's conversations.items.create)",
+    params: ConversationParams,
+    query: IncludeOnlyQuery,
+    body: S.OpenAiConversationItemsBody,
+    response: z.looseObject({ object: z.literal('list') }),
+    writes: true,
+    dialect: 'openai',
+    handler: (ctx) => addItems(ctx.db, ctx.caller, ctx.params.conversation_id, ctx.body, includedOf(ctx.query)),
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/conversations/:conversation_id/items',
+    spaceKey: 'own Space',
+    extra: true,
+    summary:
+      "A conversation's items, newest first unless order is asc, 20 a page unless limit says otherwise (OpenAI's conversations.items.list)",
+    params: ConversationParams,
+    query: InputItemsQuery,
+    response: z.looseObject({ object: z.literal('list') }),
+    dialect: 'openai',
+    handler: (ctx) =>
+      listItems(ctx.db, ctx.caller, ctx.params.conversation_id, { ...ctx.query, include: includedOf(ctx.query) }),
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/conversations/:conversation_id/items/:item_id',
+    spaceKey: 'own Space',
+    extra: true,
+    summary: "One item of a conversation (OpenAI's conversations.items.retrieve)",
+    params: ConversationItemParams,
+    query: IncludeOnlyQuery,
+    response: z.looseObject({ id: z.string() }),
+    dialect: 'openai',
+    handler: (ctx) =>
+      readItem(ctx.db, ctx.caller, ctx.params.conversation_id, ctx.params.item_id, includedOf(ctx.query)),
+  }),
+  route({
+    method: 'DELETE',
+    url: '/v1/conversations/:conversation_id/items/:item_id',
+    spaceKey: 'own Space',
+    extra: true,
+    summary: "Delete one item of a conversation; the answer is the conversation (OpenAI's conversations.items.delete)",
+    params: ConversationItemParams,
+    response: z.looseObject({ object: z.literal('conversation') }),
+    writes: true,
+    dialect: 'openai',
+    handler: (ctx) => removeItem(ctx.db, ctx.caller, ctx.params.conversation_id, ctx.params.item_id),
   }),
   route({
     method: 'POST',

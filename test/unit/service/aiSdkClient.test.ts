@@ -8,6 +8,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel, ModelMessage } from 'ai';
 import { APICallError, generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
 import assert from 'node:assert/strict';
+import { raw } from '../support/http';
 import { echoSpace, removeDir, startService, type RunningService } from '../support/service';
 
 describe('the AI SDK against the built-in service', function () {
@@ -126,7 +127,11 @@ describe('the AI SDK against the built-in service', function () {
   /** @ai-sdk/openai on a new Space of test/echo, with the bodies of the requests it sends, in order. */
   async function watchedOpenAI(name: string) {
     const created = await echoSpace(service, name);
-    const sent: Array<{ input: Array<{ type?: string; id?: string }>; previous_response_id?: string }> = [];
+    const sent: Array<{
+      input: Array<{ type?: string; id?: string }>;
+      previous_response_id?: string;
+      conversation?: string;
+    }> = [];
     const openai = createOpenAI({
       baseURL: `${service.url}/v1`,
       apiKey: created.key,
@@ -135,11 +140,11 @@ describe('the AI SDK against the built-in service', function () {
         return fetch(url, init);
       },
     });
-    return { openai, sent };
+    return { openai, sent, key: created.key };
   }
 
-  it("carries a conversation over turns through @ai-sdk/openai's Responses API: the assistant's turns sent back by reference, or the response continued by its id", async () => {
-    const { openai, sent } = await watchedOpenAI('AI SDK conversation');
+  it("carries a conversation over turns through @ai-sdk/openai's Responses API: the assistant's turns sent back by reference, the response continued by its id, or a conversation the Space keeps", async () => {
+    const { openai, sent, key: spaceKey } = await watchedOpenAI('AI SDK conversation');
     const messages: ModelMessage[] = [{ role: 'user', content: 'Remember the word teal.' }];
     const first = await generateText({ model: openai('test/echo'), messages, maxRetries: 0 });
     messages.push(...first.response.messages, { role: 'user', content: 'Which word?' });
@@ -168,6 +173,21 @@ describe('the AI SDK against the built-in service', function () {
     });
     assert.equal(sent.at(-1)!.previous_response_id, first.response.id);
     assert.equal(continued.usage.inputTokens, second.usage.inputTokens);
+    // Or in a conversation the Space keeps (OpenAI's Conversations API), which holds the turns.
+    const conversation = await raw(service.url, 'POST', '/v1/conversations', { token: spaceKey, body: {} });
+    const id = (conversation.json as { id: string }).id;
+    const inConversation = (content: string) =>
+      generateText({
+        model: openai('test/echo'),
+        messages: [{ role: 'user', content }],
+        providerOptions: { openai: { conversation: id } },
+        maxRetries: 0,
+      });
+    await inConversation('Remember the word teal.');
+    const later = await inConversation('Which word?');
+    assert.equal(sent.at(-1)!.conversation, id);
+    assert.equal(later.text, 'Which word?');
+    assert.equal(later.usage.inputTokens, second.usage.inputTokens, 'the turn before is read from the conversation');
   });
 
   it("compacts through @ai-sdk/openai's context management and its compaction trigger: the compaction sent back stands for the turns before it", async () => {

@@ -17,7 +17,8 @@ import {
   keptResponse,
 } from '../../../src/service/domain/responseItems';
 import { listSpaces } from '../../../src/service/domain/spaces';
-import { addAzureDeployment } from '../../../src/service/providers/azureDeployments';
+import { addAzureDeployment, migrateDeploymentParents } from '../../../src/service/providers/azureDeployments';
+import { versionBefore } from '../../../src/service/migrations';
 import { DATASET, datasetModels } from '../../../src/service/providers/dataset';
 import { TokenCache } from '../../../src/service/http/tokenCache';
 import { Problem } from '../../../src/service/problem';
@@ -157,7 +158,6 @@ describe('migrating Azure deployments', () => {
     try {
       const db = openDataFolder(dir);
       const caller = { orgId: defaultOrganizationId(db), appId: null, identity: 'test' };
-      const version = db.get<{ user_version: number }>('PRAGMA user_version')!.user_version;
       // The hosted providers' models, as the service writes them at its start.
       const today = new Date().toISOString().slice(0, 10);
       db.transactionNow(() =>
@@ -174,7 +174,7 @@ describe('migrating Azure deployments', () => {
           id: added.id,
           record: JSON.stringify({ ...added, parent_id: null }),
         });
-        db.exec(`PRAGMA user_version = ${version - 1}`);
+        db.exec(`PRAGMA user_version = ${versionBefore(migrateDeploymentParents)}`);
       });
       await db.close();
       const again = openDataFolder(dir);

@@ -731,6 +731,124 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     );
   });
 
+  it("keeps a conversation (OpenAI's Conversations API): a response named to it reads its items and adds its turn", async () => {
+    const conversation = await openai.conversations.create({
+      items: [{ role: 'user', content: 'My cart holds 3 apples.' }],
+      metadata: { topic: 'cart' },
+    });
+    assert.match(conversation.id, /^conv_/);
+    assert.equal(conversation.object, 'conversation');
+    assert.deepEqual(conversation.metadata, { topic: 'cart' });
+    assert.ok(Math.abs(conversation.created_at - Date.now() / 1000) < 60, 'created_at in seconds');
+
+    // test/echo answers the last user message; the conversation's items are read before it.
+    const first = await openai.responses.create({
+      model: 'test/echo',
+      conversation: conversation.id,
+      input: 'How many?',
+    });
+    assert.equal(first.output_text, 'How many?');
+    assert.deepEqual(first.conversation, { id: conversation.id });
+    const alone = await openai.responses.inputTokens.count({ model: 'test/echo', input: 'How many?' });
+    assert.ok(first.usage!.input_tokens > alone.input_tokens, 'the earlier message is read');
+    const streamed = await openai.responses
+      .stream({ model: 'test/echo', conversation: { id: conversation.id }, input: 'And now?', store: false })
+      .finalResponse();
+    assert.equal(streamed.output_text, 'And now?');
+    assert.ok(streamed.usage!.input_tokens > first.usage!.input_tokens, 'the turn before is read');
+
+    // Every turn is in it, oldest first when asked so, each item with its id.
+    const items = await openai.conversations.items.list(conversation.id, { order: 'asc' });
+    const texts = items.data.map((item) =>
+      item.type === 'message'
+        ? `${item.role}: ${item.content.map((part) => ('text' in part ? part.text : '')).join('')}`
+        : item.type,
+    );
+    assert.deepEqual(texts, [
+      'user: My cart holds 3 apples.',
+      'user: How many?',
+      'assistant: How many?',
+      'user: And now?',
+      'assistant: And now?',
+    ]);
+    assert.equal(new Set(items.data.map((item) => item.id)).size, 5);
+    assert.equal(items.data[2]!.id, (first.output[0] as { id: string }).id, 'an output item keeps its id');
+    // Newest first by default, a page at a time.
+    const newest = await openai.conversations.items.list(conversation.id, { limit: 2 });
+    assert.deepEqual(
+      newest.data.map((item) => item.id),
+      items.data
+        .slice(3)
+        .reverse()
+        .map((item) => item.id),
+    );
+    assert.equal(newest.has_more, true);
+    const next = await openai.conversations.items.list(conversation.id, { limit: 2, after: newest.last_id! });
+    assert.deepEqual(
+      next.data.map((item) => item.id),
+      items.data
+        .slice(1, 3)
+        .reverse()
+        .map((item) => item.id),
+    );
+
+    // Items added, read, and deleted one by one; the metadata replaced.
+    const added = await openai.conversations.items.create(conversation.id, {
+      items: [{ role: 'user', content: 'Add 2 pears.' }],
+    });
+    const [pears] = added.data;
+    assert.match(pears!.id!, /^msg_/);
+    const read = await openai.conversations.items.retrieve(pears!.id!, { conversation_id: conversation.id });
+    assert.deepEqual(read, pears);
+    const after = await openai.conversations.items.delete(pears!.id!, { conversation_id: conversation.id });
+    assert.equal(after.id, conversation.id);
+    assert.equal((await openai.conversations.items.list(conversation.id)).data.length, 5);
+    const updated = await openai.conversations.update(conversation.id, { metadata: { topic: 'fruit' } });
+    assert.deepEqual(updated.metadata, { topic: 'fruit' });
+    assert.deepEqual((await openai.conversations.retrieve(conversation.id)).metadata, { topic: 'fruit' });
+
+    // What cannot be honoured is refused in words.
+    const refused = async (sending: Promise<unknown>, status: number, words: RegExp) =>
+      assert.rejects(
+        sending,
+        (error: unknown) => error instanceof OpenAI.APIError && error.status === status && words.test(error.message),
+      );
+    await refused(
+      openai.responses.create({
+        model: 'test/echo',
+        conversation: conversation.id,
+        previous_response_id: first.id,
+        input: 'Hi',
+      }),
+      422,
+      /cannot be sent with conversation/,
+    );
+    await refused(
+      openai.responses.create({ model: 'test/echo', conversation: 'conv_none', input: 'Hi' }),
+      422,
+      /conv_none, a conversation this Space does not keep/,
+    );
+    await refused(
+      openai.responses.create({
+        model: 'test/echo',
+        conversation: conversation.id,
+        input: [items.data[0] as OpenAI.Responses.ResponseInputItem, { role: 'user', content: 'Hi' }],
+      }),
+      422,
+      /is an item the conversation .* holds already/,
+    );
+    const privateSpace = await echoSpace(service, 'Keeps no conversation');
+    await service.client().updateSpace({ id: privateSpace.id, policies: { privacy_level: 2 } });
+    const privateSdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: privateSpace.key, maxRetries: 0 });
+    await refused(privateSdk.conversations.create({}), 403, /keeps no conversation/);
+    // Another Space's key does not reach it.
+    await refused(privateSdk.conversations.retrieve(conversation.id), 404, /No conversation/);
+
+    const deleted = await openai.conversations.delete(conversation.id);
+    assert.deepEqual(deleted, { id: conversation.id, object: 'conversation.deleted', deleted: true });
+    await refused(openai.conversations.items.list(conversation.id), 404, /No conversation conv_/);
+  });
+
   it('counts the input tokens of a request as its response would be billed, a continued one with its earlier items', async () => {
     const asked = {
       model: 'test/echo',

@@ -16,6 +16,9 @@ interface Ids {
   prompt: string;
   /** A response the Space keeps. */
   response: string;
+  /** One of its OpenAI conversations (the Conversations API), and that conversation's first item. */
+  openAiConversation: string;
+  openAiItem: string;
 }
 
 interface Case {
@@ -193,6 +196,57 @@ const CASES: Case[] = [
     key: 'own Space',
   },
   {
+    method: 'POST',
+    route: '/v1/conversations',
+    path: () => '/v1/conversations',
+    body: (i) => ({ app_id: i.app }),
+    key: 'own Space',
+  },
+  {
+    method: 'GET',
+    route: '/v1/conversations/:conversation_id',
+    path: (i) => `/v1/conversations/${i.openAiConversation}`,
+    key: 'own Space',
+  },
+  {
+    method: 'POST',
+    route: '/v1/conversations/:conversation_id',
+    path: (i) => `/v1/conversations/${i.openAiConversation}`,
+    body: () => ({ metadata: { topic: 'keys' } }),
+    key: 'own Space',
+  },
+  {
+    method: 'POST',
+    route: '/v1/conversations/:conversation_id/items',
+    path: (i) => `/v1/conversations/${i.openAiConversation}/items`,
+    body: () => ({ items: [{ role: 'user', content: 'more' }] }),
+    key: 'own Space',
+  },
+  {
+    method: 'GET',
+    route: '/v1/conversations/:conversation_id/items',
+    path: (i) => `/v1/conversations/${i.openAiConversation}/items`,
+    key: 'own Space',
+  },
+  {
+    method: 'GET',
+    route: '/v1/conversations/:conversation_id/items/:item_id',
+    path: (i) => `/v1/conversations/${i.openAiConversation}/items/${i.openAiItem}`,
+    key: 'own Space',
+  },
+  {
+    method: 'DELETE',
+    route: '/v1/conversations/:conversation_id/items/:item_id',
+    path: (i) => `/v1/conversations/${i.openAiConversation}/items/${i.openAiItem}`,
+    key: 'own Space',
+  },
+  {
+    method: 'DELETE',
+    route: '/v1/conversations/:conversation_id',
+    path: (i) => `/v1/conversations/${i.openAiConversation}`,
+    key: 'own Space',
+  },
+  {
     method: 'GET',
     route: '/v1/apps/:app_id/assistants/:assistant_id/versions/:version_id',
     path: (i) => `/v1/apps/${i.app}/assistants/${i.assistant}/versions/${i.version}`,
@@ -306,8 +360,24 @@ describe('what a Space key may do, per endpoint', function () {
       .id as string;
     const response = (await call('POST', '/v1/responses', { app_id: app, model: 'test/echo', input: 'kept' }))
       .id as string;
+    const openAiConversation = (
+      await call('POST', '/v1/conversations', { app_id: app, items: [{ role: 'user', content: 'first' }] })
+    ).id as string;
+    const items = (await call('GET', `/v1/conversations/${openAiConversation}/items`)) as {
+      data: Array<{ id: string }>;
+    };
     return {
-      ids: { app, conversation, assistant, version, model: models.base_model_settings[0]!.model.id, prompt, response },
+      ids: {
+        app,
+        conversation,
+        assistant,
+        version,
+        model: models.base_model_settings[0]!.model.id,
+        prompt,
+        response,
+        openAiConversation,
+        openAiItem: items.data[0]!.id,
+      },
       key: created.created_key as string,
     };
   }

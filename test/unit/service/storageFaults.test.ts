@@ -190,6 +190,49 @@ describe('service storage under real faults', function () {
     }
   });
 
+  it('a full disk: a Responses answer whose turn cannot be added to its conversation is refused with 503, and the conversation holds nothing of it', async function () {
+    if (reason) this.skip();
+    const dir = mountTmpfs(6 * 1024);
+    try {
+      const service = await startService({ dataDir: dir });
+      const token = (await service.client().createSpace({ name: 'Conversations' })).created_key!;
+      const conversation = (await raw(service.url, 'POST', '/v1/conversations', { token, body: {} })).json as {
+        id: string;
+      };
+      const respond = (input: unknown[]) =>
+        raw(service.url, 'POST', '/v1/responses', {
+          token,
+          body: { model: 'test/echo', conversation: conversation.id, input },
+        });
+      const items = async () =>
+        (
+          (await raw(service.url, 'GET', `/v1/conversations/${conversation.id}/items?limit=100`, { token })).json as {
+            data: unknown[];
+          }
+        ).data.length;
+      assert.equal((await respond([{ role: 'user', content: 'First.' }])).status, 200);
+      assert.equal(await items(), 2);
+      const fillers = fill(dir);
+      // Room for the log entry (it names the last question only), none for the turn's large earlier item.
+      const largest = fillers.reduce((a, b) => (statSync(a).size >= statSync(b).size ? a : b));
+      truncateSync(largest, statSync(largest).size - 256 * 1024);
+      const refused = await respond([
+        { role: 'assistant', content: 'x'.repeat(1_500_000) },
+        { role: 'user', content: 'And the answer?' },
+      ]);
+      assert.equal(refused.status, 503, refused.text);
+      assert.match(refused.text, /disk is full/);
+      assert.equal(await items(), 2, 'nothing of the refused turn is in the conversation');
+
+      for (const f of fillers) rmSync(f);
+      assert.equal((await respond([{ role: 'user', content: 'Again.' }])).status, 200);
+      assert.equal(await items(), 4);
+      await service.stop();
+    } finally {
+      unmount(dir);
+    }
+  });
+
   it('a full disk at start: the service starts, answers reads, and refuses writes in words', async function () {
     if (reason) this.skip();
     const dir = mountTmpfs(6 * 1024);
