@@ -101,8 +101,8 @@ export class MessageThreads {
   }
 
   /** Marks the reply a turn continues as being continued, until the returned function is called. */
-  hold(turn: ThreadTurn | undefined): () => void {
-    const held = turn?.previous === undefined ? undefined : this.held.get(turn.previous);
+  hold(turn: ThreadTurn): () => void {
+    const held = turn.previous === undefined ? undefined : this.held.get(turn.previous);
     if (!held) return () => undefined;
     held.continuing = true;
     return () => (held.continuing = false);

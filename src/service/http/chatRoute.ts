@@ -75,7 +75,7 @@ async function answer(
   const caller = request.caller!;
   const given = read(caller, request.body, options.db);
   // The reply a thread's request continues is not continued by another until this one is answered.
-  reply.raw.once('close', messageThreads.hold(given.anthropicThread));
+  if (given.anthropicThread) reply.raw.once('close', messageThreads.hold(given.anthropicThread));
   const asked = await prepareSending(options.db, caller, given);
   // The id of the request's log entry, where each vendor's SDK reads a request's id (OpenAI's
   // x-request-id, Anthropic's request-id), so an answer or an error it shows names the entry.

@@ -72,12 +72,12 @@ describe("Anthropic's message threads as the service holds them", () => {
     const id = created();
     const next = () => threads.read(caller, request({ type: 'continue', previous_message_id: id }, 'Next'));
     const { turn } = next();
-    const release = threads.hold(turn);
+    const release = threads.hold(turn!);
     assert.equal(refusal(next), 'thread_continue_in_flight');
     // A continue that failed frees the reply for another.
     release();
     const again = next();
-    const releaseAgain = threads.hold(again.turn);
+    const releaseAgain = threads.hold(again.turn!);
     threads.keep(again.turn!, 'msg_next', reply('Next'));
     releaseAgain();
     assert.equal(refusal(next), 'thread_already_continued');
