@@ -77,18 +77,30 @@ export function responseInputItems(
   const own = (JSON.parse(kept.input) as Item[]).map((item, n) =>
     listed(item, `${id.replace(/^resp_/, '')}_in${n}`, query.include),
   );
-  const items = query.order === 'asc' ? own : own.reverse();
-  const start = query.after === undefined ? 0 : items.findIndex((item) => item.id === query.after) + 1;
+  return listPage(own, query, `an input item of ${id}`);
+}
+
+/** What a list of items is asked: a page of `limit` (20 unless told) after `after`, newest first unless `order` is asc. */
+export interface PageQuery {
+  after?: string;
+  limit?: number;
+  order?: 'asc' | 'desc';
+}
+
+/** A page of items as OpenAI lists them; `after` naming none of them (`what` they are) is refused. */
+export function listPage(items: Item[], query: PageQuery, what: string): Item {
+  const ordered = query.order === 'asc' ? items : [...items].reverse();
+  const start = query.after === undefined ? 0 : ordered.findIndex((item) => item.id === query.after) + 1;
   if (start === 0 && query.after !== undefined)
-    throw invalid(['query', 'after'], `names ${query.after}, which is not an input item of ${id}`);
+    throw invalid(['query', 'after'], `names ${query.after}, which is not ${what}`);
   const limit = query.limit ?? 20;
-  const page = items.slice(start, start + limit);
+  const data = ordered.slice(start, start + limit);
   return {
     object: 'list',
-    data: page,
-    first_id: page[0]?.id ?? null,
-    last_id: page.at(-1)?.id ?? null,
-    has_more: start + limit < items.length,
+    data,
+    first_id: data[0]?.id ?? null,
+    last_id: data.at(-1)?.id ?? null,
+    has_more: start + limit < ordered.length,
   };
 }
 

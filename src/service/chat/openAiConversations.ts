@@ -20,7 +20,7 @@ import {
   type ConversationRow,
 } from '../domain/responseConversations';
 import { invalid, Problem } from '../problem';
-import { asIncluded, listed, type Included } from './keptResponses';
+import { asIncluded, listed, listPage, type Included, type PageQuery } from './keptResponses';
 import { requestedSpace } from './request';
 import { ownItems, requireKeepsText } from './responsesRequest';
 
@@ -55,26 +55,6 @@ function keptItems(items: readonly Given[]): Array<Item & { id: string }> {
 
 /** What a kept item carries (what a client reading it did not ask to include is left out then). */
 const INCLUDE_ALL: Included[] = ['reasoning.encrypted_content', 'web_search_call.action.sources'];
-
-/** A page of items, newest first unless `order` is asc, `limit` of them after `after`. */
-function page(
-  items: Item[],
-  query: { after?: string; limit?: number; order?: 'asc' | 'desc'; include: readonly Included[] },
-) {
-  const ordered = query.order === 'asc' ? items : items.reverse();
-  const start = query.after === undefined ? 0 : ordered.findIndex((item) => item.id === query.after) + 1;
-  if (start === 0 && query.after !== undefined)
-    throw invalid(['query', 'after'], `names ${query.after}, which is no item of the conversation`);
-  const limit = query.limit ?? 20;
-  const data = ordered.slice(start, start + limit).map((item) => asIncluded(item, query.include));
-  return {
-    object: 'list',
-    data,
-    first_id: data[0]?.id ?? null,
-    last_id: data.at(-1)?.id ?? null,
-    has_more: start + limit < ordered.length,
-  };
-}
 
 export function createConversation(
   db: Database,
@@ -127,20 +107,22 @@ export function addItems(
   const items = keptItems(ownItems(db, caller, row.appId, body.items, ['body', 'items']));
   refuseKnownIds(db, id, items, ['body', 'items']);
   appendItems(db, id, items);
-  return { ...page(items, { order: 'asc', limit: items.length, include }), has_more: false };
+  return listPage(
+    items.map((item) => asIncluded(item, include)),
+    { order: 'asc', limit: items.length },
+    'an item added',
+  );
 }
 
 export function listItems(
   db: Database,
   caller: Caller,
   id: string,
-  query: { after?: string; limit?: number; order?: 'asc' | 'desc'; include: readonly Included[] },
+  query: PageQuery & { include: readonly Included[] },
 ): Item {
   found(db, caller, id);
-  return page(
-    conversationItems(db, id).map((row) => JSON.parse(row.item) as Item),
-    query,
-  );
+  const items = conversationItems(db, id).map((row) => asIncluded(JSON.parse(row.item) as Item, query.include));
+  return listPage(items, query, `an item of the conversation ${id}`);
 }
 
 export function readItem(db: Database, caller: Caller, id: string, itemId: string, include: readonly Included[]): Item {

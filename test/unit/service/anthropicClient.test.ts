@@ -540,17 +540,23 @@ describe('the Anthropic SDK against the built-in service', function () {
     assert.deepEqual(short.content, [{ type: 'text', text: 'Find the bug in cart.ts' }]);
   });
 
-  it("holds a conversation as a message thread (the SDK's thread helper, streamed, and its tool runner): each turn sends only its new messages", async () => {
+  /** The SDK with a Space's key, and the bodies of the requests it sends, in order. */
+  function watchedAnthropic(key: string) {
     const sent: Array<Record<string, unknown>> = [];
-    const watched = new Anthropic({
+    const client = new Anthropic({
       baseURL: service.url,
-      apiKey: spaceKey,
+      apiKey: key,
       maxRetries: 0,
       fetch: (url, init) => {
         sent.push(JSON.parse(String(init?.body)) as Record<string, unknown>);
         return fetch(url, init);
       },
     });
+    return { client, sent };
+  }
+
+  it("holds a conversation as a message thread (the SDK's thread helper, streamed, and its tool runner): each turn sends only its new messages", async () => {
+    const { client: watched, sent } = watchedAnthropic(spaceKey);
     const inputSchema = { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] } as const;
     const lookup = betaTool({
       name: 'lookup',
@@ -673,16 +679,8 @@ describe('the Anthropic SDK against the built-in service', function () {
     // sends the whole conversation again, and the conversation goes on.
     const { id, key } = await echoSpace(service, 'Keeps no text');
     await service.client().updateSpace({ id, policies: { privacy_level: 2 } });
-    const sent: Array<Record<string, unknown>> = [];
-    const thread = new Anthropic({
-      baseURL: service.url,
-      apiKey: key,
-      maxRetries: 0,
-      fetch: (url, init) => {
-        sent.push(JSON.parse(String(init?.body)) as Record<string, unknown>);
-        return fetch(url, init);
-      },
-    }).beta.messages.thread({ model: 'test/echo', max_tokens: 100 });
+    const { client: keepsNoText, sent } = watchedAnthropic(key);
+    const thread = keepsNoText.beta.messages.thread({ model: 'test/echo', max_tokens: 100 });
     await thread.send({ role: 'user', content: 'One' });
     const reply = await thread.send({ role: 'user', content: 'Two' });
     assert.deepEqual(reply.content, [{ type: 'text', text: 'Two' }]);
