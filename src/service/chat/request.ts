@@ -3,6 +3,8 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type {
+  AnthropicMessage,
+  AnthropicMessagesBody,
   CacheControl,
   ChatBody,
   ModelRecord,
@@ -17,7 +19,25 @@ import type { CatalogueModel } from '../domain/models';
 import type { AppConfig } from '../domain/spaces';
 import { invalid } from '../problem';
 import type { UserMessage } from './compactedSummary';
-import type { ThreadTurn } from './threads';
+
+/** A message thread's conversation as the model read it, with the system prompt and tools it was created with. */
+export interface ThreadConversation {
+  system: z.output<typeof AnthropicMessagesBody>['system'];
+  tools: z.output<typeof AnthropicMessagesBody>['tools'];
+  messages: Array<z.output<typeof AnthropicMessage>>;
+  /** Its size in characters of JSON. */
+  size: number;
+}
+
+/**
+ * A request of an Anthropic message thread (threads.ts), as the engine's request carries it: what is
+ * held with its reply, and the reply it continues.
+ */
+export interface ThreadTurn {
+  owner: { orgId: string; appId: string };
+  conversation: ThreadConversation;
+  previous?: string;
+}
 
 /** Anthropic's block of thinking: its text with the signature Anthropic checks, or a redacted one's data. */
 export type AnthropicBlock = { thinking: string; signature: string } | { redacted: string };

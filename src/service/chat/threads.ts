@@ -10,10 +10,7 @@ import type { z } from 'zod';
 import { AnthropicContinueBody, AnthropicMessage, AnthropicMessagesBody } from '../../api/schemas';
 import type { Caller } from '../domain/caller';
 import { invalid, parseInput, Problem } from '../problem';
-import { requestedSpace } from './request';
-
-type Given = z.output<typeof AnthropicMessagesBody>;
-type Message = z.output<typeof AnthropicMessage>;
+import { requestedSpace, type ThreadConversation, type ThreadTurn } from './request';
 
 /** How long a thread is held after its last reply, as Anthropic holds one. */
 export const THREAD_HELD_MS = 5 * 60_000;
@@ -23,26 +20,10 @@ export const THREAD_HELD_MS = 5 * 60_000;
  */
 const MOST_HELD = 32 * 1024 * 1024;
 
-/** A thread's conversation as the model read it, with the system prompt and tools it was created with. */
-interface Conversation {
-  system: Given['system'];
-  tools: Given['tools'];
-  messages: Message[];
-  /** Its size in characters of JSON. */
-  size: number;
-}
-
-/** A request of a thread, as the engine's request carries it: what is held with its reply, and the reply it continues. */
-export interface ThreadTurn {
-  owner: { orgId: string; appId: string };
-  conversation: Conversation;
-  previous?: string;
-}
-
 interface Held {
   owner: ThreadTurn['owner'];
   /** None once the reply was continued: it is kept a while only to say so. */
-  conversation?: Conversation;
+  conversation?: ThreadConversation;
   expires: number;
   /** A request continuing from it is under way. */
   continuing: boolean;
@@ -66,7 +47,7 @@ export class MessageThreads {
    * A request of `POST /v1/messages` read: a continue with its thread's conversation before its own
    * messages, and what of it is to be held with the reply (`turn`, none when it names no thread).
    */
-  read(caller: Caller, raw: unknown): { given: Given; turn?: ThreadTurn } {
+  read(caller: Caller, raw: unknown): { given: z.output<typeof AnthropicMessagesBody>; turn?: ThreadTurn } {
     const given = parseInput(continues(raw) ? AnthropicContinueBody : AnthropicMessagesBody, raw, 'body');
     const thread = given.thread;
     if (!thread) return { given };
@@ -136,7 +117,7 @@ export class MessageThreads {
   }
 
   /** The conversation a continue goes on from, or why it cannot. */
-  private found(owner: ThreadTurn['owner'], id: string): Conversation {
+  private found(owner: ThreadTurn['owner'], id: string): ThreadConversation {
     const held = this.held.get(id);
     const live = held && held.expires > this.now() ? held : undefined;
     if (held && !live) this.forget(id);
