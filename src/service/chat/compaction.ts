@@ -37,7 +37,12 @@ const DEFAULT_THRESHOLD = 0.8;
 /** What the model is asked to write. */
 const INSTRUCTIONS = `You are compacting a conversation between a user and an AI assistant, so that the work can go on in a smaller context. The conversation follows as a transcript. Write a summary another assistant can take the work up from: what the user wants and asked for, what was decided and why, what was done (files, commands, tools called and what they gave), what is left to do, and anything the user asked to keep in mind. Keep names, paths, numbers and code that matter exactly as they were. Write only the summary.`;
 
-export function compactionRequest(caller: Caller, given: z.output<typeof ResponsesCompactBody>, db: Database): Body {
+export function compactionRequest(
+  caller: Caller,
+  /** With the conversation a Responses request names, for server-side compaction (serverCompaction). */
+  given: z.output<typeof ResponsesCompactBody> & Pick<z.output<typeof ResponsesBody>, 'conversation'>,
+  db: Database,
+): Body {
   const appId = requestedSpace(caller, given.app_id);
   const { earlier, input, window, messages } = conversationOf(db, caller, appId, {
     ...given,
@@ -184,6 +189,7 @@ export function serverCompaction(caller: Caller, body: Body, db: Database): Body
       instructions: r.instructions,
       app_id: body.app_id,
       previous_response_id: r.previous_response_id,
+      conversation: r.conversation,
       input: r.input,
       prompt_cache_key: r.prompt_cache_key,
     },

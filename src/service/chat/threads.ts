@@ -105,8 +105,8 @@ export class MessageThreads {
     const { conversation } = turn;
     const size = conversation.size + sizeOf(reply);
     this.forget(id);
-    this.makeRoom(size);
     if (size > MOST_HELD) return;
+    this.makeRoom(size);
     this.held.set(id, {
       owner: turn.owner,
       conversation: { ...conversation, messages: [...conversation.messages, message.data], size },

@@ -844,6 +844,26 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     // Another Space's key does not reach it.
     await refused(privateSdk.conversations.retrieve(conversation.id), 404, /No conversation/);
 
+    // Compacted past its threshold, the model sums up the conversation's items with the input.
+    const worked = await openai.conversations.create({
+      items: [
+        { role: 'user', content: 'Find the bug in cart.ts' },
+        { type: 'function_call', call_id: 'call_1', name: 'read_file', arguments: '{"path":"cart.ts"}' },
+        { type: 'function_call_output', call_id: 'call_1', output: 'export const total = 0;' },
+      ],
+    });
+    const compacted = await openai.responses.create({
+      model: 'test/echo',
+      conversation: worked.id,
+      input: 'Fix it.',
+      context_management: [{ type: 'compaction', compact_threshold: 20 }],
+    });
+    assert.deepEqual(
+      compacted.output.map((o) => o.type),
+      ['compaction', 'message'],
+    );
+    assert.match(compacted.output_text, /Result of read_file:\nexport const total = 0;\n\nUser:\nFix it\./);
+
     const deleted = await openai.conversations.delete(conversation.id);
     assert.deepEqual(deleted, { id: conversation.id, object: 'conversation.deleted', deleted: true });
     await refused(openai.conversations.items.list(conversation.id), 404, /No conversation conv_/);
