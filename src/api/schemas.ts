@@ -1697,6 +1697,11 @@ export const AnthropicMessagesBody = z
         { error: 'must be a thread of type create or continue' },
       ),
     ),
+    /**
+     * Anthropic's automatic prompt caching: a breakpoint on the last block of the request, which moves
+     * forward as the conversation grows (what its thread helper's `cache_control` sends each turn).
+     */
+    cache_control: nullish(CacheControl),
     /** The Space, when an organization token sends (a Space key needs none). */
     app_id: nullish(UuidInput),
   })

@@ -68,7 +68,7 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
       i < start.message ? [] : chatMessages(m, i, i === start.message ? start.block : 0),
     ),
   ];
-  const messages = body.context_management
+  const edited = body.context_management
     ? editContext(sent, body.context_management.edits, (texts) => promptTokens.prompt(caller.orgId, texts))
     : sent;
   const output = body.output_config;
@@ -91,6 +91,7 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
         ? [{ ...clientTool(t.type, t), ...advancedOf(t) }]
         : [],
   );
+  const messages = automaticallyCached(edited, tools, body.cache_control ?? undefined);
   const search = body.tools?.find((t) => t.type && ANTHROPIC_WEB_SEARCH.has(t.type));
   const fetch = body.tools?.find((t) => t.type && ANTHROPIC_WEB_FETCH.has(t.type));
   const toolSearch = body.tools?.find((t) => t.type && ANTHROPIC_TOOL_SEARCH.has(t.type));
@@ -396,6 +397,24 @@ function toolSearchOf(blocks: Extract<Message['content'], unknown[]>, id: string
  * The prompt-cache breakpoint of the message the blocks become: the last one marked. A mark moves to the
  * end of its message, which the provider caches up to; a message never holds more marks than its blocks.
  */
+/** The most cache breakpoints Anthropic takes in a request. */
+const MOST_BREAKPOINTS = 4;
+
+/**
+ * Anthropic's automatic caching (a top-level `cache_control`): its breakpoint at the end of the last
+ * message, unless that message has one, or the request has as many as Anthropic takes.
+ */
+function automaticallyCached(
+  messages: ChatMessage[],
+  tools: ReadonlyArray<{ cache_control?: CacheControl }>,
+  mark: CacheControl | undefined,
+): ChatMessage[] {
+  const last = messages.at(-1);
+  if (!mark || !last || last.cache_control) return messages;
+  const marks = [...messages, ...tools].filter((m) => m.cache_control).length;
+  return marks >= MOST_BREAKPOINTS ? messages : [...messages.slice(0, -1), { ...last, cache_control: mark }];
+}
+
 function cacheOf(blocks: ReadonlyArray<{ cache_control?: CacheControl }>): { cache_control?: CacheControl } {
   const marked = blocks.findLast((b) => b.cache_control)?.cache_control;
   return marked ? { cache_control: marked } : {};

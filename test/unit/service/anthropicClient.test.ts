@@ -569,6 +569,8 @@ describe('the Anthropic SDK against the built-in service', function () {
       max_tokens: 200,
       system: 'Be brief.',
       tools: [lookup],
+      // Anthropic's automatic caching, as its guide to threads sends it each turn.
+      cache_control: { type: 'ephemeral' },
     });
     const first = await thread.send({ role: 'user', content: 'Hello' });
     assert.deepEqual(sent[0]!.thread, { type: 'create' });

@@ -1311,6 +1311,30 @@ describe('hosted providers (fakes of their wire formats)', function () {
     const result = seen.messages.at(-1)!.content.find((b) => b.type === 'tool_result')!;
     assert.deepEqual(result.cache_control, ephemeral, 'the tool result');
     assert.equal(JSON.stringify(seen).match(/cache_control/g)!.length, 4, 'no more marks than were sent');
+    // Anthropic's automatic caching (a top-level mark): a breakpoint at the end of the last message,
+    // none past the four Anthropic takes.
+    const later = [
+      ...body(app, ANTHROPIC).messages,
+      { role: 'assistant', content: 'Done.' },
+      { role: 'user', content: 'Next.' },
+    ];
+    const automatic = (messages: unknown[]) =>
+      send({ ...body(app, ANTHROPIC), messages, cache_control: ephemeral }, '/v1/messages');
+    assert.equal((await automatic(later)).status, 200);
+    assert.equal(JSON.stringify(anthropic.seen.at(-1)!.body).match(/cache_control/g)!.length, 4, 'four already');
+    assert.equal(
+      (
+        await automatic([
+          { role: 'user', content: 'Hi' },
+          { role: 'assistant', content: 'Hello' },
+          { role: 'user', content: 'Again' },
+        ])
+      ).status,
+      200,
+    );
+    const marked = anthropic.seen.at(-1)!.body as { messages: Array<{ content: Block[] }> };
+    assert.deepEqual(marked.messages.at(-1)!.content.at(-1)!.cache_control, ephemeral, 'the last message');
+    assert.equal(JSON.stringify(marked.messages).match(/cache_control/g)!.length, 1);
     const other = await spaceWith([OPENAI]);
     assert.equal((await send(body(other, OPENAI), '/v1/messages')).status, 200);
     assert.doesNotMatch(JSON.stringify(openai.seen.at(-1)!.body), /cache_control|cacheControl/);
