@@ -1702,6 +1702,14 @@ export const AnthropicMessagesBody = z
      * forward as the conversation grows (what its thread helper's `cache_control` sends each turn).
      */
     cache_control: nullish(CacheControl),
+    /** Priority capacity if there is some (`auto`): the service asks none, so both are standard capacity. */
+    service_tier: nullish(z.enum(['auto', 'standard_only'])),
+    /** Anthropic's fast mode costs more than the catalogue lists, and is refused by name. */
+    speed: nullish(
+      z.literal('standard', {
+        error: 'only standard is supported: fast mode costs otherwise than the catalogue lists',
+      }),
+    ),
     /** The Space, when an organization token sends (a Space key needs none). */
     app_id: nullish(UuidInput),
   })

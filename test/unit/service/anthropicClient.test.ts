@@ -733,6 +733,16 @@ describe('the Anthropic SDK against the built-in service', function () {
         // The SDK's message carries the error as JSON (quotes escaped).
         /Unknown model \\?"nobody\/nothing\\?"/.test(error.message),
     );
+    // The standard capacity and speed are taken as asked (auto has no priority capacity here); fast mode,
+    // which costs more than the catalogue lists, is refused by name.
+    const sent = { model: 'test/echo', max_tokens: 10, messages: [{ role: 'user' as const, content: 'x' }] };
+    const standard = await anthropic.messages.create({ ...sent, service_tier: 'auto', speed: 'standard' });
+    assert.deepEqual(standard.content, [{ type: 'text', text: 'x' }]);
+    await assert.rejects(
+      anthropic.messages.create({ ...sent, speed: 'fast' }),
+      (error: unknown) =>
+        error instanceof Anthropic.UnprocessableEntityError && /speed: only standard is supported/.test(error.message),
+    );
     // A model Anthropic retired (Claude Sonnet 4.5, on 30 November 2026) is refused with its line's
     // successor, named as the client named the model.
     await assert.rejects(
