@@ -146,6 +146,26 @@ function refuseKnownIds(db: Database, id: string, items: ReadonlyArray<{ id: str
   if (again >= 0) throw invalid([...loc, again, 'id'], `is the id of an item the conversation ${id} holds already`);
 }
 
+/** The conversations a response is being answered in: one at a time each, as at OpenAI. */
+const answering = new Set<string>();
+
+/**
+ * Takes a conversation for a response, refused as OpenAI refuses it while another response is answered
+ * in it (whose turn would be added in the middle); the returned function gives it back.
+ */
+export function answeringIn(id: string): () => void {
+  if (answering.has(id))
+    throw new Problem(400, [
+      {
+        loc: ['body', 'conversation'],
+        msg: 'Another request is currently operating on this conversation: retry once its response is answered.',
+        type: 'conversation_locked',
+      },
+    ]);
+  answering.add(id);
+  return () => answering.delete(id);
+}
+
 /** Adds an answered request's input and output items to its conversation; only inside a transaction. */
 export function keepTurn(db: Database, id: string, input: readonly Given[], output: ReadonlyArray<{ id: string }>) {
   appendItems(db, id, [...keptItems(input), ...output]);

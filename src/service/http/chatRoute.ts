@@ -9,7 +9,7 @@ import { anthropicCompacted, compacted, compactionDue, serverCompaction, summary
 import { prepareSending } from '../chat/prepare';
 import type { Reaches } from '../chat/reach/reaches';
 import { thinkingText, type Body, type Prepared, type ThinkingPiece } from '../chat/request';
-import { keepTurn } from '../chat/openAiConversations';
+import { answeringIn, keepTurn } from '../chat/openAiConversations';
 import { conversationIdOf } from '../chat/responsesRequest';
 import { runChat, type Completed } from '../chat/run';
 import { messageThreads } from '../chat/threads';
@@ -74,8 +74,11 @@ async function answer(
   });
   const caller = request.caller!;
   const given = read(caller, request.body, options.db);
-  // The reply a thread's request continues is not continued by another until this one is answered.
+  // The reply a thread's request continues is not continued by another until this one is answered, nor
+  // is a conversation answered in by another.
   if (given.anthropicThread) reply.raw.once('close', messageThreads.hold(given.anthropicThread));
+  const conversation = given.responses?.conversation;
+  if (conversation) reply.raw.once('close', answeringIn(conversationIdOf(conversation)));
   const asked = await prepareSending(options.db, caller, given);
   // The id of the request's log entry, where each vendor's SDK reads a request's id (OpenAI's
   // x-request-id, Anthropic's request-id), so an answer or an error it shows names the entry.

@@ -3227,6 +3227,37 @@ describe('hosted providers (fakes of their wire formats)', function () {
     }
   });
 
+  it('answers one response at a time in a conversation, refusing another meanwhile as OpenAI does', async () => {
+    const app = await spaceWith([ANTHROPIC]);
+    const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
+    const conversation = await sdk.conversations.create({});
+    const ask = (input: string) =>
+      sdk.responses.create({ model: ANTHROPIC, max_output_tokens: 500, conversation: conversation.id, input });
+    // Claude takes 400 ms to answer the first; the second comes meanwhile.
+    anthropic.thinkingMs = 400;
+    try {
+      const first = ask('First.');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await assert.rejects(
+        ask('Meanwhile.'),
+        (error: unknown) =>
+          error instanceof OpenAI.APIError &&
+          error.status === 400 &&
+          error.code === 'conversation_locked' &&
+          error.param === 'conversation',
+      );
+      await first;
+    } finally {
+      anthropic.thinkingMs = undefined;
+    }
+    await ask('Then.');
+    const items = await sdk.conversations.items.list(conversation.id, { order: 'asc' });
+    assert.deepEqual(
+      items.data.map((item) => (item.type === 'message' ? `${item.role}` : item.type)),
+      ['user', 'assistant', 'user', 'assistant'],
+    );
+  });
+
   it("sends Claude a thread's whole conversation each turn, though its client sends only the new messages", async () => {
     const app = await spaceWith([ANTHROPIC]);
     const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
