@@ -393,10 +393,6 @@ function toolSearchOf(blocks: Extract<Message['content'], unknown[]>, id: string
     : 'tool_search_tool_regex';
 }
 
-/**
- * The prompt-cache breakpoint of the message the blocks become: the last one marked. A mark moves to the
- * end of its message, which the provider caches up to; a message never holds more marks than its blocks.
- */
 /** The most cache breakpoints Anthropic takes in a request. */
 const MOST_BREAKPOINTS = 4;
 
@@ -415,6 +411,10 @@ function automaticallyCached(
   return marks >= MOST_BREAKPOINTS ? messages : [...messages.slice(0, -1), { ...last, cache_control: mark }];
 }
 
+/**
+ * The prompt-cache breakpoint of the message the blocks become: the last one marked. A mark moves to the
+ * end of its message, which the provider caches up to; a message never holds more marks than its blocks.
+ */
 function cacheOf(blocks: ReadonlyArray<{ cache_control?: CacheControl }>): { cache_control?: CacheControl } {
   const marked = blocks.findLast((b) => b.cache_control)?.cache_control;
   return marked ? { cache_control: marked } : {};

@@ -84,9 +84,9 @@ export function updateConversation(
   id: string,
   metadata: Record<string, string> | null,
 ): Item {
-  const row = found(db, caller, id);
-  setConversationMetadata(db, id, metadata ?? {});
-  return conversationObject({ ...row, metadata: metadata ?? {} });
+  const row = { ...found(db, caller, id), metadata: metadata ?? {} };
+  setConversationMetadata(db, id, row.metadata);
+  return conversationObject(row);
 }
 
 export function removeConversation(db: Database, caller: Caller, id: string): Item {
@@ -139,10 +139,11 @@ export function removeItem(db: Database, caller: Caller, id: string, itemId: str
   return conversationObject(row);
 }
 
-/** Refuses items whose ids the conversation holds already (each item of a conversation has its own). */
+/** Refuses items whose ids the conversation holds already, or which repeat one another (each item has its own). */
 function refuseKnownIds(db: Database, id: string, items: ReadonlyArray<{ id: string }>, loc: Array<string | number>) {
-  const known = new Set(conversationItems(db, id).map((row) => row.id));
-  const again = items.findIndex((item) => known.has(item.id));
+  const again = items.findIndex(
+    (item, i) => conversationItem(db, id, item.id) !== undefined || items.findIndex((o) => o.id === item.id) < i,
+  );
   if (again >= 0) throw invalid([...loc, again, 'id'], `is the id of an item the conversation ${id} holds already`);
 }
 

@@ -103,14 +103,10 @@ export function conversationItem(db: Database, conversationId: string, itemId: s
 
 /** Deletes one item of a conversation; false when it has none of that id. Only inside a transaction. */
 export function deleteItem(db: Database, conversationId: string, itemId: string): boolean {
-  const found = db.get<{ seq: number }>(
-    'SELECT seq FROM response_conversation_items WHERE conversation_id = $c AND id = $id',
-    { c: conversationId, id: itemId },
+  return (
+    db.run('DELETE FROM response_conversation_items WHERE conversation_id = $c AND id = $id', {
+      c: conversationId,
+      id: itemId,
+    }) > 0
   );
-  if (!found) return false;
-  db.run('DELETE FROM response_conversation_items WHERE conversation_id = $c AND id = $id', {
-    c: conversationId,
-    id: itemId,
-  });
-  return true;
 }

@@ -7,6 +7,15 @@ import { betaTool } from '@anthropic-ai/sdk/helpers/beta/json-schema';
 import assert from 'node:assert/strict';
 import { echoSpace, removeDir, startService, type RunningService } from '../support/service';
 
+/** A tool the SDK's tool runner runs: it looks a word up. */
+const LOOKUP_SCHEMA = { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] } as const;
+const lookup = betaTool({
+  name: 'lookup',
+  description: 'Looks a word up.',
+  inputSchema: LOOKUP_SCHEMA,
+  run: ({ word }) => `${word}: a way in`,
+});
+
 describe('the Anthropic SDK against the built-in service', function () {
   this.timeout(60_000);
   let service: RunningService;
@@ -427,12 +436,6 @@ describe('the Anthropic SDK against the built-in service', function () {
   });
 
   it("compacts through the SDK's tool runner on its thread (compactBeforeNextTurn), which goes on from the summary", async () => {
-    const lookup = betaTool({
-      name: 'lookup',
-      description: 'Looks a word up.',
-      inputSchema: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] },
-      run: ({ word }) => `${word}: a way in`,
-    });
     const runner = anthropic.beta.messages.toolRunner({
       model: 'test/echo',
       max_tokens: 200,
@@ -557,13 +560,6 @@ describe('the Anthropic SDK against the built-in service', function () {
 
   it("holds a conversation as a message thread (the SDK's thread helper, streamed, and its tool runner): each turn sends only its new messages", async () => {
     const { client: watched, sent } = watchedAnthropic(spaceKey);
-    const inputSchema = { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] } as const;
-    const lookup = betaTool({
-      name: 'lookup',
-      description: 'Looks a word up.',
-      inputSchema,
-      run: ({ word }) => `${word}: a way in`,
-    });
     const thread = watched.beta.messages.thread({
       model: 'test/echo',
       max_tokens: 200,
@@ -587,7 +583,7 @@ describe('the Anthropic SDK against the built-in service', function () {
       model: 'test/echo',
       max_tokens: 200,
       system: 'Be brief.',
-      tools: [{ name: 'lookup', description: 'Looks a word up.', input_schema: inputSchema }],
+      tools: [{ name: 'lookup', description: 'Looks a word up.', input_schema: LOOKUP_SCHEMA }],
       messages: [
         { role: 'user', content: 'Hello' },
         { role: 'assistant', content: first.content as Anthropic.Beta.BetaContentBlockParam[] },

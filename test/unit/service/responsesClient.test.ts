@@ -800,6 +800,22 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     assert.match(pears!.id!, /^msg_/);
     const read = await openai.conversations.items.retrieve(pears!.id!, { conversation_id: conversation.id });
     assert.deepEqual(read, pears);
+    // Each item has its own id: one the conversation holds, or one given twice, is refused by its place.
+    for (const items of [
+      [{ type: 'message' as const, id: pears!.id!, role: 'user' as const, content: 'Again.' }],
+      [
+        { type: 'message' as const, id: 'msg_twice', role: 'user' as const, content: 'One.' },
+        { type: 'message' as const, id: 'msg_twice', role: 'user' as const, content: 'Two.' },
+      ],
+    ])
+      await assert.rejects(
+        openai.conversations.items.create(conversation.id, { items }),
+        (error: unknown) =>
+          error instanceof OpenAI.APIError &&
+          error.status === 422 &&
+          error.param === `items.${items.length - 1}.id` &&
+          /holds already/.test(error.message),
+      );
     const after = await openai.conversations.items.delete(pears!.id!, { conversation_id: conversation.id });
     assert.equal(after.id, conversation.id);
     assert.equal((await openai.conversations.items.list(conversation.id)).data.length, 5);
