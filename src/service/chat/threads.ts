@@ -9,7 +9,7 @@
 import type { z } from 'zod';
 import { AnthropicContinueBody, AnthropicMessage, AnthropicMessagesBody } from '../../api/schemas';
 import type { Caller } from '../domain/caller';
-import { invalid, parseInput, Problem } from '../problem';
+import { parseInput, Problem } from '../problem';
 import { requestedSpace, type ThreadConversation, type ThreadTurn } from './request';
 
 /** How long a thread is held after its last reply, as Anthropic holds one. */
@@ -66,13 +66,18 @@ export class MessageThreads {
         turn: { owner, conversation: { system, tools, messages, size: sizeOf([system, tools, messages]) } },
       };
     }
-    for (const field of ['system', 'tools'] as const)
-      if (given[field] !== undefined)
-        throw invalid(
-          ['body', field],
-          'is held by the thread as its create request gave it: leave it out of a continue, or start a new thread to change it',
-        );
     const held = this.found(owner, thread.previous_message_id);
+    const changed = (['system', 'tools'] as const).filter(
+      (field) => given[field] !== undefined && !sameJson(given[field], held[field]),
+    );
+    if (changed.length) {
+      const named = changed.map((field) => (field === 'system' ? 'system prompt' : 'tools')).join(' and ');
+      throw threadProblem(
+        400,
+        'thread_fingerprint_mismatch',
+        `The thread was created with other ${named} than this continue sends (${changed.join(', ')}): a thread keeps those it was created with, so send them unchanged or leave them out, or ${START_AGAIN} to change them.`,
+      );
+    }
     const messages = [...held.messages, ...given.messages];
     const conversation = { ...held, messages, size: held.size + sizeOf(given.messages) };
     return {
@@ -157,6 +162,9 @@ export class MessageThreads {
     this.held.delete(id);
   }
 }
+
+/** Whether two fields as read are the same, as the thread compares what a continue sends again. */
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** Whether a body (not yet read) continues a thread, which may send no message. */
 function continues(raw: unknown): boolean {

@@ -662,7 +662,7 @@ describe('the Anthropic SDK against the built-in service', function () {
       'thread_unsupported_request',
     );
     assert.deepEqual(codeOf(edits)?.unsupported, ['context_management']);
-    await assert.rejects(
+    await refused(
       anthropic.beta.messages.create({
         model: 'test/echo',
         max_tokens: 100,
@@ -670,7 +670,8 @@ describe('the Anthropic SDK against the built-in service', function () {
         thread: { type: 'continue', previous_message_id: (await turn({ type: 'create' })).id },
         messages: [{ role: 'user', content: 'Hi' }],
       }),
-      (error: unknown) => error instanceof Anthropic.APIError && /system: is held by the thread/.test(error.message),
+      400,
+      'thread_fingerprint_mismatch',
     );
 
     // A Space whose privacy level keeps no text holds no thread: the helper is told the thread is gone,

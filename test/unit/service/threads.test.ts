@@ -115,7 +115,7 @@ describe("Anthropic's message threads as the service holds them", () => {
     for (const id of ids.slice(1)) assert.equal(continues(id)().given.messages.length, 3);
   });
 
-  it('refuses a thread with context edits, and a continue that gives the system prompt again', () => {
+  it('refuses a thread with context edits, and a continue whose system prompt or tools differ from its own', () => {
     assert.equal(
       refusal(() =>
         threads.read(caller, {
@@ -125,12 +125,20 @@ describe("Anthropic's message threads as the service holds them", () => {
       ),
       'thread_unsupported_request',
     );
-    const id = created();
-    assert.match(
-      refusal(() =>
-        threads.read(caller, { ...request({ type: 'continue', previous_message_id: id }), system: 'Other.' }),
-      ),
-      /is held by the thread/,
+    const tools = [{ name: 'lookup', input_schema: { type: 'object' } }];
+    const { turn } = threads.read(caller, { ...request({ type: 'create' }), system: 'Be brief.', tools });
+    threads.keep(turn!, 'msg_1', reply('Hello there'));
+    const continuing = (fields: Record<string, unknown>) => () =>
+      threads.read(caller, { ...request({ type: 'continue', previous_message_id: 'msg_1' }), ...fields });
+    assert.equal(refusal(continuing({ system: 'Other.' })), 'thread_fingerprint_mismatch');
+    assert.equal(refusal(continuing({ tools: [] })), 'thread_fingerprint_mismatch');
+    assert.throws(
+      continuing({ system: 'Other.', tools: [] }),
+      /other system prompt and tools than this continue sends \(system, tools\)/,
     );
+    // Sent again unchanged, they are the thread's own.
+    const { given } = continuing({ system: 'Be brief.', tools })();
+    assert.equal(given.system, 'Be brief.');
+    assert.equal(given.messages.length, 3);
   });
 });
