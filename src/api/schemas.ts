@@ -1710,6 +1710,11 @@ export const AnthropicMessagesBody = z
         error: 'only standard is supported: fast mode costs otherwise than the catalogue lists',
       }),
     ),
+    /**
+     * Anthropic's cache diagnostics: the reply is told why the prompt cache could not reuse the prefix of
+     * the request `previous_message_id` answered (null: none yet, only this request's prompt is kept).
+     */
+    diagnostics: nullish(z.object({ previous_message_id: nullish(z.string().min(1).max(100)) }).strict()),
     /** The Space, when an organization token sends (a Space key needs none). */
     app_id: nullish(UuidInput),
   })
@@ -1724,7 +1729,12 @@ export type AnthropicMessagesBody = z.infer<typeof AnthropicMessagesBody>;
 export const AnthropicContinueBody = AnthropicMessagesBody.extend({ messages: AnthropicMessages });
 
 /** `POST /v1/messages/count_tokens`: the same request without what only sending needs. */
-export const AnthropicCountBody = AnthropicMessagesBody.omit({ max_tokens: true, stream: true, thread: true }).extend({
+export const AnthropicCountBody = AnthropicMessagesBody.omit({
+  max_tokens: true,
+  stream: true,
+  thread: true,
+  diagnostics: true,
+}).extend({
   max_tokens: MaxTokens.optional(),
 });
 

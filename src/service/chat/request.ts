@@ -39,6 +39,25 @@ export interface ThreadTurn {
   previous?: string;
 }
 
+/** A request's prompt as Anthropic's cache diagnostics compare it (cacheDiagnostics.ts): 48-bit hashes of its parts, and their sizes. */
+export interface PromptPrint {
+  owner: { orgId: string; appId: string };
+  /** The reply whose request it is compared with; null when the request only asks for its own print kept. */
+  previous: string | null;
+  speed: string;
+  tools: number;
+  system: number;
+  /** Thinking and tool choice, which shape the prompt too. */
+  other: number;
+  /** Each message's hash, chained over the messages before it. */
+  messages: number[];
+  /** Characters of JSON before each message's end, the tools and the system prompt first. */
+  ends: number[];
+  /** Characters of JSON of the tools, then of the tools and system prompt. */
+  toolsEnd: number;
+  systemEnd: number;
+}
+
 /** Anthropic's block of thinking: its text with the signature Anthropic checks, or a redacted one's data. */
 export type AnthropicBlock = { thinking: string; signature: string } | { redacted: string };
 
@@ -435,6 +454,8 @@ export type Body = z.output<typeof ChatBody> & {
   };
   /** An Anthropic request of a message thread: what is held with its reply, and the reply it continues (threads.ts). */
   anthropicThread?: ThreadTurn;
+  /** An Anthropic request that asked for cache diagnostics: its prompt's print (cacheDiagnostics.ts). */
+  promptPrint?: PromptPrint;
   /** A text completion answered in a chat completion's shape (Mistral's fill in the middle). */
   asChat?: true;
   /** What the reply is to say of how the request was read (tools not given to the model). */

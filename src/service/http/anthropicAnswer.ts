@@ -232,6 +232,8 @@ export class AnthropicStream {
     private readonly inputTokens: number,
     /** The summary written before the reply, its first block (chat/compaction.ts), or given by compactionDone. */
     private compacted?: Compacted,
+    /** Its cache diagnostics, when the request asked for them (chat/cacheDiagnostics.ts). */
+    private readonly diagnostics?: Record<string, unknown> | null,
   ) {}
 
   private send(type: string, data: Record<string, unknown>): void {
@@ -249,6 +251,7 @@ export class AnthropicStream {
         stop_reason: null,
         stop_sequence: null,
         usage: { input_tokens: this.inputTokens, output_tokens: 0 },
+        ...(this.diagnostics === undefined ? {} : { diagnostics: this.diagnostics }),
       },
     });
     if (this.compacted) this.compaction(this.compacted.summary);

@@ -8,11 +8,12 @@ import type { Database } from '../db';
 import { anthropicCompacted, compacted, compactionDue, serverCompaction, summaryWritten } from '../chat/compaction';
 import { prepareSending } from '../chat/prepare';
 import type { Reaches } from '../chat/reach/reaches';
-import { thinkingText, type Body, type Prepared, type ThinkingPiece } from '../chat/request';
+import { thinkingText, type Body, type Prepared, type PromptPrint, type ThinkingPiece } from '../chat/request';
 import { answeringIn, keepTurn } from '../chat/openAiConversations';
 import { conversationIdOf } from '../chat/responsesRequest';
 import { runChat, type Completed } from '../chat/run';
 import { messageThreads } from '../chat/threads';
+import { cacheDiagnostics, type CacheMissReason } from '../chat/cacheDiagnostics';
 import { record } from '../ledgerThread';
 import { Problem } from '../problem';
 import { StorageError } from '../storageError';
@@ -102,8 +103,7 @@ async function answer(
     try {
       const completion = await runChat(options.db, prepared, options.reaches, undefined, abort.signal);
       if (body.compaction) return compactionObject(completion, body.compaction.kept, created(Date.now()));
-      if (options.dialect === 'anthropic')
-        return keptInThread(prepared, anthropicMessage(completion, body.anthropicCompaction?.compacted));
+      if (options.dialect === 'anthropic') return anthropicAnswered(prepared, completion);
       if (options.dialect === 'responses') {
         const answer = responseObject(completion, body.responses!, created(Date.now()));
         await keepAnswer(options, prepared, { items: keptOutput(completion, body.responses!), answer });
@@ -276,7 +276,14 @@ function namedStream(
   const model = prepared.first.record.namespace;
   const { body, requestId } = prepared;
   return dialect === 'anthropic'
-    ? new AnthropicStream(events, requestId, model, prepared.promptTokens, body.anthropicCompaction?.compacted)
+    ? new AnthropicStream(
+        events,
+        requestId,
+        model,
+        prepared.promptTokens,
+        body.anthropicCompaction?.compacted,
+        body.promptPrint && diagnosisOf(body.promptPrint, model),
+      )
     : new ResponsesStream(events, requestId, model, body.responses!, createdAt);
 }
 
@@ -480,6 +487,25 @@ function keptInThread(prepared: Prepared, message: Record<string, unknown>): Rec
   return message;
 }
 
+/** Anthropic's `diagnostics` of a reply: why the prompt cache missed, or null when nothing stood in its way. */
+function diagnosisOf(print: PromptPrint, model: string): { cache_miss_reason: CacheMissReason } | null {
+  const reason = cacheDiagnostics.diagnose(print, model);
+  return reason && { cache_miss_reason: reason };
+}
+
+/**
+ * An Anthropic reply as answered: held in its thread (keptInThread), and, when its request asked for
+ * cache diagnostics, told why the prompt cache missed, its prompt's print kept for the next request's.
+ */
+function anthropicAnswered(prepared: Prepared, completion: Completed): Record<string, unknown> {
+  const message = keptInThread(prepared, anthropicMessage(completion, prepared.body.anthropicCompaction?.compacted));
+  const print = prepared.body.promptPrint;
+  if (!print) return message;
+  const answered = { ...message, diagnostics: diagnosisOf(print, completion.model) };
+  cacheDiagnostics.keep(String(message.id), print, completion.model, completion.usage.prompt_tokens);
+  return answered;
+}
+
 /**
  * A reply in a vendor's named events; an error before the first event answers with its status, after it
  * as an event. `begun`: the stream began before (streamCompacted).
@@ -517,8 +543,7 @@ async function streamNamed(
     );
     begin();
     if (stream.kept) await keepAnswer(options, prepared, stream.kept(completion));
-    if (prepared.body.anthropicThread)
-      keptInThread(prepared, anthropicMessage(completion, prepared.body.anthropicCompaction?.compacted));
+    if (prepared.body.anthropicThread || prepared.body.promptPrint) anthropicAnswered(prepared, completion);
     stream.finish(completion);
     events.end();
   } catch (error) {

@@ -31,6 +31,7 @@ import { countMessageTokens, countResponseTokens } from '../chat/inputTokens';
 import { withPlugins } from '../chat/plugins';
 import { previewRoute } from '../chat/preview';
 import { messageThreads } from '../chat/threads';
+import { promptPrint } from '../chat/cacheDiagnostics';
 import type { EngineOptions } from '../chat/reach/reaches';
 import type { Body as ChatRequest } from '../chat/request';
 import { parseInput } from '../problem';
@@ -247,7 +248,8 @@ export const ROUTES: RouteSpec[] = [
     chat: (caller, body) => {
       const { given, turn } = messageThreads.read(caller, body);
       const asked = messagesOrCompaction(caller, given);
-      return turn ? { ...asked, anthropicThread: turn } : asked;
+      const print = promptPrint(caller, given);
+      return turn || print ? { ...asked, anthropicThread: turn, promptPrint: print } : asked;
     },
     dialect: 'anthropic',
   }),

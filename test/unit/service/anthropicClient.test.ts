@@ -5,7 +5,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { betaTool } from '@anthropic-ai/sdk/helpers/beta/json-schema';
 import assert from 'node:assert/strict';
-import { echoSpace, removeDir, startService, type RunningService } from '../support/service';
+import { echoSpace, removeDir, spaceOf, startService, type RunningService } from '../support/service';
 
 /** A tool the SDK's tool runner runs: it looks a word up. */
 const LOOKUP_SCHEMA = { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] } as const;
@@ -691,6 +691,55 @@ describe('the Anthropic SDK against the built-in service', function () {
         ['create', 3],
       ],
     );
+  });
+
+  it('tells a request that asks why the prompt cache missed: another model of the Space, another system prompt, an earlier message changed', async () => {
+    const { key } = await spaceOf(service, 'Cache diagnostics', ['test/echo', 'test/lorem']);
+    const client = new Anthropic({ baseURL: service.url, apiKey: key, maxRetries: 0 });
+    const conversation: Anthropic.MessageParam[] = [{ role: 'user', content: 'Where is the router?' }];
+    const first = await client.messages.create({
+      model: 'test/echo',
+      max_tokens: 100,
+      system: 'Be brief.',
+      messages: conversation,
+      diagnostics: { previous_message_id: null },
+    });
+    // Asked with no reply to compare, nothing is in the way.
+    assert.equal(first.diagnostics, null);
+    conversation.push({ role: 'assistant', content: first.content }, { role: 'user', content: 'And its tests?' });
+    const next = (fields: Partial<Anthropic.MessageCreateParamsNonStreaming>, previous = first.id) =>
+      client.messages.create({
+        model: 'test/echo',
+        max_tokens: 100,
+        system: 'Be brief.',
+        messages: conversation,
+        diagnostics: { previous_message_id: previous },
+        ...fields,
+      });
+    assert.equal((await next({})).diagnostics, null);
+    const moved = (await next({ model: 'test/lorem' })).diagnostics?.cache_miss_reason;
+    assert.equal(moved?.type, 'model_changed');
+    assert.equal((moved as Anthropic.CacheMissModelChanged).cache_missed_input_tokens, first.usage.input_tokens);
+    assert.equal((await next({ system: 'Be thorough.' })).diagnostics?.cache_miss_reason?.type, 'system_changed');
+    const edited = [{ role: 'user' as const, content: 'Where is the gateway?' }, ...conversation.slice(1)];
+    assert.equal((await next({ messages: edited })).diagnostics?.cache_miss_reason?.type, 'messages_changed');
+    assert.deepEqual((await next({}, 'msg_unknown')).diagnostics?.cache_miss_reason, {
+      type: 'previous_message_not_found',
+    });
+    // Streamed, the diagnosis comes with the message's start, and the stream's reply is kept to compare.
+    const stream = client.messages.stream({
+      model: 'test/lorem',
+      max_tokens: 100,
+      system: 'Be brief.',
+      messages: conversation,
+      diagnostics: { previous_message_id: first.id },
+    });
+    const streamed = await stream.finalMessage();
+    assert.equal(streamed.diagnostics?.cache_miss_reason?.type, 'model_changed');
+    assert.equal((await next({ model: 'test/lorem' }, streamed.id)).diagnostics, null);
+    // A request that does not ask is told nothing.
+    const unasked = await client.messages.create({ model: 'test/echo', max_tokens: 100, messages: conversation });
+    assert.equal('diagnostics' in unasked, false);
   });
 
   it("answers an API it does not serve (message batches) in Anthropic's shape, saying what it serves", async () => {
