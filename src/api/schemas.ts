@@ -1704,6 +1704,11 @@ export const AnthropicMessagesBody = z
     cache_control: nullish(CacheControl),
     /** Priority capacity if there is some (`auto`): the service asks none, so both are standard capacity. */
     service_tier: nullish(z.enum(['auto', 'standard_only'])),
+    /**
+     * Where the model runs: `us`, only in the US, which only Anthropic's own API promises (so routing
+     * keeps to its models), at its price for it; `global`, anywhere.
+     */
+    inference_geo: nullish(z.enum(['global', 'us'], { error: 'must be global or us' })),
     /** Anthropic's fast mode costs more than the catalogue lists, and is refused by name. */
     speed: nullish(
       z.literal('standard', {

@@ -44,7 +44,7 @@ export async function finishChat(
   };
   // Billed at the prices of the moment it was answered (a provider's peak hours cost more).
   const now = new Date();
-  const costs = costOf(pricedAt(r, now, counts.promptTokens), counts);
+  const costs = costOf(pricedAt(r, now, counts.promptTokens, prepared.body.completion?.inferenceGeo), counts);
   const savings = savingsOf(
     costs,
     prepared.benchmark && pricedAt(prepared.benchmark, now, counts.promptTokens),
@@ -201,7 +201,10 @@ export async function logFailure(db: Database, prepared: Prepared, failure: Fail
     completionChars: produced?.length ?? 0,
   };
   const costs = produced
-    ? costOf(pricedAt(failure.model!.record, new Date(), counts.promptTokens), counts)
+    ? costOf(
+        pricedAt(failure.model!.record, new Date(), counts.promptTokens, prepared.body.completion?.inferenceGeo),
+        counts,
+      )
     : { prompt: 0, completion: 0, searches: 0, total: 0 };
   await record(db, {
     request: {

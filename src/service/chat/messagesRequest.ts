@@ -142,6 +142,7 @@ export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicM
       topP: body.top_p,
       reasoningEffort: output?.effort,
       thinking: thinkingOf(body.thinking),
+      ...(body.inference_geo ? { inferenceGeo: body.inference_geo } : {}),
       // Anthropic's structured output always follows its schema.
       responseFormat: output?.format
         ? { type: 'json_schema', json_schema: { name: 'output', schema: output.format.schema, strict: true } }

@@ -241,6 +241,12 @@ const REFUSED_FIELD: Partial<
   'cannot follow a JSON schema': { loc: ['response_format'], type: 'json_unsupported' },
   'cannot report token probabilities': { loc: ['logprobs'], type: 'logprobs_unsupported' },
   'cannot fill in the middle': { loc: ['suffix'], type: 'infill_unsupported' },
+  'cannot run in the US only': {
+    loc: ['inference_geo'],
+    type: 'inference_geo_unsupported',
+    words: (r) =>
+      `${r.namespace} cannot promise to run in the US only: only Claude models on Anthropic's own API take inference_geo "us"; send it to one of those, or without inference_geo`,
+  },
 };
 
 /** Why a model named cannot take a request's PDFs: more pages than it reads, with both counts. */

@@ -313,6 +313,8 @@ export interface ToolOptions {
   seed?: number | null;
   frequencyPenalty?: number | null;
   presencePenalty?: number | null;
+  /** Where Anthropic's API runs the model (its `inference_geo`): only in the US, or anywhere. */
+  inferenceGeo?: 'us' | 'global';
   /** As the AI SDK takes it (which fits it to the model); Anthropic's `max` too. */
   reasoningEffort?: 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max' | null;
   /**
@@ -393,6 +395,7 @@ export function needsOf(body: Body): {
   needsJson: JsonNeed;
   needsLogprobs: boolean;
   needsInfill: boolean;
+  needsUsOnly: boolean;
 } {
   return {
     needsVision: hasImages(body),
@@ -400,6 +403,7 @@ export function needsOf(body: Body): {
     needsJson: jsonNeed(body),
     needsLogprobs: body.completion?.logprobs !== undefined,
     needsInfill: (body.completion?.textCompletion?.suffix ?? null) !== null,
+    needsUsOnly: body.completion?.inferenceGeo === 'us',
   };
 }
 

@@ -29,6 +29,8 @@ export interface Needs {
   needsJson: JsonNeed;
   needsLogprobs: boolean;
   needsInfill?: boolean;
+  /** Run in the US only (Anthropic's `inference_geo: "us"`), which only Anthropic's own API promises. */
+  needsUsOnly?: boolean;
 }
 
 export interface RouteInput extends Needs {
@@ -69,6 +71,7 @@ export type Rejection =
   | 'cannot follow a JSON schema'
   | 'cannot report token probabilities'
   | 'cannot fill in the middle'
+  | 'cannot run in the US only'
   | 'cannot answer here'
   | 'over max_cost';
 
@@ -84,6 +87,7 @@ export function capabilityRefusal(r: ModelRecord, needs: Needs): Rejection | nul
   // so do the hosted models with an API for it (Codestral, DeepSeek's V4 models).
   if (needs.needsInfill && !r.is_test_model && r.provider !== 'local' && !fillsInMiddle(r))
     return 'cannot fill in the middle';
+  if (needs.needsUsOnly && r.provider !== 'anthropic') return 'cannot run in the US only';
   return jsonRefusal(r, needs.needsJson) ?? logprobsRefusal(r, needs.needsLogprobs);
 }
 

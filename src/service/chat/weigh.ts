@@ -72,6 +72,7 @@ export interface PromptSize {
   needsJson?: JsonNeed;
   needsLogprobs?: boolean;
   needsInfill?: boolean;
+  needsUsOnly?: boolean;
   /** The prompt marks cache breakpoints: it may be written to the provider's cache (at its price). */
   writesCache?: boolean;
   /** The tools asked for, of which a web search is billed per search and a web fetch by the pages' tokens. */
@@ -94,12 +95,13 @@ export function routeInput(db: Database, config: AppConfig, size: PromptSize) {
     needsJson: size.needsJson ?? null,
     needsLogprobs: size.needsLogprobs ?? false,
     needsInfill: size.needsInfill ?? false,
+    needsUsOnly: size.needsUsOnly ?? false,
     canServe,
     // At the prices of where the provider's key reaches it and of the prompt's length, as billing
     // prices it (a Vertex AI region's, a long prompt's).
     estimate: (r) =>
       estimateCost(
-        pricedFor(r, size.promptTokens + pageTokens(r)),
+        pricedFor(r, size.promptTokens + pageTokens(r), size.completion?.inferenceGeo),
         size.promptTokens + pageTokens(r),
         size.promptChars + pageTokens(r) * 4,
         Math.max(1, budget(r)),

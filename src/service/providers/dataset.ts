@@ -584,16 +584,30 @@ function allPeakWindows(): ReadonlyMap<string, { provider: string; windows: Peak
  * A model's record with the prices a request of `promptTokens` prompt tokens is billed at `at`: a long
  * prompt's where the price list has them (forPrompt); its peak hours' prices within one of its
  * provider's peak windows (DeepSeek's V4 models cost twice as much from 01:00 to 04:00 and from 06:00 to
- * 10:00 UTC), else as it is (the catalogue gives the prices outside them); and a Claude model of Vertex
- * AI with its premium where the key's location has one (vertexPremium).
+ * 10:00 UTC), else as it is (the catalogue gives the prices outside them); a Claude model of Vertex
+ * AI with its premium where the key's location has one (vertexPremium); and one of Anthropic's API
+ * with its premium for running in the US only, when the request asked that (`geo`: usOnlyPremium).
  */
-export function pricedAt(record: ModelRecord, at: Date, promptTokens: number): ModelRecord {
-  return inKeysLocation(atPeak(forPrompt(record, promptTokens), at));
+export function pricedAt(record: ModelRecord, at: Date, promptTokens: number, geo?: InferenceGeo): ModelRecord {
+  return inGeo(inKeysLocation(atPeak(forPrompt(record, promptTokens), at)), geo);
 }
 
 /** The prices a request of `promptTokens` prompt tokens is estimated at: a long prompt's, where the key reaches the model. */
-export const pricedFor = (record: ModelRecord, promptTokens: number): ModelRecord =>
-  inKeysLocation(forPrompt(record, promptTokens));
+export const pricedFor = (record: ModelRecord, promptTokens: number, geo?: InferenceGeo): ModelRecord =>
+  inGeo(inKeysLocation(forPrompt(record, promptTokens)), geo);
+
+/** Where a request asked its model to run (Anthropic's `inference_geo`). */
+type InferenceGeo = 'us' | 'global';
+
+/**
+ * Anthropic bills a request that asks its models released from February 2026 on (Claude Opus 4.6 and
+ * every later one) to run in the US only 10% more than one that may run anywhere, as its pricing page
+ * says; the older ones keep one price.
+ */
+function inGeo(record: ModelRecord, geo: InferenceGeo | undefined): ModelRecord {
+  if (geo !== 'us' || record.provider !== 'anthropic') return record;
+  return fromVersion(CLAUDE_NAME.exec(record.model), 4.6) === true ? scaled(record, 1.1) : record;
+}
 
 /** The price list's keys that may be tiered, and the record's price each is. */
 const TIERED: ReadonlyArray<readonly [string, keyof TokenPrices]> = [

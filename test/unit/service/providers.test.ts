@@ -1380,6 +1380,62 @@ describe('hosted providers (fakes of their wire formats)', function () {
     );
   });
 
+  it("keeps a request asked to run in the US only (inference_geo) to Anthropic's own API, at its price for that", async () => {
+    const NEWER = 'anthropic/claude-sonnet-4-6';
+    const app = await spaceWith([OPENAI, NEWER]);
+    await client.updateSpace({ id: app, name: 'In the US only' });
+    const ask = (fields: Record<string, unknown>) =>
+      send(
+        {
+          app_id: app,
+          model: 'In the US only',
+          max_tokens: 100,
+          messages: [{ role: 'user', content: 'Where does this run?' }],
+          ...fields,
+        },
+        '/v1/messages',
+      );
+    type Answer = {
+      model: string;
+      llm_spaces: { routing: { rejected: Array<{ namespace: string; reason: string }> } };
+    };
+    // Left to the Space, the cheaper OpenAI model answers; asked to stay in the US, Claude on Anthropic's API.
+    const anywhere = await ask({});
+    assert.equal((anywhere.json as Answer).model, OPENAI, anywhere.text);
+    const us = await ask({ inference_geo: 'us' });
+    assert.equal(us.status, 200, us.text);
+    assert.equal((us.json as Answer).model, NEWER);
+    assert.deepEqual(
+      (us.json as Answer).llm_spaces.routing.rejected.filter((r) => r.namespace === OPENAI),
+      [{ namespace: OPENAI, reason: 'cannot run in the US only' }],
+    );
+    assert.equal(anthropic.seen.at(-1)!.body.inference_geo, 'us');
+    // Anthropic bills its models since Claude Opus 4.6 10% more to run in the US only.
+    assertCost(us.json, 1.1 * tokensCost(byName(NEWER)));
+    const global = await ask({ model: NEWER, inference_geo: 'global' });
+    assert.equal(anthropic.seen.at(-1)!.body.inference_geo, 'global');
+    assertCost(global.json, tokensCost(byName(NEWER)));
+    // An older Claude keeps one price; a model named that cannot promise it is refused in words.
+    const older = await send(
+      {
+        app_id: await spaceWith([ANTHROPIC]),
+        model: ANTHROPIC,
+        max_tokens: 100,
+        inference_geo: 'us',
+        messages: [{ role: 'user', content: 'Where does this run?' }],
+      },
+      '/v1/messages',
+    );
+    assertCost(older.json, tokensCost(byName(ANTHROPIC)));
+    const named = await ask({ model: OPENAI, inference_geo: 'us' });
+    assert.equal(named.status, 422);
+    assert.match(
+      named.text,
+      /openai\/gpt-4o-mini cannot promise to run in the US only: only Claude models on Anthropic's own API take inference_geo/,
+    );
+    assert.equal((await ask({ inference_geo: 'eu' })).status, 422);
+  });
+
   it("hands Claude Code an Anthropic model's thinking, whole and streamed, and sends it back signed in a tool loop", async () => {
     const app = await spaceWith([ANTHROPIC]);
     const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });

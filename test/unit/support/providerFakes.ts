@@ -1653,6 +1653,8 @@ const anthropic: Dialect = {
     if (!req.headers['x-api-key']) problems.push('anthropic: x-api-key is missing');
     if (!req.headers['anthropic-version']) problems.push('anthropic: anthropic-version is missing');
     if (typeof b.max_tokens !== 'number') problems.push('anthropic: max_tokens is required');
+    if (b.inference_geo !== undefined && b.inference_geo !== 'us' && b.inference_geo !== 'global')
+      problems.push(`anthropic: inference_geo ${String(b.inference_geo)} is neither us nor global`);
     const messages = b.messages as Array<{ role: string; content: unknown }> | undefined;
     if (!Array.isArray(messages) || messages.length === 0) problems.push('anthropic: messages is missing or empty');
     // Instructions in the course of the conversation are system messages there, in beta.

@@ -191,7 +191,7 @@ export function providerOptions(
   };
   const own =
     provider === 'anthropic'
-      ? { ...openai, ...anthropicOwn }
+      ? { ...openai, ...anthropicOwn, ...(options.inferenceGeo ? { inferenceGeo: options.inferenceGeo } : {}) }
       : provider === 'minimax'
         ? anthropicOwn
         : passesOptionsAsTheyAre(provider)
