@@ -1545,6 +1545,111 @@ export const ANTHROPIC_WEB_FETCH: ReadonlySet<string> = new Set([
   'web_fetch_20260318',
 ]);
 
+/**
+ * A tool of an Anthropic request: one the client runs; or Anthropic's server tools, which run at
+ * Anthropic. Its web search (Claude Code asks one request to search the web so) and its web fetch are
+ * given to Anthropic's models with how far they may go, its tool search to find the deferred tools (any
+ * other model is shown every tool); the others, and any tool of Anthropic's to other models, are not
+ * given to the model, which the reply says.
+ */
+const AnthropicTool = z
+  .object({
+    type: z
+      .union([
+        z.literal('custom'),
+        z.enum([...ANTHROPIC_CLIENT_TOOLS.keys(), ...ANTHROPIC_TOOL_SEARCH.keys()] as [string, ...string[]]),
+        z
+          .string()
+          .regex(
+            ANTHROPIC_SERVER_TOOL,
+            'must be custom, one of Anthropic’s server tools, or its bash, text editor, memory or computer-use tool',
+          ),
+      ])
+      .optional(),
+    name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -'),
+    description: ToolDescription.optional(),
+    input_schema: z.record(z.string(), z.unknown()).optional(),
+    cache_control: CacheControl.optional(),
+    /** The model's calls must follow `input_schema` exactly (Anthropic's strict tool use). */
+    strict: z.boolean().optional(),
+    /**
+     * Tool search, as Claude Code asks for it: the model is not shown the tool until a tool's result
+     * names it (a `tool_reference`).
+     */
+    defer_loading: z.boolean().optional(),
+    /** Inputs that show the model how to call the tool. */
+    input_examples: z.array(z.record(z.string(), z.unknown())).max(20).optional(),
+    /** Its input streamed as the model writes it, not checked first (Anthropic's fine-grained tool streaming). */
+    eager_input_streaming: nullish(z.boolean()),
+    max_uses: z.int().min(1).optional(),
+    /** Web fetch's: the page's text may be cited, and how many tokens of it the model reads at most. */
+    citations: z.object({ enabled: z.boolean() }).optional(),
+    max_content_tokens: z.int().min(1).optional(),
+    /** The text editor's (2025-07-28): how many characters of a file it shows at most. */
+    max_characters: z.int().min(1).optional(),
+    /** Computer use's: the screen's size in pixels, its X display, and (2025-11-24) zooming in. */
+    display_width_px: z.int().min(1).max(100_000).optional(),
+    display_height_px: z.int().min(1).max(100_000).optional(),
+    display_number: nullish(z.int().min(0)),
+    enable_zoom: z.boolean().optional(),
+    allowed_domains: z.array(z.string().max(253)).max(200).optional(),
+    blocked_domains: z.array(z.string().max(253)).max(200).optional(),
+    user_location: z
+      .object({
+        type: z.literal('approximate'),
+        city: z.string().max(200).optional(),
+        region: z.string().max(200).optional(),
+        country: z.string().max(2).optional(),
+        timezone: z.string().max(100).optional(),
+      })
+      .optional(),
+  })
+  .check((ctx) => {
+    const server = ctx.value.type !== undefined && ctx.value.type !== 'custom';
+    if (!server && !ctx.value.input_schema)
+      ctx.issues.push({ code: 'custom', input: ctx.value, path: ['input_schema'], message: 'is required' });
+    if (ctx.value.type?.startsWith('computer_'))
+      for (const size of ['display_width_px', 'display_height_px'] as const)
+        if (ctx.value[size] === undefined)
+          ctx.issues.push({ code: 'custom', input: ctx.value, path: [size], message: 'is required' });
+    const named = ANTHROPIC_CLIENT_TOOLS.get(ctx.value.type ?? '') ?? ANTHROPIC_TOOL_SEARCH.get(ctx.value.type ?? '');
+    if (named && ctx.value.name !== named)
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value,
+        path: ['name'],
+        message: `must be ${named} for ${ctx.value.type}, as Anthropic names it`,
+      });
+  });
+
+/** A tool a tool change names: one of the request's tools, or one an earlier change defined. */
+const ToolChangeReference = z.object({ type: z.literal('tool_reference'), name: z.string().min(1).max(64) });
+
+/**
+ * Tools added and withdrawn in the course of a conversation (Anthropic's tool changes, blocks of a
+ * system message): from that message on, the model is offered them, or no longer.
+ */
+const AnthropicToolChange = z.discriminatedUnion(
+  'type',
+  [
+    z.object({
+      type: z.literal('tool_addition'),
+      tool: z.discriminatedUnion(
+        'type',
+        [ToolChangeReference, z.object({ type: z.literal('tool_definition'), definition: AnthropicTool })],
+        { error: 'must be a tool_reference or a tool_definition (tools of MCP servers are not served here)' },
+      ),
+      cache_control: CacheControl.optional(),
+    }),
+    z.object({
+      type: z.literal('tool_removal'),
+      tool: ToolChangeReference,
+      cache_control: CacheControl.optional(),
+    }),
+  ],
+  { error: 'must be a block of type text, tool_addition or tool_removal' },
+);
+
 /** A message of an Anthropic conversation: the user's, the assistant's as it answered, or instructions. */
 export const AnthropicMessage = z.discriminatedUnion('role', [
   z.object({
@@ -1552,8 +1657,30 @@ export const AnthropicMessage = z.discriminatedUnion('role', [
     content: z.union([z.string(), z.array(AnthropicBlock).max(1000)]),
   }),
   // Instructions in the course of the conversation (Anthropic's mid-conversation system
-  // messages), as Claude Code 2.1 sends its environment to a model it does not know.
-  z.object({ role: z.literal('system'), content: z.union([z.string(), z.array(AnthropicText).max(1000)]) }),
+  // messages), as Claude Code 2.1 sends its environment to a model it does not know: text, tools
+  // added or withdrawn from there on, shown until the next user message only (`clear_at`), and the
+  // effort of the turn it is in.
+  z
+    .object({
+      role: z.literal('system'),
+      content: z
+        .union([
+          z.string(),
+          z.array(z.discriminatedUnion('type', [AnthropicText, ...AnthropicToolChange.options])).max(1000),
+        ])
+        .optional(),
+      clear_at: nullish(z.enum(['next_user_message', 'never'])),
+      output_config: nullish(z.object({ effort: nullish(z.enum(['low', 'medium', 'high', 'xhigh', 'max'])) }).strict()),
+    })
+    .check((ctx) => {
+      if (ctx.value.content === undefined && !ctx.value.output_config)
+        ctx.issues.push({
+          code: 'custom',
+          input: ctx.value,
+          path: ['content'],
+          message: 'is required without output_config',
+        });
+    }),
 ]);
 const AnthropicMessages = z.array(AnthropicMessage).max(CONVERSATION_TURNS);
 
@@ -1575,81 +1702,7 @@ export const AnthropicMessagesBody = z
      * shown every tool); the others, and any tool of Anthropic's to other models, are not given to the
      * model, which the reply says.
      */
-    tools: z
-      .array(
-        z
-          .object({
-            type: z
-              .union([
-                z.literal('custom'),
-                z.enum([...ANTHROPIC_CLIENT_TOOLS.keys(), ...ANTHROPIC_TOOL_SEARCH.keys()] as [string, ...string[]]),
-                z
-                  .string()
-                  .regex(
-                    ANTHROPIC_SERVER_TOOL,
-                    'must be custom, one of Anthropic’s server tools, or its bash, text editor, memory or computer-use tool',
-                  ),
-              ])
-              .optional(),
-            name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -'),
-            description: ToolDescription.optional(),
-            input_schema: z.record(z.string(), z.unknown()).optional(),
-            cache_control: CacheControl.optional(),
-            /** The model's calls must follow `input_schema` exactly (Anthropic's strict tool use). */
-            strict: z.boolean().optional(),
-            /**
-             * Tool search, as Claude Code asks for it: the model is not shown the tool until a tool's result
-             * names it (a `tool_reference`).
-             */
-            defer_loading: z.boolean().optional(),
-            /** Inputs that show the model how to call the tool. */
-            input_examples: z.array(z.record(z.string(), z.unknown())).max(20).optional(),
-            /** Its input streamed as the model writes it, not checked first (Anthropic's fine-grained tool streaming). */
-            eager_input_streaming: nullish(z.boolean()),
-            max_uses: z.int().min(1).optional(),
-            /** Web fetch's: the page's text may be cited, and how many tokens of it the model reads at most. */
-            citations: z.object({ enabled: z.boolean() }).optional(),
-            max_content_tokens: z.int().min(1).optional(),
-            /** The text editor's (2025-07-28): how many characters of a file it shows at most. */
-            max_characters: z.int().min(1).optional(),
-            /** Computer use's: the screen's size in pixels, its X display, and (2025-11-24) zooming in. */
-            display_width_px: z.int().min(1).max(100_000).optional(),
-            display_height_px: z.int().min(1).max(100_000).optional(),
-            display_number: nullish(z.int().min(0)),
-            enable_zoom: z.boolean().optional(),
-            allowed_domains: z.array(z.string().max(253)).max(200).optional(),
-            blocked_domains: z.array(z.string().max(253)).max(200).optional(),
-            user_location: z
-              .object({
-                type: z.literal('approximate'),
-                city: z.string().max(200).optional(),
-                region: z.string().max(200).optional(),
-                country: z.string().max(2).optional(),
-                timezone: z.string().max(100).optional(),
-              })
-              .optional(),
-          })
-          .check((ctx) => {
-            const server = ctx.value.type !== undefined && ctx.value.type !== 'custom';
-            if (!server && !ctx.value.input_schema)
-              ctx.issues.push({ code: 'custom', input: ctx.value, path: ['input_schema'], message: 'is required' });
-            if (ctx.value.type?.startsWith('computer_'))
-              for (const size of ['display_width_px', 'display_height_px'] as const)
-                if (ctx.value[size] === undefined)
-                  ctx.issues.push({ code: 'custom', input: ctx.value, path: [size], message: 'is required' });
-            const named =
-              ANTHROPIC_CLIENT_TOOLS.get(ctx.value.type ?? '') ?? ANTHROPIC_TOOL_SEARCH.get(ctx.value.type ?? '');
-            if (named && ctx.value.name !== named)
-              ctx.issues.push({
-                code: 'custom',
-                input: ctx.value,
-                path: ['name'],
-                message: `must be ${named} for ${ctx.value.type}, as Anthropic names it`,
-              });
-          }),
-      )
-      .max(128)
-      .optional(),
+    tools: z.array(AnthropicTool).max(128).optional(),
     /** `disable_parallel_tool_use`: at most one tool call a reply (as OpenAI's parallel_tool_calls false). */
     tool_choice: z
       .union([

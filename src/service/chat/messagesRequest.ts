@@ -18,6 +18,7 @@ import { clientTool } from './anthropicClientTools';
 import { openThinking } from './carriedThinking';
 import { summaryMessage } from './compactedSummary';
 import { editContext } from './contextEdits';
+import { systemMessagesRead } from './systemMessages';
 import {
   promptOf,
   requestedSpace,
@@ -47,7 +48,7 @@ const DEFAULT_COMPACTION_TRIGGER = 150_000;
 function compactedFrom(messages: readonly Message[]): { message: number; block: number } {
   let start = { message: 0, block: 0 };
   for (const [i, m] of messages.entries()) {
-    if (typeof m.content === 'string') continue;
+    if (typeof m.content === 'string' || !m.content) continue;
     for (const [j, b] of m.content.entries()) {
       if (b.type !== 'compaction') continue;
       if (m.role !== 'assistant')
@@ -58,7 +59,8 @@ function compactedFrom(messages: readonly Message[]): { message: number; block: 
   return start;
 }
 
-export function messagesRequest(caller: Caller, body: z.output<typeof AnthropicMessagesBody>): Body {
+export function messagesRequest(caller: Caller, given: z.output<typeof AnthropicMessagesBody>): Body {
+  const body = systemMessagesRead(given);
   const blocks = typeof body.system === 'string' ? [] : (body.system ?? []);
   const system = typeof body.system === 'string' ? body.system : blocks.map((b) => b.text).join('\n');
   const start = compactedFrom(body.messages);
@@ -172,7 +174,7 @@ function checkToolSearch(body: z.output<typeof AnthropicMessagesBody>): boolean 
     if (!names.has(name)) throw invalid(['body', 'messages', ...path], `names no tool of the request's tools: ${name}`);
   };
   for (const [i, m] of body.messages.entries()) {
-    if (typeof m.content === 'string') continue;
+    if (typeof m.content === 'string' || !m.content) continue;
     for (const [j, b] of m.content.entries()) {
       if (b.type === 'tool_search_tool_result' && b.content.type === 'tool_search_tool_search_result')
         for (const [k, found] of b.content.tool_references.entries())
@@ -224,14 +226,12 @@ function thinkingOf(thinking: z.output<typeof AnthropicMessagesBody>['thinking']
  * model that gave it.
  */
 function chatMessages(m: Message, at: number, from: number): ChatMessage[] {
-  if (m.role === 'system')
-    return [
-      {
-        role: 'system',
-        content: typeof m.content === 'string' ? m.content : m.content.map((b) => b.text).join('\n'),
-        ...(typeof m.content === 'string' ? {} : cacheOf(m.content)),
-      },
-    ];
+  if (m.role === 'system') {
+    // Its text alone: the tools it changed and its effort were read before (systemMessages.ts).
+    if (typeof m.content === 'string') return [{ role: 'system', content: m.content }];
+    const text = (m.content ?? []).flatMap((b) => (b.type === 'text' ? [b] : []));
+    return text.length ? [{ role: 'system', content: text.map((b) => b.text).join('\n'), ...cacheOf(text) }] : [];
+  }
   if (typeof m.content === 'string') return [{ role: m.role, content: m.content }];
   if (m.role === 'assistant') {
     // A compaction's summary is read where the turns it sums up were, as the user's (compaction.ts).

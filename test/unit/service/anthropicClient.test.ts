@@ -620,6 +620,45 @@ describe('the Anthropic SDK against the built-in service', function () {
     );
   });
 
+  it("changes a thread's tools with a system message's tool_addition and tool_removal, as the SDK's thread helper says to", async () => {
+    const lookupTool = { name: 'lookup', description: 'Looks a word up.', input_schema: LOOKUP_SCHEMA };
+    const created = await anthropic.beta.messages.create({
+      model: 'test/echo',
+      max_tokens: 100,
+      thread: { type: 'create' },
+      tools: [lookupTool],
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
+    const continued = (previous: string, change: Anthropic.Beta.BetaSystemMessageParam['content'], ask: string) =>
+      anthropic.beta.messages.create({
+        model: 'test/echo',
+        max_tokens: 100,
+        thread: { type: 'continue', previous_message_id: previous },
+        messages: [
+          { role: 'system', content: change },
+          { role: 'user', content: ask },
+        ],
+      });
+    const swapped = await continued(
+      created.id,
+      [
+        { type: 'tool_removal', tool: { type: 'tool_reference', name: 'lookup' } },
+        { type: 'tool_addition', tool: { type: 'tool_definition', definition: { ...lookupTool, name: 'translate' } } },
+      ],
+      'call translate {"word":"door"}',
+    );
+    assert.deepEqual(
+      swapped.content.map((b) => (b.type === 'tool_use' ? b.name : b.type)),
+      ['translate'],
+    );
+    // The thread holds the change: lookup is withdrawn in the next turn too, so test/echo cannot call it.
+    const withdrawn = await continued(swapped.id, 'Still here.', 'call lookup {"word":"door"}');
+    assert.deepEqual(
+      withdrawn.content.map((b) => b.type),
+      ['text'],
+    );
+  });
+
   it("refuses a continue it cannot serve with Anthropic's thread error codes; the SDK's helper then sends the whole conversation again", async () => {
     const turn = (thread: Anthropic.Beta.BetaMessageThreadParam, content = 'Hi') =>
       anthropic.beta.messages.create({

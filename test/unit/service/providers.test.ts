@@ -1923,6 +1923,106 @@ describe('hosted providers (fakes of their wire formats)', function () {
     );
   });
 
+  it("reads a system message's tool changes, clear_at and effort before any provider's model is asked: Claude and GPT-5 get the tools as changed", async () => {
+    const REASONS = 'openai/gpt-5.4-mini';
+    const app = await spaceWith([ANTHROPIC, REASONS]);
+    const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
+    const tool = (name: string) => ({ name, input_schema: { type: 'object' as const, properties: {} } });
+    const ask = (model: string) =>
+      sdk.beta.messages.create({
+        model,
+        max_tokens: 2_000,
+        tools: [tool('Read'), tool('Bash')],
+        messages: [
+          { role: 'user', content: 'Hello' },
+          {
+            role: 'system',
+            clear_at: 'next_user_message',
+            content: [
+              { type: 'text', text: 'Plan mode: read only.' },
+              { type: 'tool_removal', tool: { type: 'tool_reference', name: 'Bash' } },
+            ],
+          },
+          { role: 'assistant', content: 'I will read.' },
+          { role: 'user', content: 'Go on.' },
+          {
+            role: 'system',
+            content: [
+              { type: 'text', text: 'Plan mode is over.' },
+              { type: 'tool_addition', tool: { type: 'tool_reference', name: 'Bash' } },
+              { type: 'tool_addition', tool: { type: 'tool_definition', definition: tool('Grep') } },
+            ],
+            output_config: { effort: 'low' },
+          },
+        ],
+      });
+    await ask(ANTHROPIC);
+    const claude = anthropic.seen.at(-1)!.body as {
+      tools: Array<{ name: string }>;
+      system: Array<{ text: string }>;
+      thinking?: { type: string };
+      messages: Array<{ role: string; content: Array<{ text?: string }> }>;
+    };
+    // The first system message's text is gone once a user message follows it; its withdrawal stands
+    // until the second gives Bash back.
+    assert.deepEqual(
+      claude.tools.map((t) => t.name),
+      ['Read', 'Bash', 'Grep'],
+    );
+    // (A system message after the last turn is Claude's system prompt.)
+    assert.deepEqual(
+      claude.messages.map((m) => [m.role, m.content.map((b) => b.text).join('')]),
+      [
+        ['user', 'Hello'],
+        ['assistant', 'I will read.'],
+        ['user', 'Go on.'],
+      ],
+    );
+    assert.deepEqual(claude.system, [{ type: 'text', text: 'Plan mode is over.' }]);
+    // The turn's effort is the last system message's: a low one, for which Claude thinks a little.
+    assert.equal(claude.thinking?.type, 'enabled');
+    await ask(REASONS);
+    const gpt = openai.seen.at(-1)!.body as {
+      reasoning?: { effort?: string };
+      tools: Array<{ name: string }>;
+      input: Array<{ role?: string }>;
+    };
+    // The turn's effort is the last system message's.
+    assert.equal(gpt.reasoning?.effort, 'low');
+    assert.deepEqual(
+      gpt.tools.map((t) => t.name),
+      ['Read', 'Bash', 'Grep'],
+    );
+    const refused = (content: Anthropic.Beta.BetaSystemMessageParam['content']) =>
+      sdk.beta.messages
+        .create({
+          model: ANTHROPIC,
+          max_tokens: 100,
+          tools: [tool('Read')],
+          messages: [
+            { role: 'user', content: 'Hello' },
+            { role: 'system', content },
+          ],
+        })
+        .then(
+          () => assert.fail('not refused'),
+          (error: unknown) => {
+            assert.ok(error instanceof Anthropic.APIError && error.status === 400, String(error));
+            return [
+              (error.error as { error: { details: { error_code: string } } }).error.details.error_code,
+              error.message,
+            ];
+          },
+        );
+    const [conflict, conflictWords] = await refused([
+      { type: 'tool_addition', tool: { type: 'tool_definition', definition: tool('Read') } },
+    ]);
+    assert.equal(conflict, 'tool_name_conflict');
+    assert.match(conflictWords!, /adds a tool named Read, and the model is offered one of that name already/);
+    const [unresolved] = await refused([{ type: 'tool_removal', tool: { type: 'tool_reference', name: 'Write' } }]);
+    assert.equal(unresolved, 'tool_reference_unresolved');
+  });
+
   it("shows another provider's reasoning (DeepSeek's V4, which thinks unless asked not to) to OpenAI-shaped clients and the playground, and none to Anthropic's", async () => {
     const ns = 'deepseek/deepseek-v4-flash';
     const app = await spaceWith([ns]);
