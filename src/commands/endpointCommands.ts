@@ -24,7 +24,7 @@ interface Snippet {
 export const SNIPPETS: readonly Snippet[] = [
   {
     label: 'OpenAI SDK (Python, JavaScript)',
-    detail: t('Chat Completions, Responses and the model list'),
+    detail: t('Chat Completions, Responses, conversations and the model list'),
     text: SNIPPET_TEXTS.openaiSdk,
   },
   { label: 'AI SDK', detail: '@ai-sdk/openai-compatible', text: SNIPPET_TEXTS.aiSdk },
