@@ -1629,26 +1629,22 @@ const ToolChangeReference = z.object({ type: z.literal('tool_reference'), name: 
  * Tools added and withdrawn in the course of a conversation (Anthropic's tool changes, blocks of a
  * system message): from that message on, the model is offered them, or no longer.
  */
-const AnthropicToolChange = z.discriminatedUnion(
-  'type',
-  [
-    z.object({
-      type: z.literal('tool_addition'),
-      tool: z.discriminatedUnion(
-        'type',
-        [ToolChangeReference, z.object({ type: z.literal('tool_definition'), definition: AnthropicTool })],
-        { error: 'must be a tool_reference or a tool_definition (tools of MCP servers are not served here)' },
-      ),
-      cache_control: CacheControl.optional(),
-    }),
-    z.object({
-      type: z.literal('tool_removal'),
-      tool: ToolChangeReference,
-      cache_control: CacheControl.optional(),
-    }),
-  ],
-  { error: 'must be a block of type text, tool_addition or tool_removal' },
-);
+const AnthropicToolAddition = z.object({
+  type: z.literal('tool_addition'),
+  tool: z.discriminatedUnion(
+    'type',
+    [ToolChangeReference, z.object({ type: z.literal('tool_definition'), definition: AnthropicTool })],
+    { error: 'must be a tool_reference or a tool_definition (tools of MCP servers are not served here)' },
+  ),
+  cache_control: CacheControl.optional(),
+});
+const AnthropicToolRemoval = z.object({
+  type: z.literal('tool_removal'),
+  tool: z.discriminatedUnion('type', [ToolChangeReference], {
+    error: 'must be a tool_reference (tools of MCP servers are not served here)',
+  }),
+  cache_control: CacheControl.optional(),
+});
 
 /** A message of an Anthropic conversation: the user's, the assistant's as it answered, or instructions. */
 export const AnthropicMessage = z.discriminatedUnion('role', [
@@ -1666,7 +1662,13 @@ export const AnthropicMessage = z.discriminatedUnion('role', [
       content: z
         .union([
           z.string(),
-          z.array(z.discriminatedUnion('type', [AnthropicText, ...AnthropicToolChange.options])).max(1000),
+          z
+            .array(
+              z.discriminatedUnion('type', [AnthropicText, AnthropicToolAddition, AnthropicToolRemoval], {
+                error: 'must be a block of type text, tool_addition or tool_removal',
+              }),
+            )
+            .max(1000),
         ])
         .optional(),
       clear_at: nullish(z.enum(['next_user_message', 'never'])),

@@ -657,6 +657,16 @@ describe('the Anthropic SDK against the built-in service', function () {
       withdrawn.content.map((b) => b.type),
       ['text'],
     );
+    // The tools of MCP servers are not served here, and a change naming one is refused in words.
+    await assert.rejects(
+      continued(
+        withdrawn.id,
+        [{ type: 'tool_removal', tool: { type: 'mcp_toolset_reference', server_name: 'docs' } }],
+        'Hi',
+      ),
+      (error: unknown) =>
+        error instanceof Anthropic.APIError && /tools of MCP servers are not served here/.test(error.message),
+    );
   });
 
   it("refuses a continue it cannot serve with Anthropic's thread error codes; the SDK's helper then sends the whole conversation again", async () => {
