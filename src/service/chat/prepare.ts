@@ -133,6 +133,12 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
           'No active model of this Space can fill in the middle of a text (suffix): a model server\u2019s model can (Ollama, llama.cpp, vLLM, LM Studio), and so can Mistral\u2019s Codestral and DeepSeek\u2019s V4 models with their provider\u2019s key; turn one on in this Space, or send the prompt without a suffix',
           'infill_unsupported',
         );
+      if (route.needsUsOnly && !route.models.some((m) => m.record.provider === 'anthropic'))
+        throw invalid(
+          ['body', 'inference_geo'],
+          'No active model of this Space can promise to run in the US only: Claude models on Anthropic\u2019s own API can, with your Anthropic key (LLM Spaces: Add Provider Key\u2026); turn one on in this Space, or send the request without inference_geo',
+          'inference_geo_unsupported',
+        );
       const reach = (namespace: string) => {
         const found = findModelByName(db, caller, namespace);
         return found ? howToReach(found.record) : 'no provider key or model server here reaches it';

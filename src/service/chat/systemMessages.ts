@@ -45,7 +45,10 @@ export function systemMessagesRead(body: Given): Given {
         offered.delete(name);
         withdrawn.set(name, tool);
       } else if (!withdrawn.has(name))
-        throw changeProblem('tool_reference_unresolved', `${at} withdraws ${name}, which no tool before it is named`);
+        throw changeProblem(
+          'tool_reference_unresolved',
+          `${at} withdraws ${name}, but no tool is named ${name} at that point of the conversation`,
+        );
       return;
     }
     if (b.tool.type === 'tool_definition') {
@@ -65,7 +68,7 @@ export function systemMessagesRead(body: Given): Given {
     } else if (!offered.has(name))
       throw changeProblem(
         'tool_reference_unresolved',
-        `${at} adds ${name} back, and no tool before it is named so: define it there (a tool_definition)`,
+        `${at} adds ${name} back, but no tool was named ${name} before that point of the conversation: define it there (a tool_definition)`,
       );
   }
 

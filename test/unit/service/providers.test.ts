@@ -1434,6 +1434,24 @@ describe('hosted providers (fakes of their wire formats)', function () {
       /openai\/gpt-4o-mini cannot promise to run in the US only: only Claude models on Anthropic's own API take inference_geo/,
     );
     assert.equal((await ask({ inference_geo: 'eu' })).status, 422);
+    // A Space with no Claude model of Anthropic's API says what could serve it.
+    const noClaude = await spaceWith([OPENAI]);
+    await client.updateSpace({ id: noClaude, name: 'No Claude' });
+    const none = await send(
+      {
+        app_id: noClaude,
+        model: 'No Claude',
+        max_tokens: 100,
+        inference_geo: 'us',
+        messages: [{ role: 'user', content: 'Hi' }],
+      },
+      '/v1/messages',
+    );
+    assert.equal(none.status, 422);
+    assert.match(
+      none.text,
+      /inference_geo: No active model of this Space can promise to run in the US only: Claude models on Anthropic’s own API can/,
+    );
   });
 
   it("hands Claude Code an Anthropic model's thinking, whole and streamed, and sends it back signed in a tool loop", async () => {
