@@ -50,6 +50,7 @@ export const COMMANDS = {
   ],
   'llmSpaces.insertPrompt': [prompts.insertPrompt, 'Inserting the prompt'],
   'llmSpaces.copyPrompt': [prompts.copyPrompt, 'Copying the prompt'],
+  'llmSpaces.copyPromptForResponses': [prompts.copyPromptForResponses, 'Copying the prompt'],
   'llmSpaces.deletePrompt': [prompts.deletePrompt, 'Deleting the prompt'],
   'llmSpaces.refreshPrompts': [prompts.refreshPrompts, 'Refreshing prompts'],
   'llmSpaces.filterModels': [models.filterModels, 'Filtering models'],

@@ -2208,6 +2208,24 @@ export const ResponsesBody = z
      * model's context window when none is given) is summed up by a model of the Space before the reply,
      * which goes on from the summary; the answer's first item carries it (chat/compaction.ts).
      */
+    /**
+     * OpenAI's reusable prompts, as the organization keeps them here: one of its saved prompts (by its
+     * id) before the instructions, its `{{name}}` placeholders filled from `variables` (chat/savedPrompts.ts).
+     */
+    prompt: nullish(
+      z.strictObject({
+        id: z.string().min(1).max(200),
+        version: nullish(z.string().max(100)),
+        variables: nullish(
+          z.record(
+            z.string().regex(/^[A-Za-z_][\w-]{0,99}$/, 'must be a letter or _, then up to 99 letters, digits, _ or -'),
+            z.union([ResponsesText, z.object({ type: z.literal('input_text'), text: ResponsesText })], {
+              error: 'must be text (a string or an input_text): a saved prompt here is text',
+            }),
+          ),
+        ),
+      }),
+    ),
     context_management: nullish(
       z
         .array(
@@ -2232,6 +2250,7 @@ export const ResponsesCountBody = ResponsesBody.pick({
   model: true,
   input: true,
   instructions: true,
+  prompt: true,
   app_id: true,
   tools: true,
   tool_choice: true,

@@ -6,6 +6,7 @@ import { promptUri } from '../prompts/promptFileSystem';
 import { api } from '../lazy/api';
 import type { Services } from '../services';
 import type { PromptNode } from '../views/promptsTree';
+import { variablesOf } from '../shared/promptVariables';
 
 const t = vscode.l10n.t;
 
@@ -81,6 +82,21 @@ export async function insertPrompt(_s: Services, node: PromptNode): Promise<void
 export async function copyPrompt(_s: Services, node: PromptNode): Promise<void> {
   await vscode.env.clipboard.writeText(node.prompt.prompt);
   vscode.window.setStatusBarMessage(t('Copied "{0}"', node.prompt.title), 3000);
+}
+
+/**
+ * A saved prompt as OpenAI's Responses API names it (`prompt`: its id, and each placeholder to fill in),
+ * which the built-in service reads before a request's instructions, for the OpenAI SDK or any client of
+ * that API sending through a Space.
+ */
+export async function copyPromptForResponses(_s: Services, node: PromptNode): Promise<void> {
+  const variables = Object.fromEntries(variablesOf(node.prompt.prompt).map((name) => [name, '']));
+  const prompt = { id: node.prompt.id, ...(Object.keys(variables).length ? { variables } : {}) };
+  await vscode.env.clipboard.writeText(JSON.stringify({ prompt }, null, 2));
+  vscode.window.setStatusBarMessage(
+    t('Copied "{0}" for the prompt field of a Responses request', node.prompt.title),
+    3000,
+  );
 }
 
 export async function deletePrompt(s: Services, node: PromptNode, confirmed?: unknown): Promise<void> {

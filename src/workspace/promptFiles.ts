@@ -4,6 +4,7 @@
 // review state, the version the text was synced at) lives in `.llm-spaces/prompts.lock.json`.
 // Free of VS Code: unit tests and the benchmark run it on Node.
 import { createHash } from 'node:crypto';
+import { PROMPT_VARIABLE, variablesOf } from '../shared/promptVariables';
 
 export interface PromptText {
   title: string;
@@ -33,16 +34,12 @@ export const LOCK_PATH = '.llm-spaces/prompts.lock.json';
 /** Where VS Code looks for prompt files by default (`chat.promptFilesLocations`). */
 export const PROMPTS_FOLDER = '.github/prompts';
 
-const SERVICE_VAR = /\{\{([A-Za-z_][\w-]*)\}\}/g;
 const FILE_VAR = /\$\{input:([A-Za-z_][\w-]*)\}/g;
 
 /** The service's placeholders as VS Code's input variables, and back. */
-export const toFileVariables = (text: string) => text.replace(SERVICE_VAR, (_, name: string) => `\${input:${name}}`);
+export const toFileVariables = (text: string) =>
+  text.replace(PROMPT_VARIABLE, (_, name: string) => `\${input:${name}}`);
 export const toServiceVariables = (text: string) => text.replace(FILE_VAR, (_, name: string) => `{{${name}}}`);
-
-export const variablesOf = (serviceText: string) => [
-  ...new Set([...serviceText.matchAll(SERVICE_VAR)].map((m) => m[1]!)),
-];
 
 /** A file name (and the prompt file's `name`) from a title: lower case, words joined by hyphens. */
 export function slugOf(title: string): string {

@@ -127,6 +127,16 @@ describe('commands', () => {
     assert.equal((await client.getOrganization()).metrics_id, null);
   });
 
+  it('copies a saved prompt for the prompt field of a Responses request, each placeholder to fill in', async () => {
+    const api = await extension();
+    const client = await serviceClient(api);
+    const saved = (await client.listPrompts('all')).find((p) => p.prompt.includes('{{prompt}}'))!;
+    await vscode.commands.executeCommand('llmSpaces.copyPromptForResponses', { prompt: saved, own: false });
+    assert.deepEqual(JSON.parse(await vscode.env.clipboard.readText()), {
+      prompt: { id: saved.id, variables: { prompt: '' } },
+    });
+  });
+
   it('copies a Space id to the clipboard', async () => {
     const { node } = await firstSpace();
     await vscode.commands.executeCommand('llmSpaces.copyId', node);

@@ -20,6 +20,7 @@ import { conversationItems, conversationRow } from '../domain/responseConversati
 import { appConfig, loadApp } from '../domain/spaces';
 import { invalid, Problem } from '../problem';
 import { openThinking } from './carriedThinking';
+import { withSavedPrompt } from './savedPrompts';
 import { openCompaction, summaryMessage } from './compactedSummary';
 import {
   flatToolName,
@@ -184,7 +185,8 @@ export function requireKeepsText(db: Database, caller: Caller, appId: string): v
     );
 }
 
-export function responsesRequest(caller: Caller, given: z.output<typeof ResponsesBody>, db: Database): Body {
+export function responsesRequest(caller: Caller, asked: z.output<typeof ResponsesBody>, db: Database): Body {
+  const given = withSavedPrompt(db, caller, asked);
   const appId = requestedSpace(caller, given.app_id);
   // Its own input as items, each item_reference read: as it is kept for a response that continues it
   // (chatRoute.ts).

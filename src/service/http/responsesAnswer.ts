@@ -274,6 +274,7 @@ function echoed(request: Request) {
     parallel_tool_calls: request.parallel_tool_calls ?? true,
     previous_response_id: request.previous_response_id ?? null,
     conversation: request.conversation ? { id: conversationIdOf(request.conversation) } : null,
+    prompt: request.prompt ?? null,
     prompt_cache_key: request.prompt_cache_key ?? null,
     reasoning: { effort: request.reasoning?.effort ?? null, summary: request.reasoning?.summary ?? null },
     safety_identifier: request.safety_identifier ?? null,

@@ -927,6 +927,47 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     );
   });
 
+  it("takes one of the organization's saved prompts as OpenAI's reusable prompt, its placeholders filled from variables", async () => {
+    const saved = await service.client().createPrompt({
+      title: 'Translate',
+      description: 'Translates a text.',
+      prompt: 'Translate into {{language}}:\n\n{{prompt}}',
+    });
+    const variables = { language: 'French', prompt: { type: 'input_text' as const, text: 'a way in' } };
+    const response = await openai.responses.create({
+      prompt: { id: saved.id, variables },
+      instructions: 'Be brief.',
+      input: 'Go on.',
+    });
+    // The prompt's text, filled in, comes before the request's own instructions; the prompt is echoed.
+    assert.equal(response.instructions, 'Translate into French:\n\na way in\n\nBe brief.');
+    assert.deepEqual(response.prompt, { id: saved.id, variables });
+    const counted = (prompt?: OpenAI.Responses.ResponsePrompt) =>
+      openai.responses.inputTokens.count({ input: 'Go on.', ...(prompt ? { prompt } : {}) });
+    assert.ok((await counted({ id: saved.id, variables })).input_tokens > (await counted()).input_tokens);
+    const refused = (prompt: OpenAI.Responses.ResponsePrompt) =>
+      openai.responses.create({ prompt, input: 'Go on.' }).then(
+        () => assert.fail('not refused'),
+        (error: unknown) => {
+          assert.ok(error instanceof OpenAI.APIError && error.status === 422, String(error));
+          return error.message;
+        },
+      );
+    assert.match(
+      await refused({ id: 'pmpt_68ab00', variables }),
+      /No saved prompt of this organization has the id pmpt_68ab00: the prompts of OpenAI's dashboard are not kept here/,
+    );
+    assert.match(
+      await refused({ id: saved.id, variables: { prompt: 'a way in' } }),
+      /has no language, which the prompt "Translate" fills in/,
+    );
+    assert.match(
+      await refused({ id: saved.id, variables: { ...variables, tone: 'dry' } }),
+      /is no placeholder of the prompt "Translate"/,
+    );
+    assert.match(await refused({ id: saved.id, version: '2', variables }), /a saved prompt here has one, its latest/);
+  });
+
   it('reads a kept response back as it was answered, lists its input items, and deletes it', async () => {
     const created = await openai.responses.create({
       model: 'test/echo',
