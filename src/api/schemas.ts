@@ -631,6 +631,8 @@ const Verbosity = z.enum(['low', 'medium', 'high']);
 const OPENAI_HINTS = {
   /** Groups requests that share a prompt for OpenAI's cache; other providers cache without it. */
   prompt_cache_key: nullish(z.string().max(1024)),
+  /** How long OpenAI keeps the cached prompt (24 hours, or while it stays in memory); others keep theirs. */
+  prompt_cache_retention: nullish(z.enum(['in_memory', '24h'])),
   /** Who asks, as OpenAI's newer clients name them instead of `user`; kept with nothing else. */
   safety_identifier: nullish(z.string().max(256)),
   service_tier: nullish(

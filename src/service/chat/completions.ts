@@ -35,6 +35,7 @@ export function completionRequest(caller: Caller, body: z.output<typeof ChatComp
       logprobs: body.logprobs ? (body.top_logprobs ?? 0) : undefined,
       parallelToolCalls: body.parallel_tool_calls,
       promptCacheKey: body.prompt_cache_key,
+      promptCacheRetention: body.prompt_cache_retention,
       verbosity: body.verbosity,
       ...(body.web_search_options ? { openAiWebSearch: webSearchOf(body.web_search_options) } : {}),
     },

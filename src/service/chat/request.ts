@@ -358,6 +358,8 @@ export interface ToolOptions {
   parallelToolCalls?: boolean | null;
   /** OpenAI's hints, which other models go without: the prompt's cache key, and how long to answer. */
   promptCacheKey?: string | null;
+  /** How long OpenAI keeps the cached prompt (its `prompt_cache_retention`). */
+  promptCacheRetention?: 'in_memory' | '24h' | null;
   verbosity?: 'low' | 'medium' | 'high' | null;
   /**
    * A text completion (OpenAI's legacy API): the prompt, the one user message, is continued as it is,

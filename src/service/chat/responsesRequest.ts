@@ -233,6 +233,7 @@ export function responsesRequest(caller: Caller, asked: z.output<typeof Response
       responseFormat: responseFormat(body.text?.format),
       parallelToolCalls: body.parallel_tool_calls,
       promptCacheKey: body.prompt_cache_key,
+      promptCacheRetention: body.prompt_cache_retention,
       verbosity: body.text?.verbosity,
       ...(search ? { openAiWebSearch: webSearchOptions(search, body.max_tool_calls) } : {}),
       ...(toolSearch

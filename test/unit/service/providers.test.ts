@@ -1204,14 +1204,24 @@ describe('hosted providers (fakes of their wire formats)', function () {
 
   it("passes OpenAI's prompt cache key and verbosity to OpenAI, takes them from any client, and refuses a dearer tier", async () => {
     const app = await spaceWith([OPENAI, ANTHROPIC]);
-    const hints = { prompt_cache_key: 'session-42', verbosity: 'low', service_tier: 'auto', safety_identifier: 'u1' };
+    const hints = {
+      prompt_cache_key: 'session-42',
+      prompt_cache_retention: '24h',
+      verbosity: 'low',
+      service_tier: 'auto',
+      safety_identifier: 'u1',
+    };
     const ask = (model: string, extra: Record<string, unknown> = hints) =>
       send({ app_id: app, model, messages: [{ role: 'user', content: 'hint' }], ...extra }, '/v1/chat/completions');
     assert.equal((await ask(OPENAI)).status, 200);
     const sent = openai.seen.at(-1)!.body;
-    assert.deepEqual([sent.prompt_cache_key, sent.verbosity], ['session-42', 'low'], 'as OpenAI names them');
+    assert.deepEqual(
+      [sent.prompt_cache_key, sent.prompt_cache_retention, sent.verbosity],
+      ['session-42', '24h', 'low'],
+      'as OpenAI names them',
+    );
     assert.equal((await ask(ANTHROPIC)).status, 200, 'a hint other models go without');
-    assert.doesNotMatch(JSON.stringify(anthropic.seen.at(-1)!.body), /session-42|verbosity/);
+    assert.doesNotMatch(JSON.stringify(anthropic.seen.at(-1)!.body), /session-42|verbosity|retention|24h/);
     const priority = await ask(OPENAI, { service_tier: 'priority' });
     assert.equal(priority.status, 422);
     const error = (priority.json as { error: { param: string; message: string } }).error;

@@ -180,6 +180,7 @@ export function providerOptions(
     // Token probabilities, with so many alternatives of each (OpenAI's package reads them).
     ...(options.logprobs !== undefined ? { logprobs: options.logprobs > 0 ? options.logprobs : true } : {}),
     ...(options.promptCacheKey ? { promptCacheKey: options.promptCacheKey } : {}),
+    ...(options.promptCacheRetention ? { promptCacheRetention: options.promptCacheRetention } : {}),
     ...(options.verbosity ? { textVerbosity: options.verbosity } : {}),
     ...(options.parallelToolCalls === false ? { parallelToolCalls: false } : {}),
   };
