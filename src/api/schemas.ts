@@ -2211,6 +2211,11 @@ export const ResponsesBody = z
      * which goes on from the summary; the answer's first item carries it (chat/compaction.ts).
      */
     /**
+     * `auto`: a conversation longer than the model reads loses its earliest turns until it fits, as
+     * OpenAI truncates one; `disabled` (the default): it is refused.
+     */
+    truncation: nullish(z.enum(['auto', 'disabled'])),
+    /**
      * OpenAI's reusable prompts, as the organization keeps them here: one of its saved prompts (by its
      * id) before the instructions, its `{{name}}` placeholders filled from `variables` (chat/savedPrompts.ts).
      */
@@ -2253,6 +2258,7 @@ export const ResponsesCountBody = ResponsesBody.pick({
   input: true,
   instructions: true,
   prompt: true,
+  truncation: true,
   app_id: true,
   tools: true,
   tool_choice: true,

@@ -31,8 +31,17 @@ import { toolsRead } from './advancedToolUse';
 import { messageImageTokens } from './imageTokens';
 import { pdfCount, readPdfs } from './pdfReading';
 import { buildMessages, resolveAssistantVersion, resolveConversation } from './messages';
-import { messageText, needsOf, toolOptionsOf, type Body, type PdfPages, type Prepared } from './request';
+import {
+  messageText,
+  needsOf,
+  toolOptionsOf,
+  type Body,
+  type ChatMessage,
+  type PdfPages,
+  type Prepared,
+} from './request';
 import { activeModels, failoverChain, routeInput, weighActive } from './weigh';
+import { answersHere } from '../domain/serving';
 
 /** Parts of a sentence joined as English joins them ("a, b, and c"; "a or b"). */
 const AND = new Intl.ListFormat('en', { type: 'conjunction' });
@@ -78,21 +87,15 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
   checkAttachments(body);
   const conversation = resolveConversation(db, row.id, body);
   const version = resolveAssistantVersion(db, row.id, body, conversation?.settings ?? null, config);
-  const messages = buildMessages(db, caller, config, version, conversation ? row.id : null, body);
-  // The model reads its tools too (a coding agent's are thousands of tokens): each one's name,
-  // description and parameters, which providers count into the prompt in wording close to their JSON.
-  // A tool deferred by tool search is not read until a search or a tool's result loads it; examples of
-  // its input are read too.
-  const toolTexts = toolsRead(body.completion, messages).map(
-    (tool) => JSON.stringify(tool.function) + (tool.examples ? JSON.stringify(tool.examples) : ''),
-  );
-  const texts = [...messages.map(messageText), ...toolTexts];
-  // Images and PDFs count by the rule of the vendor whose API the request came by (imageTokens.ts,
-  // pdfReading.ts).
-  const rule = body.imageRule ?? 'openai';
-  const pdfs = pdfCount(messages, body.pdfs, rule, (text) => memo.prompt(caller.orgId, [text]));
-  const promptChars = texts.reduce((n, text) => n + text.length, Math.max(0, texts.length - 1)) + pdfs.chars;
-  const promptTokens = memo.prompt(caller.orgId, texts) + messageImageTokens(messages, rule) + pdfs.tokens;
+  const built = buildMessages(db, caller, config, version, conversation ? row.id : null, body);
+  // A model named as the Space itself lets the Space route (GET /v1/models offers it for tools that must name one).
+  const named = body.model === row.name ? null : body.model;
+  const modelId = named ?? version?.model_id ?? null;
+  const warnings: string[] = [...(body.warnings ?? [])];
+  const full = sizeOf(caller, body, built);
+  const cut = body.truncation === 'auto' ? truncation(db, caller, row.id, modelId, body, built, full) : undefined;
+  if (cut) warnings.push(cut.warning);
+  const { messages, pdfs, promptChars, promptTokens } = cut?.kept ?? full;
   const maxTokens = body.max_tokens ?? version?.max_tokens ?? config.settings.max_tokens ?? 1024;
   const temperature = body.temperature ?? version?.temperature ?? config.settings.temperature ?? 0.7;
   const { route, budget, canServe } = routeInput(db, config, {
@@ -105,10 +108,6 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
       messages.some((m) => m.cache_control) || (body.completion?.tools ?? []).some((tool) => tool.cache_control),
     completion: toolOptionsOf(body),
   });
-  const warnings: string[] = [...(body.warnings ?? [])];
-  // A model named as the Space itself lets the Space route (GET /v1/models offers it for tools that must name one).
-  const named = body.model === row.name ? null : body.model;
-  const modelId = named ?? version?.model_id ?? null;
   const weighed = weighActive(db, caller, row.id, route, budget);
   const spaceChain = config.row.has_failover_chain ? failoverChain(db, caller, row.id) : [];
   let first: CatalogueModel;
@@ -178,6 +177,73 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
     benchmark: row.benchmark_model_id ? findModel(db, caller, row.benchmark_model_id)?.record : undefined,
     warnings,
     routing: { strategy: modelId ? 'model' : 'routed', candidates: weighed.candidates, rejected: weighed.rejected },
+  };
+}
+
+/** A prompt's size as the model reads it: its messages, tools, images and PDFs. */
+function sizeOf(caller: Caller, body: Body, messages: ChatMessage[]) {
+  // The model reads its tools too (a coding agent's are thousands of tokens): each one's name,
+  // description and parameters, which providers count into the prompt in wording close to their JSON.
+  // A tool deferred by tool search is not read until a search or a tool's result loads it; examples of
+  // its input are read too.
+  const toolTexts = toolsRead(body.completion, messages).map(
+    (tool) => JSON.stringify(tool.function) + (tool.examples ? JSON.stringify(tool.examples) : ''),
+  );
+  const texts = [...messages.map(messageText), ...toolTexts];
+  // Images and PDFs count by the rule of the vendor whose API the request came by (imageTokens.ts,
+  // pdfReading.ts).
+  const rule = body.imageRule ?? 'openai';
+  const pdfs = pdfCount(messages, body.pdfs, rule, (text) => memo.prompt(caller.orgId, [text]));
+  const promptChars = texts.reduce((n, text) => n + text.length, Math.max(0, texts.length - 1)) + pdfs.chars;
+  const promptTokens = memo.prompt(caller.orgId, texts) + messageImageTokens(messages, rule) + pdfs.tokens;
+  return { messages, pdfs, promptChars, promptTokens };
+}
+
+/**
+ * OpenAI's `truncation: "auto"`: a conversation longer than the context window of the model named (else
+ * of the largest of the Space's active models) loses its earliest turns, from a user's message on, until
+ * it fits, as OpenAI drops items from the start of a conversation; its system messages stay, and a tool's
+ * result never loses the call it answers. Undefined when it fits as it is (or fits nowhere).
+ */
+function truncation(
+  db: Database,
+  caller: Caller,
+  appId: string,
+  modelId: string | null,
+  body: Body,
+  messages: ChatMessage[],
+  full: ReturnType<typeof sizeOf>,
+): { kept: ReturnType<typeof sizeOf>; warning: string } | undefined {
+  const models = modelId
+    ? [findModelByName(db, caller, modelId)].flatMap((m) => m ?? [])
+    : activeModels(db, caller, appId).filter((m) => answersHere(db, m.record));
+  const window = Math.max(0, ...models.map((m) => m.record.context_window));
+  if (full.promptTokens < window) return undefined;
+  // Where the kept part may begin: a user's message after the first turn (a later one leaves less to read).
+  const first = messages.findIndex((m) => m.role !== 'system');
+  const starts = messages.flatMap((m, i) => (i > first && m.role === 'user' ? [i] : []));
+  const from = (i: number) =>
+    sizeOf(
+      caller,
+      body,
+      messages.filter((m, j) => j >= i || m.role === 'system'),
+    );
+  let [low, high] = [0, starts.length - 1];
+  let kept: ReturnType<typeof sizeOf> | undefined;
+  let cut = 0;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const size = from(starts[mid]!);
+    if (size.promptTokens < window) [kept, cut, high] = [size, starts[mid]!, mid - 1];
+    else low = mid + 1;
+  }
+  if (!kept) return undefined;
+  const dropped = messages.slice(0, cut).filter((m) => m.role !== 'system').length;
+  const left =
+    dropped === 1 ? "The conversation's first message was" : `The conversation's first ${dropped} messages were`;
+  return {
+    kept,
+    warning: `${left} left out (truncation: auto) to fit a context window of ${window.toLocaleString('en-US')} tokens.`,
   };
 }
 

@@ -458,6 +458,8 @@ export type Body = z.output<typeof ChatBody> & {
     instructions?: string;
     compacted?: { summary: string; usage: { input_tokens: number; output_tokens: number } };
   };
+  /** The conversation's earliest turns may be left out to fit the model's context window (OpenAI's `truncation`). */
+  truncation?: 'auto';
   /** An Anthropic request of a message thread: what is held with its reply, and the reply it continues (threads.ts). */
   anthropicThread?: ThreadTurn;
   /** An Anthropic request that asked for cache diagnostics: its prompt's print (cacheDiagnostics.ts). */

@@ -214,6 +214,7 @@ export function responsesRequest(caller: Caller, asked: z.output<typeof Response
       ),
     ),
     app_id: appId,
+    ...(body.truncation === 'auto' ? { truncation: 'auto' as const } : {}),
     prompt: promptOf(messages),
     model: body.model ?? null,
     temperature: body.temperature ?? null,

@@ -286,7 +286,7 @@ function echoed(request: Request) {
     tool_choice: request.tool_choice ?? 'auto',
     tools: request.tools ?? [],
     top_p: request.top_p ?? null,
-    truncation: 'disabled',
+    truncation: request.truncation ?? 'disabled',
     user: request.user ?? null,
   };
 }

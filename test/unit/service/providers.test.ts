@@ -1229,6 +1229,42 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.match(error.message, /flex and priority tiers cost otherwise/);
   });
 
+  it("leaves a Responses conversation's earliest turns out to fit the model's window when asked (truncation: auto), and refuses it whole otherwise", async () => {
+    const app = await spaceWith([OPENAI]);
+    // Two long turns, each about 64,000 tokens: together more than gpt-4o-mini's 128,000.
+    const long = (word: string) => `${word} `.repeat(64_000);
+    const input = [
+      { role: 'user', content: long('alpha') },
+      { role: 'assistant', content: 'Noted.' },
+      { role: 'user', content: long('beta') },
+      { role: 'assistant', content: 'Noted too.' },
+      { role: 'user', content: 'What came last?' },
+    ];
+    const ask = (truncation?: string) =>
+      send({ app_id: app, model: OPENAI, input, ...(truncation ? { truncation } : {}) }, '/v1/responses');
+    const whole = await ask();
+    assert.equal(whole.status, 422, 'disabled, as by default: refused');
+    assert.match(whole.text, /longer than the context window of openai\/gpt-4o-mini/);
+    const res = await ask('auto');
+    assert.equal(res.status, 200, res.text);
+    const answer = res.json as { truncation: string; llm_spaces: { warning: string } };
+    assert.equal(answer.truncation, 'auto');
+    assert.match(
+      answer.llm_spaces.warning,
+      /The conversation's first 2 messages were left out \(truncation: auto\) to fit a context window of 128,000 tokens/,
+    );
+    // OpenAI is sent the turns from the second long one on.
+    const sent = openai.seen.at(-1)!.body.messages as Array<{ role: string; content: string }>;
+    assert.deepEqual(
+      sent.map((m) => [m.role, m.content.slice(0, 5)]),
+      [
+        ['user', 'beta '],
+        ['assistant', 'Noted'],
+        ['user', 'What '],
+      ],
+    );
+  });
+
   it("passes the prompt-cache marks of Anthropic's clients (Claude Code) to Anthropic, and to no other provider", async () => {
     const ephemeral = { type: 'ephemeral' };
     const body = (app: string, ns: string) => ({
