@@ -341,6 +341,9 @@ export const isAwsRegion = (region: string): boolean => ONE_REGION.test(region);
 /** The AWS region of a Bedrock address (`bedrock-runtime.eu-west-1.amazonaws.com`, a VPC endpoint's); else AWS's first. */
 export const awsRegionOf = (baseURL: string): string => BEDROCK_RUNTIME_REGION.exec(baseURL)?.[1] ?? 'us-east-1';
 
+/** The location of a Vertex AI address (`…/locations/us-east5`, `…/locations/global`), if it names one. */
+export const vertexLocationOf = (baseURL: string): string | undefined => /\/locations\/([a-z0-9-]+)/.exec(baseURL)?.[1];
+
 /**
  * The prefix of a Bedrock geography's inference profile (`eu`, `us`, `apac`, `jp`, `us-gov`): not the
  * `global` profiles, nor the price list's `regional` stand-in for these.

@@ -14,7 +14,7 @@ import { findModel, findModelByName, successorName, type CatalogueModel } from '
 import { appConfig, loadApp, requirePermission } from '../domain/spaces';
 import { Problem, invalid } from '../problem';
 import { providerKeys } from '../providers/keys';
-import { keyKindRefusal } from '../providers/offered';
+import { keyKindRefusal, runsInTheUs } from '../providers/offered';
 import { providerSpec } from '../providers/providers';
 import { promptTokens as memo } from '../tokenizer';
 import { money } from '../../shared/money';
@@ -132,10 +132,10 @@ export function prepareChat(db: Database, caller: Caller, body: Body): Prepared 
           'No active model of this Space can fill in the middle of a text (suffix): a model server\u2019s model can (Ollama, llama.cpp, vLLM, LM Studio), and so can Mistral\u2019s Codestral and DeepSeek\u2019s V4 models with their provider\u2019s key; turn one on in this Space, or send the prompt without a suffix',
           'infill_unsupported',
         );
-      if (route.needsUsOnly && !route.models.some((m) => m.record.provider === 'anthropic'))
+      if (route.needsUsOnly && !route.models.some((m) => runsInTheUs(m.record)))
         throw invalid(
           ['body', 'inference_geo'],
-          'No active model of this Space can promise to run in the US only: Claude models on Anthropic\u2019s own API can, with your Anthropic key (LLM Spaces: Add Provider Key\u2026); turn one on in this Space, or send the request without inference_geo',
+          'No active model of this Space can promise to run in the US only: Claude models on Anthropic\u2019s own API can (with your Anthropic key: LLM Spaces: Add Provider Key\u2026), and models on Amazon Bedrock or Vertex AI in a US region; turn one on in this Space, or send the request without inference_geo',
           'inference_geo_unsupported',
         );
       const reach = (namespace: string) => {
@@ -317,7 +317,7 @@ const REFUSED_FIELD: Partial<
     loc: ['inference_geo'],
     type: 'inference_geo_unsupported',
     words: (r) =>
-      `${r.namespace} cannot promise to run in the US only: only Claude models on Anthropic's own API take inference_geo "us"; send it to one of those, or without inference_geo`,
+      `${r.namespace} cannot promise to run in the US only: only models on Anthropic's own API, or on Amazon Bedrock or Vertex AI in a US region (not a global profile or endpoint), can; send it to one of those, or without inference_geo`,
   },
 };
 

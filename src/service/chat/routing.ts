@@ -15,6 +15,7 @@ import type { CatalogueModel } from '../domain/models';
 import { fillsInMiddle, isRetired } from '../../shared/models';
 import { money } from '../../shared/money';
 import { dialectOf } from '../../shared/providerNames';
+import { runsInTheUs } from '../providers/offered';
 import type { JsonNeed, PdfPages } from './request';
 
 /**
@@ -29,7 +30,7 @@ export interface Needs {
   needsJson: JsonNeed;
   needsLogprobs: boolean;
   needsInfill?: boolean;
-  /** Run in the US only (Anthropic's `inference_geo: "us"`), which only Anthropic's own API promises. */
+  /** Run in the US only (Anthropic's `inference_geo: "us"`): providers/offered.ts runsInTheUs. */
   needsUsOnly?: boolean;
 }
 
@@ -87,7 +88,7 @@ export function capabilityRefusal(r: ModelRecord, needs: Needs): Rejection | nul
   // so do the hosted models with an API for it (Codestral, DeepSeek's V4 models).
   if (needs.needsInfill && !r.is_test_model && r.provider !== 'local' && !fillsInMiddle(r))
     return 'cannot fill in the middle';
-  if (needs.needsUsOnly && r.provider !== 'anthropic') return 'cannot run in the US only';
+  if (needs.needsUsOnly && !runsInTheUs(r)) return 'cannot run in the US only';
   return jsonRefusal(r, needs.needsJson) ?? logprobsRefusal(r, needs.needsLogprobs);
 }
 

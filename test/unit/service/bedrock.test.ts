@@ -348,6 +348,34 @@ describe('Amazon Bedrock through a Space', function () {
     );
   });
 
+  it('keeps a request asked to run in the US only (inference_geo) to the models this US region runs itself or by its US profile', async () => {
+    const ask = (model: string) =>
+      bedrock.claude.messages.create({
+        model,
+        max_tokens: 100,
+        inference_geo: 'us',
+        messages: [{ role: 'user', content: 'in the US' }],
+      });
+    const answer = await ask(SONNET_37);
+    said.push(JSON.stringify(answer));
+    assert.equal(bedrock.fake.seen.at(-1)!.body.inference_geo, undefined, 'the region keeps it there, not a field');
+    // A global profile may run anywhere: named, it is refused in words; routed, left out.
+    await assert.rejects(ask(HAIKU), (error: Error) =>
+      /cannot promise to run in the US only: only models on Anthropic's own API, or on Amazon Bedrock or Vertex AI in a US region/.test(
+        error.message,
+      ),
+    );
+    const routed = await ask('Bedrock');
+    said.push(JSON.stringify(routed));
+    const { rejected } = (routed as unknown as { llm_spaces: { routing: { rejected: Attempt[] } } }).llm_spaces
+      .routing as unknown as { rejected: Array<{ namespace: string; reason: string }> };
+    assert.deepEqual(
+      rejected.filter((r) => r.reason === 'cannot run in the US only').map((r) => r.namespace),
+      [HAIKU],
+    );
+    assert.notEqual(routed.model, HAIKU);
+  });
+
   it("takes a geography's profile by Bedrock's own name, sent as that profile, which the region must list", async () => {
     const us = 'us.anthropic.claude-3-7-sonnet-20250219-v1:0';
     const answer = await bedrock.sdk.chat.completions.create({

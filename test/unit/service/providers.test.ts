@@ -1477,7 +1477,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.equal(named.status, 422);
     assert.match(
       named.text,
-      /openai\/gpt-4o-mini cannot promise to run in the US only: only Claude models on Anthropic's own API take inference_geo/,
+      /openai\/gpt-4o-mini cannot promise to run in the US only: only models on Anthropic's own API, or on Amazon Bedrock or Vertex AI in a US region/,
     );
     assert.equal((await ask({ inference_geo: 'eu' })).status, 422);
     // A Space with no Claude model of Anthropic's API says what could serve it.

@@ -159,6 +159,18 @@ describe('Google Vertex AI through a Space', function () {
     );
   });
 
+  it('takes a request asked to run in the US only (inference_geo) at this US location', async () => {
+    const answer = await vertex.claude.messages.create({
+      model: SONNET,
+      max_tokens: 100,
+      inference_geo: 'us',
+      messages: [{ role: 'user', content: 'in the US' }],
+    });
+    said.push(JSON.stringify(answer));
+    assert.match(vertex.fake.seen.at(-1)!.path, /\/locations\/us-east5\/publishers\/anthropic\//);
+    assert.equal(vertex.fake.seen.at(-1)!.body.inference_geo, undefined, 'the location keeps it there, not a field');
+  });
+
   it("sends Claude Code's thinking to no Claude that cannot think (Claude 3 Haiku, on Vertex AI's own schedule)", async () => {
     // Every Claude of Anthropic's own API thinks since Claude 3 Haiku retired there; Vertex AI serves it
     // still, and refuses thinking for it as Anthropic did.
@@ -338,6 +350,18 @@ describe('Google Vertex AI in express mode, with an API key', function () {
     said.push(JSON.stringify(vectors));
     assert.deepEqual([vectors.data.length, vectors.usage.prompt_tokens], [1, 2]);
     assert.equal(express.fake.seen.at(-1)!.path, '/v1/publishers/google/models/gemini-embedding-001:predict');
+  });
+
+  it('refuses a request asked to run in the US only at the global endpoint, which may run it anywhere', async () => {
+    await assert.rejects(
+      express.claude.messages.create({
+        model: FLASH_LITE,
+        max_tokens: 100,
+        inference_geo: 'us',
+        messages: [{ role: 'user', content: 'in the US' }],
+      }),
+      (error: Error) => /vertex\/gemini-3\.5-flash-lite cannot promise to run in the US only/.test(error.message),
+    );
   });
 
   it('routes nothing to Claude, which takes no API key on Vertex AI, and says so when it is asked by name', async () => {

@@ -201,7 +201,9 @@ export class HostedProviders implements ModelReach {
       ...(thinking?.withoutEffort ? { reasoning: undefined } : {}),
       ...providerOptions(
         claude ? 'anthropic' : dialect,
-        g.tools,
+        // Where a model runs is asked of Anthropic's own API alone; Bedrock and Vertex AI run it in
+        // their region (providers/offered.ts runsInTheUs), and would refuse the field.
+        provider === 'anthropic' ? g.tools : { ...g.tools, inferenceGeo: undefined },
         thinking?.thinking,
         responses && { summaries, maxToolCalls: openAiSearch?.maxUses },
       ),
