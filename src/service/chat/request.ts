@@ -313,7 +313,7 @@ export interface ToolOptions {
   seed?: number | null;
   frequencyPenalty?: number | null;
   presencePenalty?: number | null;
-  /** Where Anthropic's API runs the model (its `inference_geo`): only in the US, or anywhere. */
+  /** Where the model is to run (Anthropic's `inference_geo`): in the US only, or anywhere. */
   inferenceGeo?: 'us' | 'global';
   /** As the AI SDK takes it (which fits it to the model); Anthropic's `max` too. */
   reasoningEffort?: 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max' | null;

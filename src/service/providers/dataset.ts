@@ -586,7 +586,7 @@ function allPeakWindows(): ReadonlyMap<string, { provider: string; windows: Peak
  * provider's peak windows (DeepSeek's V4 models cost twice as much from 01:00 to 04:00 and from 06:00 to
  * 10:00 UTC), else as it is (the catalogue gives the prices outside them); a Claude model of Vertex
  * AI with its premium where the key's location has one (vertexPremium); and one of Anthropic's API
- * with its premium for running in the US only, when the request asked that (`geo`: usOnlyPremium).
+ * with its premium for running in the US only, when the request asked that (`geo`: inGeo).
  */
 export function pricedAt(record: ModelRecord, at: Date, promptTokens: number, geo?: InferenceGeo): ModelRecord {
   return inGeo(inKeysLocation(atPeak(forPrompt(record, promptTokens), at)), geo);
