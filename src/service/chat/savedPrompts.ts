@@ -11,6 +11,9 @@ import { PROMPT_VARIABLE, variablesOf } from '../../shared/promptVariables';
 
 type Given = Pick<z.output<typeof ResponsesBody>, 'prompt' | 'instructions'>;
 
+/** Names of placeholders in a sentence, each in quotes. */
+const quoted = (names: string[]) => names.map((name) => `"${name}"`).join(', ');
+
 /** The request with the saved prompt it names before its instructions, or as it is when it names none. */
 export function withSavedPrompt<G extends Given>(db: Database, caller: Caller, given: G): G {
   if (!given.prompt) return given;
@@ -33,13 +36,13 @@ export function withSavedPrompt<G extends Given>(db: Database, caller: Caller, g
   if (missing.length)
     throw invalid(
       ['body', 'prompt', 'variables'],
-      `has no ${missing.join(', ')}, which the prompt "${saved.title}" fills in: give ${missing.length > 1 ? 'them' : 'it'} in variables`,
+      `has no ${quoted(missing)}, which the prompt "${saved.title}" fills in: give ${missing.length > 1 ? 'them' : 'it'} in variables`,
     );
   const unused = Object.keys(variables).find((name) => !asked.includes(name));
   if (unused !== undefined)
     throw invalid(
       ['body', 'prompt', 'variables', unused],
-      `is no placeholder of the prompt "${saved.title}"${asked.length ? `, which fills in ${asked.join(', ')}` : ', which has none'}`,
+      `is no placeholder of the prompt "${saved.title}"${asked.length ? `, which fills in ${quoted(asked)}` : ', which has none'}`,
     );
   const text = saved.prompt.replace(PROMPT_VARIABLE, (_, name: string) => {
     const value = variables[name]!;

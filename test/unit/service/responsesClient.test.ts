@@ -959,7 +959,7 @@ describe("the OpenAI SDK's Responses API against the built-in service", function
     );
     assert.match(
       await refused({ id: saved.id, variables: { prompt: 'a way in' } }),
-      /has no language, which the prompt "Translate" fills in/,
+      /has no "language", which the prompt "Translate" fills in/,
     );
     assert.match(
       await refused({ id: saved.id, variables: { ...variables, tone: 'dry' } }),
