@@ -2111,7 +2111,11 @@ const ResponsesFormat = z.discriminatedUnion('type', [
  * What a Responses client may ask to have included: a model's reasoning to send back, carried in its
  * reasoning item's `encrypted_content`; the pages an OpenAI model's web search found.
  */
-export const ResponsesIncludable = z.enum(['reasoning.encrypted_content', 'web_search_call.action.sources']);
+export const ResponsesIncludable = z.enum([
+  'reasoning.encrypted_content',
+  'web_search_call.action.sources',
+  'message.output_text.logprobs',
+]);
 
 /** OpenAI's metadata of an object: at most 16 pairs, keys up to 64 characters, values up to 512. */
 const OpenAiMetadata = z
@@ -2215,6 +2219,11 @@ export const ResponsesBody = z
      * OpenAI truncates one; `disabled` (the default): it is refused.
      */
     truncation: nullish(z.enum(['auto', 'disabled'])),
+    /**
+     * How many likeliest tokens the reply's text reports beside each of its own, when `include` asks
+     * for `message.output_text.logprobs` (token probabilities, which only some models report).
+     */
+    top_logprobs: nullish(z.int().min(0, 'must be between 0 and 20').max(20, 'must be between 0 and 20')),
     /**
      * OpenAI's reusable prompts, as the organization keeps them here: one of its saved prompts (by its
      * id) before the instructions, its `{{name}}` placeholders filled from `variables` (chat/savedPrompts.ts).

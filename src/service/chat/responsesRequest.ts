@@ -235,6 +235,7 @@ export function responsesRequest(caller: Caller, asked: z.output<typeof Response
       parallelToolCalls: body.parallel_tool_calls,
       promptCacheKey: body.prompt_cache_key,
       promptCacheRetention: body.prompt_cache_retention,
+      logprobs: body.include?.includes('message.output_text.logprobs') ? (body.top_logprobs ?? 0) : undefined,
       verbosity: body.text?.verbosity,
       ...(search ? { openAiWebSearch: webSearchOptions(search, body.max_tool_calls) } : {}),
       ...(toolSearch

@@ -189,7 +189,9 @@ function outputOf(c: Completed, request: Request, late = 0): Array<Record<string
           id: `msg_${compact(c.id)}`,
           status: 'completed',
           role: 'assistant',
-          content: [{ type: 'output_text', text: message.content, annotations: annotationsOf(c), logprobs: [] }],
+          content: [
+            { type: 'output_text', text: message.content, annotations: annotationsOf(c), logprobs: logprobsOf(c) },
+          ],
         },
       ]
     : [];
@@ -264,6 +266,14 @@ const isCall = (item: Record<string, unknown>) => CALLS.has(item.type) && item.e
 /** The id of the reasoning item given after the message. */
 const lateReasoningId = (requestId: string) => `rs_${compact(requestId)}_after`;
 
+/**
+ * The reply's token probabilities, with its text, as the model reported them when the request asked
+ * (`include`: message.output_text.logprobs): each token's, with its likeliest alternatives, in the same
+ * shape as on Chat Completions. None when not asked.
+ */
+const logprobsOf = (c: Completed): unknown[] =>
+  (c.choices[0] as { logprobs?: { content?: unknown[] | null } } | undefined)?.logprobs?.content ?? [];
+
 /** The fields of a response that echo what was asked, before and after it ran. */
 function echoed(request: Request) {
   return {
@@ -276,6 +286,7 @@ function echoed(request: Request) {
     conversation: request.conversation ? { id: conversationIdOf(request.conversation) } : null,
     prompt: request.prompt ?? null,
     prompt_cache_key: request.prompt_cache_key ?? null,
+    top_logprobs: request.top_logprobs ?? null,
     reasoning: { effort: request.reasoning?.effort ?? null, summary: request.reasoning?.summary ?? null },
     safety_identifier: request.safety_identifier ?? null,
     // The tier it ran in: auto runs in the default one, the only one taken here.
@@ -615,11 +626,11 @@ export class ResponsesStream {
           annotation_index: i,
           annotation,
         });
-      this.send('response.output_text.done', { ...at, content_index: 0, text: this.text, logprobs: [] });
+      this.send('response.output_text.done', { ...at, content_index: 0, text: this.text, logprobs: logprobsOf(c) });
       this.send('response.content_part.done', {
         ...at,
         content_index: 0,
-        part: { type: 'output_text', text: this.text, annotations },
+        part: { type: 'output_text', text: this.text, annotations, logprobs: logprobsOf(c) },
       });
       this.send('response.output_item.done', {
         output_index: this.messageIndex,

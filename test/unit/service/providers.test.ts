@@ -3574,6 +3574,34 @@ describe('hosted providers (fakes of their wire formats)', function () {
       )
       .map((t) => t.token);
     assert.equal(tokens.join(''), 'echo: probable words');
+    // On the Responses API, as its include asks: with the message's text, whole and when its stream ends.
+    const asked = {
+      app_id: app,
+      model: OPENAI,
+      input: 'probable words',
+      include: ['message.output_text.logprobs'],
+      top_logprobs: 2,
+    };
+    type Logprobs = Array<{ token: string; top_logprobs: unknown[] }>;
+    const response = (await send(asked, '/v1/responses')).json as {
+      top_logprobs: number;
+      output: Array<{ type: string; content?: Array<{ text: string; logprobs: Logprobs }> }>;
+    };
+    const part = response.output.find((o) => o.type === 'message')!.content![0]!;
+    assert.equal(part.logprobs.map((t) => t.token).join(''), part.text);
+    assert.ok(part.logprobs.every((t) => t.top_logprobs.length === 2));
+    assert.equal(response.top_logprobs, 2);
+    const events = await raw(service.url, 'POST', '/v1/responses', {
+      token: service.token,
+      body: { ...asked, stream: true },
+    });
+    const done = JSON.parse(/event: response\.output_text\.done\ndata: (.*)/.exec(events.text)![1]!) as {
+      text: string;
+      logprobs: Logprobs;
+    };
+    assert.equal(done.logprobs.map((t) => t.token).join(''), done.text);
+    const unasked = (await send({ ...asked, include: undefined }, '/v1/responses')).json as typeof response;
+    assert.deepEqual(unasked.output.find((o) => o.type === 'message')!.content![0]!.logprobs, []);
     // Anthropic reports none: routing leaves it out, and a request naming it is refused, by name.
     const routed = await send({ ...body, model: null }, '/v1/chat/completions');
     assert.equal((routed.json as { model: string }).model, OPENAI);
