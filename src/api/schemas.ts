@@ -684,6 +684,12 @@ export const ChatCompletionsBody = z
     logprobs: nullish(z.boolean()),
     top_logprobs: nullish(z.int().min(0, 'must be between 0 and 20').max(20, 'must be between 0 and 20')),
     ...OPENAI_HINTS,
+    /** What the reply is made of: text, the one thing any model answers here (no audio is served). */
+    modalities: nullish(
+      z
+        .array(z.literal('text', { error: 'only text is answered here: no model of a Space speaks audio through it' }))
+        .max(2),
+    ),
     /** How long the reply should be (OpenAI's GPT-5 models); a hint other models go without. */
     verbosity: nullish(Verbosity),
     /**

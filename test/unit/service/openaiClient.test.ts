@@ -184,6 +184,22 @@ describe('the OpenAI SDK against the built-in service', function () {
       store: false,
     });
     assert.equal(unstored.choices[0]!.message.content, 'x');
+    // Text is what any model answers: asked for, it is taken; audio is refused by name.
+    const text = await openai.chat.completions.create({
+      model: 'test/echo',
+      messages: [{ role: 'user', content: 'x' }],
+      modalities: ['text'],
+    });
+    assert.equal(text.choices[0]!.message.content, 'x');
+    await assert.rejects(
+      openai.chat.completions.create({
+        model: 'test/echo',
+        messages: [{ role: 'user', content: 'x' }],
+        modalities: ['text', 'audio'],
+      }),
+      (error: unknown) =>
+        error instanceof OpenAI.UnprocessableEntityError && /only text is answered here/.test(error.message),
+    );
     await assert.rejects(
       openai.chat.completions.create({ model: 'test/echo', messages: [{ role: 'user', content: 'x' }], store: true }),
       (error: unknown) =>
