@@ -1285,6 +1285,8 @@ export type ProviderCheck = z.infer<typeof ProviderCheck>;
 const CacheControl = z.object({ type: z.literal('ephemeral'), ttl: z.enum(['5m', '1h']).optional() });
 export type CacheControl = z.infer<typeof CacheControl>;
 const AnthropicText = z.object({ type: z.literal('text'), text: z.string(), cache_control: CacheControl.optional() });
+/** How hard an Anthropic model works on a reply (its `output_config.effort`). */
+const AnthropicEffort = z.enum(['low', 'medium', 'high', 'xhigh', 'max']);
 const AnthropicImage = z.object({
   type: z.literal('image'),
   source: z.object({
@@ -1680,7 +1682,7 @@ export const AnthropicMessage = z.discriminatedUnion('role', [
         ])
         .optional(),
       clear_at: nullish(z.enum(['next_user_message', 'never'])),
-      output_config: nullish(z.object({ effort: nullish(z.enum(['low', 'medium', 'high', 'xhigh', 'max'])) }).strict()),
+      output_config: nullish(z.object({ effort: nullish(AnthropicEffort) }).strict()),
     })
     .check((ctx) => {
       if (ctx.value.content === undefined && !ctx.value.output_config)
@@ -1736,7 +1738,7 @@ export const AnthropicMessagesBody = z
     /** How hard the model works (as a reasoning effort for the provider), and JSON that follows a schema. */
     output_config: z
       .object({
-        effort: nullish(z.enum(['low', 'medium', 'high', 'xhigh', 'max'])),
+        effort: nullish(AnthropicEffort),
         format: nullish(z.object({ type: z.literal('json_schema'), schema: z.record(z.string(), z.unknown()) })),
       })
       .optional(),

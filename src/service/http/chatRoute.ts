@@ -103,7 +103,13 @@ async function answer(
     try {
       const completion = await runChat(options.db, prepared, options.reaches, undefined, abort.signal);
       if (body.compaction) return compactionObject(completion, body.compaction.kept, created(Date.now()));
-      if (options.dialect === 'anthropic') return anthropicAnswered(prepared, completion);
+      if (options.dialect === 'anthropic') {
+        // Diagnosed before the reply's own print is kept, and by the model that answered.
+        const print = body.promptPrint;
+        const diagnostics = print && diagnosisOf(print, completion.model);
+        const message = anthropicAnswered(prepared, completion);
+        return diagnostics === undefined ? message : { ...message, diagnostics };
+      }
       if (options.dialect === 'responses') {
         const answer = responseObject(completion, body.responses!, created(Date.now()));
         await keepAnswer(options, prepared, { items: keptOutput(completion, body.responses!), answer });
@@ -495,15 +501,14 @@ function diagnosisOf(print: PromptPrint, model: string): { cache_miss_reason: Ca
 
 /**
  * An Anthropic reply as answered: held in its thread (keptInThread), and, when its request asked for
- * cache diagnostics, told why the prompt cache missed, its prompt's print kept for the next request's.
+ * cache diagnostics, its prompt's print kept for the next request's diagnosis (the reply's own is given
+ * by the caller: a stream gave it as it began).
  */
 function anthropicAnswered(prepared: Prepared, completion: Completed): Record<string, unknown> {
   const message = keptInThread(prepared, anthropicMessage(completion, prepared.body.anthropicCompaction?.compacted));
   const print = prepared.body.promptPrint;
-  if (!print) return message;
-  const answered = { ...message, diagnostics: diagnosisOf(print, completion.model) };
-  cacheDiagnostics.keep(String(message.id), print, completion.model, completion.usage.prompt_tokens);
-  return answered;
+  if (print) cacheDiagnostics.keep(String(message.id), print, completion.model, completion.usage.prompt_tokens);
+  return message;
 }
 
 /**
