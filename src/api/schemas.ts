@@ -578,12 +578,16 @@ export const CompletionMessage = z.discriminatedUnion('role', [
       .nullable()
       .optional(),
     tool_calls: z.array(ToolCall).max(128).optional(),
+    /** The call of OpenAI's older API (`functions`), one a turn, as older clients send it back. */
+    function_call: ToolCall.shape.function.optional(),
   }),
   z.object({
     role: z.literal('tool'),
     content: z.union([z.string(), z.array(ContentPart)]),
     tool_call_id: z.string().min(1).max(200),
   }),
+  /** A function's result in OpenAI's older API, by the function's name: the answer to the last call of it. */
+  z.object({ role: z.literal('function'), name: z.string().min(1).max(200), content: z.string().nullable() }),
 ]);
 
 /**
@@ -676,6 +680,12 @@ export const ChatCompletionsBody = z
     user: nullish(z.string().max(256)),
     tools: z.array(CompletionTool).max(128).optional(),
     tool_choice: ToolChoice.optional(),
+    /**
+     * OpenAI's older way to offer tools, before `tools` (LangChain's and other older clients still send
+     * it): read as tools, and answered as it was asked, with one `function_call` a turn.
+     */
+    functions: z.array(CompletionTool.shape.function).min(1).max(128).optional(),
+    function_call: nullish(z.union([z.enum(['auto', 'none']), z.object({ name: z.string().min(1).max(200) })])),
     /** false: at most one tool call a reply (Codex sends it for models that cannot run tools side by side). */
     parallel_tool_calls: nullish(z.boolean()),
     stop: nullish(z.union([z.string(), z.array(z.string()).max(4)])),

@@ -3,17 +3,21 @@
 import type { z } from 'zod';
 import type { ChatCompletionsBody } from '../../api/schemas';
 import type { Caller } from '../domain/caller';
+import { invalid } from '../problem';
 import { promptOf, requestedSpace, type Body, type ChatMessage, type ToolOptions } from './request';
 
-export function completionRequest(caller: Caller, body: z.output<typeof ChatCompletionsBody>): Body {
-  const messages = body.messages.map((m): ChatMessage =>
-    m.role === 'assistant'
-      ? { role: 'assistant', content: m.content ?? null, ...(m.tool_calls ? { tool_calls: m.tool_calls } : {}) }
-      : m.role === 'developer'
-        ? { role: 'system', content: m.content }
-        : m,
-  );
+type Request = z.output<typeof ChatCompletionsBody>;
+
+export function completionRequest(caller: Caller, body: Request): Body {
+  if (body.functions && body.tools)
+    throw invalid(
+      ['body', 'functions'],
+      'must not be sent with tools: functions is their older name, send one of them',
+    );
+  const messages = messagesOf(body.messages);
+  const legacy = body.functions !== undefined;
   return {
+    ...(legacy ? { legacyFunctions: true as const } : {}),
     app_id: requestedSpace(caller, body.app_id),
     prompt: promptOf(messages),
     model: body.model ?? null,
@@ -23,8 +27,8 @@ export function completionRequest(caller: Caller, body: z.output<typeof ChatComp
     includeUsage: body.stream_options?.include_usage === true,
     completion: {
       messages,
-      tools: body.tools,
-      toolChoice: body.tool_choice,
+      tools: legacy ? body.functions!.map((f) => ({ type: 'function' as const, function: f })) : body.tools,
+      toolChoice: legacy ? legacyChoice(body.function_call) : body.tool_choice,
       stop: body.stop,
       topP: body.top_p,
       seed: body.seed,
@@ -33,7 +37,8 @@ export function completionRequest(caller: Caller, body: z.output<typeof ChatComp
       reasoningEffort: body.reasoning_effort,
       responseFormat: body.response_format?.type === 'text' ? undefined : body.response_format,
       logprobs: body.logprobs ? (body.top_logprobs ?? 0) : undefined,
-      parallelToolCalls: body.parallel_tool_calls,
+      // The older API calls one function a turn.
+      parallelToolCalls: legacy ? false : body.parallel_tool_calls,
       promptCacheKey: body.prompt_cache_key,
       promptCacheRetention: body.prompt_cache_retention,
       verbosity: body.verbosity,
@@ -43,15 +48,49 @@ export function completionRequest(caller: Caller, body: z.output<typeof ChatComp
 }
 
 /**
+ * The messages as the engine reads them: a developer's as a system message, and the older API's function
+ * calls and results as tool calls and their results, each result answering the last call of its
+ * function (that API gives calls no id, so each gets one here, by its message's place).
+ */
+function messagesOf(sent: Request['messages']): ChatMessage[] {
+  /** The calls of each function not yet answered, by its name: their ids, the last last. */
+  const unanswered = new Map<string, string[]>();
+  return sent.map((m, index): ChatMessage => {
+    if (m.role === 'developer') return { role: 'system', content: m.content };
+    if (m.role === 'function') {
+      const id = unanswered.get(m.name)?.pop();
+      if (id === undefined)
+        throw invalid(
+          ['body', 'messages', index],
+          `is the result of the function ${m.name}, which no assistant message before it calls (function_call)`,
+        );
+      return { role: 'tool', content: m.content ?? '', tool_call_id: id };
+    }
+    if (m.role !== 'assistant') return m;
+    const calls = [...(m.tool_calls ?? [])];
+    if (m.function_call) {
+      const id = `call_function_${index}`;
+      calls.push({ id, type: 'function', function: m.function_call });
+      unanswered.set(m.function_call.name, [...(unanswered.get(m.function_call.name) ?? []), id]);
+    }
+    return { role: 'assistant', content: m.content ?? null, ...(calls.length ? { tool_calls: calls } : {}) };
+  });
+}
+
+/** The older API's `function_call` as a tool choice: none, auto (its default), or the function named. */
+const legacyChoice = (choice: Request['function_call']): ToolOptions['toolChoice'] =>
+  typeof choice === 'object' && choice !== null
+    ? { type: 'function', function: { name: choice.name } }
+    : (choice ?? undefined);
+
+/**
  * OpenAI's web search on Chat Completions as on its Responses API (which its reasoning models answer
  * through here): how much of each page to read, and where the user is.
  */
 function webSearchOf({
   search_context_size: size,
   user_location: where,
-}: NonNullable<z.output<typeof ChatCompletionsBody>['web_search_options']>): NonNullable<
-  ToolOptions['openAiWebSearch']
-> {
+}: NonNullable<Request['web_search_options']>): NonNullable<ToolOptions['openAiWebSearch']> {
   const location = where
     ? Object.fromEntries(Object.entries(where.approximate).filter(([, v]) => v != null))
     : undefined;

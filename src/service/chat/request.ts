@@ -466,6 +466,8 @@ export type Body = z.output<typeof ChatBody> & {
   promptPrint?: PromptPrint;
   /** A text completion answered in a chat completion's shape (Mistral's fill in the middle). */
   asChat?: true;
+  /** Tools offered by OpenAI's older API (`functions`): the reply's call is answered as a `function_call`. */
+  legacyFunctions?: true;
   /** What the reply is to say of how the request was read (tools not given to the model). */
   warnings?: string[];
   /** Whose rule its images count by before sending: Anthropic's for its Messages API, else OpenAI's. */

@@ -132,7 +132,7 @@ async function answer(
       const thought = thinkingText(completion.thinking) || completion.reasoning;
       const annotations = chatAnnotations(completion);
       const suggestions = ownSuggestions(completion, options.dialect);
-      if (!thought && !annotations.length && !suggestions) return answer;
+      if (!thought && !annotations.length && !suggestions && !body.legacyFunctions) return answer;
       const [first, ...rest] = completion.choices;
       const message = {
         ...first!.message,
@@ -140,7 +140,8 @@ async function answer(
         ...(annotations.length ? { annotations } : {}),
         ...suggestions,
       };
-      return { ...answer, choices: [{ ...first!, message }, ...rest] };
+      const choice = body.legacyFunctions ? asFunctionCall({ ...first!, message }) : { ...first!, message };
+      return { ...answer, choices: [choice, ...rest] };
     } catch (error) {
       throw shutDown() ? new Problem(503, 'The service is shutting down.') : error;
     }
@@ -195,14 +196,25 @@ async function answer(
         : undefined,
     );
     const calls = completion.choices[0]?.message.tool_calls;
-    if (calls?.length) events.send(chunk({ tool_calls: calls.map((call, index) => ({ index, ...call })) }));
+    if (calls?.length)
+      events.send(
+        chunk(
+          body.legacyFunctions
+            ? { function_call: calls[0]!.function }
+            : { tool_calls: calls.map((call, index) => ({ index, ...call })) },
+        ),
+      );
     // The pages the text cites, once it is whole, as OpenAI's search models stream them.
     const annotations = textCompletion ? [] : chatAnnotations(completion);
     if (annotations.length) events.send(chunk({ annotations }));
     const suggestions = ownSuggestions(completion, options.dialect);
     if (suggestions) events.send(chunk(suggestions));
     // Mistral's last chunk has text, if none (Continue reads each chunk's delta.content).
-    const last = chunk(body.asChat ? { content: '' } : {}, completion.choices[0]?.finish_reason ?? 'stop');
+    const finish = completion.choices[0]?.finish_reason ?? 'stop';
+    const last = chunk(
+      body.asChat ? { content: '' } : {},
+      body.legacyFunctions && finish === 'tool_calls' ? 'function_call' : finish,
+    );
     // Token probabilities, when asked for, come with the last choice (OpenAI's clients gather them by choice).
     const logprobs = (completion.choices[0] as { logprobs?: unknown } | undefined)?.logprobs;
     const lastChoices = logprobs ? [{ ...last.choices[0]!, logprobs }] : last.choices;
@@ -224,6 +236,16 @@ async function answer(
     events.end();
   }
   return reply;
+}
+
+/**
+ * A choice as OpenAI's older API (`functions`) answers: its one call as the message's `function_call`,
+ * and `function_call` as why it stopped.
+ */
+function asFunctionCall<C extends ChatCompletion['choices'][number]>(choice: C) {
+  const { tool_calls: calls, ...message } = choice.message;
+  if (!calls?.length) return choice;
+  return { ...choice, message: { ...message, function_call: calls[0]!.function }, finish_reason: 'function_call' };
 }
 
 /**

@@ -106,6 +106,72 @@ describe('the OpenAI SDK against the built-in service', function () {
     assert.equal(answer, 'a door every tool goes through', "test/echo answers with the tool's result");
   });
 
+  it("takes the older API's functions, answering with a function_call whole and streamed, and reads its function results", async () => {
+    const functions = [
+      {
+        name: 'lookup',
+        description: 'Looks a word up',
+        parameters: { type: 'object', properties: { word: { type: 'string' } } },
+      },
+    ];
+    const asked = { role: 'user' as const, content: 'call lookup {"word":"gateway"}' };
+    const whole = await openai.chat.completions.create({ model: 'test/echo', messages: [asked], functions });
+    const [choice] = whole.choices;
+    assert.equal(choice!.finish_reason, 'function_call');
+    assert.deepEqual(choice!.message.function_call, { name: 'lookup', arguments: '{"word":"gateway"}' });
+    assert.equal(choice!.message.tool_calls, undefined, 'the older API has no tool_calls');
+
+    const stream = await openai.chat.completions.create({
+      model: 'test/echo',
+      messages: [asked],
+      functions,
+      function_call: { name: 'lookup' },
+      stream: true,
+    });
+    const calls: unknown[] = [];
+    let finish: string | null = null;
+    for await (const chunk of stream) {
+      const [streamed] = chunk.choices;
+      if (streamed?.delta.function_call) calls.push(streamed.delta.function_call);
+      if (streamed?.delta.tool_calls) assert.fail('a stream of the older API has no tool_calls');
+      finish = streamed?.finish_reason ?? finish;
+    }
+    assert.deepEqual(calls, [{ name: 'lookup', arguments: '{"word":"gateway"}' }]);
+    assert.equal(finish, 'function_call');
+
+    // The function's result goes back by its name, as the older API sends it; test/echo answers from it.
+    const answered = await openai.chat.completions.create({
+      model: 'test/echo',
+      messages: [
+        asked,
+        choice!.message,
+        { role: 'function', name: 'lookup', content: 'a door every tool goes through' },
+      ],
+      functions,
+    });
+    assert.equal(answered.choices[0]!.message.content, 'a door every tool goes through');
+    assert.equal(answered.choices[0]!.finish_reason, 'stop');
+
+    await assert.rejects(
+      openai.chat.completions.create({
+        model: 'test/echo',
+        messages: [asked, { role: 'function', name: 'lookup', content: 'no call asked for this' }],
+        functions,
+      }),
+      (e: InstanceType<typeof OpenAI.APIError>) =>
+        e.status === 422 && /function lookup, which no assistant message before it calls/.test(e.message),
+    );
+    await assert.rejects(
+      openai.chat.completions.create({
+        model: 'test/echo',
+        messages: [asked],
+        functions,
+        tools: [{ type: 'function', function: functions[0]! }],
+      }),
+      (e: InstanceType<typeof OpenAI.APIError>) => e.status === 422 && /send one of them/.test(e.message),
+    );
+  });
+
   it('answers in JSON when response_format asks for an object', async () => {
     const completion = await openai.chat.completions.create({
       model: 'test/echo',

@@ -385,6 +385,46 @@ describe('hosted providers (fakes of their wire formats)', function () {
     }
   });
 
+  it("gives OpenAI and Anthropic the older API's functions as tools, one call a reply, and its results as tool results", async () => {
+    const app = await spaceWith([OPENAI, ANTHROPIC]);
+    const asked = { role: 'user', content: 'call lookup {"word":"one"}' };
+    const functions = [{ name: 'lookup', parameters: { type: 'object', properties: { word: { type: 'string' } } } }];
+    for (const ns of [OPENAI, ANTHROPIC]) {
+      const res = await send(
+        { app_id: app, model: ns, messages: [asked], functions, function_call: { name: 'lookup' } },
+        '/v1/chat/completions',
+      );
+      assert.equal(res.status, 200, res.text);
+      const [choice] = (res.json as { choices: Array<{ finish_reason: string; message: Record<string, unknown> }> })
+        .choices;
+      assert.equal(choice!.finish_reason, 'function_call', ns);
+      const call = choice!.message.function_call as { name: string; arguments: string };
+      assert.equal(call.name, 'lookup');
+      assert.deepEqual(JSON.parse(call.arguments), { word: 'one' });
+      const result = { role: 'function', name: 'lookup', content: 'the first number' };
+      const answered = await send(
+        { app_id: app, model: ns, messages: [asked, choice!.message, result], functions },
+        '/v1/chat/completions',
+      );
+      assert.equal(answered.status, 200, answered.text);
+    }
+    const [toOpenAi, answeredByOpenAi] = openai.seen.slice(-2).map((r) => r.body) as Array<Record<string, unknown>>;
+    assert.equal(toOpenAi!.functions, undefined, 'OpenAI gets tools, not the older field');
+    assert.deepEqual(toOpenAi!.tool_choice, { type: 'function', function: { name: 'lookup' } });
+    assert.equal(toOpenAi!.parallel_tool_calls, false);
+    const [, called, result] = answeredByOpenAi!.messages as Array<Record<string, unknown>>;
+    const [sentCall] = called!.tool_calls as Array<{ id: string; function: { name: string } }>;
+    assert.equal(sentCall!.function.name, 'lookup');
+    assert.deepEqual(result, { role: 'tool', tool_call_id: sentCall!.id, content: 'the first number' });
+    const [toAnthropic, answeredByAnthropic] = anthropic.seen.slice(-2).map((r) => r.body) as Array<
+      Record<string, unknown>
+    >;
+    assert.deepEqual(toAnthropic!.tool_choice, { type: 'tool', name: 'lookup', disable_parallel_tool_use: true });
+    const [, used, answer] = answeredByAnthropic!.messages as Array<{ content: Array<Record<string, unknown>> }>;
+    assert.equal(used!.content.find((b) => b.type === 'tool_use')!.id, answer!.content[0]!.tool_use_id);
+    assert.equal(answer!.content[0]!.type, 'tool_result');
+  });
+
   it('passes JSON asked by a schema to each provider in its own form', async () => {
     const schema = { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] };
     const sent: Array<Record<string, unknown>> = [];
