@@ -693,6 +693,19 @@ export const ChatCompletionsBody = z
     /** Token probabilities: OpenAI's models report them; a model that cannot is left out or refused. */
     logprobs: nullish(z.boolean()),
     top_logprobs: nullish(z.int().min(0, 'must be between 0 and 20').max(20, 'must be between 0 and 20')),
+    /**
+     * Odds of tokens raised or lowered, by their ids in OpenAI's tokenizers: OpenAI's chat models take
+     * it; routing leaves out the models that cannot (another's token ids are not these).
+     */
+    logit_bias: nullish(
+      z
+        .record(
+          z.string(),
+          z.number().min(-100, 'must be between -100 and 100').max(100, 'must be between -100 and 100'),
+        )
+        .refine((bias) => Object.keys(bias).every((id) => /^\d{1,7}$/.test(id)), 'must be keyed by token ids (numbers)')
+        .refine((bias) => Object.keys(bias).length <= 1024, 'must bias at most 1,024 tokens'),
+    ),
     ...OPENAI_HINTS,
     /** What the reply is made of: text, the one thing any model answers here (no audio is served). */
     modalities: nullish(

@@ -37,6 +37,7 @@ export function completionRequest(caller: Caller, body: Request): Body {
       reasoningEffort: body.reasoning_effort,
       responseFormat: body.response_format?.type === 'text' ? undefined : body.response_format,
       logprobs: body.logprobs ? (body.top_logprobs ?? 0) : undefined,
+      ...(body.logit_bias && Object.keys(body.logit_bias).length ? { logitBias: body.logit_bias } : {}),
       // The older API calls one function a turn.
       parallelToolCalls: legacy ? false : body.parallel_tool_calls,
       promptCacheKey: body.prompt_cache_key,

@@ -312,6 +312,12 @@ const REFUSED_FIELD: Partial<
   'cannot answer in JSON': { loc: ['response_format'], type: 'json_unsupported' },
   'cannot follow a JSON schema': { loc: ['response_format'], type: 'json_unsupported' },
   'cannot report token probabilities': { loc: ['logprobs'], type: 'logprobs_unsupported' },
+  'cannot bias tokens': {
+    loc: ['logit_bias'],
+    type: 'logit_bias_unsupported',
+    words: (r) =>
+      `${r.namespace} cannot bias tokens: logit_bias is by the token ids of OpenAI's tokenizers, which only OpenAI's chat models (on OpenAI or Azure, not its reasoning models) take; send it to one of those, or without logit_bias`,
+  },
   'cannot fill in the middle': { loc: ['suffix'], type: 'infill_unsupported' },
   'cannot run in the US only': {
     loc: ['inference_geo'],

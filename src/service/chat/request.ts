@@ -354,6 +354,8 @@ export interface ToolOptions {
   responseFormat?: Exclude<ResponseFormat, { type: 'text' }>;
   /** Token probabilities asked for, with how many alternatives of each token (OpenAI's logprobs). */
   logprobs?: number;
+  /** Odds of tokens changed, by their ids in OpenAI's tokenizers (its `logit_bias`). */
+  logitBias?: Record<string, number>;
   /** false: at most one tool call a reply (asked of the provider, and held to here). */
   parallelToolCalls?: boolean | null;
   /** OpenAI's hints, which other models go without: the prompt's cache key, and how long to answer. */
@@ -396,6 +398,7 @@ export function needsOf(body: Body): {
   needsPdf: boolean;
   needsJson: JsonNeed;
   needsLogprobs: boolean;
+  needsLogitBias: boolean;
   needsInfill: boolean;
   needsUsOnly: boolean;
 } {
@@ -404,6 +407,7 @@ export function needsOf(body: Body): {
     needsPdf: hasPdf(body),
     needsJson: jsonNeed(body),
     needsLogprobs: body.completion?.logprobs !== undefined,
+    needsLogitBias: body.completion?.logitBias !== undefined,
     needsInfill: (body.completion?.textCompletion?.suffix ?? null) !== null,
     needsUsOnly: body.completion?.inferenceGeo === 'us',
   };

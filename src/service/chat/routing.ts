@@ -20,7 +20,7 @@ import type { JsonNeed, PdfPages } from './request';
 
 /**
  * What a request needs of a model beyond text: reading images, writing JSON, reporting token
- * probabilities, filling in the middle of a text.
+ * probabilities or biasing them, filling in the middle of a text.
  */
 export interface Needs {
   needsVision: boolean;
@@ -29,6 +29,8 @@ export interface Needs {
   pdfPages?: PdfPages;
   needsJson: JsonNeed;
   needsLogprobs: boolean;
+  /** Token odds biased by OpenAI's token ids (its `logit_bias`). */
+  needsLogitBias?: boolean;
   needsInfill?: boolean;
   /** Run in the US only (Anthropic's `inference_geo: "us"`): providers/offered.ts runsInTheUs. */
   needsUsOnly?: boolean;
@@ -71,6 +73,7 @@ export type Rejection =
   | 'cannot answer in JSON'
   | 'cannot follow a JSON schema'
   | 'cannot report token probabilities'
+  | 'cannot bias tokens'
   | 'cannot fill in the middle'
   | 'cannot run in the US only'
   | 'cannot answer here'
@@ -89,6 +92,7 @@ export function capabilityRefusal(r: ModelRecord, needs: Needs): Rejection | nul
   if (needs.needsInfill && !r.is_test_model && r.provider !== 'local' && !fillsInMiddle(r))
     return 'cannot fill in the middle';
   if (needs.needsUsOnly && !runsInTheUs(r)) return 'cannot run in the US only';
+  if (needs.needsLogitBias && !biasesTokens(r)) return 'cannot bias tokens';
   return jsonRefusal(r, needs.needsJson) ?? logprobsRefusal(r, needs.needsLogprobs);
 }
 
@@ -131,6 +135,13 @@ function logprobsRefusal(r: ModelRecord, asked: boolean): Rejection | null {
     ? 'cannot report token probabilities'
     : null;
 }
+
+/**
+ * Whether a model takes `logit_bias`: OpenAI's chat models, on OpenAI or Azure. Its reasoning models
+ * refuse it (and answer here through the Responses API, which has no such field), and any other
+ * model's token ids are not those of OpenAI's tokenizers the biases are by.
+ */
+const biasesTokens = (r: ModelRecord) => REPORTS_LOGPROBS.has(r.provider ?? '') && r.supports_reasoning !== true;
 
 /**
  * Why a model cannot write the JSON asked for, or null: it must support JSON, and a test model's

@@ -71,6 +71,7 @@ export interface PromptSize {
   /** JSON the reply must be (absent: text, as the playground's preview always is). */
   needsJson?: JsonNeed;
   needsLogprobs?: boolean;
+  needsLogitBias?: boolean;
   needsInfill?: boolean;
   needsUsOnly?: boolean;
   /** The prompt marks cache breakpoints: it may be written to the provider's cache (at its price). */
@@ -94,6 +95,7 @@ export function routeInput(db: Database, config: AppConfig, size: PromptSize) {
     pdfPages: size.pdfPages,
     needsJson: size.needsJson ?? null,
     needsLogprobs: size.needsLogprobs ?? false,
+    needsLogitBias: size.needsLogitBias ?? false,
     needsInfill: size.needsInfill ?? false,
     needsUsOnly: size.needsUsOnly ?? false,
     canServe,

@@ -3650,6 +3650,34 @@ describe('hosted providers (fakes of their wire formats)', function () {
     assert.match(named.text, /anthropic\/claude-haiku-4-5 cannot report token probabilities/);
   });
 
+  it("biases tokens by logit_bias on OpenAI's chat models only, whose tokenizers its ids are of", async () => {
+    const REASONING = 'openai/gpt-5.4-mini';
+    const app = await spaceWith([ANTHROPIC, OPENAI]);
+    const body = {
+      app_id: app,
+      messages: [{ role: 'user', content: 'yes or no?' }],
+      logit_bias: { '9891': 100, '2201': -100 },
+    };
+    const routed = await send(body, '/v1/chat/completions');
+    assert.equal(routed.status, 200, routed.text);
+    assert.equal((routed.json as { model: string }).model, OPENAI, 'the Anthropic model is left out');
+    assert.deepEqual(openai.seen.at(-1)!.body.logit_bias, { '9891': 100, '2201': -100 });
+    const unbiased = await send({ ...body, logit_bias: {} }, '/v1/chat/completions');
+    assert.equal(unbiased.status, 200, unbiased.text);
+    assert.equal(openai.seen.at(-1)!.body.logit_bias, undefined, 'an empty bias is no bias');
+    for (const ns of [ANTHROPIC, REASONING]) {
+      const named = await send({ ...body, model: ns }, '/v1/chat/completions');
+      assert.equal(named.status, 422, ns);
+      assert.match(
+        named.text,
+        new RegExp(`${ns.replace('/', '\\/')} cannot bias tokens: logit_bias is by the token ids`),
+      );
+    }
+    const wrong = await send({ ...body, logit_bias: { cat: 1 } }, '/v1/chat/completions');
+    assert.equal(wrong.status, 422);
+    assert.match(wrong.text, /must be keyed by token ids/);
+  });
+
   it('weighs the latency it measured of a model that answered, and the prior of one that has not; the receipt says which', async () => {
     const app = await spaceWith([OPENAI, 'openai/gpt-5-mini']);
     const preview = await client.previewRoute(app, { prompt: 'how fast?' });

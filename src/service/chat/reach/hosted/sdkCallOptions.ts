@@ -179,6 +179,7 @@ export function providerOptions(
     ...(format?.type === 'json_schema' ? { strictJsonSchema: format.json_schema.strict === true } : {}),
     // Token probabilities, with so many alternatives of each (OpenAI's package reads them).
     ...(options.logprobs !== undefined ? { logprobs: options.logprobs > 0 ? options.logprobs : true } : {}),
+    ...(options.logitBias ? { logitBias: options.logitBias } : {}),
     ...(options.promptCacheKey ? { promptCacheKey: options.promptCacheKey } : {}),
     ...(options.promptCacheRetention ? { promptCacheRetention: options.promptCacheRetention } : {}),
     ...(options.verbosity ? { textVerbosity: options.verbosity } : {}),
