@@ -646,6 +646,16 @@ const OPENAI_HINTS = {
   ),
 };
 
+/**
+ * What a stream of OpenAI's adds: a last chunk with the usage, and the events padded with random
+ * characters (`obfuscation`) so that their sizes do not tell the tokens'; OpenAI pads unless told not
+ * to, the service only when asked (it answers on this machine).
+ */
+const StreamOptions = z.strictObject({
+  include_usage: nullish(z.boolean()),
+  include_obfuscation: nullish(z.boolean()),
+});
+
 /** Where the user is, roughly, as OpenAI's web search takes it (a hint for the search). */
 const ApproximateLocation = {
   city: nullish(z.string().max(200)),
@@ -664,7 +674,7 @@ export const ChatCompletionsBody = z
     model: nullish(z.string()),
     app_id: nullish(UuidInput),
     stream: nullish(z.boolean()),
-    stream_options: nullish(z.object({ include_usage: z.boolean().optional() })),
+    stream_options: nullish(StreamOptions),
     temperature: nullish(z.number().min(0, 'must be between 0 and 2').max(2, 'must be between 0 and 2')),
     max_tokens: nullish(MaxTokens),
     /** OpenAI's newer name for max_tokens. */
@@ -757,7 +767,7 @@ export const TextCompletionsBody = z
     suffix: nullish(z.string()),
     app_id: nullish(UuidInput),
     stream: nullish(z.boolean()),
-    stream_options: nullish(z.object({ include_usage: z.boolean().optional() })),
+    stream_options: ChatCompletionsBody.shape.stream_options,
     temperature: ChatCompletionsBody.shape.temperature,
     max_tokens: nullish(MaxTokens),
     top_p: ChatCompletionsBody.shape.top_p,
@@ -2224,6 +2234,8 @@ export const ResponsesBody = z
       }),
     ),
     include: z.array(ResponsesIncludable).max(10).optional(),
+    /** The stream's events padded so that their sizes do not tell the tokens' (as on Chat Completions). */
+    stream_options: nullish(z.strictObject({ include_obfuscation: nullish(z.boolean()) })),
     /** false: the response is not kept (OpenAI's default, true, keeps it for an item_reference or to continue). */
     store: nullish(z.boolean()),
     /** A kept response this one continues: its input and output come before this input. */

@@ -25,6 +25,7 @@ export function completionRequest(caller: Caller, body: Request): Body {
     max_tokens: body.max_completion_tokens ?? body.max_tokens ?? null,
     stream: body.stream ?? undefined,
     includeUsage: body.stream_options?.include_usage === true,
+    obfuscate: body.stream_options?.include_obfuscation === true,
     completion: {
       messages,
       tools: legacy ? body.functions!.map((f) => ({ type: 'function' as const, function: f })) : body.tools,

@@ -428,6 +428,8 @@ export type Body = z.output<typeof ChatBody> & {
   pluginTools?: ToolOptions;
   /** A stream ends with a chunk of usage and no choice (OpenAI's stream_options.include_usage). */
   includeUsage?: boolean;
+  /** A stream's events are padded (OpenAI's stream_options.include_obfuscation). */
+  obfuscate?: boolean;
   /**
    * A Responses request as asked, which its answer echoes (http/responsesAnswer.ts); its input as
    * items, each item_reference read (chat/responsesRequest.ts), as a Space keeps it.

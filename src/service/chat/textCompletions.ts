@@ -13,6 +13,7 @@ export function textCompletionRequest(caller: Caller, body: z.output<typeof Text
   return {
     ...continued(caller, body, typeof body.prompt === 'string' ? body.prompt : body.prompt[0]!, body.seed),
     includeUsage: body.stream_options?.include_usage === true,
+    obfuscate: body.stream_options?.include_obfuscation === true,
   };
 }
 

@@ -149,6 +149,7 @@ async function answer(
 
   reply.hijack();
   const events = new EventStream(reply);
+  events.obfuscate = body.obfuscate === true || body.responses?.stream_options?.include_obfuscation === true;
   if (named)
     return streamNamed(
       namedStream(events, prepared, named, created(Date.now())),

@@ -4,6 +4,7 @@
 // model list. Test models answer, so no provider is needed.
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
+import { raw } from '../support/http';
 import { echoSpace, removeDir, startService, type RunningService } from '../support/service';
 
 describe('the OpenAI SDK against the built-in service', function () {
@@ -11,13 +12,15 @@ describe('the OpenAI SDK against the built-in service', function () {
   let service: RunningService;
   let openai: OpenAI;
   let spaceName: string;
+  let key: string;
 
   before(async () => {
     service = await startService();
     spaceName = 'For the OpenAI SDK';
     const created = await echoSpace(service, spaceName);
     // A Space key selects its Space: the SDK needs nothing but the base URL and the key.
-    openai = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: created.key, maxRetries: 0 });
+    key = created.key;
+    openai = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: key, maxRetries: 0 });
   });
   after(async () => {
     await service?.stop();
@@ -78,6 +81,66 @@ describe('the OpenAI SDK against the built-in service', function () {
     });
     const final = await helper.finalChatCompletion();
     assert.equal(final.choices[0]!.message.content, 'With the helper');
+  });
+
+  it("pads a stream's events when include_obfuscation asks, on Chat Completions and Responses, so their sizes tell nothing", async () => {
+    const chunks = await openai.chat.completions.create({
+      model: 'test/echo',
+      messages: [{ role: 'user', content: 'Padded, piece by piece' }],
+      stream: true,
+      stream_options: { include_obfuscation: true, include_usage: true },
+    });
+    const padding: unknown[] = [];
+    let text = '';
+    for await (const chunk of chunks) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      padding.push((chunk as { obfuscation?: unknown }).obfuscation);
+    }
+    assert.equal(text, 'Padded, piece by piece');
+    assert.ok(
+      padding.length > 2 && padding.every((p) => typeof p === 'string' && p.length > 0),
+      'each chunk is padded',
+    );
+    const events = openai.responses.stream({
+      model: 'test/echo',
+      input: 'Padded, piece by piece',
+      stream_options: { include_obfuscation: true },
+    });
+    const deltas: unknown[] = [];
+    events.on('response.output_text.delta', (event) => deltas.push((event as { obfuscation?: unknown }).obfuscation));
+    assert.equal((await events.finalResponse()).output_text, 'Padded, piece by piece');
+    assert.ok(deltas.length > 1 && deltas.every((p) => typeof p === 'string'), 'each delta is padded');
+
+    // Each padded event is a multiple of 64 bytes whatever its text; unasked, none is padded.
+    const sizes = async (options?: Record<string, unknown>) => {
+      const streamed = await raw(service.url, 'POST', '/v1/chat/completions', {
+        token: key,
+        body: {
+          model: 'test/echo',
+          messages: [{ role: 'user', content: 'a b cc ddd eeee ünïcödé' }],
+          stream: true,
+          ...(options ? { stream_options: options } : {}),
+        },
+      });
+      const lines = streamed.text.split('\n').filter((l) => l.startsWith('data: {'));
+      return lines.map((l) => ({
+        size: Buffer.byteLength(l.slice('data: '.length)),
+        padded: l.includes('"obfuscation"'),
+      }));
+    };
+    const padded = await sizes({ include_obfuscation: true });
+    assert.ok(
+      padded.every((e) => e.padded && e.size % 64 === 0),
+      JSON.stringify(padded),
+    );
+    for (const plain of [await sizes(), await sizes({ include_obfuscation: false })])
+      assert.ok(plain.length > 2 && plain.every((e) => !e.padded));
+    const unknown = await raw(service.url, 'POST', '/v1/chat/completions', {
+      token: key,
+      body: { model: 'test/echo', messages: [{ role: 'user', content: 'x' }], stream_options: { pad: true } },
+    });
+    assert.equal(unknown.status, 422, 'an option not served is refused by name, not dropped');
+    assert.match(unknown.text, /stream_options/);
   });
 
   it('runs tools with runTools: the model asks, the SDK calls the function, the model answers from its result', async () => {
