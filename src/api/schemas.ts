@@ -1482,6 +1482,26 @@ const AnthropicCompaction = z.object({
   signature: nullish(z.string().max(100_000)),
   cache_control: CacheControl.optional(),
 });
+/**
+ * A call of a remote MCP server's tool the service ran for the model in an earlier turn (Anthropic's MCP
+ * connector), sent back as it was given: the tool by its own name and its server's.
+ */
+const AnthropicMcpToolUse = z.object({
+  type: z.literal('mcp_tool_use'),
+  id: z.string().min(1).max(200),
+  name: z.string().min(1).max(200),
+  server_name: z.string().min(1).max(64),
+  input: z.record(z.string(), z.unknown()),
+  cache_control: CacheControl.optional(),
+});
+/** What that call gave back (its text), or why it failed. */
+const AnthropicMcpToolResult = z.object({
+  type: z.literal('mcp_tool_result'),
+  tool_use_id: z.string().min(1).max(200),
+  is_error: z.boolean().optional(),
+  content: z.union([z.string(), z.array(AnthropicText)]).optional(),
+  cache_control: CacheControl.optional(),
+});
 const AnthropicBlock = z.discriminatedUnion('type', [
   AnthropicText,
   AnthropicImage,
@@ -1495,6 +1515,8 @@ const AnthropicBlock = z.discriminatedUnion('type', [
   AnthropicWebFetchToolResult,
   AnthropicToolSearchToolResult,
   AnthropicCompaction,
+  AnthropicMcpToolUse,
+  AnthropicMcpToolResult,
 ]);
 
 /** A threshold of Anthropic's context editing: input tokens or tool uses. */
@@ -1665,6 +1687,39 @@ const AnthropicTool = z
       });
   });
 
+/** Whether an MCP server's tool is offered to the model, and shown only once a tool search loads it. */
+const AnthropicMcpToolConfig = z.strictObject({ enabled: nullish(z.boolean()), defer_loading: nullish(z.boolean()) });
+
+/**
+ * The tools of one of the request's MCP servers the model is offered (Anthropic's MCP connector since
+ * 2025-11-20): all of them by `default_config`, each by its own in `configs`.
+ */
+const AnthropicMcpToolset = z.strictObject({
+  type: z.literal('mcp_toolset'),
+  mcp_server_name: z.string().min(1).max(64),
+  default_config: nullish(AnthropicMcpToolConfig),
+  configs: nullish(z.record(z.string().max(200), AnthropicMcpToolConfig)),
+  cache_control: CacheControl.optional(),
+});
+
+/**
+ * A remote MCP server whose tools the model may call (Anthropic's MCP connector): the service connects
+ * to it over MCP's Streamable HTTP with the token given, and runs the calls, for any model of a Space.
+ * Its tools are those of its toolset, or (as the connector was first given) of `tool_configuration`.
+ */
+const AnthropicMcpServer = z.strictObject({
+  type: z.literal('url'),
+  url: z.url({ protocol: /^https?$/, error: 'must be the http or https address of an MCP server' }).max(2000),
+  name: z.string().min(1).max(64),
+  authorization_token: nullish(z.string().min(1).max(10_000)),
+  tool_configuration: nullish(
+    z.strictObject({
+      enabled: nullish(z.boolean()),
+      allowed_tools: nullish(z.array(z.string().max(200)).max(1000)),
+    }),
+  ),
+});
+
 /** A tool a tool change names: one of the request's tools, or one an earlier change defined. */
 const ToolChangeReference = z.object({ type: z.literal('tool_reference'), name: z.string().min(1).max(64) });
 
@@ -1677,14 +1732,16 @@ const AnthropicToolAddition = z.object({
   tool: z.discriminatedUnion(
     'type',
     [ToolChangeReference, z.object({ type: z.literal('tool_definition'), definition: AnthropicTool })],
-    { error: 'must be a tool_reference or a tool_definition (tools of MCP servers are not served here)' },
+    {
+      error: 'must be a tool_reference or a tool_definition (an MCP server\u2019s toolset is given in tools, not here)',
+    },
   ),
   cache_control: CacheControl.optional(),
 });
 const AnthropicToolRemoval = z.object({
   type: z.literal('tool_removal'),
   tool: z.discriminatedUnion('type', [ToolChangeReference], {
-    error: 'must be a tool_reference (tools of MCP servers are not served here)',
+    error: 'must be a tool_reference (an MCP server\u2019s toolset is given in tools, not here)',
   }),
   cache_control: CacheControl.optional(),
 });
@@ -1747,7 +1804,16 @@ export const AnthropicMessagesBody = z
      * shown every tool); the others, and any tool of Anthropic's to other models, are not given to the
      * model, which the reply says.
      */
-    tools: z.array(AnthropicTool).max(128).optional(),
+    tools: z
+      .array(z.union([AnthropicMcpToolset, AnthropicTool]))
+      .max(128)
+      .optional(),
+    /** Remote MCP servers whose tools the model may call, by their toolsets in `tools` (Anthropic's MCP connector). */
+    mcp_servers: z
+      .array(AnthropicMcpServer)
+      .max(20)
+      .refine((servers) => new Set(servers.map((s) => s.name)).size === servers.length, 'must name each server once')
+      .optional(),
     /** `disable_parallel_tool_use`: at most one tool call a reply (as OpenAI's parallel_tool_calls false). */
     tool_choice: z
       .union([
@@ -1824,6 +1890,10 @@ export const AnthropicMessagesBody = z
   // A field this service cannot honour is refused by its name, never dropped without a word.
   .strict();
 export type AnthropicMessagesBody = z.infer<typeof AnthropicMessagesBody>;
+/** A tool of an Anthropic request other than an MCP server's toolset. */
+export type AnthropicTool = z.output<typeof AnthropicTool>;
+/** An Anthropic request with its MCP servers' toolsets apart from its tools (chat/messagesRequest.ts). */
+export type AnthropicPlainBody = Omit<z.output<typeof AnthropicMessagesBody>, 'tools'> & { tools?: AnthropicTool[] };
 
 /**
  * A request that continues a thread: the messages since the reply it names, none after a reply that

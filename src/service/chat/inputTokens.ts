@@ -7,16 +7,30 @@ import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
 import { messagesRequest } from './messagesRequest';
 import { prepareSending } from './prepare';
+import { McpSession } from './remoteMcp';
+import type { Body } from './request';
 import { responsesRequest } from './responsesRequest';
 
+/** How long a count waits for the request's MCP servers to list their tools. */
+const LISTING_MS = 30_000;
+
 export async function countMessageTokens(db: Database, caller: Caller, body: z.output<typeof AnthropicCountBody>) {
-  const prepared = await prepareSending(
-    db,
-    caller,
-    // A request for compaction is counted as the conversation it would sum up, as Anthropic counts it.
-    messagesRequest(caller, { ...body, compaction: undefined, max_tokens: body.max_tokens ?? 1 }),
-  );
+  // A request for compaction is counted as the conversation it would sum up, as Anthropic counts it.
+  const asked = messagesRequest(caller, { ...body, compaction: undefined, max_tokens: body.max_tokens ?? 1 });
+  const prepared = await prepareSending(db, caller, await withServersTools(asked));
   return { input_tokens: prepared.promptTokens };
+}
+
+/** The request with its remote MCP servers' tools among its own, as the model would be offered them. */
+async function withServersTools(body: Body): Promise<Body> {
+  const completion = body.completion;
+  if (!completion?.mcpServers?.length) return body;
+  const session = await McpSession.open(completion.mcpServers, AbortSignal.timeout(LISTING_MS));
+  try {
+    return { ...body, completion: { ...completion, tools: [...(completion.tools ?? []), ...session.functions] } };
+  } finally {
+    await session.close();
+  }
 }
 
 /**

@@ -9,6 +9,8 @@ import {
   ANTHROPIC_WEB_FETCH,
   ANTHROPIC_WEB_SEARCH,
   type AnthropicMessagesBody,
+  type AnthropicPlainBody,
+  type AnthropicTool,
   type CacheControl,
 } from '../../api/schemas';
 import type { Caller } from '../domain/caller';
@@ -18,6 +20,7 @@ import { clientTool } from './anthropicClientTools';
 import { openThinking } from './carriedThinking';
 import { summaryMessage } from './compactedSummary';
 import { editContext } from './contextEdits';
+import { mcpFunctionName, mcpResultText } from './remoteMcp';
 import { systemMessagesRead } from './systemMessages';
 import {
   promptOf,
@@ -25,6 +28,8 @@ import {
   toolsNotGiven,
   type Body,
   type ChatMessage,
+  type McpServerAsked,
+  type McpToolConfig,
   type ThinkingBlock,
   type ToolOptions,
   type ToolSearchName,
@@ -34,8 +39,10 @@ import {
   type WebSearchAsked,
 } from './request';
 
-type Message = z.output<typeof AnthropicMessagesBody>['messages'][number];
-type Tool = NonNullable<z.output<typeof AnthropicMessagesBody>['tools']>[number];
+type Given = z.output<typeof AnthropicMessagesBody>;
+type Message = Given['messages'][number];
+type Tool = AnthropicTool;
+type Toolset = Extract<NonNullable<Given['tools']>[number], { type: 'mcp_toolset' }>;
 
 /** The input tokens past which Anthropic's compaction sums a conversation up, when its edit gives no trigger. */
 const DEFAULT_COMPACTION_TRIGGER = 150_000;
@@ -59,8 +66,13 @@ function compactedFrom(messages: readonly Message[]): { message: number; block: 
   return start;
 }
 
-export function messagesRequest(caller: Caller, given: z.output<typeof AnthropicMessagesBody>): Body {
-  const body = systemMessagesRead(given);
+export function messagesRequest(caller: Caller, given: Given): Body {
+  const toolsets = (given.tools ?? []).filter((t): t is Toolset => t.type === 'mcp_toolset');
+  const mcpServers = mcpServersOf(given.mcp_servers ?? [], toolsets);
+  const body = systemMessagesRead({
+    ...given,
+    tools: given.tools && given.tools.filter((t): t is Tool => t.type !== 'mcp_toolset'),
+  });
   const blocks = typeof body.system === 'string' ? [] : (body.system ?? []);
   const system = typeof body.system === 'string' ? body.system : blocks.map((b) => b.text).join('\n');
   const start = compactedFrom(body.messages);
@@ -139,6 +151,7 @@ export function messagesRequest(caller: Caller, given: z.output<typeof Anthropic
         : {}),
       ...(search ? { webSearch: webSearchOf(search) } : {}),
       ...(fetch ? { webFetch: webFetchOf(fetch) } : {}),
+      ...(mcpServers.length ? { mcpServers } : {}),
       ...(toolSearch ? { toolSearch: ANTHROPIC_TOOL_SEARCH.get(toolSearch.type!) } : {}),
       stop: body.stop_sequences,
       topP: body.top_p,
@@ -164,7 +177,7 @@ const advancedOf = (t: Tool) => ({
  * checks it: the model is shown at least one tool first, and a tool's result or a tool search loads
  * only the request's tools.
  */
-function checkToolSearch(body: z.output<typeof AnthropicMessagesBody>): boolean {
+function checkToolSearch(body: AnthropicPlainBody): boolean {
   const tools = body.tools ?? [];
   if (tools.length && tools.every((t) => t.defer_loading))
     throw invalid(['body', 'tools'], 'must have a tool without defer_loading, which the model is shown first');
@@ -188,6 +201,58 @@ function checkToolSearch(body: z.output<typeof AnthropicMessagesBody>): boolean 
     }
   }
   return references || tools.some((t) => t.defer_loading || t.input_examples?.length);
+}
+
+/**
+ * The request's MCP servers as the engine carries them (chat/remoteMcp.ts): each with the client's
+ * token, and the tools its toolset offers (all, unless it says otherwise); or, for a server no toolset
+ * names, those of its `tool_configuration`, as Anthropic's connector was first given. A toolset must
+ * name a server of the request, and a server no more than one toolset.
+ */
+function mcpServersOf(servers: NonNullable<Given['mcp_servers']>, toolsets: readonly Toolset[]): McpServerAsked[] {
+  const named = new Set(servers.map((s) => s.name));
+  const seen = new Set<string>();
+  for (const t of toolsets) {
+    if (!named.has(t.mcp_server_name))
+      throw invalid(
+        ['body', 'tools'],
+        `has a toolset of ${t.mcp_server_name}, which no server of mcp_servers is named`,
+      );
+    if (seen.has(t.mcp_server_name))
+      throw invalid(['body', 'tools'], `has two toolsets of ${t.mcp_server_name}: give each server one`);
+    seen.add(t.mcp_server_name);
+  }
+  return servers.map((s): McpServerAsked => {
+    const toolset = toolsets.find((t) => t.mcp_server_name === s.name);
+    const configured = s.tool_configuration;
+    const allowed = configured?.allowed_tools ?? undefined;
+    return {
+      name: s.name,
+      url: s.url,
+      headers: s.authorization_token ? { authorization: `Bearer ${s.authorization_token}` } : {},
+      ...(toolset
+        ? {
+            defaults: {
+              enabled: toolset.default_config?.enabled ?? true,
+              deferred: toolset.default_config?.defer_loading ?? false,
+            },
+            tools: Object.fromEntries(
+              Object.entries(toolset.configs ?? {}).map(([name, c]): [string, Partial<McpToolConfig>] => {
+                const config: Partial<McpToolConfig> = {};
+                if (c.enabled != null) config.enabled = c.enabled;
+                if (c.defer_loading != null) config.deferred = c.defer_loading;
+                return [name, config];
+              }),
+            ),
+          }
+        : {
+            defaults: { enabled: configured?.enabled !== false && !allowed, deferred: false },
+            tools: Object.fromEntries(
+              configured?.enabled === false ? [] : (allowed ?? []).map((name) => [name, { enabled: true }]),
+            ),
+          }),
+    };
+  });
 }
 
 /** Anthropic's web search or fetch tool's version, and how far the model may go with it. */
@@ -240,37 +305,7 @@ function chatMessages(m: Message, at: number, from: number): ChatMessage[] {
     const summed: ChatMessage[] = summary
       ? [{ role: 'user', content: summaryMessage(summary.content!), ...cacheOf([summary]) }]
       : [];
-    const text = turn.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
-    const calls = turn.flatMap((b) =>
-      b.type === 'tool_use'
-        ? [{ id: b.id, type: 'function' as const, function: { name: b.name, arguments: JSON.stringify(b.input) } }]
-        : [],
-    );
-    const thinking = turn.flatMap((b, j): ThinkingBlock[] =>
-      b.type === 'redacted_thinking'
-        ? [{ redacted: b.data }]
-        : b.type === 'thinking' && b.signature
-          ? (openThinking(b.signature, ['body', 'messages', at, 'content', from + j, 'signature']) ?? [
-              { thinking: b.thinking, signature: b.signature },
-            ])
-          : [],
-    );
-    const webTools = webToolsOf(turn);
-    // A turn that held only a summary, or a compaction that failed (which stands for nothing), says
-    // nothing of its own.
-    const compacts = turn.some((b) => b.type === 'compaction');
-    if (compacts && !text && !calls.length && !thinking.length && !webTools.length) return summed;
-    return [
-      ...summed,
-      {
-        role: 'assistant',
-        content: text || null,
-        ...(calls.length ? { tool_calls: calls } : {}),
-        ...(thinking.length ? { thinking } : {}),
-        ...(webTools.length ? { webTools } : {}),
-        ...cacheOf(turn.filter((b) => b.type === 'text' || b.type === 'tool_use')),
-      },
-    ];
+    return [...summed, ...mcpStretches(turn).flatMap((s) => assistantTurn(s, at, from))];
   }
   const results = m.content.flatMap((b): ChatMessage[] =>
     b.type === 'tool_result'
@@ -291,6 +326,91 @@ function chatMessages(m: Message, at: number, from: number): ChatMessage[] {
 }
 
 type Block = Extract<Message['content'], unknown[]>[number];
+
+/** A stretch of an assistant turn: its blocks up to the results of the remote MCP calls it ran, if any. */
+interface Stretch {
+  blocks: Block[];
+  /** Where its blocks begin in the turn. */
+  at: number;
+  results: Array<Extract<Block, { type: 'mcp_tool_result' }>>;
+}
+
+/**
+ * An assistant turn cut after each remote MCP call's result (chat/remoteMcp.ts): the model read the
+ * result before it went on, so each stretch goes back to it as a turn of its own, the results as the
+ * tool's messages after it. A turn without such calls is one stretch.
+ */
+function mcpStretches(turn: readonly Block[]): Stretch[] {
+  const stretches: Stretch[] = [{ blocks: [], at: 0, results: [] }];
+  for (const [j, b] of turn.entries()) {
+    let last = stretches.at(-1)!;
+    if (b.type === 'mcp_tool_result') {
+      last.results.push(b);
+      continue;
+    }
+    if (last.results.length) stretches.push((last = { blocks: [], at: j, results: [] }));
+    last.blocks.push(b);
+  }
+  return stretches;
+}
+
+/**
+ * One stretch of an assistant turn as the engine's messages: the text, tool calls (a remote MCP
+ * server's by the name the model is offered it), thinking and server tools the model wrote, then what
+ * each remote MCP call gave back, as its tool's message.
+ */
+function assistantTurn({ blocks: turn, at: offset, results }: Stretch, at: number, from: number): ChatMessage[] {
+  const text = turn.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
+  const calls = turn.flatMap((b) =>
+    b.type === 'tool_use' || b.type === 'mcp_tool_use'
+      ? [
+          {
+            id: b.id,
+            type: 'function' as const,
+            function: {
+              name: b.type === 'mcp_tool_use' ? mcpFunctionName(b.server_name, b.name) : b.name,
+              arguments: JSON.stringify(b.input),
+            },
+          },
+        ]
+      : [],
+  );
+  const thinking = turn.flatMap((b, j): ThinkingBlock[] =>
+    b.type === 'redacted_thinking'
+      ? [{ redacted: b.data }]
+      : b.type === 'thinking' && b.signature
+        ? (openThinking(b.signature, ['body', 'messages', at, 'content', from + offset + j, 'signature']) ?? [
+            { thinking: b.thinking, signature: b.signature },
+          ])
+        : [],
+  );
+  const webTools = webToolsOf(turn);
+  const answered = results.map((b): ChatMessage => ({
+    role: 'tool',
+    tool_call_id: b.tool_use_id,
+    content: mcpResultText({
+      text: typeof b.content === 'string' ? b.content : (b.content ?? []).map((t) => t.text).join('\n'),
+      isError: b.is_error === true,
+    }),
+    ...cacheOf([b]),
+  }));
+  // A turn that held only a summary, or a compaction that failed (which stands for nothing), says
+  // nothing of its own.
+  const compacts = turn.some((b) => b.type === 'compaction');
+  if (compacts && !text && !calls.length && !thinking.length && !webTools.length) return answered;
+  return [
+    {
+      role: 'assistant',
+      content: text || null,
+      ...(calls.length ? { tool_calls: calls } : {}),
+      ...(thinking.length ? { thinking } : {}),
+      ...(webTools.length ? { webTools } : {}),
+      ...cacheOf(turn.filter((b) => b.type === 'text' || b.type === 'tool_use' || b.type === 'mcp_tool_use')),
+    },
+    ...answered,
+  ];
+}
+
 /** What a user turn or a tool's result gives the model to read: text, images and documents. */
 type Readable = Extract<Block, { type: 'text' | 'image' | 'document' }>;
 /** A tool a tool search found, in a tool's result. */
@@ -343,7 +463,7 @@ function toolResultContent(
  * of one with the result that answers it, and where it came in the turn's text. Anthropic's other
  * server tools, which no model is given here, are left out.
  */
-function webToolsOf(blocks: Extract<Message['content'], unknown[]>): WebToolUse[] {
+function webToolsOf(blocks: readonly Block[]): WebToolUse[] {
   const found = new Map<string, WebToolResult>();
   for (const b of blocks)
     if (b.type === 'web_search_tool_result')
@@ -387,7 +507,7 @@ function webToolsOf(blocks: Extract<Message['content'], unknown[]>): WebToolUse[
 }
 
 /** Which tool search a turn's `server_tool_use` of that id ran (the regular expression one, when none did). */
-function toolSearchOf(blocks: Extract<Message['content'], unknown[]>, id: string): ToolSearchName {
+function toolSearchOf(blocks: readonly Block[], id: string): ToolSearchName {
   const use = blocks.find((b) => b.type === 'server_tool_use' && b.id === id);
   return use?.type === 'server_tool_use' && use.name === 'tool_search_tool_bm25'
     ? 'tool_search_tool_bm25'

@@ -217,7 +217,8 @@ export interface WebFetchResult {
 /**
  * A web search, a web fetch or a tool search an Anthropic model ran at Anthropic (its server tools): the
  * call's id and input (the query, the page's address), and what it found or read, or why it found
- * nothing (Anthropic's error code). It goes back only to Anthropic's models.
+ * nothing (Anthropic's error code). It goes back only to Anthropic's models. Or a call of a remote MCP
+ * server's tool the service ran for the model, which goes back to any model as a tool call and its result.
  */
 export type WebToolUse = {
   id: string;
@@ -225,6 +226,25 @@ export type WebToolUse = {
   /** Of the turn's text, how many characters the model wrote before it ran the tool (absent: none). */
   after?: number;
 } & WebToolResult;
+
+/** What a request asks of one tool of a server, or of all of them by default. */
+export interface McpToolConfig {
+  enabled: boolean;
+  /** Not shown to the model until a tool search loads it (Anthropic's `defer_loading`). */
+  deferred: boolean;
+}
+
+/** A remote MCP server as a request names it. */
+export interface McpServerAsked {
+  /** The name the client calls it by (Anthropic's `name`), which the answer's blocks give. */
+  name: string;
+  url: string;
+  /** Sent with each request to the server: the client's authorization, a secret kept for the request alone. */
+  headers: Record<string, string>;
+  defaults: McpToolConfig;
+  /** Each tool's own settings, by its name, over the defaults. */
+  tools: Record<string, Partial<McpToolConfig>>;
+}
 
 /** Anthropic's tool search tools, by name: by regular expression, or BM25 over a query's words. */
 export type ToolSearchName = 'tool_search_tool_regex' | 'tool_search_tool_bm25';
@@ -248,7 +268,9 @@ export const isToolSearch = (use: WebToolUse): use is Extract<WebToolUse, { name
 export type WebToolResult =
   | { name: 'web_search'; results: WebSearchResult[] | { error_code: string } }
   | { name: 'web_fetch'; results: WebFetchResult | { error_code: string } }
-  | { name: ToolSearchName; results: string[] | { error_code: string } };
+  | { name: ToolSearchName; results: string[] | { error_code: string } }
+  /** A call the service ran of a remote MCP server's tool (chat/remoteMcp.ts), and its result as text. */
+  | { name: 'mcp'; server: string; tool: string; results: { text: string; isError: boolean } };
 
 export type ChatMessage = (
   | { role: 'system' | 'user'; content: string | Array<Record<string, unknown>> }
@@ -348,6 +370,11 @@ export interface ToolOptions {
     /** What the search is called in words to the user, when not OpenAI's (the playground's plugin). */
     named?: string;
   };
+  /**
+   * Remote MCP servers whose tools the model may call, which the service runs (chat/remoteMcp.ts):
+   * Anthropic's MCP connector.
+   */
+  mcpServers?: McpServerAsked[];
   /** Anthropic's extended thinking as its clients ask for it (other providers go without). */
   thinking?: { type: 'enabled'; budgetTokens: number } | { type: 'adaptive' } | { type: 'disabled' };
   /** JSON asked for: any object, or one following a schema (OpenAI's shapes); absent: text. */

@@ -11,11 +11,13 @@ import { latencyBook } from './latency';
 import { inOwnTerms } from './advancedToolUse';
 import { finishChat, logFailure, summarize } from './ledger';
 import { ReachFailure } from './reach/reach';
+import { McpSession, withRemoteTools } from './remoteMcp';
 import type { Reaches } from './reach/reaches';
 import { capabilityRefusal } from './routing';
 import { searchNotRun, toolSearchRuns } from './webSearches';
 import {
   needsOf,
+  promptOf,
   textOf,
   toolOptionsOf,
   type Attempt,
@@ -65,6 +67,25 @@ export async function runChat(
   signal: AbortSignal,
   onThinking?: (piece: ThinkingPiece) => void,
 ): Promise<Completed> {
+  const servers = prepared.body.completion?.mcpServers;
+  if (!servers?.length) return runWith(db, prepared, reaches, onDelta, signal, onThinking);
+  const session = await McpSession.open(servers, signal);
+  try {
+    return await runWith(db, prepared, reaches, onDelta, signal, onThinking, session);
+  } finally {
+    await session.close();
+  }
+}
+
+async function runWith(
+  db: Database,
+  prepared: Prepared,
+  reaches: Reaches,
+  onDelta: ((text: string) => void) | undefined,
+  signal: AbortSignal,
+  onThinking: ((piece: ThinkingPiece) => void) | undefined,
+  session?: McpSession,
+): Promise<Completed> {
   const started = Date.now();
   const policies = prepared.config.policies;
   const maxSame = policies.max_same_model_retries ?? 1;
@@ -95,13 +116,21 @@ export async function runChat(
       streamed ??= '';
       onThinking(piece);
     });
+  /**
+   * A remote MCP server's tool was run: the request is not tried again, on this model or another, as the
+   * call may have changed something; a failure after it is logged with the text so far, as one that
+   * streamed is.
+   */
+  const ranTool = () => {
+    streamed ??= '';
+  };
   while (current) {
     for (let same = 0; same <= maxSame; same++) {
       const attemptStarted = Date.now();
       firstDelta = undefined;
       let reply: Reply;
       try {
-        reply = await generate(reaches, current, prepared, emit, emitThinking, signal);
+        reply = await generate(reaches, current, prepared, emit, emitThinking, signal, session, ranTool);
       } catch (error) {
         const failure = `${current.record.namespace}: ${signal.aborted ? abortReason(signal) : (error as Error).message}`;
         if (signal.aborted || streamed !== null) {
@@ -256,6 +285,8 @@ function generate(
   onDelta: ((text: string) => void) | undefined,
   onThinking: ((piece: ThinkingPiece) => void) | undefined,
   signal: AbortSignal,
+  session: McpSession | undefined,
+  ranTool: () => void,
 ): Promise<Reply> {
   const r = model.record;
   const body = prepared.body;
@@ -263,29 +294,37 @@ function generate(
   // they are to a Claude model, in its own terms to another; Anthropic's tool search tool goes only to a
   // Claude model at Anthropic, which runs it (any other is shown every tool).
   const claude = dialectOf(r.provider ?? '', r.api_target || r.model) === 'anthropic';
-  const asked = toolOptionsOf(body);
-  const { messages, options } =
-    claude && (!asked.toolSearch || toolSearchRuns(r))
-      ? { messages: prepared.messages, options: asked }
-      : inOwnTerms(prepared.messages, asked);
-  return reaches.for(r).generate({
-    model: r,
-    // A model without vision gets the text of each message without its images.
-    messages: r.supports_vision
-      ? messages
-      : messages.map((m) =>
-          m.content === null || typeof m.content === 'string'
-            ? m
-            : ({ ...m, content: textOf(m.content) } as ChatMessage),
-        ),
-    prompt: body.prompt,
-    images: body.images?.length ?? 0,
-    files: body.files?.length ?? 0,
-    maxTokens: Math.max(1, Math.min(prepared.maxTokens, r.context_window - prepared.promptTokens)),
-    temperature: prepared.temperature,
-    tools: withinReach(r, options),
-    onDelta,
-    onThinking,
-    signal,
-  });
+  const own = toolOptionsOf(body);
+  // A remote MCP server's tools are offered as functions, beside the client's.
+  const asked = session ? { ...own, tools: [...(own.tools ?? []), ...session.functions] } : own;
+  const ask = (conversation: ChatMessage[]) => {
+    const { messages, options } =
+      claude && (!asked.toolSearch || toolSearchRuns(r))
+        ? { messages: conversation, options: asked }
+        : inOwnTerms(conversation, asked);
+    return reaches.for(r).generate({
+      model: r,
+      // A model without vision gets the text of each message without its images.
+      messages: r.supports_vision
+        ? messages
+        : messages.map((m) =>
+            m.content === null || typeof m.content === 'string'
+              ? m
+              : ({ ...m, content: textOf(m.content) } as ChatMessage),
+          ),
+      // After a round of remote tool calls, what the model answers is their results.
+      prompt: conversation.length === prepared.messages.length ? body.prompt : promptOf(conversation),
+      images: body.images?.length ?? 0,
+      files: body.files?.length ?? 0,
+      maxTokens: Math.max(1, Math.min(prepared.maxTokens, r.context_window - prepared.promptTokens)),
+      temperature: prepared.temperature,
+      tools: withinReach(r, options),
+      onDelta,
+      onThinking,
+      signal,
+    });
+  };
+  return session
+    ? withRemoteTools(session, prepared.messages, ask, signal, onThinking, ranTool)
+    : ask(prepared.messages);
 }

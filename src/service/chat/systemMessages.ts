@@ -4,12 +4,11 @@
 // (`clear_at`) is left out once one follows; the effort of one in the turn being answered (after the
 // last user message) is the reply's. What remains of each is its text, which the model reads where it
 // stands: every provider's model is offered the tools as changed, none needs Anthropic's beta for it.
-import type { z } from 'zod';
-import type { AnthropicMessagesBody } from '../../api/schemas';
+import type { AnthropicPlainBody, AnthropicTool } from '../../api/schemas';
 import { Problem } from '../problem';
 
-type Given = z.output<typeof AnthropicMessagesBody>;
-type Tool = NonNullable<Given['tools']>[number];
+type Given = AnthropicPlainBody;
+type Tool = AnthropicTool;
 type SystemMessage = Extract<Given['messages'][number], { role: 'system' }>;
 type Block = Exclude<NonNullable<SystemMessage['content']>, string>[number];
 

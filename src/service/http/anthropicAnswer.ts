@@ -49,9 +49,23 @@ const serverToolUse = (uses: readonly WebToolUse[]) => ({
 
 /**
  * A web search, fetch or tool search the model ran, as Anthropic writes it: the call, then what it
- * found, read or loaded.
+ * found, read or loaded; or a remote MCP server's tool the service ran for it, as Anthropic's MCP
+ * connector writes one (the tool and its server by name, then the text it gave back).
  */
-const webToolBlocks = (u: WebToolUse) => [
+const webToolBlocks = (u: WebToolUse) =>
+  u.name === 'mcp'
+    ? [
+        { type: 'mcp_tool_use', id: u.id, name: u.tool, server_name: u.server, input: u.input },
+        {
+          type: 'mcp_tool_result',
+          tool_use_id: u.id,
+          is_error: u.results.isError,
+          content: [{ type: 'text', text: u.results.text }],
+        },
+      ]
+    : serverToolBlocks(u);
+
+const serverToolBlocks = (u: Exclude<WebToolUse, { name: 'mcp' }>) => [
   { type: 'server_tool_use', id: u.id, name: u.name, input: u.input },
   isToolSearch(u)
     ? {

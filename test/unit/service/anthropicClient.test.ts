@@ -657,7 +657,7 @@ describe('the Anthropic SDK against the built-in service', function () {
       withdrawn.content.map((b) => b.type),
       ['text'],
     );
-    // The tools of MCP servers are not served here, and a change naming one is refused in words.
+    // An MCP server's toolset is given in the request's tools, not changed mid-conversation: refused in words.
     await assert.rejects(
       continued(
         withdrawn.id,
@@ -665,7 +665,7 @@ describe('the Anthropic SDK against the built-in service', function () {
         'Hi',
       ),
       (error: unknown) =>
-        error instanceof Anthropic.APIError && /tools of MCP servers are not served here/.test(error.message),
+        error instanceof Anthropic.APIError && /toolset is given in tools, not here/.test(error.message),
     );
   });
 

@@ -15,6 +15,7 @@ import type { LlmSpacesClient } from '../../../src/api/client';
 import type { ModelRecord, ProviderState } from '../../../src/api/schemas';
 import { cheapestFirst } from '../../../src/shared/models';
 import { raw } from '../support/http';
+import { startFakeMcpServer } from '../support/mcpFake';
 import { LATER_SYSTEM } from '../support/openAiChat';
 import {
   CITED_PASSAGE,
@@ -423,6 +424,54 @@ describe('hosted providers (fakes of their wire formats)', function () {
     const [, used, answer] = answeredByAnthropic!.messages as Array<{ content: Array<Record<string, unknown>> }>;
     assert.equal(used!.content.find((b) => b.type === 'tool_use')!.id, answer!.content[0]!.tool_use_id);
     assert.equal(answer!.content[0]!.type, 'tool_result');
+  });
+
+  it("runs a remote MCP server's tools for Claude (Anthropic's MCP connector): offered as functions, each call's result sent back", async () => {
+    const mcp = await startFakeMcpServer('mcp-provider-token');
+    try {
+      const app = await spaceWith([ANTHROPIC]);
+      const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
+      const seen = anthropic.seen.length;
+      const message = await sdk.beta.messages.create({
+        model: ANTHROPIC,
+        max_tokens: 200,
+        betas: ['mcp-client-2025-11-20'],
+        mcp_servers: [{ type: 'url', name: 'dictionary', url: mcp.url, authorization_token: 'mcp-provider-token' }],
+        tools: [{ type: 'mcp_toolset', mcp_server_name: 'dictionary' }],
+        messages: [{ role: 'user', content: 'call mcp__dictionary__lookup {"word":"gateway"}' }],
+      });
+      assert.deepEqual(
+        message.content.map((b) => b.type),
+        ['mcp_tool_use', 'mcp_tool_result', 'text'],
+      );
+      assert.equal((message.content[2] as Anthropic.Beta.BetaTextBlock).text, 'echo: ');
+      const [first, second] = anthropic.seen.slice(seen).map((r) => r.body) as Array<{
+        tools: Array<{ name: string }>;
+        messages: Array<{ role: string; content: Array<Record<string, unknown>> }>;
+        mcp_servers?: unknown;
+      }>;
+      assert.equal(anthropic.seen.length - seen, 2, 'the model is asked again with the result');
+      // Claude is offered the server's tools as its own (the service runs them), not Anthropic's connector.
+      assert.deepEqual(
+        first!.tools.map((t) => t.name),
+        ['mcp__dictionary__lookup', 'mcp__dictionary__forget'],
+      );
+      assert.equal(first!.mcp_servers, undefined);
+      const [, called, answered] = second!.messages;
+      const use = called!.content.find((b) => b.type === 'tool_use')!;
+      assert.deepEqual([use.name, use.input], ['mcp__dictionary__lookup', { word: 'gateway' }]);
+      assert.equal(answered!.content[0]!.type, 'tool_result');
+      assert.equal(answered!.content[0]!.tool_use_id, use.id);
+      assert.equal(answered!.content[0]!.content, 'gateway: a door every tool goes through');
+      // Both rounds are billed: the answer's usage is theirs together (the fake's is 11 in, 3 of them cached, 7 out).
+      const usage = message.usage;
+      assert.deepEqual(
+        [usage.input_tokens + (usage.cache_read_input_tokens ?? 0), usage.cache_read_input_tokens, usage.output_tokens],
+        [22, 6, 14],
+      );
+    } finally {
+      await mcp.close();
+    }
   });
 
   it('passes JSON asked by a schema to each provider in its own form', async () => {

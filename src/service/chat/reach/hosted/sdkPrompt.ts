@@ -122,6 +122,8 @@ function webToolParts(use: WebToolUse): WebToolPart[] {
 /** What a web search found, a web fetch read or a tool search loaded, as the result Anthropic's package takes back. */
 function webToolOutput(use: WebToolUse): LanguageModelV4ToolResultPart['output'] {
   const failed = (code: string) => ({ type: 'error-json' as const, value: { errorCode: code } });
+  // A remote MCP server's call goes back as a tool call of its own (chat/remoteMcp.ts), never as this.
+  if (use.name === 'mcp') return { type: 'text', value: use.results.text };
   if (use.name === 'web_search') {
     const found = use.results;
     if (!Array.isArray(found)) return failed(found.error_code);

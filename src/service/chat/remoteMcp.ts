@@ -1,0 +1,286 @@
+// Remote MCP servers a request names (Anthropic's MCP connector, `mcp_servers`): the service connects
+// to each over MCP's Streamable HTTP, with the client's authorization, lists its tools, offers the model
+// those the request allows as functions, and runs each call the model makes of one, for any model of
+// a Space, until the model answers without one (or calls a tool of the client's, which the answer
+// hands back with the calls it ran). Each call and its result are told to the client where they came
+// in the reply (as Anthropic's mcp_tool_use and mcp_tool_result blocks), and go back to the model as a
+// tool call and its result. The authorization is held in memory for the request alone.
+import { createHash } from 'node:crypto';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Problem } from '../problem';
+import type { ToolCall } from '../../api/schemas';
+import type { ChatMessage, McpServerAsked, Reply, ThinkingPiece, ToolOptions, WebToolUse } from './request';
+
+/** A call of a remote server's tool, run, as the reply tells it. */
+type McpUse = Extract<WebToolUse, { name: 'mcp' }>;
+/** What a call gave back. */
+type McpResult = McpUse['results'];
+
+/** A tool of a remote server as the model is offered it, by its function name. */
+interface RemoteTool {
+  server: McpServerAsked;
+  /** Its own name, on its server. */
+  name: string;
+}
+
+/** The most characters of a function name, as OpenAI's API and most others take one. */
+const MOST_NAME = 64;
+
+/**
+ * The name the model calls a server's tool by: `mcp__<server>__<tool>`, as Claude Code names an MCP
+ * server's tools (no client tool goes by such a name), letters, digits, _ and - only; one too long is
+ * cut, with a hash of the whole so that two tools cut alike keep apart.
+ */
+export function mcpFunctionName(server: string, tool: string): string {
+  const whole = `mcp__${server}__${tool}`.replace(/[^a-zA-Z0-9_-]/g, '_');
+  if (whole.length <= MOST_NAME) return whole;
+  const hash = createHash('sha256').update(`${server}\u0000${tool}`).digest('hex').slice(0, 8);
+  return `${whole.slice(0, MOST_NAME - hash.length - 1)}_${hash}`;
+}
+
+/** The most pages of a server's tool list read, and of calls in one request: bounds on what a server sends. */
+const MOST_PAGES = 20;
+/** The most rounds of tool calls in one request, as a stop to a model that never stops calling. */
+export const MOST_ROUNDS = 20;
+
+/**
+ * An MCP server's words for why it failed, without what the client sent of its own: its address (which
+ * may carry a key) and its authorization, wherever the server or the transport repeated them.
+ */
+function reasonOf(error: unknown, server: McpServerAsked): string {
+  let message = error instanceof Error ? error.message : String(error);
+  const secrets = [server.url, ...Object.values(server.headers).flatMap((v) => [v, v.replace(/^Bearer\s+/i, '')])];
+  for (const secret of secrets.filter((s) => s.length >= 4)) message = message.split(secret).join('[withheld]');
+  return message.length > 300 ? `${message.slice(0, 300)}…` : message;
+}
+
+/** The servers of one request, connected, with the tools the request allows of each. */
+export class McpSession {
+  private readonly clients: Client[] = [];
+  private readonly byFunction = new Map<string, RemoteTool>();
+  /** The functions offered to the model, in the servers' order. */
+  readonly functions: NonNullable<ToolOptions['tools']> = [];
+
+  private constructor() {}
+
+  /**
+   * Connects to each server and lists its tools; a server that cannot be reached, or refuses the
+   * authorization, is a 424 in words (as OpenAI answers a remote MCP server's failure), naming it.
+   */
+  static async open(servers: readonly McpServerAsked[], signal: AbortSignal): Promise<McpSession> {
+    const session = new McpSession();
+    try {
+      const listed = await Promise.all(servers.map((s) => session.connect(s, signal)));
+      servers.forEach((server, i) => {
+        for (const tool of listed[i]!) {
+          const config = { ...server.defaults, ...server.tools[tool.name] };
+          if (!config.enabled) continue;
+          const name = mcpFunctionName(server.name, tool.name);
+          session.byFunction.set(name, { server, name: tool.name });
+          session.functions.push({
+            type: 'function',
+            function: {
+              name,
+              ...(tool.description ? { description: tool.description } : {}),
+              parameters: tool.inputSchema as Record<string, unknown>,
+            },
+            ...(config.deferred ? { deferred: true } : {}),
+          });
+        }
+      });
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
+    return session;
+  }
+
+  private async connect(server: McpServerAsked, signal: AbortSignal) {
+    const client = new Client({ name: 'llm-spaces', version: '1' });
+    this.clients.push(client);
+    const said = (what: string, error: unknown) =>
+      new Problem(424, `The MCP server ${server.name} ${what}: ${reasonOf(error, server)}`);
+    try {
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } }),
+        { signal },
+      );
+    } catch (error) {
+      throw said('could not be reached', error);
+    }
+    this.servers.set(server, client);
+    const tools: Array<{ name: string; description?: string; inputSchema: unknown }> = [];
+    try {
+      let cursor: string | undefined;
+      for (let page = 0; page < MOST_PAGES; page++) {
+        const listed = await client.listTools(cursor ? { cursor } : undefined, { signal });
+        tools.push(...listed.tools);
+        cursor = listed.nextCursor;
+        if (!cursor) break;
+      }
+    } catch (error) {
+      throw said('did not list its tools', error);
+    }
+    return tools;
+  }
+
+  private readonly servers = new Map<McpServerAsked, Client>();
+
+  /** The server's tool a function name stands for, if it is one of this session's. */
+  owns(functionName: string): RemoteTool | undefined {
+    return this.byFunction.get(functionName);
+  }
+
+  /**
+   * Runs a call the model made; what the server answered, as text, or why it failed (told to the
+   * model, which may go on without it).
+   */
+  async call(call: ToolCall, signal: AbortSignal): Promise<McpUse> {
+    const tool = this.byFunction.get(call.function.name)!;
+    const input = parsedInput(call.function.arguments);
+    const use = (text: string, isError: boolean): McpUse => ({
+      id: call.id,
+      input,
+      name: 'mcp',
+      server: tool.server.name,
+      tool: tool.name,
+      results: { text, isError },
+    });
+    try {
+      const result = await this.servers.get(tool.server)!.callTool({ name: tool.name, arguments: input }, { signal });
+      return use(resultText(result), result.isError === true);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      return use(
+        `The MCP server ${tool.server.name} failed to run ${tool.name}: ${reasonOf(error, tool.server)}`,
+        true,
+      );
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled(this.clients.map((c) => c.close()));
+  }
+}
+
+function parsedInput(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text || '{}');
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * What a tool gave back, as the text the model reads: its text parts, its structured content when it
+ * gave no text, and a word for each part that is not text (an image, a resource), which is not passed on.
+ */
+function resultText(result: { content?: unknown; structuredContent?: unknown }): string {
+  const parts = Array.isArray(result.content) ? (result.content as Array<{ type?: string; text?: unknown }>) : [];
+  const texts = parts.map((p) =>
+    p.type === 'text' && typeof p.text === 'string' ? p.text : `[${p.type ?? 'a part'} the tool gave, not passed on]`,
+  );
+  if (!texts.length && result.structuredContent !== undefined) return JSON.stringify(result.structuredContent);
+  return texts.join('\n');
+}
+
+/** Token counts of two rounds together; none when either has none (counted here from the text instead). */
+function summedUsage(a: Reply['usage'], b: Reply['usage']): Reply['usage'] {
+  if (!a || !b) return undefined;
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cachedInput: a.cachedInput + b.cachedInput,
+    cacheWrites: a.cacheWrites + b.cacheWrites,
+    hourCacheWrites: a.hourCacheWrites + b.hourCacheWrites,
+  };
+}
+
+/**
+ * A reply run with a session's tools: the model asked again with the results of the calls it made of
+ * them, round by round; one reply of all the rounds, their text and thinking in order, the calls run
+ * where they came in the text, the tokens of every round. `told` hears each call run as it is run, as
+ * the reply's stream tells it; `ran` hears that one ran (after which the request is not tried again).
+ */
+export async function withRemoteTools(
+  session: McpSession,
+  messages: readonly ChatMessage[],
+  ask: (messages: ChatMessage[]) => Promise<Reply>,
+  signal: AbortSignal,
+  told: ((piece: ThinkingPiece) => void) | undefined,
+  ran: () => void,
+): Promise<Reply> {
+  const conversation = [...messages];
+  let whole: Reply | undefined;
+  for (let round = 0; ; round++) {
+    const reply = await ask(conversation);
+    const calls = reply.toolCalls ?? [];
+    const remote = calls.filter((c) => session.owns(c.function.name));
+    const offset = whole?.text.length ?? 0;
+    whole = whole ? joined(whole, reply, offset) : { ...reply };
+    if (!remote.length) return whole;
+    if (round + 1 >= MOST_ROUNDS) {
+      whole.warning = [whole.warning, `The model was stopped after ${MOST_ROUNDS} rounds of calls to MCP servers.`]
+        .filter(Boolean)
+        .join(' ');
+      return { ...whole, toolCalls: calls.filter((c) => !session.owns(c.function.name)) };
+    }
+    ran();
+    const uses: WebToolUse[] = [];
+    const results: McpResult[] = [];
+    for (const call of remote) {
+      const use = await session.call(call, signal);
+      const result = { ...use, after: whole.text.length };
+      uses.push(result);
+      results.push(use.results);
+      told?.({ webTool: result });
+    }
+    whole.webTools = [...(whole.webTools ?? []), ...uses];
+    const theirs = calls.filter((c) => !session.owns(c.function.name));
+    // A call of the client's own ends the request: it runs it, and sends this turn back with its result.
+    if (theirs.length) return { ...whole, toolCalls: theirs, finishReason: 'tool_calls' };
+    whole.toolCalls = undefined;
+    conversation.push(
+      {
+        role: 'assistant',
+        content: reply.text || null,
+        tool_calls: remote,
+        ...(reply.thinking ? { thinking: reply.thinking } : {}),
+      },
+      ...results.map((r, i): ChatMessage => ({ role: 'tool', tool_call_id: remote[i]!.id, content: mcpResultText(r) })),
+    );
+  }
+}
+
+/** What the model reads of a call's result: the text, marked when the tool failed. */
+export const mcpResultText = (result: McpResult) => (result.isError ? `Error: ${result.text}` : result.text);
+
+/** Two rounds' replies as one: the later's text after the earlier's, each one's places moved with it. */
+function joined(earlier: Reply, later: Reply, offset: number): Reply {
+  return {
+    ...later,
+    text: earlier.text + later.text,
+    usage: summedUsage(earlier.usage, later.usage),
+    ...(earlier.thinking || later.thinking
+      ? { thinking: [...(earlier.thinking ?? []), ...(later.thinking ?? [])] }
+      : {}),
+    ...(earlier.reasoning || later.reasoning
+      ? { reasoning: [earlier.reasoning, later.reasoning].filter(Boolean).join('\n\n') }
+      : {}),
+    ...nonEmpty('webTools', [
+      ...(earlier.webTools ?? []),
+      ...(later.webTools ?? []).map((u) => ({ ...u, after: (u.after ?? 0) + offset })),
+    ]),
+    ...nonEmpty('cited', [
+      ...(earlier.cited ?? []),
+      ...(later.cited ?? []).map((c) => ({ ...c, from: c.from + offset, to: c.to + offset })),
+    ]),
+    webSearches: (earlier.webSearches ?? 0) + (later.webSearches ?? 0) || undefined,
+    warning: [earlier.warning, later.warning].filter(Boolean).join(' ') || undefined,
+  };
+}
+
+/** A field of a reply when it has something, else none (a reply without them has no such field). */
+const nonEmpty = <K extends 'webTools' | 'cited'>(key: K, items: NonNullable<Reply[K]>) =>
+  items.length ? { [key]: items } : { [key]: undefined };
