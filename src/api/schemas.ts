@@ -1939,14 +1939,61 @@ export const OPENAI_WEB_SEARCH = [
   'web_search_preview_2025_03_11',
 ] as const;
 
-/** OpenAI's other tools that run at OpenAI (file search, code, images, MCP servers, computer use). */
+/** OpenAI's other tools that run at OpenAI (file search, code, images, computer use). */
 export const OPENAI_OTHER_HOSTED_TOOLS = [
   'file_search',
   'code_interpreter',
   'image_generation',
-  'mcp',
   'computer_use_preview',
 ] as const;
+
+/** A pick of an MCP server's tools (OpenAI's filter): by name, and by whether they change nothing. */
+const McpToolFilter = z.strictObject({
+  tool_names: nullish(z.array(z.string().max(200)).max(1000)),
+  read_only: nullish(z.boolean()),
+});
+
+/**
+ * A remote MCP server whose tools the model may call (OpenAI's `mcp` tool): the service connects to
+ * it over MCP's Streamable HTTP with the headers and authorization given, and runs the calls, for any
+ * model of a Space, each after the client's approval where `require_approval` asks it (always, unless
+ * it says otherwise, as at OpenAI). OpenAI's connectors and tunnels reach only from OpenAI.
+ */
+const ResponsesMcpTool = z
+  .object({
+    type: z.literal('mcp'),
+    server_label: z.string().min(1).max(64),
+    server_url: nullish(
+      z.url({ protocol: /^https?$/, error: 'must be the http or https address of an MCP server' }).max(2000),
+    ),
+    connector_id: nullish(z.string().max(200)),
+    tunnel_id: nullish(z.string().max(200)),
+    headers: nullish(z.record(z.string().max(200), z.string().max(10_000))),
+    authorization: nullish(z.string().min(1).max(10_000)),
+    allowed_tools: nullish(z.union([z.array(z.string().max(200)).max(1000), McpToolFilter])),
+    require_approval: nullish(
+      z.union([
+        z.enum(['always', 'never']),
+        z.strictObject({ always: nullish(McpToolFilter), never: nullish(McpToolFilter) }),
+      ]),
+    ),
+    server_description: nullish(z.string().max(10_000)),
+    defer_loading: nullish(z.boolean()),
+    allowed_callers: nullish(z.array(z.enum(['direct', 'programmatic'])).max(2)),
+  })
+  .check((ctx) => {
+    const tool = ctx.value;
+    if (tool.connector_id || tool.tunnel_id)
+      ctx.issues.push({
+        code: 'custom',
+        input: tool,
+        path: [tool.connector_id ? 'connector_id' : 'tunnel_id'],
+        message:
+          "cannot be served here: OpenAI's connectors and tunnels reach only from OpenAI; give the server's own address as server_url",
+      });
+    else if (!tool.server_url)
+      ctx.issues.push({ code: 'custom', input: tool, path: ['server_url'], message: 'is required' });
+  });
 
 const ResponsesToolName = z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, _ . or -');
 
@@ -2149,6 +2196,41 @@ export const ResponsesItem = z.union([
   // OpenAI's explicit compaction (Codex's remote compaction): the last input item asks for the
   // conversation to be summed up now, and the answer is the compaction item alone (chat/compaction.ts).
   z.object({ type: z.literal('compaction_trigger'), id: nullish(z.string().max(200)) }),
+  // A remote MCP server's items (its `mcp` tool), sent back as this service gave them: its tools as
+  // listed, a call the service ran and what it gave back, a call waiting for approval, and the
+  // client's answer to one.
+  z.object({
+    type: z.literal('mcp_list_tools'),
+    id: nullish(z.string().max(200)),
+    server_label: z.string().min(1).max(64),
+    tools: z.array(z.looseObject({ name: z.string().max(200) })).max(1000),
+    error: nullish(z.string().max(10_000)),
+  }),
+  z.object({
+    type: z.literal('mcp_call'),
+    id: z.string().min(1).max(200),
+    server_label: z.string().min(1).max(64),
+    name: z.string().min(1).max(200),
+    arguments: z.string().max(1_000_000),
+    output: nullish(z.string().max(10 * 1024 * 1024)),
+    error: z.unknown().optional(),
+    approval_request_id: nullish(z.string().max(200)),
+    status: nullish(z.string().max(40)),
+  }),
+  z.object({
+    type: z.literal('mcp_approval_request'),
+    id: z.string().min(1).max(200),
+    server_label: z.string().min(1).max(64),
+    name: z.string().min(1).max(200),
+    arguments: z.string().max(1_000_000),
+  }),
+  z.object({
+    type: z.literal('mcp_approval_response'),
+    id: nullish(z.string().max(200)),
+    approval_request_id: z.string().min(1).max(200),
+    approve: z.boolean(),
+    reason: nullish(z.string().max(10_000)),
+  }),
 ]);
 
 /**
@@ -2197,6 +2279,7 @@ const ResponsesTool = z.discriminatedUnion(
       environment: nullish(z.looseObject({ type: z.enum(['local', 'container_auto', 'container_reference']) })),
     }),
     z.object({ type: z.literal('apply_patch') }),
+    ResponsesMcpTool,
     z.looseObject({ type: z.enum(OPENAI_OTHER_HOSTED_TOOLS) }),
   ],
   {

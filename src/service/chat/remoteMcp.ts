@@ -9,7 +9,16 @@ import { createHash } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Problem } from '../problem';
 import type { ToolCall } from '../../api/schemas';
-import type { ChatMessage, McpServerAsked, Reply, ThinkingPiece, ToolOptions, WebToolUse } from './request';
+import type {
+  ChatMessage,
+  McpListing,
+  McpServerAsked,
+  McpToolFilter,
+  Reply,
+  ThinkingPiece,
+  ToolOptions,
+  WebToolUse,
+} from './request';
 
 /** A call of a remote server's tool, run, as the reply tells it. */
 type McpUse = Extract<WebToolUse, { name: 'mcp' }>;
@@ -21,6 +30,30 @@ interface RemoteTool {
   server: McpServerAsked;
   /** Its own name, on its server. */
   name: string;
+  /** A call of it waits for the client's approval before it runs. */
+  approval: boolean;
+}
+
+/** A tool as its server lists it. */
+interface ListedTool {
+  name: string;
+  description?: string;
+  inputSchema: unknown;
+  annotations?: { readOnlyHint?: boolean };
+}
+
+/** Whether a filter picks a tool: named (or none are), and read-only as asked (if asked). */
+const picks = (filter: McpToolFilter, tool: ListedTool) =>
+  (!filter.names || filter.names.includes(tool.name)) &&
+  (filter.readOnly === undefined || (tool.annotations?.readOnlyHint === true) === filter.readOnly);
+
+/** Whether a call of a tool waits for approval: as the server's `approval` says (none when absent). */
+function needsApproval(server: McpServerAsked, tool: ListedTool): boolean {
+  const asked = server.approval;
+  if (!asked || asked === 'never') return false;
+  if (asked === 'always') return true;
+  if (asked.never && picks(asked.never, tool)) return false;
+  return asked.always ? picks(asked.always, tool) : true;
 }
 
 /** The most characters of a function name, as OpenAI's API and most others take one. */
@@ -60,6 +93,8 @@ export class McpSession {
   private readonly byFunction = new Map<string, RemoteTool>();
   /** The functions offered to the model, in the servers' order. */
   readonly functions: NonNullable<ToolOptions['tools']> = [];
+  /** The servers' tools as listed, of those whose listing the answer tells. */
+  readonly listings: McpListing[] = [];
 
   private constructor() {}
 
@@ -72,11 +107,24 @@ export class McpSession {
     try {
       const listed = await Promise.all(servers.map((s) => session.connect(s, signal)));
       servers.forEach((server, i) => {
-        for (const tool of listed[i]!) {
+        const offered = listed[i]!.filter(
+          (tool) =>
+            ({ ...server.defaults, ...server.tools[tool.name] }).enabled && (!server.only || picks(server.only, tool)),
+        );
+        if (server.tellListing)
+          session.listings.push({
+            server: server.name,
+            tools: offered.map((t) => ({
+              name: t.name,
+              ...(t.description ? { description: t.description } : {}),
+              input_schema: t.inputSchema,
+              ...(t.annotations ? { annotations: t.annotations } : {}),
+            })),
+          });
+        for (const tool of offered) {
           const config = { ...server.defaults, ...server.tools[tool.name] };
-          if (!config.enabled) continue;
           const name = mcpFunctionName(server.name, tool.name);
-          session.byFunction.set(name, { server, name: tool.name });
+          session.byFunction.set(name, { server, name: tool.name, approval: needsApproval(server, tool) });
           session.functions.push({
             type: 'function',
             function: {
@@ -109,7 +157,7 @@ export class McpSession {
       throw said('could not be reached', error);
     }
     this.servers.set(server, client);
-    const tools: Array<{ name: string; description?: string; inputSchema: unknown }> = [];
+    const tools: ListedTool[] = [];
     try {
       let cursor: string | undefined;
       for (let page = 0; page < MOST_PAGES; page++) {
@@ -156,6 +204,54 @@ export class McpSession {
         true,
       );
     }
+  }
+
+  /** A call that waits for the client's approval, as the answer tells it (its id is the approval's). */
+  approvalOf(call: ToolCall): WebToolUse {
+    const tool = this.byFunction.get(call.function.name)!;
+    return {
+      id: `mcpr_${call.id.replace(/[^a-zA-Z0-9_-]/g, '_')}`,
+      input: parsedInput(call.function.arguments),
+      name: 'mcp_approval',
+      server: tool.server.name,
+      tool: tool.name,
+      results: null,
+    };
+  }
+
+  /**
+   * Runs the calls the client approved, each by its approval's id (the id of the call in the
+   * conversation), and puts what each gave back in the tool message the input has for it.
+   */
+  async runApproved(
+    conversation: ChatMessage[],
+    approvals: NonNullable<ToolOptions['mcpApprovals']>,
+    signal: AbortSignal,
+    told: ((piece: ThinkingPiece) => void) | undefined,
+    ran: () => void,
+  ): Promise<WebToolUse[]> {
+    const uses: WebToolUse[] = [];
+    for (const approval of approvals) {
+      const call = conversation
+        .flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []) : []))
+        .find((c) => c.id === approval.id);
+      const answer = conversation.findIndex((m) => m.role === 'tool' && m.tool_call_id === approval.id);
+      if (!call || answer < 0) continue;
+      if (!this.owns(call.function.name)) {
+        conversation[answer] = {
+          role: 'tool',
+          tool_call_id: approval.id,
+          content: `The tool ${call.function.name} is not offered any more, so the call was not run.`,
+        };
+        continue;
+      }
+      ran();
+      const use = { ...(await this.call(call, signal)), approvalId: approval.id };
+      conversation[answer] = { role: 'tool', tool_call_id: approval.id, content: mcpResultText(use.results) };
+      uses.push(use);
+      told?.({ webTool: use });
+    }
+    return uses;
   }
 
   async close(): Promise<void> {
@@ -206,40 +302,59 @@ function summedUsage(a: Reply['usage'], b: Reply['usage']): Reply['usage'] {
 export async function withRemoteTools(
   session: McpSession,
   messages: readonly ChatMessage[],
+  approvals: NonNullable<ToolOptions['mcpApprovals']>,
   ask: (messages: ChatMessage[]) => Promise<Reply>,
   signal: AbortSignal,
   told: ((piece: ThinkingPiece) => void) | undefined,
   ran: () => void,
 ): Promise<Reply> {
   const conversation = [...messages];
+  // The calls the client approved run first; the model reads each result where the input answered it.
+  const approved = await session.runApproved(conversation, approvals, signal, told, ran);
   let whole: Reply | undefined;
   for (let round = 0; ; round++) {
     const reply = await ask(conversation);
     const calls = reply.toolCalls ?? [];
     const remote = calls.filter((c) => session.owns(c.function.name));
     const offset = whole?.text.length ?? 0;
-    whole = whole ? joined(whole, reply, offset) : { ...reply };
+    whole = whole
+      ? joined(whole, reply, offset)
+      : { ...reply, ...nonEmpty('webTools', [...approved, ...(reply.webTools ?? [])]) };
     if (!remote.length) return whole;
+    const theirs = calls.filter((c) => !session.owns(c.function.name));
     if (round + 1 >= MOST_ROUNDS) {
       whole.warning = [whole.warning, `The model was stopped after ${MOST_ROUNDS} rounds of calls to MCP servers.`]
         .filter(Boolean)
         .join(' ');
-      return { ...whole, toolCalls: calls.filter((c) => !session.owns(c.function.name)) };
+      return {
+        ...whole,
+        toolCalls: theirs.length ? theirs : undefined,
+        finishReason: theirs.length ? 'tool_calls' : 'stop',
+      };
     }
-    ran();
     const uses: WebToolUse[] = [];
     const results: McpResult[] = [];
+    const waiting: WebToolUse[] = [];
     for (const call of remote) {
+      // A call that waits for approval is told, not run: the client answers it in its next request.
+      if (session.owns(call.function.name)!.approval) {
+        const asked = { ...session.approvalOf(call), after: whole.text.length };
+        waiting.push(asked);
+        told?.({ webTool: asked });
+        continue;
+      }
+      ran();
       const use = await session.call(call, signal);
       const result = { ...use, after: whole.text.length };
       uses.push(result);
       results.push(use.results);
       told?.({ webTool: result });
     }
-    whole.webTools = [...(whole.webTools ?? []), ...uses];
-    const theirs = calls.filter((c) => !session.owns(c.function.name));
-    // A call of the client's own ends the request: it runs it, and sends this turn back with its result.
+    whole.webTools = [...(whole.webTools ?? []), ...uses, ...waiting];
+    // A call of the client's own, or one waiting for approval, ends the request: the client runs it, or
+    // answers it, and sends this turn back.
     if (theirs.length) return { ...whole, toolCalls: theirs, finishReason: 'tool_calls' };
+    if (waiting.length) return { ...whole, toolCalls: undefined, finishReason: 'stop' };
     whole.toolCalls = undefined;
     conversation.push(
       {

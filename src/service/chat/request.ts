@@ -149,7 +149,8 @@ export type ThinkingPiece =
   | { reasoning: string }
   | { carried: ProviderReasoning }
   | { webTool: WebToolUse }
-  | { cited: Cited };
+  | { cited: Cited }
+  | { mcpListed: McpListing };
 
 /**
  * A stretch of a reply's text that cites pages a web search found or a web fetch read, by characters of
@@ -234,9 +235,18 @@ export interface McpToolConfig {
   deferred: boolean;
 }
 
+/**
+ * Tools of a server by their names and whether they change nothing (their `readOnlyHint`), as OpenAI's
+ * filters pick them: a tool is picked when it is named (or none are) and is read-only as asked (if asked).
+ */
+export interface McpToolFilter {
+  names?: string[];
+  readOnly?: boolean;
+}
+
 /** A remote MCP server as a request names it. */
 export interface McpServerAsked {
-  /** The name the client calls it by (Anthropic's `name`), which the answer's blocks give. */
+  /** The name the client calls it by (Anthropic's `name`, OpenAI's `server_label`), which the answer gives. */
   name: string;
   url: string;
   /** Sent with each request to the server: the client's authorization, a secret kept for the request alone. */
@@ -244,6 +254,21 @@ export interface McpServerAsked {
   defaults: McpToolConfig;
   /** Each tool's own settings, by its name, over the defaults. */
   tools: Record<string, Partial<McpToolConfig>>;
+  /** Only the tools this picks are offered (OpenAI's `allowed_tools` filter). */
+  only?: McpToolFilter;
+  /**
+   * Which calls wait for the client's approval before they run (OpenAI's `require_approval`): all, none,
+   * or those `always` picks and `never` does not. None when absent.
+   */
+  approval?: 'always' | 'never' | { always?: McpToolFilter; never?: McpToolFilter };
+  /** The answer tells the server's tools as listed (OpenAI's `mcp_list_tools` item, unless the input has one). */
+  tellListing?: boolean;
+}
+
+/** A server's tools as listed, for the answer to tell (OpenAI's `mcp_list_tools` item). */
+export interface McpListing {
+  server: string;
+  tools: Array<{ name: string; description?: string; input_schema: unknown; annotations?: unknown }>;
 }
 
 /** Anthropic's tool search tools, by name: by regular expression, or BM25 over a query's words. */
@@ -269,8 +294,13 @@ export type WebToolResult =
   | { name: 'web_search'; results: WebSearchResult[] | { error_code: string } }
   | { name: 'web_fetch'; results: WebFetchResult | { error_code: string } }
   | { name: ToolSearchName; results: string[] | { error_code: string } }
-  /** A call the service ran of a remote MCP server's tool (chat/remoteMcp.ts), and its result as text. */
-  | { name: 'mcp'; server: string; tool: string; results: { text: string; isError: boolean } };
+  /**
+   * A call the service ran of a remote MCP server's tool (chat/remoteMcp.ts), and its result as text; with
+   * the id of the approval it waited for, if it did.
+   */
+  | { name: 'mcp'; server: string; tool: string; results: { text: string; isError: boolean }; approvalId?: string }
+  /** A call of a remote MCP server's tool that waits for the client's approval before it runs. */
+  | { name: 'mcp_approval'; server: string; tool: string; results: null };
 
 export type ChatMessage = (
   | { role: 'system' | 'user'; content: string | Array<Record<string, unknown>> }
@@ -372,9 +402,15 @@ export interface ToolOptions {
   };
   /**
    * Remote MCP servers whose tools the model may call, which the service runs (chat/remoteMcp.ts):
-   * Anthropic's MCP connector.
+   * Anthropic's MCP connector, OpenAI's `mcp` tool.
    */
   mcpServers?: McpServerAsked[];
+  /**
+   * The client's answers to calls that waited for its approval (OpenAI's `mcp_approval_response`), by
+   * the approval's id: each approved one runs before the model goes on, and the model reads its result
+   * (or that it was refused) in the tool message the request's input has for it.
+   */
+  mcpApprovals?: Array<{ id: string; approve: boolean; reason?: string }>;
   /** Anthropic's extended thinking as its clients ask for it (other providers go without). */
   thinking?: { type: 'enabled'; budgetTokens: number } | { type: 'adaptive' } | { type: 'disabled' };
   /** JSON asked for: any object, or one following a schema (OpenAI's shapes); absent: text. */

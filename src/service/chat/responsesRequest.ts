@@ -22,6 +22,7 @@ import { invalid, Problem } from '../problem';
 import { openThinking } from './carriedThinking';
 import { withSavedPrompt } from './savedPrompts';
 import { openCompaction, summaryMessage } from './compactedSummary';
+import { mcpFunctionName, mcpResultText } from './remoteMcp';
 import {
   flatToolName,
   promptOf,
@@ -29,6 +30,8 @@ import {
   toolsNotGiven,
   type Body,
   type ChatMessage,
+  type McpServerAsked,
+  type McpToolFilter,
   type ThinkingBlock,
   type ToolOptions,
 } from './request';
@@ -38,6 +41,7 @@ type Part = Exclude<Extract<Item, { role: string }>['content'], string>[number];
 type Tool = NonNullable<z.output<typeof ResponsesBody>['tools']>[number];
 type OwnTool = Extract<Tool, { type: 'function' | 'custom' | 'shell' | 'apply_patch' | 'tool_search' }>;
 type FunctionTool = NonNullable<ToolOptions['tools']>[number];
+type McpTool = Extract<Tool, { type: 'mcp' }>;
 type NamespaceTool = Extract<Tool, { type: 'namespace' }>;
 
 const HOSTED: ReadonlySet<string> = new Set(OPENAI_OTHER_HOSTED_TOOLS);
@@ -202,6 +206,8 @@ export function responsesRequest(caller: Caller, asked: z.output<typeof Response
       ? { openAi: asOpenAiTakesIt(tool, named.name, group) }
       : {}),
   }));
+  const mcpServers = mcpServersOf(body.tools ?? [], [...earlier, ...body.input]);
+  const mcpApprovals = approvalsToRun(body.input, [...earlier, ...body.input]);
   // No built-in tool call allowed: the search is not offered (OpenAI would ignore each the model tried).
   const search =
     body.max_tool_calls === 0 ? undefined : body.tools?.find((t): t is WebSearchTool => WEB_SEARCH.has(t.type));
@@ -237,6 +243,8 @@ export function responsesRequest(caller: Caller, asked: z.output<typeof Response
       promptCacheRetention: body.prompt_cache_retention,
       logprobs: body.include?.includes('message.output_text.logprobs') ? (body.top_logprobs ?? 0) : undefined,
       verbosity: body.text?.verbosity,
+      ...(mcpServers.length ? { mcpServers } : {}),
+      ...(mcpApprovals.length ? { mcpApprovals } : {}),
       ...(search ? { openAiWebSearch: webSearchOptions(search, body.max_tool_calls) } : {}),
       ...(toolSearch
         ? {
@@ -249,6 +257,63 @@ export function responsesRequest(caller: Caller, asked: z.output<typeof Response
     },
   };
 }
+
+/**
+ * The request's remote MCP servers (its `mcp` tools) as the engine carries them (chat/remoteMcp.ts):
+ * each with its headers and authorization, the tools `allowed_tools` picks, and the calls that wait for
+ * approval (all unless `require_approval` says otherwise, as at OpenAI); its tools as listed are told
+ * unless the conversation has them already (an `mcp_list_tools` item of it).
+ */
+function mcpServersOf(tools: readonly Tool[], items: readonly Item[]): McpServerAsked[] {
+  const listed = new Set(items.flatMap((i) => (i.type === 'mcp_list_tools' ? [i.server_label] : [])));
+  const servers = tools.filter((t): t is McpTool => t.type === 'mcp');
+  for (const [i, t] of servers.entries())
+    if (servers.findIndex((s) => s.server_label === t.server_label) !== i)
+      throw invalid(['body', 'tools'], `has two MCP servers labelled ${t.server_label}: give each its own label`);
+  const filter = (f: { tool_names?: string[] | null; read_only?: boolean | null }): McpToolFilter => ({
+    ...(f.tool_names ? { names: f.tool_names } : {}),
+    ...(f.read_only != null ? { readOnly: f.read_only } : {}),
+  });
+  return servers.map((t) => {
+    const approval = t.require_approval ?? 'always';
+    return {
+      name: t.server_label,
+      url: t.server_url!,
+      headers: { ...t.headers, ...(t.authorization ? { authorization: `Bearer ${t.authorization}` } : {}) },
+      defaults: { enabled: true, deferred: t.defer_loading ?? false },
+      tools: {},
+      ...(t.allowed_tools
+        ? { only: Array.isArray(t.allowed_tools) ? { names: t.allowed_tools } : filter(t.allowed_tools) }
+        : {}),
+      approval:
+        typeof approval === 'string'
+          ? approval
+          : {
+              ...(approval.always ? { always: filter(approval.always) } : {}),
+              ...(approval.never ? { never: filter(approval.never) } : {}),
+            },
+      tellListing: !listed.has(t.server_label),
+    };
+  });
+}
+
+/**
+ * The calls the client approved in this input (`mcp_approval_response`) that have not run: each runs
+ * before the model goes on. One the conversation has run already (an `mcp_call` naming its approval)
+ * is not run again.
+ */
+function approvalsToRun(input: readonly Item[], items: readonly Item[]): NonNullable<ToolOptions['mcpApprovals']> {
+  const ran = ranApprovals(items);
+  return input.flatMap((i) =>
+    i.type === 'mcp_approval_response' && i.approve && !ran.has(i.approval_request_id)
+      ? [{ id: i.approval_request_id, approve: true, ...(i.reason ? { reason: i.reason } : {}) }]
+      : [],
+  );
+}
+
+/** The approvals of calls that ran, by the `mcp_call` items that name them. */
+const ranApprovals = (items: readonly Item[]) =>
+  new Set(items.flatMap((i) => (i.type === 'mcp_call' && i.approval_request_id ? [i.approval_request_id] : [])));
 
 /**
  * A tool as OpenAI's tool search takes it: under its own name, in its namespace, deferred when it (or
@@ -581,6 +646,10 @@ function chatMessages(input: Item[], earlier: number): ChatMessage[] {
   };
   /** The tool searches OpenAI ran that reasoning items carried, by their call's id. */
   const carriedSearches = new Set<string>();
+  /** Approvals of calls that ran: their request and answer stand for nothing, the call's item says it. */
+  const ran = ranApprovals(input);
+  /** The calls waiting for approval, by their id: each answered refused, or approved (run before the model goes on). */
+  const waiting = new Set<string>();
   /** A search OpenAI ran, sent back as its call's item without the reasoning that carried it: its output follows. */
   let searchCall: Extract<Item, { type: 'tool_search_call' }> | undefined;
   for (const [i, item] of input.entries()) {
@@ -631,6 +700,29 @@ function chatMessages(input: Item[], earlier: number): ChatMessage[] {
     } else if (item.type === 'apply_patch_call_output') {
       const output = item.output ? `: ${item.output}` : '';
       messages.push({ role: 'tool', tool_call_id: item.call_id, content: `${item.status}${output}` });
+    } else if (item.type === 'mcp_call') {
+      // A remote MCP server's call the service ran: the call, then what it gave back.
+      called(item.id, mcpFunctionName(item.server_label, item.name), item.arguments);
+      const failed = item.error !== undefined && item.error !== null;
+      const text = item.output ?? (failed ? mcpErrorText(item.error) : '');
+      messages.push({ role: 'tool', tool_call_id: item.id, content: mcpResultText({ text, isError: failed }) });
+    } else if (item.type === 'mcp_approval_request') {
+      if (ran.has(item.id)) continue;
+      called(item.id, mcpFunctionName(item.server_label, item.name), item.arguments);
+      waiting.add(item.id);
+    } else if (item.type === 'mcp_approval_response') {
+      if (ran.has(item.approval_request_id)) continue;
+      if (!waiting.delete(item.approval_request_id))
+        throw invalid(
+          placeOf(i, earlier),
+          `answers ${item.approval_request_id}, which no mcp_approval_request before it in the conversation asks`,
+        );
+      // Approved, the call runs before the model goes on, and this message is given what it gave back.
+      const refused = `The user did not approve this call${item.reason ? `: ${item.reason}` : ''}.`;
+      messages.push({ role: 'tool', tool_call_id: item.approval_request_id, content: item.approve ? '' : refused });
+    } else if (item.type === 'mcp_list_tools') {
+      // A server's tools as listed: the request's mcp tool offers them (remoteMcp.ts).
+      continue;
     } else if (item.type === 'web_search_call' || item.type === 'compaction_trigger') {
       // A search is carried in the reasoning item before it, in its place (carriedThinking.ts); a
       // compaction_trigger is no item of the conversation (ownItems).
@@ -653,6 +745,16 @@ function chatMessages(input: Item[], earlier: number): ChatMessage[] {
     } else messages.push(userMessage(item));
   }
   return messages;
+}
+
+/** An MCP call's error as the model reads it: its words, or its content's text, or the error as JSON. */
+function mcpErrorText(error: unknown): string {
+  if (typeof error === 'string') return error;
+  const e = error as { message?: unknown; content?: unknown };
+  if (typeof e?.message === 'string') return e.message;
+  if (Array.isArray(e?.content))
+    return (e.content as Array<{ text?: unknown }>).map((p) => (typeof p.text === 'string' ? p.text : '')).join('\n');
+  return JSON.stringify(error);
 }
 
 /** A message of the user's, or of the system's (`system` or `developer`), as the chat's. */

@@ -23,6 +23,7 @@ import {
   type Attempt,
   type ChatMessage,
   type Cited,
+  type McpListing,
   type Prepared,
   type Reply,
   type ThinkingBlock,
@@ -45,6 +46,8 @@ export type Completed = ChatCompletion & {
   paused?: true;
   cited?: Cited[];
   searchSuggestions?: string;
+  /** The remote MCP servers' tools as listed, which OpenAI's clients are told (chat/remoteMcp.ts). */
+  mcpListed?: McpListing[];
 };
 
 /**
@@ -71,7 +74,10 @@ export async function runChat(
   if (!servers?.length) return runWith(db, prepared, reaches, onDelta, signal, onThinking);
   const session = await McpSession.open(servers, signal);
   try {
-    return await runWith(db, prepared, reaches, onDelta, signal, onThinking, session);
+    // The servers' tools as listed come first, as OpenAI's mcp_list_tools items.
+    for (const listing of session.listings) onThinking?.({ mcpListed: listing });
+    const completed = await runWith(db, prepared, reaches, onDelta, signal, onThinking, session);
+    return session.listings.length ? { ...completed, mcpListed: session.listings } : completed;
   } finally {
     await session.close();
   }
@@ -312,8 +318,8 @@ function generate(
               ? m
               : ({ ...m, content: textOf(m.content) } as ChatMessage),
           ),
-      // After a round of remote tool calls, what the model answers is their results.
-      prompt: conversation.length === prepared.messages.length ? body.prompt : promptOf(conversation),
+      // With remote tool calls run, what the model answers is their results.
+      prompt: session ? promptOf(conversation) : body.prompt,
       images: body.images?.length ?? 0,
       files: body.files?.length ?? 0,
       maxTokens: Math.max(1, Math.min(prepared.maxTokens, r.context_window - prepared.promptTokens)),
@@ -325,6 +331,6 @@ function generate(
     });
   };
   return session
-    ? withRemoteTools(session, prepared.messages, ask, signal, onThinking, ranTool)
+    ? withRemoteTools(session, prepared.messages, asked.mcpApprovals ?? [], ask, signal, onThinking, ranTool)
     : ask(prepared.messages);
 }

@@ -63,9 +63,11 @@ const webToolBlocks = (u: WebToolUse) =>
           content: [{ type: 'text', text: u.results.text }],
         },
       ]
-    : serverToolBlocks(u);
+    : u.name === 'mcp_approval'
+      ? [] // Anthropic's connector asks no approval, so none is asked of its servers.
+      : serverToolBlocks(u);
 
-const serverToolBlocks = (u: Exclude<WebToolUse, { name: 'mcp' }>) => [
+const serverToolBlocks = (u: Exclude<WebToolUse, { name: 'mcp' | 'mcp_approval' }>) => [
   { type: 'server_tool_use', id: u.id, name: u.name, input: u.input },
   isToolSearch(u)
     ? {
@@ -308,7 +310,8 @@ export class AnthropicStream {
    * it back, and Anthropic refuses it unsigned.
    */
   thinking(piece: ThinkingPiece): void {
-    if ('reasoning' in piece) return;
+    // A server's tools as listed are told to OpenAI's clients only.
+    if ('reasoning' in piece || 'mcpListed' in piece) return;
     if ('cited' in piece) {
       // A block of text ended, with the pages it cites: the next text is a block of its own.
       if (this.textOpen)

@@ -25,7 +25,15 @@ import {
   shellActionOf,
   toolsByModelName,
 } from '../chat/responsesRequest';
-import type { Body, OpenAiSearch, OpenAiToolSearch, ThinkingBlock, ThinkingPiece } from '../chat/request';
+import type {
+  Body,
+  McpListing,
+  OpenAiSearch,
+  OpenAiToolSearch,
+  ThinkingBlock,
+  ThinkingPiece,
+  WebToolUse,
+} from '../chat/request';
 import type { Completed } from '../chat/run';
 import { openAiError } from './errorAnswers';
 import type { EventStream } from './eventStream';
@@ -131,6 +139,39 @@ export const urlCitations = (c: Completed) =>
 /** The pages the text cites, as the Responses API annotates its text. */
 const annotationsOf = (c: Completed) => urlCitations(c).map((cited) => ({ type: 'url_citation', ...cited }));
 
+/** A remote MCP server's tools as listed (chat/remoteMcp.ts), as OpenAI's item tells them. */
+const mcpListItem = (listing: McpListing, requestId: string, i: number) => ({
+  type: 'mcp_list_tools',
+  id: `mcpl_${compact(requestId)}_${i}`,
+  server_label: listing.server,
+  tools: listing.tools,
+  error: null,
+});
+
+/** A call of a remote MCP server's tool the service ran, or one waiting for approval. */
+type McpUse = Extract<WebToolUse, { name: 'mcp' | 'mcp_approval' }>;
+const isMcpUse = (use: WebToolUse): use is McpUse => use.name === 'mcp' || use.name === 'mcp_approval';
+
+/**
+ * A call of a remote MCP server's tool as OpenAI's item tells it: run (`mcp_call`, with what it gave
+ * back, or its error when the tool failed, and the approval it waited for), or waiting for the client's
+ * approval (`mcp_approval_request`, whose id the client's answer names).
+ */
+function mcpItem(use: McpUse): Record<string, unknown> {
+  const call = { server_label: use.server, name: use.tool, arguments: JSON.stringify(use.input) };
+  if (use.name === 'mcp_approval') return { type: 'mcp_approval_request', id: use.id, ...call };
+  const { text, isError } = use.results;
+  return {
+    type: 'mcp_call',
+    id: `mcp_${use.id.replace(/^mcpr_/, '')}`,
+    ...call,
+    approval_request_id: use.approvalId ?? null,
+    output: isError ? null : text,
+    error: isError ? { type: 'mcp_tool_execution_error', content: [{ type: 'text', text }] } : null,
+    status: isError ? 'failed' : 'completed',
+  };
+}
+
 /** The id of the reply's nth reasoning item (from 0): one more after each search. */
 const reasoningIdOf = (requestId: string, n: number) => `rs_${compact(requestId)}${n ? `_${n + 1}` : ''}`;
 
@@ -195,6 +236,12 @@ function outputOf(c: Completed, request: Request, late = 0): Array<Record<string
         },
       ]
     : [];
+  // The remote MCP servers' tools as listed come first; the calls of them before the message, or after it
+  // when the model wrote before its first call, as the stream gives them.
+  const listed = (c.mcpListed ?? []).map((listing, i) => mcpListItem(listing, c.id, i));
+  const mcpUses = (c.webTools ?? []).filter(isMcpUse);
+  const mcp = mcpUses.map(mcpItem);
+  const mcpFirst = (mcpUses[0]?.after ?? 0) === 0;
   // Each call under the name and namespace the request gave its tool (or its tool search loaded).
   const tools = toolsByModelName(request.tools, request.loaded);
   const calls = (message?.tool_calls ?? []).map((call, i) => {
@@ -250,7 +297,16 @@ function outputOf(c: Completed, request: Request, late = 0): Array<Record<string
         };
     }
   });
-  return [...(request.compacted ? [request.compacted] : []), ...reasoning, ...text, ...after, ...calls];
+  return [
+    ...(request.compacted ? [request.compacted] : []),
+    ...listed,
+    ...reasoning,
+    ...(mcpFirst ? mcp : []),
+    ...text,
+    ...(mcpFirst ? [] : mcp),
+    ...after,
+    ...calls,
+  ];
 }
 
 const CALLS: ReadonlySet<unknown> = new Set([
@@ -295,7 +351,10 @@ function echoed(request: Request) {
     temperature: request.temperature ?? null,
     text: { format: request.text?.format ?? { type: 'text' }, verbosity: request.text?.verbosity ?? 'medium' },
     tool_choice: request.tool_choice ?? 'auto',
-    tools: request.tools ?? [],
+    // A remote MCP server's headers and authorization are the client's secrets: never echoed, nor kept.
+    tools: (request.tools ?? []).map((t) =>
+      t.type === 'mcp' ? { ...t, headers: undefined, authorization: undefined } : t,
+    ),
     top_p: request.top_p ?? null,
     truncation: request.truncation ?? 'disabled',
     user: request.user ?? null,
@@ -397,6 +456,8 @@ export class ResponsesStream {
    */
   private readonly late: ThinkingBlock[] = [];
   private lateThought = '';
+  /** The remote MCP servers' listings told so far. */
+  private listings = 0;
   /** The summary parts sent; the last one is open while `partOpen`. */
   private parts = 0;
   private partOpen = false;
@@ -480,6 +541,8 @@ export class ResponsesStream {
 
   /** Thinking: its text goes to the summary part of its block, which a signature ends. */
   thinking(piece: ThinkingPiece): void {
+    if ('mcpListed' in piece) return this.mcpListed(piece.mcpListed);
+    if ('webTool' in piece && isMcpUse(piece.webTool)) return this.mcpCalled(piece.webTool);
     // Anthropic's web searches and fetches are asked only through its Messages API; the pages a text
     // cites come with the message's end (finish).
     if ('webTool' in piece || 'cited' in piece) return;
@@ -518,6 +581,39 @@ export class ResponsesStream {
       this.partOpen = true;
     }
     this.send('response.reasoning_summary_text.delta', { ...at, delta: text });
+  }
+
+  /** A remote MCP server's tools as listed, as OpenAI streams its item: added, in progress, completed, done. */
+  private mcpListed(listing: McpListing): void {
+    const item = mcpListItem(listing, this.requestId, this.listings++);
+    const index = this.items++;
+    const at = { item_id: item.id, output_index: index };
+    this.send('response.output_item.added', { output_index: index, item: { ...item, tools: [] } });
+    this.send('response.mcp_list_tools.in_progress', at);
+    this.send('response.mcp_list_tools.completed', at);
+    this.send('response.output_item.done', { output_index: index, item });
+  }
+
+  /**
+   * A call of a remote MCP server's tool, once run, as OpenAI streams one (its item, its arguments, in
+   * progress, then completed or failed); or one waiting for approval, its item added and done.
+   */
+  private mcpCalled(use: McpUse): void {
+    this.endReasoning();
+    const item = mcpItem(use);
+    const index = this.items++;
+    if (item.type === 'mcp_call') {
+      const at = { item_id: item.id, output_index: index };
+      this.send('response.output_item.added', {
+        output_index: index,
+        item: { ...item, arguments: '', output: null, error: null, status: 'in_progress' },
+      });
+      this.send('response.mcp_call_arguments.delta', { ...at, delta: item.arguments });
+      this.send('response.mcp_call_arguments.done', { ...at, arguments: item.arguments });
+      this.send('response.mcp_call.in_progress', at);
+      this.send(item.status === 'failed' ? 'response.mcp_call.failed' : 'response.mcp_call.completed', at);
+    } else this.send('response.output_item.added', { output_index: index, item });
+    this.send('response.output_item.done', { output_index: index, item });
   }
 
   /** Thinking after the text began: kept for its own item after the message (finish); unsigned reasoning is not. */

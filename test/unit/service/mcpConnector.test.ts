@@ -1,10 +1,12 @@
-// Anthropic's MCP connector through the built-in service, with the official Anthropic SDK over HTTP: a
-// request names a remote MCP server (a real one, the MCP SDK's, behind a bearer token) and its
-// toolset; the service lists the server's tools, offers them to whichever model the Space picks (a
-// test model here; Claude through the Anthropic fake in providers.test.ts), runs the calls, and answers
-// with them as Anthropic's mcp_tool_use and mcp_tool_result blocks, whole and streamed.
+// Remote MCP servers through the built-in service, with the vendors' official SDKs over HTTP: a request
+// names a remote MCP server (a real one, the MCP SDK's, behind a bearer token), as Anthropic's MCP
+// connector or OpenAI's `mcp` tool; the service lists the server's tools, offers them to whichever model
+// the Space picks (a test model here; Claude through the Anthropic fake in providers.test.ts), runs the
+// calls (after the client's approval, where OpenAI's tool asks it), and answers with them in each
+// vendor's shape, whole and streamed.
 import Anthropic from '@anthropic-ai/sdk';
 import assert from 'node:assert/strict';
+import OpenAI from 'openai';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { startFakeMcpServer, type FakeMcpServer } from '../support/mcpFake';
@@ -179,6 +181,191 @@ describe("Anthropic's MCP connector through a Space, with the Anthropic SDK", fu
         }
         assert.ok(!text.includes(secret), `not in ${file}`);
       }
+    }
+  });
+});
+
+describe("OpenAI's remote MCP tool through a Space, with the OpenAI SDK", function () {
+  this.timeout(60_000);
+  let service: RunningService;
+  let openai: OpenAI;
+  let dictionary: FakeMcpServer;
+  let mcp: OpenAI.Responses.Tool.Mcp;
+
+  before(async () => {
+    [service, dictionary] = await Promise.all([startService(), startFakeMcpServer(TOKEN)]);
+    const created = await echoSpace(service, 'With a dictionary for OpenAI');
+    openai = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: created.key, maxRetries: 0 });
+    mcp = {
+      type: 'mcp',
+      server_label: 'dictionary',
+      server_url: dictionary.url,
+      authorization: TOKEN,
+      headers: { 'x-dictionary-edition': 'second' },
+    };
+  });
+  after(async () => {
+    await Promise.all([service?.stop(), dictionary?.close()]);
+    if (service) removeDir(service.dataDir);
+  });
+
+  const LOOKUP = 'call mcp__dictionary__lookup {"word":"gateway"}';
+
+  it('lists the tools and runs a call that needs no approval, whole and streamed, never echoing the authorization', async () => {
+    const before = dictionary.calls.length;
+    const response = await openai.responses.create({
+      model: 'test/echo',
+      input: LOOKUP,
+      tools: [{ ...mcp, require_approval: 'never' }],
+    });
+    assert.deepEqual(
+      response.output.map((o) => o.type),
+      ['mcp_list_tools', 'mcp_call', 'message'],
+    );
+    const [listed, call] = response.output as [
+      OpenAI.Responses.ResponseOutputItem.McpListTools,
+      OpenAI.Responses.ResponseOutputItem.McpCall,
+    ];
+    assert.equal(listed.server_label, 'dictionary');
+    assert.deepEqual(
+      listed.tools.map((t) => t.name),
+      ['lookup', 'forget'],
+    );
+    assert.deepEqual(
+      {
+        name: call.name,
+        server: call.server_label,
+        args: JSON.parse(call.arguments),
+        output: call.output,
+        status: call.status,
+      },
+      {
+        name: 'lookup',
+        server: 'dictionary',
+        args: { word: 'gateway' },
+        output: 'gateway: a door every tool goes through',
+        status: 'completed',
+      },
+    );
+    assert.equal(response.output_text, 'gateway: a door every tool goes through');
+    assert.deepEqual(dictionary.calls.slice(before), [{ name: 'lookup', arguments: { word: 'gateway' } }]);
+    const echoed = response.tools[0] as OpenAI.Responses.Tool.Mcp;
+    assert.equal(echoed.authorization, undefined);
+    assert.equal(echoed.headers ?? undefined, undefined);
+    assert.ok(!JSON.stringify(response).includes(TOKEN));
+
+    const stream = openai.responses.stream({
+      model: 'test/echo',
+      input: LOOKUP,
+      tools: [{ ...mcp, require_approval: 'never' }],
+    });
+    const events: string[] = [];
+    stream.on('event', (e) => events.push(e.type));
+    const streamed = await stream.finalResponse();
+    assert.deepEqual(
+      streamed.output.map((o) => o.type),
+      ['mcp_list_tools', 'mcp_call', 'message'],
+    );
+    for (const type of [
+      'response.mcp_list_tools.completed',
+      'response.mcp_call_arguments.done',
+      'response.mcp_call.completed',
+    ])
+      assert.ok(events.includes(type), `${type} is sent`);
+    assert.ok(events.indexOf('response.mcp_call.completed') < events.indexOf('response.output_text.delta'));
+  });
+
+  it('asks approval first, as OpenAI does by default; runs the call once approved, and tells the model of a refusal', async () => {
+    const before = dictionary.calls.length;
+    const asked = await openai.responses.create({ model: 'test/echo', input: LOOKUP, tools: [mcp] });
+    assert.deepEqual(
+      asked.output.map((o) => o.type),
+      ['mcp_list_tools', 'mcp_approval_request'],
+    );
+    assert.equal(dictionary.calls.length, before, 'nothing ran before the approval');
+    const request = asked.output[1] as OpenAI.Responses.ResponseOutputItem.McpApprovalRequest;
+    assert.deepEqual([request.name, JSON.parse(request.arguments)], ['lookup', { word: 'gateway' }]);
+
+    const approved = await openai.responses.create({
+      model: 'test/echo',
+      previous_response_id: asked.id,
+      tools: [mcp],
+      input: [{ type: 'mcp_approval_response', approval_request_id: request.id, approve: true }],
+    });
+    assert.deepEqual(
+      approved.output.map((o) => o.type),
+      ['mcp_call', 'message'],
+      'the listing is in the conversation already',
+    );
+    assert.equal((approved.output[0] as OpenAI.Responses.ResponseOutputItem.McpCall).approval_request_id, request.id);
+    assert.equal(approved.output_text, 'gateway: a door every tool goes through');
+    assert.equal(dictionary.calls.length, before + 1);
+    // Going on from there runs nothing again.
+    const next = await openai.responses.create({
+      model: 'test/echo',
+      previous_response_id: approved.id,
+      tools: [mcp],
+      input: 'Thank you',
+    });
+    assert.equal(next.output_text, 'Thank you');
+    assert.equal(dictionary.calls.length, before + 1);
+
+    // Refused, the call does not run; the model is told (test/echo answers with what it was told).
+    const refused = await openai.responses.create({
+      model: 'test/echo',
+      tools: [mcp],
+      input: [
+        { role: 'user', content: LOOKUP },
+        request,
+        { type: 'mcp_approval_response', approval_request_id: request.id, approve: false, reason: 'not now' },
+      ],
+    });
+    assert.equal(refused.output_text, 'The user did not approve this call: not now.');
+    assert.equal(dictionary.calls.length, before + 1);
+    await assert.rejects(
+      openai.responses.create({
+        model: 'test/echo',
+        tools: [mcp],
+        input: [{ type: 'mcp_approval_response', approval_request_id: 'mcpr_nothing', approve: true }],
+      }),
+      (e: InstanceType<typeof OpenAI.APIError>) =>
+        e.status === 422 && /no mcp_approval_request before it/.test(e.message),
+    );
+  });
+
+  it("keeps to allowed_tools and require_approval's filters, and refuses a connector in words", async () => {
+    const only = await openai.responses.create({
+      model: 'test/echo',
+      input: LOOKUP,
+      tools: [{ ...mcp, allowed_tools: ['lookup'], require_approval: { never: { tool_names: ['lookup'] } } }],
+    });
+    assert.deepEqual(
+      (only.output[0] as OpenAI.Responses.ResponseOutputItem.McpListTools).tools.map((t) => t.name),
+      ['lookup'],
+    );
+    assert.equal(only.output[1]!.type, 'mcp_call', 'lookup needs no approval by the filter');
+    await assert.rejects(
+      openai.responses.create({
+        model: 'test/echo',
+        input: 'Hello',
+        tools: [{ type: 'mcp', server_label: 'mail', connector_id: 'connector_gmail', authorization: 'x' }],
+      }),
+      (e: InstanceType<typeof OpenAI.APIError>) =>
+        e.status === 422 && /connectors and tunnels reach only from OpenAI/.test(e.message),
+    );
+  });
+
+  it('sends the authorization and headers to the server alone: not to the log, the kept responses or the output', async () => {
+    assert.ok(dictionary.authorizations.length > 0 && dictionary.authorizations.every((a) => a === `Bearer ${TOKEN}`));
+    assert.ok(!service.output().includes(TOKEN));
+    for (const file of readdirSync(service.dataDir, { recursive: true }) as string[]) {
+      let text: string;
+      try {
+        text = readFileSync(path.join(service.dataDir, file)).toString('latin1');
+      } catch {
+        continue;
+      }
+      assert.ok(!text.includes(TOKEN) && !text.includes('x-dictionary-edition'), `not in ${file}`);
     }
   });
 });

@@ -124,6 +124,7 @@ function webToolOutput(use: WebToolUse): LanguageModelV4ToolResultPart['output']
   const failed = (code: string) => ({ type: 'error-json' as const, value: { errorCode: code } });
   // A remote MCP server's call goes back as a tool call of its own (chat/remoteMcp.ts), never as this.
   if (use.name === 'mcp') return { type: 'text', value: use.results.text };
+  if (use.name === 'mcp_approval') return { type: 'text', value: '' };
   if (use.name === 'web_search') {
     const found = use.results;
     if (!Array.isArray(found)) return failed(found.error_code);

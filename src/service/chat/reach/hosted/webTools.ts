@@ -241,7 +241,7 @@ function toldAsAnthropic(
  * OpenAI's searches are, which carries it nowhere (an Anthropic model gets back its own blocks only).
  */
 function toldAsOpenAi(use: WebToolUse, model: string): OpenAiSearch {
-  const pages = 'error_code' in use.results ? undefined : (use.results as WebSearchResult[]);
+  const pages = !use.results || 'error_code' in use.results ? undefined : (use.results as WebSearchResult[]);
   return {
     webSearchCall: use.id,
     result: {
