@@ -1,7 +1,7 @@
 // What a request leaves behind: its log row, the organization's usage and costs, and its conversation,
 // in one transaction (logEntry.ts, written by the writer thread: ledgerThread.ts); and the answer in the
 // chat completion's shape with its routing receipt.
-import type { ChatCompletion } from '../../api/schemas';
+import type { ChatCompletion, ModelRecord } from '../../api/schemas';
 import type { Database } from '../db';
 import { eachPageOnce, type CitedPage } from '../../shared/citedPages';
 import { retiresSoon } from '../../shared/models';
@@ -20,6 +20,28 @@ export interface Outcome {
   latency: number;
 }
 
+/** What a reply is billed by: what its provider counted, or the tokenizer's count when it reported nothing. */
+function countsOf(prepared: Prepared, reply: Reply): Counts {
+  // A tool call is output the model produced: its name and arguments are billed as completion text.
+  const produced = reply.text + (reply.toolCalls ?? []).map((c) => c.function.name + c.function.arguments).join('');
+  return {
+    promptTokens: reply.usage?.input ?? prepared.promptTokens,
+    completionTokens: reply.usage?.output ?? countTokens(produced),
+    promptChars: prepared.promptChars,
+    completionChars: produced.length,
+    cachedTokens: reply.usage?.cachedInput ?? 0,
+    cacheWriteTokens: reply.usage?.cacheWrites ?? 0,
+    hourCacheWriteTokens: reply.usage?.hourCacheWrites ?? 0,
+    webSearches: reply.webSearches ?? 0,
+  };
+}
+
+/** What a reply of this model costs as it would be billed now (remote MCP rounds stop at the cost cap: remoteMcp.ts). */
+export function replyCost(prepared: Prepared, r: ModelRecord, reply: Reply): number {
+  const counts = countsOf(prepared, reply);
+  return costOf(pricedAt(r, new Date(), counts.promptTokens, prepared.body.completion?.inferenceGeo), counts).total;
+}
+
 export async function finishChat(
   db: Database,
   prepared: Prepared,
@@ -28,20 +50,7 @@ export async function finishChat(
   outcome: Outcome,
 ): Promise<ChatCompletion> {
   const r = model.record;
-  // A tool call is output the model produced: its name and arguments are billed as completion text.
-  const produced = reply.text + (reply.toolCalls ?? []).map((c) => c.function.name + c.function.arguments).join('');
-  // What the provider counted is billed; the tokenizer's count only when it reported nothing.
-  const completionTokens = reply.usage?.output ?? countTokens(produced);
-  const counts: Counts = {
-    promptTokens: reply.usage?.input ?? prepared.promptTokens,
-    completionTokens,
-    promptChars: prepared.promptChars,
-    completionChars: produced.length,
-    cachedTokens: reply.usage?.cachedInput ?? 0,
-    cacheWriteTokens: reply.usage?.cacheWrites ?? 0,
-    hourCacheWriteTokens: reply.usage?.hourCacheWrites ?? 0,
-    webSearches: reply.webSearches ?? 0,
-  };
+  const counts = countsOf(prepared, reply);
   // Billed at the prices of the moment it was answered (a provider's peak hours cost more).
   const now = new Date();
   const costs = costOf(pricedAt(r, now, counts.promptTokens, prepared.body.completion?.inferenceGeo), counts);
@@ -71,7 +80,7 @@ export async function finishChat(
       sources: citedPages(reply.cited),
       searchSuggestions: reply.searchSuggestions ?? null,
       promptTokens: counts.promptTokens,
-      completionTokens,
+      completionTokens: counts.completionTokens,
       cost: costs.total,
       savings: savings.total,
       latency: outcome.latency,
@@ -80,7 +89,7 @@ export async function finishChat(
     },
     usage: {
       promptTokens: counts.promptTokens,
-      completionTokens,
+      completionTokens: counts.completionTokens,
       promptCost: costs.prompt,
       completionCost: costs.completion,
       totalCost: costs.total,
@@ -108,8 +117,8 @@ export async function finishChat(
     ],
     usage: {
       prompt_tokens: counts.promptTokens,
-      completion_tokens: completionTokens,
-      total_tokens: counts.promptTokens + completionTokens,
+      completion_tokens: counts.completionTokens,
+      total_tokens: counts.promptTokens + counts.completionTokens,
       // cache_write_tokens as OpenRouter adds it: OpenAI's own answers have no such count.
       prompt_tokens_details: {
         cached_tokens: counts.cachedTokens ?? 0,

@@ -307,6 +307,8 @@ export async function withRemoteTools(
   signal: AbortSignal,
   told: ((piece: ThinkingPiece) => void) | undefined,
   ran: () => void,
+  /** Why the model may not go on, once what it has cost so far reached the Space's cost cap. */
+  overCap: (whole: Reply) => string | undefined,
 ): Promise<Reply> {
   const conversation = [...messages];
   // The calls the client approved run first; the model reads each result where the input answered it.
@@ -322,10 +324,12 @@ export async function withRemoteTools(
       : { ...reply, ...nonEmpty('webTools', [...approved, ...(reply.webTools ?? [])]) };
     if (!remote.length) return whole;
     const theirs = calls.filter((c) => !session.owns(c.function.name));
-    if (round + 1 >= MOST_ROUNDS) {
-      whole.warning = [whole.warning, `The model was stopped after ${MOST_ROUNDS} rounds of calls to MCP servers.`]
-        .filter(Boolean)
-        .join(' ');
+    const stop =
+      round + 1 >= MOST_ROUNDS
+        ? `The model was stopped after ${MOST_ROUNDS} rounds of calls to MCP servers.`
+        : overCap(whole);
+    if (stop) {
+      whole.warning = [whole.warning, stop].filter(Boolean).join(' ');
       return {
         ...whole,
         toolCalls: theirs.length ? theirs : undefined,

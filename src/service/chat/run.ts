@@ -9,11 +9,12 @@ import { dialectOf } from '../../shared/providerNames';
 import { Problem } from '../problem';
 import { latencyBook } from './latency';
 import { inOwnTerms } from './advancedToolUse';
-import { finishChat, logFailure, summarize } from './ledger';
+import { finishChat, logFailure, replyCost, summarize } from './ledger';
 import { ReachFailure } from './reach/reach';
 import { McpSession, withRemoteTools } from './remoteMcp';
 import type { Reaches } from './reach/reaches';
-import { capabilityRefusal } from './routing';
+import { money } from '../../shared/money';
+import { capabilityRefusal, costCapWords } from './routing';
 import { searchNotRun, toolSearchRuns } from './webSearches';
 import {
   needsOf,
@@ -283,6 +284,17 @@ function withinReach(r: ModelRecord, options: ToolOptions): ToolOptions {
   return unable ? { ...options, reasoningEffort: undefined, thinking: undefined } : options;
 }
 
+/**
+ * Why a reply's remote MCP calls are not run, once its rounds so far cost as much as the Space's cost
+ * cap per request (checked before the request for one round only), in the receipt's words; none without a cap.
+ */
+function overCostCap(prepared: Prepared, r: ModelRecord, whole: Reply): string | undefined {
+  const cap = prepared.config.policies.max_cost ?? 0;
+  const spent = cap > 0 ? replyCost(prepared, r, whole) : 0;
+  if (!cap || spent < cap) return undefined;
+  return `The model's calls to MCP servers were not run: its rounds so far cost ${money(spent)}, as much as ${costCapWords(cap)}.`;
+}
+
 /** One attempt of one model, through the way that reaches it. */
 function generate(
   reaches: Reaches,
@@ -331,6 +343,8 @@ function generate(
     });
   };
   return session
-    ? withRemoteTools(session, prepared.messages, asked.mcpApprovals ?? [], ask, signal, onThinking, ranTool)
+    ? withRemoteTools(session, prepared.messages, asked.mcpApprovals ?? [], ask, signal, onThinking, ranTool, (whole) =>
+        overCostCap(prepared, r, whole),
+      )
     : ask(prepared.messages);
 }

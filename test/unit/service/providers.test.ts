@@ -469,6 +469,31 @@ describe('hosted providers (fakes of their wire formats)', function () {
         [usage.input_tokens + (usage.cache_read_input_tokens ?? 0), usage.cache_read_input_tokens, usage.output_tokens],
         [22, 6, 14],
       );
+
+      // A round that cost as much as the Space's cost cap is the last: its calls are not run, and it says so.
+      const before = { ...anthropic.usage };
+      const calls = mcp.calls.length;
+      try {
+        Object.assign(anthropic.usage, { input: 200_000, cached: 0 });
+        await client.updateSpace({ id: app, policies: { max_cost: 0.1 } });
+        const capped = await sdk.beta.messages.create({
+          model: ANTHROPIC,
+          max_tokens: 200,
+          betas: ['mcp-client-2025-11-20'],
+          mcp_servers: [{ type: 'url', name: 'dictionary', url: mcp.url, authorization_token: 'mcp-provider-token' }],
+          tools: [{ type: 'mcp_toolset', mcp_server_name: 'dictionary' }],
+          messages: [{ role: 'user', content: 'call mcp__dictionary__lookup {"word":"gateway"}' }],
+        });
+        assert.equal(mcp.calls.length, calls, 'no call ran');
+        assert.ok(!capped.content.some((b) => b.type === 'mcp_tool_use'));
+        assert.match(
+          String(warningOf(capped)),
+          /calls to MCP servers were not run: its rounds so far cost \$0\.20\d*, as much as this Space's cost cap of \$0\.10/,
+        );
+      } finally {
+        Object.assign(anthropic.usage, before);
+        await client.updateSpace({ id: app, policies: { max_cost: 0 } });
+      }
     } finally {
       await mcp.close();
     }
