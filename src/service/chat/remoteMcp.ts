@@ -87,6 +87,17 @@ function reasonOf(error: unknown, server: McpServerAsked): string {
   return message.length > 300 ? `${message.slice(0, 300)}…` : message;
 }
 
+/**
+ * Why a server was not reached, as its HTTP answer says: it refused the authorization (401, 403), it
+ * answered otherwise, or nothing answered at its address.
+ */
+function unreached(error: unknown): string {
+  const status = (error as { data?: { status?: unknown } } | undefined)?.data?.status;
+  if (status === 401 || status === 403)
+    return `refused the authorization it was given (HTTP ${status}): check the token or headers sent for it`;
+  return typeof status === 'number' ? `answered HTTP ${status}` : 'could not be reached';
+}
+
 /** The servers of one request, connected, with the tools the request allows of each. */
 export class McpSession {
   private readonly clients: Client[] = [];
@@ -154,7 +165,7 @@ export class McpSession {
         { signal },
       );
     } catch (error) {
-      throw said('could not be reached', error);
+      throw said(unreached(error), error);
     }
     this.servers.set(server, client);
     const tools: ListedTool[] = [];

@@ -159,9 +159,14 @@ describe("Anthropic's MCP connector through a Space, with the Anthropic SDK", fu
       }),
       (e: InstanceType<typeof Anthropic.APIError>) =>
         e.status === 424 &&
-        /The MCP server dictionary could not be reached/.test(e.message) &&
+        /The MCP server dictionary refused the authorization it was given \(HTTP 401\)/.test(e.message) &&
         !e.message.includes('not-the-token-7c1d') &&
         !e.message.includes(dictionary.url),
+    );
+    await assert.rejects(
+      ask('Hello', { mcp_servers: [{ ...servers[0]!, url: 'http://127.0.0.1:9/mcp' }] }),
+      (e: InstanceType<typeof Anthropic.APIError>) =>
+        e.status === 424 && /The MCP server dictionary could not be reached/.test(e.message),
     );
     await assert.rejects(
       ask('Hello', { tools: [{ type: 'mcp_toolset', mcp_server_name: 'thesaurus' }] }),
