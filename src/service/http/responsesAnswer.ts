@@ -139,13 +139,15 @@ export const urlCitations = (c: Completed) =>
 /** The pages the text cites, as the Responses API annotates its text. */
 const annotationsOf = (c: Completed) => urlCitations(c).map((cited) => ({ type: 'url_citation', ...cited }));
 
-/** A remote MCP server's tools as listed (chat/remoteMcp.ts), as OpenAI's item tells them. */
+/**
+ * A remote MCP server's tools as listed (chat/remoteMcp.ts), as OpenAI's item tells them; with no
+ * `error` (optional in OpenAI's reference, and refused as null by the AI SDK's OpenAI package).
+ */
 const mcpListItem = (listing: McpListing, requestId: string, i: number) => ({
   type: 'mcp_list_tools',
   id: `mcpl_${compact(requestId)}_${i}`,
   server_label: listing.server,
   tools: listing.tools,
-  error: null,
 });
 
 /** A call of a remote MCP server's tool the service ran, or one waiting for approval. */

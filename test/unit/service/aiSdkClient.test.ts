@@ -9,6 +9,7 @@ import type { LanguageModel, ModelMessage } from 'ai';
 import { APICallError, generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
 import assert from 'node:assert/strict';
 import { raw } from '../support/http';
+import { startFakeMcpServer } from '../support/mcpFake';
 import { echoSpace, removeDir, startService, type RunningService } from '../support/service';
 
 describe('the AI SDK against the built-in service', function () {
@@ -336,6 +337,73 @@ describe('the AI SDK against the built-in service', function () {
     assert.deepEqual(asked, [{ id: 'c-42' }]);
     assert.equal(found.steps.length, 2);
     assert.match(found.text, /Ada Lovelace/);
+  });
+
+  it("runs a remote MCP server's tools through @ai-sdk/openai's mcp tool and @ai-sdk/anthropic's mcpServers", async () => {
+    const dictionary = await startFakeMcpServer('ai-sdk-mcp-token');
+    try {
+      const openai = createOpenAI({ baseURL: `${service.url}/v1`, apiKey: key });
+      const anthropic = createAnthropic({ baseURL: `${service.url}/v1`, apiKey: key });
+      const asked = 'call mcp__dictionary__lookup {"word":"gateway"}';
+      const viaOpenAi = await generateText({
+        model: openai('test/echo'),
+        prompt: asked,
+        tools: {
+          dictionary: openai.tools.mcp({
+            serverLabel: 'dictionary',
+            serverUrl: dictionary.url,
+            authorization: 'ai-sdk-mcp-token',
+            requireApproval: 'never',
+          }),
+        },
+        maxRetries: 0,
+      });
+      // The package reads the mcp_call item as a call its provider ran, with its result.
+      const call = viaOpenAi.toolCalls.find((c) => c.toolName === 'mcp.lookup');
+      assert.ok(call?.providerExecuted, JSON.stringify(viaOpenAi.toolCalls));
+      const result = viaOpenAi.toolResults.find((r) => r.toolCallId === call.toolCallId);
+      assert.equal((result?.output as { output?: string }).output, 'gateway: a door every tool goes through');
+      assert.equal(viaOpenAi.text, 'gateway: a door every tool goes through');
+      const streamed = streamText({
+        model: openai('test/echo'),
+        prompt: asked,
+        tools: {
+          dictionary: openai.tools.mcp({
+            serverLabel: 'dictionary',
+            serverUrl: dictionary.url,
+            authorization: 'ai-sdk-mcp-token',
+            requireApproval: 'never',
+          }),
+        },
+        maxRetries: 0,
+      });
+      assert.equal(await streamed.text, 'gateway: a door every tool goes through');
+      const streamedResults = await streamed.toolResults;
+      assert.equal(
+        (streamedResults.find((r) => r.toolName === 'mcp.lookup')?.output as { output?: string }).output,
+        'gateway: a door every tool goes through',
+      );
+
+      const viaAnthropic = await generateText({
+        model: anthropic('test/echo'),
+        prompt: asked,
+        providerOptions: {
+          anthropic: {
+            mcpServers: [
+              { type: 'url', name: 'dictionary', url: dictionary.url, authorizationToken: 'ai-sdk-mcp-token' },
+            ],
+          },
+        },
+        maxRetries: 0,
+      });
+      const used = viaAnthropic.toolCalls.find((c) => c.toolName === 'lookup');
+      assert.ok(used?.providerExecuted, JSON.stringify(viaAnthropic.toolCalls));
+      assert.deepEqual(used.input, { word: 'gateway' });
+      assert.equal(viaAnthropic.text, 'gateway: a door every tool goes through');
+      assert.equal(dictionary.calls.length, 3);
+    } finally {
+      await dictionary.close();
+    }
   });
 
   it("passes the service's words in an error", async () => {
