@@ -1,10 +1,12 @@
-// Remote MCP servers a request names (Anthropic's MCP connector, `mcp_servers`): the service connects
-// to each over MCP's Streamable HTTP, with the client's authorization, lists its tools, offers the model
-// those the request allows as functions, and runs each call the model makes of one, for any model of
-// a Space, until the model answers without one (or calls a tool of the client's, which the answer
-// hands back with the calls it ran). Each call and its result are told to the client where they came
-// in the reply (as Anthropic's mcp_tool_use and mcp_tool_result blocks), and go back to the model as a
-// tool call and its result. The authorization is held in memory for the request alone.
+// Remote MCP servers a request names (Anthropic's MCP connector, `mcp_servers`; OpenAI's `mcp` tool):
+// the service connects to each over MCP's Streamable HTTP, with the client's authorization, lists its
+// tools, offers the model those the request allows as functions, and runs each call the model makes of
+// one, for any model of a Space, until the model answers without one (or calls a tool of the client's,
+// which the answer hands back with the calls it ran). A call that waits for the client's approval
+// (OpenAI's `require_approval`) is told instead of run, and runs once a later request approves it. Each
+// call and its result are told to the client where they came in the reply (Anthropic's mcp_tool_use and
+// mcp_tool_result blocks, OpenAI's mcp_call items), and go back to the model as a tool call and its
+// result. The authorization is held in memory for the request alone.
 import { createHash } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Problem } from '../problem';
@@ -71,7 +73,7 @@ export function mcpFunctionName(server: string, tool: string): string {
   return `${whole.slice(0, MOST_NAME - hash.length - 1)}_${hash}`;
 }
 
-/** The most pages of a server's tool list read, and of calls in one request: bounds on what a server sends. */
+/** The most pages of a server's tool list read: a bound on what a server sends. */
 const MOST_PAGES = 20;
 /** The most rounds of tool calls in one request, as a stop to a model that never stops calling. */
 export const MOST_ROUNDS = 20;
@@ -100,7 +102,9 @@ function unreached(error: unknown): string {
 
 /** The servers of one request, connected, with the tools the request allows of each. */
 export class McpSession {
+  /** Every client made, to close; and the connected one of each server. */
   private readonly clients: Client[] = [];
+  private readonly servers = new Map<McpServerAsked, Client>();
   private readonly byFunction = new Map<string, RemoteTool>();
   /** The functions offered to the model, in the servers' order. */
   readonly functions: NonNullable<ToolOptions['tools']> = [];
@@ -182,8 +186,6 @@ export class McpSession {
     }
     return tools;
   }
-
-  private readonly servers = new Map<McpServerAsked, Client>();
 
   /** The server's tool a function name stands for, if it is one of this session's. */
   owns(functionName: string): RemoteTool | undefined {
@@ -348,7 +350,8 @@ export async function withRemoteTools(
       };
     }
     const uses: WebToolUse[] = [];
-    const results: McpResult[] = [];
+    /** What each call run gave back, by the call's id, for the model to read. */
+    const results: ChatMessage[] = [];
     const waiting: WebToolUse[] = [];
     for (const call of remote) {
       // A call that waits for approval is told, not run: the client answers it in its next request.
@@ -362,7 +365,7 @@ export async function withRemoteTools(
       const use = await session.call(call, signal);
       const result = { ...use, after: whole.text.length };
       uses.push(result);
-      results.push(use.results);
+      results.push({ role: 'tool', tool_call_id: call.id, content: mcpResultText(use.results) });
       told?.({ webTool: result });
     }
     whole.webTools = [...(whole.webTools ?? []), ...uses, ...waiting];
@@ -378,7 +381,7 @@ export async function withRemoteTools(
         tool_calls: remote,
         ...(reply.thinking ? { thinking: reply.thinking } : {}),
       },
-      ...results.map((r, i): ChatMessage => ({ role: 'tool', tool_call_id: remote[i]!.id, content: mcpResultText(r) })),
+      ...results,
     );
   }
 }

@@ -345,17 +345,18 @@ describe('the AI SDK against the built-in service', function () {
       const openai = createOpenAI({ baseURL: `${service.url}/v1`, apiKey: key });
       const anthropic = createAnthropic({ baseURL: `${service.url}/v1`, apiKey: key });
       const asked = 'call mcp__dictionary__lookup {"word":"gateway"}';
+      const tools = {
+        dictionary: openai.tools.mcp({
+          serverLabel: 'dictionary',
+          serverUrl: dictionary.url,
+          authorization: 'ai-sdk-mcp-token',
+          requireApproval: 'never',
+        }),
+      };
       const viaOpenAi = await generateText({
         model: openai('test/echo'),
         prompt: asked,
-        tools: {
-          dictionary: openai.tools.mcp({
-            serverLabel: 'dictionary',
-            serverUrl: dictionary.url,
-            authorization: 'ai-sdk-mcp-token',
-            requireApproval: 'never',
-          }),
-        },
+        tools,
         maxRetries: 0,
       });
       // The package reads the mcp_call item as a call its provider ran, with its result.
@@ -367,14 +368,7 @@ describe('the AI SDK against the built-in service', function () {
       const streamed = streamText({
         model: openai('test/echo'),
         prompt: asked,
-        tools: {
-          dictionary: openai.tools.mcp({
-            serverLabel: 'dictionary',
-            serverUrl: dictionary.url,
-            authorization: 'ai-sdk-mcp-token',
-            requireApproval: 'never',
-          }),
-        },
+        tools,
         maxRetries: 0,
       });
       assert.equal(await streamed.text, 'gateway: a door every tool goes through');

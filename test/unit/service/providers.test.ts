@@ -432,14 +432,16 @@ describe('hosted providers (fakes of their wire formats)', function () {
       const app = await spaceWith([ANTHROPIC]);
       const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
       const seen = anthropic.seen.length;
-      const message = await sdk.beta.messages.create({
-        model: ANTHROPIC,
-        max_tokens: 200,
-        betas: ['mcp-client-2025-11-20'],
-        mcp_servers: [{ type: 'url', name: 'dictionary', url: mcp.url, authorization_token: 'mcp-provider-token' }],
-        tools: [{ type: 'mcp_toolset', mcp_server_name: 'dictionary' }],
-        messages: [{ role: 'user', content: 'call mcp__dictionary__lookup {"word":"gateway"}' }],
-      });
+      const lookUp = () =>
+        sdk.beta.messages.create({
+          model: ANTHROPIC,
+          max_tokens: 200,
+          betas: ['mcp-client-2025-11-20'],
+          mcp_servers: [{ type: 'url', name: 'dictionary', url: mcp.url, authorization_token: 'mcp-provider-token' }],
+          tools: [{ type: 'mcp_toolset', mcp_server_name: 'dictionary' }],
+          messages: [{ role: 'user', content: 'call mcp__dictionary__lookup {"word":"gateway"}' }],
+        });
+      const message = await lookUp();
       assert.deepEqual(
         message.content.map((b) => b.type),
         ['mcp_tool_use', 'mcp_tool_result', 'text'],
@@ -476,14 +478,7 @@ describe('hosted providers (fakes of their wire formats)', function () {
       try {
         Object.assign(anthropic.usage, { input: 200_000, cached: 0 });
         await client.updateSpace({ id: app, policies: { max_cost: 0.1 } });
-        const capped = await sdk.beta.messages.create({
-          model: ANTHROPIC,
-          max_tokens: 200,
-          betas: ['mcp-client-2025-11-20'],
-          mcp_servers: [{ type: 'url', name: 'dictionary', url: mcp.url, authorization_token: 'mcp-provider-token' }],
-          tools: [{ type: 'mcp_toolset', mcp_server_name: 'dictionary' }],
-          messages: [{ role: 'user', content: 'call mcp__dictionary__lookup {"word":"gateway"}' }],
-        });
+        const capped = await lookUp();
         assert.equal(mcp.calls.length, calls, 'no call ran');
         assert.ok(!capped.content.some((b) => b.type === 'mcp_tool_use'));
         assert.match(
