@@ -76,7 +76,7 @@ export function mcpFunctionName(server: string, tool: string): string {
 /** The most pages of a server's tool list read: a bound on what a server sends. */
 const MOST_PAGES = 20;
 /** The most rounds of tool calls in one request, as a stop to a model that never stops calling. */
-export const MOST_ROUNDS = 20;
+const MOST_ROUNDS = 20;
 
 /**
  * An MCP server's words for why it failed, without what the client sent of its own: its address (which
