@@ -631,6 +631,11 @@ export type ResponseFormat = z.infer<typeof ResponseFormat>;
 /** How long a reply should be (OpenAI's `verbosity`). */
 const Verbosity = z.enum(['low', 'medium', 'high']);
 
+/** OpenAI's metadata of an object: at most 16 pairs, keys up to 64 characters, values up to 512. */
+const OpenAiMetadata = z
+  .record(z.string().max(64), z.string().max(512))
+  .refine((m) => Object.keys(m).length <= 16, 'may have 16 pairs at most');
+
 /** Fields OpenAI's clients (Codex, the Agents SDK) send with a chat completion or a response. */
 const OPENAI_HINTS = {
   /** Groups requests that share a prompt for OpenAI's cache; other providers cache without it. */
@@ -725,6 +730,19 @@ export const ChatCompletionsBody = z
     ),
     /** How long the reply should be (OpenAI's GPT-5 models); a hint other models go without. */
     verbosity: nullish(Verbosity),
+    /**
+     * What the reply will mostly be (a file with a few lines changed): OpenAI's chat models on OpenAI or
+     * Azure write the tokens that match it faster; any other model answers the same without it.
+     */
+    prediction: nullish(
+      z.strictObject({
+        type: z.literal('content'),
+        content: z.union([
+          z.string(),
+          z.array(z.strictObject({ type: z.literal('text'), text: z.string() })).max(CONVERSATION_TURNS),
+        ]),
+      }),
+    ),
     /**
      * OpenAI's web search on Chat Completions: the model searches the web before it answers, where its
      * provider runs a search (OpenAI's reasoning models, Anthropic's, Gemini's), and the message cites
@@ -1097,6 +1115,18 @@ export const Usage = z.looseObject({
   /** Of the prompt's tokens, those read from and written to the provider's cache (a service may not say). */
   prompt_tokens_details: z
     .looseObject({ cached_tokens: z.int().optional(), cache_write_tokens: z.int().optional() })
+    .optional()
+    .catch(undefined),
+  /**
+   * Of the completion's tokens, those the model reasoned in, and of a predicted output those taken as
+   * they were and those written anew; only where the provider counted them.
+   */
+  completion_tokens_details: z
+    .looseObject({
+      reasoning_tokens: z.int().optional(),
+      accepted_prediction_tokens: z.int().optional(),
+      rejected_prediction_tokens: z.int().optional(),
+    })
     .optional()
     .catch(undefined),
 });
@@ -2311,10 +2341,6 @@ export const ResponsesIncludable = z.enum([
   'message.output_text.logprobs',
 ]);
 
-/** OpenAI's metadata of an object: at most 16 pairs, keys up to 64 characters, values up to 512. */
-const OpenAiMetadata = z
-  .record(z.string().max(64), z.string().max(512))
-  .refine((m) => Object.keys(m).length <= 16, 'may have 16 pairs at most');
 const ConversationId = z.string().min(1).max(200);
 /** Items given to a conversation at once: as many as OpenAI takes. */
 const ConversationItems = z

@@ -44,6 +44,7 @@ export function completionRequest(caller: Caller, body: Request): Body {
       promptCacheKey: body.prompt_cache_key,
       promptCacheRetention: body.prompt_cache_retention,
       verbosity: body.verbosity,
+      ...(body.prediction ? { prediction: body.prediction } : {}),
       ...(body.web_search_options ? { openAiWebSearch: webSearchOf(body.web_search_options) } : {}),
     },
   };

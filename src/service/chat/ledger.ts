@@ -124,6 +124,15 @@ export async function finishChat(
         cached_tokens: counts.cachedTokens ?? 0,
         cache_write_tokens: counts.cacheWriteTokens ?? 0,
       },
+      ...(reply.usage
+        ? {
+            completion_tokens_details: {
+              reasoning_tokens: reply.usage.reasoning,
+              accepted_prediction_tokens: reply.usage.prediction?.accepted ?? 0,
+              rejected_prediction_tokens: reply.usage.prediction?.rejected ?? 0,
+            },
+          }
+        : {}),
     },
     metadata: {
       app_id: prepared.config.row.id,

@@ -303,6 +303,7 @@ function summedUsage(a: Reply['usage'], b: Reply['usage']): Reply['usage'] {
     cachedInput: a.cachedInput + b.cachedInput,
     cacheWrites: a.cacheWrites + b.cacheWrites,
     hourCacheWrites: a.hourCacheWrites + b.hourCacheWrites,
+    reasoning: a.reasoning + b.reasoning,
   };
 }
 

@@ -427,6 +427,11 @@ export interface ToolOptions {
   promptCacheRetention?: 'in_memory' | '24h' | null;
   verbosity?: 'low' | 'medium' | 'high' | null;
   /**
+   * What the reply will mostly be (OpenAI's predicted output): a hint to write it faster, which only
+   * OpenAI's chat models read; others answer the same without it.
+   */
+  prediction?: { type: 'content'; content: string | Array<{ type: 'text'; text: string }> };
+  /**
    * A text completion (OpenAI's legacy API): the prompt, the one user message, is continued as it is,
    * not answered; with `suffix`, the text is to fill in before it (a code model's fill in the middle).
    */
@@ -577,6 +582,19 @@ export type Attempt = {
   error: string | null;
 };
 
+/** What a provider counted of a reply (Reply.usage). */
+export interface ProviderUsage {
+  input: number;
+  output: number;
+  cachedInput: number;
+  cacheWrites: number;
+  hourCacheWrites: number;
+  /** Of the output, the tokens the model reasoned in (the provider said; 0 where it did not). */
+  reasoning: number;
+  /** Of a predicted output, the tokens the reply took as they were and those it did not. */
+  prediction?: { accepted: number; rejected: number };
+}
+
 /** What a model answered. */
 export interface Reply {
   text: string;
@@ -585,9 +603,11 @@ export interface Reply {
   toolCalls?: ToolCall[];
   /**
    * What the provider counted: all the input, with the parts read from and written to its cache (of
-   * which `hourCacheWrites` for an hour), and the output. Absent: estimated here.
+   * which `hourCacheWrites` for an hour), and the output, with the part of it the model reasoned in
+   * and, of a predicted output (OpenAI's `prediction`), the tokens it kept and those it wrote anew.
+   * Absent: estimated here.
    */
-  usage?: { input: number; output: number; cachedInput: number; cacheWrites: number; hourCacheWrites: number };
+  usage?: ProviderUsage;
   /** Each token's probability, as OpenAI writes them, when they were asked for. */
   logprobs?: unknown[];
   /** What the answer is to say about how the model was asked (an effort it could not take). */

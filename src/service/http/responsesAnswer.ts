@@ -76,7 +76,7 @@ const usageOf = (c: ChatCompletion) => {
     input_tokens: c.usage.prompt_tokens,
     input_tokens_details: { cached_tokens: cached },
     output_tokens: c.usage.completion_tokens,
-    output_tokens_details: { reasoning_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: c.usage.completion_tokens_details?.reasoning_tokens ?? 0 },
     total_tokens: c.usage.prompt_tokens + c.usage.completion_tokens,
   };
 };

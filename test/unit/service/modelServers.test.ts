@@ -210,6 +210,45 @@ describe('model servers on this computer', function () {
     assert.deepEqual(await calls(false), { sent: false, names: ['read'] });
   });
 
+  it("bills a reply by the server's own count of its tokens, with the part it reasoned in, whole and streamed", async () => {
+    const c = service.client();
+    const first = (await c.listSpaces()).items.find((s) => s.name === 'My first Space')!;
+    const body = {
+      app_id: first.id,
+      model: 'local/qwen3:8b',
+      reasoning_effort: 'low',
+      messages: [{ role: 'user', content: 'count these four words' }],
+    };
+    type Usage = {
+      prompt_tokens: number;
+      completion_tokens: number;
+      completion_tokens_details?: { reasoning_tokens: number };
+    };
+    // The fake counts a word a token and 5 for its template: 9 in; "upstream:qwen3:8b:count these four
+    // words" and "thinking over count these four words" are 4 and 6 out, 6 of them reasoning.
+    const whole = await raw(service.url, 'POST', '/v1/chat/completions', { token: service.token, body });
+    assert.equal(whole.status, 200, whole.text);
+    const answer = whole.json as { usage: Usage; metadata: { routing: { usage: string } } };
+    assert.deepEqual(
+      [answer.usage.prompt_tokens, answer.usage.completion_tokens, answer.usage.completion_tokens_details],
+      [9, 10, { reasoning_tokens: 6, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 }],
+    );
+    assert.equal(answer.metadata.routing.usage, 'provider');
+    // A stream's count comes in its last chunk, which the server sends when asked.
+    const streamed = await raw(service.url, 'POST', '/v1/chat/completions', {
+      token: service.token,
+      body: { ...body, stream: true, stream_options: { include_usage: true } },
+    });
+    assert.deepEqual(ollama.received.at(-1)!.stream_options, { include_usage: true });
+    const last = streamed.text
+      .split('\n')
+      .filter((line) => line.startsWith('data: {'))
+      .map((line) => JSON.parse(line.slice(6)) as { usage?: Usage })
+      .at(-1)!;
+    assert.deepEqual([last.usage?.prompt_tokens, last.usage?.completion_tokens], [9, 10]);
+    assert.equal(last.usage?.completion_tokens_details?.reasoning_tokens, 6);
+  });
+
   it('marks the models unavailable when the server goes away, keeps them for the Spaces that use them, and finds them again', async () => {
     const c = service.client();
     const created = await c.createSpace({ name: 'uses llama' });

@@ -3,6 +3,7 @@
 // answers, billing from the provider's counts, each failure of "When a provider fails", the cooldown,
 // the keys handed over by the extension, and no key anywhere it must not be.
 import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
 import Anthropic from '@anthropic-ai/sdk';
 import { generateText, streamText } from 'ai';
 import assert from 'node:assert/strict';
@@ -286,6 +287,11 @@ describe('hosted providers (fakes of their wire formats)', function () {
         completion_tokens: 7,
         total_tokens: 18,
         prompt_tokens_details: { cached_tokens: 3, cache_write_tokens: 0 },
+        completion_tokens_details: {
+          reasoning_tokens: 0,
+          accepted_prediction_tokens: 0,
+          rejected_prediction_tokens: 0,
+        },
       });
       assert.equal(reply.metadata.routing.usage, 'provider');
       const m = byName(ns);
@@ -3745,6 +3751,79 @@ describe('hosted providers (fakes of their wire formats)', function () {
     const wrong = await send({ ...body, logit_bias: { cat: 1 } }, '/v1/chat/completions');
     assert.equal(wrong.status, 422);
     assert.match(wrong.text, /must be keyed by token ids/);
+  });
+
+  it("sends a predicted output only to OpenAI's models that take one, and says how much of it the reply kept", async () => {
+    const REASONING = 'openai/gpt-5.4-mini';
+    const OLDER = 'openai/gpt-chat-latest';
+    const app = await spaceWith([OPENAI, OPENAI_2, REASONING, OLDER, ANTHROPIC]);
+    const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
+    const prediction = { type: 'content' as const, content: 'echo: the old words' };
+    const asked = { messages: [{ role: 'user' as const, content: 'the new words' }], prediction };
+    const whole = await sdk.chat.completions.create({ ...asked, model: OPENAI });
+    answers.push(JSON.stringify(whole));
+    assert.deepEqual(openai.seen.at(-1)!.body.prediction, prediction);
+    // The fake keeps the predicted words the reply has ("echo:", "the", "words") and rejects "old".
+    assert.deepEqual(whole.usage?.completion_tokens_details, {
+      reasoning_tokens: 0,
+      accepted_prediction_tokens: 3,
+      rejected_prediction_tokens: 1,
+    });
+    const parts = { ...prediction, content: [{ type: 'text' as const, text: 'echo: the old words' }] };
+    const stream = await sdk.chat.completions.create({
+      ...asked,
+      prediction: parts,
+      model: OPENAI_2,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let usage: OpenAI.CompletionUsage | null | undefined;
+    for await (const chunk of stream) usage ??= chunk.choices.length ? undefined : chunk.usage;
+    assert.deepEqual(openai.seen.at(-1)!.body.prediction, parts);
+    assert.equal(usage?.completion_tokens_details?.accepted_prediction_tokens, 3);
+    assert.equal(usage?.completion_tokens_details?.rejected_prediction_tokens, 1);
+    // The AI SDK sends it as OpenAI's provider option, and reads the counts back into its metadata.
+    const aiSdk = createOpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)! });
+    const generated = await generateText({
+      model: aiSdk.chat(OPENAI),
+      prompt: 'the new words',
+      providerOptions: { openai: { prediction } },
+    });
+    assert.deepEqual(openai.seen.at(-1)!.body.prediction, prediction);
+    assert.deepEqual(
+      [
+        generated.providerMetadata?.openai?.acceptedPredictionTokens,
+        generated.providerMetadata?.openai?.rejectedPredictionTokens,
+      ],
+      [3, 1],
+    );
+    // Any other model answers the same without it: an older chat model of OpenAI's and its reasoning
+    // models (which would refuse it), Anthropic's (whose fake refuses a field it does not know). The
+    // reasoning model's answer counts the tokens it reasoned in, as OpenAI counted them.
+    const older = await sdk.chat.completions.create({ ...asked, model: OLDER, max_completion_tokens: 100 });
+    assert.equal(older.choices[0]!.message.content, 'echo: the new words');
+    assert.equal(openai.seen.at(-1)!.body.model, 'gpt-chat-latest');
+    assert.equal(openai.seen.at(-1)!.body.prediction, undefined);
+    const reasoned = await sdk.chat.completions.create({ ...asked, model: REASONING, reasoning_effort: 'low' });
+    assert.equal(reasoned.choices[0]!.message.content, 'echo: the new words');
+    assert.equal(openai.seen.at(-1)!.body.prediction, undefined);
+    assert.equal(reasoned.usage?.completion_tokens_details?.reasoning_tokens, 2);
+    const claude = await sdk.chat.completions.create({ ...asked, model: ANTHROPIC });
+    assert.equal(claude.choices[0]!.message.content, 'echo: the new words');
+    assert.equal(anthropic.seen.at(-1)!.body.prediction, undefined);
+    const wrong = await send({ app_id: app, ...asked, prediction: { type: 'content' } }, '/v1/chat/completions');
+    assert.equal(wrong.status, 422);
+    assert.match(wrong.text, /prediction/);
+  });
+
+  it("reports the tokens OpenAI's reasoning models reasoned in on its Responses API, as OpenAI counted them", async () => {
+    const REASONING = 'openai/gpt-5.4-mini';
+    const app = await spaceWith([REASONING]);
+    const sdk = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: keys.get(app)!, maxRetries: 0 });
+    const response = await sdk.responses.create({ model: REASONING, input: 'think first' });
+    answers.push(JSON.stringify(response));
+    assert.equal(response.usage?.output_tokens, 7);
+    assert.equal(response.usage?.output_tokens_details.reasoning_tokens, 2);
   });
 
   it('weighs the latency it measured of a model that answered, and the prior of one that has not; the receipt says which', async () => {

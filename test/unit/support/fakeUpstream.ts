@@ -8,7 +8,8 @@
 // write `reasoning_content`), streamed before the text. It embeds texts at /v1/embeddings, 768 numbers
 // each, as Ollama's OpenAI-compatible API does, and continues a prompt at /v1/completions (OpenAI's legacy
 // text completion, which Ollama, llama.cpp, vLLM and LM Studio serve): `more:<model>:<prompt>`, or with a
-// suffix `fill:<model>:<prompt>|<suffix>`, streamed in pieces of five when asked.
+// suffix `fill:<model>:<prompt>|<suffix>`, streamed in pieces of five when asked. A chat answer counts
+// its tokens (a word a token) in `usage`, a stream's only when stream_options asks.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fakeVector } from './providerFakes';
@@ -22,6 +23,23 @@ export interface UpstreamRequest {
   tools?: Array<{ type: 'function'; function: { name: string } }>;
   tool_choice?: unknown;
   reasoning_effort?: string;
+  stream_options?: { include_usage?: boolean };
+}
+
+/**
+ * The server's own counts, by its "tokenizer" (a token a word, and 5 for the chat template): what the
+ * messages' texts hold, and the reply's with its reasoning, whose part vLLM's details give.
+ */
+function usageOf(body: UpstreamRequest, reply: string, thought: string) {
+  const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
+  const prompt = 5 + body.messages.reduce((n, m) => n + words(typeof m.content === 'string' ? m.content : ''), 0);
+  const completion = words(reply) + words(thought);
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    ...(thought ? { completion_tokens_details: { reasoning_tokens: words(thought) } } : {}),
+  };
 }
 
 /** A legacy text completion as OpenAI's reference has it (the fields a gateway may send). */
@@ -226,6 +244,7 @@ export async function startFakeUpstream(options: FakeServerOptions = {}): Promis
       }
       const thought = body.reasoning_effort && body.reasoning_effort !== 'none' ? `thinking over ${prompt}` : '';
       const named = options.ollama ? 'reasoning' : 'reasoning_content';
+      const usage = usageOf(body, reply, thought);
       if (!body.stream) {
         const message = { role: 'assistant', content: reply, ...(thought ? { [named]: thought } : {}) };
         res.writeHead(200, { 'content-type': 'application/json' }).end(
@@ -233,6 +252,7 @@ export async function startFakeUpstream(options: FakeServerOptions = {}): Promis
             id: 'x',
             object: 'chat.completion',
             choices: [{ index: 0, finish_reason: 'stop', message }],
+            usage,
           }),
         );
         return;
@@ -247,6 +267,8 @@ export async function startFakeUpstream(options: FakeServerOptions = {}): Promis
           `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })}\n\n`,
         );
       res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`);
+      // As vLLM, LM Studio and Ollama: a stream's usage only when stream_options asks, in a last chunk.
+      if (body.stream_options?.include_usage === true) res.write(`data: ${JSON.stringify({ choices: [], usage })}\n\n`);
       res.end('data: [DONE]\n\n');
     });
   });

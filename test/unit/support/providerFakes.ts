@@ -139,6 +139,8 @@ interface Turn {
   model: string;
   /** Token probabilities asked for (OpenAI's logprobs), with how many alternatives per token. */
   logprobs?: number;
+  /** OpenAI's: the predicted output's text (`prediction`), whose words the reply keeps or not. */
+  predicted?: string;
   /** The model thinks first (Anthropic's extended thinking, asked for; DeepSeek's reasoner always). */
   thinks?: boolean;
   /** Anthropic's, OpenAI's Responses and Gemini's: the web search tool is offered, so the model searches the web for the text first. */
@@ -508,9 +510,28 @@ const openAi = (responses: boolean, azure = false): Dialect => ({
             ? undefined
             : "Unsupported parameter: 'reasoning_effort' is not supported with this model.";
     if (refused) problems.push(`openai: ${refused} (${String(b.model)})`);
+    // A predicted output, by OpenAI's guide: its content as text or text parts, of GPT-4o and GPT-4.1
+    // (and their mini and nano) only.
+    const prediction = b.prediction as { type?: unknown; content?: unknown } | undefined;
+    const predicted =
+      prediction === undefined
+        ? undefined
+        : typeof prediction.content === 'string'
+          ? prediction.content
+          : Array.isArray(prediction.content)
+            ? (prediction.content as Array<{ text?: unknown }>).map((p) => String(p.text)).join('')
+            : undefined;
+    if (prediction !== undefined && (prediction.type !== 'content' || predicted === undefined))
+      problems.push('openai: prediction is not {type: "content", content}');
+    const unpredictable =
+      prediction !== undefined && !/^gpt-4(o|\.1)(-mini|-nano)?$/.test(model)
+        ? "Unsupported parameter: 'prediction' is not supported with this model."
+        : undefined;
+    if (unpredictable) problems.push(`openai: ${unpredictable} (${model})`);
     const lastUser = [...(messages ?? [])].reverse().find((m) => m.role === 'user');
     return {
-      ...(refused ? { refused } : {}),
+      ...(refused || unpredictable ? { refused: refused ?? unpredictable } : {}),
+      ...(predicted !== undefined ? { predicted } : {}),
       thinks: model.startsWith('deepseek-v4-') && (b.thinking as { type?: unknown })?.type !== 'disabled',
       text: textOf(lastUser?.content),
       tools: tools.map((t) => t.function!.name!),
@@ -591,7 +612,7 @@ const chatWhole = (turn: Turn, reply: Reply, usage: ProviderFake['usage']) => ({
           : null,
     },
   ],
-  usage: chatUsage(turn, usage),
+  usage: chatUsage(turn, usage, reply),
 });
 
 function chatEvents(turn: Turn, reply: Reply, usage: ProviderFake['usage']): string[] {
@@ -645,7 +666,7 @@ function chatEvents(turn: Turn, reply: Reply, usage: ProviderFake['usage']): str
       created: Math.floor(Date.now() / 1000),
       model: turn.model,
       choices: [],
-      usage: chatUsage(turn, usage),
+      usage: chatUsage(turn, usage, reply),
     }),
     'data: [DONE]\n\n',
   ];
@@ -1121,16 +1142,31 @@ const anthropicWrites = (u: ProviderFake['usage']) => ({
   ephemeral_1h_input_tokens: u.hour,
 });
 
-const openAiUsage = (u: ProviderFake['usage']) => ({
-  prompt_tokens: u.input,
-  completion_tokens: u.output,
-  total_tokens: u.input + u.output,
-  prompt_tokens_details: { cached_tokens: u.cached },
-});
+/**
+ * OpenAI's usage: of the output, the tokens of its reasoning (2 when the model thinks here), and of a
+ * predicted output the words the reply has (accepted) and those it has not (rejected).
+ */
+const openAiUsage = (u: ProviderFake['usage'], turn: Turn, reply: Reply) => {
+  const said = new Set(reply.kind === 'text' ? reply.text.split(/\s+/) : []);
+  const predicted = turn.predicted?.split(/\s+/).filter(Boolean) ?? [];
+  const accepted = predicted.filter((w) => said.has(w)).length;
+  return {
+    prompt_tokens: u.input,
+    completion_tokens: u.output,
+    total_tokens: u.input + u.output,
+    prompt_tokens_details: { cached_tokens: u.cached, audio_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: turn.thinks ? Math.min(2, u.output) : 0,
+      audio_tokens: 0,
+      accepted_prediction_tokens: accepted,
+      rejected_prediction_tokens: predicted.length - accepted,
+    },
+  };
+};
 
 /** A chat's usage: DeepSeek says what it read from its cache in words of its own. */
-const chatUsage = (turn: Turn, u: ProviderFake['usage']) =>
-  turn.model.startsWith('deepseek-') ? deepSeekUsage(u) : openAiUsage(u);
+const chatUsage = (turn: Turn, u: ProviderFake['usage'], reply: Reply) =>
+  turn.model.startsWith('deepseek-') ? deepSeekUsage(u, turn) : openAiUsage(u, turn, reply);
 
 /**
  * OpenAI's Embeddings API, by its reference: `input` a text or a list of them (or of token ids), the
@@ -1397,12 +1433,13 @@ function withFim(provider: TextProvider): Dialect {
   };
 }
 
-const deepSeekUsage = (u: ProviderFake['usage']) => ({
+const deepSeekUsage = (u: ProviderFake['usage'], turn?: Turn) => ({
   prompt_tokens: u.input,
   completion_tokens: u.output,
   total_tokens: u.input + u.output,
   prompt_cache_hit_tokens: u.cached,
   prompt_cache_miss_tokens: u.input - u.cached,
+  ...(turn?.thinks ? { completion_tokens_details: { reasoning_tokens: Math.min(2, u.output) } } : {}),
 });
 
 /** Mistral's usage: the counts only, no cache details. */

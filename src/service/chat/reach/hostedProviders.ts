@@ -20,6 +20,7 @@ import { ModelStopped, carriedBack, streamed, whole } from './hosted/sdkAnswer';
 import {
   anthropicThinking,
   openAiSearchOf,
+  predictsOutput,
   providerOptions,
   strictAsTaken,
   switchedThinking,
@@ -201,9 +202,14 @@ export class HostedProviders implements ModelReach {
       ...(thinking?.withoutEffort ? { reasoning: undefined } : {}),
       ...providerOptions(
         claude ? 'anthropic' : dialect,
-        // Where a model runs is asked of Anthropic's own API alone; Bedrock and Vertex AI run it in
-        // their region (providers/offered.ts runsInTheUs), and would refuse the field.
-        provider === 'anthropic' ? g.tools : { ...g.tools, inferenceGeo: undefined },
+        {
+          ...g.tools,
+          // Where a model runs is asked of Anthropic's own API alone; Bedrock and Vertex AI run it in
+          // their region (providers/offered.ts runsInTheUs), and would refuse the field.
+          ...(provider === 'anthropic' ? {} : { inferenceGeo: undefined }),
+          // A predicted output is a hint that only some of OpenAI's models take; another refuses it.
+          ...(predictsOutput(g.model) ? {} : { prediction: undefined }),
+        },
         thinking?.thinking,
         responses && { summaries, maxToolCalls: openAiSearch?.maxUses },
       ),

@@ -44,6 +44,8 @@ export async function callUpstream(call: UpstreamCall): Promise<Reply> {
       max_tokens: call.maxTokens,
       temperature: call.temperature,
       stream,
+      // The server's own count of the tokens, which its tokenizer made, in a stream's last chunk.
+      ...(stream ? { stream_options: { include_usage: true } } : {}),
       ...(options?.tools?.length
         ? {
             tools: options.tools.map(serverTool),
@@ -125,9 +127,39 @@ const reasoningOf = (part: Reasoned | undefined) => {
   return typeof said === 'string' ? said : '';
 };
 
+/** Token counts as OpenAI's API writes them, with the details servers add (vLLM, LiteLLM, llama.cpp). */
+type WireUsage = {
+  prompt_tokens?: unknown;
+  completion_tokens?: unknown;
+  prompt_tokens_details?: { cached_tokens?: unknown } | null;
+  completion_tokens_details?: { reasoning_tokens?: unknown } | null;
+};
+
+/**
+ * What the server counted, read tolerantly: a count that is not a whole number leaves the reply to be
+ * counted here (Reply.usage absent), as when the server says nothing.
+ */
+function usageOf(wire: WireUsage | null | undefined): Pick<Reply, 'usage'> {
+  const count = (n: unknown) => (typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : undefined);
+  const input = count(wire?.prompt_tokens);
+  const output = count(wire?.completion_tokens);
+  if (input === undefined || output === undefined) return {};
+  return {
+    usage: {
+      input,
+      output,
+      cachedInput: Math.min(count(wire?.prompt_tokens_details?.cached_tokens) ?? 0, input),
+      cacheWrites: 0,
+      hourCacheWrites: 0,
+      reasoning: Math.min(count(wire?.completion_tokens_details?.reasoning_tokens) ?? 0, output),
+    },
+  };
+}
+
 function readJson(text: string): Reply {
   try {
     const json = JSON.parse(text) as {
+      usage?: WireUsage | null;
       choices?: Array<{
         message?: { content?: string | null; tool_calls?: WireToolCall[] } & Reasoned;
         /** A text completion's. */
@@ -147,6 +179,7 @@ function readJson(text: string): Reply {
       finishReason: finish(choice?.finish_reason, toolCalls),
       ...(toolCalls.length ? { toolCalls } : {}),
       ...(Array.isArray(choice?.logprobs?.content) ? { logprobs: choice.logprobs.content } : {}),
+      ...usageOf(json.usage),
     };
   } catch {
     throw new ReachFailure('the model server answered with an unexpected body');
@@ -173,6 +206,7 @@ async function readStream(
   // Tool calls arrive in pieces, by index: the first piece has the id and name, later ones more arguments.
   const calls: WireToolCall[] = [];
   const logprobs: unknown[] = [];
+  let usage: Pick<Reply, 'usage'> = {};
   const parser = createParser({
     onEvent: (event) => {
       if (event.data === '[DONE]') {
@@ -181,6 +215,7 @@ async function readStream(
       }
       try {
         const chunk = JSON.parse(event.data) as {
+          usage?: WireUsage | null;
           choices?: Array<{
             delta?: { content?: string | null; tool_calls?: WireToolCall[] } & Reasoned;
             /** A text completion's piece. */
@@ -209,6 +244,7 @@ async function readStream(
         }
         if (Array.isArray(choice?.logprobs?.content)) logprobs.push(...choice.logprobs.content);
         if (choice?.finish_reason) reason = choice.finish_reason;
+        if (chunk.usage) usage = usageOf(chunk.usage);
       } catch {
         // A keep-alive or vendor event that is not a chunk.
       }
@@ -228,6 +264,7 @@ async function readStream(
     finishReason: finish(reason, toolCalls),
     ...(toolCalls.length ? { toolCalls } : {}),
     ...(logprobs.length ? { logprobs } : {}),
+    ...usage,
   };
 }
 

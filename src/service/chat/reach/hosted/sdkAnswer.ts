@@ -50,11 +50,12 @@ const pausedOf = (reason: LanguageModelV4FinishReason): Pick<Reply, 'paused'> =>
   reason.raw === 'pause_turn' ? { paused: true } : {};
 
 /**
- * The provider's own counts: input (with what was read from and written to its cache), output. Cohere
- * bills its `billed_units`, which leave out the tokens of the prompt template it adds (its package
- * reads the tokens it processed).
+ * The provider's own counts: input (with what was read from and written to its cache), output (with
+ * the part of it the model reasoned in, and what came of a predicted output, which OpenAI's package
+ * hands back in its metadata). Cohere bills its `billed_units`, which leave out the tokens of the
+ * prompt template it adds (its package reads the tokens it processed).
  */
-function usageOf(usage: LanguageModelV4Usage | undefined): Reply['usage'] {
+function usageOf(usage: LanguageModelV4Usage | undefined, metadata: unknown): Reply['usage'] {
   const billed = (usage?.raw as { billed_units?: { input_tokens?: unknown; output_tokens?: unknown } } | undefined)
     ?.billed_units;
   const billedAs = (count: unknown, read: number | undefined) => (typeof count === 'number' ? count : read);
@@ -71,6 +72,24 @@ function usageOf(usage: LanguageModelV4Usage | undefined): Reply['usage'] {
     cachedInput: usage?.inputTokens.cacheRead ?? 0,
     cacheWrites,
     hourCacheWrites: typeof hour === 'number' ? Math.min(Math.max(0, hour), cacheWrites) : 0,
+    reasoning: usage?.outputTokens.reasoning ?? 0,
+    ...predictionOf(metadata),
+  };
+}
+
+/** How much of a predicted output the reply kept, as OpenAI's (or Azure's) package reads it. */
+function predictionOf(metadata: unknown): Pick<NonNullable<Reply['usage']>, 'prediction'> {
+  const said = metadata as
+    Record<string, { acceptedPredictionTokens?: unknown; rejectedPredictionTokens?: unknown } | undefined> | undefined;
+  const counts = said?.openai ?? said?.azure;
+  const accepted = counts?.acceptedPredictionTokens;
+  const rejected = counts?.rejectedPredictionTokens;
+  if (typeof accepted !== 'number' && typeof rejected !== 'number') return {};
+  return {
+    prediction: {
+      accepted: typeof accepted === 'number' ? accepted : 0,
+      rejected: typeof rejected === 'number' ? rejected : 0,
+    },
   };
 }
 
@@ -207,7 +226,7 @@ export async function whole(
     ...(reasoning ? { reasoning } : {}),
     ...webTools.ran(),
     ...(cited.length ? { cited } : {}),
-    usage: usageOf(usage),
+    usage: usageOf(usage, providerMetadata),
     ...logprobsOf(providerMetadata),
     ...notHeldToSchema(warnings),
   };
@@ -439,7 +458,7 @@ export async function streamed(
     ...(reasoning ? { reasoning } : {}),
     ...webTools.ran(),
     ...(cited.length ? { cited } : {}),
-    usage: usageOf(finish.usage),
+    usage: usageOf(finish.usage, finish.metadata),
     ...logprobsOf(finish.metadata),
     ...notHeldToSchema(warnings),
   };

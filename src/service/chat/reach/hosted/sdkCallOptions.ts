@@ -3,6 +3,7 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4ToolChoice, JSONObject } from '@ai-sdk/provider';
 import { getModelCapabilities } from '@ai-sdk/anthropic/internal';
 import { mapReasoningToProviderBudget } from '@ai-sdk/provider-utils';
+import type { ModelRecord } from '../../../../api/schemas';
 import { passesOptionsAsTheyAre } from '../../../providers/providers';
 import {
   type ChatMessage,
@@ -144,13 +145,23 @@ export function withinRange(
 }
 
 /**
+ * Whether a model takes a predicted output (OpenAI's `prediction`): by OpenAI's guide, its GPT-4o and
+ * GPT-4.1 chat models and their mini and nano, on OpenAI or Azure (named by the catalogue's id, whatever
+ * an Azure deployment is called); OpenAI refuses it of any other model, which answers the same without.
+ */
+export const predictsOutput = (r: ModelRecord) =>
+  (r.provider === 'openai' || r.provider === 'azure') &&
+  /^(gpt-4o|gpt-4\.1)(-mini|-nano)?(-\d{4}-\d{2}-\d{2})?$/.test(r.model.replace(/^(openai|azure)\//, ''));
+
+/**
  * What only OpenAI's packages read: a JSON schema is strict only when the request says so, as on
  * OpenAI's own API (they would make every schema strict, and a provider then refuses one that is not
  * written for strict mode); the token probabilities asked for; the prompt's cache key and verbosity;
  * and, for OpenAI's reasoning models (its Responses API, providers.ts), that OpenAI keeps no copy of
- * the conversation (the Responses API keeps one unless told not to; Chat Completions does not).
- * One tool call a reply is asked in each provider's own words (others are held to it in chat/run.ts),
- * and how an Anthropic model thinks where that is said (anthropicThinking).
+ * the conversation (the Responses API keeps one unless told not to; Chat Completions does not); a
+ * predicted output, to its chat models. One tool call a reply is asked in each provider's own words
+ * (others are held to it in chat/run.ts), and how an Anthropic model thinks where that is said
+ * (anthropicThinking).
  */
 export function providerOptions(
   provider: string,
@@ -184,6 +195,9 @@ export function providerOptions(
     ...(options.promptCacheRetention ? { promptCacheRetention: options.promptCacheRetention } : {}),
     ...(options.verbosity ? { textVerbosity: options.verbosity } : {}),
     ...(options.parallelToolCalls === false ? { parallelToolCalls: false } : {}),
+    // Read by its Chat Completions model only: OpenAI's reasoning models, which go by the Responses
+    // API, take no predicted output.
+    ...(options.prediction && !responses ? { prediction: options.prediction } : {}),
   };
   // Anthropic's package's own: one tool call a reply, and how the model thinks (MiniMax's API, which it
   // also speaks, takes both and no other).
