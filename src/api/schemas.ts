@@ -631,11 +631,6 @@ export type ResponseFormat = z.infer<typeof ResponseFormat>;
 /** How long a reply should be (OpenAI's `verbosity`). */
 const Verbosity = z.enum(['low', 'medium', 'high']);
 
-/** OpenAI's metadata of an object: at most 16 pairs, keys up to 64 characters, values up to 512. */
-const OpenAiMetadata = z
-  .record(z.string().max(64), z.string().max(512))
-  .refine((m) => Object.keys(m).length <= 16, 'may have 16 pairs at most');
-
 /** Fields OpenAI's clients (Codex, the Agents SDK) send with a chat completion or a response. */
 const OPENAI_HINTS = {
   /** Groups requests that share a prompt for OpenAI's cache; other providers cache without it. */
@@ -2341,6 +2336,10 @@ export const ResponsesIncludable = z.enum([
   'message.output_text.logprobs',
 ]);
 
+/** OpenAI's metadata of an object: at most 16 pairs, keys up to 64 characters, values up to 512. */
+const OpenAiMetadata = z
+  .record(z.string().max(64), z.string().max(512))
+  .refine((m) => Object.keys(m).length <= 16, 'may have 16 pairs at most');
 const ConversationId = z.string().min(1).max(200);
 /** Items given to a conversation at once: as many as OpenAI takes. */
 const ConversationItems = z

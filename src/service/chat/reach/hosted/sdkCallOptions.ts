@@ -151,7 +151,7 @@ export function withinRange(
  */
 export const predictsOutput = (r: ModelRecord) =>
   (r.provider === 'openai' || r.provider === 'azure') &&
-  /^(gpt-4o|gpt-4\.1)(-mini|-nano)?(-\d{4}-\d{2}-\d{2})?$/.test(r.model.replace(/^(openai|azure)\//, ''));
+  /^(gpt-4o|gpt-4\.1)(-mini|-nano)?(-\d{4}-\d{2}-\d{2})?$/.test(r.model);
 
 /**
  * What only OpenAI's packages read: a JSON schema is strict only when the request says so, as on
