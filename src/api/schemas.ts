@@ -1066,6 +1066,12 @@ export const LoggedRequest = z.looseObject({
     .transform((pages) => (pages ?? []).flatMap((page) => citedPageOf(page) ?? [])),
   /** Google's Search Suggestions shown with a Gemini model's grounded reply (HTML): the built-in service's own field. */
   search_suggestions: z.string().optional().catch(undefined),
+  /**
+   * Of the prompt's tokens those read from the provider's cache, and of the completion's those the model
+   * reasoned in: the built-in service's own fields, where the provider counted them.
+   */
+  cached_tokens: z.int().nonnegative().optional().catch(undefined),
+  reasoning_tokens: z.int().nonnegative().optional().catch(undefined),
 });
 
 export const ConversationWithRequests = Conversation.extend({ requests: records(LoggedRequest).optional() });

@@ -62,6 +62,9 @@ class LogShipping {
         status: log.status,
         prompt_tokens: log.promptTokens,
         completion_tokens: log.completionTokens,
+        // Where the provider counted them.
+        ...(log.cachedTokens != null ? { cached_tokens: log.cachedTokens } : {}),
+        ...(log.reasoningTokens != null ? { reasoning_tokens: log.reasoningTokens } : {}),
         cost: log.cost,
         savings: log.savings,
         // A Space that keeps billing only keeps no latency either (domain/requests.ts).

@@ -225,7 +225,17 @@ const MIGRATIONS: Migration[] = [
   migrateDeploymentParents,
   // OpenAI's conversations, kept by a Space with their items (domain/responseConversations.ts).
   (db) => db.exec(RESPONSE_CONVERSATIONS_SCHEMA),
+  // Of each reply's tokens, those read from the provider's cache and those the model reasoned in, as its
+  // provider counted them (null where it did not), so that a conversation read again shows them.
+  (db) => addMissingColumns(db, 'requests', ['cached_tokens INTEGER', 'reasoning_tokens INTEGER']),
 ];
+
+/** Adds the columns a table lacks (as it is when a database's version was set back to run a migration again). */
+function addMissingColumns(db: Database, table: string, columns: string[]): void {
+  const has = new Set(db.all<{ name: string }>(`SELECT name FROM pragma_table_info('${table}')`).map((c) => c.name));
+  for (const column of columns)
+    if (!has.has(column.split(' ')[0]!)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column}`);
+}
 
 /** The version a database had before this migration ran (its place among them). */
 export const versionBefore = (migration: Migration) => MIGRATIONS.indexOf(migration);

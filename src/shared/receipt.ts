@@ -2,7 +2,7 @@
 // the rows of the table behind it. Shared by the playground (host and webview) and VS Code's chat.
 // The receipt itself is the service's (conventions.md, "Routing receipt"); reasons are kept in its
 // words, which are already words ("over max_cost" becomes "over the Space's max cost").
-import type { RoutingReceipt } from '../api/schemas';
+import type { RoutingReceipt, Usage } from '../api/schemas';
 
 export interface ReceiptView {
   strategy: string;
@@ -134,6 +134,25 @@ export function placeholderNote(answered: string, t: Localize): string | null {
     '{0} is a test model: this reply is a placeholder. For real answers, add a provider key (LLM Spaces: Add Provider Key…), start a model server on this computer, or connect to the hosted service.',
     answered,
   );
+}
+
+/**
+ * A reply's tokens in words, where they are read (the playground, Compare): "1,204 tokens (1,000 in,
+ * 204 out)", and of them those read from the provider's cache and those the model reasoned in, where
+ * the provider counted any: "… (1,000 in, 204 out; 800 cached, 150 reasoning)".
+ */
+export function tokenFigures(usage: Usage, t: Localize): string {
+  const n = (count: number) => count.toLocaleString();
+  const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
+  const reasoning = usage.completion_tokens_details?.reasoning_tokens ?? 0;
+  const details = [
+    ...(cached > 0 ? [t('{0} cached', n(cached))] : []),
+    ...(reasoning > 0 ? [t('{0} reasoning', n(reasoning))] : []),
+  ];
+  const [total, input, output] = [n(usage.total_tokens), n(usage.prompt_tokens), n(usage.completion_tokens)];
+  return details.length
+    ? t('{0} tokens ({1} in, {2} out; {3})', total, input, output, details.join(', '))
+    : t('{0} tokens ({1} in, {2} out)', total, input, output);
 }
 
 /**

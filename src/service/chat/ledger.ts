@@ -81,6 +81,8 @@ export async function finishChat(
       searchSuggestions: reply.searchSuggestions ?? null,
       promptTokens: counts.promptTokens,
       completionTokens: counts.completionTokens,
+      cachedTokens: reply.usage ? counts.cachedTokens : null,
+      reasoningTokens: reply.usage?.reasoning ?? null,
       cost: costs.total,
       savings: savings.total,
       latency: outcome.latency,

@@ -64,18 +64,28 @@ export function getConversation(
   const conversation = toConversation(row);
   if (!includeRequests) return conversation;
   const requests = db
-    .all<LoggedRequest & { cited: string | null; suggestions: string | null }>(
+    .all<
+      LoggedRequest & {
+        cited: string | null;
+        suggestions: string | null;
+        cached: number | null;
+        reasoning: number | null;
+      }
+    >(
       `SELECT id, app_id, conversation_id, parent_request_id, model, CASE WHEN privacy_level = 1 THEN prompt END AS prompt, response, prompt_tokens, completion_tokens, total_tokens,
             cost, cost_savings, latency, status_code, error, added_on, sources AS cited,
-            search_suggestions AS suggestions FROM requests
+            search_suggestions AS suggestions, cached_tokens AS cached, reasoning_tokens AS reasoning FROM requests
      WHERE conversation_id = $id AND app_id = $app AND privacy_level < 3 ORDER BY added_on, rowid`,
       { id, app: appId },
     )
-    // The pages cited, kept as JSON, and Google's Search Suggestions, only for a reply that has them.
-    .map(({ cited, suggestions, ...request }) => ({
+    // The pages cited, kept as JSON, Google's Search Suggestions, and the cached and reasoning tokens,
+    // only for a reply that has them.
+    .map(({ cited, suggestions, cached, reasoning, ...request }) => ({
       ...request,
       ...(cited ? { sources: parseJson(cited, []) } : {}),
       ...(suggestions ? { search_suggestions: suggestions } : {}),
+      ...(cached !== null ? { cached_tokens: cached } : {}),
+      ...(reasoning !== null ? { reasoning_tokens: reasoning } : {}),
     }));
   return { ...conversation, requests };
 }

@@ -21,6 +21,10 @@ export interface RequestLog {
   searchSuggestions?: string | null;
   promptTokens: number;
   completionTokens: number;
+  /** Of the prompt's tokens, those read from the provider's cache; null when the provider did not count. */
+  cachedTokens?: number | null;
+  /** Of the completion's tokens, those the model reasoned in; null when the provider did not count. */
+  reasoningTokens?: number | null;
   cost: number;
   savings: number;
   latency: number;
@@ -35,8 +39,10 @@ export function insertRequest(db: Database, log: RequestLog): void {
   const billingOnly = log.privacyLevel >= 3;
   db.run(
     `INSERT INTO requests (id, org_id, app_id, conversation_id, parent_request_id, model, prompt, response, prompt_tokens, completion_tokens, total_tokens,
-       cost, cost_savings, latency, status_code, error, added_on, privacy_level, sources, search_suggestions)
-     VALUES ($id, $org, $app, $conversation, $parent, $model, $prompt, $response, $pt, $ct, $tt, $cost, $savings, $latency, $status, $error, $now, $privacy, $sources, $suggestions)`,
+       cost, cost_savings, latency, status_code, error, added_on, privacy_level, sources, search_suggestions,
+       cached_tokens, reasoning_tokens)
+     VALUES ($id, $org, $app, $conversation, $parent, $model, $prompt, $response, $pt, $ct, $tt, $cost, $savings, $latency, $status, $error, $now, $privacy, $sources, $suggestions,
+       $cached, $reasoning)`,
     {
       id: log.id,
       org: log.orgId,
@@ -60,6 +66,8 @@ export function insertRequest(db: Database, log: RequestLog): void {
       privacy: log.privacyLevel,
       sources: keepsText && log.sources?.length ? JSON.stringify(log.sources) : null,
       suggestions: (keepsText && log.searchSuggestions) || null,
+      cached: log.cachedTokens ?? null,
+      reasoning: log.reasoningTokens ?? null,
     },
   );
 }

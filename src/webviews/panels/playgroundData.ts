@@ -98,6 +98,10 @@ export function turnsOf(conversation: ConversationWithRequests): Turn[] {
                 prompt_tokens: r.prompt_tokens,
                 completion_tokens: r.completion_tokens,
                 total_tokens: r.total_tokens,
+                ...(r.cached_tokens !== undefined ? { prompt_tokens_details: { cached_tokens: r.cached_tokens } } : {}),
+                ...(r.reasoning_tokens !== undefined
+                  ? { completion_tokens_details: { reasoning_tokens: r.reasoning_tokens } }
+                  : {}),
               },
               costs: { ...zero, total_tokens: r.cost },
               savings: { ...zero, total_tokens: r.cost_savings },

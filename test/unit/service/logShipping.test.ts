@@ -72,6 +72,8 @@ describe("the organization's logs integration", function () {
     assert.equal(line.status, 200);
     assert.equal(line.prompt_tokens, answer.usage!.prompt_tokens);
     assert.equal(line.completion_tokens, answer.usage!.completion_tokens);
+    // A test model's tokens are the service's own count: no cached or reasoning tokens to tell of.
+    assert.deepEqual([line.cached_tokens, line.reasoning_tokens], [undefined, undefined]);
     assert.equal(
       line.cost,
       (answer as unknown as { metadata: { costs: { total_tokens: number } } }).metadata.costs.total_tokens,

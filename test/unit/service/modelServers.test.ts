@@ -4,12 +4,16 @@
 // failed request) marks them unavailable, and no Space loses them. Servers named with --upstream
 // are asked too, in the dialects of vLLM and llama.cpp.
 import assert from 'node:assert/strict';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import type { ModelRecord } from '../../../src/api/schemas';
 import { openDataFolder } from '../../../src/service/dataFolder';
+import { DB_FILE } from '../../../src/service/db';
 import { listModels, syncCatalogueModels } from '../../../src/service/domain/models';
 import { defaultOrganizationId } from '../../../src/service/domain/orgs';
 import { refreshModelServers } from '../../../src/service/modelServers';
 import { DATASET, datasetModels } from '../../../src/service/providers/dataset';
+import { turnsOf } from '../../../src/webviews/panels/playgroundData';
 import { startFakeUpstream, type FakeUpstream } from '../support/fakeUpstream';
 import { raw } from '../support/http';
 import { removeDir, startService, tempDir, type RunningService } from '../support/service';
@@ -228,12 +232,42 @@ describe('model servers on this computer', function () {
     // words" and "thinking over count these four words" are 4 and 6 out, 6 of them reasoning.
     const whole = await raw(service.url, 'POST', '/v1/chat/completions', { token: service.token, body });
     assert.equal(whole.status, 200, whole.text);
-    const answer = whole.json as { usage: Usage; metadata: { routing: { usage: string } } };
+    const answer = whole.json as {
+      usage: Usage;
+      metadata: { routing: { usage: string } };
+    };
     assert.deepEqual(
       [answer.usage.prompt_tokens, answer.usage.completion_tokens, answer.usage.completion_tokens_details],
       [9, 10, { reasoning_tokens: 6, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 }],
     );
     assert.equal(answer.metadata.routing.usage, 'provider');
+    // The log keeps the server's counts (a reply the service counted itself, a test model's, says
+    // nothing of cache or reasoning), and a playground conversation read again gives them as its live
+    // reply did.
+    const log = new DatabaseSync(path.join(service.dataDir, DB_FILE), { readOnly: true });
+    const kept = (id: string) =>
+      log.prepare('SELECT cached_tokens, reasoning_tokens FROM requests WHERE id = ?').get(id) as object;
+    assert.deepEqual({ ...kept((whole.json as { id: string }).id) }, { cached_tokens: 0, reasoning_tokens: 6 });
+    for (const [model, counted] of [
+      ['local/qwen3:8b', { cached_tokens: 0, reasoning_tokens: 0 }],
+      ['test/echo', {}],
+    ] as const) {
+      const conversation = await c.createConversation(first.id, { name: model });
+      const played = await c.chat({
+        app_id: first.id,
+        conversation_id: conversation.id,
+        prompt: 'count these four words',
+        model,
+      });
+      assert.deepEqual({ ...kept(played.id) }, { cached_tokens: null, reasoning_tokens: null, ...counted });
+      const read = await c.getConversation(first.id, conversation.id, true);
+      const usage = turnsOf(read)[0]?.reply?.usage;
+      assert.deepEqual(
+        [usage?.prompt_tokens_details?.cached_tokens, usage?.completion_tokens_details?.reasoning_tokens],
+        [counted.cached_tokens, counted.reasoning_tokens],
+      );
+    }
+    log.close();
     // A stream's count comes in its last chunk, which the server sends when asked.
     const streamed = await raw(service.url, 'POST', '/v1/chat/completions', {
       token: service.token,

@@ -38,6 +38,23 @@ describe('compare: the figures of a column', () => {
     assert.equal(figuresLine(reply('a/x', 0.00041, 1.2)), '1,204 tokens (1,000 in, 204 out) · $0.00041 · 1.20 s');
   });
 
+  it('names the cached and reasoning tokens among them where the provider counted any', () => {
+    const counted = (cached: number, reasoning: number) =>
+      figuresLine({
+        ...reply('a/x', 0.00041, 1.2),
+        usage: {
+          prompt_tokens: 1000,
+          completion_tokens: 204,
+          total_tokens: 1204,
+          prompt_tokens_details: { cached_tokens: cached },
+          completion_tokens_details: { reasoning_tokens: reasoning },
+        },
+      }).split(' · ')[0];
+    assert.equal(counted(800, 150), '1,204 tokens (1,000 in, 204 out; 800 cached, 150 reasoning)');
+    assert.equal(counted(1000, 0), '1,204 tokens (1,000 in, 204 out; 1,000 cached)');
+    assert.equal(counted(0, 0), '1,204 tokens (1,000 in, 204 out)');
+  });
+
   it('says why an answer stopped short: cut at max tokens, or stopped by its provider’s content filter', () => {
     const said = (finishReason: string) =>
       figuresLine({ ...reply('a/x', 0.00041, 1.2), finishReason })

@@ -2,7 +2,7 @@
 // column won on cost and on latency, and the weight a promotion shifts toward by default.
 import type { WeightName } from '../../../shared/protocol/compare';
 import type { ReplyInfo } from '../../../shared/protocol/playground';
-import { stoppedShort } from '../../../shared/receipt';
+import { stoppedShort, tokenFigures } from '../../../shared/receipt';
 import { t } from '../../page/l10n';
 import { money } from '../../page/values';
 
@@ -18,13 +18,7 @@ export interface Column {
 
 /** "1,204 tokens (1,000 in, 204 out) · $0.000410 · 1.20 s". */
 export function figuresLine(r: ReplyInfo): string {
-  const tokens = t(
-    '{0} tokens ({1} in, {2} out)',
-    r.usage.total_tokens.toLocaleString(),
-    r.usage.prompt_tokens.toLocaleString(),
-    r.usage.completion_tokens.toLocaleString(),
-  );
-  const parts = [tokens, money(r.costs.total_tokens), t('{0} s', r.latencySeconds.toFixed(2))];
+  const parts = [tokenFigures(r.usage, t), money(r.costs.total_tokens), t('{0} s', r.latencySeconds.toFixed(2))];
   const stopped = stoppedShort(r.finishReason, t);
   if (stopped) parts.push(stopped);
   return parts.join(' · ');

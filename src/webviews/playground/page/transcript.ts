@@ -5,7 +5,7 @@ import { fill, h } from '../../page/dom';
 import { money } from '../../page/values';
 import { stoppedNote } from './estimate';
 import { LiveMarkdown } from '../../page/liveMarkdown';
-import { reasonLabel, receiptLine, stoppedShort, type ReceiptView } from '../../../shared/receipt';
+import { reasonLabel, receiptLine, stoppedShort, tokenFigures, type ReceiptView } from '../../../shared/receipt';
 import { onMarkdownChange, renderMarkdown, showSearchSuggestions } from '../../page/markdown';
 import { t } from '../../page/l10n';
 import { placeholder } from '../../page/placeholder';
@@ -327,7 +327,7 @@ const nearBottom = (el: HTMLElement) => el.scrollHeight - el.scrollTop - el.clie
 function metaOf(r: ReplyInfo): HTMLElement {
   const parts = [
     r.namespace,
-    `${r.usage.total_tokens.toLocaleString()} tokens (${r.usage.prompt_tokens.toLocaleString()} in, ${r.usage.completion_tokens.toLocaleString()} out)`,
+    tokenFigures(r.usage, t),
     money(r.costs.total_tokens),
     // What the Space's benchmark model would have cost more; nothing to say without one, or when it costs less.
     ...(r.savings.total_tokens > 0 ? [`saved ${money(r.savings.total_tokens)}`] : []),
