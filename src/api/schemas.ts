@@ -2234,7 +2234,16 @@ export const ResponsesItem = z.union([
     type: z.literal('mcp_list_tools'),
     id: nullish(z.string().max(200)),
     server_label: z.string().min(1).max(64),
-    tools: z.array(z.looseObject({ name: z.string().max(200) })).max(1000),
+    tools: z
+      .array(
+        z.looseObject({
+          name: z.string().max(200),
+          description: nullish(z.string().max(100_000)),
+          input_schema: nullish(z.record(z.string(), z.unknown())),
+          annotations: nullish(z.looseObject({ readOnlyHint: nullish(z.boolean()) })),
+        }),
+      )
+      .max(1000),
     error: nullish(z.string().max(10_000)),
   }),
   z.object({

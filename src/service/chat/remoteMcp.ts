@@ -1,7 +1,8 @@
 // Remote MCP servers a request names (Anthropic's MCP connector, `mcp_servers`; OpenAI's `mcp` tool):
 // the service connects to each over MCP's Streamable HTTP, with the client's authorization, lists its
-// tools, offers the model those the request allows as functions, and runs each call the model makes of
-// one, for any model of a Space, until the model answers without one (or calls a tool of the client's,
+// tools (unless the conversation has them listed: OpenAI's `mcp_list_tools` item; then it connects
+// only to run a call), offers the model those the request allows as functions, and runs each call the
+// model makes of one, for any model of a Space, until the model answers without one (or calls a tool of the client's,
 // which the answer hands back with the calls it ran). A call that waits for the client's approval
 // (OpenAI's `require_approval`) is told instead of run, and runs once a later request approves it. Each
 // call and its result are told to the client where they came in the reply (Anthropic's mcp_tool_use and
@@ -13,6 +14,7 @@ import { Problem } from '../problem';
 import type { ToolCall } from '../../api/schemas';
 import type {
   ChatMessage,
+  McpListedTool as ListedTool,
   McpListing,
   McpServerAsked,
   McpToolFilter,
@@ -34,14 +36,6 @@ interface RemoteTool {
   name: string;
   /** A call of it waits for the client's approval before it runs. */
   approval: boolean;
-}
-
-/** A tool as its server lists it. */
-interface ListedTool {
-  name: string;
-  description?: string;
-  inputSchema: unknown;
-  annotations?: { readOnlyHint?: boolean };
 }
 
 /** Whether a filter picks a tool: named (or none are), and read-only as asked (if asked). */
@@ -102,9 +96,9 @@ function unreached(error: unknown): string {
 
 /** The servers of one request, connected, with the tools the request allows of each. */
 export class McpSession {
-  /** Every client made, to close; and the connected one of each server. */
+  /** Every client made, to close; and the connection to each server, made when first needed. */
   private readonly clients: Client[] = [];
-  private readonly servers = new Map<McpServerAsked, Client>();
+  private readonly servers = new Map<McpServerAsked, Promise<Client>>();
   private readonly byFunction = new Map<string, RemoteTool>();
   /** The functions offered to the model, in the servers' order. */
   readonly functions: NonNullable<ToolOptions['tools']> = [];
@@ -114,13 +108,14 @@ export class McpSession {
   private constructor() {}
 
   /**
-   * Connects to each server and lists its tools; a server that cannot be reached, or refuses the
-   * authorization, is a 424 in words (as OpenAI answers a remote MCP server's failure), naming it.
+   * Lists each server's tools, unless the conversation has them listed already; a server that cannot be
+   * reached, or refuses the authorization, is a 424 in words (as OpenAI answers a remote MCP server's
+   * failure), naming it.
    */
   static async open(servers: readonly McpServerAsked[], signal: AbortSignal): Promise<McpSession> {
     const session = new McpSession();
     try {
-      const listed = await Promise.all(servers.map((s) => session.connect(s, signal)));
+      const listed = await Promise.all(servers.map((s) => s.listed ?? session.list(s, signal)));
       servers.forEach((server, i) => {
         const offered = listed[i]!.filter(
           (tool) =>
@@ -158,20 +153,32 @@ export class McpSession {
     return session;
   }
 
-  private async connect(server: McpServerAsked, signal: AbortSignal) {
-    const client = new Client({ name: 'llm-spaces', version: '1' });
-    this.clients.push(client);
-    const said = (what: string, error: unknown) =>
-      new Problem(424, `The MCP server ${server.name} ${what}: ${reasonOf(error, server)}`);
-    try {
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } }),
-        { signal },
-      );
-    } catch (error) {
-      throw said(unreached(error), error);
+  /** The connection to a server, made at its first use (to list its tools, or to run a call). */
+  private client(server: McpServerAsked, signal: AbortSignal): Promise<Client> {
+    let connected = this.servers.get(server);
+    if (!connected) {
+      const client = new Client({ name: 'llm-spaces', version: '1' });
+      this.clients.push(client);
+      const transport = new StreamableHTTPClientTransport(new URL(server.url), {
+        requestInit: { headers: server.headers },
+      });
+      connected = client.connect(transport, { signal }).then(() => client);
+      this.servers.set(server, connected);
     }
-    this.servers.set(server, client);
+    return connected;
+  }
+
+  /** The connection to a server; a 424 in words, naming it, when none can be made. */
+  private async connected(server: McpServerAsked, signal: AbortSignal): Promise<Client> {
+    try {
+      return await this.client(server, signal);
+    } catch (error) {
+      throw said(server, unreached(error), error);
+    }
+  }
+
+  private async list(server: McpServerAsked, signal: AbortSignal): Promise<ListedTool[]> {
+    const client = await this.connected(server, signal);
     const tools: ListedTool[] = [];
     try {
       let cursor: string | undefined;
@@ -182,7 +189,7 @@ export class McpSession {
         if (!cursor) break;
       }
     } catch (error) {
-      throw said('did not list its tools', error);
+      throw said(server, 'did not list its tools', error);
     }
     return tools;
   }
@@ -208,10 +215,13 @@ export class McpSession {
       results: { text, isError },
     });
     try {
-      const result = await this.servers.get(tool.server)!.callTool({ name: tool.name, arguments: input }, { signal });
+      const client = await this.connected(tool.server, signal);
+      const result = await client.callTool({ name: tool.name, arguments: input }, { signal });
       return use(resultText(result), result.isError === true);
     } catch (error) {
       if (signal.aborted) throw error;
+      // A server first reached for this call (the conversation had its tools listed) that cannot be.
+      if (error instanceof Problem) return use(error.message, true);
       return use(
         `The MCP server ${tool.server.name} failed to run ${tool.name}: ${reasonOf(error, tool.server)}`,
         true,
@@ -271,6 +281,10 @@ export class McpSession {
     await Promise.allSettled(this.clients.map((c) => c.close()));
   }
 }
+
+/** A server's failure in words, naming it: a 424, as OpenAI answers a remote MCP server's failure. */
+const said = (server: McpServerAsked, what: string, error: unknown) =>
+  new Problem(424, `The MCP server ${server.name} ${what}: ${reasonOf(error, server)}`);
 
 function parsedInput(text: string): Record<string, unknown> {
   try {

@@ -263,6 +263,19 @@ export interface McpServerAsked {
   approval?: 'always' | 'never' | { always?: McpToolFilter; never?: McpToolFilter };
   /** The answer tells the server's tools as listed (OpenAI's `mcp_list_tools` item, unless the input has one). */
   tellListing?: boolean;
+  /**
+   * The server's tools as the conversation already has them listed (the input's `mcp_list_tools`
+   * item): not listed again, as at OpenAI, and the server is connected only to run a call.
+   */
+  listed?: McpListedTool[];
+}
+
+/** A tool as its server lists it (MCP's `tools/list`). */
+export interface McpListedTool {
+  name: string;
+  description?: string;
+  inputSchema: unknown;
+  annotations?: { readOnlyHint?: boolean };
 }
 
 /** A server's tools as listed, for the answer to tell (OpenAI's `mcp_list_tools` item). */

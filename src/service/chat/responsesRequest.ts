@@ -30,6 +30,7 @@ import {
   toolsNotGiven,
   type Body,
   type ChatMessage,
+  type McpListedTool,
   type McpServerAsked,
   type McpToolFilter,
   type ThinkingBlock,
@@ -262,10 +263,14 @@ export function responsesRequest(caller: Caller, asked: z.output<typeof Response
  * The request's remote MCP servers (its `mcp` tools) as the engine carries them (chat/remoteMcp.ts):
  * each with its headers and authorization, the tools `allowed_tools` picks, and the calls that wait for
  * approval (all unless `require_approval` says otherwise, as at OpenAI); its tools as listed are told
- * unless the conversation has them already (an `mcp_list_tools` item of it).
+ * unless the conversation has them already (an `mcp_list_tools` item of it), and then, as at OpenAI,
+ * the server is not asked for them again.
  */
 function mcpServersOf(tools: readonly Tool[], items: readonly Item[]): McpServerAsked[] {
-  const listed = new Set(items.flatMap((i) => (i.type === 'mcp_list_tools' ? [i.server_label] : [])));
+  // Each server's last listing in the conversation; one that failed is no listing (the server is asked again).
+  const listed = new Map(
+    items.flatMap((i) => (i.type === 'mcp_list_tools' && !i.error ? [[i.server_label, listedTools(i)] as const] : [])),
+  );
   const servers = tools.filter((t): t is McpTool => t.type === 'mcp');
   for (const [i, t] of servers.entries())
     if (servers.findIndex((s) => s.server_label === t.server_label) !== i)
@@ -293,8 +298,19 @@ function mcpServersOf(tools: readonly Tool[], items: readonly Item[]): McpServer
               ...(approval.never ? { never: filter(approval.never) } : {}),
             },
       tellListing: !listed.has(t.server_label),
+      ...(listed.has(t.server_label) ? { listed: listed.get(t.server_label) } : {}),
     };
   });
+}
+
+/** The tools of an `mcp_list_tools` item, as their server listed them. */
+function listedTools(item: Extract<Item, { type: 'mcp_list_tools' }>): McpListedTool[] {
+  return item.tools.map((tool) => ({
+    name: tool.name,
+    ...(tool.description ? { description: tool.description } : {}),
+    inputSchema: tool.input_schema ?? { type: 'object', properties: {} },
+    ...(tool.annotations ? { annotations: { readOnlyHint: tool.annotations.readOnlyHint === true } } : {}),
+  }));
 }
 
 /**

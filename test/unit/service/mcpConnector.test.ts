@@ -338,6 +338,63 @@ describe("OpenAI's remote MCP tool through a Space, with the OpenAI SDK", functi
     );
   });
 
+  it('asks a server for its tools once a conversation: a later turn connects only to run a call, as at OpenAI', async () => {
+    const tools = [{ ...mcp, require_approval: 'never' as const }];
+    const since = (n: number) => dictionary.methods.slice(n).filter((m) => !m.startsWith('notifications/'));
+    let before = dictionary.methods.length;
+    const first = await openai.responses.create({ model: 'test/echo', input: LOOKUP, tools });
+    assert.deepEqual(since(before), ['initialize', 'tools/list', 'tools/call']);
+    const listing = first.output[0] as OpenAI.Responses.ResponseOutputItem.McpListTools;
+
+    // Going on from it without a call asks the server nothing.
+    before = dictionary.methods.length;
+    const thanks = await openai.responses.create({
+      model: 'test/echo',
+      previous_response_id: first.id,
+      input: 'Thank you',
+      tools,
+    });
+    assert.deepEqual([thanks.output.map((o) => o.type), thanks.output_text], [['message'], 'Thank you']);
+    assert.deepEqual(since(before), []);
+
+    // A call in a later turn, the listing carried by the previous response or sent back in the input
+    // (a client that keeps its own conversation), connects to run it and lists nothing.
+    for (const turn of [
+      { previous_response_id: thanks.id, input: LOOKUP },
+      { input: [listing, { role: 'user' as const, content: LOOKUP }] },
+    ]) {
+      before = dictionary.methods.length;
+      const again = await openai.responses.create({ model: 'test/echo', tools, ...turn });
+      assert.deepEqual(
+        again.output.map((o) => o.type),
+        ['mcp_call', 'message'],
+      );
+      assert.equal(again.output_text, 'gateway: a door every tool goes through');
+      assert.deepEqual(since(before), ['initialize', 'tools/call']);
+    }
+
+    // A server gone since it listed its tools: the call fails in words, and the model is told.
+    const gone = await openai.responses.create({
+      model: 'test/echo',
+      tools: [{ ...tools[0]!, server_url: 'http://127.0.0.1:9/mcp' }],
+      input: [listing, { role: 'user', content: LOOKUP }],
+    });
+    const [failedCall] = gone.output as [OpenAI.Responses.ResponseOutputItem.McpCall];
+    assert.deepEqual([failedCall.type, failedCall.status], ['mcp_call', 'failed']);
+    assert.equal(gone.output_text, 'Error: The MCP server dictionary could not be reached: fetch failed');
+
+    // A listing that failed is no listing: the server is asked again.
+    before = dictionary.methods.length;
+    const failed = { ...listing, tools: [], error: 'the server could not be reached' };
+    const relisted = await openai.responses.create({
+      model: 'test/echo',
+      tools,
+      input: [failed, { role: 'user', content: LOOKUP }],
+    });
+    assert.equal(relisted.output[0]?.type, 'mcp_list_tools');
+    assert.deepEqual(since(before), ['initialize', 'tools/list', 'tools/call']);
+  });
+
   it("keeps to allowed_tools and require_approval's filters, and refuses a connector in words", async () => {
     const only = await openai.responses.create({
       model: 'test/echo',

@@ -1,7 +1,7 @@
 // A remote MCP server for the tests of the gateway's MCP connector: the official SDK's server over
 // Streamable HTTP on a port of its own, with a dictionary's tools (one that looks a word up, one that
-// always fails), behind a bearer token. It notes the authorization each request came with and the
-// calls it ran, for the tests to check what the service sent.
+// always fails), behind a bearer token. It notes the authorization each request came with, the methods
+// it was asked and the calls it ran, for the tests to check what the service sent.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
@@ -14,6 +14,8 @@ export interface FakeMcpServer {
   authorizations: Array<string | undefined>;
   /** The tool calls it ran: the tool and its arguments. */
   calls: Array<{ name: string; arguments: unknown }>;
+  /** The JSON-RPC methods it was asked, in order (`initialize`, `tools/list`, `tools/call`…). */
+  methods: string[];
   close(): Promise<void>;
 }
 
@@ -25,6 +27,7 @@ const DEFINITIONS: Record<string, string> = {
 export async function startFakeMcpServer(token: string): Promise<FakeMcpServer> {
   const calls: FakeMcpServer['calls'] = [];
   const authorizations: FakeMcpServer['authorizations'] = [];
+  const methods: string[] = [];
   const handler = createMcpHandler(() => {
     const server = new McpServer({ name: 'dictionary', version: '1' }, { capabilities: { tools: {} } });
     server.registerTool(
@@ -58,6 +61,11 @@ export async function startFakeMcpServer(token: string): Promise<FakeMcpServer> 
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
+      if (req.method === 'POST') {
+        const messages: unknown = JSON.parse(body.toString() || 'null');
+        for (const m of [messages].flat())
+          if (m && typeof m === 'object' && 'method' in m) methods.push(String(m.method));
+      }
       const web = new Request(`http://${req.headers.host}${req.url}`, {
         method: req.method,
         headers: Object.entries(req.headers).flatMap(([name, value]) =>
@@ -80,6 +88,7 @@ export async function startFakeMcpServer(token: string): Promise<FakeMcpServer> 
     url: `http://127.0.0.1:${port}/mcp`,
     authorizations,
     calls,
+    methods,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
