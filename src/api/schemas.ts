@@ -2431,6 +2431,11 @@ export const ResponsesBody = z
     stream_options: nullish(z.strictObject({ include_obfuscation: nullish(z.boolean()) })),
     /** false: the response is not kept (OpenAI's default, true, keeps it for an item_reference or to continue). */
     store: nullish(z.boolean()),
+    /**
+     * true: answered at once with the response `queued`, which runs on whatever the client does; its
+     * client reads it back (GET /v1/responses/{id}) until it is done, or cancels it (chat/backgroundResponses.ts).
+     */
+    background: nullish(z.boolean()),
     /** A kept response this one continues: its input and output come before this input. */
     previous_response_id: nullish(z.string().min(1).max(200)),
     /**

@@ -23,6 +23,7 @@ import { defaultOrganizationId, insertOrganization, setRateLimit } from './domai
 import { buildApp } from './http/app';
 import { closeApp } from './http/lifecycle';
 import { refreshModelServers, type ModelServerOptions } from './modelServers';
+import { failUnfinished } from './domain/responseItems';
 import { startRetention } from './retention';
 import { startLedgerThread } from './ledgerThread';
 import { liveLeases } from './lockFile';
@@ -203,6 +204,10 @@ async function serve(values: Values): Promise<void> {
   ];
   for (const list of lists) await list.useKept();
   syncDataset(db, lists);
+  if (db.writable) {
+    const failed = db.transactionNow(() => failUnfinished(db));
+    if (failed) log(`${failed} background response(s) left running when the service stopped are kept as failed.`);
+  }
   const stopTakingShutdowns = offeredModels.onShutdownsChanged(() => syncDataset(db, lists, false));
   providerKeys.loadEnvironment(process.env);
   const withKeys = listProviders().filter((p) => p.has_key);

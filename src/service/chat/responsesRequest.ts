@@ -11,6 +11,7 @@
 // GPT-5.4 on, with the tools it defers and their namespaces as OpenAI takes them (any other model is
 // shown every tool), its other hosted tools of none, and the reply says so. An item_reference stands
 // for the output item the Space kept under its id (domain/responseItems.ts).
+import { stillRunning } from './backgroundResponses';
 import type { z } from 'zod';
 import { OPENAI_OTHER_HOSTED_TOOLS, OPENAI_WEB_SEARCH, ResponsesItem, type ResponsesBody } from '../../api/schemas';
 import type { Database } from '../db';
@@ -191,6 +192,7 @@ export function requireKeepsText(db: Database, caller: Caller, appId: string): v
 }
 
 export function responsesRequest(caller: Caller, asked: z.output<typeof ResponsesBody>, db: Database): Body {
+  if (asked.background) backgroundAllowed(asked);
   const given = withSavedPrompt(db, caller, asked);
   const appId = requestedSpace(caller, given.app_id);
   // Its own input as items, each item_reference read: as it is kept for a response that continues it
@@ -257,6 +259,27 @@ export function responsesRequest(caller: Caller, asked: z.output<typeof Response
         : {}),
     },
   };
+}
+
+/**
+ * A background response is kept to be read back until it is done (chat/backgroundResponses.ts): it
+ * cannot be one that is not kept, nor streamed (a stream that could be picked up again once broken off
+ * is not built here).
+ */
+function backgroundAllowed(asked: z.output<typeof ResponsesBody>): void {
+  const where = ['body', 'background'];
+  if (asked.stream)
+    throw invalid(
+      where,
+      'cannot be sent with stream: true here: send it without stream, and read the response back with GET /v1/responses/{id} until it is done',
+    );
+  if (asked.store === false)
+    throw invalid(
+      where,
+      'needs the response kept to be read back until it is done: leave store out, or set it to true',
+    );
+  if (typeof asked.input !== 'string' && asked.input.at(-1)?.type === 'compaction_trigger')
+    throw invalid(where, 'cannot be sent with a compaction_trigger: a compaction is answered at once');
 }
 
 /**
@@ -390,6 +413,11 @@ function continued(db: Database, caller: Caller, appId: string, last: string): I
   const chain: Item[][] = [];
   let total = 0;
   for (let id: string | null = last; id !== null;) {
+    if (stillRunning(id))
+      throw invalid(
+        ['body', 'previous_response_id'],
+        `names ${id}, a background response still running: read it back with GET /v1/responses/${id} until it is done, then go on from it`,
+      );
     const response = keptResponse(db, caller.orgId, appId, id);
     if (!response)
       throw invalid(

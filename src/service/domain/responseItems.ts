@@ -93,6 +93,18 @@ export function keepResponse(db: Database, owner: ItemsOwner, response: KeptResp
   );
 }
 
+/**
+ * Keeps every background response left running when the service stopped (chat/backgroundResponses.ts)
+ * as failed, saying why; returns how many. Only inside a transaction.
+ */
+export function failUnfinished(db: Database): number {
+  return db.run(
+    `UPDATE kept_responses SET answer = json_set(answer, '$.status', 'failed', '$.error', json_object('code', 'server_error',
+       'message', 'The service stopped before this background response was finished: send it again.'))
+     WHERE answer IS NOT NULL AND json_extract(answer, '$.status') IN ('queued', 'in_progress')`,
+  );
+}
+
 /** A response as read back: its request, the one it continued, and as JSON texts its input and answer. */
 export interface ReadResponse {
   requestId: string;

@@ -12,10 +12,11 @@ import { thinkingText, type Body, type Prepared, type PromptPrint, type Thinking
 import { answeringIn, keepTurn } from '../chat/openAiConversations';
 import { conversationIdOf } from '../chat/responsesRequest';
 import { runChat, type Completed } from '../chat/run';
+import { Cancelled, runInBackground } from '../chat/backgroundResponses';
 import { messageThreads } from '../chat/threads';
 import { cacheDiagnostics, type CacheMissReason } from '../chat/cacheDiagnostics';
 import { record } from '../ledgerThread';
-import { Problem } from '../problem';
+import { invalid, Problem } from '../problem';
 import { StorageError } from '../storageError';
 import { AnthropicStream, anthropicCompaction, anthropicMessage } from './anthropicAnswer';
 import { openAiError, sendRawError, type ErrorDialect } from './errorAnswers';
@@ -27,6 +28,7 @@ import {
   keptOutput,
   responseIdOf,
   responseObject,
+  unfinishedObject,
   urlCitations,
 } from './responsesAnswer';
 import { ShutdownError } from './lifecycle';
@@ -57,7 +59,7 @@ export async function answerChat(
   const abort = new AbortController();
   open.add(abort);
   try {
-    return await answer(read, request, reply, options, abort);
+    return await answer(read, request, reply, options, abort, open);
   } finally {
     open.delete(abort);
   }
@@ -69,6 +71,7 @@ async function answer(
   reply: FastifyReply,
   options: ChatOptions,
   abort: AbortController,
+  open: Set<AbortController>,
 ): Promise<unknown> {
   reply.raw.on('close', () => {
     if (!reply.raw.writableFinished) abort.abort();
@@ -76,14 +79,20 @@ async function answer(
   const caller = request.caller!;
   const given = read(caller, request.body, options.db);
   // The reply a thread's request continues is not continued by another until this one is answered, nor
-  // is a conversation answered in by another.
+  // is a conversation answered in by another (a background response's, until it has run).
   if (given.anthropicThread) reply.raw.once('close', messageThreads.hold(given.anthropicThread));
   const conversation = given.responses?.conversation;
-  if (conversation) reply.raw.once('close', answeringIn(conversationIdOf(conversation)));
+  let release = conversation ? answeringIn(conversationIdOf(conversation)) : undefined;
+  reply.raw.once('close', () => release?.());
   const asked = await prepareSending(options.db, caller, given);
   // The id of the request's log entry, where each vendor's SDK reads a request's id (OpenAI's
   // x-request-id, Anthropic's request-id), so an answer or an error it shows names the entry.
   reply.header(options.dialect === 'anthropic' ? 'request-id' : 'x-request-id', asked.requestId);
+  if (asked.body.responses?.background) {
+    const ends = release;
+    release = undefined;
+    return inBackground(asked, options, open, ends);
+  }
   const shutDown = () => abort.signal.reason instanceof ShutdownError;
   const wantsStream = asked.body.stream ?? /^text\/event-stream/i.test(request.headers.accept ?? '');
   // OpenAI's clients read `created` in seconds; the playground's in milliseconds (conventions.md).
@@ -483,13 +492,24 @@ function triggeredResponse(summed: Completed, prepared: Prepared) {
  * is refused by name. The turn of a request that names a conversation is added to it first
  * (chat/openAiConversations.ts); that one a request cannot go without, so a refusal of it fails the request.
  */
-async function keepAnswer(options: ChatOptions, prepared: Prepared, { items, answer }: Kept): Promise<void> {
+async function keepAnswer(options: ChatOptions, prepared: Prepared, kept: Kept): Promise<void> {
   const request = prepared.body.responses!;
   // A conversation's turn is added whatever `store` says; a disk that refuses it fails the request.
   const conversation = request.conversation;
   if (conversation)
-    await options.db.transaction(() => keepTurn(options.db, conversationIdOf(conversation), request.input, items));
+    await options.db.transaction(() => keepTurn(options.db, conversationIdOf(conversation), request.input, kept.items));
   if (request.store === false || (prepared.config.policies.privacy_level ?? 1) > 1) return;
+  try {
+    await keepResponse(options, prepared, kept);
+  } catch (error) {
+    if (!(error instanceof StorageError)) throw error;
+    options.logError?.(error);
+  }
+}
+
+/** Keeps a Responses answer as it stands (keepAnswer); a disk that refuses it throws. */
+function keepResponse(options: ChatOptions, prepared: Prepared, { items, answer }: Kept): Promise<void> {
+  const request = prepared.body.responses!;
   const owner = { requestId: prepared.requestId, orgId: prepared.caller.orgId, appId: prepared.config.row.id };
   const response = {
     id: responseIdOf(prepared.requestId),
@@ -497,12 +517,74 @@ async function keepAnswer(options: ChatOptions, prepared: Prepared, { items, ans
     input: request.input,
     answer,
   };
+  return record(options.db, { kept: { owner, items, response } });
+}
+
+/**
+ * A background response (Responses' `background`): kept as in progress, answered `queued` at once, and
+ * run apart from its HTTP request, which the client may leave (chat/backgroundResponses.ts). It is kept
+ * again as it ends: answered (with its conversation's turn, as any response), failed with why, or
+ * cancelled. One stopped by the service's shutdown is kept as failed at its next start.
+ */
+async function inBackground(
+  asked: Prepared,
+  options: ChatOptions,
+  open: Set<AbortController>,
+  release: (() => void) | undefined,
+): Promise<Record<string, unknown>> {
   try {
-    await record(options.db, { kept: { owner, items, response } });
-  } catch (error) {
-    if (!(error instanceof StorageError)) throw error;
-    options.logError?.(error);
+    const request = asked.body.responses!;
+    if ((asked.config.policies.privacy_level ?? 1) > 1)
+      throw invalid(
+        ['body', 'background'],
+        "needs the response kept to be read back, and this Space's privacy level keeps no text: send it without background",
+      );
+    const createdAt = Math.floor(Date.now() / 1000);
+    const model = asked.first.record.namespace;
+    const unfinished = (status: 'queued' | 'in_progress' | 'failed' | 'cancelled', error?: ResponseError) =>
+      unfinishedObject(asked.requestId, model, request, createdAt, status, error);
+    // On disk before the client is told of it: a response it is given can be read back.
+    await keepResponse(options, asked, { items: [], answer: unfinished('in_progress') });
+    const abort = new AbortController();
+    open.add(abort);
+    const ends = release;
+    release = undefined;
+    runInBackground(responseIdOf(asked.requestId), abort, async (run) => {
+      try {
+        const prepared = await compactedFirst(options, asked, abort.signal);
+        const completion = await runChat(options.db, prepared, options.reaches, undefined, abort.signal);
+        run.finishing = true;
+        const body = prepared.body.responses!;
+        const answer = responseObject(completion, body, createdAt);
+        await keepAnswer(options, prepared, { items: keptOutput(completion, body), answer });
+      } catch (error) {
+        // Stopped by a shutdown: the next start keeps it as failed.
+        if (abort.signal.reason instanceof ShutdownError) return;
+        const cancelled = abort.signal.reason instanceof Cancelled;
+        if (!cancelled && !(error instanceof Problem)) options.logError?.(error);
+        const answer = cancelled ? unfinished('cancelled') : unfinished('failed', responseError(error));
+        await keepResponse(options, asked, { items: [], answer }).catch((e: unknown) => options.logError?.(e));
+      } finally {
+        open.delete(abort);
+        ends?.();
+      }
+    });
+    return unfinished('queued');
+  } finally {
+    release?.();
   }
+}
+
+/** Why a response failed, as OpenAI's `error` of a response says it: the service's words, never a stack. */
+interface ResponseError {
+  code: string;
+  message: string;
+}
+
+function responseError(error: unknown): ResponseError {
+  if (!(error instanceof Problem))
+    return { code: 'server_error', message: 'The service failed to answer: its log says why.' };
+  return { code: error.status === 429 ? 'rate_limit_exceeded' : 'server_error', message: error.message };
 }
 
 /**

@@ -27,5 +27,8 @@ export async function closeApp(app: FastifyInstance, deadlineMs: number): Promis
     await app.close();
   } finally {
     clearTimeout(deadline);
+    // What is still running answers no HTTP request (a background response): it is stopped, and kept
+    // as failed at the next start.
+    for (const chat of openChats.get(app) ?? []) chat.abort(new ShutdownError());
   }
 }

@@ -350,6 +350,7 @@ function echoed(request: Request) {
     // The tier it ran in: auto runs in the default one, the only one taken here.
     service_tier: 'default',
     store: request.store !== false,
+    background: request.background === true,
     temperature: request.temperature ?? null,
     text: { format: request.text?.format ?? { type: 'text' }, verbosity: request.text?.verbosity ?? 'medium' },
     tool_choice: request.tool_choice ?? 'auto',
@@ -360,6 +361,32 @@ function echoed(request: Request) {
     top_p: request.top_p ?? null,
     truncation: request.truncation ?? 'disabled',
     user: request.user ?? null,
+  };
+}
+
+/**
+ * A response before it is answered (a stream's first events, a background response as it runs), or
+ * one that ended with nothing to give: failed (with why) or cancelled.
+ */
+export function unfinishedObject(
+  requestId: string,
+  model: string,
+  request: Request,
+  createdAt: number,
+  status: 'queued' | 'in_progress' | 'failed' | 'cancelled',
+  error: { code: string; message: string } | null = null,
+): Record<string, unknown> {
+  return {
+    id: responseIdOf(requestId),
+    object: 'response',
+    created_at: createdAt,
+    status,
+    error,
+    incomplete_details: null,
+    model,
+    output: [],
+    usage: null,
+    ...echoed(request),
   };
 }
 
@@ -492,18 +519,7 @@ export class ResponsesStream {
   }
 
   start(): void {
-    const response = {
-      id: this.responseId,
-      object: 'response',
-      created_at: this.createdAt,
-      status: 'in_progress',
-      error: null,
-      incomplete_details: null,
-      model: this.model,
-      output: [],
-      usage: null,
-      ...echoed(this.request),
-    };
+    const response = unfinishedObject(this.requestId, this.model, this.request, this.createdAt, 'in_progress');
     this.send('response.created', { response });
     this.send('response.in_progress', { response });
     // The summary server-side compaction wrote before the reply: its first item.

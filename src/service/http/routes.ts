@@ -1,6 +1,7 @@
 // The route table of /v1: each entry names its inputs and output by zod schema. It drives both the
 // Fastify registration (app.ts) and the OpenAPI document (openapi.ts). Handlers stay thin: parse,
 // call the domain, return.
+import { cancelResponse } from '../chat/backgroundResponses';
 import { z } from 'zod';
 import * as S from '../../api/schemas';
 import type { Database } from '../db';
@@ -375,6 +376,20 @@ export const ROUTES: RouteSpec[] = [
     response: z.looseObject({ object: z.literal('response') }),
     dialect: 'openai',
     handler: (ctx) => readResponse(ctx.db, ctx.caller, ctx.params.response_id, includedOf(ctx.query)),
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/responses/:response_id/cancel',
+    spaceKey: 'own Space',
+    extra: true,
+    summary:
+      "Cancel a background response still running (OpenAI's responses.cancel): it stops, and is kept and answered as cancelled",
+    params: ResponseParams,
+    body: z.object({}),
+    bodyOptional: true,
+    response: z.looseObject({ object: z.literal('response') }),
+    dialect: 'openai',
+    handler: (ctx) => cancelResponse(ctx.db, ctx.caller, ctx.params.response_id),
   }),
   route({
     method: 'GET',

@@ -28,6 +28,8 @@ interface Case {
   body?: (ids: Ids) => unknown;
   /** What a Space key gets: its own Space only, read access, or 403. */
   key: 'own Space' | 'read' | 'refused';
+  /** What its own Space answers, where it is not a success: found, and refused for what it is. */
+  found?: number;
 }
 
 const CASES: Case[] = [
@@ -188,6 +190,14 @@ const CASES: Case[] = [
     route: '/v1/responses/:response_id/input_items',
     path: (i) => `/v1/responses/${i.response}/input_items`,
     key: 'own Space',
+  },
+  {
+    // The kept response was not asked for in the background: found, and not cancelled.
+    method: 'POST',
+    route: '/v1/responses/:response_id/cancel',
+    path: (i) => `/v1/responses/${i.response}/cancel`,
+    key: 'own Space',
+    found: 400,
   },
   {
     method: 'DELETE',
@@ -409,7 +419,8 @@ describe('what a Space key may do, per endpoint', function () {
         assert.match((res.json as { detail: string }).detail, /Space key/);
         return;
       }
-      assert.ok(res.status >= 200 && res.status < 300, `${res.status} ${res.text}`);
+      if (c.found) assert.equal(res.status, c.found, res.text);
+      else assert.ok(res.status >= 200 && res.status < 300, `${res.status} ${res.text}`);
       if (c.key === 'own Space') {
         const elsewhere = await raw(service.url, c.method, c.path(other), { token: key, body: c.body?.(other) });
         assert.equal(elsewhere.status, 404, `another Space of the organization is not found: ${elsewhere.text}`);

@@ -63,6 +63,10 @@ export interface FakeUpstream {
   continued: TextCompletionRequest[];
   /** Models whose reply breaks off after its first pieces: the connection is cut mid-answer. */
   breaking: Set<string>;
+  /** Models that answer only after this many milliseconds (or not at all, when the request is left). */
+  slow: Map<string, number>;
+  /** The models of the slow requests left before they were answered. */
+  left: string[];
   close: () => Promise<void>;
 }
 
@@ -110,12 +114,14 @@ export async function startFakeUpstream(options: FakeServerOptions = {}): Promis
   const received: UpstreamRequest[] = [];
   const failing = new Set<string>();
   const breaking = new Set<string>();
+  const slow = new Map<string, number>();
+  const left: string[] = [];
   const embedded: FakeUpstream['embedded'] = [];
   const continued: TextCompletionRequest[] = [];
   const server = http.createServer((req, res) => {
     let text = '';
     req.on('data', (d: Buffer) => (text += d.toString()));
-    req.on('end', () => {
+    const answer = async () => {
       const listed = options.models ? listing(req.url ?? '', text, options) : undefined;
       if (listed) {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(listed));
@@ -197,6 +203,17 @@ export async function startFakeUpstream(options: FakeServerOptions = {}): Promis
         res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"model crashed"}');
         return;
       }
+      const wait = slow.get(body.model);
+      if (wait) {
+        const gone = await new Promise<boolean>((resolve) => {
+          const timer = setTimeout(() => resolve(false), wait);
+          res.once('close', () => {
+            clearTimeout(timer);
+            resolve(true);
+          });
+        });
+        if (gone) return void left.push(body.model);
+      }
       const last = body.messages[body.messages.length - 1]!;
       const prompt = typeof last.content === 'string' ? last.content : JSON.stringify(last.content);
       const reply = `upstream:${body.model}:${prompt}`;
@@ -270,7 +287,8 @@ export async function startFakeUpstream(options: FakeServerOptions = {}): Promis
       // As vLLM, LM Studio and Ollama: a stream's usage only when stream_options asks, in a last chunk.
       if (body.stream_options?.include_usage === true) res.write(`data: ${JSON.stringify({ choices: [], usage })}\n\n`);
       res.end('data: [DONE]\n\n');
-    });
+    };
+    req.on('end', () => void answer());
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -284,6 +302,8 @@ export async function startFakeUpstream(options: FakeServerOptions = {}): Promis
     embedded,
     continued,
     breaking,
+    slow,
+    left,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
