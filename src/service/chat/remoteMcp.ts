@@ -28,6 +28,13 @@ import type {
 type McpUse = Extract<WebToolUse, { name: 'mcp' }>;
 /** What a call gave back. */
 type McpResult = McpUse['results'];
+/** A part of a chat message (text, `image_url`, `file`). */
+type Part = Record<string, unknown>;
+/** A call run: as the client is told it, and what the model reads of its result. */
+interface Ran {
+  use: McpUse;
+  forModel: string | Part[];
+}
 
 /** A tool of a remote server as the model is offered it, by its function name. */
 interface RemoteTool {
@@ -200,24 +207,25 @@ export class McpSession {
   }
 
   /**
-   * Runs a call the model made; what the server answered, as text, or why it failed (told to the
-   * model, which may go on without it).
+   * Runs a call the model made: what the server answered, as text for the client, and for the model
+   * with the images and PDFs it gave; or why it failed (told to the model, which may go on without it).
    */
-  async call(call: ToolCall, signal: AbortSignal): Promise<McpUse> {
+  async call(call: ToolCall, signal: AbortSignal): Promise<Ran> {
     const tool = this.byFunction.get(call.function.name)!;
     const input = parsedInput(call.function.arguments);
-    const use = (text: string, isError: boolean): McpUse => ({
-      id: call.id,
-      input,
-      name: 'mcp',
-      server: tool.server.name,
-      tool: tool.name,
-      results: { text, isError },
-    });
+    const use = (text: string, isError: boolean, parts?: Part[]): Ran => {
+      const results = { text, isError };
+      const told = mcpResultText(results);
+      return {
+        use: { id: call.id, input, name: 'mcp', server: tool.server.name, tool: tool.name, results },
+        forModel: parts ? [...(isError ? [{ type: 'text', text: 'Error:' }] : []), ...parts] : told,
+      };
+    };
     try {
       const client = await this.connected(tool.server, signal);
       const result = await client.callTool({ name: tool.name, arguments: input }, { signal });
-      return use(resultText(result), result.isError === true);
+      const read = readResult(result);
+      return use(read.text, result.isError === true, read.parts);
     } catch (error) {
       if (signal.aborted) throw error;
       // A server first reached for this call (the conversation had its tools listed) that cannot be.
@@ -269,8 +277,9 @@ export class McpSession {
         continue;
       }
       ran();
-      const use = { ...(await this.call(call, signal)), approvalId: approval.id };
-      conversation[answer] = { role: 'tool', tool_call_id: approval.id, content: mcpResultText(use.results) };
+      const done = await this.call(call, signal);
+      const use = { ...done.use, approvalId: approval.id };
+      conversation[answer] = { role: 'tool', tool_call_id: approval.id, content: done.forModel };
       uses.push(use);
       told?.({ webTool: use });
     }
@@ -299,13 +308,61 @@ function parsedInput(text: string): Record<string, unknown> {
  * What a tool gave back, as the text the model reads: its text parts, its structured content when it
  * gave no text, and a word for each part that is not text (an image, a resource), which is not passed on.
  */
-function resultText(result: { content?: unknown; structuredContent?: unknown }): string {
-  const parts = Array.isArray(result.content) ? (result.content as Array<{ type?: string; text?: unknown }>) : [];
-  const texts = parts.map((p) =>
-    p.type === 'text' && typeof p.text === 'string' ? p.text : `[${p.type ?? 'a part'} the tool gave, not passed on]`,
-  );
-  if (!texts.length && result.structuredContent !== undefined) return JSON.stringify(result.structuredContent);
-  return texts.join('\n');
+/**
+ * A call's result: its text, as the client is told it (an image or a PDF said in a word), and, when it
+ * gave any image or PDF, its parts as the model reads them (a chat message's `image_url` and `file`
+ * parts, which a model without vision reads as their text: chat/run.ts).
+ */
+function readResult(result: { content?: unknown; structuredContent?: unknown }): { text: string; parts?: Part[] } {
+  const given = Array.isArray(result.content) ? (result.content as unknown[]) : [];
+  const read = given.map(readPart);
+  if (!read.length && result.structuredContent !== undefined) return { text: JSON.stringify(result.structuredContent) };
+  const text = read.map((r) => r.text).join('\n');
+  // Each image or PDF after its word, which is what a model without vision reads of it.
+  const parts = read.flatMap((r): Part[] => [{ type: 'text', text: r.text }, ...(r.shown ? [r.shown] : [])]);
+  return read.some((r) => r.shown) ? { text, parts } : { text };
+}
+
+/**
+ * One part of a tool's result (MCP's content: text, an image, a resource embedded or linked, audio):
+ * its text, and the image or PDF the model is shown.
+ */
+function readPart(given: unknown): { text: string; shown?: Part } {
+  const p = (given ?? {}) as {
+    type?: unknown;
+    text?: unknown;
+    data?: unknown;
+    mimeType?: unknown;
+    uri?: unknown;
+    name?: unknown;
+    resource?: unknown;
+  };
+  if (p.type === 'text' && typeof p.text === 'string') return { text: p.text };
+  if (p.type === 'image') return shownAs(p.data, p.mimeType) ?? { text: '[an image the tool gave, not readable]' };
+  if (p.type === 'resource_link' && typeof p.uri === 'string')
+    return { text: `[${typeof p.name === 'string' ? p.name : 'a resource'}: ${p.uri}]` };
+  if (p.type === 'resource') {
+    const r = (p.resource ?? {}) as { uri?: unknown; text?: unknown; blob?: unknown; mimeType?: unknown };
+    const uri = typeof r.uri === 'string' ? r.uri : 'a resource';
+    if (typeof r.text === 'string') return { text: `${uri}:\n${r.text}` };
+    return shownAs(r.blob, r.mimeType, uri) ?? { text: `[${uri} (${String(r.mimeType ?? 'a file')}), not passed on]` };
+  }
+  return { text: `[${typeof p.type === 'string' ? p.type : 'a part'} the tool gave, not passed on]` };
+}
+
+/** Base64 data of an image or a PDF as the part the model reads it in; none for anything else. */
+function shownAs(data: unknown, mimeType: unknown, name?: string): { text: string; shown: Part } | undefined {
+  if (typeof data !== 'string' || typeof mimeType !== 'string') return undefined;
+  const url = `data:${mimeType};base64,${data}`;
+  const label = name ? ` ${name}` : '';
+  if (/^image\/(png|jpeg|gif|webp)$/.test(mimeType))
+    return { text: `[an image${label} (${mimeType})]`, shown: { type: 'image_url', image_url: { url } } };
+  if (mimeType === 'application/pdf')
+    return {
+      text: `[a PDF${label}]`,
+      shown: { type: 'file', file: { file_data: url, ...(name ? { filename: name } : {}) } },
+    };
+  return undefined;
 }
 
 /** Token counts of two rounds together; none when either has none (counted here from the text instead). */
@@ -377,10 +434,10 @@ export async function withRemoteTools(
         continue;
       }
       ran();
-      const use = await session.call(call, signal);
-      const result = { ...use, after: whole.text.length };
+      const done = await session.call(call, signal);
+      const result = { ...done.use, after: whole.text.length };
       uses.push(result);
-      results.push({ role: 'tool', tool_call_id: call.id, content: mcpResultText(use.results) });
+      results.push({ role: 'tool', tool_call_id: call.id, content: done.forModel });
       told?.({ webTool: result });
     }
     whole.webTools = [...(whole.webTools ?? []), ...uses, ...waiting];

@@ -24,7 +24,11 @@ const DEFINITIONS: Record<string, string> = {
   space: 'a room of its own',
 };
 
-export async function startFakeMcpServer(token: string): Promise<FakeMcpServer> {
+/**
+ * With `media`, two tools more: `screenshot`, which gives a picture (this PNG, base64) after a line of
+ * text, and `readme`, which gives a text file embedded, a PDF embedded and a link to a file.
+ */
+export async function startFakeMcpServer(token: string, media?: { png: string; pdf: string }): Promise<FakeMcpServer> {
   const calls: FakeMcpServer['calls'] = [];
   const authorizations: FakeMcpServer['authorizations'] = [];
   const methods: string[] = [];
@@ -49,6 +53,22 @@ export async function startFakeMcpServer(token: string): Promise<FakeMcpServer> 
         return { content: [{ type: 'text', text: 'forgotten' }] };
       },
     );
+    if (media) {
+      server.registerTool('screenshot', { description: 'Shows the screen' }, async (): Promise<CallToolResult> => ({
+        content: [
+          { type: 'text', text: 'The screen:' },
+          { type: 'image', data: media.png, mimeType: 'image/png' },
+        ],
+      }));
+      server.registerTool('readme', { description: 'Reads the project' }, async (): Promise<CallToolResult> => ({
+        content: [
+          { type: 'resource', resource: { uri: 'file:///README.md', mimeType: 'text/markdown', text: '# Hello' } },
+          { type: 'resource', resource: { uri: 'file:///spec.pdf', mimeType: 'application/pdf', blob: media.pdf } },
+          { type: 'resource_link', uri: 'file:///guide.md', name: 'guide.md' },
+          { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' },
+        ],
+      }));
+    }
     return server;
   });
   const server = http.createServer((req, res) => {
