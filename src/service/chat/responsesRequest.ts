@@ -263,16 +263,10 @@ export function responsesRequest(caller: Caller, asked: z.output<typeof Response
 
 /**
  * A background response is kept to be read back until it is done (chat/backgroundResponses.ts): it
- * cannot be one that is not kept, nor streamed (a stream that could be picked up again once broken off
- * is not built here).
+ * cannot be one that is not kept, nor a compaction.
  */
 function backgroundAllowed(asked: z.output<typeof ResponsesBody>): void {
   const where = ['body', 'background'];
-  if (asked.stream)
-    throw invalid(
-      where,
-      'cannot be sent with stream: true here: send it without stream, and read the response back with GET /v1/responses/{id} until it is done',
-    );
   if (asked.store === false)
     throw invalid(
       where,

@@ -289,6 +289,7 @@ async function handle(
     engine: options.engine,
     anthropic: dialectOf(request) === 'anthropic',
     logged: (requestId: string) => void reply.header('x-request-id', requestId),
+    reply,
     params: spec.params ? parseInput(spec.params, pathParams(spec, request), 'path') : {},
     query: spec.query ? parseInput(spec.query, request.query, 'query') : {},
     body: spec.body

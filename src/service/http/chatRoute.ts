@@ -12,7 +12,7 @@ import { thinkingText, type Body, type Prepared, type PromptPrint, type Thinking
 import { answeringIn, keepTurn } from '../chat/openAiConversations';
 import { conversationIdOf } from '../chat/responsesRequest';
 import { runChat, type Completed } from '../chat/run';
-import { Cancelled, runInBackground } from '../chat/backgroundResponses';
+import { Cancelled, keepReplay, Replay, runInBackground } from '../chat/backgroundResponses';
 import { messageThreads } from '../chat/threads';
 import { cacheDiagnostics, type CacheMissReason } from '../chat/cacheDiagnostics';
 import { record } from '../ledgerThread';
@@ -88,13 +88,15 @@ async function answer(
   // The id of the request's log entry, where each vendor's SDK reads a request's id (OpenAI's
   // x-request-id, Anthropic's request-id), so an answer or an error it shows names the entry.
   reply.header(options.dialect === 'anthropic' ? 'request-id' : 'x-request-id', asked.requestId);
-  if (asked.body.responses?.background) {
-    const ends = release;
-    release = undefined;
-    return inBackground(asked, options, open, ends);
-  }
   const shutDown = () => abort.signal.reason instanceof ShutdownError;
   const wantsStream = asked.body.stream ?? /^text\/event-stream/i.test(request.headers.accept ?? '');
+  const background = asked.body.responses?.background === true;
+  if (background) {
+    const ends = release;
+    release = undefined;
+    const obfuscate = asked.body.responses?.stream_options?.include_obfuscation === true;
+    return inBackground(asked, options, open, ends, wantsStream ? { reply, obfuscate } : undefined);
+  }
   // OpenAI's clients read `created` in seconds; the playground's in milliseconds (conventions.md).
   const openai = options.dialect === 'openai' || options.dialect === 'responses';
   const created = (ms: number) => (openai ? Math.floor(ms / 1000) : ms);
@@ -531,7 +533,9 @@ async function inBackground(
   options: ChatOptions,
   open: Set<AbortController>,
   release: (() => void) | undefined,
-): Promise<Record<string, unknown>> {
+  /** The client's reply, when it asked for the response's events as they come. */
+  live?: { reply: FastifyReply; obfuscate: boolean },
+): Promise<unknown> {
   try {
     const request = asked.body.responses!;
     if ((asked.config.policies.privacy_level ?? 1) > 1)
@@ -545,34 +549,71 @@ async function inBackground(
       unfinishedObject(asked.requestId, model, request, createdAt, status, error);
     // On disk before the client is told of it: a response it is given can be read back.
     await keepResponse(options, asked, { items: [], answer: unfinished('in_progress') });
+    const id = responseIdOf(asked.requestId);
+    // Streamed, its events are kept to be picked up again by a client whose stream broke off.
+    const replay = live && new Replay();
+    const stream = replay && new ResponsesStream(replay, asked.requestId, model, request, createdAt);
     const abort = new AbortController();
     open.add(abort);
     const ends = release;
     release = undefined;
-    runInBackground(responseIdOf(asked.requestId), abort, async (run) => {
+    const done = runInBackground(id, abort, async (run) => {
       try {
+        stream?.start();
         const prepared = await compactedFirst(options, asked, abort.signal);
-        const completion = await runChat(options.db, prepared, options.reaches, undefined, abort.signal);
+        const completion = await runChat(
+          options.db,
+          prepared,
+          options.reaches,
+          stream && ((text) => stream.delta(text)),
+          abort.signal,
+          stream && ((piece) => stream.thinking(piece)),
+        );
         run.finishing = true;
         const body = prepared.body.responses!;
-        const answer = responseObject(completion, body, createdAt);
-        await keepAnswer(options, prepared, { items: keptOutput(completion, body), answer });
+        await keepAnswer(
+          options,
+          prepared,
+          stream?.kept(completion) ?? {
+            items: keptOutput(completion, body),
+            answer: responseObject(completion, body, createdAt),
+          },
+        );
+        stream?.finish(completion);
       } catch (error) {
         // Stopped by a shutdown: the next start keeps it as failed.
         if (abort.signal.reason instanceof ShutdownError) return;
         const cancelled = abort.signal.reason instanceof Cancelled;
         if (!cancelled && !(error instanceof Problem)) options.logError?.(error);
-        const answer = cancelled ? unfinished('cancelled') : unfinished('failed', responseError(error));
+        const failure = responseError(error);
+        const answer = cancelled ? unfinished('cancelled') : unfinished('failed', failure);
         await keepResponse(options, asked, { items: [], answer }).catch((e: unknown) => options.logError?.(e));
+        if (!cancelled) stream?.error(error instanceof Problem ? error.status : 500, failure.message);
       } finally {
+        replay?.end();
         open.delete(abort);
         ends?.();
       }
     });
-    return unfinished('queued');
+    if (!replay || !live) return unfinished('queued');
+    keepReplay(id, replay, done);
+    followReplay(replay, live.reply, -1, live.obfuscate);
+    return live.reply;
   } finally {
     release?.();
   }
+}
+
+/**
+ * Streams a background response's events to a client, from those after `after` on (a client that
+ * left goes without the rest; the response runs on).
+ */
+export function followReplay(replay: Replay, reply: FastifyReply, after: number, obfuscate = false): void {
+  reply.hijack();
+  const events = new EventStream(reply);
+  events.obfuscate = obfuscate;
+  reply.raw.once('close', () => replay.leave(events));
+  replay.follow(events, after);
 }
 
 /** Why a response failed, as OpenAI's `error` of a response says it: the service's words, never a stack. */

@@ -13,6 +13,7 @@
 // its namespace; a call of OpenAI's shell or apply_patch (run by the client) is a `shell_call` or an
 // `apply_patch_call`, streamed as OpenAI streams them, and one of the client's tool search a
 // `tool_search_call` with its arguments.
+import type { NamedEvents } from '../chat/backgroundResponses';
 import type { ChatCompletion } from '../../api/schemas';
 import { sealThinking } from '../chat/carriedThinking';
 import { sealCompaction, type UserMessage } from '../chat/compactedSummary';
@@ -36,7 +37,6 @@ import type {
 } from '../chat/request';
 import type { Completed } from '../chat/run';
 import { openAiError } from './errorAnswers';
-import type { EventStream } from './eventStream';
 
 /** The Responses request, its input read (its items, the tools its client's tool search loaded). */
 type Request = NonNullable<Body['responses']>;
@@ -498,7 +498,7 @@ export class ResponsesStream {
   private summing?: { id: string; index: number };
 
   constructor(
-    private readonly events: EventStream,
+    private readonly events: NamedEvents,
     private readonly requestId: string,
     private readonly model: string,
     /** The request as answered: its conversation's summary (`compacted`) comes with compactionDone. */

@@ -1,8 +1,10 @@
 // The route table of /v1: each entry names its inputs and output by zod schema. It drives both the
 // Fastify registration (app.ts) and the OpenAPI document (openapi.ts). Handlers stay thin: parse,
 // call the domain, return.
-import { cancelResponse } from '../chat/backgroundResponses';
+import { cancelResponse, replayOf } from '../chat/backgroundResponses';
+import { followReplay } from './chatRoute';
 import { z } from 'zod';
+import type { FastifyReply } from 'fastify';
 import * as S from '../../api/schemas';
 import type { Database } from '../db';
 import type { Caller } from '../domain/caller';
@@ -53,6 +55,8 @@ export interface RouteContext<P, Q, B> {
   anthropic: boolean;
   /** Names the request's log entry in the answer (or its error), where OpenAI's SDK reads a request's id. */
   logged: (requestId: string) => void;
+  /** The reply, for a handler that answers with events (it returns the reply once it has taken it over). */
+  reply: FastifyReply;
 }
 
 export interface RouteSpec<
@@ -130,7 +134,13 @@ const includedOf = (query: { include?: Included | Included[]; 'include[]'?: Incl
 const ResponseQuery = z.strictObject({
   include: IncludeQuery,
   'include[]': IncludeQuery,
-  stream: z.literal('false', { error: 'is not taken: a kept response is read back whole, not as events' }).optional(),
+  /** true: a streamed background response's events again (chat/backgroundResponses.ts), after `starting_after`. */
+  stream: z.enum(['true', 'false']).optional(),
+  starting_after: z
+    .string()
+    .regex(/^\d{1,9}$/, "must be an event's sequence number")
+    .transform(Number)
+    .optional(),
 });
 const ConversationParams = z.object({ conversation_id: z.string().min(1).max(200) });
 const ConversationItemParams = ConversationParams.extend({ item_id: z.string().min(1).max(200) });
@@ -375,7 +385,12 @@ export const ROUTES: RouteSpec[] = [
     query: ResponseQuery,
     response: z.looseObject({ object: z.literal('response') }),
     dialect: 'openai',
-    handler: (ctx) => readResponse(ctx.db, ctx.caller, ctx.params.response_id, includedOf(ctx.query)),
+    handler: (ctx) => {
+      const id = ctx.params.response_id;
+      if (ctx.query.stream !== 'true') return readResponse(ctx.db, ctx.caller, id, includedOf(ctx.query));
+      followReplay(replayOf(ctx.db, ctx.caller, id), ctx.reply, ctx.query.starting_after ?? -1);
+      return ctx.reply;
+    },
   }),
   route({
     method: 'POST',

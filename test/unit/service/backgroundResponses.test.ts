@@ -1,7 +1,7 @@
 // Background responses through the OpenAI SDK, as a script sends a long task: answered `queued` at
 // once, run apart from the request, read back until done, cancelled while it runs (and the model
-// server's request with it), refused in words where it cannot be; one left running by a service that
-// was killed is failed, with why, at the next start.
+// server's request with it), streamed and picked up again after a broken connection, refused in words
+// where it cannot be; one left running by a service that was killed is failed, with why, at the next start.
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import { startFakeUpstream, type FakeUpstream } from '../support/fakeUpstream';
@@ -129,19 +129,67 @@ describe("background responses with the OpenAI SDK's Responses API", function ()
     assert.equal(after.status, 'completed');
   });
 
-  it('refuses in words a background response streamed, or not kept', async () => {
-    for (const [asked, said] of [
-      [{ stream: true }, /cannot be sent with stream/],
-      [{ store: false }, /needs the response kept/],
-    ] as const) {
-      const refused = await fetch(`${service.url}/v1/responses`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${openai.apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'test/echo', input: 'x', background: true, ...asked }),
-      });
-      assert.equal(refused.status, 422);
-      assert.match(await refused.text(), said);
+  it('streams its events, and picks the stream up again after the last event a client saw', async () => {
+    upstream.slow.set(SERVED, 500);
+    const first = await openai.responses.create({
+      model: MODEL,
+      input: 'stream me',
+      background: true,
+      stream: true,
+    });
+    const seen: OpenAI.Responses.ResponseStreamEvent[] = [];
+    for await (const event of first) {
+      seen.push(event);
+      // The client's connection breaks once the response is under way.
+      if (event.type === 'response.in_progress') break;
     }
+    const id = (seen[0] as OpenAI.Responses.ResponseCreatedEvent).response.id;
+    assert.equal((seen[0] as OpenAI.Responses.ResponseCreatedEvent).response.background, true);
+    const last = seen.at(-1)!.sequence_number;
+    const again = await openai.responses.retrieve(id, { stream: true, starting_after: last });
+    const rest: OpenAI.Responses.ResponseStreamEvent[] = [];
+    for await (const event of again) rest.push(event);
+    assert.deepEqual(
+      rest.map((e) => e.sequence_number),
+      rest.map((_, i) => last + 1 + i),
+      'every event after the last seen, once, in order',
+    );
+    const text = rest.flatMap((e) => (e.type === 'response.output_text.delta' ? [e.delta] : [])).join('');
+    assert.equal(text, `upstream:${SERVED}:stream me`);
+    const completed = rest.at(-1) as OpenAI.Responses.ResponseCompletedEvent;
+    assert.equal(completed.type, 'response.completed');
+    assert.equal((await openai.responses.retrieve(id)).output_text, text);
+    // From the start, the whole stream again.
+    const whole: string[] = [];
+    for await (const event of await openai.responses.retrieve(id, { stream: true })) whole.push(event.type);
+    assert.deepEqual(
+      whole,
+      [...seen, ...rest].map((e) => e.type),
+    );
+
+    // Only a streamed background response's events are kept to be streamed again; a foreground one's never.
+    const quiet = await openai.responses.create({ model: 'test/echo', input: 'whole', background: true });
+    await settled(quiet.id);
+    await assert.rejects(
+      openai.responses.retrieve(quiet.id, { stream: true }),
+      (e: InstanceType<typeof OpenAI.APIError>) => e.status === 422 && /kept only when it was streamed/.test(e.message),
+    );
+    const foreground = await openai.responses.create({ model: 'test/echo', input: 'now' });
+    await assert.rejects(
+      openai.responses.retrieve(foreground.id, { stream: true }),
+      (e: InstanceType<typeof OpenAI.APIError>) =>
+        e.status === 422 && /only a streamed background response/.test(e.message),
+    );
+  });
+
+  it('refuses in words a background response not kept', async () => {
+    const refused = await fetch(`${service.url}/v1/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${openai.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'test/echo', input: 'x', background: true, store: false }),
+    });
+    assert.equal(refused.status, 422);
+    assert.match(await refused.text(), /needs the response kept/);
   });
 
   it('keeps one left running by a killed service as failed, saying why, at its next start', async () => {
