@@ -192,14 +192,21 @@ describe("background responses with the OpenAI SDK's Responses API", function ()
     assert.match(await refused.text(), /needs the response kept/);
   });
 
-  it('keeps one left running by a killed service as failed, saying why, at its next start', async () => {
+  it('keeps one left running by a service stopped or killed as failed, saying why, at its next start', async () => {
     upstream.slow.set(SERVED, 30_000);
-    const created = await openai.responses.create({ model: MODEL, input: 'interrupted', background: true });
-    await service.stop('SIGKILL');
-    service = await startService({ upstream: upstream.url, dataDir: service.dataDir });
-    openai = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: openai.apiKey, maxRetries: 0 });
-    const read = await openai.responses.retrieve(created.id);
-    assert.equal(read.status, 'failed');
-    assert.match(read.error?.message ?? '', /stopped before this background response was finished/);
+    for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+      const created = await openai.responses.create({ model: MODEL, input: 'interrupted', background: true });
+      const started = Date.now();
+      assert.equal(await service.stop(signal), signal === 'SIGTERM' ? 0 : null, service.output());
+      if (signal === 'SIGTERM') {
+        assert.ok(Date.now() - started < 10_000, 'a stop does not wait for the model');
+        assert.doesNotMatch(service.output(), /Request failed|Error/, 'stopped without an error');
+      }
+      service = await startService({ upstream: upstream.url, dataDir: service.dataDir });
+      openai = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: openai.apiKey, maxRetries: 0 });
+      const read = await openai.responses.retrieve(created.id);
+      assert.equal(read.status, 'failed');
+      assert.match(read.error?.message ?? '', /stopped before this background response was finished/);
+    }
   });
 });
