@@ -12,7 +12,7 @@ import { thinkingText, type Body, type Prepared, type PromptPrint, type Thinking
 import { answeringIn, keepTurn } from '../chat/openAiConversations';
 import { conversationIdOf } from '../chat/responsesRequest';
 import { runChat, type Completed } from '../chat/run';
-import { Cancelled, keepReplay, Replay, runInBackground } from '../chat/backgroundResponses';
+import { Cancelled, keepReplay, Replay, runInBackground, type BackgroundRun } from '../chat/backgroundResponses';
 import { messageThreads } from '../chat/threads';
 import { cacheDiagnostics, type CacheMissReason } from '../chat/cacheDiagnostics';
 import { record } from '../ledgerThread';
@@ -557,44 +557,14 @@ async function inBackground(
     open.add(abort);
     const ends = release;
     release = undefined;
-    const done = runInBackground(id, abort, async (run) => {
-      try {
-        stream?.start();
-        const prepared = await compactedFirst(options, asked, abort.signal);
-        const completion = await runChat(
-          options.db,
-          prepared,
-          options.reaches,
-          stream && ((text) => stream.delta(text)),
-          abort.signal,
-          stream && ((piece) => stream.thinking(piece)),
-        );
-        run.finishing = true;
-        const body = prepared.body.responses!;
-        await keepAnswer(
-          options,
-          prepared,
-          stream?.kept(completion) ?? {
-            items: keptOutput(completion, body),
-            answer: responseObject(completion, body, createdAt),
-          },
-        );
-        stream?.finish(completion);
-      } catch (error) {
-        // Stopped by a shutdown: the next start keeps it as failed.
-        if (abort.signal.reason instanceof ShutdownError) return;
-        const cancelled = abort.signal.reason instanceof Cancelled;
-        if (!cancelled && !(error instanceof Problem)) options.logError?.(error);
-        const failure = responseError(error);
-        const answer = cancelled ? unfinished('cancelled') : unfinished('failed', failure);
-        await keepResponse(options, asked, { items: [], answer }).catch((e: unknown) => options.logError?.(e));
-        if (!cancelled) stream?.error(error instanceof Problem ? error.status : 500, failure.message);
-      } finally {
+    const job = { asked, options, createdAt, stream, unfinished };
+    const done = runInBackground(id, abort, (run) =>
+      runJob(job, run).finally(() => {
         replay?.end();
         open.delete(abort);
         ends?.();
-      }
-    });
+      }),
+    );
     if (!replay || !live) return unfinished('queued');
     keepReplay(id, replay, done);
     followReplay(replay, live.reply, -1, live.obfuscate);
@@ -614,6 +584,49 @@ export function followReplay(replay: Replay, reply: FastifyReply, after: number,
   events.obfuscate = obfuscate;
   reply.raw.once('close', () => replay.leave(events));
   replay.follow(events, after);
+}
+
+/** A background response to run: as it was asked, its stream (when streamed), and how it is kept unfinished. */
+interface BackgroundJob {
+  asked: Prepared;
+  options: ChatOptions;
+  createdAt: number;
+  stream: ResponsesStream | undefined;
+  unfinished: (status: 'failed' | 'cancelled', error?: ResponseError) => Record<string, unknown>;
+}
+
+/** Runs a background response, and keeps it as it ended: answered, failed with why, or cancelled. */
+async function runJob({ asked, options, createdAt, stream, unfinished }: BackgroundJob, run: BackgroundRun) {
+  const { signal } = run.abort;
+  try {
+    stream?.start();
+    const prepared = await compactedFirst(options, asked, signal);
+    const completion = await runChat(
+      options.db,
+      prepared,
+      options.reaches,
+      stream && ((text) => stream.delta(text)),
+      signal,
+      stream && ((piece) => stream.thinking(piece)),
+    );
+    run.finishing = true;
+    const body = prepared.body.responses!;
+    const kept = stream?.kept(completion) ?? {
+      items: keptOutput(completion, body),
+      answer: responseObject(completion, body, createdAt),
+    };
+    await keepAnswer(options, prepared, kept);
+    stream?.finish(completion);
+  } catch (error) {
+    // Stopped by a shutdown: the next start keeps it as failed.
+    if (signal.reason instanceof ShutdownError) return;
+    const cancelled = signal.reason instanceof Cancelled;
+    if (!cancelled && !(error instanceof Problem)) options.logError?.(error);
+    const failure = responseError(error);
+    const answer = cancelled ? unfinished('cancelled') : unfinished('failed', failure);
+    await keepResponse(options, asked, { items: [], answer }).catch((e: unknown) => options.logError?.(e));
+    if (!cancelled) stream?.error(error instanceof Problem ? error.status : 500, failure.message);
+  }
 }
 
 /** Why a response failed, as OpenAI's `error` of a response says it: the service's words, never a stack. */
