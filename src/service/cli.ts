@@ -206,7 +206,10 @@ async function serve(values: Values): Promise<void> {
   syncDataset(db, lists);
   if (db.writable) {
     const failed = db.transactionNow(() => failUnfinished(db));
-    if (failed) log(`${failed} background response(s) left running when the service stopped are kept as failed.`);
+    if (failed)
+      log(
+        `${failed === 1 ? 'A background response' : `${failed} background responses`} left running when the service stopped ${failed === 1 ? 'is' : 'are'} kept as failed.`,
+      );
   }
   const stopTakingShutdowns = offeredModels.onShutdownsChanged(() => syncDataset(db, lists, false));
   providerKeys.loadEnvironment(process.env);

@@ -2,12 +2,13 @@
 // the service connects to each over MCP's Streamable HTTP, with the client's authorization, lists its
 // tools (unless the conversation has them listed: OpenAI's `mcp_list_tools` item; then it connects
 // only to run a call), offers the model those the request allows as functions, and runs each call the
-// model makes of one, for any model of a Space, until the model answers without one (or calls a tool of the client's,
-// which the answer hands back with the calls it ran). A call that waits for the client's approval
-// (OpenAI's `require_approval`) is told instead of run, and runs once a later request approves it. Each
-// call and its result are told to the client where they came in the reply (Anthropic's mcp_tool_use and
-// mcp_tool_result blocks, OpenAI's mcp_call items), and go back to the model as a tool call and its
-// result. The authorization is held in memory for the request alone.
+// model makes of one, for any model of a Space, until the model answers without one (or calls a tool
+// of the client's, which the answer hands back with the calls it ran). A call that waits for the
+// client's approval (OpenAI's `require_approval`) is told instead of run, and runs once a later request
+// approves it. Each call and its result are told to the client where they came in the reply
+// (Anthropic's mcp_tool_use and mcp_tool_result blocks, OpenAI's mcp_call items), and go back to the
+// model as a tool call and its result (with the pictures and PDFs it gave). The authorization is held
+// in memory for the request alone.
 import { createHash } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Problem } from '../problem';
@@ -305,13 +306,10 @@ function parsedInput(text: string): Record<string, unknown> {
 }
 
 /**
- * What a tool gave back, as the text the model reads: its text parts, its structured content when it
- * gave no text, and a word for each part that is not text (an image, a resource), which is not passed on.
- */
-/**
- * A call's result: its text, as the client is told it (an image or a PDF said in a word), and, when it
- * gave any image or PDF, its parts as the model reads them (a chat message's `image_url` and `file`
- * parts, which a model without vision reads as their text: chat/run.ts).
+ * A call's result: its text, as the client is told it (its structured content when it gave no text; an
+ * image or a PDF said in a word), and, when it gave any image or PDF, its parts as the model reads them
+ * (a chat message's `image_url` and `file` parts, which a model without vision reads as their text:
+ * chat/run.ts).
  */
 function readResult(result: { content?: unknown; structuredContent?: unknown }): { text: string; parts?: Part[] } {
   const given = Array.isArray(result.content) ? (result.content as unknown[]) : [];

@@ -11,7 +11,6 @@
 // GPT-5.4 on, with the tools it defers and their namespaces as OpenAI takes them (any other model is
 // shown every tool), its other hosted tools of none, and the reply says so. An item_reference stands
 // for the output item the Space kept under its id (domain/responseItems.ts).
-import { stillRunning } from './backgroundResponses';
 import type { z } from 'zod';
 import { OPENAI_OTHER_HOSTED_TOOLS, OPENAI_WEB_SEARCH, ResponsesItem, type ResponsesBody } from '../../api/schemas';
 import type { Database } from '../db';
@@ -20,6 +19,7 @@ import { keptItems, keptOutputItems, keptResponse, KEPT_WHILE } from '../domain/
 import { conversationItems, conversationRow } from '../domain/responseConversations';
 import { appConfig, loadApp } from '../domain/spaces';
 import { invalid, Problem } from '../problem';
+import { stillRunning } from './backgroundResponses';
 import { openThinking } from './carriedThinking';
 import { withSavedPrompt } from './savedPrompts';
 import { openCompaction, summaryMessage } from './compactedSummary';

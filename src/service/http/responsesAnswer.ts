@@ -13,8 +13,8 @@
 // its namespace; a call of OpenAI's shell or apply_patch (run by the client) is a `shell_call` or an
 // `apply_patch_call`, streamed as OpenAI streams them, and one of the client's tool search a
 // `tool_search_call` with its arguments.
-import type { NamedEvents } from '../chat/backgroundResponses';
 import type { ChatCompletion } from '../../api/schemas';
+import type { NamedEvents } from '../chat/backgroundResponses';
 import { sealThinking } from '../chat/carriedThinking';
 import { sealCompaction, type UserMessage } from '../chat/compactedSummary';
 import { summaryWritten } from '../chat/compaction';

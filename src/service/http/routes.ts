@@ -1,8 +1,6 @@
 // The route table of /v1: each entry names its inputs and output by zod schema. It drives both the
 // Fastify registration (app.ts) and the OpenAPI document (openapi.ts). Handlers stay thin: parse,
 // call the domain, return.
-import { cancelResponse, replayOf } from '../chat/backgroundResponses';
-import { followReplay } from './chatRoute';
 import { z } from 'zod';
 import type { FastifyReply } from 'fastify';
 import * as S from '../../api/schemas';
@@ -19,6 +17,7 @@ import { fimRequest, textCompletionRequest } from '../chat/textCompletions';
 import { embed, embeddingCatalogue } from '../chat/embeddings';
 import { compactionRequest, messagesOrCompaction, responseOrCompaction } from '../chat/compaction';
 import { deleteResponse, readResponse, responseInputItems } from '../chat/keptResponses';
+import { cancelResponse, replayOf } from '../chat/backgroundResponses';
 import {
   addItems,
   createConversation,
@@ -38,6 +37,7 @@ import { promptPrint } from '../chat/cacheDiagnostics';
 import type { EngineOptions } from '../chat/reach/reaches';
 import type { Body as ChatRequest } from '../chat/request';
 import { parseInput } from '../problem';
+import { followReplay } from './chatRoute';
 import { refreshModelServers } from '../modelServers';
 import { integrationsChanged } from '../observability';
 import { checkProvider, listProviders, removeProviderKey, setProviderKey } from '../providers/endpoints';
