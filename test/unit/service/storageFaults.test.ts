@@ -233,6 +233,40 @@ describe('service storage under real faults', function () {
     }
   });
 
+  it('a full disk: a background response that cannot be kept is refused with 503 before it runs, and nothing of it is logged', async function () {
+    if (reason) this.skip();
+    const dir = mountTmpfs(6 * 1024);
+    try {
+      const service = await startService({ dataDir: dir });
+      const token = (await service.client().createSpace({ name: 'Background' })).created_key!;
+      const respond = () =>
+        raw(service.url, 'POST', '/v1/responses', {
+          token,
+          body: { model: 'test/echo', input: 'Later.', background: true },
+        });
+      const requests = async () =>
+        ((await raw(service.url, 'GET', '/v1/orgs/self', { token: service.token })).json as { num_requests: number })
+          .num_requests;
+      const fillers = fill(dir);
+      const before = await requests();
+      const refused = await respond();
+      assert.equal(refused.status, 503, refused.text);
+      assert.match(refused.text, /disk is full/);
+      for (const f of fillers) rmSync(f);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.equal(await requests(), before, 'it never ran: nothing was logged or billed');
+
+      const accepted = await respond();
+      assert.equal(accepted.status, 200, accepted.text);
+      const { id } = accepted.json as { id: string };
+      const read = await raw(service.url, 'GET', `/v1/responses/${id}`, { token });
+      assert.equal(read.status, 200, `acknowledged, it can be read back: ${read.text}`);
+      await service.stop();
+    } finally {
+      unmount(dir);
+    }
+  });
+
   it('a full disk at start: the service starts, answers reads, and refuses writes in words', async function () {
     if (reason) this.skip();
     const dir = mountTmpfs(6 * 1024);
