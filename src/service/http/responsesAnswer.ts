@@ -520,7 +520,12 @@ export class ResponsesStream {
 
   start(): void {
     const response = unfinishedObject(this.requestId, this.model, this.request, this.createdAt, 'in_progress');
-    this.send('response.created', { response });
+    // A background response is queued first, as its answer without stream says.
+    if (this.request.background) {
+      const queued = { ...response, status: 'queued' };
+      this.send('response.created', { response: queued });
+      this.send('response.queued', { response: queued });
+    } else this.send('response.created', { response });
     this.send('response.in_progress', { response });
     // The summary server-side compaction wrote before the reply: its first item.
     const compacted = this.request.compacted;

@@ -145,6 +145,14 @@ describe("background responses with the OpenAI SDK's Responses API", function ()
     }
     const id = (seen[0] as OpenAI.Responses.ResponseCreatedEvent).response.id;
     assert.equal((seen[0] as OpenAI.Responses.ResponseCreatedEvent).response.background, true);
+    assert.deepEqual(
+      seen.map((e) => [e.type, 'response' in e ? e.response.status : undefined]),
+      [
+        ['response.created', 'queued'],
+        ['response.queued', 'queued'],
+        ['response.in_progress', 'in_progress'],
+      ],
+    );
     const last = seen.at(-1)!.sequence_number;
     const again = await openai.responses.retrieve(id, { stream: true, starting_after: last });
     const rest: OpenAI.Responses.ResponseStreamEvent[] = [];
