@@ -161,8 +161,11 @@ export class McpSession {
     return session;
   }
 
-  /** The connection to a server, made at its first use (to list its tools, or to run a call). */
-  private client(server: McpServerAsked, signal: AbortSignal): Promise<Client> {
+  /**
+   * The connection to a server, made at its first use (to list its tools, or to run a call); a 424 in
+   * words, naming it, when none can be made.
+   */
+  private connected(server: McpServerAsked, signal: AbortSignal): Promise<Client> {
     let connected = this.servers.get(server);
     if (!connected) {
       const client = new Client({ name: 'llm-spaces', version: '1' });
@@ -170,19 +173,15 @@ export class McpSession {
       const transport = new StreamableHTTPClientTransport(new URL(server.url), {
         requestInit: { headers: server.headers },
       });
-      connected = client.connect(transport, { signal }).then(() => client);
+      connected = client.connect(transport, { signal }).then(
+        () => client,
+        (error: unknown) => {
+          throw said(server, unreached(error), error);
+        },
+      );
       this.servers.set(server, connected);
     }
     return connected;
-  }
-
-  /** The connection to a server; a 424 in words, naming it, when none can be made. */
-  private async connected(server: McpServerAsked, signal: AbortSignal): Promise<Client> {
-    try {
-      return await this.client(server, signal);
-    } catch (error) {
-      throw said(server, unreached(error), error);
-    }
   }
 
   private async list(server: McpServerAsked, signal: AbortSignal): Promise<ListedTool[]> {
@@ -316,9 +315,9 @@ function readResult(result: { content?: unknown; structuredContent?: unknown }):
   const read = given.map(readPart);
   if (!read.length && result.structuredContent !== undefined) return { text: JSON.stringify(result.structuredContent) };
   const text = read.map((r) => r.text).join('\n');
+  if (!read.some((r) => r.shown)) return { text };
   // Each image or PDF after its word, which is what a model without vision reads of it.
-  const parts = read.flatMap((r): Part[] => [{ type: 'text', text: r.text }, ...(r.shown ? [r.shown] : [])]);
-  return read.some((r) => r.shown) ? { text, parts } : { text };
+  return { text, parts: read.flatMap((r): Part[] => [{ type: 'text', text: r.text }, ...(r.shown ? [r.shown] : [])]) };
 }
 
 /**

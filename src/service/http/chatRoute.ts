@@ -83,15 +83,14 @@ async function answer(
   if (given.anthropicThread) reply.raw.once('close', messageThreads.hold(given.anthropicThread));
   const conversation = given.responses?.conversation;
   let release = conversation ? answeringIn(conversationIdOf(conversation)) : undefined;
-  reply.raw.once('close', () => release?.());
+  if (release) reply.raw.once('close', () => release?.());
   const asked = await prepareSending(options.db, caller, given);
   // The id of the request's log entry, where each vendor's SDK reads a request's id (OpenAI's
   // x-request-id, Anthropic's request-id), so an answer or an error it shows names the entry.
   reply.header(options.dialect === 'anthropic' ? 'request-id' : 'x-request-id', asked.requestId);
   const shutDown = () => abort.signal.reason instanceof ShutdownError;
   const wantsStream = asked.body.stream ?? /^text\/event-stream/i.test(request.headers.accept ?? '');
-  const background = asked.body.responses?.background === true;
-  if (background) {
+  if (asked.body.responses?.background) {
     const ends = release;
     release = undefined;
     const obfuscate = asked.body.responses?.stream_options?.include_obfuscation === true;

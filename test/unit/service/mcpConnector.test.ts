@@ -9,11 +9,7 @@ import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { McpSession, withRemoteTools } from '../../../src/service/chat/remoteMcp';
-import type { ChatMessage, McpServerAsked } from '../../../src/service/chat/request';
 import { startFakeMcpServer, type FakeMcpServer } from '../support/mcpFake';
-import { pdfBase64 } from '../support/pdf';
-import { pngBase64 } from '../support/png';
 import { echoSpace, removeDir, startService, type RunningService } from '../support/service';
 
 const TOKEN = 'mcp-secret-0f9e8d';
@@ -433,77 +429,5 @@ describe("OpenAI's remote MCP tool through a Space, with the OpenAI SDK", functi
       }
       assert.ok(!text.includes(TOKEN) && !text.includes('x-dictionary-edition'), `not in ${file}`);
     }
-  });
-});
-
-describe("a remote MCP tool's pictures and files, as the model is given them", function () {
-  this.timeout(30_000);
-  let media: FakeMcpServer;
-  let session: McpSession;
-  const png = pngBase64(32, 24);
-  const pdf = pdfBase64(['The spec']);
-
-  before(async () => {
-    media = await startFakeMcpServer(TOKEN, { png, pdf });
-    const server: McpServerAsked = {
-      name: 'desk',
-      url: media.url,
-      headers: { authorization: `Bearer ${TOKEN}` },
-      defaults: { enabled: true, deferred: false },
-      tools: {},
-    };
-    session = await McpSession.open([server], new AbortController().signal);
-  });
-  after(async () => {
-    await session?.close();
-    await media?.close();
-  });
-
-  /** The model's rounds: it calls `tool` first, then answers; each round's conversation is noted. */
-  async function roundsCalling(tool: string): Promise<{ seen: ChatMessage[][]; told: unknown }> {
-    const seen: ChatMessage[][] = [];
-    const call = { id: 'call_1', type: 'function' as const, function: { name: `mcp__desk__${tool}`, arguments: '{}' } };
-    const whole = await withRemoteTools(
-      session,
-      [{ role: 'user', content: `use ${tool}` }],
-      [],
-      async (conversation) => {
-        seen.push(conversation);
-        return seen.length === 1
-          ? { text: '', finishReason: 'tool_calls', toolCalls: [call] }
-          : { text: 'seen', finishReason: 'stop' };
-      },
-      new AbortController().signal,
-      undefined,
-      () => undefined,
-      () => undefined,
-    );
-    const [use] = whole.webTools ?? [];
-    return { seen, told: use && 'results' in use ? use.results : undefined };
-  }
-
-  it('gives the model the picture a tool took after its word, and tells the client the word', async () => {
-    const { seen, told } = await roundsCalling('screenshot');
-    assert.deepEqual(told, { text: 'The screen:\n[an image (image/png)]', isError: false });
-    assert.deepEqual(seen[1]!.at(-1), {
-      role: 'tool',
-      tool_call_id: 'call_1',
-      content: [
-        { type: 'text', text: 'The screen:' },
-        { type: 'text', text: '[an image (image/png)]' },
-        { type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } },
-      ],
-    });
-  });
-
-  it('gives it a text file as text, a PDF as a file, a link and audio in words', async () => {
-    const { seen } = await roundsCalling('readme');
-    assert.deepEqual(seen[1]!.at(-1)!.content, [
-      { type: 'text', text: 'file:///README.md:\n# Hello' },
-      { type: 'text', text: '[a PDF file:///spec.pdf]' },
-      { type: 'file', file: { file_data: `data:application/pdf;base64,${pdf}`, filename: 'file:///spec.pdf' } },
-      { type: 'text', text: '[guide.md: file:///guide.md]' },
-      { type: 'text', text: '[audio the tool gave, not passed on]' },
-    ]);
   });
 });

@@ -17,6 +17,8 @@ import type { ModelRecord, ProviderState } from '../../../src/api/schemas';
 import { cheapestFirst } from '../../../src/shared/models';
 import { raw } from '../support/http';
 import { startFakeMcpServer } from '../support/mcpFake';
+import { pdfBase64 } from '../support/pdf';
+import { pngBase64 } from '../support/png';
 import { LATER_SYSTEM } from '../support/openAiChat';
 import {
   CITED_PASSAGE,
@@ -430,6 +432,50 @@ describe('hosted providers (fakes of their wire formats)', function () {
     const [, used, answer] = answeredByAnthropic!.messages as Array<{ content: Array<Record<string, unknown>> }>;
     assert.equal(used!.content.find((b) => b.type === 'tool_use')!.id, answer!.content[0]!.tool_use_id);
     assert.equal(answer!.content[0]!.type, 'tool_result');
+  });
+
+  it("gives Claude the picture and the PDF a remote MCP tool returned, in the tool_result, as Anthropic's API takes them", async () => {
+    const png = pngBase64(32, 24);
+    const pdf = pdfBase64(['The spec']);
+    const mcp = await startFakeMcpServer('mcp-provider-token', { png, pdf });
+    try {
+      const app = await spaceWith([ANTHROPIC]);
+      const sdk = new Anthropic({ baseURL: service.url, apiKey: keys.get(app)!, maxRetries: 0 });
+      const resultOf = async (tool: string) => {
+        const message = await sdk.beta.messages.create({
+          model: ANTHROPIC,
+          max_tokens: 200,
+          betas: ['mcp-client-2025-11-20'],
+          mcp_servers: [{ type: 'url', name: 'desk', url: mcp.url, authorization_token: 'mcp-provider-token' }],
+          tools: [{ type: 'mcp_toolset', mcp_server_name: 'desk' }],
+          messages: [{ role: 'user', content: `call mcp__desk__${tool} {}` }],
+        });
+        const told = message.content.find((b) => b.type === 'mcp_tool_result') as Anthropic.Beta.BetaMCPToolResultBlock;
+        const asked = anthropic.seen.at(-1)!.body as { messages: Array<{ content: Array<Record<string, unknown>> }> };
+        return { told: told.content, sent: asked.messages.at(-1)!.content[0]!.content };
+      };
+      // The client is told the result in words; Claude is given the picture after its word.
+      assert.deepEqual(await resultOf('screenshot'), {
+        told: [{ type: 'text', text: 'The screen:\n[an image (image/png)]' }],
+        sent: [
+          { type: 'text', text: 'The screen:' },
+          { type: 'text', text: '[an image (image/png)]' },
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } },
+        ],
+      });
+      // A text file embedded is its text, a PDF a document, a link and audio in words.
+      const readme = await resultOf('readme');
+      assert.deepEqual(readme.sent, [
+        { type: 'text', text: 'file:///README.md:\n# Hello' },
+        { type: 'text', text: '[a PDF file:///spec.pdf]' },
+        { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: pdf } },
+        { type: 'text', text: '[guide.md: file:///guide.md]' },
+        { type: 'text', text: '[audio the tool gave, not passed on]' },
+      ]);
+      assert.deepEqual(anthropic.problems, []);
+    } finally {
+      await mcp.close();
+    }
   });
 
   it("runs a remote MCP server's tools for Claude (Anthropic's MCP connector): offered as functions, each call's result sent back", async () => {
