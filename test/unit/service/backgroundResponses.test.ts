@@ -41,12 +41,11 @@ describe("background responses with the OpenAI SDK's Responses API", function ()
   }
 
   it('answers queued at once, runs on without the request, and is read back in progress, then completed', async () => {
-    upstream.slow.set(SERVED, 800);
+    upstream.slow.set(SERVED, 2_000);
     const requestsBefore = (await service.client().getOrganization()).num_requests;
-    const started = Date.now();
     const created = await openai.responses.create({ model: MODEL, input: 'take your time', background: true });
-    assert.ok(Date.now() - started < 700, 'answered before the model did');
     assert.deepEqual([created.status, created.background, created.output, created.usage], ['queued', true, [], null]);
+    // Answered before the model did: it is still running.
     const running = await openai.responses.retrieve(created.id);
     assert.equal(running.status, 'in_progress');
     // Nothing goes on from a response that has not ended.
